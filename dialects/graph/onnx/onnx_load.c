@@ -1,0 +1,901 @@
+/* onnx_load.c: loading and validating ONNX models; tensor .pb files.
+ *
+ * Loading is three steps. (1) A schema-guided scan of the protobuf wire
+ * format checks every length and bounds message nesting, because
+ * protobuf-c's unpacker recurses without limit and a few kilobytes of
+ * nested subgraphs would overflow the stack. (2) protobuf-c unpacks the
+ * ModelProto. (3) One walk over every graph (main graph, subgraphs held in
+ * attributes, functions, training graphs) validates what the importer will
+ * rely on, reads external tensor data into raw_data, and replaces absent
+ * names by "" (see nc_onnx_model in onnx_proto.h). Each error is one line
+ * naming the path to the offending object.
+ */
+#include "nc/dialects/graph/onnx_proto.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Protobuf messages cannot exceed 2 GiB; larger models use external data. */
+#define MAX_PROTO_BYTES ((size_t)INT32_MAX)
+
+NC_PRINTF(3, 4)
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+  if (!err || !errlen)
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err, errlen, fmt, ap);
+  va_end(ap);
+}
+
+static char *xstrdup(const char *s)
+{
+  size_t n = strlen(s) + 1;
+  return memcpy(nc_xmalloc(n), s, n);
+}
+
+/* Copies a name for a message: at most ~120 bytes, control bytes as '?'. */
+static const char *clean(const char *s, char *buf, size_t n)
+{
+  size_t i = 0;
+  for (; s && s[i] && i + 4 < n; i++)
+    buf[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
+  if (s && s[i])
+    memcpy(buf + i, "...", 3), i += 3;
+  buf[i] = 0;
+  return buf;
+}
+
+/* ---- protobuf wire pre-check --------------------------------------------- */
+
+static bool read_varint(const uint8_t *p, size_t len, size_t *pos, uint64_t *v)
+{
+  uint64_t r = 0;
+  for (int i = 0; i < 10 && *pos < len; i++) {
+    uint8_t b = p[(*pos)++];
+    r |= (uint64_t)(b & 0x7f) << (7 * i);
+    if (!(b & 0x80)) {
+      *v = r;
+      return true;
+    }
+  }
+  return false;
+}
+
+/* Checks that p[0..len) is a well-formed encoding of a `desc` message whose
+ * submessages nest at most NC_ONNX_MAX_NESTING deep. `base` is the offset of
+ * p in the whole input, for messages. */
+static bool wire_check(const ProtobufCMessageDescriptor *desc, const uint8_t *p, size_t len, size_t base,
+                       int depth, char *msg, size_t msglen)
+{
+  size_t pos = 0;
+  while (pos < len) {
+    size_t start = pos;
+    uint64_t key, v;
+    if (!read_varint(p, len, &pos, &key)) {
+      snprintf(msg, msglen, "malformed protobuf at byte %zu: truncated field key", base + start);
+      return false;
+    }
+    uint64_t num = key >> 3;
+    if (num == 0 || num > 0x1fffffff) {
+      snprintf(msg, msglen, "malformed protobuf at byte %zu: invalid field number %llu", base + start,
+               (unsigned long long)num);
+      return false;
+    }
+    switch (key & 7) {
+    case 0:
+      if (!read_varint(p, len, &pos, &v)) {
+        snprintf(msg, msglen, "malformed protobuf at byte %zu: truncated varint", base + start);
+        return false;
+      }
+      break;
+    case 1:
+    case 5: {
+      size_t w = (key & 7) == 1 ? 8 : 4;
+      if (len - pos < w) {
+        snprintf(msg, msglen, "malformed protobuf at byte %zu: truncated fixed-width field", base + start);
+        return false;
+      }
+      pos += w;
+      break;
+    }
+    case 2: {
+      if (!read_varint(p, len, &pos, &v) || v > len - pos) {
+        snprintf(msg, msglen, "malformed protobuf at byte %zu: field %llu runs past the end of its message",
+                 base + start, (unsigned long long)num);
+        return false;
+      }
+      const ProtobufCFieldDescriptor *f = desc ? protobuf_c_message_descriptor_get_field(desc, (unsigned)num) : NULL;
+      if (f && f->type == PROTOBUF_C_TYPE_MESSAGE) {
+        if (depth + 1 >= NC_ONNX_MAX_NESTING) {
+          snprintf(msg, msglen, "malformed protobuf at byte %zu: messages nested deeper than %d", base + start,
+                   NC_ONNX_MAX_NESTING);
+          return false;
+        }
+        if (!wire_check(f->descriptor, p + pos, (size_t)v, base + pos, depth + 1, msg, msglen))
+          return false;
+      }
+      pos += (size_t)v;
+      break;
+    }
+    default:
+      snprintf(msg, msglen, "malformed protobuf at byte %zu: unsupported wire type %u", base + start,
+               (unsigned)(key & 7));
+      return false;
+    }
+  }
+  return true;
+}
+
+/* Reads a whole regular file of at most `limit` bytes. */
+static bool read_file(const char *path, size_t limit, uint8_t **buf, size_t *len, char *msg, size_t msglen)
+{
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    snprintf(msg, msglen, "cannot open: %s", strerror(errno));
+    return false;
+  }
+  struct stat st;
+  if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
+    snprintf(msg, msglen, "not a regular file");
+    fclose(f);
+    return false;
+  }
+  if ((uint64_t)st.st_size > limit) {
+    snprintf(msg, msglen, "file of %lld bytes exceeds protobuf's 2 GiB limit", (long long)st.st_size);
+    fclose(f);
+    return false;
+  }
+  *len = (size_t)st.st_size;
+  *buf = nc_xmalloc(*len);
+  bool ok = fread(*buf, 1, *len, f) == *len;
+  if (!ok) {
+    snprintf(msg, msglen, "read failed: %s", ferror(f) ? strerror(errno) : "file shrank while reading");
+    free(*buf);
+    *buf = NULL;
+  }
+  fclose(f);
+  return ok;
+}
+
+/* ---- validation ---------------------------------------------------------- */
+
+typedef struct ext_file {
+  dev_t dev;
+  ino_t ino;
+} ext_file;
+
+/* State of one validation walk. `where` is the path to the object being
+ * checked ("node 'l0' (Loop): attribute 'body': initializer 'w'"). */
+typedef struct loader {
+  char *err;
+  size_t errlen;
+  const char *base_dir; /* NULL: external data is refused */
+  char *base_real;      /* realpath(base_dir), computed on first use */
+  ext_file *files;      /* distinct external files seen */
+  size_t nfiles;
+  uint64_t budget, used; /* their total size; bytes loaded from them */
+  char where[1024];
+  size_t wlen;
+} loader;
+
+#define NO_INDEX ((size_t)-1)
+
+/* Appends "<kind> '<name>'" (or "<kind> #<index>" if unnamed, or just
+ * "<kind>" for NO_INDEX) and an optional " (<extra>)" to the path; returns
+ * the mark to pop back to. */
+static size_t push(loader *L, const char *kind, const char *name, size_t index, const char *extra)
+{
+  size_t mark = L->wlen, room = sizeof L->where - L->wlen;
+  char nb[128], eb[128];
+  int n;
+  if (name && *name)
+    n = snprintf(L->where + L->wlen, room, "%s%s '%s'", mark ? ": " : "", kind, clean(name, nb, sizeof nb));
+  else if (index != NO_INDEX)
+    n = snprintf(L->where + L->wlen, room, "%s%s #%zu", mark ? ": " : "", kind, index);
+  else
+    n = snprintf(L->where + L->wlen, room, "%s%s", mark ? ": " : "", kind);
+  if (n > 0)
+    L->wlen += (size_t)n < room ? (size_t)n : room - 1;
+  if (extra && *extra) {
+    room = sizeof L->where - L->wlen;
+    n = snprintf(L->where + L->wlen, room, " (%s)", clean(extra, eb, sizeof eb));
+    if (n > 0)
+      L->wlen += (size_t)n < room ? (size_t)n : room - 1;
+  }
+  return mark;
+}
+
+static void pop(loader *L, size_t mark)
+{
+  L->wlen = mark;
+  L->where[mark] = 0;
+}
+
+NC_PRINTF(2, 3)
+static bool fail(loader *L, const char *fmt, ...)
+{
+  if (!L->err || !L->errlen)
+    return false;
+  int n = L->wlen ? snprintf(L->err, L->errlen, "%s: ", L->where) : 0;
+  if (n < 0 || (size_t)n >= L->errlen)
+    return false;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(L->err + n, L->errlen - (size_t)n, fmt, ap);
+  va_end(ap);
+  return false;
+}
+
+/* Absent optional strings become "" so that the importer never sees NULL. */
+static void fill(char **s)
+{
+  if (!*s)
+    *s = xstrdup("");
+}
+
+static bool parse_u64(const char *s, uint64_t *v)
+{
+  if (!s || !*s)
+    return false;
+  uint64_t r = 0;
+  for (; *s; s++) {
+    if (*s < '0' || *s > '9' || r > ((uint64_t)INT64_MAX - (uint64_t)(*s - '0')) / 10)
+      return false;
+    r = r * 10 + (uint64_t)(*s - '0');
+  }
+  *v = r;
+  return true;
+}
+
+/* "dims [16,1,3,3] of FLOAT" */
+static void describe(const Onnx__TensorProto *t, char *out, size_t outlen)
+{
+  size_t n = (size_t)snprintf(out, outlen, "dims [");
+  for (size_t i = 0; i < t->n_dims && n < outlen; i++)
+    n += (size_t)snprintf(out + n, outlen - n, "%s%lld", i ? "," : "", (long long)t->dims[i]);
+  if (n < outlen)
+    snprintf(out + n, outlen - n, "] of %s", nc_onnx_data_type_name(t->data_type));
+}
+
+static bool has_inline_data(const Onnx__TensorProto *t)
+{
+  return t->has_raw_data || t->n_float_data || t->n_int32_data || t->n_string_data || t->n_int64_data ||
+         t->n_double_data || t->n_uint64_data;
+}
+
+/* Reads a tensor's external data into raw_data. The file must lie inside the
+ * model's directory, also after resolving symlinks. */
+static bool load_external(loader *L, Onnx__TensorProto *t)
+{
+  const char *loc = NULL, *off_s = NULL, *len_s = NULL;
+  for (size_t i = 0; i < t->n_external_data; i++) {
+    const Onnx__StringStringEntryProto *e = t->external_data[i];
+    if (!e->key)
+      continue;
+    if (!strcmp(e->key, "location"))
+      loc = e->value;
+    else if (!strcmp(e->key, "offset"))
+      off_s = e->value;
+    else if (!strcmp(e->key, "length"))
+      len_s = e->value;
+  }
+  char lb[128], desc[256];
+  if (!L->base_dir)
+    return fail(L, "uses external data, which cannot be resolved for a model loaded from memory "
+                   "without a base directory");
+  if (!loc || !*loc)
+    return fail(L, "external data has no 'location'");
+  clean(loc, lb, sizeof lb);
+  if (has_inline_data(t))
+    return fail(L, "has both external data and inline data");
+  if (t->has_data_type && t->data_type == NC_ONNX_STRING)
+    return fail(L, "STRING tensors cannot use external data");
+  int64_t need = nc_onnx_tensor_get_num_bytes(t);
+  if (need < 0) /* bad data type or dims: let the checker say which */
+    return nc_onnx_tensor_check(t, L->where, L->err, L->errlen);
+  describe(t, desc, sizeof desc);
+  if (loc[0] == '/')
+    return fail(L, "external data location '%s' is an absolute path", lb);
+  for (const char *c = loc; *c;) {
+    size_t n = strcspn(c, "/");
+    if (n == 2 && c[0] == '.' && c[1] == '.')
+      return fail(L, "external data location '%s' escapes the model directory", lb);
+    c += n;
+    c += *c == '/';
+  }
+  uint64_t off = 0, len = 0;
+  if (off_s && !parse_u64(off_s, &off))
+    return fail(L, "external data 'offset' is not a non-negative integer");
+  if (len_s && !parse_u64(len_s, &len))
+    return fail(L, "external data 'length' is not a non-negative integer");
+
+  if (!L->base_real && !(L->base_real = realpath(L->base_dir, NULL)))
+    return fail(L, "cannot resolve the model directory: %s", strerror(errno));
+  char path[PATH_MAX];
+  if (snprintf(path, sizeof path, "%s/%s", L->base_real, loc) >= (int)sizeof path)
+    return fail(L, "external data location '%s' is too long", lb);
+  char *real = realpath(path, NULL);
+  if (!real)
+    return fail(L, "cannot open external data file '%s': %s", lb, strerror(errno));
+  size_t bl = strlen(L->base_real);
+  bool inside = !strncmp(real, L->base_real, bl) && (real[bl] == '/' || (bl == 1 && real[1]));
+  int fd = inside ? open(real, O_RDONLY | O_CLOEXEC) : -1;
+  free(real);
+  if (!inside)
+    return fail(L, "external data location '%s' resolves outside the model directory", lb);
+  if (fd < 0)
+    return fail(L, "cannot open external data file '%s': %s", lb, strerror(errno));
+  struct stat st;
+  if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+    close(fd);
+    return fail(L, "external data file '%s' is not a regular file", lb);
+  }
+  uint64_t size = (uint64_t)st.st_size;
+  if (off > size) {
+    close(fd);
+    return fail(L, "external data offset %llu is past the end of '%s' (%llu bytes)", (unsigned long long)off, lb,
+                (unsigned long long)size);
+  }
+  if (!len_s)
+    len = size - off;
+  if (len > size - off) {
+    close(fd);
+    return fail(L, "external data offset %llu + length %llu runs past the end of '%s' (%llu bytes)",
+                (unsigned long long)off, (unsigned long long)len, lb, (unsigned long long)size);
+  }
+  if (len != (uint64_t)need) {
+    close(fd);
+    return fail(L, "external data has %llu bytes, %s need %lld", (unsigned long long)len, desc, (long long)need);
+  }
+  /* Tensors may share a file but not overlap: loading more bytes than the
+   * distinct files hold would let a small model allocate without bound. */
+  size_t k = 0;
+  while (k < L->nfiles && (L->files[k].dev != st.st_dev || L->files[k].ino != st.st_ino))
+    k++;
+  if (k == L->nfiles) {
+    L->files = nc_xrealloc(L->files, (L->nfiles + 1) * sizeof *L->files);
+    L->files[L->nfiles++] = (ext_file){st.st_dev, st.st_ino};
+    L->budget += size;
+  }
+  if (len > L->budget - L->used) {
+    close(fd);
+    return fail(L, "external data regions add up to more bytes than the external files hold (overlapping tensors?)");
+  }
+  L->used += len;
+  uint8_t *data = len ? nc_xmalloc((size_t)len) : NULL;
+  for (uint64_t got = 0; got < len;) {
+    ssize_t r = pread(fd, data + got, (size_t)(len - got), (off_t)(off + got));
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r <= 0) {
+      int e = errno;
+      close(fd);
+      free(data);
+      return fail(L, "cannot read external data file '%s': %s", lb, r < 0 ? strerror(e) : "file shrank");
+    }
+    got += (uint64_t)r;
+  }
+  close(fd);
+  t->has_raw_data = 1;
+  t->raw_data.data = data;
+  t->raw_data.len = (size_t)len;
+  for (size_t i = 0; i < t->n_external_data; i++)
+    protobuf_c_message_free_unpacked(&t->external_data[i]->base, NULL);
+  free(t->external_data);
+  t->external_data = NULL;
+  t->n_external_data = 0;
+  t->data_location = ONNX__TENSOR_PROTO__DATA_LOCATION__DEFAULT;
+  return true;
+}
+
+static bool check_tensor(loader *L, Onnx__TensorProto *t)
+{
+  fill(&t->name);
+  fill(&t->doc_string);
+  if (t->has_data_location && t->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL &&
+      !load_external(L, t))
+    return false;
+  return nc_onnx_tensor_check(t, L->wlen ? L->where : "tensor", L->err, L->errlen);
+}
+
+static bool check_shape(loader *L, const Onnx__TensorShapeProto *s)
+{
+  for (size_t i = 0; s && i < s->n_dim; i++) {
+    const Onnx__TensorShapeProto__Dimension *d = s->dim[i];
+    if (d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE && d->dim_value < 0)
+      return fail(L, "dimension %zu of the type is negative (%lld)", i, (long long)d->dim_value);
+  }
+  return true;
+}
+
+static bool check_elem_type(loader *L, bool has, int32_t elem_type)
+{
+  if (!has || elem_type == NC_ONNX_UNDEFINED)
+    return fail(L, "tensor type has no elem_type");
+  if (elem_type < 0 || elem_type >= NC_ONNX_DATA_TYPE_COUNT)
+    return fail(L, "tensor type has unknown elem_type %d", (int)elem_type);
+  return true;
+}
+
+/* `required`: an empty type is an error (main-graph inputs and outputs). */
+static bool check_type(loader *L, const Onnx__TypeProto *tp, bool required)
+{
+  switch (tp->value_case) {
+  case ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE:
+    return check_elem_type(L, tp->tensor_type->has_elem_type, tp->tensor_type->elem_type) &&
+           check_shape(L, tp->tensor_type->shape);
+  case ONNX__TYPE_PROTO__VALUE_SPARSE_TENSOR_TYPE:
+    return check_elem_type(L, tp->sparse_tensor_type->has_elem_type, tp->sparse_tensor_type->elem_type) &&
+           check_shape(L, tp->sparse_tensor_type->shape);
+  case ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE:
+    if (!tp->sequence_type->elem_type)
+      return fail(L, "sequence type has no elem_type");
+    return check_type(L, tp->sequence_type->elem_type, true);
+  case ONNX__TYPE_PROTO__VALUE_OPTIONAL_TYPE:
+    if (!tp->optional_type->elem_type)
+      return fail(L, "optional type has no elem_type");
+    return check_type(L, tp->optional_type->elem_type, true);
+  case ONNX__TYPE_PROTO__VALUE_MAP_TYPE: {
+    int32_t k = tp->map_type->key_type;
+    if (!tp->map_type->has_key_type || k < NC_ONNX_UINT8 || k > NC_ONNX_UINT64 || k == NC_ONNX_BOOL ||
+        k == NC_ONNX_FLOAT16 || k == NC_ONNX_DOUBLE)
+      return fail(L, "map type has no valid key_type");
+    if (!tp->map_type->value_type)
+      return fail(L, "map type has no value_type");
+    return check_type(L, tp->map_type->value_type, true);
+  }
+  default:
+    return required ? fail(L, "has no type") : true;
+  }
+}
+
+/* Graph inputs and outputs must be named (`named`); main-graph ones must
+ * also be typed (`typed`). */
+static bool check_value_info(loader *L, Onnx__ValueInfoProto *vi, const char *kind, size_t i, bool named,
+                             bool typed)
+{
+  fill(&vi->name);
+  fill(&vi->doc_string);
+  size_t mark = push(L, kind, vi->name, i, NULL);
+  bool ok = true;
+  if (named && !*vi->name)
+    ok = fail(L, "has no name");
+  else if (vi->type)
+    ok = check_type(L, vi->type, typed);
+  else if (typed)
+    ok = fail(L, "has no type");
+  pop(L, mark);
+  return ok;
+}
+
+/* Reads element i of a checked INT64 tensor. */
+static int64_t get_i64(const Onnx__TensorProto *t, int64_t i)
+{
+  if (!t->has_raw_data)
+    return t->int64_data[i];
+  int64_t v;
+  memcpy(&v, t->raw_data.data + i * 8, 8);
+  return v;
+}
+
+static bool check_sparse(loader *L, Onnx__SparseTensorProto *s)
+{
+  if (!s->values)
+    return fail(L, "sparse tensor has no values");
+  size_t mark = push(L, "values", NULL, NO_INDEX, NULL);
+  bool ok = check_tensor(L, s->values);
+  pop(L, mark);
+  if (!ok)
+    return false;
+  if (s->values->n_dims != 1)
+    return fail(L, "sparse tensor values must be 1-D, not rank %zu", s->values->n_dims);
+  Onnx__TensorProto dense = ONNX__TENSOR_PROTO__INIT;
+  dense.n_dims = s->n_dims;
+  dense.dims = s->dims;
+  int64_t count = nc_onnx_tensor_get_num_elements(&dense), nnz = s->values->dims[0];
+  if (count < 0)
+    return fail(L, "sparse tensor dims are negative or too large");
+  if (nnz > count)
+    return fail(L, "sparse tensor has %lld values but only %lld elements", (long long)nnz, (long long)count);
+  if (!s->indices)
+    return nnz ? fail(L, "sparse tensor has no indices") : true;
+  mark = push(L, "indices", NULL, NO_INDEX, NULL);
+  ok = check_tensor(L, s->indices);
+  pop(L, mark);
+  if (!ok)
+    return false;
+  const Onnx__TensorProto *ix = s->indices;
+  if (ix->data_type != NC_ONNX_INT64)
+    return fail(L, "sparse tensor indices must be INT64, not %s", nc_onnx_data_type_name(ix->data_type));
+  bool linear = ix->n_dims == 1 && ix->dims[0] == nnz;
+  bool coords = ix->n_dims == 2 && ix->dims[0] == nnz && ix->dims[1] == (int64_t)s->n_dims;
+  if (!linear && !coords)
+    return fail(L, "sparse tensor indices must have shape [%lld] or [%lld,%zu]", (long long)nnz, (long long)nnz,
+                s->n_dims);
+  for (int64_t i = 0; i < nnz; i++) {
+    if (linear) {
+      int64_t v = get_i64(ix, i);
+      if (v < 0 || v >= count)
+        return fail(L, "sparse tensor index %lld is out of range [0,%lld)", (long long)v, (long long)count);
+      continue;
+    }
+    for (size_t j = 0; j < s->n_dims; j++) {
+      int64_t v = get_i64(ix, i * (int64_t)s->n_dims + (int64_t)j);
+      if (v < 0 || v >= s->dims[j])
+        return fail(L, "sparse tensor index %lld in dimension %zu is out of range [0,%lld)", (long long)v, j,
+                    (long long)s->dims[j]);
+    }
+  }
+  return true;
+}
+
+static bool check_graph(loader *L, Onnx__GraphProto *g, bool is_main);
+
+/* IR version 1 attributes may lack a type: infer it from the value set. */
+static int infer_attribute_type(const Onnx__AttributeProto *a)
+{
+  if (a->t) return ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TENSOR;
+  if (a->g) return ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPH;
+  if (a->sparse_tensor) return ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__SPARSE_TENSOR;
+  if (a->tp) return ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TYPE_PROTO;
+  if (a->n_floats) return ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOATS;
+  if (a->n_ints) return ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS;
+  if (a->n_strings) return ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRINGS;
+  if (a->n_tensors) return ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TENSORS;
+  if (a->n_graphs) return ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPHS;
+  if (a->n_sparse_tensors) return ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__SPARSE_TENSORS;
+  if (a->n_type_protos) return ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TYPE_PROTOS;
+  if (a->has_f) return ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT;
+  if (a->has_i) return ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT;
+  if (a->has_s) return ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING;
+  return ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__UNDEFINED;
+}
+
+static bool check_attribute_value(loader *L, Onnx__AttributeProto *a)
+{
+  if (a->ref_attr_name && *a->ref_attr_name)
+    return true; /* a reference to an attribute of the enclosing function */
+  if (!a->has_type || a->type == ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__UNDEFINED) {
+    a->type = infer_attribute_type(a);
+    a->has_type = 1;
+    if (a->type == ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__UNDEFINED)
+      return fail(L, "has no type and no value");
+  }
+  switch ((int)a->type) {
+  case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT: case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT:
+  case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING: case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOATS:
+  case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS: case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRINGS:
+  case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TENSORS: case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPHS:
+  case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__SPARSE_TENSORS: case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TYPE_PROTOS:
+    break;
+  case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TENSOR:
+    if (!a->t)
+      return fail(L, "TENSOR attribute has no tensor");
+    break;
+  case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPH:
+    if (!a->g)
+      return fail(L, "GRAPH attribute has no graph");
+    break;
+  case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__SPARSE_TENSOR:
+    if (!a->sparse_tensor)
+      return fail(L, "SPARSE_TENSOR attribute has no sparse tensor");
+    break;
+  case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TYPE_PROTO:
+    if (!a->tp)
+      return fail(L, "TYPE_PROTO attribute has no type");
+    break;
+  default:
+    return fail(L, "unknown attribute type %d", (int)a->type);
+  }
+  /* Validate every value present, whatever the type says. */
+  if (a->t && !check_tensor(L, a->t))
+    return false;
+  if (a->g && !check_graph(L, a->g, false))
+    return false;
+  if (a->sparse_tensor && !check_sparse(L, a->sparse_tensor))
+    return false;
+  if (a->tp && !check_type(L, a->tp, false))
+    return false;
+  bool ok = true;
+  for (size_t i = 0; ok && i < a->n_tensors; i++) {
+    size_t mark = push(L, "tensor", a->tensors[i]->name, i, NULL);
+    ok = check_tensor(L, a->tensors[i]);
+    pop(L, mark);
+  }
+  for (size_t i = 0; ok && i < a->n_graphs; i++) {
+    size_t mark = push(L, "graph", a->graphs[i]->name, i, NULL);
+    ok = check_graph(L, a->graphs[i], false);
+    pop(L, mark);
+  }
+  for (size_t i = 0; ok && i < a->n_sparse_tensors; i++) {
+    size_t mark = push(L, "sparse tensor", NULL, i, NULL);
+    ok = check_sparse(L, a->sparse_tensors[i]);
+    pop(L, mark);
+  }
+  for (size_t i = 0; ok && i < a->n_type_protos; i++)
+    ok = check_type(L, a->type_protos[i], false);
+  return ok;
+}
+
+static bool check_node(loader *L, Onnx__NodeProto *n, size_t index)
+{
+  fill(&n->name);
+  fill(&n->op_type);
+  fill(&n->domain);
+  fill(&n->doc_string);
+  size_t mark = push(L, "node", n->name, index, n->op_type);
+  bool ok = *n->op_type ? true : fail(L, "has no op_type");
+  for (size_t i = 0; ok && i < n->n_attribute; i++) {
+    Onnx__AttributeProto *a = n->attribute[i];
+    fill(&a->name);
+    fill(&a->doc_string);
+    size_t amark = push(L, "attribute", a->name, i, NULL);
+    ok = *a->name ? check_attribute_value(L, a) : fail(L, "has no name");
+    pop(L, amark);
+  }
+  pop(L, mark);
+  return ok;
+}
+
+static bool check_graph(loader *L, Onnx__GraphProto *g, bool is_main)
+{
+  fill(&g->name);
+  fill(&g->doc_string);
+  bool ok = true;
+  for (size_t i = 0; ok && i < g->n_initializer; i++) {
+    Onnx__TensorProto *t = g->initializer[i];
+    size_t mark = push(L, "initializer", t->name, i, NULL);
+    ok = t->name && *t->name ? check_tensor(L, t) : fail(L, "has no name");
+    pop(L, mark);
+  }
+  for (size_t i = 0; ok && i < g->n_sparse_initializer; i++) {
+    Onnx__SparseTensorProto *s = g->sparse_initializer[i];
+    size_t mark = push(L, "sparse initializer", s->values ? s->values->name : NULL, i, NULL);
+    ok = check_sparse(L, s);
+    pop(L, mark);
+  }
+  /* Types of subgraph inputs and outputs may be left to inference. */
+  for (size_t i = 0; ok && i < g->n_input; i++)
+    ok = check_value_info(L, g->input[i], "input", i, true, is_main);
+  for (size_t i = 0; ok && i < g->n_output; i++)
+    ok = check_value_info(L, g->output[i], "output", i, true, is_main);
+  for (size_t i = 0; ok && i < g->n_value_info; i++)
+    ok = check_value_info(L, g->value_info[i], "value_info", i, false, false);
+  for (size_t i = 0; ok && i < g->n_node; i++)
+    ok = check_node(L, g->node[i], i);
+  return ok;
+}
+
+static bool check_model(loader *L, Onnx__ModelProto *m)
+{
+  for (size_t i = 0; i < m->n_opset_import; i++)
+    fill(&m->opset_import[i]->domain);
+  fill(&m->producer_name);
+  fill(&m->producer_version);
+  fill(&m->domain);
+  fill(&m->doc_string);
+  if (!m->graph)
+    return fail(L, "model has no graph");
+  bool ok = check_graph(L, m->graph, true);
+  for (size_t i = 0; ok && i < m->n_functions; i++) {
+    Onnx__FunctionProto *f = m->functions[i];
+    fill(&f->name);
+    fill(&f->domain);
+    fill(&f->doc_string);
+    size_t mark = push(L, "function", f->name, i, NULL);
+    for (size_t j = 0; ok && j < f->n_node; j++)
+      ok = check_node(L, f->node[j], j);
+    pop(L, mark);
+  }
+  for (size_t i = 0; ok && i < m->n_training_info; i++) {
+    Onnx__TrainingInfoProto *ti = m->training_info[i];
+    size_t mark = push(L, "training_info", NULL, i, NULL);
+    if (ti->initialization) {
+      size_t gm = push(L, "initialization", ti->initialization->name, NO_INDEX, NULL);
+      ok = check_graph(L, ti->initialization, false);
+      pop(L, gm);
+    }
+    if (ok && ti->algorithm) {
+      size_t gm = push(L, "algorithm", ti->algorithm->name, NO_INDEX, NULL);
+      ok = check_graph(L, ti->algorithm, false);
+      pop(L, gm);
+    }
+    pop(L, mark);
+  }
+  return ok;
+}
+
+/* ---- public API ---------------------------------------------------------- */
+
+nc_onnx_model *nc_onnx_model_load_from_memory(const void *buf, size_t len, const char *base_dir, char *err,
+                                              size_t errlen)
+{
+  char msg[256];
+  const uint8_t *p = buf ? buf : (const uint8_t *)"";
+  if (!wire_check(&onnx__model_proto__descriptor, p, len, 0, 0, msg, sizeof msg)) {
+    set_err(err, errlen, "not a valid ONNX model: %s", msg);
+    return NULL;
+  }
+  Onnx__ModelProto *m = onnx__model_proto__unpack(NULL, len, p);
+  if (!m) {
+    set_err(err, errlen, "not a valid ONNX model: protobuf-c cannot decode it as a ModelProto");
+    return NULL;
+  }
+  loader L = {.err = err, .errlen = errlen, .base_dir = base_dir};
+  bool ok = check_model(&L, m);
+  free(L.base_real);
+  free(L.files);
+  if (!ok) {
+    onnx__model_proto__free_unpacked(m, NULL);
+    return NULL;
+  }
+  nc_onnx_model *model = nc_xcalloc(1, sizeof *model);
+  model->proto = m;
+  return model;
+}
+
+nc_onnx_model *nc_onnx_model_load(const char *path, char *err, size_t errlen)
+{
+  char msg[1024];
+  uint8_t *buf;
+  size_t len;
+  if (!read_file(path, MAX_PROTO_BYTES, &buf, &len, msg, sizeof msg)) {
+    set_err(err, errlen, "%s: %s", path, msg);
+    return NULL;
+  }
+  /* External data is relative to the model's directory. */
+  const char *slash = strrchr(path, '/');
+  char *dir;
+  if (!slash)
+    dir = xstrdup(".");
+  else if (slash == path)
+    dir = xstrdup("/");
+  else {
+    size_t n = (size_t)(slash - path);
+    dir = memcpy(nc_xmalloc(n + 1), path, n);
+    dir[n] = 0;
+  }
+  nc_onnx_model *m = nc_onnx_model_load_from_memory(buf, len, dir, msg, sizeof msg);
+  free(dir);
+  free(buf);
+  if (!m) {
+    set_err(err, errlen, "%s: %s", path, msg);
+    return NULL;
+  }
+  m->path = xstrdup(path);
+  return m;
+}
+
+void nc_onnx_model_destroy(nc_onnx_model *m)
+{
+  if (!m)
+    return;
+  onnx__model_proto__free_unpacked(m->proto, NULL);
+  free(m->path);
+  free(m);
+}
+
+int64_t nc_onnx_model_get_opset(const nc_onnx_model *m, const char *domain)
+{
+  bool want_default = !domain || !*domain || !strcmp(domain, "ai.onnx");
+  for (size_t i = 0; i < m->proto->n_opset_import; i++) {
+    const Onnx__OperatorSetIdProto *o = m->proto->opset_import[i];
+    const char *d = o->domain ? o->domain : "";
+    bool is_default = !*d || !strcmp(d, "ai.onnx");
+    if (want_default ? is_default : !strcmp(d, domain))
+      return o->has_version ? o->version : -1;
+  }
+  return -1;
+}
+
+const Onnx__TensorProto *nc_onnx_graph_find_initializer(const Onnx__GraphProto *g, const char *name)
+{
+  for (size_t i = 0; i < g->n_initializer; i++)
+    if (g->initializer[i]->name && !strcmp(g->initializer[i]->name, name))
+      return g->initializer[i];
+  return NULL;
+}
+
+const Onnx__AttributeProto *nc_onnx_node_find_attribute(const Onnx__NodeProto *node, const char *name)
+{
+  for (size_t i = 0; i < node->n_attribute; i++)
+    if (node->attribute[i]->name && !strcmp(node->attribute[i]->name, name))
+      return node->attribute[i];
+  return NULL;
+}
+
+int32_t nc_onnx_value_info_get_elem_type(const Onnx__ValueInfoProto *vi)
+{
+  if (!vi->type || vi->type->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE || !vi->type->tensor_type->has_elem_type)
+    return NC_ONNX_UNDEFINED;
+  return vi->type->tensor_type->elem_type;
+}
+
+int nc_onnx_value_info_get_shape(const Onnx__ValueInfoProto *vi, int64_t *dims, int max_rank)
+{
+  if (!vi->type || vi->type->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE || !vi->type->tensor_type->shape)
+    return -1;
+  const Onnx__TensorShapeProto *s = vi->type->tensor_type->shape;
+  for (size_t i = 0; i < s->n_dim && (int)i < max_rank; i++)
+    dims[i] = s->dim[i]->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE ? s->dim[i]->dim_value : -1;
+  return s->n_dim > INT_MAX ? INT_MAX : (int)s->n_dim;
+}
+
+/* ---- tensor .pb files ---------------------------------------------------- */
+
+nc_tensor *nc_onnx_pb_read_from_memory(const void *buf, size_t len, const char *label, char **name, char *err,
+                                       size_t errlen)
+{
+  char msg[1024];
+  const uint8_t *p = buf ? buf : (const uint8_t *)"";
+  if (!label)
+    label = "<memory>";
+  if (name)
+    *name = NULL;
+  if (!wire_check(&onnx__tensor_proto__descriptor, p, len, 0, 0, msg, sizeof msg)) {
+    set_err(err, errlen, "%s: not a serialized TensorProto: %s", label, msg);
+    return NULL;
+  }
+  Onnx__TensorProto *t = onnx__tensor_proto__unpack(NULL, len, p);
+  if (!t) {
+    set_err(err, errlen, "%s: not a serialized TensorProto: protobuf-c cannot decode it", label);
+    return NULL;
+  }
+  nc_tensor *h = nc_onnx_tensor_to_host(t, msg, sizeof msg);
+  if (!h)
+    set_err(err, errlen, "%s: %s", label, msg);
+  else if (name)
+    *name = xstrdup(t->name ? t->name : "");
+  nc_onnx_tensor_proto_destroy(t);
+  return h;
+}
+
+nc_tensor *nc_onnx_pb_read(const char *path, char **name, char *err, size_t errlen)
+{
+  char msg[256];
+  uint8_t *buf;
+  size_t len;
+  if (name)
+    *name = NULL;
+  if (!read_file(path, MAX_PROTO_BYTES, &buf, &len, msg, sizeof msg)) {
+    set_err(err, errlen, "%s: %s", path, msg);
+    return NULL;
+  }
+  nc_tensor *t = nc_onnx_pb_read_from_memory(buf, len, path, name, err, errlen);
+  free(buf);
+  return t;
+}
+
+bool nc_onnx_pb_write(const char *path, const nc_tensor *t, const char *name, char *err, size_t errlen)
+{
+  Onnx__TensorProto *p = nc_onnx_tensor_from_host(t, name);
+  size_t len = onnx__tensor_proto__get_packed_size(p);
+  uint8_t *buf = nc_xmalloc(len);
+  onnx__tensor_proto__pack(p, buf);
+  nc_onnx_tensor_proto_destroy(p);
+  FILE *f = fopen(path, "wb");
+  if (!f) {
+    set_err(err, errlen, "%s: cannot create: %s", path, strerror(errno));
+    free(buf);
+    return false;
+  }
+  bool ok = fwrite(buf, 1, len, f) == len;
+  int saved = errno;
+  if (fclose(f))
+    ok = false, saved = errno;
+  free(buf);
+  if (!ok) {
+    set_err(err, errlen, "%s: write failed: %s", path, strerror(saved));
+    remove(path);
+  }
+  return ok;
+}

@@ -1,0 +1,14 @@
+/* dialects.h: the dialects nc ships, and registering them. */
+#ifndef NC_DIALECTS_DIALECTS_H
+#define NC_DIALECTS_DIALECTS_H
+
+#include "nc/ir/ods.h"
+
+/** Registers every dialect listed in dialects/registry.c with the context. */
+void nc_register_all_dialects(nc_context *ctx);
+/** The table of all dialect definitions (NULL-terminated). */
+extern const nc_dialect_def *const nc_all_dialects[];
+
+extern const nc_dialect_def nc_func_dialect;
+
+#endif

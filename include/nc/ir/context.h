@@ -1,0 +1,110 @@
+/* context.h: the context that owns everything uniqued, and interned names.
+ *
+ * An nc_context owns identifiers, types, attributes, resource blobs, loaded
+ * source buffers, registered dialects and the memory pool that operations,
+ * blocks and regions are allocated from. Uniquing makes equality a pointer
+ * comparison for identifiers, types and attributes. All uniquing functions
+ * are thread-safe, so passes running in parallel may create types and
+ * attributes; the IR itself (ops, blocks) is not synchronised: one thread
+ * per isolated op at a time, as in MLIR.
+ */
+#ifndef NC_IR_CONTEXT_H
+#define NC_IR_CONTEXT_H
+
+#include "nc/support/base.h"
+
+typedef struct nc_context nc_context;
+typedef struct nc_ident nc_ident;
+typedef struct nc_type nc_type;
+typedef struct nc_attr nc_attr;
+typedef struct nc_op nc_op;
+typedef struct nc_value nc_value;
+typedef struct nc_use nc_use;
+typedef struct nc_block nc_block;
+typedef struct nc_region nc_region;
+typedef struct nc_op_def nc_op_def;
+typedef struct nc_dialect_def nc_dialect_def;
+typedef struct nc_dialect nc_dialect;
+typedef struct nc_resource nc_resource;
+
+/** Creates a context with the builtin dialect registered. */
+NC_GIVE nc_context *nc_context_create(void);
+/** Destroys the context and everything it owns: every type, attribute,
+ * identifier, resource and every op/block/region allocated in it (whether or
+ * not it was destroyed before). */
+void nc_context_destroy(NC_TAKE nc_context *ctx);
+
+/** Whether ops and types of dialects that are not registered are accepted
+ * (mlir-opt's --allow-unregistered-dialect). Off by default. */
+void nc_context_set_allow_unregistered_dialects(nc_context *ctx, bool allow);
+/** See nc_context_set_allow_unregistered_dialects. */
+bool nc_context_get_allow_unregistered_dialects(NC_KEEP nc_context *ctx);
+
+/* --- identifiers ---------------------------------------------------------- */
+
+/** Interns `len` bytes of `str` (need not be NUL-terminated). The same bytes
+ * always give the same pointer. */
+NC_KEEP nc_ident *nc_ident_get(nc_context *ctx, const char *str, size_t len);
+/** Interns a NUL-terminated string. */
+NC_KEEP nc_ident *nc_ident_get_cstr(nc_context *ctx, const char *str);
+/** The identifier's NUL-terminated bytes. */
+NC_KEEP const char *nc_ident_str(NC_KEEP const nc_ident *id);
+/** The identifier's length in bytes. */
+size_t nc_ident_len(NC_KEEP const nc_ident *id);
+/** The identifier's precomputed hash. */
+uint64_t nc_ident_hash(NC_KEEP const nc_ident *id);
+
+/* --- dialects --------------------------------------------------------------- */
+
+/** Registers a dialect (its ops, hooks and dependent dialects). Registering
+ * the same definition twice is a no-op; returns false if another dialect
+ * already uses the namespace. The definition must outlive the context. */
+bool nc_context_register_dialect(nc_context *ctx, NC_KEEP const nc_dialect_def *def);
+/** The registered dialect with this namespace, or NULL. */
+NC_KEEP const nc_dialect_def *nc_context_lookup_dialect(nc_context *ctx, const char *ns, size_t len);
+/** The definition of the registered op with this full name ("arith.addi"),
+ * or NULL. */
+NC_KEEP const nc_op_def *nc_context_lookup_op_def(nc_context *ctx, const char *name, size_t len);
+/** Calls fn for every registered dialect, in registration order. */
+void nc_context_foreach_dialect(nc_context *ctx, void (*fn)(NC_KEEP const nc_dialect_def *, void *), void *user);
+
+/* --- resources (dense_resource blobs) ---------------------------------------- */
+
+/** Creates a resource blob with a name unique in the context: `name_hint`
+ * itself if free, else `name_hint_1`, `name_hint_2`, ... The bytes are copied;
+ * `alignment` is the blob's required alignment (a power of two, >= 1). */
+NC_KEEP nc_resource *nc_resource_create(nc_context *ctx, const char *name_hint,
+                                        const void *data, size_t size, uint32_t alignment);
+/** Like nc_resource_create but takes ownership of a malloc'ed buffer. */
+NC_KEEP nc_resource *nc_resource_create_owned(nc_context *ctx, const char *name_hint,
+                                              NC_TAKE void *data, size_t size, uint32_t alignment);
+/** The resource named `name`, or NULL. */
+NC_KEEP nc_resource *nc_resource_lookup(nc_context *ctx, const char *name, size_t len);
+/** The resource's unique name. */
+NC_KEEP nc_ident *nc_resource_get_name(NC_KEEP const nc_resource *r);
+/** The blob's bytes, or NULL if the resource was referenced but never given data. */
+NC_KEEP const void *nc_resource_get_data(NC_KEEP const nc_resource *r);
+/** The blob's size in bytes. */
+size_t nc_resource_get_size(NC_KEEP const nc_resource *r);
+/** The blob's alignment. */
+uint32_t nc_resource_get_alignment(NC_KEEP const nc_resource *r);
+
+/* --- source buffers ----------------------------------------------------------- */
+
+/** Registers a source buffer under a file name so diagnostics can show its
+ * lines; the context copies neither: with `owned` it frees `data` (malloc)
+ * when destroyed, otherwise the caller keeps it alive. Returns the buffer id. */
+unsigned nc_context_add_source(nc_context *ctx, const char *filename, const char *data, size_t len, bool owned);
+/** Reads a whole file (or stdin for "-") into a new source buffer. Returns
+ * false and sets errno-style message in `err` on failure. */
+bool nc_context_load_file(nc_context *ctx, const char *path, unsigned *id, char *err, size_t errlen);
+/** The buffer's bytes and length. */
+NC_KEEP const char *nc_context_get_source(nc_context *ctx, unsigned id, size_t *len);
+/** The buffer's file name. */
+NC_KEEP nc_ident *nc_context_get_source_name(nc_context *ctx, unsigned id);
+/** Converts a byte offset in a source buffer to a 1-based line and column. */
+void nc_context_get_line_col(nc_context *ctx, unsigned id, size_t offset, unsigned *line, unsigned *col);
+/** Finds the buffer registered under `filename`, if any. */
+bool nc_context_find_source(nc_context *ctx, const char *filename, size_t len, unsigned *id);
+
+#endif

@@ -1,0 +1,47 @@
+/* base.h: conventions shared by every nc header.
+ *
+ * Ownership is written into every public signature, as in isl:
+ *   NC_GIVE  the function returns a new reference/object the caller now owns
+ *            and must release with the matching destroy or free function;
+ *   NC_TAKE  the argument's ownership passes to the callee (do not use it after);
+ *   NC_KEEP  the argument (or result) is borrowed: nobody's ownership changes.
+ * Objects owned by an nc_context (types, attributes, identifiers) are never
+ * freed individually; their pointers are NC_KEEP everywhere and stay valid
+ * until the context is destroyed.
+ */
+#ifndef NC_SUPPORT_BASE_H
+#define NC_SUPPORT_BASE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define NC_GIVE
+#define NC_TAKE
+#define NC_KEEP
+
+#if defined(__GNUC__)
+#define NC_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#define NC_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define NC_LIKELY(x) __builtin_expect(!!(x), 1)
+#define NC_NORETURN __attribute__((noreturn))
+#else
+#define NC_PRINTF(fmt, args)
+#define NC_UNLIKELY(x) (x)
+#define NC_LIKELY(x) (x)
+#define NC_NORETURN
+#endif
+
+/** Number of elements of a static array. */
+#define NC_COUNTOF(a) (sizeof(a) / sizeof((a)[0]))
+
+/** Aborts with a message: for broken internal invariants only, never for bad input. */
+NC_NORETURN void nc_unreachable(const char *file, int line, const char *msg);
+#define NC_UNREACHABLE(msg) nc_unreachable(__FILE__, __LINE__, (msg))
+
+/** malloc/calloc/realloc that abort on out-of-memory (nc never limps on after OOM). */
+NC_GIVE void *nc_xmalloc(size_t size);
+NC_GIVE void *nc_xcalloc(size_t n, size_t size);
+NC_GIVE void *nc_xrealloc(NC_TAKE void *p, size_t size);
+
+#endif

@@ -1,0 +1,632 @@
+/* context.c: the context, uniquing tables, interned identifiers, dialect and
+ * op registration, resources, source buffers and the IR memory pool.
+ *
+ * One mutex guards all uniquing tables: lookups are short, and passes that
+ * run in parallel create few new types or attributes. IR objects come from
+ * per-thread pools (size classes with free lists carved from arenas), so
+ * threads never contend when they create or erase ops.
+ */
+#include "ir-internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* --- uniquing tables -------------------------------------------------------------- */
+
+static uint64_t stored_hash(const void *p)
+{
+  /* every uniqued object starts its layout with its hash or has it at a known
+   * place; we store a small header instead to keep this generic */
+  return ((const uint64_t *)p)[-1];
+}
+
+/* Uniqued objects are allocated with an 8-byte hash header in front. */
+static void *uniq_alloc(nc_context *ctx, size_t size, uint64_t hash)
+{
+  uint64_t *p = nc_arena_alloc(ctx->arena, size + 16);
+  p[1] = hash;
+  return p + 2;
+}
+
+static void uniq_grow(nc_uniq_table *t)
+{
+  size_t ncap = t->cap ? t->cap * 2 : 256;
+  void **slots = nc_xcalloc(ncap, sizeof *slots);
+  for (size_t i = 0; i < t->cap; i++) {
+    void *e = t->slots[i];
+    if (!e)
+      continue;
+    size_t j = stored_hash(e) & (ncap - 1);
+    while (slots[j])
+      j = (j + 1) & (ncap - 1);
+    slots[j] = e;
+  }
+  free(t->slots);
+  t->slots = slots;
+  t->cap = ncap;
+}
+
+void *nc_uniq_get(nc_context *ctx, nc_uniq_table *t, uint64_t hash, const void *key, nc_uniq_eq_fn eq,
+                  nc_uniq_make_fn make)
+{
+  pthread_mutex_lock(&ctx->lock);
+  if ((t->count + 1) * 4 > t->cap * 3)
+    uniq_grow(t);
+  size_t mask = t->cap - 1, i = hash & mask;
+  void *e;
+  while ((e = t->slots[i])) {
+    if (stored_hash(e) == hash && eq(e, key)) {
+      pthread_mutex_unlock(&ctx->lock);
+      return e;
+    }
+    i = (i + 1) & mask;
+  }
+  e = make(ctx, key);
+  ((uint64_t *)e)[-1] = hash;
+  t->slots[i] = e;
+  t->count++;
+  pthread_mutex_unlock(&ctx->lock);
+  return e;
+}
+
+/* Objects built by `make` callbacks must be allocated with this. */
+void *nc_uniq_new(nc_context *ctx, size_t size);
+void *nc_uniq_new(nc_context *ctx, size_t size) { return uniq_alloc(ctx, size, 0); }
+
+/* --- identifiers ----------------------------------------------------------------------- */
+
+typedef struct ident_key { const char *s; size_t len; } ident_key;
+
+static bool ident_eq(const void *stored, const void *key)
+{
+  const nc_ident *id = stored;
+  const ident_key *k = key;
+  return id->len == k->len && memcmp(id->str, k->s, k->len) == 0;
+}
+
+static void *ident_make(nc_context *ctx, const void *key)
+{
+  const ident_key *k = key;
+  nc_ident *id = uniq_alloc(ctx, sizeof(nc_ident) + k->len + 1, 0);
+  id->len = (uint32_t)k->len;
+  id->op_info = NULL;
+  memcpy(id->str, k->s, k->len);
+  id->str[k->len] = 0;
+  return id;
+}
+
+nc_ident *nc_ident_get(nc_context *ctx, const char *str, size_t len)
+{
+  uint64_t h = nc_hash_bytes(str, len, 0x1d);
+  ident_key k = {str, len};
+  nc_ident *id = nc_uniq_get(ctx, &ctx->idents, h, &k, ident_eq, ident_make);
+  id->hash = h;
+  return id;
+}
+
+nc_ident *nc_ident_get_cstr(nc_context *ctx, const char *str) { return nc_ident_get(ctx, str, strlen(str)); }
+const char *nc_ident_str(const nc_ident *id) { return id->str; }
+size_t nc_ident_len(const nc_ident *id) { return id->len; }
+uint64_t nc_ident_hash(const nc_ident *id) { return id->hash; }
+
+/* --- IR pool ------------------------------------------------------------------------------ */
+
+#define POOL_GRAIN 16
+#define POOL_CLASSES 64 /* up to 1024 bytes */
+
+struct nc_pool {
+  nc_pool *next;
+  nc_arena *arena;
+  void *free[POOL_CLASSES + 1];
+};
+
+struct nc_big_alloc {
+  nc_big_alloc *prev, *next;
+  size_t _pad[2];
+};
+
+static nc_pool *current_pool(nc_context *ctx)
+{
+  nc_pool *p = pthread_getspecific(ctx->pool_key);
+  if (NC_LIKELY(p))
+    return p;
+  p = nc_xcalloc(1, sizeof *p);
+  p->arena = nc_arena_create();
+  pthread_mutex_lock(&ctx->lock);
+  p->next = ctx->pools;
+  ctx->pools = p;
+  pthread_mutex_unlock(&ctx->lock);
+  pthread_setspecific(ctx->pool_key, p);
+  return p;
+}
+
+void *nc_ctx_alloc(nc_context *ctx, size_t size)
+{
+  size_t cls = (size + POOL_GRAIN - 1) / POOL_GRAIN;
+  if (cls == 0)
+    cls = 1;
+  if (cls <= POOL_CLASSES) {
+    nc_pool *p = current_pool(ctx);
+    void *m = p->free[cls];
+    if (m) {
+      p->free[cls] = *(void **)m;
+      return m;
+    }
+    return nc_arena_alloc(p->arena, cls * POOL_GRAIN);
+  }
+  nc_big_alloc *b = nc_xmalloc(sizeof *b + size);
+  pthread_mutex_lock(&ctx->lock);
+  b->prev = NULL;
+  b->next = ctx->big_allocs;
+  if (b->next)
+    b->next->prev = b;
+  ctx->big_allocs = b;
+  pthread_mutex_unlock(&ctx->lock);
+  return b + 1;
+}
+
+void *nc_ctx_calloc(nc_context *ctx, size_t size)
+{
+  void *p = nc_ctx_alloc(ctx, size);
+  memset(p, 0, size);
+  return p;
+}
+
+void nc_ctx_free(nc_context *ctx, void *m, size_t size)
+{
+  if (!m)
+    return;
+  size_t cls = (size + POOL_GRAIN - 1) / POOL_GRAIN;
+  if (cls == 0)
+    cls = 1;
+  if (cls <= POOL_CLASSES) {
+    nc_pool *p = current_pool(ctx);
+    *(void **)m = p->free[cls];
+    p->free[cls] = m;
+    return;
+  }
+  nc_big_alloc *b = (nc_big_alloc *)m - 1;
+  pthread_mutex_lock(&ctx->lock);
+  if (b->prev)
+    b->prev->next = b->next;
+  else
+    ctx->big_allocs = b->next;
+  if (b->next)
+    b->next->prev = b->prev;
+  pthread_mutex_unlock(&ctx->lock);
+  free(b);
+}
+
+/* --- context --------------------------------------------------------------------------------- */
+
+extern const nc_dialect_def nc_builtin_dialect;
+void nc_context_init_builtins(nc_context *ctx); /* types.c/attrs.c caches */
+
+nc_context *nc_context_create(void)
+{
+  nc_context *ctx = nc_xcalloc(1, sizeof *ctx);
+  pthread_mutexattr_t attr;
+  pthread_mutexattr_init(&attr);
+  pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
+  pthread_mutex_init(&ctx->lock, &attr);
+  pthread_mutexattr_destroy(&attr);
+  ctx->arena = nc_arena_create();
+  if (pthread_key_create(&ctx->pool_key, NULL) != 0)
+    NC_UNREACHABLE("out of pthread keys");
+  nc_context_init_builtins(ctx);
+  nc_context_register_dialect(ctx, &nc_builtin_dialect);
+  return ctx;
+}
+
+void nc_context_destroy(nc_context *ctx)
+{
+  if (!ctx)
+    return;
+  for (size_t i = 0; i < ctx->idents.cap; i++) {
+    nc_ident *id = ctx->idents.slots ? ctx->idents.slots[i] : NULL;
+    if (id && id->op_info) {
+      if (id->op_info->format)
+        nc_format_destroy(id->op_info->format);
+      free(id->op_info->attr_names);
+      free(id->op_info);
+    }
+  }
+  for (size_t i = 0; i < ctx->resources.cap; i++) {
+    nc_resource *r = ctx->resources.slots ? ctx->resources.slots[i] : NULL;
+    if (r)
+      free(r->data);
+  }
+  for (size_t i = 0; i < ctx->attrs.cap; i++) {
+    nc_attr *a = ctx->attrs.slots ? ctx->attrs.slots[i] : NULL;
+    if (a && a->kind == NC_ATTR_DENSE_ELEMENTS)
+      free((void *)a->dense.data); /* dense data is malloc'ed (can be huge) */
+  }
+  for (nc_pool *p = ctx->pools, *n; p; p = n) {
+    n = p->next;
+    nc_arena_destroy(p->arena);
+    free(p);
+  }
+  for (nc_big_alloc *b = ctx->big_allocs, *n; b; b = n) {
+    n = b->next;
+    free(b);
+  }
+  for (size_t i = 0; i < ctx->n_sources; i++) {
+    nc_source *s = &ctx->sources[i];
+    if (s->mapped)
+      munmap((void *)s->data, s->len);
+    else if (s->owned)
+      free((void *)s->data);
+    free(s->lines);
+  }
+  free(ctx->sources);
+  free(ctx->handlers);
+  free(ctx->dialects);
+  free(ctx->idents.slots);
+  free(ctx->types.slots);
+  free(ctx->attrs.slots);
+  free(ctx->resources.slots);
+  pthread_key_delete(ctx->pool_key);
+  pthread_mutex_destroy(&ctx->lock);
+  nc_arena_destroy(ctx->arena);
+  free(ctx);
+}
+
+void nc_context_set_allow_unregistered_dialects(nc_context *ctx, bool allow) { ctx->allow_unregistered = allow; }
+bool nc_context_get_allow_unregistered_dialects(nc_context *ctx) { return ctx->allow_unregistered; }
+
+/* --- dialects and op infos ------------------------------------------------------------ */
+
+bool nc_context_register_dialect(nc_context *ctx, const nc_dialect_def *def)
+{
+  pthread_mutex_lock(&ctx->lock);
+  for (size_t i = 0; i < ctx->n_dialects; i++) {
+    if (ctx->dialects[i] == def) {
+      pthread_mutex_unlock(&ctx->lock);
+      return true;
+    }
+    if (strcmp(ctx->dialects[i]->name, def->name) == 0) {
+      pthread_mutex_unlock(&ctx->lock);
+      return false;
+    }
+  }
+  if (ctx->n_dialects == ctx->cap_dialects) {
+    ctx->cap_dialects = ctx->cap_dialects ? ctx->cap_dialects * 2 : 8;
+    ctx->dialects = nc_xrealloc(ctx->dialects, ctx->cap_dialects * sizeof *ctx->dialects);
+  }
+  ctx->dialects[ctx->n_dialects++] = def;
+  /* op infos created before registration (e.g. parsed as unregistered) are
+   * refreshed lazily by nc_context_get_op_info */
+  pthread_mutex_unlock(&ctx->lock);
+  for (size_t i = 0; i < def->n_dependents; i++)
+    nc_context_register_dialect(ctx, def->dependents[i]);
+  return true;
+}
+
+const nc_dialect_def *nc_context_lookup_dialect(nc_context *ctx, const char *ns, size_t len)
+{
+  const nc_dialect_def *found = NULL;
+  pthread_mutex_lock(&ctx->lock);
+  for (size_t i = 0; i < ctx->n_dialects && !found; i++)
+    if (strlen(ctx->dialects[i]->name) == len && memcmp(ctx->dialects[i]->name, ns, len) == 0)
+      found = ctx->dialects[i];
+  pthread_mutex_unlock(&ctx->lock);
+  return found;
+}
+
+void nc_context_foreach_dialect(nc_context *ctx, void (*fn)(const nc_dialect_def *, void *), void *user)
+{
+  for (size_t i = 0; i < ctx->n_dialects; i++)
+    fn(ctx->dialects[i], user);
+}
+
+static const nc_op_def *find_def(const nc_dialect_def *d, const char *name, size_t len)
+{
+  for (size_t i = 0; i < d->n_ops; i++)
+    if (strlen(d->ops[i].name) == len && memcmp(d->ops[i].name, name, len) == 0)
+      return &d->ops[i];
+  return NULL;
+}
+
+const nc_op_def *nc_context_lookup_op_def(nc_context *ctx, const char *name, size_t len)
+{
+  const char *dot = memchr(name, '.', len);
+  if (!dot)
+    return NULL;
+  const nc_dialect_def *d = nc_context_lookup_dialect(ctx, name, (size_t)(dot - name));
+  return d ? find_def(d, name, len) : NULL;
+}
+
+nc_op_info *nc_context_get_op_info(nc_context *ctx, nc_ident *name)
+{
+  nc_op_info *info = __atomic_load_n(&name->op_info, __ATOMIC_ACQUIRE);
+  if (NC_LIKELY(info && (info->def || info->epoch == __atomic_load_n(&ctx->n_dialects, __ATOMIC_ACQUIRE))))
+    return info;
+  pthread_mutex_lock(&ctx->lock);
+  info = name->op_info;
+  const char *dot = memchr(name->str, '.', name->len);
+  const nc_dialect_def *d = dot ? nc_context_lookup_dialect(ctx, name->str, (size_t)(dot - name->str)) : NULL;
+  if (!info || (!info->dialect && d)) {
+    nc_op_info *ni = info ? info : nc_xcalloc(1, sizeof *ni);
+    ni->name = name;
+    ni->ctx = ctx;
+    ni->dialect = d;
+    ni->def = d ? find_def(d, name->str, name->len) : NULL;
+    if (ni->def) {
+      ni->traits = ni->def->traits;
+      if (ni->def->n_attrs) {
+        ni->attr_names = nc_xcalloc(ni->def->n_attrs, sizeof *ni->attr_names);
+        for (size_t i = 0; i < ni->def->n_attrs; i++)
+          ni->attr_names[i] = nc_ident_get_cstr(ctx, ni->def->attrs[i].name);
+      }
+      if (ni->def->default_dialect)
+        ni->default_dialect = nc_ident_get_cstr(ctx, ni->def->default_dialect);
+    }
+    __atomic_store_n(&name->op_info, ni, __ATOMIC_RELEASE);
+    info = ni;
+  }
+  info->epoch = ctx->n_dialects;
+  pthread_mutex_unlock(&ctx->lock);
+  return info;
+}
+
+/* --- resources --------------------------------------------------------------------------- */
+
+typedef struct res_key { const char *s; size_t len; bool fresh; } res_key;
+
+static bool res_eq(const void *stored, const void *key)
+{
+  const nc_resource *r = stored;
+  const res_key *k = key;
+  return !k->fresh && r->name->len == k->len && memcmp(r->name->str, k->s, k->len) == 0;
+}
+
+static void *res_make(nc_context *ctx, const void *key)
+{
+  const res_key *k = key;
+  nc_resource *r = uniq_alloc(ctx, sizeof *r, 0);
+  memset(r, 0, sizeof *r);
+  r->name = nc_ident_get(ctx, k->s, k->len);
+  r->alignment = 1;
+  return r;
+}
+
+nc_resource *nc_resource_lookup(nc_context *ctx, const char *name, size_t len)
+{
+  uint64_t h = nc_hash_bytes(name, len, 0x7e5);
+  pthread_mutex_lock(&ctx->lock);
+  nc_resource *found = NULL;
+  if (ctx->resources.cap) {
+    size_t mask = ctx->resources.cap - 1;
+    for (size_t i = h & mask; ctx->resources.slots[i]; i = (i + 1) & mask) {
+      nc_resource *r = ctx->resources.slots[i];
+      if (stored_hash(r) == h && r->name->len == len && memcmp(r->name->str, name, len) == 0) {
+        found = r;
+        break;
+      }
+    }
+  }
+  pthread_mutex_unlock(&ctx->lock);
+  return found;
+}
+
+static nc_resource *resource_new_unique(nc_context *ctx, const char *hint)
+{
+  size_t hl = strlen(hint);
+  char *buf = nc_xmalloc(hl + 24);
+  memcpy(buf, hint, hl + 1);
+  pthread_mutex_lock(&ctx->lock); /* recursive: keeps the name free until inserted */
+  for (unsigned n = 1; nc_resource_lookup(ctx, buf, strlen(buf)); n++)
+    snprintf(buf + hl, 24, "_%u", n);
+  size_t len = strlen(buf);
+  res_key k = {buf, len, false};
+  nc_resource *r = nc_uniq_get(ctx, &ctx->resources, nc_hash_bytes(buf, len, 0x7e5), &k, res_eq, res_make);
+  pthread_mutex_unlock(&ctx->lock);
+  free(buf);
+  return r;
+}
+
+nc_resource *nc_resource_create_owned(nc_context *ctx, const char *hint, void *data, size_t size, uint32_t align)
+{
+  nc_resource *r = resource_new_unique(ctx, hint && *hint ? hint : "blob");
+  nc_resource_set_data(r, data, size, align);
+  return r;
+}
+
+nc_resource *nc_resource_create(nc_context *ctx, const char *hint, const void *data, size_t size, uint32_t align)
+{
+  void *copy = nc_xmalloc(size);
+  if (size)
+    memcpy(copy, data, size);
+  return nc_resource_create_owned(ctx, hint, copy, size, align);
+}
+
+nc_resource *nc_resource_get_or_declare(nc_context *ctx, const char *name, size_t len, uint32_t parse_id)
+{
+  nc_resource *r = nc_resource_lookup(ctx, name, len);
+  if (r && r->parse_id == parse_id)
+    return r;
+  if (r) { /* the name belongs to an earlier parse or to the API: rename */
+    char *hint = nc_xmalloc(len + 1);
+    memcpy(hint, name, len);
+    hint[len] = 0;
+    r = resource_new_unique(ctx, hint);
+    free(hint);
+  } else {
+    res_key k = {name, len, false};
+    r = nc_uniq_get(ctx, &ctx->resources, nc_hash_bytes(name, len, 0x7e5), &k, res_eq, res_make);
+  }
+  r->parse_id = parse_id;
+  return r;
+}
+
+void nc_resource_set_data(nc_resource *r, void *data, size_t size, uint32_t alignment)
+{
+  free(r->data);
+  r->data = data;
+  r->size = size;
+  r->alignment = alignment ? alignment : 1;
+}
+
+nc_ident *nc_resource_get_name(const nc_resource *r) { return r->name; }
+const void *nc_resource_get_data(const nc_resource *r) { return r->data; }
+size_t nc_resource_get_size(const nc_resource *r) { return r->size; }
+uint32_t nc_resource_get_alignment(const nc_resource *r) { return r->alignment; }
+
+/* --- source buffers ------------------------------------------------------------------------ */
+
+static unsigned add_source(nc_context *ctx, const char *name, const char *data, size_t len, bool owned, bool mapped)
+{
+  pthread_mutex_lock(&ctx->lock);
+  if (ctx->n_sources == ctx->cap_sources) {
+    ctx->cap_sources = ctx->cap_sources ? ctx->cap_sources * 2 : 4;
+    ctx->sources = nc_xrealloc(ctx->sources, ctx->cap_sources * sizeof *ctx->sources);
+  }
+  unsigned id = (unsigned)ctx->n_sources++;
+  ctx->sources[id] = (nc_source){nc_ident_get_cstr(ctx, name), data, len, owned, mapped, NULL, 0};
+  pthread_mutex_unlock(&ctx->lock);
+  return id;
+}
+
+unsigned nc_context_add_source(nc_context *ctx, const char *name, const char *data, size_t len, bool owned)
+{
+  return add_source(ctx, name, data, len, owned, false);
+}
+
+bool nc_context_load_file(nc_context *ctx, const char *path, unsigned *id, char *err, size_t errlen)
+{
+  if (strcmp(path, "-") == 0) {
+    size_t cap = 1 << 16, len = 0;
+    char *buf = nc_xmalloc(cap);
+    for (;;) {
+      if (len == cap)
+        buf = nc_xrealloc(buf, cap *= 2);
+      size_t n = fread(buf + len, 1, cap - len, stdin);
+      if (n == 0)
+        break;
+      len += n;
+    }
+    if (ferror(stdin)) {
+      snprintf(err, errlen, "cannot read standard input");
+      free(buf);
+      return false;
+    }
+    *id = add_source(ctx, "<stdin>", buf, len, true, false);
+    return true;
+  }
+  int fd = open(path, O_RDONLY);
+  if (fd < 0) {
+    snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+    return false;
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    /* not a regular file (a pipe, say): read it like stdin */
+    size_t cap = 1 << 16, len = 0;
+    char *buf = nc_xmalloc(cap);
+    ssize_t n;
+    for (;;) {
+      if (len == cap)
+        buf = nc_xrealloc(buf, cap *= 2);
+      n = read(fd, buf + len, cap - len);
+      if (n <= 0)
+        break;
+      len += (size_t)n;
+    }
+    close(fd);
+    if (n < 0) {
+      snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+      free(buf);
+      return false;
+    }
+    *id = add_source(ctx, path, buf, len, true, false);
+    return true;
+  }
+  size_t len = (size_t)st.st_size;
+  const char *data = "";
+  bool mapped = false;
+  if (len) {
+    void *m = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (m == MAP_FAILED) {
+      snprintf(err, errlen, "cannot map '%s': %s", path, strerror(errno));
+      close(fd);
+      return false;
+    }
+    madvise(m, len, MADV_SEQUENTIAL);
+    data = m;
+    mapped = true;
+  }
+  close(fd);
+  *id = add_source(ctx, path, data, len, false, mapped);
+  return true;
+}
+
+nc_source *nc_context_source(nc_context *ctx, unsigned id) { return id < ctx->n_sources ? &ctx->sources[id] : NULL; }
+
+const char *nc_context_get_source(nc_context *ctx, unsigned id, size_t *len)
+{
+  nc_source *s = nc_context_source(ctx, id);
+  if (!s)
+    return NULL;
+  if (len)
+    *len = s->len;
+  return s->data;
+}
+
+nc_ident *nc_context_get_source_name(nc_context *ctx, unsigned id)
+{
+  nc_source *s = nc_context_source(ctx, id);
+  return s ? s->name : NULL;
+}
+
+bool nc_context_find_source(nc_context *ctx, const char *name, size_t len, unsigned *id)
+{
+  for (size_t i = ctx->n_sources; i-- > 0;) {
+    nc_ident *n = ctx->sources[i].name;
+    if (n->len == len && memcmp(n->str, name, len) == 0) {
+      *id = (unsigned)i;
+      return true;
+    }
+  }
+  return false;
+}
+
+void nc_context_get_line_col(nc_context *ctx, unsigned id, size_t offset, unsigned *line, unsigned *col)
+{
+  nc_source *s = nc_context_source(ctx, id);
+  if (!s) {
+    *line = *col = 0;
+    return;
+  }
+  pthread_mutex_lock(&ctx->lock);
+  if (!s->lines) {
+    size_t cap = 1024, n = 0;
+    uint32_t *lines = nc_xmalloc(cap * sizeof *lines);
+    lines[n++] = 0;
+    for (const char *p = s->data, *end = s->data + s->len; (p = memchr(p, '\n', (size_t)(end - p)));) {
+      p++;
+      if (n == cap)
+        lines = nc_xrealloc(lines, (cap *= 2) * sizeof *lines);
+      lines[n++] = (uint32_t)(p - s->data);
+    }
+    s->lines = lines;
+    s->n_lines = n;
+  }
+  pthread_mutex_unlock(&ctx->lock);
+  if (offset > s->len)
+    offset = s->len;
+  size_t lo = 0, hi = s->n_lines; /* last line start <= offset */
+  while (hi - lo > 1) {
+    size_t mid = (lo + hi) / 2;
+    if (s->lines[mid] <= offset)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  *line = (unsigned)lo + 1;
+  *col = (unsigned)(offset - s->lines[lo]) + 1;
+}

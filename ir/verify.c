@@ -1,0 +1,618 @@
+/* verify.c: the verifier.
+ *
+ * Checks, for every op: its definition's table (operand/result counts and
+ * type constraints, attributes, regions, successors, traits), block
+ * structure (terminators, successors), SSA dominance in CFG regions and
+ * visibility in graph regions, isolation from above, symbol tables, and
+ * then the op's own verify hooks. Every failure is a diagnostic at the
+ * op's location.
+ */
+#include "ir-internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* --- operand and result groups ------------------------------------------------------------------- */
+
+static bool groups(const nc_op *op, bool results, size_t g, size_t *start, size_t *count)
+{
+  const nc_op_def *d = op->info->def;
+  if (!d)
+    return false;
+  const nc_value_def *defs = results ? d->results : d->operands;
+  size_t n = results ? d->n_results : d->n_operands;
+  size_t total = results ? op->n_results : op->n_operands;
+  if (g >= n)
+    return false;
+  uint64_t trait = results ? NC_TRAIT_ATTR_SIZED_RESULT_SEGMENTS : NC_TRAIT_ATTR_SIZED_OPERAND_SEGMENTS;
+  if (op->info->traits & trait) {
+    nc_attr *seg = nc_op_get_attr_str(op, results ? "resultSegmentSizes" : "operandSegmentSizes");
+    if (!seg || seg->kind != NC_ATTR_DENSE_ARRAY || seg->darray.n != n)
+      return false;
+    size_t s = 0;
+    for (size_t i = 0; i < g; i++)
+      s += (size_t)nc_attr_dense_array_get_int(seg, i);
+    *start = s;
+    *count = (size_t)nc_attr_dense_array_get_int(seg, g);
+    return s + *count <= total;
+  }
+  size_t fixed = 0, var = 0;
+  for (size_t i = 0; i < n; i++)
+    defs[i].arity == NC_ARITY_ONE ? fixed++ : var++;
+  if (total < fixed || (var == 0 && total != fixed))
+    return false;
+  size_t var_size = var ? (total - fixed) / var : 0;
+  if (var > 1 && (total - fixed) % var)
+    return false; /* ambiguous without segment sizes */
+  size_t s = 0;
+  for (size_t i = 0; i < g; i++)
+    s += defs[i].arity == NC_ARITY_ONE ? 1 : var_size;
+  *start = s;
+  *count = defs[g].arity == NC_ARITY_ONE ? 1 : var_size;
+  return true;
+}
+
+bool nc_op_get_operand_group(const nc_op *op, size_t g, size_t *start, size_t *count)
+{
+  return groups(op, false, g, start, count);
+}
+
+bool nc_op_get_result_group(const nc_op *op, size_t g, size_t *start, size_t *count)
+{
+  return groups(op, true, g, start, count);
+}
+
+nc_value *nc_op_get_operand_by_name(const nc_op *op, const char *name)
+{
+  const nc_op_def *d = op->info->def;
+  if (!d)
+    return NULL;
+  for (size_t g = 0; g < d->n_operands; g++)
+    if (!strcmp(d->operands[g].name, name)) {
+      size_t start, count;
+      if (!groups(op, false, g, &start, &count) || !count)
+        return NULL;
+      return op->operands[start].value;
+    }
+  return NULL;
+}
+
+/* --- per-op checks from the table ---------------------------------------------------------------- */
+
+static char *tstr(const nc_type *t) { return nc_type_to_string(t); }
+
+static bool check_values(nc_op *op, bool results)
+{
+  const nc_op_def *d = op->info->def;
+  const nc_value_def *defs = results ? d->results : d->operands;
+  size_t n = results ? d->n_results : d->n_operands;
+  size_t total = results ? op->n_results : op->n_operands;
+  const char *what = results ? "result" : "operand";
+  size_t fixed = 0, var = 0;
+  for (size_t i = 0; i < n; i++)
+    defs[i].arity == NC_ARITY_ONE ? fixed++ : var++;
+  uint64_t seg_trait = results ? NC_TRAIT_ATTR_SIZED_RESULT_SEGMENTS : NC_TRAIT_ATTR_SIZED_OPERAND_SEGMENTS;
+  if (op->info->traits & seg_trait) {
+    const char *sname = results ? "resultSegmentSizes" : "operandSegmentSizes";
+    nc_attr *seg = nc_op_get_attr_str(op, sname);
+    if (!seg || seg->kind != NC_ATTR_DENSE_ARRAY || seg->darray.n != n)
+      return nc_op_emit_error(op, "requires dense i32 array attribute '%s' with %zu elements", sname, n);
+    int64_t sum = 0;
+    for (size_t i = 0; i < n; i++) {
+      int64_t k = nc_attr_dense_array_get_int(seg, i);
+      if (k < 0 || (defs[i].arity == NC_ARITY_ONE && k != 1) || (defs[i].arity == NC_ARITY_OPTIONAL && k > 1))
+        return nc_op_emit_error(op, "'%s' entry %zu (%lld) does not fit %s group '%s'", sname, i, (long long)k, what,
+                                defs[i].name);
+      sum += k;
+    }
+    if ((size_t)sum != total)
+      return nc_op_emit_error(op, "'%s' adds up to %lld, but the op has %zu %ss", sname, (long long)sum, total, what);
+  } else if (var == 0 && total != fixed) {
+    return nc_op_emit_error(op, "expected %zu %ss, but found %zu", fixed, what, total);
+  } else if (total < fixed) {
+    return nc_op_emit_error(op, "expected %zu or more %ss, but found %zu", fixed, what, total);
+  } else if (var > 1 && (total - fixed) % var) {
+    return nc_op_emit_error(op, "cannot split %zu %ss among its variadic groups", total, what);
+  }
+  for (size_t g = 0; g < n; g++) {
+    size_t start, count;
+    if (!groups(op, results, g, &start, &count))
+      return nc_op_emit_error(op, "malformed %s groups", what);
+    if (defs[g].arity == NC_ARITY_OPTIONAL && count > 1)
+      return nc_op_emit_error(op, "optional %s group '%s' has %zu values", what, defs[g].name, count);
+    if (!defs[g].type)
+      continue;
+    for (size_t i = start; i < start + count; i++) {
+      nc_value *v = results ? &nc_op_results(op)[i] : op->operands[i].value;
+      if (!v)
+        return nc_op_emit_error(op, "operand #%zu is null", i);
+      if (!defs[g].type->pred(v->type)) {
+        char *s = tstr(v->type);
+        nc_op_emit_error(op, "%s #%zu must be %s, but got '%s'", what, i, defs[g].type->summary, s);
+        free(s);
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+static bool check_attrs(nc_op *op)
+{
+  const nc_op_def *d = op->info->def;
+  nc_attr *props = op->props;
+  if (props && props->kind != NC_ATTR_DICTIONARY)
+    return nc_op_emit_error(op, "properties must be a dictionary");
+  if (props) {
+    for (size_t i = 0; i < props->dict.n; i++) {
+      const nc_ident *name = props->dict.entries[i].name;
+      bool known = !strcmp(name->str, "operandSegmentSizes") || !strcmp(name->str, "resultSegmentSizes");
+      for (size_t k = 0; k < d->n_attrs && !known; k++)
+        known = op->info->attr_names[k] == name;
+      if (!known)
+        return nc_op_emit_error(op, "'%s' is not a property of this op", name->str);
+    }
+  }
+  for (size_t k = 0; k < d->n_attrs; k++) {
+    const nc_attr_def *ad = &d->attrs[k];
+    nc_attr *a = props ? nc_attr_dict_get(props, op->info->attr_names[k]) : NULL;
+    if (!a) {
+      if (!ad->optional)
+        return nc_op_emit_error(op, "requires attribute '%s'", ad->name);
+      continue;
+    }
+    if (ad->constraint && !ad->constraint->pred(a))
+      return nc_op_emit_error(op, "attribute '%s' failed to satisfy constraint: %s", ad->name, ad->constraint->summary);
+  }
+  return true;
+}
+
+static bool same_shape(const nc_type *a, const nc_type *b)
+{
+  if (!nc_type_is_shaped(a) || !nc_type_is_shaped(b))
+    return nc_type_is_shaped(a) == nc_type_is_shaped(b);
+  if (!nc_type_has_rank(a) || !nc_type_has_rank(b))
+    return true;
+  if (a->shaped.rank != b->shaped.rank)
+    return false;
+  for (uint32_t i = 0; i < a->shaped.rank; i++)
+    if (a->shaped.shape[i] != b->shaped.shape[i] && a->shaped.shape[i] != NC_DYNAMIC && b->shaped.shape[i] != NC_DYNAMIC)
+      return false;
+  return true;
+}
+
+static bool check_traits(nc_op *op)
+{
+  uint64_t t = op->info->traits;
+  const nc_op_def *d = op->info->def;
+  nc_value *res = nc_op_results(op);
+  if (t & NC_TRAIT_SAME_OPERANDS_AND_RESULT_TYPE) {
+    nc_type *ty = op->n_results ? res[0].type : op->n_operands ? op->operands[0].value->type : NULL;
+    for (uint32_t i = 0; i < op->n_results; i++)
+      if (res[i].type != ty)
+        return nc_op_emit_error(op, "requires the same type for all operands and results");
+    for (uint32_t i = 0; i < op->n_operands; i++)
+      if (op->operands[i].value->type != ty)
+        return nc_op_emit_error(op, "requires the same type for all operands and results");
+  }
+  if (t & NC_TRAIT_SAME_TYPE_OPERANDS)
+    for (uint32_t i = 1; i < op->n_operands; i++)
+      if (op->operands[i].value->type != op->operands[0].value->type)
+        return nc_op_emit_error(op, "requires all operands to have the same type");
+  if (t & NC_TRAIT_SAME_OPERANDS_AND_RESULT_ELEMENT_TYPE) {
+    nc_type *e = op->n_results ? nc_type_get_element_type(res[0].type) : NULL;
+    for (uint32_t i = 0; i < op->n_operands; i++) {
+      nc_type *x = nc_type_get_element_type(op->operands[i].value->type);
+      if (e && x != e)
+        return nc_op_emit_error(op, "requires the same element type for all operands and results");
+      e = x;
+    }
+  }
+  if (t & NC_TRAIT_SAME_OPERANDS_AND_RESULT_SHAPE) {
+    nc_type *ref = op->n_results ? res[0].type : op->n_operands ? op->operands[0].value->type : NULL;
+    for (uint32_t i = 0; i < op->n_operands; i++)
+      if (!same_shape(ref, op->operands[i].value->type))
+        return nc_op_emit_error(op, "requires the same shape for all operands and results");
+    for (uint32_t i = 0; i < op->n_results; i++)
+      if (!same_shape(ref, res[i].type))
+        return nc_op_emit_error(op, "requires the same shape for all operands and results");
+  }
+  if (t & NC_TRAIT_SYMBOL) {
+    nc_attr *name = nc_op_get_attr_str(op, "sym_name");
+    if (!name || name->kind != NC_ATTR_STRING)
+      return nc_op_emit_error(op, "requires string attribute 'sym_name'");
+    nc_attr *vis = nc_op_get_attr_str(op, "sym_visibility");
+    if (vis && !nc_attr_is_string_eq(vis, "public") && !nc_attr_is_string_eq(vis, "private") &&
+        !nc_attr_is_string_eq(vis, "nested"))
+      return nc_op_emit_error(op, "visibility expected to be one of [\"public\", \"private\", \"nested\"]");
+  }
+  if (t & NC_TRAIT_HAS_PARENT) {
+    nc_op *parent = nc_op_get_parent_op(op);
+    bool ok = false;
+    for (const char *const *p = d->parents; p && *p && !ok; p++)
+      ok = parent && nc_op_is(parent, *p);
+    if (!ok) {
+      nc_diag *dg = nc_op_diag_error(op, "expects parent op %s'%s'", d->parents && d->parents[1] ? "to be one of " : "",
+                                     d->parents ? d->parents[0] : "?");
+      for (const char *const *p = d->parents ? d->parents + 1 : NULL; p && *p; p++)
+        nc_diag_append(dg, ", '%s'", *p);
+      nc_diag_emit(dg);
+      return false;
+    }
+  }
+  if (op->n_regions != d->n_regions) {
+    bool variadic = d->n_regions && d->regions[d->n_regions - 1].variadic;
+    if (!variadic || op->n_regions < d->n_regions - 1)
+      return nc_op_emit_error(op, "requires %zu region%s", d->n_regions, d->n_regions == 1 ? "" : "s");
+  }
+  for (size_t i = 0; i < d->n_regions && i < op->n_regions; i++)
+    if ((d->regions[i].single_block || (t & NC_TRAIT_SINGLE_BLOCK)) && op->regions[i].first &&
+        op->regions[i].first != op->regions[i].last)
+      return nc_op_emit_error(op, "expects region #%zu to have 0 or 1 blocks", i);
+  size_t ns = d->n_successors;
+  bool svar = ns && d->successors[ns - 1].variadic;
+  if (op->n_succs != ns && !(svar && op->n_succs >= ns - 1))
+    return nc_op_emit_error(op, "requires %zu successor%s but found %u", ns, ns == 1 ? "" : "s", op->n_succs);
+  return true;
+}
+
+/* --- dominance ------------------------------------------------------------------------------------------ */
+
+typedef struct domtree {
+  nc_region *region;
+  nc_block **blocks; /* reverse post-order */
+  size_t n;
+  uint32_t *idom;    /* index into blocks */
+  uint32_t *pre, *post; /* dominator tree interval numbering */
+} domtree;
+
+typedef struct verifier {
+  nc_context *ctx;
+  domtree *trees;
+  size_t n_trees, cap_trees;
+  /* block -> rpo index, via print_id scratch (valid while verifying) */
+} verifier;
+
+static void dom_free(domtree *t)
+{
+  free(t->blocks);
+  free(t->idom);
+  free(t->pre);
+  free(t->post);
+}
+
+static void build_dom(domtree *t, nc_region *r)
+{
+  t->region = r;
+  size_t nb = nc_region_get_num_blocks(r);
+  for (nc_block *b = r->first; b; b = b->next)
+    b->print_id = UINT32_MAX; /* unvisited */
+  /* iterative DFS for post order */
+  nc_block **post = nc_xmalloc((nb + 1) * sizeof *post);
+  size_t np = 0;
+  struct frame { nc_block *b; size_t next; } *stack = nc_xmalloc((nb + 1) * sizeof *stack);
+  size_t sp = 0;
+  stack[sp++] = (struct frame){r->first, 0};
+  r->first->print_id = 0;
+  while (sp) {
+    struct frame *f = &stack[sp - 1];
+    size_t ns = nc_block_get_num_successors(f->b);
+    if (f->next < ns) {
+      nc_block *s = nc_block_get_successor(f->b, f->next++);
+      if (s && s->region == r && s->print_id == UINT32_MAX) {
+        s->print_id = 0;
+        stack[sp++] = (struct frame){s, 0};
+      }
+    } else {
+      post[np++] = f->b;
+      sp--;
+    }
+  }
+  free(stack);
+  t->n = np;
+  t->blocks = nc_xmalloc((np + 1) * sizeof *t->blocks);
+  for (size_t i = 0; i < np; i++) {
+    t->blocks[i] = post[np - 1 - i];
+    t->blocks[i]->print_id = (uint32_t)i;
+  }
+  free(post);
+  /* Cooper, Harvey, Kennedy: iterate idoms over RPO until stable */
+  t->idom = nc_xmalloc((np + 1) * sizeof *t->idom);
+  for (size_t i = 0; i < np; i++)
+    t->idom[i] = UINT32_MAX;
+  t->idom[0] = 0;
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (size_t i = 1; i < np; i++) {
+      uint32_t nidom = UINT32_MAX;
+      for (nc_block_use *u = t->blocks[i]->first_use; u; u = u->next) {
+        nc_block *pb = u->owner->block;
+        if (!pb || pb->region != r || pb->print_id == UINT32_MAX || pb->print_id >= np || t->blocks[pb->print_id] != pb)
+          continue;
+        uint32_t pi = pb->print_id;
+        if (t->idom[pi] == UINT32_MAX)
+          continue;
+        if (nidom == UINT32_MAX) {
+          nidom = pi;
+          continue;
+        }
+        uint32_t a = pi, b = nidom;
+        while (a != b) {
+          while (a > b)
+            a = t->idom[a];
+          while (b > a)
+            b = t->idom[b];
+        }
+        nidom = a;
+      }
+      if (nidom != UINT32_MAX && t->idom[i] != nidom) {
+        t->idom[i] = nidom;
+        changed = true;
+      }
+    }
+  }
+  /* interval numbering of the dominator tree (children lists via counting) */
+  t->pre = nc_xcalloc(np + 1, sizeof *t->pre);
+  t->post = nc_xcalloc(np + 1, sizeof *t->post);
+  uint32_t *first_child = nc_xmalloc((np + 1) * sizeof *first_child), *next_sib = nc_xmalloc((np + 1) * sizeof *next_sib);
+  for (size_t i = 0; i < np; i++)
+    first_child[i] = next_sib[i] = UINT32_MAX;
+  for (size_t i = np; i-- > 1;) {
+    uint32_t p = t->idom[i];
+    if (p == UINT32_MAX)
+      continue;
+    next_sib[i] = first_child[p];
+    first_child[p] = (uint32_t)i;
+  }
+  uint32_t *st = nc_xmalloc((np + 1) * sizeof *st), *it = nc_xmalloc((np + 1) * sizeof *it);
+  size_t top = 0;
+  uint32_t clock = 0;
+  st[top] = 0;
+  it[top++] = first_child[0];
+  t->pre[0] = clock++;
+  while (top) {
+    uint32_t c = it[top - 1];
+    if (c == UINT32_MAX) {
+      t->post[st[top - 1]] = clock++;
+      top--;
+      continue;
+    }
+    it[top - 1] = next_sib[c];
+    t->pre[c] = clock++;
+    st[top] = c;
+    it[top++] = first_child[c];
+  }
+  free(st);
+  free(it);
+  free(first_child);
+  free(next_sib);
+}
+
+static domtree *get_dom(verifier *v, nc_region *r)
+{
+  for (size_t i = 0; i < v->n_trees; i++)
+    if (v->trees[i].region == r)
+      return &v->trees[i];
+  if (v->n_trees == v->cap_trees) {
+    v->cap_trees = v->cap_trees ? v->cap_trees * 2 : 8;
+    v->trees = nc_xrealloc(v->trees, v->cap_trees * sizeof *v->trees);
+  }
+  domtree *t = &v->trees[v->n_trees++];
+  memset(t, 0, sizeof *t);
+  build_dom(t, r);
+  return t;
+}
+
+static bool reachable(domtree *t, nc_block *b)
+{
+  return b->print_id < t->n && t->blocks[b->print_id] == b;
+}
+
+/* a dominates b (both reachable blocks of t's region) */
+static bool block_dominates(domtree *t, nc_block *a, nc_block *b)
+{
+  uint32_t ia = a->print_id, ib = b->print_id;
+  return t->pre[ia] <= t->pre[ib] && t->post[ib] <= t->post[ia];
+}
+
+static bool operand_error(nc_op *user, size_t i, nc_value *v, const char *msg)
+{
+  nc_diag *d = nc_op_diag_error(user, "operand #%zu %s", i, msg);
+  nc_diag_attach_note(d, nc_value_get_loc(v), "operand defined here");
+  nc_diag_emit(d);
+  return false;
+}
+
+static bool check_operand(verifier *v, nc_op *user, size_t i)
+{
+  nc_value *val = user->operands[i].value;
+  if (!val)
+    return nc_op_emit_error(user, "operand #%zu is null", i);
+  nc_block *db = nc_value_get_parent_block(val);
+  if (!db || !db->region)
+    return nc_op_emit_error(user, "operand #%zu is not defined in any region", i);
+  bool is_arg = val->bits & NC_VALUE_ARG;
+  if (db == user->block) { /* the common case */
+    nc_op *owner = db->region->op;
+    if (is_arg || !owner || nc_op_has_graph_regions(owner) || nc_op_is_before_in_block(nc_result_owner(val), user))
+      return true;
+    return operand_error(user, i, val, "does not dominate this use");
+  }
+  nc_region *dr = db->region;
+  nc_op *anc = user;
+  while (anc->block && anc->block->region != dr) {
+    nc_op *parent = anc->block->region ? anc->block->region->op : NULL;
+    if (!parent)
+      break;
+    if (parent->info->traits & NC_TRAIT_ISOLATED_FROM_ABOVE) {
+      nc_diag *d = nc_op_diag_error(parent, "using value defined outside the region");
+      nc_diag_attach_note(d, user->loc, "required by region isolation constraints");
+      nc_diag_emit(d);
+      return false;
+    }
+    anc = parent;
+  }
+  if (!anc->block || anc->block->region != dr)
+    return operand_error(user, i, val, "is defined in a region that does not enclose this use");
+  nc_op *owner = dr->op;
+  if (!owner || nc_op_has_graph_regions(owner))
+    return true;
+  if (anc->block == db) {
+    if (is_arg || (nc_result_owner(val) != anc && nc_op_is_before_in_block(nc_result_owner(val), anc)))
+      return true;
+    return operand_error(user, i, val, "does not dominate this use");
+  }
+  domtree *t = get_dom(v, dr);
+  if (!reachable(t, anc->block))
+    return true; /* dominance is meaningless in unreachable code */
+  if (reachable(t, db) && block_dominates(t, db, anc->block))
+    return true;
+  return operand_error(user, i, val, "does not dominate this use");
+}
+
+/* --- structure --------------------------------------------------------------------------------------------- */
+
+static bool verify_op(verifier *v, nc_op *op);
+
+static bool verify_block(verifier *v, nc_block *b, nc_op *parent)
+{
+  bool registered = parent && parent->info->def;
+  for (nc_op *o = b->first; o; o = o->next) {
+    if (o->block != b)
+      return nc_op_emit_error(o, "is linked into the wrong block");
+    if (o->next && (o->info->traits & NC_TRAIT_TERMINATOR))
+      return nc_op_emit_error(o, "must be the last operation in the parent block");
+    if (o->n_succs) {
+      if (o->next)
+        return nc_op_emit_error(o, "has successors but is not the last operation in its block");
+      for (uint32_t i = 0; i < o->n_succs; i++) {
+        nc_block *s = o->succs[i].block;
+        if (!s || s->region != b->region)
+          return nc_op_emit_error(o, "reference to block defined in another region");
+      }
+    }
+    for (uint32_t i = 0; i < o->n_operands; i++)
+      if (!check_operand(v, o, i))
+        return false;
+    if (!verify_op(v, o))
+      return false;
+  }
+  if (registered && !(parent->info->traits & NC_TRAIT_NO_TERMINATOR)) {
+    nc_op *last = b->last;
+    if (!last)
+      return nc_op_emit_error(parent, "empty block: expect at least a terminator");
+    if (last->info->def && !(last->info->traits & NC_TRAIT_TERMINATOR))
+      return nc_op_emit_error(last, "block with no terminator, has '%s' last", last->info->name->str);
+  }
+  return true;
+}
+
+static bool verify_region(verifier *v, nc_region *r, nc_op *parent)
+{
+  if (r->first && r->first->first_use) {
+    nc_op *pred = r->first->first_use->owner;
+    return nc_op_emit_error(pred, "entry block of region may not have predecessors");
+  }
+  for (nc_block *b = r->first; b; b = b->next) {
+    if (b->region != r)
+      return nc_op_emit_error(parent, "has a block linked into the wrong region");
+    if (!verify_block(v, b, parent))
+      return false;
+  }
+  return true;
+}
+
+static bool check_symbol_table(nc_op *op)
+{
+  if (op->n_regions != 1 || (op->regions[0].first && op->regions[0].first != op->regions[0].last))
+    return nc_op_emit_error(op, "Operations with a 'SymbolTable' must have exactly one block");
+  nc_block *b = op->regions[0].first;
+  if (!b)
+    return true;
+  size_t n = 0;
+  for (nc_op *o = b->first; o; o = o->next)
+    n++;
+  size_t cap = 16;
+  while (cap < 2 * n + 2)
+    cap *= 2;
+  nc_op **slots = nc_xcalloc(cap, sizeof *slots);
+  bool ok = true;
+  for (nc_op *o = b->first; o && ok; o = o->next) {
+    nc_attr *name = nc_op_get_attr_str(o, "sym_name");
+    if (!name || name->kind != NC_ATTR_STRING)
+      continue;
+    size_t j = name->hash & (cap - 1);
+    while (slots[j]) {
+      if (nc_op_get_attr_str(slots[j], "sym_name") == name) {
+        nc_diag *d = nc_op_diag_error(o, "redefinition of symbol named '%s'", name->str.s);
+        nc_diag_attach_note(d, slots[j]->loc, "see existing symbol definition here");
+        nc_diag_emit(d);
+        ok = false;
+        break;
+      }
+      j = (j + 1) & (cap - 1);
+    }
+    slots[j] = o;
+  }
+  free(slots);
+  return ok;
+}
+
+static bool verify_op(verifier *v, nc_op *op)
+{
+  const nc_op_def *d = op->info->def;
+  if (d) {
+    if (!check_values(op, false) || !check_values(op, true) || !check_attrs(op) || !check_traits(op))
+      return false;
+    if ((op->info->traits & NC_TRAIT_SYMBOL_TABLE) && !check_symbol_table(op))
+      return false;
+    if (d->verify && !d->verify(op))
+      return false;
+  }
+  for (uint32_t i = 0; i < op->n_regions; i++)
+    if (!verify_region(v, &op->regions[i], op))
+      return false;
+  if (d && d->verify_regions && !d->verify_regions(op))
+    return false;
+  return true;
+}
+
+bool nc_verify_op_def(nc_op *op)
+{
+  if (!op->info->def)
+    return true;
+  return check_values(op, false) && check_values(op, true) && check_attrs(op) && check_traits(op) &&
+         (!op->info->def->verify || op->info->def->verify(op));
+}
+
+typedef struct sym_walk {
+  nc_symbol_table_collection *tables;
+  bool ok;
+} sym_walk;
+
+static nc_walk_result verify_uses(nc_op *op, void *user)
+{
+  sym_walk *w = user;
+  const nc_op_def *d = op->info->def;
+  if (d && d->verify_symbol_uses && !d->verify_symbol_uses(op, w->tables)) {
+    w->ok = false;
+    return NC_WALK_INTERRUPT;
+  }
+  return NC_WALK_ADVANCE;
+}
+
+bool nc_op_verify(nc_op *op)
+{
+  verifier v = {op->info->ctx, NULL, 0, 0};
+  bool ok = verify_op(&v, op);
+  for (size_t i = 0; i < v.n_trees; i++)
+    dom_free(&v.trees[i]);
+  free(v.trees);
+  if (!ok)
+    return false;
+  sym_walk w = {nc_symbol_table_collection_create(), true};
+  nc_op_walk(op, NC_WALK_PRE_ORDER, verify_uses, &w);
+  nc_symbol_table_collection_destroy(w.tables);
+  return w.ok;
+}
