@@ -155,8 +155,8 @@ static bool raw_angle_body(nc_asm_parser *p, const char **body, size_t *len)
       stack[depth++] = c == '<' ? '>' : c == '(' ? ')' : c == '[' ? ']' : '}';
       continue;
     }
-    if (c == '>' && q > s && q[-1] == '-' && depth && stack[depth - 1] != '>')
-      continue; /* the '>' of an '->' inside parentheses */
+    if (c == '>' && q > s && q[-1] == '-')
+      continue; /* the '>' of an '->' */
     if (c == '>' || c == ')' || c == ']' || c == '}') {
       if (!depth || stack[depth - 1] != c)
         return perr_at(p, q, "unbalanced '%c' in dialect body", c);

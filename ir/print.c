@@ -321,6 +321,8 @@ void nc_out_type(nc_out *o, const nc_type *t)
 
 /* --- attributes ----------------------------------------------------------------------------------------- */
 
+void nc_out_attr_value(nc_out *o, const nc_attr *a, const nc_print_flags *flags);
+
 static void out_int_value(nc_out *o, const nc_type *t, int64_t v)
 {
   if (t->kind == NC_TYPE_INTEGER && t->width == 1 && t->signedness == NC_SIGNLESS)
@@ -501,7 +503,14 @@ void nc_out_attr(nc_out *o, const nc_attr *a, const nc_print_flags *flags)
     for (size_t i = 0; i < a->array.n; i++) {
       if (i)
         nc_out_write(o, ", ", 2);
-      nc_out_attr(o, a->array.elts[i], flags);
+      /* like MLIR, array elements elide the default i64 / f64 types */
+      const nc_attr *e = a->array.elts[i];
+      if ((e->kind == NC_ATTR_INTEGER && e->type->kind == NC_TYPE_INTEGER && e->type->width == 64 &&
+           e->type->signedness == NC_SIGNLESS) ||
+          (e->kind == NC_ATTR_FLOAT && e->type->kind == NC_TYPE_F64))
+        nc_out_attr_value(o, e, flags);
+      else
+        nc_out_attr(o, e, flags);
     }
     nc_out_char(o, ']');
     break;

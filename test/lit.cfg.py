@@ -1,0 +1,26 @@
+# lit configuration for nc: every .mlir/.test file under test/ is a test run
+# with the build's tools, LLVM 19's FileCheck/not/count, and mlir-opt when
+# it is installed (feature 'mlir-opt').
+import os
+import shutil
+import lit.formats
+
+config.name = "nc"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".mlir", ".test", ".onnx-test"]
+config.excludes = ["Inputs", "unit", "fuzz", "lit.cfg.py", "lit.site.cfg.py.in", "CMakeLists.txt"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.nc_build_dir, "test")
+
+path = [config.nc_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")]
+config.environment["PATH"] = os.pathsep.join(path)
+config.substitutions.append(("%nc_src", config.nc_src_dir))
+config.substitutions.append(("%nc_build", config.nc_build_dir))
+config.substitutions.append(("%python", "/usr/bin/python3"))
+config.substitutions.append(("%shared", os.path.join(os.path.dirname(config.nc_src_dir), "shared")))
+
+if config.mlir_opt and os.path.exists(config.mlir_opt):
+    config.available_features.add("mlir-opt")
+    config.substitutions.append(("%mlir-opt", config.mlir_opt))
+if shutil.which("dot"):
+    config.available_features.add("dot")
