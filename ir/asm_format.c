@@ -734,7 +734,8 @@ bool nc_format_parse_op(nc_asm_parser *p, nc_op_builder *b, nc_op_info *info)
     size_t k = 0;
     for (size_t g = 0; g < no; g++) {
       ocounts[g] = s.orefs[g].n;
-      memcpy(refs + k, s.orefs[g].v, s.orefs[g].n * sizeof *refs);
+      if (s.orefs[g].n)
+        memcpy(refs + k, s.orefs[g].v, s.orefs[g].n * sizeof *refs);
       k += s.orefs[g].n;
     }
   }
@@ -763,7 +764,8 @@ bool nc_format_parse_op(nc_asm_parser *p, nc_op_builder *b, nc_op_info *info)
           ok = perr(p, "expected one type for result '%s'", d->results[g].name);
           goto out;
         }
-        memcpy(rtys + k, s.rtypes[g].v, s.rtypes[g].n * sizeof *rtys);
+        if (s.rtypes[g].n)
+          memcpy(rtys + k, s.rtypes[g].v, s.rtypes[g].n * sizeof *rtys);
         k += s.rtypes[g].n;
       }
     }
@@ -776,7 +778,8 @@ bool nc_format_parse_op(nc_asm_parser *p, nc_op_builder *b, nc_op_info *info)
       ok = perr(p, "%zu operands present, but expected %zu types", n_refs, s.all_otypes.n);
       goto out;
     }
-    memcpy(otys, s.all_otypes.v, n_refs * sizeof *otys);
+    if (n_refs)
+      memcpy(otys, s.all_otypes.v, n_refs * sizeof *otys);
   } else {
     size_t k = 0;
     nc_type *known = NULL;

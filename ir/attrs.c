@@ -119,6 +119,9 @@ static uint64_t hash_key(const nc_attr *k)
   }
 }
 
+/* memcmp that accepts NULL for empty ranges (keys of empty arrays have no storage). */
+static bool mem_eq(const void *a, const void *b, size_t n) { return !n || !memcmp(a, b, n); }
+
 static bool attr_eq(const void *stored, const void *key)
 {
   const nc_attr *a = stored, *b = key;
@@ -127,31 +130,31 @@ static bool attr_eq(const void *stored, const void *key)
   switch (a->kind) {
   case NC_ATTR_INTEGER: return a->i == b->i;
   case NC_ATTR_FLOAT: return a->fbits == b->fbits;
-  case NC_ATTR_STRING: return a->str.len == b->str.len && !memcmp(a->str.s, b->str.s, a->str.len);
+  case NC_ATTR_STRING: return a->str.len == b->str.len && mem_eq(a->str.s, b->str.s, a->str.len);
   case NC_ATTR_ARRAY:
-    return a->array.n == b->array.n && !memcmp(a->array.elts, b->array.elts, a->array.n * sizeof(nc_attr *));
+    return a->array.n == b->array.n && mem_eq(a->array.elts, b->array.elts, a->array.n * sizeof(nc_attr *));
   case NC_ATTR_DENSE_ARRAY:
     return a->darray.n == b->darray.n &&
-           !memcmp(a->darray.data, b->darray.data, a->darray.n * nc_dense_element_size(a->type));
+           mem_eq(a->darray.data, b->darray.data, a->darray.n * nc_dense_element_size(a->type));
   case NC_ATTR_DICTIONARY:
-    return a->dict.n == b->dict.n && !memcmp(a->dict.entries, b->dict.entries, a->dict.n * sizeof(nc_named_attr));
+    return a->dict.n == b->dict.n && mem_eq(a->dict.entries, b->dict.entries, a->dict.n * sizeof(nc_named_attr));
   case NC_ATTR_SYMBOL_REF:
     return a->symref.root == b->symref.root && a->symref.n == b->symref.n &&
-           !memcmp(a->symref.nested, b->symref.nested, a->symref.n * sizeof(nc_ident *));
+           mem_eq(a->symref.nested, b->symref.nested, a->symref.n * sizeof(nc_ident *));
   case NC_ATTR_DENSE_ELEMENTS:
     return a->splat == b->splat && a->dense.nbytes == b->dense.nbytes &&
-           !memcmp(a->dense.data, b->dense.data, a->dense.nbytes);
+           mem_eq(a->dense.data, b->dense.data, a->dense.nbytes);
   case NC_ATTR_DENSE_RESOURCE: return a->res == b->res;
   case NC_ATTR_OPAQUE: case NC_ATTR_BUILTIN_OPAQUE:
     return a->opaque.dialect == b->opaque.dialect && a->opaque.len == b->opaque.len &&
-           !memcmp(a->opaque.body, b->opaque.body, a->opaque.len);
+           mem_eq(a->opaque.body, b->opaque.body, a->opaque.len);
   case NC_ATTR_LOC_FILE:
     return a->floc.file == b->floc.file && a->floc.line == b->floc.line && a->floc.col == b->floc.col;
   case NC_ATTR_LOC_NAME: return a->nloc.name == b->nloc.name && a->nloc.child == b->nloc.child;
   case NC_ATTR_LOC_CALLSITE: return a->cloc.callee == b->cloc.callee && a->cloc.caller == b->cloc.caller;
   case NC_ATTR_LOC_FUSED:
     return a->fused.meta == b->fused.meta && a->fused.n == b->fused.n &&
-           !memcmp(a->fused.locs, b->fused.locs, a->fused.n * sizeof(nc_attr *));
+           mem_eq(a->fused.locs, b->fused.locs, a->fused.n * sizeof(nc_attr *));
   default: return true;
   }
 }
@@ -199,10 +202,8 @@ static void *attr_make(nc_context *ctx, const void *key)
 static nc_attr *unique(nc_context *ctx, nc_attr *k)
 {
   k->ctx = ctx;
-  uint64_t h = hash_key(k);
-  nc_attr *a = nc_uniq_get(ctx, &ctx->attrs, h, k, attr_eq, attr_make);
-  a->hash = h;
-  return a;
+  k->hash = hash_key(k); /* copied by attr_make under the lock: no racy write afterwards */
+  return nc_uniq_get(ctx, &ctx->attrs, k->hash, k, attr_eq, attr_make);
 }
 
 static nc_attr key_of(nc_attr_kind kind, nc_type *type)

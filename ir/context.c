@@ -80,7 +80,7 @@ void *nc_uniq_new(nc_context *ctx, size_t size) { return uniq_alloc(ctx, size, 0
 
 /* --- identifiers ----------------------------------------------------------------------- */
 
-typedef struct ident_key { const char *s; size_t len; } ident_key;
+typedef struct ident_key { const char *s; size_t len; uint64_t hash; } ident_key;
 
 static bool ident_eq(const void *stored, const void *key)
 {
@@ -94,6 +94,7 @@ static void *ident_make(nc_context *ctx, const void *key)
   const ident_key *k = key;
   nc_ident *id = uniq_alloc(ctx, sizeof(nc_ident) + k->len + 1, 0);
   id->len = (uint32_t)k->len;
+  id->hash = k->hash;
   id->op_info = NULL;
   memcpy(id->str, k->s, k->len);
   id->str[k->len] = 0;
@@ -103,10 +104,8 @@ static void *ident_make(nc_context *ctx, const void *key)
 nc_ident *nc_ident_get(nc_context *ctx, const char *str, size_t len)
 {
   uint64_t h = nc_hash_bytes(str, len, 0x1d);
-  ident_key k = {str, len};
-  nc_ident *id = nc_uniq_get(ctx, &ctx->idents, h, &k, ident_eq, ident_make);
-  id->hash = h;
-  return id;
+  ident_key k = {str, len, h};
+  return nc_uniq_get(ctx, &ctx->idents, h, &k, ident_eq, ident_make);
 }
 
 nc_ident *nc_ident_get_cstr(nc_context *ctx, const char *str) { return nc_ident_get(ctx, str, strlen(str)); }

@@ -26,6 +26,10 @@ struct nc_diag_capture {
 };
 
 static _Thread_local nc_diag_capture *tl_capture;
+static _Thread_local size_t tl_errors; /* errors emitted by this thread */
+
+size_t nc_diag_thread_errors(void);
+size_t nc_diag_thread_errors(void) { return tl_errors; }
 
 static void vappend(nc_diag *d, const char *fmt, va_list ap)
 {
@@ -137,14 +141,20 @@ static void print_one(const nc_diag *d, nc_context *ctx, FILE *out)
       if (!e)
         e = end;
       if (p < end || line == 1) {
-        size_t n = (size_t)(e - p);
+        size_t n = (size_t)(e - p), c = col ? col - 1 : 0;
         if (n > 0 && p[n - 1] == '\r')
           n--;
-        if (n > 400) /* very long lines (hex blobs): show a window */
+        if (n > 400) { /* very long lines (hex blobs): show a window around the column */
+          size_t from = c > 200 ? c - 200 : 0;
+          if (from > n - 400)
+            from = n - 400;
+          p += from;
+          c = c > from ? c - from : 0;
           n = 400;
+        }
         fprintf(out, "%.*s\n", (int)n, p);
-        for (unsigned i = 1; i < col && i <= 400; i++)
-          fputc(p + i - 1 < e && p[i - 1] == '\t' ? '\t' : ' ', out);
+        for (size_t i = 0; i < c && i <= n; i++)
+          fputc(p[i] == '\t' ? '\t' : ' ', out);
         fputs("^\n", out);
       }
     }
@@ -189,6 +199,8 @@ static void deliver(nc_diag *d)
 void nc_diag_emit(nc_diag *d)
 {
   nc_diag_capture *c = tl_capture;
+  if (d->sev == NC_SEV_ERROR)
+    tl_errors++;
   if (c) {
     if (c->n == c->cap) {
       c->cap = c->cap ? c->cap * 2 : 8;

@@ -134,6 +134,9 @@ struct nc_block {
 };
 
 #define NC_OP_OPERANDS_SEPARATE 1u /* operands live in their own allocation */
+#define NC_OP_IN_WORKLIST 2u       /* greedy driver: queued */
+#define NC_OP_ERASED 4u            /* greedy driver: erased, memory freed later */
+#define NC_OP_KNOWN_CONSTANT 8u    /* greedy driver: deduplicated constant */
 struct nc_op {
   nc_op *prev, *next;
   nc_block *block;

@@ -157,6 +157,8 @@ static bool raw_angle_body(nc_asm_parser *p, const char **body, size_t *len)
     }
     if (c == '>' && q > s && q[-1] == '-')
       continue; /* the '>' of an '->' */
+    if (c == '>' && q + 1 < e && q[1] == '=' && depth && stack[depth - 1] != '>')
+      continue; /* a `>=` comparison inside parentheses (affine sets) */
     if (c == '>' || c == ')' || c == ']' || c == '}') {
       if (!depth || stack[depth - 1] != c)
         return perr_at(p, q, "unbalanced '%c' in dialect body", c);
@@ -171,14 +173,13 @@ static bool raw_angle_body(nc_asm_parser *p, const char **body, size_t *len)
   return perr_at(p, s, "unbalanced '<' in dialect body");
 }
 
-/* `!dialect.body`, `!dialect<"body">` or `!alias`. Returns dialect + body. */
+/* `!dialect.body`, `!dialect<body>` or `!alias`. Returns dialect + body. */
 static bool parse_extended(nc_asm_parser *p, bool is_type, nc_ident **dialect, const char **body, size_t *len,
-                           bool *is_alias, char **owned)
+                           bool *is_alias)
 {
   const char *name = p->tok.start + 1;
   size_t nlen = p->tok.len - 1;
   const char *dot = memchr(name, '.', nlen);
-  *owned = NULL;
   *is_alias = false;
   if (!dot) {
     lex_next(p);
@@ -188,33 +189,10 @@ static bool parse_extended(nc_asm_parser *p, bool is_type, nc_ident **dialect, c
       *len = nlen;
       return true;
     }
-    /* `!dialect<"body">` or `!dialect<body>` */
+    /* `!dialect<body>`: as in MLIR the body is the raw text between the
+     * brackets (quotes included), so `!d<x<1>>` and `!d.x<1>` are equal */
     *dialect = nc_ident_get(p->ctx, name, nlen);
-    const char *b;
-    size_t bl;
-    const char *save = p->tok.start;
-    lex_next(p);
-    if (p->tok.kind == T_STRING) {
-      token st = p->tok;
-      lex_next(p);
-      if (p->tok.kind == T_GREATER) {
-        lex_next(p);
-        size_t sl;
-        char *sv = string_value(p, &st, &sl);
-        if (!sv)
-          return false;
-        *owned = sv;
-        *body = sv;
-        *len = sl;
-        return true;
-      }
-    }
-    lex_reset(p, save);
-    if (!raw_angle_body(p, &b, &bl))
-      return false;
-    *body = b - 1; /* keep the brackets: the body is `<...>` */
-    *len = bl + 2;
-    return true;
+    return raw_angle_body(p, body, len);
   }
   *dialect = nc_ident_get(p->ctx, name, (size_t)(dot - name));
   const char *bstart = dot + 1;
@@ -293,26 +271,26 @@ static nc_type *parse_shaped(nc_asm_parser *p, const token *kw)
   if (!elt)
     return NULL;
   nc_attr *enc = NULL, *space = NULL;
-  if (consume(p, T_COMMA)) {
-    if (is_vector)
-      return perr(p, "expected '>' in vector type"), NULL;
+  if (is_vector && p->tok.kind == T_COMMA)
+    return perr(p, "expected '>' in vector type"), NULL;
+  if (!is_memref && consume(p, T_COMMA) && !(enc = parse_attr(p, NULL)))
+    return NULL;
+  while (is_memref && consume(p, T_COMMA)) {
+    /* as in MLIR: affine maps and strided layouts are layouts, anything else is a memory space */
+    const char *at = p->tok.start;
     nc_attr *a = parse_attr(p, NULL);
     if (!a)
       return NULL;
-    if (is_memref && consume(p, T_COMMA)) {
-      space = parse_attr(p, NULL);
-      if (!space)
-        return NULL;
-      enc = a;
-    } else if (is_memref) {
-      /* a single attribute is a layout if it looks like one, else a memory space */
-      if (a->kind == NC_ATTR_BUILTIN_OPAQUE || a->kind == NC_ATTR_OPAQUE)
-        enc = a;
-      else
-        space = a;
-    } else {
-      enc = a;
-    }
+    bool layout = a->kind == NC_ATTR_BUILTIN_OPAQUE && strcmp(a->opaque.dialect->str, "affine_set");
+    if (layout && (enc || space || unranked))
+      return perr_at(p, at, "unexpected layout attribute in memref type"), NULL;
+    if (!layout && space)
+      return perr_at(p, at, "multiple memory spaces specified in memref type"), NULL;
+    if (!layout && !(a->kind == NC_ATTR_INTEGER || a->kind == NC_ATTR_STRING || a->kind == NC_ATTR_DICTIONARY ||
+                     (a->kind == NC_ATTR_OPAQUE &&
+                      nc_context_lookup_dialect(p->ctx, a->opaque.dialect->str, a->opaque.dialect->len))))
+      return perr_at(p, at, "unsupported memory space Attribute"), NULL;
+    *(layout ? &enc : &space) = a;
   }
   if (!expect(p, T_GREATER, "'>' in shaped type"))
     return NULL;
@@ -345,8 +323,7 @@ nc_type *parse_type(nc_asm_parser *p)
     const char *body;
     size_t len;
     bool alias;
-    char *owned;
-    if (!parse_extended(p, true, &d, &body, &len, &alias, &owned))
+    if (!parse_extended(p, true, &d, &body, &len, &alias))
       break;
     if (alias) {
       alias_entry *a = find_alias(p, body, len);
@@ -365,7 +342,6 @@ nc_type *parse_type(nc_asm_parser *p)
         r = NULL;
       }
     }
-    free(owned);
     break;
   }
   case T_BARE: {
@@ -973,8 +949,7 @@ nc_attr *parse_attr(nc_asm_parser *p, nc_type *hint)
     const char *body;
     size_t len;
     bool alias;
-    char *owned;
-    if (!parse_extended(p, false, &d, &body, &len, &alias, &owned))
+    if (!parse_extended(p, false, &d, &body, &len, &alias))
       break;
     if (alias) {
       alias_entry *a = find_alias(p, body, len);
@@ -993,7 +968,6 @@ nc_attr *parse_attr(nc_asm_parser *p, nc_type *hint)
         r = NULL;
       }
     }
-    free(owned);
     break;
   }
   case T_BARE:
@@ -1120,11 +1094,10 @@ bool parse_loc_inner(nc_asm_parser *p, nc_location *out, nc_location *slot)
       }
     } else if (slot) {
       deferred_loc *d = parse_vec_push(p, (void **)&p->dlocs, &p->n_dlocs, &p->cap_dlocs, sizeof *d);
-      d->slot = slot;
       d->name = t.start + 1;
       d->len = t.len - 1;
       d->at = loc_at(p, t.start);
-      *out = nc_location_unknown();
+      *out = d->at; /* the marker, replaced by resolve_deferred_locs */
       ok = true;
     } else {
       ok = perr_at(p, t.start, "undefined location alias '%.*s'", (int)t.len, t.start);

@@ -445,13 +445,6 @@ bool nc_asm_parse_successor(nc_asm_parser *p, nc_block **out)
   return present ? true : perr(p, "expected block name");
 }
 
-static void retarget_deferred(nc_asm_parser *p, nc_location *from, nc_location *to)
-{
-  for (size_t i = 0; i < p->n_dlocs; i++)
-    if (p->dlocs[i].slot == from)
-      p->dlocs[i].slot = to;
-}
-
 /* `(%a: t loc(..), ...)` after a block label. */
 static bool parse_block_args(nc_asm_parser *p, nc_block *b)
 {
@@ -520,7 +513,6 @@ bool parse_region_body(nc_asm_parser *p, nc_region *r, size_t n_args, const nc_a
     nc_region_append_block(r, entry);
     for (size_t i = 0; i < n_args; i++) {
       nc_value *v = nc_block_add_arg(entry, args[i].type, args[i].loc);
-      retarget_deferred(p, (nc_location *)&args[i].loc, &((nc_block_arg *)v)->loc);
       if (args[i].ssa.name && !define_values(p, args[i].ssa.name, args[i].ssa.len, v, 1, args[i].ssa.loc))
         goto out;
     }
@@ -1173,8 +1165,37 @@ void nc_parser_init(nc_asm_parser *p, nc_context *ctx, unsigned source_id, size_
 void nc_parser_fini(nc_asm_parser *p);
 void nc_parser_fini(nc_asm_parser *p) { parser_free(p); }
 
-static bool resolve_deferred_locs(nc_asm_parser *p)
+/* Replaces a deferred-alias marker (see deferred_loc) by the alias's value. */
+static void resolve_loc(nc_asm_parser *p, nc_location *l)
 {
+  size_t lo = 0, hi = p->n_dlocs; /* markers were recorded in source order */
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (p->dlocs[mid].at.raw < l->raw)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (lo < p->n_dlocs && p->dlocs[lo].at.raw == l->raw)
+    *l = nc_location_from_attr(find_alias(p, p->dlocs[lo].name, p->dlocs[lo].len)->value);
+}
+
+static void resolve_locs_in_block(nc_asm_parser *p, nc_block *b)
+{
+  for (uint32_t i = 0; i < b->n_args; i++)
+    resolve_loc(p, &b->args[i]->loc);
+  for (nc_op *o = b->first; o; o = o->next) {
+    resolve_loc(p, &o->loc);
+    for (uint32_t r = 0; r < o->n_regions; r++)
+      for (nc_block *nb = o->regions[r].first; nb; nb = nb->next)
+        resolve_locs_in_block(p, nb);
+  }
+}
+
+static bool resolve_deferred_locs(nc_asm_parser *p, nc_block *top)
+{
+  if (!p->n_dlocs)
+    return true;
   for (size_t i = 0; i < p->n_dlocs; i++) {
     deferred_loc *d = &p->dlocs[i];
     alias_entry *a = find_alias(p, d->name, d->len);
@@ -1182,8 +1203,8 @@ static bool resolve_deferred_locs(nc_asm_parser *p)
       nc_emit_error(p->ctx, d->at, "operation location alias was never defined");
       return false;
     }
-    *d->slot = nc_location_from_attr(a->value);
   }
+  resolve_locs_in_block(p, top);
   return true;
 }
 
@@ -1208,7 +1229,7 @@ nc_op *nc_parse_source_range(nc_context *ctx, unsigned source_id, size_t start, 
     else
       ok = parse_op(&p, top);
   }
-  ok = ok && !p.failed && report_fwd(&p, 0, p.isos[0].id) && resolve_deferred_locs(&p);
+  ok = ok && !p.failed && report_fwd(&p, 0, p.isos[0].id) && resolve_deferred_locs(&p, top);
   if (ok && p.bscopes[0].n_forward)
     ok = perr(&p, "reference to an undefined block");
   (void)mark;

@@ -73,9 +73,11 @@ typedef struct fwd_ref {
   nc_location loc;
 } fwd_ref;
 
-/* A deferred `loc(#alias)` of an op or block argument, resolved at the end. */
+/* A deferred `loc(#alias)` of an op or block argument, resolved at the end.
+ * Until then the location is `at` (the position of the `#alias` token): a
+ * marker no other op or argument can have, so the final walk finds every
+ * copy of it wherever custom parsers moved it. */
 typedef struct deferred_loc {
-  nc_location *slot;
   const char *name;
   size_t len;
   nc_location at;

@@ -101,6 +101,10 @@ void nc_out_string_literal(nc_out *o, const char *s, size_t len)
     }
     nc_out_write(o, s + i - run, run);
     run = 0;
+    if (c == '\\') { /* as llvm::printEscapedString does */
+      nc_out_write(o, "\\\\", 2);
+      continue;
+    }
     char esc[3] = {'\\', hexdig[c >> 4], hexdig[c & 15]};
     nc_out_write(o, esc, 3);
   }
@@ -199,38 +203,42 @@ static void out_dims(nc_out *o, const nc_type *t)
   }
 }
 
+/* MLIR's isDialectSymbolSimpleEnoughForPrettyForm: an identifier, then
+ * nothing or a body in angle brackets. */
 static bool pretty_body(const char *s, size_t len)
 {
-  /* identifier followed by nothing or by a balanced <...> */
-  size_t i = 0;
-  if (!len || !((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z') || s[0] == '_'))
+  size_t i = 1;
+  if (!len || !((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z')))
     return false;
-  while (i < len && s[i] != '<') {
-    char c = s[i];
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$' ||
-          c == '.'))
-      return false;
+  while (i < len && ((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9') ||
+                     s[i] == '_' || s[i] == '.'))
     i++;
-  }
-  if (i == len)
-    return true;
-  return s[len - 1] == '>';
+  return i == len || (s[i] == '<' && s[len - 1] == '>');
 }
 
+/* `!dialect.body` when the body allows it, else `!dialect<body>` (the body
+ * is raw text, as the parser keeps it). */
 static void out_opaque(nc_out *o, char sigil, const nc_ident *dialect, const char *body, size_t len)
 {
   nc_out_char(o, sigil);
   nc_out_write(o, dialect->str, dialect->len);
-  if (len && body[0] == '<' && body[len - 1] == '>') {
-    nc_out_write(o, body, len);
-  } else if (pretty_body(body, len)) {
-    nc_out_char(o, '.');
-    nc_out_write(o, body, len);
-  } else {
-    nc_out_char(o, '<');
-    nc_out_string_literal(o, body, len);
+  bool pretty = pretty_body(body, len);
+  nc_out_char(o, pretty ? '.' : '<');
+  nc_out_write(o, body, len);
+  if (!pretty)
     nc_out_char(o, '>');
-  }
+}
+
+static void out_int_value(nc_out *o, const nc_type *t, int64_t v);
+
+/* Like MLIR, a memref's memory space elides the default i64 of an integer. */
+static void out_attr_elide_i64(nc_out *o, const nc_attr *a)
+{
+  const nc_type *t = a->type;
+  if (a->kind == NC_ATTR_INTEGER && t->kind == NC_TYPE_INTEGER && t->width == 64 && t->signedness == NC_SIGNLESS)
+    out_int_value(o, t, a->i);
+  else
+    nc_out_attr(o, a, NULL);
 }
 
 void nc_out_type(nc_out *o, const nc_type *t)
@@ -285,7 +293,7 @@ void nc_out_type(nc_out *o, const nc_type *t)
     }
     if (t->shaped.space) {
       nc_out_write(o, ", ", 2);
-      nc_out_attr(o, t->shaped.space, NULL);
+      out_attr_elide_i64(o, t->shaped.space);
     }
     nc_out_char(o, '>');
     break;
@@ -295,7 +303,7 @@ void nc_out_type(nc_out *o, const nc_type *t)
     nc_out_type(o, t->shaped.elt);
     if (t->shaped.space) {
       nc_out_write(o, ", ", 2);
-      nc_out_attr(o, t->shaped.space, NULL);
+      out_attr_elide_i64(o, t->shaped.space);
     }
     nc_out_char(o, '>');
     break;

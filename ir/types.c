@@ -46,6 +46,9 @@ static uint64_t hash_type_key(const nc_type *k)
   return h;
 }
 
+/* memcmp that accepts NULL for empty ranges (keys of empty tuples have no storage). */
+static bool mem_eq(const void *a, const void *b, size_t n) { return !n || !memcmp(a, b, n); }
+
 static bool type_eq(const void *stored, const void *key)
 {
   const nc_type *a = stored, *b = key;
@@ -54,19 +57,19 @@ static bool type_eq(const void *stored, const void *key)
   switch (a->kind) {
   case NC_TYPE_FUNCTION:
     return a->func.n_inputs == b->func.n_inputs && a->func.n_results == b->func.n_results &&
-           !memcmp(a->func.types, b->func.types, (a->func.n_inputs + a->func.n_results) * sizeof(nc_type *));
+           mem_eq(a->func.types, b->func.types, (a->func.n_inputs + a->func.n_results) * sizeof(nc_type *));
   case NC_TYPE_TENSOR: case NC_TYPE_MEMREF: case NC_TYPE_VECTOR:
   case NC_TYPE_UNRANKED_TENSOR: case NC_TYPE_UNRANKED_MEMREF:
     return a->shaped.rank == b->shaped.rank && a->shaped.elt == b->shaped.elt &&
            a->shaped.encoding == b->shaped.encoding && a->shaped.space == b->shaped.space &&
-           (!a->shaped.rank || !memcmp(a->shaped.shape, b->shaped.shape, a->shaped.rank * sizeof(int64_t)));
+           (!a->shaped.rank || mem_eq(a->shaped.shape, b->shaped.shape, a->shaped.rank * sizeof(int64_t)));
   case NC_TYPE_TUPLE:
-    return a->tuple.n == b->tuple.n && !memcmp(a->tuple.types, b->tuple.types, a->tuple.n * sizeof(nc_type *));
+    return a->tuple.n == b->tuple.n && mem_eq(a->tuple.types, b->tuple.types, a->tuple.n * sizeof(nc_type *));
   case NC_TYPE_COMPLEX:
     return a->complex.elt == b->complex.elt;
   case NC_TYPE_OPAQUE:
     return a->opaque.dialect == b->opaque.dialect && a->opaque.len == b->opaque.len &&
-           !memcmp(a->opaque.body, b->opaque.body, a->opaque.len);
+           mem_eq(a->opaque.body, b->opaque.body, a->opaque.len);
   default:
     return true;
   }
@@ -99,10 +102,8 @@ static void *type_make(nc_context *ctx, const void *key)
 
 static nc_type *unique(nc_context *ctx, nc_type *key)
 {
-  uint64_t h = hash_type_key(key);
-  nc_type *t = nc_uniq_get(ctx, &ctx->types, h, key, type_eq, type_make);
-  t->hash = h;
-  return t;
+  key->hash = hash_type_key(key); /* copied by type_make under the lock: no racy write afterwards */
+  return nc_uniq_get(ctx, &ctx->types, key->hash, key, type_eq, type_make);
 }
 
 static nc_type *simple(nc_context *ctx, nc_type_kind kind, unsigned width, nc_signedness s)
@@ -194,15 +195,52 @@ nc_type *nc_type_unranked_tensor(nc_context *ctx, nc_type *elt)
   return shaped(ctx, NC_TYPE_UNRANKED_TENSOR, 0, NULL, elt, NULL, NULL);
 }
 
+/* MLIR drops the default memory space (integer 0) ... */
+static nc_attr *canonical_space(nc_attr *space)
+{
+  return space && space->kind == NC_ATTR_INTEGER && space->i == 0 ? NULL : space;
+}
+
+/* ... and identity layouts `affine_map<(d0, d1) -> (d0, d1)>`, so a memref
+ * has one spelling. */
+static bool is_identity_map(const nc_attr *a, size_t rank)
+{
+  if (!a || a->kind != NC_ATTR_BUILTIN_OPAQUE || strcmp(a->opaque.dialect->str, "affine_map"))
+    return false;
+  char buf[512];
+  size_t n = 0;
+  for (size_t i = 0; i < a->opaque.len; i++)
+    if (a->opaque.body[i] != ' ' && a->opaque.body[i] != '\n' && a->opaque.body[i] != '\t') {
+      if (n == sizeof buf - 1)
+        return false;
+      buf[n++] = a->opaque.body[i];
+    }
+  buf[n] = 0;
+  const char *arrow = strstr(buf, ")->(");
+  size_t half = arrow ? (size_t)(arrow - buf) + 1 : 0;
+  if (!arrow || buf[0] != '(' || buf[n - 1] != ')' || n != 2 * half + 2 || memcmp(buf, arrow + 3, half))
+    return false;
+  size_t dims = half > 2 ? 1 : 0; /* `(a, b)` has one comma less than names */
+  for (size_t i = 0; i < half; i++)
+    dims += buf[i] == ',';
+  for (size_t i = 1; i < half - 1; i++) /* plain names only: no expressions, symbols or duplicates checked by text */
+    if (!(buf[i] == ',' || buf[i] == '_' || (buf[i] >= 'a' && buf[i] <= 'z') || (buf[i] >= 'A' && buf[i] <= 'Z') ||
+          (buf[i] >= '0' && buf[i] <= '9')))
+      return false;
+  return dims == rank;
+}
+
 nc_type *nc_type_memref(nc_context *ctx, size_t rank, const int64_t *shape, nc_type *elt, nc_attr *layout,
                         nc_attr *space)
 {
-  return shaped(ctx, NC_TYPE_MEMREF, rank, shape, elt, layout, space);
+  if (is_identity_map(layout, rank))
+    layout = NULL;
+  return shaped(ctx, NC_TYPE_MEMREF, rank, shape, elt, layout, canonical_space(space));
 }
 
 nc_type *nc_type_unranked_memref(nc_context *ctx, nc_type *elt, nc_attr *space)
 {
-  return shaped(ctx, NC_TYPE_UNRANKED_MEMREF, 0, NULL, elt, NULL, space);
+  return shaped(ctx, NC_TYPE_UNRANKED_MEMREF, 0, NULL, elt, NULL, canonical_space(space));
 }
 
 nc_type *nc_type_vector(nc_context *ctx, size_t rank, const int64_t *shape, nc_type *elt)

@@ -163,11 +163,8 @@ static void test_reduce_random(nc_dtype dt, int iters)
       case NC_REDUCE_LOG_SUM: want = log(acc[o]); break;
       case NC_REDUCE_LOG_SUM_EXP: want = cnt[o] ? mx[o] + log(acc[o]) : -INFINITY; break;
       case NC_REDUCE_MAX:
-        if (!fl)
-          iwant = (int64_t)acc[o];
-        break;
       case NC_REDUCE_MIN:
-        if (!fl)
+        if (!fl && cnt[o] > 0)
           iwant = (int64_t)acc[o];
         break;
       default: break;

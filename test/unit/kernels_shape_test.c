@@ -172,7 +172,7 @@ static int64_t slice_indices(int64_t dim, int64_t s, int64_t e, int64_t st, int6
     e = e < -1 ? -1 : e > dim - 1 ? dim - 1 : e;
   }
   int64_t n = 0;
-  for (int64_t i = s; st > 0 ? i < e : i > e; i += st)
+  for (int64_t i = s; (st > 0 ? i < e : i > e) && i >= 0 && i < dim; i += st)
     out[n++] = i;
   return n;
 }

@@ -1,12 +1,9 @@
 /* nc-opt: mlir-opt's twin. Reads IR (a file or stdin), parses, verifies,
- * runs passes (see the pass manager) and prints the result.
+ * runs a pass pipeline and prints the result.
  *
- * Flags follow mlir-opt's names so tests and habits carry over:
- *   -o FILE, --split-input-file, --verify-diagnostics,
- *   --allow-unregistered-dialect, --mlir-print-op-generic,
- *   --mlir-print-debuginfo, --mlir-print-local-scope,
- *   --mlir-elide-elementsattrs-if-larger=N, --show-dialects,
- *   --dump-dialect-docs=NAME.
+ * Flags follow mlir-opt's names so tests and habits carry over. Passes can be
+ * given as a pipeline (--pass-pipeline='builtin.module(func.func(cse))') or as
+ * legacy flags (-cse -canonicalize='max-iterations=3'), not both.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -16,6 +13,9 @@
 #include "nc/dialects/dialects.h"
 #include "nc/ir/asm.h"
 #include "nc/ir/diag.h"
+#include "nc/ir/pass.h"
+#include "nc/passes/passes.h"
+#include "nc/support/strutil.h"
 #include "verify_diags.h"
 
 typedef struct options {
@@ -27,7 +27,14 @@ typedef struct options {
   bool show_dialects;
   const char *docs_dialect;
   bool no_verify;
+  bool list_passes;
+  const char *pipeline;      /* --pass-pipeline */
+  char *legacy;              /* pipeline built from legacy pass flags */
+  bool dump_pipeline;
+  bool run_reproducer;
+  bool timing;
   nc_print_flags print;
+  nc_pass_run_options run;
 } options;
 
 static void usage(FILE *out)
@@ -36,22 +43,47 @@ static void usage(FILE *out)
           "OVERVIEW: nc modular optimizer driver\n\n"
           "USAGE: nc-opt [options] <input file>\n\n"
           "OPTIONS:\n"
-          "  -o <file>                               Output file (default: stdout)\n"
-          "  --split-input-file                      Split the input on '// -----' and process each chunk\n"
-          "  --verify-diagnostics                    Check diagnostics against expected-* comments\n"
-          "  --allow-unregistered-dialect            Allow ops and types of unregistered dialects\n"
-          "  --mlir-print-op-generic                 Print ops in the generic form\n"
-          "  --mlir-print-debuginfo                  Print locations\n"
-          "  --mlir-print-local-scope                Print locations inline instead of as #loc aliases\n"
-          "  --mlir-elide-elementsattrs-if-larger=N  Elide dense attributes with more than N elements\n"
-          "  --no-verify                             Do not verify the IR after parsing\n"
-          "  --show-dialects                         List the registered dialects\n"
-          "  --dump-dialect-docs=<dialect>           Write the dialect's Markdown reference\n"
-          "  --help                                  Show this help\n");
+          "  -o <file>                                 Output file (default: stdout)\n"
+          "  --split-input-file                        Split the input on '// -----' and process each chunk\n"
+          "  --verify-diagnostics                      Check diagnostics against expected-* comments\n"
+          "  --allow-unregistered-dialect              Allow ops and types of unregistered dialects\n"
+          "  --no-verify                               Do not verify the IR after parsing\n"
+          "  --show-dialects                           List the registered dialects\n"
+          "  --dump-dialect-docs=<dialect>             Write the dialect's Markdown reference\n"
+          "  --list-passes                             List pass and pipeline names, one per line\n"
+          "\n Printing:\n"
+          "  --mlir-print-op-generic                   Print ops in the generic form\n"
+          "  --mlir-print-debuginfo                    Print locations\n"
+          "  --mlir-print-local-scope                  Print locations inline instead of as #loc aliases\n"
+          "  --mlir-elide-elementsattrs-if-larger=<n>  Elide dense attributes with more than n elements\n"
+          "\n Pass management:\n"
+          "  --pass-pipeline=<pipeline>                A textual pipeline, e.g. 'builtin.module(func.func(cse))'\n"
+          "  -<pass>[=<options>]                       Add a pass (legacy form; nested under builtin.module)\n"
+          "  --dump-pass-pipeline                      Print the fully expanded pipeline to stderr\n"
+          "  --verify-each=<bool>                      Verify the IR after each pass (default true)\n"
+          "  --mlir-disable-threading                  Run nested pipelines on one thread\n"
+          "  --mlir-print-ir-before-all / --mlir-print-ir-after-all\n"
+          "  --mlir-print-ir-before=<passes> / --mlir-print-ir-after=<passes>\n"
+          "  --mlir-print-ir-after-change / --mlir-print-ir-after-failure / --mlir-print-ir-module-scope\n"
+          "  --mlir-print-ir-tree-dir=<dir>            Print IR dumps into files under <dir>\n"
+          "  --mlir-timing                             Report execution time\n"
+          "  --mlir-timing-display=list|tree\n"
+          "  --mlir-pass-statistics                    Report pass statistics\n"
+          "  --mlir-pass-statistics-display=list|pipeline\n"
+          "  --mlir-pass-pipeline-crash-reproducer=<file>  Write a reproducer when a pass fails or crashes\n"
+          "  --run-reproducer                          Run the pipeline recorded in the input's reproducer\n"
+          "  --help                                    Show this help\n"
+          "\nAvailable passes and pipelines:\n");
+  nc_pass_registry_print_help(out);
 }
 
-enum { OPT_SPLIT = 256, OPT_VERIFY_DIAGS, OPT_UNREG, OPT_GENERIC, OPT_DEBUGINFO, OPT_LOCAL_SCOPE, OPT_ELIDE,
-       OPT_SHOW_DIALECTS, OPT_DOCS, OPT_NO_VERIFY, OPT_HELP };
+enum {
+  OPT_SPLIT = 256, OPT_VERIFY_DIAGS, OPT_UNREG, OPT_GENERIC, OPT_DEBUGINFO, OPT_LOCAL_SCOPE, OPT_ELIDE,
+  OPT_SHOW_DIALECTS, OPT_DOCS, OPT_NO_VERIFY, OPT_HELP, OPT_LIST_PASSES, OPT_PIPELINE, OPT_DUMP_PIPELINE,
+  OPT_VERIFY_EACH, OPT_NO_THREADS, OPT_BEFORE_ALL, OPT_AFTER_ALL, OPT_BEFORE, OPT_AFTER, OPT_AFTER_CHANGE,
+  OPT_AFTER_FAILURE, OPT_MODULE_SCOPE, OPT_TREE_DIR, OPT_TIMING, OPT_TIMING_DISPLAY, OPT_STATS, OPT_STATS_DISPLAY,
+  OPT_REPRODUCER, OPT_RUN_REPRODUCER,
+};
 
 static const struct option long_opts[] = {
   {"split-input-file", no_argument, NULL, OPT_SPLIT},
@@ -65,12 +97,104 @@ static const struct option long_opts[] = {
   {"dump-dialect-docs", required_argument, NULL, OPT_DOCS},
   {"no-verify", no_argument, NULL, OPT_NO_VERIFY},
   {"help", no_argument, NULL, OPT_HELP},
+  {"list-passes", no_argument, NULL, OPT_LIST_PASSES},
+  {"pass-pipeline", required_argument, NULL, OPT_PIPELINE},
+  {"dump-pass-pipeline", no_argument, NULL, OPT_DUMP_PIPELINE},
+  {"verify-each", optional_argument, NULL, OPT_VERIFY_EACH},
+  {"mlir-disable-threading", no_argument, NULL, OPT_NO_THREADS},
+  {"mlir-print-ir-before-all", no_argument, NULL, OPT_BEFORE_ALL},
+  {"mlir-print-ir-after-all", no_argument, NULL, OPT_AFTER_ALL},
+  {"mlir-print-ir-before", required_argument, NULL, OPT_BEFORE},
+  {"mlir-print-ir-after", required_argument, NULL, OPT_AFTER},
+  {"mlir-print-ir-after-change", no_argument, NULL, OPT_AFTER_CHANGE},
+  {"mlir-print-ir-after-failure", no_argument, NULL, OPT_AFTER_FAILURE},
+  {"mlir-print-ir-module-scope", no_argument, NULL, OPT_MODULE_SCOPE},
+  {"mlir-print-ir-tree-dir", required_argument, NULL, OPT_TREE_DIR},
+  {"mlir-timing", no_argument, NULL, OPT_TIMING},
+  {"mlir-timing-display", required_argument, NULL, OPT_TIMING_DISPLAY},
+  {"mlir-pass-statistics", no_argument, NULL, OPT_STATS},
+  {"mlir-pass-statistics-display", required_argument, NULL, OPT_STATS_DISPLAY},
+  {"mlir-pass-pipeline-crash-reproducer", required_argument, NULL, OPT_REPRODUCER},
+  {"run-reproducer", no_argument, NULL, OPT_RUN_REPRODUCER},
   {NULL, 0, NULL, 0},
 };
+
+static bool is_static_option(const char *name, size_t len)
+{
+  if (len == 1 && name[0] == 'o')
+    return true;
+  for (const struct option *o = long_opts; o->name; o++)
+    if (strlen(o->name) == len && !memcmp(o->name, name, len))
+      return true;
+  return false;
+}
+
+/* Moves legacy pass flags (-cse, --canonicalize=opts) out of argv into a
+ * builtin.module(...) pipeline; returns the remaining argc. */
+static int take_legacy_passes(int argc, char **argv, options *o)
+{
+  int out = 1;
+  char *buf = NULL;
+  size_t len = 0, cap = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (a[0] != '-' || !a[1] || !strcmp(a, "--")) {
+      argv[out++] = argv[i];
+      continue;
+    }
+    const char *name = a + (a[1] == '-' ? 2 : 1);
+    const char *eq = strchr(name, '=');
+    size_t nlen = eq ? (size_t)(eq - name) : strlen(name);
+    if (is_static_option(name, nlen) || (!nc_pass_lookup(name, nlen) && !nc_pipeline_lookup(name, nlen))) {
+      argv[out++] = argv[i];
+      continue;
+    }
+    if (!buf) {
+      buf = nc_xmalloc(64);
+      cap = 64;
+      len = 0;
+      buf[0] = 0;
+    }
+    size_t need = len + strlen(name) + 8;
+    if (need > cap)
+      buf = nc_xrealloc(buf, cap = need * 2);
+    if (len)
+      buf[len++] = ',';
+    memcpy(buf + len, name, nlen);
+    len += nlen;
+    if (eq) {
+      len += (size_t)sprintf(buf + len, "{%s}", eq + 1);
+    }
+    buf[len] = 0;
+  }
+  if (buf) {
+    size_t need = len + 32;
+    char *p = nc_xmalloc(need);
+    snprintf(p, need, "builtin.module(%s)", buf);
+    free(buf);
+    o->legacy = p;
+  }
+  return out;
+}
+
+static bool parse_bool(const char *s, bool *out)
+{
+  if (!s || !strcmp(s, "true") || !strcmp(s, "1")) {
+    *out = true;
+    return true;
+  }
+  if (!strcmp(s, "false") || !strcmp(s, "0")) {
+    *out = false;
+    return true;
+  }
+  return false;
+}
 
 static bool parse_args(int argc, char **argv, options *o)
 {
   memset(o, 0, sizeof *o);
+  o->run = nc_pass_run_options_default();
+  argc = take_legacy_passes(argc, argv, o);
   int c;
   opterr = 0;
   while ((c = getopt_long_only(argc, argv, "o:", long_opts, NULL)) != -1) {
@@ -87,9 +211,70 @@ static bool parse_args(int argc, char **argv, options *o)
     case OPT_DOCS: o->docs_dialect = optarg; break;
     case OPT_NO_VERIFY: o->no_verify = true; break;
     case OPT_HELP: usage(stdout); exit(0);
-    default:
-      fprintf(stderr, "nc-opt: unknown option '%s' (see --help)\n", argv[optind - 1]);
+    case OPT_LIST_PASSES: o->list_passes = true; break;
+    case OPT_PIPELINE: o->pipeline = optarg; break;
+    case OPT_DUMP_PIPELINE: o->dump_pipeline = true; break;
+    case OPT_VERIFY_EACH:
+      if (!parse_bool(optarg, &o->run.verify_each)) {
+        fprintf(stderr, "nc-opt: invalid value '%s' for --verify-each (expected true or false)\n", optarg);
+        return false;
+      }
+      break;
+    case OPT_NO_THREADS: o->run.disable_threading = true; break;
+    case OPT_BEFORE_ALL: o->run.print_before_all = true; break;
+    case OPT_AFTER_ALL: o->run.print_after_all = true; break;
+    case OPT_BEFORE: o->run.print_before = optarg; break;
+    case OPT_AFTER: o->run.print_after = optarg; break;
+    case OPT_AFTER_CHANGE: o->run.print_after_change = true; break;
+    case OPT_AFTER_FAILURE: o->run.print_after_failure = true; break;
+    case OPT_MODULE_SCOPE: o->run.print_module_scope = true; break;
+    case OPT_TREE_DIR: o->run.print_tree_dir = optarg; break;
+    case OPT_TIMING: o->timing = true; break;
+    case OPT_TIMING_DISPLAY:
+      if (strcmp(optarg, "list") && strcmp(optarg, "tree")) {
+        fprintf(stderr, "nc-opt: --mlir-timing-display must be 'list' or 'tree'\n");
+        return false;
+      }
+      o->run.timing_tree = !strcmp(optarg, "tree");
+      break;
+    case OPT_STATS: o->run.statistics = true; break;
+    case OPT_STATS_DISPLAY:
+      if (strcmp(optarg, "list") && strcmp(optarg, "pipeline")) {
+        fprintf(stderr, "nc-opt: --mlir-pass-statistics-display must be 'list' or 'pipeline'\n");
+        return false;
+      }
+      o->run.statistics_list = !strcmp(optarg, "list");
+      break;
+    case OPT_REPRODUCER: o->run.reproducer_file = optarg; break;
+    case OPT_RUN_REPRODUCER: o->run_reproducer = true; break;
+    default: {
+      const char *bad = argv[optind - 1];
+      fprintf(stderr, "nc-opt: unknown option '%s'", bad);
+      /* suggest the closest pass or flag */
+      const char *name = bad + (bad[1] == '-' ? 2 : 1);
+      size_t nlen = strcspn(name, "=");
+      const char *best = NULL;
+      size_t bd = SIZE_MAX;
+      for (size_t i = 0; i < nc_pass_registry_size(); i++) {
+        const char *a = nc_pass_registry_get(i)->argument;
+        size_t d = nc_edit_distance(name, nlen, a, strlen(a));
+        if (d < bd) {
+          bd = d;
+          best = a;
+        }
+      }
+      for (const struct option *lo = long_opts; lo->name; lo++) {
+        size_t d = nc_edit_distance(name, nlen, lo->name, strlen(lo->name));
+        if (d < bd) {
+          bd = d;
+          best = lo->name;
+        }
+      }
+      if (best && bd <= 3)
+        fprintf(stderr, "; did you mean '--%s'?", best);
+      fprintf(stderr, "\n");
       return false;
+    }
     }
   }
   if (optind < argc)
@@ -100,28 +285,82 @@ static bool parse_args(int argc, char **argv, options *o)
   }
   if (!o->input)
     o->input = "-";
+  if (o->pipeline && o->legacy) {
+    fprintf(stderr, "nc-opt: '--pass-pipeline' cannot be used with individual pass flags\n");
+    return false;
+  }
+  o->run.print_flags = o->print;
   return true;
 }
 
 static void print_dialect_name(const nc_dialect_def *d, void *user)
 {
   bool *first = user;
-  printf("%s%s", *first ? "" : "\n", d->name);
+  printf("%s%s", *first ? "" : ", ", d->name);
   *first = false;
 }
 
-/* Processes bytes [start, end) of the source: parse, verify, print. */
-static bool process(nc_context *ctx, unsigned id, size_t start, size_t end, const options *o, FILE *out)
+/* Processes bytes [start, end) of the source: parse, verify, run, print. */
+static bool process(nc_context *ctx, unsigned id, size_t start, size_t end, const options *o, nc_pass_manager *main_pm,
+                    FILE *out)
 {
   nc_diag_verifier *dv = NULL;
   if (o->verify_diags && !(dv = nc_diag_verifier_create(ctx, id, start, end)))
     return false;
+  nc_timing *timing = o->timing ? nc_timing_create() : NULL;
+  double w0 = nc_time_wall(), u0 = nc_time_user();
   nc_op *module = nc_parse_source_range(ctx, id, start, end);
+  if (timing)
+    nc_timing_add(timing, "Parser", nc_time_wall() - w0, nc_time_user() - u0);
   bool ok = module != NULL;
-  if (ok && !o->no_verify)
+  if (ok && !o->no_verify) {
+    double vw = nc_time_wall(), vu = nc_time_user();
     ok = nc_op_verify(module);
-  if (ok)
+    if (timing)
+      nc_timing_add(timing, "Verifier", nc_time_wall() - vw, nc_time_user() - vu);
+  }
+  const char *text = NULL;
+  nc_pass_run_options run = o->run;
+  if (ok && o->run_reproducer) {
+    nc_attr *p = nc_context_get_external_resource(ctx, "mlir_reproducer", "pipeline");
+    nc_attr *dt = nc_context_get_external_resource(ctx, "mlir_reproducer", "disable_threading");
+    nc_attr *ve = nc_context_get_external_resource(ctx, "mlir_reproducer", "verify_each");
+    if (!p || nc_attr_get_kind(p) != NC_ATTR_STRING) {
+      nc_emit_error(ctx, nc_location_from_source(id, start), "no mlir_reproducer pipeline in the input's external resources");
+      ok = false;
+    } else {
+      text = nc_attr_get_string(p, NULL);
+      if (dt && nc_attr_get_kind(dt) == NC_ATTR_INTEGER)
+        run.disable_threading = nc_attr_get_int(dt) != 0;
+      if (ve && nc_attr_get_kind(ve) == NC_ATTR_INTEGER)
+        run.verify_each = nc_attr_get_int(ve) != 0;
+    }
+  }
+  nc_pass_manager *pm = main_pm, *owned = NULL;
+  if (ok && text) {
+    pm = owned = nc_pass_pipeline_parse(ctx, text);
+    ok = pm != NULL;
+  }
+  if (ok && pm) {
+    if (ok && timing)
+      nc_pass_manager_set_timing(pm, timing);
+    if (ok)
+      ok = nc_pass_manager_run(pm, module, &run);
+    if (pm && o->run.statistics)
+      nc_pass_manager_print_statistics(pm, o->run.statistics_list, stderr);
+  }
+  if (ok) {
+    double pw = nc_time_wall(), pu = nc_time_user();
     nc_op_print(module, out, &o->print);
+    fflush(out);
+    if (timing)
+      nc_timing_add(timing, "Output", nc_time_wall() - pw, nc_time_user() - pu);
+  }
+  if (timing) {
+    nc_timing_print(timing, o->run.timing_tree, nc_time_wall() - w0, nc_time_user() - u0, stderr);
+    nc_timing_destroy(timing);
+  }
+  nc_pass_manager_destroy(owned);
   nc_op_destroy(module);
   if (dv)
     return nc_diag_verifier_finish(dv);
@@ -130,6 +369,7 @@ static bool process(nc_context *ctx, unsigned id, size_t start, size_t end, cons
 
 int main(int argc, char **argv)
 {
+  nc_register_all_passes();
   options o;
   if (!parse_args(argc, argv, &o))
     return 1;
@@ -137,10 +377,12 @@ int main(int argc, char **argv)
   nc_register_all_dialects(ctx);
   nc_context_set_allow_unregistered_dialects(ctx, o.allow_unregistered);
   int rc = 0;
+  nc_pass_manager *pm = NULL;
   FILE *out = stdout;
   if (o.output && strcmp(o.output, "-") && !(out = fopen(o.output, "w"))) {
     fprintf(stderr, "nc-opt: cannot open '%s' for writing\n", o.output);
     nc_context_destroy(ctx);
+    free(o.legacy);
     return 1;
   }
   if (o.show_dialects) {
@@ -150,12 +392,30 @@ int main(int argc, char **argv)
     printf("\n");
     goto done;
   }
+  if (o.list_passes) {
+    nc_pass_registry_print_list(stdout);
+    goto done;
+  }
   if (o.docs_dialect) {
     if (!nc_dialect_write_docs(ctx, o.docs_dialect, out)) {
       fprintf(stderr, "nc-opt: unknown dialect '%s'\n", o.docs_dialect);
       rc = 1;
     }
     goto done;
+  }
+  /* the pipeline is parsed before the input, so pipeline errors come first */
+  const char *text = o.pipeline ? o.pipeline : o.legacy;
+  if (text) {
+    pm = nc_pass_pipeline_parse(ctx, text);
+    if (!pm) {
+      rc = 1;
+      goto done;
+    }
+    if (o.dump_pipeline) {
+      char *s = nc_pass_manager_to_string(pm);
+      fprintf(stderr, "Pass Manager with %zu passes:\n%s\n\n", nc_pass_manager_size(pm), s);
+      free(s);
+    }
   }
   unsigned id;
   char err[512];
@@ -167,7 +427,7 @@ int main(int argc, char **argv)
   size_t len;
   const char *src = nc_context_get_source(ctx, id, &len);
   if (!o.split) {
-    rc = process(ctx, id, 0, len, &o, out) ? 0 : 1;
+    rc = process(ctx, id, 0, len, &o, pm, out) ? 0 : 1;
   } else {
     /* chunks are separated by lines that start with the marker */
     static const char marker[] = "// -----";
@@ -187,7 +447,7 @@ int main(int argc, char **argv)
       if (!first)
         fputs("// -----\n", out);
       first = false;
-      all_ok &= process(ctx, id, start, end, &o, out);
+      all_ok &= process(ctx, id, start, end, &o, pm, out);
       if (end == len)
         break;
       start = next;
@@ -197,6 +457,8 @@ int main(int argc, char **argv)
 done:
   if (out != stdout)
     fclose(out);
+  nc_pass_manager_destroy(pm);
   nc_context_destroy(ctx);
+  free(o.legacy);
   return rc;
 }

@@ -230,16 +230,15 @@ void nc_k_geom_out_shape(const nc_conv_geom *g, int64_t *out_shape)
     out_shape[2 + i] = g->out[NC_KERNEL_MAX_SPATIAL - g->nsp + i];
 }
 
-void nc_k_im2col_offsets(const nc_conv_geom *g, int64_t kk, int64_t j0, int64_t nj, int64_t *off)
+/* Offsets over columns [j0, j0+nj) of kernel position kk of channel 0. */
+static void im2col_offsets(const nc_conv_geom *g, int64_t kk, int64_t j0, int64_t nj, int64_t *off)
 {
-  int64_t kprod = g->k[0] * g->k[1] * g->k[2];
-  int64_t c = kk / kprod, r = kk % kprod;
+  int64_t r = kk;
   int64_t kw = r % g->k[2];
   r /= g->k[2];
   int64_t kh = r % g->k[1], kd = r / g->k[1];
   int64_t ow = j0 % g->out[2], t = j0 / g->out[2];
   int64_t oh = t % g->out[1], od = t / g->out[1];
-  int64_t cbase = c * g->in[0] * g->in[1] * g->in[2];
   int64_t iw0 = kw * g->d[2] - g->pb[2];
   for (int64_t j = 0; j < nj;) {
     int64_t seg = g->out[2] - ow < nj - j ? g->out[2] - ow : nj - j;
@@ -249,7 +248,7 @@ void nc_k_im2col_offsets(const nc_conv_geom *g, int64_t kk, int64_t j0, int64_t 
       for (int64_t t2 = 0; t2 < seg; t2++)
         off[j + t2] = -1;
     } else {
-      int64_t rowbase = cbase + (id * g->in[1] + ih) * g->in[2];
+      int64_t rowbase = (id * g->in[1] + ih) * g->in[2];
       int64_t iw = ow * g->s[2] + iw0;
       for (int64_t t2 = 0; t2 < seg; t2++, iw += g->s[2])
         off[j + t2] = iw >= 0 && iw < g->in[2] ? rowbase + iw : -1;
@@ -261,4 +260,43 @@ void nc_k_im2col_offsets(const nc_conv_geom *g, int64_t kk, int64_t j0, int64_t 
       od++;
     }
   }
+}
+
+void nc_k_im2col_init(nc_im2col *ic, const nc_conv_geom *g, int64_t cap)
+{
+  ic->g = g;
+  ic->kprod = g->k[0] * g->k[1] * g->k[2];
+  ic->inhw = g->in[0] * g->in[1] * g->in[2];
+  ic->cap = cap;
+  ic->j0 = 0;
+  ic->nj = -1;
+  ic->off = nc_xmalloc((size_t)(ic->kprod * cap) * sizeof(int64_t));
+}
+
+const int64_t *nc_k_im2col_row(nc_im2col *ic, int64_t kk, int64_t j0, int64_t nj, int64_t *chan_off)
+{
+  if (ic->j0 != j0 || ic->nj != nj) {
+    for (int64_t r = 0; r < ic->kprod; r++)
+      im2col_offsets(ic->g, r, j0, nj, ic->off + r * ic->cap);
+    ic->j0 = j0;
+    ic->nj = nj;
+  }
+  *chan_off = kk / ic->kprod * ic->inhw;
+  return ic->off + kk % ic->kprod * ic->cap;
+}
+
+void nc_k_im2col_free(nc_im2col *ic)
+{
+  free(ic->off);
+  ic->off = NULL;
+}
+
+void nc_k_valid_range(int64_t base, int64_t s, int64_t in, int64_t out, int64_t *lo, int64_t *hi)
+{
+  int64_t l = base >= 0 ? 0 : (-base + s - 1) / s;
+  int64_t h = in - 1 - base < 0 ? 0 : (in - 1 - base) / s + 1;
+  *lo = l < out ? l : out;
+  *hi = h < out ? h : out;
+  if (*hi < *lo)
+    *hi = *lo;
 }

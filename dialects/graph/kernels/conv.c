@@ -15,22 +15,22 @@
 /* --- implicit im2col packs ---------------------------------------------------- */
 
 typedef struct im2col_ctx {
-  const nc_conv_geom *g;
+  nc_im2col *ic;
   const void *img; /* one group's channels of one batch item */
-  int64_t *off;    /* scratch: one offset per column of a block */
 } im2col_ctx;
 
 #define DEFINE_IM2COL_PACK(T, NAME)                                                                    \
   static void NAME(const void *ctxp, int64_t r0, int64_t rn, int64_t k0, int64_t kc, int width, void *dstp) \
   {                                                                                                   \
     const im2col_ctx *ctx = ctxp;                                                                     \
-    const T *img = ctx->img;                                                                          \
     T *dst = dstp;                                                                                    \
     for (int64_t k = 0; k < kc; k++) {                                                                \
-      nc_k_im2col_offsets(ctx->g, k0 + k, r0, rn, ctx->off);                                          \
+      int64_t cofs;                                                                                   \
+      const int64_t *offs = nc_k_im2col_row(ctx->ic, k0 + k, r0, rn, &cofs);                          \
+      const T *img = (const T *)ctx->img + cofs;                                                      \
       for (int64_t jp = 0; jp < rn; jp += width) {                                                    \
         T *d = dst + (jp / width * kc + k) * width;                                                   \
-        const int64_t *off = ctx->off + jp;                                                           \
+        const int64_t *off = offs + jp;                                                               \
         int w = rn - jp < width ? (int)(rn - jp) : width;                                             \
         for (int j = 0; j < w; j++)                                                                   \
           d[j] = off[j] >= 0 ? img[off[j]] : (T)0;                                                    \
@@ -45,20 +45,10 @@ DEFINE_IM2COL_PACK(double, pack_im2col_f64)
 
 /* --- direct depthwise loop ---------------------------------------------------- */
 
-/* First and one-past-last output index o in [0, out) with o*s + base inside [0, in). */
-static void valid_range(int64_t base, int64_t s, int64_t in, int64_t out, int64_t *lo, int64_t *hi)
-{
-  int64_t l = base >= 0 ? 0 : (-base + s - 1) / s;
-  int64_t h = in - 1 - base < 0 ? 0 : (in - 1 - base) / s + 1;
-  *lo = l < out ? l : out;
-  *hi = h < out ? h : out;
-  if (*hi < *lo)
-    *hi = *lo;
-}
-
-/* y[OD x OH x OW] += w * x[D x H x W] over the kernel window (one channel). */
+/* y[OD x OH x OW] += w * x[D x H x W] over the kernel window (one channel).
+ * lo/hi hold each kw tap's range of valid output columns. */
 #define DEFINE_DEPTHWISE(T, NAME)                                                                         \
-  static void NAME(const nc_conv_geom *g, const T *x, const T *w, T *y)                                   \
+  static void NAME(const nc_conv_geom *g, const int64_t *lo, const int64_t *hi, const T *x, const T *w, T *y) \
   {                                                                                                      \
     for (int64_t od = 0; od < g->out[0]; od++)                                                           \
       for (int64_t oh = 0; oh < g->out[1]; oh++) {                                                       \
@@ -72,25 +62,35 @@ static void valid_range(int64_t base, int64_t s, int64_t in, int64_t out, int64_
             if (ih < 0 || ih >= g->in[1])                                                                \
               continue;                                                                                  \
             const T *xrow = x + (id * g->in[1] + ih) * g->in[2];                                         \
-            for (int64_t kw = 0; kw < g->k[2]; kw++) {                                                   \
-              T wv = w[(kd * g->k[1] + kh) * g->k[2] + kw];                                              \
-              int64_t base = kw * g->d[2] - g->pb[2], lo, hi;                                            \
-              valid_range(base, g->s[2], g->in[2], g->out[2], &lo, &hi);                                 \
-              const T *xs = xrow + base;                                                                 \
-              if (g->s[2] == 1)                                                                          \
-                for (int64_t o = lo; o < hi; o++)                                                        \
-                  yrow[o] += wv * xs[o];                                                                 \
-              else                                                                                       \
-                for (int64_t o = lo; o < hi; o++)                                                        \
-                  yrow[o] += wv * xs[o * g->s[2]];                                                       \
-            }                                                                                            \
+            const T *wk = w + (kd * g->k[1] + kh) * g->k[2];                                             \
+            for (int64_t kw = 0; kw < g->k[2]; kw++)                                                     \
+              if (hi[kw] > lo[kw])                                                                       \
+                AXPY(hi[kw] - lo[kw], wk[kw], xrow + lo[kw] * g->s[2] + kw * g->d[2] - g->pb[2], g->s[2], \
+                     yrow + lo[kw]);                                                                     \
           }                                                                                              \
         }                                                                                                \
       }                                                                                                  \
   }
 
+/* y[0..n) += a * x[0, s, 2s, ...]; restrict lets gcc vectorize the s == 1 loop. */
+#define DEFINE_AXPY(T, NAME)                                                                  \
+  static void NAME(int64_t n, T a, const T *restrict x, int64_t s, T *restrict y)             \
+  {                                                                                          \
+    if (s == 1)                                                                              \
+      NC_VLOOP(i, n, y[i] += a * x[i]);                                                      \
+    else                                                                                     \
+      for (int64_t i = 0; i < n; i++)                                                        \
+        y[i] += a * x[i * s];                                                                \
+  }
+
+DEFINE_AXPY(float, axpy_f32)
+DEFINE_AXPY(double, axpy_f64)
+#define AXPY axpy_f32
 DEFINE_DEPTHWISE(float, depthwise_f32)
+#undef AXPY
+#define AXPY axpy_f64
 DEFINE_DEPTHWISE(double, depthwise_f64)
+#undef AXPY
 
 /* --- conv driver --------------------------------------------------------------- */
 
@@ -106,20 +106,22 @@ static void conv_real(const nc_conv_geom *g, bool is_f64, const void *x, const v
   bool pointwise = kprod == 1 && g->s[0] == 1 && g->s[1] == 1 && g->s[2] == 1 && g->pb[0] == 0 &&
                    g->pb[1] == 0 && g->pb[2] == 0 && g->out[0] == g->in[0] && g->out[1] == g->in[1] &&
                    g->out[2] == g->in[2];
-  int64_t *off = cg == 1 ? NULL : nc_xmalloc((size_t)kind->nc * sizeof(int64_t));
+  nc_im2col ic;
+  nc_k_im2col_init(&ic, g, cg == 1 || pointwise ? 0 : kind->nc);
+  int64_t *lo = nc_xmalloc((size_t)g->k[2] * 2 * sizeof(int64_t)), *hi = lo + g->k[2];
+  for (int64_t kw = 0; kw < g->k[2]; kw++)
+    nc_k_valid_range(kw * g->d[2] - g->pb[2], g->s[2], g->in[2], g->out[2], &lo[kw], &hi[kw]);
   float one32 = 1.0f;
   double one64 = 1.0;
   for (int64_t n = 0; n < g->n; n++) {
     for (int64_t m = 0; m < g->m; m++) { /* initialise with the bias */
       char *yc = (char *)y + (size_t)((n * g->m + m) * ohw) * es;
       if (is_f64) {
-        double bv = b ? ((const double *)b)[m] : 0;
-        for (int64_t j = 0; j < ohw; j++)
-          ((double *)yc)[j] = bv;
+        double bv = b ? ((const double *)b)[m] : 0, *restrict yd = (double *)yc;
+        NC_VLOOP(j, ohw, yd[j] = bv);
       } else {
-        float bv = b ? ((const float *)b)[m] : 0;
-        for (int64_t j = 0; j < ohw; j++)
-          ((float *)yc)[j] = bv;
+        float bv = b ? ((const float *)b)[m] : 0, *restrict yf = (float *)yc;
+        NC_VLOOP(j, ohw, yf[j] = bv);
       }
     }
     for (int64_t grp = 0; grp < g->group; grp++) {
@@ -129,9 +131,9 @@ static void conv_real(const nc_conv_geom *g, bool is_f64, const void *x, const v
       if (cg == 1) {
         for (int64_t m = 0; m < mg; m++) {
           if (is_f64)
-            depthwise_f64(g, (const double *)img, (const double *)wg + m * kprod, (double *)yg + m * ohw);
+            depthwise_f64(g, lo, hi, (const double *)img, (const double *)wg + m * kprod, (double *)yg + m * ohw);
           else
-            depthwise_f32(g, (const float *)img, (const float *)wg + m * kprod, (float *)yg + m * ohw);
+            depthwise_f32(g, lo, hi, (const float *)img, (const float *)wg + m * kprod, (float *)yg + m * ohw);
         }
         continue;
       }
@@ -142,13 +144,14 @@ static void conv_real(const nc_conv_geom *g, bool is_f64, const void *x, const v
         nc_gemm_src bsrc = {.p = img, .rs = 1, .ks = inhw};
         nc_gemm_run(kind, mg, ohw, kg, pack_a, &a, pack_a, &bsrc, yg, ohw, alpha);
       } else {
-        im2col_ctx ctx = {g, img, off};
+        im2col_ctx ctx = {&ic, img};
         nc_gemm_run(kind, mg, ohw, kg, pack_a, &a, is_f64 ? pack_im2col_f64 : pack_im2col_f32, &ctx, yg, ohw,
                     alpha);
       }
     }
   }
-  free(off);
+  nc_k_im2col_free(&ic);
+  free(lo);
 }
 
 /* Common checks of Conv's float operands. */

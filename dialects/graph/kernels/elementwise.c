@@ -129,36 +129,27 @@ typedef struct bin_ctx {
   void *y;
 } bin_ctx;
 
-/* One loop per broadcast pattern so that the contiguous one vectorizes. */
+/* One loop per broadcast pattern so that each vectorizes. */
 #define BIN_LOOP(T, EXPR)                                                                   \
   do {                                                                                      \
     if (sa && sb)                                                                           \
-      for (int64_t i = 0; i < n; i++) {                                                     \
-        T x = a[i], z = b[i];                                                               \
-        y[i] = (EXPR);                                                                      \
-      }                                                                                     \
+      NC_VLOOP(i, n, T x = a[i]; T z = b[i]; y[i] = (EXPR));                                \
     else if (sa) {                                                                          \
       T z = b[0];                                                                           \
-      for (int64_t i = 0; i < n; i++) {                                                     \
-        T x = a[i];                                                                         \
-        y[i] = (EXPR);                                                                      \
-      }                                                                                     \
+      NC_VLOOP(i, n, T x = a[i]; y[i] = (EXPR));                                            \
     } else if (sb) {                                                                        \
       T x = a[0];                                                                           \
-      for (int64_t i = 0; i < n; i++) {                                                     \
-        T z = b[i];                                                                         \
-        y[i] = (EXPR);                                                                      \
-      }                                                                                     \
+      NC_VLOOP(i, n, T z = b[i]; y[i] = (EXPR));                                            \
     } else {                                                                                \
       T x = a[0], z = b[0];                                                                 \
       T v = (EXPR);                                                                         \
-      for (int64_t i = 0; i < n; i++)                                                       \
-        y[i] = v;                                                                           \
+      NC_VLOOP(i, n, y[i] = v);                                                             \
     }                                                                                       \
   } while (0)
 
 #define BIN_FLOAT_ROW(T, POW, FMOD, NAME)                                                    \
-  static void NAME(nc_binary_op op, int64_t n, const T *a, bool sa, const T *b, bool sb, T *y) \
+  static void NAME(nc_binary_op op, int64_t n, const T *restrict a, bool sa, const T *restrict b, bool sb, \
+                   T *restrict y)                                                            \
   {                                                                                          \
     switch (op) {                                                                            \
     case NC_BINARY_ADD: BIN_LOOP(T, x + z); break;                                           \
@@ -412,14 +403,19 @@ bool nc_kernel_variadic(nc_variadic_op op, int n, const nc_tensor *const *xs, nc
     return nc_kerr(err, errlen, "%s: bool inputs are not supported", name);
   if (!nc_k_check_out(name, y, xs[0]->dtype, r, shape, err, errlen))
     return false;
-  for (int i = 0; i < n; i++) /* the in-place accumulation below must not read y through an input */
-    if (xs[i]->data == y->data)
-      return nc_kerr(err, errlen, "%s: output aliases an input", name);
   nc_binary_op bop = op == NC_VARIADIC_MAX ? NC_BINARY_MAX : op == NC_VARIADIC_MIN ? NC_BINARY_MIN : NC_BINARY_ADD;
   broadcast_copy(xs[0], y);
-  for (int i = 1; i < n; i++)
-    binary_run(bop, y, xs[i], y);
-  if (op == NC_VARIADIC_MEAN && n > 1) {
+  if (n == 1)
+    return true;
+  /* left to right through a copy of the running result: the row loops assume
+   * that the output shares no memory with an operand */
+  nc_tensor acc = *y;
+  acc.data = nc_xmalloc(nc_tensor_num_bytes(y) + 1);
+  for (int i = 1; i < n; i++) {
+    memcpy(acc.data, y->data, nc_tensor_num_bytes(y));
+    binary_run(bop, &acc, xs[i], y);
+  }
+  if (op == NC_VARIADIC_MEAN) {
     nc_tensor cnt = {.dtype = y->dtype, .rank = 0};
     char buf[8] = {0};
     cnt.data = buf;
@@ -427,8 +423,10 @@ bool nc_kernel_variadic(nc_variadic_op op, int n, const nc_tensor *const *xs, nc
       nc_k_storef(buf, y->dtype, 0, n);
     else
       nc_k_storei(buf, y->dtype, 0, n);
-    binary_run(NC_BINARY_DIV, y, &cnt, y);
+    memcpy(acc.data, y->data, nc_tensor_num_bytes(y));
+    binary_run(NC_BINARY_DIV, &acc, &cnt, y);
   }
+  free(acc.data);
   return true;
 }
 
@@ -481,38 +479,36 @@ nc_unary_params nc_unary_params_default(nc_unary_op op)
 }
 
 #define UNARY_FLOAT_ROW(T, SUF, NAME)                                                                   \
-  static void NAME(nc_unary_op op, const nc_unary_params *p, int64_t n, const T *x, T *y)               \
+  static void NAME(nc_unary_op op, const nc_unary_params *p, int64_t n, const T *restrict x, T *restrict y)               \
   {                                                                                                     \
     T alpha = (T)p->alpha, beta = (T)p->beta, gamma = (T)p->gamma;                                      \
     switch (op) {                                                                                       \
-    case NC_UNARY_IDENTITY: for (int64_t i = 0; i < n; i++) y[i] = x[i]; break;                         \
-    case NC_UNARY_NEG: for (int64_t i = 0; i < n; i++) y[i] = -x[i]; break;                             \
-    case NC_UNARY_ABS: for (int64_t i = 0; i < n; i++) y[i] = fabs##SUF(x[i]); break;                   \
-    case NC_UNARY_RELU: for (int64_t i = 0; i < n; i++) y[i] = x[i] < 0 ? (T)0 : x[i]; break;           \
-    case NC_UNARY_SIGN:                                                                                 \
-      for (int64_t i = 0; i < n; i++) y[i] = x[i] > 0 ? (T)1 : x[i] < 0 ? (T)-1 : x[i];                 \
-      break;                                                                                            \
-    case NC_UNARY_SQRT: for (int64_t i = 0; i < n; i++) y[i] = sqrt##SUF(x[i]); break;                  \
-    case NC_UNARY_EXP: for (int64_t i = 0; i < n; i++) y[i] = exp##SUF(x[i]); break;                    \
-    case NC_UNARY_LOG: for (int64_t i = 0; i < n; i++) y[i] = log##SUF(x[i]); break;                    \
-    case NC_UNARY_RECIPROCAL: for (int64_t i = 0; i < n; i++) y[i] = (T)1 / x[i]; break;                \
-    case NC_UNARY_FLOOR: for (int64_t i = 0; i < n; i++) y[i] = floor##SUF(x[i]); break;                \
-    case NC_UNARY_CEIL: for (int64_t i = 0; i < n; i++) y[i] = ceil##SUF(x[i]); break;                  \
-    case NC_UNARY_ROUND: for (int64_t i = 0; i < n; i++) y[i] = nearbyint##SUF(x[i]); break;            \
+    case NC_UNARY_IDENTITY: NC_VLOOP(i, n, y[i] = x[i]); break;                         \
+    case NC_UNARY_NEG: NC_VLOOP(i, n, y[i] = -x[i]); break;                             \
+    case NC_UNARY_ABS: NC_VLOOP(i, n, y[i] = fabs##SUF(x[i])); break;                   \
+    case NC_UNARY_RELU: NC_VLOOP(i, n, y[i] = x[i] < 0 ? (T)0 : x[i]); break;           \
+    case NC_UNARY_SIGN: NC_VLOOP(i, n, y[i] = x[i] > 0 ? (T)1 : x[i] < 0 ? (T)-1 : x[i]); break;        \
+    case NC_UNARY_SQRT: NC_VLOOP(i, n, y[i] = sqrt##SUF(x[i])); break;                  \
+    case NC_UNARY_EXP: NC_VLOOP(i, n, y[i] = exp##SUF(x[i])); break;                    \
+    case NC_UNARY_LOG: NC_VLOOP(i, n, y[i] = log##SUF(x[i])); break;                    \
+    case NC_UNARY_RECIPROCAL: NC_VLOOP(i, n, y[i] = (T)1 / x[i]); break;                \
+    case NC_UNARY_FLOOR: NC_VLOOP(i, n, y[i] = floor##SUF(x[i])); break;                \
+    case NC_UNARY_CEIL: NC_VLOOP(i, n, y[i] = ceil##SUF(x[i])); break;                  \
+    case NC_UNARY_ROUND: NC_VLOOP(i, n, y[i] = nearbyint##SUF(x[i])); break;            \
     case NC_UNARY_SIGMOID:                                                                              \
       for (int64_t i = 0; i < n; i++) {                                                                 \
         T e = exp##SUF(-fabs##SUF(x[i]));                                                               \
         y[i] = x[i] >= 0 ? (T)1 / ((T)1 + e) : e / ((T)1 + e);                                          \
       }                                                                                                 \
       break;                                                                                            \
-    case NC_UNARY_TANH: for (int64_t i = 0; i < n; i++) y[i] = tanh##SUF(x[i]); break;                  \
-    case NC_UNARY_ERF: for (int64_t i = 0; i < n; i++) y[i] = erf##SUF(x[i]); break;                    \
+    case NC_UNARY_TANH: NC_VLOOP(i, n, y[i] = tanh##SUF(x[i])); break;                  \
+    case NC_UNARY_ERF: NC_VLOOP(i, n, y[i] = erf##SUF(x[i])); break;                    \
     case NC_UNARY_SOFTPLUS:                                                                             \
       for (int64_t i = 0; i < n; i++)                                                                   \
         y[i] = x[i] > 0 ? x[i] + log1p##SUF(exp##SUF(-x[i])) : log1p##SUF(exp##SUF(x[i]));              \
       break;                                                                                            \
-    case NC_UNARY_SOFTSIGN: for (int64_t i = 0; i < n; i++) y[i] = x[i] / ((T)1 + fabs##SUF(x[i])); break; \
-    case NC_UNARY_LEAKY_RELU: for (int64_t i = 0; i < n; i++) y[i] = x[i] < 0 ? alpha * x[i] : x[i]; break; \
+    case NC_UNARY_SOFTSIGN: NC_VLOOP(i, n, y[i] = x[i] / ((T)1 + fabs##SUF(x[i]))); break; \
+    case NC_UNARY_LEAKY_RELU: NC_VLOOP(i, n, y[i] = x[i] < 0 ? alpha * x[i] : x[i]); break; \
     case NC_UNARY_ELU:                                                                                  \
       for (int64_t i = 0; i < n; i++) y[i] = x[i] < 0 ? alpha * (exp##SUF(x[i]) - (T)1) : x[i];         \
       break;                                                                                            \
@@ -521,18 +517,12 @@ nc_unary_params nc_unary_params_default(nc_unary_op op)
         y[i] = x[i] <= 0 ? gamma * (alpha * exp##SUF(x[i]) - alpha) : gamma * x[i];                     \
       break;                                                                                            \
     case NC_UNARY_HARD_SIGMOID:                                                                         \
-      for (int64_t i = 0; i < n; i++) {                                                                 \
-        T v = alpha * x[i] + beta;                                                                      \
-        y[i] = v < 0 ? (T)0 : v > 1 ? (T)1 : v;                                                         \
-      }                                                                                                 \
+      NC_VLOOP(i, n, T v = alpha * x[i] + beta; y[i] = v < 0 ? (T)0 : v > 1 ? (T)1 : v);                \
       break;                                                                                            \
     case NC_UNARY_HARD_SWISH:                                                                           \
-      for (int64_t i = 0; i < n; i++) {                                                                 \
-        T v = x[i] / (T)6 + (T)0.5;                                                                     \
-        y[i] = x[i] * (v < 0 ? (T)0 : v > 1 ? (T)1 : v);                                                \
-      }                                                                                                 \
+      NC_VLOOP(i, n, T v = x[i] / (T)6 + (T)0.5; y[i] = x[i] * (v < 0 ? (T)0 : v > 1 ? (T)1 : v));      \
       break;                                                                                            \
-    case NC_UNARY_THRESHOLDED_RELU: for (int64_t i = 0; i < n; i++) y[i] = x[i] > alpha ? x[i] : 0; break; \
+    case NC_UNARY_THRESHOLDED_RELU: NC_VLOOP(i, n, y[i] = x[i] > alpha ? x[i] : 0); break; \
     default: break;                                                                                     \
     }                                                                                                   \
   }
@@ -612,15 +602,13 @@ bool nc_kernel_clip(const nc_tensor *x, const nc_tensor *lo, const nc_tensor *hi
   if (nc_k_is_float(dt)) {
     double l = lo ? nc_k_loadf(lo->data, dt, 0) : -INFINITY, h = hi ? nc_k_loadf(hi->data, dt, 0) : INFINITY;
     if (dt == NC_DT_F32) {
-      const float *xp = x->data;
-      float *yp = y->data, lf = (float)l, hf = (float)h;
-      bool nanb = isnan(l) || isnan(h);
-      for (int64_t i = 0; i < n; i++) {
-        float v = xp[i];
-        v = v < lf ? lf : v;
-        v = v > hf ? hf : v;
-        yp[i] = nanb ? NAN : v;
-      }
+      const float *restrict xp = x->data;
+      float *restrict yp = y->data, lf = (float)l, hf = (float)h;
+      if (isnan(l) || isnan(h))
+        lf = hf = NAN; /* numpy: a NaN bound makes every element NaN */
+      NC_VLOOP(i, n, float v = xp[i]; v = v < lf ? lf : v; yp[i] = v > hf ? hf : v);
+      if (isnan(lf))
+        NC_VLOOP(i, n, yp[i] = NAN);
       return true;
     }
     for (int64_t i = 0; i < n; i++) {

@@ -18,6 +18,25 @@
 #define NC_UNROLL
 #endif
 
+/** Runs the statements (which must not depend on iteration order) for i in
+ * [0, n): blocks of 16 go through an inner loop of constant trip count,
+ * which gcc -O2 vectorizes (at -O2 its cost model only vectorizes loops that
+ * need no scalar epilogue), then the remainder runs as plain scalar code.
+ * Pointers used in the body should be restrict-qualified so that no alias
+ * check is needed. */
+#define NC_VLOOP(i, n, ...)                                          \
+  do {                                                               \
+    int64_t i##_blk = 0, i##_end = (n);                              \
+    for (; i##_blk + 16 <= i##_end; i##_blk += 16)                   \
+      for (int i##_lane = 0; i##_lane < 16; i##_lane++) {            \
+        int64_t i = i##_blk + i##_lane;                              \
+        __VA_ARGS__;                                                 \
+      }                                                              \
+    for (int64_t i = i##_blk; i < i##_end; i++) {                    \
+      __VA_ARGS__;                                                   \
+    }                                                                \
+  } while (0)
+
 /** Writes a printf-style message into err (if non-NULL) and returns false. */
 bool nc_kerr(char *err, size_t errlen, const char *fmt, ...) NC_PRINTF(3, 4);
 
@@ -131,14 +150,36 @@ bool nc_k_window_dim(nc_auto_pad ap, int64_t in, int64_t k, int64_t s, int64_t d
 bool nc_k_conv_geom(const char *op, const nc_conv_params *p, int rank, const int64_t *x_shape,
                     const int64_t *w_shape, nc_conv_geom *g, char *err, size_t errlen);
 
+/** Output columns o in [*lo, *hi) within [0, out) whose input column
+ * o*s + base lies inside [0, in) (one kernel tap of a direct convolution). */
+void nc_k_valid_range(int64_t base, int64_t s, int64_t in, int64_t out, int64_t *lo, int64_t *hi);
+
 /** Fills out_shape (rank nsp+2) of a geometry. */
 void nc_k_geom_out_shape(const nc_conv_geom *g, int64_t *out_shape);
 
-/** Per kernel-row column offsets for im2col: for GEMM row kk (an input
- * channel and kernel position) and output columns [j0, j0+nj), writes the
- * offset into the image of each source element, or -1 for padding. The image
- * is one group's channels of one batch item, channels contiguous. */
-void nc_k_im2col_offsets(const nc_conv_geom *g, int64_t kk, int64_t j0, int64_t nj, int64_t *off);
+/** Implicit-im2col addressing. GEMM row kk of the patch matrix is input
+ * channel kk / K and kernel position kk % K (K = kernel volume); column j is
+ * output position j. The image offset of element (kk, j) is
+ * off[kk % K][j] + (kk / K) * D*H*W, or padding when off is -1, so the
+ * offsets of one block of columns are computed once per kernel position and
+ * reused for every channel and every K slice of the GEMM. The image is one
+ * group's channels of one batch item. */
+typedef struct nc_im2col {
+  const nc_conv_geom *g;
+  int64_t kprod, inhw, cap; /* kernel volume, image plane size, max columns */
+  int64_t j0, nj;           /* columns cached in off (nj < 0: none) */
+  int64_t *off;             /* kprod rows of cap offsets */
+} nc_im2col;
+
+/** Prepares addressing for blocks of at most cap columns. */
+void nc_k_im2col_init(nc_im2col *ic, const nc_conv_geom *g, int64_t cap);
+
+/** Offsets of row kk over columns [j0, j0+nj) (nj <= cap); *chan_off gets
+ * the channel's offset to add to every non-negative entry. */
+const int64_t *nc_k_im2col_row(nc_im2col *ic, int64_t kk, int64_t j0, int64_t nj, int64_t *chan_off);
+
+/** Frees the offset cache. */
+void nc_k_im2col_free(nc_im2col *ic);
 
 /* --- GEMM ---------------------------------------------------------------- */
 

@@ -32,6 +32,12 @@ static bool check_nc_input(const char *op, const nc_tensor *x, const nc_tensor *
   return nc_k_check_out(op, y, x->dtype, x->rank, x->shape, err, errlen);
 }
 
+/* y = x * a + b over n floats (vectorized). */
+static void scale_shift_f32(int64_t n, const float *restrict x, float a, float b, float *restrict y)
+{
+  NC_VLOOP(i, n, y[i] = x[i] * a + b);
+}
+
 bool nc_kernel_batch_norm(double epsilon, const nc_tensor *x, const nc_tensor *scale, const nc_tensor *bias,
                           const nc_tensor *mean, const nc_tensor *var, nc_tensor *y, char *err, size_t errlen)
 {
@@ -51,10 +57,7 @@ bool nc_kernel_batch_norm(double epsilon, const nc_tensor *x, const nc_tensor *s
     for (int64_t b0 = 0; b0 < n; b0++) {
       int64_t base = (b0 * c + ch) * hw;
       if (x->dtype == NC_DT_F32) {
-        const float *xp = (const float *)x->data + base;
-        float *yp = (float *)y->data + base, af = (float)a, bf = (float)b;
-        for (int64_t i = 0; i < hw; i++)
-          yp[i] = xp[i] * af + bf;
+        scale_shift_f32(hw, (const float *)x->data + base, (float)a, (float)b, (float *)y->data + base);
       } else {
         for (int64_t i = 0; i < hw; i++)
           nc_k_storef(y->data, x->dtype, base + i, nc_k_loadf(x->data, x->dtype, base + i) * a + b);

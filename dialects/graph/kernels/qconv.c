@@ -20,11 +20,10 @@
 /* --- integer conv core ---------------------------------------------------------- */
 
 typedef struct im2col_i16_ctx {
-  const nc_conv_geom *g;
+  nc_im2col *ic;
   const void *img;
   bool is_signed;
   int32_t zp;
-  int64_t *off;
 } im2col_i16_ctx;
 
 static void pack_im2col_i16(const void *ctxp, int64_t r0, int64_t rn, int64_t k0, int64_t kc, int width, void *dstp)
@@ -32,17 +31,18 @@ static void pack_im2col_i16(const void *ctxp, int64_t r0, int64_t rn, int64_t k0
   const im2col_i16_ctx *ctx = ctxp;
   int16_t *dst = dstp;
   for (int64_t k = 0; k < kc; k++) {
-    nc_k_im2col_offsets(ctx->g, k0 + k, r0, rn, ctx->off);
+    int64_t cofs;
+    const int64_t *offs = nc_k_im2col_row(ctx->ic, k0 + k, r0, rn, &cofs);
     for (int64_t jp = 0; jp < rn; jp += width) {
       int16_t *d = dst + (jp / width * kc + k) * width;
-      const int64_t *off = ctx->off + jp;
+      const int64_t *off = offs + jp;
       int w = rn - jp < width ? (int)(rn - jp) : width;
       if (ctx->is_signed) {
-        const int8_t *img = ctx->img;
+        const int8_t *img = (const int8_t *)ctx->img + cofs;
         for (int j = 0; j < w; j++)
           d[j] = off[j] >= 0 ? (int16_t)(img[off[j]] - ctx->zp) : 0;
       } else {
-        const uint8_t *img = ctx->img;
+        const uint8_t *img = (const uint8_t *)ctx->img + cofs;
         for (int j = 0; j < w; j++)
           d[j] = off[j] >= 0 ? (int16_t)(img[off[j]] - ctx->zp) : 0;
       }
@@ -52,8 +52,20 @@ static void pack_im2col_i16(const void *ctxp, int64_t r0, int64_t rn, int64_t k0
   }
 }
 
-/* Direct depthwise: y[OHW] += conv(x[IHW], w[K]) of one channel (int16 staged). */
-static void depthwise_i32(const nc_conv_geom *g, const int16_t *x, const int16_t *w, int32_t *y)
+/* y[0..n) += a * x[0, s, 2s, ...] in wrapping int32 (|a * x| < 2^16). */
+static void axpy_i32(int64_t n, int32_t a, const int16_t *restrict x, int64_t s, int32_t *restrict y)
+{
+  if (s == 1)
+    NC_VLOOP(i, n, y[i] = (int32_t)((uint32_t)y[i] + (uint32_t)(a * x[i])));
+  else
+    for (int64_t i = 0; i < n; i++)
+      y[i] = (int32_t)((uint32_t)y[i] + (uint32_t)(a * x[i * s]));
+}
+
+/* Direct depthwise: y[OHW] += conv(x[IHW], w[K]) of one channel (int16
+ * staged); lo/hi hold each kw tap's range of valid output columns. */
+static void depthwise_i32(const nc_conv_geom *g, const int64_t *lo, const int64_t *hi, const int16_t *x,
+                          const int16_t *w, int32_t *y)
 {
   for (int64_t od = 0; od < g->out[0]; od++)
     for (int64_t oh = 0; oh < g->out[1]; oh++) {
@@ -67,15 +79,10 @@ static void depthwise_i32(const nc_conv_geom *g, const int16_t *x, const int16_t
           if (ih < 0 || ih >= g->in[1])
             continue;
           const int16_t *xrow = x + (id * g->in[1] + ih) * g->in[2];
-          for (int64_t kw = 0; kw < g->k[2]; kw++) {
-            int32_t wv = w[(kd * g->k[1] + kh) * g->k[2] + kw];
-            int64_t base = kw * g->d[2] - g->pb[2];
-            int64_t lo = base >= 0 ? 0 : (-base + g->s[2] - 1) / g->s[2];
-            int64_t hi = g->in[2] - 1 - base < 0 ? 0 : (g->in[2] - 1 - base) / g->s[2] + 1;
-            hi = hi < g->out[2] ? hi : g->out[2];
-            for (int64_t o = lo; o < hi; o++)
-              yrow[o] = (int32_t)((uint32_t)yrow[o] + (uint32_t)(wv * xrow[o * g->s[2] + base]));
-          }
+          for (int64_t kw = 0; kw < g->k[2]; kw++)
+            if (hi[kw] > lo[kw])
+              axpy_i32(hi[kw] - lo[kw], w[(kd * g->k[1] + kh) * g->k[2] + kw],
+                       xrow + lo[kw] * g->s[2] + kw * g->d[2] - g->pb[2], g->s[2], yrow + lo[kw]);
         }
       }
     }
@@ -92,9 +99,13 @@ static void conv_i32(const nc_conv_geom *g, const nc_tensor *x, const nc_tensor 
                    g->pb[1] == 0 && g->pb[2] == 0 && g->out[0] == g->in[0] && g->out[1] == g->in[1] &&
                    g->out[2] == g->in[2];
   const int8_t *xb = x->data, *wb = w->data; /* one byte per element */
-  int64_t *off = nc_xmalloc((size_t)nc_gemm_kind_i16.nc * sizeof(int64_t));
+  nc_im2col ic;
+  nc_k_im2col_init(&ic, g, cg == 1 || pointwise ? 0 : nc_gemm_kind_i16.nc);
   int16_t *plane = cg == 1 ? nc_xmalloc((size_t)(ihw ? ihw : 1) * sizeof(int16_t)) : NULL;
   int16_t *wk = cg == 1 ? nc_xmalloc((size_t)kprod * sizeof(int16_t)) : NULL;
+  int64_t *lo = nc_xmalloc((size_t)g->k[2] * 2 * sizeof(int64_t)), *hi = lo + g->k[2];
+  for (int64_t kw = 0; kw < g->k[2]; kw++)
+    nc_k_valid_range(kw * g->d[2] - g->pb[2], g->s[2], g->in[2], g->out[2], &lo[kw], &hi[kw]);
   for (int64_t n = 0; n < g->n; n++) {
     for (int64_t m = 0; m < g->m; m++)
       for (int64_t j = 0; j < ohw; j++)
@@ -109,7 +120,7 @@ static void conv_i32(const nc_conv_geom *g, const nc_tensor *x, const nc_tensor 
           int64_t mm = grp * mg + m;
           for (int64_t t = 0; t < kprod; t++)
             wk[t] = (int16_t)(nc_k_loadi(wb, w->dtype, mm * kprod + t) - w_zp[mm]);
-          depthwise_i32(g, plane, wk, cgp + m * ohw);
+          depthwise_i32(g, lo, hi, plane, wk, cgp + m * ohw);
         }
         continue;
       }
@@ -118,14 +129,15 @@ static void conv_i32(const nc_conv_geom *g, const nc_tensor *x, const nc_tensor 
         nc_gemm_src bs = {img, x->dtype, 1, ihw, NULL, x_zp};
         nc_gemm_run(&nc_gemm_kind_i16, mg, ohw, kg, nc_gemm_pack_i16, &a, nc_gemm_pack_i16, &bs, cgp, ohw, NULL);
       } else {
-        im2col_i16_ctx ctx = {g, img, nc_dtype_is_signed(x->dtype), x_zp, off};
+        im2col_i16_ctx ctx = {&ic, img, nc_dtype_is_signed(x->dtype), x_zp};
         nc_gemm_run(&nc_gemm_kind_i16, mg, ohw, kg, nc_gemm_pack_i16, &a, pack_im2col_i16, &ctx, cgp, ohw, NULL);
       }
     }
   }
-  free(off);
+  nc_k_im2col_free(&ic);
   free(plane);
   free(wk);
+  free(lo);
 }
 
 /* Reads a zero point that is NULL, one element, or (if count > 0) count

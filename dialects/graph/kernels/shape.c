@@ -229,7 +229,9 @@ static bool slice_resolve(const nc_slice_params *p, int rank, const int64_t *x_s
       e = e < -1 ? -1 : e > dim - 1 ? dim - 1 : e;
     }
     int64_t n;
-    if (st > 0)
+    if (dim == 0)
+      n = 0;
+    else if (st > 0)
       n = e > s ? (e - s - 1) / st + 1 : 0;
     else
       n = s > e ? (s - e - 1) / (st == INT64_MIN ? INT64_MAX : -st) + 1 : 0;

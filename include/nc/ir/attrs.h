@@ -83,7 +83,8 @@ NC_KEEP nc_attr *nc_attr_dense_elements(nc_context *ctx, nc_type *type, const vo
 NC_KEEP nc_attr *nc_attr_dense_elements_owned(nc_context *ctx, nc_type *type, NC_TAKE void *data, size_t nbytes);
 /** `dense_resource<name> : type` referencing a context resource. */
 NC_KEEP nc_attr *nc_attr_dense_resource(nc_context *ctx, nc_type *type, nc_resource *res);
-/** A dialect attribute `#dialect.body` kept as text. */
+/** A dialect attribute `#dialect.body` kept as text (see nc_type_opaque for
+ * which bodies print as `#dialect<body>`). */
 NC_KEEP nc_attr *nc_attr_opaque(nc_context *ctx, nc_ident *dialect, const char *body, size_t len);
 /** A builtin attribute kept as text: `keyword<body>` for affine_map, affine_set, strided. */
 NC_KEEP nc_attr *nc_attr_builtin_opaque(nc_context *ctx, nc_ident *keyword, const char *body, size_t len);

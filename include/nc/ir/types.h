@@ -72,7 +72,9 @@ NC_KEEP nc_type *nc_type_tuple(nc_context *ctx, size_t n, nc_type *const *types)
 /** `complex<elt>`. */
 NC_KEEP nc_type *nc_type_complex(nc_context *ctx, nc_type *elt);
 /** A dialect type `!dialect.body` (body is the text after the dot, e.g.
- * `buffer<4xi8>`), or `!dialect<"body">` when printed. */
+ * `buffer<4xi8>`); as in MLIR, a body that is not an identifier optionally
+ * followed by `<...>` prints as `!dialect<body>`, so it must have balanced
+ * brackets and quotes to read back. */
 NC_KEEP nc_type *nc_type_opaque(nc_context *ctx, nc_ident *dialect, const char *body, size_t len);
 
 /** The type's kind. */

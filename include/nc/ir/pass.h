@@ -1,0 +1,194 @@
+/* pass.h: passes declared as data, the pass registry, pass managers and
+ * MLIR's textual pipeline language.
+ *
+ * A pass is a static nc_pass_def (name, command-line argument, summary,
+ * description, typed options, statistics, the op it anchors on, a run
+ * function). Registering it is one line in passes/registry.c. A pass manager
+ * holds passes and nested pass managers anchored on op names, exactly like
+ * MLIR's OpPassManager, and is built from text such as
+ *   builtin.module(func.func(canonicalize{max-iterations=3},cse),symbol-dce)
+ * Nested pass managers whose ops are IsolatedFromAbove run in parallel over
+ * sibling ops; diagnostics, printed IR and statistics come out in the same
+ * order as a single-threaded run.
+ */
+#ifndef NC_IR_PASS_H
+#define NC_IR_PASS_H
+
+#include <stdio.h>
+
+#include "nc/ir/asm.h"
+
+/** Kinds of pass options. */
+typedef enum nc_pass_option_kind {
+  NC_PASS_OPT_BOOL,
+  NC_PASS_OPT_INT,      /* int64 */
+  NC_PASS_OPT_STRING,
+  NC_PASS_OPT_ENUM,     /* one of `enum_values` */
+  NC_PASS_OPT_INT_LIST, /* comma-separated int64 */
+  NC_PASS_OPT_STRING_LIST,
+  NC_PASS_OPT_PIPELINE, /* a nested pass pipeline, as text */
+} nc_pass_option_kind;
+
+/** A declared pass option. */
+typedef struct nc_pass_option_def {
+  const char *name;            /* e.g. "max-iterations" */
+  nc_pass_option_kind kind;
+  const char *default_value;   /* textual default ("10", "true", "normal", "" for empty lists) */
+  const char *summary;
+  const char *const *enum_values; /* NULL-terminated, for NC_PASS_OPT_ENUM */
+} nc_pass_option_def;
+
+/** A declared statistic (a counter the pass bumps; summed over threads). */
+typedef struct nc_pass_stat_def {
+  const char *name;     /* e.g. "num-cse'd" */
+  const char *summary;  /* e.g. "Number of operations CSE'd" */
+} nc_pass_stat_def;
+
+typedef struct nc_pass nc_pass;
+
+/** A pass definition. */
+typedef struct nc_pass_def {
+  const char *argument;  /* command-line name, e.g. "cse" */
+  const char *name;      /* display name in IR dumps and reports, e.g. "CSE" */
+  const char *group;     /* --help group, e.g. "Generic", "Test", "Graph" */
+  const char *summary;
+  const char *description;
+  const char *anchor;    /* op name the pass runs on, or NULL for any op */
+  const nc_pass_option_def *options; size_t n_options;
+  const nc_pass_stat_def *stats; size_t n_stats;
+  const char *const *dependent_dialects; /* NULL-terminated dialect names, may be NULL */
+  /** Optional: checks option values once when the pass is created; emits a
+   * diagnostic at `loc` and returns false if they are unusable. */
+  bool (*initialize)(nc_pass *pass, nc_context *ctx);
+  /** Runs the pass on `op`. Returns false on failure (after emitting a
+   * diagnostic; if it emits none, the pass manager reports which pass
+   * failed on which op). Must only touch `op` and what it contains. */
+  bool (*run)(nc_pass *pass, nc_op *op);
+} nc_pass_def;
+
+/** A named pipeline: a pipeline registered under one name with options of its own. */
+typedef struct nc_pass_manager nc_pass_manager;
+typedef struct nc_pipeline_def {
+  const char *argument;
+  const char *summary;
+  const nc_pass_option_def *options; size_t n_options;
+  /** Appends the pipeline's passes to `pm` (anchored on whatever the caller
+   * nests it in), reading option values from `pass` (nc_pass_get_option_*). */
+  bool (*build)(nc_pass_manager *pm, nc_pass *options);
+} nc_pipeline_def;
+
+/* --- registry --------------------------------------------------------------------------- */
+
+/** Registers a pass definition (idempotent). */
+void nc_pass_register(NC_KEEP const nc_pass_def *def);
+/** Registers a named pipeline (idempotent). */
+void nc_pipeline_register(NC_KEEP const nc_pipeline_def *def);
+/** Finds a pass / pipeline by argument, or NULL. */
+NC_KEEP const nc_pass_def *nc_pass_lookup(const char *argument, size_t len);
+NC_KEEP const nc_pipeline_def *nc_pipeline_lookup(const char *argument, size_t len);
+/** Number and i-th registered pass / pipeline (sorted by argument). */
+size_t nc_pass_registry_size(void);
+NC_KEEP const nc_pass_def *nc_pass_registry_get(size_t i);
+size_t nc_pipeline_registry_size(void);
+NC_KEEP const nc_pipeline_def *nc_pipeline_registry_get(size_t i);
+/** Prints every pass and pipeline with summaries and options, grouped
+ * (`--help`), or one argument per line (`--list-passes`). */
+void nc_pass_registry_print_help(FILE *out);
+void nc_pass_registry_print_list(FILE *out);
+
+/* --- pass instances ---------------------------------------------------------------------- */
+
+/** The definition of a pass instance. */
+NC_KEEP const nc_pass_def *nc_pass_get_def(NC_KEEP const nc_pass *p);
+/** Option values (the option must exist and have that kind). */
+bool nc_pass_get_option_bool(NC_KEEP const nc_pass *p, const char *name);
+int64_t nc_pass_get_option_int(NC_KEEP const nc_pass *p, const char *name);
+NC_KEEP const char *nc_pass_get_option_string(NC_KEEP const nc_pass *p, const char *name); /* also enums, pipelines */
+size_t nc_pass_get_option_list_size(NC_KEEP const nc_pass *p, const char *name);
+int64_t nc_pass_get_option_list_int(NC_KEEP const nc_pass *p, const char *name, size_t i);
+NC_KEEP const char *nc_pass_get_option_list_string(NC_KEEP const nc_pass *p, const char *name, size_t i);
+/** Adds `n` to statistic number `i` (thread-safe). */
+void nc_pass_stat_add(nc_pass *p, size_t i, uint64_t n);
+/** Current value of statistic i. */
+uint64_t nc_pass_stat_get(NC_KEEP const nc_pass *p, size_t i);
+/** Per-instance scratch pointer a pass may set in `initialize` (freed by the
+ * pass's own code; the pointer is shared by all threads running the pass). */
+void nc_pass_set_state(nc_pass *p, void *state, void (*free_state)(void *));
+NC_KEEP void *nc_pass_get_state(NC_KEEP const nc_pass *p);
+
+/* --- pass managers ---------------------------------------------------------------------- */
+
+/** Options of a whole run, named after mlir-opt's flags. */
+typedef struct nc_pass_run_options {
+  bool verify_each;            /* default true */
+  bool disable_threading;      /* --mlir-disable-threading */
+  int num_threads;             /* 0: number of CPUs */
+  /* IR printing instrumentation */
+  bool print_before_all, print_after_all, print_after_change, print_after_failure, print_module_scope;
+  const char *print_before;    /* comma-separated pass arguments */
+  const char *print_after;
+  const char *print_tree_dir;  /* --mlir-print-ir-tree-dir */
+  nc_print_flags print_flags;  /* how dumped IR is printed */
+  FILE *print_stream;          /* where IR dumps go (default stderr) */
+  /* timing and statistics */
+  bool timing;                 /* --mlir-timing */
+  bool timing_tree;            /* --mlir-timing-display=tree (default list) */
+  bool statistics;             /* --mlir-pass-statistics */
+  bool statistics_list;        /* --mlir-pass-statistics-display=list (default pipeline) */
+  /* crash/failure reproducer */
+  const char *reproducer_file; /* --mlir-pass-pipeline-crash-reproducer */
+} nc_pass_run_options;
+
+/** The default run options (verify_each on). */
+nc_pass_run_options nc_pass_run_options_default(void);
+
+/** Creates an empty pass manager anchored on `anchor` ("builtin.module",
+ * "func.func", or "any"). */
+NC_GIVE nc_pass_manager *nc_pass_manager_create(nc_context *ctx, const char *anchor);
+/** Frees a pass manager and its passes. */
+void nc_pass_manager_destroy(NC_TAKE nc_pass_manager *pm);
+/** The op name this pass manager runs on ("any" for op-agnostic). */
+NC_KEEP const char *nc_pass_manager_get_anchor(NC_KEEP const nc_pass_manager *pm);
+/** Appends a nested pass manager anchored on `anchor` and returns it (owned
+ * by pm). */
+NC_KEEP nc_pass_manager *nc_pass_manager_nest(nc_pass_manager *pm, const char *anchor);
+/** Appends a pass with its default options; `options` ("k=v k2=v2" or NULL)
+ * overrides them. Returns false (with a diagnostic) on an unknown pass or
+ * option, or if the pass is anchored on a different op than `pm`. */
+bool nc_pass_manager_add_pass(nc_pass_manager *pm, const char *argument, const char *options);
+/** Parses MLIR's textual pipeline syntax and appends it to `pm` (whose anchor
+ * must match the text's top-level anchor). Errors are diagnostics pointing at
+ * the offending character of the pipeline string, with "did you mean" hints. */
+bool nc_pass_manager_parse_pipeline(nc_pass_manager *pm, const char *text);
+/** Parses a pipeline text into a new pass manager anchored as the text says. */
+NC_GIVE nc_pass_manager *nc_pass_pipeline_parse(nc_context *ctx, const char *text);
+/** Writes the pipeline back as text with every option (parses back to the
+ * same pipeline). Returns a malloc'ed string. */
+NC_GIVE char *nc_pass_manager_to_string(NC_KEEP const nc_pass_manager *pm);
+/** Number of passes (counting nested ones). */
+size_t nc_pass_manager_size(NC_KEEP const nc_pass_manager *pm);
+
+/** Runs the pipeline on `op` (whose name must match the anchor). Returns
+ * false if a pass failed or verification after a pass failed. */
+bool nc_pass_manager_run(nc_pass_manager *pm, nc_op *op, NC_KEEP const nc_pass_run_options *opts);
+/** Writes the statistics report (after a run). */
+void nc_pass_manager_print_statistics(NC_KEEP const nc_pass_manager *pm, bool list, FILE *out);
+
+/* --- timing ------------------------------------------------------------------------------ */
+
+/** A timing report in MLIR's format, filled by nc_pass_manager_run and by
+ * tools that time their own phases (Parser, Output). */
+typedef struct nc_timing nc_timing;
+NC_GIVE nc_timing *nc_timing_create(void);
+void nc_timing_destroy(NC_TAKE nc_timing *t);
+/** Records a top-level phase ("Parser", "Output", ...) with wall and user seconds. */
+void nc_timing_add(nc_timing *t, const char *name, double wall, double user);
+/** Attaches a timing to a pass manager run (pass rows go under it). */
+void nc_pass_manager_set_timing(nc_pass_manager *pm, nc_timing *t);
+/** Prints the report; `tree` for --mlir-timing-display=tree. */
+void nc_timing_print(NC_KEEP const nc_timing *t, bool tree, double total_wall, double total_user, FILE *out);
+/** Wall clock and this process's CPU time, in seconds. */
+double nc_time_wall(void);
+double nc_time_user(void);
+
+#endif

@@ -1,0 +1,521 @@
+/* pass_registry.c: the process-wide registry of passes and named pipelines,
+ * pass instances with typed option values and statistics, and --help.
+ */
+#include "pass_internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const nc_pass_def **passes;
+static size_t n_passes, cap_passes;
+static const nc_pipeline_def **pipelines;
+static size_t n_pipelines, cap_pipelines;
+
+static int cmp_pass(const void *a, const void *b)
+{
+  return strcmp((*(const nc_pass_def *const *)a)->argument, (*(const nc_pass_def *const *)b)->argument);
+}
+
+static int cmp_pipe(const void *a, const void *b)
+{
+  return strcmp((*(const nc_pipeline_def *const *)a)->argument, (*(const nc_pipeline_def *const *)b)->argument);
+}
+
+void nc_pass_register(const nc_pass_def *def)
+{
+  for (size_t i = 0; i < n_passes; i++)
+    if (passes[i] == def)
+      return;
+  if (n_passes == cap_passes) {
+    cap_passes = cap_passes ? cap_passes * 2 : 32;
+    passes = nc_xrealloc(passes, cap_passes * sizeof *passes);
+  }
+  passes[n_passes++] = def;
+  qsort(passes, n_passes, sizeof *passes, cmp_pass);
+}
+
+void nc_pipeline_register(const nc_pipeline_def *def)
+{
+  for (size_t i = 0; i < n_pipelines; i++)
+    if (pipelines[i] == def)
+      return;
+  if (n_pipelines == cap_pipelines) {
+    cap_pipelines = cap_pipelines ? cap_pipelines * 2 : 8;
+    pipelines = nc_xrealloc(pipelines, cap_pipelines * sizeof *pipelines);
+  }
+  pipelines[n_pipelines++] = def;
+  qsort(pipelines, n_pipelines, sizeof *pipelines, cmp_pipe);
+}
+
+const nc_pass_def *nc_pass_lookup(const char *arg, size_t len)
+{
+  for (size_t i = 0; i < n_passes; i++)
+    if (strlen(passes[i]->argument) == len && !memcmp(passes[i]->argument, arg, len))
+      return passes[i];
+  return NULL;
+}
+
+const nc_pipeline_def *nc_pipeline_lookup(const char *arg, size_t len)
+{
+  for (size_t i = 0; i < n_pipelines; i++)
+    if (strlen(pipelines[i]->argument) == len && !memcmp(pipelines[i]->argument, arg, len))
+      return pipelines[i];
+  return NULL;
+}
+
+size_t nc_pass_registry_size(void) { return n_passes; }
+const nc_pass_def *nc_pass_registry_get(size_t i) { return passes[i]; }
+size_t nc_pipeline_registry_size(void) { return n_pipelines; }
+const nc_pipeline_def *nc_pipeline_registry_get(size_t i) { return pipelines[i]; }
+
+static const char *kind_name(nc_pass_option_kind k)
+{
+  switch (k) {
+  case NC_PASS_OPT_BOOL: return "bool";
+  case NC_PASS_OPT_INT: return "int";
+  case NC_PASS_OPT_STRING: return "string";
+  case NC_PASS_OPT_ENUM: return "enum";
+  case NC_PASS_OPT_INT_LIST: return "int list";
+  case NC_PASS_OPT_STRING_LIST: return "string list";
+  default: return "pipeline";
+  }
+}
+
+static void print_options(FILE *out, const nc_pass_option_def *o, size_t n)
+{
+  for (size_t i = 0; i < n; i++) {
+    fprintf(out, "      %-32s - %s (%s", o[i].name, o[i].summary ? o[i].summary : "", kind_name(o[i].kind));
+    if (o[i].enum_values) {
+      fprintf(out, ": ");
+      for (const char *const *e = o[i].enum_values; *e; e++)
+        fprintf(out, "%s%s", e == o[i].enum_values ? "" : "|", *e);
+    }
+    if (o[i].default_value && *o[i].default_value)
+      fprintf(out, ", default %s", o[i].default_value);
+    fprintf(out, ")\n");
+  }
+}
+
+void nc_pass_registry_print_help(FILE *out)
+{
+  /* groups in order of first appearance among sorted passes */
+  const char *groups[64];
+  size_t ng = 0;
+  for (size_t i = 0; i < n_passes; i++) {
+    const char *g = passes[i]->group ? passes[i]->group : "Other";
+    bool seen = false;
+    for (size_t k = 0; k < ng; k++)
+      seen |= !strcmp(groups[k], g);
+    if (!seen && ng < 64)
+      groups[ng++] = g;
+  }
+  for (size_t k = 0; k < ng; k++) {
+    fprintf(out, "  %s passes:\n", groups[k]);
+    for (size_t i = 0; i < n_passes; i++) {
+      const nc_pass_def *d = passes[i];
+      if (strcmp(d->group ? d->group : "Other", groups[k]))
+        continue;
+      fprintf(out, "    --%-34s - %s%s%s%s\n", d->argument, d->summary ? d->summary : "", d->anchor ? " [on " : "",
+              d->anchor ? d->anchor : "", d->anchor ? "]" : "");
+      print_options(out, d->options, d->n_options);
+    }
+  }
+  if (n_pipelines) {
+    fprintf(out, "  Pass pipelines:\n");
+    for (size_t i = 0; i < n_pipelines; i++) {
+      fprintf(out, "    --%-34s - %s\n", pipelines[i]->argument, pipelines[i]->summary ? pipelines[i]->summary : "");
+      print_options(out, pipelines[i]->options, pipelines[i]->n_options);
+    }
+  }
+}
+
+void nc_pass_registry_print_list(FILE *out)
+{
+  for (size_t i = 0; i < n_passes; i++)
+    fprintf(out, "%s\n", passes[i]->argument);
+  for (size_t i = 0; i < n_pipelines; i++)
+    fprintf(out, "%s\n", pipelines[i]->argument);
+}
+
+/* --- strings and edit distance ------------------------------------------------------------ */
+
+void nc_str_append(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
+{
+  if (*len + n + 1 > *cap) {
+    *cap = (*len + n + 1) * 2;
+    *buf = nc_xrealloc(*buf, *cap);
+  }
+  memcpy(*buf + *len, s, n);
+  *len += n;
+  (*buf)[*len] = 0;
+}
+
+/* --- option values ----------------------------------------------------------------------------- */
+
+static void opt_error(nc_context *ctx, unsigned src, size_t at, const char *fmt, ...) NC_PRINTF(4, 5);
+static void opt_error(nc_context *ctx, unsigned src, size_t at, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  nc_location loc = at == SIZE_MAX ? nc_location_unknown() : nc_location_from_source(src, at);
+  nc_diag_emit(nc_diag_createv(ctx, NC_SEV_ERROR, loc, fmt, ap));
+  va_end(ap);
+}
+
+static void free_val(optval *v)
+{
+  free(v->text);
+  free(v->ints);
+  for (size_t i = 0; i < v->n && v->strs; i++)
+    free(v->strs[i]);
+  free(v->strs);
+  memset(v, 0, sizeof *v);
+}
+
+static char *dupn(const char *s, size_t n)
+{
+  char *d = nc_xmalloc(n + 1);
+  memcpy(d, s, n);
+  d[n] = 0;
+  return d;
+}
+
+/* Splits a list value on commas outside brackets and quotes. */
+static size_t split_list(const char *s, size_t n, const char **parts, size_t *lens, size_t max)
+{
+  size_t k = 0, start = 0;
+  int depth = 0;
+  bool quote = false;
+  if (!n)
+    return 0;
+  for (size_t i = 0; i <= n; i++) {
+    char c = i < n ? s[i] : ',';
+    if (quote) {
+      quote = c != '"';
+      continue;
+    }
+    if (c == '"')
+      quote = true;
+    else if (c == '{' || c == '(' || c == '[')
+      depth++;
+    else if (c == '}' || c == ')' || c == ']')
+      depth--;
+    else if (c == ',' && depth == 0) {
+      if (k < max) {
+        parts[k] = s + start;
+        lens[k] = i - start;
+      }
+      k++;
+      start = i + 1;
+    }
+  }
+  return k;
+}
+
+static bool unquote(const char **s, size_t *n)
+{
+  if (*n >= 2 && (((*s)[0] == '"' && (*s)[*n - 1] == '"') || ((*s)[0] == '{' && (*s)[*n - 1] == '}'))) {
+    (*s)++;
+    *n -= 2;
+    return true;
+  }
+  return false;
+}
+
+static bool set_value(nc_context *ctx, const nc_pass_option_def *od, optval *v, const char *s, size_t n, unsigned src,
+                      size_t at, const char *owner)
+{
+  free_val(v);
+  const char *raw = s;
+  size_t rawn = n;
+  switch (od->kind) {
+  case NC_PASS_OPT_BOOL:
+    if ((n == 4 && !memcmp(s, "true", 4)) || (n == 1 && s[0] == '1'))
+      v->b = true;
+    else if ((n == 5 && !memcmp(s, "false", 5)) || (n == 1 && s[0] == '0'))
+      v->b = false;
+    else {
+      opt_error(ctx, src, at, "invalid value '%.*s' for option '%s' of '%s' (expected true or false)", (int)n, s,
+                od->name, owner);
+      return false;
+    }
+    v->text = nc_xmalloc(6);
+    strcpy(v->text, v->b ? "true" : "false");
+    return true;
+  case NC_PASS_OPT_INT: {
+    char *tmp = dupn(s, n), *end;
+    errno = 0;
+    long long x = strtoll(tmp, &end, 10);
+    bool ok = n && *end == 0 && errno == 0;
+    free(tmp);
+    if (!ok) {
+      opt_error(ctx, src, at, "invalid value '%.*s' for option '%s' of '%s' (expected an integer)", (int)n, s, od->name,
+                owner);
+      return false;
+    }
+    v->i = x;
+    v->text = nc_xmalloc(24);
+    snprintf(v->text, 24, "%lld", x);
+    return true;
+  }
+  case NC_PASS_OPT_ENUM: {
+    for (const char *const *e = od->enum_values; e && *e; e++)
+      if (strlen(*e) == n && !memcmp(*e, s, n)) {
+        v->text = dupn(s, n);
+        return true;
+      }
+    const char *best = NULL;
+    size_t bd = SIZE_MAX;
+    for (const char *const *e = od->enum_values; e && *e; e++) {
+      size_t d = nc_edit_distance(s, n, *e, strlen(*e));
+      if (d < bd) {
+        bd = d;
+        best = *e;
+      }
+    }
+    if (best && bd <= 3)
+      opt_error(ctx, src, at, "invalid value '%.*s' for option '%s' of '%s'; did you mean '%s'?", (int)n, s, od->name,
+                owner, best);
+    else
+      opt_error(ctx, src, at, "invalid value '%.*s' for option '%s' of '%s'", (int)n, s, od->name, owner);
+    return false;
+  }
+  case NC_PASS_OPT_STRING:
+  case NC_PASS_OPT_PIPELINE:
+    unquote(&s, &n);
+    v->text = dupn(s, n);
+    return true;
+  case NC_PASS_OPT_INT_LIST:
+  case NC_PASS_OPT_STRING_LIST: {
+    unquote(&s, &n);
+    size_t k = split_list(s, n, NULL, NULL, 0);
+    const char **parts = nc_xmalloc((k + 1) * sizeof *parts);
+    size_t *lens = nc_xmalloc((k + 1) * sizeof *lens);
+    split_list(s, n, parts, lens, k);
+    v->n = k;
+    if (od->kind == NC_PASS_OPT_INT_LIST)
+      v->ints = nc_xcalloc(k + 1, sizeof *v->ints);
+    else
+      v->strs = nc_xcalloc(k + 1, sizeof *v->strs);
+    bool ok = true;
+    for (size_t i = 0; i < k && ok; i++) {
+      if (od->kind == NC_PASS_OPT_INT_LIST) {
+        char *tmp = dupn(parts[i], lens[i]), *end;
+        v->ints[i] = strtoll(tmp, &end, 10);
+        ok = lens[i] && *end == 0;
+        free(tmp);
+        if (!ok)
+          opt_error(ctx, src, at, "invalid value '%.*s' in list option '%s' of '%s' (expected integers)", (int)lens[i],
+                    parts[i], od->name, owner);
+      } else {
+        const char *ps = parts[i];
+        size_t pl = lens[i];
+        unquote(&ps, &pl);
+        v->strs[i] = dupn(ps, pl);
+      }
+    }
+    free(parts);
+    free(lens);
+    if (!ok)
+      return false;
+    v->text = dupn(raw, rawn);
+    return true;
+  }
+  }
+  return false;
+}
+
+/* Parses "k=v k2={...} k3" into option values. */
+static bool parse_options(nc_context *ctx, nc_pass *p, const nc_pass_option_def *defs, size_t nd, const char *s,
+                          size_t n, unsigned src, size_t base, const char *owner)
+{
+  size_t i = 0;
+  while (i < n) {
+    while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n'))
+      i++;
+    if (i >= n)
+      break;
+    size_t kstart = i;
+    while (i < n && s[i] != '=' && s[i] != ' ' && s[i] != '\t' && s[i] != '\n')
+      i++;
+    size_t klen = i - kstart;
+    const char *val = NULL;
+    size_t vlen = 0, vstart = i;
+    if (i < n && s[i] == '=') {
+      i++;
+      vstart = i;
+      int depth = 0;
+      bool quote = false;
+      while (i < n) {
+        char c = s[i];
+        if (quote) {
+          quote = c != '"';
+        } else if (c == '"') {
+          quote = true;
+        } else if (c == '{' || c == '(' || c == '[') {
+          depth++;
+        } else if (c == '}' || c == ')' || c == ']') {
+          depth--;
+        } else if ((c == ' ' || c == '\t' || c == '\n') && depth <= 0) {
+          break;
+        }
+        i++;
+      }
+      val = s + vstart;
+      vlen = i - vstart;
+    }
+    size_t k;
+    for (k = 0; k < nd; k++)
+      if (strlen(defs[k].name) == klen && !memcmp(defs[k].name, s + kstart, klen))
+        break;
+    size_t at = base == SIZE_MAX ? SIZE_MAX : base + kstart;
+    if (k == nd) {
+      const char *best = NULL;
+      size_t bd = SIZE_MAX;
+      for (size_t j = 0; j < nd; j++) {
+        size_t d = nc_edit_distance(s + kstart, klen, defs[j].name, strlen(defs[j].name));
+        if (d < bd) {
+          bd = d;
+          best = defs[j].name;
+        }
+      }
+      if (best && bd <= 3 && bd < klen)
+        opt_error(ctx, src, at, "no such option '%.*s' for '%s'; did you mean '%s'?", (int)klen, s + kstart, owner, best);
+      else
+        opt_error(ctx, src, at, "no such option '%.*s' for '%s'", (int)klen, s + kstart, owner);
+      return false;
+    }
+    if (!val) {
+      if (defs[k].kind != NC_PASS_OPT_BOOL) {
+        opt_error(ctx, src, at, "option '%s' of '%s' needs a value ('%s=...')", defs[k].name, owner, defs[k].name);
+        return false;
+      }
+      val = "true";
+      vlen = 4;
+    }
+    if (!set_value(ctx, &defs[k], &p->values[k], val, vlen, src, base == SIZE_MAX ? SIZE_MAX : base + vstart, owner))
+      return false;
+  }
+  return true;
+}
+
+nc_pass *nc_pass_create(nc_context *ctx, const nc_pass_def *def, const nc_pipeline_def *pipe, const char *opts,
+                        size_t opts_len, unsigned src, size_t base)
+{
+  nc_pass *p = nc_xcalloc(1, sizeof *p);
+  p->def = def;
+  p->pipe = pipe;
+  const nc_pass_option_def *defs = def ? def->options : pipe->options;
+  size_t nd = def ? def->n_options : pipe->n_options;
+  const char *owner = def ? def->argument : pipe->argument;
+  p->values = nc_xcalloc(nd + 1, sizeof *p->values);
+  if (def && def->n_stats)
+    p->stats = nc_xcalloc(def->n_stats, sizeof *p->stats);
+  for (size_t k = 0; k < nd; k++) {
+    const char *dv = defs[k].default_value ? defs[k].default_value : "";
+    if (!set_value(ctx, &defs[k], &p->values[k], dv, strlen(dv), src, SIZE_MAX, owner))
+      NC_UNREACHABLE("invalid default value in a pass definition");
+  }
+  if (opts && !parse_options(ctx, p, defs, nd, opts, opts_len, src, base, owner)) {
+    nc_pass_destroy(p);
+    return NULL;
+  }
+  if (def && def->initialize && !def->initialize(p, ctx)) {
+    nc_pass_destroy(p);
+    return NULL;
+  }
+  return p;
+}
+
+void nc_pass_destroy(nc_pass *p)
+{
+  if (!p)
+    return;
+  size_t nd = p->def ? p->def->n_options : p->pipe->n_options;
+  for (size_t k = 0; k < nd; k++)
+    free_val(&p->values[k]);
+  free(p->values);
+  free(p->stats);
+  if (p->free_state)
+    p->free_state(p->state);
+  free(p);
+}
+
+static const optval *find(const nc_pass *p, const char *name, nc_pass_option_kind *kind)
+{
+  const nc_pass_option_def *defs = p->def ? p->def->options : p->pipe->options;
+  size_t nd = p->def ? p->def->n_options : p->pipe->n_options;
+  for (size_t k = 0; k < nd; k++)
+    if (!strcmp(defs[k].name, name)) {
+      if (kind)
+        *kind = defs[k].kind;
+      return &p->values[k];
+    }
+  NC_UNREACHABLE("a pass asked for an option it does not declare");
+}
+
+const nc_pass_def *nc_pass_get_def(const nc_pass *p) { return p->def; }
+bool nc_pass_get_option_bool(const nc_pass *p, const char *name) { return find(p, name, NULL)->b; }
+int64_t nc_pass_get_option_int(const nc_pass *p, const char *name) { return find(p, name, NULL)->i; }
+const char *nc_pass_get_option_string(const nc_pass *p, const char *name) { return find(p, name, NULL)->text; }
+size_t nc_pass_get_option_list_size(const nc_pass *p, const char *name) { return find(p, name, NULL)->n; }
+int64_t nc_pass_get_option_list_int(const nc_pass *p, const char *name, size_t i) { return find(p, name, NULL)->ints[i]; }
+const char *nc_pass_get_option_list_string(const nc_pass *p, const char *name, size_t i)
+{
+  return find(p, name, NULL)->strs[i];
+}
+
+void nc_pass_stat_add(nc_pass *p, size_t i, uint64_t n) { atomic_fetch_add(&p->stats[i], n); }
+uint64_t nc_pass_stat_get(const nc_pass *p, size_t i) { return atomic_load(&((nc_pass *)p)->stats[i]); }
+
+void nc_pass_set_state(nc_pass *p, void *state, void (*free_state)(void *))
+{
+  p->state = state;
+  p->free_state = free_state;
+}
+
+void *nc_pass_get_state(const nc_pass *p) { return p->state; }
+
+static int cmp_idx(const void *a, const void *b, void *ctx);
+
+void nc_pass_options_to_string(const nc_pass *p, char **buf, size_t *len, size_t *cap)
+{
+  const nc_pass_option_def *defs = p->def ? p->def->options : p->pipe->options;
+  size_t nd = p->def ? p->def->n_options : p->pipe->n_options;
+  if (!nd)
+    return;
+  /* options print sorted by name, like mlir-opt; empty lists are omitted */
+  size_t *order = nc_xmalloc(nd * sizeof *order);
+  for (size_t k = 0; k < nd; k++)
+    order[k] = k;
+  qsort_r(order, nd, sizeof *order, cmp_idx, (void *)defs);
+  bool first = true;
+  for (size_t j = 0; j < nd; j++) {
+    size_t k = order[j];
+    const optval *v = &p->values[k];
+    bool is_list = defs[k].kind == NC_PASS_OPT_INT_LIST || defs[k].kind == NC_PASS_OPT_STRING_LIST;
+    if (is_list && v->n == 0)
+      continue;
+    nc_str_append(buf, len, cap, first ? "{" : " ", 1);
+    first = false;
+    nc_str_append(buf, len, cap, defs[k].name, strlen(defs[k].name));
+    nc_str_append(buf, len, cap, "=", 1);
+    bool needs_quote = defs[k].kind == NC_PASS_OPT_PIPELINE ||
+                       (defs[k].kind == NC_PASS_OPT_STRING && (strpbrk(v->text, " \t{}") || !*v->text));
+    if (needs_quote)
+      nc_str_append(buf, len, cap, "{", 1);
+    nc_str_append(buf, len, cap, v->text, strlen(v->text));
+    if (needs_quote)
+      nc_str_append(buf, len, cap, "}", 1);
+  }
+  if (!first)
+    nc_str_append(buf, len, cap, "}", 1);
+  free(order);
+}
+
+static int cmp_idx(const void *a, const void *b, void *ctx)
+{
+  const nc_pass_option_def *defs = ctx;
+  return strcmp(defs[*(const size_t *)a].name, defs[*(const size_t *)b].name);
+}
