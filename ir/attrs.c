@@ -238,7 +238,7 @@ static int64_t normalize_int(const nc_type *t, int64_t v)
   unsigned w = t->kind == NC_TYPE_INDEX ? 64 : t->width;
   if (w >= 64)
     return v;
-  if (w == 1 || t->signedness == NC_UNSIGNED)
+  if (t->signedness == NC_UNSIGNED || (w == 1 && t->signedness == NC_SIGNLESS)) /* i1 is 0 or 1, si1 0 or -1 */
     return (int64_t)((uint64_t)v & ((1ull << w) - 1));
   return (int64_t)((uint64_t)v << (64 - w)) >> (64 - w);
 }
@@ -567,7 +567,8 @@ nc_attr *nc_attr_dict_set(nc_context *ctx, nc_attr *d, nc_ident *name, nc_attr *
 static int64_t read_int(const nc_type *elt, const char *p)
 {
   size_t es = nc_dense_element_size(elt);
-  bool uns = elt->kind == NC_TYPE_INTEGER && (elt->signedness == NC_UNSIGNED || elt->width == 1);
+  bool uns = elt->kind == NC_TYPE_INTEGER &&
+             (elt->signedness == NC_UNSIGNED || (elt->width == 1 && elt->signedness == NC_SIGNLESS));
   switch (es) {
   case 1: return uns ? (int64_t)*(const uint8_t *)p : (int64_t)*(const int8_t *)p;
   case 2: { int16_t v; memcpy(&v, p, 2); return uns ? (int64_t)(uint16_t)v : v; }

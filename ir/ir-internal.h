@@ -258,7 +258,7 @@ void nc_out_printf(nc_out *o, const char *fmt, ...) NC_PRINTF(2, 3);
 void nc_out_type(nc_out *o, const nc_type *t);
 void nc_out_attr(nc_out *o, const nc_attr *a, const nc_print_flags *flags);
 void nc_out_string_literal(nc_out *o, const char *s, size_t len);
-void nc_out_float(nc_out *o, const nc_attr *a);
+bool nc_out_float(nc_out *o, const nc_attr *a); /* true if printed as hex bits */
 static inline void nc_out_char(nc_out *o, char c)
 {
   if (NC_UNLIKELY(o->len == o->cap))

@@ -550,10 +550,12 @@ static bool dense_push(nc_asm_parser *p, dense_builder *b)
     memcpy(slot, &bits, b->es);
   } else if (elt->kind == NC_TYPE_INTEGER || elt->kind == NC_TYPE_INDEX) {
     uint64_t mag;
-    if (tk.kind == T_BARE && (kw_eq(&tk, "true") || kw_eq(&tk, "false")) && !neg) {
+    bool is_bool = tk.kind == T_BARE && (kw_eq(&tk, "true") || kw_eq(&tk, "false")) && !neg;
+    if (is_bool) {
       if (elt->width != 1)
         return perr(p, "expected integer elements, but parsed boolean");
       mag = kw_eq(&tk, "true");
+      neg = mag && elt->signedness == NC_SIGNED; /* true is -1 in si1 */
     } else if (tk.kind == T_INT) {
       if (!int_value(&tk, &mag))
         return perr(p, "integer constant out of range for type");
@@ -567,8 +569,9 @@ static bool dense_push(nc_asm_parser *p, dense_builder *b)
     int64_t v = neg ? (int64_t)(0 - mag) : (int64_t)mag;
     if (elt->width < 8 && elt->kind == NC_TYPE_INTEGER) { /* normalise sub-byte values */
       unsigned w = elt->width;
-      v = (w == 1 || elt->signedness == NC_UNSIGNED) ? (int64_t)((uint64_t)v & ((1ull << w) - 1))
-                                                     : (int64_t)((uint64_t)v << (64 - w)) >> (64 - w);
+      v = (elt->signedness == NC_UNSIGNED || (w == 1 && elt->signedness == NC_SIGNLESS))
+            ? (int64_t)((uint64_t)v & ((1ull << w) - 1))
+            : (int64_t)((uint64_t)v << (64 - w)) >> (64 - w);
     }
     memcpy(slot, &v, b->es); /* little-endian: low bytes first */
   } else {
@@ -662,7 +665,7 @@ static nc_attr *parse_dense(nc_asm_parser *p, const char *kw_at)
     if (elt->kind == NC_TYPE_INTEGER && elt->width == 1) { /* bit-packed on the wire */
       size_t need = ((size_t)n + 7) / 8;
       unsigned char *unpacked;
-      if (nbytes == 1 && (data[0] == 0 || data[0] == 1 || data[0] == 0xff)) {
+      if (nbytes == 1 && (data[0] == 0 || data[0] == 0xff)) { /* a splat, as MLIR reads it */
         unpacked = nc_xmalloc(1);
         unpacked[0] = data[0] != 0;
         nbytes = 1;

@@ -1,9 +1,10 @@
 /* print.c: the output buffer, and printing of types and attributes in
  * MLIR's syntax.
  *
- * Floats print as MLIR does: `%.6e`-style when that reads back to the same
- * bits, else the shortest decimal that does, else (inf, nan) the raw bits in
- * hex, so every value round-trips exactly. Large dense data prints as hex.
+ * Floats print as MLIR does: six significant digits (`1.500000e+00`) when
+ * that reads back to the same bits, else the shortest decimal that does,
+ * else (inf, nan) the raw bits in hex, so every value round-trips exactly.
+ * Large dense data prints as hex.
  */
 #include "ir-internal.h"
 
@@ -154,15 +155,20 @@ static bool reads_back(const nc_type *t, const char *s, uint64_t bits)
   return nc_float_double_to_bits(t, strtod(s, NULL)) == bits;
 }
 
-static void out_float_bits(nc_out *o, const nc_type *t, uint64_t bits)
+/* Returns true if it printed the bits in hex (which need a type to read back as a float). */
+static bool out_float_bits(nc_out *o, const nc_type *t, uint64_t bits)
 {
   double d = nc_float_bits_to_double(t, bits);
   char buf[64];
   if (isfinite(d)) {
-    snprintf(buf, sizeof buf, "%.6e", d);
+    /* six significant digits padded with a zero, as APFloat::toString(6, 0, false) */
+    snprintf(buf, sizeof buf, "%.5e", d);
+    char *e = strchr(buf, 'e');
+    memmove(e + 1, e, strlen(e) + 1);
+    *e = '0';
     if (reads_back(t, buf, bits)) {
       nc_out_str(o, buf);
-      return;
+      return false;
     }
     int lo = t->kind == NC_TYPE_F64 ? 15 : 7, hi = t->kind == NC_TYPE_F64 ? 17 : 9;
     for (int prec = lo; prec <= hi; prec++) {
@@ -171,13 +177,13 @@ static void out_float_bits(nc_out *o, const nc_type *t, uint64_t bits)
         if (!strchr(buf, '.') && !strchr(buf, 'e')) /* the lexer needs a '.' */
           strcat(buf, ".0");
         else if (!strchr(buf, '.')) { /* 1e+20 -> 1.0e+20 */
-          char *e = strchr(buf, 'e');
+          e = strchr(buf, 'e');
           memmove(e + 2, e, strlen(e) + 1);
           e[0] = '.';
           e[1] = '0';
         }
         nc_out_str(o, buf);
-        return;
+        return false;
       }
     }
   }
@@ -186,9 +192,10 @@ static void out_float_bits(nc_out *o, const nc_type *t, uint64_t bits)
   nc_out_str(o, "0x");
   for (int i = (int)digits - 1; i >= 0; i--)
     nc_out_char(o, hexdig[(bits >> (4 * i)) & 15]);
+  return true;
 }
 
-void nc_out_float(nc_out *o, const nc_attr *a) { out_float_bits(o, a->type, a->fbits); }
+bool nc_out_float(nc_out *o, const nc_attr *a) { return out_float_bits(o, a->type, a->fbits); }
 
 /* --- types --------------------------------------------------------------------------------------------- */
 
@@ -405,7 +412,8 @@ static void out_element(nc_out *o, const nc_type *elt, const unsigned char *p)
     return;
   }
   size_t es = nc_dense_element_size(elt);
-  bool uns = elt->kind == NC_TYPE_INTEGER && (elt->signedness == NC_UNSIGNED || elt->width == 1);
+  bool uns = elt->kind == NC_TYPE_INTEGER &&
+             (elt->signedness == NC_UNSIGNED || (elt->width == 1 && elt->signedness == NC_SIGNLESS));
   int64_t v;
   switch (es) {
   case 1: v = uns ? (int64_t)p[0] : (int64_t)(int8_t)p[0]; break;
@@ -511,14 +519,18 @@ void nc_out_attr(nc_out *o, const nc_attr *a, const nc_print_flags *flags)
     for (size_t i = 0; i < a->array.n; i++) {
       if (i)
         nc_out_write(o, ", ", 2);
-      /* like MLIR, array elements elide the default i64 / f64 types */
+      /* like MLIR, array elements elide the default i64 / f64 types (but
+       * not of a float printed as hex bits, which would read as an integer) */
       const nc_attr *e = a->array.elts[i];
-      if ((e->kind == NC_ATTR_INTEGER && e->type->kind == NC_TYPE_INTEGER && e->type->width == 64 &&
-           e->type->signedness == NC_SIGNLESS) ||
-          (e->kind == NC_ATTR_FLOAT && e->type->kind == NC_TYPE_F64))
-        nc_out_attr_value(o, e, flags);
-      else
+      if (e->kind == NC_ATTR_INTEGER && e->type->kind == NC_TYPE_INTEGER && e->type->width == 64 &&
+          e->type->signedness == NC_SIGNLESS) {
+        out_int_value(o, e->type, e->i);
+      } else if (e->kind == NC_ATTR_FLOAT && e->type->kind == NC_TYPE_F64) {
+        if (nc_out_float(o, e))
+          nc_out_str(o, " : f64");
+      } else {
         nc_out_attr(o, e, flags);
+      }
     }
     nc_out_char(o, ']');
     break;

@@ -217,7 +217,7 @@ bool nc_k_conv_geom(const char *op, const nc_conv_params *p, int rank, const int
     if (!nc_k_window_dim(p->auto_pad, g->in[j], g->k[j], g->s[j], g->d[j], pbi, pei, false, &g->pb[j], &g->pe[j],
                          &g->out[j]))
       return nc_kerr(err, errlen, "%s: dilated kernel (%lld) larger than padded input (%lld) in spatial dim %d",
-                     op, (long long)(g->d[j] * (g->k[j] - 1) + 1), (long long)(g->in[j] + pbi + pei), i);
+                     op, (long long)(g->d[j] * (g->k[j] - 1) + 1), (long long)(g->in[j] + g->pb[j] + g->pe[j]), i);
   }
   return true;
 }

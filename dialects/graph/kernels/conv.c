@@ -180,6 +180,8 @@ static bool check_float_operands(const char *op, const nc_tensor *x, const nc_te
 bool nc_kernel_conv_shape(const nc_conv_params *p, int rank, const int64_t *x_shape, const int64_t *w_shape,
                           int64_t *out_shape, char *err, size_t errlen)
 {
+  if (!p)
+    return nc_kerr(err, errlen, "conv_shape: missing parameters");
   nc_conv_geom g;
   if (!nc_k_conv_geom("conv", p, rank, x_shape, w_shape, &g, err, errlen))
     return false;
@@ -215,6 +217,8 @@ static void conv_thunk(const void *ctx, bool is_f64, const void *x, const void *
 bool nc_kernel_conv(const nc_conv_params *p, const nc_tensor *x, const nc_tensor *w, const nc_tensor *b,
                     nc_tensor *y, char *err, size_t errlen)
 {
+  if (!p)
+    return nc_kerr(err, errlen, "conv: missing parameters");
   if (!check_float_operands("conv", x, w, b, w ? w->shape[0] : 0, err, errlen))
     return false;
   nc_conv_geom g;
@@ -252,6 +256,8 @@ static bool convt_geom(const nc_conv_transpose_params *p, int rank, const int64_
   if (w_shape[0] != g->c)
     return nc_kerr(err, errlen, "%s: W has %lld input channels, X has %lld", op, (long long)w_shape[0],
                    (long long)g->c);
+  if (w_shape[1] > INT64_MAX / g->group)
+    return nc_kerr(err, errlen, "%s: too many output channels", op);
   if ((int)p->auto_pad < 0 || p->auto_pad > NC_AUTO_PAD_VALID)
     return nc_kerr(err, errlen, "%s: bad auto_pad", op);
   g->m = w_shape[1] * g->group;
@@ -306,6 +312,8 @@ static bool convt_geom(const nc_conv_transpose_params *p, int rank, const int64_
 bool nc_kernel_conv_transpose_shape(const nc_conv_transpose_params *p, int rank, const int64_t *x_shape,
                                     const int64_t *w_shape, int64_t *out_shape, char *err, size_t errlen)
 {
+  if (!p)
+    return nc_kerr(err, errlen, "conv_transpose_shape: missing parameters");
   nc_conv_geom g;
   if (!convt_geom(p, rank, x_shape, w_shape, &g, err, errlen))
     return false;
@@ -390,11 +398,13 @@ static void convt_real(const void *ctx, bool is_f64, const void *x, const void *
 bool nc_kernel_conv_transpose(const nc_conv_transpose_params *p, const nc_tensor *x, const nc_tensor *w,
                               const nc_tensor *b, nc_tensor *y, char *err, size_t errlen)
 {
-  int64_t m = w && x && w->rank >= 2 ? w->shape[1] * (p->group ? p->group : 1) : 0;
-  if (!check_float_operands("conv_transpose", x, w, b, m, err, errlen))
+  if (!p)
+    return nc_kerr(err, errlen, "conv_transpose: missing parameters");
+  if (!check_float_operands("conv_transpose", x, w, NULL, 0, err, errlen))
     return false;
   nc_conv_geom g;
-  if (!convt_geom(p, x->rank, x->shape, w->shape, &g, err, errlen))
+  if (!convt_geom(p, x->rank, x->shape, w->shape, &g, err, errlen) ||
+      !check_float_operands("conv_transpose", x, w, b, g.m, err, errlen))
     return false;
   int64_t out_shape[NC_TENSOR_MAX_RANK];
   nc_k_geom_out_shape(&g, out_shape);

@@ -383,7 +383,7 @@ bool nc_kernel_variadic(nc_variadic_op op, int n, const nc_tensor *const *xs, nc
   if ((unsigned)op > NC_VARIADIC_MIN)
     return nc_kerr(err, errlen, "variadic: unknown op %d", (int)op);
   const char *name = names[op];
-  if (n < 1)
+  if (n < 1 || !xs)
     return nc_kerr(err, errlen, "%s: needs at least one input", name);
   int r = 0;
   int64_t shape[NC_TENSOR_MAX_RANK];

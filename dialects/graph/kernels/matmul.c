@@ -195,6 +195,8 @@ static bool gemm_c_ok(int c_rank, const int64_t *c_shape, int64_t m, int64_t n)
 bool nc_kernel_gemm_shape(const nc_gemm_params *p, const int64_t *a_shape, const int64_t *b_shape, int c_rank,
                           const int64_t *c_shape, int64_t *out_shape, char *err, size_t errlen)
 {
+  if (!p)
+    return nc_kerr(err, errlen, "gemm_shape: missing parameters");
   int64_t m = p->trans_a ? a_shape[1] : a_shape[0], k = p->trans_a ? a_shape[0] : a_shape[1];
   int64_t k2 = p->trans_b ? b_shape[1] : b_shape[0], n = p->trans_b ? b_shape[0] : b_shape[1];
   if (m < 0 || k < 0 || n < 0 || k2 < 0)
@@ -218,6 +220,8 @@ static int64_t c_index(const nc_tensor *c, int64_t i, int64_t j)
 bool nc_kernel_gemm(const nc_gemm_params *p, const nc_tensor *a, const nc_tensor *b, const nc_tensor *c,
                     nc_tensor *y, char *err, size_t errlen)
 {
+  if (!p)
+    return nc_kerr(err, errlen, "gemm: missing parameters");
   if (!mm_check("gemm", a, b, err, errlen))
     return false;
   if (a->rank != 2 || b->rank != 2)

@@ -100,6 +100,8 @@ bool nc_kernel_instance_norm(double epsilon, const nc_tensor *x, const nc_tensor
 
 bool nc_kernel_lrn(const nc_lrn_params *p, const nc_tensor *x, nc_tensor *y, char *err, size_t errlen)
 {
+  if (!p)
+    return nc_kerr(err, errlen, "lrn: missing parameters");
   const char *op = "lrn";
   if (!check_nc_input(op, x, y, 2, err, errlen))
     return false;

@@ -44,7 +44,7 @@ static bool pool_geom(const char *op, const nc_pool_params *p, int rank, const i
       return nc_kerr(err, errlen, "%s: attribute out of range", op);
     if (!nc_k_window_dim(p->auto_pad, in, k, s, d, pb, pe, p->ceil_mode, &g->pb[j], &g->pe[j], &g->out[j]))
       return nc_kerr(err, errlen, "%s: window (%lld) larger than the padded input (%lld) in spatial dim %d", op,
-                     (long long)(d * (k - 1) + 1), (long long)(in + pb + pe), i);
+                     (long long)(d * (k - 1) + 1), (long long)(in + g->pb[j] + g->pe[j]), i);
   }
   return true;
 }
@@ -52,6 +52,8 @@ static bool pool_geom(const char *op, const nc_pool_params *p, int rank, const i
 bool nc_kernel_pool_shape(const nc_pool_params *p, int rank, const int64_t *x_shape, int64_t *out_shape, char *err,
                           size_t errlen)
 {
+  if (!p)
+    return nc_kerr(err, errlen, "pool_shape: missing parameters");
   nc_conv_geom g;
   if (!pool_geom("pool", p, rank, x_shape, &g, err, errlen))
     return false;
@@ -172,11 +174,15 @@ static bool pool_run(const char *op, bool is_max, const nc_pool_params *p, const
 
 bool nc_kernel_max_pool(const nc_pool_params *p, const nc_tensor *x, nc_tensor *y, char *err, size_t errlen)
 {
+  if (!p)
+    return nc_kerr(err, errlen, "max_pool: missing parameters");
   return pool_run("max_pool", true, p, x, y, err, errlen);
 }
 
 bool nc_kernel_avg_pool(const nc_pool_params *p, const nc_tensor *x, nc_tensor *y, char *err, size_t errlen)
 {
+  if (!p)
+    return nc_kerr(err, errlen, "avg_pool: missing parameters");
   return pool_run("avg_pool", false, p, x, y, err, errlen);
 }
 

@@ -193,6 +193,8 @@ bool nc_kernel_conv_integer(const nc_conv_params *p, const nc_tensor *x, const n
                             const nc_tensor *x_zero_point, const nc_tensor *w_zero_point, nc_tensor *y, char *err,
                             size_t errlen)
 {
+  if (!p)
+    return nc_kerr(err, errlen, "conv_integer: missing parameters");
   const char *op = "conv_integer";
   nc_conv_geom g;
   int32_t xz, *wz;
@@ -258,6 +260,8 @@ bool nc_kernel_qlinear_conv(const nc_conv_params *p, const nc_tensor *x, const n
                             const nc_tensor *w_zero_point, const nc_tensor *y_scale, const nc_tensor *y_zero_point,
                             const nc_tensor *bias, nc_tensor *y, char *err, size_t errlen)
 {
+  if (!p)
+    return nc_kerr(err, errlen, "qlinear_conv: missing parameters");
   const char *op = "qlinear_conv";
   nc_conv_geom g;
   int32_t xz, *wz;

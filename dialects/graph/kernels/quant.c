@@ -74,6 +74,8 @@ static bool is_quant_dtype(nc_dtype dt)
 bool nc_kernel_quantize_linear(const nc_quant_params *p, const nc_tensor *x, const nc_tensor *scale,
                                const nc_tensor *zero_point, nc_tensor *y, char *err, size_t errlen)
 {
+  if (!p)
+    return nc_kerr(err, errlen, "quantize_linear: missing parameters");
   const char *op = "quantize_linear";
   if (!nc_k_check_in(op, "X", x, err, errlen) || !nc_k_check_in(op, "y_scale", scale, err, errlen) ||
       (zero_point && !nc_k_check_in(op, "y_zero_point", zero_point, err, errlen)) ||
@@ -117,6 +119,8 @@ bool nc_kernel_quantize_linear(const nc_quant_params *p, const nc_tensor *x, con
 bool nc_kernel_dequantize_linear(const nc_quant_params *p, const nc_tensor *x, const nc_tensor *scale,
                                  const nc_tensor *zero_point, nc_tensor *y, char *err, size_t errlen)
 {
+  if (!p)
+    return nc_kerr(err, errlen, "dequantize_linear: missing parameters");
   const char *op = "dequantize_linear";
   if (!nc_k_check_in(op, "X", x, err, errlen) || !nc_k_check_in(op, "x_scale", scale, err, errlen) ||
       (zero_point && !nc_k_check_in(op, "x_zero_point", zero_point, err, errlen)))
@@ -191,6 +195,8 @@ bool nc_fixed_point_from_scale(double scale, int32_t *multiplier, int32_t *shift
 
 bool nc_kernel_requantize(const nc_requant_params *p, const nc_tensor *x, nc_tensor *y, char *err, size_t errlen)
 {
+  if (!p)
+    return nc_kerr(err, errlen, "requantize: missing parameters");
   const char *op = "requantize";
   if (!nc_k_check_in(op, "X", x, err, errlen) || !nc_k_check_in(op, "output", y, err, errlen))
     return false;

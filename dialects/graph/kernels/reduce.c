@@ -64,6 +64,8 @@ static bool shape_of(const char *op, const nc_reduce_params *p, int rank, const 
 bool nc_kernel_reduce_shape(const nc_reduce_params *p, int rank, const int64_t *x_shape, int *out_rank,
                             int64_t *out_shape, char *err, size_t errlen)
 {
+  if (!p)
+    return nc_kerr(err, errlen, "reduce_shape: missing parameters");
   bool red[NC_TENSOR_MAX_RANK];
   return shape_of("reduce", p, rank, x_shape, red, out_rank, out_shape, err, errlen);
 }
@@ -221,6 +223,8 @@ bool nc_kernel_reduce(nc_reduce_op op, const nc_reduce_params *p, const nc_tenso
                       size_t errlen)
 {
   const char *name = reduce_name(op);
+  if (!p)
+    return nc_kerr(err, errlen, "%s: missing parameters", name);
   if ((unsigned)op > NC_REDUCE_LOG_SUM_EXP)
     return nc_kerr(err, errlen, "reduce: unknown op %d", (int)op);
   if (!nc_k_check_in(name, "X", x, err, errlen))

@@ -245,12 +245,16 @@ static bool slice_resolve(const nc_slice_params *p, int rank, const int64_t *x_s
 bool nc_kernel_slice_shape(const nc_slice_params *p, int rank, const int64_t *x_shape, int64_t *out_shape,
                            char *err, size_t errlen)
 {
+  if (!p)
+    return nc_kerr(err, errlen, "slice_shape: missing parameters");
   int64_t start[NC_TENSOR_MAX_RANK], step[NC_TENSOR_MAX_RANK];
   return slice_resolve(p, rank, x_shape, start, step, out_shape, err, errlen);
 }
 
 bool nc_kernel_slice(const nc_slice_params *p, const nc_tensor *x, nc_tensor *y, char *err, size_t errlen)
 {
+  if (!p)
+    return nc_kerr(err, errlen, "slice: missing parameters");
   if (!nc_k_check_in("slice", "X", x, err, errlen))
     return false;
   int64_t start[NC_TENSOR_MAX_RANK], step[NC_TENSOR_MAX_RANK], len[NC_TENSOR_MAX_RANK];
@@ -474,7 +478,7 @@ static bool pad_resolve(const nc_pad_params *p, int rank, const int64_t *x_shape
   }
   for (int d = 0; d < rank; d++) {
     int64_t dim = x_shape[d];
-    if (dim < 0 || pb[d] > INT64_MAX / 4 || pe[d] > INT64_MAX / 4 || pb[d] < -dim || pe[d] < -dim ||
+    if (dim < 0 || dim > INT64_MAX / 4 || pb[d] > INT64_MAX / 4 || pe[d] > INT64_MAX / 4 || pb[d] < -dim || pe[d] < -dim ||
         dim + pb[d] + pe[d] < 0)
       return nc_kerr(err, errlen, "pad: pads (%lld, %lld) invalid for dim %d of size %lld", (long long)pb[d],
                      (long long)pe[d], d, (long long)dim);
@@ -491,6 +495,8 @@ static bool pad_resolve(const nc_pad_params *p, int rank, const int64_t *x_shape
 bool nc_kernel_pad_shape(const nc_pad_params *p, int rank, const int64_t *x_shape, int64_t *out_shape, char *err,
                          size_t errlen)
 {
+  if (!p)
+    return nc_kerr(err, errlen, "pad_shape: missing parameters");
   int64_t pb[NC_TENSOR_MAX_RANK], pe[NC_TENSOR_MAX_RANK];
   return pad_resolve(p, rank, x_shape, pb, pe, out_shape, err, errlen);
 }
@@ -518,6 +524,8 @@ static int64_t pad_map(nc_pad_mode mode, int64_t o, int64_t pb, int64_t dim, int
 bool nc_kernel_pad(const nc_pad_params *p, const nc_tensor *x, const nc_tensor *value, nc_tensor *y, char *err,
                    size_t errlen)
 {
+  if (!p)
+    return nc_kerr(err, errlen, "pad: missing parameters");
   if (!nc_k_check_in("pad", "X", x, err, errlen))
     return false;
   int64_t pb[NC_TENSOR_MAX_RANK], pe[NC_TENSOR_MAX_RANK], ys[NC_TENSOR_MAX_RANK];

@@ -54,10 +54,14 @@ static bool softmax_run(const char *op, bool logsm, const nc_softmax_params *p, 
 
 bool nc_kernel_softmax(const nc_softmax_params *p, const nc_tensor *x, nc_tensor *y, char *err, size_t errlen)
 {
+  if (!p)
+    return nc_kerr(err, errlen, "softmax: missing parameters");
   return softmax_run("softmax", false, p, x, y, err, errlen);
 }
 
 bool nc_kernel_log_softmax(const nc_softmax_params *p, const nc_tensor *x, nc_tensor *y, char *err, size_t errlen)
 {
+  if (!p)
+    return nc_kerr(err, errlen, "log_softmax: missing parameters");
   return softmax_run("log_softmax", true, p, x, y, err, errlen);
 }

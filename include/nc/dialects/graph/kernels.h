@@ -20,7 +20,12 @@
  *    dtypes; it never crashes and never writes outside the output tensor.
  *    Compute functions re-check the output shape and dtype.
  *  - Input tensors are NC_KEEP; output tensors are NC_KEEP too (the caller
- *    owns them, the kernel only fills their data).
+ *    owns them, the kernel only fills their data). An output must not share
+ *    memory with an input (nc_kernel_reshape alone allows y == x).
+ *  - Ops whose output shape is an input's (unary, Softmax, the norms,
+ *    Quantize/DequantizeLinear, Requantize) have no shape function; the
+ *    integer and quantized convolutions and products use
+ *    nc_kernel_conv_shape and nc_kernel_matmul_shape.
  *  - Float kernels accept f32, f64, f16 and bf16. f32 and f64 compute in their
  *    own precision; f16/bf16 compute in f32 and round once per result
  *    (round to nearest even). Float results match ONNX's numpy reference up to
