@@ -27,7 +27,7 @@ import argparse
 import random
 import sys
 
-VERSION = 1
+VERSION = 2
 
 # Tensor types the generic ops draw from, weighted towards the common ones.
 TENSOR_TYPES = [
@@ -104,17 +104,25 @@ def gen_generic(out, n, seed=1):
 
 
 ARITH_BINOPS = ["arith.addi", "arith.subi", "arith.muli", "arith.andi", "arith.ori", "arith.xori"]
+COMMUTATIVE = {"arith.addi", "arith.muli", "arith.andi", "arith.ori", "arith.xori"}
 
 
 def gen_arith(out, n, funcs=1, dup=0.25, seed=1, syntax="generic"):
-    """Writes N arith ops spread evenly over FUNCS functions; a fraction DUP of
+    """Writes N arith ops spread evenly over FUNCS functions. A fraction DUP of
     them repeat an earlier op of the same function exactly (same name, same
-    operands, same constant), so CSE can remove them."""
+    operands, same constant); every other op is distinct from all earlier ones
+    even after earlier duplicates are replaced by their originals, and from
+    commuted forms, so CSE removes exactly the duplicates (no cascades).
+    Every value is used: operands prefer the oldest unused value, and a
+    "bench.sink" op (unregistered, so never erased) takes whatever is left,
+    because MLIR's cse also erases dead ops."""
     rng = random.Random(seed)
     out.write(header("arith", n=n, funcs=funcs, dup=dup, seed=seed, syntax=syntax))
     out.write("module {\n")
     per = [n // funcs + (1 if i < n % funcs else 0) for i in range(funcs)]
     types = ["i32", "i64"]
+    ndups = 0
+    from collections import deque
 
     def fmt(res, name, ops, ty, value=None):
         if syntax == "custom":
@@ -128,30 +136,62 @@ def gen_arith(out, n, funcs=1, dup=0.25, seed=1, syntax="generic"):
     for f in range(funcs):
         pools = {"i32": ["%arg0", "%arg1"], "i64": ["%arg2", "%arg3"]}
         out.write(f"  func.func @f{f}(%arg0: i32, %arg1: i32, %arg2: i64, %arg3: i64) -> (i32, i64) {{\n")
-        emitted = []  # (name, operands, type, value) of the ops so far
+        unused = {"i32": deque(["%arg0", "%arg1"]), "i64": deque(["%arg2", "%arg3"])}  # oldest first
+        used = set()
+        canon = {}     # value name -> the original it duplicates
+        seen = set()   # keys of the distinct ops so far
+        emitted = []   # (name, operands, type, value, result) of the distinct ops so far
         lines = []
+        fresh_const = 1000
         for vid in range(per[f]):
-            if emitted and rng.random() < dup:
-                name, ops, ty, value = emitted[rng.randrange(max(0, len(emitted) - 256), len(emitted))]
-            else:
-                ty = rng.choice(types)
-                if rng.random() < 0.15:
-                    name, ops, value = "arith.constant", [], rng.randrange(-8, 256)
-                else:
-                    pool = pools[ty]
-                    name, value = rng.choice(ARITH_BINOPS), None
-                    ops = [pool[max(0, len(pool) - 1 - int(rng.expovariate(0.2)))] for _ in range(2)]
-                emitted.append((name, ops, ty, value))
             res = f"%{vid}"
+            if emitted and rng.random() < dup:
+                name, ops, ty, value, orig = emitted[rng.randrange(max(0, len(emitted) - 256), len(emitted))]
+                canon[res] = orig
+                ndups += 1
+            else:
+                for _ in range(20):
+                    ty = rng.choice(types)
+                    if rng.random() < 0.15:
+                        name, ops, value = "arith.constant", [], rng.randrange(-8, 256)
+                    else:
+                        pool = pools[ty]
+                        name, value = rng.choice(ARITH_BINOPS), None
+                        ops = []
+                        for _ in range(2):
+                            q = unused[ty]
+                            while q and q[0] in used:
+                                q.popleft()
+                            if q and rng.random() < 0.5:
+                                ops.append(q[0])
+                            else:
+                                ops.append(pool[max(0, len(pool) - 1 - int(rng.expovariate(0.2)))])
+                    cops = [canon.get(o, o) for o in ops]
+                    key = (name, ty, value, tuple(sorted(cops) if name in COMMUTATIVE else cops))
+                    if key not in seen:
+                        break
+                else:  # give up drawing: a constant nobody used yet
+                    name, ops, value = "arith.constant", [], fresh_const
+                    fresh_const += 1
+                    key = (name, ty, value, ())
+                seen.add(key)
+                emitted.append((name, ops, ty, value, res))
+            used.update(ops)
             pools[ty].append(res)
+            unused[ty].append(res)
             lines.append(fmt(res, name, ops, ty, value))
-        out.write("".join(lines))
         ret = f"{pools['i32'][-1]}, {pools['i64'][-1]}"
+        used.update(ret.split(", "))
+        left = [(v, t) for t in types for v in unused[t] if v not in used]
+        if left:
+            lines.append(f'    "bench.sink"({", ".join(v for v, _ in left)}) : ({", ".join(t for _, t in left)}) -> ()\n')
+        out.write("".join(lines))
         if syntax == "custom":
             out.write(f"    return {ret} : i32, i64\n  }}\n")
         else:
             out.write(f'    "func.return"({ret}) : (i32, i64) -> ()\n  }}\n')
     out.write("}\n")
+    out.write(f"// gen_ir.py: {ndups} of {n} arith ops are duplicates (cse removes exactly these)\n")
 
 
 def gen_hex(out, mib, kind="dense", blob_mib=4, seed=1):

@@ -4,6 +4,8 @@
 
 const nc_dialect_def *const nc_all_dialects[] = {
   &nc_func_dialect,
+  &nc_arith_dialect,
+  &nc_graph_dialect,
   NULL,
 };
 

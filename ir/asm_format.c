@@ -673,15 +673,23 @@ static bool parse_elems_run(fstate *s, const felem *e, int n)
   return true;
 }
 
-/* Splits a flat list into groups by arity (at most one non-single group). */
+/* Splits a flat list into groups by arity (at most one non-single group, or
+ * only optional ones, which are filled in order as ONNX's optional inputs). */
 static bool split_counts(const nc_value_def *defs, size_t n, size_t total, size_t *counts)
 {
-  size_t fixed = 0, var = 0;
+  size_t fixed = 0, var = 0, opt = 0;
   for (size_t i = 0; i < n; i++) {
     if (defs[i].arity == NC_ARITY_ONE)
       fixed++;
     else
       var++;
+    opt += defs[i].arity == NC_ARITY_OPTIONAL;
+  }
+  if (var > 1 && opt == var && total >= fixed && total - fixed <= var) {
+    size_t extra = total - fixed;
+    for (size_t i = 0; i < n; i++)
+      counts[i] = defs[i].arity == NC_ARITY_ONE ? 1 : extra ? (extra--, 1) : 0;
+    return true;
   }
   if (var > 1 || total < fixed || (var == 0 && total != fixed))
     return false;
@@ -724,7 +732,8 @@ bool nc_format_parse_op(nc_asm_parser *p, nc_op_builder *b, nc_op_info *info)
     n_refs = s.all_refs.n;
     s.all_refs.v = NULL;
     if (!split_counts(d->operands, no, n_refs, ocounts)) {
-      ok = perr(p, "'%s' got %zu operands, which do not fit its operand groups", d->name, n_refs);
+      ok = nc_asm_parser_error(p, b->loc, "'%s' got %zu operands, which do not fit its operand groups", d->name,
+                               n_refs);
       goto out;
     }
   } else {
@@ -743,7 +752,8 @@ bool nc_format_parse_op(nc_asm_parser *p, nc_op_builder *b, nc_op_info *info)
   /* result types */
   if (s.all_rtypes.set) {
     if (!split_counts(d->results, nr, s.all_rtypes.n, rcounts)) {
-      ok = perr(p, "'%s' got %zu result types, which do not fit its result groups", d->name, s.all_rtypes.n);
+      ok = nc_asm_parser_error(p, b->loc, "'%s' got %zu result types, which do not fit its result groups", d->name,
+                               s.all_rtypes.n);
       goto out;
     }
     rtys = s.all_rtypes.v;
@@ -761,7 +771,7 @@ bool nc_format_parse_op(nc_asm_parser *p, nc_op_builder *b, nc_op_info *info)
       for (size_t g = 0; g < nr; g++) {
         rcounts[g] = s.rtypes[g].n;
         if (d->results[g].arity == NC_ARITY_ONE && rcounts[g] != 1) {
-          ok = perr(p, "expected one type for result '%s'", d->results[g].name);
+          ok = nc_asm_parser_error(p, b->loc, "expected one type for result '%s'", d->results[g].name);
           goto out;
         }
         if (s.rtypes[g].n)
@@ -775,7 +785,7 @@ bool nc_format_parse_op(nc_asm_parser *p, nc_op_builder *b, nc_op_info *info)
   otys = nc_xcalloc(n_refs + 1, sizeof *otys);
   if (s.all_otypes.set) {
     if (s.all_otypes.n != n_refs) {
-      ok = perr(p, "%zu operands present, but expected %zu types", n_refs, s.all_otypes.n);
+      ok = nc_asm_parser_error(p, b->loc, "%zu operands present, but expected %zu types", n_refs, s.all_otypes.n);
       goto out;
     }
     if (n_refs)
@@ -791,11 +801,11 @@ bool nc_format_parse_op(nc_asm_parser *p, nc_op_builder *b, nc_op_info *info)
     for (size_t g = 0; g < no; g++) {
       if (s.otypes[g].set) {
         if (s.otypes[g].n != ocounts[g]) {
-          if (s.otypes[g].n == 1 && ocounts[g] == 0 && d->operands[g].arity != NC_ARITY_ONE) {
+          if (s.otypes[g].n == 1 && ocounts[g] == 0 && d->operands[g].arity == NC_ARITY_OPTIONAL) {
             /* type of an absent optional operand: ignore */
           } else {
-            ok = perr(p, "%zu operands present, but expected %zu types for '%s'", ocounts[g], s.otypes[g].n,
-                      d->operands[g].name);
+            ok = nc_asm_parser_error(p, b->loc, "%zu operands present, but expected %zu types for '%s'", ocounts[g],
+                                     s.otypes[g].n, d->operands[g].name);
             goto out;
           }
         }
@@ -805,8 +815,8 @@ bool nc_format_parse_op(nc_asm_parser *p, nc_op_builder *b, nc_op_info *info)
         for (size_t i = 0; i < ocounts[g]; i++)
           otys[k + i] = known;
       } else if (ocounts[g]) {
-        ok = perr(p, "the assembly format of '%s' does not give the type of operand '%s'", d->name,
-                  d->operands[g].name);
+        ok = nc_asm_parser_error(p, b->loc, "the assembly format of '%s' does not give the type of operand '%s'",
+                                 d->name, d->operands[g].name);
         goto out;
       }
       k += ocounts[g];
@@ -831,11 +841,11 @@ bool nc_format_parse_op(nc_asm_parser *p, nc_op_builder *b, nc_op_info *info)
         if (s.attrs[i])
           props = nc_attr_dict_set(p->ctx, props, nc_ident_get_cstr(p->ctx, d->attrs[i].name), s.attrs[i]);
       if (!d->infer_types(p->ctx, b->loc, n_refs, otys, props, n_fixed, rtys)) {
-        ok = perr(p, "failed to infer the result types of '%s'", d->name);
+        ok = nc_asm_parser_error(p, b->loc, "failed to infer the result types of '%s'", d->name);
         goto out;
       }
     } else if (n_fixed) {
-      ok = perr(p, "the assembly format of '%s' does not give its result types", d->name);
+      ok = nc_asm_parser_error(p, b->loc, "the assembly format of '%s' does not give its result types", d->name);
       goto out;
     }
   }

@@ -703,11 +703,43 @@ nc_attr *nc_loc_callsite(nc_context *ctx, nc_attr *callee, nc_attr *caller)
 
 nc_attr *nc_loc_fused(nc_context *ctx, size_t n, nc_attr *const *locs, nc_attr *meta)
 {
-  nc_attr k = key_of(NC_ATTR_LOC_FUSED, NULL);
-  k.fused.n = n;
-  k.fused.locs = (nc_attr **)locs;
-  k.fused.meta = meta;
-  return unique(ctx, &k);
+  /* canonical as in MLIR's FusedLoc::get: unknowns dropped, fused locations
+   * with the same metadata flattened, duplicates removed, and a single
+   * location without metadata stands for itself */
+  size_t cap = n, m = 0;
+  for (size_t i = 0; i < n; i++)
+    if (locs[i]->kind == NC_ATTR_LOC_FUSED && locs[i]->fused.meta == meta)
+      cap += locs[i]->fused.n;
+  nc_attr *buf[16], **set = cap <= 16 ? buf : nc_xmalloc(cap * sizeof *set);
+  for (size_t i = 0; i < n; i++) {
+    bool flatten = locs[i]->kind == NC_ATTR_LOC_FUSED && locs[i]->fused.meta == meta;
+    size_t nk = flatten ? locs[i]->fused.n : 1;
+    for (size_t j = 0; j < nk; j++) {
+      nc_attr *l = flatten ? locs[i]->fused.locs[j] : locs[i];
+      bool seen = l->kind == NC_ATTR_LOC_UNKNOWN;
+      for (size_t k = 0; k < m && !seen; k++)
+        seen = set[k] == l;
+      if (!seen)
+        set[m++] = l;
+    }
+  }
+  nc_attr *r;
+  if (m == 0 && !meta) {
+    r = ctx->unknown_loc;
+  } else if (m == 1 && !meta) {
+    r = set[0];
+  } else {
+    if (m == 0)
+      set[m++] = ctx->unknown_loc;
+    nc_attr k = key_of(NC_ATTR_LOC_FUSED, NULL);
+    k.fused.n = m;
+    k.fused.locs = set;
+    k.fused.meta = meta;
+    r = unique(ctx, &k);
+  }
+  if (set != buf)
+    free(set);
+  return r;
 }
 
 nc_ident *nc_loc_get_file(const nc_attr *l) { return l->floc.file; }

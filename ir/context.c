@@ -415,9 +415,19 @@ nc_resource *nc_resource_lookup(nc_context *ctx, const char *name, size_t len)
 
 static nc_resource *resource_new_unique(nc_context *ctx, const char *hint)
 {
+  /* resource keys are bare identifiers in the textual form (MLIR accepts
+   * nothing else): other characters become '_' */
   size_t hl = strlen(hint);
-  char *buf = nc_xmalloc(hl + 24);
-  memcpy(buf, hint, hl + 1);
+  char *buf = nc_xmalloc(hl + 25), *o = buf;
+  if (!((hint[0] >= 'a' && hint[0] <= 'z') || (hint[0] >= 'A' && hint[0] <= 'Z') || hint[0] == '_'))
+    *o++ = '_';
+  for (const char *s = hint; *s; s++)
+    *o++ = (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_' ||
+                   *s == '$' || *s == '.'
+             ? *s
+             : '_';
+  *o = 0;
+  hl = (size_t)(o - buf);
   pthread_mutex_lock(&ctx->lock); /* recursive: keeps the name free until inserted */
   for (unsigned n = 1; nc_resource_lookup(ctx, buf, strlen(buf)); n++)
     snprintf(buf + hl, 24, "_%u", n);

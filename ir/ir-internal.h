@@ -84,6 +84,8 @@ struct nc_op_info {
   nc_ident *default_dialect;
   void *format;                    /* compiled assembly format (asm_format.c) */
   bool format_failed;
+  nc_attr *default_props;           /* default-valued attributes (ods.h default_value), parsed once */
+  int defaults_state;              /* 0: not parsed yet, 1: parsed */
   uint64_t traits;
   size_t epoch;                    /* ctx->n_dialects when def/dialect were looked up */
 };

@@ -104,6 +104,13 @@ nc_location nc_value_get_loc(const nc_value *v)
   return nc_result_owner(v)->loc;
 }
 
+void nc_block_arg_set_loc(nc_value *arg, nc_location loc)
+{
+  if (!(arg->bits & NC_VALUE_ARG))
+    NC_UNREACHABLE("nc_block_arg_set_loc on an op result");
+  ((nc_block_arg *)arg)->loc = loc;
+}
+
 nc_use *nc_value_get_first_use(const nc_value *v) { return v->first_use; }
 bool nc_value_use_empty(const nc_value *v) { return !v->first_use; }
 bool nc_value_has_one_use(const nc_value *v) { return v->first_use && !v->first_use->next; }
@@ -199,6 +206,41 @@ static bool is_inherent(const nc_op_info *info, const nc_ident *name)
   return false;
 }
 
+/* The dictionary of an op definition's default-valued attributes (NULL if
+ * none), parsed from the table's text on first use. Racing threads parse
+ * the same uniqued attributes, so the result is the same pointer. */
+static nc_attr *default_props(nc_context *ctx, nc_op_info *info)
+{
+  if (__atomic_load_n(&info->defaults_state, __ATOMIC_ACQUIRE))
+    return __atomic_load_n(&info->default_props, __ATOMIC_ACQUIRE);
+  nc_attr *d = NULL;
+  for (size_t i = 0; i < info->def->n_attrs; i++) {
+    const nc_attr_def *ad = &info->def->attrs[i];
+    nc_attr *v = ad->optional && ad->default_value ? nc_parse_attr(ctx, ad->default_value) : NULL;
+    if (v)
+      d = nc_attr_dict_set(ctx, d, info->attr_names[i], v);
+  }
+  __atomic_store_n(&info->default_props, d, __ATOMIC_RELEASE);
+  __atomic_store_n(&info->defaults_state, 1, __ATOMIC_RELEASE);
+  return d;
+}
+
+/* Adds the absent default-valued attributes to the properties, as MLIR's
+ * populateDefaultProperties does, so that an op written without them equals
+ * one that spells them out. */
+static nc_attr *with_defaults(nc_context *ctx, nc_op_info *info, nc_attr *props)
+{
+  nc_attr *d = default_props(ctx, info);
+  if (!d || props == d)
+    return props;
+  if (!props)
+    return d;
+  for (size_t i = 0; i < d->dict.n; i++)
+    if (!nc_attr_dict_get(props, d->dict.entries[i].name))
+      props = nc_attr_dict_set(ctx, props, d->dict.entries[i].name, d->dict.entries[i].value);
+  return props;
+}
+
 /* Splits named attributes into properties and discardable attributes. */
 bool nc_op_split_attrs(nc_context *ctx, nc_op_info *info, size_t n, const nc_named_attr *attrs, nc_attr *props_in,
                        nc_attr **props_out, nc_attr **attrs_out);
@@ -231,6 +273,8 @@ bool nc_op_split_attrs(nc_context *ctx, nc_op_info *info, size_t n, const nc_nam
   *props_out = np ? nc_attr_dictionary(ctx, np, p) : NULL;
   *attrs_out = nd ? nc_attr_dictionary(ctx, nd, d) : NULL;
   bool ok = (!np || *props_out) && (!nd || *attrs_out);
+  if (ok)
+    *props_out = with_defaults(ctx, info, *props_out);
   if (buf != sbuf)
     free(buf);
   return ok;
@@ -255,6 +299,10 @@ nc_op *nc_op_create(const nc_op_state *st)
     }
   }
   nc_attr *props, *attrs;
+  if (info->def && st->props && st->props->kind != NC_ATTR_DICTIONARY) {
+    nc_emit_error(ctx, st->loc, "expected a dictionary for the properties of '%s'", name->str);
+    return NULL;
+  }
   if (!nc_op_split_attrs(ctx, info, st->n_attrs, st->attrs, st->props, &props, &attrs)) {
     nc_emit_error(ctx, st->loc, "duplicate attribute name in '%s'", name->str);
     return NULL;

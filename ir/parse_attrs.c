@@ -97,6 +97,7 @@ bool parse_function_result_types(nc_asm_parser *p, nc_type ***types, size_t *n)
       return false;
     if (p->tok.kind == T_ARROW) { /* it was a function type: reparse as one type */
       free(*types);
+      *types = NULL; /* the caller frees it on failure too */
       lex_reset(p, save);
       nc_type *t = parse_type(p);
       if (!t)
@@ -173,6 +174,19 @@ static bool raw_angle_body(nc_asm_parser *p, const char **body, size_t *len)
   return perr_at(p, s, "unbalanced '<' in dialect body");
 }
 
+/* A dialect namespace is an identifier (the lexer also accepts `!.x`, `!0.x`
+ * and `!-x` as tokens). */
+static bool valid_namespace(const char *s, size_t len)
+{
+  if (!len || !((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z') || s[0] == '_'))
+    return false;
+  for (size_t i = 1; i < len; i++)
+    if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '_' ||
+          s[i] == '$'))
+      return false;
+  return true;
+}
+
 /* `!dialect.body`, `!dialect<body>` or `!alias`. Returns dialect + body. */
 static bool parse_extended(nc_asm_parser *p, bool is_type, nc_ident **dialect, const char **body, size_t *len,
                            bool *is_alias)
@@ -191,9 +205,13 @@ static bool parse_extended(nc_asm_parser *p, bool is_type, nc_ident **dialect, c
     }
     /* `!dialect<body>`: as in MLIR the body is the raw text between the
      * brackets (quotes included), so `!d<x<1>>` and `!d.x<1>` are equal */
+    if (!valid_namespace(name, nlen))
+      return perr_at(p, name - 1, "invalid dialect namespace '%.*s'", (int)nlen, name);
     *dialect = nc_ident_get(p->ctx, name, nlen);
     return raw_angle_body(p, body, len);
   }
+  if (!valid_namespace(name, (size_t)(dot - name)))
+    return perr(p, "invalid dialect namespace '%.*s'", (int)(dot - name), name);
   *dialect = nc_ident_get(p->ctx, name, (size_t)(dot - name));
   const char *bstart = dot + 1;
   const char *tok_end = p->tok.start + p->tok.len;
@@ -271,8 +289,8 @@ static nc_type *parse_shaped(nc_asm_parser *p, const token *kw)
   if (!elt)
     return NULL;
   nc_attr *enc = NULL, *space = NULL;
-  if (is_vector && p->tok.kind == T_COMMA)
-    return perr(p, "expected '>' in vector type"), NULL;
+  if ((is_vector || (unranked && !is_memref)) && p->tok.kind == T_COMMA) /* no encoding for these */
+    return perr(p, "expected '>' in %s type", is_vector ? "vector" : "tensor"), NULL;
   if (!is_memref && consume(p, T_COMMA) && !(enc = parse_attr(p, NULL)))
     return NULL;
   while (is_memref && consume(p, T_COMMA)) {
@@ -498,7 +516,7 @@ static void *decode_hex(nc_asm_parser *p, const token *st, size_t *nbytes)
     for (int k = 0; k < 8; k++) {
       int h = hex_table[s[2 * (i + k)]], l = hex_table[s[2 * (i + k) + 1]];
       bad |= (h == 0) | (l == 0);
-      out[i + k] = (unsigned char)(((h - 1) << 4) | (l - 1));
+      out[i + k] = (unsigned char)((((unsigned)h - 1) << 4) | ((unsigned)l - 1));
     }
     if (bad)
       goto bad;
@@ -507,7 +525,7 @@ static void *decode_hex(nc_asm_parser *p, const token *st, size_t *nbytes)
     int h = hex_table[s[2 * i]], l = hex_table[s[2 * i + 1]];
     if (!h || !l)
       goto bad;
-    out[i] = (unsigned char)(((h - 1) << 4) | (l - 1));
+    out[i] = (unsigned char)((((unsigned)h - 1) << 4) | ((unsigned)l - 1));
   }
   *nbytes = nd / 2;
   return out;
@@ -891,14 +909,9 @@ static nc_attr *parse_number_attr(nc_asm_parser *p, nc_type *hint)
   if (tk.kind != T_INT && tk.kind != T_FLOAT)
     return perr(p, "expected integer or floating point literal after '-'"), NULL;
   lex_next(p);
-  nc_type *t = NULL;
-  if (consume(p, T_COLON)) {
-    t = parse_type(p);
-    if (!t)
-      return NULL;
-  } else {
-    t = hint;
-  }
+  nc_type *t = hint; /* as in MLIR, a literal whose type is known takes no `: type` */
+  if (!t && consume(p, T_COLON) && !(t = parse_type(p)))
+    return NULL;
   if (!t)
     t = tk.kind == T_FLOAT ? p->ctx->f64 : p->ctx->int_types[NC_SIGNLESS][64];
   if (nc_type_is_float(t)) {
@@ -1009,7 +1022,7 @@ nc_attr *parse_attr(nc_asm_parser *p, nc_type *hint)
           break;
         name = owned;
       }
-      nc_resource *res = nc_resource_get_or_declare(ctx, name, nlen, p->parse_id);
+      nc_resource *res = parse_resource(p, name, nlen);
       free(owned);
       lex_next(p);
       if (!expect(p, T_GREATER, "'>'") || !expect(p, T_COLON, "':' after dense_resource"))

@@ -84,6 +84,22 @@ static void nt_remove(name_table *t, name_entry *e)
   t->tombs++;
 }
 
+/* The resource this file calls `name`. Names belong to the file: one an
+ * earlier parse (or the API) already uses gets a fresh resource, and every
+ * mention of the name in this file must find that same resource, so the
+ * parser remembers them (name table kind 3). */
+nc_resource *parse_resource(nc_asm_parser *p, const char *name, size_t len)
+{
+  nc_ident *id = nc_ident_get(p->ctx, name, len); /* keeps the key's bytes alive */
+  uint64_t h = name_hash(3, 0, id->str, id->len);
+  name_entry *e = nt_find(&p->names, 3, 0, id->str, id->len, h);
+  if (!e) {
+    e = nt_insert(&p->names, 3, 0, id->str, id->len, h);
+    e->ptr = nc_resource_get_or_declare(p->ctx, name, len, p->parse_id);
+  }
+  return e->ptr;
+}
+
 /* --- SSA scopes ---------------------------------------------------------------------------------- */
 
 #define MAX_NUMERIC (1u << 22)
@@ -481,6 +497,41 @@ static bool parse_block_ops(nc_asm_parser *p, nc_block *b)
   return true;
 }
 
+/* At the end of a region (or file): reports the first reference to a block
+ * that was never defined, and frees such blocks, which nobody owns. */
+static void drop_forward_blocks(nc_asm_parser *p)
+{
+  if (!cur_bscope(p)->n_forward)
+    return;
+  uint32_t id = cur_bscope(p)->id;
+  const char *first = NULL;
+  for (size_t i = 0; i < p->names.cap; i++) {
+    name_entry *e = &p->names.slots[i];
+    if (e->ptr && e->ptr != TOMB && e->kind == 1 && e->scope == id && ((nc_block *)e->ptr)->print_id == 1 &&
+        !((nc_block *)e->ptr)->region) {
+      nc_block *b = e->ptr;
+      if (!first || e->name < first)
+        first = e->name;
+      while (b->first_use) { /* detach successor slots pointing at it */
+        nc_block_use *u = b->first_use;
+        b->first_use = u->next;
+        u->block = NULL;
+        u->next = NULL;
+        u->prev = NULL;
+        if (b->first_use)
+          b->first_use->prev = &b->first_use;
+      }
+      nc_block_destroy(b);
+      e->ptr = TOMB; /* keep the table from pointing at freed memory */
+      p->names.count--;
+      p->names.tombs++;
+    }
+  }
+  cur_bscope(p)->n_forward = 0;
+  if (first)
+    perr_at(p, first - 1, "reference to an undefined block");
+}
+
 bool parse_region_body(nc_asm_parser *p, nc_region *r, size_t n_args, const nc_asm_argument *args, bool isolated)
 {
   if (!enter(p))
@@ -538,33 +589,9 @@ bool parse_region_body(nc_asm_parser *p, nc_region *r, size_t n_args, const nc_a
   }
   if (!expect(p, T_RBRACE, "'}' to end region"))
     goto out;
-  if (cur_bscope(p)->n_forward) {
-    perr_at(p, p->tok.start, "reference to an undefined block");
-    goto out;
-  }
-  ok = true;
+  ok = !cur_bscope(p)->n_forward;
 out:
-  /* undefined forward blocks are owned by nobody: free them */
-  if (cur_bscope(p)->n_forward) {
-    uint32_t id = cur_bscope(p)->id;
-    for (size_t i = 0; i < p->names.cap; i++) {
-      name_entry *e = &p->names.slots[i];
-      if (e->ptr && e->ptr != TOMB && e->kind == 1 && e->scope == id && ((nc_block *)e->ptr)->print_id == 1 &&
-          !((nc_block *)e->ptr)->region) {
-        nc_block *b = e->ptr;
-        while (b->first_use) { /* detach successor slots pointing at it */
-          nc_block_use *u = b->first_use;
-          b->first_use = u->next;
-          u->block = NULL;
-          u->next = NULL;
-          u->prev = NULL;
-          if (b->first_use)
-            b->first_use->prev = &b->first_use;
-        }
-        nc_block_destroy(b);
-      }
-    }
-  }
+  drop_forward_blocks(p);
   undo_to(p, mark);
   p->n_bscopes--;
   if (isolated && !pop_iso(p))
@@ -671,8 +698,12 @@ static nc_op *builder_finish(nc_op_builder *b, nc_block *block)
 {
   nc_asm_parser *p = b->p;
   nc_attr *props, *attrs;
+  if (b->info->def && b->props && b->props->kind != NC_ATTR_DICTIONARY) {
+    nc_asm_parser_error(p, b->loc, "expected a dictionary for the properties of '%s'", b->info->name->str);
+    return NULL;
+  }
   if (!nc_op_split_attrs(p->ctx, b->info, b->n_attrs, b->attrs, b->props, &props, &attrs)) {
-    perr(p, "duplicate attribute in '%s'", b->info->name->str);
+    nc_asm_parser_error(p, b->loc, "duplicate attribute in '%s'", b->info->name->str);
     return NULL;
   }
   if (b->n_succs > 255 || b->n_regions > 65535) {
@@ -785,7 +816,8 @@ static nc_op *parse_generic(nc_asm_parser *p, nc_block *block, nc_location loc, 
     bool good = true;
     do {
       nc_region *r = nc_op_builder_add_region(&b);
-      if (!parse_region_body(p, r, 0, NULL, false)) {
+      /* as in MLIR, a registered op's isolation applies to its generic form too */
+      if (!parse_region_body(p, r, 0, NULL, info->traits & NC_TRAIT_ISOLATED_FROM_ABOVE)) {
         good = false;
         break;
       }
@@ -955,7 +987,7 @@ static bool parse_alias_def(nc_asm_parser *p)
   const char *name = t.start + 1;
   size_t len = t.len - 1;
   if (memchr(name, '.', len))
-    return perr(p, "expected alias name without '.' (names with a dot are dialect %s)", is_type ? "types" : "attributes");
+    return perr(p, "%s names with a '.' are reserved for dialect-defined names", is_type ? "type" : "attribute");
   if (find_alias(p, name, len))
     return perr(p, "redefinition of %s alias id '%.*s'", is_type ? "type" : "attribute", (int)len, name);
   lex_next(p);
@@ -1011,12 +1043,12 @@ static bool blob_entry(nc_asm_parser *p, const token *key, void *u)
     for (int k = 0; k < 8; k++) {
       int a = hx[h[2 * (i + k)]], b = hx[h[2 * (i + k) + 1]];
       bad |= !a | !b;
-      all[i + k] = (unsigned char)(((a - 1) << 4) | (b - 1));
+      all[i + k] = (unsigned char)((((unsigned)a - 1) << 4) | ((unsigned)b - 1));
     }
   for (; i < nb; i++) {
     int a = hx[h[2 * i]], b = hx[h[2 * i + 1]];
     bad |= !a | !b;
-    all[i] = (unsigned char)(((a - 1) << 4) | (b - 1));
+    all[i] = (unsigned char)((((unsigned)a - 1) << 4) | ((unsigned)b - 1));
   }
   if (bad) {
     free(all);
@@ -1038,7 +1070,7 @@ static bool blob_entry(nc_asm_parser *p, const token *key, void *u)
     }
     name = owned;
   }
-  nc_resource *r = nc_resource_get_or_declare(p->ctx, name, nlen, p->parse_id);
+  nc_resource *r = parse_resource(p, name, nlen);
   free(owned);
   if (r->data) {
     free(all);
@@ -1222,16 +1254,18 @@ nc_op *nc_parse_source_range(nc_context *ctx, unsigned source_id, size_t start, 
   while (ok && p.tok.kind != T_EOF) {
     if (p.tok.kind == T_ERROR)
       ok = false;
-    else if ((p.tok.kind == T_HASH || p.tok.kind == T_EXCL) && !memchr(p.tok.start, '.', p.tok.len))
+    else if (p.tok.kind == T_HASH || p.tok.kind == T_EXCL)
       ok = parse_alias_def(&p);
     else if (p.tok.kind == T_META_BEGIN)
       ok = parse_metadata(&p);
     else
       ok = parse_op(&p, top);
   }
+  if (p.bscopes[0].n_forward) {
+    drop_forward_blocks(&p);
+    ok = false;
+  }
   ok = ok && !p.failed && report_fwd(&p, 0, p.isos[0].id) && resolve_deferred_locs(&p, top);
-  if (ok && p.bscopes[0].n_forward)
-    ok = perr(&p, "reference to an undefined block");
   (void)mark;
   if (ok) {
     ctx->external_resources = p.external_resources;

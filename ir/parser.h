@@ -37,7 +37,7 @@ typedef struct name_entry {
   const char *name;
   uint32_t len;
   uint32_t scope;   /* isolated scope id for values, region scope id for blocks */
-  uint8_t kind;     /* 0 = value, 1 = block */
+  uint8_t kind;     /* 0 = value, 1 = block, 2 = result group size, 3 = resource */
   void *ptr;        /* nc_value* or nc_block* */
   uint64_t hash;
 } name_entry;
@@ -189,6 +189,7 @@ void *parse_vec_push(nc_asm_parser *p, void **vec, size_t *n, size_t *cap, size_
 
 /* parse_ops.c */
 bool parse_op(nc_asm_parser *p, nc_block *block);
+nc_resource *parse_resource(nc_asm_parser *p, const char *name, size_t len);
 bool parse_region_body(nc_asm_parser *p, nc_region *r, size_t n_args, const nc_asm_argument *args, bool isolated);
 
 #endif

@@ -1,8 +1,10 @@
-/* pass_internal.h: data layout of passes and pass managers, shared by
- * pass_registry.c, pass_pipeline.c, pass_manager.c and pass_instrument.c. */
+/* pass_internal.h: data layout of passes and pass managers, and the run
+ * state shared by pass_registry.c, pass_pipeline.c, pass_manager.c,
+ * pass_instrument.c and pass_report.c. */
 #ifndef NC_IR_PASS_INTERNAL_H
 #define NC_IR_PASS_INTERNAL_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 
 #include "ir-internal.h"
@@ -18,6 +20,13 @@ typedef struct optval {
   char **strs;
 } optval;
 
+/* Time spent in a pass or pipeline, one slot per worker thread of the run:
+ * wall time is the largest slot, user time their sum (MLIR's definitions). */
+typedef struct pm_clock {
+  uint64_t *slot_ns;
+  size_t n_slots;
+} pm_clock;
+
 struct nc_pass {
   const nc_pass_def *def;     /* NULL for the option holder of a named pipeline */
   const nc_pipeline_def *pipe;
@@ -25,8 +34,7 @@ struct nc_pass {
   _Atomic uint64_t *stats;
   void *state;
   void (*free_state)(void *);
-  /* timing, summed over runs and threads (nanoseconds) */
-  _Atomic uint64_t wall_ns, user_ns;
+  pm_clock clock;
 };
 
 typedef struct pm_entry {
@@ -42,7 +50,7 @@ struct nc_pass_manager {
   size_t n, cap;
   nc_pass_manager *parent;
   nc_timing *timing;
-  _Atomic uint64_t wall_ns, user_ns; /* for the "'x' Pipeline" timing rows */
+  pm_clock clock;             /* for the "'x' Pipeline" timing rows */
 };
 
 /* Creates a pass instance; `opts` is the text between braces (may be NULL).
@@ -54,9 +62,57 @@ void nc_pass_destroy(nc_pass *p);
 /* Appends the option text of a pass ("{k=v ...}" or "") to a growing string. */
 void nc_pass_options_to_string(const nc_pass *p, char **buf, size_t *len, size_t *cap);
 void nc_str_append(char **buf, size_t *len, size_t *cap, const char *s, size_t n);
-
+/* Parses pipeline elements in bytes [start, end) of `text` (the source
+ * `src`, or UINT_MAX for none) into a throwaway pass manager, so errors point
+ * into the source;
+ * returns them printed back with every option (malloc'ed), or NULL. */
+char *nc_pipeline_check_elements(nc_context *ctx, unsigned src, const char *text, size_t start, size_t end);
 
 /* Thread-local count of errors emitted by this thread (diag.c). */
 size_t nc_diag_thread_errors(void);
+
+/* --- run state (pass_manager.c) ------------------------------------------------------------ */
+
+typedef struct nc_thread_pool nc_thread_pool;
+typedef struct op_counters op_counters;
+
+typedef struct run_ctx {
+  const nc_pass_run_options *opts;
+  nc_context *ctx;
+  nc_op *top;
+  FILE *stream;
+  bool threading;
+  size_t n_threads;
+  nc_thread_pool *pool;       /* started on the first parallel nested run */
+  op_counters *tree_counters; /* --mlir-print-ir-tree-dir file numbering */
+} run_ctx;
+
+/* Writes instrumentation text (IR dumps, pass output): straight to the run's
+ * stream, or into the current parallel task's log to be replayed in op order. */
+void nc_run_emit_text(run_ctx *rc, const char *s, size_t n);
+/* Nanoseconds on the monotonic clock. */
+uint64_t nc_clock_ns(void);
+/* Index of the calling thread among the run's workers (0 for the caller). */
+size_t nc_run_thread_slot(void);
+void nc_clock_add(pm_clock *c, uint64_t ns);
+uint64_t nc_clock_wall(const pm_clock *c);
+uint64_t nc_clock_user(const pm_clock *c);
+
+/* --- instrumentation (pass_instrument.c) ------------------------------------------------------ */
+
+/* A structural fingerprint of an op and everything nested in it (pointers of
+ * names, attributes, values, locations), to tell whether a pass changed it. */
+uint64_t nc_op_fingerprint(nc_op *op);
+bool nc_instr_print_before(const run_ctx *rc, const nc_pass_def *d);
+bool nc_instr_print_after(const run_ctx *rc, const nc_pass_def *d);
+/* Prints "// -----// IR Dump {Before|After} Name (arg) //----- //" and the IR. */
+void nc_instr_dump(run_ctx *rc, const char *when, const nc_pass *pass, nc_op *op, bool failed);
+op_counters *nc_op_counters_create(void);
+void nc_op_counters_destroy(op_counters *c);
+/* Reproducers: arm before a run, snapshot before each pass, write on failure. */
+void nc_repro_begin(run_ctx *rc);
+void nc_repro_snapshot(run_ctx *rc, const nc_pass_manager *pm, const nc_pass *pass, nc_op *op);
+void nc_repro_write(run_ctx *rc);
+void nc_repro_end(run_ctx *rc);
 
 #endif

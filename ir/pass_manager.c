@@ -1,23 +1,19 @@
 /* pass_manager.c: running pass pipelines, in parallel over isolated sibling
- * ops, with mlir-opt's instrumentation: IR printing before/after passes,
- * verification after each pass, timing, statistics, and crash/failure
- * reproducers.
+ * ops on a pool of pthreads, with verification after each pass and the hooks
+ * of the instrumentation (pass_instrument.c) and reports (pass_report.c).
  *
  * Determinism: when a nested pipeline runs on sibling ops in parallel, each
- * op's diagnostics and printed IR are captured by its worker and replayed in
- * op order afterwards, and every op runs even if a sibling fails, so the
- * output is the same with and without threads.
+ * op's diagnostics and instrumentation text are logged by its worker, in the
+ * order they happen, and replayed in op order afterwards; every sibling runs
+ * even if another fails (in both modes). So output, diagnostics and
+ * statistics are the same with and without threads.
  */
 #include "pass_internal.h"
 
-#include <errno.h>
-#include <pthread.h>
-#include <signal.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <fcntl.h>
 #include <unistd.h>
 
 /* --- clocks ---------------------------------------------------------------------------------- */
@@ -29,341 +25,354 @@ static uint64_t ns_of(clockid_t c)
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+uint64_t nc_clock_ns(void) { return ns_of(CLOCK_MONOTONIC); }
 double nc_time_wall(void) { return (double)ns_of(CLOCK_MONOTONIC) * 1e-9; }
 double nc_time_user(void) { return (double)ns_of(CLOCK_PROCESS_CPUTIME_ID) * 1e-9; }
+
+static _Thread_local size_t tl_slot; /* worker index within the current run */
+size_t nc_run_thread_slot(void) { return tl_slot; }
+
+void nc_clock_add(pm_clock *c, uint64_t ns)
+{
+  if (c->n_slots)
+    c->slot_ns[tl_slot < c->n_slots ? tl_slot : 0] += ns;
+}
+
+uint64_t nc_clock_wall(const pm_clock *c)
+{
+  uint64_t m = 0;
+  for (size_t i = 0; i < c->n_slots; i++)
+    m = c->slot_ns[i] > m ? c->slot_ns[i] : m;
+  return m;
+}
+
+uint64_t nc_clock_user(const pm_clock *c)
+{
+  uint64_t s = 0;
+  for (size_t i = 0; i < c->n_slots; i++)
+    s += c->slot_ns[i];
+  return s;
+}
+
+static void clock_reset(pm_clock *c, size_t n)
+{
+  if (c->n_slots != n) {
+    free(c->slot_ns);
+    c->slot_ns = nc_xcalloc(n, sizeof *c->slot_ns);
+    c->n_slots = n;
+  } else {
+    memset(c->slot_ns, 0, n * sizeof *c->slot_ns);
+  }
+}
+
+/* Clears statistics and clocks before a run (a pass manager may run many times,
+ * e.g. once per --split-input-file chunk; each report covers one run). */
+static void reset_counters(nc_pass_manager *pm, size_t n_slots)
+{
+  clock_reset(&pm->clock, n_slots);
+  for (size_t i = 0; i < pm->n; i++) {
+    nc_pass *p = pm->entries[i].pass;
+    if (!p) {
+      reset_counters(pm->entries[i].nested, n_slots);
+      continue;
+    }
+    clock_reset(&p->clock, n_slots);
+    for (size_t s = 0; s < p->def->n_stats; s++)
+      atomic_store(&p->stats[s], 0);
+  }
+}
 
 nc_pass_run_options nc_pass_run_options_default(void)
 {
   nc_pass_run_options o;
   memset(&o, 0, sizeof o);
   o.verify_each = true;
+  o.timing_tree = true;
   return o;
 }
 
-/* --- run state ---------------------------------------------------------------------------------- */
+/* --- thread pool ------------------------------------------------------------------------------- */
 
-typedef struct run_ctx {
-  const nc_pass_run_options *opts;
-  nc_context *ctx;
-  nc_op *top;
-  FILE *stream;
-  bool threading;
-} run_ctx;
+/* Workers sleep between jobs; a job is run by every worker and the submitting
+ * thread until it has no items left. */
+struct nc_thread_pool {
+  pthread_mutex_t mu;
+  pthread_cond_t cv_work, cv_done;
+  pthread_t *threads;
+  size_t n;          /* worker threads (the submitter is one more) */
+  void (*fn)(void *job);
+  void *job;
+  uint64_t gen;
+  size_t busy;
+  bool stop;
+};
 
-/* Where IR dumps of the current thread go while a parallel worker runs. */
-static _Thread_local nc_out *tl_sink;
+typedef struct worker_arg {
+  nc_thread_pool *pool;
+  size_t slot;
+} worker_arg;
+
 static _Thread_local bool tl_in_worker;
 
-/* The current reproducer text, written on failure or from the crash handler. */
-static char *repro_text;
-static size_t repro_len;
-static const char *repro_file;
-static volatile sig_atomic_t repro_armed;
-
-static void emit_text(run_ctx *rc, const char *s, size_t n)
+static void *pool_worker(void *arg)
 {
-  if (tl_sink)
-    nc_out_write(tl_sink, s, n);
-  else {
-    fwrite(s, 1, n, rc->stream);
-    fflush(rc->stream);
-  }
-}
-
-static bool in_list(const char *list, const char *arg)
-{
-  if (!list)
-    return false;
-  size_t n = strlen(arg);
-  for (const char *p = list; *p;) {
-    const char *e = strchr(p, ',');
-    size_t l = e ? (size_t)(e - p) : strlen(p);
-    if (l == n && !memcmp(p, arg, n))
-      return true;
-    if (!e)
+  worker_arg *wa = arg;
+  nc_thread_pool *p = wa->pool;
+  tl_slot = wa->slot;
+  free(wa);
+  uint64_t seen = 0;
+  pthread_mutex_lock(&p->mu);
+  for (;;) {
+    while (!p->stop && p->gen == seen)
+      pthread_cond_wait(&p->cv_work, &p->mu);
+    if (p->stop)
       break;
-    p = e + 1;
+    seen = p->gen;
+    void (*fn)(void *) = p->fn;
+    void *job = p->job;
+    pthread_mutex_unlock(&p->mu);
+    tl_in_worker = true;
+    fn(job);
+    tl_in_worker = false;
+    pthread_mutex_lock(&p->mu);
+    if (--p->busy == 0)
+      pthread_cond_signal(&p->cv_done);
   }
-  return false;
+  pthread_mutex_unlock(&p->mu);
+  return NULL;
 }
 
-static void print_ir(run_ctx *rc, const char *when, const nc_pass_def *d, nc_op *op, bool failed)
+static nc_thread_pool *pool_create(size_t n_workers)
 {
-  nc_op *target = rc->opts->print_module_scope ? rc->top : op;
-  char header[512];
-  int n = snprintf(header, sizeof header, "// -----// IR Dump %s %s (%s)%s //----- //\n", when, d->name ? d->name : d->argument,
-                   d->argument, failed ? " Failed" : "");
-  size_t len;
-  char *text = nc_op_print_to_string(target, &rc->opts->print_flags, &len);
-  emit_text(rc, header, (size_t)n);
-  emit_text(rc, text, len);
-  emit_text(rc, "\n", 1);
-  free(text);
-}
-
-/* --- tree dir ------------------------------------------------------------------------------------- */
-
-static void mkdirs(char *path)
-{
-  for (char *p = path + 1; *p; p++)
-    if (*p == '/') {
-      *p = 0;
-      mkdir(path, 0777);
-      *p = '/';
+  nc_thread_pool *p = nc_xcalloc(1, sizeof *p);
+  pthread_mutex_init(&p->mu, NULL);
+  pthread_cond_init(&p->cv_work, NULL);
+  pthread_cond_init(&p->cv_done, NULL);
+  p->threads = nc_xcalloc(n_workers ? n_workers : 1, sizeof *p->threads);
+  for (size_t i = 0; i < n_workers; i++) {
+    worker_arg *wa = nc_xmalloc(sizeof *wa);
+    *wa = (worker_arg){p, i + 1};
+    if (pthread_create(&p->threads[i], NULL, pool_worker, wa) != 0) {
+      free(wa);
+      break; /* fewer workers: the submitter does the rest */
     }
-  mkdir(path, 0777);
-}
-
-static void op_path(nc_op *op, char *buf, size_t cap)
-{
-  nc_op *chain[64];
-  size_t n = 0;
-  for (nc_op *a = op; a && n < 64; a = nc_op_get_parent_op(a))
-    chain[n++] = a;
-  size_t len = 0;
-  buf[0] = 0;
-  for (size_t i = n; i-- > 0;) {
-    const char *name = nc_ident_str(nc_op_get_name(chain[i]));
-    nc_attr *sym = nc_op_get_attr_str(chain[i], "sym_name");
-    size_t sl = 0;
-    const char *s = sym && nc_attr_get_kind(sym) == NC_ATTR_STRING ? nc_attr_get_string(sym, &sl) : "no-symbol-name";
-    if (!sym || nc_attr_get_kind(sym) != NC_ATTR_STRING)
-      sl = strlen(s);
-    int w = snprintf(buf + len, cap - len, "%s%s_%.*s", len ? "/" : "", name, (int)sl, s);
-    if (w < 0 || (size_t)w >= cap - len)
-      break;
-    for (char *c = buf + len; *c; c++)
-      if (*c == '.' || (c > buf + len && *c == '/'))
-        *c = '_';
-    len += (size_t)w;
+    p->n++;
   }
+  return p;
 }
 
-static void print_to_tree(run_ctx *rc, const nc_pass_def *d, nc_op *op, size_t index)
+static void pool_run(nc_thread_pool *p, void (*fn)(void *), void *job)
 {
-  char path[2048], dir[4096];
-  op_path(op, path, sizeof path);
-  snprintf(dir, sizeof dir, "%s/%s", rc->opts->print_tree_dir, path);
-  mkdirs(dir);
-  char file[4200];
-  snprintf(file, sizeof file, "%s/%zu_%s.mlir", dir, index, d->argument);
-  FILE *f = fopen(file, "w");
-  if (!f) {
-    nc_emit_error(rc->ctx, nc_location_unknown(), "cannot write '%s': %s", file, strerror(errno));
+  pthread_mutex_lock(&p->mu);
+  p->fn = fn;
+  p->job = job;
+  p->gen++;
+  p->busy = p->n;
+  pthread_cond_broadcast(&p->cv_work);
+  pthread_mutex_unlock(&p->mu);
+  tl_in_worker = true;
+  fn(job);
+  tl_in_worker = false;
+  pthread_mutex_lock(&p->mu);
+  while (p->busy)
+    pthread_cond_wait(&p->cv_done, &p->mu);
+  pthread_mutex_unlock(&p->mu);
+}
+
+static void pool_destroy(nc_thread_pool *p)
+{
+  if (!p)
+    return;
+  pthread_mutex_lock(&p->mu);
+  p->stop = true;
+  pthread_cond_broadcast(&p->cv_work);
+  pthread_mutex_unlock(&p->mu);
+  for (size_t i = 0; i < p->n; i++)
+    pthread_join(p->threads[i], NULL);
+  pthread_mutex_destroy(&p->mu);
+  pthread_cond_destroy(&p->cv_work);
+  pthread_cond_destroy(&p->cv_done);
+  free(p->threads);
+  free(p);
+}
+
+/* --- per-op task logs ------------------------------------------------------------------------ */
+
+/* What one op's run produced, in order: captured diagnostics and text. */
+typedef struct task_event {
+  nc_diag_capture *cap; /* or text */
+  char *text;
+  size_t len;
+} task_event;
+
+typedef struct task {
+  nc_op *op;
+  bool ok;
+  task_event *ev;
+  size_t n_ev, cap_ev;
+  nc_diag_capture *cur;
+} task;
+
+static _Thread_local task *tl_task;
+static _Thread_local run_ctx *tl_run;
+
+static task_event *push_event(task *t)
+{
+  if (t->n_ev == t->cap_ev) {
+    t->cap_ev = t->cap_ev ? t->cap_ev * 2 : 8;
+    t->ev = nc_xrealloc(t->ev, t->cap_ev * sizeof *t->ev);
+  }
+  task_event *e = &t->ev[t->n_ev++];
+  memset(e, 0, sizeof *e);
+  return e;
+}
+
+static void task_close_capture(task *t)
+{
+  nc_diag_capture_end(t->cur);
+  push_event(t)->cap = t->cur;
+  t->cur = NULL;
+}
+
+void nc_run_emit_text(run_ctx *rc, const char *s, size_t n)
+{
+  task *t = tl_task;
+  if (!t) {
+    fwrite(s, 1, n, rc ? rc->stream : stderr);
+    fflush(rc ? rc->stream : stderr);
     return;
   }
-  nc_op_print(rc->opts->print_module_scope ? rc->top : op, f, &rc->opts->print_flags);
-  fclose(f);
+  /* end the diagnostics captured so far, so the text comes after them */
+  task_close_capture(t);
+  task_event *e = push_event(t);
+  e->text = nc_xmalloc(n + 1);
+  memcpy(e->text, s, n);
+  e->len = n;
+  t->cur = nc_diag_capture_begin();
 }
 
-/* --- reproducers ------------------------------------------------------------------------------------ */
+void nc_pass_write(const char *s, size_t n) { nc_run_emit_text(tl_run, s, n); }
 
-static void crash_handler(int sig)
+void nc_pass_printf(const char *fmt, ...)
 {
-  if (repro_armed && repro_text) {
-    int fd = open(repro_file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd >= 0) {
-      for (size_t off = 0; off < repro_len;) {
-        ssize_t w = write(fd, repro_text + off, repro_len - off);
-        if (w <= 0)
-          break;
-        off += (size_t)w;
-      }
-      close(fd);
-      static const char msg[] = "nc: crash while running a pass; reproducer written to ";
-      if (write(2, msg, sizeof msg - 1) < 0 || write(2, repro_file, strlen(repro_file)) < 0 || write(2, "\n", 1) < 0) {
-      }
-    }
-  }
-  signal(sig, SIG_DFL);
-  raise(sig);
-}
-
-static void install_crash_handlers(void)
-{
-  static const int sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
-  for (size_t i = 0; i < NC_COUNTOF(sigs); i++)
-    signal(sigs[i], crash_handler);
-}
-
-/* The pipeline that reruns just this pass: its anchors around it. */
-static char *local_pipeline(const nc_pass_manager *pm, const nc_pass *pass)
-{
-  const nc_pass_manager *chain[64];
-  size_t n = 0;
-  for (const nc_pass_manager *p = pm; p && n < 64; p = p->parent)
-    chain[n++] = p;
-  char *buf = NULL;
-  size_t len = 0, cap = 0;
-  nc_str_append(&buf, &len, &cap, "", 0);
-  for (size_t i = n; i-- > 0;) {
-    nc_str_append(&buf, &len, &cap, chain[i]->anchor, strlen(chain[i]->anchor));
-    nc_str_append(&buf, &len, &cap, "(", 1);
-  }
-  nc_str_append(&buf, &len, &cap, pass->def->argument, strlen(pass->def->argument));
-  nc_pass_options_to_string(pass, &buf, &len, &cap);
-  for (size_t i = 0; i < n; i++)
-    nc_str_append(&buf, &len, &cap, ")", 1);
-  return buf;
-}
-
-static void snapshot(run_ctx *rc, const nc_pass_manager *pm, const nc_pass *pass)
-{
-  nc_print_flags pf = {.debuginfo = true};
-  size_t len;
-  char *ir = nc_op_print_to_string(rc->top, &pf, &len);
-  char *pipe = local_pipeline(pm, pass);
-  char *buf = NULL;
-  size_t blen = 0, cap = 0;
-  /* merge into the printed resource section if there is one */
-  char *meta = strstr(ir, "\n{-#\n");
-  char section[1024];
-  int sn = snprintf(section, sizeof section,
-                    "  external_resources: {\n    mlir_reproducer: {\n      pipeline: \"%s\",\n"
-                    "      disable_threading: %s,\n      verify_each: %s\n    }\n  }\n",
-                    pipe, rc->threading ? "false" : "true", rc->opts->verify_each ? "true" : "false");
-  if (meta) {
-    char *end = strstr(meta, "\n#-}");
-    nc_str_append(&buf, &blen, &cap, ir, (size_t)(end - ir));
-    nc_str_append(&buf, &blen, &cap, ",\n", 2);
-    nc_str_append(&buf, &blen, &cap, section, (size_t)sn);
-    nc_str_append(&buf, &blen, &cap, "#-}\n", 4);
-  } else {
-    nc_str_append(&buf, &blen, &cap, ir, len);
-    nc_str_append(&buf, &blen, &cap, "\n{-#\n", 5);
-    nc_str_append(&buf, &blen, &cap, section, (size_t)sn);
-    nc_str_append(&buf, &blen, &cap, "#-}\n", 4);
-  }
-  free(ir);
-  free(pipe);
-  repro_armed = 0;
-  char *old = repro_text;
-  repro_text = buf;
-  repro_len = blen;
-  repro_armed = 1;
-  free(old);
-}
-
-static void write_reproducer(run_ctx *rc, const nc_pass *pass, nc_op *op)
-{
-  FILE *f = fopen(rc->opts->reproducer_file, "w");
-  if (!f) {
-    nc_emit_error(rc->ctx, nc_location_unknown(), "cannot write reproducer '%s': %s", rc->opts->reproducer_file,
-                  strerror(errno));
+  char buf[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  if (n < 0)
+    return;
+  if ((size_t)n < sizeof buf) {
+    nc_pass_write(buf, (size_t)n);
     return;
   }
-  fwrite(repro_text, 1, repro_len, f);
-  fclose(f);
-  nc_emit_remark(rc->ctx, nc_op_get_loc(op), "pass '%s' failed; reproducer generated at '%s'", pass->def->argument,
-                 rc->opts->reproducer_file);
+  char *big = nc_xmalloc((size_t)n + 1);
+  va_start(ap, fmt);
+  vsnprintf(big, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  nc_pass_write(big, (size_t)n);
+  free(big);
 }
 
 /* --- running -------------------------------------------------------------------------------------- */
 
 static bool pm_run(run_ctx *rc, nc_pass_manager *pm, nc_op *op);
 
-static bool run_pass(run_ctx *rc, nc_pass_manager *pm, size_t index, nc_pass *pass, nc_op *op)
+static void report_silent_failure(const nc_pass_def *d, nc_op *op)
+{
+  nc_ident *sym = nc_symbol_get_name(op);
+  nc_emit_error(nc_op_get_context(op), nc_op_get_loc(op), "pass '%s' failed on '%s' operation%s%s", d->argument,
+                nc_ident_str(nc_op_get_name(op)), sym ? ": @" : "", sym ? nc_ident_str(sym) : "");
+}
+
+static bool run_pass(run_ctx *rc, nc_pass_manager *pm, nc_pass *pass, nc_op *op)
 {
   const nc_pass_def *d = pass->def;
   const nc_pass_run_options *o = rc->opts;
-  bool before = o->print_before_all || in_list(o->print_before, d->argument);
-  bool after = o->print_after_all || in_list(o->print_after, d->argument) ||
-               (o->print_after_change && !o->print_after && !o->print_before_all && !o->print_before);
-  if (before && !o->print_tree_dir)
-    print_ir(rc, "Before", d, op, false);
-  char *fp = NULL;
-  size_t fp_len = 0;
-  if (o->print_after_change && after)
-    fp = nc_op_print_to_string(o->print_module_scope ? rc->top : op, &o->print_flags, &fp_len);
+  if (nc_instr_print_before(rc, d))
+    nc_instr_dump(rc, "Before", pass, op, false);
+  bool print_after = nc_instr_print_after(rc, d);
+  uint64_t fp = 0;
+  if (print_after && o->print_after_change)
+    fp = nc_op_fingerprint(o->print_module_scope ? rc->top : op);
   if (o->reproducer_file)
-    snapshot(rc, pm, pass);
+    nc_repro_snapshot(rc, pm, pass, op);
 
   size_t errors_before = nc_diag_thread_errors();
-  uint64_t w0 = ns_of(CLOCK_MONOTONIC), u0 = ns_of(CLOCK_THREAD_CPUTIME_ID);
+  uint64_t t0 = nc_clock_ns();
   bool ok = d->run(pass, op);
-  atomic_fetch_add(&pass->wall_ns, ns_of(CLOCK_MONOTONIC) - w0);
-  atomic_fetch_add(&pass->user_ns, ns_of(CLOCK_THREAD_CPUTIME_ID) - u0);
-  if (!ok && nc_diag_thread_errors() == errors_before) {
-    nc_ident *sym = nc_symbol_get_name(op);
-    nc_op_emit_error(op, "pass '%s' failed%s%s%s", d->argument, sym ? " on @" : "", sym ? nc_ident_str(sym) : "",
-                     "");
-  }
+  nc_clock_add(&pass->clock, nc_clock_ns() - t0);
+  if (!ok && nc_diag_thread_errors() == errors_before)
+    report_silent_failure(d, op);
   if (ok && o->verify_each)
     ok = nc_op_verify(op);
   if (!ok) {
-    if (o->print_after_failure)
-      print_ir(rc, "After", d, op, true);
+    if (o->print_after_failure || print_after)
+      nc_instr_dump(rc, "After", pass, op, true);
     if (o->reproducer_file)
-      write_reproducer(rc, pass, op);
-  } else if (after) {
-    bool changed = true;
-    if (fp) {
-      size_t len;
-      char *now = nc_op_print_to_string(o->print_module_scope ? rc->top : op, &o->print_flags, &len);
-      changed = len != fp_len || memcmp(now, fp, len);
-      free(now);
-    }
-    if (changed) {
-      if (o->print_tree_dir)
-        print_to_tree(rc, d, op, index);
-      else
-        print_ir(rc, "After", d, op, false);
-    }
+      nc_repro_write(rc);
+    return false;
   }
-  free(fp);
-  return ok;
+  if (print_after && !o->print_after_failure &&
+      (!o->print_after_change || nc_op_fingerprint(o->print_module_scope ? rc->top : op) != fp))
+    nc_instr_dump(rc, "After", pass, op, false);
+  return true;
 }
 
-typedef struct task {
-  nc_op *op;
-  bool ok;
-  nc_diag_capture *cap;
-  nc_out out;
-} task;
-
-typedef struct pool {
+typedef struct par_job {
   run_ctx *rc;
   nc_pass_manager *pm;
   task *tasks;
   size_t n;
   _Atomic size_t next;
-  _Atomic uint64_t user_ns;
-} pool;
+} par_job;
 
-static void run_task(pool *pl, task *t)
+static void run_tasks(void *arg)
 {
-  tl_sink = &t->out;
-  t->cap = nc_diag_capture_begin();
-  t->ok = pm_run(pl->rc, pl->pm, t->op);
-  nc_diag_capture_end(t->cap);
-  tl_sink = NULL;
-}
-
-static void *worker(void *arg)
-{
-  pool *pl = arg;
-  tl_in_worker = true;
-  uint64_t u0 = ns_of(CLOCK_THREAD_CPUTIME_ID);
+  par_job *j = arg;
+  run_ctx *saved_run = tl_run;
+  tl_run = j->rc;
   for (;;) {
-    size_t i = atomic_fetch_add(&pl->next, 1);
-    if (i >= pl->n)
+    size_t i = atomic_fetch_add(&j->next, 1);
+    if (i >= j->n)
       break;
-    run_task(pl, &pl->tasks[i]);
+    task *t = &j->tasks[i];
+    tl_task = t;
+    t->cur = nc_diag_capture_begin();
+    uint64_t t0 = nc_clock_ns();
+    t->ok = pm_run(j->rc, j->pm, t->op);
+    nc_clock_add(&j->pm->clock, nc_clock_ns() - t0);
+    task_close_capture(t);
+    tl_task = NULL;
   }
-  atomic_fetch_add(&pl->user_ns, ns_of(CLOCK_THREAD_CPUTIME_ID) - u0);
-  tl_in_worker = false;
-  return NULL;
+  tl_run = saved_run;
 }
 
-static int thread_count(const run_ctx *rc)
+static void replay(run_ctx *rc, task *t)
 {
-  if (rc->opts->num_threads > 0)
-    return rc->opts->num_threads;
+  for (size_t i = 0; i < t->n_ev; i++) {
+    task_event *e = &t->ev[i];
+    if (e->cap) {
+      nc_diag_capture_flush(e->cap, rc->ctx);
+    } else {
+      nc_run_emit_text(rc, e->text, e->len);
+      free(e->text);
+    }
+  }
+  free(t->ev);
+}
+
+/* Worker threads of a run: the option, else NC_NUM_THREADS, else one per CPU. */
+static size_t thread_count(const nc_pass_run_options *o)
+{
+  enum { MAX_THREADS = 256 };
+  long n = o->num_threads;
   const char *env = getenv("NC_NUM_THREADS");
-  if (env && atoi(env) > 0)
-    return atoi(env);
-  long n = sysconf(_SC_NPROCESSORS_ONLN);
-  return n > 0 ? (int)n : 1;
+  if (n <= 0 && env)
+    n = atol(env);
+  if (n <= 0)
+    n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n <= 0 ? 1 : n > MAX_THREADS ? MAX_THREADS : (size_t)n;
 }
 
 static bool run_nested(run_ctx *rc, nc_pass_manager *nested, nc_op *op)
@@ -384,42 +393,27 @@ static bool run_nested(run_ctx *rc, nc_pass_manager *nested, nc_op *op)
         ops[n++] = c;
         all_isolated &= nc_op_has_trait(c, NC_TRAIT_ISOLATED_FROM_ABOVE);
       }
-  uint64_t w0 = ns_of(CLOCK_MONOTONIC), u0 = ns_of(CLOCK_THREAD_CPUTIME_ID);
   bool ok = true;
-  int threads = thread_count(rc);
-  if (rc->threading && !tl_in_worker && n > 1 && all_isolated && threads > 1) {
-    pool pl = {.rc = rc, .pm = nested, .n = n};
-    pl.tasks = nc_xcalloc(n, sizeof *pl.tasks);
+  if (rc->threading && !tl_in_worker && n > 1 && all_isolated && rc->n_threads > 1) {
+    if (!rc->pool)
+      rc->pool = pool_create(rc->n_threads - 1);
+    par_job job = {.rc = rc, .pm = nested, .n = n};
+    job.tasks = nc_xcalloc(n, sizeof *job.tasks);
     for (size_t i = 0; i < n; i++)
-      pl.tasks[i].op = ops[i];
-    size_t nt = (size_t)threads < n ? (size_t)threads : n;
-    pthread_t *th = nc_xmalloc(nt * sizeof *th);
-    size_t started = 0;
-    for (size_t i = 1; i < nt; i++)
-      if (pthread_create(&th[i], NULL, worker, &pl) == 0)
-        started = i;
-      else
-        break;
-    worker(&pl); /* the calling thread works too */
-    for (size_t i = 1; i <= started; i++)
-      pthread_join(th[i], NULL);
-    free(th);
+      job.tasks[i].op = ops[i];
+    pool_run(rc->pool, run_tasks, &job);
     for (size_t i = 0; i < n; i++) { /* replay in op order */
-      task *t = &pl.tasks[i];
-      if (t->out.len)
-        emit_text(rc, t->out.buf, t->out.len);
-      free(t->out.buf);
-      nc_diag_capture_flush(t->cap, rc->ctx);
-      ok &= t->ok;
+      replay(rc, &job.tasks[i]);
+      ok &= job.tasks[i].ok;
     }
-    free(pl.tasks);
-    atomic_fetch_add(&nested->user_ns, atomic_load(&pl.user_ns));
+    free(job.tasks);
   } else {
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
+      uint64_t t0 = nc_clock_ns();
       ok &= pm_run(rc, nested, ops[i]);
-    atomic_fetch_add(&nested->user_ns, ns_of(CLOCK_THREAD_CPUTIME_ID) - u0);
+      nc_clock_add(&nested->clock, nc_clock_ns() - t0);
+    }
   }
-  atomic_fetch_add(&nested->wall_ns, ns_of(CLOCK_MONOTONIC) - w0);
   free(ops);
   return ok;
 }
@@ -428,7 +422,7 @@ static bool pm_run(run_ctx *rc, nc_pass_manager *pm, nc_op *op)
 {
   for (size_t i = 0; i < pm->n; i++) {
     pm_entry *e = &pm->entries[i];
-    bool ok = e->pass ? run_pass(rc, pm, i, e->pass, op) : run_nested(rc, e->nested, op);
+    bool ok = e->pass ? run_pass(rc, pm, e->pass, op) : run_nested(rc, e->nested, op);
     if (!ok)
       return false;
   }
@@ -445,228 +439,27 @@ bool nc_pass_manager_run(nc_pass_manager *pm, nc_op *op, const nc_pass_run_optio
                   nc_ident_str(nc_op_get_name(op)));
     return false;
   }
-  run_ctx rc = {opts, pm->ctx, op, opts->print_stream ? opts->print_stream : stderr, !opts->disable_threading};
+  run_ctx rc = {opts, pm->ctx, op, opts->print_stream ? opts->print_stream : stderr, !opts->disable_threading, 1,
+                NULL, NULL};
+  /* module-scope dumps and reproducers need a consistent view of the whole op */
   if (opts->print_module_scope || opts->reproducer_file)
-    rc.threading = false; /* both need a consistent view of the whole module */
-  if (opts->reproducer_file) {
-    repro_file = opts->reproducer_file;
-    install_crash_handlers();
-  }
-  uint64_t w0 = ns_of(CLOCK_MONOTONIC), u0 = ns_of(CLOCK_THREAD_CPUTIME_ID);
+    rc.threading = false;
+  if (rc.threading)
+    rc.n_threads = thread_count(opts);
+  if (opts->print_tree_dir)
+    rc.tree_counters = nc_op_counters_create();
+  reset_counters(pm, rc.n_threads);
+  if (opts->reproducer_file)
+    nc_repro_begin(&rc);
+  run_ctx *saved = tl_run;
+  tl_run = &rc;
+  uint64_t t0 = nc_clock_ns();
   bool ok = pm_run(&rc, pm, op);
-  atomic_fetch_add(&pm->wall_ns, ns_of(CLOCK_MONOTONIC) - w0);
-  atomic_fetch_add(&pm->user_ns, ns_of(CLOCK_THREAD_CPUTIME_ID) - u0);
-  if (opts->reproducer_file) {
-    repro_armed = 0;
-    free(repro_text);
-    repro_text = NULL;
-    repro_len = 0;
-  }
+  nc_clock_add(&pm->clock, nc_clock_ns() - t0);
+  tl_run = saved;
+  if (opts->reproducer_file)
+    nc_repro_end(&rc);
+  pool_destroy(rc.pool);
+  nc_op_counters_destroy(rc.tree_counters);
   return ok;
-}
-
-/* --- statistics ----------------------------------------------------------------------------------- */
-
-static void print_banner(FILE *out, const char *title)
-{
-  fprintf(out, "===-------------------------------------------------------------------------===\n");
-  int pad = (int)(80 - strlen(title)) / 2;
-  fprintf(out, "%*s%s\n", pad > 0 ? pad : 0, "", title);
-  fprintf(out, "===-------------------------------------------------------------------------===\n");
-}
-
-static void print_pass_stats(FILE *out, const nc_pass *p, int indent)
-{
-  fprintf(out, "%*s%s\n", indent, "", p->def->name ? p->def->name : p->def->argument);
-  for (size_t s = 0; s < p->def->n_stats; s++)
-    fprintf(out, "%*s(S) %llu %s - %s\n", indent + 2, "", (unsigned long long)nc_pass_stat_get(p, s),
-            p->def->stats[s].name, p->def->stats[s].summary);
-}
-
-static void stats_tree(const nc_pass_manager *pm, FILE *out, int indent)
-{
-  for (size_t i = 0; i < pm->n; i++) {
-    const pm_entry *e = &pm->entries[i];
-    if (e->pass) {
-      print_pass_stats(out, e->pass, indent);
-    } else {
-      fprintf(out, "%*s'%s' Pipeline\n", indent, "", e->nested->anchor);
-      stats_tree(e->nested, out, indent + 2);
-    }
-  }
-}
-
-static void collect_passes(const nc_pass_manager *pm, const nc_pass ***v, size_t *n, size_t *cap)
-{
-  for (size_t i = 0; i < pm->n; i++) {
-    if (pm->entries[i].nested) {
-      collect_passes(pm->entries[i].nested, v, n, cap);
-      continue;
-    }
-    if (*n == *cap) {
-      *cap = *cap ? *cap * 2 : 16;
-      *v = nc_xrealloc(*v, *cap * sizeof **v);
-    }
-    (*v)[(*n)++] = pm->entries[i].pass;
-  }
-}
-
-void nc_pass_manager_print_statistics(const nc_pass_manager *pm, bool list, FILE *out)
-{
-  print_banner(out, "... Pass statistics report ...");
-  if (!list) {
-    fprintf(out, "'%s' Pipeline\n", pm->anchor);
-    stats_tree(pm, out, 2);
-    return;
-  }
-  const nc_pass **v = NULL;
-  size_t n = 0, cap = 0;
-  collect_passes(pm, &v, &n, &cap);
-  for (size_t i = 0; i < n; i++) {
-    bool seen = false;
-    for (size_t j = 0; j < i; j++)
-      seen |= v[j]->def == v[i]->def;
-    if (seen)
-      continue;
-    fprintf(out, "%s\n", v[i]->def->name ? v[i]->def->name : v[i]->def->argument);
-    for (size_t s = 0; s < v[i]->def->n_stats; s++) {
-      uint64_t sum = 0;
-      for (size_t j = i; j < n; j++)
-        if (v[j]->def == v[i]->def)
-          sum += nc_pass_stat_get(v[j], s);
-      fprintf(out, "  (S) %llu %s - %s\n", (unsigned long long)sum, v[i]->def->stats[s].name, v[i]->def->stats[s].summary);
-    }
-  }
-  free(v);
-}
-
-/* --- timing -------------------------------------------------------------------------------------------- */
-
-typedef struct trow {
-  char *name;
-  double wall, user;
-  int indent;
-} trow;
-
-struct nc_timing {
-  trow *rows;
-  size_t n, cap;
-  nc_pass_manager *pm;
-  size_t pm_pos; /* rows before this index come before the pipeline */
-};
-
-nc_timing *nc_timing_create(void) { return nc_xcalloc(1, sizeof(nc_timing)); }
-
-void nc_timing_destroy(nc_timing *t)
-{
-  if (!t)
-    return;
-  for (size_t i = 0; i < t->n; i++)
-    free(t->rows[i].name);
-  free(t->rows);
-  free(t);
-}
-
-static void add_row(nc_timing *t, const char *name, double wall, double user, int indent)
-{
-  if (t->n == t->cap) {
-    t->cap = t->cap ? t->cap * 2 : 16;
-    t->rows = nc_xrealloc(t->rows, t->cap * sizeof *t->rows);
-  }
-  size_t l = strlen(name);
-  char *s = nc_xmalloc(l + 1);
-  memcpy(s, name, l + 1);
-  t->rows[t->n++] = (trow){s, wall, user, indent};
-}
-
-void nc_timing_add(nc_timing *t, const char *name, double wall, double user) { add_row(t, name, wall, user, 0); }
-
-void nc_pass_manager_set_timing(nc_pass_manager *pm, nc_timing *t)
-{
-  pm->timing = t;
-  t->pm = pm;
-  t->pm_pos = t->n;
-}
-
-static void pm_rows(const nc_pass_manager *pm, nc_timing *t, int indent)
-{
-  for (size_t i = 0; i < pm->n; i++) {
-    const pm_entry *e = &pm->entries[i];
-    if (e->pass) {
-      add_row(t, e->pass->def->name ? e->pass->def->name : e->pass->def->argument, atomic_load(&e->pass->wall_ns) * 1e-9,
-              atomic_load(&e->pass->user_ns) * 1e-9, indent);
-    } else {
-      char name[256];
-      snprintf(name, sizeof name, "'%s' Pipeline", e->nested->anchor);
-      add_row(t, name, atomic_load(&e->nested->wall_ns) * 1e-9, atomic_load(&e->nested->user_ns) * 1e-9, indent);
-      pm_rows(e->nested, t, indent + 2);
-    }
-  }
-}
-
-static int cmp_rows(const void *a, const void *b)
-{
-  double x = ((const trow *)a)->wall, y = ((const trow *)b)->wall;
-  return (x < y) - (x > y);
-}
-
-void nc_timing_print(const nc_timing *tc, bool tree, double total_wall, double total_user, FILE *out)
-{
-  /* assemble rows: phases before the pipeline, pass rows, phases after */
-  nc_timing all = {0};
-  for (size_t i = 0; i < tc->pm_pos && i < tc->n; i++)
-    add_row(&all, tc->rows[i].name, tc->rows[i].wall, tc->rows[i].user, 0);
-  size_t pass_start = all.n;
-  if (tc->pm)
-    pm_rows(tc->pm, &all, 0);
-  size_t pass_end = all.n;
-  for (size_t i = tc->pm_pos; i < tc->n; i++)
-    add_row(&all, tc->rows[i].name, tc->rows[i].wall, tc->rows[i].user, 0);
-  if (!tree) {
-    /* list view: passes merged by name (pipelines dropped), sorted by time */
-    nc_timing merged = {0};
-    for (size_t i = 0; i < all.n; i++) {
-      bool is_pass = i >= pass_start && i < pass_end;
-      if (is_pass && strstr(all.rows[i].name, "' Pipeline"))
-        continue;
-      size_t j;
-      for (j = 0; j < merged.n; j++)
-        if (!strcmp(merged.rows[j].name, all.rows[i].name))
-          break;
-      if (j == merged.n)
-        add_row(&merged, all.rows[i].name, 0, 0, 0);
-      merged.rows[j].wall += all.rows[i].wall;
-      merged.rows[j].user += all.rows[i].user;
-    }
-    qsort(merged.rows, merged.n, sizeof *merged.rows, cmp_rows);
-    for (size_t i = 0; i < all.n; i++)
-      free(all.rows[i].name);
-    free(all.rows);
-    all = merged;
-  }
-  double sum_wall = 0, sum_user = 0;
-  for (size_t i = 0; i < all.n; i++)
-    if (all.rows[i].indent == 0 && !(tree && false)) {
-      sum_wall += all.rows[i].wall;
-      sum_user += all.rows[i].user;
-    }
-  print_banner(out, "... Execution time report ...");
-  fprintf(out, "  Total Execution Time: %.4f seconds\n\n", total_wall);
-  fprintf(out, "  ----User Time----  ----Wall Time----  ----Name----\n");
-  double tw = total_wall > 0 ? total_wall : 1, tu = total_user > 0 ? total_user : 1;
-  for (size_t i = 0; i < all.n; i++) {
-    trow *r = &all.rows[i];
-    fprintf(out, "  %8.4f (%5.1f%%)  %8.4f (%5.1f%%)  %*s%s\n", r->user, 100 * r->user / tu, r->wall, 100 * r->wall / tw,
-            r->indent, "", r->name);
-  }
-  double rest_w = total_wall - sum_wall, rest_u = total_user - sum_user;
-  if (rest_w < 0)
-    rest_w = 0;
-  if (rest_u < 0)
-    rest_u = 0;
-  fprintf(out, "  %8.4f (%5.1f%%)  %8.4f (%5.1f%%)  Rest\n", rest_u, 100 * rest_u / tu, rest_w, 100 * rest_w / tw);
-  fprintf(out, "  %8.4f (100.0%%)  %8.4f (100.0%%)  Total\n", total_user, total_wall);
-  for (size_t i = 0; i < all.n; i++)
-    free(all.rows[i].name);
-  free(all.rows);
 }

@@ -12,6 +12,7 @@
  */
 #include "pass_internal.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +37,7 @@ void nc_pass_manager_destroy(nc_pass_manager *pm)
   }
   free(pm->entries);
   free(pm->anchor);
+  free(pm->clock.slot_ns);
   free(pm);
 }
 
@@ -67,6 +69,8 @@ size_t nc_pass_manager_size(const nc_pass_manager *pm)
     n += pm->entries[i].pass ? 1 : nc_pass_manager_size(pm->entries[i].nested);
   return n;
 }
+
+size_t nc_pass_manager_get_num_entries(const nc_pass_manager *pm) { return pm->n; }
 
 typedef struct pparser {
   nc_context *ctx;
@@ -127,10 +131,12 @@ static const char *suggest(const char *s, size_t n)
   return best && bd <= (n < 6 ? 2 : 3) && bd < n ? best : NULL;
 }
 
-/* Finds the matching close bracket for the open one at p->i. */
-static bool find_close(pparser *p, size_t open, char oc, char cc, size_t *close)
+/* Finds the bracket that closes the one at `open`, skipping quoted strings.
+ * On a mismatch, points at the innermost bracket left open. */
+static bool find_close(pparser *p, size_t open, size_t *close)
 {
-  int depth = 0;
+  size_t stack[256];
+  size_t depth = 0;
   bool quote = false;
   for (size_t i = open; i < p->n; i++) {
     char c = p->s[i];
@@ -138,23 +144,56 @@ static bool find_close(pparser *p, size_t open, char oc, char cc, size_t *close)
       quote = c != '"';
       continue;
     }
-    if (c == '"')
+    if (c == '"') {
       quote = true;
-    else if (c == oc || (oc == '{' && c == '(') || (oc == '(' && c == '{'))
-      depth++;
-    else if (c == cc || (cc == '}' && c == ')') || (cc == ')' && c == '}')) {
+    } else if (c == '(' || c == '{' || c == '[') {
+      if (depth == NC_COUNTOF(stack))
+        return perror_at(p, i, "pass pipeline nested too deeply");
+      stack[depth++] = i;
+    } else if (c == ')' || c == '}' || c == ']') {
+      if (!depth)
+        break;
+      char o = p->s[stack[depth - 1]];
+      if ((o == '(' && c != ')') || (o == '{' && c != '}') || (o == '[' && c != ']'))
+        return perror_at(p, stack[depth - 1], "encountered unbalanced parentheses while parsing pipeline");
       if (--depth == 0) {
-        if (c != cc)
-          return perror_at(p, i, "encountered unbalanced parentheses while parsing pipeline");
         *close = i;
         return true;
       }
     }
   }
-  return perror_at(p, open, "encountered unbalanced parentheses while parsing pipeline");
+  return perror_at(p, depth ? stack[depth - 1] : open, "encountered unbalanced parentheses while parsing pipeline");
 }
 
 static bool parse_elements(pparser *p, nc_pass_manager *pm);
+
+/* Brackets must balance within [start, end). */
+static bool check_brackets(pparser *p, size_t start, size_t end)
+{
+  size_t saved = p->n;
+  p->n = end;
+  bool quote = false;
+  for (size_t i = start; i < end; i++) {
+    char c = p->s[i];
+    if (quote) {
+      quote = c != '"';
+    } else if (c == '"') {
+      quote = true;
+    } else if (c == '(' || c == '{' || c == '[') {
+      size_t close;
+      if (!find_close(p, i, &close)) {
+        p->n = saved;
+        return false;
+      }
+      i = close;
+    } else if (c == ')' || c == '}' || c == ']') {
+      p->n = saved;
+      return perror_at(p, i, "encountered unbalanced parentheses while parsing pipeline");
+    }
+  }
+  p->n = saved;
+  return true;
+}
 
 static bool add_pass_checked(pparser *p, nc_pass_manager *pm, const nc_pass_def *def, size_t name_at, size_t oa,
                              size_t ol, bool has_opts)
@@ -188,7 +227,7 @@ static bool parse_element(pparser *p, nc_pass_manager *pm)
   bool has_opts = false;
   if (p->i < p->n && p->s[p->i] == '{') {
     size_t close;
-    if (!find_close(p, p->i, '{', '}', &close))
+    if (!find_close(p, p->i, &close))
       return false;
     oa = p->i + 1;
     ol = close - oa;
@@ -200,7 +239,7 @@ static bool parse_element(pparser *p, nc_pass_manager *pm)
     if (has_opts)
       return perror_at(p, oa - 1, "options are not allowed on an op anchor");
     size_t close;
-    if (!find_close(p, p->i, '(', ')', &close))
+    if (!find_close(p, p->i, &close))
       return false;
     char *anchor = nc_xmalloc(nlen + 1);
     memcpy(anchor, name, nlen);
@@ -249,7 +288,7 @@ static bool parse_elements(pparser *p, nc_pass_manager *pm)
     if (p->i >= p->n)
       return true;
     if (p->s[p->i] != ',')
-      return perror_at(p, p->i, "expected ',' or ')' after '%.*s' in pass pipeline", 1, p->s + p->i);
+      return perror_at(p, p->i, "expected ',' or ')' in pass pipeline");
     p->i++;
   }
 }
@@ -267,7 +306,7 @@ static bool parse_top(pparser *p, size_t *astart, size_t *alen, size_t *open, si
     return perror_at(p, *astart, "expected pass pipeline to be wrapped with the anchor operation type, e.g. "
                                  "'builtin.module(...)'");
   *open = p->i;
-  if (!find_close(p, p->i, '(', ')', close))
+  if (!find_close(p, p->i, close))
     return false;
   size_t j = *close + 1;
   while (j < p->n && (p->s[j] == ' ' || p->s[j] == '\n' || p->s[j] == '\t'))
@@ -306,6 +345,33 @@ static bool parse_into(nc_context *ctx, nc_pass_manager *pm, nc_pass_manager **c
     *created = NULL;
   }
   return ok;
+}
+
+char *nc_pipeline_check_elements(nc_context *ctx, unsigned src, const char *text, size_t start, size_t end)
+{
+  pparser p = {ctx, text, end, start, src, src != UINT_MAX};
+  nc_pass_manager *pm = nc_pass_manager_create(ctx, "any");
+  char *norm = NULL;
+  if (check_brackets(&p, start, end) && parse_elements(&p, pm)) {
+    /* "any(elements)" -> "elements" */
+    norm = nc_pass_manager_to_string(pm);
+    size_t n = strlen(norm);
+    memmove(norm, norm + 4, n - 5);
+    norm[n - 5] = 0;
+  }
+  nc_pass_manager_destroy(pm);
+  return norm;
+}
+
+bool nc_pass_manager_add_passes(nc_pass_manager *pm, const char *elements)
+{
+  size_t len = strlen(elements);
+  char *copy = nc_xmalloc(len + 1);
+  memcpy(copy, elements, len + 1);
+  /* not "<pass-pipeline>": diagnostics find their source line by name */
+  unsigned src = nc_context_add_source(pm->ctx, "<named-pipeline>", copy, len, true);
+  pparser p = {pm->ctx, copy, len, 0, src, true};
+  return check_brackets(&p, 0, len) && parse_elements(&p, pm);
 }
 
 bool nc_pass_manager_parse_pipeline(nc_pass_manager *pm, const char *text)

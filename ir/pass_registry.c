@@ -4,6 +4,7 @@
 #include "pass_internal.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,29 +73,39 @@ const nc_pipeline_def *nc_pipeline_registry_get(size_t i) { return pipelines[i];
 static const char *kind_name(nc_pass_option_kind k)
 {
   switch (k) {
-  case NC_PASS_OPT_BOOL: return "bool";
-  case NC_PASS_OPT_INT: return "int";
-  case NC_PASS_OPT_STRING: return "string";
-  case NC_PASS_OPT_ENUM: return "enum";
-  case NC_PASS_OPT_INT_LIST: return "int list";
-  case NC_PASS_OPT_STRING_LIST: return "string list";
-  default: return "pipeline";
+  case NC_PASS_OPT_BOOL: return "";
+  case NC_PASS_OPT_INT: return "=<int>";
+  case NC_PASS_OPT_STRING: return "=<string>";
+  case NC_PASS_OPT_ENUM: return "=<value>";
+  case NC_PASS_OPT_INT_LIST: return "=<int,...>";
+  case NC_PASS_OPT_STRING_LIST: return "=<string,...>";
+  default: return "=<pipeline>";
   }
 }
 
+static int cmp_opt(const void *a, const void *b)
+{
+  return strcmp((*(const nc_pass_option_def *const *)a)->name, (*(const nc_pass_option_def *const *)b)->name);
+}
+
+/* Options sorted by name, as mlir-opt's --help lists them. */
 static void print_options(FILE *out, const nc_pass_option_def *o, size_t n)
 {
+  const nc_pass_option_def **v = nc_xmalloc((n + 1) * sizeof *v);
+  for (size_t i = 0; i < n; i++)
+    v[i] = &o[i];
+  qsort(v, n, sizeof *v, cmp_opt);
   for (size_t i = 0; i < n; i++) {
-    fprintf(out, "      %-32s - %s (%s", o[i].name, o[i].summary ? o[i].summary : "", kind_name(o[i].kind));
-    if (o[i].enum_values) {
-      fprintf(out, ": ");
-      for (const char *const *e = o[i].enum_values; *e; e++)
-        fprintf(out, "%s%s", e == o[i].enum_values ? "" : "|", *e);
-    }
-    if (o[i].default_value && *o[i].default_value)
-      fprintf(out, ", default %s", o[i].default_value);
-    fprintf(out, ")\n");
+    char flag[128];
+    snprintf(flag, sizeof flag, "--%s%s", v[i]->name, kind_name(v[i]->kind));
+    fprintf(out, "        %-44s - %s", flag, v[i]->summary ? v[i]->summary : "");
+    if (v[i]->default_value && *v[i]->default_value)
+      fprintf(out, " (default: %s)", v[i]->default_value);
+    fprintf(out, "\n");
+    for (const char *const *e = v[i]->enum_values; e && *e; e++)
+      fprintf(out, "          =%s\n", *e);
   }
+  free(v);
 }
 
 void nc_pass_registry_print_help(FILE *out)
@@ -111,20 +122,21 @@ void nc_pass_registry_print_help(FILE *out)
       groups[ng++] = g;
   }
   for (size_t k = 0; k < ng; k++) {
-    fprintf(out, "  %s passes:\n", groups[k]);
+    fprintf(out, "    %s passes:\n", groups[k]);
     for (size_t i = 0; i < n_passes; i++) {
       const nc_pass_def *d = passes[i];
       if (strcmp(d->group ? d->group : "Other", groups[k]))
         continue;
-      fprintf(out, "    --%-34s - %s%s%s%s\n", d->argument, d->summary ? d->summary : "", d->anchor ? " [on " : "",
-              d->anchor ? d->anchor : "", d->anchor ? "]" : "");
+      fprintf(out, "      --%-44s -   %s%s%s%s\n", d->argument, d->summary ? d->summary : "",
+              d->anchor ? " (on " : "", d->anchor ? d->anchor : "", d->anchor ? ")" : "");
       print_options(out, d->options, d->n_options);
     }
   }
   if (n_pipelines) {
-    fprintf(out, "  Pass pipelines:\n");
+    fprintf(out, "    Pass pipelines:\n");
     for (size_t i = 0; i < n_pipelines; i++) {
-      fprintf(out, "    --%-34s - %s\n", pipelines[i]->argument, pipelines[i]->summary ? pipelines[i]->summary : "");
+      fprintf(out, "      --%-44s -   %s\n", pipelines[i]->argument,
+              pipelines[i]->summary ? pipelines[i]->summary : "");
       print_options(out, pipelines[i]->options, pipelines[i]->n_options);
     }
   }
@@ -282,10 +294,23 @@ static bool set_value(nc_context *ctx, const nc_pass_option_def *od, optval *v, 
     return false;
   }
   case NC_PASS_OPT_STRING:
-  case NC_PASS_OPT_PIPELINE:
-    unquote(&s, &n);
+  case NC_PASS_OPT_PIPELINE: {
+    bool quoted = unquote(&s, &n);
+    /* a nested pipeline is checked here, so errors point into the whole text */
+    if (od->kind == NC_PASS_OPT_PIPELINE && n) {
+      if (at == SIZE_MAX) { /* a default or a value set by code: no text to point into */
+        char *copy = dupn(s, n);
+        v->text = nc_pipeline_check_elements(ctx, UINT_MAX, copy, 0, n);
+        free(copy);
+      } else {
+        size_t start = at + (quoted ? 1 : 0);
+        v->text = nc_pipeline_check_elements(ctx, src, s - start, start, start + n);
+      }
+      return v->text != NULL;
+    }
     v->text = dupn(s, n);
     return true;
+  }
   case NC_PASS_OPT_INT_LIST:
   case NC_PASS_OPT_STRING_LIST: {
     unquote(&s, &n);
@@ -421,7 +446,10 @@ nc_pass *nc_pass_create(nc_context *ctx, const nc_pass_def *def, const nc_pipeli
     nc_pass_destroy(p);
     return NULL;
   }
+  size_t errors = nc_diag_thread_errors();
   if (def && def->initialize && !def->initialize(p, ctx)) {
+    if (nc_diag_thread_errors() == errors)
+      opt_error(ctx, src, base == SIZE_MAX ? SIZE_MAX : base, "pass '%s' cannot run with these options", owner);
     nc_pass_destroy(p);
     return NULL;
   }
@@ -437,6 +465,7 @@ void nc_pass_destroy(nc_pass *p)
     free_val(&p->values[k]);
   free(p->values);
   free(p->stats);
+  free(p->clock.slot_ns);
   if (p->free_state)
     p->free_state(p->state);
   free(p);

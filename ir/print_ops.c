@@ -36,7 +36,6 @@ struct nc_asm_printer {
   nc_context *ctx;
   int indent;
   nc_op *root;
-  bool check_scope; /* root has a parent: values may come from outside */
   const char **defaults;
   size_t n_defaults, cap_defaults;
   /* location aliases: open addressing on raw handle -> index+1 */
@@ -106,8 +105,9 @@ static bool defined_inside(const nc_op *root, const nc_value *v)
 static void print_value_name(nc_asm_printer *p, const nc_value *v)
 {
   nc_out *o = p->o;
-  if (!v || (p->check_scope && !defined_inside(p->root, v))) {
-    nc_out_str(o, "%<<UNKNOWN SSA VALUE>>");
+  /* a value from outside the printed op (even a detached one) has no name here */
+  if (!v || !defined_inside(p->root, v)) {
+    nc_out_str(o, "<<UNKNOWN SSA VALUE>>"); /* as MLIR spells it */
     return;
   }
   uint32_t id = v->print_id;
@@ -466,7 +466,6 @@ static void print_to(nc_op *op, nc_out *o, const nc_print_flags *flags)
   nc_asm_printer p = {.o = o, .flags = flags ? flags : &defaults, .ctx = op->info->ctx};
   nc_op *root = numbering_root(op);
   p.root = root;
-  p.check_scope = nc_op_get_parent_op(root) != NULL || root->block != NULL;
   number_from(root);
   /* the default dialects of the enclosing ops apply to a nested print too */
   size_t depth = 0;

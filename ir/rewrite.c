@@ -49,6 +49,7 @@ struct driver {
 typedef struct pat_entry {
   nc_ident *root;
   const nc_pattern *p;
+  size_t seq; /* insertion order: equal benefits keep it, as MLIR's stable sort does */
 } pat_entry;
 
 struct nc_pattern_set {
@@ -77,7 +78,9 @@ static int cmp_pat(const void *a, const void *b)
   const pat_entry *x = a, *y = b;
   if (x->root != y->root)
     return (uintptr_t)x->root < (uintptr_t)y->root ? -1 : 1;
-  return (int)y->p->benefit - (int)x->p->benefit;
+  if (x->p->benefit != y->p->benefit)
+    return (int)y->p->benefit - (int)x->p->benefit;
+  return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
 void nc_pattern_set_add(nc_pattern_set *s, const char *root, const nc_pattern *p)
@@ -86,7 +89,8 @@ void nc_pattern_set_add(nc_pattern_set *s, const char *root, const nc_pattern *p
     s->cap = s->cap ? s->cap * 2 : 16;
     s->v = nc_xrealloc(s->v, s->cap * sizeof *s->v);
   }
-  s->v[s->n++] = (pat_entry){root ? nc_ident_get_cstr(s->ctx, root) : NULL, p};
+  s->v[s->n] = (pat_entry){root ? nc_ident_get_cstr(s->ctx, root) : NULL, p, s->n};
+  s->n++;
   qsort(s->v, s->n, sizeof *s->v, cmp_pat); /* grouped by root, then by benefit */
 }
 
@@ -409,67 +413,74 @@ bool nc_op_is_trivially_dead(nc_op *op)
 
 /* --- folding ---------------------------------------------------------------------------------------------- */
 
+/* MLIR's Commutative trait fold: a constant operand moves to the right. */
+static bool fold_commutative(nc_op *op)
+{
+  if (!(op->info->traits & NC_TRAIT_COMMUTATIVE) || op->n_operands != 2 ||
+      !nc_value_get_constant(op->operands[0].value) || nc_value_get_constant(op->operands[1].value))
+    return false;
+  nc_value *a = op->operands[0].value, *b = op->operands[1].value;
+  nc_use_set(&op->operands[0], b);
+  nc_use_set(&op->operands[1], a);
+  return true;
+}
+
+/* Folds as MLIR's Operation::fold: the op's fold hook first, then, if it
+ * failed or changed the op in place, the trait folds. An op changed in place
+ * goes back on the worklist. */
 static bool try_fold(driver *d, nc_op *op)
 {
   const nc_op_def *def = op->info->def;
-  if (!def)
+  if (!def || (op->info->traits & NC_TRAIT_CONSTANT_LIKE))
     return false;
-  bool changed = false;
-  /* Commutative ops keep constants on the right, as MLIR's foldCommutative does. */
-  if ((op->info->traits & NC_TRAIT_COMMUTATIVE) && op->n_operands == 2 && nc_value_get_constant(op->operands[0].value) &&
-      !nc_value_get_constant(op->operands[1].value)) {
-    nc_value *a = op->operands[0].value, *b = op->operands[1].value;
-    nc_use_set(&op->operands[0], b);
-    nc_use_set(&op->operands[1], a);
-    changed = true;
-  }
-  if (!def->fold || (op->info->traits & NC_TRAIT_CONSTANT_LIKE))
-    return changed;
-  nc_attr *cbuf[8], **consts = op->n_operands <= 8 ? cbuf : nc_xmalloc(op->n_operands * sizeof *consts);
-  for (uint32_t i = 0; i < op->n_operands; i++)
-    consts[i] = op->operands[i].value ? nc_value_get_constant(op->operands[i].value) : NULL;
-  nc_fold_result rbuf[8], *res = op->n_results <= 8 ? rbuf : nc_xmalloc(op->n_results * sizeof *res);
-  memset(res, 0, op->n_results * sizeof *res);
-  bool folded = def->fold(op, consts, res);
-  if (consts != cbuf)
-    free(consts);
-  if (!folded) {
+  bool in_place = false;
+  if (def->fold) {
+    nc_attr *cbuf[8], **consts = op->n_operands <= 8 ? cbuf : nc_xmalloc(op->n_operands * sizeof *consts);
+    for (uint32_t i = 0; i < op->n_operands; i++)
+      consts[i] = op->operands[i].value ? nc_value_get_constant(op->operands[i].value) : NULL;
+    nc_fold_result rbuf[8], *res = op->n_results <= 8 ? rbuf : nc_xmalloc(op->n_results * sizeof *res);
+    memset(res, 0, op->n_results * sizeof *res);
+    bool folded = def->fold(op, consts, res);
+    if (consts != cbuf)
+      free(consts);
+    if (folded) {
+      in_place = true;
+      for (uint32_t i = 0; i < op->n_results; i++)
+        in_place &= res[i].value == &nc_op_results(op)[i];
+    }
+    if (folded && !in_place) {
+      nc_value *vbuf[8], **vals = op->n_results <= 8 ? vbuf : nc_xmalloc(op->n_results * sizeof *vals);
+      memset(vals, 0, op->n_results * sizeof *vals);
+      bool ok = true;
+      nc_rewriter_set_insertion_point_before(&d->rw, op);
+      for (uint32_t i = 0; i < op->n_results && ok; i++) {
+        if (res[i].value)
+          vals[i] = res[i].value;
+        else if (res[i].attr)
+          ok = (vals[i] = nc_rewriter_materialize_constant(&d->rw, op->info->dialect, res[i].attr,
+                                                           nc_op_results(op)[i].type, op->loc)) != NULL;
+        else
+          ok = false;
+      }
+      if (ok) {
+        nc_rewriter_replace_op(&d->rw, op, vals);
+        d->stats.folds++;
+      }
+      if (vals != vbuf)
+        free(vals);
+      if (res != rbuf)
+        free(res);
+      return ok; /* a result that cannot be materialized leaves the op to the patterns */
+    }
     if (res != rbuf)
       free(res);
-    return changed;
   }
-  bool in_place = true;
-  for (uint32_t i = 0; i < op->n_results; i++)
-    in_place &= res[i].value == &nc_op_results(op)[i];
-  if (in_place) {
-    if (res != rbuf)
-      free(res);
-    push(d, op);
-    d->stats.folds++;
-    return true;
-  }
-  nc_value *vbuf[8], **vals = op->n_results <= 8 ? vbuf : nc_xmalloc(op->n_results * sizeof *vals);
-  memset(vals, 0, op->n_results * sizeof *vals);
-  bool ok = true;
-  nc_rewriter_set_insertion_point_before(&d->rw, op);
-  for (uint32_t i = 0; i < op->n_results && ok; i++) {
-    if (res[i].value)
-      vals[i] = res[i].value;
-    else if (res[i].attr)
-      ok = (vals[i] = nc_rewriter_materialize_constant(&d->rw, op->info->dialect, res[i].attr,
-                                                       nc_op_results(op)[i].type, op->loc)) != NULL;
-    else
-      ok = false;
-  }
-  if (ok) {
-    nc_rewriter_replace_op(&d->rw, op, vals);
-    d->stats.folds++;
-  }
-  if (vals != vbuf)
-    free(vals);
-  if (res != rbuf)
-    free(res);
-  return ok || changed;
+  in_place |= fold_commutative(op);
+  if (!in_place)
+    return false;
+  push(d, op);
+  d->stats.folds++;
+  return true;
 }
 
 /* --- the driver -------------------------------------------------------------------------------------------- */

@@ -36,11 +36,25 @@ static bool groups(const nc_op *op, bool results, size_t g, size_t *start, size_
     *count = (size_t)nc_attr_dense_array_get_int(seg, g);
     return s + *count <= total;
   }
-  size_t fixed = 0, var = 0;
-  for (size_t i = 0; i < n; i++)
+  size_t fixed = 0, var = 0, opt = 0;
+  for (size_t i = 0; i < n; i++) {
     defs[i].arity == NC_ARITY_ONE ? fixed++ : var++;
+    opt += defs[i].arity == NC_ARITY_OPTIONAL;
+  }
   if (total < fixed || (var == 0 && total != fixed))
     return false;
+  if (var > 1 && opt == var) {
+    /* only optional groups: positional, as ONNX's optional inputs (the
+     * first total - fixed of them are present) */
+    if (total - fixed > var)
+      return false;
+    size_t s = 0, extra = total - fixed;
+    for (size_t i = 0; i < g; i++)
+      s += defs[i].arity == NC_ARITY_ONE ? 1 : extra ? (extra--, 1) : 0;
+    *start = s;
+    *count = defs[g].arity == NC_ARITY_ONE ? 1 : extra ? 1 : 0;
+    return true;
+  }
   size_t var_size = var ? (total - fixed) / var : 0;
   if (var > 1 && (total - fixed) % var)
     return false; /* ambiguous without segment sizes */
@@ -88,9 +102,11 @@ static bool check_values(nc_op *op, bool results)
   size_t n = results ? d->n_results : d->n_operands;
   size_t total = results ? op->n_results : op->n_operands;
   const char *what = results ? "result" : "operand";
-  size_t fixed = 0, var = 0;
-  for (size_t i = 0; i < n; i++)
+  size_t fixed = 0, var = 0, opt = 0;
+  for (size_t i = 0; i < n; i++) {
     defs[i].arity == NC_ARITY_ONE ? fixed++ : var++;
+    opt += defs[i].arity == NC_ARITY_OPTIONAL;
+  }
   uint64_t seg_trait = results ? NC_TRAIT_ATTR_SIZED_RESULT_SEGMENTS : NC_TRAIT_ATTR_SIZED_OPERAND_SEGMENTS;
   if (op->info->traits & seg_trait) {
     const char *sname = results ? "resultSegmentSizes" : "operandSegmentSizes";
@@ -111,7 +127,9 @@ static bool check_values(nc_op *op, bool results)
     return nc_op_emit_error(op, "expected %zu %ss, but found %zu", fixed, what, total);
   } else if (total < fixed) {
     return nc_op_emit_error(op, "expected %zu or more %ss, but found %zu", fixed, what, total);
-  } else if (var > 1 && (total - fixed) % var) {
+  } else if (var > 1 && opt == var && total - fixed > var) {
+    return nc_op_emit_error(op, "expected at most %zu %ss, but found %zu", fixed + var, what, total);
+  } else if (var > 1 && opt != var && (total - fixed) % var) {
     return nc_op_emit_error(op, "cannot split %zu %ss among its variadic groups", total, what);
   }
   for (size_t g = 0; g < n; g++) {

@@ -29,11 +29,44 @@ static uint64_t op_hash(nc_op *op)
 {
   uint64_t h = nc_hash_combine((uintptr_t)nc_op_get_name(op), (uintptr_t)nc_op_get_attr_dict(op));
   h = nc_hash_combine(h, (uintptr_t)nc_op_get_props(op));
-  for (size_t i = 0, n = nc_op_get_num_operands(op); i < n; i++)
-    h = nc_hash_combine(h, (uintptr_t)nc_op_get_operand(op, i));
+  if (nc_op_has_trait(op, NC_TRAIT_COMMUTATIVE)) { /* operand order does not matter, as in MLIR */
+    uint64_t sum = 0;
+    for (size_t i = 0, n = nc_op_get_num_operands(op); i < n; i++)
+      sum += nc_hash_combine(0, (uintptr_t)nc_op_get_operand(op, i));
+    h = nc_hash_combine(h, sum);
+  } else {
+    for (size_t i = 0, n = nc_op_get_num_operands(op); i < n; i++)
+      h = nc_hash_combine(h, (uintptr_t)nc_op_get_operand(op, i));
+  }
   for (size_t i = 0, n = nc_op_get_num_results(op); i < n; i++)
     h = nc_hash_combine(h, (uintptr_t)nc_value_get_type(nc_op_get_result(op, i)));
   return h;
+}
+
+static int cmp_ptr(const void *x, const void *y)
+{
+  uintptr_t a = *(const uintptr_t *)x, b = *(const uintptr_t *)y;
+  return (a > b) - (a < b);
+}
+
+/* Commutative ops are equal whatever the order of their operands. */
+static bool same_operand_multiset(nc_op *a, nc_op *b, size_t n)
+{
+  if (n == 2)
+    return (nc_op_get_operand(a, 0) == nc_op_get_operand(b, 0) && nc_op_get_operand(a, 1) == nc_op_get_operand(b, 1)) ||
+           (nc_op_get_operand(a, 0) == nc_op_get_operand(b, 1) && nc_op_get_operand(a, 1) == nc_op_get_operand(b, 0));
+  uintptr_t *x = malloc(2 * n * sizeof *x + 1);
+  if (!x)
+    abort();
+  for (size_t i = 0; i < n; i++) {
+    x[i] = (uintptr_t)nc_op_get_operand(a, i);
+    x[n + i] = (uintptr_t)nc_op_get_operand(b, i);
+  }
+  qsort(x, n, sizeof *x, cmp_ptr);
+  qsort(x + n, n, sizeof *x, cmp_ptr);
+  bool same = !memcmp(x, x + n, n * sizeof *x);
+  free(x);
+  return same;
 }
 
 static bool op_equal(nc_op *a, nc_op *b)
@@ -42,9 +75,14 @@ static bool op_equal(nc_op *a, nc_op *b)
   if (nc_op_get_name(a) != nc_op_get_name(b) || nc_op_get_attr_dict(a) != nc_op_get_attr_dict(b) ||
       nc_op_get_props(a) != nc_op_get_props(b) || no != nc_op_get_num_operands(b) || nr != nc_op_get_num_results(b))
     return false;
-  for (size_t i = 0; i < no; i++)
-    if (nc_op_get_operand(a, i) != nc_op_get_operand(b, i))
+  if (nc_op_has_trait(a, NC_TRAIT_COMMUTATIVE)) {
+    if (!same_operand_multiset(a, b, no))
       return false;
+  } else {
+    for (size_t i = 0; i < no; i++)
+      if (nc_op_get_operand(a, i) != nc_op_get_operand(b, i))
+        return false;
+  }
   for (size_t i = 0; i < nr; i++)
     if (nc_value_get_type(nc_op_get_result(a, i)) != nc_value_get_type(nc_op_get_result(b, i)))
       return false;

@@ -133,6 +133,10 @@ static bool parse_func(nc_asm_parser *p, nc_op_builder *b)
   }
   if (!nc_asm_parse_optional_region(p, body, named ? n_in : 0, args, true, &present))
     goto out;
+  if (present && nc_region_is_empty(body)) { /* `{}` would read back as a declaration */
+    nc_asm_parser_error(p, body_loc, "expected non-empty function body");
+    goto out;
+  }
   ok = true;
 out:
   free(args);
@@ -147,7 +151,7 @@ static void print_func(nc_asm_printer *p, nc_op *op)
 {
   nc_attr *vis = nc_op_get_attr_str(op, "sym_visibility");
   nc_asm_print(p, " ");
-  if (vis && nc_attr_get_kind(vis) == NC_ATTR_STRING && !nc_attr_is_string_eq(vis, "public")) {
+  if (vis && nc_attr_get_kind(vis) == NC_ATTR_STRING) { /* an explicit "public" prints too, as in MLIR */
     size_t len;
     const char *s = nc_attr_get_string(vis, &len);
     nc_asm_printn(p, s, len);
@@ -199,7 +203,7 @@ static void print_func(nc_asm_printer *p, nc_op *op)
   static const char *const elided[] = {"sym_name", "function_type", "sym_visibility", "arg_attrs", "res_attrs"};
   nc_attr *all = nc_op_get_attr_dict(op);
   nc_attr *props = nc_op_get_props(op);
-  /* inherent attributes other than the elided ones (e.g. no_inline) print too */
+  /* inherent attributes other than the elided ones print too */
   if (props)
     for (size_t i = 0; i < nc_attr_get_num_elements(props); i++) {
       nc_named_attr e = nc_attr_get_entry(props, i);
@@ -328,16 +332,14 @@ static const nc_attr_def func_attrs[] = {
   {"sym_visibility", &nc_ac_string, true, NULL, "public, private or nested"},
   {"arg_attrs", &nc_ac_dict_array, true, NULL, "per-argument attribute dictionaries"},
   {"res_attrs", &nc_ac_dict_array, true, NULL, "per-result attribute dictionaries"},
-  {"no_inline", &nc_ac_unit, true, NULL, "do not inline calls to this function"},
 };
 static const nc_region_def func_regions[] = {{"body", false, false, "the function body (empty for a declaration)"}};
 static const char *const return_parents[] = {"func.func", NULL};
 static const nc_value_def return_operands[] = {{"operands", NULL, NC_ARITY_VARIADIC, "the returned values"}};
+/* as in MLIR 19 (the version nc's files interoperate with): later versions
+ * add arg_attrs, res_attrs and no_inline, which here stay discardable */
 static const nc_attr_def call_attrs[] = {
   {"callee", &nc_ac_flat_symbol_ref, false, NULL, "the called function"},
-  {"arg_attrs", &nc_ac_dict_array, true, NULL, NULL},
-  {"res_attrs", &nc_ac_dict_array, true, NULL, NULL},
-  {"no_inline", &nc_ac_unit, true, NULL, NULL},
 };
 static const nc_value_def call_operands[] = {{"operands", NULL, NC_ARITY_VARIADIC, "the arguments"}};
 static const nc_value_def call_results[] = {{"results", NULL, NC_ARITY_VARIADIC, "the returned values"}};

@@ -7,8 +7,8 @@
 
 // CHECK-LABEL: "foo.lists"
 // CHECK-SAME: a = dense<[1, 2, 3]> : tensor<3xi32>
-// CHECK-SAME: b = dense<{{\[\[}1, 2], [3, 4], [5, 6]]> : tensor<3x2xi8>
-// CHECK-SAME: c = dense<{{\[\[\[}1.500000e+00], [-2.000000e+00]]]> : tensor<1x2x1xf32>
+// CHECK-SAME: b = dense<{{\[\[}}1, 2], [3, 4], [5, 6]]> : tensor<3x2xi8>
+// CHECK-SAME: c = dense<{{\[\[\[}}1.500000e+00], [-2.000000e+00]]]> : tensor<1x2x1xf32>
 // CHECK-SAME: d = dense<[true, false, true]> : tensor<3xi1>
 // CHECK-SAME: e = dense<[-8, 7, -1, 0]> : tensor<4xi4>
 // CHECK-SAME: f = dense<[15, 0]> : tensor<2xui4>

@@ -58,18 +58,20 @@ static void usage(FILE *out)
           "  --mlir-elide-elementsattrs-if-larger=<n>  Elide dense attributes with more than n elements\n"
           "\n Pass management:\n"
           "  --pass-pipeline=<pipeline>                A textual pipeline, e.g. 'builtin.module(func.func(cse))'\n"
-          "  -<pass>[=<options>]                       Add a pass (legacy form; nested under builtin.module)\n"
+          "  -<pass>[=<options>]                       Add a pass (legacy form, under builtin.module; passes on\n"
+          "                                            other ops are nested, e.g. func.func(<pass>))\n"
           "  --dump-pass-pipeline                      Print the fully expanded pipeline to stderr\n"
           "  --verify-each=<bool>                      Verify the IR after each pass (default true)\n"
-          "  --mlir-disable-threading                  Run nested pipelines on one thread\n"
+          "  --mlir-disable-threading                  Run nested pipelines on one thread (else on\n"
+          "                                            NC_NUM_THREADS threads, default: one per CPU)\n"
           "  --mlir-print-ir-before-all / --mlir-print-ir-after-all\n"
           "  --mlir-print-ir-before=<passes> / --mlir-print-ir-after=<passes>\n"
           "  --mlir-print-ir-after-change / --mlir-print-ir-after-failure / --mlir-print-ir-module-scope\n"
           "  --mlir-print-ir-tree-dir=<dir>            Print IR dumps into files under <dir>\n"
           "  --mlir-timing                             Report execution time\n"
-          "  --mlir-timing-display=list|tree\n"
+          "  --mlir-timing-display=list|tree           Report as a list or a tree (default tree)\n"
           "  --mlir-pass-statistics                    Report pass statistics\n"
-          "  --mlir-pass-statistics-display=list|pipeline\n"
+          "  --mlir-pass-statistics-display=list|pipeline  (default pipeline)\n"
           "  --mlir-pass-pipeline-crash-reproducer=<file>  Write a reproducer when a pass fails or crashes\n"
           "  --run-reproducer                          Run the pipeline recorded in the input's reproducer\n"
           "  --help                                    Show this help\n"
@@ -129,13 +131,27 @@ static bool is_static_option(const char *name, size_t len)
   return false;
 }
 
+static void append(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
+{
+  if (*len + n + 1 > *cap) {
+    *cap = (*len + n + 1) * 2;
+    *buf = nc_xrealloc(*buf, *cap);
+  }
+  memcpy(*buf + *len, s, n);
+  *len += n;
+  (*buf)[*len] = 0;
+}
+
 /* Moves legacy pass flags (-cse, --canonicalize=opts) out of argv into a
- * builtin.module(...) pipeline; returns the remaining argc. */
+ * builtin.module(...) pipeline; returns the remaining argc. As in mlir-opt,
+ * passes anchored on other ops nest implicitly (adjacent ones share one
+ * nested pipeline): -test-function-pass gives func.func(test-function-pass). */
 static int take_legacy_passes(int argc, char **argv, options *o)
 {
   int out = 1;
   char *buf = NULL;
   size_t len = 0, cap = 0;
+  const char *open_anchor = NULL; /* anchor of the nested group being filled */
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (a[0] != '-' || !a[1] || !strcmp(a, "--")) {
@@ -145,28 +161,32 @@ static int take_legacy_passes(int argc, char **argv, options *o)
     const char *name = a + (a[1] == '-' ? 2 : 1);
     const char *eq = strchr(name, '=');
     size_t nlen = eq ? (size_t)(eq - name) : strlen(name);
-    if (is_static_option(name, nlen) || (!nc_pass_lookup(name, nlen) && !nc_pipeline_lookup(name, nlen))) {
+    const nc_pass_def *def = nc_pass_lookup(name, nlen);
+    if (is_static_option(name, nlen) || (!def && !nc_pipeline_lookup(name, nlen))) {
       argv[out++] = argv[i];
       continue;
     }
-    if (!buf) {
-      buf = nc_xmalloc(64);
-      cap = 64;
-      len = 0;
-      buf[0] = 0;
+    const char *anchor = def && def->anchor && strcmp(def->anchor, "builtin.module") ? def->anchor : NULL;
+    if (open_anchor && (!anchor || strcmp(anchor, open_anchor))) {
+      append(&buf, &len, &cap, ")", 1);
+      open_anchor = NULL;
     }
-    size_t need = len + strlen(name) + 8;
-    if (need > cap)
-      buf = nc_xrealloc(buf, cap = need * 2);
-    if (len)
-      buf[len++] = ',';
-    memcpy(buf + len, name, nlen);
-    len += nlen;
+    if (len && !(open_anchor && buf[len - 1] == '('))
+      append(&buf, &len, &cap, ",", 1);
+    if (anchor && !open_anchor) {
+      append(&buf, &len, &cap, anchor, strlen(anchor));
+      append(&buf, &len, &cap, "(", 1);
+      open_anchor = anchor;
+    }
+    append(&buf, &len, &cap, name, nlen);
     if (eq) {
-      len += (size_t)sprintf(buf + len, "{%s}", eq + 1);
+      append(&buf, &len, &cap, "{", 1);
+      append(&buf, &len, &cap, eq + 1, strlen(eq + 1));
+      append(&buf, &len, &cap, "}", 1);
     }
-    buf[len] = 0;
   }
+  if (open_anchor)
+    append(&buf, &len, &cap, ")", 1);
   if (buf) {
     size_t need = len + 32;
     char *p = nc_xmalloc(need);
@@ -308,16 +328,15 @@ static bool process(nc_context *ctx, unsigned id, size_t start, size_t end, cons
   if (o->verify_diags && !(dv = nc_diag_verifier_create(ctx, id, start, end)))
     return false;
   nc_timing *timing = o->timing ? nc_timing_create() : NULL;
-  double w0 = nc_time_wall(), u0 = nc_time_user();
+  double w0 = nc_time_wall();
+  /* like mlir-opt, the Parser row includes verifying the parsed IR */
   nc_op *module = nc_parse_source_range(ctx, id, start, end);
-  if (timing)
-    nc_timing_add(timing, "Parser", nc_time_wall() - w0, nc_time_user() - u0);
   bool ok = module != NULL;
-  if (ok && !o->no_verify) {
-    double vw = nc_time_wall(), vu = nc_time_user();
+  if (ok && !o->no_verify)
     ok = nc_op_verify(module);
-    if (timing)
-      nc_timing_add(timing, "Verifier", nc_time_wall() - vw, nc_time_user() - vu);
+  if (timing) {
+    double t = nc_time_wall() - w0;
+    nc_timing_add(timing, "Parser", t, t);
   }
   const char *text = NULL;
   nc_pass_run_options run = o->run;
@@ -350,14 +369,16 @@ static bool process(nc_context *ctx, unsigned id, size_t start, size_t end, cons
       nc_pass_manager_print_statistics(pm, o->run.statistics_list, stderr);
   }
   if (ok) {
-    double pw = nc_time_wall(), pu = nc_time_user();
+    double pw = nc_time_wall();
     nc_op_print(module, out, &o->print);
     fflush(out);
-    if (timing)
-      nc_timing_add(timing, "Output", nc_time_wall() - pw, nc_time_user() - pu);
+    if (timing) {
+      double t = nc_time_wall() - pw;
+      nc_timing_add(timing, "Output", t, t);
+    }
   }
   if (timing) {
-    nc_timing_print(timing, o->run.timing_tree, nc_time_wall() - w0, nc_time_user() - u0, stderr);
+    nc_timing_print(timing, o->run.timing_tree, nc_time_wall() - w0, 0, stderr);
     nc_timing_destroy(timing);
   }
   nc_pass_manager_destroy(owned);
@@ -413,7 +434,7 @@ int main(int argc, char **argv)
     }
     if (o.dump_pipeline) {
       char *s = nc_pass_manager_to_string(pm);
-      fprintf(stderr, "Pass Manager with %zu passes:\n%s\n\n", nc_pass_manager_size(pm), s);
+      fprintf(stderr, "Pass Manager with %zu passes:\n%s\n\n", nc_pass_manager_get_num_entries(pm), s);
       free(s);
     }
   }

@@ -182,7 +182,7 @@ bool nc_k_conv_geom(const char *op, const nc_conv_params *p, int rank, const int
   if (g->c % g->group || g->m % g->group)
     return nc_kerr(err, errlen, "%s: channels (in %lld, out %lld) not divisible by group %lld", op,
                    (long long)g->c, (long long)g->m, (long long)g->group);
-  if (w_shape[1] * g->group != g->c)
+  if (w_shape[1] != g->c / g->group)
     return nc_kerr(err, errlen, "%s: W has %lld input channels per group, expected %lld", op,
                    (long long)w_shape[1], (long long)(g->c / g->group));
   bool explicit_kernel = false;

@@ -228,6 +228,8 @@ bool nc_kernel_conv(const nc_conv_params *p, const nc_tensor *x, const nc_tensor
   nc_k_geom_out_shape(&g, out_shape);
   if (!nc_k_check_out("conv", y, x->dtype, x->rank, out_shape, err, errlen))
     return false;
+  if (nc_tensor_num_elements(y) == 0)
+    return true; /* also bounds the group loop: group <= M when M > 0 */
   run_real(x->dtype, x, w, b, y, conv_thunk, &g);
   return true;
 }
@@ -277,7 +279,9 @@ static bool convt_geom(const nc_conv_transpose_params *p, int rank, const int64_
     int64_t opad = p->output_padding[i];
     if (k < 1 || s < 1 || d < 1 || opad < 0)
       return nc_kerr(err, errlen, "%s: kernel, strides and dilations must be positive, output_padding >= 0", op);
-    if (k > (INT64_MAX / 8) / d || in > (INT64_MAX / 8) / s || opad > INT64_MAX / 8 ||
+    if (in < 1)
+      return nc_kerr(err, errlen, "%s: empty spatial dim %d", op, i);
+    if (s > INT64_MAX / 8 || k > (INT64_MAX / 8) / d || in > (INT64_MAX / 8) / s || opad > INT64_MAX / 8 ||
         p->pads[i] > INT64_MAX / 8 || p->pads[g->nsp + i] > INT64_MAX / 8 ||
         (p->has_output_shape && (p->output_shape[i] > INT64_MAX / 8 || p->output_shape[i] < 0)))
       return nc_kerr(err, errlen, "%s: attribute out of range", op);
@@ -410,6 +414,8 @@ bool nc_kernel_conv_transpose(const nc_conv_transpose_params *p, const nc_tensor
   nc_k_geom_out_shape(&g, out_shape);
   if (!nc_k_check_out("conv_transpose", y, x->dtype, x->rank, out_shape, err, errlen))
     return false;
+  if (nc_tensor_num_elements(y) == 0)
+    return true;
   run_real(x->dtype, x, w, b, y, convt_real, &g);
   return true;
 }

@@ -104,7 +104,9 @@ const nc_gemm_kind nc_gemm_kind_i16 = {I16_MR, I16_NR, 512, 64, 1024, sizeof(int
 /* --- driver ---------------------------------------------------------------- */
 
 /* Splits len into ceil(len/blk) near-equal blocks rounded up to `unit`, so a
- * K of 576 with KC 256 runs as 3 x 192 rather than 256+256+64. */
+ * K of 576 with KC 256 runs as 3 x 192 rather than 256+256+64. As blk is a
+ * multiple of unit (MC of MR, NC of NR in every kind), a block never exceeds
+ * blk: pack callbacks may size scratch by the kind's cache blocks. */
 static int64_t balanced_block(int64_t len, int64_t blk, int64_t unit)
 {
   if (len <= blk)

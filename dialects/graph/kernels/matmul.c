@@ -1,10 +1,12 @@
-/* matmul.c: MatMul (numpy semantics, batch broadcasting) and Gemm.
+/* matmul.c: MatMul (numpy semantics, batch broadcasting), Gemm, and the
+ * int32 product core of MatMulInteger/QLinearMatMul.
  *
  * Float products run the blocked GEMM of gemm.c once per batch matrix (or
  * once in all when B is shared by every batch and A is contiguous: the batch
- * then folds into M). Integer MatMul/Gemm are exact 64-bit loops that wrap
- * to the dtype; they are not on any hot path (quantized models use
- * MatMulInteger/QLinearMatMul in qconv.c).
+ * then folds into M). Integer MatMul/Gemm on int32/int64 tensors are exact
+ * 64-bit loops that wrap to the dtype; they are not on any hot path:
+ * quantized models multiply 8-bit data through the int16 GEMM, which
+ * nc_k_matmul_i32 below drives for qconv.c.
  */
 #include "kernels_internal.h"
 

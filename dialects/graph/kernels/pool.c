@@ -110,9 +110,9 @@ static void taps(int64_t start, int64_t k, int64_t d, int64_t lo, int64_t hi, in
           if (is_max) {                                                                                     \
             *out = !saw_num && saw_nan ? (T)NAN : best;                                                     \
           } else {                                                                                          \
-            int64_t cnt = include_pad ? (pd1 - pd0) * (ph1 - ph0) * (pw1 - pw0)                             \
-                                      : (d1 - d0) * (h1 - h0) * (w1 - w0);                                  \
-            *out = cnt ? (T)(sum / (double)cnt) : (T)NAN;                                                   \
+            double cnt = include_pad ? (double)(pd1 - pd0) * (double)(ph1 - ph0) * (double)(pw1 - pw0)     \
+                                     : (double)((d1 - d0) * (h1 - h0) * (w1 - w0));                         \
+            *out = cnt > 0 ? (T)(sum / cnt) : (T)NAN;                                                       \
           }                                                                                                 \
         }                                                                                                   \
       }                                                                                                     \

@@ -98,6 +98,8 @@ static void conv_i32(const nc_conv_geom *g, const nc_tensor *x, const nc_tensor 
   bool pointwise = kprod == 1 && g->s[0] == 1 && g->s[1] == 1 && g->s[2] == 1 && g->pb[0] == 0 &&
                    g->pb[1] == 0 && g->pb[2] == 0 && g->out[0] == g->in[0] && g->out[1] == g->in[1] &&
                    g->out[2] == g->in[2];
+  if (g->n * g->m * ohw == 0)
+    return; /* also bounds the group loop: group <= M when M > 0 */
   const int8_t *xb = x->data, *wb = w->data; /* one byte per element */
   nc_im2col ic;
   nc_k_im2col_init(&ic, g, cg == 1 || pointwise ? 0 : nc_gemm_kind_i16.nc);
@@ -157,7 +159,7 @@ static bool read_zp(const char *op, const char *what, const nc_tensor *zp, nc_dt
     return nc_kerr(err, errlen, "%s: %s has dtype %s, expected %s", op, what, nc_dtype_name(zp->dtype),
                    nc_dtype_name(dt));
   int64_t n = nc_tensor_num_elements(zp);
-  if (n != 1 && n != count)
+  if (n != 1 && (count < 1 || n != count))
     return nc_kerr(err, errlen, "%s: %s has %lld elements, expected 1%s", op, what, (long long)n,
                    count > 1 ? " or one per output channel" : "");
   for (int64_t i = 0; i < fill; i++)
@@ -222,7 +224,7 @@ static bool read_scale(const char *op, const char *what, const nc_tensor *s, int
   if (!nc_k_is_float(s->dtype))
     return nc_kerr(err, errlen, "%s: %s must be a float tensor", op, what);
   int64_t n = nc_tensor_num_elements(s);
-  if (n != 1 && n != count)
+  if (n != 1 && (count < 1 || n != count))
     return nc_kerr(err, errlen, "%s: %s has %lld elements, expected 1%s", op, what, (long long)n,
                    count > 1 ? " or one per channel" : "");
   for (int64_t i = 0; i < (count > 0 ? count : 1); i++)

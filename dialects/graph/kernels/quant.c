@@ -46,7 +46,7 @@ static bool qindex_resolve(const char *op, const nc_quant_params *p, const nc_te
     return nc_kerr(err, errlen, "%s: negative block_size", op);
   q->kind = 2;
   q->bs = p->block_size;
-  q->nblk = (q->dim + q->bs - 1) / q->bs;
+  q->nblk = q->dim / q->bs + (q->dim % q->bs != 0);
   bool ok = scale->rank == x->rank;
   for (int i = 0; ok && i < x->rank; i++)
     ok = scale->shape[i] == (i == a ? q->nblk : x->shape[i]);

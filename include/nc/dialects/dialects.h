@@ -10,5 +10,7 @@ void nc_register_all_dialects(nc_context *ctx);
 extern const nc_dialect_def *const nc_all_dialects[];
 
 extern const nc_dialect_def nc_func_dialect;
+extern const nc_dialect_def nc_arith_dialect;
+extern const nc_dialect_def nc_graph_dialect;
 
 #endif

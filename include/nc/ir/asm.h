@@ -99,7 +99,8 @@ bool nc_asm_parse_optional_string(nc_asm_parser *p, nc_attr **out);
 /** Parses a (possibly negative) integer literal. */
 bool nc_asm_parse_optional_integer(nc_asm_parser *p, int64_t *out, bool *present);
 bool nc_asm_parse_integer(nc_asm_parser *p, int64_t *out);
-/** Types and attributes. `type_hint` (may be NULL) types bare literals. */
+/** Types and attributes. `type_hint` (may be NULL) types bare number
+ * literals, which then take no `: type` suffix (as in MLIR). */
 bool nc_asm_parse_type(nc_asm_parser *p, nc_type **out);
 bool nc_asm_parse_optional_type(nc_asm_parser *p, nc_type **out, bool *present);
 bool nc_asm_parse_attr(nc_asm_parser *p, nc_type *type_hint, nc_attr **out);

@@ -163,7 +163,10 @@ NC_KEEP nc_attr *nc_loc_file(nc_context *ctx, nc_ident *file, unsigned line, uns
 NC_KEEP nc_attr *nc_loc_name(nc_context *ctx, nc_ident *name, nc_attr *child);
 /** `loc(callsite(callee at caller))`. */
 NC_KEEP nc_attr *nc_loc_callsite(nc_context *ctx, nc_attr *callee, nc_attr *caller);
-/** `loc(fused<metadata>[locs])`; metadata may be NULL. */
+/** `loc(fused<metadata>[locs])`; metadata may be NULL. Canonical as in MLIR:
+ * unknown locations are dropped, nested fused locations with the same
+ * metadata are flattened, duplicates removed; with no metadata, no location
+ * gives the unknown location and a single one gives itself. */
 NC_KEEP nc_attr *nc_loc_fused(nc_context *ctx, size_t n, nc_attr *const *locs, nc_attr *metadata);
 /** Fields of file locations. */
 NC_KEEP nc_ident *nc_loc_get_file(NC_KEEP const nc_attr *loc);

@@ -71,7 +71,9 @@ void nc_context_foreach_dialect(nc_context *ctx, void (*fn)(NC_KEEP const nc_dia
 /* --- resources (dense_resource blobs) ---------------------------------------- */
 
 /** Creates a resource blob with a name unique in the context: `name_hint`
- * itself if free, else `name_hint_1`, `name_hint_2`, ... The bytes are copied;
+ * itself if free, else `name_hint_1`, `name_hint_2`, ... (characters that
+ * cannot appear in a bare identifier become '_', since the textual form, in
+ * MLIR too, keys resources by bare identifiers). The bytes are copied;
  * `alignment` is the blob's required alignment (a power of two, >= 1). */
 NC_KEEP nc_resource *nc_resource_create(nc_context *ctx, const char *name_hint,
                                         const void *data, size_t size, uint32_t alignment);

@@ -34,6 +34,8 @@ NC_KEEP nc_block *nc_value_get_parent_block(NC_KEEP const nc_value *v);
 NC_KEEP nc_region *nc_value_get_parent_region(NC_KEEP const nc_value *v);
 /** Location of a block argument (results use their op's location). */
 nc_location nc_value_get_loc(NC_KEEP const nc_value *v);
+/** Sets the location of a block argument (for results, set their op's location). */
+void nc_block_arg_set_loc(nc_value *arg, nc_location loc);
 /** The first use of the value, or NULL. */
 NC_KEEP nc_use *nc_value_get_first_use(NC_KEEP const nc_value *v);
 /** True if the value has no uses. */

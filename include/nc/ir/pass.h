@@ -111,6 +111,13 @@ NC_KEEP const char *nc_pass_get_option_list_string(NC_KEEP const nc_pass *p, con
 void nc_pass_stat_add(nc_pass *p, size_t i, uint64_t n);
 /** Current value of statistic i. */
 uint64_t nc_pass_stat_get(NC_KEEP const nc_pass *p, size_t i);
+/** Writes text to the pass manager's output stream (stderr unless the run
+ * options say otherwise), the way IR dumps are written: text written by a
+ * pass running in parallel over sibling ops comes out in op order, as in a
+ * single-threaded run. For passes whose job is to print (print-op-stats,
+ * view-op-graph). */
+void nc_pass_printf(const char *fmt, ...) NC_PRINTF(1, 2);
+void nc_pass_write(const char *s, size_t n);
 /** Per-instance scratch pointer a pass may set in `initialize` (freed by the
  * pass's own code; the pointer is shared by all threads running the pass). */
 void nc_pass_set_state(nc_pass *p, void *state, void (*free_state)(void *));
@@ -122,9 +129,12 @@ NC_KEEP void *nc_pass_get_state(NC_KEEP const nc_pass *p);
 typedef struct nc_pass_run_options {
   bool verify_each;            /* default true */
   bool disable_threading;      /* --mlir-disable-threading */
-  int num_threads;             /* 0: number of CPUs */
+  int num_threads;             /* 0: $NC_NUM_THREADS, else one per CPU (at most 256) */
   /* IR printing instrumentation */
-  bool print_before_all, print_after_all, print_after_change, print_after_failure, print_module_scope;
+  bool print_before_all, print_after_all;
+  bool print_after_change;     /* after-dumps only when the pass changed the IR (alone: after every pass) */
+  bool print_after_failure;    /* after-dumps only when a pass failed */
+  bool print_module_scope;     /* dump the whole top-level op (disables threading) */
   const char *print_before;    /* comma-separated pass arguments */
   const char *print_after;
   const char *print_tree_dir;  /* --mlir-print-ir-tree-dir */
@@ -132,11 +142,12 @@ typedef struct nc_pass_run_options {
   FILE *print_stream;          /* where IR dumps go (default stderr) */
   /* timing and statistics */
   bool timing;                 /* --mlir-timing */
-  bool timing_tree;            /* --mlir-timing-display=tree (default list) */
+  bool timing_tree;            /* --mlir-timing-display=tree (mlir-opt's default) or list */
   bool statistics;             /* --mlir-pass-statistics */
   bool statistics_list;        /* --mlir-pass-statistics-display=list (default pipeline) */
   /* crash/failure reproducer */
-  const char *reproducer_file; /* --mlir-pass-pipeline-crash-reproducer */
+  const char *reproducer_file; /* --mlir-pass-pipeline-crash-reproducer: on failure or crash,
+                                  the IR before the failing pass and the pipeline that reruns it */
 } nc_pass_run_options;
 
 /** The default run options (verify_each on). */
@@ -156,6 +167,10 @@ NC_KEEP nc_pass_manager *nc_pass_manager_nest(nc_pass_manager *pm, const char *a
  * overrides them. Returns false (with a diagnostic) on an unknown pass or
  * option, or if the pass is anchored on a different op than `pm`. */
 bool nc_pass_manager_add_pass(nc_pass_manager *pm, const char *argument, const char *options);
+/** Appends pipeline elements written as text without an anchor, e.g.
+ * "func.func(canonicalize{max-iterations=3},cse),symbol-dce", to `pm`: the
+ * way a named pipeline says what it expands to. Errors are diagnostics. */
+bool nc_pass_manager_add_passes(nc_pass_manager *pm, const char *elements);
 /** Parses MLIR's textual pipeline syntax and appends it to `pm` (whose anchor
  * must match the text's top-level anchor). Errors are diagnostics pointing at
  * the offending character of the pipeline string, with "did you mean" hints. */
@@ -167,6 +182,9 @@ NC_GIVE nc_pass_manager *nc_pass_pipeline_parse(nc_context *ctx, const char *tex
 NC_GIVE char *nc_pass_manager_to_string(NC_KEEP const nc_pass_manager *pm);
 /** Number of passes (counting nested ones). */
 size_t nc_pass_manager_size(NC_KEEP const nc_pass_manager *pm);
+/** Number of top-level entries (passes and nested pass managers): the N of
+ * mlir-opt's "Pass Manager with N passes". */
+size_t nc_pass_manager_get_num_entries(NC_KEEP const nc_pass_manager *pm);
 
 /** Runs the pipeline on `op` (whose name must match the anchor). Returns
  * false if a pass failed or verification after a pass failed. */
@@ -181,13 +199,18 @@ void nc_pass_manager_print_statistics(NC_KEEP const nc_pass_manager *pm, bool li
 typedef struct nc_timing nc_timing;
 NC_GIVE nc_timing *nc_timing_create(void);
 void nc_timing_destroy(NC_TAKE nc_timing *t);
-/** Records a top-level phase ("Parser", "Output", ...) with wall and user seconds. */
+/** Records a top-level phase ("Parser", "Output", ...) with wall and user
+ * seconds; user time is wall time summed over the threads that worked on the
+ * phase (equal to wall for single-threaded phases, as in MLIR's reports, which
+ * show the user column only when the two differ). */
 void nc_timing_add(nc_timing *t, const char *name, double wall, double user);
 /** Attaches a timing to a pass manager run (pass rows go under it). */
 void nc_pass_manager_set_timing(nc_pass_manager *pm, nc_timing *t);
-/** Prints the report; `tree` for --mlir-timing-display=tree. */
+/** Prints the report; `tree` for --mlir-timing-display=tree. `total_user` is
+ * ignored: the total user time is the wall time plus the extra time that
+ * parallel pipelines spent on other threads. */
 void nc_timing_print(NC_KEEP const nc_timing *t, bool tree, double total_wall, double total_user, FILE *out);
-/** Wall clock and this process's CPU time, in seconds. */
+/** Wall clock and this process's CPU time, in seconds (a monotonic clock). */
 double nc_time_wall(void);
 double nc_time_user(void);
 

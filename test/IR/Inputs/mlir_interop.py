@@ -32,8 +32,10 @@ def main():
             if not name.endswith(".mlir") or name.startswith("invalid-"):
                 continue
             path = os.path.join(dirpath, name)
+            if b"nc-roundtrip: skip" in open(path, "rb").read():
+                continue
             for i, chunk in enumerate(chunks(path)):
-                if b"expected-" in chunk or b"nc-roundtrip: skip" in chunk or b"nc-interop: skip" in chunk:
+                if b"expected-" in chunk or b"nc-interop: skip" in chunk:
                     continue
                 where = "%s (chunk %d)" % (path, i) if i else path
                 for mode in MODES:

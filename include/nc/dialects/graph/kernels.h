@@ -29,7 +29,7 @@
  *  - Float kernels accept f32, f64, f16 and bf16. f32 and f64 compute in their
  *    own precision; f16/bf16 compute in f32 and round once per result
  *    (round to nearest even). Float results match ONNX's numpy reference up to
- *    summation order (a few ulps), not bit for bit.
+ *    rounding (summation order, libm), a few ulps, not bit for bit.
  *  - Integer kernels are exact. Wrapping integer arithmetic (add, sub, mul,
  *    int32 accumulation) wraps modulo 2^bits of the result type; conversions
  *    to narrow types saturate only where the spec says "saturate".
@@ -106,7 +106,10 @@ typedef struct nc_conv_transpose_params {
  * + 1 - pad_begin - pad_end (SAME_*: out = in*stride). With output_shape (or
  * SAME_*) the total padding stride*(in-1) + output_padding + dilation*(kernel-1)
  * + 1 - out is split as the ONNX spec says: SAME_UPPER puts total/2 at the
- * beginning, otherwise the beginning gets total - total/2. */
+ * beginning, otherwise the beginning gets total - total/2 (floor division,
+ * as ONNX's reference; a negative total, i.e. an output_shape larger than
+ * the full result, leaves the extra positions holding just the bias). Empty
+ * spatial input dims are rejected. */
 bool nc_kernel_conv_transpose_shape(NC_KEEP const nc_conv_transpose_params *p, int rank,
                                     NC_KEEP const int64_t *x_shape, NC_KEEP const int64_t *w_shape,
                                     int64_t *out_shape, char *err, size_t errlen);
@@ -202,7 +205,7 @@ typedef enum nc_unary_op {
   NC_UNARY_SQRT, NC_UNARY_EXP, NC_UNARY_LOG, NC_UNARY_RECIPROCAL, NC_UNARY_FLOOR, NC_UNARY_CEIL,
   NC_UNARY_ROUND,       /**< half to even */
   NC_UNARY_SIGMOID, NC_UNARY_TANH, NC_UNARY_ERF,
-  NC_UNARY_SOFTPLUS,    /**< log(exp(x) + 1) */
+  NC_UNARY_SOFTPLUS,    /**< log(exp(x) + 1), computed without overflow for large x */
   NC_UNARY_SOFTSIGN,    /**< x / (1 + |x|) */
   NC_UNARY_LEAKY_RELU,  /**< x < 0 ? alpha*x : x */
   NC_UNARY_ELU,         /**< x < 0 ? alpha*(exp(x)-1) : x */
@@ -232,7 +235,8 @@ bool nc_kernel_unary(nc_unary_op op, NC_KEEP const nc_unary_params *p, NC_KEEP c
 /** Clip (opset 11+ form; earlier opsets pass their attributes as 0-d tensors):
  * y = min(max(x, lo), hi) for any numeric dtype, exactly for integers. `lo`
  * and `hi` are NULL (no bound) or one-element tensors of x's dtype. A NaN x
- * stays NaN. If lo > hi every element becomes hi (as numpy.clip). */
+ * stays NaN, a NaN bound makes every element NaN, and if lo > hi every
+ * element becomes hi (all as numpy.clip, which ONNX's reference calls). */
 bool nc_kernel_clip(NC_KEEP const nc_tensor *x, NC_KEEP const nc_tensor *lo, NC_KEEP const nc_tensor *hi,
                     NC_KEEP nc_tensor *y, char *err, size_t errlen);
 
@@ -318,9 +322,11 @@ typedef struct nc_reduce_params {
 bool nc_kernel_reduce_shape(NC_KEEP const nc_reduce_params *p, int rank, NC_KEEP const int64_t *x_shape,
                             int *out_rank, int64_t *out_shape, char *err, size_t errlen);
 
-/** Reduction; y has x's dtype. Float sums accumulate in double. Integer SUM,
- * PROD and SUM_SQUARE wrap; integer MEAN truncates the exact mean toward
- * zero. An empty reduction gives the identity: 0 for sums, 1 for PROD, -inf
+/** Reduction; y has x's dtype. Float sums and products accumulate in double;
+ * float MAX/MIN propagate NaN; LOG_SUM_EXP subtracts the maximum first.
+ * Integer SUM, PROD, SUM_SQUARE and L1 wrap; integer MEAN truncates the exact
+ * mean toward zero; integer L2, LOG_SUM and LOG_SUM_EXP are computed in
+ * double and truncated. An empty reduction gives the identity: 0 for sums, 1 for PROD, -inf
  * (float) / the dtype's minimum for MAX, +inf / maximum for MIN, NaN for
  * MEAN of floats (0 for integers), -inf for LOG_SUM(_EXP). */
 bool nc_kernel_reduce(nc_reduce_op op, NC_KEEP const nc_reduce_params *p, NC_KEEP const nc_tensor *x,
@@ -396,7 +402,8 @@ bool nc_kernel_split(int64_t axis, int n, NC_KEEP const int64_t *sizes, NC_KEEP 
 typedef struct nc_slice_params {
   int n;                 /**< number of entries in starts/ends (and axes/steps) */
   const int64_t *starts; /**< NC_KEEP */
-  const int64_t *ends;   /**< NC_KEEP; INT64_MAX means "to the end" */
+  const int64_t *ends;   /**< NC_KEEP; INT64_MAX: to the end (step > 0), INT64_MIN: to the
+                              beginning (step < 0); no other special values, as in the spec */
   const int64_t *axes;   /**< NC_KEEP or NULL for 0..n-1; may be negative; no repeats */
   const int64_t *steps;  /**< NC_KEEP or NULL for all 1; nonzero */
 } nc_slice_params;
@@ -525,7 +532,8 @@ bool nc_kernel_matmul_integer(NC_KEEP const nc_tensor *a, NC_KEEP const nc_tenso
  *   s[m] = fl32(fl32(x_scale * w_scale[m]) / y_scale)   (float32 arithmetic)
  *   y    = saturate(rint_half_even((double)acc * (double)s[m] + y_zp))
  * with the product and the zero-point sum in double (numpy promotes int32 *
- * float32 to float64). w_scale and w_zero_point are one element or [M];
+ * float32 to float64; the reference's clip-then-round equals this
+ * round-then-saturate). w_scale and w_zero_point are one element or [M];
  * scales are f32; bias is NULL or i32 [M]; y_zero_point has y's dtype
  * (i8/u8, or any dtype of quantize_linear). */
 bool nc_kernel_qlinear_conv(NC_KEEP const nc_conv_params *p, NC_KEEP const nc_tensor *x,
@@ -552,7 +560,8 @@ bool nc_kernel_qlinear_matmul(NC_KEEP const nc_tensor *a, NC_KEEP const nc_tenso
 
 /** Rounds v / 2^shift to the nearest integer, ties to even, for shift in
  * [0, 63]: q = floor(v / 2^shift), r = v - q*2^shift; q+1 if r > 2^(shift-1)
- * or (r == 2^(shift-1) and q is odd). Exact for every int64 v. */
+ * or (r == 2^(shift-1) and q is odd). Exact for every int64 v (shift <= 0
+ * returns v, shift > 63 acts as 63). */
 int64_t nc_round_half_even_shift(int64_t v, int shift);
 
 /** Decomposes a real scale into an int32 multiplier and a right shift so that
@@ -575,7 +584,7 @@ typedef struct nc_requant_params {
 } nc_requant_params;
 
 /** Fixed-point requantize of an int32 accumulator tensor x into y (i2..i32,
- * u2..u16, same shape):
+ * u2..u32, same shape):
  *   y = saturate(nc_round_half_even_shift((int64)x * multiplier, shift) + zero_point)
  * The product is exact in int64 (|x * m| < 2^62); rounding is half to even on
  * the exact product (a single rounding step, no intermediate doubling-high-mul

@@ -1,0 +1,225 @@
+/* graph_fold.c: folds of the graph ops and the dialect's constant
+ * materializer.
+ *
+ * Folds here are the structural ones canonicalize should always do: no-op
+ * data movement (identity, reshapes to the same type, identity transposes,
+ * casts to the same type, one-operand sum/max/min/mean) disappears; chains of
+ * reshapes and of transposes collapse; reshaping a `dense` constant gives a
+ * constant. Two canonicalization patterns finish the job: a flatten,
+ * squeeze or unsqueeze of a single-use reshape-like op becomes one
+ * graph.reshape of the original input (so flatten chains collapse; pairs
+ * that cancel, such as unsqueeze/squeeze, fold away in any case),
+ * and a transpose that only moves size-1 dims becomes a graph.reshape. Arithmetic on constants is left to the constant-folding pass,
+ * which evaluates ops with the reference interpreter. A fold never replaces a
+ * value by one of another type, so no user's type changes.
+ */
+#include <stdlib.h>
+
+#include "graph_internal.h"
+#include "nc/ir/rewrite.h"
+
+bool graph_fold_constant(nc_op *op, nc_attr *const *consts, nc_fold_result *results)
+{
+  (void)consts;
+  nc_attr *v = nc_op_get_attr_str(op, "value");
+  if (!v)
+    return false;
+  results[0].attr = v;
+  return true;
+}
+
+/* Folds op to its first operand when that has the result's type. */
+static bool to_operand(nc_op *op, nc_fold_result *results)
+{
+  nc_value *x = nc_op_get_operand(op, 0);
+  if (nc_value_get_type(x) != nc_value_get_type(nc_op_get_result(op, 0)))
+    return false;
+  results[0].value = x;
+  return true;
+}
+
+bool graph_fold_identity(nc_op *op, nc_attr *const *consts, nc_fold_result *results)
+{
+  (void)consts;
+  return to_operand(op, results);
+}
+
+bool graph_fold_cast(nc_op *op, nc_attr *const *consts, nc_fold_result *results)
+{
+  (void)consts;
+  return to_operand(op, results);
+}
+
+bool graph_fold_variadic(nc_op *op, nc_attr *const *consts, nc_fold_result *results)
+{
+  (void)consts;
+  return nc_op_get_num_operands(op) == 1 && to_operand(op, results);
+}
+
+static bool is_reshape_like(int kind)
+{
+  return kind == G_RESHAPE || kind == G_FLATTEN || kind == G_SQUEEZE || kind == G_UNSQUEEZE;
+}
+
+bool graph_fold_reshape(nc_op *op, nc_attr *const *consts, nc_fold_result *results)
+{
+  if (to_operand(op, results))
+    return true;
+  nc_context *ctx = nc_op_get_context(op);
+  nc_value *res = nc_op_get_result(op, 0);
+  nc_type *rt = nc_value_get_type(res);
+  /* a reshape-like op undoing another (unsqueeze of squeeze, ...) */
+  nc_op *def = nc_value_get_defining_op(nc_op_get_operand(op, 0));
+  if (def && is_reshape_like(graph_kind_of(def)) && nc_value_get_type(nc_op_get_operand(def, 0)) == rt) {
+    results[0].value = nc_op_get_operand(def, 0);
+    return true;
+  }
+  if (!nc_type_has_static_shape(rt))
+    return false;
+  /* a reshaped dense constant is a constant with the same bytes */
+  if (consts && consts[0] && nc_attr_get_kind(consts[0]) == NC_ATTR_DENSE_ELEMENTS) {
+    size_t nbytes;
+    const void *data = nc_attr_dense_get_data(consts[0], &nbytes);
+    nc_attr *c = nc_attr_dense_elements(ctx, rt, data, nbytes);
+    if (c) {
+      results[0].attr = c;
+      return true;
+    }
+  }
+  /* reshape(reshape-like(x)) -> reshape(x) with the static result shape */
+  nc_op *inner = nc_value_get_defining_op(nc_op_get_operand(op, 0));
+  if (graph_kind_of(op) != G_RESHAPE || !inner || !is_reshape_like(graph_kind_of(inner)))
+    return false;
+  size_t rank = nc_type_get_rank(rt);
+  const int64_t *dims = nc_type_get_shape(rt);
+  bool has_zero = false;
+  for (size_t i = 0; i < rank; i++)
+    has_zero |= dims[i] == 0;
+  nc_op_set_operand(op, 0, nc_op_get_operand(inner, 0));
+  nc_op_set_attr_str(op, "shape", nc_attr_dense_i64_array(ctx, rank, dims));
+  if (has_zero)
+    nc_op_set_attr_str(op, "allowzero", nc_attr_integer(ctx, nc_type_integer(ctx, 64, NC_SIGNLESS), 1));
+  else
+    nc_op_remove_attr(op, nc_ident_get_cstr(ctx, "allowzero"));
+  results[0].value = res;
+  return true;
+}
+
+/* The permutation of a transpose (perm or reversed dims); false if malformed. */
+static bool get_perm(nc_op *op, int64_t *perm, size_t *rank)
+{
+  nc_type *t = nc_value_get_type(nc_op_get_operand(op, 0));
+  *rank = nc_type_get_rank(t);
+  if (*rank > NC_MAX_RANK)
+    return false;
+  size_t n;
+  const int64_t *p = nc_graph_attr_ints(op, "perm", &n);
+  if (p && n != *rank)
+    return false;
+  for (size_t i = 0; i < *rank; i++)
+    perm[i] = p ? p[i] : (int64_t)(*rank - 1 - i);
+  return true;
+}
+
+bool graph_fold_transpose(nc_op *op, nc_attr *const *consts, nc_fold_result *results)
+{
+  (void)consts;
+  int64_t perm[NC_MAX_RANK], inner_perm[NC_MAX_RANK];
+  size_t rank, inner_rank;
+  if (!get_perm(op, perm, &rank))
+    return false;
+  bool identity = true;
+  for (size_t i = 0; i < rank; i++)
+    identity &= perm[i] == (int64_t)i;
+  if (identity)
+    return to_operand(op, results);
+  /* transpose(transpose(x, p1), p2) = transpose(x, p1[p2[i]]) */
+  nc_op *inner = nc_value_get_defining_op(nc_op_get_operand(op, 0));
+  if (!inner || graph_kind_of(inner) != G_TRANSPOSE || !get_perm(inner, inner_perm, &inner_rank) ||
+      inner_rank != rank)
+    return false;
+  int64_t composed[NC_MAX_RANK];
+  for (size_t i = 0; i < rank; i++) {
+    if (perm[i] < 0 || perm[i] >= (int64_t)rank)
+      return false;
+    composed[i] = inner_perm[perm[i]];
+  }
+  nc_context *ctx = nc_op_get_context(op);
+  nc_op_set_operand(op, 0, nc_op_get_operand(inner, 0));
+  nc_op_set_attr_str(op, "perm", nc_attr_dense_i64_array(ctx, rank, composed));
+  results[0].value = nc_op_get_result(op, 0);
+  return true;
+}
+
+/* --- canonicalization patterns ------------------------------------------------------------------------------ */
+
+/* Replaces op by graph.reshape(x) to op's static result type. */
+static bool replace_by_reshape(nc_op *op, nc_value *x, nc_rewriter *rw)
+{
+  nc_context *ctx = nc_rewriter_get_context(rw);
+  nc_type *rt = nc_value_get_type(nc_op_get_result(op, 0));
+  size_t rank = nc_type_get_rank(rt);
+  const int64_t *dims = nc_type_get_shape(rt);
+  bool has_zero = false;
+  for (size_t i = 0; i < rank; i++)
+    has_zero |= dims[i] == 0;
+  nc_named_attr attrs[2] = {{nc_ident_get_cstr(ctx, "shape"), nc_attr_dense_i64_array(ctx, rank, dims)},
+                            {nc_ident_get_cstr(ctx, "allowzero"),
+                             nc_attr_integer(ctx, nc_type_integer(ctx, 64, NC_SIGNLESS), 1)}};
+  nc_op *r = nc_rewriter_create(rw, &(nc_op_state){.ctx = ctx, .name = "graph.reshape", .loc = nc_op_get_loc(op),
+                                                   .n_operands = 1, .operands = &x, .n_results = 1,
+                                                   .result_types = &rt, .n_attrs = has_zero ? 2 : 1,
+                                                   .attrs = attrs});
+  if (!r)
+    return false;
+  nc_rewriter_replace_op_with_op(rw, op, r);
+  return true;
+}
+
+/* flatten / squeeze / unsqueeze of a reshape-like op that nothing else uses:
+ * one reshape of the original input (graph.reshape does this in its fold,
+ * whatever the uses; here an inner op that stays keeps its readable form). */
+static bool compose_reshape_like(nc_op *op, nc_rewriter *rw)
+{
+  nc_value *x = nc_op_get_operand(op, 0);
+  nc_op *inner = nc_value_get_defining_op(x);
+  if (!inner || !is_reshape_like(graph_kind_of(inner)) || !nc_value_has_one_use(x) ||
+      !nc_type_has_static_shape(nc_value_get_type(nc_op_get_result(op, 0))))
+    return false;
+  return replace_by_reshape(op, nc_op_get_operand(inner, 0), rw);
+}
+
+/* A transpose that keeps the order of the dims other than size-1 ones moves
+ * no data: it is a reshape. */
+static bool transpose_to_reshape(nc_op *op, nc_rewriter *rw)
+{
+  int64_t perm[NC_MAX_RANK];
+  size_t rank;
+  nc_value *x = nc_op_get_operand(op, 0);
+  nc_type *xt = nc_value_get_type(x);
+  if (!get_perm(op, perm, &rank) || !nc_type_has_static_shape(xt))
+    return false;
+  const int64_t *dims = nc_type_get_shape(xt);
+  int64_t last = -1;
+  for (size_t i = 0; i < rank; i++) {
+    if (perm[i] < 0 || perm[i] >= (int64_t)rank)
+      return false;
+    if (dims[perm[i]] == 1)
+      continue;
+    if (perm[i] < last)
+      return false;
+    last = perm[i];
+  }
+  return replace_by_reshape(op, x, rw);
+}
+
+const nc_pattern graph_reshape_like_patterns[] = {{"ComposeReshapeLike", 1, compose_reshape_like}};
+const nc_pattern graph_transpose_patterns[] = {{"TransposeToReshape", 1, transpose_to_reshape}};
+
+nc_op *graph_materialize_constant(nc_context *ctx, nc_attr *value, nc_type *type, nc_location loc)
+{
+  nc_attr_kind k = nc_attr_get_kind(value);
+  if ((k != NC_ATTR_DENSE_ELEMENTS && k != NC_ATTR_DENSE_RESOURCE) || nc_attr_get_type(value) != type)
+    return NULL;
+  return nc_graph_create_constant(ctx, value, loc);
+}

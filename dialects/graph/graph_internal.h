@@ -1,0 +1,143 @@
+/* graph_internal.h: what the files of the graph dialect share.
+ *
+ * Every graph op has one entry in the op table (graph_dialect.c) and one
+ * kind below, in the same order. Shape inference is written once per op
+ * family (graph_shape_*.c) against a `gx`, which carries the operand types,
+ * the attributes and where to report errors; the table's infer_types hooks,
+ * the verifier (graph_verify.c) and the public API (graph_api.c) all run it.
+ */
+#ifndef NC_DIALECTS_GRAPH_GRAPH_INTERNAL_H
+#define NC_DIALECTS_GRAPH_GRAPH_INTERNAL_H
+
+#include <string.h>
+
+#include "nc/dialects/graph/graph.h"
+#include "nc/ir/asm.h"
+#include "nc/ir/diag.h"
+
+/** The graph ops, in op-table order. */
+typedef enum graph_kind {
+  G_CONSTANT, G_IDENTITY, G_CAST,
+  G_CONV, G_CONV_TRANSPOSE, G_MATMUL, G_GEMM,
+  G_ADD, G_SUB, G_MUL, G_DIV, G_POW,
+  G_MAX, G_MIN, G_SUM, G_MEAN,
+  G_SQRT, G_EXP, G_NEG, G_ABS, G_LOG, G_RECIPROCAL, G_RELU, G_SIGMOID, G_TANH, G_SOFTPLUS, G_SOFTSIGN,
+  G_LEAKY_RELU, G_PRELU, G_ELU, G_SELU, G_CLIP,
+  G_MAX_POOL, G_AVG_POOL, G_GLOBAL_AVG_POOL, G_GLOBAL_MAX_POOL,
+  G_REDUCE_MEAN, G_REDUCE_SUM, G_REDUCE_MAX, G_REDUCE_MIN,
+  G_LRN, G_BATCH_NORM, G_INSTANCE_NORM,
+  G_CONCAT, G_SPLIT, G_SLICE, G_RESHAPE, G_FLATTEN, G_SQUEEZE, G_UNSQUEEZE, G_TRANSPOSE, G_PAD,
+  G_SOFTMAX, G_LOG_SOFTMAX,
+  G_QUANTIZE_LINEAR, G_DEQUANTIZE_LINEAR, G_QLINEAR_CONV, G_QLINEAR_MATMUL, G_CONV_INTEGER, G_MATMUL_INTEGER,
+  G_COUNT
+} graph_kind;
+
+/** The kind of a graph op, or -1 for any other op. */
+int graph_kind_of(NC_KEEP const nc_op *op);
+
+/** One shape-inference problem: inputs, attributes, outputs, and where errors go. */
+typedef struct gx {
+  nc_context *ctx;
+  nc_location loc;
+  graph_kind kind;
+  const char *name;          /* "graph.conv" */
+  size_t n_in;
+  nc_type *const *in;        /* operand types, flattened (optional operands positional) */
+  nc_attr *props;            /* inherent attributes (a dictionary, or NULL) */
+  size_t n_out;
+  nc_type **out;             /* results; on entry the declared types or NULL (hints) */
+} gx;
+
+/** Runs shape inference for `kind`: checks operands and attributes
+ * (reporting the first problem at g->loc) and fills g->out. */
+bool graph_infer(gx *g);
+
+/** Reports "'graph.x' op <message>" at g->loc; returns false. */
+bool gx_error(gx *g, const char *fmt, ...) NC_PRINTF(2, 3);
+/** An attribute, or NULL. */
+nc_attr *gx_attr(gx *g, const char *name);
+/** Integer / float / string attributes with their ONNX defaults. */
+int64_t gx_int(gx *g, const char *name, int64_t dflt);
+double gx_float(gx *g, const char *name, double dflt);
+const char *gx_str(gx *g, const char *name, const char *dflt);
+/** An i64 array attribute: its entries, or NULL with *n = 0 if absent. */
+const int64_t *gx_ints(gx *g, const char *name, size_t *n);
+/** Stores result i as a ranked tensor. */
+void gx_set(gx *g, size_t i, size_t rank, const int64_t *shape, nc_type *elt);
+
+/* --- small type helpers ----------------------------------------------------------- */
+
+static inline bool g_dyn(int64_t d) { return d == NC_DYNAMIC; }
+static inline size_t g_rank(const nc_type *t) { return nc_type_get_rank(t); }
+static inline const int64_t *g_dims(const nc_type *t) { return nc_type_get_shape(t); }
+static inline nc_type *g_elt(const nc_type *t) { return nc_type_get_element_type(t); }
+
+/** Writes a shape as "[1, ?, 3]" into buf (for messages). */
+const char *g_shape_str(char *buf, size_t len, size_t rank, const int64_t *shape);
+/** A reference kernel's error message without its "kernel_name: " prefix. */
+static inline const char *g_kernel_msg(const char *err)
+{
+  const char *colon = strstr(err, ": ");
+  return colon ? colon + 2 : err;
+}
+/** Writes a list of ints as "[1, -1, 3]" (attribute values, not dims). */
+const char *g_ints_str(char *buf, size_t len, size_t n, const int64_t *v);
+/** Saturating addition (for sizes in messages and checks). */
+static inline int64_t g_sat_add(int64_t a, int64_t b)
+{
+  return b > 0 && a > INT64_MAX - b ? INT64_MAX : b < 0 && a < INT64_MIN - b ? INT64_MIN : a + b;
+}
+/** Saturating multiplication of non-negative sizes. */
+static inline int64_t g_sat_mul(int64_t a, int64_t b)
+{
+  return a && b > INT64_MAX / a ? INT64_MAX : a * b;
+}
+/** Numpy broadcast of two shapes (dynamic dims allowed); false on a conflict
+ * with *bad_dim set to the result dim (counted from the right) that failed. */
+bool g_broadcast(size_t ra, const int64_t *a, size_t rb, const int64_t *b, size_t *rout, int64_t *out);
+/** Normalises an axis in [-rank, rank) (or [-rank, rank] with `inclusive`). */
+bool g_axis(gx *g, const char *what, int64_t axis, size_t rank, bool inclusive, size_t *out);
+/** Checks that an element type is the same as another operand's. */
+bool g_same_elt(gx *g, size_t i, size_t j);
+
+/* --- the families (graph_shape_nn.c, graph_shape_tensor.c) ------------------------- */
+
+bool graph_infer_conv(gx *g);           /* conv, conv_integer, qlinear_conv */
+bool graph_infer_conv_transpose(gx *g);
+bool graph_infer_matmul(gx *g);         /* matmul, matmul_integer, qlinear_matmul */
+bool graph_infer_gemm(gx *g);
+bool graph_infer_pool(gx *g);
+bool graph_infer_global_pool(gx *g);
+bool graph_infer_norm(gx *g);           /* lrn, batch_norm, instance_norm */
+bool graph_infer_quant(gx *g);          /* quantize_linear, dequantize_linear */
+bool graph_check_activation(gx *g);     /* the fusion attributes */
+
+bool graph_infer_elementwise(gx *g);    /* binary, variadic, unary, prelu, clip, softmax */
+bool graph_infer_reduce(gx *g);
+bool graph_infer_concat(gx *g);
+bool graph_infer_split(gx *g);
+bool graph_infer_slice(gx *g);
+bool graph_infer_reshape(gx *g);        /* reshape, flatten, squeeze, unsqueeze */
+bool graph_infer_transpose(gx *g);
+bool graph_infer_pad(gx *g);
+
+/* --- hooks used by the op table ------------------------------------------------------ */
+
+bool graph_verify(nc_op *op);
+bool graph_fold_constant(nc_op *op, nc_attr *const *consts, nc_fold_result *results);
+bool graph_fold_identity(nc_op *op, nc_attr *const *consts, nc_fold_result *results);
+bool graph_fold_reshape(nc_op *op, nc_attr *const *consts, nc_fold_result *results);
+bool graph_fold_transpose(nc_op *op, nc_attr *const *consts, nc_fold_result *results);
+bool graph_fold_variadic(nc_op *op, nc_attr *const *consts, nc_fold_result *results);
+bool graph_fold_cast(nc_op *op, nc_attr *const *consts, nc_fold_result *results);
+nc_op *graph_materialize_constant(nc_context *ctx, nc_attr *value, nc_type *type, nc_location loc);
+/** Canonicalization patterns (graph_fold.c): flatten / squeeze / unsqueeze of a
+ * reshape-like op become one reshape; transposes moving only size-1 dims too. */
+extern const nc_pattern graph_reshape_like_patterns[1];
+extern const nc_pattern graph_transpose_patterns[1];
+
+/** Runs the infer_types hook of op kind `kind` (declared in graph_dialect.c). */
+bool graph_infer_hook(graph_kind kind, nc_context *ctx, nc_location loc, size_t n_operands,
+                      nc_type *const *operand_types, nc_attr *props, size_t n_results, nc_type **types);
+
+#endif

@@ -1,0 +1,673 @@
+/* interp_ops.c: the interpreter's dispatch table, one handler per graph op.
+ *
+ * A handler's `prepare` reads the op's attributes once (through the graph
+ * API, which applies ONNX's defaults) into the kernel parameter structs;
+ * its `run` computes the result shapes with the kernels' shape functions
+ * (from the actual operand shapes, so dynamic dims work), allocates the
+ * results with their declared element types and calls the kernel. The
+ * table is sorted by name (looked up by binary search), and is the only
+ * place that knows which kernel implements which op: adding an op to the
+ * interpreter is one handler and one table line.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "interp_internal.h"
+
+#define IN(k) ((k) < inst->n_in ? a->in[k] : NULL)
+#define ERR a->err, a->errlen
+
+bool ix_fail(ix_args *a, const char *fmt, ...)
+{
+  if (a->err && a->errlen) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(a->err, a->errlen, fmt, ap);
+    va_end(ap);
+  }
+  return false;
+}
+
+nc_tensor *ix_alloc(nc_dtype dt, int rank, const int64_t *shape, ix_args *a)
+{
+  nc_tensor *t = nc_tensor_create(dt, rank, shape, 0);
+  if (!t) {
+    char buf[160];
+    nc_tensor tmp = {.dtype = dt, .rank = rank};
+    for (int i = 0; i < rank && i < NC_TENSOR_MAX_RANK; i++)
+      tmp.shape[i] = shape[i];
+    ix_fail(a, "cannot allocate a result of type %s (out of memory or too large)",
+            nc_interp_tensor_type_str(&tmp, buf, sizeof buf));
+  }
+  return t;
+}
+
+/* Allocates result i with its declared element type. */
+static bool out(const ix_inst *inst, ix_args *a, size_t i, int rank, const int64_t *shape)
+{
+  return (a->out[i] = ix_alloc(inst->out_dt[i], rank, shape, a)) != NULL;
+}
+
+/* Operands that shape functions read with another operand's rank must agree. */
+static bool same_rank(ix_args *a, const nc_tensor *x, const nc_tensor *w, const char *what)
+{
+  return x->rank == w->rank || ix_fail(a, "%s has rank %d but the input has rank %d", what, w->rank, x->rank);
+}
+
+/* --- constants ------------------------------------------------------------------------------------------- */
+
+static bool prep_constant(ix_inst *inst, char *err, size_t errlen)
+{
+  (void)inst, (void)err, (void)errlen;
+  return true; /* interp.c reads the value itself (ix_constant_tensor) */
+}
+
+static bool run_constant(const ix_inst *inst, ix_args *a)
+{
+  char msg[IX_ERRLEN];
+  bool view;
+  nc_tensor *t = ix_constant_tensor(inst->op, &view, msg, sizeof msg);
+  if (!t)
+    return ix_fail(a, "%s", msg);
+  a->out[0] = view ? nc_tensor_clone(t) : t;
+  if (view)
+    free(t);
+  return true;
+}
+
+/* --- data movement without arithmetic -------------------------------------------------------------------- */
+
+/* Result 0 gets x's data in a new shape: the buffer itself if x dies here. */
+static bool move_or_copy(const ix_inst *inst, ix_args *a, int rank, const int64_t *shape)
+{
+  nc_tensor *x = a->in[0];
+  if (a->donated[0] && x->dtype == inst->out_dt[0]) { /* the shape functions keep the element count */
+    nc_tensor *y = nc_xcalloc(1, sizeof *y);
+    y->dtype = x->dtype;
+    y->rank = rank;
+    memcpy(y->shape, shape, (size_t)rank * sizeof *shape);
+    y->data = x->data;
+    x->data = NULL;
+    a->out[0] = y;
+    return true;
+  }
+  return out(inst, a, 0, rank, shape) && nc_kernel_reshape(x, a->out[0], ERR);
+}
+
+static bool run_identity(const ix_inst *inst, ix_args *a)
+{
+  return move_or_copy(inst, a, a->in[0]->rank, a->in[0]->shape);
+}
+
+static bool prep_reshape(ix_inst *inst, char *err, size_t errlen)
+{
+  inst->p.ints.v = nc_graph_attr_ints(inst->op, "shape", &inst->p.ints.n);
+  inst->p.ints.allowzero = nc_graph_attr_int(inst->op, "allowzero", 0) != 0;
+  if (!inst->p.ints.v && inst->p.ints.n == 0 && !nc_op_get_attr_str(inst->op, "shape"))
+    return snprintf(err, errlen, "has no 'shape' attribute"), false;
+  if (inst->p.ints.n > NC_TENSOR_MAX_RANK)
+    return snprintf(err, errlen, "reshapes to rank %zu; the interpreter supports up to %d", inst->p.ints.n,
+                    NC_TENSOR_MAX_RANK), false;
+  return true;
+}
+
+static bool run_reshape(const ix_inst *inst, ix_args *a)
+{
+  nc_tensor *x = a->in[0];
+  int64_t shape[NC_TENSOR_MAX_RANK];
+  int n = (int)inst->p.ints.n;
+  return nc_kernel_reshape_shape(x->rank, x->shape, n, inst->p.ints.v, inst->p.ints.allowzero, shape, ERR) &&
+         move_or_copy(inst, a, n, shape);
+}
+
+static bool prep_axis1(ix_inst *inst, char *err, size_t errlen)
+{
+  (void)err, (void)errlen;
+  inst->p.axis = nc_graph_attr_int(inst->op, "axis", 1);
+  return true;
+}
+
+static bool run_flatten(const ix_inst *inst, ix_args *a)
+{
+  nc_tensor *x = a->in[0];
+  int64_t shape[2];
+  return nc_kernel_flatten_shape(inst->p.axis, x->rank, x->shape, shape, ERR) && move_or_copy(inst, a, 2, shape);
+}
+
+static bool prep_axes(ix_inst *inst, char *err, size_t errlen)
+{
+  (void)err, (void)errlen;
+  inst->p.ints.v = nc_graph_attr_ints(inst->op, "axes", &inst->p.ints.n);
+  return true;
+}
+
+static bool run_squeeze(const ix_inst *inst, ix_args *a)
+{
+  nc_tensor *x = a->in[0];
+  int64_t shape[NC_TENSOR_MAX_RANK];
+  int rank;
+  return nc_kernel_squeeze_shape((int)inst->p.ints.n, inst->p.ints.v, x->rank, x->shape, &rank, shape, ERR) &&
+         move_or_copy(inst, a, rank, shape);
+}
+
+static bool run_unsqueeze(const ix_inst *inst, ix_args *a)
+{
+  nc_tensor *x = a->in[0];
+  int64_t shape[NC_TENSOR_MAX_RANK];
+  int rank;
+  if ((size_t)x->rank + inst->p.ints.n > NC_TENSOR_MAX_RANK)
+    return ix_fail(a, "the result would have rank %zu; the interpreter supports up to %d",
+                   (size_t)x->rank + inst->p.ints.n, NC_TENSOR_MAX_RANK);
+  return nc_kernel_unsqueeze_shape((int)inst->p.ints.n, inst->p.ints.v, x->rank, x->shape, &rank, shape, ERR) &&
+         move_or_copy(inst, a, rank, shape);
+}
+
+static bool prep_transpose(ix_inst *inst, char *err, size_t errlen)
+{
+  (void)err, (void)errlen;
+  inst->p.ints.v = nc_graph_attr_ints(inst->op, "perm", &inst->p.ints.n);
+  return true;
+}
+
+static bool run_transpose(const ix_inst *inst, ix_args *a)
+{
+  nc_tensor *x = a->in[0];
+  int64_t shape[NC_TENSOR_MAX_RANK];
+  if (inst->p.ints.v && inst->p.ints.n != (size_t)x->rank)
+    return ix_fail(a, "perm has %zu entries but the input has rank %d", inst->p.ints.n, x->rank);
+  return nc_kernel_transpose_shape(inst->p.ints.v, x->rank, x->shape, shape, ERR) &&
+         out(inst, a, 0, x->rank, shape) && nc_kernel_transpose(inst->p.ints.v, x, a->out[0], ERR);
+}
+
+static bool run_cast(const ix_inst *inst, ix_args *a)
+{
+  nc_tensor *x = a->in[0];
+  if (!out(inst, a, 0, x->rank, x->shape))
+    return false;
+  ix_cast(x, a->out[0]);
+  return true;
+}
+
+static bool prep_concat(ix_inst *inst, char *err, size_t errlen)
+{
+  if (!nc_op_get_attr_str(inst->op, "axis"))
+    return snprintf(err, errlen, "has no 'axis' attribute"), false;
+  inst->p.axis = nc_graph_attr_int(inst->op, "axis", 0);
+  return true;
+}
+
+static bool run_concat(const ix_inst *inst, ix_args *a)
+{
+  int n = (int)inst->n_in, rank = a->in[0]->rank;
+  const int64_t **shapes = nc_xmalloc((size_t)n * sizeof *shapes);
+  bool ok = true;
+  for (int i = 0; i < n && ok; i++) {
+    shapes[i] = a->in[i]->shape;
+    ok = same_rank(a, a->in[0], a->in[i], "an operand");
+  }
+  int64_t shape[NC_TENSOR_MAX_RANK];
+  ok = ok && nc_kernel_concat_shape(inst->p.axis, n, rank, shapes, shape, ERR) && out(inst, a, 0, rank, shape) &&
+       nc_kernel_concat(inst->p.axis, n, (const nc_tensor *const *)a->in, a->out[0], ERR);
+  free(shapes);
+  return ok;
+}
+
+static bool prep_split(ix_inst *inst, char *err, size_t errlen)
+{
+  inst->p.ints.v = nc_graph_attr_ints(inst->op, "split", &inst->p.ints.n);
+  if (inst->p.ints.v && inst->p.ints.n != inst->n_out)
+    return snprintf(err, errlen, "has %zu 'split' sizes for %zu results", inst->p.ints.n, inst->n_out), false;
+  inst->p.ints.allowzero = false;
+  return true;
+}
+
+static bool run_split(const ix_inst *inst, ix_args *a)
+{
+  nc_tensor *x = a->in[0];
+  int n = (int)inst->n_out;
+  int64_t axis = nc_graph_attr_int(inst->op, "axis", 0);
+  int64_t *sizes = nc_xmalloc((size_t)n * sizeof *sizes);
+  bool ok = nc_kernel_split_sizes(axis, x->rank, x->shape, n, inst->p.ints.v, sizes, ERR);
+  int ax = (int)(axis < 0 ? axis + x->rank : axis);
+  for (int i = 0; i < n && ok; i++) {
+    int64_t shape[NC_TENSOR_MAX_RANK];
+    memcpy(shape, x->shape, sizeof shape);
+    shape[ax] = sizes[i];
+    ok = out(inst, a, (size_t)i, x->rank, shape);
+  }
+  ok = ok && nc_kernel_split(axis, n, sizes, x, a->out, ERR);
+  free(sizes);
+  return ok;
+}
+
+static bool prep_slice(ix_inst *inst, char *err, size_t errlen)
+{
+  return nc_graph_get_slice_params(inst->op, &inst->p.slice) ||
+         (snprintf(err, errlen, "has malformed starts/ends/axes/steps attributes"), false);
+}
+
+static bool run_slice(const ix_inst *inst, ix_args *a)
+{
+  nc_tensor *x = a->in[0];
+  int64_t shape[NC_TENSOR_MAX_RANK];
+  return nc_kernel_slice_shape(&inst->p.slice, x->rank, x->shape, shape, ERR) && out(inst, a, 0, x->rank, shape) &&
+         nc_kernel_slice(&inst->p.slice, x, a->out[0], ERR);
+}
+
+static bool prep_pad(ix_inst *inst, char *err, size_t errlen)
+{
+  double value;
+  if (!nc_graph_get_pad_params(inst->op, &inst->p.pad.p, &value))
+    return snprintf(err, errlen, "has malformed 'pads' or 'mode' attributes"), false;
+  inst->p.pad.value = ix_scalar(inst->in0_dt, value, (int64_t)value, nc_dtype_is_integer(inst->in0_dt));
+  return true;
+}
+
+static bool run_pad(const ix_inst *inst, ix_args *a)
+{
+  nc_tensor *x = a->in[0];
+  int64_t shape[NC_TENSOR_MAX_RANK];
+  size_t n;
+  nc_graph_attr_ints(inst->op, "pads", &n);
+  if (n != 2 * (size_t)x->rank)
+    return ix_fail(a, "has %zu pads for an input of rank %d (expected %d)", n, x->rank, 2 * x->rank);
+  return nc_kernel_pad_shape(&inst->p.pad.p, x->rank, x->shape, shape, ERR) && out(inst, a, 0, x->rank, shape) &&
+         nc_kernel_pad(&inst->p.pad.p, x, inst->p.pad.value, a->out[0], ERR);
+}
+
+/* --- products and convolutions ----------------------------------------------------------------------------- */
+
+static bool prep_conv(ix_inst *inst, char *err, size_t errlen)
+{
+  return nc_graph_get_conv_params(inst->op, &inst->p.conv) ||
+         (snprintf(err, errlen, "has malformed convolution attributes or an input that is not 3-D to 5-D"), false);
+}
+
+/* Shape of a convolution of x by w (any of the conv flavours). */
+static bool conv_out(const ix_inst *inst, ix_args *a, const nc_tensor *x, const nc_tensor *w)
+{
+  int64_t shape[NC_TENSOR_MAX_RANK];
+  return same_rank(a, x, w, "the weight") &&
+         nc_kernel_conv_shape(&inst->p.conv, x->rank, x->shape, w->shape, shape, ERR) &&
+         out(inst, a, 0, x->rank, shape);
+}
+
+static bool run_conv(const ix_inst *inst, ix_args *a)
+{
+  return conv_out(inst, a, a->in[0], a->in[1]) &&
+         nc_kernel_conv(&inst->p.conv, a->in[0], a->in[1], IN(2), a->out[0], ERR);
+}
+
+static bool run_conv_integer(const ix_inst *inst, ix_args *a)
+{
+  return conv_out(inst, a, a->in[0], a->in[1]) &&
+         nc_kernel_conv_integer(&inst->p.conv, a->in[0], a->in[1], IN(2), IN(3), a->out[0], ERR);
+}
+
+static bool run_qlinear_conv(const ix_inst *inst, ix_args *a)
+{
+  return conv_out(inst, a, a->in[0], a->in[3]) &&
+         nc_kernel_qlinear_conv(&inst->p.conv, a->in[0], a->in[1], a->in[2], a->in[3], a->in[4], a->in[5], a->in[6],
+                                a->in[7], IN(8), a->out[0], ERR);
+}
+
+static bool prep_conv_transpose(ix_inst *inst, char *err, size_t errlen)
+{
+  return nc_graph_get_conv_transpose_params(inst->op, &inst->p.conv_t) ||
+         (snprintf(err, errlen, "has malformed convolution attributes or an input that is not 3-D to 5-D"), false);
+}
+
+static bool run_conv_transpose(const ix_inst *inst, ix_args *a)
+{
+  nc_tensor *x = a->in[0], *w = a->in[1];
+  int64_t shape[NC_TENSOR_MAX_RANK];
+  return same_rank(a, x, w, "the weight") &&
+         nc_kernel_conv_transpose_shape(&inst->p.conv_t, x->rank, x->shape, w->shape, shape, ERR) &&
+         out(inst, a, 0, x->rank, shape) && nc_kernel_conv_transpose(&inst->p.conv_t, x, w, IN(2), a->out[0], ERR);
+}
+
+/* Shape of a matmul of a by b (any of the matmul flavours). */
+static bool matmul_out(const ix_inst *inst, ix_args *a, const nc_tensor *x, const nc_tensor *y)
+{
+  int64_t shape[NC_TENSOR_MAX_RANK];
+  int rank;
+  return nc_kernel_matmul_shape(x->rank, x->shape, y->rank, y->shape, &rank, shape, ERR) &&
+         out(inst, a, 0, rank, shape);
+}
+
+static bool run_matmul(const ix_inst *inst, ix_args *a)
+{
+  return matmul_out(inst, a, a->in[0], a->in[1]) && nc_kernel_matmul(a->in[0], a->in[1], a->out[0], ERR);
+}
+
+static bool run_matmul_integer(const ix_inst *inst, ix_args *a)
+{
+  return matmul_out(inst, a, a->in[0], a->in[1]) &&
+         nc_kernel_matmul_integer(a->in[0], a->in[1], IN(2), IN(3), a->out[0], ERR);
+}
+
+static bool run_qlinear_matmul(const ix_inst *inst, ix_args *a)
+{
+  return matmul_out(inst, a, a->in[0], a->in[3]) &&
+         nc_kernel_qlinear_matmul(a->in[0], a->in[1], a->in[2], a->in[3], a->in[4], a->in[5], a->in[6], a->in[7],
+                                  a->out[0], ERR);
+}
+
+static bool prep_gemm(ix_inst *inst, char *err, size_t errlen)
+{
+  (void)err, (void)errlen;
+  return nc_graph_get_gemm_params(inst->op, &inst->p.gemm);
+}
+
+static bool run_gemm(const ix_inst *inst, ix_args *a)
+{
+  nc_tensor *x = a->in[0], *w = a->in[1], *c = IN(2);
+  int64_t shape[2];
+  if (x->rank != 2 || w->rank != 2)
+    return ix_fail(a, "expects 2-D operands, got ranks %d and %d", x->rank, w->rank);
+  return nc_kernel_gemm_shape(&inst->p.gemm, x->shape, w->shape, c ? c->rank : -1, c ? c->shape : NULL, shape,
+                              ERR) &&
+         out(inst, a, 0, 2, shape) && nc_kernel_gemm(&inst->p.gemm, x, w, c, a->out[0], ERR);
+}
+
+/* --- elementwise ---------------------------------------------------------------------------------------------- */
+
+static bool prep_binary(ix_inst *inst, char *err, size_t errlen)
+{
+  (void)err, (void)errlen;
+  return nc_graph_get_binary_op(inst->op, &inst->p.binary);
+}
+
+static bool run_binary(const ix_inst *inst, ix_args *a)
+{
+  nc_tensor *x = a->in[0], *y = a->in[1];
+  int64_t shape[NC_TENSOR_MAX_RANK];
+  int rank;
+  return nc_kernel_broadcast_shape(x->rank, x->shape, y->rank, y->shape, &rank, shape, ERR) &&
+         out(inst, a, 0, rank, shape) && nc_kernel_binary(inst->p.binary, x, y, a->out[0], ERR);
+}
+
+static bool run_prelu(const ix_inst *inst, ix_args *a)
+{
+  nc_tensor *x = a->in[0];
+  return out(inst, a, 0, x->rank, x->shape) && nc_kernel_prelu(x, a->in[1], a->out[0], ERR);
+}
+
+static bool prep_variadic(ix_inst *inst, char *err, size_t errlen)
+{
+  (void)err, (void)errlen;
+  return nc_graph_get_variadic_op(inst->op, &inst->p.variadic);
+}
+
+static bool run_variadic(const ix_inst *inst, ix_args *a)
+{
+  int n = (int)inst->n_in;
+  int *ranks = nc_xmalloc((size_t)n * sizeof *ranks);
+  const int64_t **shapes = nc_xmalloc((size_t)n * sizeof *shapes);
+  for (int i = 0; i < n; i++) {
+    ranks[i] = a->in[i]->rank;
+    shapes[i] = a->in[i]->shape;
+  }
+  int64_t shape[NC_TENSOR_MAX_RANK];
+  int rank;
+  bool ok = nc_kernel_variadic_shape(n, ranks, shapes, &rank, shape, ERR) && out(inst, a, 0, rank, shape) &&
+            nc_kernel_variadic(inst->p.variadic, n, (const nc_tensor *const *)a->in, a->out[0], ERR);
+  free(ranks);
+  free(shapes);
+  return ok;
+}
+
+static bool prep_unary(ix_inst *inst, char *err, size_t errlen)
+{
+  (void)err, (void)errlen;
+  return nc_graph_get_unary_op(inst->op, &inst->p.unary.kind, &inst->p.unary.p);
+}
+
+static bool run_unary(const ix_inst *inst, ix_args *a)
+{
+  nc_tensor *x = a->in[0];
+  return out(inst, a, 0, x->rank, x->shape) &&
+         nc_kernel_unary(inst->p.unary.kind, &inst->p.unary.p, x, a->out[0], ERR);
+}
+
+/* A clip bound as a one-element tensor of dt (integer bounds saturate to
+ * dt's range, which leaves the clip's result unchanged). */
+static nc_tensor *clip_bound(nc_dtype dt, bool is_float, double f, int64_t i, bool upper)
+{
+  if (!nc_dtype_is_integer(dt))
+    return ix_scalar(dt, is_float ? f : (double)i, 0, false);
+  if (is_float)
+    return ix_int_bound(dt, f, upper);
+  nc_tensor *t = ix_int_bound(dt, 0, upper), *lo = ix_int_bound(dt, -INFINITY, false),
+            *hi = ix_int_bound(dt, INFINITY, true);
+  int64_t l = nc_tensor_get_i64(lo, 0), h = nc_tensor_get_i64(hi, 0);
+  nc_tensor_set_i64(t, 0, i < l ? l : i > h ? h : i);
+  nc_tensor_destroy(lo);
+  nc_tensor_destroy(hi);
+  return t;
+}
+
+static bool prep_clip(ix_inst *inst, char *err, size_t errlen)
+{
+  (void)err, (void)errlen;
+  nc_graph_clip_bounds b;
+  if (!nc_graph_get_clip_bounds(inst->op, &b))
+    return false;
+  inst->p.clip.lo = b.has_min ? clip_bound(inst->in0_dt, b.is_float, b.min_f, b.min_i, false) : NULL;
+  inst->p.clip.hi = b.has_max ? clip_bound(inst->in0_dt, b.is_float, b.max_f, b.max_i, true) : NULL;
+  return true;
+}
+
+static bool run_clip(const ix_inst *inst, ix_args *a)
+{
+  nc_tensor *x = a->in[0];
+  return out(inst, a, 0, x->rank, x->shape) && nc_kernel_clip(x, inst->p.clip.lo, inst->p.clip.hi, a->out[0], ERR);
+}
+
+static bool prep_softmax(ix_inst *inst, char *err, size_t errlen)
+{
+  (void)err, (void)errlen;
+  return nc_graph_get_softmax_params(inst->op, &inst->p.softmax);
+}
+
+static bool run_softmax(const ix_inst *inst, ix_args *a)
+{
+  nc_tensor *x = a->in[0];
+  return out(inst, a, 0, x->rank, x->shape) && nc_kernel_softmax(&inst->p.softmax, x, a->out[0], ERR);
+}
+
+static bool run_log_softmax(const ix_inst *inst, ix_args *a)
+{
+  nc_tensor *x = a->in[0];
+  return out(inst, a, 0, x->rank, x->shape) && nc_kernel_log_softmax(&inst->p.softmax, x, a->out[0], ERR);
+}
+
+/* --- pooling, reductions, normalisation ---------------------------------------------------------------------- */
+
+static bool prep_pool(ix_inst *inst, char *err, size_t errlen)
+{
+  return nc_graph_get_pool_params(inst->op, &inst->p.pool) ||
+         (snprintf(err, errlen, "has malformed pooling attributes or an input that is not 3-D to 5-D"), false);
+}
+
+static bool pool_out(const ix_inst *inst, ix_args *a)
+{
+  nc_tensor *x = a->in[0];
+  int64_t shape[NC_TENSOR_MAX_RANK];
+  return nc_kernel_pool_shape(&inst->p.pool, x->rank, x->shape, shape, ERR) && out(inst, a, 0, x->rank, shape);
+}
+
+static bool run_max_pool(const ix_inst *inst, ix_args *a)
+{
+  return pool_out(inst, a) && nc_kernel_max_pool(&inst->p.pool, a->in[0], a->out[0], ERR);
+}
+
+static bool run_avg_pool(const ix_inst *inst, ix_args *a)
+{
+  return pool_out(inst, a) && nc_kernel_avg_pool(&inst->p.pool, a->in[0], a->out[0], ERR);
+}
+
+static bool global_out(const ix_inst *inst, ix_args *a)
+{
+  nc_tensor *x = a->in[0];
+  int64_t shape[NC_TENSOR_MAX_RANK];
+  return nc_kernel_global_pool_shape(x->rank, x->shape, shape, ERR) && out(inst, a, 0, x->rank, shape);
+}
+
+static bool run_global_avg_pool(const ix_inst *inst, ix_args *a)
+{
+  return global_out(inst, a) && nc_kernel_global_avg_pool(a->in[0], a->out[0], ERR);
+}
+
+static bool run_global_max_pool(const ix_inst *inst, ix_args *a)
+{
+  return global_out(inst, a) && nc_kernel_global_max_pool(a->in[0], a->out[0], ERR);
+}
+
+static bool prep_reduce(ix_inst *inst, char *err, size_t errlen)
+{
+  (void)err, (void)errlen;
+  return nc_graph_get_reduce_params(inst->op, &inst->p.reduce.kind, &inst->p.reduce.p);
+}
+
+static bool run_reduce(const ix_inst *inst, ix_args *a)
+{
+  nc_tensor *x = a->in[0];
+  int64_t shape[NC_TENSOR_MAX_RANK];
+  int rank;
+  return nc_kernel_reduce_shape(&inst->p.reduce.p, x->rank, x->shape, &rank, shape, ERR) &&
+         out(inst, a, 0, rank, shape) && nc_kernel_reduce(inst->p.reduce.kind, &inst->p.reduce.p, x, a->out[0], ERR);
+}
+
+static bool prep_lrn(ix_inst *inst, char *err, size_t errlen)
+{
+  return nc_graph_get_lrn_params(inst->op, &inst->p.lrn) ||
+         (snprintf(err, errlen, "has no valid 'size' attribute"), false);
+}
+
+static bool run_lrn(const ix_inst *inst, ix_args *a)
+{
+  nc_tensor *x = a->in[0];
+  return out(inst, a, 0, x->rank, x->shape) && nc_kernel_lrn(&inst->p.lrn, x, a->out[0], ERR);
+}
+
+static bool prep_norm(ix_inst *inst, char *err, size_t errlen)
+{
+  (void)err, (void)errlen;
+  return nc_graph_get_norm_epsilon(inst->op, &inst->p.epsilon);
+}
+
+static bool run_batch_norm(const ix_inst *inst, ix_args *a)
+{
+  nc_tensor *x = a->in[0];
+  return out(inst, a, 0, x->rank, x->shape) &&
+         nc_kernel_batch_norm(inst->p.epsilon, x, a->in[1], a->in[2], a->in[3], a->in[4], a->out[0], ERR);
+}
+
+static bool run_instance_norm(const ix_inst *inst, ix_args *a)
+{
+  nc_tensor *x = a->in[0];
+  return out(inst, a, 0, x->rank, x->shape) &&
+         nc_kernel_instance_norm(inst->p.epsilon, x, a->in[1], a->in[2], a->out[0], ERR);
+}
+
+/* --- quantization ---------------------------------------------------------------------------------------------- */
+
+static bool prep_quant(ix_inst *inst, char *err, size_t errlen)
+{
+  (void)err, (void)errlen;
+  return nc_graph_get_quant_params(inst->op, &inst->p.quant);
+}
+
+static bool run_quantize_linear(const ix_inst *inst, ix_args *a)
+{
+  nc_tensor *x = a->in[0];
+  return out(inst, a, 0, x->rank, x->shape) &&
+         nc_kernel_quantize_linear(&inst->p.quant, x, a->in[1], IN(2), a->out[0], ERR);
+}
+
+static bool run_dequantize_linear(const ix_inst *inst, ix_args *a)
+{
+  nc_tensor *x = a->in[0];
+  return out(inst, a, 0, x->rank, x->shape) &&
+         nc_kernel_dequantize_linear(&inst->p.quant, x, a->in[1], IN(2), a->out[0], ERR);
+}
+
+/* --- the table (sorted by name) ---------------------------------------------------------------------------------- */
+
+const ix_handler ix_handlers[] = {
+  {"graph.abs", prep_unary, run_unary},
+  {"graph.add", prep_binary, run_binary},
+  {"graph.avg_pool", prep_pool, run_avg_pool},
+  {"graph.batch_norm", prep_norm, run_batch_norm},
+  {"graph.cast", NULL, run_cast},
+  {"graph.clip", prep_clip, run_clip},
+  {"graph.concat", prep_concat, run_concat},
+  {"graph.constant", prep_constant, run_constant},
+  {"graph.conv", prep_conv, run_conv},
+  {"graph.conv_integer", prep_conv, run_conv_integer},
+  {"graph.conv_transpose", prep_conv_transpose, run_conv_transpose},
+  {"graph.dequantize_linear", prep_quant, run_dequantize_linear},
+  {"graph.div", prep_binary, run_binary},
+  {"graph.elu", prep_unary, run_unary},
+  {"graph.exp", prep_unary, run_unary},
+  {"graph.flatten", prep_axis1, run_flatten},
+  {"graph.gemm", prep_gemm, run_gemm},
+  {"graph.global_avg_pool", NULL, run_global_avg_pool},
+  {"graph.global_max_pool", NULL, run_global_max_pool},
+  {"graph.identity", NULL, run_identity},
+  {"graph.instance_norm", prep_norm, run_instance_norm},
+  {"graph.leaky_relu", prep_unary, run_unary},
+  {"graph.log", prep_unary, run_unary},
+  {"graph.log_softmax", prep_softmax, run_log_softmax},
+  {"graph.lrn", prep_lrn, run_lrn},
+  {"graph.matmul", NULL, run_matmul},
+  {"graph.matmul_integer", NULL, run_matmul_integer},
+  {"graph.max", prep_variadic, run_variadic},
+  {"graph.max_pool", prep_pool, run_max_pool},
+  {"graph.mean", prep_variadic, run_variadic},
+  {"graph.min", prep_variadic, run_variadic},
+  {"graph.mul", prep_binary, run_binary},
+  {"graph.neg", prep_unary, run_unary},
+  {"graph.pad", prep_pad, run_pad},
+  {"graph.pow", prep_binary, run_binary},
+  {"graph.prelu", NULL, run_prelu},
+  {"graph.qlinear_conv", prep_conv, run_qlinear_conv},
+  {"graph.qlinear_matmul", NULL, run_qlinear_matmul},
+  {"graph.quantize_linear", prep_quant, run_quantize_linear},
+  {"graph.reciprocal", prep_unary, run_unary},
+  {"graph.reduce_max", prep_reduce, run_reduce},
+  {"graph.reduce_mean", prep_reduce, run_reduce},
+  {"graph.reduce_min", prep_reduce, run_reduce},
+  {"graph.reduce_sum", prep_reduce, run_reduce},
+  {"graph.relu", prep_unary, run_unary},
+  {"graph.reshape", prep_reshape, run_reshape},
+  {"graph.selu", prep_unary, run_unary},
+  {"graph.sigmoid", prep_unary, run_unary},
+  {"graph.slice", prep_slice, run_slice},
+  {"graph.softmax", prep_softmax, run_softmax},
+  {"graph.softplus", prep_unary, run_unary},
+  {"graph.softsign", prep_unary, run_unary},
+  {"graph.split", prep_split, run_split},
+  {"graph.sqrt", prep_unary, run_unary},
+  {"graph.squeeze", prep_axes, run_squeeze},
+  {"graph.sub", prep_binary, run_binary},
+  {"graph.sum", prep_variadic, run_variadic},
+  {"graph.tanh", prep_unary, run_unary},
+  {"graph.transpose", prep_transpose, run_transpose},
+  {"graph.unsqueeze", prep_axes, run_unsqueeze},
+};
+const size_t ix_num_handlers = NC_COUNTOF(ix_handlers);
+
+static int cmp_handler(const void *key, const void *elt)
+{
+  return strcmp(key, ((const ix_handler *)elt)->name);
+}
+
+const ix_handler *ix_find_handler(const char *name)
+{
+  return bsearch(name, ix_handlers, ix_num_handlers, sizeof ix_handlers[0], cmp_handler);
+}

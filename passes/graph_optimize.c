@@ -1,0 +1,42 @@
+/* graph_optimize.c: graph-optimize, the named pipeline of the graph-level
+ * cleanups in the order they help each other, on every func.func:
+ *   graph-shape-inference   types as precise as possible first, so folds
+ *                           and fusions see static shapes;
+ *   canonicalize            shape simplification, no-op removal, dead code,
+ *                           duplicate constants;
+ *   graph-constant-fold     constant subgraphs (computed weights, batch_norm
+ *                           parameters) become constants;
+ *   graph-fold-batchnorm    batch_norm into the conv / gemm before it;
+ *   graph-fuse-activation   bias adds, then activations, into conv / gemm;
+ *   canonicalize            erases the weights the folds replaced.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "nc/ir/pass.h"
+
+static const nc_pass_option_def options[] = {
+  {"size-limit", NC_PASS_OPT_INT, "16777216", "graph-constant-fold's size-limit: largest folded result in bytes"},
+  {"fuse-activations", NC_PASS_OPT_BOOL, "true", "Run graph-fuse-activation"},
+};
+
+static bool build(nc_pass_manager *pm, nc_pass *opts)
+{
+  /* on a module, each function; on a function (or anything else), the op itself */
+  bool nest = !strcmp(nc_pass_manager_get_anchor(pm), "builtin.module");
+  char text[512];
+  snprintf(text, sizeof text,
+           "%sgraph-shape-inference,canonicalize,graph-constant-fold{size-limit=%lld},graph-fold-batchnorm,%s"
+           "canonicalize%s",
+           nest ? "func.func(" : "", (long long)nc_pass_get_option_int(opts, "size-limit"),
+           nc_pass_get_option_bool(opts, "fuse-activations") ? "graph-fuse-activation," : "", nest ? ")" : "");
+  return nc_pass_manager_add_passes(pm, text);
+}
+
+const nc_pipeline_def nc_graph_optimize_pipeline = {
+  .argument = "graph-optimize",
+  .summary = "Graph-level optimizations: shape inference, constant folding, batch_norm folding, bias and "
+             "activation fusion, canonicalization",
+  .options = options, .n_options = NC_COUNTOF(options),
+  .build = build,
+};

@@ -1,0 +1,67 @@
+#!/usr/bin/python3
+"""Imports ONNX's own backend test models with nc-translate.
+
+Usage: onnx_tests.py NC_TRANSLATE ONNX_TESTS_DIR
+
+Every model whose operators are all ones nc imports (SUPPORTED below, any
+opset from 1 to 21) must import and verify; every other model must be
+refused with an "is not supported" error (exit status 1), never a crash.
+Prints one line per refused model and a summary line.
+"""
+import glob
+import os
+import subprocess
+import sys
+
+import onnx
+
+SUPPORTED = {
+    "Conv", "ConvTranspose", "MatMul", "Gemm", "Add", "Sub", "Mul", "Div", "Pow", "Max", "Min", "Sum", "Mean",
+    "Sqrt", "Exp", "Neg", "Abs", "Log", "Reciprocal", "Relu", "LeakyRelu", "PRelu", "Elu", "Selu", "Clip",
+    "Sigmoid", "Tanh", "Softplus", "Softsign", "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool",
+    "ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin", "LRN", "BatchNormalization", "InstanceNormalization",
+    "Concat", "Split", "Slice", "Reshape", "Flatten", "Squeeze", "Unsqueeze", "Transpose", "Pad", "Softmax",
+    "LogSoftmax", "Constant", "Identity", "Cast", "QuantizeLinear", "DequantizeLinear", "QLinearConv",
+    "QLinearMatMul", "ConvInteger", "MatMulInteger", "Dropout",
+}
+
+
+def main():
+    tool, root = sys.argv[1:3]
+    paths = sorted(glob.glob(os.path.join(root, "*", "*", "model.onnx")))
+    if not paths:
+        sys.exit("no models under " + root)
+    imported = refused = failures = 0
+    for path in paths:
+        name = os.path.basename(os.path.dirname(path))
+        m = onnx.load(path)
+        ops = {n.op_type for n in m.graph.node if n.domain in ("", "ai.onnx")}
+        foreign = [n for n in m.graph.node if n.domain not in ("", "ai.onnx")]
+        inputs_ok = all(i.type.tensor_type.elem_type not in (0, onnx.TensorProto.STRING) for i in m.graph.input)
+        expect_ok = ops <= SUPPORTED and not foreign and inputs_ok
+        r = subprocess.run([tool, "--import-onnx", path], capture_output=True, text=True)
+        if r.returncode < 0 or r.returncode > 1 or "Sanitizer" in r.stderr:
+            failures += 1
+            print("CRASHED:", name, r.returncode)
+        elif expect_ok and r.returncode:
+            failures += 1
+            print("FAILED:", name, r.stderr.strip().splitlines()[0] if r.stderr else "")
+        elif expect_ok and "func.func" not in r.stdout:
+            failures += 1
+            print("NO FUNCTION:", name)
+        elif not expect_ok and not r.returncode:
+            imported += 1  # a fold-only op (Gather, Expand, ...) with known inputs
+        elif not expect_ok and ("is not supported" not in r.stderr and "does not support" not in r.stderr):
+            failures += 1
+            print("UNCLEAR REFUSAL:", name, r.stderr.strip())
+        elif not expect_ok:
+            refused += 1
+            print("refused:", name, "-", r.stderr.strip().splitlines()[0].split("error: ", 1)[-1])
+        else:
+            imported += 1
+    print("onnx-tests: %d models, %d imported, %d refused, %d failures" % (len(paths), imported, refused, failures))
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()

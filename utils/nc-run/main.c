@@ -1,0 +1,362 @@
+/* nc-run: runs a model with the graph dialect's reference interpreter.
+ *
+ *   nc-run MODEL --input FILE [--input FILE ...] [--output FILE ...] [--print]
+ *
+ * MODEL is graph-dialect IR (.mlir) or an ONNX model (.onnx, imported with
+ * the ONNX importer); each FILE is a NumPy array (.npy) or an ONNX
+ * TensorProto (.pb), chosen by its extension. Inputs bind to the
+ * function's arguments in order and outputs to its results in order. An
+ * input whose leading dim is N times the model's runs N inferences (see
+ * nc_interp_run). Every problem is reported as `file:line:col: error: ...`
+ * where there is a position (the model's IR), `file: error: ...` otherwise,
+ * and makes nc-run exit with status 1.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "nc/dialects/dialects.h"
+#include "nc/dialects/graph/interp.h"
+#include "nc/dialects/graph/onnx.h"
+#include "nc/ir/asm.h"
+#include "nc/ir/diag.h"
+#include "nc/support/npy.h"
+#include "print.h"
+
+typedef struct options {
+  const char *model;
+  const char *function;
+  const char **inputs, **outputs;
+  size_t n_inputs, n_outputs;
+  bool print;
+  bool time;
+  long repeat;
+} options;
+
+static const char *ext_of(const char *path)
+{
+  const char *slash = strrchr(path, '/'), *dot = strrchr(path, '.');
+  return dot && (!slash || dot > slash) ? dot : "";
+}
+
+static void usage(FILE *out)
+{
+  fprintf(out,
+          "OVERVIEW: runs a model with nc's graph-dialect reference interpreter\n\n"
+          "USAGE: nc-run MODEL --input FILE [--input FILE ...] [--output FILE ...] [--print]\n\n"
+          "MODEL is graph-dialect IR (.mlir) or an ONNX model (.onnx). Tensor files are\n"
+          "NumPy arrays (.npy) or ONNX TensorProtos (.pb), by extension. Inputs bind to the\n"
+          "function's arguments and outputs to its results, in order; an input whose leading\n"
+          "dim is N times the model's runs N inferences whose results are concatenated.\n\n"
+          "OPTIONS:\n"
+          "  -i, --input <file>       An input tensor (one per function argument, in order)\n"
+          "  -o, --output <file>      Where to write an output (one per result, in order)\n"
+          "  --print                  Print the outputs as text\n"
+          "  --function <name>        The function to run (default: the only func.func, or @main)\n"
+          "  --repeat <n>             Run n times (for timing; outputs are those of the last run)\n"
+          "  --time                   Print the time of the fastest run to stderr\n"
+          "  --help                   Show this help\n");
+}
+
+/* --- diagnostics ------------------------------------------------------------------------------------------------- */
+
+static const char *model_path;
+
+/* Diagnostics with a file:line:col print as usual. Others print as
+ * `<file>: error: message`, where <file> is the ONNX file of `"file":0:0`
+ * locations (what the importer reports), else the model, with the name of
+ * a `loc("name")` (an ONNX node or tensor) in front of the message. */
+static bool print_diag(const nc_diag *d, void *user)
+{
+  nc_context *ctx = user;
+  nc_ident *file;
+  unsigned line, col;
+  nc_location loc = nc_diag_get_loc(d);
+  if (nc_location_get_file_line_col(ctx, loc, &file, &line, &col) && line)
+    return false;
+  static const char *sev[] = {"error", "warning", "note", "remark"};
+  const char *where = model_path;
+  if (nc_location_get_file_line_col(ctx, loc, &file, &line, &col))
+    where = nc_ident_str(file);
+  nc_attr *la = nc_location_get_attr(ctx, loc);
+  fprintf(stderr, "%s: %s: ", where, sev[nc_diag_get_severity(d)]);
+  if (la && nc_attr_get_kind(la) == NC_ATTR_LOC_NAME)
+    fprintf(stderr, "at '%s': ", nc_ident_str(nc_loc_get_name(la)));
+  fprintf(stderr, "%s\n", nc_diag_get_message(d));
+  for (size_t i = 0; i < nc_diag_get_num_notes(d); i++)
+    nc_diag_print(nc_diag_get_note(d, i), ctx, stderr);
+  return true;
+}
+
+/* --- model -------------------------------------------------------------------------------------------------------- */
+
+static nc_op *load_model(nc_context *ctx, const char *path)
+{
+  const char *ext = ext_of(path);
+  nc_op *module = NULL;
+  if (!strcmp(ext, ".mlir")) {
+    module = nc_parse_file(ctx, path);
+  } else if (!strcmp(ext, ".onnx")) {
+    module = nc_onnx_import_file(ctx, path);
+  } else {
+    fprintf(stderr, "%s: error: unknown model format '%s' (expected .mlir or .onnx)\n", path, ext);
+    return NULL;
+  }
+  if (module && !nc_op_verify(module)) {
+    nc_op_destroy(module);
+    module = NULL;
+  }
+  return module;
+}
+
+static const char *func_name(nc_op *f)
+{
+  nc_attr *a = nc_op_get_attr_str(f, "sym_name");
+  return a && nc_attr_get_kind(a) == NC_ATTR_STRING ? nc_attr_get_string(a, NULL) : "";
+}
+
+static nc_op *find_function(nc_op *module, const char *name)
+{
+  nc_op *only = NULL, *main_fn = NULL;
+  size_t n = 0;
+  for (nc_op *op = nc_block_get_first_op(nc_module_get_body(module)); op; op = nc_op_get_next(op)) {
+    if (!nc_op_is(op, "func.func") || nc_region_is_empty(nc_op_get_region(op, 0)))
+      continue;
+    const char *fn = func_name(op);
+    if (name && !strcmp(fn, name))
+      return op;
+    if (!strcmp(fn, "main"))
+      main_fn = op;
+    only = op;
+    n++;
+  }
+  if (name)
+    fprintf(stderr, "%s: error: no function named '%s'\n", model_path, name);
+  else if (n == 1)
+    return only;
+  else if (main_fn)
+    return main_fn;
+  else if (n == 0)
+    fprintf(stderr, "%s: error: the model has no function with a body to run\n", model_path);
+  else
+    fprintf(stderr, "%s: error: the model has %zu functions; choose one with --function\n", model_path, n);
+  return NULL;
+}
+
+/* "'name' " for an argument with a name location (ONNX inputs), else "". */
+static void arg_label(nc_context *ctx, nc_op *func, size_t i, char *buf, size_t len)
+{
+  nc_value *arg = nc_block_get_arg(nc_region_get_first_block(nc_op_get_region(func, 0)), i);
+  nc_attr *la = nc_location_get_attr(ctx, nc_value_get_loc(arg));
+  if (la && nc_attr_get_kind(la) == NC_ATTR_LOC_NAME)
+    snprintf(buf, len, " ('%s')", nc_ident_str(nc_loc_get_name(la)));
+  else
+    buf[0] = 0;
+}
+
+/* --- tensors ------------------------------------------------------------------------------------------------------ */
+
+/* Prints a tensor-file error as `path: error: problem` (the readers' and
+ * writers' messages start with the path already). */
+static void file_error(const char *path, const char *err)
+{
+  size_t n = strlen(path);
+  if (!strncmp(err, path, n) && !strncmp(err + n, ": ", 2))
+    err += n + 2;
+  fprintf(stderr, "%s: error: %s\n", path, err);
+}
+
+static bool tensor_ext_ok(const char *path)
+{
+  const char *ext = ext_of(path);
+  if (!strcmp(ext, ".npy") || !strcmp(ext, ".pb"))
+    return true;
+  fprintf(stderr, "%s: error: unknown tensor file format '%s' (expected .npy or .pb)\n", path, ext);
+  return false;
+}
+
+static nc_tensor *read_tensor(const char *path)
+{
+  char err[512];
+  nc_tensor *t = !strcmp(ext_of(path), ".npy") ? nc_npy_read(path, err, sizeof err)
+                                               : nc_onnx_pb_read(path, NULL, err, sizeof err);
+  if (!t)
+    file_error(path, err);
+  return t;
+}
+
+static bool write_tensor(const char *path, const nc_tensor *t)
+{
+  char err[512];
+  bool ok = !strcmp(ext_of(path), ".npy") ? nc_npy_write(path, t, err, sizeof err)
+                                          : nc_onnx_pb_write(path, t, NULL, err, sizeof err);
+  if (!ok)
+    file_error(path, err);
+  return ok;
+}
+
+/* Checks input i against the argument type (or a batch multiple of it),
+ * with a message naming the file; the interpreter checks again. */
+static bool check_input(nc_context *ctx, nc_interp *it, size_t i, const char *path, const nc_tensor *t)
+{
+  nc_type *type = nc_interp_get_input_type(it, i);
+  if (nc_interp_tensor_matches_type(t, type))
+    return true;
+  nc_tensor probe = *t;
+  const int64_t *dims = nc_type_get_shape(type);
+  if (t->rank >= 1 && nc_type_get_rank(type) == (size_t)t->rank && dims[0] > 0 && t->shape[0] % dims[0] == 0) {
+    probe.shape[0] = dims[0];
+    if (nc_interp_tensor_matches_type(&probe, type))
+      return true; /* a batch */
+  }
+  char got[128], label[128];
+  char *want = nc_type_to_string(type);
+  arg_label(ctx, nc_interp_get_func(it), i, label, sizeof label);
+  fprintf(stderr, "%s: error: input #%zu%s has type %s, but the model expects %s\n", path, i, label,
+          nc_interp_tensor_type_str(t, got, sizeof got), want);
+  free(want);
+  return false;
+}
+
+static double now_seconds(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* --- main ----------------------------------------------------------------------------------------------------------- */
+
+static bool run(nc_context *ctx, const options *o)
+{
+  bool ok = false;
+  nc_tensor **in = nc_xcalloc(o->n_inputs + 1, sizeof *in), **outs = NULL;
+  size_t n_outs = 0;
+  nc_interp *it = NULL;
+  nc_op *module = load_model(ctx, o->model);
+  nc_op *func = module ? find_function(module, o->function) : NULL;
+  if (!func || !(it = nc_interp_create(func)))
+    goto done;
+  size_t n_args = nc_interp_get_num_inputs(it), n_res = nc_interp_get_num_outputs(it);
+  if (o->n_inputs != n_args) {
+    fprintf(stderr, "%s: error: the model takes %zu input%s, but %zu --input %s given\n", o->model, n_args,
+            n_args == 1 ? "" : "s", o->n_inputs, o->n_inputs == 1 ? "was" : "were");
+    for (size_t i = 0; i < n_args; i++) {
+      char label[128];
+      char *s = nc_type_to_string(nc_interp_get_input_type(it, i));
+      arg_label(ctx, func, i, label, sizeof label);
+      fprintf(stderr, "%s: note: input #%zu%s: %s\n", o->model, i, label, s);
+      free(s);
+    }
+    goto done;
+  }
+  if (o->n_outputs && o->n_outputs != n_res) {
+    fprintf(stderr, "%s: error: the model has %zu output%s, but %zu --output %s given\n", o->model, n_res,
+            n_res == 1 ? "" : "s", o->n_outputs, o->n_outputs == 1 ? "was" : "were");
+    goto done;
+  }
+  for (size_t i = 0; i < o->n_inputs; i++)
+    if (!(in[i] = read_tensor(o->inputs[i])) || !check_input(ctx, it, i, o->inputs[i], in[i]))
+      goto done;
+  double best = 0;
+  for (long r = 0; r < o->repeat; r++) {
+    nc_interp_outputs_destroy(n_outs, outs);
+    outs = NULL;
+    double t0 = now_seconds();
+    if (!nc_interp_run(it, o->n_inputs, (const nc_tensor *const *)in, &n_outs, &outs))
+      goto done;
+    double dt = now_seconds() - t0;
+    best = r == 0 || dt < best ? dt : best;
+  }
+  if (o->time)
+    fprintf(stderr, "nc-run: run time %.3f ms (fastest of %ld)\n", best * 1e3, o->repeat);
+  ok = true;
+  for (size_t k = 0; k < o->n_outputs && ok; k++)
+    ok = write_tensor(o->outputs[k], outs[k]);
+  for (size_t k = 0; k < n_outs && o->print && ok; k++) {
+    char ty[128];
+    printf("output #%zu: %s\n", k, nc_interp_tensor_type_str(outs[k], ty, sizeof ty));
+    nc_run_print_tensor(stdout, outs[k]);
+  }
+done:
+  nc_interp_outputs_destroy(n_outs, outs);
+  for (size_t i = 0; i < o->n_inputs; i++)
+    nc_tensor_destroy(in[i]);
+  free(in);
+  nc_interp_destroy(it);
+  if (module)
+    nc_op_destroy(module);
+  return ok;
+}
+
+enum { OPT_PRINT = 256, OPT_FUNCTION, OPT_REPEAT, OPT_TIME, OPT_HELP };
+
+int main(int argc, char **argv)
+{
+  options o = {.repeat = 1};
+  o.inputs = nc_xcalloc((size_t)argc + 1, sizeof *o.inputs);
+  o.outputs = nc_xcalloc((size_t)argc + 1, sizeof *o.outputs);
+  static const struct option long_opts[] = {
+    {"input", required_argument, NULL, 'i'},   {"output", required_argument, NULL, 'o'},
+    {"print", no_argument, NULL, OPT_PRINT},   {"function", required_argument, NULL, OPT_FUNCTION},
+    {"repeat", required_argument, NULL, OPT_REPEAT}, {"time", no_argument, NULL, OPT_TIME},
+    {"help", no_argument, NULL, OPT_HELP},     {NULL, 0, NULL, 0},
+  };
+  int status = 1, c;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, "i:o:", long_opts, NULL)) != -1) {
+    switch (c) {
+    case 'i': o.inputs[o.n_inputs++] = optarg; break;
+    case 'o': o.outputs[o.n_outputs++] = optarg; break;
+    case OPT_PRINT: o.print = true; break;
+    case OPT_FUNCTION: o.function = optarg; break;
+    case OPT_TIME: o.time = true; break;
+    case OPT_REPEAT: {
+      char *end;
+      o.repeat = strtol(optarg, &end, 10);
+      if (*end || o.repeat < 1) {
+        fprintf(stderr, "nc-run: error: --repeat needs a positive count, not '%s'\n", optarg);
+        goto out;
+      }
+      break;
+    }
+    case OPT_HELP: usage(stdout); status = 0; goto out;
+    default:
+      fprintf(stderr, "nc-run: error: unknown or incomplete option '%s' (see --help)\n", argv[optind - 1]);
+      goto out;
+    }
+  }
+  if (optind < argc)
+    o.model = argv[optind++];
+  if (optind < argc) {
+    fprintf(stderr, "nc-run: error: more than one model given ('%s' and '%s')\n", o.model, argv[optind]);
+    goto out;
+  }
+  if (!o.model) {
+    fprintf(stderr, "nc-run: error: no model given (see --help)\n");
+    goto out;
+  }
+  if (!o.n_outputs && !o.print && !o.time) {
+    fprintf(stderr, "nc-run: error: nothing to do: give --output files, --print or --time\n");
+    goto out;
+  }
+  for (size_t i = 0; i < o.n_inputs; i++)
+    if (!tensor_ext_ok(o.inputs[i]))
+      goto out;
+  for (size_t i = 0; i < o.n_outputs; i++)
+    if (!tensor_ext_ok(o.outputs[i]))
+      goto out;
+  model_path = o.model;
+  nc_context *ctx = nc_context_create();
+  nc_register_all_dialects(ctx);
+  unsigned h = nc_context_push_diag_handler(ctx, print_diag, ctx);
+  status = run(ctx, &o) ? 0 : 1;
+  nc_context_pop_diag_handler(ctx, h);
+  nc_context_destroy(ctx);
+out:
+  free(o.inputs);
+  free(o.outputs);
+  return status;
+}

@@ -1,0 +1,244 @@
+/* nc-translate: mlir-translate's twin. Converts between nc's IR and other
+ * formats: ONNX models in (--import-onnx) and out (--export-onnx).
+ *
+ * Exactly one translation flag picks what to do; the printing flags are
+ * nc-opt's. A translation is one entry in the table below (a flag, a help
+ * line, a function), so adding one needs no other edit here. Output is
+ * written only once the translation has succeeded, so a failed run leaves no
+ * half-written file behind.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nc/dialects/dialects.h"
+#include "nc/dialects/graph/onnx.h"
+#include "nc/ir/asm.h"
+#include "nc/ir/diag.h"
+
+typedef struct options {
+  const char *input;
+  const char *output;
+  bool allow_unregistered;
+  bool no_verify;
+  int64_t onnx_opset;
+  const char *onnx_function;
+  nc_print_flags print;
+} options;
+
+typedef struct translation {
+  const char *flag;
+  const char *help;
+  bool (*run)(nc_context *ctx, const options *o);
+} translation;
+
+/* Opens the output ("-" or NULL: stdout); NULL after a message. */
+static FILE *open_output(const options *o, bool binary)
+{
+  if (!o->output || !strcmp(o->output, "-"))
+    return stdout;
+  FILE *f = fopen(o->output, binary ? "wb" : "w");
+  if (!f)
+    fprintf(stderr, "nc-translate: cannot open '%s' for writing\n", o->output);
+  return f;
+}
+
+static bool close_output(const options *o, FILE *f)
+{
+  bool ok = !ferror(f);
+  if (f != stdout)
+    ok = fclose(f) == 0 && ok;
+  else
+    ok = fflush(f) == 0 && ok;
+  if (!ok)
+    fprintf(stderr, "nc-translate: error writing '%s'\n", o->output ? o->output : "<stdout>");
+  return ok;
+}
+
+/* Reads stdin into a malloc'ed buffer. */
+static void *read_stdin(size_t *len)
+{
+  size_t cap = 1 << 16;
+  char *buf = nc_xmalloc(cap);
+  *len = 0;
+  for (size_t n; (n = fread(buf + *len, 1, cap - *len, stdin)) > 0;) {
+    *len += n;
+    if (*len == cap)
+      buf = nc_xrealloc(buf, cap *= 2);
+  }
+  return buf;
+}
+
+static bool import_onnx(nc_context *ctx, const options *o)
+{
+  nc_op *module;
+  if (!strcmp(o->input, "-")) {
+    size_t len;
+    void *buf = read_stdin(&len);
+    module = nc_onnx_import_from_memory(ctx, buf, len, "<stdin>", ".");
+    free(buf);
+  } else {
+    module = nc_onnx_import_file(ctx, o->input);
+  }
+  bool ok = module && (o->no_verify || nc_op_verify(module));
+  FILE *out = ok ? open_output(o, false) : NULL;
+  if (out) {
+    nc_op_print(module, out, &o->print);
+    ok = close_output(o, out);
+  } else {
+    ok = false;
+  }
+  if (module)
+    nc_op_destroy(module);
+  return ok;
+}
+
+static bool export_onnx(nc_context *ctx, const options *o)
+{
+  nc_op *module = nc_parse_file(ctx, o->input);
+  bool ok = module && (o->no_verify || nc_op_verify(module));
+  size_t len = 0;
+  nc_onnx_export_options eo = {.opset = o->onnx_opset, .func_name = o->onnx_function};
+  void *buf = ok ? nc_onnx_export_to_memory(module, &eo, &len) : NULL;
+  FILE *out = buf ? open_output(o, true) : NULL;
+  ok = out != NULL;
+  if (out) {
+    ok = fwrite(buf, 1, len, out) == len;
+    ok = close_output(o, out) && ok;
+  }
+  free(buf);
+  if (module)
+    nc_op_destroy(module);
+  return ok;
+}
+
+static const translation translations[] = {
+  {"import-onnx", "Translate an ONNX model (.onnx) to the graph dialect", import_onnx},
+  {"export-onnx", "Translate graph-dialect IR to an ONNX model (opset 13 or 17)", export_onnx},
+};
+
+static void usage(FILE *out)
+{
+  fprintf(out,
+          "OVERVIEW: nc translation driver\n\n"
+          "USAGE: nc-translate <translation> [options] <input file>\n\n"
+          "Translations (exactly one):\n");
+  for (size_t i = 0; i < NC_COUNTOF(translations); i++)
+    fprintf(out, "  --%-40s %s\n", translations[i].flag, translations[i].help);
+  fprintf(out,
+          "\nOPTIONS:\n"
+          "  -o <file>                                 Output file (default: stdout)\n"
+          "  --allow-unregistered-dialect              Allow ops and types of unregistered dialects\n"
+          "  --no-verify                               Do not verify the IR\n"
+          "  --onnx-opset=<13|17>                      Opset of exported ONNX models (default 17)\n"
+          "  --onnx-function=<name>                    The function to export (default: the only one)\n"
+          "  --mlir-print-op-generic                   Print ops in the generic form\n"
+          "  --mlir-print-debuginfo                    Print locations\n"
+          "  --mlir-print-local-scope                  Print locations inline instead of as #loc aliases\n"
+          "  --mlir-elide-elementsattrs-if-larger=<n>  Elide dense attributes with more than n elements\n"
+          "  --help                                    Show this help\n");
+}
+
+enum { OPT_UNREG = 256, OPT_NO_VERIFY, OPT_OPSET, OPT_FUNCTION, OPT_GENERIC, OPT_DEBUGINFO, OPT_LOCAL_SCOPE, OPT_ELIDE, OPT_HELP,
+       OPT_TRANSLATION };
+
+/* Diagnostics at `"file":0:0` (a whole model file, as the ONNX importer
+ * reports) print as `file: error: message`; others as usual. */
+static bool print_file_diag(const nc_diag *d, void *user)
+{
+  nc_context *ctx = user;
+  nc_ident *file;
+  unsigned line, col;
+  if (!nc_location_get_file_line_col(ctx, nc_diag_get_loc(d), &file, &line, &col) || line)
+    return false;
+  static const char *sev[] = {"error", "warning", "note", "remark"};
+  fprintf(stderr, "%s: %s: %s\n", nc_ident_str(file), sev[nc_diag_get_severity(d)], nc_diag_get_message(d));
+  for (size_t i = 0; i < nc_diag_get_num_notes(d); i++) {
+    const nc_diag *n = nc_diag_get_note(d, i);
+    if (nc_location_get_file_line_col(ctx, nc_diag_get_loc(n), &file, &line, &col) && !line)
+      fprintf(stderr, "%s: note: %s\n", nc_ident_str(file), nc_diag_get_message(n));
+    else
+      nc_diag_print(n, ctx, stderr);
+  }
+  return true;
+}
+
+int main(int argc, char **argv)
+{
+  options o = {0};
+  const translation *tr = NULL;
+  struct option long_opts[NC_COUNTOF(translations) + 11];
+  size_t k = 0;
+  for (size_t i = 0; i < NC_COUNTOF(translations); i++)
+    long_opts[k++] = (struct option){translations[i].flag, no_argument, NULL, OPT_TRANSLATION + (int)i};
+  long_opts[k++] = (struct option){"allow-unregistered-dialect", no_argument, NULL, OPT_UNREG};
+  long_opts[k++] = (struct option){"no-verify", no_argument, NULL, OPT_NO_VERIFY};
+  long_opts[k++] = (struct option){"onnx-opset", required_argument, NULL, OPT_OPSET};
+  long_opts[k++] = (struct option){"onnx-function", required_argument, NULL, OPT_FUNCTION};
+  long_opts[k++] = (struct option){"mlir-print-op-generic", no_argument, NULL, OPT_GENERIC};
+  long_opts[k++] = (struct option){"mlir-print-debuginfo", no_argument, NULL, OPT_DEBUGINFO};
+  long_opts[k++] = (struct option){"mlir-print-local-scope", no_argument, NULL, OPT_LOCAL_SCOPE};
+  long_opts[k++] = (struct option){"mlir-elide-elementsattrs-if-larger", required_argument, NULL, OPT_ELIDE};
+  long_opts[k++] = (struct option){"help", no_argument, NULL, OPT_HELP};
+  long_opts[k++] = (struct option){NULL, 0, NULL, 0};
+  opterr = 0;
+  int c;
+  while ((c = getopt_long_only(argc, argv, "o:", long_opts, NULL)) != -1) {
+    switch (c) {
+    case 'o': o.output = optarg; break;
+    case OPT_UNREG: o.allow_unregistered = true; break;
+    case OPT_NO_VERIFY: o.no_verify = true; break;
+    case OPT_OPSET: {
+      char *end;
+      o.onnx_opset = strtoll(optarg, &end, 10);
+      if (*end || (o.onnx_opset != 13 && o.onnx_opset != 17)) {
+        fprintf(stderr, "nc-translate: --onnx-opset must be 13 or 17, not '%s'\n", optarg);
+        return 1;
+      }
+      break;
+    }
+    case OPT_FUNCTION: o.onnx_function = optarg; break;
+    case OPT_GENERIC: o.print.generic = true; break;
+    case OPT_DEBUGINFO: o.print.debuginfo = true; break;
+    case OPT_LOCAL_SCOPE: o.print.local_scope = true; break;
+    case OPT_ELIDE: o.print.elide_elements_larger = strtoll(optarg, NULL, 10); break;
+    case OPT_HELP: usage(stdout); return 0;
+    case '?':
+    case ':':
+      fprintf(stderr, "nc-translate: unknown or incomplete option '%s' (see --help)\n", argv[optind - 1]);
+      return 1;
+    default:
+      if (tr) {
+        fprintf(stderr, "nc-translate: only one translation may be given ('--%s' and '--%s')\n", tr->flag,
+                translations[c - OPT_TRANSLATION].flag);
+        return 1;
+      }
+      tr = &translations[c - OPT_TRANSLATION];
+      break;
+    }
+  }
+  if (optind < argc)
+    o.input = argv[optind++];
+  if (optind < argc) {
+    fprintf(stderr, "nc-translate: too many positional arguments: '%s'\n", argv[optind]);
+    return 1;
+  }
+  if (!tr) {
+    fprintf(stderr, "nc-translate: no translation given (one of:");
+    for (size_t i = 0; i < NC_COUNTOF(translations); i++)
+      fprintf(stderr, " --%s", translations[i].flag);
+    fprintf(stderr, ")\n");
+    return 1;
+  }
+  if (!o.input)
+    o.input = "-";
+  nc_context *ctx = nc_context_create();
+  nc_register_all_dialects(ctx);
+  nc_context_set_allow_unregistered_dialects(ctx, o.allow_unregistered);
+  unsigned h = nc_context_push_diag_handler(ctx, print_file_diag, ctx);
+  bool ok = tr->run(ctx, &o);
+  nc_context_pop_diag_handler(ctx, h);
+  nc_context_destroy(ctx);
+  return ok ? 0 : 1;
+}
