@@ -378,12 +378,14 @@ static bool prepare_dense(nc_type *type, void *data, size_t *nbytes, bool *splat
     return false;
   if (*nbytes != es && (uint64_t)*nbytes != (uint64_t)n * es)
     return false;
-  if (elt->kind == NC_TYPE_INTEGER && elt->width < 8) {
+  if (elt->kind == NC_TYPE_INTEGER && elt->width < es * 8) { /* e.g. i4, i24: extend the value's bits */
     unsigned char *p = data;
-    unsigned w = elt->width;
-    for (size_t i = 0; i < *nbytes; i++)
-      p[i] = (unsigned char)normalize_int(elt, (int8_t)p[i]);
-    (void)w;
+    for (size_t i = 0; i < *nbytes; i += es) {
+      uint64_t v = 0;
+      memcpy(&v, p + i, es); /* little-endian */
+      v = (uint64_t)normalize_int(elt, (int64_t)v);
+      memcpy(p + i, &v, es);
+    }
   }
   *splat = *nbytes == es && n != 1;
   if (!*splat && n > 1) {
@@ -404,7 +406,7 @@ nc_attr *nc_attr_dense_elements(nc_context *ctx, nc_type *type, const void *data
   bool splat;
   nc_type *elt = nc_type_is_shaped(type) ? type->shaped.elt : NULL;
   void *copy = NULL;
-  if (elt && elt->kind == NC_TYPE_INTEGER && elt->width < 8) { /* normalising writes: copy first */
+  if (elt && elt->kind == NC_TYPE_INTEGER && elt->width < nc_dense_element_size(elt) * 8) { /* normalising writes */
     copy = nc_xmalloc(nbytes ? nbytes : 1);
     memcpy(copy, data, nbytes);
     data = copy;

@@ -699,10 +699,23 @@ static nc_attr *parse_dense(nc_asm_parser *p, const char *kw_at)
       }
       free(data);
       data = unpacked;
-    } else if (nbytes != es && (uint64_t)nbytes != (uint64_t)n * es) {
-      free(data);
-      return perr_at(p, st.start, "hex data has %zu bytes, but the type needs %llu (or %zu for a splat)", nbytes,
-                     (unsigned long long)((uint64_t)n * es), es), NULL;
+    } else {
+      /* as in MLIR, an integer takes ceil(width / 8) bytes on the wire (i24: 3), fewer than nc stores */
+      size_t wire = elt->kind == NC_TYPE_INTEGER ? (elt->width + 7) / 8 : es;
+      if (nbytes != wire && (uint64_t)nbytes != (uint64_t)n * wire) {
+        free(data);
+        return perr_at(p, st.start, "hex data has %zu bytes, but the type needs %llu (or %zu for a splat)", nbytes,
+                       (unsigned long long)((uint64_t)n * wire), wire), NULL;
+      }
+      if (wire != es) {
+        size_t count = nbytes / wire;
+        unsigned char *wide = nc_xcalloc(count ? count : 1, es);
+        for (size_t i = 0; i < count; i++)
+          memcpy(wide + i * es, data + i * wire, wire); /* the high bytes are filled in by normalisation */
+        free(data);
+        data = wide;
+        nbytes = count * es;
+      }
     }
     r = nc_attr_dense_elements_owned(p->ctx, t, data, nbytes);
     lex_next(p);

@@ -481,6 +481,10 @@ static void out_dense(nc_out *o, const nc_attr *a, const nc_print_flags *flags)
           byte = 0;
         }
       }
+    } else if (elt->kind == NC_TYPE_INTEGER && (elt->width + 7) / 8 != nc_dense_element_size(elt)) {
+      size_t es = nc_dense_element_size(elt), wire = (elt->width + 7) / 8; /* MLIR's bytes per element */
+      for (size_t i = 0; i < a->dense.nbytes; i += es)
+        out_hex_bytes(o, data + i, wire);
     } else {
       out_hex_bytes(o, data, a->dense.nbytes);
     }

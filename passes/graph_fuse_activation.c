@@ -18,7 +18,6 @@
  * their explicit ops for the quantization passes. Bias adds go first, so
  * conv + add + relu ends as one conv.
  */
-#include <stdlib.h>
 
 #include "graph_util.h"
 #include "nc/ir/pass.h"

@@ -18,6 +18,9 @@
 static const nc_pass_option_def options[] = {
   {"size-limit", NC_PASS_OPT_INT, "16777216", "graph-constant-fold's size-limit: largest folded result in bytes"},
   {"fuse-activations", NC_PASS_OPT_BOOL, "true", "Run graph-fuse-activation"},
+  {"refine-signature", NC_PASS_OPT_BOOL, "true",
+   "graph-shape-inference's refine-signature: function types follow the refined results (false for functions with "
+   "callers)"},
 };
 
 static bool build(nc_pass_manager *pm, nc_pass *opts)
@@ -26,9 +29,10 @@ static bool build(nc_pass_manager *pm, nc_pass *opts)
   bool nest = !strcmp(nc_pass_manager_get_anchor(pm), "builtin.module");
   char text[512];
   snprintf(text, sizeof text,
-           "%sgraph-shape-inference,canonicalize,graph-constant-fold{size-limit=%lld},graph-fold-batchnorm,%s"
-           "canonicalize%s",
-           nest ? "func.func(" : "", (long long)nc_pass_get_option_int(opts, "size-limit"),
+           "%sgraph-shape-inference{refine-signature=%s},canonicalize,graph-constant-fold{size-limit=%lld},"
+           "graph-fold-batchnorm,%scanonicalize%s",
+           nest ? "func.func(" : "", nc_pass_get_option_bool(opts, "refine-signature") ? "true" : "false",
+           (long long)nc_pass_get_option_int(opts, "size-limit"),
            nc_pass_get_option_bool(opts, "fuse-activations") ? "graph-fuse-activation," : "", nest ? ")" : "");
   return nc_pass_manager_add_passes(pm, text);
 }

@@ -16,7 +16,6 @@
  *  - a reshape of a `dense` constant is a constant.
  * Dead ops are erased, as by every greedy rewrite.
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "graph_util.h"

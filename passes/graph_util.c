@@ -5,7 +5,6 @@
 #include "nc/dialects/graph/interp.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 bool gp_is_graph_op(const nc_op *op) { return nc_op_get_dialect(op) == &nc_graph_dialect; }

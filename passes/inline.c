@@ -371,6 +371,7 @@ const nc_pass_def nc_inline_pass = {
   .name = "Inliner",
   .group = "Generic",
   .summary = "Inline function calls",
+  .anchor = "builtin.module",
   .description = "Replaces each func.call of a func.func with a single-block body by a copy of the body, callees "
                  "first; calls into recursive functions are kept. Runs `default-pipeline` on each function first "
                  "and erases private functions left unused.",

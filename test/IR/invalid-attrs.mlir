@@ -259,3 +259,8 @@
 // -----
 
 "foo.x"() {a = #-a.x} : () -> ()  // expected-error {{invalid dialect namespace '-a'}}
+
+// -----
+
+// Found by fuzzing: i34 hex data takes 5 bytes per element (as in MLIR).
+"foo.x"() {a = dense<"0x0102030405060708"> : tensor<2xi34>} : () -> ()  // expected-error {{hex data has 8 bytes, but the type needs 10 (or 5 for a splat)}}

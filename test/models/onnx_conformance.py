@@ -13,7 +13,9 @@ A case whose ONNX ops all appear in the graph dialect's spec
 skipped when nc cannot import it (the ops are listed), and still counts as
 passed when it imports and matches (the importer evaluates some such ops,
 e.g. Shape chains, at import time) or failed when it imports and gives
-wrong results. The last line is `N passed, N failed, N skipped`; the exit
+wrong results. With --roundtrip, each passing case is also imported,
+exported and imported again with nc-translate: the IR must not change and
+the exported model must compute the same outputs bit for bit. The last line is `N passed, N failed, N skipped`; the exit
 status is 1 if any case failed. Use Debian's /usr/bin/python3 (numpy, onnx).
 """
 import argparse
@@ -116,7 +118,40 @@ def run_case(case, args):
             why = compare(read_pb(o), read_pb(w))
             if why:
                 return name, "fail", "%s output %d: %s" % (os.path.basename(ds), i, why)
+    if args.roundtrip:
+        why = roundtrip(model, sets[0], work, args)
+        if why:
+            return name, "fail", "round trip: " + why
     return name, "pass", ("(imported although it uses " + ", ".join(unsupported) + ")") if unsupported else ""
+
+
+def roundtrip(model, ds, work, args):
+    """Import, export, import again: the IR must be the same, and the exported
+    model must compute the same outputs bit for bit. None if it holds."""
+    a, rt, c = (os.path.join(work, n) for n in ("import.mlir", "export.onnx", "reimport.mlir"))
+    for cmd in ([args.roundtrip, "--import-onnx", model, "-o", a], [args.roundtrip, "--export-onnx", a, "-o", rt],
+                [args.roundtrip, "--import-onnx", rt, "-o", c]):
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
+        if r.returncode:
+            return "%s failed: %s" % (" ".join(cmd[1:2]), (r.stderr.strip().splitlines() or ["?"])[0])
+    if open(a).read() != open(c).read():
+        return "the re-imported IR differs (diff %s %s)" % (a, c)
+    inputs = numbered(os.path.join(ds, "input_*.pb"))
+    n_out = len(numbered(os.path.join(ds, "output_*.pb")))
+    cmd = [args.nc_run, rt]
+    for p in inputs:
+        cmd += ["--input", p]
+    outs = [os.path.join(work, "rt_output_%d.pb" % i) for i in range(n_out)]
+    for p in outs:
+        cmd += ["--output", p]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
+    if r.returncode:
+        return "nc-run on the exported model failed: " + (r.stderr.strip().splitlines() or ["?"])[0]
+    for i, p in enumerate(outs):
+        first = os.path.join(work, "%s_output_%d.pb" % (os.path.basename(ds), i))
+        if open(p, "rb").read() != open(first, "rb").read():
+            return "output %d of the exported model differs" % i
+    return None
 
 
 def main():
@@ -124,6 +159,8 @@ def main():
     ap.add_argument("--nc-run", default="nc-run", help="the nc-run binary")
     ap.add_argument("--tests", required=True, help="directory of ONNX backend test cases (searched recursively)")
     ap.add_argument("--work", required=True, help="scratch directory for outputs")
+    ap.add_argument("--roundtrip", metavar="NC_TRANSLATE",
+                    help="also check the ONNX round trip of each passing case with this nc-translate")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--timeout", type=int, default=300, help="seconds per nc-run")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every case")

@@ -168,6 +168,30 @@ static void test_integer_activation(void)
     nc_op_destroy(m);
 }
 
+/* `activation` means something only on the ops that declare it; on another
+ * op it is a discardable attribute, and ignored. */
+static void test_activation_only_where_declared(void)
+{
+  nc_op *m;
+  nc_interp *it = make("func.func @f(%x: tensor<3xf32>) -> tensor<3xf32> {\n"
+                       "  %0 = graph.mul %x, %x {activation = \"tanh\"} : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>\n"
+                       "  return %0 : tensor<3xf32>\n}\n",
+                       &m);
+  CHECK(it != NULL, "cannot build the function");
+  if (it) {
+    int64_t s[] = {3};
+    nc_tensor *x = tensor(NC_DT_F32, 1, s, (double[]){1, -2, 3});
+    size_t n;
+    nc_tensor **y = run(it, 1, &x, &n);
+    CHECK(y && ((float *)y[0]->data)[1] == 4.0f && ((float *)y[0]->data)[2] == 9.0f, "activation on graph.mul");
+    nc_interp_outputs_destroy(n, y);
+    nc_tensor_destroy(x);
+    nc_interp_destroy(it);
+  }
+  if (m)
+    nc_op_destroy(m);
+}
+
 typedef struct seen {
   char names[16][32];
   int64_t numel[16];
@@ -498,6 +522,7 @@ int main(void)
   test_dispatch_covers_the_dialect();
   test_fused_activations();
   test_integer_activation();
+  test_activation_only_where_declared();
   test_outputs_observer_and_donation();
   test_batch_and_dynamic();
   test_cast();

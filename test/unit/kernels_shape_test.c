@@ -148,6 +148,16 @@ static void test_concat_split(void)
   CHECK(nc_kernel_split_sizes(0, 1, s7, 8, NULL, sz8, err, sizeof err) && sz8[6] == 1 && sz8[7] == 0,
         "8 parts of 7: seven of 1, then an empty one (as ONNX's reference)");
   CHECK(!nc_kernel_split_sizes(0, 1, s7, 9, NULL, sz8, err, sizeof err), "9 parts of 7 accepted");
+  /* dims near 2^63 must not overflow ceil(dim / n) or part * (n - 1) */
+  int64_t huge[1] = {INT64_MAX}, neg[1] = {-4};
+  CHECK(nc_kernel_split_sizes(0, 1, huge, 2, NULL, sz, err, sizeof err) && sz[0] == INT64_MAX / 2 + 1 &&
+            sz[1] == INT64_MAX / 2,
+        "2 parts of INT64_MAX: %s", err);
+  CHECK(nc_kernel_split_sizes(0, 1, huge, 3, NULL, sz, err, sizeof err) && sz[0] + sz[1] + sz[2] == INT64_MAX,
+        "3 parts of INT64_MAX: %s", err);
+  CHECK(!nc_kernel_split_sizes(0, 1, neg, 2, NULL, sz, err, sizeof err), "negative dim accepted");
+  int64_t big_split[2] = {INT64_MAX, 1};
+  CHECK(!nc_kernel_split_sizes(0, 1, huge, 2, big_split, sz, err, sizeof err), "sizes past INT64_MAX accepted");
   int64_t a3[2] = {2, 3}, b3[2] = {3, 3};
   const int64_t *mism[2] = {a3, b3};
   int64_t ys[2];

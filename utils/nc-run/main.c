@@ -56,7 +56,7 @@ static void usage(FILE *out)
           "  --print                  Print the outputs as text\n"
           "  --function <name>        The function to run (default: the only func.func, or @main)\n"
           "  --repeat <n>             Run n times (for timing; outputs are those of the last run)\n"
-          "  --time                   Print the time of the fastest run to stderr\n"
+          "  --time                   Print the load time and the fastest run's time to stderr\n"
           "  --help                   Show this help\n");
 }
 
@@ -235,10 +235,12 @@ static bool run(nc_context *ctx, const options *o)
   nc_tensor **in = nc_xcalloc(o->n_inputs + 1, sizeof *in), **outs = NULL;
   size_t n_outs = 0;
   nc_interp *it = NULL;
+  double t_load = now_seconds();
   nc_op *module = load_model(ctx, o->model);
   nc_op *func = module ? find_function(module, o->function) : NULL;
   if (!func || !(it = nc_interp_create(func)))
     goto done;
+  t_load = now_seconds() - t_load;
   size_t n_args = nc_interp_get_num_inputs(it), n_res = nc_interp_get_num_outputs(it);
   if (o->n_inputs != n_args) {
     fprintf(stderr, "%s: error: the model takes %zu input%s, but %zu --input %s given\n", o->model, n_args,
@@ -270,8 +272,10 @@ static bool run(nc_context *ctx, const options *o)
     double dt = now_seconds() - t0;
     best = r == 0 || dt < best ? dt : best;
   }
-  if (o->time)
+  if (o->time) {
+    fprintf(stderr, "nc-run: load time %.3f ms (model read, verified, interpreter created)\n", t_load * 1e3);
     fprintf(stderr, "nc-run: run time %.3f ms (fastest of %ld)\n", best * 1e3, o->repeat);
+  }
   ok = true;
   for (size_t k = 0; k < o->n_outputs && ok; k++)
     ok = write_tensor(o->outputs[k], outs[k]);

@@ -140,8 +140,10 @@ static void usage(FILE *out)
           "  --help                                    Show this help\n");
 }
 
-enum { OPT_UNREG = 256, OPT_NO_VERIFY, OPT_OPSET, OPT_FUNCTION, OPT_GENERIC, OPT_DEBUGINFO, OPT_LOCAL_SCOPE, OPT_ELIDE, OPT_HELP,
-       OPT_TRANSLATION };
+enum {
+  OPT_UNREG = 256, OPT_NO_VERIFY, OPT_OPSET, OPT_FUNCTION, OPT_GENERIC, OPT_DEBUGINFO, OPT_LOCAL_SCOPE, OPT_ELIDE,
+  OPT_HELP, OPT_TRANSLATION, /* OPT_TRANSLATION + i: translations[i] */
+};
 
 /* Diagnostics at `"file":0:0` (a whole model file, as the ONNX importer
  * reports) print as `file: error: message`; others as usual. */

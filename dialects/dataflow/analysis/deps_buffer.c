@@ -16,16 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A growable table of integer points of one fixed dimension. */
-typedef struct points {
-  int n;          /* coordinates per point */
-  int64_t *v;     /* count * n coordinates */
-  int64_t count, cap;
-  bool too_many;  /* enumeration stopped at NC_DEPS_MAX_ENUMERATED_POINTS */
-  bool bad_value; /* a coordinate did not fit in int64 */
-} points;
-
-static bool coordinate(isl_point *pnt, int pos, int64_t *out)
+bool nc_deps_point_coordinate(isl_point *pnt, int pos, int64_t *out)
 {
   isl_val *v = isl_point_get_coordinate_val(pnt, isl_dim_set, pos);
   bool ok = v && isl_val_is_int(v) == isl_bool_true && isl_val_cmp_si(v, INT32_MAX) <= 0 &&
@@ -36,9 +27,9 @@ static bool coordinate(isl_point *pnt, int pos, int64_t *out)
   return ok;
 }
 
-static isl_stat collect_point(isl_point *pnt, void *user)
+isl_stat nc_deps_points_collect(isl_point *pnt, void *user)
 {
-  points *pts = user;
+  nc_deps_points *pts = user;
   if (pts->count >= NC_DEPS_MAX_ENUMERATED_POINTS) {
     pts->too_many = true;
     isl_point_free(pnt);
@@ -49,7 +40,7 @@ static isl_stat collect_point(isl_point *pnt, void *user)
     pts->v = nc_xrealloc(pts->v, (size_t)pts->cap * (size_t)(pts->n ? pts->n : 1) * sizeof *pts->v);
   }
   for (int i = 0; i < pts->n; i++)
-    if (!coordinate(pnt, i, &pts->v[pts->count * pts->n + i])) {
+    if (!nc_deps_point_coordinate(pnt, i, &pts->v[pts->count * pts->n + i])) {
       pts->bad_value = true; /* not an integer in int32 range */
       isl_point_free(pnt);
       return isl_stat_error;
@@ -67,9 +58,7 @@ static int lex_cmp(const int64_t *a, const int64_t *b, int n)
   return 0;
 }
 
-/* Sorts the rows of `pts` lexicographically (bottom-up merge sort: stable,
- * no comparator context needed). */
-static void sort_points(points *pts)
+void nc_deps_points_sort(nc_deps_points *pts)
 {
   int n = pts->n;
   if (pts->count < 2 || n == 0)
@@ -93,8 +82,7 @@ static void sort_points(points *pts)
   pts->v = src;
 }
 
-/* Index of row `key` in the sorted table, or -1. */
-static int64_t find_point(const points *pts, const int64_t *key)
+int64_t nc_deps_points_find(const nc_deps_points *pts, const int64_t *key)
 {
   int64_t lo = 0, hi = pts->count - 1;
   while (lo <= hi) {
@@ -112,7 +100,7 @@ static int64_t find_point(const points *pts, const int64_t *key)
 
 /* State of the lifetime sweep over the channel's elements. */
 typedef struct sweep {
-  const points *steps; /* the producer's iterations in timeline order */
+  const nc_deps_points *steps; /* the producer's iterations in timeline order */
   int64_t *delta;      /* steps->count + 1 event counters */
   int64_t *scratch;    /* 2 * steps->n coordinates of the current point */
   int64_t elements;
@@ -131,10 +119,10 @@ static isl_stat add_lifetime(isl_point *pnt, void *user)
   int64_t *w = sw->scratch;
   bool ok = total >= 2 * n;
   for (int i = 0; ok && i < 2 * n; i++)
-    ok = coordinate(pnt, (int)total - 2 * n + i, &w[i]);
+    ok = nc_deps_point_coordinate(pnt, (int)total - 2 * n + i, &w[i]);
   isl_point_free(pnt);
-  int64_t first = ok ? find_point(sw->steps, w) : -1;
-  int64_t release = ok ? find_point(sw->steps, w + n) : -1;
+  int64_t first = ok ? nc_deps_points_find(sw->steps, w) : -1;
+  int64_t release = ok ? nc_deps_points_find(sw->steps, w + n) : -1;
   if (first < 0 || release < first) {
     sw->bad_point = true;
     return isl_stat_error;
@@ -163,8 +151,8 @@ bool nc_deps_buffer_compute(struct nc_deps_channel *ch, nc_deps_error *err)
   isl_size n = isl_set_dim(ch->p_domain, isl_dim_set);
   if (n < 0)
     return nc_deps_fail_isl(err, ctx, "buffer");
-  points steps = {.n = n};
-  if (isl_set_foreach_point(ch->p_domain, collect_point, &steps) < 0) {
+  nc_deps_points steps = {.n = n};
+  if (isl_set_foreach_point(ch->p_domain, nc_deps_points_collect, &steps) < 0) {
     free(steps.v);
     if (steps.too_many)
       return nc_deps_fail(err, "buffer: the producer has more than %lld iterations",
@@ -173,7 +161,7 @@ bool nc_deps_buffer_compute(struct nc_deps_channel *ch, nc_deps_error *err)
       return nc_deps_fail(err, "buffer: a producer iteration is not an integer point");
     return nc_deps_fail_isl(err, ctx, "buffer");
   }
-  sort_points(&steps);
+  nc_deps_points_sort(&steps);
 
   isl_union_set *lifetimes = isl_union_map_wrap(isl_union_map_range_product(
       isl_union_map_copy(ch->first_write), isl_union_map_copy(ch->release)));

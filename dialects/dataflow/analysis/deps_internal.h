@@ -6,6 +6,7 @@
 
 #include "nc/dialects/dataflow/deps.h"
 
+#include <isl/point.h>
 #include <isl/space.h>
 #include <isl/union_set.h>
 
@@ -49,6 +50,24 @@ bool nc_deps_check_domain(__isl_keep isl_set *set, const char *what, nc_deps_err
 /** Checks that `umap` has no parameters (the analysis needs constants). */
 bool nc_deps_check_no_params(__isl_keep isl_union_map *umap, const char *what,
                              nc_deps_error *err);
+
+/** A growable table of integer points of one fixed dimension (deps_buffer.c). */
+typedef struct nc_deps_points {
+  int n;          /* coordinates per point */
+  int64_t *v;     /* count * n coordinates */
+  int64_t count, cap;
+  bool too_many;  /* enumeration stopped at NC_DEPS_MAX_ENUMERATED_POINTS */
+  bool bad_value; /* a coordinate did not fit in int32 */
+} nc_deps_points;
+
+/** Coordinate `pos` of a point, if it is an integer in int32 range. */
+bool nc_deps_point_coordinate(__isl_keep isl_point *pnt, int pos, int64_t *out);
+/** isl_set_foreach_point callback appending the point to an nc_deps_points. */
+isl_stat nc_deps_points_collect(__isl_take isl_point *pnt, void *user);
+/** Sorts the rows lexicographically (stable merge sort). */
+void nc_deps_points_sort(nc_deps_points *pts);
+/** Index of row `key` in the sorted table, or -1. */
+int64_t nc_deps_points_find(const nc_deps_points *pts, const int64_t *key);
 
 /** Fills ch->buffer_size and ch->buffer_peak from ch->first_write and
  * ch->release (deps_buffer.c). */

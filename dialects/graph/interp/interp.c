@@ -135,11 +135,18 @@ bool ix_inst_init(ix_inst *inst, nc_op *op, char *err, size_t errlen)
     inst->out_type[i] = t;
     nc_interp_dtype_from_type(nc_type_get_element_type(t), &inst->out_dt[i]);
   }
-  if (!nc_graph_get_activation(op, &inst->act)) {
+  /* a fused activation is part of the semantics of the ops that declare the
+   * attribute (conv, conv_transpose, gemm, matmul, add); elsewhere it would
+   * be a discardable attribute without meaning */
+  const nc_op_def *def = nc_op_get_def(op);
+  if (!def || nc_op_def_find_attr(def, "activation") < 0) {
+    inst->has_act = false;
+  } else if (!nc_graph_get_activation(op, &inst->act)) {
     snprintf(err, errlen, "has an unknown fused activation \"%s\"", nc_graph_attr_string(op, "activation", ""));
     return false;
+  } else {
+    inst->has_act = inst->act.kind != NC_GRAPH_ACT_NONE;
   }
-  inst->has_act = inst->act.kind != NC_GRAPH_ACT_NONE;
   if (inst->has_act && (inst->n_out != 1 || !ix_activation_supported(&inst->act, inst->out_dt[0]))) {
     snprintf(err, errlen, "has a fused activation \"%s\" on a result of type %s, which the interpreter does "
              "not support (integer results take only relu and clip)",
@@ -156,15 +163,8 @@ bool ix_inst_init(ix_inst *inst, nc_op *op, char *err, size_t errlen)
 
 void ix_inst_fini(ix_inst *inst)
 {
-  if (!inst->h)
-    goto out;
-  if (!strcmp(inst->h->name, "graph.pad"))
-    nc_tensor_destroy(inst->p.pad.value);
-  else if (!strcmp(inst->h->name, "graph.clip")) {
-    nc_tensor_destroy(inst->p.clip.lo);
-    nc_tensor_destroy(inst->p.clip.hi);
-  }
-out:
+  nc_tensor_destroy(inst->owned[0]);
+  nc_tensor_destroy(inst->owned[1]);
   free(inst->in);
   free(inst->out);
   free(inst->out_dt);

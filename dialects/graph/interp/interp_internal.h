@@ -55,10 +55,11 @@ typedef union ix_params {
   nc_binary_op binary;
   nc_variadic_op variadic;
   double epsilon;
-  int64_t axis;                                       /* concat, split, flatten */
-  struct { const int64_t *v; size_t n; bool allowzero; } ints; /* reshape shape, squeeze/unsqueeze axes, perm */
-  struct { nc_pad_params p; nc_tensor *value; } pad;  /* value: owned one-element tensor of x's dtype */
-  struct { nc_tensor *lo, *hi; } clip;                /* owned one-element tensors, NULL if unbounded */
+  int64_t axis;                                             /* concat, flatten */
+  struct { const int64_t *v; size_t n; } ints;              /* squeeze/unsqueeze axes, transpose perm */
+  struct { const int64_t *shape; size_t n; bool allowzero; } reshape;
+  struct { const int64_t *sizes; size_t n; int64_t axis; } split; /* sizes NULL: equal parts */
+  nc_pad_params pad;                                        /* the fill value is owned[0] */
 } ix_params;
 
 /** One op, ready to run. */
@@ -72,6 +73,7 @@ struct ix_inst {
   nc_type **out_type;  /* declared result types */
   nc_dtype in0_dt;     /* declared element type of operand 0 (if any) */
   ix_params p;
+  nc_tensor *owned[2]; /* one-element tensors prepare made: pad's value, clip's bounds (NULL: none) */
   nc_graph_activation act;
   bool has_act;
 };

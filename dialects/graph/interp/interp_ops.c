@@ -59,12 +59,8 @@ static bool same_rank(ix_args *a, const nc_tensor *x, const nc_tensor *w, const 
 
 /* --- constants ------------------------------------------------------------------------------------------- */
 
-static bool prep_constant(ix_inst *inst, char *err, size_t errlen)
-{
-  (void)inst, (void)err, (void)errlen;
-  return true; /* interp.c reads the value itself (ix_constant_tensor) */
-}
-
+/* Functions read their constants once, at creation (interp.c); this runs
+ * only for nc_interp_eval_op on a graph.constant. */
 static bool run_constant(const ix_inst *inst, ix_args *a)
 {
   char msg[IX_ERRLEN];
@@ -104,12 +100,12 @@ static bool run_identity(const ix_inst *inst, ix_args *a)
 
 static bool prep_reshape(ix_inst *inst, char *err, size_t errlen)
 {
-  inst->p.ints.v = nc_graph_attr_ints(inst->op, "shape", &inst->p.ints.n);
-  inst->p.ints.allowzero = nc_graph_attr_int(inst->op, "allowzero", 0) != 0;
-  if (!inst->p.ints.v && inst->p.ints.n == 0 && !nc_op_get_attr_str(inst->op, "shape"))
+  inst->p.reshape.shape = nc_graph_attr_ints(inst->op, "shape", &inst->p.reshape.n);
+  inst->p.reshape.allowzero = nc_graph_attr_int(inst->op, "allowzero", 0) != 0;
+  if (!nc_op_get_attr_str(inst->op, "shape"))
     return snprintf(err, errlen, "has no 'shape' attribute"), false;
-  if (inst->p.ints.n > NC_TENSOR_MAX_RANK)
-    return snprintf(err, errlen, "reshapes to rank %zu; the interpreter supports up to %d", inst->p.ints.n,
+  if (inst->p.reshape.n > NC_TENSOR_MAX_RANK)
+    return snprintf(err, errlen, "reshapes to rank %zu; the interpreter supports up to %d", inst->p.reshape.n,
                     NC_TENSOR_MAX_RANK), false;
   return true;
 }
@@ -118,8 +114,9 @@ static bool run_reshape(const ix_inst *inst, ix_args *a)
 {
   nc_tensor *x = a->in[0];
   int64_t shape[NC_TENSOR_MAX_RANK];
-  int n = (int)inst->p.ints.n;
-  return nc_kernel_reshape_shape(x->rank, x->shape, n, inst->p.ints.v, inst->p.ints.allowzero, shape, ERR) &&
+  int n = (int)inst->p.reshape.n;
+  return nc_kernel_reshape_shape(x->rank, x->shape, n, inst->p.reshape.shape, inst->p.reshape.allowzero, shape,
+                                 ERR) &&
          move_or_copy(inst, a, n, shape);
 }
 
@@ -217,10 +214,10 @@ static bool run_concat(const ix_inst *inst, ix_args *a)
 
 static bool prep_split(ix_inst *inst, char *err, size_t errlen)
 {
-  inst->p.ints.v = nc_graph_attr_ints(inst->op, "split", &inst->p.ints.n);
-  if (inst->p.ints.v && inst->p.ints.n != inst->n_out)
-    return snprintf(err, errlen, "has %zu 'split' sizes for %zu results", inst->p.ints.n, inst->n_out), false;
-  inst->p.ints.allowzero = false;
+  inst->p.split.sizes = nc_graph_attr_ints(inst->op, "split", &inst->p.split.n);
+  inst->p.split.axis = nc_graph_attr_int(inst->op, "axis", 0);
+  if (inst->p.split.sizes && inst->p.split.n != inst->n_out)
+    return snprintf(err, errlen, "has %zu 'split' sizes for %zu results", inst->p.split.n, inst->n_out), false;
   return true;
 }
 
@@ -228,9 +225,9 @@ static bool run_split(const ix_inst *inst, ix_args *a)
 {
   nc_tensor *x = a->in[0];
   int n = (int)inst->n_out;
-  int64_t axis = nc_graph_attr_int(inst->op, "axis", 0);
+  int64_t axis = inst->p.split.axis;
   int64_t *sizes = nc_xmalloc((size_t)n * sizeof *sizes);
-  bool ok = nc_kernel_split_sizes(axis, x->rank, x->shape, n, inst->p.ints.v, sizes, ERR);
+  bool ok = nc_kernel_split_sizes(axis, x->rank, x->shape, n, inst->p.split.sizes, sizes, ERR);
   int ax = (int)(axis < 0 ? axis + x->rank : axis);
   for (int i = 0; i < n && ok; i++) {
     int64_t shape[NC_TENSOR_MAX_RANK];
@@ -260,9 +257,9 @@ static bool run_slice(const ix_inst *inst, ix_args *a)
 static bool prep_pad(ix_inst *inst, char *err, size_t errlen)
 {
   double value;
-  if (!nc_graph_get_pad_params(inst->op, &inst->p.pad.p, &value))
+  if (!nc_graph_get_pad_params(inst->op, &inst->p.pad, &value))
     return snprintf(err, errlen, "has malformed 'pads' or 'mode' attributes"), false;
-  inst->p.pad.value = ix_scalar(inst->in0_dt, value, (int64_t)value, nc_dtype_is_integer(inst->in0_dt));
+  inst->owned[0] = ix_scalar(inst->in0_dt, value, (int64_t)value, nc_dtype_is_integer(inst->in0_dt));
   return true;
 }
 
@@ -274,8 +271,8 @@ static bool run_pad(const ix_inst *inst, ix_args *a)
   nc_graph_attr_ints(inst->op, "pads", &n);
   if (n != 2 * (size_t)x->rank)
     return ix_fail(a, "has %zu pads for an input of rank %d (expected %d)", n, x->rank, 2 * x->rank);
-  return nc_kernel_pad_shape(&inst->p.pad.p, x->rank, x->shape, shape, ERR) && out(inst, a, 0, x->rank, shape) &&
-         nc_kernel_pad(&inst->p.pad.p, x, inst->p.pad.value, a->out[0], ERR);
+  return nc_kernel_pad_shape(&inst->p.pad, x->rank, x->shape, shape, ERR) && out(inst, a, 0, x->rank, shape) &&
+         nc_kernel_pad(&inst->p.pad, x, inst->owned[0], a->out[0], ERR);
 }
 
 /* --- products and convolutions ----------------------------------------------------------------------------- */
@@ -456,15 +453,15 @@ static bool prep_clip(ix_inst *inst, char *err, size_t errlen)
   nc_graph_clip_bounds b;
   if (!nc_graph_get_clip_bounds(inst->op, &b))
     return false;
-  inst->p.clip.lo = b.has_min ? clip_bound(inst->in0_dt, b.is_float, b.min_f, b.min_i, false) : NULL;
-  inst->p.clip.hi = b.has_max ? clip_bound(inst->in0_dt, b.is_float, b.max_f, b.max_i, true) : NULL;
+  inst->owned[0] = b.has_min ? clip_bound(inst->in0_dt, b.is_float, b.min_f, b.min_i, false) : NULL;
+  inst->owned[1] = b.has_max ? clip_bound(inst->in0_dt, b.is_float, b.max_f, b.max_i, true) : NULL;
   return true;
 }
 
 static bool run_clip(const ix_inst *inst, ix_args *a)
 {
   nc_tensor *x = a->in[0];
-  return out(inst, a, 0, x->rank, x->shape) && nc_kernel_clip(x, inst->p.clip.lo, inst->p.clip.hi, a->out[0], ERR);
+  return out(inst, a, 0, x->rank, x->shape) && nc_kernel_clip(x, inst->owned[0], inst->owned[1], a->out[0], ERR);
 }
 
 static bool prep_softmax(ix_inst *inst, char *err, size_t errlen)
@@ -606,7 +603,7 @@ const ix_handler ix_handlers[] = {
   {"graph.cast", NULL, run_cast},
   {"graph.clip", prep_clip, run_clip},
   {"graph.concat", prep_concat, run_concat},
-  {"graph.constant", prep_constant, run_constant},
+  {"graph.constant", NULL, run_constant},
   {"graph.conv", prep_conv, run_conv},
   {"graph.conv_integer", prep_conv, run_conv_integer},
   {"graph.conv_transpose", prep_conv_transpose, run_conv_transpose},

@@ -137,6 +137,8 @@ bool nc_kernel_split_sizes(int64_t axis, int rank, const int64_t *x_shape, int n
   if (!nc_k_axis("split", axis, rank, &a, err, errlen))
     return false;
   int64_t dim = x_shape[a], sum = 0;
+  if (dim < 0)
+    return nc_kerr(err, errlen, "split: dim %lld is negative", (long long)dim);
   if (split) {
     for (int i = 0; i < n; i++) {
       if (split[i] < 0 || split[i] > dim - sum)
@@ -147,8 +149,9 @@ bool nc_kernel_split_sizes(int64_t axis, int rank, const int64_t *x_shape, int n
       return nc_kerr(err, errlen, "split: sizes sum to %lld, dim is %lld", (long long)sum, (long long)dim);
     return true;
   }
-  int64_t part = (dim + n - 1) / n;
-  if (n > 1 && part * (n - 1) > dim)
+  /* ceil(dim / n) and part * (n - 1) > dim, without overflow for dims near 2^63 */
+  int64_t part = dim / n + (dim % n != 0);
+  if (n > 1 && part > 0 && n - 1 > dim / part)
     return nc_kerr(err, errlen, "split: dim %lld cannot be cut into %d parts", (long long)dim, n);
   for (int i = 0; i < n; i++)
     sizes[i] = i < n - 1 ? part : dim - part * (n - 1);

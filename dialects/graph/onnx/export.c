@@ -38,7 +38,7 @@ static char *xstrdup(const char *s)
     (arr)[(n)++] = (p);                                                        \
   } while (0)
 
-/* ---- name sets and value names ---------------------------------------------------------------------- */
+/* ---- name sets and value names -------------------------------------------------------------------------- */
 
 typedef struct slot {
   const void *key; /* a value pointer, or NULL */
@@ -104,8 +104,15 @@ static char *unique_in(char ***set, size_t *cap, size_t *n, const char *base)
   return xstrdup(s);
 }
 
-static char *unique_tensor(exporter *ex, const char *base) { return unique_in(&ex->names, &ex->names_cap, &ex->names_n, base); }
-static char *unique_node(exporter *ex, const char *base) { return unique_in(&ex->nodes, &ex->nodes_cap, &ex->nodes_n, base); }
+static char *unique_tensor(exporter *ex, const char *base)
+{
+  return unique_in(&ex->names, &ex->names_cap, &ex->names_n, base);
+}
+
+static char *unique_node(exporter *ex, const char *base)
+{
+  return unique_in(&ex->nodes, &ex->nodes_cap, &ex->nodes_n, base);
+}
 
 static size_t val_find(const exporter *ex, const void *key)
 {
@@ -159,7 +166,7 @@ static const char *loc_name(nc_context *ctx, nc_location loc)
   return NULL;
 }
 
-/* ---- types ------------------------------------------------------------------------------------------------ */
+/* ---- types ---------------------------------------------------------------------------------------------- */
 
 /* The nc dtype of a tensor element type; false if ONNX has no equivalent. */
 static bool dtype_of(const nc_type *elt, nc_dtype *dt)
@@ -234,7 +241,7 @@ static Onnx__ValueInfoProto *value_info(const char *name, int32_t elt, const nc_
   return vi;
 }
 
-/* ---- nodes -------------------------------------------------------------------------------------------------- */
+/* ---- nodes ---------------------------------------------------------------------------------------------- */
 
 /* Adds a node; an empty name stays empty (ONNX names are optional), others
  * are made unique as ONNX requires. */
@@ -332,7 +339,7 @@ static void input_scalar(exporter *ex, Onnx__NodeProto *n, const char *what, nc_
   add_input(n, add_initializer(ex, base, t));
 }
 
-/* ---- ops ------------------------------------------------------------------------------------------------------- */
+/* ---- ops ------------------------------------------------------------------------------------------------ */
 
 /* graph op -> ONNX op type, and the attributes that become inputs (in
  * ONNX's input order, after the operands); those marked with '?' are
@@ -531,6 +538,12 @@ static bool export_op(exporter *ex, nc_op *op)
       input_ints(ex, n, "split", nr, sizes);
     free(sizes);
   }
+  if (!strcmp(d->graph, "graph.quantize_linear") && nc_op_get_num_operands(op) == 2) {
+    /* without a zero point ONNX quantizes to uint8: other types need one */
+    nc_dtype qdt;
+    if (dtype_of(nc_type_get_element_type(nc_value_get_type(nc_op_get_result(op, 0))), &qdt) && qdt != NC_DT_U8)
+      input_scalar(ex, n, "y_zero_point", qdt, 0, 0, true);
+  }
   if (!strcmp(d->graph, "graph.cast")) {
     int32_t to = elem_type(ex, op, nc_value_get_type(nc_op_get_result(op, 0)));
     if (!to)
@@ -596,9 +609,10 @@ static bool export_constant(exporter *ex, nc_op *op)
   else if (total)
     memcpy(h->data, data, total < nbytes ? total : nbytes);
   const char *base = loc_name(ex->ctx, nc_op_get_loc(op));
+  if ((!base || !*base) && nc_attr_get_kind(v) == NC_ATTR_DENSE_RESOURCE)
+    base = nc_ident_str(nc_resource_get_name(nc_attr_dense_resource_get(v)));
   if (!base || !*base)
-    base = nc_attr_get_kind(v) == NC_ATTR_DENSE_RESOURCE ? nc_ident_str(nc_resource_get_name(nc_attr_dense_resource_get(v)))
-                                                         : "const";
+    base = "const";
   val_set(ex, nc_op_get_result(op, 0), add_initializer(ex, base, h));
   return true;
 }

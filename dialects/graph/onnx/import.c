@@ -24,7 +24,7 @@
  * size of the initializers (enough to cast every weight to a wider type). */
 #define FOLD_BUDGET_BASE ((size_t)64 << 20)
 
-/* ---- name maps ----------------------------------------------------------------------------------------- */
+/* ---- name maps ------------------------------------------------------------------------------------------ */
 
 /* An open-addressing map from NUL-terminated names (borrowed) to pointers. */
 typedef struct name_map {
@@ -92,7 +92,7 @@ typedef struct import_state {
 
 #define STATE(im) ((import_state *)(im))
 
-/* ---- diagnostics -------------------------------------------------------------------------------------------- */
+/* ---- diagnostics ---------------------------------------------------------------------------------------- */
 
 const char *imp_clean(const char *s, char *buf, size_t n)
 {
@@ -226,7 +226,7 @@ static bool check_declared(node_ctx *nc, const char *name, const imp_type *t)
   return true;
 }
 
-/* ---- values ------------------------------------------------------------------------------------------------------------ */
+/* ---- values --------------------------------------------------------------------------------------------- */
 
 static imp_value *new_value(importer *im, const char *name)
 {
@@ -389,15 +389,16 @@ bool imp_set_partial(node_ctx *nc, size_t i, imp_partial *p)
   for (int64_t k = 0; k < p->n; k++)
     all &= p->sym[k] == 0;
   if (all) { /* every element turned out to be known */
-    nc_tensor *t = nc_tensor_create(NC_DT_I64, p->rank, &p->n, 0);
-    memcpy(t->data, p->vals, (size_t)p->n * sizeof *p->vals);
+    nc_tensor *t = nc_tensor_create(p->dt, p->rank, &p->n, 0);
+    for (int64_t k = 0; k < p->n; k++)
+      nc_tensor_set_i64(t, k, p->vals[k]);
     return imp_set_known(nc, i, t);
   }
   imp_value *v = define_output(nc, i);
   if (!v)
     return false;
   v->partial = p;
-  v->type = (imp_type){.dt = NC_DT_I64, .rank = p->rank, .dims = {p->n}};
+  v->type = (imp_type){.dt = p->dt, .rank = p->rank, .dims = {p->n}};
   return true;
 }
 
@@ -409,7 +410,8 @@ bool imp_set_alias(node_ctx *nc, size_t i, imp_value *src)
   import_state *st = STATE(nc->im);
   char nb[160];
   if (map_get(&st->values, name))
-    return imp_error(nc, "output '%s' is already defined (ONNX graphs are in SSA form)", imp_clean(name, nb, sizeof nb));
+    return imp_error(nc, "output '%s' is already defined (ONNX graphs are in SSA form)",
+                     imp_clean(name, nb, sizeof nb));
   map_put(&st->values, name, src); /* one record, so it materializes once */
   return true;
 }
@@ -433,6 +435,7 @@ imp_partial *imp_partial_new(importer *im, int rank, int64_t n)
 {
   imp_partial *p = nc_arena_calloc(im->arena, sizeof *p);
   size_t k = (size_t)(n ? n : 1);
+  p->dt = NC_DT_I64;
   p->rank = rank;
   p->n = n;
   p->vals = nc_arena_calloc(im->arena, k * sizeof *p->vals);
@@ -449,9 +452,10 @@ imp_partial *imp_partial_of(importer *im, imp_value *v)
   if (!v->known && !v->init)
     return NULL;
   nc_tensor *t = imp_known(im, v);
-  if (!t || !nc_dtype_is_integer(t->dtype) || t->rank > 1 || nc_tensor_num_elements(t) > 4096)
+  if (!t || !nc_dtype_is_integer(t->dtype) || t->rank > 1 || nc_tensor_num_elements(t) > IMP_MAX_PARTIAL)
     return NULL;
   imp_partial *p = imp_partial_new(im, t->rank, nc_tensor_num_elements(t));
+  p->dt = t->dtype;
   for (int64_t k = 0; k < p->n; k++)
     p->vals[k] = nc_tensor_get_i64(t, k);
   return p;
@@ -647,7 +651,7 @@ imp_value *imp_emit_temp(node_ctx *nc, const char *role, const char *name, size_
   return v;
 }
 
-/* ---- the graph --------------------------------------------------------------------------------------------------------- */
+/* ---- the graph ------------------------------------------------------------------------------------------ */
 
 /* Orders the nodes so that every input is defined before it is used (ONNX
  * requires it, but not every producer complies). NULL + error on a cycle. */
@@ -835,14 +839,16 @@ static bool import_inputs(importer *im, const Onnx__GraphProto *g)
                          imp_clean(name, nb, sizeof nb), nc_onnx_data_type_name(et));
     }
     if (t.rank < 0)
-      return model_error(im, "graph input '%s' has no shape; nc needs at least its rank", imp_clean(name, nb, sizeof nb));
+      return model_error(im, "graph input '%s' has no shape; nc needs at least its rank",
+                         imp_clean(name, nb, sizeof nb));
     /* dims of one dim_param name share a symbol */
     const Onnx__TensorShapeProto *shape = vi->type->tensor_type->shape;
     for (int k = 0; k < t.rank; k++) {
       if (t.dims[k] >= 0)
         continue;
       const Onnx__TensorShapeProto__Dimension *d = shape->dim[k];
-      bool named = d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM && d->dim_param && *d->dim_param;
+      bool named =
+        d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM && d->dim_param && *d->dim_param;
       intptr_t sym = named ? (intptr_t)map_get(&st->dim_params, d->dim_param) : 0;
       if (!sym) {
         sym = imp_fresh_sym(im);

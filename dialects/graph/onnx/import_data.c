@@ -14,7 +14,7 @@
 
 #include <string.h>
 
-/* ---- Concat ------------------------------------------------------------------------------------------- */
+/* ---- Concat --------------------------------------------------------------------------------------------- */
 
 bool imp_concat(node_ctx *nc)
 {
@@ -82,7 +82,7 @@ bool imp_concat(node_ctx *nc)
   return imp_emit(nc, "graph.concat", nc->n_in, nc->in, &attrs, 1, &t);
 }
 
-/* ---- Split ------------------------------------------------------------------------------------------------- */
+/* ---- Split ---------------------------------------------------------------------------------------------- */
 
 bool imp_split(node_ctx *nc)
 {
@@ -165,7 +165,7 @@ bool imp_split(node_ctx *nc)
   return imp_emit(nc, "graph.split", 1, &x, &attrs, n_out, types) != NULL;
 }
 
-/* ---- Slice ----------------------------------------------------------------------------------------------- */
+/* ---- Slice ---------------------------------------------------------------------------------------------- */
 
 static bool shape_slice(const void *ud, int n, const imp_type *const *in, imp_type *out, char *err, size_t errlen)
 {
@@ -241,7 +241,7 @@ bool imp_slice(node_ctx *nc)
   return imp_emit(nc, "graph.slice", 1, &x, &attrs, 1, &t);
 }
 
-/* ---- Reshape, Flatten, Squeeze, Unsqueeze --------------------------------------------------------- */
+/* ---- Reshape, Flatten, Squeeze, Unsqueeze --------------------------------------------------------------- */
 
 /* Output 0 is x's data with type t: a known x is copied, otherwise the op
  * `name` is emitted. */
@@ -258,12 +258,18 @@ static bool reshape_like(node_ctx *nc, imp_value *x, const imp_type *t, const ch
   return imp_emit(nc, name, 1, &x, attrs, 1, t);
 }
 
+typedef struct reshape_ud {
+  int64_t n;
+  const int64_t *shape;
+  bool allowzero;
+} reshape_ud;
+
 static bool shape_reshape(const void *ud, int n, const imp_type *const *in, imp_type *out, char *err,
                           size_t errlen)
 {
-  const imp_partial *s = ud; /* vals and allowzero in rank */
-  out->rank = (int)s->n;
-  return nc_kernel_reshape_shape(in[0]->rank, in[0]->dims, (int)s->n, s->vals, s->rank != 0, out->dims, err,
+  const reshape_ud *r = ud;
+  out->rank = (int)r->n;
+  return nc_kernel_reshape_shape(in[0]->rank, in[0]->dims, (int)r->n, r->shape, r->allowzero, out->dims, err,
                                  errlen);
 }
 
@@ -329,6 +335,7 @@ bool imp_reshape(node_ctx *nc)
   imp_partial *xp = x->partial;
   if (xp && n <= 1) {
     imp_partial *r = imp_partial_new(nc->im, (int)n, xp->n);
+    r->dt = xp->dt;
     if (n == 1 && shape[0] >= 0 && shape[0] != xp->n && !(shape[0] == 0 && xp->rank == 1))
       return imp_error(nc, "cannot reshape %lld elements to [%lld]", (long long)xp->n, (long long)shape[0]);
     if (!n && xp->n != 1)
@@ -337,7 +344,7 @@ bool imp_reshape(node_ctx *nc)
     memcpy(r->sym, xp->sym, (size_t)xp->n * sizeof *r->sym);
     return imp_set_partial(nc, 0, r);
   }
-  imp_partial ud = {.rank = allowzero != 0, .n = n, .vals = shape};
+  reshape_ud ud = {.n = n, .shape = shape, .allowzero = allowzero != 0};
   imp_type t = {.dt = x->type.dt};
   const imp_type *in[1] = {&x->type};
   if (!imp_infer(nc, shape_reshape, &ud, 1, in, &t))
@@ -461,7 +468,7 @@ bool imp_unsqueeze(node_ctx *nc)
   return reshape_like(nc, x, &t, "graph.unsqueeze", &attrs);
 }
 
-/* ---- Transpose, Pad ----------------------------------------------------------------------------------- */
+/* ---- Transpose, Pad ------------------------------------------------------------------------------------- */
 
 static bool shape_transpose(const void *ud, int n, const imp_type *const *in, imp_type *out, char *err,
                             size_t errlen)
@@ -571,7 +578,7 @@ bool imp_pad(node_ctx *nc)
   return imp_emit(nc, "graph.pad", 1, &x, &attrs, 1, &t);
 }
 
-/* ---- Constant, Identity, Dropout, Cast -------------------------------------------------------------------- */
+/* ---- Constant, Identity, Dropout, Cast ------------------------------------------------------------------ */
 
 bool imp_constant(node_ctx *nc)
 {

@@ -57,7 +57,7 @@ nc_tensor *imp_cast_tensor(node_ctx *nc, const nc_tensor *t, nc_dtype to)
   return y;
 }
 
-/* ---- partially known vectors ------------------------------------------------------------------------- */
+/* ---- partially known vectors ---------------------------------------------------------------------------- */
 /* Unknown elements are the symbols of the dynamic dims they copy. */
 
 /* True if some input is partial and every present input is known or partial. */
@@ -89,7 +89,10 @@ bool imp_partial_concat(node_ctx *nc, int64_t axis, bool *handled)
   }
   if (axis != 0 && axis != -1)
     return imp_error(nc, "axis %lld is out of range for rank 1", (long long)axis);
+  if (total > IMP_MAX_PARTIAL)
+    return imp_unsupported(nc, "a shape vector of %lld elements", (long long)total);
   imp_partial *r = imp_partial_new(nc->im, 1, total);
+  r->dt = imp_partial_of(nc->im, nc->in[0])->dt;
   int64_t k = 0;
   for (size_t i = 0; i < nc->n_in; i++) {
     imp_partial *p = imp_partial_of(nc->im, nc->in[i]);
@@ -111,6 +114,7 @@ bool imp_partial_unsqueeze(node_ctx *nc, const int64_t *axes, int64_t naxes, boo
   if (p->rank != 0 || naxes != 1 || (axes[0] != 0 && axes[0] != -1))
     return imp_unsupported(nc, "unsqueezing a shape vector to rank %lld", (long long)(p->rank + naxes));
   imp_partial *r = imp_partial_new(nc->im, 1, 1);
+  r->dt = p->dt;
   r->vals[0] = p->vals[0];
   r->sym[0] = p->sym[0];
   *handled = true;
@@ -126,6 +130,7 @@ bool imp_partial_squeeze(node_ctx *nc, const int64_t *axes, int64_t naxes, bool 
   if (p->rank != 1 || p->n != 1 || naxes > 1 || (naxes == 1 && axes[0] != 0 && axes[0] != -1))
     return imp_error(nc, "cannot squeeze a shape vector of %lld elements", (long long)p->n);
   imp_partial *r = imp_partial_new(nc->im, 0, 1);
+  r->dt = p->dt;
   r->vals[0] = p->vals[0];
   r->sym[0] = p->sym[0];
   *handled = true;
@@ -154,6 +159,7 @@ bool imp_partial_slice(node_ctx *nc, const nc_slice_params *sp, bool *handled)
                      : (start < 0 ? 0 : start > p->n - 1 ? p->n - 1 : start);
   }
   imp_partial *r = imp_partial_new(nc->im, 1, out[0]);
+  r->dt = p->dt;
   for (int64_t k = 0; k < out[0]; k++) {
     int64_t j = start + k * step;
     r->vals[k] = p->vals[j];
@@ -170,11 +176,15 @@ bool imp_partial_cast(node_ctx *nc, nc_dtype to, bool *handled)
     return true;
   if (to != NC_DT_I64 && to != NC_DT_I32)
     return imp_unsupported(nc, "casting a vector derived from dynamic dimensions to %s", nc_dtype_name(to));
+  imp_partial *p = nc->in[0]->partial, *r = imp_partial_new(nc->im, p->rank, p->n);
+  memcpy(r->vals, p->vals, (size_t)p->n * sizeof *r->vals);
+  memcpy(r->sym, p->sym, (size_t)p->n * sizeof *r->sym);
+  r->dt = to;
   *handled = true;
-  return imp_set_partial(nc, 0, nc->in[0]->partial);
+  return imp_set_partial(nc, 0, r);
 }
 
-/* ---- Shape, Size ----------------------------------------------------------------------------------------- */
+/* ---- Shape, Size ---------------------------------------------------------------------------------------- */
 
 bool imp_fold_shape(node_ctx *nc)
 {
@@ -215,7 +225,7 @@ bool imp_fold_size(node_ctx *nc)
   return imp_set_known(nc, 0, t);
 }
 
-/* ---- Gather -------------------------------------------------------------------------------------------------- */
+/* ---- Gather --------------------------------------------------------------------------------------------- */
 
 bool imp_fold_gather(node_ctx *nc)
 {
@@ -235,7 +245,10 @@ bool imp_fold_gather(node_ctx *nc)
     imp_partial *p = data->partial;
     if (p->rank != 1 || (axis != 0 && axis != -1) || ik->rank > 1)
       return imp_unsupported(nc, "gathering from a shape vector along axis %lld", (long long)axis);
+    if (ni > IMP_MAX_PARTIAL)
+      return imp_unsupported(nc, "a shape vector of %lld elements", (long long)ni);
     imp_partial *r = imp_partial_new(nc->im, ik->rank, ni);
+    r->dt = p->dt;
     for (int64_t k = 0; k < ni; k++) {
       int64_t j = nc_tensor_get_i64(ik, k);
       j = j < 0 ? j + p->n : j;
@@ -282,7 +295,7 @@ bool imp_fold_gather(node_ctx *nc)
   return imp_set_known(nc, 0, y);
 }
 
-/* ---- ConstantOfShape, Range, Expand, Tile ------------------------------------------------------------------- */
+/* ---- ConstantOfShape, Range, Expand, Tile --------------------------------------------------------------- */
 
 bool imp_fold_constant_of_shape(node_ctx *nc)
 {
@@ -416,7 +429,7 @@ bool imp_fold_tile(node_ctx *nc)
   return imp_set_known(nc, 0, y);
 }
 
-/* ---- elementwise logic with numpy broadcasting -------------------------------------------------------------- */
+/* ---- elementwise logic with numpy broadcasting ---------------------------------------------------------- */
 
 /* The row-major index into a tensor of shape `in` (right-aligned against
  * `out`) of element i of `out`. */
@@ -520,7 +533,7 @@ bool imp_fold_where(node_ctx *nc)
   return fold_elementwise(nc, 3, nc->in[1]->type.dt, elem_where, NULL);
 }
 
-/* ---- Floor/Ceil/Round, ReduceProd, Mod -------------------------------------------------------------------------- */
+/* ---- Floor/Ceil/Round, ReduceProd, Mod ------------------------------------------------------------------ */
 
 bool imp_fold_rounding(node_ctx *nc)
 {

@@ -18,6 +18,9 @@
 
 /** Largest number of attributes of one graph op built by a handler. */
 #define IMP_MAX_ATTRS 16
+/** Longest partially known vector (shape vectors are short; the cap keeps
+ * chains of Concat from growing them without bound, outside the budget). */
+#define IMP_MAX_PARTIAL 4096
 
 /* A tensor type during import: rank -1 means unranked, a dim of -1 dynamic.
  * Each dynamic dim carries a symbol (sym > 0; 0 for static dims): dims with
@@ -33,11 +36,12 @@ typedef struct imp_type {
 
 typedef struct imp_value imp_value;
 
-/* A partially known rank-0 or rank-1 int64 value (what Shape of a tensor
+/* A partially known rank-0 or rank-1 integer value (what Shape of a tensor
  * with dynamic dims gives): element i is vals[i] if sym[i] is 0, otherwise
  * the run-time size of the dynamic dims of symbol sym[i]. */
 typedef struct imp_partial {
-  int rank; /* 0 or 1 */
+  nc_dtype dt; /* i64, or i32 after a Cast */
+  int rank;    /* 0 or 1 */
   int64_t n;
   int64_t *vals;
   int32_t *sym;

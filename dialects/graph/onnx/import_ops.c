@@ -14,7 +14,7 @@
 #include <math.h>
 #include <string.h>
 
-/* ---- elementwise --------------------------------------------------------------------------------- */
+/* ---- elementwise ---------------------------------------------------------------------------------------- */
 
 static const struct unary_def {
   const char *onnx, *graph;
@@ -286,7 +286,7 @@ static bool imp_clip(node_ctx *nc)
   return imp_emit(nc, "graph.clip", 1, &x, &attrs, 1, &x->type);
 }
 
-/* ---- matrix products ------------------------------------------------------------------------------------------- */
+/* ---- matrix products ------------------------------------------------------------------------------------ */
 
 static bool shape_matmul(const void *ud, int n, const imp_type *const *in, imp_type *out, char *err, size_t errlen)
 {
@@ -382,7 +382,7 @@ static bool imp_qlinear_matmul(node_ctx *nc)
   return imp_emit(nc, "graph.qlinear_matmul", 8, nc->in, NULL, 1, &t);
 }
 
-/* ---- convolution --------------------------------------------------------------------------------------------------- */
+/* ---- convolution ---------------------------------------------------------------------------------------- */
 
 /* Copies an INTS attribute of k (or 2k) values into dst; false + error if
  * the count is wrong. */
@@ -611,7 +611,7 @@ static bool imp_conv_transpose(node_ctx *nc)
   return imp_emit(nc, "graph.conv_transpose", 3, ops, &attrs, 1, &t);
 }
 
-/* ---- pooling ------------------------------------------------------------------------------------------------------------ */
+/* ---- pooling -------------------------------------------------------------------------------------------- */
 
 static bool shape_pool(const void *ud, int n, const imp_type *const *in, imp_type *out, char *err, size_t errlen)
 {
@@ -694,7 +694,7 @@ static bool imp_global_pool(node_ctx *nc)
   return imp_emit(nc, avg ? "graph.global_avg_pool" : "graph.global_max_pool", 1, &x, NULL, 1, &t);
 }
 
-/* ---- reductions ----------------------------------------------------------------------------------------------------------- */
+/* ---- reductions ----------------------------------------------------------------------------------------- */
 
 static const struct reduce_def {
   const char *onnx, *graph;
@@ -775,7 +775,7 @@ static bool imp_reduce(node_ctx *nc)
   return imp_emit(nc, d->graph, 1, &x, &attrs, 1, &t);
 }
 
-/* ---- normalisation and softmax ---------------------------------------------------------------------------------------- */
+/* ---- normalisation and softmax -------------------------------------------------------------------------- */
 
 static bool imp_lrn(node_ctx *nc)
 {
@@ -849,7 +849,8 @@ static bool imp_instance_norm(node_ctx *nc)
  * flatten(axis) -> softmax(-1) -> reshape(shape of x). */
 static bool imp_softmax(node_ctx *nc)
 {
-  const char *name = !strcmp(nc->op_type, "Softmax") ? "graph.softmax" : "graph.log_softmax";
+  bool log = strcmp(nc->op_type, "Softmax") != 0;
+  const char *name = log ? "graph.log_softmax" : "graph.softmax";
   imp_value *x = imp_input_required(nc, 0, "input");
   if (!x)
     return false;
@@ -890,14 +891,14 @@ static bool imp_softmax(node_ctx *nc)
   imp_attrs fa = {0};
   imp_add_i64(nc, &fa, "axis", axis);
   imp_value *f = imp_emit_temp(nc, "flatten", "graph.flatten", 1, &x, axis == 1 ? NULL : &fa, &flat);
-  if (!f || !(f = imp_emit_temp(nc, name + 6, name, 1, &f, NULL, &flat)))
+  if (!f || !(f = imp_emit_temp(nc, log ? "log_softmax" : "softmax", name, 1, &f, NULL, &flat)))
     return false;
   imp_attrs ra = {0};
   imp_add_i64s(nc, &ra, "shape", (size_t)rank, shape);
   return imp_emit(nc, "graph.reshape", 1, &f, &ra, 1, &x->type);
 }
 
-/* ---- quantization -------------------------------------------------------------------------------------------------------- */
+/* ---- quantization --------------------------------------------------------------------------------------- */
 
 static bool read_block_size(node_ctx *nc)
 {
@@ -952,7 +953,7 @@ static bool imp_dequantize(node_ctx *nc)
   return imp_emit(nc, "graph.dequantize_linear", 3, ops, &attrs, 1, &t);
 }
 
-/* ---- the table ------------------------------------------------------------------------------------------------------------- */
+/* ---- the table ------------------------------------------------------------------------------------------ */
 
 bool imp_concat(node_ctx *nc);
 bool imp_split(node_ctx *nc);

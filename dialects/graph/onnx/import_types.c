@@ -14,7 +14,7 @@
 
 #include "nc/ir/types.h"
 
-/* ---- attributes ---------------------------------------------------------------------------------------------- */
+/* ---- attributes ----------------------------------------------------------------------------------------- */
 
 const Onnx__AttributeProto *imp_attr(node_ctx *nc, const char *name)
 {
@@ -107,7 +107,8 @@ void imp_add_i64(node_ctx *nc, imp_attrs *a, const char *name, int64_t v)
   nc_context *ctx = nc->im->ctx;
   if (a->n == IMP_MAX_ATTRS)
     NC_UNREACHABLE("too many attributes for one graph op");
-  a->a[a->n++] = (nc_named_attr){nc_ident_get_cstr(ctx, name), nc_attr_integer(ctx, nc_type_integer(ctx, 64, NC_SIGNLESS), v)};
+  nc_attr *value = nc_attr_integer(ctx, nc_type_integer(ctx, 64, NC_SIGNLESS), v);
+  a->a[a->n++] = (nc_named_attr){nc_ident_get_cstr(ctx, name), value};
 }
 
 void imp_add_i64s(node_ctx *nc, imp_attrs *a, const char *name, size_t n, const int64_t *v)
@@ -134,7 +135,7 @@ void imp_add_str(node_ctx *nc, imp_attrs *a, const char *name, const char *v)
   a->a[a->n++] = (nc_named_attr){nc_ident_get_cstr(ctx, name), nc_attr_string_cstr(ctx, v)};
 }
 
-/* ---- types --------------------------------------------------------------------------------------------------------- */
+/* ---- types ---------------------------------------------------------------------------------------------- */
 
 nc_type *imp_elt_type(nc_context *ctx, nc_dtype dt)
 {

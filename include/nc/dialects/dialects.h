@@ -12,5 +12,6 @@ extern const nc_dialect_def *const nc_all_dialects[];
 extern const nc_dialect_def nc_func_dialect;
 extern const nc_dialect_def nc_arith_dialect;
 extern const nc_dialect_def nc_graph_dialect;
+extern const nc_dialect_def nc_dataflow_dialect;
 
 #endif

@@ -24,3 +24,15 @@ with open(os.path.join(d, "notes.txt"), "w") as f:
     f.write("not a tensor\n")
 with open(os.path.join(d, "bad.npy"), "wb") as f:
     f.write(b"\x93NUMPY garbage")
+
+# An ONNX model whose input has a symbolic dim: its Reshape fails at run time
+# for some sizes, and the error names the node.
+shape = onnx.helper.make_tensor("shape", onnx.TensorProto.INT64, [2], [3, -1])
+graph = onnx.helper.make_graph(
+    [onnx.helper.make_node("Reshape", ["x", "shape"], ["y"], name="the_reshape")], "g",
+    [onnx.helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, ["N", 4])],
+    [onnx.helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT, [3, None])], [shape])
+onnx.save(onnx.helper.make_model(graph, opset_imports=[onnx.helper.make_opsetid("", 13)]),
+          os.path.join(d, "dyn_reshape.onnx"))
+with open(os.path.join(d, "bad.onnx"), "wb") as f:
+    f.write(b"\x08\x07\x12\xff\xff garbage, not a ModelProto")

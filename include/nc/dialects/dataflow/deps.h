@@ -250,4 +250,34 @@ __isl_give isl_set *nc_deps_channel_get_buffer_peak(NC_KEEP const nc_deps_channe
 bool nc_deps_channel_control_to_C_str(NC_KEEP const nc_deps_channel *ch, NC_GIVE char **c_text,
                                       nc_deps_error *err);
 
+/* ------------------------------------------------------------------------ */
+/* Pipelines: several channels on one timeline (joins such as a residual    */
+/* add, whose iterations wait for the later of two producers).              */
+/* ------------------------------------------------------------------------ */
+
+/** One channel of a pipeline: its analysis and the stages it connects. */
+typedef struct nc_deps_pipeline_channel {
+  const nc_deps_channel *channel; /**< computed by nc_deps_compute (P -> C) */
+  size_t producer, consumer;      /**< stage indices, producer < consumer */
+} nc_deps_pipeline_channel;
+
+/** The buffers of a whole pipeline under its eager schedule.
+ *
+ * Stages 0..n_stages-1 (domains `domains`, in topological order) are joined
+ * by `channels`; a stage that consumes no channel is an input source. One
+ * global order of events (iterations): at each step t, each source runs its
+ * iteration t (sources advance together, in index order), and after each
+ * source iteration every other stage runs, deepest stage first, each
+ * iteration as soon as, for every channel into it, the producer iteration
+ * its Earliest names has run (stages run their iterations in order). For a
+ * stage with one input channel this is exactly the single-channel timeline
+ * of nc_deps_compute, so the buffers agree; a stage with several inputs
+ * waits for the latest of them, which the other channels must buffer for.
+ * buffers[j] receives channel j's peak number of live elements (an element
+ * lives from its first write through its last reader's event). The
+ * iteration and element counts are limited as for nc_deps_compute. */
+bool nc_deps_pipeline_buffers(size_t n_stages, __isl_keep isl_set *const *domains, size_t n_channels,
+                              NC_KEEP const nc_deps_pipeline_channel *channels, int64_t *buffers,
+                              nc_deps_error *err);
+
 #endif

@@ -536,6 +536,21 @@ def quantize_default_uint8():
 
 
 @model
+def quantize21():  # opset 21: output_dtype without a zero point; INT4 weights (packed two per byte)
+    w4 = onnx.TensorProto(name="w4", data_type=22, dims=[2, 3], raw_data=bytes([0x21, 0xF3, 0x8E]))
+    nodes = [node("QuantizeLinear", ["x", "s"], ["q"], name="quant", output_dtype=T.INT8),
+             node("DequantizeLinear", ["w4", "s"], ["w"], name="dequant_w4")]
+    return make(nodes, [vi("x", [2, 3])], [vi("q", [2, 3], T.INT8), vi("w", [2, 3])],
+                inits=[init("s", np.float32(0.5)), w4], opset=21)
+
+
+@model
+def quantize_blocked():
+    return make([node("QuantizeLinear", ["x", "s"], ["q"], name="quant", block_size=2, axis=1)], [vi("x", [2, 4])],
+                [vi("q", [2, 4], T.UINT8)], inits=[init("s", np.ones((2, 2), np.float32))], opset=21)
+
+
+@model
 def qlinear():
     f = np.float32
     inits = [init("xs", f(0.1)), init("xz", np.uint8(128)), init("w", np.ones((2, 3, 1, 1), np.int8)),
@@ -731,6 +746,14 @@ def cycle():
 def huge_constant_of_shape():  # ConstantOfShape of 2^40 elements from a 100-byte model
     return make([node("ConstantOfShape", ["s"], ["y"], name="cos")], [], [vi("y", [1 << 20, 1 << 20])],
                 inits=[init("s", np.array([1 << 20, 1 << 20], np.int64))], opset=13)
+
+
+@model
+def doubling_shape():  # 40 Concats each doubling a shape vector: refused long before 2^40 elements
+    nodes = [node("Shape", ["x"], ["s0"], name="shape")]
+    nodes += [node("Concat", ["s%d" % i, "s%d" % i], ["s%d" % (i + 1)], name="c%d" % i, axis=0) for i in range(40)]
+    nodes.append(node("Reshape", ["x", "s40"], ["y"], name="reshape"))
+    return make(nodes, [vi("x", ["n", 2])], [vi("y", None)], opset=13)
 
 
 @model

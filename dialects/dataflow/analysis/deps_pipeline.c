@@ -1,0 +1,235 @@
+/* deps_pipeline.c: the buffers of several channels on one timeline.
+ *
+ * A single channel's buffer assumes its consumer runs as soon as that
+ * producer allows. A stage with two inputs (a residual add) runs when the
+ * later of them allows, so its other input must be held longer: a 3x3
+ * conv's skip connection buffers three rows, not one. Here the whole
+ * pipeline is scheduled eagerly, one event per iteration: sources advance
+ * one iteration per step, and after each source iteration every enabled
+ * iteration runs, deepest stage first (which drains buffers before refilling
+ * them, reproducing nc_deps_compute's timeline on single-input stages).
+ * Each channel element then lives from its first writer's event through its
+ * last reader's event; the sweep of deps_buffer.c counts them. isl provides
+ * the Earliest relations and the element lifetimes; the schedule itself is
+ * a plain simulation over the enumerated iterations.
+ */
+#include "deps_internal.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct stage {
+  nc_deps_points iters; /* sorted iterations */
+  int64_t done;         /* iterations run so far */
+  int64_t *event;       /* event index of each iteration */
+  bool source;
+} stage;
+
+typedef struct chan {
+  size_t p, c;
+  int64_t *wait; /* per consumer iteration: producer iteration to wait for, -1 if none */
+} chan;
+
+/* Collects (consumer rank, producer rank) pairs from the wrapped Earliest. */
+typedef struct wait_fill {
+  const stage *cs, *ps;
+  int64_t *wait, *scratch;
+  bool bad;
+} wait_fill;
+
+static isl_stat add_wait(isl_point *pnt, void *user)
+{
+  wait_fill *w = user;
+  int nc = w->cs->iters.n, np = w->ps->iters.n;
+  bool ok = true;
+  for (int i = 0; ok && i < nc + np; i++)
+    ok = nc_deps_point_coordinate(pnt, i, &w->scratch[i]);
+  isl_point_free(pnt);
+  int64_t c = ok ? nc_deps_points_find(&w->cs->iters, w->scratch) : -1;
+  int64_t p = ok ? nc_deps_points_find(&w->ps->iters, w->scratch + nc) : -1;
+  if (c < 0 || p < 0 || w->wait[c] >= 0) {
+    w->bad = true;
+    return isl_stat_error;
+  }
+  w->wait[c] = p;
+  return isl_stat_ok;
+}
+
+/* Adds each element's lifetime [writer's event, last reader's event]. */
+typedef struct life_fill {
+  const stage *ps, *cs;
+  int64_t *delta, *scratch;
+  int64_t elements;
+  bool bad, too_many;
+} life_fill;
+
+static isl_stat add_life(isl_point *pnt, void *user)
+{
+  life_fill *l = user;
+  int np = l->ps->iters.n, nc = l->cs->iters.n;
+  isl_space *space = isl_point_get_space(pnt);
+  isl_size total = isl_space_dim(space, isl_dim_set);
+  isl_space_free(space);
+  bool ok = total >= np + nc;
+  for (int i = 0; ok && i < np + nc; i++)
+    ok = nc_deps_point_coordinate(pnt, (int)total - np - nc + i, &l->scratch[i]);
+  isl_point_free(pnt);
+  int64_t p = ok ? nc_deps_points_find(&l->ps->iters, l->scratch) : -1;
+  int64_t c = ok ? nc_deps_points_find(&l->cs->iters, l->scratch + np) : -1;
+  int64_t from = p >= 0 ? l->ps->event[p] : -1, to = c >= 0 ? l->cs->event[c] : -1;
+  if (from < 0 || to < from) {
+    l->bad = true;
+    return isl_stat_error;
+  }
+  if (++l->elements > NC_DEPS_MAX_ENUMERATED_POINTS) {
+    l->too_many = true;
+    return isl_stat_error;
+  }
+  l->delta[from]++;
+  l->delta[to + 1]--;
+  return isl_stat_ok;
+}
+
+static bool enabled(const stage *st, size_t s, const chan *ch, size_t n_ch)
+{
+  const stage *x = &st[s];
+  if (x->done >= x->iters.count)
+    return false;
+  for (size_t j = 0; j < n_ch; j++)
+    if (ch[j].c == s) {
+      int64_t w = ch[j].wait[x->done];
+      if (w >= 0 && st[ch[j].p].done <= w)
+        return false;
+    }
+  return true;
+}
+
+/* Runs every enabled non-source iteration, deepest stage first. */
+static void drain(stage *st, size_t n, const chan *ch, size_t n_ch, int64_t *events)
+{
+  for (;;) {
+    size_t s = n;
+    while (s-- > 0)
+      if (!st[s].source && enabled(st, s, ch, n_ch))
+        break;
+    if (s == (size_t)-1)
+      return;
+    st[s].event[st[s].done++] = (*events)++;
+  }
+}
+
+static bool schedule(stage *st, size_t n, const chan *ch, size_t n_ch, int64_t *n_events, nc_deps_error *err)
+{
+  int64_t events = 0, steps = 0;
+  for (size_t s = 0; s < n; s++)
+    if (st[s].source && st[s].iters.count > steps)
+      steps = st[s].iters.count;
+  drain(st, n, ch, n_ch, &events);
+  for (int64_t t = 0; t < steps; t++)
+    for (size_t s = 0; s < n; s++)
+      if (st[s].source && t < st[s].iters.count) {
+        st[s].event[st[s].done++] = events++;
+        drain(st, n, ch, n_ch, &events);
+      }
+  for (size_t s = 0; s < n; s++)
+    if (st[s].done < st[s].iters.count)
+      return nc_deps_fail(err, "pipeline: stage %zu never runs its iteration %" PRId64
+                          " (it waits for an iteration that never runs)", s, st[s].done);
+  *n_events = events;
+  return true;
+}
+
+bool nc_deps_pipeline_buffers(size_t n_stages, isl_set *const *domains, size_t n_channels,
+                              const nc_deps_pipeline_channel *channels, int64_t *buffers, nc_deps_error *err)
+{
+  if (!n_stages || !domains)
+    return nc_deps_fail(err, "pipeline: no stages");
+  isl_ctx *ctx = domains[0] ? isl_set_get_ctx(domains[0]) : NULL;
+  if (!ctx)
+    return nc_deps_fail(err, "pipeline: missing domain");
+  nc_deps_scope scope = nc_deps_scope_enter(ctx);
+  stage *st = nc_xcalloc(n_stages, sizeof *st);
+  chan *ch = nc_xcalloc(n_channels + 1, sizeof *ch);
+  bool ok = true;
+  int64_t total = 0;
+  for (size_t s = 0; s < n_stages && ok; s++) {
+    st[s].source = true;
+    isl_size n = domains[s] ? isl_set_dim(domains[s], isl_dim_set) : -1;
+    ok = n >= 0 && nc_deps_check_domain(domains[s], "pipeline stage", err);
+    if (!ok)
+      break;
+    st[s].iters.n = (int)n;
+    if (isl_set_foreach_point(domains[s], nc_deps_points_collect, &st[s].iters) < 0)
+      ok = nc_deps_fail(err, "pipeline: cannot enumerate stage %zu (more than %lld iterations, or not integer)", s,
+                        (long long)NC_DEPS_MAX_ENUMERATED_POINTS);
+    nc_deps_points_sort(&st[s].iters);
+    st[s].event = nc_xmalloc(((size_t)st[s].iters.count + 1) * sizeof(int64_t));
+    total += st[s].iters.count;
+    if (total > NC_DEPS_MAX_ENUMERATED_POINTS)
+      ok = nc_deps_fail(err, "pipeline: more than %lld iterations in all", (long long)NC_DEPS_MAX_ENUMERATED_POINTS);
+  }
+  for (size_t j = 0; j < n_channels && ok; j++) {
+    const nc_deps_pipeline_channel *pc = &channels[j];
+    if (!pc->channel || pc->producer >= pc->consumer || pc->consumer >= n_stages) {
+      ok = nc_deps_fail(err, "pipeline: channel %zu must join a stage to a later one", j);
+      break;
+    }
+    ch[j] = (chan){pc->producer, pc->consumer, nc_xmalloc(((size_t)st[pc->consumer].iters.count + 1) * sizeof(int64_t))};
+    st[pc->consumer].source = false;
+    for (int64_t i = 0; i < st[pc->consumer].iters.count; i++)
+      ch[j].wait[i] = -1;
+    isl_map *e = nc_deps_channel_get_earliest(pc->channel);
+    wait_fill w = {&st[pc->consumer], &st[pc->producer], ch[j].wait,
+                   nc_xcalloc((size_t)(st[pc->consumer].iters.n + st[pc->producer].iters.n) + 1, sizeof(int64_t)),
+                   false};
+    bool dims = e && isl_map_dim(e, isl_dim_in) == w.cs->iters.n && isl_map_dim(e, isl_dim_out) == w.ps->iters.n;
+    if (!dims)
+      e = isl_map_free(e);
+    isl_set *wrapped = e ? isl_map_wrap(e) : NULL;
+    if (!wrapped || isl_set_foreach_point(wrapped, add_wait, &w) < 0)
+      ok = nc_deps_fail(err, "pipeline: channel %zu's Earliest does not match its stages' domains", j);
+    isl_set_free(wrapped);
+    free(w.scratch);
+  }
+  int64_t n_events = 0;
+  if (ok)
+    ok = schedule(st, n_stages, ch, n_channels, &n_events, err);
+  for (size_t j = 0; j < n_channels && ok; j++) {
+    stage *ps = &st[ch[j].p], *cs = &st[ch[j].c];
+    const nc_deps_channel *c = channels[j].channel;
+    isl_union_set *lifetimes = isl_union_map_wrap(isl_union_map_range_product(
+        nc_deps_channel_get_first_write(c), nc_deps_channel_get_last_read(c)));
+    life_fill l = {ps, cs, nc_xcalloc((size_t)n_events + 2, sizeof(int64_t)),
+                   nc_xcalloc((size_t)(ps->iters.n + cs->iters.n) + 1, sizeof(int64_t)), 0, false, false};
+    if (!lifetimes || isl_union_set_foreach_point(lifetimes, add_life, &l) < 0) {
+      if (l.too_many)
+        ok = nc_deps_fail(err, "pipeline: channel %zu carries more than %lld elements", j,
+                          (long long)NC_DEPS_MAX_ENUMERATED_POINTS);
+      else if (l.bad)
+        ok = nc_deps_fail(err, "pipeline: channel %zu has an element read before it is written", j);
+      else
+        ok = nc_deps_fail_isl(err, ctx, "pipeline");
+    } else {
+      int64_t live = 0, best = 0;
+      for (int64_t t = 0; t < n_events; t++) {
+        live += l.delta[t];
+        best = live > best ? live : best;
+      }
+      buffers[j] = best;
+    }
+    isl_union_set_free(lifetimes);
+    free(l.delta);
+    free(l.scratch);
+  }
+  for (size_t s = 0; s < n_stages; s++) {
+    free(st[s].iters.v);
+    free(st[s].event);
+  }
+  for (size_t j = 0; j < n_channels; j++)
+    free(ch[j].wait);
+  free(st);
+  free(ch);
+  nc_deps_scope_exit(scope);
+  return ok;
+}

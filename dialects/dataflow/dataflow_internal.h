@@ -1,0 +1,31 @@
+/* dataflow_internal.h: what the files of the dataflow dialect share and the
+ * public header (nc/dialects/dataflow/dataflow.h) hides. Include only from
+ * dialects/dataflow/. */
+#ifndef NC_DIALECTS_DATAFLOW_DATAFLOW_INTERNAL_H
+#define NC_DIALECTS_DATAFLOW_DATAFLOW_INTERNAL_H
+
+#include "nc/dialects/dataflow/dataflow.h"
+#include "nc/ir/diag.h"
+
+/** While alive, `ctx` reports errors by returning NULL (never aborting or
+ * printing); leaving restores the caller's error mode. */
+typedef struct df_isl_scope {
+  isl_ctx *ctx;
+  int saved;
+} df_isl_scope;
+df_isl_scope df_isl_scope_enter(isl_ctx *ctx);
+void df_isl_scope_exit(df_isl_scope s);
+
+/** The dialect's verify_attr hook: #dataflow.set / #dataflow.map bodies must
+ * be one string holding exactly one isl set / map. */
+bool df_verify_attr(nc_context *ctx, nc_location loc, NC_KEEP nc_attr *a);
+
+/** Checks every attribute of a node against its operands, results and
+ * region (the op's verify hook). */
+bool df_verify_node(nc_op *op);
+
+/** isl_set_to_str / isl_map_to_str into a malloc'ed string (NULL on error). */
+NC_GIVE char *df_set_text(__isl_keep isl_set *s);
+NC_GIVE char *df_map_text(__isl_keep isl_map *m);
+
+#endif

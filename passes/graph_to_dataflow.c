@@ -1,0 +1,199 @@
+/* graph_to_dataflow.c: graph-to-dataflow, which groups a graph function's
+ * ops into dataflow.node layers (docs/design/spine.md, section 2).
+ *
+ * Walking the function in order, each op that starts a layer takes along
+ * the chain of elementwise ops that follow it, as long as each intermediate
+ * value has that single use and the follower's other operands are constants:
+ *   conv / conv_integer / qlinear_conv   + requantize, bias add, activation
+ *   matmul / gemm / matmul_integer / qlinear_matmul + the same
+ *   max_pool / avg_pool / global pools, add and other elementwise ops
+ *                                        + the same
+ *   flatten / reshape                    alone
+ * The group (with the constants it uses, moved in or cloned when shared)
+ * becomes one node whose attributes nc_dataflow_describe_layer computes with
+ * deps.h's builders at the chosen granularity (an iteration per output row,
+ * or per pixel). graph.quantize_linear / dequantize_linear stay outside the
+ * nodes: they convert the function's inputs and outputs on the host, so one
+ * between two layers is an error. So do their constants and func.return.
+ * Any other op has no dataflow layer: an error at the op.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nc/dialects/dataflow/dataflow.h"
+#include "nc/ir/diag.h"
+#include "nc/ir/pass.h"
+
+static const char *const granularities[] = {"row", "pixel", NULL};
+
+static const nc_pass_option_def options[] = {
+  {"granularity", NC_PASS_OPT_ENUM, "row", "Work per node iteration: one output row, or one output pixel",
+   granularities},
+};
+
+static const nc_pass_stat_def stats[] = {
+  {"num-nodes", "Number of dataflow nodes created"},
+  {"num-ops-grouped", "Number of graph ops moved into nodes (constants included)"},
+};
+
+static bool is_quant(nc_op *op)
+{
+  return nc_op_is(op, "graph.quantize_linear") || nc_op_is(op, "graph.dequantize_linear");
+}
+
+/* Elementwise ops that may follow a layer's main op inside its node. */
+static bool is_follower_kind(nc_op *op)
+{
+  static const char *const names[] = {"graph.requantize", "graph.add", "graph.sub", "graph.mul", "graph.div",
+                                      "graph.prelu", "graph.max", "graph.min"};
+  for (size_t i = 0; i < NC_COUNTOF(names); i++)
+    if (nc_op_is(op, names[i]))
+      return true;
+  return nc_op_has_trait(op, NC_TRAIT_ELEMENTWISE) && !is_quant(op) &&
+         !strncmp(nc_ident_str(nc_op_get_name(op)), "graph.", 6);
+}
+
+static bool takes_followers(nc_op *head)
+{
+  return !nc_op_is(head, "graph.flatten") && !nc_op_is(head, "graph.reshape");
+}
+
+/* The op that continues the group after `cur`, or NULL. */
+static nc_op *next_follower(nc_op *cur)
+{
+  if (nc_op_get_num_results(cur) != 1)
+    return NULL;
+  nc_value *v = nc_op_get_result(cur, 0);
+  if (!nc_value_has_one_use(v))
+    return NULL;
+  nc_op *u = nc_use_get_owner(nc_value_get_first_use(v));
+  if (nc_op_get_block(u) != nc_op_get_block(cur) || !is_follower_kind(u) || nc_op_get_num_results(u) != 1)
+    return NULL;
+  for (size_t i = 0, n = nc_op_get_num_operands(u); i < n; i++) {
+    nc_value *x = nc_op_get_operand(u, i);
+    nc_op *def = nc_value_get_defining_op(x);
+    if (x != v && !(def && nc_op_is_constant(def)))
+      return NULL;
+  }
+  nc_type *a = nc_value_get_type(v), *b = nc_value_get_type(nc_op_get_result(u, 0));
+  if (nc_type_get_kind(a) != NC_TYPE_TENSOR || nc_type_get_kind(b) != NC_TYPE_TENSOR ||
+      nc_type_get_rank(a) != nc_type_get_rank(b) ||
+      memcmp(nc_type_get_shape(a), nc_type_get_shape(b), nc_type_get_rank(a) * sizeof(int64_t)))
+    return NULL;
+  return u;
+}
+
+/* q/dq ops run on the host: one fed by a node and feeding a layer would cut
+ * the pipeline in two. */
+static bool check_quant(nc_op *op)
+{
+  nc_op *def = nc_op_get_num_operands(op) ? nc_value_get_defining_op(nc_op_get_operand(op, 0)) : NULL;
+  if (!nc_dataflow_is_node(def))
+    return true;
+  for (nc_use *u = nc_value_get_first_use(nc_op_get_result(op, 0)); u; u = nc_use_get_next(u)) {
+    nc_op *user = nc_use_get_owner(u);
+    if (!nc_op_is(user, "func.return") && !is_quant(user))
+      return nc_op_emit_error(op, "is between two layers; graph-to-dataflow keeps quantize_linear and "
+                                  "dequantize_linear outside the nodes, for the function's inputs and outputs only");
+  }
+  return true;
+}
+
+typedef struct counter {
+  const char *kind;
+  int n;
+} counter;
+
+static void make_name(counter *c, size_t *nc, const char *kind, char *buf, size_t size)
+{
+  size_t i = 0;
+  while (i < *nc && strcmp(c[i].kind, kind))
+    i++;
+  if (i == *nc)
+    c[(*nc)++] = (counter){kind, 0};
+  snprintf(buf, size, "%s%d", kind, ++c[i].n);
+}
+
+static bool run(nc_pass *pass, nc_op *func)
+{
+  nc_block *body = nc_op_get_num_regions(func) ? nc_region_get_first_block(nc_op_get_region(func, 0)) : NULL;
+  if (!body)
+    return true;
+  nc_deps_granularity g =
+    strcmp(nc_pass_get_option_string(pass, "granularity"), "pixel") ? NC_DEPS_PER_ROW : NC_DEPS_PER_PIXEL;
+  size_t n = 0;
+  for (nc_op *op = nc_block_get_first_op(body); op; op = nc_op_get_next(op))
+    n++;
+  nc_op **ops = nc_xmalloc((n + 1) * sizeof *ops), **group = nc_xmalloc((n + 1) * sizeof *group);
+  n = 0;
+  for (nc_op *op = nc_block_get_first_op(body); op; op = nc_op_get_next(op))
+    ops[n++] = op;
+
+  isl_ctx *ctx = isl_ctx_alloc();
+  counter counters[16];
+  size_t n_counters = 0;
+  bool ok = true;
+  for (size_t i = 0; i < n && ok; i++) {
+    nc_op *op = ops[i];
+    if (!op || nc_op_is_constant(op) || nc_op_has_trait(op, NC_TRAIT_TERMINATOR) || nc_dataflow_is_node(op))
+      continue;
+    if (is_quant(op)) {
+      ok = check_quant(op);
+      continue;
+    }
+    size_t ng = 0;
+    group[ng++] = op;
+    for (nc_op *f = takes_followers(op) ? next_follower(op) : NULL; f; f = next_follower(f)) {
+      group[ng++] = f;
+      for (size_t j = i + 1; j < n; j++) /* followers come later in the block */
+        if (ops[j] == f) {
+          ops[j] = NULL;
+          break;
+        }
+    }
+    nc_value **inputs;
+    size_t n_in = nc_dataflow_group_inputs(group, ng, &inputs);
+    nc_dataflow_layer_desc desc;
+    char err[1024], name[64];
+    if (!nc_dataflow_describe_layer(op, n_in, inputs, nc_op_get_result(group[ng - 1], 0), g, ctx, &desc, err,
+                                    sizeof err)) {
+      ok = nc_op_emit_error(op, "cannot become a dataflow node: %s", err);
+    } else {
+      make_name(counters, &n_counters, desc.kind, name, sizeof name);
+      nc_op *node = nc_dataflow_node_wrap(group, ng, name, &desc);
+      nc_pass_stat_add(pass, 0, 1);
+      size_t moved = 0;
+      for (nc_op *o = nc_block_get_first_op(nc_dataflow_node_get_body(node)); o; o = nc_op_get_next(o))
+        moved += !nc_op_is(o, "dataflow.yield");
+      nc_pass_stat_add(pass, 1, moved);
+      nc_dataflow_layer_desc_clear(&desc);
+    }
+    free(inputs);
+  }
+  isl_ctx_free(ctx);
+  free(ops);
+  free(group);
+  return ok;
+}
+
+const nc_pass_def nc_graph_to_dataflow_pass = {
+  .argument = "graph-to-dataflow",
+  .name = "GraphToDataflow",
+  .group = "Dataflow",
+  .summary = "Group graph ops into dataflow.node layers with isl domains and access relations",
+  .description =
+    "Each conv (conv, conv_integer, qlinear_conv), matrix product (matmul, gemm, matmul_integer, qlinear_matmul), "
+    "pool (max_pool, avg_pool, global pools) and elementwise op (add, ...) becomes a dataflow.node together with "
+    "the chain of elementwise ops after it (requantize, bias add, activation) whose intermediate values have no "
+    "other use and whose other operands are constants; flatten and reshape are nodes of their own. A node's "
+    "region holds the ops and the constants they use; its attributes give the layer's iteration domain (one "
+    "iteration per output row, or per pixel with granularity=pixel) and its read and write relations, computed "
+    "with isl. quantize_linear and dequantize_linear stay outside the nodes (the host converts the function's "
+    "inputs and outputs); any other op is an error.",
+  .anchor = "func.func",
+  .options = options, .n_options = NC_COUNTOF(options),
+  .stats = stats, .n_stats = NC_COUNTOF(stats),
+  .dependent_dialects = (const char *const[]){"dataflow", NULL},
+  .run = run,
+};

@@ -1,0 +1,314 @@
+// Invalid dataflow attributes and nodes: isl text that is not exactly one
+// set or map is an error at the attribute (never an isl abort), and every
+// node attribute is checked against the node with isl.
+// RUN: nc-opt --split-input-file --verify-diagnostics %s
+
+// expected-error@+1 {{invalid isl set "{ S[i] : 0 <= i < }": syntax error}}
+func.func @syntax() attributes {a = #dataflow.set<"{ S[i] : 0 <= i < }">} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{invalid isl set "{ S[i] -> T[i] }": it is not a set}}
+func.func @map_for_set() attributes {a = #dataflow.set<"{ S[i] -> T[i] }">} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{invalid isl map "{ S[i] : 0 <= i < 4 }": it is not a map (a set was given)}}
+func.func @set_for_map() attributes {a = #dataflow.map<"{ S[i] : 0 <= i < 4 }">} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{invalid isl set "{ S[i] : 0 <= i < 4 } and more": unexpected text after the set}}
+func.func @trailing() attributes {a = #dataflow.set<"{ S[i] : 0 <= i < 4 } and more">} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{invalid isl map "{ S[i] -> A[i]; S[i] -> B[i] }": it spans several spaces (a union); one space is expected}}
+func.func @union() attributes {a = #dataflow.map<"{ S[i] -> A[i]; S[i] -> B[i] }">} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{unknown attribute '#dataflow.box'; the dataflow dialect has #dataflow.set<"..."> and #dataflow.map<"...">}}
+func.func @unknown() attributes {a = #dataflow.box<"{ S[i] }">} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{malformed #dataflow.set: expected a string in angle brackets}}
+func.func @no_string() attributes {a = #dataflow.set<{ S[i] }>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{malformed #dataflow.set: invalid escape sequence in the isl string}}
+func.func @bad_escape() attributes {a = #dataflow.set<"{ S[i] \q }">} {
+  return
+}
+
+// -----
+
+func.func @reads_count(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
+  // expected-error@+1 {{'dataflow.node' op has 1 operand but 0 'reads' entries}}
+  %0 = dataflow.node "n" (%x) {domain = #dataflow.set<"{ S[] }">, reads = [],
+         writes = #dataflow.map<"{ S[] -> Out[i] : 0 <= i < 4 }">, macs = 0 : i64, kind = "elementwise"} ({
+    ^bb0(%a: tensor<1x4xf32>):
+      %r = graph.relu %a : (tensor<1x4xf32>) -> tensor<1x4xf32>
+      dataflow.yield %r : tensor<1x4xf32>
+  }) : (tensor<1x4xf32>) -> tensor<1x4xf32>
+  return %0 : tensor<1x4xf32>
+}
+
+// -----
+
+func.func @missing_domain(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
+  // expected-error@+1 {{'dataflow.node' op requires attribute 'domain'}}
+  %0 = dataflow.node "n" (%x) {reads = [#dataflow.map<"{ S[] -> In0[i] : 0 <= i < 4 }">],
+         writes = #dataflow.map<"{ S[] -> Out[i] : 0 <= i < 4 }">, macs = 0 : i64, kind = "elementwise"} ({
+    ^bb0(%a: tensor<1x4xf32>):
+      dataflow.yield %a : tensor<1x4xf32>
+  }) : (tensor<1x4xf32>) -> tensor<1x4xf32>
+  return %0 : tensor<1x4xf32>
+}
+
+// -----
+
+func.func @domain_kind(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
+  // expected-error@+1 {{'dataflow.node' op attribute 'domain' failed to satisfy constraint: isl set attribute (#dataflow.set)}}
+  %0 = dataflow.node "n" (%x) {domain = #dataflow.map<"{ S[] -> T[] }">, reads = [#dataflow.map<"{ S[] -> In0[i] : 0 <= i < 4 }">],
+         writes = #dataflow.map<"{ S[] -> Out[i] : 0 <= i < 4 }">, macs = 0 : i64, kind = "elementwise"} ({
+    ^bb0(%a: tensor<1x4xf32>):
+      dataflow.yield %a : tensor<1x4xf32>
+  }) : (tensor<1x4xf32>) -> tensor<1x4xf32>
+  return %0 : tensor<1x4xf32>
+}
+
+// -----
+
+func.func @params(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
+  // expected-error@+1 {{'dataflow.node' op domain has parameters; nodes need constant bounds}}
+  %0 = dataflow.node "n" (%x) {domain = #dataflow.set<"[N] -> { S[i] : 0 <= i < N }">, reads = [#dataflow.map<"{ S[i] -> In0[i] : 0 <= i < 4 }">],
+         writes = #dataflow.map<"{ S[i] -> Out[i] : 0 <= i < 4 }">, macs = 0 : i64, kind = "elementwise"} ({
+    ^bb0(%a: tensor<1x4xf32>):
+      dataflow.yield %a : tensor<1x4xf32>
+  }) : (tensor<1x4xf32>) -> tensor<1x4xf32>
+  return %0 : tensor<1x4xf32>
+}
+
+// -----
+
+func.func @statement_name(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
+  // expected-error@+1 {{'dataflow.node' op domain must be a set of statement S, not 'T'}}
+  %0 = dataflow.node "n" (%x) {domain = #dataflow.set<"{ T[i] : 0 <= i < 4 }">, reads = [#dataflow.map<"{ T[i] -> In0[i] : 0 <= i < 4 }">],
+         writes = #dataflow.map<"{ T[i] -> Out[i] : 0 <= i < 4 }">, macs = 0 : i64, kind = "elementwise"} ({
+    ^bb0(%a: tensor<1x4xf32>):
+      dataflow.yield %a : tensor<1x4xf32>
+  }) : (tensor<1x4xf32>) -> tensor<1x4xf32>
+  return %0 : tensor<1x4xf32>
+}
+
+// -----
+
+func.func @unbounded(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
+  // expected-error@+1 {{'dataflow.node' op domain is unbounded}}
+  %0 = dataflow.node "n" (%x) {domain = #dataflow.set<"{ S[i] : 0 <= i }">, reads = [#dataflow.map<"{ S[i] -> In0[i] : 0 <= i < 4 }">],
+         writes = #dataflow.map<"{ S[i] -> Out[i] : 0 <= i < 4 }">, macs = 0 : i64, kind = "elementwise"} ({
+    ^bb0(%a: tensor<1x4xf32>):
+      dataflow.yield %a : tensor<1x4xf32>
+  }) : (tensor<1x4xf32>) -> tensor<1x4xf32>
+  return %0 : tensor<1x4xf32>
+}
+
+// -----
+
+func.func @empty(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
+  // expected-error@+1 {{'dataflow.node' op domain is empty}}
+  %0 = dataflow.node "n" (%x) {domain = #dataflow.set<"{ S[i] : 4 <= i < 4 }">, reads = [#dataflow.map<"{ S[i] -> In0[i] : 0 <= i < 4 }">],
+         writes = #dataflow.map<"{ S[i] -> Out[i] : 0 <= i < 4 }">, macs = 0 : i64, kind = "elementwise"} ({
+    ^bb0(%a: tensor<1x4xf32>):
+      dataflow.yield %a : tensor<1x4xf32>
+  }) : (tensor<1x4xf32>) -> tensor<1x4xf32>
+  return %0 : tensor<1x4xf32>
+}
+
+// -----
+
+func.func @read_space(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
+  // expected-error@+1 {{'dataflow.node' op reads[0] must start from the domain's space}}
+  %0 = dataflow.node "n" (%x) {domain = #dataflow.set<"{ S[i] : 0 <= i < 4 }">, reads = [#dataflow.map<"{ S[i, j] -> In0[i] : 0 <= i < 4 and j = 0 }">],
+         writes = #dataflow.map<"{ S[i] -> Out[i] : 0 <= i < 4 }">, macs = 0 : i64, kind = "elementwise"} ({
+    ^bb0(%a: tensor<1x4xf32>):
+      dataflow.yield %a : tensor<1x4xf32>
+  }) : (tensor<1x4xf32>) -> tensor<1x4xf32>
+  return %0 : tensor<1x4xf32>
+}
+
+// -----
+
+func.func @read_tensor(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
+  // expected-error@+1 {{'dataflow.node' op reads[0] must access tensor 'In0', not 'X'}}
+  %0 = dataflow.node "n" (%x) {domain = #dataflow.set<"{ S[i] : 0 <= i < 4 }">, reads = [#dataflow.map<"{ S[i] -> X[i] }">],
+         writes = #dataflow.map<"{ S[i] -> Out[i] : 0 <= i < 4 }">, macs = 0 : i64, kind = "elementwise"} ({
+    ^bb0(%a: tensor<1x4xf32>):
+      dataflow.yield %a : tensor<1x4xf32>
+  }) : (tensor<1x4xf32>) -> tensor<1x4xf32>
+  return %0 : tensor<1x4xf32>
+}
+
+// -----
+
+func.func @read_rank(%x: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> {
+  // expected-error@+1 {{'dataflow.node' op reads[0] has 2 coordinates, but its tensor has 3}}
+  %0 = dataflow.node "n" (%x) {domain = #dataflow.set<"{ S[y] : 0 <= y < 2 }">, reads = [#dataflow.map<"{ S[y] -> In0[c, y] : 0 <= c < 2 }">],
+         writes = #dataflow.map<"{ S[y] -> Out[c, y, x] : 0 <= c < 2 and 0 <= x < 2 }">, macs = 0 : i64, kind = "elementwise"} ({
+    ^bb0(%a: tensor<1x2x2x2xf32>):
+      dataflow.yield %a : tensor<1x2x2x2xf32>
+  }) : (tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  return %0 : tensor<1x2x2x2xf32>
+}
+
+// -----
+
+func.func @read_bounds(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
+  // expected-error@+1 {{'dataflow.node' op reads[0] accesses elements outside its tensor}}
+  %0 = dataflow.node "n" (%x) {domain = #dataflow.set<"{ S[i] : 0 <= i < 4 }">, reads = [#dataflow.map<"{ S[i] -> In0[i + 1] }">],
+         writes = #dataflow.map<"{ S[i] -> Out[i] : 0 <= i < 4 }">, macs = 0 : i64, kind = "elementwise"} ({
+    ^bb0(%a: tensor<1x4xf32>):
+      dataflow.yield %a : tensor<1x4xf32>
+  }) : (tensor<1x4xf32>) -> tensor<1x4xf32>
+  return %0 : tensor<1x4xf32>
+}
+
+// -----
+
+func.func @writes_tensor(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
+  // expected-error@+1 {{'dataflow.node' op writes must access tensor 'Out', not 'In0'}}
+  %0 = dataflow.node "n" (%x) {domain = #dataflow.set<"{ S[i] : 0 <= i < 4 }">, reads = [#dataflow.map<"{ S[i] -> In0[i] }">],
+         writes = #dataflow.map<"{ S[i] -> In0[i] }">, macs = 0 : i64, kind = "elementwise"} ({
+    ^bb0(%a: tensor<1x4xf32>):
+      dataflow.yield %a : tensor<1x4xf32>
+  }) : (tensor<1x4xf32>) -> tensor<1x4xf32>
+  return %0 : tensor<1x4xf32>
+}
+
+// -----
+
+func.func @block_args(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
+  // expected-error@+1 {{'dataflow.node' op has 1 operand but its block has 0 arguments}}
+  %0 = dataflow.node "n" (%x) {domain = #dataflow.set<"{ S[] }">, reads = [#dataflow.map<"{ S[] -> In0[i] : 0 <= i < 4 }">],
+         writes = #dataflow.map<"{ S[] -> Out[i] : 0 <= i < 4 }">, macs = 0 : i64, kind = "elementwise"} ({
+      %c = graph.constant {value = dense<1.0> : tensor<1x4xf32>} : () -> tensor<1x4xf32>
+      dataflow.yield %c : tensor<1x4xf32>
+  }) : (tensor<1x4xf32>) -> tensor<1x4xf32>
+  return %0 : tensor<1x4xf32>
+}
+
+// -----
+
+func.func @yield_type(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
+  %0 = dataflow.node "n" (%x) {domain = #dataflow.set<"{ S[] }">, reads = [#dataflow.map<"{ S[] -> In0[i] : 0 <= i < 4 }">],
+         writes = #dataflow.map<"{ S[] -> Out[i] : 0 <= i < 4 }">, macs = 0 : i64, kind = "elementwise"} ({
+    ^bb0(%a: tensor<1x4xf32>):
+      %c = graph.constant {value = dense<1.0> : tensor<1x4xf16>} : () -> tensor<1x4xf16>
+      // expected-error@+1 {{'dataflow.yield' op operand 0 does not match the type of the enclosing dataflow.node's result 0}}
+      dataflow.yield %c : tensor<1x4xf16>
+  }) : (tensor<1x4xf32>) -> tensor<1x4xf32>
+  return %0 : tensor<1x4xf32>
+}
+
+// -----
+
+func.func @isolated(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
+  %0 = dataflow.node "n" (%x) {domain = #dataflow.set<"{ S[] }">, reads = [#dataflow.map<"{ S[] -> In0[i] : 0 <= i < 4 }">],
+         writes = #dataflow.map<"{ S[] -> Out[i] : 0 <= i < 4 }">, macs = 0 : i64, kind = "elementwise"} ({
+    ^bb0(%a: tensor<1x4xf32>):
+      // expected-error@+1 {{use of undeclared SSA value name}}
+      dataflow.yield %x : tensor<1x4xf32>
+  }) : (tensor<1x4xf32>) -> tensor<1x4xf32>
+  return %0 : tensor<1x4xf32>
+}
+
+// -----
+
+func.func @earliest_names(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
+  // expected-error@+1 {{'dataflow.node' op earliest[0] must name the producer's statement P}}
+  %0 = dataflow.node "n" (%x) {domain = #dataflow.set<"{ S[i] : 0 <= i < 4 }">, reads = [#dataflow.map<"{ S[i] -> In0[i] }">],
+         writes = #dataflow.map<"{ S[i] -> Out[i] }">, macs = 0 : i64, kind = "elementwise",
+         earliest = [#dataflow.map<"{ S[i] -> Q[i] }">], control = [#dataflow.map<"{ P[i] -> S[i] : 0 <= i < 4 }">],
+         buffer_elements = array<i64: 1>} ({
+    ^bb0(%a: tensor<1x4xf32>):
+      dataflow.yield %a : tensor<1x4xf32>
+  }) : (tensor<1x4xf32>) -> tensor<1x4xf32>
+  return %0 : tensor<1x4xf32>
+}
+
+// -----
+
+func.func @control_direction(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
+  // expected-error@+1 {{'dataflow.node' op control[0] must map the producer's space to the domain's}}
+  %0 = dataflow.node "n" (%x) {domain = #dataflow.set<"{ S[i] : 0 <= i < 4 }">, reads = [#dataflow.map<"{ S[i] -> In0[i] }">],
+         writes = #dataflow.map<"{ S[i] -> Out[i] }">, macs = 0 : i64, kind = "elementwise",
+         earliest = [#dataflow.map<"{ S[i] -> P[i] }">], control = [#dataflow.map<"{ S[i] -> P[i] : 0 <= i < 4 }">],
+         buffer_elements = array<i64: 1>} ({
+    ^bb0(%a: tensor<1x4xf32>):
+      dataflow.yield %a : tensor<1x4xf32>
+  }) : (tensor<1x4xf32>) -> tensor<1x4xf32>
+  return %0 : tensor<1x4xf32>
+}
+
+// -----
+
+func.func @buffer(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
+  // expected-error@+1 {{'dataflow.node' op buffer_elements[0] must be non-negative}}
+  %0 = dataflow.node "n" (%x) {domain = #dataflow.set<"{ S[i] : 0 <= i < 4 }">, reads = [#dataflow.map<"{ S[i] -> In0[i] }">],
+         writes = #dataflow.map<"{ S[i] -> Out[i] }">, macs = 0 : i64, kind = "elementwise",
+         earliest = [#dataflow.map<"{ S[i] -> P[i] }">], control = [#dataflow.map<"{ P[i] -> S[i] : 0 <= i < 4 }">],
+         buffer_elements = array<i64: -1>} ({
+    ^bb0(%a: tensor<1x4xf32>):
+      dataflow.yield %a : tensor<1x4xf32>
+  }) : (tensor<1x4xf32>) -> tensor<1x4xf32>
+  return %0 : tensor<1x4xf32>
+}
+
+// -----
+
+func.func @buffer_count(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
+  // expected-error@+1 {{'dataflow.node' op has 1 operand but 2 'buffer_elements' entries}}
+  %0 = dataflow.node "n" (%x) {domain = #dataflow.set<"{ S[i] : 0 <= i < 4 }">, reads = [#dataflow.map<"{ S[i] -> In0[i] }">],
+         writes = #dataflow.map<"{ S[i] -> Out[i] }">, macs = 0 : i64, kind = "elementwise",
+         buffer_elements = array<i64: 1, 2>} ({
+    ^bb0(%a: tensor<1x4xf32>):
+      dataflow.yield %a : tensor<1x4xf32>
+  }) : (tensor<1x4xf32>) -> tensor<1x4xf32>
+  return %0 : tensor<1x4xf32>
+}
+
+// -----
+
+func.func @macs(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
+  // expected-error@+1 {{'dataflow.node' op macs must be non-negative}}
+  %0 = dataflow.node "n" (%x) {domain = #dataflow.set<"{ S[i] : 0 <= i < 4 }">, reads = [#dataflow.map<"{ S[i] -> In0[i] }">],
+         writes = #dataflow.map<"{ S[i] -> Out[i] }">, macs = -5 : i64, kind = "elementwise"} ({
+    ^bb0(%a: tensor<1x4xf32>):
+      dataflow.yield %a : tensor<1x4xf32>
+  }) : (tensor<1x4xf32>) -> tensor<1x4xf32>
+  return %0 : tensor<1x4xf32>
+}
+
+// -----
+
+func.func @yield_parent() {
+  // expected-error@+1 {{'dataflow.yield' op expects parent op 'dataflow.node'}}
+  dataflow.yield
+}

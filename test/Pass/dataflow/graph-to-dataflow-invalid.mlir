@@ -1,0 +1,56 @@
+// graph-to-dataflow refuses, with an error at the op, what has no dataflow
+// layer or cannot be described to isl, and the pass fails.
+// RUN: nc-opt --split-input-file --verify-diagnostics --graph-to-dataflow %s
+
+func.func @softmax(%x: tensor<1x10xf32>) -> tensor<1x10xf32> {
+  // expected-error@+1 {{'graph.softmax' op cannot become a dataflow node: 'graph.softmax' has no dataflow layer}}
+  %s = graph.softmax %x : (tensor<1x10xf32>) -> tensor<1x10xf32>
+  return %s : tensor<1x10xf32>
+}
+
+// -----
+
+func.func @dq_between_layers(%x: tensor<1x1x4x4xi8>) -> tensor<1x1x2x2xf32> {
+  %w = graph.constant {value = dense<1> : tensor<1x1x3x3xi8>} : () -> tensor<1x1x3x3xi8>
+  %c = graph.conv_integer %x, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x1x4x4xi8>, tensor<1x1x3x3xi8>) -> tensor<1x1x4x4xi32>
+  %s = graph.constant {value = dense<0.1> : tensor<f32>} : () -> tensor<f32>
+  // expected-error@+1 {{'graph.dequantize_linear' op is between two layers; graph-to-dataflow keeps quantize_linear and dequantize_linear outside the nodes, for the function's inputs and outputs only}}
+  %d = graph.dequantize_linear %c, %s : (tensor<1x1x4x4xi32>, tensor<f32>) -> tensor<1x1x4x4xf32>
+  %p = graph.max_pool %d {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xf32>
+  return %p : tensor<1x1x2x2xf32>
+}
+
+// -----
+
+func.func @batch(%x: tensor<2x1x4x4xf32>) -> tensor<2x1x4x4xf32> {
+  %w = graph.constant {value = dense<1.0> : tensor<1x1x3x3xf32>} : () -> tensor<1x1x3x3xf32>
+  // expected-error@+1 {{'graph.conv' op cannot become a dataflow node: only 2-D convolutions of a batch of one ([1, C, H, W]) with static shapes are supported}}
+  %c = graph.conv %x, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<2x1x4x4xf32>, tensor<1x1x3x3xf32>) -> tensor<2x1x4x4xf32>
+  return %c : tensor<2x1x4x4xf32>
+}
+
+// -----
+
+func.func @conv1d(%x: tensor<1x2x8xf32>) -> tensor<1x2x6xf32> {
+  %w = graph.constant {value = dense<1.0> : tensor<2x2x3xf32>} : () -> tensor<2x2x3xf32>
+  // expected-error@+1 {{'graph.conv' op cannot become a dataflow node: only 2-D convolutions of a batch of one ([1, C, H, W]) with static shapes are supported}}
+  %c = graph.conv %x, %w : (tensor<1x2x8xf32>, tensor<2x2x3xf32>) -> tensor<1x2x6xf32>
+  return %c : tensor<1x2x6xf32>
+}
+
+// -----
+
+func.func @dynamic(%x: tensor<1x2x?x?xf32>) -> tensor<1x2x?x?xf32> {
+  // expected-error@+1 {{'graph.relu' op cannot become a dataflow node: layers need one result, a tensor of static shape}}
+  %r = graph.relu %x : (tensor<1x2x?x?xf32>) -> tensor<1x2x?x?xf32>
+  return %r : tensor<1x2x?x?xf32>
+}
+
+// -----
+
+func.func @constant_data(%w: tensor<1x1x3x3xf32>) -> tensor<1x1x2x2xf32> {
+  %x = graph.constant {value = dense<1.0> : tensor<1x1x4x4xf32>} : () -> tensor<1x1x4x4xf32>
+  // expected-error@+1 {{'graph.conv' op cannot become a dataflow node: the layer's data operand must be a node input, not a constant}}
+  %c = graph.conv %x, %w : (tensor<1x1x4x4xf32>, tensor<1x1x3x3xf32>) -> tensor<1x1x2x2xf32>
+  return %c : tensor<1x1x2x2xf32>
+}
