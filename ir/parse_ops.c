@@ -1055,6 +1055,8 @@ static bool blob_entry(nc_asm_parser *p, const token *key, void *u)
     return perr(p, "invalid hex digit in resource blob");
   }
   uint32_t align = (uint32_t)all[0] | ((uint32_t)all[1] << 8) | ((uint32_t)all[2] << 16) | ((uint32_t)all[3] << 24);
+  if (!align && nb == 4)
+    align = 1; /* mlir-opt writes an empty blob as "0x00000000" */
   if (!align || (align & (align - 1))) {
     free(all);
     return perr(p, "resource blob alignment %u is not a power of two", align);

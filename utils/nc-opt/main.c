@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "nc/dialects/dialects.h"
+#include "nc/dialects/graph/onnx.h"
 #include "nc/ir/asm.h"
 #include "nc/ir/diag.h"
 #include "nc/ir/pass.h"
@@ -217,8 +218,11 @@ static bool parse_args(int argc, char **argv, options *o)
   argc = take_legacy_passes(argc, argv, o);
   int c;
   opterr = 0;
-  while ((c = getopt_long_only(argc, argv, "o:", long_opts, NULL)) != -1) {
+  while ((c = getopt_long_only(argc, argv, ":o:", long_opts, NULL)) != -1) {
     switch (c) {
+    case ':':
+      fprintf(stderr, "nc-opt: option '%s' requires a value\n", argv[optind - 1]);
+      return false;
     case 'o': o->output = optarg; break;
     case OPT_SPLIT: o->split = true; break;
     case OPT_VERIFY_DIAGS: o->verify_diags = true; break;
@@ -321,16 +325,16 @@ static void print_dialect_name(const nc_dialect_def *d, void *user)
 }
 
 /* Processes bytes [start, end) of the source: parse, verify, run, print. */
-static bool process(nc_context *ctx, unsigned id, size_t start, size_t end, const options *o, nc_pass_manager *main_pm,
-                    FILE *out)
+static bool process(nc_context *ctx, unsigned id, size_t start, size_t end, const char *onnx_path, const options *o,
+                    nc_pass_manager *main_pm, FILE *out)
 {
   nc_diag_verifier *dv = NULL;
-  if (o->verify_diags && !(dv = nc_diag_verifier_create(ctx, id, start, end)))
+  if (o->verify_diags && !onnx_path && !(dv = nc_diag_verifier_create(ctx, id, start, end)))
     return false;
   nc_timing *timing = o->timing ? nc_timing_create() : NULL;
   double w0 = nc_time_wall();
   /* like mlir-opt, the Parser row includes verifying the parsed IR */
-  nc_op *module = nc_parse_source_range(ctx, id, start, end);
+  nc_op *module = onnx_path ? nc_onnx_import_file(ctx, onnx_path) : nc_parse_source_range(ctx, id, start, end);
   bool ok = module != NULL;
   if (ok && !o->no_verify)
     ok = nc_op_verify(module);
@@ -388,15 +392,41 @@ static bool process(nc_context *ctx, unsigned id, size_t start, size_t end, cons
   return ok;
 }
 
+static nc_context *new_context(const options *o)
+{
+  nc_context *ctx = nc_context_create();
+  nc_register_all_dialects(ctx);
+  nc_context_set_allow_unregistered_dialects(ctx, o->allow_unregistered);
+  return ctx;
+}
+
+/* Each chunk of --split-input-file gets a fresh context, as in mlir-opt, so
+ * names (resources, aliases) of one chunk never affect another. */
+static bool process_chunk(const char *name, const char *data, size_t len, size_t start, size_t end, const options *o,
+                          const char *pipeline, FILE *out)
+{
+  nc_context *ctx = new_context(o);
+  unsigned id = nc_context_add_source(ctx, name, data, len, false);
+  nc_pass_manager *pm = pipeline ? nc_pass_pipeline_parse(ctx, pipeline) : NULL;
+  bool ok = (!pipeline || pm) && process(ctx, id, start, end, NULL, o, pm, out);
+  nc_pass_manager_destroy(pm);
+  nc_context_destroy(ctx);
+  return ok;
+}
+
+static bool has_suffix(const char *s, const char *suffix)
+{
+  size_t n = strlen(s), m = strlen(suffix);
+  return n >= m && !strcmp(s + n - m, suffix);
+}
+
 int main(int argc, char **argv)
 {
   nc_register_all_passes();
   options o;
   if (!parse_args(argc, argv, &o))
     return 1;
-  nc_context *ctx = nc_context_create();
-  nc_register_all_dialects(ctx);
-  nc_context_set_allow_unregistered_dialects(ctx, o.allow_unregistered);
+  nc_context *ctx = new_context(&o);
   int rc = 0;
   nc_pass_manager *pm = NULL;
   FILE *out = stdout;
@@ -438,6 +468,15 @@ int main(int argc, char **argv)
       free(s);
     }
   }
+  if (has_suffix(o.input, ".onnx")) { /* ONNX models are imported directly */
+    if (o.split) {
+      fprintf(stderr, "nc-opt: --split-input-file does not apply to ONNX models\n");
+      rc = 1;
+      goto done;
+    }
+    rc = process(ctx, 0, 0, 0, o.input, &o, pm, out) ? 0 : 1;
+    goto done;
+  }
   unsigned id;
   char err[512];
   if (!nc_context_load_file(ctx, o.input, &id, err, sizeof err)) {
@@ -448,7 +487,7 @@ int main(int argc, char **argv)
   size_t len;
   const char *src = nc_context_get_source(ctx, id, &len);
   if (!o.split) {
-    rc = process(ctx, id, 0, len, &o, pm, out) ? 0 : 1;
+    rc = process(ctx, id, 0, len, NULL, &o, pm, out) ? 0 : 1;
   } else {
     /* chunks are separated by lines that start with the marker */
     static const char marker[] = "// -----";
@@ -468,7 +507,7 @@ int main(int argc, char **argv)
       if (!first)
         fputs("// -----\n", out);
       first = false;
-      all_ok &= process(ctx, id, start, end, &o, pm, out);
+      all_ok &= process_chunk(nc_ident_str(nc_context_get_source_name(ctx, id)), src, len, start, end, &o, text, out);
       if (end == len)
         break;
       start = next;
