@@ -15,7 +15,7 @@
 
 // -----
 
-{-# dialect_resources: { builtin: { r: "0x00000000" } } #-}  // expected-error {{resource blob alignment 0 is not a power of two}}
+{-# dialect_resources: { builtin: { r: "0x00000000AB" } } #-}  // expected-error {{resource blob alignment 0 is not a power of two}}
 
 // -----
 
