@@ -8,24 +8,26 @@ runs both tools on the same file, printing the generic form to /dev/null:
   nc-opt   --allow-unregistered-dialect --mlir-print-op-generic FILE -o /dev/null
   mlir-opt --allow-unregistered-dialect --mlir-disable-threading --mlir-print-op-generic FILE -o /dev/null
 
-and measures each child's wall time and peak RSS (ru_maxrss from wait4).
-Small inputs run 3 times (mlir-opt and nc-opt alternating) and keep each
-tool's fastest run. Both tools must exit 0;
-for inputs up to --check-mb MB nc's output must also re-parse in mlir-opt and
-print exactly what mlir-opt prints for the original file (mlir-opt's generic
-print is the canonical form both are compared in).
+and measures each child's wall time, peak RSS and CPU time (through GNU time,
+see run()). Small inputs run 3 times (mlir-opt and nc-opt alternating) and
+keep each tool's fastest run. Both tools must exit 0; for inputs up to
+--check-mb MB nc's output must also re-parse in mlir-opt and print exactly
+what mlir-opt prints for the original file (mlir-opt's generic print is the
+canonical form both are compared in).
 
 It prints one Markdown table: nc's figures beside mlir-opt's as ratios from
 this one run. "cpu speedup" is the same ratio on user + system CPU time of
 the chosen runs: both tools run single-threaded here, so it stays meaningful
-when other jobs share the machine and inflate the walls. Goals (issue 2): speedup >= 5x, memory ratio <= 1/3, hex at
->= 1 GB/s. Misses are listed under the table; they never fail the script (the
-machines are noisy): only a tool failure or a check mismatch does.
+when other jobs share the machine and stretch the walls. Goals (issue 2):
+speedup >= 5x, memory ratio <= 1/3, hex at >= 1 GB/s. Misses are listed
+under the table; they never fail the script (the machines are noisy): only a
+tool failure or a check mismatch does. docs/benchmarks.md has a full run.
 
 Usage: bench/bench_ir.py [--mode quick|full] [--cases SUBSTR,...] [--data-dir D]
                          [--nc PATH] [--mlir-opt PATH] [--reps N] [--check-mb MB]
 """
 import argparse
+import inspect
 import os
 import platform
 import subprocess
@@ -73,7 +75,6 @@ GEN_FLAGS = {"n": "-n", "funcs": "--funcs", "dup": "--dup", "syntax": "--syntax"
 
 def expected_header(kind, kw):
     """The first line gen_ir writes for these arguments (defaults filled in)."""
-    import inspect
     sig = inspect.signature(GENERATORS[kind])
     params = {k: p.default for k, p in sig.parameters.items() if k != "out"}
     params.update(kw)

@@ -14,7 +14,8 @@ Kinds (run `gen_ir.py KIND --help` for options):
   arith    N arith ops (constant, addi, subi, muli, andi, ori, xori) of which
            a fraction (25% by default) repeat an earlier op of the same block
            exactly, in one function or spread over F functions: input for
-           CSE/canonicalize benchmarks. Generic or custom syntax.
+           CSE/canonicalize benchmarks. cse removes exactly the duplicates
+           (the last line says how many). Generic or custom syntax.
   hex      weight blobs written as hex: dense<"0x..."> attributes, or
            dense_resource<...> handles with their bytes in the file's
            {-# dialect_resources #-} section, or both (mixed).
@@ -237,9 +238,11 @@ def gen_decimal(out, elements=4 << 20, cols=2048, seed=1):
     [ELEMENTS/COLS x COLS]."""
     rng = random.Random(seed)
     out.write(header("decimal", elements=elements, cols=cols, seed=seed))
+    if elements % cols:
+        raise ValueError(f"--elements {elements} is not a multiple of --cols {cols}")
     rows = elements // cols
     ty = f"tensor<{rows}x{cols}xf32>"
-    out.write(f'module {{\n  func.func @weights() {{\n    %0 = "bench.weight"() {{value = dense<[')
+    out.write('module {\n  func.func @weights() {\n    %0 = "bench.weight"() {value = dense<[')
     g = rng.gauss
     for r in range(rows):
         out.write("[" + ", ".join(["%.6e" % g(0.0, 0.05) for _ in range(cols)]) + "]")

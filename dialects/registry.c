@@ -7,6 +7,7 @@ const nc_dialect_def *const nc_all_dialects[] = {
   &nc_arith_dialect,
   &nc_graph_dialect,
   &nc_dataflow_dialect,
+  &nc_core_dialect,
   NULL,
 };
 

@@ -8,7 +8,7 @@
  * source writing the tensor in row-major order (rows or pixels, option
  * input-granularity; one source per value, however many nodes read it). The
  * producer's statement is renamed P and its output Out the consumer's In<i>,
- * then deps.h's nc_deps_compute gives
+ * then deps.h's nc_deps_compute_relations gives
  *   earliest[i] = { S[..] -> P[..] }  the producer iteration each consumer
  *                                     iteration waits for (monotone lexmax)
  *   control[i]  = { P[..] -> S[..] }  the last consumer iteration allowed
@@ -161,7 +161,7 @@ static bool analyse(deps_state *d, size_t s)
     isl_union_map *c_reads = read ? isl_union_map_from_map(read) : NULL;
     isl_union_map *p_writes = c_reads && p < s ? writes_as(&d->stages[p], i) : NULL;
     nc_deps_channel *ch = NULL;
-    ok = p_writes && c_dom && nc_deps_compute(d->stages[p].domain, p_writes, c_dom, c_reads, &ch, &err);
+    ok = p_writes && c_dom && nc_deps_compute_relations(d->stages[p].domain, p_writes, c_dom, c_reads, &ch, &err);
     if (ok) {
       isl_map *e = isl_map_coalesce(nc_deps_channel_get_earliest(ch));
       isl_map *k = isl_map_coalesce(nc_deps_channel_get_control(ch));
@@ -250,7 +250,8 @@ static bool run(nc_pass *pass, nc_op *func)
     ok = add_sources(&d, node, g);
   for (nc_op *node = nc_dataflow_first_node(func); node && ok; node = nc_dataflow_next_node(node))
     ok = add_node(&d, node);
-  for (size_t s = 0; s < d.n_stages && ok; s++)
+  bool stages_ok = ok; /* analyse every node, to report every bad channel */
+  for (size_t s = 0; s < d.n_stages && stages_ok; s++)
     if (d.stages[s].node)
       ok &= analyse(&d, s);
   if (ok) {

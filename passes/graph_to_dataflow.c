@@ -6,8 +6,8 @@
  * value has that single use and the follower's other operands are constants:
  *   conv / conv_integer / qlinear_conv   + requantize, bias add, activation
  *   matmul / gemm / matmul_integer / qlinear_matmul + the same
- *   max_pool / avg_pool / global pools, add and other elementwise ops
- *                                        + the same
+ *   max_pool / avg_pool / global pools, add and other elementwise ops,
+ *   concat                               + the same
  *   flatten / reshape                    alone
  * The group (with the constants it uses, moved in or cloned when shared)
  * becomes one node whose attributes nc_dataflow_describe_layer computes with
@@ -20,6 +20,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <isl/options.h>
 
 #include "nc/dialects/dataflow/dataflow.h"
 #include "nc/ir/diag.h"
@@ -100,6 +102,8 @@ static bool check_quant(nc_op *op)
   return true;
 }
 
+enum { MAX_KINDS = 16 };
+
 typedef struct counter {
   const char *kind;
   int n;
@@ -110,7 +114,9 @@ static void make_name(counter *c, size_t *nc, const char *kind, char *buf, size_
   size_t i = 0;
   while (i < *nc && strcmp(c[i].kind, kind))
     i++;
-  if (i == *nc)
+  if (i == *nc && *nc == MAX_KINDS)
+    i = 0; /* unreachable: there are fewer kinds (see nc_dataflow_layer_desc) */
+  else if (i == *nc)
     c[(*nc)++] = (counter){kind, 0};
   snprintf(buf, size, "%s%d", kind, ++c[i].n);
 }
@@ -131,7 +137,8 @@ static bool run(nc_pass *pass, nc_op *func)
     ops[n++] = op;
 
   isl_ctx *ctx = isl_ctx_alloc();
-  counter counters[16];
+  isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE); /* isl failures are diagnostics, never aborts */
+  counter counters[MAX_KINDS];
   size_t n_counters = 0;
   bool ok = true;
   for (size_t i = 0; i < n && ok; i++) {
@@ -184,7 +191,7 @@ const nc_pass_def nc_graph_to_dataflow_pass = {
   .summary = "Group graph ops into dataflow.node layers with isl domains and access relations",
   .description =
     "Each conv (conv, conv_integer, qlinear_conv), matrix product (matmul, gemm, matmul_integer, qlinear_matmul), "
-    "pool (max_pool, avg_pool, global pools) and elementwise op (add, ...) becomes a dataflow.node together with "
+    "pool (max_pool, avg_pool, global pools), elementwise op (add, ...) and concat becomes a dataflow.node together with "
     "the chain of elementwise ops after it (requantize, bias add, activation) whose intermediate values have no "
     "other use and whose other operands are constants; flatten and reshape are nodes of their own. A node's "
     "region holds the ops and the constants they use; its attributes give the layer's iteration domain (one "

@@ -271,7 +271,8 @@ static const nc_value_def node_results[] = {{"output", NULL, NC_ARITY_ONE, "the 
 static const nc_attr_def node_attrs[] = {
   {"name", &nc_ac_string, false, NULL, "the layer's name, unique in the function (e.g. \"conv1\")"},
   {"kind", &nc_ac_string, false, NULL,
-   "\"conv\", \"matmul\", \"pool\", \"global_pool\", \"add\", \"elementwise\", \"flatten\" or \"reshape\""},
+   "\"conv\", \"matmul\", \"pool\", \"global_pool\", \"add\", \"elementwise\", \"concat\", \"flatten\" or "
+   "\"reshape\""},
   {"domain", &ac_set, false, NULL, "the iteration domain `{ S[...] : ... }`, run in lexicographic order"},
   {"reads", &ac_map_array, false, NULL, "one read relation `{ S[...] -> In<i>[...] }` per operand, in order"},
   {"writes", &ac_map, false, NULL, "the write relation `{ S[...] -> Out[...] }`"},
@@ -307,7 +308,23 @@ static const nc_op_def dataflow_ops[] = {
       "The verifier reads every relation with isl and checks that the domain is a bounded, non-empty set of `S` "
       "without parameters, that each access starts from the domain's space, names its tensor (`In<i>`, `Out`) "
       "with that tensor's coordinates and stays inside its bounds, and that the region's arguments and "
-      "`dataflow.yield` match the operands and results.",
+      "`dataflow.yield` match the operands and results.\n\n"
+      "```mlir\n"
+      "%1 = dataflow.node \"conv1\"(%0) {\n"
+      "       domain = #dataflow.set<\"{ S[oy] : 0 <= oy <= 7 }\">,\n"
+      "       reads = [#dataflow.map<\"{ S[oy] -> In0[c = 0, iy, ix] : 0 <= oy <= 7 and iy >= -1 + oy and 0 <= iy <= 7 "
+      "and iy <= 1 + oy and 0 <= ix <= 7 }\">],\n"
+      "       writes = #dataflow.map<\"{ S[oy] -> Out[k, oy, ox] : 0 <= oy <= 7 and 0 <= k <= 15 and 0 <= ox <= 7 }\">,\n"
+      "       kind = \"conv\", macs = 9216 : i64}({\n"
+      "  ^bb0(%arg0: tensor<1x1x8x8xi8>):\n"
+      "    %w = graph.constant {value = dense_resource<conv1.weight> : tensor<16x1x3x3xi8>} : () -> tensor<16x1x3x3xi8>\n"
+      "    %acc = graph.conv_integer %arg0, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x1x8x8xi8>, "
+      "tensor<16x1x3x3xi8>) -> tensor<1x16x8x8xi32>\n"
+      "    %b = graph.constant {value = dense_resource<conv1.bias> : tensor<16xi32>} : () -> tensor<16xi32>\n"
+      "    %y = graph.requantize %acc, %b {...} : (tensor<1x16x8x8xi32>, tensor<16xi32>) -> tensor<1x16x8x8xi8>\n"
+      "    dataflow.yield %y : tensor<1x16x8x8xi8>\n"
+      "  }) : (tensor<1x1x8x8xi8>) -> tensor<1x16x8x8xi8>\n"
+      "```",
     .operands = N(node_operands), .results = N(node_results), .attrs = N(node_attrs), .regions = N(node_regions),
     .traits = NC_TRAIT_ISOLATED_FROM_ABOVE | NC_TRAIT_SINGLE_BLOCK | NC_TRAIT_RECURSIVE_MEMORY_EFFECTS,
     .verify_regions = df_verify_node,
@@ -335,7 +352,7 @@ const nc_dialect_def nc_dataflow_dialect = {
     "and read/write access relations as isl sets and maps, written in isl's syntax inside the dialect's two "
     "attributes:\n\n"
     "- `#dataflow.set<\"{ S[c, y, x] : 0 <= c < 16 and 0 <= y < 8 and 0 <= x < 8 }\">`: an isl set;\n"
-    "- `#dataflow.map<\"{ S[y] -> In0[c, y', x] : ... }\">`: an isl map.\n\n"
+    "- `#dataflow.map<\"{ S[oy] -> In0[c, iy, ix] : ... }\">`: an isl map.\n\n"
     "Both are checked by isl when parsed: text that is not exactly one set (map) is an error at the attribute. "
     "`graph-to-dataflow` builds the nodes (granularity row or pixel), `dataflow-deps` computes with isl, for "
     "every channel, the element dependences, when each consumer iteration may start (the monotone lexmax of the "

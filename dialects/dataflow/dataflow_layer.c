@@ -3,9 +3,10 @@
  *
  * Convs and pools take their relations from deps.h's builders (windows with
  * strides, pads, dilations, clipped to the tensor), flatten and the vector
- * gemm too; elementwise layers (add, activations, requantize, ...) iterate
- * over the output's rows or pixels and read the same element of each
- * operand, numpy broadcasting written into the relation; anything else (a
+ * gemm too; elementwise layers (add, activations, requantize, ...) and
+ * concatenations along the channels iterate over the output's rows or pixels
+ * and read the same row or pixel of each operand, numpy broadcasting written
+ * into the relation; anything else (a
  * matmul on matrices, a reshape that is not a flatten, a layer on tensors
  * that are not [1, C, H, W]) is one iteration S[] that reads its whole
  * inputs and writes its whole output: coarse but exact. Inputs a layer's main
@@ -268,6 +269,17 @@ static bool numpy_broadcast(nc_op *op)
   return false;
 }
 
+/* graph.concat of [1, C_i, H, W] tensors along the channels: each iteration
+ * reads its row or pixel of every input, as an elementwise op does. */
+static bool channel_concat(nc_op *op)
+{
+  if (!nc_op_is(op, "graph.concat") || nc_op_get_num_results(op) != 1)
+    return false;
+  nc_type *t = nc_value_get_type(nc_op_get_result(op, 0));
+  int64_t axis = nc_graph_attr_int(op, "axis", 0);
+  return nc_type_get_kind(t) == NC_TYPE_TENSOR && nc_type_get_rank(t) == 4 && (axis == 1 || axis == -3);
+}
+
 static bool same_shape(const nc_type *a, const nc_type *b)
 {
   return nc_type_get_rank(a) == nc_type_get_rank(b) &&
@@ -304,14 +316,14 @@ static bool elementwise_layer(lctx *l, nc_op *op, const char *kind, const int *s
       continue;
     const nc_type *t = vtype(nc_op_get_operand(op, p));
     if (nc_type_get_kind(t) != NC_TYPE_TENSOR || !nc_type_has_static_shape(t) || nc_type_get_rank(t) > 4 ||
-        (!numpy_broadcast(op) && !same_shape(t, yt)))
+        (!numpy_broadcast(op) && !channel_concat(op) && !same_shape(t, yt)))
       continue; /* read whole (e.g. requantize's per-channel bias, broadcast along `axis`) */
     size_t r = nc_type_get_rank(t);
     const int64_t *s = nc_type_get_shape(t);
     size_t skip = r >= 2 && s[0] == 1 ? 1 : 0;
     char *buf;
     size_t len;
-    bool uses_c = false, uses_x = false;
+    int64_t c_ext = 0, x_ext = 0; /* the operand's extents of the variables it uses */
     FILE *f = open_memstream(&buf, &len);
     if (!f)
       abort();
@@ -319,17 +331,19 @@ static bool elementwise_layer(lctx *l, nc_op *op, const char *kind, const int *s
     for (size_t j = skip; j < r; j++) {
       size_t od = j + 4 - r;
       const char *e = s[j] == 1 && ys[od] != 1 ? "0" : var[od];
-      uses_c |= od == 1 && e == var[1];
-      uses_x |= od == 3 && e == var[3];
+      if (od == 1 && e == var[1])
+        c_ext = s[j];
+      if (od == 3 && e == var[3])
+        x_ext = s[j];
       fprintf(f, "%s%s", j > skip ? ", " : "", e);
     }
     /* only variables that appear in a tuple may be constrained (isl would take
      * others for parameters) */
     fprintf(f, "] : %s", dcon);
-    if (uses_c)
-      fprintf(f, " and 0 <= c < %lld", (long long)o.channels);
-    if (uses_x && row)
-      fprintf(f, " and 0 <= x < %lld", (long long)o.width);
+    if (c_ext)
+      fprintf(f, " and 0 <= c < %lld", (long long)c_ext);
+    if (x_ext && row)
+      fprintf(f, " and 0 <= x < %lld", (long long)x_ext);
     fputs(" }", f);
     fclose(f);
     isl_map *m = isl_map_read_from_str(l->ctx, buf);
@@ -366,6 +380,7 @@ bool nc_dataflow_describe_layer(nc_op *op, size_t n_inputs, nc_value *const *inp
 {
   memset(desc, 0, sizeof *desc);
   lctx l = {ctx, g, err, errlen};
+  df_isl_scope scope = df_isl_scope_enter(ctx);
   size_t np = nc_op_get_num_operands(op);
   layer L = {NULL, NULL, NULL, nc_xcalloc(np + 1, sizeof *L.reads), 0};
   int *slot_input = nc_xmalloc((np + 1) * sizeof *slot_input); /* head operand -> input index or -1 */
@@ -385,7 +400,7 @@ bool nc_dataflow_describe_layer(nc_op *op, size_t n_inputs, nc_value *const *inp
            memcmp(nc_type_get_shape(ht), nc_type_get_shape(ot), nc_type_get_rank(ot) * sizeof(int64_t)))
     ok = fail(&l, "the ops after the layer's main op must keep its result's shape");
   char *x0 = NULL;
-  if (ok && np && slot_input[0] < 0 && !is_elementwise(op))
+  if (ok && np && slot_input[0] < 0 && !is_elementwise(op) && !nc_op_is(op, "graph.concat"))
     ok = fail(&l, "the layer's data operand must be a node input, not a constant");
   if (ok && np && slot_input[0] >= 0)
     x0 = in_name((size_t)slot_input[0]);
@@ -403,6 +418,10 @@ bool nc_dataflow_describe_layer(nc_op *op, size_t n_inputs, nc_value *const *inp
     ok = matmul_layer(&l, op, 0, x0, &L);
   } else if (nc_op_is(op, "graph.flatten") || nc_op_is(op, "graph.reshape")) {
     ok = flatten_layer(&l, op, x0, &L);
+  } else if (channel_concat(op)) {
+    ok = elementwise_layer(&l, op, "concat", slot_input, &L);
+  } else if (nc_op_is(op, "graph.concat")) {
+    ok = single_iteration(&l, op, "concat", &L);
   } else if (is_elementwise(op)) {
     ok = elementwise_layer(&l, op, nc_op_is(op, "graph.add") ? "add" : "elementwise", slot_input, &L);
   } else {
@@ -461,5 +480,6 @@ bool nc_dataflow_describe_layer(nc_op *op, size_t n_inputs, nc_value *const *inp
   isl_set_free(L.domain);
   isl_map_free(L.writes);
   free(slot_input);
+  df_isl_scope_exit(scope);
   return ok;
 }

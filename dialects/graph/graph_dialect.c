@@ -83,7 +83,7 @@ HOOK(G_CONCAT) HOOK(G_SPLIT) HOOK(G_SLICE) HOOK(G_RESHAPE) HOOK(G_FLATTEN) HOOK(
 HOOK(G_TRANSPOSE) HOOK(G_PAD)
 HOOK(G_SOFTMAX) HOOK(G_LOG_SOFTMAX)
 HOOK(G_QUANTIZE_LINEAR) HOOK(G_DEQUANTIZE_LINEAR) HOOK(G_QLINEAR_CONV) HOOK(G_QLINEAR_MATMUL) HOOK(G_CONV_INTEGER)
-HOOK(G_MATMUL_INTEGER)
+HOOK(G_MATMUL_INTEGER) HOOK(G_REQUANTIZE)
 #undef HOOK
 
 /* --- operands, results, attributes -------------------------------------------------------------- */
@@ -173,6 +173,10 @@ static const nc_value_def o_matmul_integer[] = {
   {"a", &tc_quant, NC_ARITY_ONE, NULL}, {"b", &tc_quant, NC_ARITY_ONE, NULL},
   {"a_zero_point", &tc_quant, NC_ARITY_OPTIONAL, "scalar or per row of a (absent: 0)"},
   {"b_zero_point", &tc_quant, NC_ARITY_OPTIONAL, "scalar or per column of b (absent: 0)"},
+};
+static const nc_value_def o_requantize[] = {
+  {"acc", &tc_i32, NC_ARITY_ONE, "the int32 accumulator, e.g. [N, C, D1, ..., Dk]"},
+  {"bias", &tc_i32, NC_ARITY_OPTIONAL, "int32 bias: one element, or [C] added along `axis`"},
 };
 
 #define FUSION_ATTRS                                                                                    \
@@ -281,6 +285,14 @@ static const nc_attr_def a_quantize[] = {
   {"saturate", &nc_ac_i64, true, NULL, "float 8-bit results saturate (ONNX 19; default 1)"},
 };
 static const nc_attr_def a_dequantize[] = {{"axis", &nc_ac_i64, true, NULL, "the dim of per-axis scales (default 1)"}};
+static const nc_attr_def a_requantize[] = {
+  {"multiplier", &nc_ac_i64_array, false, NULL,
+   "fixed-point multipliers in [0, 2^31): one (per tensor) or one per channel along `axis`"},
+  {"shift", &nc_ac_i64_array, false, NULL, "right shifts in [0, 63], one per multiplier"},
+  {"axis", &nc_ac_i64, true, NULL, "the channel dim of per-channel multipliers and bias (default 1)"},
+  {"output_zero_point", &nc_ac_i64, true, NULL, "added after rounding, in the result type's range (default 0)"},
+  {"activation", &nc_ac_string, true, NULL, "\"relu\": clamp below at output_zero_point (absent: none)"},
+};
 
 /* --- descriptions -------------------------------------------------------------------------------- */
 
@@ -594,6 +606,16 @@ static const nc_op_def graph_ops[] = {
       "ONNX MatMulInteger: `(a - a_zero_point) @ (b - b_zero_point)`, exact in int32. Optional operands are "
       "positional: a b_zero_point needs an a_zero_point before it. Shapes as for graph.matmul.",
       o_matmul_integer, r_i32, 0)},
+  {OP(G_REQUANTIZE, "graph.requantize", "Fixed-point requantization",
+      "Integer-only requantization of an int32 accumulator (the output stage of an int8 conv or matmul, as "
+      "graph-quantize emits it): `v = acc + bias[c]` (wrapping in int32), `r = round_half_even(v * multiplier[c] / "
+      "2^shift[c]) + output_zero_point` with the product exact in 64 bits and one rounding, ties to even; with "
+      "activation \"relu\" `r = max(r, output_zero_point)`; then `y = saturate(r)` to the result's element type "
+      "(the declared one; i8 by default). `c` is the index along `axis` when there are several multipliers or bias "
+      "entries, else every element uses the one entry. A real scale s is `multiplier * 2^-shift` "
+      "(nc_fixed_point_from_scale). Every simulator must reproduce it bit for bit.",
+      o_requantize, r_quant, 0),
+   .attrs = N(a_requantize)},
 };
 
 _Static_assert(NC_COUNTOF(graph_ops) == G_COUNT, "the op table and graph_kind disagree");

@@ -29,6 +29,7 @@ typedef enum graph_kind {
   G_CONCAT, G_SPLIT, G_SLICE, G_RESHAPE, G_FLATTEN, G_SQUEEZE, G_UNSQUEEZE, G_TRANSPOSE, G_PAD,
   G_SOFTMAX, G_LOG_SOFTMAX,
   G_QUANTIZE_LINEAR, G_DEQUANTIZE_LINEAR, G_QLINEAR_CONV, G_QLINEAR_MATMUL, G_CONV_INTEGER, G_MATMUL_INTEGER,
+  G_REQUANTIZE,
   G_COUNT
 } graph_kind;
 
@@ -110,6 +111,7 @@ bool graph_infer_pool(gx *g);
 bool graph_infer_global_pool(gx *g);
 bool graph_infer_norm(gx *g);           /* lrn, batch_norm, instance_norm */
 bool graph_infer_quant(gx *g);          /* quantize_linear, dequantize_linear */
+bool graph_infer_requantize(gx *g);     /* requantize (fixed point) */
 bool graph_check_activation(gx *g);     /* the fusion attributes */
 
 bool graph_infer_elementwise(gx *g);    /* binary, variadic, unary, prelu, clip, softmax */

@@ -486,6 +486,60 @@ bool graph_infer_quant(gx *g)
   return true;
 }
 
+/* graph.requantize: multiplier/shift pairs (one, or one per channel along
+ * axis), a bias of one element or [C], the zero point inside the result's
+ * range, relu only; the result has acc's shape and the declared element
+ * type (i8 by default). */
+bool graph_infer_requantize(gx *g)
+{
+  nc_type *acc = g->in[0];
+  size_t nm, ns;
+  const int64_t *m = gx_ints(g, "multiplier", &nm), *s = gx_ints(g, "shift", &ns);
+  if (nm == 0 || nm != ns)
+    return gx_error(g, "expects 'multiplier' and 'shift' to have the same number of entries (at least one), got "
+                       "%zu and %zu", nm, ns);
+  for (size_t i = 0; i < nm; i++) {
+    if (m[i] < 0 || m[i] > INT32_MAX)
+      return gx_error(g, "expects multipliers in [0, 2^31), got %lld at %zu", (long long)m[i], i);
+    if (s[i] < 0 || s[i] > 63)
+      return gx_error(g, "expects shifts in [0, 63], got %lld at %zu", (long long)s[i], i);
+  }
+  int64_t nb = 1;
+  if (g->n_in > 1) {
+    nc_type *b = g->in[1];
+    if (g_rank(b) > 1)
+      return gx_error(g, "expects a bias of rank 0 or 1, got rank %zu", g_rank(b));
+    nb = g_rank(b) ? g_dims(b)[0] : 1;
+  }
+  if (nm > 1 || nb != 1) { /* per channel along axis (a dynamic bias dim counts as per channel) */
+    size_t axis;
+    if (!g_axis(g, "'axis'", gx_int(g, "axis", 1), g_rank(acc), false, &axis))
+      return false;
+    int64_t c = g_dims(acc)[axis];
+    if (!g_dyn(c) && nm != 1 && (int64_t)nm != c)
+      return gx_error(g, "expects 1 or %lld multipliers (acc.shape[axis]), got %zu", (long long)c, nm);
+    if (!g_dyn(c) && !g_dyn(nb) && nb != 1 && nb != c)
+      return gx_error(g, "expects a bias of 1 or %lld elements (acc.shape[axis]), got %lld", (long long)c,
+                      (long long)nb);
+  }
+  const char *act = gx_str(g, "activation", NULL);
+  if (act && strcmp(act, "relu"))
+    return gx_error(g, "expects 'activation' to be \"relu\" (or absent), got \"%s\"", act);
+  nc_type *hint = g->out[0] && nc_type_is_tensor(g->out[0]) ? g_elt(g->out[0]) : NULL;
+  nc_type *elt = hint ? hint : nc_type_integer(g->ctx, 8, NC_SIGNLESS);
+  if (!nc_type_is_integer(elt) || nc_type_get_width(elt) < 2 || nc_type_get_width(elt) > 32)
+    return gx_error(g, "expects a 2- to 32-bit integer result element type");
+  unsigned w = nc_type_get_width(elt);
+  bool is_unsigned = nc_type_get_signedness(elt) == NC_UNSIGNED;
+  int64_t lo = is_unsigned ? 0 : -((int64_t)1 << (w - 1)), hi = is_unsigned ? ((int64_t)1 << w) - 1 : -lo - 1;
+  int64_t zp = gx_int(g, "output_zero_point", 0);
+  if (zp < lo || zp > hi)
+    return gx_error(g, "expects 'output_zero_point' (%lld) in the result element type's range [%lld, %lld]",
+                    (long long)zp, (long long)lo, (long long)hi);
+  gx_set(g, 0, g_rank(acc), g_dims(acc), elt);
+  return true;
+}
+
 /* --- fusion attributes --------------------------------------------------------------------------------------- */
 
 bool graph_check_activation(gx *g)

@@ -263,6 +263,8 @@ bool graph_infer(gx *g)
     return graph_infer_pad(g);
   case G_QUANTIZE_LINEAR: case G_DEQUANTIZE_LINEAR:
     return graph_infer_quant(g);
+  case G_REQUANTIZE:
+    return graph_infer_requantize(g);
   default:
     return graph_infer_elementwise(g);
   }

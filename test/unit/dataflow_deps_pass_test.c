@@ -3,20 +3,21 @@
  *
  * Each scenario is a small network described here as data (convs with
  * strides, pads, dilations and asymmetric windows, max and average pools
- * with ceil_mode, residual adds, flatten + gemm). It is written out as graph
- * IR, run through `graph-to-dataflow{granularity=G},dataflow-deps{input-
- * granularity=I}` for all four (G, I) pairs, and every attribute the passes
- * set is read back through the dataflow C API as isl objects and compared,
- * as exact point sets, with an independent brute-force model written as
- * plain loops over windows: the domain, each read and the write relation,
- * per channel Earliest (prefix max of the last producer iteration read) and
- * Control, and buffer_elements against an element-by-element simulation of
- * the whole pipeline (sources deliver one row or pixel per step; every other
- * layer runs an iteration, deepest layer first, as soon as everything it
- * reads is written; an element lives from its write through its last
- * read). For layers with one input the buffer must also equal the
- * single-channel timeline of docs/dataflow-dependences.md, simulated here
- * too. Never compared by counts alone. Returns non-zero on any failure.
+ * with ceil_mode, residual adds, a channel concat, flatten + gemm). It is
+ * written out as graph IR, run through `graph-to-dataflow{granularity=G},
+ * dataflow-deps{input-granularity=I}` for all four (G, I) pairs, and every
+ * attribute the passes set is read back through the dataflow C API as isl
+ * objects and compared, as exact point sets, with an independent
+ * brute-force model written as plain loops over windows: the domain, each
+ * read and the write relation, per channel Earliest (prefix max of the last
+ * producer iteration read) and Control, and buffer_elements against an
+ * element-by-element simulation of the whole pipeline (sources deliver one
+ * row or pixel per step; every other layer runs an iteration, deepest layer
+ * first, as soon as everything it reads is written; an element lives from
+ * its write through its last read). For layers with one input the buffer
+ * must also equal the single-channel timeline of
+ * docs/dataflow-dependences.md, simulated here too. Never compared by counts
+ * alone. Returns non-zero on any failure.
  */
 #include <inttypes.h>
 #include <isl/ctx.h>
@@ -53,11 +54,11 @@ static char g_where[160];
 /* Scenarios                                                                 */
 /* ------------------------------------------------------------------------ */
 
-typedef enum lkind { L_CONV, L_MAXPOOL, L_AVGPOOL, L_ADD, L_FLATTEN, L_GEMM } lkind;
+typedef enum lkind { L_CONV, L_MAXPOOL, L_AVGPOOL, L_ADD, L_CONCAT, L_FLATTEN, L_GEMM } lkind;
 
 typedef struct lspec {
   lkind k;
-  int a, b;      /* inputs: 0 is the function argument, i > 0 layer i's output; b only for add */
+  int a, b;      /* inputs: 0 is the function argument, i > 0 layer i's output; b only for add, concat */
   int64_t out_c; /* conv: output channels; gemm: output features */
   int64_t kh, kw, sh, sw, pt, pl, pb, pr, dh, dw;
   bool ceil_mode, relu;
@@ -87,6 +88,9 @@ static const scenario scenarios[] = {
   {"residual add: conv + skip", 2, 6, 6, 2, {CONV(0, 2, 3, 1, 1, 1), {L_ADD, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, true}}},
   {"two-branch add: conv d2 + conv 1x1", 2, 6, 5, 3,
    {CONV(0, 2, 3, 1, 2, 2), CONV(0, 2, 1, 1, 0, 1), {L_ADD, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, false}}},
+  {"concat of a strided conv path and a pooled skip", 2, 7, 6, 4,
+   {CONV(0, 3, 3, 2, 1, 1), {L_MAXPOOL, 0, 0, 0, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, false, false},
+    {L_CONCAT, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, true}, CONV(3, 2, 1, 1, 0, 1)}},
   {"conv -> flatten -> gemm -> gemm", 2, 4, 4, 4,
    {CONV(0, 2, 3, 1, 1, 1), {L_FLATTEN, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, false},
     {L_GEMM, 2, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, true},
@@ -127,6 +131,7 @@ static void shapes(const scenario *sc, tshape *t)
                       out_size(a->w, l->kw, l->sw, l->pl, l->pr, l->dw, l->ceil_mode), 0};
       break;
     case L_ADD: t[i] = *a; break;
+    case L_CONCAT: t[i] = (tshape){3, a->c + t[l->b].c, a->h, a->w, 0}; break;
     case L_FLATTEN: t[i] = (tshape){1, a->c * a->h * a->w, 1, 1, 0}; break;
     case L_GEMM: t[i] = (tshape){1, l->out_c, 1, 1, 0}; break;
     }
@@ -185,6 +190,11 @@ static char *write_ir(const scenario *sc, const tshape *t)
     case L_ADD:
       type_of(&t[l->b], tb, sizeof tb);
       fprintf(f, "  %%%s%d = graph.add %%l%d, %%l%d : (%s, %s) -> %s\n", res, i, l->a, l->b, ti, tb, to);
+      break;
+    case L_CONCAT:
+      type_of(&t[l->b], tb, sizeof tb);
+      fprintf(f, "  %%%s%d = graph.concat %%l%d, %%l%d {axis = 1 : i64} : (%s, %s) -> %s\n", res, i, l->a, l->b, ti, tb,
+              to);
       break;
     case L_FLATTEN: fprintf(f, "  %%%s%d = graph.flatten %%l%d : (%s) -> %s\n", res, i, l->a, ti, to); break;
     case L_GEMM:
@@ -291,7 +301,7 @@ static void build_stages(const scenario *sc, const tshape *t, bool row, bool in_
     else
       stage_init(s, row ? 1 : 2, o->h, o->w);
     s->out = li;
-    s->n_in = l->k == L_ADD && l->b != l->a ? 2 : 1;
+    s->n_in = (l->k == L_ADD || l->k == L_CONCAT) && l->b != l->a ? 2 : 1;
     s->in[0] = l->a;
     s->in[1] = l->b;
     for (int64_t i = 0; i < s->n; i++) {
@@ -325,6 +335,18 @@ static void build_stages(const scenario *sc, const tshape *t, bool row, bool in_
                   vpush(&s->rd[1][i], elem(&t[l->b], c, y, x));
                 vpush(&s->wr[i], elem(o, c, y, x));
               }
+        break;
+      case L_CONCAT:
+        for (int64_t y = 0; y < o->h; y++)
+          for (int64_t x = 0; x < o->w; x++)
+            if (covers(s, i, y, x)) {
+              for (int64_t c = 0; c < a->c; c++)
+                vpush(&s->rd[0][i], elem(a, c, y, x));
+              for (int64_t c = 0; c < t[l->b].c; c++)
+                vpush(&s->rd[1][i], elem(&t[l->b], c, y, x));
+              for (int64_t c = 0; c < o->c; c++)
+                vpush(&s->wr[i], elem(o, c, y, x));
+            }
         break;
       case L_FLATTEN:
         for (int64_t y = 0; y < a->h; y++)
@@ -508,7 +530,7 @@ static void pipeline_bf(bstage *st, int n_st, int64_t n_elems, int64_t *buffers 
     for (int64_t i = 0; i < st[s].n; i++)
       for (size_t k = 0; k < st[s].wr[i].n; k++)
         pending[st[s].wr[i].v[k]]++;
-  int64_t **event = calloc((size_t)n_st, sizeof *event), *done = calloc((size_t)n_st, sizeof *done), events = 0;
+  int64_t *event[8] = {0}, done[8] = {0}, events = 0; /* at most 8 stages (scenarios have up to 6 layers) */
   for (int s = 0; s < n_st; s++)
     event[s] = malloc((size_t)st[s].n * sizeof(int64_t));
   for (int64_t t = 0; t < st[0].n; t++) {
@@ -565,8 +587,6 @@ static void pipeline_bf(bstage *st, int n_st, int64_t n_elems, int64_t *buffers 
     }
   for (int s = 0; s < n_st; s++)
     free(event[s]);
-  free(event);
-  free(done);
   free(pending);
 }
 

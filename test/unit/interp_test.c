@@ -64,6 +64,7 @@ static void test_dispatch_covers_the_dialect(void)
   for (size_t i = 0; i < nc_graph_dialect.n_ops; i++)
     CHECK(nc_interp_supports_op(nc_graph_dialect.ops[i].name), "no interpreter handler for %s",
           nc_graph_dialect.ops[i].name);
+  CHECK(nc_interp_supports_op("graph.requantize"), "no handler for graph.requantize (docs/design/spine.md)");
   CHECK(!nc_interp_supports_op("graph.nonexistent"), "unknown op accepted");
   CHECK(!nc_interp_supports_op("arith.addi"), "arith op accepted");
 }
@@ -471,6 +472,50 @@ static void test_quantized(void)
   nc_tensor_destroy(mi[1]);
 }
 
+/* round(v / 2^s), ties to even, computed the long way. */
+static int64_t shift_round(int64_t v, int s)
+{
+  int64_t q = v >= 0 ? v / ((int64_t)1 << s) : -((-v + ((int64_t)1 << s) - 1) / ((int64_t)1 << s)); /* floor */
+  int64_t r = v - q * ((int64_t)1 << s), half = s ? (int64_t)1 << (s - 1) : 0;
+  return s && (r > half || (r == half && (q & 1))) ? q + 1 : q;
+}
+
+/* graph.requantize as docs/design/spine.md defines it: the int32 bias along
+ * `axis` (wrapping), per-channel fixed-point multipliers, round half to
+ * even, relu at the zero point, saturation. */
+static void test_requantize(void)
+{
+  int64_t s[] = {1, 2, 3};
+  double accv[] = {1000, -1000, 2147483647, 77, -78, 3};
+  nc_tensor *in[2] = {tensor(NC_DT_I32, 3, s, accv), tensor(NC_DT_I32, 1, (int64_t[]){2}, (double[]){5, -6})};
+  nc_tensor *y = NULL;
+  const char *text =
+    "func.func @f(%a: tensor<1x2x3xi32>, %b: tensor<2xi32>) -> tensor<1x2x3xi8> {\n"
+    "  %0 = \"graph.requantize\"(%a, %b) {multiplier = array<i64: 1073741824, 1610612736>, "
+    "shift = array<i64: 33, 31>, axis = 1 : i64, output_zero_point = -3 : i64, activation = \"relu\"} : "
+    "(tensor<1x2x3xi32>, tensor<2xi32>) -> tensor<1x2x3xi8>\n  return %0 : tensor<1x2x3xi8>\n}\n";
+  nc_op *m = nc_parse_string(ctx, text, strlen(text), "requantize.mlir");
+  CHECK(m && nc_op_verify(m), "cannot build the requantize function: %s", ir_diags);
+  if (m) {
+    nc_op *f = ir_body_op(m, 0);
+    nc_op *op = nc_block_get_first_op(nc_region_get_first_block(nc_op_get_region(f, 0)));
+    CHECK(nc_interp_eval_op(op, (const nc_tensor *const *)in, &y), "requantize: %s", ir_diags);
+    nc_op_destroy(m);
+  }
+  static const int64_t mult[] = {1073741824, 1610612736}, shift[] = {33, 31}, bias[] = {5, -6};
+  for (int i = 0; y && i < 6; i++) {
+    int ch = i / 3;
+    int32_t v = (int32_t)((uint32_t)(int32_t)accv[i] + (uint32_t)bias[ch]); /* wraps */
+    int64_t r = shift_round((int64_t)v * mult[ch], (int)shift[ch]) - 3;
+    r = r < -3 ? -3 : r; /* relu at the zero point */
+    r = r < -128 ? -128 : r > 127 ? 127 : r;
+    CHECK(((int8_t *)y->data)[i] == r, "requantize[%d] = %d, want %lld", i, ((int8_t *)y->data)[i], (long long)r);
+  }
+  nc_tensor_destroy(y);
+  nc_tensor_destroy(in[0]);
+  nc_tensor_destroy(in[1]);
+}
+
 /* eval_op on a multi-result op, and its errors. */
 static void test_eval_op(void)
 {
@@ -528,6 +573,7 @@ int main(void)
   test_cast();
   test_quantized();
   test_eval_op();
+  test_requantize();
   test_create_errors();
   nc_context_pop_diag_handler(ctx, h);
   nc_context_destroy(ctx);

@@ -17,6 +17,7 @@
 #include "nc/ir/pass.h"
 #include "nc/passes/passes.h"
 #include "nc/support/strutil.h"
+#include "nc/targets/targets.h"
 #include "verify_diags.h"
 
 typedef struct options {
@@ -423,6 +424,7 @@ static bool has_suffix(const char *s, const char *suffix)
 int main(int argc, char **argv)
 {
   nc_register_all_passes();
+  nc_register_all_targets(); /* the targets' named pipelines (northpole-pipeline) */
   options o;
   if (!parse_args(argc, argv, &o))
     return 1;

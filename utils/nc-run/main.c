@@ -1,9 +1,11 @@
-/* nc-run: runs a model with the graph dialect's reference interpreter.
+/* nc-run: runs a model with the graph dialect's reference interpreter, or a
+ * target binary on its simulator.
  *
- *   nc-run MODEL --input FILE [--input FILE ...] [--output FILE ...] [--print]
+ *   nc-run MODEL --input FILE [--input FILE ...] [--output FILE ...] [--print] [--stats]
  *
  * MODEL is graph-dialect IR (.mlir) or an ONNX model (.onnx, imported with
- * the ONNX importer); each FILE is a NumPy array (.npy) or an ONNX
+ * the ONNX importer), or a target binary (.ncb: the simulator of the target
+ * its header names runs it, see binary.c); each FILE is a NumPy array (.npy) or an ONNX
  * TensorProto (.pb), chosen by its extension. Inputs bind to the
  * function's arguments in order and outputs to its results in order. An
  * input whose leading dim is N times the model's runs N inferences (see
@@ -23,19 +25,10 @@
 #include "nc/ir/asm.h"
 #include "nc/ir/diag.h"
 #include "nc/support/npy.h"
+#include "nc_run.h"
 #include "print.h"
 
-typedef struct options {
-  const char *model;
-  const char *function;
-  const char **inputs, **outputs;
-  size_t n_inputs, n_outputs;
-  bool print;
-  bool time;
-  long repeat;
-} options;
-
-static const char *ext_of(const char *path)
+const char *nc_run_ext_of(const char *path)
 {
   const char *slash = strrchr(path, '/'), *dot = strrchr(path, '.');
   return dot && (!slash || dot > slash) ? dot : "";
@@ -44,12 +37,16 @@ static const char *ext_of(const char *path)
 static void usage(FILE *out)
 {
   fprintf(out,
-          "OVERVIEW: runs a model with nc's graph-dialect reference interpreter\n\n"
-          "USAGE: nc-run MODEL --input FILE [--input FILE ...] [--output FILE ...] [--print]\n\n"
-          "MODEL is graph-dialect IR (.mlir) or an ONNX model (.onnx). Tensor files are\n"
+          "OVERVIEW: runs a model with nc's graph-dialect reference interpreter, or a target\n"
+          "binary on its simulator\n\n"
+          "USAGE: nc-run MODEL --input FILE [--input FILE ...] [--output FILE ...] [--print] [--stats]\n\n"
+          "MODEL is graph-dialect IR (.mlir), an ONNX model (.onnx) or a target binary (.ncb,\n"
+          "run on the simulator of the target its header names). Tensor files are\n"
           "NumPy arrays (.npy) or ONNX TensorProtos (.pb), by extension. Inputs bind to the\n"
           "function's arguments and outputs to its results, in order; an input whose leading\n"
-          "dim is N times the model's runs N inferences whose results are concatenated.\n\n"
+          "dim is N times the model's runs N inferences whose results are concatenated.\n"
+          "A binary takes float inputs (quantized as its header says) and gives float outputs,\n"
+          "or int8 inputs (already quantized) and gives int8 outputs.\n\n"
           "OPTIONS:\n"
           "  -i, --input <file>       An input tensor (one per function argument, in order)\n"
           "  -o, --output <file>      Where to write an output (one per result, in order)\n"
@@ -57,6 +54,8 @@ static void usage(FILE *out)
           "  --function <name>        The function to run (default: the only func.func, or @main)\n"
           "  --repeat <n>             Run n times (for timing; outputs are those of the last run)\n"
           "  --time                   Print the load time and the fastest run's time to stderr\n"
+          "  --stats                  (.ncb) Print the simulated chip's timing: cycles per inference,\n"
+          "                           frames/s, latency, per-core utilisation, the roofline bound\n"
           "  --help                   Show this help\n");
 }
 
@@ -94,7 +93,7 @@ static bool print_diag(const nc_diag *d, void *user)
 
 static nc_op *load_model(nc_context *ctx, const char *path)
 {
-  const char *ext = ext_of(path);
+  const char *ext = nc_run_ext_of(path);
   nc_op *module = NULL;
   if (!strcmp(ext, ".mlir")) {
     module = nc_parse_file(ctx, path);
@@ -160,7 +159,7 @@ static void arg_label(nc_context *ctx, nc_op *func, size_t i, char *buf, size_t 
 
 /* Prints a tensor-file error as `path: error: problem` (the readers' and
  * writers' messages start with the path already). */
-static void file_error(const char *path, const char *err)
+void nc_run_file_error(const char *path, const char *err)
 {
   size_t n = strlen(path);
   if (!strncmp(err, path, n) && !strncmp(err + n, ": ", 2))
@@ -170,30 +169,30 @@ static void file_error(const char *path, const char *err)
 
 static bool tensor_ext_ok(const char *path)
 {
-  const char *ext = ext_of(path);
+  const char *ext = nc_run_ext_of(path);
   if (!strcmp(ext, ".npy") || !strcmp(ext, ".pb"))
     return true;
   fprintf(stderr, "%s: error: unknown tensor file format '%s' (expected .npy or .pb)\n", path, ext);
   return false;
 }
 
-static nc_tensor *read_tensor(const char *path)
+nc_tensor *nc_run_read_tensor(const char *path)
 {
   char err[512];
-  nc_tensor *t = !strcmp(ext_of(path), ".npy") ? nc_npy_read(path, err, sizeof err)
+  nc_tensor *t = !strcmp(nc_run_ext_of(path), ".npy") ? nc_npy_read(path, err, sizeof err)
                                                : nc_onnx_pb_read(path, NULL, err, sizeof err);
   if (!t)
-    file_error(path, err);
+    nc_run_file_error(path, err);
   return t;
 }
 
-static bool write_tensor(const char *path, const nc_tensor *t)
+bool nc_run_write_tensor(const char *path, const nc_tensor *t)
 {
   char err[512];
-  bool ok = !strcmp(ext_of(path), ".npy") ? nc_npy_write(path, t, err, sizeof err)
+  bool ok = !strcmp(nc_run_ext_of(path), ".npy") ? nc_npy_write(path, t, err, sizeof err)
                                           : nc_onnx_pb_write(path, t, NULL, err, sizeof err);
   if (!ok)
-    file_error(path, err);
+    nc_run_file_error(path, err);
   return ok;
 }
 
@@ -260,7 +259,7 @@ static bool run(nc_context *ctx, const options *o)
     goto done;
   }
   for (size_t i = 0; i < o->n_inputs; i++)
-    if (!(in[i] = read_tensor(o->inputs[i])) || !check_input(ctx, it, i, o->inputs[i], in[i]))
+    if (!(in[i] = nc_run_read_tensor(o->inputs[i])) || !check_input(ctx, it, i, o->inputs[i], in[i]))
       goto done;
   double best = 0;
   for (long r = 0; r < o->repeat; r++) {
@@ -278,7 +277,7 @@ static bool run(nc_context *ctx, const options *o)
   }
   ok = true;
   for (size_t k = 0; k < o->n_outputs && ok; k++)
-    ok = write_tensor(o->outputs[k], outs[k]);
+    ok = nc_run_write_tensor(o->outputs[k], outs[k]);
   for (size_t k = 0; k < n_outs && o->print && ok; k++) {
     char ty[128];
     printf("output #%zu: %s\n", k, nc_interp_tensor_type_str(outs[k], ty, sizeof ty));
@@ -295,7 +294,7 @@ done:
   return ok;
 }
 
-enum { OPT_PRINT = 256, OPT_FUNCTION, OPT_REPEAT, OPT_TIME, OPT_HELP };
+enum { OPT_PRINT = 256, OPT_FUNCTION, OPT_REPEAT, OPT_TIME, OPT_STATS, OPT_HELP };
 
 int main(int argc, char **argv)
 {
@@ -306,6 +305,7 @@ int main(int argc, char **argv)
     {"input", required_argument, NULL, 'i'},   {"output", required_argument, NULL, 'o'},
     {"print", no_argument, NULL, OPT_PRINT},   {"function", required_argument, NULL, OPT_FUNCTION},
     {"repeat", required_argument, NULL, OPT_REPEAT}, {"time", no_argument, NULL, OPT_TIME},
+    {"stats", no_argument, NULL, OPT_STATS},
     {"help", no_argument, NULL, OPT_HELP},     {NULL, 0, NULL, 0},
   };
   int status = 1, c;
@@ -317,6 +317,7 @@ int main(int argc, char **argv)
     case OPT_PRINT: o.print = true; break;
     case OPT_FUNCTION: o.function = optarg; break;
     case OPT_TIME: o.time = true; break;
+    case OPT_STATS: o.stats = true; break;
     case OPT_REPEAT: {
       char *end;
       o.repeat = strtol(optarg, &end, 10);
@@ -342,8 +343,8 @@ int main(int argc, char **argv)
     fprintf(stderr, "nc-run: error: no model given (see --help)\n");
     goto out;
   }
-  if (!o.n_outputs && !o.print && !o.time) {
-    fprintf(stderr, "nc-run: error: nothing to do: give --output files, --print or --time\n");
+  if (!o.n_outputs && !o.print && !o.time && !o.stats) {
+    fprintf(stderr, "nc-run: error: nothing to do: give --output files, --print, --stats or --time\n");
     goto out;
   }
   for (size_t i = 0; i < o.n_inputs; i++)
@@ -352,6 +353,14 @@ int main(int argc, char **argv)
   for (size_t i = 0; i < o.n_outputs; i++)
     if (!tensor_ext_ok(o.outputs[i]))
       goto out;
+  if (o.stats && !nc_run_is_binary(o.model)) {
+    fprintf(stderr, "nc-run: error: --stats reports a simulated chip's timing; give a target binary (.ncb)\n");
+    goto out;
+  }
+  if (nc_run_is_binary(o.model)) { /* a target binary: its simulator (binary.c) */
+    status = nc_run_binary(&o) ? 0 : 1;
+    goto out;
+  }
   model_path = o.model;
   nc_context *ctx = nc_context_create();
   nc_register_all_dialects(ctx);

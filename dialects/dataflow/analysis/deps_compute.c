@@ -98,7 +98,7 @@ void nc_deps_channel_free(nc_deps_channel *ch)
 }
 
 /* The body of nc_deps_compute, inside the error scope; fills `ch`. */
-static bool compute(nc_deps_channel *ch, isl_union_map *p_writes, isl_union_map *c_reads,
+static bool compute(nc_deps_channel *ch, isl_union_map *p_writes, isl_union_map *c_reads, bool buffer,
                     nc_deps_error *err)
 {
   isl_ctx *ctx = isl_set_get_ctx(ch->p_domain);
@@ -160,11 +160,15 @@ static bool compute(nc_deps_channel *ch, isl_union_map *p_writes, isl_union_map 
   if (!ch->last || !ch->earliest || !ch->free_set || !ch->control || !ch->triggers ||
       !ch->first_write || !ch->last_read || !ch->release)
     return nc_deps_fail_isl(err, ctx, "dependences");
+  if (!buffer) {
+    ch->buffer_size = -1;
+    return true;
+  }
   return nc_deps_buffer_compute(ch, err);
 }
 
-bool nc_deps_compute(isl_set *p_domain, isl_union_map *p_writes, isl_set *c_domain,
-                     isl_union_map *c_reads, nc_deps_channel **out, nc_deps_error *err)
+static bool compute_channel(isl_set *p_domain, isl_union_map *p_writes, isl_set *c_domain, isl_union_map *c_reads,
+                            bool buffer, nc_deps_channel **out, nc_deps_error *err)
 {
   if (out)
     *out = NULL;
@@ -178,7 +182,7 @@ bool nc_deps_compute(isl_set *p_domain, isl_union_map *p_writes, isl_set *c_doma
   nc_deps_channel *ch = nc_xcalloc(1, sizeof *ch);
   ch->p_domain = isl_set_copy(p_domain);
   ch->c_domain = isl_set_copy(c_domain);
-  bool ok = compute(ch, p_writes, c_reads, err);
+  bool ok = compute(ch, p_writes, c_reads, buffer, err);
   nc_deps_scope_exit(scope);
   if (!ok) {
     nc_deps_channel_free(ch);
@@ -186,6 +190,18 @@ bool nc_deps_compute(isl_set *p_domain, isl_union_map *p_writes, isl_set *c_doma
   }
   *out = ch;
   return true;
+}
+
+bool nc_deps_compute(isl_set *p_domain, isl_union_map *p_writes, isl_set *c_domain,
+                     isl_union_map *c_reads, nc_deps_channel **out, nc_deps_error *err)
+{
+  return compute_channel(p_domain, p_writes, c_domain, c_reads, true, out, err);
+}
+
+bool nc_deps_compute_relations(isl_set *p_domain, isl_union_map *p_writes, isl_set *c_domain,
+                               isl_union_map *c_reads, nc_deps_channel **out, nc_deps_error *err)
+{
+  return compute_channel(p_domain, p_writes, c_domain, c_reads, false, out, err);
 }
 
 bool nc_deps_compute_str(isl_ctx *ctx, const char *p_domain, const char *p_writes,

@@ -31,6 +31,7 @@ struct nc_interp {
   nc_type **arg_types, **out_types;
   int *out_slots;
   size_t n_insts;
+  size_t max_io;      /* most operands or results of one instruction */
   ix_inst *insts;
   bool *inst_is_const;
   int **frees;        /* per instruction: slots to free after it, -1 terminated */
@@ -139,7 +140,7 @@ bool ix_inst_init(ix_inst *inst, nc_op *op, char *err, size_t errlen)
    * attribute (conv, conv_transpose, gemm, matmul, add); elsewhere it would
    * be a discardable attribute without meaning */
   const nc_op_def *def = nc_op_get_def(op);
-  if (!def || nc_op_def_find_attr(def, "activation") < 0) {
+  if (!def || nc_op_def_find_attr(def, "activation") < 0 || inst->h->own_activation) {
     inst->has_act = false;
   } else if (!nc_graph_get_activation(op, &inst->act)) {
     snprintf(err, errlen, "has an unknown fused activation \"%s\"", nc_graph_attr_string(op, "activation", ""));
@@ -222,6 +223,7 @@ nc_interp *nc_interp_create(nc_op *func)
     return nc_op_emit_error(func, "does not end in func.return"), NULL;
 
   nc_interp *it = nc_xcalloc(1, sizeof *it);
+  it->max_io = 1;
   it->func = func;
   it->ctx = ctx;
   it->body = body;
@@ -267,6 +269,8 @@ nc_interp *nc_interp_create(nc_op *func)
       break;
     }
     it->n_insts++;
+    it->max_io = inst->n_in > it->max_io ? inst->n_in : it->max_io;
+    it->max_io = inst->n_out > it->max_io ? inst->n_out : it->max_io;
     inst->in = nc_xcalloc(inst->n_in + 1, sizeof *inst->in);
     inst->out = nc_xcalloc(inst->n_out + 1, sizeof *inst->out);
     for (size_t k = 0; k < inst->n_in; k++) {
@@ -402,13 +406,8 @@ static bool run_once(nc_interp *it, nc_tensor *const *inputs, nc_tensor **output
 {
   for (size_t i = 0; i < it->n_args; i++)
     it->slots[i] = inputs[i];
-  size_t max_io = 1;
-  for (size_t i = 0; i < it->n_insts; i++) {
-    size_t m = it->insts[i].n_in > it->insts[i].n_out ? it->insts[i].n_in : it->insts[i].n_out;
-    max_io = m > max_io ? m : max_io;
-  }
-  nc_tensor **in = nc_xcalloc(max_io, sizeof *in), **out = nc_xcalloc(max_io, sizeof *out);
-  bool *donated = nc_xcalloc(max_io, sizeof *donated);
+  nc_tensor **in = nc_xcalloc(it->max_io, sizeof *in), **out = nc_xcalloc(it->max_io, sizeof *out);
+  bool *donated = nc_xcalloc(it->max_io, sizeof *donated);
   char err[IX_ERRLEN];
   bool ok = true;
   for (size_t i = 0; i < it->n_insts && ok; i++) {

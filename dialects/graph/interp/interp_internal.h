@@ -38,6 +38,9 @@ typedef struct ix_handler {
   bool (*prepare)(ix_inst *inst, char *err, size_t errlen);
   /* Computes the results. */
   bool (*run)(const ix_inst *inst, ix_args *a);
+  /* The op's `activation` attribute is part of what run computes (not the
+   * generic fused activation applied afterwards). */
+  bool own_activation;
 } ix_handler;
 
 /** Kernel parameters of one op, read once at creation. */
@@ -60,6 +63,7 @@ typedef union ix_params {
   struct { const int64_t *shape; size_t n; bool allowzero; } reshape;
   struct { const int64_t *sizes; size_t n; int64_t axis; } split; /* sizes NULL: equal parts */
   nc_pad_params pad;                                        /* the fill value is owned[0] */
+  struct { int64_t axis; int64_t zero_point; bool relu; } requant; /* multipliers owned[0], shifts owned[1] */
 } ix_params;
 
 /** One op, ready to run. */

@@ -593,6 +593,78 @@ static bool run_dequantize_linear(const ix_inst *inst, ix_args *a)
          nc_kernel_dequantize_linear(&inst->p.quant, x, a->in[1], IN(2), a->out[0], ERR);
 }
 
+/* graph.requantize (docs/design/spine.md): y = saturate(round_half_even((acc
+ * + bias[c]) * multiplier[c] / 2^shift[c]) + zero_point), with relu taking
+ * max(r, zero_point) before saturating. The bias add wraps in int32 (it is
+ * the accumulator's arithmetic) and broadcasts along `axis`; the rest is
+ * nc_kernel_requantize. */
+static bool prep_requantize(ix_inst *inst, char *err, size_t errlen)
+{
+  size_t nm, ns;
+  const int64_t *m = nc_graph_attr_ints(inst->op, "multiplier", &nm), *s = nc_graph_attr_ints(inst->op, "shift", &ns);
+  if (!m || !s || nm != ns || nm == 0)
+    return snprintf(err, errlen, "needs 'multiplier' and 'shift' arrays of one length"), false;
+  int64_t n = (int64_t)nm;
+  inst->owned[0] = nc_tensor_create(NC_DT_I32, 1, &n, 0);
+  inst->owned[1] = nc_tensor_create(NC_DT_I32, 1, &n, 0);
+  for (size_t i = 0; i < nm; i++) {
+    if (m[i] < 0 || m[i] > INT32_MAX || s[i] < 0 || s[i] > 63)
+      return snprintf(err, errlen, "has multiplier %lld and shift %lld at %zu; expected [0, 2^31) and [0, 63]",
+                      (long long)m[i], (long long)s[i], i), false;
+    ((int32_t *)inst->owned[0]->data)[i] = (int32_t)m[i];
+    ((int32_t *)inst->owned[1]->data)[i] = (int32_t)s[i];
+  }
+  inst->p.requant.axis = nc_graph_attr_int(inst->op, "axis", 1);
+  inst->p.requant.zero_point = nc_graph_attr_int(inst->op, "output_zero_point", 0);
+  const char *act = nc_graph_attr_string(inst->op, "activation", NULL);
+  if (act && strcmp(act, "relu"))
+    return snprintf(err, errlen, "has activation \"%s\"; requantize takes only \"relu\"", act), false;
+  inst->p.requant.relu = act != NULL;
+  if (inst->p.requant.zero_point < INT32_MIN || inst->p.requant.zero_point > INT32_MAX)
+    return snprintf(err, errlen, "has an output_zero_point outside the int32 range"), false;
+  return true;
+}
+
+static bool run_requantize(const ix_inst *inst, ix_args *a)
+{
+  nc_tensor *acc = a->in[0], *bias = IN(1), *sum = NULL;
+  int64_t count = nc_tensor_num_elements(inst->owned[0]);
+  int64_t axis = inst->p.requant.axis < 0 ? inst->p.requant.axis + acc->rank : inst->p.requant.axis;
+  bool per_axis = count > 1 || (bias && nc_tensor_num_elements(bias) > 1);
+  if (per_axis && (axis < 0 || axis >= acc->rank))
+    return ix_fail(a, "axis %lld is out of range for rank %d", (long long)inst->p.requant.axis, acc->rank);
+  int64_t channels = per_axis ? acc->shape[axis] : 1;
+  if (count != 1 && count != channels)
+    return ix_fail(a, "has %lld multipliers for %lld channels", (long long)count, (long long)channels);
+  if (acc->dtype != NC_DT_I32 || (bias && (bias->dtype != NC_DT_I32 || (nc_tensor_num_elements(bias) != 1 &&
+                                                                         nc_tensor_num_elements(bias) != channels))))
+    return ix_fail(a, "expects an i32 accumulator and an i32 bias of 1 or %lld elements", (long long)channels);
+  if (bias) { /* acc + bias[c], wrapping in int32 */
+    if (!(sum = ix_alloc(NC_DT_I32, acc->rank, acc->shape, a)))
+      return false;
+    int64_t inner = 1, n = nc_tensor_num_elements(acc), nb = nc_tensor_num_elements(bias);
+    for (int d = (int)axis + 1; per_axis && d < acc->rank; d++)
+      inner *= acc->shape[d];
+    const int32_t *x = acc->data, *b = bias->data;
+    int32_t *y = sum->data;
+    for (int64_t i = 0; i < n; i++)
+      y[i] = (int32_t)((uint32_t)x[i] + (uint32_t)b[nb == 1 ? 0 : (i / inner) % channels]);
+  }
+  nc_requant_params p = {.axis = axis, .count = count, .multiplier = inst->owned[0]->data,
+                         .shift = inst->owned[1]->data, .zero_point = (int32_t)inst->p.requant.zero_point};
+  bool ok = out(inst, a, 0, acc->rank, acc->shape) && nc_kernel_requantize(&p, sum ? sum : acc, a->out[0], ERR);
+  nc_tensor_destroy(sum);
+  if (ok && inst->p.requant.relu) { /* max(r, zp) before saturating = max(saturate(r), saturate(zp)) */
+    nc_tensor *y = a->out[0], *zp = ix_int_bound(y->dtype, (double)inst->p.requant.zero_point, false);
+    int64_t lo = nc_tensor_get_i64(zp, 0), n = nc_tensor_num_elements(y);
+    for (int64_t i = 0; i < n; i++)
+      if (nc_tensor_get_i64(y, i) < lo)
+        nc_tensor_set_i64(y, i, lo);
+    nc_tensor_destroy(zp);
+  }
+  return ok;
+}
+
 /* --- the table (sorted by name) ---------------------------------------------------------------------------------- */
 
 const ix_handler ix_handlers[] = {
@@ -641,6 +713,7 @@ const ix_handler ix_handlers[] = {
   {"graph.reduce_min", prep_reduce, run_reduce},
   {"graph.reduce_sum", prep_reduce, run_reduce},
   {"graph.relu", prep_unary, run_unary},
+  {"graph.requantize", prep_requantize, run_requantize, true},
   {"graph.reshape", prep_reshape, run_reshape},
   {"graph.selu", prep_unary, run_unary},
   {"graph.sigmoid", prep_unary, run_unary},

@@ -13,5 +13,6 @@ extern const nc_dialect_def nc_func_dialect;
 extern const nc_dialect_def nc_arith_dialect;
 extern const nc_dialect_def nc_graph_dialect;
 extern const nc_dialect_def nc_dataflow_dialect;
+extern const nc_dialect_def nc_core_dialect;
 
 #endif

@@ -8,7 +8,9 @@ torch (an independent implementation) for convolutions, pooling and LRN,
 and the formulas of ONNX's reference implementation, in numpy, for the
 quantized ops. Floats must agree within rtol 1e-4 / atol 1e-5 (1e-3 for
 f16); integer results must be exact. Prints one line per failure and a
-summary `N cases, N failed`; exits 1 on any failure.
+summary `N cases, N failed, N skipped` (skipped: cases of ops designed in
+docs/design/spine.md that the dialect does not have yet); exits 1 on any
+failure.
 Usage: op_oracle.py NC_RUN WORK_DIR. Needs /usr/bin/python3 (numpy, torch).
 """
 import os
@@ -32,12 +34,14 @@ def ir_type(a):
     return "tensor<%s%s>" % ("".join("%dx" % d for d in a.shape), IR_TYPES[a.dtype.type])
 
 
-def case(name, op, ins, ref, attrs="", tol=None):
+def case(name, op, ins, ref, attrs="", tol=None, pending=False):
     """A case: `op` applied to inputs `ins` (numpy arrays) with attribute
-    text `attrs`; `ref` gives the expected output(s) (array or tuple)."""
+    text `attrs`; `ref` gives the expected output(s) (array or tuple).
+    `pending` cases use an op designed but not yet in the dialect: they are
+    skipped while nc does not know the op."""
     outs = ref(*ins)
     outs = outs if isinstance(outs, tuple) else (outs,)
-    CASES.append((name, op, [np.asarray(a) for a in ins], [np.asarray(o) for o in outs], attrs, tol))
+    CASES.append((name, op, [np.asarray(a) for a in ins], [np.asarray(o) for o in outs], attrs, tol, pending))
 
 
 def f32(*shape, lo=-2.0, hi=2.0):
@@ -268,6 +272,31 @@ case("matmul_integer", "graph.matmul_integer",
      lambda p, q, pz, qz: ((p.astype(np.int64) - pz) @ (q.astype(np.int64) - qz)).astype(np.int32))
 
 
+def requantize(acc, bias, mult, shift, axis, zp, relu, dtype):
+    """docs/design/spine.md: saturate(round_half_even((acc + bias[c]) * m[c] / 2^s[c]) + zp), relu at zp."""
+    shape = [1] * acc.ndim
+    shape[axis] = -1
+    v = wrap(acc.astype(np.int64) + bias.reshape(shape), np.int32).astype(np.int64)
+    prod = v * np.array(mult, np.int64).reshape(shape)
+    s = np.array(shift, np.int64).reshape(shape)
+    q = prod >> s  # floor
+    rem = prod - (q << s)
+    half = np.where(s > 0, np.left_shift(1, np.maximum(s - 1, 0)), 0)
+    q = q + ((s > 0) & ((rem > half) | ((rem == half) & (q % 2 == 1))))
+    r = q + zp
+    if relu:
+        r = np.maximum(r, zp)
+    info = np.iinfo(dtype)
+    return np.clip(r, info.min, info.max).astype(dtype)
+
+
+acc = ints(np.int32, 2, 3, 4, lo=-200000, hi=200000)
+acc.flat[0], acc.flat[1] = 2147483600, -2147483600  # the bias add wraps
+case("requantize", "graph.requantize", [acc, np.array([100, -50, 7], np.int32)],
+     lambda v, bb: requantize(v, bb, [1518500250, 1073741824, 2147483647], [40, 33, 38], 1, 4, True, np.int8),
+     "{multiplier = array<i64: 1518500250, 1073741824, 2147483647>, shift = array<i64: 40, 33, 38>, "
+     "axis = 1 : i64, output_zero_point = 4 : i64, activation = \"relu\"}")
+
 # --- the driver ----------------------------------------------------------------------------------------------------------
 def write_case(work, name, op, ins, outs, attrs):
     args = ", ".join("%%a%d: %s" % (i, ir_type(v)) for i, v in enumerate(ins))
@@ -276,7 +305,7 @@ def write_case(work, name, op, ins, outs, attrs):
     rets = ", ".join("%0" if len(outs) == 1 else "%%0#%d" % i for i in range(len(outs)))
     with open(os.path.join(work, name + ".mlir"), "w") as f:
         f.write("func.func @main(%s) -> (%s) {\n" % (args, ", ".join(rtypes)))
-        f.write("  %s = %s %s %s : (%s) -> (%s)\n" % (res, op, ", ".join("%%a%d" % i for i in range(len(ins))), attrs,
+        f.write('  %s = "%s"(%s) %s : (%s) -> (%s)\n' % (res, op, ", ".join("%%a%d" % i for i in range(len(ins))), attrs,
                                                        ", ".join(ir_type(v) for v in ins), ", ".join(rtypes)))
         f.write("  return %s : %s\n}\n" % (rets, ", ".join(rtypes)))
     paths = []
@@ -303,8 +332,8 @@ def check(name, got, want, tol):
 def main():
     nc_run, work = sys.argv[1], sys.argv[2]
     os.makedirs(work, exist_ok=True)
-    failed = 0
-    for name, op, ins, outs, attrs, tol in CASES:
+    failed = skipped = 0
+    for name, op, ins, outs, attrs, tol, pending in CASES:
         paths = write_case(work, name, op, ins, outs, attrs)
         out_paths = [os.path.join(work, "%s.out%d.npy" % (name, i)) for i in range(len(outs))]
         cmd = [nc_run, os.path.join(work, name + ".mlir")]
@@ -314,6 +343,10 @@ def main():
             cmd += ["--output", p]
         r = subprocess.run(cmd, capture_output=True, text=True)
         why = None
+        if r.returncode and pending and "unregistered operation '%s'" % op in r.stderr:
+            skipped += 1
+            print("SKIP %s: %s is not in the dialect yet" % (name, op))
+            continue
         if r.returncode:
             why = "nc-run failed: " + r.stderr.strip()
         else:
@@ -325,7 +358,7 @@ def main():
         if why:
             failed += 1
             print("FAIL %s: %s" % (name, why))
-    print("%d cases, %d failed" % (len(CASES), failed))
+    print("%d cases, %d failed, %d skipped" % (len(CASES), failed, skipped))
     return 1 if failed else 0
 
 

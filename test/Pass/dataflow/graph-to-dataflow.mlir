@@ -151,3 +151,19 @@ func.func @dynamic_weights(%x: tensor<1x1x4x4xf32>, %w: tensor<2x1x3x3xf32>, %s:
   %m = graph.mul %c, %s : (tensor<1x2x4x4xf32>, tensor<1x2x1x1xf32>) -> tensor<1x2x4x4xf32>
   return %m : tensor<1x2x4x4xf32>
 }
+
+// -----
+
+// A concat along the channels reads the same row (pixel) of every input,
+// each with its own channels; along other axes it runs once.
+// CHECK-LABEL: func.func @concat
+// CHECK: dataflow.node "concat1"(%arg0, %arg1) {domain = #dataflow.set<"{ S[y] : 0 <= y <= 2 }">, kind = "concat", macs = 0 : i64, reads = [#dataflow.map<"{ S[y] -> In0[c, y, x] : 0 <= y <= 2 and 0 <= c <= 1 and 0 <= x <= 3 }">, #dataflow.map<"{ S[y] -> In1[0, y, x] : 0 <= y <= 2 and 0 <= x <= 3 }">], writes = #dataflow.map<"{ S[y] -> Out[c, y, x] : 0 <= y <= 2 and 0 <= c <= 2 and 0 <= x <= 3 }">}
+// CHECK: graph.concat
+// CHECK-NEXT: graph.relu
+// CHECK: dataflow.node "concat2"(%{{.*}}) {domain = #dataflow.set<"{ S[] }">, kind = "concat", macs = 0 : i64, reads = [#dataflow.map<"{ S[] -> In0[i0, i1, i2] : 0 <= i0 <= 2 and 0 <= i1 <= 2 and 0 <= i2 <= 3 }">]
+func.func @concat(%a: tensor<1x2x3x4xf32>, %b: tensor<1x1x3x4xf32>) -> tensor<1x3x6x4xf32> {
+  %c = graph.concat %a, %b {axis = 1 : i64} : (tensor<1x2x3x4xf32>, tensor<1x1x3x4xf32>) -> tensor<1x3x3x4xf32>
+  %r = graph.relu %c : (tensor<1x3x3x4xf32>) -> tensor<1x3x3x4xf32>
+  %e = graph.concat %r, %r {axis = 2 : i64} : (tensor<1x3x3x4xf32>, tensor<1x3x3x4xf32>) -> tensor<1x3x6x4xf32>
+  return %e : tensor<1x3x6x4xf32>
+}

@@ -3,8 +3,6 @@
 // bias and the fixed-point multipliers) into its node; a requantize whose
 // bias is not a constant is an elementwise node of its own that reads the
 // bias whole (it broadcasts along `axis`, not as numpy would).
-// REQUIRES: graph-requantize
-// nc-roundtrip: skip (the roundtrip checks cannot know whether graph.requantize exists)
 // RUN: nc-opt --graph-to-dataflow --dataflow-deps %s | FileCheck %s
 // RUN: nc-opt --graph-to-dataflow --dataflow-inline %s | nc-opt > %t.out
 // RUN: nc-opt %s > %t.ref
@@ -14,7 +12,8 @@
 // CHECK:      graph.quantize_linear
 // CHECK:      dataflow.node "conv1"(%{{.*}}) {buffer_elements = array<i64: 12>, {{.*}} kind = "conv", macs = 288 : i64
 // CHECK:        graph.conv_integer
-// CHECK-NEXT:   graph.requantize
+// CHECK-NEXT:   graph.constant {value = dense<[5, -5]> : tensor<2xi32>}
+// CHECK-NEXT:   graph.requantize {{.*}}activation = "relu"
 // CHECK-NEXT:   dataflow.yield %{{.*}} : tensor<1x2x4x4xi8>
 // CHECK:      dataflow.node "pool1"
 // CHECK:      dataflow.node "flatten1"
@@ -23,6 +22,8 @@
 // CHECK-NEXT:   graph.requantize
 // CHECK-NEXT:   dataflow.yield %{{.*}} : tensor<1x3xi8>
 // CHECK:      dataflow.node "matmul2"
+// CHECK:        graph.matmul_integer
+// CHECK-NEXT:   dataflow.yield %{{.*}} : tensor<1x3xi32>
 // CHECK:      dataflow.node "elementwise1"(%{{.*}}, %arg1) {{.*}}reads = [#dataflow.map<"{ S[] -> In0[i0] : 0 <= i0 <= 2 }">, #dataflow.map<"{ S[] -> In1[i0] : 0 <= i0 <= 2 }">]
 // CHECK:      dataflow.node "add1"
 // CHECK:      graph.dequantize_linear

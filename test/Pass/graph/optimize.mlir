@@ -9,6 +9,7 @@
 // LIST: graph-constant-fold
 // LIST-NEXT: graph-fold-batchnorm
 // LIST-NEXT: graph-fuse-activation
+// LIST-NEXT: graph-quantize
 // LIST-NEXT: graph-shape-inference
 // LIST-NEXT: graph-simplify-shapes
 // LIST: graph-optimize

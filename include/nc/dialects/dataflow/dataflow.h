@@ -141,7 +141,8 @@ int nc_dataflow_tensor_coords(NC_KEEP const nc_type *t, int64_t *dims);
 
 /** What describes one layer (all attributes of a node but its region). */
 typedef struct nc_dataflow_layer_desc {
-  const char *kind;  /**< "conv", "matmul", "pool", "global_pool", "add", "elementwise", "flatten", "reshape" */
+  const char *kind;  /**< "conv", "matmul", "pool", "global_pool", "add", "elementwise", "concat", "flatten",
+                          "reshape" */
   char *domain;      /**< isl text (malloc'ed) */
   char **reads;      /**< isl text, one per input (malloc'ed array of malloc'ed strings) */
   size_t n_reads;
@@ -154,7 +155,8 @@ void nc_dataflow_layer_desc_clear(nc_dataflow_layer_desc *d);
 
 /** Describes the layer whose main op is `layer_op` (conv, conv_integer,
  * qlinear_conv, matmul, matmul_integer, qlinear_matmul, gemm, max_pool,
- * avg_pool, global pools, add and other elementwise ops, flatten, reshape),
+ * avg_pool, global pools, add and other elementwise ops, concat, flatten,
+ * reshape),
  * reading the node inputs `inputs` (the non-constant values the group uses,
  * in order: input i is In<i>) and producing `output`, at granularity `g`,
  * with deps.h's builders where they apply and isl text otherwise. The ops

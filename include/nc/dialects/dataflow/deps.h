@@ -197,6 +197,14 @@ bool nc_deps_compute(__isl_keep isl_set *p_domain, __isl_keep isl_union_map *p_w
                      __isl_keep isl_set *c_domain, __isl_keep isl_union_map *c_reads,
                      NC_GIVE nc_deps_channel **out, nc_deps_error *err);
 
+/** nc_deps_compute without the buffer sweep, the part that enumerates the
+ * channel's elements: every relation is computed, but
+ * nc_deps_channel_get_buffer_size returns -1 and get_buffer_peak NULL. For
+ * callers that size buffers on a whole pipeline (nc_deps_pipeline_buffers). */
+bool nc_deps_compute_relations(__isl_keep isl_set *p_domain, __isl_keep isl_union_map *p_writes,
+                               __isl_keep isl_set *c_domain, __isl_keep isl_union_map *c_reads,
+                               NC_GIVE nc_deps_channel **out, nc_deps_error *err);
+
 /** nc_deps_compute on isl text (parsed in `ctx`). */
 bool nc_deps_compute_str(isl_ctx *ctx, NC_KEEP const char *p_domain, NC_KEEP const char *p_writes,
                          NC_KEEP const char *c_domain, NC_KEEP const char *c_reads,

@@ -30,9 +30,9 @@ extern const nc_dialect_def nc_graph_dialect;
  * types and an attribute dictionary (`attrs`, NULL for none), checking the
  * operands and attributes as the verifier does and emitting the first problem
  * as an error at `loc`. `types` has n_results entries; on entry each may hold
- * a hint (the type the caller intends) or NULL: graph.cast and
- * graph.quantize_linear take their result element type from the hint, and
- * graph.split needs n_results. Results are ranked tensors whose dims are
+ * a hint (the type the caller intends) or NULL: graph.cast,
+ * graph.quantize_linear and graph.requantize (i8 without a hint) take their
+ * result element type from the hint, and graph.split needs n_results. Results are ranked tensors whose dims are
  * static where the operands' are, dynamic (`?`) otherwise. Optional operands
  * are positional: pass the leading ones that are present. */
 bool nc_graph_infer_types(nc_context *ctx, const char *op_name, nc_location loc, size_t n_operands,

@@ -1,11 +1,15 @@
 #!/usr/bin/python3
 """Imports ONNX's own backend test models with nc-translate.
 
-Usage: onnx_tests.py NC_TRANSLATE ONNX_TESTS_DIR
+Usage: onnx_tests.py NC_TRANSLATE ONNX_TESTS_DIR [NC_RUN]
 
 Every model whose operators are all ones nc imports (SUPPORTED below, any
 opset from 1 to 21) must import and verify; every other model must be
 refused with an "is not supported" error (exit status 1), never a crash.
+With NC_RUN, each imported model also runs on its test_data_set_0 inputs
+with the reference interpreter, and must give ONNX's expected outputs (to
+float32 rounding): the check that legacy forms (opset 6 broadcasting,
+per-channel PRelu, 2-D Softmax) were imported as their authors meant.
 Prints one line per refused model and a summary line.
 """
 import glob
@@ -26,8 +30,32 @@ SUPPORTED = {
 }
 
 
+def run_matches(nc_run, path, m, work):
+    """Runs nc-run on the model's first test data set; None if it matches."""
+    import numpy as np
+    from onnx import numpy_helper
+    data = os.path.join(os.path.dirname(path), "test_data_set_0")
+    inits = {t.name for t in m.graph.initializer}
+    n_in = len([i for i in m.graph.input if i.name not in inits])
+    ins = sorted(glob.glob(os.path.join(data, "input_*.pb")))[:n_in]
+    wants = sorted(glob.glob(os.path.join(data, "output_*.pb")))
+    outs = [os.path.join(work, "out_%d.npy" % k) for k in range(len(wants))]
+    r = subprocess.run([nc_run, path] + sum([["--input", i] for i in ins], []) + sum([["--output", o] for o in outs], []),
+                       capture_output=True, text=True)
+    if r.returncode:
+        return "nc-run failed: " + r.stderr.strip()
+    for o, w in zip(outs, wants):
+        got, want = np.load(o), numpy_helper.to_array(onnx.load_tensor(w))
+        if got.shape != want.shape or not np.allclose(got, want, rtol=1e-3, atol=1e-5, equal_nan=True):
+            return "output %s differs" % os.path.basename(w)
+    return None
+
+
 def main():
     tool, root = sys.argv[1:3]
+    nc_run = sys.argv[3] if len(sys.argv) > 3 else None
+    work = os.environ.get("TMPDIR", "/tmp")
+    matched = 0
     paths = sorted(glob.glob(os.path.join(root, "*", "*", "model.onnx")))
     if not paths:
         sys.exit("no models under " + root)
@@ -59,7 +87,15 @@ def main():
             print("refused:", name, "-", r.stderr.strip().splitlines()[0].split("error: ", 1)[-1])
         else:
             imported += 1
+            problem = run_matches(nc_run, path, m, work) if nc_run else None
+            if problem:
+                failures += 1
+                print("WRONG RESULT:", name, problem)
+            elif nc_run:
+                matched += 1
     print("onnx-tests: %d models, %d imported, %d refused, %d failures" % (len(paths), imported, refused, failures))
+    if nc_run:
+        print("onnx-tests: %d imported models compute ONNX's expected outputs" % matched)
     sys.exit(1 if failures else 0)
 
 

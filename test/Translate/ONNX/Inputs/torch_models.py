@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Exports a small PyTorch network to ONNX the way users do, for import tests.
 
-Usage: torch_models.py OUT_DIR
+Usage: torch_models.py OUT_DIR              writes the models, inputs and torch's outputs
+       torch_models.py check NC_RUN OUT_DIR  runs each model with nc-run and compares
 
 Writes net<opset>.onnx and blocks<opset>.onnx (batch 2), and
 net<opset>_dyn.onnx and blocks<opset>_dyn.onnx (dynamic batch axis), for
@@ -62,7 +63,35 @@ class Blocks(nn.Module):
         return F.log_softmax(z, dim=1), torch.flatten(y, 1)
 
 
+def check(nc_run, out):
+    """nc-run on each model's input.npy must give torch's outputs (float32
+    summation order aside); dynamic models get a batch of 3, not 2."""
+    import subprocess
+    import numpy as np
+    n = bad = 0
+    for name in sorted(f[:-5] for f in os.listdir(out) if f.endswith(".onnx")):
+        n += 1
+        base = os.path.join(out, name)
+        k = 2 if name.startswith("blocks") else 1
+        outs = ["%s.got%d.npy" % (base, i) for i in range(k)]
+        cmd = [nc_run, base + ".onnx", "--input", base + ".x.npy"] + sum([["--output", o] for o in outs], [])
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode:
+            bad += 1
+            print("FAILED:", name, r.stderr.strip())
+            continue
+        for i in range(k):
+            got, want = np.load(outs[i]), np.load("%s.want%d.npy" % (base, i))
+            if got.shape != want.shape or not np.allclose(got, want, rtol=1e-4, atol=1e-5):
+                bad += 1
+                print("DIFFERS:", name, i, got.shape, want.shape)
+    print("torch models: %d run, %d differ from torch" % (n, bad))
+    return bad
+
+
 def main():
+    if sys.argv[1] == "check":
+        sys.exit(1 if check(sys.argv[2], sys.argv[3]) else 0)
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
     torch.manual_seed(0)
@@ -80,6 +109,19 @@ def main():
         torch.onnx.export(blocks, xb, os.path.join(out, f"blocks{opset}.onnx"), **kw)
         torch.onnx.export(blocks, xb, os.path.join(out, f"blocks{opset}_dyn.onnx"), **kw,
                           dynamic_axes={"x": {0: "batch"}})
+    # inputs and torch's outputs: batch 2 for the static models, 3 for the dynamic ones
+    import numpy as np
+    with torch.no_grad():
+        for model, name, shape in ((net, "net", (1, 8, 8)), (blocks, "blocks", (3, 16, 16))):
+            for suffix, batch in (("", 2), ("_dyn", 3)):
+                inp = torch.randn(batch, *shape)
+                res = model(inp)
+                res = res if isinstance(res, tuple) else (res,)
+                for opset in (9, 13, 17):
+                    base = os.path.join(out, "%s%d%s" % (name, opset, suffix))
+                    np.save(base + ".x.npy", inp.numpy())
+                    for i, r in enumerate(res):
+                        np.save("%s.want%d.npy" % (base, i), r.numpy())
 
 
 if __name__ == "__main__":

@@ -1,0 +1,393 @@
+/* core_api.c: the C API of the core dialect (core.h): building chips, tiles,
+ * buffers and programs, and reading them back, for the passes, the targets'
+ * printers and tests. Readers are defensive (a malformed op reads as
+ * absent), since a target may look at IR the verifier has not seen.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core_internal.h"
+#include "nc/dialects/dataflow/dataflow.h"
+#include "nc/ir/symbol.h"
+
+/* --- attribute helpers ------------------------------------------------------------------------------------ */
+
+int64_t core_int_attr(const nc_op *op, const char *name, int64_t dflt)
+{
+  nc_attr *a = nc_op_get_attr_str(op, name);
+  return a && nc_attr_get_kind(a) == NC_ATTR_INTEGER ? nc_attr_get_int(a) : dflt;
+}
+
+const char *core_str_attr(const nc_op *op, const char *name)
+{
+  nc_attr *a = nc_op_get_attr_str(op, name);
+  return a && nc_attr_get_kind(a) == NC_ATTR_STRING ? nc_attr_get_string(a, NULL) : "";
+}
+
+bool core_pair_attr(const nc_op *op, const char *name, int64_t *a, int64_t *b)
+{
+  nc_attr *x = nc_op_get_attr_str(op, name);
+  *a = *b = 0;
+  if (!x || nc_attr_get_kind(x) != NC_ATTR_DENSE_ARRAY || nc_attr_get_num_elements(x) != 2 ||
+      !nc_type_is_integer_of_width(nc_attr_get_type(x), 64))
+    return false;
+  *a = nc_attr_dense_array_get_int(x, 0);
+  *b = nc_attr_dense_array_get_int(x, 1);
+  return true;
+}
+
+static nc_attr *i64(nc_context *ctx, int64_t v) { return nc_attr_integer(ctx, nc_type_integer(ctx, 64, NC_SIGNLESS), v); }
+
+static nc_attr *pair(nc_context *ctx, int64_t a, int64_t b)
+{
+  return nc_attr_dense_i64_array(ctx, 2, (int64_t[]){a, b});
+}
+
+static nc_named_attr named(nc_context *ctx, const char *name, nc_attr *v)
+{
+  return (nc_named_attr){nc_ident_get_cstr(ctx, name), v};
+}
+
+/* Creates a registered op with one empty-block region (if regions) and appends it to `b` (if not NULL). */
+static nc_op *make(nc_context *ctx, const char *name, nc_location loc, size_t n, const nc_named_attr *attrs,
+                   bool region, nc_block *b)
+{
+  nc_op *op = nc_op_create(&(nc_op_state){.ctx = ctx, .name = name, .loc = loc, .n_attrs = n, .attrs = attrs,
+                                          .n_regions = region ? 1 : 0});
+  if (!op)
+    NC_UNREACHABLE("the core dialect is not registered");
+  if (region)
+    nc_region_add_entry_block(nc_op_get_region(op, 0));
+  if (b)
+    nc_block_append_op(b, op);
+  return op;
+}
+
+static nc_block *body(const nc_op *op)
+{
+  return op && nc_op_get_num_regions(op) == 1 ? nc_region_get_first_block(nc_op_get_region(op, 0)) : NULL;
+}
+
+/* --- chips ---------------------------------------------------------------------------------------------------- */
+
+bool nc_core_is_chip(const nc_op *op) { return op && nc_op_is(op, "core.chip"); }
+bool nc_core_is_tile(const nc_op *op) { return op && nc_op_is(op, "core.tile"); }
+bool nc_core_is_buffer(const nc_op *op) { return op && nc_op_is(op, "core.buffer"); }
+bool nc_core_is_program(const nc_op *op) { return op && nc_op_is(op, "core.program"); }
+
+nc_op *nc_core_chip_create(nc_context *ctx, nc_location loc, const nc_chip_desc *desc, const char *function)
+{
+  nc_named_attr a[5] = {
+    named(ctx, "target", nc_attr_string_cstr(ctx, desc->name)),
+    named(ctx, "rows", i64(ctx, desc->rows)),
+    named(ctx, "cols", i64(ctx, desc->cols)),
+    named(ctx, "sram_bytes", i64(ctx, desc->sram_bytes)),
+  };
+  size_t n = 4;
+  if (function)
+    a[n++] = named(ctx, "function", nc_attr_symbol_ref(ctx, nc_ident_get_cstr(ctx, function), 0, NULL));
+  return make(ctx, "core.chip", loc, n, a, true, NULL);
+}
+
+int64_t nc_core_chip_get_rows(const nc_op *chip) { return core_int_attr(chip, "rows", 0); }
+int64_t nc_core_chip_get_cols(const nc_op *chip) { return core_int_attr(chip, "cols", 0); }
+int64_t nc_core_chip_get_sram_bytes(const nc_op *chip) { return core_int_attr(chip, "sram_bytes", 0); }
+const char *nc_core_chip_get_target(const nc_op *chip) { return core_str_attr(chip, "target"); }
+
+const char *nc_core_chip_get_function_name(const nc_op *chip)
+{
+  nc_attr *f = nc_op_get_attr_str(chip, "function");
+  if (!f || nc_attr_get_kind(f) != NC_ATTR_SYMBOL_REF || nc_attr_symbol_ref_get_num_nested(f))
+    return NULL;
+  return nc_ident_str(nc_attr_symbol_ref_get_root(f));
+}
+
+nc_op *nc_core_chip_lookup_function(nc_op *chip)
+{
+  nc_attr *f = nc_op_get_attr_str(chip, "function");
+  if (!nc_core_chip_get_function_name(chip))
+    return NULL;
+  nc_symbol_table_collection *c = nc_symbol_table_collection_create();
+  nc_op *fn = nc_symbol_lookup_nearest(c, chip, f);
+  nc_symbol_table_collection_destroy(c);
+  return fn;
+}
+
+nc_op *nc_core_find_node(nc_op *func, const char *name)
+{
+  for (nc_op *n = nc_dataflow_first_node(func); n; n = nc_dataflow_next_node(n))
+    if (!strcmp(nc_dataflow_node_get_name(n), name))
+      return n;
+  return NULL;
+}
+
+nc_block *nc_core_chip_get_body(const nc_op *chip) { return body(chip); }
+
+static nc_op *tile_from(nc_op *op)
+{
+  while (op && !nc_core_is_tile(op))
+    op = nc_op_get_next(op);
+  return op;
+}
+
+nc_op *nc_core_chip_first_tile(const nc_op *chip)
+{
+  nc_block *b = body(chip);
+  return b ? tile_from(nc_block_get_first_op(b)) : NULL;
+}
+
+nc_op *nc_core_tile_next(const nc_op *tile) { return tile ? tile_from(nc_op_get_next(tile)) : NULL; }
+
+size_t nc_core_chip_get_num_tiles(const nc_op *chip)
+{
+  size_t n = 0;
+  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
+    n++;
+  return n;
+}
+
+nc_op *nc_core_chip_find_tile(const nc_op *chip, int64_t x, int64_t y)
+{
+  if (x < 0 || y < 0)
+    return NULL;
+  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
+    if (nc_core_tile_get_x(t) == x && nc_core_tile_get_y(t) == y)
+      return t;
+  return NULL;
+}
+
+/* --- tiles ----------------------------------------------------------------------------------------------------- */
+
+nc_op *nc_core_tile_create(nc_op *chip, nc_location loc, const char *node, int64_t x, int64_t y, int64_t lo,
+                           int64_t hi)
+{
+  nc_context *ctx = nc_op_get_context(chip);
+  nc_named_attr a[4] = {
+    named(ctx, "x", i64(ctx, x)),
+    named(ctx, "y", i64(ctx, y)),
+    named(ctx, "node", nc_attr_string_cstr(ctx, node)),
+  };
+  size_t n = 3;
+  if (lo < hi)
+    a[n++] = named(ctx, "out_channels", pair(ctx, lo, hi));
+  nc_op *tile = make(ctx, "core.tile", loc, n, a, true, body(chip));
+  make(ctx, "core.program", loc, 0, NULL, true, body(tile));
+  return tile;
+}
+
+int64_t nc_core_tile_get_x(const nc_op *tile) { return core_int_attr(tile, "x", -1); }
+int64_t nc_core_tile_get_y(const nc_op *tile) { return core_int_attr(tile, "y", -1); }
+
+void nc_core_tile_set_position(nc_op *tile, int64_t x, int64_t y)
+{
+  nc_context *ctx = nc_op_get_context(tile);
+  nc_op_set_attr_str(tile, "x", i64(ctx, x));
+  nc_op_set_attr_str(tile, "y", i64(ctx, y));
+}
+
+const char *nc_core_tile_get_node(const nc_op *tile) { return core_str_attr(tile, "node"); }
+
+bool nc_core_tile_get_out_channels(const nc_op *tile, int64_t *lo, int64_t *hi)
+{
+  return core_pair_attr(tile, "out_channels", lo, hi);
+}
+
+void nc_core_tile_set_out_channels(nc_op *tile, int64_t lo, int64_t hi)
+{
+  nc_op_set_attr_str(tile, "out_channels", pair(nc_op_get_context(tile), lo, hi));
+}
+
+nc_op *nc_core_tile_get_program(const nc_op *tile)
+{
+  nc_block *b = body(tile);
+  nc_op *last = b ? nc_block_get_last_op(b) : NULL;
+  return nc_core_is_program(last) ? last : NULL;
+}
+
+nc_op *nc_core_tile_first_buffer(const nc_op *tile)
+{
+  nc_block *b = body(tile);
+  nc_op *first = b ? nc_block_get_first_op(b) : NULL;
+  return nc_core_is_buffer(first) ? first : NULL;
+}
+
+nc_op *nc_core_buffer_next(const nc_op *buffer)
+{
+  nc_op *next = buffer ? nc_op_get_next(buffer) : NULL;
+  return nc_core_is_buffer(next) ? next : NULL;
+}
+
+size_t nc_core_tile_get_num_buffers(const nc_op *tile)
+{
+  size_t n = 0;
+  for (nc_op *b = nc_core_tile_first_buffer(tile); b; b = nc_core_buffer_next(b))
+    n++;
+  return n;
+}
+
+nc_op *nc_core_tile_find_buffer(const nc_op *tile, const char *name)
+{
+  for (nc_op *b = nc_core_tile_first_buffer(tile); b; b = nc_core_buffer_next(b))
+    if (!strcmp(nc_core_buffer_get_name(b), name))
+      return b;
+  return NULL;
+}
+
+void nc_core_tile_clear_buffers(nc_op *tile)
+{
+  for (nc_op *b = nc_core_tile_first_buffer(tile), *next; b; b = next) {
+    next = nc_core_buffer_next(b);
+    nc_op_erase(b);
+  }
+}
+
+/* --- buffers ---------------------------------------------------------------------------------------------------- */
+
+static const char *const kind_names[] = {"weights", "bias", "input", "output", "scratch"};
+
+const char *nc_core_buffer_kind_name(nc_core_buffer_kind kind)
+{
+  return (unsigned)kind < NC_COUNTOF(kind_names) ? kind_names[kind] : "?";
+}
+
+bool nc_core_buffer_kind_from_name(const char *name, nc_core_buffer_kind *kind)
+{
+  for (size_t i = 0; i < NC_COUNTOF(kind_names); i++)
+    if (!strcmp(name, kind_names[i])) {
+      *kind = (nc_core_buffer_kind)i;
+      return true;
+    }
+  return false;
+}
+
+nc_op *nc_core_tile_add_buffer(nc_op *tile, const char *name, nc_core_buffer_kind kind, int64_t bytes,
+                               int64_t offset)
+{
+  nc_context *ctx = nc_op_get_context(tile);
+  nc_named_attr a[4] = {
+    named(ctx, "name", nc_attr_string_cstr(ctx, name)),
+    named(ctx, "kind", nc_attr_string_cstr(ctx, nc_core_buffer_kind_name(kind))),
+    named(ctx, "bytes", i64(ctx, bytes)),
+    named(ctx, "offset", i64(ctx, offset)),
+  };
+  nc_op *buf = make(ctx, "core.buffer", nc_op_get_loc(tile), 4, a, false, NULL);
+  nc_op *program = nc_core_tile_get_program(tile);
+  if (program)
+    nc_op_insert_before(buf, program);
+  else
+    nc_block_append_op(body(tile), buf);
+  return buf;
+}
+
+const char *nc_core_buffer_get_name(const nc_op *b) { return core_str_attr(b, "name"); }
+
+nc_core_buffer_kind nc_core_buffer_get_kind(const nc_op *b)
+{
+  nc_core_buffer_kind k = NC_CORE_BUFFER_SCRATCH;
+  nc_core_buffer_kind_from_name(core_str_attr(b, "kind"), &k);
+  return k;
+}
+
+int64_t nc_core_buffer_get_bytes(const nc_op *b) { return core_int_attr(b, "bytes", 0); }
+int64_t nc_core_buffer_get_offset(const nc_op *b) { return core_int_attr(b, "offset", -1); }
+
+void nc_core_buffer_set_offset(nc_op *b, int64_t offset)
+{
+  nc_op_set_attr_str(b, "offset", i64(nc_op_get_context(b), offset));
+}
+
+int nc_core_buffer_get_operand(const nc_op *b)
+{
+  const char *name = nc_core_buffer_get_name(b);
+  if (nc_core_buffer_get_kind(b) != NC_CORE_BUFFER_INPUT || strncmp(name, "in", 2) || !name[2])
+    return -1;
+  int k = 0;
+  for (const char *p = name + 2; *p; p++) {
+    if (*p < '0' || *p > '9' || k > 100000)
+      return -1;
+    k = k * 10 + (*p - '0');
+  }
+  return k;
+}
+
+/* --- programs ----------------------------------------------------------------------------------------------------- */
+
+nc_block *nc_core_program_get_body(const nc_op *program) { return body(program); }
+
+size_t nc_core_program_get_size(const nc_op *program)
+{
+  size_t n = 0;
+  nc_block *b = body(program);
+  for (nc_op *op = b ? nc_block_get_first_op(b) : NULL; op; op = nc_op_get_next(op))
+    n++;
+  return n;
+}
+
+bool nc_core_instr_get(const nc_op *op, nc_core_instr *in)
+{
+  memset(in, 0, sizeof *in);
+  if (nc_op_is(op, "core.recv")) {
+    in->kind = NC_CORE_RECV;
+    in->operand = core_int_attr(op, "operand", -1);
+    in->iter = core_int_attr(op, "iter", -1);
+    return core_pair_attr(op, "from", &in->x, &in->y) && in->operand >= 0 && in->iter >= 0;
+  }
+  if (nc_op_is(op, "core.compute")) {
+    in->kind = NC_CORE_COMPUTE;
+    in->begin = core_int_attr(op, "begin", -1);
+    in->end = core_int_attr(op, "end", -1);
+    return in->begin >= 0 && in->end > in->begin;
+  }
+  if (nc_op_is(op, "core.send")) {
+    in->kind = NC_CORE_SEND;
+    in->iter = core_int_attr(op, "iter", -1);
+    in->bytes = core_int_attr(op, "bytes", 0);
+    return core_pair_attr(op, "to", &in->x, &in->y) && in->iter >= 0 && in->bytes > 0;
+  }
+  if (nc_op_is(op, "core.wait")) {
+    in->kind = NC_CORE_WAIT;
+    in->cycles = core_int_attr(op, "cycles", -1);
+    return in->cycles >= 0;
+  }
+  return false;
+}
+
+nc_op *nc_core_program_append(nc_op *program, nc_location loc, const nc_core_instr *in)
+{
+  nc_context *ctx = nc_op_get_context(program);
+  nc_named_attr a[3];
+  size_t n = 0;
+  const char *name = "core.wait";
+  switch (in->kind) {
+  case NC_CORE_RECV:
+    name = "core.recv";
+    a[n++] = named(ctx, "from", pair(ctx, in->x, in->y));
+    a[n++] = named(ctx, "operand", i64(ctx, in->operand));
+    a[n++] = named(ctx, "iter", i64(ctx, in->iter));
+    break;
+  case NC_CORE_COMPUTE:
+    name = "core.compute";
+    a[n++] = named(ctx, "begin", i64(ctx, in->begin));
+    a[n++] = named(ctx, "end", i64(ctx, in->end));
+    break;
+  case NC_CORE_SEND:
+    name = "core.send";
+    a[n++] = named(ctx, "to", pair(ctx, in->x, in->y));
+    a[n++] = named(ctx, "iter", i64(ctx, in->iter));
+    a[n++] = named(ctx, "bytes", i64(ctx, in->bytes));
+    break;
+  case NC_CORE_WAIT:
+    a[n++] = named(ctx, "cycles", i64(ctx, in->cycles));
+    break;
+  }
+  return make(ctx, name, loc, n, a, false, body(program));
+}
+
+void nc_core_program_clear(nc_op *program)
+{
+  nc_block *b = body(program);
+  for (nc_op *op = b ? nc_block_get_first_op(b) : NULL, *next; op; op = next) {
+    next = nc_op_get_next(op);
+    nc_op_erase(op);
+  }
+}

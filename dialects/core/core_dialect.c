@@ -1,0 +1,350 @@
+/* core_dialect.c: the op table of the `core` dialect (work placed on the
+ * cores of a 2-D grid; docs/design/spine.md section 3) and the checks each
+ * op can make on its own. The checks that need the whole chip (positions,
+ * SRAM, who sends to whom) are in core_verify.c. `nc-opt
+ * --dump-dialect-docs=core` turns this table into docs/dialects/core.md.
+ */
+#include <string.h>
+
+#include "core_internal.h"
+#include "nc/dialects/dataflow/dataflow.h"
+
+/* --- attribute constraints ------------------------------------------------------------------------------ */
+
+static bool a_kind(const nc_attr *a)
+{
+  nc_core_buffer_kind k;
+  return nc_attr_get_kind(a) == NC_ATTR_STRING && nc_core_buffer_kind_from_name(nc_attr_get_string(a, NULL), &k);
+}
+
+static bool a_pair(const nc_attr *a)
+{
+  return nc_ac_i64_array.pred(a) && nc_attr_get_num_elements(a) == 2;
+}
+
+static const nc_attr_constraint ac_kind = {
+  "string attribute: \"weights\", \"bias\", \"input\", \"output\" or \"scratch\"", a_kind, NC_ATTR_SYNTAX_FULL};
+static const nc_attr_constraint ac_pair = {"i64 dense array attribute of 2 elements", a_pair, NC_ATTR_SYNTAX_FULL};
+
+/* --- per-op checks ----------------------------------------------------------------------------------------- */
+
+static bool positive(nc_op *op, const char *name)
+{
+  int64_t v = core_int_attr(op, name, 0);
+  return v >= 1 || nc_op_emit_error(op, "%s must be positive, not %lld", name, (long long)v);
+}
+
+static bool non_negative(nc_op *op, const char *name)
+{
+  int64_t v = core_int_attr(op, name, 0);
+  return v >= 0 || nc_op_emit_error(op, "%s must be non-negative, not %lld", name, (long long)v);
+}
+
+static bool verify_chip(nc_op *op)
+{
+  if (!positive(op, "rows") || !positive(op, "cols") || !positive(op, "sram_bytes"))
+    return false;
+  if (!*core_str_attr(op, "target"))
+    return nc_op_emit_error(op, "target must not be empty");
+  return true;
+}
+
+/* A position (x, y): both -1 (the host, or not placed) or both non-negative. */
+static bool check_position(nc_op *op, const char *what, int64_t x, int64_t y)
+{
+  if ((x == -1 && y == -1) || (x >= 0 && y >= 0))
+    return true;
+  return nc_op_emit_error(op, "%s (%lld, %lld) must be a grid position or (-1, -1)", what, (long long)x,
+                          (long long)y);
+}
+
+static bool verify_tile(nc_op *op)
+{
+  if (!check_position(op, "position", core_int_attr(op, "x", 0), core_int_attr(op, "y", 0)))
+    return false;
+  if (!*core_str_attr(op, "node"))
+    return nc_op_emit_error(op, "node must name a dataflow.node");
+  int64_t lo, hi;
+  if (nc_op_get_attr_str(op, "out_channels") && core_pair_attr(op, "out_channels", &lo, &hi) &&
+      !(0 <= lo && lo < hi))
+    return nc_op_emit_error(op, "out_channels [%lld, %lld) must be a non-empty range of non-negative channels",
+                            (long long)lo, (long long)hi);
+  return true;
+}
+
+static bool verify_tile_regions(nc_op *op)
+{
+  nc_block *b = nc_region_get_first_block(nc_op_get_region(op, 0));
+  nc_op *last = b ? nc_block_get_last_op(b) : NULL;
+  if (!last || !nc_core_is_program(last))
+    return nc_op_emit_error(op, "body must end with a core.program");
+  for (nc_op *x = nc_block_get_first_op(b); x != last; x = nc_op_get_next(x)) {
+    if (!nc_core_is_buffer(x)) {
+      nc_diag *d = nc_op_diag_error(op, "body must hold core.buffer ops and then one core.program, not '%s'",
+                                    nc_ident_str(nc_op_get_name(x)));
+      nc_diag_attach_note(d, nc_op_get_loc(x), "see here");
+      nc_diag_emit(d);
+      return false;
+    }
+    for (nc_op *y = nc_block_get_first_op(b); y != x; y = nc_op_get_next(y))
+      if (!strcmp(nc_core_buffer_get_name(x), nc_core_buffer_get_name(y))) {
+        nc_diag *d = nc_op_diag_error(x, "redefines buffer '%s' of its tile", nc_core_buffer_get_name(x));
+        nc_diag_attach_note(d, nc_op_get_loc(y), "first defined here");
+        nc_diag_emit(d);
+        return false;
+      }
+  }
+  return true;
+}
+
+static bool verify_buffer(nc_op *op)
+{
+  if (!*core_str_attr(op, "name"))
+    return nc_op_emit_error(op, "name must not be empty");
+  if (!positive(op, "bytes"))
+    return false;
+  int64_t off = core_int_attr(op, "offset", -1);
+  if (off < -1)
+    return nc_op_emit_error(op, "offset must be -1 (not planned) or non-negative, not %lld", (long long)off);
+  return true;
+}
+
+static bool verify_program_regions(nc_op *op)
+{
+  nc_block *b = nc_region_get_first_block(nc_op_get_region(op, 0));
+  int64_t end = 0;
+  for (nc_op *x = b ? nc_block_get_first_op(b) : NULL; x; x = nc_op_get_next(x)) {
+    nc_core_instr in;
+    if (!nc_core_instr_get(x, &in))
+      return nc_op_emit_error(x, "is not a program op: a core.program holds only core.recv, core.compute, "
+                                 "core.send and core.wait");
+    if (in.kind == NC_CORE_COMPUTE) {
+      if (in.begin < end)
+        return nc_op_emit_error(x, "computes iterations [%lld, %lld) but the program already computed up to %lld: "
+                                   "iterations run once, in order",
+                                (long long)in.begin, (long long)in.end, (long long)end);
+      end = in.end;
+    }
+  }
+  return true;
+}
+
+static bool verify_endpoint(nc_op *op, const char *name)
+{
+  int64_t x, y;
+  core_pair_attr(op, name, &x, &y);
+  return check_position(op, name, x, y);
+}
+
+static bool verify_recv(nc_op *op)
+{
+  return verify_endpoint(op, "from") && non_negative(op, "operand") && non_negative(op, "iter");
+}
+
+static bool verify_compute(nc_op *op)
+{
+  int64_t b = core_int_attr(op, "begin", 0), e = core_int_attr(op, "end", 0);
+  if (b < 0 || e <= b)
+    return nc_op_emit_error(op, "iterations [%lld, %lld) must be a non-empty range from 0 up", (long long)b,
+                            (long long)e);
+  return true;
+}
+
+static bool verify_send(nc_op *op)
+{
+  return verify_endpoint(op, "to") && non_negative(op, "iter") && positive(op, "bytes");
+}
+
+static bool verify_wait(nc_op *op) { return non_negative(op, "cycles"); }
+
+static bool verify_chip_regions(nc_op *op)
+{
+  nc_block *b = nc_region_get_first_block(nc_op_get_region(op, 0));
+  for (nc_op *x = b ? nc_block_get_first_op(b) : NULL; x; x = nc_op_get_next(x))
+    if (!nc_core_is_tile(x))
+      return nc_op_emit_error(x, "cannot be in a core.chip, which holds only core.tile ops");
+  return core_verify_chip_regions(op);
+}
+
+static bool verify_chip_symbols(nc_op *op, nc_symbol_table_collection *tables)
+{
+  return core_verify_chip_symbols(op, tables);
+}
+
+/* --- tables ------------------------------------------------------------------------------------------------- */
+
+#define N(a) (a), NC_COUNTOF(a)
+
+static const nc_attr_def chip_attrs[] = {
+  {"target", &nc_ac_string, false, NULL, "the chip description's name (e.g. \"northpole\")"},
+  {"rows", &nc_ac_i64, false, NULL, "grid rows (y ranges over 0 .. rows-1)"},
+  {"cols", &nc_ac_i64, false, NULL, "grid columns (x ranges over 0 .. cols-1)"},
+  {"sram_bytes", &nc_ac_i64, false, NULL, "SRAM per core, in bytes"},
+  {"function", &nc_ac_flat_symbol_ref, true, NULL,
+   "the function whose dataflow.nodes the tiles compute (`@name`); when present, tiles are checked against it"},
+};
+static const nc_region_def chip_regions[] = {{"body", false, true, "the tiles"}};
+
+static const nc_attr_def tile_attrs[] = {
+  {"x", &nc_ac_i64, false, NULL, "grid column, -1 before core-place"},
+  {"y", &nc_ac_i64, false, NULL, "grid row, -1 before core-place"},
+  {"node", &nc_ac_string, false, NULL, "the name of the dataflow.node the tile computes"},
+  {"out_channels", &ac_pair, true, NULL,
+   "`array<i64: lo, hi>`: the output channels [lo, hi) this tile computes when the node is split over tiles"},
+};
+static const nc_region_def tile_regions[] = {{"body", false, true, "core.buffer ops, then one core.program"}};
+static const char *const tile_parents[] = {"core.chip", NULL};
+
+static const nc_attr_def buffer_attrs[] = {
+  {"name", &nc_ac_string, false, NULL, "unique in the tile: \"weights\", \"bias\", \"in0\", \"out\", \"acc\", ..."},
+  {"kind", &ac_kind, false, NULL, "what it holds"},
+  {"bytes", &nc_ac_i64, false, NULL, "its size"},
+  {"offset", &nc_ac_i64, false, NULL, "its address in the core's SRAM; -1 before core-plan-memory"},
+};
+static const char *const buffer_parents[] = {"core.tile", NULL};
+
+static const nc_region_def program_regions[] = {{"body", false, true, "the instructions, in execution order"}};
+static const char *const program_parents[] = {"core.tile", NULL};
+static const char *const instr_parents[] = {"core.program", NULL};
+
+static const nc_attr_def recv_attrs[] = {
+  {"from", &ac_pair, false, NULL, "`array<i64: x, y>`: the sending tile, (-1, -1) for the host"},
+  {"operand", &nc_ac_i64, false, NULL, "the node operand (input buffer `in<operand>`) the data is for"},
+  {"iter", &nc_ac_i64, false, NULL, "the producer's iteration whose output to wait for"},
+};
+static const nc_attr_def compute_attrs[] = {
+  {"begin", &nc_ac_i64, false, NULL, "first iteration"},
+  {"end", &nc_ac_i64, false, NULL, "one past the last iteration"},
+};
+static const nc_attr_def send_attrs[] = {
+  {"to", &ac_pair, false, NULL, "`array<i64: x, y>`: the receiving tile, (-1, -1) for the host"},
+  {"iter", &nc_ac_i64, false, NULL, "the iteration (of this tile's node) whose output is sent"},
+  {"bytes", &nc_ac_i64, false, NULL, "the message size: the output elements of that iteration in this tile's slice"},
+};
+static const nc_attr_def wait_attrs[] = {{"cycles", &nc_ac_i64, false, NULL, "how long to wait"}};
+
+static const nc_op_def core_ops[] = {
+  {
+    .name = "core.chip",
+    .summary = "A grid of cores and the work placed on them",
+    .description =
+      "The chip a function's dataflow pipeline runs on: a `rows` x `cols` grid of cores with `sram_bytes` of SRAM "
+      "each (from a chip description, docs/design/spine.md section 4), holding one `core.tile` per core in use. "
+      "`function` names the function whose `dataflow.node`s the tiles compute; the nodes stay in the module, so a "
+      "tile's `node` and the node's region say what the tile computes.\n\n"
+      "Verification: positions are inside the grid and no two tiles share a core; every planned buffer lies "
+      "within the SRAM, and buffers whose addresses overlap are never live at the same time; every `core.recv` "
+      "and `core.send` names a placed tile of the chip (not its own) or the host (-1, -1), and tiles with a "
+      "non-empty program are placed. With `function`: it exists, every tile names one of its nodes, the "
+      "`out_channels` of a split node's tiles partition its output channels, computes stay within the node's "
+      "iterations, and every recv names an operand of the node and comes from a tile of that operand's "
+      "producer (from the host for function arguments).",
+    .attrs = N(chip_attrs), .regions = N(chip_regions),
+    .traits = NC_TRAIT_ISOLATED_FROM_ABOVE | NC_TRAIT_NO_TERMINATOR | NC_TRAIT_SINGLE_BLOCK,
+    .verify = verify_chip,
+    .verify_regions = verify_chip_regions,
+    .verify_symbol_uses = verify_chip_symbols,
+    .assembly_format = "attr-dict `(` $body `)` `:` `(` `)` `->` `(` `)`",
+  },
+  {
+    .name = "core.tile",
+    .summary = "The work of one core",
+    .description =
+      "One core at grid position (`x`, `y`) computing the `dataflow.node` named `node`, or output channels "
+      "[lo, hi) of it when `out_channels = array<i64: lo, hi>` (a layer split over several cores). Before "
+      "`core-place`, x = y = -1. The body holds the tile's `core.buffer`s and then its `core.program`; buffer "
+      "names are unique in the tile.",
+    .attrs = N(tile_attrs), .regions = N(tile_regions),
+    .traits = NC_TRAIT_NO_TERMINATOR | NC_TRAIT_SINGLE_BLOCK | NC_TRAIT_HAS_PARENT,
+    .parents = tile_parents,
+    .verify = verify_tile,
+    .verify_regions = verify_tile_regions,
+    .assembly_format = "attr-dict `(` $body `)`",
+  },
+  {
+    .name = "core.buffer",
+    .summary = "A buffer in a core's SRAM",
+    .description =
+      "`bytes` of the core's SRAM at `offset` (-1 until `core-plan-memory`). `kind` says what it holds: "
+      "`weights` and `bias` (the layer's constants, for the tile's channel slice), `input` (operand k's line "
+      "buffer `in<k>`, sized by the channel's `buffer_elements`, filled by the NoC), `output` (one iteration's "
+      "output until it is sent) or `scratch` (a compute's working memory, e.g. the int32 accumulator `acc`).",
+    .attrs = N(buffer_attrs),
+    .traits = NC_TRAIT_HAS_PARENT,
+    .parents = buffer_parents,
+    .verify = verify_buffer,
+    .assembly_format = "attr-dict",
+  },
+  {
+    .name = "core.program",
+    .summary = "The static schedule of a core",
+    .description =
+      "The instructions the core runs for one inference, in order: `core.recv`, `core.compute`, `core.send` and "
+      "`core.wait`, nothing else. Computes run the node's iterations once each, in increasing order.",
+    .regions = N(program_regions),
+    .traits = NC_TRAIT_NO_TERMINATOR | NC_TRAIT_SINGLE_BLOCK | NC_TRAIT_HAS_PARENT,
+    .parents = program_parents,
+    .verify_regions = verify_program_regions,
+    .assembly_format = "attr-dict `(` $body `)`",
+  },
+  {
+    .name = "core.recv",
+    .summary = "Wait for a producer iteration's data",
+    .description =
+      "Blocks until the output of iteration `iter` of the tile at `from` (the host at (-1, -1)) has arrived in "
+      "input buffer `in<operand>`. Messages are matched by (sender, iteration).",
+    .attrs = N(recv_attrs),
+    .traits = NC_TRAIT_HAS_PARENT, .parents = instr_parents,
+    .verify = verify_recv,
+    .assembly_format = "attr-dict",
+  },
+  {
+    .name = "core.compute",
+    .summary = "Run node iterations",
+    .description =
+      "Runs iterations [`begin`, `end`) of the tile's node (iteration i is the i-th point of its domain in "
+      "lexicographic order), reading the input buffers and writing the output buffer.",
+    .attrs = N(compute_attrs),
+    .traits = NC_TRAIT_HAS_PARENT, .parents = instr_parents,
+    .verify = verify_compute,
+    .assembly_format = "attr-dict",
+  },
+  {
+    .name = "core.send",
+    .summary = "Send an iteration's output",
+    .description =
+      "Sends the output of iteration `iter` (`bytes` bytes: the elements that iteration writes in the tile's "
+      "channel slice) to the tile at `to`, or to the host at (-1, -1). A send does not wait for the receiver "
+      "to reach its recv; the NoC holds the message (and, in hardware, back-pressures the sender when the "
+      "receiver's input buffer is full).",
+    .attrs = N(send_attrs),
+    .traits = NC_TRAIT_HAS_PARENT, .parents = instr_parents,
+    .verify = verify_send,
+    .assembly_format = "attr-dict",
+  },
+  {
+    .name = "core.wait",
+    .summary = "Explicit synchronisation delay",
+    .description = "Idles the core for `cycles` cycles (a static delay a schedule may need to line cores up).",
+    .attrs = N(wait_attrs),
+    .traits = NC_TRAIT_HAS_PARENT, .parents = instr_parents,
+    .verify = verify_wait,
+    .assembly_format = "attr-dict",
+  },
+};
+
+const nc_dialect_def nc_core_dialect = {
+  .name = "core",
+  .summary = "Work placed on the cores of a 2-D grid: buffers, NoC transfers, synchronisation, programs",
+  .description =
+    "The level below `dataflow`: each `dataflow.node` of a function is computed by one or more cores of a grid "
+    "(a `core.tile` each, split by output channels when a layer does not fit one core), with its buffers at "
+    "addresses in the core's SRAM and a static program of receives, computes, sends and waits per core. The "
+    "passes `dataflow-to-core{target-desc=PATH}`, `core-place`, `core-schedule` and `core-plan-memory` build it "
+    "stage by stage; a target's printer turns it into a binary. Iteration numbers are ranks in the node's "
+    "domain; messages are identified by (sender, iteration); (-1, -1) is the host. The C API is "
+    "`nc/dialects/core/core.h`, the chip description reader `nc/dialects/core/chip_desc.h`.",
+  .ops = core_ops,
+  .n_ops = NC_COUNTOF(core_ops),
+  .dependents = (const nc_dialect_def *const[]){&nc_dataflow_dialect}, .n_dependents = 1,
+};

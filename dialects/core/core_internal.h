@@ -1,0 +1,34 @@
+/* core_internal.h: what the files of the core dialect share and the public
+ * header (nc/dialects/core/core.h) hides. Include only from dialects/core/. */
+#ifndef NC_DIALECTS_CORE_CORE_INTERNAL_H
+#define NC_DIALECTS_CORE_CORE_INTERNAL_H
+
+#include "nc/dialects/core/core.h"
+#include "nc/ir/diag.h"
+
+/** An i64 attribute of an op, or `dflt` when absent or not an integer. */
+int64_t core_int_attr(NC_KEEP const nc_op *op, const char *name, int64_t dflt);
+/** A string attribute of an op, or "" when absent. */
+NC_KEEP const char *core_str_attr(NC_KEEP const nc_op *op, const char *name);
+/** An `array<i64: a, b>` attribute as two values; false if absent or not two entries. */
+bool core_pair_attr(NC_KEEP const nc_op *op, const char *name, int64_t *a, int64_t *b);
+
+/** Chip-wide checks that need the whole region (core.chip's verify_regions):
+ * positions inside the grid and unique, buffers within SRAM and overlapping
+ * only with disjoint lifetimes, program endpoints naming placed tiles. */
+bool core_verify_chip_regions(nc_op *chip);
+/** Checks against the function the chip implements (verify_symbol_uses):
+ * tiles name its nodes, channel slices partition each split node, computes
+ * stay within each node's iterations, recvs name operands and come from
+ * their producer's tiles (or the host). */
+bool core_verify_chip_symbols(nc_op *chip, nc_symbol_table_collection *tables);
+
+/** isl errors become NULL returns, not aborts, while the scope is alive. */
+typedef struct core_isl_scope {
+  isl_ctx *ctx;
+  int saved;
+} core_isl_scope;
+core_isl_scope core_isl_scope_enter(isl_ctx *ctx);
+void core_isl_scope_exit(core_isl_scope s);
+
+#endif

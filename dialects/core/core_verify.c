@@ -1,0 +1,327 @@
+/* core_verify.c: the checks of a core.chip that need the whole chip: where
+ * tiles are, what their buffers occupy, who sends to whom, and (when the
+ * chip names its function) whether tiles, slices, computes, receives and
+ * sends agree with the dataflow nodes they implement.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core_internal.h"
+#include "nc/dialects/dataflow/dataflow.h"
+#include "nc/ir/symbol.h"
+
+/* --- positions ------------------------------------------------------------------------------------------------------ */
+
+/* Which tile sits at each grid position. */
+typedef struct grid {
+  int64_t rows, cols;
+  nc_op **at; /* rows * cols entries, or NULL for huge grids (then searched) */
+  const nc_op *chip;
+} grid;
+
+static void grid_init(grid *g, const nc_op *chip)
+{
+  g->rows = nc_core_chip_get_rows(chip);
+  g->cols = nc_core_chip_get_cols(chip);
+  g->chip = chip;
+  g->at = g->rows > 0 && g->cols > 0 && g->rows * g->cols <= ((int64_t)1 << 22)
+            ? nc_xcalloc((size_t)(g->rows * g->cols), sizeof *g->at)
+            : NULL;
+}
+
+static bool inside(const grid *g, int64_t x, int64_t y) { return x >= 0 && y >= 0 && x < g->cols && y < g->rows; }
+
+static nc_op *grid_get(const grid *g, int64_t x, int64_t y)
+{
+  if (!inside(g, x, y))
+    return NULL;
+  return g->at ? g->at[y * g->cols + x] : nc_core_chip_find_tile(g->chip, x, y);
+}
+
+/* --- buffers ----------------------------------------------------------------------------------------------------------- */
+
+static bool check_buffers(nc_op *tile, int64_t sram)
+{
+  size_t n = nc_core_tile_get_num_buffers(tile);
+  nc_core_lifetime *life = nc_xcalloc(n + 1, sizeof *life);
+  nc_op **bufs = nc_xcalloc(n + 1, sizeof *bufs);
+  nc_core_tile_buffer_lifetimes(tile, life);
+  size_t i = 0;
+  for (nc_op *b = nc_core_tile_first_buffer(tile); b; b = nc_core_buffer_next(b))
+    bufs[i++] = b;
+  bool ok = true;
+  for (i = 0; i < n && ok; i++) {
+    int64_t off = nc_core_buffer_get_offset(bufs[i]), bytes = nc_core_buffer_get_bytes(bufs[i]);
+    if (off < 0)
+      continue;
+    if (off > sram - bytes) {
+      ok = nc_op_emit_error(bufs[i], "buffer '%s' at [%lld, %lld) does not fit the core's %lld bytes of SRAM",
+                            nc_core_buffer_get_name(bufs[i]), (long long)off, (long long)(off + bytes),
+                            (long long)sram);
+      break;
+    }
+    for (size_t j = 0; j < i && ok; j++) {
+      int64_t o2 = nc_core_buffer_get_offset(bufs[j]), b2 = nc_core_buffer_get_bytes(bufs[j]);
+      if (o2 < 0 || o2 >= off + bytes || off >= o2 + b2)
+        continue;
+      if (life[i].first <= life[j].last && life[j].first <= life[i].last) {
+        nc_diag *d = nc_op_diag_error(bufs[i],
+                                      "buffer '%s' at [%lld, %lld) overlaps buffer '%s' at [%lld, %lld), and both "
+                                      "are live from program position %lld to %lld",
+                                      nc_core_buffer_get_name(bufs[i]), (long long)off, (long long)(off + bytes),
+                                      nc_core_buffer_get_name(bufs[j]), (long long)o2, (long long)(o2 + b2),
+                                      (long long)(life[i].first > life[j].first ? life[i].first : life[j].first),
+                                      (long long)(life[i].last < life[j].last ? life[i].last : life[j].last));
+        nc_diag_attach_note(d, nc_op_get_loc(bufs[j]), "the other buffer");
+        nc_diag_emit(d);
+        ok = false;
+      }
+    }
+  }
+  free(life);
+  free(bufs);
+  return ok;
+}
+
+/* --- programs ------------------------------------------------------------------------------------------------------------ */
+
+static bool check_program(const grid *g, nc_op *tile)
+{
+  nc_op *program = nc_core_tile_get_program(tile);
+  nc_block *b = program ? nc_core_program_get_body(program) : NULL;
+  int64_t tx = nc_core_tile_get_x(tile), ty = nc_core_tile_get_y(tile);
+  if (b && !nc_block_is_empty(b) && tx < 0)
+    return nc_op_emit_error(tile, "has a program but no grid position (core-place places tiles)");
+  for (nc_op *op = b ? nc_block_get_first_op(b) : NULL; op; op = nc_op_get_next(op)) {
+    nc_core_instr in;
+    if (!nc_core_instr_get(op, &in) || (in.kind != NC_CORE_RECV && in.kind != NC_CORE_SEND))
+      continue;
+    const char *what = in.kind == NC_CORE_RECV ? "receives from" : "sends to";
+    if (in.x == NC_CORE_HOST && in.y == NC_CORE_HOST)
+      continue;
+    if (in.x == tx && in.y == ty)
+      return nc_op_emit_error(op, "%s its own tile (%lld, %lld)", what, (long long)in.x, (long long)in.y);
+    if (!inside(g, in.x, in.y))
+      return nc_op_emit_error(op, "%s (%lld, %lld), outside the %lldx%lld grid", what, (long long)in.x,
+                              (long long)in.y, (long long)g->rows, (long long)g->cols);
+    if (!grid_get(g, in.x, in.y))
+      return nc_op_emit_error(op, "%s (%lld, %lld), where the chip has no tile", what, (long long)in.x,
+                              (long long)in.y);
+  }
+  return true;
+}
+
+bool core_verify_chip_regions(nc_op *chip)
+{
+  grid g;
+  grid_init(&g, chip);
+  int64_t sram = nc_core_chip_get_sram_bytes(chip);
+  bool ok = true;
+  for (nc_op *t = nc_core_chip_first_tile(chip); t && ok; t = nc_core_tile_next(t)) {
+    int64_t x = nc_core_tile_get_x(t), y = nc_core_tile_get_y(t);
+    if (x < 0)
+      continue;
+    if (!inside(&g, x, y)) {
+      ok = nc_op_emit_error(t, "position (%lld, %lld) is outside the %lldx%lld grid (x < %lld, y < %lld)",
+                            (long long)x, (long long)y, (long long)g.rows, (long long)g.cols, (long long)g.cols,
+                            (long long)g.rows);
+      break;
+    }
+    nc_op *other = grid_get(&g, x, y);
+    if (other && other != t) {
+      nc_diag *d = nc_op_diag_error(t, "is placed on core (%lld, %lld), which already holds a tile of '%s'",
+                                    (long long)x, (long long)y, nc_core_tile_get_node(other));
+      nc_diag_attach_note(d, nc_op_get_loc(other), "the other tile");
+      nc_diag_emit(d);
+      ok = false;
+      break;
+    }
+    if (g.at)
+      g.at[y * g.cols + x] = t;
+  }
+  for (nc_op *t = nc_core_chip_first_tile(chip); t && ok; t = nc_core_tile_next(t))
+    ok = check_buffers(t, sram) && check_program(&g, t);
+  free(g.at);
+  return ok;
+}
+
+/* --- against the function --------------------------------------------------------------------------------------------- */
+
+typedef struct node_info {
+  nc_op *node;
+  int64_t n_iters; /* -1 if unknown */
+} node_info;
+
+typedef struct fn_view {
+  node_info *nodes;
+  size_t n;
+  isl_ctx *ctx;
+} fn_view;
+
+static node_info *find_node(fn_view *v, const char *name)
+{
+  for (size_t i = 0; i < v->n; i++)
+    if (!strcmp(nc_dataflow_node_get_name(v->nodes[i].node), name))
+      return &v->nodes[i];
+  return NULL;
+}
+
+static int64_t n_iters(fn_view *v, node_info *ni)
+{
+  if (ni->n_iters == -2) {
+    nc_core_iters it;
+    ni->n_iters = nc_core_iters_of_node(ni->node, v->ctx, &it) ? (int64_t)it.n : -1;
+    nc_core_iters_clear(&it);
+  }
+  return ni->n_iters;
+}
+
+static int cmp_slice(const void *a, const void *b)
+{
+  const int64_t *x = a, *y = b;
+  return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+/* The tiles of each node: one whole tile, or slices partitioning its channels. */
+static bool check_slices(nc_op *chip, node_info *ni)
+{
+  const char *name = nc_dataflow_node_get_name(ni->node);
+  size_t n = 0, n_split = 0;
+  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
+    if (!strcmp(nc_core_tile_get_node(t), name)) {
+      int64_t lo, hi;
+      n++;
+      n_split += nc_core_tile_get_out_channels(t, &lo, &hi);
+    }
+  if (n <= 1 && n_split == 0)
+    return true;
+  if (n_split != n)
+    return nc_op_emit_error(chip, "node '%s' has %zu tiles, so each must compute a slice of its output channels "
+                                  "(out_channels)", name, n);
+  int64_t c = nc_core_node_get_out_channels(ni->node), (*s)[2] = nc_xcalloc(n, sizeof *s);
+  size_t i = 0;
+  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
+    if (!strcmp(nc_core_tile_get_node(t), name))
+      nc_core_tile_get_out_channels(t, &s[i][0], &s[i][1]), i++;
+  qsort(s, n, sizeof *s, cmp_slice);
+  int64_t next = 0;
+  bool ok = true;
+  for (i = 0; i < n && ok; i++) {
+    if (s[i][0] != next)
+      ok = nc_op_emit_error(chip, "the out_channels of node '%s''s tiles must partition its %lld output channels: "
+                                  "%s at channel %lld",
+                            name, (long long)c, s[i][0] > next ? "a gap" : "an overlap", (long long)next);
+    next = s[i][1];
+  }
+  if (ok && next != c)
+    ok = nc_op_emit_error(chip, "the out_channels of node '%s''s tiles must partition its %lld output channels, "
+                                "not [0, %lld)", name, (long long)c, (long long)next);
+  free(s);
+  return ok;
+}
+
+/* True if `consumer` reads `producer`'s result (or, with a NULL producer,
+ * an operand from outside the nodes). */
+static bool reads_from(nc_op *consumer, nc_op *producer)
+{
+  for (size_t i = 0, n = nc_op_get_num_operands(consumer); i < n; i++)
+    if (nc_dataflow_node_get_producer(consumer, i) == producer)
+      return true;
+  return false;
+}
+
+static bool result_leaves_nodes(nc_op *node)
+{
+  for (nc_use *u = nc_value_get_first_use(nc_op_get_result(node, 0)); u; u = nc_use_get_next(u))
+    if (!nc_dataflow_is_node(nc_use_get_owner(u)))
+      return true;
+  return false;
+}
+
+static bool check_tile_program(fn_view *v, nc_op *chip, nc_op *tile, node_info *ni)
+{
+  nc_op *node = ni->node;
+  const char *name = nc_dataflow_node_get_name(node);
+  nc_op *program = nc_core_tile_get_program(tile);
+  nc_block *b = program ? nc_core_program_get_body(program) : NULL;
+  size_t n_ops = nc_op_get_num_operands(node);
+  for (nc_op *op = b ? nc_block_get_first_op(b) : NULL; op; op = nc_op_get_next(op)) {
+    nc_core_instr in;
+    if (!nc_core_instr_get(op, &in))
+      continue;
+    bool host = in.x == NC_CORE_HOST && in.y == NC_CORE_HOST;
+    nc_op *peer = host ? NULL : nc_core_chip_find_tile(chip, in.x, in.y);
+    node_info *pi = peer ? find_node(v, nc_core_tile_get_node(peer)) : NULL;
+    if (in.kind == NC_CORE_COMPUTE) {
+      int64_t total = n_iters(v, ni);
+      if (total >= 0 && in.end > total)
+        return nc_op_emit_error(op, "computes iterations [%lld, %lld) but node '%s' has %lld", (long long)in.begin,
+                                (long long)in.end, name, (long long)total);
+    } else if (in.kind == NC_CORE_RECV) {
+      if (in.operand >= (int64_t)n_ops)
+        return nc_op_emit_error(op, "receives operand %lld but node '%s' has %zu operand%s", (long long)in.operand,
+                                name, n_ops, n_ops == 1 ? "" : "s");
+      nc_op *producer = nc_dataflow_node_get_producer(node, (size_t)in.operand);
+      if (!producer && !host)
+        return nc_op_emit_error(op, "receives operand %lld of '%s' from (%lld, %lld), but that operand comes from "
+                                    "the host (-1, -1)",
+                                (long long)in.operand, name, (long long)in.x, (long long)in.y);
+      if (producer && (!pi || pi->node != producer))
+        return nc_op_emit_error(op, "receives operand %lld of '%s' from %s%s%s, not from a tile of its producer '%s'",
+                                (long long)in.operand, name, host ? "the host" : "a tile of '",
+                                host ? "" : nc_core_tile_get_node(peer), host ? "" : "'",
+                                nc_dataflow_node_get_name(producer));
+      int64_t total = producer ? n_iters(v, pi) : -1;
+      if (total >= 0 && in.iter >= total)
+        return nc_op_emit_error(op, "waits for iteration %lld of '%s', which has %lld", (long long)in.iter,
+                                nc_dataflow_node_get_name(producer), (long long)total);
+    } else if (in.kind == NC_CORE_SEND) {
+      int64_t total = n_iters(v, ni);
+      if (total >= 0 && in.iter >= total)
+        return nc_op_emit_error(op, "sends iteration %lld but node '%s' has %lld", (long long)in.iter, name,
+                                (long long)total);
+      if (host ? !result_leaves_nodes(node) : !(pi && reads_from(pi->node, node)))
+        return nc_op_emit_error(op, "sends to %s%s%s, which does not read the output of '%s'",
+                                host ? "the host" : "a tile of '", host ? "" : nc_core_tile_get_node(peer),
+                                host ? "" : "'", name);
+    }
+  }
+  return true;
+}
+
+bool core_verify_chip_symbols(nc_op *chip, nc_symbol_table_collection *tables)
+{
+  nc_attr *ref = nc_op_get_attr_str(chip, "function");
+  if (!ref)
+    return true;
+  nc_op *fn = nc_symbol_lookup_nearest(tables, chip, ref);
+  if (!fn)
+    return nc_op_emit_error(chip, "implements function '@%s', which does not exist",
+                            nc_core_chip_get_function_name(chip) ? nc_core_chip_get_function_name(chip) : "?");
+  fn_view v = {nc_xcalloc(nc_dataflow_num_nodes(fn) + 1, sizeof *v.nodes), 0, isl_ctx_alloc()};
+  for (nc_op *n = nc_dataflow_first_node(fn); n; n = nc_dataflow_next_node(n))
+    v.nodes[v.n++] = (node_info){n, -2};
+  core_isl_scope scope = core_isl_scope_enter(v.ctx);
+  bool ok = true;
+  for (nc_op *t = nc_core_chip_first_tile(chip); t && ok; t = nc_core_tile_next(t)) {
+    node_info *ni = find_node(&v, nc_core_tile_get_node(t));
+    if (!ni) {
+      ok = nc_op_emit_error(t, "computes node '%s', which function '@%s' does not have", nc_core_tile_get_node(t),
+                            nc_core_chip_get_function_name(chip));
+      break;
+    }
+    int64_t lo, hi, c = nc_core_node_get_out_channels(ni->node);
+    if (nc_core_tile_get_out_channels(t, &lo, &hi) && hi > c)
+      ok = c > 0 ? nc_op_emit_error(t, "computes output channels [%lld, %lld) of node '%s', which has %lld",
+                                    (long long)lo, (long long)hi, nc_core_tile_get_node(t), (long long)c)
+                 : nc_op_emit_error(t, "splits node '%s' by output channels, but a %s node is not split",
+                                    nc_core_tile_get_node(t), nc_dataflow_node_get_kind(ni->node));
+    ok = ok && check_tile_program(&v, chip, t, ni);
+  }
+  for (size_t i = 0; i < v.n && ok; i++)
+    ok = check_slices(chip, &v.nodes[i]);
+  core_isl_scope_exit(scope);
+  isl_ctx_free(v.ctx);
+  free(v.nodes);
+  return ok;
+}

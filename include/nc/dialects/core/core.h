@@ -1,0 +1,256 @@
+/* core.h: the public API of the `core` dialect: work placed on the cores of
+ * a 2-D grid (docs/design/spine.md, section 3; docs/dialects/core.md).
+ *
+ *   core.chip {target, rows, cols, sram_bytes, function = @f}   the grid
+ *     core.tile {x, y, node, out_channels = array<i64: lo, hi>?} one core's work
+ *       core.buffer {name, kind, bytes, offset}                SRAM buffers
+ *       core.program                                           its static schedule:
+ *         core.recv {from, operand, iter}   wait for a producer iteration's data
+ *         core.compute {begin, end}         run node iterations [begin, end)
+ *         core.send {to, iter, bytes}       send an iteration's output
+ *         core.wait {cycles}                explicit delay
+ *
+ * Conventions every stage shares:
+ *   - A tile computes (part of) one dataflow.node of the chip's function: the
+ *     node named by `node`, restricted to output channels [lo, hi) (the first
+ *     coordinate of the node's `Out`) when `out_channels` is present.
+ *   - Iteration i of a node is the i-th point of its `domain` in
+ *     lexicographic order (nc_core_iters); `core.compute {begin, end}` runs
+ *     iterations begin .. end-1 in order; `iter` of a send is the sender's
+ *     iteration, `iter` of a recv the producer's. The producer of an operand
+ *     read from outside the nodes (a function argument) is the host, at
+ *     position (-1, -1): an input source sending the tensor in row-major
+ *     order, rows (P[y]) or pixels (P[y, x]) as dataflow-deps assumed (its
+ *     `earliest` relation's range says which), iteration = row-major index.
+ *     The tiles producing the function's results send them to the host.
+ *   - A message is identified by (sender position, sender iteration); it
+ *     carries the sender's output elements of that iteration (its channel
+ *     slice), lands in the receiver's input buffer of the recv's operand, and
+ *     serves every recv of that (from, iter) on the receiving tile.
+ *   - Sizes are bytes; an element of an N-bit type takes N/8 bytes, rounded
+ *     up over a whole buffer (int4 weights take half the bytes of int8).
+ *   - `offset` is -1 until core-plan-memory assigns addresses.
+ */
+#ifndef NC_DIALECTS_CORE_CORE_H
+#define NC_DIALECTS_CORE_CORE_H
+
+#include <isl/ctx.h>
+#include <isl/set.h>
+
+#include "nc/dialects/core/chip_desc.h"
+#include "nc/ir/ods.h"
+
+/** The core dialect definition (registered by nc_register_all_dialects). */
+extern const nc_dialect_def nc_core_dialect;
+
+/** The position that stands for the host in `from` / `to`. */
+#define NC_CORE_HOST (-1)
+
+/* ------------------------------------------------------------------------ */
+/* Chips and tiles                                                           */
+/* ------------------------------------------------------------------------ */
+
+/** True if `op` is a core.chip / core.tile / core.buffer / core.program. */
+bool nc_core_is_chip(NC_KEEP const nc_op *op);
+bool nc_core_is_tile(NC_KEEP const nc_op *op);
+bool nc_core_is_buffer(NC_KEEP const nc_op *op);
+bool nc_core_is_program(NC_KEEP const nc_op *op);
+
+/** Creates a detached core.chip with an empty body for the grid and SRAM of
+ * `desc`, implementing the function named `function` (NULL: no reference). */
+NC_GIVE nc_op *nc_core_chip_create(nc_context *ctx, nc_location loc, NC_KEEP const nc_chip_desc *desc,
+                                   const char *function);
+/** The grid, the SRAM per core and the target name. */
+int64_t nc_core_chip_get_rows(NC_KEEP const nc_op *chip);
+int64_t nc_core_chip_get_cols(NC_KEEP const nc_op *chip);
+int64_t nc_core_chip_get_sram_bytes(NC_KEEP const nc_op *chip);
+NC_KEEP const char *nc_core_chip_get_target(NC_KEEP const nc_op *chip);
+/** The name of the function the chip implements, or NULL. */
+NC_KEEP const char *nc_core_chip_get_function_name(NC_KEEP const nc_op *chip);
+/** That function, looked up in the symbol table enclosing the chip, or NULL. */
+NC_KEEP nc_op *nc_core_chip_lookup_function(NC_KEEP nc_op *chip);
+/** The dataflow.node named `name` in `func`, or NULL. */
+NC_KEEP nc_op *nc_core_find_node(NC_KEEP nc_op *func, const char *name);
+/** The chip's body block. */
+NC_KEEP nc_block *nc_core_chip_get_body(NC_KEEP const nc_op *chip);
+/** Tiles in order (the chip's body holds only tiles). */
+NC_KEEP nc_op *nc_core_chip_first_tile(NC_KEEP const nc_op *chip);
+NC_KEEP nc_op *nc_core_tile_next(NC_KEEP const nc_op *tile);
+size_t nc_core_chip_get_num_tiles(NC_KEEP const nc_op *chip);
+/** The tile placed at (x, y), or NULL. */
+NC_KEEP nc_op *nc_core_chip_find_tile(NC_KEEP const nc_op *chip, int64_t x, int64_t y);
+
+/** Appends a tile for node `node` at (x, y) (-1, -1: not placed) to the
+ * chip's body, with an empty program and no buffers; `lo` < `hi` sets
+ * out_channels (pass lo = hi = 0 for a whole node). */
+NC_KEEP nc_op *nc_core_tile_create(nc_op *chip, nc_location loc, const char *node, int64_t x, int64_t y,
+                                   int64_t lo, int64_t hi);
+/** Position; -1 when not placed. */
+int64_t nc_core_tile_get_x(NC_KEEP const nc_op *tile);
+int64_t nc_core_tile_get_y(NC_KEEP const nc_op *tile);
+void nc_core_tile_set_position(nc_op *tile, int64_t x, int64_t y);
+/** The name of the node the tile computes. */
+NC_KEEP const char *nc_core_tile_get_node(NC_KEEP const nc_op *tile);
+/** The tile's output channels [lo, hi); false (and *lo = *hi = 0) when the
+ * tile computes the whole node. */
+bool nc_core_tile_get_out_channels(NC_KEEP const nc_op *tile, int64_t *lo, int64_t *hi);
+void nc_core_tile_set_out_channels(nc_op *tile, int64_t lo, int64_t hi);
+/** The tile's core.program (NULL if malformed). */
+NC_KEEP nc_op *nc_core_tile_get_program(NC_KEEP const nc_op *tile);
+/** Buffers in order (the ops before the program). */
+NC_KEEP nc_op *nc_core_tile_first_buffer(NC_KEEP const nc_op *tile);
+NC_KEEP nc_op *nc_core_buffer_next(NC_KEEP const nc_op *buffer);
+size_t nc_core_tile_get_num_buffers(NC_KEEP const nc_op *tile);
+/** The buffer named `name`, or NULL. */
+NC_KEEP nc_op *nc_core_tile_find_buffer(NC_KEEP const nc_op *tile, const char *name);
+/** Removes every buffer of the tile. */
+void nc_core_tile_clear_buffers(nc_op *tile);
+
+/* ------------------------------------------------------------------------ */
+/* Buffers                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/** What a buffer holds. */
+typedef enum nc_core_buffer_kind {
+  NC_CORE_BUFFER_WEIGHTS, /**< the layer's weights (constant) */
+  NC_CORE_BUFFER_BIAS,    /**< its other constants: bias, requantize multipliers and shifts */
+  NC_CORE_BUFFER_INPUT,   /**< an operand's input (line) buffer, filled by the NoC */
+  NC_CORE_BUFFER_OUTPUT,  /**< one iteration's output, until it is sent */
+  NC_CORE_BUFFER_SCRATCH, /**< working memory of a compute (wide accumulators) */
+} nc_core_buffer_kind;
+
+/** "weights", "bias", "input", "output", "scratch". */
+NC_KEEP const char *nc_core_buffer_kind_name(nc_core_buffer_kind kind);
+/** The kind named `name`; false if there is none. */
+bool nc_core_buffer_kind_from_name(const char *name, nc_core_buffer_kind *kind);
+
+/** Adds a buffer before the tile's program (offset -1 for "not planned"). */
+NC_KEEP nc_op *nc_core_tile_add_buffer(nc_op *tile, const char *name, nc_core_buffer_kind kind, int64_t bytes,
+                                       int64_t offset);
+NC_KEEP const char *nc_core_buffer_get_name(NC_KEEP const nc_op *buffer);
+nc_core_buffer_kind nc_core_buffer_get_kind(NC_KEEP const nc_op *buffer);
+int64_t nc_core_buffer_get_bytes(NC_KEEP const nc_op *buffer);
+int64_t nc_core_buffer_get_offset(NC_KEEP const nc_op *buffer);
+void nc_core_buffer_set_offset(nc_op *buffer, int64_t offset);
+/** For an input buffer named "in<k>", k; otherwise -1. */
+int nc_core_buffer_get_operand(NC_KEEP const nc_op *buffer);
+
+/* ------------------------------------------------------------------------ */
+/* Programs                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/** The kinds of program instructions. */
+typedef enum nc_core_instr_kind {
+  NC_CORE_RECV,
+  NC_CORE_COMPUTE,
+  NC_CORE_SEND,
+  NC_CORE_WAIT,
+} nc_core_instr_kind;
+
+/** One program op, decoded. Fields a kind does not use are 0. */
+typedef struct nc_core_instr {
+  nc_core_instr_kind kind;
+  int64_t x, y;           /**< recv: `from`; send: `to` (NC_CORE_HOST for the host) */
+  int64_t operand;        /**< recv */
+  int64_t iter;           /**< recv: the producer's iteration; send: the sender's */
+  int64_t begin, end;     /**< compute */
+  int64_t bytes;          /**< send */
+  int64_t cycles;         /**< wait */
+} nc_core_instr;
+
+/** The program's body block (ops in execution order). */
+NC_KEEP nc_block *nc_core_program_get_body(NC_KEEP const nc_op *program);
+/** Number of ops in the program. */
+size_t nc_core_program_get_size(NC_KEEP const nc_op *program);
+/** Decodes a program op; false if `op` is not a well-formed program op. */
+bool nc_core_instr_get(NC_KEEP const nc_op *op, nc_core_instr *out);
+/** Appends an instruction to the program. */
+NC_KEEP nc_op *nc_core_program_append(nc_op *program, nc_location loc, NC_KEEP const nc_core_instr *instr);
+/** Removes every op of the program. */
+void nc_core_program_clear(nc_op *program);
+
+/* ------------------------------------------------------------------------ */
+/* Iterations                                                                */
+/* ------------------------------------------------------------------------ */
+
+/** The points of a bounded set in lexicographic order: iteration i is
+ * point i (coordinates coords[i*dim .. i*dim+dim-1]). */
+typedef struct nc_core_iters {
+  size_t n;
+  int dim;
+  int64_t *coords;
+} nc_core_iters;
+
+/** Enumerates a bounded, parameter-free set (at most 2^26 points). */
+bool nc_core_iters_from_set(__isl_keep isl_set *set, nc_core_iters *out);
+/** A node's iterations (its domain). */
+bool nc_core_iters_of_node(NC_KEEP const nc_op *node, isl_ctx *ctx, nc_core_iters *out);
+/** The iteration number of a point (dim coordinates), or -1. */
+int64_t nc_core_iters_rank(NC_KEEP const nc_core_iters *it, const int64_t *coords);
+/** Frees the points. */
+void nc_core_iters_clear(nc_core_iters *it);
+
+/* ------------------------------------------------------------------------ */
+/* What a node needs on a core                                               */
+/* ------------------------------------------------------------------------ */
+
+/** One buffer a node needs. */
+typedef struct nc_core_buffer_spec {
+  char name[24];
+  nc_core_buffer_kind kind;
+  int64_t bytes;
+} nc_core_buffer_spec;
+
+/** The extent of the node's output along its first coordinate (output
+ * channels of a conv or pool, features of a matmul): how far it can be
+ * split; 0 if the node is not split by output channels (flatten, reshape). */
+int64_t nc_core_node_get_out_channels(NC_KEEP const nc_op *node);
+
+/** The buffers a tile computing output channels [lo, hi) of `node` needs
+ * (lo = hi = 0: the whole node), in this order:
+ *   weights  the constants feeding the layer op's weight operand, the part
+ *            of them for [lo, hi) (they are per output channel);
+ *   bias     the other constants (bias) and, for graph.requantize, 8 bytes
+ *            per multiplier/shift pair, again the part for [lo, hi);
+ *   in<k>    per operand, buffer_elements[k] elements (needs dataflow-deps);
+ *   out      the most elements one iteration writes into [lo, hi);
+ *   acc      (scratch) as many elements of the layer op's result type, when
+ *            it is wider than the output (an int32 accumulator before
+ *            requantize).
+ * Buffers of 0 bytes are left out. *specs is malloc'ed. Returns false with
+ * a message in err when the node lacks what is needed. */
+bool nc_core_node_buffers(NC_KEEP const nc_op *node, int64_t lo, int64_t hi, isl_ctx *ctx,
+                          NC_GIVE nc_core_buffer_spec **specs, size_t *n, char *err, size_t errlen);
+
+/** Elements of the node's output each iteration writes into channels
+ * [lo, hi) (lo = hi = 0: all), one count per iteration (malloc'ed). */
+bool nc_core_node_output_elements(NC_KEEP const nc_op *node, int64_t lo, int64_t hi, isl_ctx *ctx,
+                                  NC_GIVE int64_t **counts, size_t *n);
+
+/** Bytes of `elements` elements of type `elt` (bits rounded up to bytes). */
+int64_t nc_core_bytes(int64_t elements, NC_KEEP const nc_type *elt);
+
+/* ------------------------------------------------------------------------ */
+/* Memory planning                                                           */
+/* ------------------------------------------------------------------------ */
+
+/** When a buffer is in use, as positions in the tile's program (inclusive).
+ * Weights, bias and input buffers (which the NoC may fill at any time) live
+ * through the whole program [0, size]; the output from the first compute to
+ * the last send; scratch from the first to the last compute. */
+typedef struct nc_core_lifetime {
+  int64_t first, last;
+} nc_core_lifetime;
+
+/** The lifetime of each of the tile's buffers, in buffer order
+ * (nc_core_tile_get_num_buffers entries). */
+void nc_core_tile_buffer_lifetimes(NC_KEEP const nc_op *tile, nc_core_lifetime *out);
+
+/** First-fit allocation with lifetimes: buffers in order, each at the lowest
+ * offset (a multiple of `alignment`) where it overlaps no buffer placed
+ * before it whose lifetime overlaps its own. Writes the offsets and returns
+ * the bytes used (the end of the highest buffer). */
+int64_t nc_core_first_fit(size_t n, const int64_t *bytes, NC_KEEP const nc_core_lifetime *lifetimes,
+                          int64_t alignment, int64_t *offsets);
+
+#endif

@@ -1,0 +1,222 @@
+/* core_place.c: core-place, which gives every tile of a core.chip a grid
+ * position (docs/design/spine.md, section 3).
+ *
+ * Simple for now (greedy, no search): first, a node whose buffers do not
+ * fit one core's SRAM is split by output channels over the fewest tiles
+ * whose largest slice fits (balanced slices [C*j/k, C*(j+1)/k)), at most
+ * max-tiles-per-layer of them when that option is set; splitting cannot
+ * shrink the input line buffers, so a node whose inputs alone overflow is
+ * left whole for core-plan-memory to report. Then the tiles, in pipeline
+ * order, are laid along a serpentine path (row 0 left to right, row 1 right
+ * to left, ...), so consecutive layers, and the slices of a split layer,
+ * sit on neighbouring cores: a chain of layers talks over single NoC hops.
+ * The statistic noc-hops sums the Manhattan distance of every producer ->
+ * consumer tile pair. A network with more tiles than cores is an error.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "nc/dialects/core/core.h"
+#include "nc/dialects/dataflow/dataflow.h"
+#include "nc/ir/diag.h"
+#include "nc/ir/pass.h"
+
+static const nc_pass_option_def options[] = {
+  {"max-tiles-per-layer", NC_PASS_OPT_INT, "0",
+   "Split a layer that does not fit one core over at most this many cores (0: as many as it needs)"},
+};
+
+static const nc_pass_stat_def stats[] = {
+  {"num-tiles", "Number of tiles placed"},
+  {"num-split-layers", "Number of layers split over several tiles"},
+  {"noc-hops", "Sum of the NoC distances of all producer -> consumer tile pairs"},
+};
+
+static int64_t sum_bytes(const nc_core_buffer_spec *s, size_t n, bool inputs_only)
+{
+  int64_t t = 0;
+  for (size_t i = 0; i < n; i++)
+    if (!inputs_only || s[i].kind == NC_CORE_BUFFER_INPUT)
+      t += s[i].bytes;
+  return t;
+}
+
+/* Bytes a tile of `node` computing `s` of its channels needs. */
+static bool slice_bytes(nc_op *node, int64_t s, isl_ctx *ictx, int64_t *bytes)
+{
+  nc_core_buffer_spec *specs;
+  size_t n;
+  char err[512];
+  if (!nc_core_node_buffers(node, 0, s, ictx, &specs, &n, err, sizeof err))
+    return nc_op_emit_error(node, "core-place: %s", err);
+  *bytes = sum_bytes(specs, n, false);
+  free(specs);
+  return true;
+}
+
+/* The number of tiles for a node needing `whole` bytes with `fixed` of them
+ * in unsplittable input buffers. */
+static bool choose_split(nc_op *node, int64_t whole, int64_t fixed, int64_t sram, int64_t max_tiles, isl_ctx *ictx,
+                         int64_t *k)
+{
+  int64_t c = nc_core_node_get_out_channels(node);
+  *k = 1;
+  if (whole <= sram || c <= 1 || fixed >= sram)
+    return true;
+  int64_t limit = max_tiles > 0 && max_tiles < c ? max_tiles : c;
+  int64_t guess = (whole - fixed + (sram - fixed) - 1) / (sram - fixed); /* channel-proportional estimate */
+  for (*k = guess < 2 ? 2 : guess; *k < limit; ++*k) {
+    int64_t bytes;
+    if (!slice_bytes(node, (c + *k - 1) / *k, ictx, &bytes))
+      return false;
+    if (bytes <= sram)
+      return true;
+  }
+  *k = limit;
+  return true;
+}
+
+/* Splits the (single, whole) tile of a node into k slices, in place. */
+static bool split_tile(nc_op *tile, nc_op *node, int64_t k, isl_ctx *ictx)
+{
+  int64_t c = nc_core_node_get_out_channels(node);
+  nc_op *prev = tile;
+  for (int64_t j = 0; j < k; j++) {
+    int64_t lo = c * j / k, hi = c * (j + 1) / k;
+    nc_core_buffer_spec *specs;
+    size_t n;
+    char err[512];
+    if (!nc_core_node_buffers(node, lo, hi, ictx, &specs, &n, err, sizeof err))
+      return nc_op_emit_error(node, "core-place: %s", err);
+    nc_op *t = tile;
+    if (j == 0) {
+      nc_core_tile_set_out_channels(tile, lo, hi);
+      nc_core_tile_clear_buffers(tile);
+    } else {
+      t = nc_core_tile_create(nc_op_get_parent_op(tile), nc_op_get_loc(tile), nc_core_tile_get_node(tile), -1, -1,
+                              lo, hi);
+      nc_op_move_after(t, prev);
+      prev = t;
+    }
+    for (size_t i = 0; i < n; i++)
+      nc_core_tile_add_buffer(t, specs[i].name, specs[i].kind, specs[i].bytes, -1);
+    free(specs);
+  }
+  return true;
+}
+
+static size_t tiles_of(nc_op *chip, const char *node)
+{
+  size_t n = 0;
+  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
+    n += !strcmp(nc_core_tile_get_node(t), node);
+  return n;
+}
+
+static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx)
+{
+  int64_t sram = nc_core_chip_get_sram_bytes(chip), max_tiles = nc_pass_get_option_int(pass, "max-tiles-per-layer");
+  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t)) {
+    nc_op *node = nc_core_find_node(fn, nc_core_tile_get_node(t));
+    if (!node)
+      return nc_op_emit_error(t, "core-place: the chip's function has no node '%s'", nc_core_tile_get_node(t));
+    int64_t lo, hi;
+    if (nc_core_tile_get_out_channels(t, &lo, &hi) || tiles_of(chip, nc_core_tile_get_node(t)) > 1)
+      continue; /* split already (by an earlier run or by hand) */
+    int64_t whole = 0, fixed = 0, k;
+    for (nc_op *b = nc_core_tile_first_buffer(t); b; b = nc_core_buffer_next(b)) {
+      whole += nc_core_buffer_get_bytes(b);
+      if (nc_core_buffer_get_kind(b) == NC_CORE_BUFFER_INPUT)
+        fixed += nc_core_buffer_get_bytes(b);
+    }
+    if (!choose_split(node, whole, fixed, sram, max_tiles, ictx, &k))
+      return false;
+    if (k > 1) {
+      if (!split_tile(t, node, k, ictx))
+        return false;
+      nc_pass_stat_add(pass, 1, 1);
+    }
+  }
+  return true;
+}
+
+static int64_t manhattan(nc_op *a, nc_op *b)
+{
+  return llabs(nc_core_tile_get_x(a) - nc_core_tile_get_x(b)) + llabs(nc_core_tile_get_y(a) - nc_core_tile_get_y(b));
+}
+
+static int64_t noc_hops(nc_op *chip, nc_op *fn)
+{
+  int64_t hops = 0;
+  for (nc_op *c = nc_core_chip_first_tile(chip); c; c = nc_core_tile_next(c)) {
+    nc_op *node = nc_core_find_node(fn, nc_core_tile_get_node(c));
+    for (size_t i = 0, n = node ? nc_op_get_num_operands(node) : 0; i < n; i++) {
+      nc_op *producer = nc_dataflow_node_get_producer(node, i);
+      for (nc_op *p = nc_core_chip_first_tile(chip); p && producer; p = nc_core_tile_next(p))
+        if (!strcmp(nc_core_tile_get_node(p), nc_dataflow_node_get_name(producer)))
+          hops += manhattan(p, c);
+    }
+  }
+  return hops;
+}
+
+static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
+{
+  nc_op *fn = nc_core_chip_lookup_function(chip);
+  if (!fn)
+    return nc_op_emit_error(chip, "core-place: the chip names no function whose nodes its tiles compute "
+                                  "(dataflow-to-core sets `function`)");
+  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
+    if (nc_core_program_get_size(nc_core_tile_get_program(t)))
+      return nc_op_emit_error(t, "core-place: the tile already has a program; place tiles before core-schedule");
+  if (!split_nodes(pass, chip, fn, ictx))
+    return false;
+  int64_t rows = nc_core_chip_get_rows(chip), cols = nc_core_chip_get_cols(chip);
+  int64_t n = (int64_t)nc_core_chip_get_num_tiles(chip);
+  if (n > rows * cols) {
+    nc_diag *d = nc_op_diag_error(chip, "core-place: the network needs %lld cores but the %lldx%lld grid has %lld",
+                                  (long long)n, (long long)rows, (long long)cols, (long long)(rows * cols));
+    nc_diag_attach_note(d, nc_op_get_loc(chip),
+                        "use a bigger grid (the chip description's \"grid\", or dataflow-to-core{rows=R cols=C}) "
+                        "or split fewer layers (more SRAM per core, lower precision)");
+    nc_diag_emit(d);
+    return false;
+  }
+  int64_t i = 0;
+  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t), i++) {
+    int64_t y = i / cols, x = y % 2 ? cols - 1 - i % cols : i % cols;
+    nc_core_tile_set_position(t, x, y);
+  }
+  nc_pass_stat_add(pass, 0, (uint64_t)n);
+  nc_pass_stat_add(pass, 2, (uint64_t)noc_hops(chip, fn));
+  return true;
+}
+
+static bool run(nc_pass *pass, nc_op *module)
+{
+  isl_ctx *ictx = isl_ctx_alloc();
+  bool ok = true;
+  for (nc_op *op = nc_block_get_first_op(nc_module_get_body(module)); op && ok; op = nc_op_get_next(op))
+    if (nc_core_is_chip(op))
+      ok = place_chip(pass, op, ictx);
+  isl_ctx_free(ictx);
+  return ok;
+}
+
+const nc_pass_def nc_core_place_pass = {
+  .argument = "core-place",
+  .name = "CorePlace",
+  .group = "Core",
+  .summary = "Place tiles on the core grid (greedy serpentine), splitting layers that do not fit a core",
+  .description =
+    "Greedy for now. Splits each layer whose buffers exceed a core's SRAM by output channels over the fewest "
+    "tiles whose largest slice fits (at most `max-tiles-per-layer`, 0 for no limit; a layer whose input line "
+    "buffers alone overflow is left whole: splitting cannot help, core-plan-memory reports it), then lays the "
+    "tiles in pipeline order along a serpentine path through the grid (row 0 left to right, row 1 right to "
+    "left, ...) so that consecutive layers are NoC neighbours. Fails if the network needs more cores than the "
+    "grid has.",
+  .anchor = "builtin.module",
+  .options = options, .n_options = NC_COUNTOF(options),
+  .stats = stats, .n_stats = NC_COUNTOF(stats),
+  .run = run,
+};

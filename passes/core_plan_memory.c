@@ -1,0 +1,186 @@
+/* core_plan_memory.c: core-plan-memory, which gives every buffer of every
+ * tile an address in its core's SRAM (docs/design/spine.md, section 3).
+ *
+ * Buffers are allocated first fit, in the tile's buffer order, each at the
+ * lowest offset (aligned to `alignment`) that overlaps no buffer already
+ * placed whose lifetime overlaps its own (nc_core_first_fit). Lifetimes are
+ * positions in the tile's program (nc_core_tile_buffer_lifetimes): weights,
+ * bias and NoC-filled input buffers live through the whole program, the
+ * output from the first compute to the last send, scratch from the first
+ * to the last compute. With one layer per core every buffer is live at the
+ * layer's computes, so today no two buffers share bytes; the lifetimes
+ * matter once cores hold buffers used in different phases.
+ *
+ * A tile whose buffers need more than the core's SRAM is an error that says
+ * which tile of which layer, by how many bytes, what its buffers are, and
+ * what would make it fit: splitting the layer over more cores (estimated
+ * from its per-channel bytes; impossible when its input line buffers alone
+ * overflow), lower precision, or a chip with more SRAM per core. All tiles
+ * are checked before the pass fails; tiles that fit get their offsets.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nc/dialects/core/core.h"
+#include "nc/dialects/dataflow/dataflow.h"
+#include "nc/ir/diag.h"
+#include "nc/ir/pass.h"
+
+static const nc_pass_option_def options[] = {
+  {"alignment", NC_PASS_OPT_INT, "1", "Align every buffer's offset to this many bytes"},
+};
+
+static const nc_pass_stat_def stats[] = {
+  {"num-buffers", "Number of buffers given an address"},
+  {"peak-bytes", "SRAM used by the fullest core, in bytes"},
+  {"total-bytes", "SRAM used by all cores together, in bytes"},
+};
+
+static bool initialize(nc_pass *pass, nc_context *ctx)
+{
+  int64_t a = nc_pass_get_option_int(pass, "alignment");
+  if (a < 1 || a > (1 << 20)) {
+    nc_emit_error(ctx, nc_location_unknown(), "core-plan-memory: alignment must be between 1 and 1048576, not %lld",
+                  (long long)a);
+    return false;
+  }
+  return true;
+}
+
+static size_t count_tiles(nc_op *chip, const char *node)
+{
+  size_t n = 0;
+  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
+    n += !strcmp(nc_core_tile_get_node(t), node);
+  return n;
+}
+
+/* What could make a tile needing `need` bytes fit `sram`. */
+static void suggest(FILE *f, nc_op *chip, nc_op *tile, nc_op *node, int64_t need, int64_t sram, int64_t inputs)
+{
+  const char *name = nc_core_tile_get_node(tile);
+  int64_t c = node ? nc_core_node_get_out_channels(node) : 0, lo, hi;
+  int64_t mine = nc_core_tile_get_out_channels(tile, &lo, &hi) ? hi - lo : c;
+  size_t cores = count_tiles(chip, name);
+  fputs("to fit, ", f);
+  if (inputs >= sram) {
+    fprintf(f, "shrink its input line buffers (%lld bytes, which splitting by output channels does not shrink; "
+               "per-pixel iterations, graph-to-dataflow{granularity=pixel}, need smaller ones), ",
+            (long long)inputs);
+  } else if (c > 1 && mine > 0) {
+    int64_t per_channel = (need - inputs + mine - 1) / mine;
+    int64_t fit = per_channel > 0 ? (sram - inputs) / per_channel : c;
+    if (fit >= 1) {
+      int64_t k = (c + fit - 1) / fit;
+      fprintf(f, "split '%s' over at least %lld cores instead of %zu (core-place max-tiles-per-layer), ", name,
+              (long long)k, cores);
+    }
+  }
+  unsigned bits = node ? nc_type_get_width(nc_type_get_element_type(nc_value_get_type(nc_op_get_result(node, 0))))
+                       : 0;
+  if (bits > 8)
+    fputs("quantize the network to 8 bits (graph-quantize), ", f);
+  else if (bits > 2)
+    fprintf(f, "use lower precision than %u bits, ", bits);
+  fprintf(f, "or use a chip with at least %lld bytes of SRAM per core (target-desc)", (long long)need);
+}
+
+static void report(nc_op *chip, nc_op *tile, nc_op *node, int64_t need, int64_t sram)
+{
+  int64_t lo, hi, inputs = 0;
+  char slice[64] = "";
+  if (nc_core_tile_get_out_channels(tile, &lo, &hi))
+    snprintf(slice, sizeof slice, " (output channels %lld to %lld)", (long long)lo, (long long)(hi - 1));
+  nc_diag *d = nc_op_diag_error(tile,
+                                "core-plan-memory: tile (%lld, %lld) of layer '%s'%s needs %lld bytes of SRAM but a "
+                                "core has %lld: %lld bytes too many",
+                                (long long)nc_core_tile_get_x(tile), (long long)nc_core_tile_get_y(tile),
+                                nc_core_tile_get_node(tile), slice, (long long)need, (long long)sram,
+                                (long long)(need - sram));
+  char *text;
+  size_t len;
+  FILE *f = open_memstream(&text, &len);
+  if (!f)
+    abort();
+  fputs("its buffers:", f);
+  for (nc_op *b = nc_core_tile_first_buffer(tile); b; b = nc_core_buffer_next(b)) {
+    fprintf(f, "%s %s %lld", b == nc_core_tile_first_buffer(tile) ? "" : ",", nc_core_buffer_get_name(b),
+            (long long)nc_core_buffer_get_bytes(b));
+    if (nc_core_buffer_get_kind(b) == NC_CORE_BUFFER_INPUT)
+      inputs += nc_core_buffer_get_bytes(b);
+  }
+  fclose(f);
+  nc_diag_attach_note(d, nc_op_get_loc(tile), "%s", text);
+  free(text);
+  f = open_memstream(&text, &len);
+  if (!f)
+    abort();
+  suggest(f, chip, tile, node, need, sram, inputs);
+  fclose(f);
+  nc_diag_attach_note(d, node ? nc_op_get_loc(node) : nc_op_get_loc(tile), "%s", text);
+  free(text);
+  nc_diag_emit(d);
+}
+
+static bool plan_chip(nc_pass *pass, nc_op *chip)
+{
+  int64_t sram = nc_core_chip_get_sram_bytes(chip), align = nc_pass_get_option_int(pass, "alignment");
+  nc_op *fn = nc_core_chip_lookup_function(chip);
+  uint64_t peak = 0;
+  bool ok = true;
+  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t)) {
+    size_t n = nc_core_tile_get_num_buffers(t), i = 0;
+    int64_t *bytes = nc_xcalloc(n + 1, sizeof *bytes), *offsets = nc_xcalloc(n + 1, sizeof *offsets);
+    nc_core_lifetime *life = nc_xcalloc(n + 1, sizeof *life);
+    for (nc_op *b = nc_core_tile_first_buffer(t); b; b = nc_core_buffer_next(b))
+      bytes[i++] = nc_core_buffer_get_bytes(b);
+    nc_core_tile_buffer_lifetimes(t, life);
+    int64_t used = nc_core_first_fit(n, bytes, life, align, offsets);
+    if (used > sram) {
+      report(chip, t, fn ? nc_core_find_node(fn, nc_core_tile_get_node(t)) : NULL, used, sram);
+      ok = false;
+    } else {
+      i = 0;
+      for (nc_op *b = nc_core_tile_first_buffer(t); b; b = nc_core_buffer_next(b))
+        nc_core_buffer_set_offset(b, offsets[i++]);
+      nc_pass_stat_add(pass, 0, n);
+      nc_pass_stat_add(pass, 2, (uint64_t)used);
+      if ((uint64_t)used > peak)
+        peak = (uint64_t)used;
+    }
+    free(bytes);
+    free(offsets);
+    free(life);
+  }
+  nc_pass_stat_add(pass, 1, peak);
+  return ok;
+}
+
+static bool run(nc_pass *pass, nc_op *module)
+{
+  bool ok = true;
+  for (nc_op *op = nc_block_get_first_op(nc_module_get_body(module)); op; op = nc_op_get_next(op))
+    if (nc_core_is_chip(op))
+      ok &= plan_chip(pass, op);
+  return ok;
+}
+
+const nc_pass_def nc_core_plan_memory_pass = {
+  .argument = "core-plan-memory",
+  .name = "CorePlanMemory",
+  .group = "Core",
+  .summary = "Give every buffer an address in its core's SRAM (first fit with lifetimes)",
+  .description =
+    "Allocates each tile's buffers first fit, in order, at offsets aligned to `alignment`, letting buffers share "
+    "bytes only when their lifetimes in the tile's program do not overlap (weights, bias and input buffers live "
+    "throughout; the output from the first compute to the last send; scratch during computes). A tile that "
+    "needs more than the core's SRAM is an error naming the tile and layer and by how many bytes it overflows, "
+    "listing its buffers and suggesting a change: splitting the layer over more cores, lower precision, or a "
+    "chip with more SRAM per core.",
+  .anchor = "builtin.module",
+  .options = options, .n_options = NC_COUNTOF(options),
+  .stats = stats, .n_stats = NC_COUNTOF(stats),
+  .initialize = initialize,
+  .run = run,
+};

@@ -1,0 +1,418 @@
+/* core_schedule.c: core-schedule, which writes each placed tile's static
+ * program from the isl dependences (docs/design/spine.md, section 3).
+ *
+ * For a tile of node C and each operand k of C (produced by node P, or by
+ * the host for a function argument):
+ *   - earliest[k] (set by dataflow-deps) maps each iteration i of C to the
+ *     producer iteration it waits for: every producer iteration C reads from
+ *     up to i is at most that one (it is the prefix lexmax of the last one);
+ *   - needed[k][t] is the set of iterations of producer tile t whose output
+ *     (its channel slice) holds an element C reads: the domain of P's writes
+ *     restricted to the slice and to the range of C's reads (isl).
+ * The program runs C's iterations in order; before iteration i it receives,
+ * for each operand in order, every needed producer iteration up to
+ * earliest[k](i) not received yet, from each producer tile in tile order;
+ * then it computes i (consecutive computes merge into one range); then it
+ * sends i's output to every tile of every consumer node that needs it (tiles
+ * in chip order) and, when the node's result leaves the nodes, to the host.
+ * Everything is in pipeline order and deterministic. The program never needs
+ * a core.wait: recvs are the synchronisation. Iterations are numbered by
+ * their rank in the domain's lexicographic order (nc_core_iters); the host
+ * sends an input in row-major order, one message per iteration of the
+ * source that dataflow-deps assumed (rows or pixels).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/map.h>
+#include <isl/options.h>
+#include <isl/point.h>
+#include <isl/val.h>
+
+#include "nc/dialects/core/core.h"
+#include "nc/dialects/dataflow/dataflow.h"
+#include "nc/ir/diag.h"
+#include "nc/ir/pass.h"
+
+static const nc_pass_stat_def stats[] = {
+  {"num-recvs", "Number of core.recv ops"},
+  {"num-computes", "Number of core.compute ops"},
+  {"num-sends", "Number of core.send ops (to tiles and to the host)"},
+  {"bytes-sent", "Bytes sent between tiles"},
+  {"byte-hops", "Bytes sent between tiles times the NoC hops they travel"},
+};
+
+/* A tile of a node. */
+typedef struct tile_info {
+  nc_op *op;
+  int64_t x, y;
+  int64_t *out_bytes; /* per iteration of the node: bytes of its slice */
+} tile_info;
+
+/* An operand k of a consumer node: where it comes from and what it needs. */
+typedef struct operand_info {
+  int producer;       /* node index, or -1 for the host */
+  int64_t *earliest;  /* per consumer iteration: producer iteration, or -1 (free) */
+  bool **needed;      /* [producer tile][producer iteration]; one "tile" for the host */
+  size_t n_ptiles;
+  size_t n_piters;
+} operand_info;
+
+typedef struct node_info {
+  nc_op *node;
+  nc_core_iters iters;
+  tile_info *tiles;
+  size_t n_tiles;
+  operand_info *ops;
+  size_t n_ops;
+  bool to_host;
+} node_info;
+
+typedef struct sched {
+  nc_pass *pass;
+  isl_ctx *ctx;
+  node_info *nodes;
+  size_t n;
+} sched;
+
+static int node_index(sched *s, const nc_op *node)
+{
+  for (size_t i = 0; i < s->n; i++)
+    if (s->nodes[i].node == node)
+      return (int)i;
+  return -1;
+}
+
+/* --- reading the relations ------------------------------------------------------------------------------------ */
+
+typedef struct pair_walk {
+  const nc_core_iters *from, *to;
+  int64_t *map;   /* from-rank -> to-rank (earliest) */
+  bool *marks;    /* or: mark from-ranks (needed) */
+  bool failed;
+} pair_walk;
+
+static isl_stat walk_pair(isl_point *pt, void *user)
+{
+  pair_walk *w = user;
+  int64_t a[NC_MAX_RANK], b[NC_MAX_RANK];
+  int da = w->from->dim, db = w->to ? w->to->dim : 0;
+  for (int i = 0; i < da + db; i++) {
+    isl_val *v = isl_point_get_coordinate_val(pt, isl_dim_set, i);
+    (i < da ? a : b)[i < da ? i : i - da] = v ? isl_val_get_num_si(v) : 0;
+    isl_val_free(v);
+  }
+  isl_point_free(pt);
+  int64_t ra = nc_core_iters_rank(w->from, a), rb = w->to ? nc_core_iters_rank(w->to, b) : 0;
+  if (ra < 0 || rb < 0) {
+    w->failed = true;
+    return isl_stat_error;
+  }
+  if (w->map)
+    w->map[ra] = rb;
+  else
+    w->marks[ra] = true;
+  return isl_stat_ok;
+}
+
+/* The host as an input source writing tensor `t` in row-major order, with
+ * `d` iteration dims (as dataflow-deps modelled it): its iterations and
+ * its writes into `tensor`. */
+static bool host_source(isl_ctx *ctx, nc_type *t, int d, const char *tensor, nc_core_iters *iters, isl_map **writes)
+{
+  int64_t dims[NC_MAX_RANK];
+  int n = nc_dataflow_tensor_coords(t, dims);
+  if (n < 0 || d > n)
+    return false;
+  int first = n == 3 && nc_type_get_rank(t) == 4 && d <= 2 ? 1 : n - d; /* P[y] / P[y, x] of T[c, y, x] */
+  char *text;
+  size_t len;
+  FILE *f = open_memstream(&text, &len);
+  if (!f)
+    abort();
+  fputs("{ P[", f);
+  for (int i = 0; i < d; i++)
+    fprintf(f, "%si%d", i ? ", " : "", first + i);
+  fprintf(f, "] -> %s[", tensor);
+  for (int i = 0; i < n; i++)
+    fprintf(f, "%si%d", i ? ", " : "", i);
+  fputs("] : ", f);
+  for (int i = 0; i < n; i++)
+    fprintf(f, "%s0 <= i%d < %lld", i ? " and " : "", i, (long long)dims[i]);
+  fputs(" }", f);
+  fclose(f);
+  *writes = isl_map_read_from_str(ctx, text);
+  free(text);
+  isl_set *dom = *writes ? isl_map_domain(isl_map_copy(*writes)) : NULL;
+  bool ok = nc_core_iters_from_set(dom, iters);
+  isl_set_free(dom);
+  return ok && *writes;
+}
+
+/* Marks the producer iterations whose writes (restricted to channels
+ * [lo, hi) when lo < hi) hold an element of `read_elements`. */
+static bool mark_needed(isl_map *writes, int64_t lo, int64_t hi, isl_set *read_elements, const nc_core_iters *piters,
+                        bool *marks)
+{
+  isl_map *w = isl_map_copy(writes);
+  isl_set *elts = isl_set_copy(read_elements);
+  if (lo < hi) {
+    elts = isl_set_lower_bound_si(elts, isl_dim_set, 0, lo);
+    elts = isl_set_upper_bound_si(elts, isl_dim_set, 0, hi - 1);
+  }
+  isl_set *dom = isl_map_domain(isl_map_intersect_range(w, elts));
+  pair_walk pw = {piters, NULL, NULL, marks, false};
+  bool ok = dom && isl_set_foreach_point(dom, walk_pair, &pw) == isl_stat_ok && !pw.failed;
+  isl_set_free(dom);
+  return ok;
+}
+
+static bool fail(nc_op *node, const char *what, size_t k)
+{
+  return nc_op_emit_error(node, "core-schedule: cannot read %s of operand %zu with isl", what, k);
+}
+
+static bool analyse_operand(sched *s, node_info *c, size_t k)
+{
+  operand_info *o = &c->ops[k];
+  nc_op *node = c->node;
+  nc_op *pnode = nc_dataflow_node_get_producer(node, k);
+  o->producer = pnode ? node_index(s, pnode) : -1;
+  if (pnode && o->producer < 0)
+    return nc_op_emit_error(node, "core-schedule: operand %zu's producer is not a node of the function", k);
+  char tensor[32];
+  snprintf(tensor, sizeof tensor, "In%zu", k);
+  isl_map *earliest = nc_dataflow_node_get_earliest(node, k, s->ctx);
+  isl_map *read = nc_dataflow_node_get_read(node, k, s->ctx);
+  if (!earliest || !read) {
+    isl_map_free(earliest);
+    isl_map_free(read);
+    return fail(node, "earliest (run dataflow-deps first) or reads", k);
+  }
+  nc_core_iters host_iters = {0}, *piters;
+  isl_map *pwrites;
+  if (pnode) {
+    node_info *p = &s->nodes[o->producer];
+    piters = &p->iters;
+    pwrites = isl_map_set_tuple_name(nc_dataflow_node_get_writes(pnode, s->ctx), isl_dim_out, tensor);
+    o->n_ptiles = p->n_tiles;
+  } else {
+    int d = (int)isl_map_dim(earliest, isl_dim_out);
+    piters = &host_iters;
+    if (!host_source(s->ctx, nc_value_get_type(nc_op_get_operand(node, k)), d, tensor, &host_iters, &pwrites)) {
+      isl_map_free(earliest);
+      isl_map_free(read);
+      return fail(node, "the input source", k);
+    }
+    o->n_ptiles = 1;
+  }
+  o->n_piters = piters->n;
+  o->earliest = nc_xmalloc((c->iters.n + 1) * sizeof *o->earliest);
+  for (size_t i = 0; i < c->iters.n; i++)
+    o->earliest[i] = -1;
+  pair_walk pw = {&c->iters, piters, o->earliest, NULL, false};
+  isl_set *pairs = isl_map_wrap(earliest);
+  bool ok = pairs && isl_set_foreach_point(pairs, walk_pair, &pw) == isl_stat_ok && !pw.failed;
+  isl_set_free(pairs);
+  isl_set *elements = isl_map_range(read);
+  o->needed = nc_xcalloc(o->n_ptiles, sizeof *o->needed);
+  for (size_t t = 0; t < o->n_ptiles && ok; t++) {
+    int64_t lo = 0, hi = 0;
+    if (pnode)
+      nc_core_tile_get_out_channels(s->nodes[o->producer].tiles[t].op, &lo, &hi);
+    o->needed[t] = nc_xcalloc(o->n_piters + 1, sizeof **o->needed);
+    ok = pwrites && elements && mark_needed(pwrites, lo, hi, elements, piters, o->needed[t]);
+  }
+  isl_set_free(elements);
+  isl_map_free(pwrites);
+  nc_core_iters_clear(&host_iters);
+  return ok || fail(node, "earliest and the channel's elements", k);
+}
+
+/* --- building programs ---------------------------------------------------------------------------------------------- */
+
+typedef struct emitter {
+  sched *s;
+  nc_op *program;
+  nc_location loc;
+  nc_op *last_compute;
+  int64_t x, y;
+} emitter;
+
+static void emit(emitter *e, nc_core_instr in)
+{
+  if (in.kind == NC_CORE_COMPUTE && e->last_compute && !nc_op_get_next(e->last_compute)) {
+    nc_core_instr prev;
+    nc_core_instr_get(e->last_compute, &prev);
+    if (prev.end == in.begin) { /* nothing in between: extend the last compute's range */
+      nc_context *ctx = nc_op_get_context(e->program);
+      nc_op_set_attr_str(e->last_compute, "end", nc_attr_integer(ctx, nc_type_integer(ctx, 64, NC_SIGNLESS), in.end));
+      return;
+    }
+  }
+  nc_op *op = nc_core_program_append(e->program, e->loc, &in);
+  if (in.kind == NC_CORE_COMPUTE)
+    e->last_compute = op;
+  nc_pass_stat_add(e->s->pass, in.kind == NC_CORE_RECV ? 0 : in.kind == NC_CORE_COMPUTE ? 1 : 2, 1);
+  if (in.kind == NC_CORE_SEND && in.x >= 0) {
+    nc_pass_stat_add(e->s->pass, 3, (uint64_t)in.bytes);
+    nc_pass_stat_add(e->s->pass, 4, (uint64_t)(in.bytes * (llabs(in.x - e->x) + llabs(in.y - e->y))));
+  }
+}
+
+static void schedule_tile(sched *s, node_info *c, size_t ti)
+{
+  tile_info *me = &c->tiles[ti];
+  emitter e = {s, nc_core_tile_get_program(me->op), nc_op_get_loc(me->op), NULL, me->x, me->y};
+  int64_t *next = nc_xcalloc(c->n_ops + 1, sizeof *next); /* per operand: first producer iteration not received */
+  for (size_t i = 0; i < c->iters.n; i++) {
+    for (size_t k = 0; k < c->n_ops; k++) {
+      operand_info *o = &c->ops[k];
+      for (; next[k] <= o->earliest[i]; next[k]++)
+        for (size_t t = 0; t < o->n_ptiles; t++) {
+          if (!o->needed[t][next[k]])
+            continue;
+          tile_info *from = o->producer >= 0 ? &s->nodes[o->producer].tiles[t] : NULL;
+          emit(&e, (nc_core_instr){.kind = NC_CORE_RECV, .x = from ? from->x : NC_CORE_HOST,
+                                   .y = from ? from->y : NC_CORE_HOST, .operand = (int64_t)k, .iter = next[k]});
+        }
+    }
+    emit(&e, (nc_core_instr){.kind = NC_CORE_COMPUTE, .begin = (int64_t)i, .end = (int64_t)i + 1});
+    int64_t bytes = me->out_bytes[i];
+    if (bytes <= 0)
+      continue;
+    for (size_t ci = 0; ci < s->n; ci++) { /* consumers in pipeline order, each tile once */
+      node_info *cons = &s->nodes[ci];
+      bool needs = false;
+      for (size_t k = 0; k < cons->n_ops && !needs; k++)
+        needs = cons->ops[k].producer == c - s->nodes && cons->ops[k].needed[ti][i];
+      for (size_t t = 0; needs && t < cons->n_tiles; t++)
+        emit(&e, (nc_core_instr){.kind = NC_CORE_SEND, .x = cons->tiles[t].x, .y = cons->tiles[t].y,
+                                 .iter = (int64_t)i, .bytes = bytes});
+    }
+    if (c->to_host)
+      emit(&e, (nc_core_instr){.kind = NC_CORE_SEND, .x = NC_CORE_HOST, .y = NC_CORE_HOST, .iter = (int64_t)i,
+                               .bytes = bytes});
+  }
+  free(next);
+}
+
+static bool leaves_nodes(nc_op *node)
+{
+  for (nc_use *u = nc_value_get_first_use(nc_op_get_result(node, 0)); u; u = nc_use_get_next(u))
+    if (!nc_dataflow_is_node(nc_use_get_owner(u)))
+      return true;
+  return false;
+}
+
+static bool collect(sched *s, nc_op *chip, nc_op *fn)
+{
+  s->n = nc_dataflow_num_nodes(fn);
+  s->nodes = nc_xcalloc(s->n + 1, sizeof *s->nodes);
+  size_t i = 0;
+  for (nc_op *n = nc_dataflow_first_node(fn); n; n = nc_dataflow_next_node(n), i++) {
+    node_info *ni = &s->nodes[i];
+    ni->node = n;
+    ni->to_host = leaves_nodes(n);
+    if (!nc_core_iters_of_node(n, s->ctx, &ni->iters))
+      return nc_op_emit_error(n, "core-schedule: cannot enumerate the node's iterations with isl");
+  }
+  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t)) {
+    nc_op *n = nc_core_find_node(fn, nc_core_tile_get_node(t));
+    if (!n)
+      return nc_op_emit_error(t, "core-schedule: the chip's function has no node '%s'", nc_core_tile_get_node(t));
+    if (nc_core_tile_get_x(t) < 0)
+      return nc_op_emit_error(t, "core-schedule: the tile is not placed; run core-place first");
+    node_info *ni = &s->nodes[node_index(s, n)];
+    ni->tiles = nc_xrealloc(ni->tiles, (ni->n_tiles + 1) * sizeof *ni->tiles);
+    tile_info *ti = &ni->tiles[ni->n_tiles++];
+    *ti = (tile_info){t, nc_core_tile_get_x(t), nc_core_tile_get_y(t), NULL};
+    int64_t lo = 0, hi = 0;
+    nc_core_tile_get_out_channels(t, &lo, &hi);
+    size_t n_iters;
+    if (!nc_core_node_output_elements(n, lo, hi, s->ctx, &ti->out_bytes, &n_iters))
+      return nc_op_emit_error(n, "core-schedule: cannot enumerate the node's writes with isl");
+    nc_type *elt = nc_type_get_element_type(nc_value_get_type(nc_op_get_result(n, 0)));
+    for (size_t k = 0; k < n_iters; k++)
+      ti->out_bytes[k] = nc_core_bytes(ti->out_bytes[k], elt);
+  }
+  for (i = 0; i < s->n; i++) {
+    node_info *ni = &s->nodes[i];
+    if (!ni->n_tiles)
+      return nc_op_emit_error(ni->node, "core-schedule: node '%s' has no tile on the chip",
+                              nc_dataflow_node_get_name(ni->node));
+    ni->n_ops = nc_op_get_num_operands(ni->node);
+    ni->ops = nc_xcalloc(ni->n_ops + 1, sizeof *ni->ops);
+    for (size_t k = 0; k < ni->n_ops; k++)
+      if (!analyse_operand(s, ni, k))
+        return false;
+  }
+  return true;
+}
+
+static void release(sched *s)
+{
+  for (size_t i = 0; i < s->n; i++) {
+    node_info *ni = &s->nodes[i];
+    for (size_t t = 0; t < ni->n_tiles; t++)
+      free(ni->tiles[t].out_bytes);
+    for (size_t k = 0; k < ni->n_ops; k++) {
+      for (size_t t = 0; ni->ops[k].needed && t < ni->ops[k].n_ptiles; t++)
+        free(ni->ops[k].needed[t]);
+      free(ni->ops[k].needed);
+      free(ni->ops[k].earliest);
+    }
+    free(ni->ops);
+    free(ni->tiles);
+    nc_core_iters_clear(&ni->iters);
+  }
+  free(s->nodes);
+}
+
+static bool schedule_chip(nc_pass *pass, nc_op *chip, isl_ctx *ctx)
+{
+  nc_op *fn = nc_core_chip_lookup_function(chip);
+  if (!fn)
+    return nc_op_emit_error(chip, "core-schedule: the chip names no function whose nodes its tiles compute "
+                                  "(dataflow-to-core sets `function`)");
+  sched s = {pass, ctx, NULL, 0};
+  bool ok = collect(&s, chip, fn);
+  if (ok) {
+    for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
+      nc_core_program_clear(nc_core_tile_get_program(t));
+    for (size_t i = 0; i < s.n; i++)
+      for (size_t t = 0; t < s.nodes[i].n_tiles; t++)
+        schedule_tile(&s, &s.nodes[i], t);
+  }
+  release(&s);
+  return ok;
+}
+
+static bool run(nc_pass *pass, nc_op *module)
+{
+  isl_ctx *ctx = isl_ctx_alloc();
+  isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE);
+  bool ok = true;
+  for (nc_op *op = nc_block_get_first_op(nc_module_get_body(module)); op && ok; op = nc_op_get_next(op))
+    if (nc_core_is_chip(op))
+      ok = schedule_chip(pass, op, ctx);
+  isl_ctx_free(ctx);
+  return ok;
+}
+
+const nc_pass_def nc_core_schedule_pass = {
+  .argument = "core-schedule",
+  .name = "CoreSchedule",
+  .group = "Core",
+  .summary = "Write each tile's static program (recv, compute, send) from the isl dependences",
+  .description =
+    "For every placed tile, in pipeline order: for each iteration i of its node, `core.recv` of every producer "
+    "iteration it needs that has not arrived yet, per operand up to the one `earliest` names for i (from each "
+    "tile of the producer whose channel slice holds an element the node reads, or from the host (-1, -1) for "
+    "function arguments), then `core.compute` of i (consecutive computes merge), then `core.send` of i's output "
+    "to each tile of each node that reads it and, for the function's results, to the host. Replaces existing "
+    "programs; deterministic.",
+  .anchor = "builtin.module",
+  .stats = stats, .n_stats = NC_COUNTOF(stats),
+  .run = run,
+};

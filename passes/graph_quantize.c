@@ -1,0 +1,581 @@
+/* graph_quantize.c: graph-quantize{bits=8 calibration=PATH max-samples=N},
+ * which turns a float graph into an integer one (docs/quantization.md;
+ * the contract is docs/design/spine.md, section 1).
+ *
+ * Integer-only accelerators run int8 multiply-accumulates into int32 and
+ * rescale with an integer multiplier and a shift, so that is the form the
+ * graph takes here, with every number the hardware needs as an attribute or
+ * a constant:
+ *   - each conv / gemm / matmul with constant weights (after graph-optimize:
+ *     bias and relu fused) becomes graph.conv_integer or graph.matmul_integer
+ *     (int8 x int8 -> int32) and graph.requantize (int32 bias, per-channel
+ *     fixed-point multiplier and shift, fused relu, saturation to int8);
+ *   - weights are symmetric per output channel in [-127, 127],
+ *     s_w[c] = max|w_c| / 127 (1 for an all-zero channel); gemm weights are
+ *     stored [K, N] (alpha folded in) so the matmul needs no transpose;
+ *   - activations are symmetric per tensor (zero point 0), s = max|x| / 127
+ *     rounded to f32, with max|x| measured by running the float graph in the
+ *     reference interpreter on the calibration inputs
+ *     (graph_quantize_calibrate.c);
+ *   - bias_q[c] = round_half_even(b[c] / (s_x * s_w[c])) in int32, and the
+ *     requantize scale s_x * s_w[c] / s_y becomes (multiplier, shift) by
+ *     nc_fixed_point_from_scale;
+ *   - max_pool, global_max_pool, flatten, reshape, squeeze, unsqueeze,
+ *     transpose, identity and relu run on int8 with their input's scale;
+ *   - the input gets graph.quantize_linear and each result
+ *     graph.dequantize_linear, so the function keeps its f32 signature.
+ * Any other op, fused activation or non-constant weight is an error at that
+ * op, checked before anything changes. Weights and biases are stored as
+ * dense_resource blobs.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph_quantize_internal.h"
+#include "nc/ir/asm.h"
+#include "nc/ir/pass.h"
+#include "nc/support/npy.h"
+
+static const nc_pass_option_def options[] = {
+  {"bits", NC_PASS_OPT_INT, "8", "Bits of the quantized weights and activations (only 8 for now)"},
+  {"calibration", NC_PASS_OPT_STRING, "",
+   "Required: .npy file of f32 calibration inputs, N x the function's input shape"},
+  {"max-samples", NC_PASS_OPT_INT, "0", "Calibrate on at most this many samples (0: all of them)"},
+};
+
+static const nc_pass_stat_def stats[] = {
+  {"num-layers", "Number of conv / gemm / matmul layers quantized"},
+  {"num-samples", "Number of calibration samples run"},
+};
+
+/* Ops that work on int8 as they are, keeping their input's scale. */
+static const char *const pass_through[] = {"max_pool", "global_max_pool", "flatten", "reshape", "squeeze",
+                                           "unsqueeze", "transpose", "identity", "relu"};
+#define SUPPORTED                                                                                          \
+  "conv, gemm and matmul with constant weights and an optional fused relu; max_pool, global_max_pool, "    \
+  "flatten, reshape, squeeze, unsqueeze, transpose, identity, relu"
+
+/* --- options and the calibration file -------------------------------------------------------------------- */
+
+static void free_calibration(void *t) { nc_tensor_destroy(t); }
+
+static bool initialize(nc_pass *pass, nc_context *ctx)
+{
+  int64_t bits = nc_pass_get_option_int(pass, "bits");
+  const char *path = nc_pass_get_option_string(pass, "calibration");
+  if (bits != 8) {
+    nc_emit_error(ctx, nc_location_unknown(), "graph-quantize: bits=%lld is not supported (only bits=8 for now)",
+                  (long long)bits);
+    return false;
+  }
+  if (nc_pass_get_option_int(pass, "max-samples") < 0) {
+    nc_emit_error(ctx, nc_location_unknown(), "graph-quantize: max-samples must be >= 0 (0: all samples)");
+    return false;
+  }
+  if (!*path) {
+    nc_emit_error(ctx, nc_location_unknown(),
+                  "graph-quantize needs calibration=PATH: a .npy file of f32 inputs (N x the function's input "
+                  "shape) to measure activation ranges on");
+    return false;
+  }
+  char err[512];
+  nc_tensor *t = nc_npy_read(path, err, sizeof err);
+  if (!t) {
+    nc_emit_error(ctx, nc_location_unknown(), "graph-quantize: cannot read the calibration data: %s", err);
+    return false;
+  }
+  nc_pass_set_state(pass, t, free_calibration);
+  return true;
+}
+
+/* --- checking the function ---------------------------------------------------------------------------------- */
+
+typedef enum op_kind { K_CONSTANT, K_LAYER, K_PASS } op_kind;
+
+static bool is_constant(nc_value *v)
+{
+  nc_op *d = nc_value_get_defining_op(v);
+  return d && gp_is(d, "constant");
+}
+
+static bool is_f32_tensor(nc_value *v)
+{
+  nc_type *t = nc_value_get_type(v);
+  return nc_type_is_tensor(t) && nc_type_get_kind(nc_type_get_element_type(t)) == NC_TYPE_F32;
+}
+
+static size_t rank_of(nc_value *v) { return nc_type_get_rank(nc_value_get_type(v)); }
+
+static bool expect_f32(nc_op *op, nc_value *v, const char *what)
+{
+  if (is_f32_tensor(v))
+    return true;
+  char *s = nc_type_to_string(nc_value_get_type(v));
+  nc_op_emit_error(op, "graph-quantize cannot quantize '%s': its %s is '%s', expected an f32 tensor",
+                   nc_ident_str(nc_op_get_name(op)), what, s);
+  free(s);
+  return false;
+}
+
+/* An activation operand: computed from the input, not a constant. */
+static bool expect_activation(nc_op *op, nc_value *v)
+{
+  if (!is_constant(v))
+    return expect_f32(op, v, "input");
+  return nc_op_emit_error(op, "graph-quantize cannot quantize '%s' of a constant (run graph-optimize first to fold "
+                          "constant subgraphs)", nc_ident_str(nc_op_get_name(op)));
+}
+
+static bool expect_constant(nc_op *op, nc_value *v, const char *what)
+{
+  if (is_constant(v))
+    return expect_f32(op, v, what);
+  return nc_op_emit_error(op, "graph-quantize cannot quantize '%s': its %s is not a constant",
+                          nc_ident_str(nc_op_get_name(op)), what);
+}
+
+/* conv / gemm / matmul: constant weights (and bias), relu or no activation. */
+static bool check_layer(nc_op *op)
+{
+  const char *name = nc_ident_str(nc_op_get_name(op));
+  nc_graph_activation act;
+  if (!nc_graph_get_activation(op, &act) || (act.kind != NC_GRAPH_ACT_NONE && act.kind != NC_GRAPH_ACT_RELU))
+    return nc_op_emit_error(op, "graph-quantize cannot quantize '%s' with the fused activation \"%s\": only relu "
+                            "folds into graph.requantize", name, nc_graph_attr_string(op, "activation", "?"));
+  size_t n = nc_op_get_num_operands(op);
+  if (!expect_activation(op, nc_op_get_operand(op, 0)) || !expect_constant(op, nc_op_get_operand(op, 1), "weight") ||
+      (n > 2 && !expect_constant(op, nc_op_get_operand(op, 2), "bias")) ||
+      !expect_f32(op, nc_op_get_result(op, 0), "result"))
+    return false;
+  nc_type *wt = nc_value_get_type(nc_op_get_operand(op, 1));
+  if (!nc_type_has_static_shape(wt) || !nc_type_has_static_shape(nc_value_get_type(nc_op_get_result(op, 0))))
+    return nc_op_emit_error(op, "graph-quantize cannot quantize '%s' with dynamic shapes (run graph-shape-inference "
+                            "first)", name);
+  if (gp_is(op, "conv"))
+    return true;
+  if (nc_type_get_rank(wt) != 2)
+    return nc_op_emit_error(op, "graph-quantize cannot quantize '%s' with %zu-D weights (only 2-D)", name,
+                            nc_type_get_rank(wt));
+  if (gp_is(op, "matmul")) {
+    if (rank_of(nc_op_get_operand(op, 0)) < 2)
+      return nc_op_emit_error(op, "graph-quantize cannot quantize 'graph.matmul' of a 1-D input");
+    return true;
+  }
+  nc_gemm_params gp;
+  if (!nc_graph_get_gemm_params(op, &gp) || gp.trans_a)
+    return nc_op_emit_error(op, "graph-quantize cannot quantize 'graph.gemm' with trans_a (transpose the input "
+                            "first)");
+  if (n > 2) { /* c must be one value per output column */
+    nc_type *ct = nc_value_get_type(nc_op_get_operand(op, 2));
+    size_t r = nc_type_get_rank(ct);
+    int64_t rows = nc_type_get_shape(nc_value_get_type(nc_op_get_result(op, 0)))[0];
+    if (r == 2 && nc_type_get_shape(ct)[0] != 1 && rows != 1)
+      return nc_op_emit_error(op, "graph-quantize cannot quantize 'graph.gemm' whose c differs between rows (it "
+                              "needs one bias per output column)");
+  }
+  return true;
+}
+
+static int check_op(nc_op *op)
+{
+  if (gp_is(op, "constant"))
+    return K_CONSTANT;
+  if (gp_is(op, "conv") || gp_is(op, "gemm") || gp_is(op, "matmul"))
+    return check_layer(op) ? K_LAYER : -1;
+  for (size_t i = 0; i < NC_COUNTOF(pass_through); i++)
+    if (gp_is(op, pass_through[i])) {
+      if (!expect_activation(op, nc_op_get_operand(op, 0)) || !expect_f32(op, nc_op_get_result(op, 0), "result"))
+        return -1;
+      return K_PASS;
+    }
+  nc_op_emit_error(op, "graph-quantize cannot quantize '%s': it has no integer form here (supported: " SUPPORTED ")",
+                   nc_ident_str(nc_op_get_name(op)));
+  return -1;
+}
+
+/* --- building the integer graph ------------------------------------------------------------------------------ */
+
+/* A quantized value: the int8 value replacing an f32 one, and its scale. */
+typedef struct qval {
+  nc_value *v;
+  float scale;
+} qval;
+
+typedef struct rewrite {
+  nc_context *ctx;
+  nc_type *i8, *i32, *i64, *f32;
+  gq_map map; /* old f32 value -> index into vals */
+  qval *vals;
+  size_t n_vals;
+} rewrite;
+
+static void bind(rewrite *rw, nc_value *old, nc_value *v, float scale)
+{
+  rw->vals[rw->n_vals] = (qval){v, scale};
+  gq_map_put(&rw->map, old, rw->n_vals++);
+}
+
+static qval *lookup(rewrite *rw, nc_value *old)
+{
+  size_t i = gq_map_get(&rw->map, old);
+  return i == SIZE_MAX ? NULL : &rw->vals[i];
+}
+
+/* The activation scale for a measured max |x|: max / 127 rounded to f32 (it
+ * is stored in f32 quantize/dequantize scales); 1 for an all-zero tensor. */
+static float act_scale(double max_abs, int qmax) { return max_abs > 0 ? (float)(max_abs / qmax) : 1.0f; }
+
+static nc_type *like(rewrite *rw, nc_value *v, nc_type *elt)
+{
+  nc_type *t = nc_value_get_type(v);
+  return nc_type_tensor(rw->ctx, nc_type_get_rank(t), nc_type_get_shape(t), elt, NULL);
+}
+
+static nc_value *add_constant(rewrite *rw, nc_op *before, nc_attr *value, nc_location loc)
+{
+  nc_op *c = nc_graph_create_constant(rw->ctx, value, loc);
+  nc_op_insert_before(c, before);
+  return nc_op_get_result(c, 0);
+}
+
+/* A blob constant (weights, biases: never decimal lists). */
+static nc_value *add_blob(rewrite *rw, nc_op *before, const nc_tensor *t, nc_type *elt, nc_value *like_v,
+                          const char *suffix, const char *fallback, nc_location loc)
+{
+  char hint[256];
+  gp_name_hint(like_v, suffix, fallback, hint, sizeof hint);
+  nc_type *type = nc_type_tensor(rw->ctx, (size_t)t->rank, t->shape, elt, NULL);
+  return add_constant(rw, before, gp_attr_from_tensor(rw->ctx, t, type, hint, 0), loc);
+}
+
+static nc_value *add_scalar(rewrite *rw, nc_op *before, nc_type *elt, const void *data, size_t size, nc_location loc)
+{
+  nc_type *type = nc_type_tensor(rw->ctx, 0, NULL, elt, NULL);
+  return add_constant(rw, before, nc_attr_dense_elements(rw->ctx, type, data, size), loc);
+}
+
+static nc_op *add_op(rewrite *rw, nc_op *before, const char *name, nc_location loc, size_t n_in, nc_value *const *in,
+                     size_t n_attrs, const nc_named_attr *attrs, nc_type *hint)
+{
+  nc_op *op = nc_graph_create_op(rw->ctx, name, loc, n_in, in, n_attrs, attrs, 1, hint ? &hint : NULL);
+  if (op)
+    nc_op_insert_before(op, before);
+  return op;
+}
+
+static nc_named_attr named(rewrite *rw, const char *name, nc_attr *value)
+{
+  return (nc_named_attr){nc_ident_get_cstr(rw->ctx, name), value};
+}
+
+/* The layer's weights as doubles in the layout of the integer op ([M, C/g,
+ * k..] for conv; [K, N] times alpha for gemm and matmul), with the number
+ * of output channels and the stride between channel indices (channel of
+ * element k = (k / inner) % channels); bias (beta * c for gemm) per channel
+ * or NULL. */
+typedef struct layer_data {
+  nc_tensor *w;   /* f64 in the integer op's layout */
+  double *bias;   /* channels entries, or NULL */
+  int64_t channels, inner;
+} layer_data;
+
+static bool layer_read(nc_op *op, layer_data *L)
+{
+  memset(L, 0, sizeof *L);
+  nc_value *wv = nc_op_get_operand(op, 1), *bv = nc_op_get_num_operands(op) > 2 ? nc_op_get_operand(op, 2) : NULL;
+  nc_tensor *w = gp_constant_tensor(wv), *b = bv ? gp_constant_tensor(bv) : NULL;
+  bool ok = w && (!bv || b);
+  bool conv = gp_is(op, "conv");
+  nc_gemm_params gp = {1.0, 1.0, false, false};
+  if (ok && gp_is(op, "gemm"))
+    ok = nc_graph_get_gemm_params(op, &gp);
+  if (ok && conv) {
+    L->w = nc_tensor_create(NC_DT_F64, w->rank, w->shape, 0);
+    for (int64_t k = 0, n = nc_tensor_num_elements(w); k < n; k++)
+      nc_tensor_set_f64(L->w, k, nc_tensor_get_f64(w, k));
+    L->channels = w->shape[0];
+    L->inner = nc_tensor_num_elements(w) / (L->channels ? L->channels : 1);
+  } else if (ok) { /* [K, N] = trans_b ? w^T : w, times alpha */
+    int64_t k_dim = w->shape[gp.trans_b ? 1 : 0], n_dim = w->shape[gp.trans_b ? 0 : 1];
+    L->w = nc_tensor_create(NC_DT_F64, 2, (int64_t[]){k_dim, n_dim}, 0);
+    for (int64_t i = 0; i < k_dim; i++)
+      for (int64_t j = 0; j < n_dim; j++)
+        nc_tensor_set_f64(L->w, i * n_dim + j,
+                          gp.alpha * nc_tensor_get_f64(w, gp.trans_b ? j * k_dim + i : i * n_dim + j));
+    L->channels = n_dim;
+    L->inner = 1;
+  }
+  if (ok && b) { /* conv: [M]; gemm: c broadcast to [M, N], equal over rows */
+    L->bias = nc_xcalloc((size_t)L->channels + 1, sizeof *L->bias);
+    int64_t nb = nc_tensor_num_elements(b);
+    for (int64_t c = 0; c < L->channels; c++)
+      L->bias[c] = gp.beta * nc_tensor_get_f64(b, nb == 1 ? 0 : c % nb);
+  }
+  nc_tensor_destroy(w);
+  nc_tensor_destroy(b);
+  return ok;
+}
+
+static void layer_free(layer_data *L)
+{
+  nc_tensor_destroy(L->w);
+  free(L->bias);
+}
+
+/* Replaces one layer: int8 weights, conv_integer / matmul_integer, int32
+ * bias, requantize to the output scale `sy`. */
+static bool quantize_layer(rewrite *rw, nc_op *op, const qval *x, float sy, int qmax)
+{
+  const char *name = nc_ident_str(nc_op_get_name(op));
+  nc_location loc = nc_op_get_loc(op);
+  layer_data L;
+  if (!layer_read(op, &L)) {
+    layer_free(&L);
+    return nc_op_emit_error(op, "graph-quantize cannot read the constant weights of '%s'", name);
+  }
+  bool ok = true, conv = gp_is(op, "conv");
+  int64_t C = L.channels, n = nc_tensor_num_elements(L.w);
+  const double *w = L.w->data;
+  double *sw = nc_xcalloc((size_t)C + 1, sizeof *sw);
+  for (int64_t k = 0; k < n && ok; k++) {
+    ok = isfinite(w[k]);
+    sw[(k / L.inner) % C] = fmax(sw[(k / L.inner) % C], fabs(w[k]));
+  }
+  for (int64_t c = 0; c < C && ok && L.bias; c++)
+    ok = isfinite(L.bias[c]);
+  if (!ok) {
+    free(sw);
+    layer_free(&L);
+    return nc_op_emit_error(op, "graph-quantize cannot quantize '%s': its weights or bias are not finite", name);
+  }
+  /* weights: per output channel, symmetric in [-qmax, qmax] */
+  for (int64_t c = 0; c < C; c++)
+    sw[c] = sw[c] > 0 ? sw[c] / qmax : 1.0;
+  nc_tensor *wq = nc_tensor_create(NC_DT_I8, L.w->rank, L.w->shape, 0);
+  for (int64_t k = 0; k < n; k++) {
+    double q = rint(w[k] / sw[(k / L.inner) % C]);
+    ((int8_t *)wq->data)[k] = (int8_t)(q > qmax ? qmax : q < -qmax ? -qmax : q);
+  }
+  nc_value *wv = add_blob(rw, op, wq, rw->i8, nc_op_get_operand(op, 1), "_q", "weight", loc);
+  nc_tensor_destroy(wq);
+
+  /* requantize parameters and the int32 bias, per channel */
+  int64_t *mult = nc_xcalloc((size_t)C + 1, sizeof *mult), *shift = nc_xcalloc((size_t)C + 1, sizeof *shift);
+  nc_tensor *bq = L.bias ? nc_tensor_create(NC_DT_I32, 1, &C, 0) : NULL;
+  char err[256] = "";
+  for (int64_t c = 0; c < C && ok; c++) {
+    double acc_scale = (double)x->scale * sw[c];
+    int32_t m, s;
+    ok = nc_fixed_point_from_scale(acc_scale / (double)sy, &m, &s, err, sizeof err);
+    mult[c] = m;
+    shift[c] = s;
+    if (bq) {
+      double v = rint(L.bias[c] / acc_scale);
+      ((int32_t *)bq->data)[c] = (int32_t)(v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : v);
+    }
+  }
+  if (!ok)
+    nc_op_emit_error(op, "graph-quantize cannot quantize '%s': %s", name, err);
+
+  nc_op *acc = NULL, *rq = NULL;
+  if (ok) {
+    nc_named_attr attrs[8];
+    size_t na = 0;
+    static const char *const conv_attrs[] = {"kernel_shape", "strides", "pads", "dilations", "group", "auto_pad"};
+    for (size_t i = 0; conv && i < NC_COUNTOF(conv_attrs); i++) {
+      nc_attr *a = nc_op_get_attr_str(op, conv_attrs[i]);
+      if (a)
+        attrs[na++] = named(rw, conv_attrs[i], a);
+    }
+    acc = add_op(rw, op, conv ? "graph.conv_integer" : "graph.matmul_integer", loc, 2, (nc_value *[]){x->v, wv}, na,
+                 attrs, NULL);
+  }
+  if (acc) {
+    nc_value *in[2] = {nc_op_get_result(acc, 0), bq ? add_blob(rw, op, bq, rw->i32, nc_op_get_operand(op, 2), "_q",
+                                                               "bias", loc)
+                                                    : NULL};
+    nc_value *y = nc_op_get_result(op, 0);
+    nc_named_attr attrs[5];
+    size_t na = 0;
+    attrs[na++] = named(rw, "multiplier", nc_attr_dense_array(rw->ctx, rw->i64, (size_t)C, mult));
+    attrs[na++] = named(rw, "shift", nc_attr_dense_array(rw->ctx, rw->i64, (size_t)C, shift));
+    attrs[na++] = named(rw, "axis", nc_attr_integer(rw->ctx, rw->i64, conv ? 1 : (int64_t)rank_of(y) - 1));
+    attrs[na++] = named(rw, "output_zero_point", nc_attr_integer(rw->ctx, rw->i64, 0));
+    if (nc_op_get_attr_str(op, "activation"))
+      attrs[na++] = named(rw, "activation", nc_attr_string_cstr(rw->ctx, "relu"));
+    rq = add_op(rw, op, "graph.requantize", loc, bq ? 2 : 1, in, na, attrs, like(rw, y, rw->i8));
+    if (rq)
+      bind(rw, y, nc_op_get_result(rq, 0), sy);
+  }
+  nc_tensor_destroy(bq);
+  free(mult);
+  free(shift);
+  free(sw);
+  layer_free(&L);
+  return rq != NULL;
+}
+
+/* An op that works on int8 unchanged: a copy on the int8 operand. */
+static bool quantize_pass_through(rewrite *rw, nc_op *op, const qval *x)
+{
+  nc_mapping *m = nc_mapping_create();
+  nc_mapping_map_value(m, nc_op_get_operand(op, 0), x->v);
+  nc_op *q = nc_op_clone(op, m);
+  nc_mapping_destroy(m);
+  nc_value *y = nc_op_get_result(op, 0);
+  nc_value_set_type(nc_op_get_result(q, 0), like(rw, y, rw->i8));
+  nc_op_insert_before(q, op);
+  bind(rw, y, nc_op_get_result(q, 0), x->scale);
+  return true;
+}
+
+/* --- the pass ----------------------------------------------------------------------------------------------- */
+
+static bool quantize_func(nc_pass *pass, nc_op *func, const nc_tensor *calib)
+{
+  nc_region *body = nc_op_get_region(func, 0);
+  nc_block *block = nc_region_get_first_block(body);
+  if (!block)
+    return true; /* a declaration */
+  nc_context *ctx = nc_op_get_context(func);
+  const char *path = nc_pass_get_option_string(pass, "calibration");
+  int qmax = (1 << (nc_pass_get_option_int(pass, "bits") - 1)) - 1;
+  if (nc_region_get_num_blocks(body) != 1)
+    return nc_op_emit_error(func, "graph-quantize expects a function of one block");
+  if (nc_block_get_num_args(block) != 1)
+    return nc_op_emit_error(func, "graph-quantize expects a function of one input (the calibration data's), got %zu",
+                            nc_block_get_num_args(block));
+  nc_value *arg = nc_block_get_arg(block, 0);
+  nc_type *at = nc_value_get_type(arg);
+  if (!is_f32_tensor(arg) || !nc_type_has_static_shape(at)) {
+    char *s = nc_type_to_string(at);
+    nc_op_emit_error(func, "graph-quantize expects a statically shaped f32 tensor input, got '%s'", s);
+    free(s);
+    return false;
+  }
+  nc_op *ret = nc_block_get_terminator(block);
+  if (!ret || !nc_op_is(ret, "func.return"))
+    return nc_op_emit_error(func, "graph-quantize expects the function to end in func.return");
+
+  /* 1. every op must have an integer form (nothing changes otherwise) */
+  size_t n_ops = 0, n_layers = 0;
+  for (nc_op *op = nc_block_get_first_op(block); op != ret; op = nc_op_get_next(op))
+    n_ops++;
+  nc_op **ops = nc_xcalloc(n_ops + 1, sizeof *ops), **layers = nc_xcalloc(n_ops + 1, sizeof *layers);
+  int *kinds = nc_xcalloc(n_ops + 1, sizeof *kinds);
+  bool ok = true;
+  size_t i = 0;
+  for (nc_op *op = nc_block_get_first_op(block); op != ret && ok; op = nc_op_get_next(op), i++) {
+    ops[i] = op;
+    kinds[i] = check_op(op);
+    ok = kinds[i] >= 0;
+    if (ok && kinds[i] == K_LAYER)
+      layers[n_layers++] = op;
+  }
+
+  /* 2. calibration: max |x| of the input and of each layer's result */
+  double *max_abs = nc_xcalloc(n_layers + 1, sizeof *max_abs), in_max = 0;
+  nc_tensor view;
+  int64_t samples = ok ? gq_calibration_view(func, arg, calib, path, nc_pass_get_option_int(pass, "max-samples"),
+                                             &view)
+                       : 0;
+  ok = ok && samples > 0 && gq_calibrate(func, &view, n_layers, layers, max_abs, &in_max);
+  if (ok && !isfinite(in_max))
+    ok = nc_op_emit_error(func, "graph-quantize: the calibration data '%s' holds infinite values", path);
+  for (size_t k = 0; ok && k < n_layers; k++)
+    if (!isfinite(max_abs[k]))
+      ok = nc_op_emit_error(layers[k], "graph-quantize: the result of '%s' is not finite on the calibration data",
+                            nc_ident_str(nc_op_get_name(layers[k])));
+
+  /* 3. the integer graph, op by op beside the float one */
+  rewrite rw = {ctx, nc_type_integer(ctx, 8, NC_SIGNLESS), nc_type_integer(ctx, 32, NC_SIGNLESS),
+                nc_type_integer(ctx, 64, NC_SIGNLESS), nc_type_f32(ctx), {0}, NULL, 0};
+  gq_map_init(&rw.map, n_ops + 1);
+  rw.vals = nc_xcalloc(n_ops + 2, sizeof *rw.vals);
+  nc_op *first = nc_block_get_first_op(block);
+  if (ok) { /* the input: quantize_linear with s_in, zero point 0 */
+    float s_in = act_scale(in_max, qmax);
+    int8_t zero = 0;
+    nc_location loc = nc_value_get_loc(arg);
+    nc_value *s = add_scalar(&rw, first, rw.f32, &s_in, sizeof s_in, loc);
+    nc_value *z = add_scalar(&rw, first, rw.i8, &zero, 1, loc);
+    nc_op *q = add_op(&rw, first, "graph.quantize_linear", loc, 3, (nc_value *[]){arg, s, z}, 0, NULL,
+                      like(&rw, arg, rw.i8));
+    ok = q != NULL;
+    if (q)
+      bind(&rw, arg, nc_op_get_result(q, 0), s_in);
+  }
+  for (size_t k = 0, l = 0; ok && k < n_ops; k++) {
+    if (kinds[k] == K_CONSTANT)
+      continue;
+    const qval *x = lookup(&rw, nc_op_get_operand(ops[k], 0));
+    if (!x) { /* cannot happen after the checks: operands are the input or earlier results */
+      ok = nc_op_emit_error(ops[k], "graph-quantize: operand #0 has no quantized form");
+      break;
+    }
+    ok = kinds[k] == K_LAYER ? quantize_layer(&rw, ops[k], x, act_scale(max_abs[l++], qmax), qmax)
+                             : quantize_pass_through(&rw, ops[k], x);
+  }
+
+  /* 4. results go back to f32; the float graph is then dead */
+  for (size_t r = 0; ok && r < nc_op_get_num_operands(ret); r++) {
+    nc_value *v = nc_op_get_operand(ret, r);
+    qval *q = lookup(&rw, v);
+    if (!q)
+      continue; /* the input itself, or a constant: already f32 */
+    nc_op *def = nc_value_get_defining_op(v);
+    nc_location loc = def ? nc_op_get_loc(def) : nc_op_get_loc(ret);
+    nc_value *s = add_scalar(&rw, ret, rw.f32, &q->scale, sizeof q->scale, loc);
+    nc_op *dq = add_op(&rw, ret, "graph.dequantize_linear", loc, 2, (nc_value *[]){q->v, s}, 0, NULL, NULL);
+    ok = dq != NULL;
+    if (dq)
+      nc_op_set_operand(ret, r, nc_op_get_result(dq, 0));
+  }
+  if (ok) {
+    for (nc_op *op = nc_op_get_prev(ret), *prev; op; op = prev) {
+      prev = nc_op_get_prev(op);
+      bool dead = gp_is_graph_op(op);
+      for (size_t r = 0; dead && r < nc_op_get_num_results(op); r++)
+        dead = nc_value_use_empty(nc_op_get_result(op, r));
+      if (dead)
+        nc_op_erase(op);
+    }
+    nc_pass_stat_add(pass, 0, n_layers);
+    nc_pass_stat_add(pass, 1, (uint64_t)samples);
+  }
+  gq_map_free(&rw.map);
+  free(rw.vals);
+  free(max_abs);
+  free(ops);
+  free(layers);
+  free(kinds);
+  return ok;
+}
+
+static bool run(nc_pass *pass, nc_op *func)
+{
+  return quantize_func(pass, func, nc_pass_get_state(pass));
+}
+
+const nc_pass_def nc_graph_quantize_pass = {
+  .argument = "graph-quantize",
+  .name = "GraphQuantize",
+  .group = "Graph",
+  .summary = "Quantize a float graph to int8 (conv_integer / matmul_integer + requantize)",
+  .description =
+    "Runs the float function in the reference interpreter on the calibration inputs, measuring max |x| of the "
+    "input and of every conv, gemm and matmul result, then rewrites it to integers: int8 weights symmetric per "
+    "output channel, int8 activations symmetric per tensor (scale max|x| / 127, zero point 0), each layer a "
+    "graph.conv_integer or graph.matmul_integer (int32) followed by graph.requantize with the int32 bias, "
+    "fixed-point multipliers and shifts (round half to even) and the fused relu. max_pool, flatten, reshape and "
+    "the other data-movement ops work on int8 as they are. The input is quantized with graph.quantize_linear and "
+    "the results dequantized with graph.dequantize_linear, so the signature stays f32. Run graph-optimize first "
+    "(bias and relu fusion, constant weights). Any op without an integer form is an error at that op.",
+  .anchor = "func.func",
+  .options = options, .n_options = NC_COUNTOF(options),
+  .stats = stats, .n_stats = NC_COUNTOF(stats),
+  .initialize = initialize,
+  .run = run,
+};

@@ -1,0 +1,426 @@
+/* ncb.c: the .ncb container: CRC-32, byte buffers and cursors, the writer
+ * that lays a binary out deterministically, and the parser that checks a
+ * binary before any target code reads it (docs/targets/ncb-format.md).
+ *
+ * Runtime code: libc only, so host programs can link it.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nc/targets/ncb.h"
+#include "rt_util.h"
+
+/* --- CRC-32 ------------------------------------------------------------------------------------------------------- */
+
+uint32_t nc_crc32(uint32_t crc, const void *data, size_t n)
+{
+  static uint32_t table[256];
+  static volatile int ready; /* the table is the same whoever fills it, so a race is harmless */
+  if (!ready) {
+    for (uint32_t i = 0; i < 256; i++) {
+      uint32_t c = i;
+      for (int k = 0; k < 8; k++)
+        c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+      table[i] = c;
+    }
+    ready = 1;
+  }
+  const uint8_t *p = data;
+  crc = ~crc;
+  while (n--)
+    crc = table[(crc ^ *p++) & 0xFF] ^ (crc >> 8);
+  return ~crc;
+}
+
+/* --- byte buffers ---------------------------------------------------------------------------------------------------- */
+
+void nc_bytes_put(nc_bytes *b, const void *data, size_t n)
+{
+  if (b->len + n > b->cap) {
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < b->len + n)
+      cap *= 2;
+    b->data = nc_rt_realloc(b->data, cap);
+    b->cap = cap;
+  }
+  if (n)
+    memcpy(b->data + b->len, data, n);
+  b->len += n;
+}
+
+static void put_le(nc_bytes *b, uint64_t v, int n)
+{
+  uint8_t buf[8];
+  for (int i = 0; i < n; i++)
+    buf[i] = (uint8_t)(v >> (8 * i));
+  nc_bytes_put(b, buf, (size_t)n);
+}
+
+void nc_bytes_put_u32(nc_bytes *b, uint32_t v) { put_le(b, v, 4); }
+void nc_bytes_put_i32(nc_bytes *b, int32_t v) { put_le(b, (uint32_t)v, 4); }
+void nc_bytes_put_u64(nc_bytes *b, uint64_t v) { put_le(b, v, 8); }
+void nc_bytes_put_i64(nc_bytes *b, int64_t v) { put_le(b, (uint64_t)v, 8); }
+
+void nc_bytes_put_str(nc_bytes *b, const char *s, size_t n)
+{
+  char buf[256] = {0};
+  size_t len = s ? strlen(s) : 0;
+  if (n > sizeof buf)
+    n = sizeof buf;
+  memcpy(buf, s ? s : "", len < n ? len : n - 1);
+  nc_bytes_put(b, buf, n);
+}
+
+void nc_bytes_align(nc_bytes *b, size_t align)
+{
+  static const uint8_t zeros[64];
+  while (b->len % align)
+    nc_bytes_put(b, zeros, align - b->len % align > 64 ? 64 : align - b->len % align);
+}
+
+void nc_bytes_free(nc_bytes *b)
+{
+  free(b->data);
+  *b = (nc_bytes){0};
+}
+
+/* --- cursors ----------------------------------------------------------------------------------------------------------- */
+
+nc_cursor nc_cursor_make(const void *data, size_t len) { return (nc_cursor){.p = data, .len = len}; }
+
+const uint8_t *nc_cursor_bytes(nc_cursor *c, size_t n)
+{
+  if (c->bad || n > c->len - c->pos) {
+    c->bad = true;
+    return NULL;
+  }
+  const uint8_t *p = c->p + c->pos;
+  c->pos += n;
+  return p;
+}
+
+static uint64_t get_le(nc_cursor *c, int n)
+{
+  const uint8_t *p = nc_cursor_bytes(c, (size_t)n);
+  uint64_t v = 0;
+  for (int i = 0; p && i < n; i++)
+    v |= (uint64_t)p[i] << (8 * i);
+  return v;
+}
+
+uint32_t nc_cursor_u32(nc_cursor *c) { return (uint32_t)get_le(c, 4); }
+int32_t nc_cursor_i32(nc_cursor *c) { return (int32_t)(uint32_t)get_le(c, 4); }
+uint64_t nc_cursor_u64(nc_cursor *c) { return get_le(c, 8); }
+int64_t nc_cursor_i64(nc_cursor *c) { return (int64_t)get_le(c, 8); }
+
+void nc_cursor_str(nc_cursor *c, char *out, size_t n)
+{
+  const uint8_t *p = nc_cursor_bytes(c, n);
+  memset(out, 0, n);
+  if (p)
+    memcpy(out, p, n - 1);
+}
+
+void nc_cursor_align(nc_cursor *c, size_t align)
+{
+  if (c->pos % align)
+    nc_cursor_bytes(c, align - c->pos % align);
+}
+
+/* --- tensors ------------------------------------------------------------------------------------------------------------ */
+
+size_t nc_ncb_tensor_elements(const nc_ncb_tensor *t)
+{
+  size_t n = 1;
+  for (uint32_t i = 0; i < t->rank && i < NC_NCB_MAX_RANK; i++)
+    n *= (size_t)t->dims[i];
+  return n;
+}
+
+static void put_tensor(nc_bytes *b, const nc_ncb_tensor *t)
+{
+  size_t start = b->len;
+  nc_bytes_put_str(b, t->name, 32);
+  nc_bytes_put_u32(b, t->dtype);
+  nc_bytes_put_u32(b, t->rank);
+  for (int i = 0; i < NC_NCB_MAX_RANK; i++)
+    nc_bytes_put_i64(b, i < (int)t->rank ? t->dims[i] : 0);
+  uint32_t bits;
+  memcpy(&bits, &t->scale, 4);
+  nc_bytes_put_u32(b, bits);
+  nc_bytes_put_i32(b, t->zero_point);
+  while (b->len - start < NC_NCB_TENSOR_SIZE)
+    nc_bytes_put_u32(b, 0);
+}
+
+static void get_tensor(nc_cursor *c, nc_ncb_tensor *t)
+{
+  nc_cursor_str(c, t->name, 32);
+  t->dtype = nc_cursor_u32(c);
+  t->rank = nc_cursor_u32(c);
+  for (int i = 0; i < NC_NCB_MAX_RANK; i++)
+    t->dims[i] = nc_cursor_i64(c);
+  uint32_t bits = nc_cursor_u32(c);
+  memcpy(&t->scale, &bits, 4);
+  t->zero_point = nc_cursor_i32(c);
+  nc_cursor_bytes(c, NC_NCB_TENSOR_SIZE - 32 - 8 - 8 * NC_NCB_MAX_RANK - 8);
+}
+
+/* --- writer -------------------------------------------------------------------------------------------------------------- */
+
+struct nc_ncb_writer {
+  nc_ncb_chip chip;
+  nc_ncb_tensor *tensors; /* inputs then outputs, kept apart by the flags below */
+  bool *is_output;
+  size_t n_tensors;
+  struct { uint32_t type, id; nc_bytes bytes; } *sections;
+  size_t n_sections;
+};
+
+nc_ncb_writer *nc_ncb_writer_create(const nc_ncb_chip *chip)
+{
+  nc_ncb_writer *w = nc_rt_calloc(1, sizeof *w);
+  w->chip = *chip;
+  return w;
+}
+
+static void add_tensor(nc_ncb_writer *w, const nc_ncb_tensor *t, bool output)
+{
+  w->tensors = nc_rt_realloc(w->tensors, (w->n_tensors + 1) * sizeof *w->tensors);
+  w->is_output = nc_rt_realloc(w->is_output, (w->n_tensors + 1) * sizeof *w->is_output);
+  w->tensors[w->n_tensors] = *t;
+  w->is_output[w->n_tensors++] = output;
+}
+
+void nc_ncb_writer_add_input(nc_ncb_writer *w, const nc_ncb_tensor *t) { add_tensor(w, t, false); }
+void nc_ncb_writer_add_output(nc_ncb_writer *w, const nc_ncb_tensor *t) { add_tensor(w, t, true); }
+
+nc_bytes *nc_ncb_writer_add_section(nc_ncb_writer *w, uint32_t type, uint32_t id)
+{
+  w->sections = nc_rt_realloc(w->sections, (w->n_sections + 1) * sizeof *w->sections);
+  w->sections[w->n_sections].type = type;
+  w->sections[w->n_sections].id = id;
+  w->sections[w->n_sections].bytes = (nc_bytes){0};
+  return &w->sections[w->n_sections++].bytes;
+}
+
+void nc_ncb_writer_destroy(nc_ncb_writer *w)
+{
+  if (!w)
+    return;
+  for (size_t i = 0; i < w->n_sections; i++)
+    nc_bytes_free(&w->sections[i].bytes);
+  free(w->sections);
+  free(w->tensors);
+  free(w->is_output);
+  free(w);
+}
+
+static void patch_u32(uint8_t *p, uint32_t v)
+{
+  for (int i = 0; i < 4; i++)
+    p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void patch_u64(uint8_t *p, uint64_t v)
+{
+  for (int i = 0; i < 8; i++)
+    p[i] = (uint8_t)(v >> (8 * i));
+}
+
+uint8_t *nc_ncb_writer_finish(nc_ncb_writer *w, size_t *size)
+{
+  size_t n_in = 0, n_out = 0;
+  for (size_t i = 0; i < w->n_tensors; i++)
+    w->is_output[i] ? n_out++ : n_in++;
+  nc_bytes b = {0};
+  const nc_ncb_chip *c = &w->chip;
+  nc_bytes_put(&b, "NCB", 4);
+  put_le(&b, NC_NCB_VERSION_MAJOR, 2);
+  put_le(&b, NC_NCB_VERSION_MINOR, 2);
+  nc_bytes_put_u32(&b, 0); /* header size, patched */
+  nc_bytes_put_u32(&b, 0); /* header CRC, patched */
+  nc_bytes_put_u64(&b, 0); /* file size, patched */
+  nc_bytes_put_str(&b, c->target, 32);
+  nc_bytes_put_u32(&b, c->rows);
+  nc_bytes_put_u32(&b, c->cols);
+  nc_bytes_put_u64(&b, c->clock_hz);
+  nc_bytes_put_u32(&b, c->sram_bytes);
+  nc_bytes_put_u32(&b, c->macs_per_cycle);
+  nc_bytes_put_u32(&b, c->hop_latency_cycles);
+  nc_bytes_put_u32(&b, c->link_bytes_per_cycle);
+  nc_bytes_put_u64(&b, c->macs_per_inference);
+  nc_bytes_put_u32(&b, (uint32_t)n_in);
+  nc_bytes_put_u32(&b, (uint32_t)n_out);
+  nc_bytes_put_u32(&b, (uint32_t)w->n_sections);
+  nc_bytes_put_u32(&b, 0); /* flags */
+  nc_bytes_align(&b, NC_NCB_HEADER_SIZE);
+  for (int pass = 0; pass < 2; pass++) /* inputs, then outputs */
+    for (size_t i = 0; i < w->n_tensors; i++)
+      if (w->is_output[i] == (pass == 1))
+        put_tensor(&b, &w->tensors[i]);
+  size_t table = b.len;
+  for (size_t i = 0; i < w->n_sections * NC_NCB_SECTION_ENTRY_SIZE / 8; i++)
+    nc_bytes_put_u64(&b, 0);
+  size_t header_size = b.len;
+  for (size_t i = 0; i < w->n_sections; i++) {
+    nc_bytes_align(&b, NC_NCB_ALIGN);
+    nc_bytes *s = &w->sections[i].bytes;
+    uint8_t *e = b.data + table + i * NC_NCB_SECTION_ENTRY_SIZE;
+    patch_u32(e, w->sections[i].type);
+    patch_u32(e + 4, w->sections[i].id);
+    patch_u64(e + 8, b.len);
+    patch_u64(e + 16, s->len);
+    patch_u32(e + 24, nc_crc32(0, s->data, s->len));
+    nc_bytes_put(&b, s->data, s->len);
+  }
+  nc_bytes_align(&b, NC_NCB_ALIGN);
+  patch_u32(b.data + 8, (uint32_t)header_size);
+  patch_u64(b.data + 16, b.len);
+  patch_u32(b.data + 12, nc_crc32(0, b.data, header_size));
+  *size = b.len;
+  nc_ncb_writer_destroy(w);
+  return b.data;
+}
+
+/* --- parser ---------------------------------------------------------------------------------------------------------------- */
+
+static bool fail(char *err, size_t errlen, const char *fmt, ...) NC_RT_PRINTF(3, 4);
+static bool fail(char *err, size_t errlen, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  if (err && errlen)
+    vsnprintf(err, errlen, fmt, ap);
+  va_end(ap);
+  return false;
+}
+
+static bool name_ok(const char *s, size_t n)
+{
+  return memchr(s, 0, n) != NULL;
+}
+
+static bool check_tensor(const nc_ncb_tensor *t, const char *what, size_t i, char *err, size_t errlen)
+{
+  if (t->dtype != NC_NCB_DTYPE_I8)
+    return fail(err, errlen, "malformed: %s #%zu has unknown element type %u", what, i, t->dtype);
+  if (t->rank < 1 || t->rank > NC_NCB_MAX_RANK)
+    return fail(err, errlen, "malformed: %s #%zu has rank %u (expected 1 to %d)", what, i, t->rank, NC_NCB_MAX_RANK);
+  int64_t n = 1;
+  for (uint32_t d = 0; d < t->rank; d++) {
+    if (t->dims[d] < 1 || t->dims[d] > (1 << 30) || (n *= t->dims[d]) > (1 << 30))
+      return fail(err, errlen, "malformed: %s #%zu has a bad shape", what, i);
+  }
+  if (!(t->scale > 0) || t->scale > 1e30f)
+    return fail(err, errlen, "malformed: %s #%zu has scale %g (expected a positive number)", what, i, (double)t->scale);
+  return true;
+}
+
+bool nc_ncb_parse(const void *data, size_t size, nc_ncb *out, char *err, size_t errlen)
+{
+  memset(out, 0, sizeof *out);
+  const uint8_t *p = data;
+  if (size < 8 || memcmp(p, "NCB", 4))
+    return fail(err, errlen, "not an nc binary (the file does not start with the magic \"NCB\\0\")");
+  nc_cursor c = nc_cursor_make(data, size);
+  nc_cursor_bytes(&c, 4);
+  out->version_major = (uint16_t)get_le(&c, 2);
+  out->version_minor = (uint16_t)get_le(&c, 2);
+  if (out->version_major != NC_NCB_VERSION_MAJOR || out->version_minor > NC_NCB_VERSION_MINOR)
+    return fail(err, errlen, "unsupported .ncb format version %u.%u (this runtime reads %d.0 to %d.%d)",
+                out->version_major, out->version_minor, NC_NCB_VERSION_MAJOR, NC_NCB_VERSION_MAJOR,
+                NC_NCB_VERSION_MINOR);
+  if (size < NC_NCB_HEADER_SIZE)
+    return fail(err, errlen, "truncated: %zu bytes, shorter than the %d-byte header", size, NC_NCB_HEADER_SIZE);
+  uint32_t header_size = nc_cursor_u32(&c), header_crc = nc_cursor_u32(&c);
+  uint64_t file_size = nc_cursor_u64(&c);
+  if (file_size > size)
+    return fail(err, errlen, "truncated: the header says %llu bytes, the file has %zu", (unsigned long long)file_size,
+                size);
+  if (file_size < size)
+    return fail(err, errlen, "malformed: %zu bytes after the end the header gives (%llu bytes)",
+                size - (size_t)file_size, (unsigned long long)file_size);
+  if (header_size < NC_NCB_HEADER_SIZE || header_size > size)
+    return fail(err, errlen, "malformed: header size %u", header_size);
+  uint8_t *copy = nc_rt_malloc(header_size);
+  memcpy(copy, p, header_size);
+  memset(copy + 12, 0, 4);
+  uint32_t crc = nc_crc32(0, copy, header_size);
+  free(copy);
+  if (crc != header_crc)
+    return fail(err, errlen, "checksum mismatch in the header: stored 0x%08x, computed 0x%08x", header_crc, crc);
+  nc_ncb_chip *ch = &out->chip;
+  nc_cursor_str(&c, ch->target, 32);
+  ch->rows = nc_cursor_u32(&c);
+  ch->cols = nc_cursor_u32(&c);
+  ch->clock_hz = nc_cursor_u64(&c);
+  ch->sram_bytes = nc_cursor_u32(&c);
+  ch->macs_per_cycle = nc_cursor_u32(&c);
+  ch->hop_latency_cycles = nc_cursor_u32(&c);
+  ch->link_bytes_per_cycle = nc_cursor_u32(&c);
+  ch->macs_per_inference = nc_cursor_u64(&c);
+  uint32_t n_in = nc_cursor_u32(&c), n_out = nc_cursor_u32(&c), n_sec = nc_cursor_u32(&c);
+  if (!name_ok((const char *)p + 24, 32) || !ch->target[0])
+    return fail(err, errlen, "malformed: bad target name in the header");
+  if (!ch->rows || !ch->cols || ch->rows > 4096 || ch->cols > 4096 || !ch->clock_hz || !ch->macs_per_cycle ||
+      !ch->link_bytes_per_cycle || !ch->sram_bytes)
+    return fail(err, errlen, "malformed: the chip description in the header has a zero or absurd field");
+  if (n_in < 1 || n_out < 1 || n_in > 64 || n_out > 64)
+    return fail(err, errlen, "malformed: %u inputs and %u outputs", n_in, n_out);
+  uint64_t need = NC_NCB_HEADER_SIZE + (uint64_t)(n_in + n_out) * NC_NCB_TENSOR_SIZE +
+                  (uint64_t)n_sec * NC_NCB_SECTION_ENTRY_SIZE;
+  if (need != header_size)
+    return fail(err, errlen, "malformed: header size %u, but %u tensors and %u sections need %llu", header_size,
+                n_in + n_out, n_sec, (unsigned long long)need);
+  out->data = p;
+  out->size = size;
+  out->n_inputs = n_in;
+  out->n_outputs = n_out;
+  out->inputs = nc_rt_calloc(n_in, sizeof *out->inputs);
+  out->outputs = nc_rt_calloc(n_out, sizeof *out->outputs);
+  c.pos = NC_NCB_HEADER_SIZE;
+  for (size_t i = 0; i < n_in + n_out; i++) {
+    nc_ncb_tensor *t = i < n_in ? &out->inputs[i] : &out->outputs[i - n_in];
+    if (!name_ok((const char *)p + c.pos, 32))
+      return nc_ncb_clear(out), fail(err, errlen, "malformed: unterminated tensor name");
+    get_tensor(&c, t);
+    if (!check_tensor(t, i < n_in ? "input" : "output", i < n_in ? i : i - n_in, err, errlen))
+      return nc_ncb_clear(out), false;
+  }
+  out->n_sections = n_sec;
+  out->sections = nc_rt_calloc(n_sec ? n_sec : 1, sizeof *out->sections);
+  uint64_t prev_end = header_size;
+  for (size_t i = 0; i < n_sec; i++) {
+    nc_ncb_section *s = &out->sections[i];
+    s->type = nc_cursor_u32(&c);
+    s->id = nc_cursor_u32(&c);
+    s->offset = nc_cursor_u64(&c);
+    s->size = nc_cursor_u64(&c);
+    s->crc = nc_cursor_u32(&c);
+    nc_cursor_u32(&c);
+    if (s->offset < prev_end || s->offset > size || s->size > size - s->offset)
+      return nc_ncb_clear(out), fail(err, errlen, "malformed: section %zu (bytes %llu to %llu) is out of bounds or "
+                                     "overlaps another", i, (unsigned long long)s->offset,
+                                     (unsigned long long)(s->offset + s->size));
+    prev_end = s->offset + s->size;
+    s->data = p + s->offset;
+    uint32_t sc = nc_crc32(0, s->data, s->size);
+    if (sc != s->crc)
+      return nc_ncb_clear(out), fail(err, errlen, "checksum mismatch in section %zu (type %u, id %u): stored "
+                                     "0x%08x, computed 0x%08x", i, s->type, s->id, s->crc, sc);
+  }
+  return true;
+}
+
+void nc_ncb_clear(nc_ncb *ncb)
+{
+  free(ncb->inputs);
+  free(ncb->outputs);
+  free(ncb->sections);
+  ncb->inputs = ncb->outputs = NULL;
+  ncb->sections = NULL;
+  ncb->n_inputs = ncb->n_outputs = ncb->n_sections = 0;
+}

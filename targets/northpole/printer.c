@@ -1,0 +1,531 @@
+/* printer.c: the NorthPole printer: placed, scheduled, addressed core IR
+ * (a core.chip naming its function of dataflow nodes) -> a .ncb binary
+ * (include/nc/targets/ncb.h, runtime/np_format.h, docs/targets/ncb-format.md).
+ *
+ * The header gets the chip (from the description), the network's inputs
+ * (function arguments quantized by graph.quantize_linear) and outputs
+ * (results dequantized by graph.dequantize_linear) with their scales. One
+ * section per input says how the host streams it (rows or pixels, as
+ * dataflow-deps assumed); one section per tile holds its layer (printer_layer.c)
+ * restricted to its output channels, its buffers and their lifetimes, the
+ * output elements of every node iteration (enumerated from the node's
+ * `writes` relation with isl, compressed into strided blocks) and its
+ * program. Everything is written in IR order with fixed-width fields, so the
+ * same input always gives the same bytes.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/ctx.h>
+#include <isl/map.h>
+#include <isl/point.h>
+#include <isl/set.h>
+#include <isl/val.h>
+
+#include "nc/dialects/core/core.h"
+#include "nc/dialects/dataflow/dataflow.h"
+#include "nc/dialects/graph/graph.h"
+#include "nc/ir/diag.h"
+#include "printer_internal.h"
+
+typedef struct io {
+  size_t n_inputs, n_outputs;
+  nc_value **in_values;  /* the quantize_linear results: what the nodes read */
+  nc_value **out_values; /* the node results the dequantize_linear ops read */
+} io;
+
+typedef struct printer {
+  nc_op *func, *chip;
+  const nc_chip_desc *desc;
+  isl_ctx *isl;
+  io io;
+} printer;
+
+/* --- inputs and outputs ------------------------------------------------------------------------------------------- */
+
+static float scalar_f32(nc_value *v, bool *ok)
+{
+  nc_type *t;
+  const void *data;
+  size_t n;
+  bool splat;
+  if (!np_constant_data(v, &t, &data, &n, &splat) || nc_type_get_kind(nc_type_get_element_type(t)) != NC_TYPE_F32 ||
+      nc_type_get_num_elements(t) != 1) {
+    *ok = false;
+    return 0;
+  }
+  float f;
+  memcpy(&f, data, 4);
+  return f;
+}
+
+static int32_t scalar_zp(nc_op *q, bool *ok)
+{
+  if (nc_op_get_num_operands(q) < 3)
+    return 0;
+  nc_type *t;
+  const void *data;
+  size_t n;
+  bool splat;
+  if (!np_constant_data(nc_op_get_operand(q, 2), &t, &data, &n, &splat) ||
+      !nc_type_is_integer_of_width(nc_type_get_element_type(t), 8) || nc_type_get_num_elements(t) != 1) {
+    *ok = false;
+    return 0;
+  }
+  return ((const int8_t *)data)[0];
+}
+
+static bool tensor_desc(nc_value *v, nc_op *q, const char *name, nc_ncb_tensor *t)
+{
+  memset(t, 0, sizeof *t);
+  snprintf(t->name, sizeof t->name, "%s", name);
+  nc_type *type = nc_value_get_type(v);
+  if (!nc_type_has_static_shape(type) || nc_type_get_rank(type) > NC_NCB_MAX_RANK || nc_type_get_rank(type) < 1)
+    return nc_op_emit_error(q, "northpole needs statically shaped inputs and outputs of rank 1 to %d",
+                            NC_NCB_MAX_RANK);
+  t->dtype = NC_NCB_DTYPE_I8;
+  t->rank = (uint32_t)nc_type_get_rank(type);
+  memcpy(t->dims, nc_type_get_shape(type), t->rank * sizeof(int64_t));
+  bool ok = true;
+  t->scale = scalar_f32(nc_op_get_operand(q, 1), &ok);
+  t->zero_point = scalar_zp(q, &ok);
+  if (!ok || !(t->scale > 0))
+    return nc_op_emit_error(q, "needs a constant positive f32 scale and an int8 zero point (per tensor) on northpole");
+  return true;
+}
+
+static const char *loc_name(nc_context *ctx, nc_location loc)
+{
+  nc_attr *a = nc_location_get_attr(ctx, loc);
+  return a && nc_attr_get_kind(a) == NC_ATTR_LOC_NAME ? nc_ident_str(nc_loc_get_name(a)) : NULL;
+}
+
+static bool read_io(printer *p, nc_ncb_writer *w)
+{
+  nc_context *ctx = nc_op_get_context(p->func);
+  nc_block *body = nc_region_get_first_block(nc_op_get_region(p->func, 0));
+  io *io = &p->io;
+  io->n_inputs = nc_block_get_num_args(body);
+  io->in_values = nc_xcalloc(io->n_inputs + 1, sizeof *io->in_values);
+  for (size_t i = 0; i < io->n_inputs; i++) {
+    nc_value *arg = nc_block_get_arg(body, i);
+    nc_op *q = nc_value_has_one_use(arg) ? nc_use_get_owner(nc_value_get_first_use(arg)) : NULL;
+    if (!q || !nc_op_is(q, "graph.quantize_linear") || nc_use_get_operand_index(nc_value_get_first_use(arg)) != 0)
+      return nc_op_emit_error(p->func, "argument #%zu must have one use, a graph.quantize_linear (run graph-quantize): "
+                              "the northpole host quantizes inputs", i);
+    char name[32];
+    const char *ln = loc_name(ctx, nc_value_get_loc(arg));
+    snprintf(name, sizeof name, "%s", ln ? ln : "");
+    if (!ln)
+      snprintf(name, sizeof name, "input%zu", i);
+    nc_ncb_tensor t;
+    if (!tensor_desc(nc_op_get_result(q, 0), q, name, &t))
+      return false;
+    nc_ncb_writer_add_input(w, &t);
+    io->in_values[i] = nc_op_get_result(q, 0);
+  }
+  nc_op *ret = nc_block_get_terminator(body);
+  io->n_outputs = ret ? nc_op_get_num_operands(ret) : 0;
+  io->out_values = nc_xcalloc(io->n_outputs + 1, sizeof *io->out_values);
+  if (!io->n_outputs)
+    return nc_op_emit_error(p->func, "returns nothing; a network needs an output");
+  for (size_t i = 0; i < io->n_outputs; i++) {
+    nc_op *dq = nc_value_get_defining_op(nc_op_get_operand(ret, i));
+    nc_op *node = dq && nc_op_is(dq, "graph.dequantize_linear") ? nc_value_get_defining_op(nc_op_get_operand(dq, 0))
+                                                                 : NULL;
+    if (!node || !nc_dataflow_is_node(node))
+      return nc_op_emit_error(ret, "result #%zu must be a graph.dequantize_linear of a dataflow.node's result: the "
+                              "northpole host dequantizes outputs", i);
+    char name[32];
+    snprintf(name, sizeof name, "output%zu", i);
+    nc_ncb_tensor t;
+    if (!tensor_desc(nc_op_get_operand(dq, 0), dq, name, &t))
+      return false;
+    nc_ncb_writer_add_output(w, &t);
+    io->out_values[i] = nc_op_get_operand(dq, 0);
+  }
+  return true;
+}
+
+/* --- element sets ------------------------------------------------------------------------------------------------- */
+
+typedef struct pair {
+  int64_t iter, flat;
+} pair;
+
+typedef struct pairs {
+  pair *v;
+  size_t n, cap;
+  const nc_core_iters *iters;
+  int n_in, n_out;
+  const int64_t *dims; /* the output's coordinates */
+  int64_t lo, hi;      /* first coordinate restricted to [lo, hi) */
+  bool failed;
+} pairs;
+
+static isl_stat add_pair(isl_point *pt, void *user)
+{
+  pairs *ps = user;
+  int64_t c[2 * NC_MAX_RANK];
+  for (int i = 0; i < ps->n_in + ps->n_out; i++) {
+    isl_val *v = isl_point_get_coordinate_val(pt, isl_dim_set, i);
+    c[i] = v ? isl_val_get_num_si(v) : 0;
+    isl_val_free(v);
+  }
+  isl_point_free(pt);
+  const int64_t *o = c + ps->n_in;
+  if (ps->n_out > 0 && (o[0] < ps->lo || o[0] >= ps->hi))
+    return isl_stat_ok;
+  int64_t flat = 0;
+  for (int i = 0; i < ps->n_out; i++) {
+    if (o[i] < 0 || o[i] >= ps->dims[i]) {
+      ps->failed = true;
+      return isl_stat_error;
+    }
+    flat = flat * ps->dims[i] + o[i];
+  }
+  int64_t it = nc_core_iters_rank(ps->iters, c);
+  if (it < 0) {
+    ps->failed = true;
+    return isl_stat_error;
+  }
+  if (ps->n == ps->cap)
+    ps->v = nc_xrealloc(ps->v, (ps->cap = ps->cap ? 2 * ps->cap : 1024) * sizeof *ps->v);
+  ps->v[ps->n++] = (pair){it, flat};
+  return isl_stat_ok;
+}
+
+static int cmp_pair(const void *a, const void *b)
+{
+  const pair *x = a, *y = b;
+  if (x->iter != y->iter)
+    return x->iter < y->iter ? -1 : 1;
+  return x->flat < y->flat ? -1 : x->flat > y->flat;
+}
+
+/* Sorted, distinct flat indices -> blocks {start, len, stride, count}: runs
+ * of consecutive indices, then equal runs at a constant stride. */
+static size_t put_blocks(nc_bytes *b, const int64_t *flat, size_t n)
+{
+  size_t n_blocks = 0, i = 0;
+  int64_t start = 0, len = 0, stride = 0, count = 0;
+  while (i < n) {
+    size_t j = i + 1;
+    while (j < n && flat[j] == flat[j - 1] + 1)
+      j++;
+    int64_t rs = flat[i], rl = (int64_t)(j - i);
+    if (count && rl == len && (count == 1 ? rs > start + len - 1 : rs == start + count * stride)) {
+      if (count == 1)
+        stride = rs - start;
+      count++;
+    } else {
+      if (count) {
+        int64_t blk[4] = {start, len, count > 1 ? stride : len, count};
+        for (int k = 0; k < 4; k++)
+          nc_bytes_put_i64(b, blk[k]);
+        n_blocks++;
+      }
+      start = rs, len = rl, stride = 0, count = 1;
+    }
+    i = j;
+  }
+  if (count) {
+    int64_t blk[4] = {start, len, count > 1 ? stride : len, count};
+    for (int k = 0; k < 4; k++)
+      nc_bytes_put_i64(b, blk[k]);
+    n_blocks++;
+  }
+  return n_blocks;
+}
+
+/* Writes `n_iters` iterations (macs/vops only if `work`) from sorted pairs. */
+static void put_iterations(nc_bytes *b, const pair *v, size_t n, size_t n_iters, const np_layer *l, bool work)
+{
+  nc_bytes_put_u32(b, (uint32_t)n_iters);
+  int64_t *flat = nc_xmalloc((n ? n : 1) * sizeof *flat);
+  size_t k = 0;
+  for (size_t it = 0; it < n_iters; it++) {
+    size_t m = 0;
+    while (k < n && v[k].iter == (int64_t)it) {
+      if (!m || flat[m - 1] != v[k].flat)
+        flat[m++] = v[k].flat;
+      k++;
+    }
+    if (work) {
+      nc_bytes_put_u64(b, (uint64_t)((int64_t)m * l->macs_per_element));
+      nc_bytes_put_u64(b, (uint64_t)((int64_t)m * l->vops_per_element));
+    }
+    nc_bytes blocks = {0};
+    size_t nb = put_blocks(&blocks, flat, m);
+    nc_bytes_put_u32(b, (uint32_t)nb);
+    nc_bytes_put_u32(b, 0);
+    nc_bytes_put(b, blocks.data, blocks.len);
+    nc_bytes_free(&blocks);
+  }
+  free(flat);
+}
+
+/* The output elements of each node iteration in channels [lo, hi). */
+static bool node_iterations(printer *p, nc_op *tile, nc_op *node, const np_layer *l, int64_t lo, int64_t hi,
+                            nc_bytes *b)
+{
+  nc_core_iters iters = {0};
+  isl_map *writes = nc_dataflow_node_get_writes(node, p->isl);
+  int64_t dims[NC_MAX_RANK];
+  int n_out = nc_dataflow_tensor_coords(nc_value_get_type(nc_op_get_result(node, 0)), dims);
+  if (!writes || n_out < 1 || !nc_core_iters_of_node(node, p->isl, &iters) ||
+      (int)isl_map_dim(writes, isl_dim_out) != n_out) {
+    isl_map_free(writes);
+    nc_core_iters_clear(&iters);
+    return nc_op_emit_error(tile, "cannot enumerate the iterations of node '%s' (its domain or writes are malformed)",
+                            nc_dataflow_node_get_name(node));
+  }
+  pairs ps = {.iters = &iters, .n_in = (int)isl_map_dim(writes, isl_dim_in), .n_out = n_out, .dims = dims,
+              .lo = lo, .hi = hi};
+  isl_set *wrapped = isl_map_wrap(writes);
+  isl_stat st = isl_set_foreach_point(wrapped, add_pair, &ps);
+  isl_set_free(wrapped);
+  bool ok = st == isl_stat_ok && !ps.failed;
+  if (ok) {
+    qsort(ps.v, ps.n, sizeof *ps.v, cmp_pair);
+    put_iterations(b, ps.v, ps.n, iters.n, l, true);
+  } else {
+    nc_op_emit_error(tile, "node '%s' writes outside its result or from outside its domain",
+                     nc_dataflow_node_get_name(node));
+  }
+  free(ps.v);
+  nc_core_iters_clear(&iters);
+  return ok;
+}
+
+/* --- sections ------------------------------------------------------------------------------------------------------- */
+
+static void put_shape(nc_bytes *b, nc_type *t)
+{
+  size_t r = nc_type_get_rank(t);
+  nc_bytes_put_u32(b, (uint32_t)r);
+  for (size_t i = 0; i < NC_NCB_MAX_RANK; i++)
+    nc_bytes_put_i64(b, i < r ? nc_type_get_shape(t)[i] : 0);
+}
+
+static int64_t index_of(nc_value *const *v, size_t n, nc_value *x)
+{
+  for (size_t i = 0; i < n; i++)
+    if (v[i] == x)
+      return (int64_t)i;
+  return -1;
+}
+
+static bool static_i8(nc_op *tile, nc_value *v, const char *what)
+{
+  nc_type *t = nc_value_get_type(v);
+  if (nc_type_get_kind(t) == NC_TYPE_TENSOR && nc_type_has_static_shape(t) &&
+      nc_type_get_rank(t) <= NC_NCB_MAX_RANK && nc_type_is_integer_of_width(nc_type_get_element_type(t), 8))
+    return true;
+  return nc_op_emit_error(tile, "the node's %s must be a statically shaped int8 tensor on northpole", what);
+}
+
+static bool put_tile(printer *p, nc_op *tile, nc_bytes *b)
+{
+  const char *name = nc_core_tile_get_node(tile);
+  nc_op *node = name ? nc_core_find_node(p->func, name) : NULL;
+  if (!node)
+    return nc_op_emit_error(tile, "names node '%s', which the function does not have", name ? name : "");
+  int64_t x = nc_core_tile_get_x(tile), y = nc_core_tile_get_y(tile);
+  if (x < 0 || y < 0 || x >= p->desc->cols || y >= p->desc->rows)
+    return nc_op_emit_error(tile, "is at (%lld, %lld), not on the %lldx%lld grid (was core-place run?)", (long long)x,
+                            (long long)y, (long long)p->desc->cols, (long long)p->desc->rows);
+  size_t n_ops = nc_op_get_num_operands(node);
+  if (n_ops < 1 || n_ops > NP_MAX_OPERANDS)
+    return nc_op_emit_error(tile, "node '%s' has %zu operands", name, n_ops);
+  for (size_t k = 0; k < n_ops; k++)
+    if (!static_i8(tile, nc_op_get_operand(node, k), "operands"))
+      return false;
+  if (!static_i8(tile, nc_op_get_result(node, 0), "result"))
+    return false;
+  np_layer l;
+  if (!np_layer_read(node, &l)) {
+    np_layer_clear(&l);
+    return false;
+  }
+  nc_type *out = nc_value_get_type(nc_op_get_result(node, 0));
+  int64_t lo = 0, hi = nc_type_get_rank(out) >= 2 ? nc_type_get_shape(out)[1] : 1;
+  if (nc_core_tile_get_out_channels(tile, &lo, &hi) && (lo < 0 || hi <= lo || hi > nc_type_get_shape(out)[1])) {
+    np_layer_clear(&l);
+    return nc_op_emit_error(tile, "out_channels [%lld, %lld) are not channels of the node's result", (long long)lo,
+                            (long long)hi);
+  }
+  nc_bytes_put_i32(b, (int32_t)x);
+  nc_bytes_put_i32(b, (int32_t)y);
+  nc_bytes_put_u32(b, l.kind);
+  nc_bytes_put_u32(b, l.flags);
+  nc_bytes_put_str(b, name, 32);
+  nc_bytes_put_i32(b, (int32_t)index_of(p->io.out_values, p->io.n_outputs, nc_op_get_result(node, 0)));
+  nc_bytes_put_u32(b, (uint32_t)n_ops);
+  for (size_t k = 0; k < n_ops; k++) {
+    nc_value *v = nc_op_get_operand(node, k);
+    int64_t host = index_of(p->io.in_values, p->io.n_inputs, v);
+    if (host < 0 && !nc_dataflow_node_get_producer(node, k)) {
+      np_layer_clear(&l);
+      return nc_op_emit_error(tile, "node '%s' reads operand #%zu from outside the nodes, but not from a quantized "
+                              "function argument", name, k);
+    }
+    nc_bytes_put_i32(b, (int32_t)host);
+    put_shape(b, nc_value_get_type(v));
+  }
+  put_shape(b, out);
+  nc_bytes_put_i64(b, lo);
+  nc_bytes_put_i64(b, hi);
+  np_layer_write(b, &l, lo, hi);
+  /* buffers with their lifetimes */
+  size_t nb = nc_core_tile_get_num_buffers(tile);
+  nc_core_lifetime *life = nc_xcalloc(nb + 1, sizeof *life);
+  nc_core_tile_buffer_lifetimes(tile, life);
+  nc_bytes_put_u32(b, (uint32_t)nb);
+  size_t i = 0;
+  for (nc_op *buf = nc_core_tile_first_buffer(tile); buf; buf = nc_core_buffer_next(buf), i++) {
+    static const uint32_t kinds[] = {NP_BUF_WEIGHTS, NP_BUF_BIAS, NP_BUF_INPUT, NP_BUF_OUTPUT, NP_BUF_SCRATCH};
+    int operand = nc_core_buffer_get_operand(buf);
+    nc_bytes_put_str(b, nc_core_buffer_get_name(buf), 16);
+    nc_bytes_put_u32(b, kinds[nc_core_buffer_get_kind(buf)]);
+    nc_bytes_put_u32(b, operand < 0 ? 0 : (uint32_t)operand);
+    nc_bytes_put_i64(b, nc_core_buffer_get_offset(buf));
+    nc_bytes_put_i64(b, nc_core_buffer_get_bytes(buf));
+    nc_bytes_put_i64(b, life[i].first);
+    nc_bytes_put_i64(b, life[i].last);
+  }
+  free(life);
+  bool ok = node_iterations(p, tile, node, &l, lo, hi, b);
+  np_layer_clear(&l);
+  if (!ok)
+    return false;
+  /* the program */
+  nc_op *prog = nc_core_tile_get_program(tile);
+  if (!prog)
+    return nc_op_emit_error(tile, "has no core.program");
+  nc_bytes_put_u32(b, (uint32_t)nc_core_program_get_size(prog));
+  for (nc_op *op = nc_block_get_first_op(nc_core_program_get_body(prog)); op; op = nc_op_get_next(op)) {
+    nc_core_instr in;
+    if (!nc_core_instr_get(op, &in))
+      return nc_op_emit_error(op, "is not a program instruction northpole knows");
+    static const uint32_t codes[] = {NP_OP_RECV, NP_OP_COMPUTE, NP_OP_SEND, NP_OP_WAIT};
+    int64_t f[4] = {0};
+    switch (in.kind) {
+    case NC_CORE_RECV: f[0] = in.x, f[1] = in.y, f[2] = in.operand, f[3] = in.iter; break;
+    case NC_CORE_COMPUTE: f[0] = in.begin, f[1] = in.end; break;
+    case NC_CORE_SEND: f[0] = in.x, f[1] = in.y, f[2] = in.iter, f[3] = in.bytes; break;
+    case NC_CORE_WAIT: f[0] = in.cycles; break;
+    }
+    nc_bytes_put_u32(b, codes[in.kind]);
+    nc_bytes_put_u32(b, 0);
+    for (int k = 0; k < 4; k++)
+      nc_bytes_put_i64(b, f[k]);
+  }
+  return true;
+}
+
+/* How the host streams input i: rows P[y] or pixels P[y, x] of the input's
+ * [C, H, W] coordinates, as the `earliest` relation of a node reading it says. */
+static bool put_stream(printer *p, size_t i, nc_bytes *b)
+{
+  nc_value *v = p->io.in_values[i];
+  int dim = -1;
+  for (nc_use *u = nc_value_get_first_use(v); u && dim < 0; u = nc_use_get_next(u)) {
+    nc_op *node = nc_use_get_owner(u);
+    if (!nc_dataflow_is_node(node))
+      continue;
+    isl_map *e = nc_dataflow_node_get_earliest(node, nc_use_get_operand_index(u), p->isl);
+    if (!e)
+      return nc_op_emit_error(node, "has no `earliest` relation for operand #%u (run dataflow-deps)",
+                              nc_use_get_operand_index(u));
+    dim = (int)isl_map_dim(e, isl_dim_out);
+    isl_map_free(e);
+  }
+  int64_t d[NC_MAX_RANK];
+  int n = nc_dataflow_tensor_coords(nc_value_get_type(v), d);
+  nc_op *q = nc_value_get_defining_op(v);
+  if (dim < 0)
+    return nc_op_emit_error(q, "feeds no dataflow.node: northpole cannot stream this input");
+  if (n != 3 || (dim != 1 && dim != 2))
+    return nc_op_emit_error(q, "northpole streams [1, C, H, W] inputs by rows or pixels; this one has %d coordinates "
+                            "and %d-D steps", n, dim);
+  int64_t c = d[0], h = d[1], w = d[2];
+  nc_bytes_put_u32(b, (uint32_t)(dim == 1 ? h : h * w));
+  for (int64_t s = 0; s < (dim == 1 ? h : h * w); s++) {
+    int64_t blk[4] = {dim == 1 ? s * w : s, dim == 1 ? w : 1, h * w, c};
+    nc_bytes_put_u32(b, 1);
+    nc_bytes_put_u32(b, 0);
+    for (int k = 0; k < 4; k++)
+      nc_bytes_put_i64(b, blk[k]);
+  }
+  return true;
+}
+
+/* --- the binary ----------------------------------------------------------------------------------------------------- */
+
+static nc_op *find_chip(nc_op *module)
+{
+  nc_op *chip = NULL;
+  for (nc_op *op = nc_block_get_first_op(nc_module_get_body(module)); op; op = nc_op_get_next(op))
+    if (nc_core_is_chip(op)) {
+      if (chip) {
+        nc_op_emit_error(op, "a second core.chip: a binary holds one chip");
+        return NULL;
+      }
+      chip = op;
+    }
+  if (!chip)
+    nc_op_emit_error(module, "has no core.chip: run the northpole pipeline to the core level first");
+  return chip;
+}
+
+static bool check_chip(printer *p)
+{
+  const nc_chip_desc *d = p->desc;
+  const char *target = nc_core_chip_get_target(p->chip);
+  if (!target || strcmp(target, "northpole"))
+    return nc_op_emit_error(p->chip, "is for target '%s', not northpole", target ? target : "");
+  if (nc_core_chip_get_rows(p->chip) != d->rows || nc_core_chip_get_cols(p->chip) != d->cols ||
+      nc_core_chip_get_sram_bytes(p->chip) != d->sram_bytes)
+    return nc_op_emit_error(p->chip, "was built for a %lldx%lld grid with %lld bytes per core, but the chip "
+                            "description says %lldx%lld with %lld: compile with the same description",
+                            (long long)nc_core_chip_get_rows(p->chip), (long long)nc_core_chip_get_cols(p->chip),
+                            (long long)nc_core_chip_get_sram_bytes(p->chip), (long long)d->rows, (long long)d->cols,
+                            (long long)d->sram_bytes);
+  if (!(p->func = nc_core_chip_lookup_function(p->chip)))
+    return nc_op_emit_error(p->chip, "names no function of the module");
+  if (!nc_core_chip_first_tile(p->chip))
+    return nc_op_emit_error(p->chip, "has no tiles");
+  return true;
+}
+
+uint8_t *np_print_binary(nc_op *module, const nc_chip_desc *desc, size_t *size)
+{
+  printer p = {.desc = desc};
+  if (!(p.chip = find_chip(module)) || !check_chip(&p))
+    return NULL;
+  nc_ncb_chip chip = {.rows = (uint32_t)desc->rows, .cols = (uint32_t)desc->cols, .clock_hz = (uint64_t)desc->clock_hz,
+                      .sram_bytes = (uint32_t)desc->sram_bytes,
+                      .macs_per_cycle = (uint32_t)nc_chip_desc_macs_per_cycle(desc, 8),
+                      .hop_latency_cycles = (uint32_t)desc->hop_latency_cycles,
+                      .link_bytes_per_cycle = (uint32_t)desc->link_bytes_per_cycle};
+  snprintf(chip.target, sizeof chip.target, "northpole");
+  for (nc_op *n = nc_dataflow_first_node(p.func); n; n = nc_dataflow_next_node(n))
+    chip.macs_per_inference += (uint64_t)nc_dataflow_node_get_macs(n);
+  nc_ncb_writer *w = nc_ncb_writer_create(&chip);
+  p.isl = isl_ctx_alloc();
+  bool ok = read_io(&p, w);
+  for (size_t i = 0; ok && i < p.io.n_inputs; i++)
+    ok = put_stream(&p, i, nc_ncb_writer_add_section(w, NP_SECTION_INPUT_STREAM, (uint32_t)i));
+  uint32_t id = 0;
+  for (nc_op *t = nc_core_chip_first_tile(p.chip); ok && t; t = nc_core_tile_next(t))
+    ok = put_tile(&p, t, nc_ncb_writer_add_section(w, NP_SECTION_TILE, id++));
+  isl_ctx_free(p.isl);
+  free(p.io.in_values);
+  free(p.io.out_values);
+  if (!ok) {
+    nc_ncb_writer_destroy(w);
+    return NULL;
+  }
+  return nc_ncb_writer_finish(w, size);
+}

@@ -1,0 +1,35 @@
+/* printer_internal.h: shared by the NorthPole printer's files. */
+#ifndef NC_TARGETS_NORTHPOLE_PRINTER_INTERNAL_H
+#define NC_TARGETS_NORTHPOLE_PRINTER_INTERNAL_H
+
+#include "nc/ir/ops.h"
+#include "nc/targets/ncb.h"
+#include "printer.h"
+#include "runtime/np_format.h"
+
+/** A layer as a core runs it (whole node; tiles write their channel slice). */
+typedef struct np_layer {
+  uint32_t kind, flags;
+  int64_t kernel[2], stride[2], pad[4], dilation[2], group;
+  int32_t zero_point;
+  size_t n_requant, n_bias;  /* per layer: 1 or all channels; 0 or all channels */
+  int32_t *multiplier, *shift;
+  int64_t *bias;
+  int8_t *weights;           /* conv [M, C/g, kh, kw]; matmul [K, N] */
+  int64_t weight_rows, weight_row_bytes; /* conv: M and C/g*kh*kw */
+  int64_t k, n;              /* matmul */
+  int64_t macs_per_element, vops_per_element;
+} np_layer;
+
+/** Reads the layer of a dataflow.node; false after a diagnostic. */
+bool np_layer_read(nc_op *node, np_layer *l);
+void np_layer_clear(np_layer *l);
+/** Writes the window, requantize, bias and weight fields of a tile section
+ * (np_format.h) for output channels [lo, hi). */
+void np_layer_write(nc_bytes *b, const np_layer *l, int64_t lo, int64_t hi);
+
+/** The type and raw bytes of the graph.constant defining v (false if v is
+ * not one or it has no data). */
+bool np_constant_data(nc_value *v, nc_type **type, const void **data, size_t *nbytes, bool *splat);
+
+#endif

@@ -1,0 +1,183 @@
+/* datapath.c: the NorthPole core's int8 datapath, element by element.
+ *
+ * A core computes the output elements of an iteration from the data in its
+ * SRAM: int8 x int8 products accumulated exactly (int32, wrapping), the
+ * int32 bias, then the fixed-point requantize of docs/design/spine.md
+ *   r = round_half_even((acc + bias[c]) * multiplier[c] / 2^shift[c]) + zp,
+ *   relu: r = max(r, zp), y = saturate_int8(r)
+ * which is what the graph interpreter's conv_integer / matmul_integer +
+ * requantize compute, so results match it bit for bit (the end-to-end tests
+ * check this). Max pooling and copies (flatten, reshape) move int8 values.
+ *
+ * Every input element is read through `valid`: data that has not arrived in
+ * the core's buffers cannot be read, so a schedule that computes too early
+ * is caught at the exact element, never computed on stale or zero data.
+ * This is a separate implementation from the interpreter's kernels on
+ * purpose: the runtime library links nothing of nc, and an independent
+ * datapath makes the bit-exactness check meaningful.
+ */
+#include "np_sim.h"
+
+/* floor(v / 2^shift) rounded half to even, exact for every int64 v. */
+static int64_t round_shift(int64_t v, int shift)
+{
+  if (shift <= 0)
+    return v;
+  if (shift > 63)
+    shift = 63;
+  int64_t q = v >> shift;
+  uint64_t r = (uint64_t)v & ((UINT64_C(1) << shift) - 1), half = UINT64_C(1) << (shift - 1);
+  if (r > half || (r == half && (q & 1)))
+    q++;
+  return q;
+}
+
+static int8_t requantize(const np_tile *t, int64_t ch, int64_t acc64)
+{
+  int32_t acc = (int32_t)(uint32_t)acc64; /* the int32 accumulator wraps */
+  if (t->n_bias)
+    acc = (int32_t)((uint32_t)acc + (uint32_t)t->bias[ch]);
+  int64_t r = t->zero_point;
+  if (t->n_requant) {
+    int64_t i = t->n_requant == 1 ? 0 : ch;
+    r = round_shift((int64_t)acc * t->multiplier[i], t->shift[i]) + t->zero_point;
+  }
+  if ((t->flags & NP_FLAG_RELU) && r < t->zero_point)
+    r = t->zero_point;
+  return (int8_t)(r < -128 ? -128 : r > 127 ? 127 : r);
+}
+
+/* The 2-D window geometry of conv and pooling: output (oy, ox) reads input
+ * rows oy*stride - pad_top + ky*dilation, likewise columns. */
+typedef struct window {
+  int64_t h, w, oh, ow, kh, kw, sh, sw, pt, pl, dh, dw;
+} window;
+
+static window window_of(const np_tile *t)
+{
+  const np_shape *in = &t->in[0];
+  return (window){in->dims[2], in->dims[3], t->out.dims[2], t->out.dims[3], t->kernel[0], t->kernel[1],
+                  t->stride[0], t->stride[1], t->pad[0], t->pad[1], t->dilation[0], t->dilation[1]};
+}
+
+#define NEED(op, idx)                                                                                               \
+  do {                                                                                                              \
+    if (!t->valid[op][idx]) {                                                                                       \
+      *operand = (op);                                                                                              \
+      *missing = (idx);                                                                                             \
+      return false;                                                                                                 \
+    }                                                                                                               \
+  } while (0)
+
+static bool conv_element(np_tile *t, const window *g, int64_t e, uint32_t *operand, int64_t *missing)
+{
+  int64_t m = t->out.dims[1], c = t->in[0].dims[1];
+  int64_t ox = e % g->ow, oy = e / g->ow % g->oh, k = e / (g->ow * g->oh) % m;
+  int64_t cg = c / t->group, mg = m / t->group, c0 = k / mg * cg, kl = k - t->ch_lo;
+  const int8_t *x = t->in_data[0], *w = t->weights + kl * cg * g->kh * g->kw;
+  int64_t acc = 0;
+  for (int64_t ci = 0; ci < cg; ci++)
+    for (int64_t ky = 0; ky < g->kh; ky++) {
+      int64_t iy = oy * g->sh - g->pt + ky * g->dh;
+      if (iy < 0 || iy >= g->h)
+        continue;
+      for (int64_t kx = 0; kx < g->kw; kx++) {
+        int64_t ix = ox * g->sw - g->pl + kx * g->dw;
+        if (ix < 0 || ix >= g->w)
+          continue;
+        int64_t idx = ((c0 + ci) * g->h + iy) * g->w + ix;
+        NEED(0, idx);
+        acc += (int64_t)x[idx] * w[(ci * g->kh + ky) * g->kw + kx];
+      }
+    }
+  t->out_data[e] = requantize(t, kl, acc);
+  return true;
+}
+
+static bool pool_element(np_tile *t, const window *g, int64_t e, uint32_t *operand, int64_t *missing)
+{
+  int64_t ox = e % g->ow, oy = e / g->ow % g->oh, c = e / (g->ow * g->oh) % t->out.dims[1];
+  int best = -128; /* padding never wins; an all-padding window gives the lowest value */
+  for (int64_t ky = 0; ky < g->kh; ky++) {
+    int64_t iy = oy * g->sh - g->pt + ky * g->dh;
+    if (iy < 0 || iy >= g->h)
+      continue;
+    for (int64_t kx = 0; kx < g->kw; kx++) {
+      int64_t ix = ox * g->sw - g->pl + kx * g->dw;
+      if (ix < 0 || ix >= g->w)
+        continue;
+      int64_t idx = (c * g->h + iy) * g->w + ix;
+      NEED(0, idx);
+      if (t->in_data[0][idx] > best)
+        best = t->in_data[0][idx];
+    }
+  }
+  t->out_data[e] = (int8_t)best;
+  return true;
+}
+
+static bool matmul_element(np_tile *t, int64_t e, uint32_t *operand, int64_t *missing)
+{
+  int64_t n = t->out.dims[t->out.rank - 1], k = t->in[0].dims[t->in[0].rank - 1];
+  int64_t col = e % n, row = e / n, slice = t->ch_hi - t->ch_lo, cl = col - t->ch_lo;
+  int64_t acc = 0;
+  for (int64_t i = 0; i < k; i++) {
+    int64_t idx = row * k + i;
+    NEED(0, idx);
+    acc += (int64_t)t->in_data[0][idx] * t->weights[i * slice + cl];
+  }
+  t->out_data[e] = requantize(t, cl, acc);
+  return true;
+}
+
+bool np_compute_iteration(np_tile *t, const np_iter *it, uint32_t *operand, int64_t *missing)
+{
+  window g = t->kind == NP_KIND_CONV || t->kind == NP_KIND_MAX_POOL ? window_of(t) : (window){0};
+  NP_FOREACH_ELEMENT(it, e, {
+    bool ok;
+    switch (t->kind) {
+    case NP_KIND_CONV: ok = conv_element(t, &g, e, operand, missing); break;
+    case NP_KIND_MAX_POOL: ok = pool_element(t, &g, e, operand, missing); break;
+    case NP_KIND_MATMUL: ok = matmul_element(t, e, operand, missing); break;
+    default: /* NP_KIND_COPY: flatten / reshape keep the row-major order */
+      ok = t->valid[0][e] || (*operand = 0, *missing = e, false);
+      if (ok)
+        t->out_data[e] = t->in_data[0][e];
+      break;
+    }
+    if (!ok)
+      return false;
+    t->computed[e] = 1;
+  })
+  return true;
+}
+
+void np_foreach_read(const np_tile *t, int64_t e, void (*fn)(uint32_t operand, int64_t idx, void *user), void *user)
+{
+  if (t->kind == NP_KIND_COPY) {
+    fn(0, e, user);
+    return;
+  }
+  if (t->kind == NP_KIND_MATMUL) {
+    int64_t n = t->out.dims[t->out.rank - 1], k = t->in[0].dims[t->in[0].rank - 1], row = e / n;
+    for (int64_t i = 0; i < k; i++)
+      fn(0, row * k + i, user);
+    return;
+  }
+  window g = window_of(t);
+  int64_t ox = e % g.ow, oy = e / g.ow % g.oh, k = e / (g.ow * g.oh) % t->out.dims[1];
+  int64_t c0 = k, cg = 1;
+  if (t->kind == NP_KIND_CONV) {
+    cg = t->in[0].dims[1] / t->group;
+    c0 = k / (t->out.dims[1] / t->group) * cg;
+  }
+  for (int64_t ci = 0; ci < cg; ci++)
+    for (int64_t ky = 0; ky < g.kh; ky++) {
+      int64_t iy = oy * g.sh - g.pt + ky * g.dh;
+      for (int64_t kx = 0; iy >= 0 && iy < g.h && kx < g.kw; kx++) {
+        int64_t ix = ox * g.sw - g.pl + kx * g.dw;
+        if (ix >= 0 && ix < g.w)
+          fn(0, ((c0 + ci) * g.h + iy) * g.w + ix, user);
+      }
+    }
+}

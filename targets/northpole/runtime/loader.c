@@ -1,0 +1,532 @@
+/* loader.c: reads and checks the NorthPole sections of a .ncb binary
+ * (np_format.h) into the simulator's state.
+ *
+ * The container (magic, version, sizes, checksums) was checked by
+ * nc_ncb_parse; this checks the meaning: every field in range, shapes
+ * consistent with the layer kind, weights of the right size, buffers inside
+ * the core's SRAM and disjoint, blocks inside their tensors, instructions
+ * naming existing tiles, operands and iterations, sends of the bytes their
+ * iteration produces. A binary that passes cannot make the simulator read
+ * or write out of bounds; what it can still get wrong is the schedule,
+ * which the simulator reports when it runs.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../common/runtime/rt_util.h"
+#include "np_sim.h"
+
+typedef struct loader {
+  nc_cursor c;
+  char *err;
+  size_t errlen;
+  const char *where; /* "tile 3 (1, 0)" for messages */
+} loader;
+
+static bool bad(loader *l, const char *fmt, ...) NC_RT_PRINTF(2, 3);
+static bool bad(loader *l, const char *fmt, ...)
+{
+  char msg[384];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  snprintf(l->err, l->errlen, "malformed: %s: %s", l->where, msg);
+  return false;
+}
+
+static bool truncated(loader *l)
+{
+  return l->c.bad ? bad(l, "the section ends early") : true;
+}
+
+static bool read_shape(loader *l, np_shape *s)
+{
+  uint32_t rank = nc_cursor_u32(&l->c);
+  s->rank = (int)rank;
+  s->elements = 1;
+  for (int i = 0; i < NP_MAX_RANK; i++)
+    s->dims[i] = nc_cursor_i64(&l->c);
+  if (!truncated(l))
+    return false;
+  if (rank < 1 || rank > NP_MAX_RANK)
+    return bad(l, "a tensor of rank %u", rank);
+  for (uint32_t i = 0; i < rank; i++) {
+    if (s->dims[i] < 1 || s->dims[i] > (1 << 28) || (s->elements *= s->dims[i]) > (1 << 28))
+      return bad(l, "a tensor with a bad shape");
+  }
+  return true;
+}
+
+/* Reads n_iters iterations of blocks over a tensor of `elements`. */
+static bool read_iters(loader *l, uint32_t n, bool with_work, int64_t elements, np_iter **iters, np_block **blocks)
+{
+  if (n > (1u << 24))
+    return bad(l, "%u iterations", n);
+  *iters = nc_rt_calloc(n, sizeof **iters);
+  size_t cap = 16, used = 0;
+  *blocks = nc_rt_malloc(cap * sizeof **blocks);
+  size_t *first = nc_rt_calloc(n, sizeof *first);
+  for (uint32_t i = 0; i < n; i++) {
+    np_iter *it = &(*iters)[i];
+    if (with_work) {
+      it->macs = nc_cursor_u64(&l->c);
+      it->vector_ops = nc_cursor_u64(&l->c);
+    }
+    it->n_blocks = nc_cursor_u32(&l->c);
+    nc_cursor_u32(&l->c);
+    if (!truncated(l) || it->n_blocks > l->c.len / 32)
+      return free(first), l->c.bad ? false : bad(l, "iteration %u has %u blocks", i, it->n_blocks);
+    first[i] = used;
+    for (uint32_t b = 0; b < it->n_blocks; b++) {
+      np_block k = {nc_cursor_i64(&l->c), nc_cursor_i64(&l->c), nc_cursor_i64(&l->c), nc_cursor_i64(&l->c)};
+      if (!truncated(l))
+        return free(first), false;
+      if (k.start < 0 || k.len < 1 || k.count < 1 || k.stride < 0 || k.len > elements || k.count > elements ||
+          k.stride > elements || k.start + (k.count - 1) * k.stride + k.len > elements ||
+          (k.count > 1 && k.stride < k.len))
+        return free(first), bad(l, "iteration %u: block {%lld, %lld, %lld, %lld} is outside its tensor of %lld "
+                                "elements or overlaps itself", i, (long long)k.start, (long long)k.len,
+                                (long long)k.stride, (long long)k.count, (long long)elements);
+      if (used == cap)
+        *blocks = nc_rt_realloc(*blocks, (cap *= 2) * sizeof **blocks);
+      (*blocks)[used++] = k;
+      it->elements += k.len * k.count;
+    }
+  }
+  for (uint32_t i = 0; i < n; i++)
+    (*iters)[i].blocks = *blocks + first[i];
+  free(first);
+  return true;
+}
+
+static bool check_conv_like(loader *l, np_tile *t)
+{
+  const np_shape *in = &t->in[0], *out = &t->out;
+  if (in->rank != 4 || out->rank != 4 || in->dims[0] != 1 || out->dims[0] != 1)
+    return bad(l, "a conv or pool needs 1xCxHxW input and output");
+  for (int i = 0; i < 2; i++)
+    if (t->kernel[i] < 1 || t->stride[i] < 1 || t->dilation[i] < 1 || t->kernel[i] > 64 || t->stride[i] > 64 ||
+        t->dilation[i] > 64)
+      return bad(l, "bad kernel, stride or dilation");
+  for (int i = 0; i < 4; i++)
+    if (t->pad[i] < 0 || t->pad[i] > 64)
+      return bad(l, "bad padding");
+  if (t->kind == NP_KIND_MAX_POOL ? in->dims[1] != out->dims[1]
+                                  : t->group < 1 || in->dims[1] % t->group || out->dims[1] % t->group)
+    return bad(l, "channels do not match the layer");
+  /* the output must fit the window: ONNX's floor formula, or one more row/column for ceil_mode pools */
+  for (int a = 0; a < 2; a++) {
+    int64_t span = in->dims[2 + a] + t->pad[a] + t->pad[2 + a] - t->dilation[a] * (t->kernel[a] - 1) - 1;
+    int64_t floor_out = span < 0 ? 0 : span / t->stride[a] + 1;
+    if (out->dims[2 + a] != floor_out && !(t->kind == NP_KIND_MAX_POOL && out->dims[2 + a] == floor_out + 1))
+      return bad(l, "output size %lld does not match the window", (long long)out->dims[2 + a]);
+  }
+  return true;
+}
+
+static bool check_layer(loader *l, np_tile *t)
+{
+  int64_t slice = t->ch_hi - t->ch_lo;
+  if (t->out.rank < 2 || t->ch_lo < 0 || t->ch_hi > t->out.dims[1] || slice < 1)
+    return bad(l, "output channels [%lld, %lld) are not inside the result", (long long)t->ch_lo, (long long)t->ch_hi);
+  if (t->n_operands != 1)
+    return bad(l, "%u operands (this version runs one-operand layers)", t->n_operands);
+  uint64_t want_w = 0;
+  bool requant = false;
+  switch (t->kind) {
+  case NP_KIND_CONV:
+    if (!check_conv_like(l, t))
+      return false;
+    want_w = (uint64_t)slice * (uint64_t)(t->in[0].dims[1] / t->group) * (uint64_t)(t->kernel[0] * t->kernel[1]);
+    requant = true;
+    break;
+  case NP_KIND_MAX_POOL:
+    if (!check_conv_like(l, t))
+      return false;
+    break;
+  case NP_KIND_MATMUL:
+    if (t->in[0].rank != 2 || t->out.rank != 2 || t->in[0].dims[0] != t->out.dims[0])
+      return bad(l, "a matmul needs [M, K] input and [M, N] output");
+    want_w = (uint64_t)t->in[0].dims[1] * (uint64_t)slice;
+    requant = true;
+    break;
+  case NP_KIND_COPY:
+    if (t->in[0].elements != t->out.elements)
+      return bad(l, "a copy between tensors of %lld and %lld elements", (long long)t->in[0].elements,
+                 (long long)t->out.elements);
+    break;
+  default:
+    return bad(l, "unknown layer kind %u", t->kind);
+  }
+  if (t->weight_bytes != want_w)
+    return bad(l, "%llu bytes of weights, the layer needs %llu", (unsigned long long)t->weight_bytes,
+               (unsigned long long)want_w);
+  if (requant ? (t->n_requant != 1 && t->n_requant != (uint64_t)slice) || (t->n_bias && t->n_bias != (uint64_t)slice)
+              : t->n_requant || t->n_bias)
+    return bad(l, "%u requantize multipliers and %u biases for %lld channels", t->n_requant, t->n_bias,
+               (long long)slice);
+  for (uint32_t i = 0; i < t->n_requant; i++)
+    if (t->multiplier[i] < 0 || t->shift[i] < 0 || t->shift[i] > 63)
+      return bad(l, "requantize multiplier %d / shift %d out of range", t->multiplier[i], t->shift[i]);
+  if (t->zero_point < -128 || t->zero_point > 127)
+    return bad(l, "zero point %d outside int8", t->zero_point);
+  return true;
+}
+
+static bool check_buffers(loader *l, np_tile *t, uint32_t sram)
+{
+  for (uint32_t i = 0; i < NP_MAX_OPERANDS; i++)
+    t->in_capacity[i] = -1;
+  t->out_capacity = -1;
+  for (uint32_t i = 0; i < t->n_buffers; i++) {
+    np_buffer *b = &t->buffers[i];
+    if (b->kind < NP_BUF_WEIGHTS || b->kind > NP_BUF_SCRATCH)
+      return bad(l, "buffer '%s' has unknown kind %u", b->name, b->kind);
+    if (b->offset < 0)
+      return bad(l, "buffer '%s' has no address (was core-plan-memory run?)", b->name);
+    if (b->bytes < 0 || b->offset > sram || b->bytes > sram - b->offset)
+      return bad(l, "buffer '%s' (%lld bytes at %lld) does not fit the core's %u bytes of SRAM", b->name,
+                 (long long)b->bytes, (long long)b->offset, sram);
+    if (b->first < 0 || b->first > b->last || b->last > (int64_t)t->n_instrs)
+      return bad(l, "buffer '%s' has lifetime [%lld, %lld] in a program of %u instructions", b->name,
+                 (long long)b->first, (long long)b->last, t->n_instrs);
+    for (uint32_t j = 0; j < i; j++) { /* buffers may share addresses only when their lifetimes are disjoint */
+      np_buffer *o = &t->buffers[j];
+      if (b->bytes && o->bytes && b->offset < o->offset + o->bytes && o->offset < b->offset + b->bytes &&
+          b->first <= o->last && o->first <= b->last)
+        return bad(l, "buffers '%s' and '%s' overlap while both are live", o->name, b->name);
+    }
+    if (b->kind == NP_BUF_INPUT) {
+      if (b->operand >= t->n_operands || t->in_capacity[b->operand] >= 0)
+        return bad(l, "input buffer '%s' is for operand %u", b->name, b->operand);
+      t->in_capacity[b->operand] = b->bytes;
+    }
+    if (b->kind == NP_BUF_OUTPUT) {
+      if (t->out_capacity >= 0)
+        return bad(l, "a second output buffer '%s'", b->name);
+      t->out_capacity = b->bytes;
+    }
+    if (b->kind == NP_BUF_WEIGHTS && (uint64_t)b->bytes < t->weight_bytes)
+      return bad(l, "weight buffer '%s' holds %lld bytes, the weights take %llu", b->name, (long long)b->bytes,
+                 (unsigned long long)t->weight_bytes);
+  }
+  return true;
+}
+
+static int find_tile(const np_sim *s, int64_t x, int64_t y)
+{
+  for (size_t i = 0; i < s->n_tiles; i++)
+    if (s->tiles[i].x == x && s->tiles[i].y == y)
+      return (int)i;
+  return -1;
+}
+
+static bool check_program(loader *l, np_sim *s, np_tile *t)
+{
+  for (uint32_t i = 0; i < t->n_instrs; i++) {
+    np_instr *in = &t->prog[i];
+    bool host = in->a == -1 && in->b == -1;
+    switch (in->op) {
+    case NP_OP_RECV:
+      if (in->c < 0 || in->c >= t->n_operands)
+        return bad(l, "instruction %u receives operand %lld of %u", i, (long long)in->c, t->n_operands);
+      if (host != (t->host_input[in->c] >= 0))
+        return bad(l, "instruction %u receives operand %lld from %s, but it comes from %s", i, (long long)in->c,
+                   host ? "the host" : "a tile", t->host_input[in->c] >= 0 ? "the host" : "a tile");
+      if (!host && find_tile(s, in->a, in->b) < 0)
+        return bad(l, "instruction %u receives from (%lld, %lld), which holds no tile", i, (long long)in->a,
+                   (long long)in->b);
+      if (host && (in->d < 0 || in->d >= s->streams[t->host_input[in->c]].n_iters))
+        return bad(l, "instruction %u receives input step %lld, which the host does not send", i, (long long)in->d);
+      if (in->d < 0)
+        return bad(l, "instruction %u receives iteration %lld", i, (long long)in->d);
+      break;
+    case NP_OP_COMPUTE:
+      if (in->a < 0 || in->a >= in->b || in->b > t->n_iters)
+        return bad(l, "instruction %u computes iterations [%lld, %lld) of %u", i, (long long)in->a, (long long)in->b,
+                   t->n_iters);
+      break;
+    case NP_OP_SEND:
+      if (in->c < 0 || in->c >= t->n_iters)
+        return bad(l, "instruction %u sends iteration %lld of %u", i, (long long)in->c, t->n_iters);
+      if (host ? t->output_index < 0 : find_tile(s, in->a, in->b) < 0)
+        return bad(l, "instruction %u sends to (%lld, %lld), which %s", i, (long long)in->a, (long long)in->b,
+                   host ? "is the host, but the tile's result is no network output" : "holds no tile");
+      if (in->d != t->iters[in->c].elements)
+        return bad(l, "instruction %u sends %lld bytes for iteration %lld, which produces %lld here", i,
+                   (long long)in->d, (long long)in->c, (long long)t->iters[in->c].elements);
+      break;
+    case NP_OP_WAIT:
+      if (in->a < 0)
+        return bad(l, "instruction %u waits %lld cycles", i, (long long)in->a);
+      break;
+    default:
+      return bad(l, "instruction %u has unknown opcode %u", i, in->op);
+    }
+  }
+  return true;
+}
+
+typedef struct last_ctx {
+  np_tile *t;
+  int32_t iter;
+} last_ctx;
+
+static void record_last(uint32_t operand, int64_t idx, void *user)
+{
+  last_ctx *c = user;
+  c->t->last_read[operand][idx] = c->iter;
+}
+
+/* Checks the iteration blocks stay inside the tile's channels and finds the
+ * last iteration reading each input element (for buffer occupancy). */
+static bool analyse_iterations(loader *l, np_tile *t)
+{
+  int64_t inner = 1;
+  for (int d = 2; d < t->out.rank; d++)
+    inner *= t->out.dims[d];
+  for (uint32_t k = 0; k < t->n_operands; k++) {
+    t->last_read[k] = nc_rt_malloc((size_t)t->in[k].elements * sizeof(int32_t));
+    memset(t->last_read[k], 0xFF, (size_t)t->in[k].elements * sizeof(int32_t));
+  }
+  for (uint32_t i = 0; i < t->n_iters; i++) {
+    last_ctx c = {t, (int32_t)i};
+    NP_FOREACH_ELEMENT(&t->iters[i], e, {
+      int64_t ch = e / inner % t->out.dims[1];
+      if (ch < t->ch_lo || ch >= t->ch_hi)
+        return bad(l, "iteration %u computes channel %lld, outside the tile's [%lld, %lld)", i, (long long)ch,
+                   (long long)t->ch_lo, (long long)t->ch_hi);
+      np_foreach_read(t, e, record_last, &c);
+    })
+  }
+  for (uint32_t k = 0; k < t->n_operands; k++) {
+    int64_t n = t->in[k].elements;
+    t->release_off[k] = nc_rt_calloc(t->n_iters + 2, sizeof(int64_t));
+    t->release_idx[k] = nc_rt_malloc((size_t)n * sizeof(int64_t));
+    for (int64_t e = 0; e < n; e++)
+      if (t->last_read[k][e] >= 0)
+        t->release_off[k][t->last_read[k][e] + 2]++;
+    for (uint32_t i = 0; i < t->n_iters; i++)
+      t->release_off[k][i + 2] += t->release_off[k][i + 1];
+    for (int64_t e = 0; e < n; e++) /* a counting sort: off[i + 1] is the next free slot of iteration i */
+      if (t->last_read[k][e] >= 0)
+        t->release_idx[k][t->release_off[k][t->last_read[k][e] + 1]++] = e;
+  }
+  return true;
+}
+
+static bool load_tile(loader *l, np_sim *s, np_tile *t)
+{
+  nc_cursor *c = &l->c;
+  t->x = nc_cursor_i32(c);
+  t->y = nc_cursor_i32(c);
+  t->kind = nc_cursor_u32(c);
+  t->flags = nc_cursor_u32(c);
+  nc_cursor_str(c, t->node, sizeof t->node);
+  t->output_index = nc_cursor_i32(c);
+  t->n_operands = nc_cursor_u32(c);
+  if (!truncated(l))
+    return false;
+  if (t->x < 0 || t->y < 0 || (uint32_t)t->x >= s->chip.cols || (uint32_t)t->y >= s->chip.rows)
+    return bad(l, "position (%d, %d) is outside the %ux%u grid", t->x, t->y, s->chip.cols, s->chip.rows);
+  if (t->n_operands < 1 || t->n_operands > NP_MAX_OPERANDS)
+    return bad(l, "%u operands", t->n_operands);
+  if (t->output_index < -1 || t->output_index >= (int32_t)s->n_outputs)
+    return bad(l, "output index %d", t->output_index);
+  for (uint32_t k = 0; k < t->n_operands; k++) {
+    t->host_input[k] = nc_cursor_i32(c);
+    if (!read_shape(l, &t->in[k]))
+      return false;
+    if (t->host_input[k] < -1 || t->host_input[k] >= (int32_t)s->n_inputs)
+      return bad(l, "operand %u reads network input %d", k, t->host_input[k]);
+    if (t->host_input[k] >= 0 &&
+        (size_t)t->in[k].elements != nc_ncb_tensor_elements(&s->inputs[t->host_input[k]]))
+      return bad(l, "operand %u does not have the shape of network input %d", k, t->host_input[k]);
+  }
+  if (!read_shape(l, &t->out))
+    return false;
+  if (t->output_index >= 0 && (size_t)t->out.elements != nc_ncb_tensor_elements(&s->outputs[t->output_index]))
+    return bad(l, "the result does not have the shape of network output %d", t->output_index);
+  t->ch_lo = nc_cursor_i64(c);
+  t->ch_hi = nc_cursor_i64(c);
+  for (int i = 0; i < 2; i++) t->kernel[i] = nc_cursor_i64(c);
+  for (int i = 0; i < 2; i++) t->stride[i] = nc_cursor_i64(c);
+  for (int i = 0; i < 4; i++) t->pad[i] = nc_cursor_i64(c);
+  for (int i = 0; i < 2; i++) t->dilation[i] = nc_cursor_i64(c);
+  t->group = nc_cursor_i64(c);
+  t->zero_point = nc_cursor_i32(c);
+  t->n_requant = nc_cursor_u32(c);
+  if (!truncated(l) || t->n_requant > (1u << 20))
+    return l->c.bad ? false : bad(l, "%u requantize entries", t->n_requant);
+  t->multiplier = nc_rt_calloc(t->n_requant, sizeof(int32_t));
+  t->shift = nc_rt_calloc(t->n_requant, sizeof(int32_t));
+  for (uint32_t i = 0; i < t->n_requant; i++) t->multiplier[i] = nc_cursor_i32(c);
+  for (uint32_t i = 0; i < t->n_requant; i++) t->shift[i] = nc_cursor_i32(c);
+  t->n_bias = nc_cursor_u32(c);
+  if (!truncated(l) || t->n_bias > (1u << 20))
+    return l->c.bad ? false : bad(l, "%u biases", t->n_bias);
+  t->bias = nc_rt_calloc(t->n_bias, sizeof(int32_t));
+  for (uint32_t i = 0; i < t->n_bias; i++) t->bias[i] = nc_cursor_i32(c);
+  t->weight_bytes = nc_cursor_u64(c);
+  if (!truncated(l) || t->weight_bytes > s->chip.sram_bytes)
+    return l->c.bad ? false : bad(l, "%llu bytes of weights do not fit a core", (unsigned long long)t->weight_bytes);
+  t->weights = (const int8_t *)nc_cursor_bytes(c, t->weight_bytes);
+  nc_cursor_align(c, 8);
+  if (!truncated(l) || !check_layer(l, t))
+    return false;
+  t->n_buffers = nc_cursor_u32(c);
+  if (!truncated(l) || t->n_buffers > 256)
+    return l->c.bad ? false : bad(l, "%u buffers", t->n_buffers);
+  t->buffers = nc_rt_calloc(t->n_buffers, sizeof *t->buffers);
+  for (uint32_t i = 0; i < t->n_buffers; i++) {
+    nc_cursor_str(c, t->buffers[i].name, sizeof t->buffers[i].name);
+    t->buffers[i].kind = nc_cursor_u32(c);
+    t->buffers[i].operand = nc_cursor_u32(c);
+    t->buffers[i].offset = nc_cursor_i64(c);
+    t->buffers[i].bytes = nc_cursor_i64(c);
+    t->buffers[i].first = nc_cursor_i64(c);
+    t->buffers[i].last = nc_cursor_i64(c);
+  }
+  if (!truncated(l))
+    return false;
+  t->n_iters = nc_cursor_u32(c);
+  if (!truncated(l) || !read_iters(l, t->n_iters, true, t->out.elements, &t->iters, &t->blocks))
+    return false;
+  t->n_instrs = nc_cursor_u32(c);
+  if (!truncated(l) || t->n_instrs > (1u << 24))
+    return l->c.bad ? false : bad(l, "%u instructions", t->n_instrs);
+  t->prog = nc_rt_calloc(t->n_instrs, sizeof *t->prog);
+  for (uint32_t i = 0; i < t->n_instrs; i++) {
+    t->prog[i].op = nc_cursor_u32(c);
+    nc_cursor_u32(c);
+    t->prog[i].a = nc_cursor_i64(c);
+    t->prog[i].b = nc_cursor_i64(c);
+    t->prog[i].c = nc_cursor_i64(c);
+    t->prog[i].d = nc_cursor_i64(c);
+  }
+  if (!truncated(l))
+    return false;
+  if (c->pos != c->len)
+    return bad(l, "%zu unexpected bytes at the end", c->len - c->pos);
+  if (!check_buffers(l, t, s->chip.sram_bytes))
+    return false;
+  t->last_send = nc_rt_malloc((t->n_iters ? t->n_iters : 1) * sizeof(int64_t));
+  for (uint32_t i = 0; i < t->n_iters; i++)
+    t->last_send[i] = -1;
+  for (uint32_t i = 0; i < t->n_instrs; i++)
+    if (t->prog[i].op == NP_OP_SEND && t->prog[i].c >= 0 && t->prog[i].c < t->n_iters)
+      t->last_send[t->prog[i].c] = i;
+  return analyse_iterations(l, t);
+}
+
+static bool load_stream(loader *l, np_sim *s, uint32_t input)
+{
+  np_stream *st = &s->streams[input];
+  if (st->iters)
+    return bad(l, "a second stream for input %u", input);
+  st->n_iters = nc_cursor_u32(&l->c);
+  if (!truncated(l) ||
+      !read_iters(l, st->n_iters, false, (int64_t)nc_ncb_tensor_elements(&s->inputs[input]), &st->iters, &st->blocks))
+    return false;
+  if (l->c.pos != l->c.len)
+    return bad(l, "%zu unexpected bytes at the end", l->c.len - l->c.pos);
+  return true;
+}
+
+void np_sim_destroy(void *state)
+{
+  np_sim *s = state;
+  if (!s)
+    return;
+  for (size_t i = 0; i < s->n_tiles; i++) {
+    np_tile *t = &s->tiles[i];
+    free(t->multiplier), free(t->shift), free(t->bias), free(t->buffers), free(t->iters), free(t->blocks);
+    free(t->prog), free(t->out_data), free(t->computed), free(t->last_send);
+    for (np_msg *m = t->inbox, *n; m; m = n) {
+      n = m->next;
+      free(m->data);
+      free(m);
+    }
+    for (int k = 0; k < NP_MAX_OPERANDS; k++)
+      free(t->last_read[k]), free(t->in_data[k]), free(t->valid[k]), free(t->release_off[k]), free(t->release_idx[k]);
+  }
+  for (size_t i = 0; i < s->n_inputs && s->streams; i++)
+    free(s->streams[i].iters), free(s->streams[i].blocks);
+  free(s->streams);
+  free(s->tiles);
+  free(s->inputs);
+  free(s->outputs);
+  free(s);
+}
+
+void *np_sim_load(const nc_ncb *ncb, char *err, size_t errlen)
+{
+  np_sim *s = nc_rt_calloc(1, sizeof *s);
+  s->chip = ncb->chip;
+  s->n_inputs = ncb->n_inputs;
+  s->n_outputs = ncb->n_outputs;
+  s->inputs = nc_rt_malloc(ncb->n_inputs * sizeof *s->inputs);
+  s->outputs = nc_rt_malloc(ncb->n_outputs * sizeof *s->outputs);
+  memcpy(s->inputs, ncb->inputs, ncb->n_inputs * sizeof *s->inputs);
+  memcpy(s->outputs, ncb->outputs, ncb->n_outputs * sizeof *s->outputs);
+  s->streams = nc_rt_calloc(ncb->n_inputs, sizeof *s->streams);
+  s->tiles = nc_rt_calloc(ncb->n_sections, sizeof *s->tiles);
+  char where[96];
+  loader l = {.err = err, .errlen = errlen, .where = where};
+  /* streams first: tiles' receives refer to them; tiles in two passes, so sends can name any tile */
+  for (size_t i = 0; i < ncb->n_sections; i++) {
+    const nc_ncb_section *sec = &ncb->sections[i];
+    l.c = nc_cursor_make(sec->data, sec->size);
+    snprintf(where, sizeof where, "section %zu (input stream %u)", i, sec->id);
+    if (sec->type == NP_SECTION_INPUT_STREAM) {
+      if (sec->id >= ncb->n_inputs) {
+        bad(&l, "there is no input %u", sec->id);
+        goto fail;
+      }
+      if (!load_stream(&l, s, sec->id))
+        goto fail;
+    } else if (sec->type != NP_SECTION_TILE) {
+      snprintf(where, sizeof where, "section %zu", i);
+      bad(&l, "unknown section type %u", sec->type);
+      goto fail;
+    }
+  }
+  for (size_t i = 0; i < ncb->n_inputs; i++)
+    if (!s->streams[i].iters) {
+      snprintf(where, sizeof where, "input %zu", i);
+      bad(&l, "no input stream section");
+      goto fail;
+    }
+  for (size_t i = 0; i < ncb->n_sections; i++) {
+    const nc_ncb_section *sec = &ncb->sections[i];
+    if (sec->type != NP_SECTION_TILE)
+      continue;
+    l.c = nc_cursor_make(sec->data, sec->size);
+    snprintf(where, sizeof where, "section %zu (tile %u)", i, sec->id);
+    np_tile *t = &s->tiles[s->n_tiles++];
+    if (!load_tile(&l, s, t))
+      goto fail;
+    snprintf(where, sizeof where, "section %zu (tile %u at (%d, %d), '%s')", i, sec->id, t->x, t->y, t->node);
+    if (find_tile(s, t->x, t->y) != (int)s->n_tiles - 1) {
+      bad(&l, "a second tile at (%d, %d)", t->x, t->y);
+      goto fail;
+    }
+  }
+  if (!s->n_tiles) {
+    snprintf(err, errlen, "malformed: the binary has no tiles");
+    goto fail;
+  }
+  for (size_t i = 0; i < s->n_tiles; i++) {
+    np_tile *t = &s->tiles[i];
+    snprintf(where, sizeof where, "tile %zu at (%d, %d), '%s'", i, t->x, t->y, t->node);
+    if (!check_program(&l, s, t))
+      goto fail;
+  }
+  return s;
+fail:
+  np_sim_destroy(s);
+  return NULL;
+}

@@ -1,0 +1,55 @@
+/* np_format.h: the NorthPole sections of a .ncb binary, shared by the
+ * printer (targets/northpole/printer.c) and the loader (loader.c).
+ *
+ * All integers are little-endian; "blocks" describe sets of flat element
+ * indices of a tensor (row-major over its full shape, batch 1):
+ *   block = {i64 start, i64 len, i64 stride, i64 count}
+ *         = { start + i*stride + j : 0 <= i < count, 0 <= j < len }
+ * so one output row of a conv over all its channels is one block.
+ *
+ * Section NP_SECTION_TILE (id = tile number), one per core with work:
+ *   i32 x, y                    grid position
+ *   u32 kind                    NP_KIND_*
+ *   u32 flags                   NP_FLAG_RELU
+ *   char node[32]               the dataflow node (layer) name
+ *   i32 output_index            network output the tile's result is (-1: none)
+ *   u32 n_operands              1..NP_MAX_OPERANDS, then per operand:
+ *     i32 host_input            network input it reads (-1: another tile)
+ *     u32 rank, i64 dims[8]     its full shape
+ *   u32 rank, i64 dims[8]       the result's full shape
+ *   i64 ch_lo, ch_hi            the output channels (axis 1) the tile computes
+ *   i64 kernel[2], stride[2], pad[4] (top, left, bottom, right), dilation[2], group
+ *   i32 zero_point              requantize output zero point
+ *   u32 n_requant               0, 1 or ch_hi - ch_lo; then i32 multiplier[n], i32 shift[n]
+ *   u32 n_bias                  0 or ch_hi - ch_lo; then i32 bias[n]
+ *   u64 weight_bytes            then the int8 weights, zero-padded to 8 bytes:
+ *                               conv [ch_hi-ch_lo, C/group, kh, kw]; matmul [K, ch_hi-ch_lo]
+ *   u32 n_buffers               then per buffer: char name[16], u32 kind (NP_BUF_*),
+ *                               u32 operand (input buffers), i64 offset, i64 bytes,
+ *                               i64 first, last (its lifetime: program positions, inclusive)
+ *   u32 n_iterations            the node's iterations (in its domain's lexicographic
+ *                               order); per iteration: u64 macs, u64 vector_ops,
+ *                               u32 n_blocks, u32 0, then the blocks of output
+ *                               elements the tile computes in it
+ *   u32 n_instrs                then per instruction: u32 opcode, u32 0, i64 a, b, c, d
+ *     NP_OP_RECV     a, b = source x, y (-1, -1: the host), c = operand, d = iteration
+ *     NP_OP_COMPUTE  a, b = iterations [a, b)
+ *     NP_OP_SEND     a, b = destination x, y (-1, -1: the host), c = iteration, d = bytes
+ *     NP_OP_WAIT     a = cycles
+ *
+ * Section NP_SECTION_INPUT_STREAM (id = network input): how the host streams
+ * that input (the dataflow input source P[y] or P[y, x]):
+ *   u32 n_iterations, then per iteration: u32 n_blocks, u32 0, blocks
+ */
+#ifndef NC_TARGETS_NORTHPOLE_NP_FORMAT_H
+#define NC_TARGETS_NORTHPOLE_NP_FORMAT_H
+
+enum { NP_SECTION_TILE = 1, NP_SECTION_INPUT_STREAM = 2 };
+enum { NP_KIND_CONV = 1, NP_KIND_MATMUL = 2, NP_KIND_MAX_POOL = 3, NP_KIND_COPY = 4 };
+enum { NP_FLAG_RELU = 1 };
+enum { NP_BUF_WEIGHTS = 1, NP_BUF_BIAS = 2, NP_BUF_INPUT = 3, NP_BUF_OUTPUT = 4, NP_BUF_SCRATCH = 5 };
+enum { NP_OP_RECV = 1, NP_OP_COMPUTE = 2, NP_OP_SEND = 3, NP_OP_WAIT = 4 };
+#define NP_MAX_OPERANDS 4
+#define NP_MAX_RANK 8
+
+#endif

@@ -1,0 +1,144 @@
+/* np_sim.h: the NorthPole simulator's state, shared by its loader
+ * (loader.c), its event loop and timing model (sim.c) and its int8
+ * datapath (datapath.c). See docs/targets/northpole.md for the model. */
+#ifndef NC_TARGETS_NORTHPOLE_NP_SIM_H
+#define NC_TARGETS_NORTHPOLE_NP_SIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../../common/runtime/sim.h"
+#include "np_format.h"
+
+/** A set of flat element indices (see np_format.h). */
+typedef struct np_block {
+  int64_t start, len, stride, count;
+} np_block;
+
+/** The blocks of one iteration (or one input-stream step). */
+typedef struct np_iter {
+  uint64_t macs, vector_ops;
+  uint32_t n_blocks;
+  const np_block *blocks;
+  int64_t elements;
+} np_iter;
+
+typedef struct np_instr {
+  uint32_t op;
+  int64_t a, b, c, d;
+} np_instr;
+
+typedef struct np_shape {
+  int rank;
+  int64_t dims[NP_MAX_RANK];
+  int64_t elements;
+} np_shape;
+
+typedef struct np_buffer {
+  char name[16];
+  uint32_t kind, operand;
+  int64_t offset, bytes;
+  int64_t first, last; /* lifetime in program positions */
+} np_buffer;
+
+/** A message in flight on the NoC (or from the host). */
+typedef struct np_msg {
+  struct np_msg *next;
+  int src;              /* tile index, -1 for the host */
+  int iter_operand;     /* for host messages: the operand they feed */
+  size_t inference;
+  int64_t iter;         /* the sender's iteration (or input-stream step) */
+  uint64_t arrival;     /* cycle at which it is in the receiver's SRAM */
+  const np_iter *what;  /* the element blocks carried */
+  int8_t *data;         /* their values, in block order */
+  bool received;        /* served a recv already (it serves every recv of (src, iter) on the tile) */
+} np_msg;
+
+typedef struct np_tile {
+  /* from the binary */
+  int32_t x, y;
+  uint32_t kind, flags;
+  char node[32];
+  int32_t output_index;
+  uint32_t n_operands;
+  int32_t host_input[NP_MAX_OPERANDS];
+  np_shape in[NP_MAX_OPERANDS], out;
+  int64_t ch_lo, ch_hi;
+  int64_t kernel[2], stride[2], pad[4], dilation[2], group;
+  int32_t zero_point;
+  uint32_t n_requant, n_bias;
+  int32_t *multiplier, *shift, *bias;
+  const int8_t *weights;
+  uint64_t weight_bytes;
+  uint32_t n_buffers;
+  np_buffer *buffers;
+  int64_t in_capacity[NP_MAX_OPERANDS]; /* bytes of the input buffer per operand (-1: none declared) */
+  int64_t out_capacity;                 /* bytes of the output buffer (-1: none declared) */
+  int64_t *last_send;                   /* per iteration: program position of its last send (-1: none) */
+  uint32_t n_iters;
+  np_iter *iters;
+  np_block *blocks;
+  uint32_t n_instrs;
+  np_instr *prog;
+  /* per-element last reading iteration of each operand (-1: never read) */
+  int32_t *last_read[NP_MAX_OPERANDS];
+  /* the same as lists: elements whose last reader is iteration i are
+   * release_idx[k][release_off[k][i] .. release_off[k][i + 1]) */
+  int64_t *release_off[NP_MAX_OPERANDS], *release_idx[NP_MAX_OPERANDS];
+  /* simulation state */
+  int8_t *in_data[NP_MAX_OPERANDS], *out_data;
+  uint8_t *valid[NP_MAX_OPERANDS], *computed;
+  int64_t live[NP_MAX_OPERANDS], peak[NP_MAX_OPERANDS];
+  int64_t out_live, out_peak; /* computed elements not yet sent */
+  np_msg *inbox;
+  size_t pc, inference;
+  uint64_t t;
+  bool done;
+  /* figures */
+  uint64_t busy, macs, bytes_sent;
+} np_tile;
+
+/** The host's input streams (one per network input). */
+typedef struct np_stream {
+  uint32_t n_iters;
+  np_iter *iters;
+  np_block *blocks;
+} np_stream;
+
+typedef struct np_sim {
+  nc_ncb_chip chip;
+  size_t n_inputs, n_outputs;
+  nc_ncb_tensor *inputs, *outputs;
+  size_t n_tiles;
+  np_tile *tiles;
+  np_stream *streams;
+  /* last run */
+  size_t batch;
+  uint64_t total_cycles, first_end, last_end, latency;
+} np_sim;
+
+/** Loader (loader.c): checks the sections and builds the state. */
+void *np_sim_load(const nc_ncb *ncb, char *err, size_t errlen);
+void np_sim_destroy(void *state);
+
+/** Datapath (datapath.c): computes the elements of iteration `it` of tile
+ * `t` into t->out_data, reading inputs only where t->valid says they have
+ * arrived. On a read of missing data returns false with the flat index in
+ * *operand / *missing. */
+bool np_compute_iteration(np_tile *t, const np_iter *it, uint32_t *operand, int64_t *missing);
+/** Calls fn for every input element that output element `e` of tile `t`
+ * reads (the datapath's read pattern, used to find last readers). */
+void np_foreach_read(const np_tile *t, int64_t e, void (*fn)(uint32_t operand, int64_t idx, void *user), void *user);
+
+/** Runs the statement (the variadic argument) with `idx` set to every
+ * element of the blocks of `it`, in order. */
+#define NP_FOREACH_ELEMENT(it, idx, ...)                                                                           \
+  for (uint32_t np_b_ = 0; np_b_ < (it)->n_blocks; np_b_++)                                                         \
+    for (int64_t np_i_ = 0; np_i_ < (it)->blocks[np_b_].count; np_i_++)                                             \
+      for (int64_t idx = (it)->blocks[np_b_].start + np_i_ * (it)->blocks[np_b_].stride,                            \
+                   np_e_ = idx + (it)->blocks[np_b_].len;                                                           \
+           idx < np_e_; idx++) {                                                                                     \
+        __VA_ARGS__                                                                                                 \
+      }
+
+#endif

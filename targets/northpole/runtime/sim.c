@@ -1,0 +1,549 @@
+/* sim.c: the NorthPole simulator's event loop and timing model.
+ *
+ * Every tile runs its static program (recv / compute / send / wait) once
+ * per inference, on its own clock; the host streams the inputs in and
+ * collects the outputs. Data really moves: a send copies the elements of an
+ * iteration into a message, a recv copies them into the receiving core's
+ * input buffer and marks them as arrived, and a compute reads only arrived
+ * elements (np_compute_iteration), so a wrong schedule is an error at the
+ * first element it would read too early. Time (docs/targets/northpole.md):
+ *   compute  ceil(MACs / MACs-per-cycle) + ceil(vector ops / MACs-per-cycle)
+ *            cycles, at least 1 (pooling and copies count one vector op per
+ *            element read);
+ *   send     the core's NoC port is busy ceil(bytes / link width) cycles;
+ *            the message arrives hops x hop latency later (Manhattan hops;
+ *            the host is one hop beyond the corner tile (0, 0));
+ *   recv     waits until the message has arrived;
+ *   wait     the given cycles.
+ * Link contention between different senders is not modelled. The host's
+ * input link sends the input steps back to back, in order, to every tile
+ * that receives them.
+ *
+ * Events are processed in the order of the agents' clocks (the host and the
+ * tiles, lowest first), which keeps the messages in flight few; the
+ * results do not depend on that order, since every clock only moves by its
+ * own instructions and the arrival times of the messages it receives.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../common/runtime/rt_util.h"
+#include "np_sim.h"
+
+typedef struct host_send {
+  size_t tile;
+  uint32_t operand;
+  int64_t step;
+} host_send;
+
+typedef struct run_ctx {
+  np_sim *s;
+  size_t batch;
+  const int8_t *const *inputs;
+  int8_t *const *outputs;
+  char *err;
+  size_t errlen;
+  /* the host */
+  host_send *sends;
+  size_t n_sends, h_pos, h_inf;
+  uint64_t h_t;
+  uint64_t *out_end;    /* per inference: when its last output element arrived */
+  int64_t *out_missing; /* per inference: output elements not yet received */
+} run_ctx;
+
+static bool sched_error(run_ctx *r, const char *fmt, ...) NC_RT_PRINTF(2, 3);
+static bool sched_error(run_ctx *r, const char *fmt, ...)
+{
+  char msg[768];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  snprintf(r->err, r->errlen, "schedule error: %s", msg);
+  return false;
+}
+
+static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+static uint64_t hops(const np_tile *t, int64_t x, int64_t y)
+{
+  if (x < 0) /* the host, beyond the corner (0, 0) */
+    return (uint64_t)(t->x + t->y + 1);
+  return (uint64_t)((t->x > x ? t->x - x : x - t->x) + (t->y > y ? t->y - y : y - t->y));
+}
+
+/* "In0[3, 4, 0]": a flat index in a tensor's coordinates (batch 1 dropped). */
+static void coords(const np_shape *s, int64_t idx, char *buf, size_t len)
+{
+  int64_t c[NP_MAX_RANK];
+  for (int d = s->rank - 1; d >= 0; d--) {
+    c[d] = idx % s->dims[d];
+    idx /= s->dims[d];
+  }
+  int first = s->rank > 1 && s->dims[0] == 1 ? 1 : 0;
+  size_t n = 0;
+  for (int d = first; d < s->rank && n < len; d++)
+    n += (size_t)snprintf(buf + n, len - n, "%s%lld", d > first ? ", " : "", (long long)c[d]);
+}
+
+static const char *instr_text(const np_instr *in, char *buf, size_t len)
+{
+  switch (in->op) {
+  case NP_OP_RECV:
+    if (in->a < 0)
+      snprintf(buf, len, "core.recv of input step %lld from the host", (long long)in->d);
+    else
+      snprintf(buf, len, "core.recv of iteration %lld from (%lld, %lld)", (long long)in->d, (long long)in->a,
+               (long long)in->b);
+    break;
+  case NP_OP_COMPUTE: snprintf(buf, len, "core.compute of iterations [%lld, %lld)", (long long)in->a, (long long)in->b); break;
+  case NP_OP_SEND: snprintf(buf, len, "core.send of iteration %lld", (long long)in->c); break;
+  default: snprintf(buf, len, "core.wait"); break;
+  }
+  return buf;
+}
+
+/* --- messages ------------------------------------------------------------------------------------------------------ */
+
+static np_msg *find_msg(np_tile *t, int src, int operand, size_t inference, int64_t iter, np_msg ***link)
+{
+  for (np_msg **p = &t->inbox; *p; p = &(*p)->next) {
+    np_msg *m = *p;
+    if (m->src == src && m->inference == inference && m->iter == iter && (src >= 0 || m->iter_operand == operand)) {
+      *link = p;
+      return m;
+    }
+  }
+  return NULL;
+}
+
+static void post(np_tile *to, np_msg *m)
+{
+  np_msg **p = &to->inbox;
+  while (*p)
+    p = &(*p)->next;
+  m->next = NULL;
+  *p = m;
+}
+
+static np_msg *pack(int src, size_t inference, int64_t iter, const np_iter *what, const int8_t *from)
+{
+  np_msg *m = nc_rt_calloc(1, sizeof *m);
+  m->src = src;
+  m->inference = inference;
+  m->iter = iter;
+  m->what = what;
+  m->data = nc_rt_malloc((size_t)what->elements);
+  int64_t n = 0;
+  NP_FOREACH_ELEMENT(what, e, { m->data[n++] = from[e]; })
+  return m;
+}
+
+/* --- tiles --------------------------------------------------------------------------------------------------------- */
+
+static bool unreceived(run_ctx *r, const np_tile *t, const np_msg *m)
+{
+  if (m->src < 0)
+    return sched_error(r, "tile (%d, %d) '%s' never receives input step %lld (inference %zu)", t->x, t->y, t->node,
+                       (long long)m->iter, m->inference);
+  const np_tile *f = &r->s->tiles[m->src];
+  return sched_error(r, "tile (%d, %d) '%s' never receives iteration %lld that tile (%d, %d) '%s' sends it "
+                     "(inference %zu)", t->x, t->y, t->node, (long long)m->iter, f->x, f->y, f->node, m->inference);
+}
+
+static void reset_inference(np_tile *t)
+{
+  for (uint32_t k = 0; k < t->n_operands; k++) {
+    memset(t->valid[k], 0, (size_t)t->in[k].elements);
+    t->live[k] = 0;
+  }
+  memset(t->computed, 0, (size_t)t->out.elements);
+  t->out_live = 0;
+  t->pc = 0;
+}
+
+static bool tile_ready(np_sim *s, np_tile *t)
+{
+  if (t->done)
+    return false;
+  const np_instr *in = &t->prog[t->pc];
+  if (in->op != NP_OP_RECV)
+    return true;
+  np_msg **link;
+  int src = in->a < 0 ? -1 : 0;
+  if (src == 0)
+    for (size_t i = 0; i < s->n_tiles; i++)
+      if (s->tiles[i].x == in->a && s->tiles[i].y == in->b)
+        src = (int)i;
+  return find_msg(t, src, (int)in->c, t->inference, in->d, &link) != NULL;
+}
+
+static bool do_recv(run_ctx *r, np_tile *t, const np_instr *in)
+{
+  np_msg **link, *m;
+  int src = -1;
+  if (in->a >= 0)
+    for (size_t i = 0; i < r->s->n_tiles; i++)
+      if (r->s->tiles[i].x == in->a && r->s->tiles[i].y == in->b)
+        src = (int)i;
+  m = find_msg(t, src, (int)in->c, t->inference, in->d, &link);
+  m->received = true;
+  uint32_t k = (uint32_t)in->c;
+  if (m->arrival > t->t)
+    t->t = m->arrival;
+  int64_t n = 0;
+  NP_FOREACH_ELEMENT(m->what, e, {
+    if (e >= t->in[k].elements) {
+      return sched_error(r, "tile (%d, %d) '%s' receives element %lld into operand %u of %lld elements", t->x, t->y,
+                         t->node, (long long)e, k, (long long)t->in[k].elements);
+    }
+    t->in_data[k][e] = m->data[n++];
+    if (!t->valid[k][e]) {
+      t->valid[k][e] = 1;
+      if (t->last_read[k][e] >= 0)
+        t->live[k]++;
+    }
+  })
+  if (t->live[k] > t->peak[k])
+    t->peak[k] = t->live[k];
+  if (t->in_capacity[k] >= 0 && t->live[k] > t->in_capacity[k])
+    return sched_error(r, "tile (%d, %d) '%s': after receiving iteration %lld (inference %zu) its input buffer for "
+                       "operand %u holds %lld bytes, more than its %lld", t->x, t->y, t->node, (long long)in->d,
+                       t->inference, k, (long long)t->live[k], (long long)t->in_capacity[k]);
+  return true;
+}
+
+static bool do_compute(run_ctx *r, np_tile *t, const np_instr *in)
+{
+  uint64_t macs = 0, vops = 0;
+  for (int64_t i = in->a; i < in->b; i++) {
+    uint32_t op = 0;
+    int64_t missing = 0;
+    if (!np_compute_iteration(t, &t->iters[i], &op, &missing)) {
+      char c[128], text[96];
+      coords(&t->in[op], missing, c, sizeof c);
+      return sched_error(r, "tile (%d, %d) '%s': %s (instruction %zu, inference %zu) reads In%u[%s] before it "
+                         "arrived", t->x, t->y, t->node, instr_text(in, text, sizeof text), t->pc, t->inference, op, c);
+    }
+    macs += t->iters[i].macs;
+    vops += t->iters[i].vector_ops;
+    if (t->last_send[i] > (int64_t)t->pc) { /* held in the output buffer until its last send */
+      t->out_live += t->iters[i].elements;
+      if (t->out_live > t->out_peak)
+        t->out_peak = t->out_live;
+      if (t->out_capacity >= 0 && t->out_live > t->out_capacity)
+        return sched_error(r, "tile (%d, %d) '%s': after computing iteration %lld (instruction %zu, inference %zu) "
+                           "it holds %lld bytes of results not yet sent, more than its output buffer's %lld",
+                           t->x, t->y, t->node, (long long)i, t->pc, t->inference, (long long)t->out_live,
+                           (long long)t->out_capacity);
+    }
+    /* elements whose last reader just ran leave the buffer */
+    for (uint32_t k = 0; k < t->n_operands; k++)
+      for (int64_t j = t->release_off[k][i]; j < t->release_off[k][i + 1]; j++) {
+        int64_t e = t->release_idx[k][j];
+        if (t->valid[k][e]) {
+          t->valid[k][e] = 0;
+          t->live[k]--;
+        }
+      }
+  }
+  uint64_t rate = r->s->chip.macs_per_cycle, cycles = ceil_div(macs, rate) + ceil_div(vops, rate);
+  if (!cycles)
+    cycles = 1;
+  t->t += cycles;
+  t->busy += cycles;
+  t->macs += macs;
+  return true;
+}
+
+static bool do_send(run_ctx *r, np_tile *t, size_t ti, const np_instr *in)
+{
+  const np_iter *it = &t->iters[in->c];
+  NP_FOREACH_ELEMENT(it, e, {
+    if (!t->computed[e]) {
+      char c[128];
+      coords(&t->out, e, c, sizeof c);
+      return sched_error(r, "tile (%d, %d) '%s' sends iteration %lld (instruction %zu, inference %zu) before "
+                         "computing Out[%s]", t->x, t->y, t->node, (long long)in->c, t->pc, t->inference, c);
+    }
+  })
+  if (t->last_send[in->c] == (int64_t)t->pc)
+    t->out_live -= it->elements;
+  const nc_ncb_chip *chip = &r->s->chip;
+  uint64_t serial = ceil_div((uint64_t)it->elements, chip->link_bytes_per_cycle);
+  uint64_t arrival = t->t + serial + hops(t, in->a, in->b) * chip->hop_latency_cycles;
+  t->t += serial;
+  t->bytes_sent += (uint64_t)it->elements;
+  if (in->a < 0) { /* to the host: the network's output */
+    size_t n = nc_ncb_tensor_elements(&r->s->outputs[t->output_index]);
+    int8_t *dst = r->outputs[t->output_index] + t->inference * n;
+    NP_FOREACH_ELEMENT(it, e, { dst[e] = t->out_data[e]; })
+    r->out_missing[t->inference] -= it->elements;
+    if (arrival > r->out_end[t->inference])
+      r->out_end[t->inference] = arrival;
+    return true;
+  }
+  for (size_t i = 0; i < r->s->n_tiles; i++)
+    if (r->s->tiles[i].x == in->a && r->s->tiles[i].y == in->b) {
+      np_msg *m = pack((int)ti, t->inference, in->c, it, t->out_data);
+      m->arrival = arrival;
+      post(&r->s->tiles[i], m);
+    }
+  return true;
+}
+
+static bool step_tile(run_ctx *r, size_t ti)
+{
+  np_tile *t = &r->s->tiles[ti];
+  const np_instr *in = &t->prog[t->pc];
+  bool ok = true;
+  switch (in->op) {
+  case NP_OP_RECV: ok = do_recv(r, t, in); break;
+  case NP_OP_COMPUTE: ok = do_compute(r, t, in); break;
+  case NP_OP_SEND: ok = do_send(r, t, ti, in); break;
+  default: t->t += (uint64_t)in->a; break;
+  }
+  if (!ok)
+    return false;
+  if (++t->pc < t->n_instrs)
+    return true;
+  for (uint32_t i = 0; i < t->n_iters; i++)
+    NP_FOREACH_ELEMENT(&t->iters[i], e, {
+      if (!t->computed[e])
+        return sched_error(r, "tile (%d, %d) '%s' ends inference %zu without computing iteration %u", t->x, t->y,
+                           t->node, t->inference, i);
+    })
+  for (np_msg **p = &t->inbox; *p;) { /* this inference's messages are done with */
+    np_msg *m = *p;
+    if (m->inference != t->inference) {
+      p = &m->next;
+      continue;
+    }
+    if (!m->received)
+      return unreceived(r, t, m);
+    *p = m->next;
+    free(m->data);
+    free(m);
+  }
+  reset_inference(t);
+  t->done = ++t->inference == r->batch;
+  return true;
+}
+
+/* --- the host ------------------------------------------------------------------------------------------------------- */
+
+static int cmp_send(const void *a, const void *b)
+{
+  const host_send *x = a, *y = b;
+  if (x->step != y->step)
+    return x->step < y->step ? -1 : 1;
+  return x->tile < y->tile ? -1 : x->tile > y->tile;
+}
+
+/* Every (tile, operand, step) some program receives from the host, in the
+ * order the host sends them (input by input, step by step). */
+static void plan_host(run_ctx *r)
+{
+  np_sim *s = r->s;
+  size_t n = 0;
+  for (size_t i = 0; i < s->n_tiles; i++)
+    for (uint32_t k = 0; k < s->tiles[i].n_instrs; k++)
+      n += s->tiles[i].prog[k].op == NP_OP_RECV && s->tiles[i].prog[k].a < 0;
+  r->sends = nc_rt_calloc(n, sizeof *r->sends);
+  for (size_t in = 0; in < s->n_inputs; in++) {
+    size_t first = r->n_sends;
+    for (size_t i = 0; i < s->n_tiles; i++)
+      for (uint32_t k = 0; k < s->tiles[i].n_instrs; k++) {
+        const np_instr *p = &s->tiles[i].prog[k];
+        if (p->op == NP_OP_RECV && p->a < 0 && s->tiles[i].host_input[p->c] == (int32_t)in)
+          r->sends[r->n_sends++] = (host_send){i, (uint32_t)p->c, p->d};
+      }
+    qsort(r->sends + first, r->n_sends - first, sizeof *r->sends, cmp_send);
+  }
+}
+
+static void step_host(run_ctx *r)
+{
+  np_sim *s = r->s;
+  host_send *hs = &r->sends[r->h_pos];
+  np_tile *t = &s->tiles[hs->tile];
+  int32_t input = t->host_input[hs->operand];
+  const np_iter *what = &s->streams[input].iters[hs->step];
+  const int8_t *data = r->inputs[input] + r->h_inf * nc_ncb_tensor_elements(&s->inputs[input]);
+  np_msg *m = pack(-1, r->h_inf, hs->step, what, data);
+  m->iter_operand = (int)hs->operand;
+  r->h_t += ceil_div((uint64_t)what->elements, s->chip.link_bytes_per_cycle);
+  m->arrival = r->h_t + hops(t, -1, -1) * s->chip.hop_latency_cycles;
+  post(t, m);
+  if (++r->h_pos == r->n_sends) {
+    r->h_pos = 0;
+    r->h_inf++;
+  }
+}
+
+/* --- the run -------------------------------------------------------------------------------------------------------- */
+
+static bool deadlock(run_ctx *r)
+{
+  char msg[640];
+  size_t n = 0, shown = 0;
+  for (size_t i = 0; i < r->s->n_tiles && shown < 4; i++) {
+    np_tile *t = &r->s->tiles[i];
+    if (t->done)
+      continue;
+    char text[96];
+    n += (size_t)snprintf(msg + n, sizeof msg - n, "%stile (%d, %d) '%s' waits at instruction %zu (%s, inference "
+                          "%zu)", shown++ ? "; " : "", t->x, t->y, t->node, t->pc,
+                          instr_text(&t->prog[t->pc], text, sizeof text), t->inference);
+    if (n >= sizeof msg)
+      break;
+  }
+  return sched_error(r, "deadlock: no tile can proceed, and the data they wait for is never sent: %s", msg);
+}
+
+static bool leftovers(run_ctx *r)
+{
+  for (size_t i = 0; i < r->s->n_tiles; i++)
+    if (r->s->tiles[i].inbox)
+      return unreceived(r, &r->s->tiles[i], r->s->tiles[i].inbox);
+  for (size_t k = 0; k < r->batch; k++)
+    if (r->out_missing[k])
+      return sched_error(r, "%lld output elements of inference %zu never reach the host", (long long)r->out_missing[k],
+                         k);
+  return true;
+}
+
+static bool np_sim_run(void *state, size_t batch, const int8_t *const *inputs, int8_t *const *outputs, char *err,
+                       size_t errlen)
+{
+  np_sim *s = state;
+  run_ctx r = {.s = s, .batch = batch, .inputs = inputs, .outputs = outputs, .err = err, .errlen = errlen};
+  r.out_end = nc_rt_calloc(batch, sizeof *r.out_end);
+  r.out_missing = nc_rt_calloc(batch, sizeof *r.out_missing);
+  for (size_t k = 0; k < batch; k++)
+    for (size_t o = 0; o < s->n_outputs; o++)
+      r.out_missing[k] += (int64_t)nc_ncb_tensor_elements(&s->outputs[o]);
+  for (size_t i = 0; i < s->n_tiles; i++) {
+    np_tile *t = &s->tiles[i];
+    for (uint32_t k = 0; k < t->n_operands; k++) {
+      if (!t->in_data[k]) {
+        t->in_data[k] = nc_rt_calloc((size_t)t->in[k].elements, 1);
+        t->valid[k] = nc_rt_calloc((size_t)t->in[k].elements, 1);
+      }
+      t->peak[k] = 0;
+    }
+    t->out_peak = 0;
+    if (!t->out_data) {
+      t->out_data = nc_rt_calloc((size_t)t->out.elements, 1);
+      t->computed = nc_rt_calloc((size_t)t->out.elements, 1);
+    }
+    for (np_msg *m = t->inbox, *n; m; m = n) {
+      n = m->next;
+      free(m->data);
+      free(m);
+    }
+    t->inbox = NULL;
+    reset_inference(t);
+    t->inference = 0;
+    t->t = t->busy = t->macs = t->bytes_sent = 0;
+    t->done = t->n_instrs == 0;
+  }
+  plan_host(&r);
+  bool ok = true;
+  for (;;) {
+    int best = -2; /* -1: the host */
+    uint64_t best_t = 0;
+    if (r.h_inf < batch && r.n_sends) {
+      best = -1;
+      best_t = r.h_t;
+    }
+    for (size_t i = 0; i < s->n_tiles; i++)
+      if (tile_ready(s, &s->tiles[i]) && (best == -2 || s->tiles[i].t < best_t)) {
+        best = (int)i;
+        best_t = s->tiles[i].t;
+      }
+    if (best == -1) {
+      step_host(&r);
+      continue;
+    }
+    if (best >= 0) {
+      if (!(ok = step_tile(&r, (size_t)best)))
+        break;
+      continue;
+    }
+    bool all_done = true;
+    for (size_t i = 0; i < s->n_tiles; i++)
+      all_done &= s->tiles[i].done;
+    ok = all_done ? leftovers(&r) : deadlock(&r);
+    break;
+  }
+  if (ok) {
+    s->batch = batch;
+    s->first_end = r.out_end[0];
+    s->last_end = r.out_end[batch - 1];
+    s->latency = r.out_end[0];
+    s->total_cycles = 0;
+    for (size_t k = 0; k < batch; k++)
+      if (r.out_end[k] > s->total_cycles)
+        s->total_cycles = r.out_end[k];
+  } else {
+    s->batch = 0;
+  }
+  free(r.sends);
+  free(r.out_end);
+  free(r.out_missing);
+  return ok;
+}
+
+/* --- figures -------------------------------------------------------------------------------------------------------- */
+
+static void np_sim_stats(const void *state, nc_device_stats *st)
+{
+  const np_sim *s = state;
+  memset(st, 0, sizeof *st);
+  st->inferences = s->batch;
+  st->total_cycles = s->total_cycles;
+  st->latency_cycles = s->latency;
+  st->cycles_per_inference = s->batch > 1 ? (double)(s->last_end - s->first_end) / (double)(s->batch - 1)
+                                          : (double)s->latency;
+  st->clock_hz = s->chip.clock_hz;
+  st->frames_per_second = st->cycles_per_inference > 0 ? (double)s->chip.clock_hz / st->cycles_per_inference : 0;
+  st->latency_seconds = (double)s->latency / (double)s->chip.clock_hz;
+  st->macs_per_inference = s->chip.macs_per_inference;
+  st->cores_used = (uint32_t)s->n_tiles;
+  st->cores_total = s->chip.rows * s->chip.cols;
+  st->macs_per_cycle = s->chip.macs_per_cycle;
+  st->roofline_cycles = (double)s->chip.macs_per_inference / ((double)st->cores_total * s->chip.macs_per_cycle);
+  st->roofline_ratio = st->roofline_cycles > 0 ? st->cycles_per_inference / st->roofline_cycles : 0;
+}
+
+static size_t np_sim_num_cores(const void *state) { return ((const np_sim *)state)->n_tiles; }
+
+static void np_sim_core_stats(const void *state, size_t i, nc_device_core_stats *out)
+{
+  const np_sim *s = state;
+  const np_tile *t = &s->tiles[i];
+  memset(out, 0, sizeof *out);
+  out->x = t->x;
+  out->y = t->y;
+  memcpy(out->node, t->node, sizeof out->node);
+  out->busy_cycles = t->busy;
+  out->macs = t->macs;
+  out->bytes_sent = t->bytes_sent;
+  if (s->total_cycles) {
+    out->utilisation = (double)t->busy / (double)s->total_cycles;
+    out->mac_utilisation = (double)t->macs / ((double)s->total_cycles * s->chip.macs_per_cycle);
+  }
+}
+
+const nc_target_sim nc_target_sim_northpole = {
+  .name = "northpole",
+  .load = np_sim_load,
+  .run = np_sim_run,
+  .stats = np_sim_stats,
+  .num_cores = np_sim_num_cores,
+  .core_stats = np_sim_core_stats,
+  .destroy = np_sim_destroy,
+};
