@@ -202,8 +202,7 @@ static void *attr_make(nc_context *ctx, const void *key)
 static nc_attr *unique(nc_context *ctx, nc_attr *k)
 {
   k->ctx = ctx;
-  k->hash = hash_key(k); /* copied by attr_make under the lock: no racy write afterwards */
-  return nc_uniq_get(ctx, &ctx->attrs, k->hash, k, attr_eq, attr_make);
+  return nc_uniq_get(ctx, &ctx->attrs, hash_key(k), k, attr_eq, attr_make);
 }
 
 static nc_attr key_of(nc_attr_kind kind, nc_type *type)

@@ -18,33 +18,43 @@
 
 /* --- uniquing tables -------------------------------------------------------------- */
 
-static uint64_t stored_hash(const void *p)
-{
-  /* every uniqued object starts its layout with its hash or has it at a known
-   * place; we store a small header instead to keep this generic */
-  return ((const uint64_t *)p)[-1];
-}
+static uint64_t stored_hash(const void *p) { return nc_uniq_hash_of(p); }
 
 /* Uniqued objects are allocated with an 8-byte hash header in front. */
 static void *uniq_alloc(nc_context *ctx, size_t size, uint64_t hash)
 {
-  uint64_t *p = nc_arena_alloc(ctx->arena, size + 16);
-  p[1] = hash;
-  return p + 2;
+  uint64_t *p = nc_arena_alloc_aligned(ctx->arena, size + 8, 8);
+  p[0] = hash;
+  return p + 1;
 }
+
+/* Slots hold pointers tagged in their top 16 bits (unused by user-space
+ * addresses) with the top bits of the object's hash, so a probe skips
+ * non-matching slots without touching the object: with millions of uniqued
+ * attributes, that dereference was the parser's main cache miss. A pointer
+ * that uses those bits is stored untagged (tag 0) and always compared. */
+#define TAG_SHIFT 48
+static inline void *slot_ptr(void *s) { return (void *)((uintptr_t)s & (((uintptr_t)1 << TAG_SHIFT) - 1)); }
+static inline uintptr_t slot_tag(uint64_t hash) { return (uintptr_t)((hash >> TAG_SHIFT) | 1) << TAG_SHIFT; }
+static inline void *tag_slot(void *e, uint64_t hash)
+{
+  return ((uintptr_t)e >> TAG_SHIFT) ? e : (void *)((uintptr_t)e | slot_tag(hash));
+}
+
+void *nc_uniq_slot(const nc_uniq_table *t, size_t i) { return t->slots[i] ? slot_ptr(t->slots[i]) : NULL; }
 
 static void uniq_grow(nc_uniq_table *t)
 {
   size_t ncap = t->cap ? t->cap * 2 : 256;
   void **slots = nc_xcalloc(ncap, sizeof *slots);
   for (size_t i = 0; i < t->cap; i++) {
-    void *e = t->slots[i];
-    if (!e)
+    void *s = t->slots[i];
+    if (!s)
       continue;
-    size_t j = stored_hash(e) & (ncap - 1);
+    size_t j = stored_hash(slot_ptr(s)) & (ncap - 1);
     while (slots[j])
       j = (j + 1) & (ncap - 1);
-    slots[j] = e;
+    slots[j] = s;
   }
   free(t->slots);
   t->slots = slots;
@@ -58,17 +68,22 @@ void *nc_uniq_get(nc_context *ctx, nc_uniq_table *t, uint64_t hash, const void *
   if ((t->count + 1) * 4 > t->cap * 3)
     uniq_grow(t);
   size_t mask = t->cap - 1, i = hash & mask;
-  void *e;
-  while ((e = t->slots[i])) {
-    if (stored_hash(e) == hash && eq(e, key)) {
-      pthread_mutex_unlock(&ctx->lock);
-      return e;
+  uintptr_t tag = slot_tag(hash);
+  void *s;
+  while ((s = t->slots[i])) {
+    uintptr_t st = (uintptr_t)s & ~(((uintptr_t)1 << TAG_SHIFT) - 1);
+    if (st == tag || !st) {
+      void *e = slot_ptr(s);
+      if (stored_hash(e) == hash && eq(e, key)) {
+        pthread_mutex_unlock(&ctx->lock);
+        return e;
+      }
     }
     i = (i + 1) & mask;
   }
-  e = make(ctx, key);
+  void *e = make(ctx, key);
   ((uint64_t *)e)[-1] = hash;
-  t->slots[i] = e;
+  t->slots[i] = tag_slot(e, hash);
   t->count++;
   pthread_mutex_unlock(&ctx->lock);
   return e;
@@ -227,7 +242,7 @@ void nc_context_destroy(nc_context *ctx)
   if (!ctx)
     return;
   for (size_t i = 0; i < ctx->idents.cap; i++) {
-    nc_ident *id = ctx->idents.slots ? ctx->idents.slots[i] : NULL;
+    nc_ident *id = ctx->idents.slots ? nc_uniq_slot(&ctx->idents, i) : NULL;
     if (id && id->op_info) {
       if (id->op_info->format)
         nc_format_destroy(id->op_info->format);
@@ -236,12 +251,12 @@ void nc_context_destroy(nc_context *ctx)
     }
   }
   for (size_t i = 0; i < ctx->resources.cap; i++) {
-    nc_resource *r = ctx->resources.slots ? ctx->resources.slots[i] : NULL;
+    nc_resource *r = ctx->resources.slots ? nc_uniq_slot(&ctx->resources, i) : NULL;
     if (r)
       free(r->data);
   }
   for (size_t i = 0; i < ctx->attrs.cap; i++) {
-    nc_attr *a = ctx->attrs.slots ? ctx->attrs.slots[i] : NULL;
+    nc_attr *a = ctx->attrs.slots ? nc_uniq_slot(&ctx->attrs, i) : NULL;
     if (a && a->kind == NC_ATTR_DENSE_ELEMENTS)
       free((void *)a->dense.data); /* dense data is malloc'ed (can be huge) */
   }
@@ -402,7 +417,7 @@ nc_resource *nc_resource_lookup(nc_context *ctx, const char *name, size_t len)
   if (ctx->resources.cap) {
     size_t mask = ctx->resources.cap - 1;
     for (size_t i = h & mask; ctx->resources.slots[i]; i = (i + 1) & mask) {
-      nc_resource *r = ctx->resources.slots[i];
+      nc_resource *r = nc_uniq_slot(&ctx->resources, i);
       if (stored_hash(r) == h && r->name->len == len && memcmp(r->name->str, name, len) == 0) {
         found = r;
         break;

@@ -53,7 +53,6 @@ struct nc_resource {
 struct nc_attr {
   uint8_t kind;
   uint8_t splat;      /* dense elements */
-  uint64_t hash;
   nc_context *ctx;
   nc_type *type;
   union {
@@ -222,7 +221,13 @@ void *nc_ctx_alloc(nc_context *ctx, size_t size);
 void *nc_ctx_calloc(nc_context *ctx, size_t size);
 void nc_ctx_free(nc_context *ctx, void *p, size_t size);
 
-/* Uniquing helpers (context.c): lookup-or-insert under the context lock. */
+/* Every uniqued object (identifier, type, attribute, resource) is allocated
+ * behind an 8-byte header holding its hash. */
+static inline uint64_t nc_uniq_hash_of(const void *p) { return ((const uint64_t *)p)[-1]; }
+
+/* Uniquing helpers (context.c): lookup-or-insert under the context lock.
+ * Slots are tagged pointers: read them with nc_uniq_slot. */
+void *nc_uniq_slot(const nc_uniq_table *t, size_t i);
 typedef bool (*nc_uniq_eq_fn)(const void *stored, const void *key);
 typedef void *(*nc_uniq_make_fn)(nc_context *ctx, const void *key);
 void *nc_uniq_get(nc_context *ctx, nc_uniq_table *t, uint64_t hash, const void *key, nc_uniq_eq_fn eq,

@@ -7,6 +7,10 @@
 #include "parser.h"
 
 #include <stdarg.h>
+#include <sys/mman.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +25,29 @@ nc_location loc_at(nc_asm_parser *p, const char *pos)
 }
 
 nc_location tok_loc(nc_asm_parser *p) { return loc_at(p, p->tok.start); }
+
+#define RELEASE_PAGE ((uintptr_t)4096)
+#define RELEASE_MIN ((uintptr_t)1 << 20) /* not worth a system call below this */
+
+void nc_parser_release_text(nc_asm_parser *p, const char *start, const char *end)
+{
+  if (!p->mapped)
+    return;
+  uintptr_t a = ((uintptr_t)start + RELEASE_PAGE - 1) & ~(RELEASE_PAGE - 1);
+  uintptr_t b = (uintptr_t)end & ~(RELEASE_PAGE - 1);
+  if (b > a && b - a >= RELEASE_MIN)
+    madvise((void *)a, b - a, MADV_DONTNEED);
+}
+
+void nc_parser_release_behind(nc_asm_parser *p)
+{
+  /* keep a margin behind the cursor: tokens being looked at live there */
+  if (p->mapped && p->tok.start - p->released > (ptrdiff_t)(16 << 20)) {
+    const char *upto = p->tok.start - (1 << 20);
+    nc_parser_release_text(p, p->released, upto);
+    p->released = upto;
+  }
+}
 
 static bool perr_v(nc_asm_parser *p, const char *pos, const char *fmt, va_list ap)
 {
@@ -110,12 +137,39 @@ static size_t utf8_len(const unsigned char *s, const unsigned char *end)
   return n;
 }
 
+/* First byte in [s, e) that ends the fast path of string lexing: the
+ * closing quote, a backslash, a line break or a non-ASCII byte. Sixteen (or
+ * eight) bytes at a time, since weight blobs are hundreds of megabytes of hex
+ * in one string. */
+static const char *string_stop(const char *s, const char *e)
+{
+#if defined(__SSE2__)
+  const __m128i q = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'), nl = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
+  while (e - s >= 16) {
+    __m128i v = _mm_loadu_si128((const __m128i *)s);
+    __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, bs)),
+                               _mm_or_si128(_mm_cmpeq_epi8(v, nl), _mm_cmpeq_epi8(v, cr)));
+    int m = _mm_movemask_epi8(hit) | _mm_movemask_epi8(v);
+    if (m)
+      return s + __builtin_ctz((unsigned)m);
+    s += 16;
+  }
+#endif
+  for (; s < e; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\' || c == '\n' || c == '\r' || c >= 0x80)
+      return s;
+  }
+  return NULL;
+}
+
 static void lex_string(nc_asm_parser *p, const char *start)
 {
   const char *s = start + 1;
   const char *end = p->end;
   for (;;) {
-    if (s >= end) {
+    s = string_stop(s, end);
+    if (!s) {
       lex_error(p, start, "expected '\"' in string literal");
       return;
     }
@@ -136,17 +190,13 @@ static void lex_string(nc_asm_parser *p, const char *start)
       char e = s[1];
       if (e == '"' || e == '\\' || e == 'n' || e == 't') {
         s += 2;
-      } else if (s + 2 < end && strchr("0123456789abcdefABCDEF", e) && e && s[2] &&
+      } else if (s + 2 < end && e && s[2] && strchr("0123456789abcdefABCDEF", e) &&
                  strchr("0123456789abcdefABCDEF", s[2])) {
         s += 3;
       } else {
         lex_error(p, s, "unknown escape in string literal");
         return;
       }
-      continue;
-    }
-    if (c < 0x80) {
-      s++;
       continue;
     }
     size_t n = utf8_len((const unsigned char *)s, (const unsigned char *)end);

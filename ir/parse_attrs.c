@@ -7,6 +7,7 @@
  * Hex blobs are decoded with a table at memory speed.
  */
 #include "parser.h"
+#include "nc/support/hex.h"
 
 #include <errno.h>
 #include <math.h>
@@ -85,6 +86,13 @@ static bool parse_type_list_until(nc_asm_parser *p, tok_kind close, nc_type ***t
     return false;
   }
   return true;
+}
+
+bool parse_type_list_parens(nc_asm_parser *p, nc_type ***types, size_t *n)
+{
+  if (!expect(p, T_LPAREN, "'('"))
+    return false;
+  return parse_type_list_until(p, T_RPAREN, types, n);
 }
 
 bool parse_function_result_types(nc_asm_parser *p, nc_type ***types, size_t *n)
@@ -493,16 +501,11 @@ static const char *skip_angle(nc_asm_parser *p)
   return after;
 }
 
-static const signed char hex_table[256] = {
-  ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
-  ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
-  ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
-};
 
 /* Decodes the hex digits of a "0x..." string token (no escapes allowed). */
 static void *decode_hex(nc_asm_parser *p, const token *st, size_t *nbytes)
 {
-  const unsigned char *s = (const unsigned char *)st->start + 1, *e = (const unsigned char *)st->start + st->len - 1;
+  const char *s = st->start + 1, *e = st->start + st->len - 1;
   if (e - s < 2 || s[0] != '0' || s[1] != 'x')
     return perr_at(p, st->start, "expected a hex string \"0x...\""), NULL;
   s += 2;
@@ -510,28 +513,14 @@ static void *decode_hex(nc_asm_parser *p, const token *st, size_t *nbytes)
   if (nd % 2)
     return perr_at(p, st->start, "hex string has an odd number of digits"), NULL;
   unsigned char *out = nc_xmalloc(nd / 2 ? nd / 2 : 1);
-  size_t i = 0;
-  for (; i + 8 <= nd / 2; i += 8) { /* unrolled: the hot loop for weight blobs */
-    int bad = 0;
-    for (int k = 0; k < 8; k++) {
-      int h = hex_table[s[2 * (i + k)]], l = hex_table[s[2 * (i + k) + 1]];
-      bad |= (h == 0) | (l == 0);
-      out[i + k] = (unsigned char)((((unsigned)h - 1) << 4) | ((unsigned)l - 1));
-    }
-    if (bad)
-      goto bad;
+  size_t bad;
+  if (!nc_hex_decode(s, nd / 2, out, &bad)) {
+    free(out);
+    return perr_at(p, s + bad, "invalid hex digit in hex string"), NULL;
   }
-  for (; i < nd / 2; i++) {
-    int h = hex_table[s[2 * i]], l = hex_table[s[2 * i + 1]];
-    if (!h || !l)
-      goto bad;
-    out[i] = (unsigned char)((((unsigned)h - 1) << 4) | ((unsigned)l - 1));
-  }
+  nc_parser_release_text(p, st->start, st->start + st->len);
   *nbytes = nd / 2;
   return out;
-bad:
-  free(out);
-  return perr_at(p, st->start, "invalid hex digit in hex string"), NULL;
 }
 
 typedef struct dense_builder {
@@ -650,11 +639,22 @@ static nc_attr *parse_dense(nc_asm_parser *p, const char *kw_at)
   if (p->tok.kind != T_LESS)
     return perr(p, "expected '<' after 'dense'"), NULL;
   const char *body_start = p->tok.start;
-  const char *after = skip_angle(p);
-  if (!after)
-    return NULL;
-  /* the type comes after the literal: parse it first */
-  lex_reset(p, after);
+  /* the type comes after the literal: find it first. A hex string body is
+   * lexed as one token (fast); other bodies are skipped bracket by bracket. */
+  lex_next(p);
+  token hex = {T_EOF, NULL, 0}; /* a hex body, lexed once */
+  if (p->tok.kind == T_STRING) {
+    hex = p->tok;
+    lex_next(p);
+    if (!expect(p, T_GREATER, "'>'"))
+      return NULL;
+  } else {
+    lex_reset(p, body_start);
+    const char *after = skip_angle(p);
+    if (!after)
+      return NULL;
+    lex_reset(p, after);
+  }
   if (!expect(p, T_COLON, "':' after dense literal"))
     return NULL;
   const char *type_at = p->tok.start;
@@ -671,11 +671,9 @@ static nc_attr *parse_dense(nc_asm_parser *p, const char *kw_at)
   int64_t n = nc_type_get_num_elements(t);
   if (n < 0)
     return perr_at(p, type_at, "too many elements"), NULL;
-  lex_reset(p, body_start);
-  lex_next(p); /* past '<' */
   nc_attr *r = NULL;
-  if (p->tok.kind == T_STRING) {
-    token st = p->tok;
+  if (hex.kind == T_STRING) {
+    token st = hex;
     size_t nbytes;
     unsigned char *data = decode_hex(p, &st, &nbytes);
     if (!data)
@@ -718,8 +716,13 @@ static nc_attr *parse_dense(nc_asm_parser *p, const char *kw_at)
       }
     }
     r = nc_attr_dense_elements_owned(p->ctx, t, data, nbytes);
-    lex_next(p);
-  } else if (p->tok.kind == T_GREATER) { /* dense<> : an empty tensor */
+    if (!r)
+      return perr_at(p, kw_at, "invalid dense elements attribute"), NULL;
+    return r; /* the lexer is already past the type */
+  }
+  lex_reset(p, body_start);
+  lex_next(p); /* past '<' */
+  if (p->tok.kind == T_GREATER) { /* dense<> : an empty tensor */
     if (n != 0)
       return perr_at(p, kw_at, "empty dense literal for a type with %lld elements", (long long)n), NULL;
     r = nc_attr_dense_elements(p->ctx, t, "", 0);

@@ -7,6 +7,7 @@
  * regions and CFG back-edges need this).
  */
 #include "parser.h"
+#include "nc/support/hex.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -309,7 +310,10 @@ static bool define_values(nc_asm_parser *p, const char *name, size_t len, nc_val
     return false;
   }
   *slot = first;
-  if (n > 1)
+  /* a group that runs to the op's last result (the usual `%x:2 = ...`) needs
+   * no record: its size follows from the op */
+  bool to_end = !(first->bits & NC_VALUE_ARG) && n == nc_result_owner(first)->n_results - (first->bits >> 1);
+  if (n > 1 && !to_end)
     group_size_set(p, first, n);
   if (old && !resolve_placeholder(p, old, first, def_loc, name, len, 0))
     return false;
@@ -332,12 +336,17 @@ static bool define_values(nc_asm_parser *p, const char *name, size_t len, nc_val
       }
     }
   }
-  undo *u = parse_vec_push(p, (void **)&p->log, &p->n_log, &p->cap_log, sizeof *u);
-  uint32_t num;
-  u->numeric = is_numeric(name, len, &num);
-  u->number = u->numeric ? num : 0;
-  u->name = name;
-  u->len = (uint32_t)len;
+  /* the undo log takes 4 bytes a definition: a numeric name itself, or the
+   * index of a named entry with the top bit set */
+  uint32_t num, *u = parse_vec_push(p, (void **)&p->log, &p->n_log, &p->cap_log, sizeof *u);
+  if (is_numeric(name, len, &num)) {
+    *u = num;
+  } else {
+    undo *n = parse_vec_push(p, (void **)&p->name_log, &p->n_name_log, &p->cap_name_log, sizeof *n);
+    n->name = name;
+    n->len = (uint32_t)len;
+    *u = 0x80000000u | (uint32_t)(p->n_name_log - 1);
+  }
   return true;
 }
 
@@ -345,12 +354,14 @@ static bool define_values(nc_asm_parser *p, const char *name, size_t len, nc_val
 static void undo_to(nc_asm_parser *p, size_t mark)
 {
   while (p->n_log > mark) {
-    undo *u = &p->log[--p->n_log];
-    if (u->numeric) {
-      nc_value **s = num_slot(p, u->number, false);
+    uint32_t e32 = p->log[--p->n_log];
+    if (!(e32 & 0x80000000u)) {
+      nc_value **s = num_slot(p, e32, false);
       if (s)
         *s = NULL;
     } else {
+      undo *u = &p->name_log[e32 & 0x7fffffffu];
+      p->n_name_log = e32 & 0x7fffffffu;
       uint32_t scope = cur_iso(p)->id;
       name_entry *e = nt_find(&p->names, 0, scope, u->name, u->len, name_hash(0, scope, u->name, u->len));
       if (e)
@@ -377,7 +388,11 @@ static uint32_t group_size_get(nc_asm_parser *p, nc_value *first)
   char key[sizeof first];
   memcpy(key, &first, sizeof first);
   name_entry *e = nt_find(&p->names, 2, 0, key, sizeof key, name_hash(2, 0, key, sizeof key));
-  return e ? (uint32_t)(((uintptr_t)e->ptr - 2u) / 2u) : 1;
+  if (e)
+    return (uint32_t)(((uintptr_t)e->ptr - 2u) / 2u);
+  if (first->bits & NC_VALUE_ARG)
+    return 1;
+  return nc_result_owner(first)->n_results - (first->bits >> 1);
 }
 
 /* --- operand references ----------------------------------------------------------------------- */
@@ -617,6 +632,19 @@ void nc_op_builder_add_result_types(nc_op_builder *b, size_t n, nc_type *const *
     *(nc_type **)parse_vec_push(b->p, (void **)&b->types, &b->n_types, &b->cap_types, sizeof(nc_type *)) = types[i];
 }
 
+static void builder_set(nc_op_builder *b, nc_ident *name, nc_attr *value);
+
+/* Expands a dictionary kept whole into the attribute list. */
+static void builder_flush_dict(nc_op_builder *b)
+{
+  nc_attr *d = b->whole_dict;
+  if (!d)
+    return;
+  b->whole_dict = NULL;
+  for (size_t i = 0; i < d->dict.n; i++)
+    builder_set(b, d->dict.entries[i].name, d->dict.entries[i].value);
+}
+
 static void builder_set(nc_op_builder *b, nc_ident *name, nc_attr *value)
 {
   for (size_t i = 0; i < b->n_attrs; i++)
@@ -631,6 +659,7 @@ static void builder_set(nc_op_builder *b, nc_ident *name, nc_attr *value)
 
 void nc_op_builder_set_attr(nc_op_builder *b, const char *name, nc_attr *value)
 {
+  builder_flush_dict(b);
   builder_set(b, nc_ident_get_cstr(b->p->ctx, name), value);
 }
 
@@ -638,6 +667,11 @@ void nc_op_builder_merge_attr_dict(nc_op_builder *b, nc_attr *dict)
 {
   if (!dict)
     return;
+  if (!b->n_attrs && !b->whole_dict) { /* keep it whole: no need to rebuild it */
+    b->whole_dict = dict;
+    return;
+  }
+  builder_flush_dict(b);
   for (size_t i = 0; i < dict->dict.n; i++)
     builder_set(b, dict->dict.entries[i].name, dict->dict.entries[i].value);
 }
@@ -702,7 +736,10 @@ static nc_op *builder_finish(nc_op_builder *b, nc_block *block)
     nc_asm_parser_error(p, b->loc, "expected a dictionary for the properties of '%s'", b->info->name->str);
     return NULL;
   }
-  if (!nc_op_split_attrs(p->ctx, b->info, b->n_attrs, b->attrs, b->props, &props, &attrs)) {
+  if (b->whole_dict && !b->info->def) { /* unregistered: the dictionary is the attribute dict */
+    props = b->props;
+    attrs = b->whole_dict->dict.n ? b->whole_dict : NULL;
+  } else if (builder_flush_dict(b), !nc_op_split_attrs(p->ctx, b->info, b->n_attrs, b->attrs, b->props, &props, &attrs)) {
     nc_asm_parser_error(p, b->loc, "duplicate attribute in '%s'", b->info->name->str);
     return NULL;
   }
@@ -781,7 +818,6 @@ static nc_op *parse_generic(nc_asm_parser *p, nc_block *block, nc_location loc, 
   nc_asm_operand *refs = NULL;
   size_t n_refs = 0, cap_refs = 0;
   nc_op *op = NULL;
-  nc_type *ft = NULL;
 
   if (!expect(p, T_LPAREN, "'(' to start operand list"))
     goto out;
@@ -834,26 +870,36 @@ static nc_op *parse_generic(nc_asm_parser *p, nc_block *block, nc_location loc, 
   }
   if (!expect(p, T_COLON, "':' followed by operation type"))
     goto out;
+  /* the `(inputs) -> results` type is read as two lists, not uniqued as a
+   * function type only to be taken apart again */
   const char *type_at = p->tok.start;
-  nc_type *t = parse_type(p);
-  if (!t)
-    goto out;
-  if (t->kind != NC_TYPE_FUNCTION) {
-    perr_at(p, type_at, "expected function type");
+  if (p->tok.kind != T_LPAREN) {
+    if (p->tok.kind != T_ERROR)
+      perr(p, "expected function type");
     goto out;
   }
-  ft = t;
-  if (ft->func.n_inputs != n_refs) {
-    perr_at(p, type_at, "expected %zu operand type%s but had %u", n_refs, n_refs == 1 ? "" : "s", ft->func.n_inputs);
-    goto out;
-  }
-  for (size_t i = 0; i < n_refs; i++) {
-    nc_value *v;
-    if (!nc_asm_resolve_operand(p, &refs[i], ft->func.types[i], &v))
+  {
+    nc_type **ins = NULL, **outs = NULL;
+    size_t n_in = 0, n_out = 0;
+    bool good = parse_type_list_parens(p, &ins, &n_in) && expect(p, T_ARROW, "'->' in function type") &&
+                parse_function_result_types(p, &outs, &n_out);
+    if (good && n_in != n_refs) {
+      perr_at(p, type_at, "expected %zu operand type%s but had %zu", n_refs, n_refs == 1 ? "" : "s", n_in);
+      good = false;
+    }
+    for (size_t i = 0; good && i < n_refs; i++) {
+      nc_value *v;
+      good = nc_asm_resolve_operand(p, &refs[i], ins[i], &v);
+      if (good)
+        nc_op_builder_add_operands(&b, 1, &v);
+    }
+    if (good)
+      nc_op_builder_add_result_types(&b, n_out, outs);
+    free(ins);
+    free(outs);
+    if (!good)
       goto out;
-    nc_op_builder_add_operands(&b, 1, &v);
   }
-  nc_op_builder_add_result_types(&b, ft->func.n_results, ft->func.types + ft->func.n_inputs);
   op = builder_finish(&b, block);
 out:
   free(refs);
@@ -917,6 +963,7 @@ static nc_op *parse_custom(nc_asm_parser *p, nc_block *block, nc_location loc, s
 
 bool parse_op(nc_asm_parser *p, nc_block *block)
 {
+  nc_parser_release_behind(p);
   const char *op_start = p->tok.start;
   nc_location loc = loc_at(p, op_start);
   result_name *names = NULL;
@@ -1029,32 +1076,15 @@ static bool blob_entry(nc_asm_parser *p, const token *key, void *u)
   if (len < 10 || s[0] != '0' || s[1] != 'x' || len % 2)
     return perr(p, "expected hex string blob (\"0x\" then an alignment word and data) for resource '%.*s'",
                 (int)key->len, key->start);
-  static const signed char hx[256] = {
-    ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
-    ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
-    ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
-  };
-  size_t nb = (len - 2) / 2;
-  unsigned char *all = nc_xmalloc(nb);
-  const unsigned char *h = (const unsigned char *)s + 2;
-  int bad = 0;
-  size_t i = 0;
-  for (; i + 8 <= nb; i += 8)
-    for (int k = 0; k < 8; k++) {
-      int a = hx[h[2 * (i + k)]], b = hx[h[2 * (i + k) + 1]];
-      bad |= !a | !b;
-      all[i + k] = (unsigned char)((((unsigned)a - 1) << 4) | ((unsigned)b - 1));
-    }
-  for (; i < nb; i++) {
-    int a = hx[h[2 * i]], b = hx[h[2 * i + 1]];
-    bad |= !a | !b;
-    all[i] = (unsigned char)((((unsigned)a - 1) << 4) | ((unsigned)b - 1));
-  }
-  if (bad) {
+  size_t nb = (len - 2) / 2, bad_at;
+  unsigned char head[4];
+  unsigned char *all = nc_xmalloc(nb - 4 ? nb - 4 : 1);
+  if (!nc_hex_decode(s + 2, 4, head, &bad_at) || !nc_hex_decode(s + 10, nb - 4, all, &bad_at)) {
     free(all);
     return perr(p, "invalid hex digit in resource blob");
   }
-  uint32_t align = (uint32_t)all[0] | ((uint32_t)all[1] << 8) | ((uint32_t)all[2] << 16) | ((uint32_t)all[3] << 24);
+  nc_parser_release_text(p, p->tok.start, p->tok.start + p->tok.len);
+  uint32_t align = (uint32_t)head[0] | ((uint32_t)head[1] << 8) | ((uint32_t)head[2] << 16) | ((uint32_t)head[3] << 24);
   if (!align && nb == 4)
     align = 1; /* mlir-opt writes an empty blob as "0x00000000" */
   if (!align || (align & (align - 1))) {
@@ -1078,7 +1108,6 @@ static bool blob_entry(nc_asm_parser *p, const token *key, void *u)
     free(all);
     return perr_at(p, key->start, "redefinition of resource blob '%.*s'", (int)key->len, key->start);
   }
-  memmove(all, all + 4, nb - 4);
   nc_resource_set_data(r, all, nb - 4, align);
   lex_next(p);
   return true;
@@ -1169,6 +1198,7 @@ static void parser_free(nc_asm_parser *p)
   free(p->isos);
   free(p->names.slots);
   free(p->log);
+  free(p->name_log);
   free(p->fwd);
   free(p->bscopes);
   free(p->aliases);
@@ -1192,6 +1222,9 @@ void nc_parser_init(nc_asm_parser *p, nc_context *ctx, unsigned source_id, size_
   p->parse_id = ++ctx->next_parse_id;
   pthread_mutex_unlock(&ctx->lock);
   p->fwd_info = nc_context_get_op_info(ctx, nc_ident_get_cstr(ctx, "builtin.forward_reference"));
+  nc_source *src = nc_context_source(ctx, source_id);
+  p->mapped = src && src->mapped;
+  p->released = p->base + start;
   push_iso(p);
   lex_init(p, p->base + start, p->base + end);
 }

@@ -49,8 +49,6 @@ typedef struct name_table {
 
 /* An undo-log record: a definition to forget when its region scope ends. */
 typedef struct undo {
-  uint8_t numeric;
-  uint32_t number;
   const char *name;
   uint32_t len;
 } undo;
@@ -111,8 +109,10 @@ struct nc_asm_parser {
   iso_scope *isos;
   size_t n_isos, cap_isos;
   uint32_t next_scope_id;
-  undo *log;
+  uint32_t *log;           /* numeric names, or 0x80000000 | index into name_log */
   size_t n_log, cap_log;
+  undo *name_log;
+  size_t n_name_log, cap_name_log;
 
   fwd_ref *fwd;
   size_t n_fwd, cap_fwd, n_fwd_live;
@@ -131,6 +131,8 @@ struct nc_asm_parser {
   const nc_op_def *cur_def;
 
   nc_attr *external_resources;
+  bool mapped;             /* the source is a file mapping whose pages may be dropped */
+  const char *released;    /* text before this has been released */
 };
 
 /* The op under construction while a custom parser runs. */
@@ -150,6 +152,7 @@ struct nc_op_builder {
   nc_block **succs;
   size_t n_succs, cap_succs;
   size_t n_result_names;
+  nc_attr *whole_dict;      /* a parsed attribute dictionary not yet split */
 };
 
 #define NC_MAX_NESTING 1000
@@ -174,6 +177,12 @@ bool int_value(const token *t, uint64_t *out);
 bool enter(nc_asm_parser *p);
 static inline void leave(nc_asm_parser *p) { p->depth--; }
 
+/* Drops the resident pages of a mapped source's text in [start, end) (the
+ * parser is done with it: decoded blobs, text far behind the cursor). The
+ * mapping stays valid, so a later diagnostic re-reads the file. */
+void nc_parser_release_text(nc_asm_parser *p, const char *start, const char *end);
+void nc_parser_release_behind(nc_asm_parser *p);
+
 /* parse_attrs.c */
 nc_type *parse_type(nc_asm_parser *p);
 bool at_type_start(nc_asm_parser *p);
@@ -184,6 +193,7 @@ bool parse_loc_inner(nc_asm_parser *p, nc_location *out, nc_location *slot); /* 
 bool parse_trailing_loc(nc_asm_parser *p, nc_location *slot); /* optional `loc(...)` */
 nc_attr *parse_symbol_ref(nc_asm_parser *p);
 bool parse_function_result_types(nc_asm_parser *p, nc_type ***types, size_t *n);
+bool parse_type_list_parens(nc_asm_parser *p, nc_type ***types, size_t *n); /* `(T, ...)` */
 alias_entry *find_alias(nc_asm_parser *p, const char *name, size_t len);
 void *parse_vec_push(nc_asm_parser *p, void **vec, size_t *n, size_t *cap, size_t elt);
 

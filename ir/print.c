@@ -7,6 +7,7 @@
  * Large dense data prints as hex.
  */
 #include "ir-internal.h"
+#include "nc/support/hex.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -21,6 +22,25 @@ void nc_out_flush(nc_out *o)
     fwrite(o->buf, 1, o->len, o->file);
     o->len = 0;
   }
+}
+
+/* Makes room for `need` more bytes: flushes a file-backed buffer, grows an
+ * in-memory one. */
+void nc_out_flush_or_grow(nc_out *o, size_t need);
+void nc_out_flush_or_grow(nc_out *o, size_t need)
+{
+  if (o->cap - o->len >= need)
+    return;
+  if (o->file) {
+    nc_out_flush(o);
+    if (o->cap >= need)
+      return;
+  }
+  size_t cap = o->cap ? o->cap : 256;
+  while (cap - o->len < need)
+    cap *= 2;
+  o->buf = nc_xrealloc(o->buf, cap);
+  o->cap = cap;
 }
 
 void nc_out_write(nc_out *o, const char *s, size_t n)
@@ -426,17 +446,26 @@ static void out_element(nc_out *o, const nc_type *elt, const unsigned char *p)
 
 static void out_hex_bytes(nc_out *o, const unsigned char *p, size_t n)
 {
-  char buf[4096];
-  size_t k = 0;
-  for (size_t i = 0; i < n; i++) {
-    buf[k++] = hexdig[p[i] >> 4];
-    buf[k++] = hexdig[p[i] & 15];
-    if (k == sizeof buf) {
-      nc_out_write(o, buf, k);
-      k = 0;
+  /* encode straight into the output buffer, a buffer-full at a time */
+  while (n) {
+    if (o->cap - o->len < 2) {
+      char tmp[2];
+      nc_hex_encode(p, 1, tmp);
+      nc_out_write(o, tmp, 2);
+      p++;
+      n--;
+      continue;
     }
+    size_t k = (o->cap - o->len) / 2;
+    if (k > n)
+      k = n;
+    nc_hex_encode(p, k, o->buf + o->len);
+    o->len += 2 * k;
+    p += k;
+    n -= k;
+    if (n)
+      nc_out_flush_or_grow(o, 2 * (n < 65536 ? n : 65536));
   }
-  nc_out_write(o, buf, k);
 }
 
 static void out_nested(nc_out *o, const nc_type *t, const unsigned char *data, size_t *idx, uint32_t dim)

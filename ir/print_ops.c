@@ -31,11 +31,14 @@ typedef struct loc_alias {
 } loc_alias;
 
 struct nc_asm_printer {
+  nc_block *inside_keys[64]; /* cache for defined_inside */
+  bool inside_vals[64];
   nc_out *o;
   const nc_print_flags *flags;
   nc_context *ctx;
   int indent;
   nc_op *root;
+  bool check_scope; /* root is nested or detached-with-outside-uses possible */
   const char **defaults;
   size_t n_defaults, cap_defaults;
   /* location aliases: open addressing on raw handle -> index+1 */
@@ -86,12 +89,9 @@ static void number_from(nc_op *top)
     number_region(&top->regions[i], c);
 }
 
-static bool defined_inside(const nc_op *root, const nc_value *v)
+static bool block_inside(const nc_op *root, nc_block *b)
 {
-  nc_block *b = nc_value_get_parent_block(v);
-  if (!(v->bits & NC_VALUE_ARG) && nc_result_owner(v) == root)
-    return true;
-  for (; b; ) {
+  for (; b;) {
     nc_op *parent = b->region ? b->region->op : NULL;
     if (parent == root)
       return true;
@@ -102,11 +102,28 @@ static bool defined_inside(const nc_op *root, const nc_value *v)
   return false;
 }
 
+/* Whether v is defined inside the printed root: the answer per block is
+ * cached, since walking up for every operand showed in profiles. */
+static bool defined_inside(nc_asm_printer *p, const nc_value *v)
+{
+  if (!(v->bits & NC_VALUE_ARG) && nc_result_owner(v) == p->root)
+    return true;
+  nc_block *b = nc_value_get_parent_block(v);
+  size_t slot = (size_t)(nc_hash_ptr(b) & (NC_COUNTOF(p->inside_keys) - 1));
+  if (p->inside_keys[slot] == b && b)
+    return p->inside_vals[slot];
+  bool in = block_inside(p->root, b);
+  p->inside_keys[slot] = b;
+  p->inside_vals[slot] = in;
+  return in;
+}
+
 static void print_value_name(nc_asm_printer *p, const nc_value *v)
 {
   nc_out *o = p->o;
-  /* a value from outside the printed op (even a detached one) has no name here */
-  if (!v || !defined_inside(p->root, v)) {
+  /* a value from outside the printed op (even a detached one) has no name
+   * here; a whole top-level op has no outside, so it skips the check */
+  if (!v || (p->check_scope && !defined_inside(p, v))) {
     nc_out_str(o, "<<UNKNOWN SSA VALUE>>"); /* as MLIR spells it */
     return;
   }
@@ -420,6 +437,8 @@ static nc_walk_result collect_op(nc_op *op, void *user)
 
 static void print_resources(nc_asm_printer *p, nc_op *root)
 {
+  if (!p->ctx->resources.count)
+    return; /* nothing to look for: skip walking every attribute */
   res_set s = {0};
   nc_op_walk(root, NC_WALK_PRE_ORDER, collect_op, &s);
   size_t n_data = 0;
@@ -460,12 +479,24 @@ static nc_op *numbering_root(nc_op *op)
   return top;
 }
 
+/* A detached top-level op whose own operands come from elsewhere. */
+static bool has_outside_uses(const nc_op *root)
+{
+  for (uint32_t i = 0; i < root->n_operands; i++)
+    if (root->operands[i].value)
+      return true;
+  return false;
+}
+
 static void print_to(nc_op *op, nc_out *o, const nc_print_flags *flags)
 {
   nc_print_flags defaults = {0};
   nc_asm_printer p = {.o = o, .flags = flags ? flags : &defaults, .ctx = op->info->ctx};
   nc_op *root = numbering_root(op);
   p.root = root;
+  /* only a top-level op (no parent, no block) can skip the outside check; a
+   * nested or detached op may use values it does not define */
+  p.check_scope = nc_op_get_parent_op(root) != NULL || root->block != NULL || root != op || has_outside_uses(root);
   number_from(root);
   /* the default dialects of the enclosing ops apply to a nested print too */
   size_t depth = 0;

@@ -387,7 +387,11 @@ static bool process(nc_context *ctx, unsigned id, size_t start, size_t end, cons
     nc_timing_destroy(timing);
   }
   nc_pass_manager_destroy(owned);
+#ifdef NC_FREE_AT_EXIT
   nc_op_destroy(module);
+#else
+  (void)0; /* the module lives until exit: freeing a big one op by op costs seconds */
+#endif
   if (dv)
     return nc_diag_verifier_finish(dv);
   return ok;
@@ -520,7 +524,9 @@ done:
   if (out != stdout)
     fclose(out);
   nc_pass_manager_destroy(pm);
+#ifdef NC_FREE_AT_EXIT
   nc_context_destroy(ctx);
+#endif
   free(o.legacy);
   return rc;
 }
