@@ -641,9 +641,21 @@ static nc_attr *parse_dense(nc_asm_parser *p, const char *kw_at)
   const char *body_start = p->tok.start;
   /* the type comes after the literal: find it first. A hex string body is
    * lexed as one token (fast); other bodies are skipped bracket by bracket. */
-  lex_next(p);
   token hex = {T_EOF, NULL, 0}; /* a hex body, lexed once */
-  if (p->tok.kind == T_STRING) {
+  const char *raw = p->cur;
+  while (raw < p->end && (*raw == ' ' || *raw == '\n' || *raw == '\t' || *raw == '\r'))
+    raw++;
+  const char *close = p->end - raw > 3 && raw[0] == '"' && raw[1] == '0' && raw[2] == 'x'
+                        ? memchr(raw + 1, '"', (size_t)(p->end - raw - 1))
+                        : NULL;
+  if (close) {
+    /* "0x...": its end is the next quote; decoding checks every digit, so
+     * the body is scanned once (weight blobs are hundreds of megabytes) */
+    hex = (token){T_STRING, raw, (size_t)(close + 1 - raw)};
+    lex_reset(p, close + 1);
+    if (!expect(p, T_GREATER, "'>'"))
+      return NULL;
+  } else if (lex_next(p), p->tok.kind == T_STRING) {
     hex = p->tok;
     lex_next(p);
     if (!expect(p, T_GREATER, "'>'"))

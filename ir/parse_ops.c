@@ -1048,6 +1048,24 @@ static bool parse_alias_def(nc_asm_parser *p)
   return true;
 }
 
+/* With the ':' of a resource entry as the current token: if the value is a
+ * "0x..." blob, makes it the current token by finding its closing quote only
+ * (decoding checks every digit), instead of scanning it twice. */
+static bool quick_hex_token(nc_asm_parser *p)
+{
+  const char *raw = p->cur;
+  while (raw < p->end && (*raw == ' ' || *raw == '\n' || *raw == '\t' || *raw == '\r'))
+    raw++;
+  if (p->end - raw <= 3 || raw[0] != '"' || raw[1] != '0' || raw[2] != 'x')
+    return false;
+  const char *close = memchr(raw + 1, '"', (size_t)(p->end - raw - 1));
+  if (!close)
+    return false;
+  p->tok = (token){T_STRING, raw, (size_t)(close + 1 - raw)};
+  p->cur = close + 1;
+  return true;
+}
+
 /* `key: value` entries of one resource group; `fn` handles each. */
 static bool parse_resource_entries(nc_asm_parser *p, bool (*fn)(nc_asm_parser *, const token *, void *), void *u)
 {
@@ -1060,7 +1078,11 @@ static bool parse_resource_entries(nc_asm_parser *p, bool (*fn)(nc_asm_parser *,
     if (key.kind != T_BARE && key.kind != T_STRING)
       return perr(p, "expected identifier key for resource entry");
     lex_next(p);
-    if (!expect(p, T_COLON, "':'") || !fn(p, &key, u))
+    if (p->tok.kind != T_COLON)
+      return expect(p, T_COLON, "':'");
+    if (!quick_hex_token(p))
+      lex_next(p); /* past the ':' */
+    if (!fn(p, &key, u))
       return false;
   } while (consume(p, T_COMMA));
   return expect(p, T_RBRACE, "'}'");

@@ -46,6 +46,50 @@ static inline void encode16(const unsigned char *p, char *out)
 }
 #endif
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define NC_HAVE_AVX2_PATH 1
+
+/* 64 hex digits -> 32 bytes with AVX2 (chosen at run time). */
+__attribute__((target("avx2"))) static bool decode32_avx2(const char *s, unsigned char *out)
+{
+  __m256i pairs[2];
+  unsigned valid = 0xffffffffu;
+  for (int h = 0; h < 2; h++) {
+    __m256i c = _mm256_loadu_si256((const __m256i *)(s + 32 * h));
+    __m256i d = _mm256_sub_epi8(c, _mm256_set1_epi8('0'));
+    __m256i is_digit = _mm256_cmpeq_epi8(_mm256_max_epu8(d, _mm256_set1_epi8(9)), _mm256_set1_epi8(9));
+    __m256i l = _mm256_sub_epi8(_mm256_or_si256(c, _mm256_set1_epi8(0x20)), _mm256_set1_epi8('a'));
+    __m256i is_alpha = _mm256_cmpeq_epi8(_mm256_max_epu8(l, _mm256_set1_epi8(5)), _mm256_set1_epi8(5));
+    __m256i v = _mm256_or_si256(_mm256_and_si256(is_digit, d),
+                                _mm256_and_si256(is_alpha, _mm256_add_epi8(l, _mm256_set1_epi8(10))));
+    valid &= (unsigned)_mm256_movemask_epi8(_mm256_or_si256(is_digit, is_alpha));
+    pairs[h] = _mm256_or_si256(_mm256_slli_epi16(_mm256_and_si256(v, _mm256_set1_epi16(0x00ff)), 4),
+                               _mm256_srli_epi16(v, 8));
+  }
+  /* packus works per 128-bit lane: restore the byte order afterwards */
+  __m256i packed = _mm256_packus_epi16(pairs[0], pairs[1]);
+  _mm256_storeu_si256((__m256i *)out, _mm256_permute4x64_epi64(packed, 0xd8));
+  return valid == 0xffffffffu;
+}
+
+/* 32 bytes -> 64 upper-case hex digits with AVX2. */
+__attribute__((target("avx2"))) static void encode32_avx2(const unsigned char *p, char *out)
+{
+  __m256i b = _mm256_loadu_si256((const __m256i *)p);
+  __m256i mask = _mm256_set1_epi8(0x0f);
+  __m256i hi = _mm256_and_si256(_mm256_srli_epi16(b, 4), mask), lo = _mm256_and_si256(b, mask);
+  __m256i nine = _mm256_set1_epi8(9), zero = _mm256_set1_epi8('0'), seven = _mm256_set1_epi8(7);
+  hi = _mm256_add_epi8(_mm256_add_epi8(hi, zero), _mm256_and_si256(_mm256_cmpgt_epi8(hi, nine), seven));
+  lo = _mm256_add_epi8(_mm256_add_epi8(lo, zero), _mm256_and_si256(_mm256_cmpgt_epi8(lo, nine), seven));
+  __m256i a = _mm256_unpacklo_epi8(hi, lo), c = _mm256_unpackhi_epi8(hi, lo); /* per lane */
+  _mm256_storeu_si256((__m256i *)out, _mm256_permute2x128_si256(a, c, 0x20));
+  _mm256_storeu_si256((__m256i *)(out + 32), _mm256_permute2x128_si256(a, c, 0x31));
+}
+
+static int have_avx2;
+#endif
+
 static uint16_t pair_value[65536]; /* two ASCII digits (little-endian u16) -> byte, or 0xffff */
 static char pair_text[256][2];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -63,6 +107,10 @@ static int digit(unsigned c)
 
 static void init_tables(void)
 {
+#ifdef NC_HAVE_AVX2_PATH
+  __builtin_cpu_init();
+  have_avx2 = __builtin_cpu_supports("avx2");
+#endif
   for (unsigned i = 0; i < 65536; i++) {
     int h = digit(i & 0xff), l = digit(i >> 8);
     pair_value[i] = h < 0 || l < 0 ? 0xffff : (uint16_t)(h * 16 + l);
@@ -78,6 +126,12 @@ bool nc_hex_decode(const char *s, size_t n, unsigned char *out, size_t *bad_at)
 {
   pthread_once(&once, init_tables);
   size_t i = 0;
+#ifdef NC_HAVE_AVX2_PATH
+  if (have_avx2)
+    for (; i + 32 <= n; i += 32)
+      if (!decode32_avx2(s + 2 * i, out + i))
+        break;
+#endif
 #if defined(__SSE2__)
   for (; i + 16 <= n; i += 16)
     if (!decode16(s + 2 * i, out + i))
@@ -115,6 +169,11 @@ void nc_hex_encode(const unsigned char *p, size_t n, char *out)
 {
   pthread_once(&once, init_tables);
   size_t i = 0;
+#ifdef NC_HAVE_AVX2_PATH
+  if (have_avx2)
+    for (; i + 32 <= n; i += 32)
+      encode32_avx2(p + i, out + 2 * i);
+#endif
 #if defined(__SSE2__)
   for (; i + 16 <= n; i += 16)
     encode16(p + i, out + 2 * i);
