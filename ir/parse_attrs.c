@@ -24,6 +24,56 @@ void *parse_vec_push(nc_asm_parser *p, void **vec, size_t *n, size_t *cap, size_
   return (char *)*vec + (*n)++ * elt;
 }
 
+#define SLAB_BLOCK 256
+#define SLAB_BLOCKS 256
+
+static bool in_slab(const nc_asm_parser *p, const void *v)
+{
+  return p->slab && (const char *)v >= p->slab && (const char *)v < p->slab + SLAB_BLOCK * SLAB_BLOCKS;
+}
+
+void parse_tmp_free(nc_asm_parser *p, void *vec)
+{
+  if (in_slab(p, vec)) {
+    *(void **)vec = p->slab_free;
+    p->slab_free = vec;
+  } else {
+    free(vec);
+  }
+}
+
+void *parse_tmp_push(nc_asm_parser *p, void **vec, size_t *n, size_t *cap, size_t elt)
+{
+  if (*n == *cap) {
+    if (!*cap && elt <= SLAB_BLOCK / 4) {
+      if (!p->slab) {
+        p->slab = nc_xmalloc(SLAB_BLOCK * SLAB_BLOCKS);
+        for (size_t i = SLAB_BLOCKS; i-- > 0;) {
+          *(void **)(p->slab + i * SLAB_BLOCK) = p->slab_free;
+          p->slab_free = p->slab + i * SLAB_BLOCK;
+        }
+      }
+      if (p->slab_free) {
+        *vec = p->slab_free;
+        p->slab_free = *(void **)p->slab_free;
+        *cap = SLAB_BLOCK / elt;
+        return (char *)*vec + (*n)++ * elt;
+      }
+    }
+    size_t ncap = *cap ? *cap * 2 : 8;
+    if (in_slab(p, *vec)) { /* outgrew its block: move to the heap */
+      void *heap = nc_xmalloc(ncap * elt);
+      memcpy(heap, *vec, *n * elt);
+      parse_tmp_free(p, *vec);
+      *vec = heap;
+    } else {
+      *vec = nc_xrealloc(*vec, ncap * elt);
+    }
+    *cap = ncap;
+  }
+  return (char *)*vec + (*n)++ * elt;
+}
+
 alias_entry *find_alias(nc_asm_parser *p, const char *name, size_t len)
 {
   for (size_t i = 0; i < p->n_aliases; i++)
@@ -74,14 +124,14 @@ static bool parse_type_list_until(nc_asm_parser *p, tok_kind close, nc_type ***t
   do {
     nc_type *t = parse_type(p);
     if (!t) {
-      free(*types);
+      parse_tmp_free(p, *types);
       *types = NULL;
       return false;
     }
-    *(nc_type **)parse_vec_push(p, (void **)types, n, &cap, sizeof(nc_type *)) = t;
+    *(nc_type **)parse_tmp_push(p, (void **)types, n, &cap, sizeof(nc_type *)) = t;
   } while (consume(p, T_COMMA));
   if (!expect(p, close, NULL)) {
-    free(*types);
+    parse_tmp_free(p, *types);
     *types = NULL;
     return false;
   }
@@ -104,7 +154,7 @@ bool parse_function_result_types(nc_asm_parser *p, nc_type ***types, size_t *n)
     if (!parse_type_list_until(p, T_RPAREN, types, n))
       return false;
     if (p->tok.kind == T_ARROW) { /* it was a function type: reparse as one type */
-      free(*types);
+      parse_tmp_free(p, *types);
       *types = NULL; /* the caller frees it on failure too */
       lex_reset(p, save);
       nc_type *t = parse_type(p);
@@ -135,8 +185,8 @@ static nc_type *parse_function_type(nc_asm_parser *p)
   nc_type *r = NULL;
   if (expect(p, T_ARROW, "'->' in function type") && parse_function_result_types(p, &out, &no))
     r = nc_type_function(p->ctx, ni, in, no, out);
-  free(in);
-  free(out);
+  parse_tmp_free(p, in);
+  parse_tmp_free(p, out);
   return r;
 }
 
@@ -395,7 +445,7 @@ nc_type *parse_type(nc_asm_parser *p)
         perr_at(p, t.start, "invalid element type for complex");
       else
         r = nc_type_complex(ctx, ts[0]);
-      free(ts);
+      parse_tmp_free(p, ts);
     } else {
       size_t i = s[0] == 'i' ? 1 : (t.len > 2 && (s[0] == 's' || s[0] == 'u') && s[1] == 'i') ? 2 : 0;
       bool digits = i && i < t.len;
@@ -861,14 +911,14 @@ static nc_attr *parse_array(nc_asm_parser *p)
       nc_attr *a = parse_attr(p, NULL);
       if (!a)
         goto out;
-      *(nc_attr **)parse_vec_push(p, (void **)&elts, &n, &cap, sizeof *elts) = a;
+      *(nc_attr **)parse_tmp_push(p, (void **)&elts, &n, &cap, sizeof *elts) = a;
     } while (consume(p, T_COMMA));
     if (!expect(p, T_RSQUARE, "']'"))
       goto out;
   }
   r = nc_attr_array(p->ctx, n, elts);
 out:
-  free(elts);
+  parse_tmp_free(p, elts);
   return r;
 }
 
@@ -916,7 +966,7 @@ nc_attr *parse_attr_dict(nc_asm_parser *p)
       } else {
         v = p->ctx->unit;
       }
-      nc_named_attr *e = parse_vec_push(p, (void **)&es, &n, &cap, sizeof *es);
+      nc_named_attr *e = parse_tmp_push(p, (void **)&es, &n, &cap, sizeof *es);
       e->name = name;
       e->value = v;
     } while (consume(p, T_COMMA));
@@ -925,7 +975,7 @@ nc_attr *parse_attr_dict(nc_asm_parser *p)
   }
   r = nc_attr_dictionary(p->ctx, n, es);
 out:
-  free(es);
+  parse_tmp_free(p, es);
   leave(p);
   return r;
 }

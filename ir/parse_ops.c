@@ -622,14 +622,14 @@ out:
 void nc_op_builder_add_operands(nc_op_builder *b, size_t n, nc_value *const *vals)
 {
   for (size_t i = 0; i < n; i++)
-    *(nc_value **)parse_vec_push(b->p, (void **)&b->operands, &b->n_operands, &b->cap_operands, sizeof(nc_value *)) =
+    *(nc_value **)parse_tmp_push(b->p, (void **)&b->operands, &b->n_operands, &b->cap_operands, sizeof(nc_value *)) =
       vals[i];
 }
 
 void nc_op_builder_add_result_types(nc_op_builder *b, size_t n, nc_type *const *types)
 {
   for (size_t i = 0; i < n; i++)
-    *(nc_type **)parse_vec_push(b->p, (void **)&b->types, &b->n_types, &b->cap_types, sizeof(nc_type *)) = types[i];
+    *(nc_type **)parse_tmp_push(b->p, (void **)&b->types, &b->n_types, &b->cap_types, sizeof(nc_type *)) = types[i];
 }
 
 static void builder_set(nc_op_builder *b, nc_ident *name, nc_attr *value);
@@ -652,7 +652,7 @@ static void builder_set(nc_op_builder *b, nc_ident *name, nc_attr *value)
       b->attrs[i].value = value;
       return;
     }
-  nc_named_attr *e = parse_vec_push(b->p, (void **)&b->attrs, &b->n_attrs, &b->cap_attrs, sizeof *e);
+  nc_named_attr *e = parse_tmp_push(b->p, (void **)&b->attrs, &b->n_attrs, &b->cap_attrs, sizeof *e);
   e->name = name;
   e->value = value;
 }
@@ -721,9 +721,9 @@ static void builder_free(nc_op_builder *b)
     free(r);
   }
   free(b->regions);
-  free(b->operands);
-  free(b->types);
-  free(b->attrs);
+  parse_tmp_free(b->p, b->operands);
+  parse_tmp_free(b->p, b->types);
+  parse_tmp_free(b->p, b->attrs);
   free(b->succs);
 }
 
@@ -823,7 +823,7 @@ static nc_op *parse_generic(nc_asm_parser *p, nc_block *block, nc_location loc, 
     goto out;
   if (p->tok.kind != T_RPAREN) {
     do {
-      nc_asm_operand *r = parse_vec_push(p, (void **)&refs, &n_refs, &cap_refs, sizeof *r);
+      nc_asm_operand *r = parse_tmp_push(p, (void **)&refs, &n_refs, &cap_refs, sizeof *r);
       if (!nc_asm_parse_operand(p, r))
         goto out;
     } while (consume(p, T_COMMA));
@@ -895,14 +895,14 @@ static nc_op *parse_generic(nc_asm_parser *p, nc_block *block, nc_location loc, 
     }
     if (good)
       nc_op_builder_add_result_types(&b, n_out, outs);
-    free(ins);
-    free(outs);
+    parse_tmp_free(p, ins);
+    parse_tmp_free(p, outs);
     if (!good)
       goto out;
   }
   op = builder_finish(&b, block);
 out:
-  free(refs);
+  parse_tmp_free(p, refs);
   builder_free(&b);
   return op;
 }
@@ -971,7 +971,7 @@ bool parse_op(nc_asm_parser *p, nc_block *block)
   bool ok = false;
   if (p->tok.kind == T_PERCENT) {
     do {
-      result_name *r = parse_vec_push(p, (void **)&names, &n_names, &cap_names, sizeof *r);
+      result_name *r = parse_tmp_push(p, (void **)&names, &n_names, &cap_names, sizeof *r);
       if (p->tok.kind != T_PERCENT) {
         perr(p, "expected SSA value name");
         goto out;
@@ -1021,7 +1021,7 @@ bool parse_op(nc_asm_parser *p, nc_block *block)
   }
   ok = true;
 out:
-  free(names);
+  parse_tmp_free(p, names);
   return ok && !p->failed;
 }
 
@@ -1221,6 +1221,7 @@ static void parser_free(nc_asm_parser *p)
   free(p->names.slots);
   free(p->log);
   free(p->name_log);
+  free(p->slab);
   free(p->fwd);
   free(p->bscopes);
   free(p->aliases);

@@ -132,6 +132,10 @@ struct nc_asm_parser {
 
   nc_attr *external_resources;
   bool mapped;             /* the source is a file mapping whose pages may be dropped */
+  /* per-op temporary vectors come from a slab of 256-byte blocks with a free
+   * list: a million ops would otherwise cost millions of malloc/free pairs */
+  char *slab;
+  void *slab_free;
   const char *released;    /* text before this has been released */
 };
 
@@ -196,6 +200,9 @@ bool parse_function_result_types(nc_asm_parser *p, nc_type ***types, size_t *n);
 bool parse_type_list_parens(nc_asm_parser *p, nc_type ***types, size_t *n); /* `(T, ...)` */
 alias_entry *find_alias(nc_asm_parser *p, const char *name, size_t len);
 void *parse_vec_push(nc_asm_parser *p, void **vec, size_t *n, size_t *cap, size_t elt);
+/* Like parse_vec_push for short-lived vectors; release them with parse_tmp_free. */
+void *parse_tmp_push(nc_asm_parser *p, void **vec, size_t *n, size_t *cap, size_t elt);
+void parse_tmp_free(nc_asm_parser *p, void *vec);
 
 /* parse_ops.c */
 bool parse_op(nc_asm_parser *p, nc_block *block);
