@@ -6,7 +6,7 @@
 #include <string.h>
 int main(void) {
   for (int n = 0; n < 300; n++) {
-    unsigned char in[300], back[300]; char txt[600];
+    unsigned char in[300] = {0}, back[300] = {0}; char txt[600] = {0};
     for (int i = 0; i < n; i++) in[i] = (unsigned char)rand();
     nc_hex_encode(in, n, txt);
     for (int i = 0; i < n; i++) { char r[3]; snprintf(r, 3, "%02X", in[i]); if (memcmp(r, txt + 2*i, 2)) { printf("enc bad %d\n", n); return 1; } }
