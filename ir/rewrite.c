@@ -40,8 +40,16 @@ struct driver {
   size_t n_grave, cap_grave;
   const_entry *consts;
   size_t cap_consts, n_consts;
+  /* the value of each known constant op, so that folding does not ask the
+   * op's fold hook again for every use (NULL: ask the op) */
+  struct cval { nc_op *op; nc_attr *value; } *cvals;
+  size_t cap_cvals, n_cvals;
   nc_greedy_stats stats;
   bool changed;
+  /* patterns by root op name: a small direct-mapped cache of patterns_for */
+  struct { nc_ident *name; const struct pat_entry *pats; size_t n; } pat_cache[32];
+  const struct pat_entry *any_pats; /* patterns for any op */
+  size_t n_any_pats;
 };
 
 /* --- pattern sets ---------------------------------------------------------------------------- */
@@ -207,6 +215,47 @@ static const_entry *const_find(driver *d, const nc_dialect_def *dl, nc_attr *v, 
   return &d->consts[j];
 }
 
+static size_t cval_slot(const driver *d, const nc_op *op)
+{
+  size_t mask = d->cap_cvals - 1, j = (size_t)(((uintptr_t)op >> 4) * 0x9e3779b97f4a7c15ull >> 20) & mask;
+  while (d->cvals[j].op && d->cvals[j].op != op)
+    j = (j + 1) & mask;
+  return j;
+}
+
+static void cval_put(driver *d, nc_op *op, nc_attr *value)
+{
+  if ((d->n_cvals + 1) * 2 > d->cap_cvals) {
+    struct cval *old = d->cvals;
+    size_t old_cap = d->cap_cvals;
+    d->cap_cvals = old_cap ? old_cap * 2 : 256;
+    d->cvals = nc_xcalloc(d->cap_cvals, sizeof *d->cvals);
+    for (size_t i = 0; i < old_cap; i++)
+      if (old[i].op)
+        d->cvals[cval_slot(d, old[i].op)] = old[i];
+    free(old);
+  }
+  size_t j = cval_slot(d, op);
+  d->n_cvals += !d->cvals[j].op;
+  d->cvals[j] = (struct cval){op, value};
+}
+
+/* nc_value_get_constant, answered from the known constants where it can. */
+static nc_attr *operand_constant(driver *d, nc_value *v)
+{
+  if (!v || (v->bits & NC_VALUE_ARG))
+    return NULL;
+  nc_op *def = nc_result_owner(v);
+  if (!(def->info->traits & NC_TRAIT_CONSTANT_LIKE) || (def->flags & NC_OP_ERASED))
+    return NULL;
+  if ((def->flags & NC_OP_KNOWN_CONSTANT) && d->cap_cvals) {
+    struct cval *c = &d->cvals[cval_slot(d, def)];
+    if (c->op && c->value)
+      return c->value;
+  }
+  return nc_op_get_constant_value(def);
+}
+
 static void erase(driver *d, nc_op *op);
 
 /* Records a constant op in the folder, deduplicating and hoisting it.
@@ -229,6 +278,7 @@ static bool insert_known_constant(driver *d, nc_op *op)
   }
   e->op = op;
   op->flags |= NC_OP_KNOWN_CONSTANT;
+  cval_put(d, op, value);
   nc_block *entry = r->first;
   if (op->block == entry && (entry->first == op || (op->prev && (op->prev->flags & NC_OP_KNOWN_CONSTANT))))
     return true;
@@ -261,6 +311,7 @@ nc_value *nc_rewriter_materialize_constant(nc_rewriter *rw, const nc_dialect_def
     const_entry *e = const_find(d, dl, value, type, r, true);
     e->op = c;
     c->flags |= NC_OP_KNOWN_CONSTANT;
+    cval_put(d, c, nc_op_get_constant_value(c));
   } else {
     nc_rewriter_insert(rw, c);
   }
@@ -333,7 +384,10 @@ static void erase(driver *d, nc_op *op)
   }
   nc_op_remove(op);
   nc_op_drop_all_uses_of_operands(op);
-  nc_op_walk(op, NC_WALK_PRE_ORDER, mark_erased, NULL);
+  if (op->n_regions)
+    nc_op_walk(op, NC_WALK_PRE_ORDER, mark_erased, NULL);
+  else
+    op->flags |= NC_OP_ERASED;
   if (d->n_grave == d->cap_grave) {
     d->cap_grave = d->cap_grave ? d->cap_grave * 2 : 256;
     d->grave = nc_xrealloc(d->grave, d->cap_grave * sizeof *d->grave);
@@ -383,6 +437,8 @@ void nc_rewriter_replace_op_with_op(nc_rewriter *rw, nc_op *op, nc_op *with)
 
 void nc_rewriter_modified(nc_rewriter *rw, nc_op *op)
 {
+  if (rw->drv && (op->flags & NC_OP_KNOWN_CONSTANT))
+    cval_put(rw->drv, op, NULL);
   if (rw->drv) {
     push(rw->drv, op);
     rw->drv->changed = true;
@@ -414,10 +470,10 @@ bool nc_op_is_trivially_dead(nc_op *op)
 /* --- folding ---------------------------------------------------------------------------------------------- */
 
 /* MLIR's Commutative trait fold: a constant operand moves to the right. */
-static bool fold_commutative(nc_op *op)
+static bool fold_commutative(driver *d, nc_op *op)
 {
   if (!(op->info->traits & NC_TRAIT_COMMUTATIVE) || op->n_operands != 2 ||
-      !nc_value_get_constant(op->operands[0].value) || nc_value_get_constant(op->operands[1].value))
+      !operand_constant(d, op->operands[0].value) || operand_constant(d, op->operands[1].value))
     return false;
   nc_value *a = op->operands[0].value, *b = op->operands[1].value;
   nc_use_set(&op->operands[0], b);
@@ -437,7 +493,7 @@ static bool try_fold(driver *d, nc_op *op)
   if (def->fold) {
     nc_attr *cbuf[8], **consts = op->n_operands <= 8 ? cbuf : nc_xmalloc(op->n_operands * sizeof *consts);
     for (uint32_t i = 0; i < op->n_operands; i++)
-      consts[i] = op->operands[i].value ? nc_value_get_constant(op->operands[i].value) : NULL;
+      consts[i] = operand_constant(d, op->operands[i].value);
     nc_fold_result rbuf[8], *res = op->n_results <= 8 ? rbuf : nc_xmalloc(op->n_results * sizeof *res);
     memset(res, 0, op->n_results * sizeof *res);
     bool folded = def->fold(op, consts, res);
@@ -475,7 +531,7 @@ static bool try_fold(driver *d, nc_op *op)
     if (res != rbuf)
       free(res);
   }
-  in_place |= fold_commutative(op);
+  in_place |= fold_commutative(d, op);
   if (!in_place)
     return false;
   push(d, op);
@@ -488,7 +544,10 @@ static bool try_fold(driver *d, nc_op *op)
 static const pat_entry *patterns_for(const nc_pattern_set *s, nc_ident *name, size_t *n)
 {
   /* entries are sorted by root pointer: binary search the run for `name` */
-  size_t lo = 0, hi = s ? s->n : 0;
+  *n = 0;
+  if (!s)
+    return NULL;
+  size_t lo = 0, hi = s->n;
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
     if ((uintptr_t)s->v[mid].root < (uintptr_t)name)
@@ -500,7 +559,18 @@ static const pat_entry *patterns_for(const nc_pattern_set *s, nc_ident *name, si
   while (e < s->n && s->v[e].root == name)
     e++;
   *n = e - lo;
-  return s ? s->v + lo : NULL;
+  return s->v + lo;
+}
+
+static const pat_entry *patterns_of(driver *d, nc_ident *name, size_t *n)
+{
+  size_t h = ((uintptr_t)name >> 4) % (sizeof d->pat_cache / sizeof *d->pat_cache);
+  if (d->pat_cache[h].name != name) {
+    d->pat_cache[h].pats = patterns_for(d->patterns, name, &d->pat_cache[h].n);
+    d->pat_cache[h].name = name;
+  }
+  *n = d->pat_cache[h].n;
+  return d->pat_cache[h].pats;
 }
 
 static bool process(driver *d, nc_op *op, const nc_greedy_config *cfg)
@@ -515,44 +585,68 @@ static bool process(driver *d, nc_op *op, const nc_greedy_config *cfg)
   if (op->flags & NC_OP_ERASED)
     return true;
   size_t n;
-  const pat_entry *pats = patterns_for(d->patterns, op->info->name, &n);
-  for (size_t i = 0; i < n; i++) {
-    nc_rewriter_set_insertion_point_before(&d->rw, op);
-    if (pats[i].p->match_and_rewrite(op, &d->rw)) {
-      d->stats.rewrites++;
-      d->changed = true;
-      return true;
+  const pat_entry *pats = patterns_of(d, op->info->name, &n);
+  for (int pass = 0; pass < 2; pass++) { /* the op's own patterns, then those for any op */
+    for (size_t i = 0; i < n; i++) {
+      nc_rewriter_set_insertion_point_before(&d->rw, op);
+      if (pats[i].p->match_and_rewrite(op, &d->rw)) {
+        if ((op->flags & (NC_OP_KNOWN_CONSTANT | NC_OP_ERASED)) == NC_OP_KNOWN_CONSTANT)
+          cval_put(d, op, NULL); /* it may have changed in place: ask it again */
+        d->stats.rewrites++;
+        d->changed = true;
+        return true;
+      }
     }
-  }
-  pats = patterns_for(d->patterns, NULL, &n);
-  for (size_t i = 0; i < n; i++) {
-    nc_rewriter_set_insertion_point_before(&d->rw, op);
-    if (pats[i].p->match_and_rewrite(op, &d->rw)) {
-      d->stats.rewrites++;
-      d->changed = true;
-      return true;
-    }
+    pats = d->any_pats;
+    n = d->n_any_pats;
   }
   return false;
 }
 
 typedef struct collect {
-  driver *d;
   nc_op **ops;
   size_t n, cap;
 } collect;
 
-static nc_walk_result collect_op(nc_op *op, void *u)
+static void collect_push(collect *c, nc_op *op)
 {
-  collect *c = u;
-  if (op == c->d->root)
-    return NC_WALK_ADVANCE;
   if (c->n == c->cap) {
     c->cap = c->cap ? c->cap * 2 : 1024;
     c->ops = nc_xrealloc(c->ops, c->cap * sizeof *c->ops);
   }
   c->ops[c->n++] = op;
-  return NC_WALK_ADVANCE;
+}
+
+/* The ops nested in `op` (not `op` itself), in pre- or post-order: a direct
+ * walk, as the worklist is refilled from it on every iteration. */
+static void collect_nested(collect *c, nc_op *op, bool pre_order)
+{
+  for (uint32_t i = 0; i < op->n_regions; i++)
+    for (nc_block *b = op->regions[i].first; b; b = b->next)
+      for (nc_op *o = b->first; o; o = o->next) {
+        if (pre_order)
+          collect_push(c, o);
+        if (o->n_regions)
+          collect_nested(c, o, pre_order);
+        if (!pre_order)
+          collect_push(c, o);
+      }
+}
+
+/* Known constants carry a flag while they are in the folder's table; the
+ * table is rebuilt on every iteration, so the flags are dropped with it
+ * (before erased ops are freed: some of them may be in the table). */
+static void forget_constants(driver *d)
+{
+  for (size_t i = 0; i < d->cap_consts; i++)
+    if (d->consts[i].op)
+      d->consts[i].op->flags &= (uint8_t)~NC_OP_KNOWN_CONSTANT;
+  free(d->consts);
+  d->consts = NULL;
+  d->cap_consts = d->n_consts = 0;
+  free(d->cvals);
+  d->cvals = NULL;
+  d->cap_cvals = d->n_cvals = 0;
 }
 
 static void bury(driver *d)
@@ -656,18 +750,15 @@ void nc_apply_patterns_greedily(nc_op *root, const nc_pattern_set *patterns, con
   d.rw.drv = &d;
   d.root = root;
   d.patterns = patterns;
+  d.any_pats = patterns_for(patterns, NULL, &d.n_any_pats);
   bool changed;
   int64_t iter = 0;
+  collect c = {NULL, 0, 0};
   do {
     d.changed = false;
-    free(d.consts);
-    d.consts = NULL;
-    d.cap_consts = d.n_consts = 0;
     /* fill the worklist: pre-order; constants go to the folder instead */
-    collect c = {&d, NULL, 0, 0};
-    nc_op_walk(root, cfg->top_down ? NC_WALK_PRE_ORDER : NC_WALK_POST_ORDER, collect_op, &c);
-    for (size_t i = 0; i < c.n; i++)
-      c.ops[i]->flags &= (uint8_t)~NC_OP_KNOWN_CONSTANT;
+    c.n = 0;
+    collect_nested(&c, root, cfg->top_down);
     for (size_t i = 0; i < c.n; i++) {
       nc_op *op = c.ops[i];
       if (op->flags & NC_OP_ERASED)
@@ -675,7 +766,6 @@ void nc_apply_patterns_greedily(nc_op *root, const nc_pattern_set *patterns, con
       if (!insert_known_constant(&d, op))
         push(&d, op);
     }
-    free(c.ops);
     /* the worklist is a stack: reverse so ops are processed in walk order */
     for (size_t i = 0, j = d.n_wl ? d.n_wl - 1 : 0; i < j; i++, j--) {
       nc_op *t = d.wl[i];
@@ -699,17 +789,12 @@ void nc_apply_patterns_greedily(nc_op *root, const nc_pattern_set *patterns, con
     if (cfg->region_simplify != NC_REGION_SIMPLIFY_DISABLED)
       for (uint32_t i = 0; i < root->n_regions; i++)
         changed |= simplify_region_dce(&d, &root->regions[i]);
+    forget_constants(&d);
     bury(&d);
   } while (changed && (cfg->max_iterations < 0 || ++iter < cfg->max_iterations) &&
            (cfg->max_num_rewrites < 0 || (int64_t)d.stats.rewrites < cfg->max_num_rewrites));
   d.stats.converged = !changed;
-  /* clear the bits we used */
-  collect c = {&d, NULL, 0, 0};
-  nc_op_walk(root, NC_WALK_PRE_ORDER, collect_op, &c);
-  for (size_t i = 0; i < c.n; i++)
-    c.ops[i]->flags &= (uint8_t)~(NC_OP_KNOWN_CONSTANT | NC_OP_IN_WORKLIST);
   free(c.ops);
-  free(d.consts);
   free(d.wl);
   free(d.grave);
   if (stats)

@@ -64,7 +64,7 @@ static bool choose_split(nc_op *node, int64_t whole, int64_t fixed, int64_t sram
   if (whole <= sram || c <= 1 || fixed >= sram)
     return true;
   int64_t limit = max_tiles > 0 && max_tiles < c ? max_tiles : c;
-  int64_t guess = (whole - fixed + (sram - fixed) - 1) / (sram - fixed); /* channel-proportional estimate */
+  int64_t room = sram - fixed, guess = (whole - fixed) / room + ((whole - fixed) % room != 0); /* channel-proportional */
   for (*k = guess < 2 ? 2 : guess; *k < limit; ++*k) {
     int64_t bytes;
     if (!slice_bytes(node, (c + *k - 1) / *k, ictx, &bytes))
@@ -125,9 +125,10 @@ static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx)
       continue; /* split already (by an earlier run or by hand) */
     int64_t whole = 0, fixed = 0, k;
     for (nc_op *b = nc_core_tile_first_buffer(t); b; b = nc_core_buffer_next(b)) {
-      whole += nc_core_buffer_get_bytes(b);
+      int64_t bytes = nc_core_buffer_get_bytes(b); /* sums saturate: hand-written sizes may be absurd */
+      whole = whole > INT64_MAX - bytes ? INT64_MAX : whole + bytes;
       if (nc_core_buffer_get_kind(b) == NC_CORE_BUFFER_INPUT)
-        fixed += nc_core_buffer_get_bytes(b);
+        fixed = fixed > INT64_MAX - bytes ? INT64_MAX : fixed + bytes;
     }
     if (!choose_split(node, whole, fixed, sram, max_tiles, ictx, &k))
       return false;
@@ -173,9 +174,9 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
     return false;
   int64_t rows = nc_core_chip_get_rows(chip), cols = nc_core_chip_get_cols(chip);
   int64_t n = (int64_t)nc_core_chip_get_num_tiles(chip);
-  if (n > rows * cols) {
+  if (rows <= 0 || cols <= 0 || n / cols + (n % cols != 0) > rows) { /* n > rows * cols, without overflow */
     nc_diag *d = nc_op_diag_error(chip, "core-place: the network needs %lld cores but the %lldx%lld grid has %lld",
-                                  (long long)n, (long long)rows, (long long)cols, (long long)(rows * cols));
+                                  (long long)n, (long long)rows, (long long)cols, (long long)rows * cols);
     nc_diag_attach_note(d, nc_op_get_loc(chip),
                         "use a bigger grid (the chip description's \"grid\", or dataflow-to-core{rows=R cols=C}) "
                         "or split fewer layers (more SRAM per core, lower precision)");

@@ -56,34 +56,46 @@ static size_t count_tiles(nc_op *chip, const char *node)
   return n;
 }
 
-/* What could make a tile needing `need` bytes fit `sram`. */
+/* What could make a tile needing `need` bytes fit `sram`: the changes that
+ * would, joined into one sentence, then why splitting would not, if so. */
 static void suggest(FILE *f, nc_op *chip, nc_op *tile, nc_op *node, int64_t need, int64_t sram, int64_t inputs)
 {
   const char *name = nc_core_tile_get_node(tile);
   int64_t c = node ? nc_core_node_get_out_channels(node) : 0, lo, hi;
   int64_t mine = nc_core_tile_get_out_channels(tile, &lo, &hi) ? hi - lo : c;
-  size_t cores = count_tiles(chip, name);
-  fputs("to fit, ", f);
+  char changes[3][256], why[256] = "";
+  int n = 0;
   if (inputs >= sram) {
-    fprintf(f, "shrink its input line buffers (%lld bytes, which splitting by output channels does not shrink; "
-               "per-pixel iterations, graph-to-dataflow{granularity=pixel}, need smaller ones), ",
-            (long long)inputs);
+    snprintf(why, sizeof why,
+             "; splitting '%s' by output channels cannot help: its input line buffers alone need %lld bytes "
+             "(per-pixel iterations, graph-to-dataflow{granularity=pixel}, need smaller ones)",
+             name, (long long)inputs);
   } else if (c > 1 && mine > 0) {
-    int64_t per_channel = (need - inputs + mine - 1) / mine;
+    int64_t per_channel = (need - inputs) / mine + ((need - inputs) % mine != 0);
     int64_t fit = per_channel > 0 ? (sram - inputs) / per_channel : c;
     if (fit >= 1) {
       int64_t k = (c + fit - 1) / fit;
-      fprintf(f, "split '%s' over at least %lld cores instead of %zu (core-place max-tiles-per-layer), ", name,
-              (long long)k, cores);
+      snprintf(changes[n++], sizeof changes[0],
+               "split '%s' over at least %lld cores instead of %zu (core-place max-tiles-per-layer=%lld)", name,
+               (long long)k, count_tiles(chip, name), (long long)k);
+    } else {
+      snprintf(why, sizeof why,
+               "; splitting '%s' by output channels cannot help: one channel per core needs %lld bytes", name,
+               (long long)(inputs > INT64_MAX - per_channel ? INT64_MAX : inputs + per_channel));
     }
   }
   unsigned bits = node ? nc_type_get_width(nc_type_get_element_type(nc_value_get_type(nc_op_get_result(node, 0))))
                        : 0;
   if (bits > 8)
-    fputs("quantize the network to 8 bits (graph-quantize), ", f);
+    snprintf(changes[n++], sizeof changes[0], "quantize the network to 8 bits (graph-quantize)");
   else if (bits > 2)
-    fprintf(f, "use lower precision than %u bits, ", bits);
-  fprintf(f, "or use a chip with at least %lld bytes of SRAM per core (target-desc)", (long long)need);
+    snprintf(changes[n++], sizeof changes[0], "use lower precision than %u bits", bits);
+  snprintf(changes[n++], sizeof changes[0], "use a chip with at least %lld bytes of SRAM per core (target-desc)",
+           (long long)need);
+  fputs("to fit, ", f);
+  for (int i = 0; i < n; i++)
+    fprintf(f, "%s%s", i == 0 ? "" : i == n - 1 ? (n > 2 ? ", or " : " or ") : ", ", changes[i]);
+  fputs(why, f);
 }
 
 static void report(nc_op *chip, nc_op *tile, nc_op *node, int64_t need, int64_t sram)
@@ -108,7 +120,7 @@ static void report(nc_op *chip, nc_op *tile, nc_op *node, int64_t need, int64_t 
     fprintf(f, "%s %s %lld", b == nc_core_tile_first_buffer(tile) ? "" : ",", nc_core_buffer_get_name(b),
             (long long)nc_core_buffer_get_bytes(b));
     if (nc_core_buffer_get_kind(b) == NC_CORE_BUFFER_INPUT)
-      inputs += nc_core_buffer_get_bytes(b);
+      inputs = inputs > INT64_MAX - nc_core_buffer_get_bytes(b) ? INT64_MAX : inputs + nc_core_buffer_get_bytes(b);
   }
   fclose(f);
   nc_diag_attach_note(d, nc_op_get_loc(tile), "%s", text);

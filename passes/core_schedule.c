@@ -15,11 +15,14 @@
  * then it computes i (consecutive computes merge into one range); then it
  * sends i's output to every tile of every consumer node that needs it (tiles
  * in chip order) and, when the node's result leaves the nodes, to the host.
- * Everything is in pipeline order and deterministic. The program never needs
- * a core.wait: recvs are the synchronisation. Iterations are numbered by
- * their rank in the domain's lexicographic order (nc_core_iters); the host
- * sends an input in row-major order, one message per iteration of the
- * source that dataflow-deps assumed (rows or pixels).
+ * Everything is in pipeline order and deterministic. Simple for now: there
+ * is no timing model, so the schedule is the dependences' eager order (recv
+ * as late as, and compute as early as, they allow), computes are never
+ * reordered or skipped (an iteration nobody reads is still computed), and no
+ * core.wait is needed: recvs are the synchronisation. Iterations are
+ * numbered by their rank in the domain's lexicographic order
+ * (nc_core_iters); the host sends an input in row-major order, one message
+ * per iteration of the source that dataflow-deps assumed (rows or pixels).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -83,7 +86,7 @@ static int node_index(sched *s, const nc_op *node)
   return -1;
 }
 
-/* --- reading the relations ------------------------------------------------------------------------------------ */
+/* --- reading the relations ------------------------------------------------------------------------------- */
 
 typedef struct pair_walk {
   const nc_core_iters *from, *to;
@@ -229,7 +232,7 @@ static bool analyse_operand(sched *s, node_info *c, size_t k)
   return ok || fail(node, "earliest and the channel's elements", k);
 }
 
-/* --- building programs ---------------------------------------------------------------------------------------------- */
+/* --- building programs ----------------------------------------------------------------------------------- */
 
 typedef struct emitter {
   sched *s;

@@ -15,10 +15,18 @@
 #include "nc/ir/rewrite.h"
 #include "nc/support/hash.h"
 
+/* Open addressing with linear probing; each slot keeps its op's hash, so
+ * probing, growing and popping never touch an op that is not a real match
+ * (on 10^6-op blocks those loads were cache misses, most of the pass). */
+typedef struct slot {
+  uint64_t hash;
+  nc_op *op; /* NULL: empty; TOMB: deleted */
+} slot;
+
 typedef struct table {
-  nc_op **slots;
+  slot *slots;
   size_t cap, count, tombs;
-  nc_op **log; /* inserted ops, for popping scopes */
+  slot *log; /* inserted ops with their hashes, for popping scopes */
   size_t n_log, cap_log;
   uint64_t n_cse, n_dce;
 } table;
@@ -93,18 +101,18 @@ static void grow(table *t)
 {
   size_t ncap = t->cap ? t->cap * 2 : 1024;
   if (t->cap && t->count * 4 < t->cap)
-    ncap = t->cap;
-  nc_op **slots = calloc(ncap, sizeof *slots);
+    ncap = t->cap; /* mostly tombstones: rehash in place */
+  slot *slots = calloc(ncap, sizeof *slots);
   if (!slots)
     abort();
   for (size_t i = 0; i < t->cap; i++) {
-    nc_op *op = t->slots[i];
-    if (!op || op == TOMB)
+    slot e = t->slots[i];
+    if (!e.op || e.op == TOMB)
       continue;
-    size_t j = op_hash(op) & (ncap - 1);
-    while (slots[j])
+    size_t j = e.hash & (ncap - 1);
+    while (slots[j].op)
       j = (j + 1) & (ncap - 1);
-    slots[j] = op;
+    slots[j] = e;
   }
   free(t->slots);
   t->slots = slots;
@@ -119,20 +127,20 @@ static nc_op *lookup_or_insert(table *t, nc_op *op)
     grow(t);
   uint64_t h = op_hash(op);
   size_t mask = t->cap - 1, j = h & mask, tomb = SIZE_MAX;
-  for (nc_op *e; (e = t->slots[j]); j = (j + 1) & mask) {
+  for (nc_op *e; (e = t->slots[j].op); j = (j + 1) & mask) {
     if (e == TOMB) {
       if (tomb == SIZE_MAX)
         tomb = j;
       continue;
     }
-    if (op_equal(e, op))
+    if (t->slots[j].hash == h && op_equal(e, op))
       return e;
   }
   if (tomb != SIZE_MAX) {
     j = tomb;
     t->tombs--;
   }
-  t->slots[j] = op;
+  t->slots[j] = (slot){h, op};
   t->count++;
   if (t->n_log == t->cap_log) {
     t->cap_log = t->cap_log ? t->cap_log * 2 : 1024;
@@ -140,18 +148,24 @@ static nc_op *lookup_or_insert(table *t, nc_op *op)
     if (!t->log)
       abort();
   }
-  t->log[t->n_log++] = op;
+  t->log[t->n_log++] = (slot){h, op};
   return NULL;
 }
 
+/* Removes the ops inserted since `mark` (a scope ends). */
 static void pop_to(table *t, size_t mark)
 {
+  if (mark == 0 && t->n_log * 8 >= t->cap) { /* everything goes and the table is full enough: clear it at once */
+    memset(t->slots, 0, t->cap * sizeof *t->slots);
+    t->count = t->tombs = t->n_log = 0;
+    return;
+  }
   while (t->n_log > mark) {
-    nc_op *op = t->log[--t->n_log];
-    size_t mask = t->cap - 1, j = op_hash(op) & mask;
-    while (t->slots[j] != op)
+    slot e = t->log[--t->n_log];
+    size_t mask = t->cap - 1, j = e.hash & mask;
+    while (t->slots[j].op != e.op)
       j = (j + 1) & mask;
-    t->slots[j] = TOMB;
+    t->slots[j].op = TOMB;
     t->count--;
     t->tombs++;
   }
@@ -159,10 +173,32 @@ static void pop_to(table *t, size_t mark)
 
 static void cse_region(table *t, nc_region *r);
 
+static bool is_candidate(nc_op *op)
+{
+  return !nc_op_get_num_regions(op) && nc_op_get_num_results(op) && nc_op_is_pure(op);
+}
+
+/* How many ops ahead cse_block prefetches the table slot of: on large
+ * blocks the table outgrows the caches and each first probe is a miss. */
+enum { PREFETCH_AHEAD = 8 };
+
+static void prefetch_slot(table *t, nc_op *op)
+{
+  if (t->cap >= 4096 && is_candidate(op)) /* a hint: the op's hash may still change before its turn */
+    __builtin_prefetch(&t->slots[op_hash(op) & (t->cap - 1)]);
+}
+
 static void cse_block(table *t, nc_block *b)
 {
+  nc_op *ahead = nc_block_get_first_op(b);
+  for (int i = 0; ahead && i < PREFETCH_AHEAD; i++)
+    ahead = nc_op_get_next(ahead);
   for (nc_op *op = nc_block_get_first_op(b), *next; op; op = next) {
     next = nc_op_get_next(op);
+    if (ahead) { /* ops after the current one are never erased before their turn */
+      prefetch_slot(t, ahead);
+      ahead = nc_op_get_next(ahead);
+    }
     if (nc_op_is_trivially_dead(op)) {
       nc_op_erase(op);
       t->n_dce++;
@@ -183,7 +219,7 @@ static void cse_block(table *t, nc_block *b)
       }
       continue;
     }
-    if (!nc_op_is_pure(op) || !nc_op_get_num_results(op))
+    if (!nc_op_get_num_results(op) || !nc_op_is_pure(op))
       continue;
     nc_op *existing = lookup_or_insert(t, op);
     if (existing) {

@@ -190,8 +190,10 @@ static int check_op(nc_op *op)
         return -1;
       return K_PASS;
     }
-  nc_op_emit_error(op, "graph-quantize cannot quantize '%s': it has no integer form here (supported: " SUPPORTED ")",
-                   nc_ident_str(nc_op_get_name(op)));
+  bool foldable = gp_is(op, "add") || gp_is(op, "batch_norm"); /* graph-optimize folds these when it can */
+  nc_op_emit_error(op, "graph-quantize cannot quantize '%s': it has no integer form here (supported: " SUPPORTED ")%s",
+                   nc_ident_str(nc_op_get_name(op)),
+                   foldable ? "; graph-optimize folds bias adds and batch_norm into the conv or gemm before them" : "");
   return -1;
 }
 
@@ -522,7 +524,7 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const nc_tensor *calib)
   /* 4. results go back to f32; the float graph is then dead */
   for (size_t r = 0; ok && r < nc_op_get_num_operands(ret); r++) {
     nc_value *v = nc_op_get_operand(ret, r);
-    qval *q = lookup(&rw, v);
+    qval *q = nc_value_is_block_arg(v) ? NULL : lookup(&rw, v);
     if (!q)
       continue; /* the input itself, or a constant: already f32 */
     nc_op *def = nc_value_get_defining_op(v);

@@ -257,11 +257,17 @@ static bool fold_bin(nc_op *op, nc_attr *const *consts, nc_fold_result *res, ari
 
 /* --- arith.constant --------------------------------------------------------------------------------------- */
 
-FOLD(constant)
+/* Not ARITH_DEFINE_FOLD: every query of a constant operand (nc_value_get_constant)
+ * lands here, so the well-formedness check and the value share one lookup. */
+bool arith_fold_constant(nc_op *op, nc_attr *const *consts, nc_fold_result *res)
 {
   (void)consts;
-  nc_attr *v = nc_op_get_attr_str(op, "value");
-  return fold_to_attr(res, v);
+  const nc_attr_def *decl = &nc_arith_ops[ARITH_CONSTANT].attrs[0];
+  if (nc_op_get_def(op) != &nc_arith_ops[ARITH_CONSTANT] || nc_op_get_num_operands(op) ||
+      nc_op_get_num_results(op) != 1)
+    return false;
+  nc_attr *v = nc_op_get_attr_str(op, decl->name);
+  return v && decl->constraint->pred(v) && fold_to_attr(res, v);
 }
 
 /* --- element functions ------------------------------------------------------------------------------------ */

@@ -10,7 +10,7 @@
 #include "nc/dialects/dataflow/dataflow.h"
 #include "nc/ir/symbol.h"
 
-/* --- attribute helpers ------------------------------------------------------------------------------------ */
+/* --- attribute helpers ----------------------------------------------------------------------------------- */
 
 int64_t core_int_attr(const nc_op *op, const char *name, int64_t dflt)
 {
@@ -36,7 +36,10 @@ bool core_pair_attr(const nc_op *op, const char *name, int64_t *a, int64_t *b)
   return true;
 }
 
-static nc_attr *i64(nc_context *ctx, int64_t v) { return nc_attr_integer(ctx, nc_type_integer(ctx, 64, NC_SIGNLESS), v); }
+static nc_attr *i64(nc_context *ctx, int64_t v)
+{
+  return nc_attr_integer(ctx, nc_type_integer(ctx, 64, NC_SIGNLESS), v);
+}
 
 static nc_attr *pair(nc_context *ctx, int64_t a, int64_t b)
 {
@@ -68,7 +71,7 @@ static nc_block *body(const nc_op *op)
   return op && nc_op_get_num_regions(op) == 1 ? nc_region_get_first_block(nc_op_get_region(op, 0)) : NULL;
 }
 
-/* --- chips ---------------------------------------------------------------------------------------------------- */
+/* --- chips ----------------------------------------------------------------------------------------------- */
 
 bool nc_core_is_chip(const nc_op *op) { return op && nc_op_is(op, "core.chip"); }
 bool nc_core_is_tile(const nc_op *op) { return op && nc_op_is(op, "core.tile"); }
@@ -156,7 +159,7 @@ nc_op *nc_core_chip_find_tile(const nc_op *chip, int64_t x, int64_t y)
   return NULL;
 }
 
-/* --- tiles ----------------------------------------------------------------------------------------------------- */
+/* --- tiles ----------------------------------------------------------------------------------------------- */
 
 nc_op *nc_core_tile_create(nc_op *chip, nc_location loc, const char *node, int64_t x, int64_t y, int64_t lo,
                            int64_t hi)
@@ -241,7 +244,7 @@ void nc_core_tile_clear_buffers(nc_op *tile)
   }
 }
 
-/* --- buffers ---------------------------------------------------------------------------------------------------- */
+/* --- buffers --------------------------------------------------------------------------------------------- */
 
 static const char *const kind_names[] = {"weights", "bias", "input", "output", "scratch"};
 
@@ -310,7 +313,7 @@ int nc_core_buffer_get_operand(const nc_op *b)
   return k;
 }
 
-/* --- programs ----------------------------------------------------------------------------------------------------- */
+/* --- programs -------------------------------------------------------------------------------------------- */
 
 nc_block *nc_core_program_get_body(const nc_op *program) { return body(program); }
 

@@ -9,7 +9,7 @@
 #include "core_internal.h"
 #include "nc/dialects/dataflow/dataflow.h"
 
-/* --- attribute constraints ------------------------------------------------------------------------------ */
+/* --- attribute constraints ------------------------------------------------------------------------------- */
 
 static bool a_kind(const nc_attr *a)
 {
@@ -171,7 +171,7 @@ static bool verify_chip_symbols(nc_op *op, nc_symbol_table_collection *tables)
   return core_verify_chip_symbols(op, tables);
 }
 
-/* --- tables ------------------------------------------------------------------------------------------------- */
+/* --- tables ---------------------------------------------------------------------------------------------- */
 
 #define N(a) (a), NC_COUNTOF(a)
 
@@ -341,9 +341,23 @@ const nc_dialect_def nc_core_dialect = {
     "(a `core.tile` each, split by output channels when a layer does not fit one core), with its buffers at "
     "addresses in the core's SRAM and a static program of receives, computes, sends and waits per core. The "
     "passes `dataflow-to-core{target-desc=PATH}`, `core-place`, `core-schedule` and `core-plan-memory` build it "
-    "stage by stage; a target's printer turns it into a binary. Iteration numbers are ranks in the node's "
-    "domain; messages are identified by (sender, iteration); (-1, -1) is the host. The C API is "
-    "`nc/dialects/core/core.h`, the chip description reader `nc/dialects/core/chip_desc.h`.",
+    "stage by stage; a target's printer turns it into a binary.\n\n"
+    "Conventions:\n\n"
+    "- Iteration i of a node is the i-th point of its `domain` in lexicographic order; `core.compute {begin, "
+    "end}` runs iterations [begin, end), the `iter` of a send is the sender's iteration, that of a recv the "
+    "producer's.\n"
+    "- (-1, -1) is the host. Operands from outside the nodes (function arguments, host ops such as "
+    "`graph.quantize_linear`) come from the host, one message per iteration of the input source dataflow-deps "
+    "assumed (a row `P[y]` or a pixel `P[y, x]`, row-major); tiles of nodes whose result leaves the nodes send "
+    "every iteration to the host.\n"
+    "- A message is identified by (sender position, sender iteration); it carries the elements that iteration "
+    "writes in the sender's channel slice and lands in the receiver's input buffer `in<operand>`.\n"
+    "- A tile computing output channels [lo, hi) of a node (`out_channels`) computes the first coordinate of "
+    "the node's `Out` in [lo, hi) and reads all of its inputs.\n"
+    "- Sizes are bytes; an N-bit element takes N/8 bytes, rounded up per buffer.\n\n"
+    "The C API is `nc/dialects/core/core.h` (builders, accessors, instruction decoding, iteration numbering, "
+    "the buffers a node needs, lifetimes and first-fit allocation); the chip description reader is "
+    "`nc/dialects/core/chip_desc.h`.",
   .ops = core_ops,
   .n_ops = NC_COUNTOF(core_ops),
   .dependents = (const nc_dialect_def *const[]){&nc_dataflow_dialect}, .n_dependents = 1,

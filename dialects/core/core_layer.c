@@ -26,7 +26,7 @@ core_isl_scope core_isl_scope_enter(isl_ctx *ctx)
 
 void core_isl_scope_exit(core_isl_scope s) { isl_options_set_on_error(s.ctx, s.saved); }
 
-/* --- iterations ----------------------------------------------------------------------------------------------- */
+/* --- iterations ------------------------------------------------------------------------------------------ */
 
 #define MAX_POINTS ((size_t)1 << 26)
 
@@ -121,7 +121,7 @@ void nc_core_iters_clear(nc_core_iters *it)
   memset(it, 0, sizeof *it);
 }
 
-/* --- output elements per iteration --------------------------------------------------------------------------- */
+/* --- output elements per iteration ----------------------------------------------------------------------- */
 
 int64_t nc_core_node_get_out_channels(const nc_op *node)
 {
@@ -194,7 +194,7 @@ bool nc_core_node_output_elements(const nc_op *node, int64_t lo, int64_t hi, isl
   return ok;
 }
 
-/* --- buffers ----------------------------------------------------------------------------------------------------- */
+/* --- buffers --------------------------------------------------------------------------------------------- */
 
 static unsigned type_bits(const nc_type *t)
 {
@@ -204,7 +204,10 @@ static unsigned type_bits(const nc_type *t)
 
 int64_t nc_core_bytes(int64_t elements, const nc_type *elt)
 {
-  return (elements * (int64_t)type_bits(elt) + 7) / 8;
+  int64_t bits = type_bits(elt);
+  if (elements > (INT64_MAX - 7) / bits)
+    return INT64_MAX;
+  return (elements * bits + 7) / 8;
 }
 
 /* Which operand of a layer op holds its weights, or -1. */
@@ -321,7 +324,7 @@ bool nc_core_node_buffers(const nc_op *node, int64_t lo, int64_t hi, isl_ctx *ct
   return true;
 }
 
-/* --- memory planning --------------------------------------------------------------------------------------------- */
+/* --- memory planning ------------------------------------------------------------------------------------- */
 
 void nc_core_tile_buffer_lifetimes(const nc_op *tile, nc_core_lifetime *out)
 {
@@ -359,7 +362,9 @@ static int cmp_i64(const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
-static int64_t align_up(int64_t v, int64_t a) { return a > 1 ? (v + a - 1) / a * a : v; }
+/* Saturating, so that absurd sizes in hand-written IR report an overflow instead of wrapping. */
+static int64_t sat_add(int64_t a, int64_t b) { return a > INT64_MAX - b ? INT64_MAX : a + b; }
+static int64_t align_up(int64_t v, int64_t a) { return a > 1 ? sat_add(v, a - 1) / a * a : v; }
 
 int64_t nc_core_first_fit(size_t n, const int64_t *bytes, const nc_core_lifetime *life, int64_t alignment,
                           int64_t *offsets)
@@ -370,21 +375,21 @@ int64_t nc_core_first_fit(size_t n, const int64_t *bytes, const nc_core_lifetime
     cand[nc++] = 0;
     for (size_t j = 0; j < i; j++)
       if (life[j].first <= life[i].last && life[i].first <= life[j].last)
-        cand[nc++] = align_up(offsets[j] + bytes[j], alignment);
+        cand[nc++] = align_up(sat_add(offsets[j], bytes[j]), alignment);
     qsort(cand, nc, sizeof *cand, cmp_i64);
     for (size_t c = 0; c < nc; c++) {
       int64_t at = cand[c];
       bool clash = false;
       for (size_t j = 0; j < i && !clash; j++)
-        clash = life[j].first <= life[i].last && life[i].first <= life[j].last && at < offsets[j] + bytes[j] &&
-                offsets[j] < at + bytes[i];
+        clash = life[j].first <= life[i].last && life[i].first <= life[j].last &&
+                at < sat_add(offsets[j], bytes[j]) && offsets[j] < sat_add(at, bytes[i]);
       if (!clash) {
         offsets[i] = at;
         break;
       }
     }
-    if (offsets[i] + bytes[i] > used)
-      used = offsets[i] + bytes[i];
+    if (sat_add(offsets[i], bytes[i]) > used)
+      used = sat_add(offsets[i], bytes[i]);
   }
   free(cand);
   return used;

@@ -10,7 +10,7 @@
 #include "nc/dialects/dataflow/dataflow.h"
 #include "nc/ir/symbol.h"
 
-/* --- positions ------------------------------------------------------------------------------------------------------ */
+/* --- positions ------------------------------------------------------------------------------------------- */
 
 /* Which tile sits at each grid position. */
 typedef struct grid {
@@ -24,7 +24,7 @@ static void grid_init(grid *g, const nc_op *chip)
   g->rows = nc_core_chip_get_rows(chip);
   g->cols = nc_core_chip_get_cols(chip);
   g->chip = chip;
-  g->at = g->rows > 0 && g->cols > 0 && g->rows * g->cols <= ((int64_t)1 << 22)
+  g->at = g->rows > 0 && g->cols > 0 && g->rows <= ((int64_t)1 << 22) / g->cols
             ? nc_xcalloc((size_t)(g->rows * g->cols), sizeof *g->at)
             : NULL;
 }
@@ -38,7 +38,7 @@ static nc_op *grid_get(const grid *g, int64_t x, int64_t y)
   return g->at ? g->at[y * g->cols + x] : nc_core_chip_find_tile(g->chip, x, y);
 }
 
-/* --- buffers ----------------------------------------------------------------------------------------------------------- */
+/* --- buffers --------------------------------------------------------------------------------------------- */
 
 static bool check_buffers(nc_op *tile, int64_t sram)
 {
@@ -83,7 +83,7 @@ static bool check_buffers(nc_op *tile, int64_t sram)
   return ok;
 }
 
-/* --- programs ------------------------------------------------------------------------------------------------------------ */
+/* --- programs -------------------------------------------------------------------------------------------- */
 
 static bool check_program(const grid *g, nc_op *tile)
 {
@@ -145,7 +145,7 @@ bool core_verify_chip_regions(nc_op *chip)
   return ok;
 }
 
-/* --- against the function --------------------------------------------------------------------------------------------- */
+/* --- against the function -------------------------------------------------------------------------------- */
 
 typedef struct node_info {
   nc_op *node;
@@ -238,7 +238,7 @@ static bool result_leaves_nodes(nc_op *node)
   return false;
 }
 
-static bool check_tile_program(fn_view *v, nc_op *chip, nc_op *tile, node_info *ni)
+static bool check_tile_program(fn_view *v, const grid *g, nc_op *tile, node_info *ni)
 {
   nc_op *node = ni->node;
   const char *name = nc_dataflow_node_get_name(node);
@@ -250,7 +250,7 @@ static bool check_tile_program(fn_view *v, nc_op *chip, nc_op *tile, node_info *
     if (!nc_core_instr_get(op, &in))
       continue;
     bool host = in.x == NC_CORE_HOST && in.y == NC_CORE_HOST;
-    nc_op *peer = host ? NULL : nc_core_chip_find_tile(chip, in.x, in.y);
+    nc_op *peer = host ? NULL : grid_get(g, in.x, in.y);
     node_info *pi = peer ? find_node(v, nc_core_tile_get_node(peer)) : NULL;
     if (in.kind == NC_CORE_COMPUTE) {
       int64_t total = n_iters(v, ni);
@@ -299,6 +299,11 @@ bool core_verify_chip_symbols(nc_op *chip, nc_symbol_table_collection *tables)
     return nc_op_emit_error(chip, "implements function '@%s', which does not exist",
                             nc_core_chip_get_function_name(chip) ? nc_core_chip_get_function_name(chip) : "?");
   fn_view v = {nc_xcalloc(nc_dataflow_num_nodes(fn) + 1, sizeof *v.nodes), 0, isl_ctx_alloc()};
+  grid g;
+  grid_init(&g, chip);
+  for (nc_op *t = nc_core_chip_first_tile(chip); t && g.at; t = nc_core_tile_next(t))
+    if (inside(&g, nc_core_tile_get_x(t), nc_core_tile_get_y(t)))
+      g.at[nc_core_tile_get_y(t) * g.cols + nc_core_tile_get_x(t)] = t;
   for (nc_op *n = nc_dataflow_first_node(fn); n; n = nc_dataflow_next_node(n))
     v.nodes[v.n++] = (node_info){n, -2};
   core_isl_scope scope = core_isl_scope_enter(v.ctx);
@@ -316,12 +321,13 @@ bool core_verify_chip_symbols(nc_op *chip, nc_symbol_table_collection *tables)
                                     (long long)lo, (long long)hi, nc_core_tile_get_node(t), (long long)c)
                  : nc_op_emit_error(t, "splits node '%s' by output channels, but a %s node is not split",
                                     nc_core_tile_get_node(t), nc_dataflow_node_get_kind(ni->node));
-    ok = ok && check_tile_program(&v, chip, t, ni);
+    ok = ok && check_tile_program(&v, &g, t, ni);
   }
   for (size_t i = 0; i < v.n && ok; i++)
     ok = check_slices(chip, &v.nodes[i]);
   core_isl_scope_exit(scope);
   isl_ctx_free(v.ctx);
   free(v.nodes);
+  free(g.at);
   return ok;
 }

@@ -40,8 +40,9 @@ const char *nc_target_get_default_desc(const nc_target *t) { return t->default_d
 
 bool nc_target_load_desc(const nc_target *t, nc_context *ctx, const char *path, nc_chip_desc *desc)
 {
-  if (path && *path) {
-    if (!nc_chip_desc_load(ctx, path, nc_location_unknown(), desc))
+  if (path && *path) { /* an unreadable file is reported at `path` */
+    nc_location at = nc_location_from_attr(nc_loc_file(ctx, nc_ident_get_cstr(ctx, path), 0, 0));
+    if (!nc_chip_desc_load(ctx, path, at, desc))
       return false;
   } else {
     nc_chip_desc_error err;
@@ -61,7 +62,9 @@ bool nc_target_load_desc(const nc_target *t, nc_context *ctx, const char *path, 
   else if (desc->rows > 4096 || desc->cols > 4096 || desc->sram_bytes > UINT32_MAX)
     what = "the grid or the SRAM is larger than the binary format holds";
   if (what) {
-    nc_emit_error(ctx, nc_location_unknown(), "chip description %s cannot be used for target '%s': %s",
+    nc_location at = path && *path ? nc_location_from_attr(nc_loc_file(ctx, nc_ident_get_cstr(ctx, path), 0, 0))
+                                   : nc_location_unknown();
+    nc_emit_error(ctx, at, "chip description %s cannot be used for target '%s': %s",
                   path && *path ? path : "(built in)", t->name, what);
     return false;
   }

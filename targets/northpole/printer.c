@@ -349,8 +349,10 @@ static bool put_tile(printer *p, nc_op *tile, nc_bytes *b)
     return false;
   }
   nc_type *out = nc_value_get_type(nc_op_get_result(node, 0));
-  int64_t lo = 0, hi = nc_type_get_rank(out) >= 2 ? nc_type_get_shape(out)[1] : 1;
-  if (nc_core_tile_get_out_channels(tile, &lo, &hi) && (lo < 0 || hi <= lo || hi > nc_type_get_shape(out)[1])) {
+  int64_t lo = 0, hi = nc_type_get_rank(out) >= 2 ? nc_type_get_shape(out)[1] : 1, slo, shi;
+  if (nc_core_tile_get_out_channels(tile, &slo, &shi))
+    lo = slo, hi = shi;
+  if (lo < 0 || hi <= lo || hi > nc_type_get_shape(out)[1]) {
     np_layer_clear(&l);
     return nc_op_emit_error(tile, "out_channels [%lld, %lld) are not channels of the node's result", (long long)lo,
                             (long long)hi);
@@ -386,6 +388,11 @@ static bool put_tile(printer *p, nc_op *tile, nc_bytes *b)
   for (nc_op *buf = nc_core_tile_first_buffer(tile); buf; buf = nc_core_buffer_next(buf), i++) {
     static const uint32_t kinds[] = {NP_BUF_WEIGHTS, NP_BUF_BIAS, NP_BUF_INPUT, NP_BUF_OUTPUT, NP_BUF_SCRATCH};
     int operand = nc_core_buffer_get_operand(buf);
+    if (nc_core_buffer_get_offset(buf) < 0) {
+      free(life);
+      np_layer_clear(&l);
+      return nc_op_emit_error(buf, "has no address: run core-plan-memory before printing");
+    }
     nc_bytes_put_str(b, nc_core_buffer_get_name(buf), 16);
     nc_bytes_put_u32(b, kinds[nc_core_buffer_get_kind(buf)]);
     nc_bytes_put_u32(b, operand < 0 ? 0 : (uint32_t)operand);

@@ -21,7 +21,8 @@ static const nc_pass_option_def options[] = {
   {"calibration", NC_PASS_OPT_STRING, "", "graph-quantize's calibration inputs (.npy, N x the input shape, f32)"},
   {"max-samples", NC_PASS_OPT_INT, "0", "Calibrate on at most this many samples (0: all)"},
   {"target-desc", NC_PASS_OPT_STRING, "", "Chip description (JSON); empty: the built-in targets/northpole/northpole.json"},
-  {"granularity", NC_PASS_OPT_ENUM, "row", "Work per layer iteration: one output row or one output pixel",
+  {"granularity", NC_PASS_OPT_ENUM, "row",
+   "Work per layer iteration (one output row or pixel) and how the host streams inputs (rows or pixels)",
    granularities},
   {"stop-after", NC_PASS_OPT_ENUM, "core",
    "Stop after this level: graph (graph-optimize), quantized (graph-quantize), dataflow (graph-to-dataflow, "
@@ -47,8 +48,9 @@ static bool build(nc_pass_manager *pm, nc_pass *opts)
                   nc_pass_get_option_string(opts, "calibration"),
                   (long long)nc_pass_get_option_int(opts, "max-samples"));
   if (stop >= 2)
-    n += snprintf(text + n, sizeof text - (size_t)n, ",func.func(graph-to-dataflow{granularity=%s},dataflow-deps)",
-                  nc_pass_get_option_string(opts, "granularity"));
+    n += snprintf(text + n, sizeof text - (size_t)n,
+                  ",func.func(graph-to-dataflow{granularity=%s},dataflow-deps{input-granularity=%s})",
+                  nc_pass_get_option_string(opts, "granularity"), nc_pass_get_option_string(opts, "granularity"));
   if (stop >= 3) {
     char desc_opt[1200];
     if (*desc_path) {

@@ -2,7 +2,7 @@
  * force.
  *
  * Small networks (a chain with a stride-2 conv, a max pool, flatten and a
- * matmul; a residual add reading the input twice; a 1x1 stride-2 conv that
+ * gemm; a residual add reading the input twice; a 1x1 stride-2 conv that
  * skips rows, then a global pool; a pad-3 conv with free iterations; an int8
  * network with host-side quantize/dequantize and a bias from a function
  * argument) run through graph-to-dataflow, dataflow-deps, dataflow-to-core,
@@ -68,7 +68,7 @@ typedef struct network {
 } network;
 
 static const network networks[] = {
-  {"conv -> stride-2 conv -> max pool -> flatten -> matmul",
+  {"conv -> stride-2 conv -> max pool -> flatten -> gemm",
    "func.func @chain(%x: tensor<1x2x9x8xf32>) -> tensor<1x5xf32> {\n"
    "  %w1 = graph.constant {value = dense<0.5> : tensor<3x2x3x3xf32>} : () -> tensor<3x2x3x3xf32>\n"
    "  %c1 = graph.conv %x, %w1 {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x2x9x8xf32>, tensor<3x2x3x3xf32>) -> "
@@ -79,8 +79,10 @@ static const network networks[] = {
    "  %p = graph.max_pool %c2 {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : "
    "(tensor<1x4x5x4xf32>) -> tensor<1x4x2x2xf32>\n"
    "  %f = graph.flatten %p : (tensor<1x4x2x2xf32>) -> tensor<1x16xf32>\n"
-   "  %v = graph.constant {value = dense<0.5> : tensor<16x5xf32>} : () -> tensor<16x5xf32>\n"
-   "  %m = graph.matmul %f, %v : (tensor<1x16xf32>, tensor<16x5xf32>) -> tensor<1x5xf32>\n"
+   "  %v = graph.constant {value = dense<0.5> : tensor<5x16xf32>} : () -> tensor<5x16xf32>\n"
+   "  %b = graph.constant {value = dense<0.25> : tensor<5xf32>} : () -> tensor<5xf32>\n"
+   "  %m = graph.gemm %f, %v, %b {trans_b = 1 : i64} : (tensor<1x16xf32>, tensor<5x16xf32>, tensor<5xf32>) -> "
+   "tensor<1x5xf32>\n"
    "  return %m : tensor<1x5xf32>\n"
    "}\n",
    420},

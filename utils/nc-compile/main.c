@@ -179,6 +179,11 @@ static bool compile(nc_context *ctx, const options *o)
             levels[o->emit]);
     ok = false;
   }
+  if (ok && !at_core && o->emit >= EMIT_QUANTIZED && !o->calibration) {
+    fprintf(stderr, "nc-compile: error: quantizing %s needs --calibration=FILE: a .npy of N inputs (N x the model's "
+                    "input shape, f32) to measure activation ranges on\n", o->model);
+    ok = false;
+  }
   if (ok && !at_core)
     ok = run_pipeline(ctx, o, t, module);
   if (ok && o->emit <= EMIT_CORE) {

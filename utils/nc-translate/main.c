@@ -1,5 +1,6 @@
 /* nc-translate: mlir-translate's twin. Converts between nc's IR and other
- * formats: ONNX models in (--import-onnx) and out (--export-onnx).
+ * formats: ONNX models in (--import-onnx) and out (--export-onnx), and
+ * target binaries to host stubs (--emit-host-stub, host_stub.c).
  *
  * Exactly one translation flag picks what to do; the printing flags are
  * nc-opt's. A translation is one entry in the table below (a flag, a help
@@ -16,6 +17,7 @@
 #include "nc/dialects/graph/onnx.h"
 #include "nc/ir/asm.h"
 #include "nc/ir/diag.h"
+#include "translate.h"
 
 typedef struct options {
   const char *input;
@@ -25,6 +27,7 @@ typedef struct options {
   int64_t onnx_opset;
   const char *onnx_function;
   nc_print_flags print;
+  nc_host_stub_options stub; /* --emit-host-stub (host_stub.c) */
 } options;
 
 typedef struct translation {
@@ -113,9 +116,16 @@ static bool export_onnx(nc_context *ctx, const options *o)
   return ok;
 }
 
+static bool host_stub(nc_context *ctx, const options *o)
+{
+  return emit_host_stub(ctx, o->input, o->output, &o->stub);
+}
+
 static const translation translations[] = {
   {"import-onnx", "Translate an ONNX model (.onnx) to the graph dialect", import_onnx},
   {"export-onnx", "Translate graph-dialect IR to an ONNX model (opset 13 or 17)", export_onnx},
+  {"emit-host-stub", "Translate a target binary (.ncb) or core-level IR to a host stub (object file + C header)",
+   host_stub},
 };
 
 static void usage(FILE *out)
@@ -133,6 +143,9 @@ static void usage(FILE *out)
           "  --no-verify                               Do not verify the IR\n"
           "  --onnx-opset=<13|17>                      Opset of exported ONNX models (default 17)\n"
           "  --onnx-function=<name>                    The function to export (default: the only one)\n"
+          "  --host-stub-name=<identifier>             Prefix of the stub's symbols (default: from -o)\n"
+          "  --host-stub-header=<file>                 The stub's C header (default: -o with .h)\n"
+          "  --target-desc=<file>                      Chip description for core-level IR input\n"
           "  --mlir-print-op-generic                   Print ops in the generic form\n"
           "  --mlir-print-debuginfo                    Print locations\n"
           "  --mlir-print-local-scope                  Print locations inline instead of as #loc aliases\n"
@@ -142,7 +155,8 @@ static void usage(FILE *out)
 
 enum {
   OPT_UNREG = 256, OPT_NO_VERIFY, OPT_OPSET, OPT_FUNCTION, OPT_GENERIC, OPT_DEBUGINFO, OPT_LOCAL_SCOPE, OPT_ELIDE,
-  OPT_HELP, OPT_TRANSLATION, /* OPT_TRANSLATION + i: translations[i] */
+  OPT_HELP, OPT_STUB_NAME, OPT_STUB_HEADER, OPT_TARGET_DESC,
+  OPT_TRANSLATION, /* OPT_TRANSLATION + i: translations[i] */
 };
 
 /* Diagnostics at `"file":0:0` (a whole model file, as the ONNX importer
@@ -170,7 +184,7 @@ int main(int argc, char **argv)
 {
   options o = {0};
   const translation *tr = NULL;
-  struct option long_opts[NC_COUNTOF(translations) + 11];
+  struct option long_opts[NC_COUNTOF(translations) + 14];
   size_t k = 0;
   for (size_t i = 0; i < NC_COUNTOF(translations); i++)
     long_opts[k++] = (struct option){translations[i].flag, no_argument, NULL, OPT_TRANSLATION + (int)i};
@@ -183,6 +197,9 @@ int main(int argc, char **argv)
   long_opts[k++] = (struct option){"mlir-print-local-scope", no_argument, NULL, OPT_LOCAL_SCOPE};
   long_opts[k++] = (struct option){"mlir-elide-elementsattrs-if-larger", required_argument, NULL, OPT_ELIDE};
   long_opts[k++] = (struct option){"help", no_argument, NULL, OPT_HELP};
+  long_opts[k++] = (struct option){"host-stub-name", required_argument, NULL, OPT_STUB_NAME};
+  long_opts[k++] = (struct option){"host-stub-header", required_argument, NULL, OPT_STUB_HEADER};
+  long_opts[k++] = (struct option){"target-desc", required_argument, NULL, OPT_TARGET_DESC};
   long_opts[k++] = (struct option){NULL, 0, NULL, 0};
   opterr = 0;
   int c;
@@ -206,6 +223,9 @@ int main(int argc, char **argv)
     case OPT_LOCAL_SCOPE: o.print.local_scope = true; break;
     case OPT_ELIDE: o.print.elide_elements_larger = strtoll(optarg, NULL, 10); break;
     case OPT_HELP: usage(stdout); return 0;
+    case OPT_STUB_NAME: o.stub.name = optarg; break;
+    case OPT_STUB_HEADER: o.stub.header = optarg; break;
+    case OPT_TARGET_DESC: o.stub.target_desc = optarg; break;
     case '?':
     case ':':
       fprintf(stderr, "nc-translate: unknown or incomplete option '%s' (see --help)\n", argv[optind - 1]);

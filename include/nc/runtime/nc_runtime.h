@@ -68,6 +68,7 @@ typedef struct nc_device_stats {
   uint32_t macs_per_cycle;      /**< per core, at 8 bits */
   double roofline_cycles;       /**< compute bound: macs_per_inference / (cores_total * macs_per_cycle) */
   double roofline_ratio;        /**< cycles_per_inference / roofline_cycles (>= 1) */
+  double used_roofline_cycles;  /**< the same bound on the cores used: macs_per_inference / (cores_used * macs_per_cycle) */
 } nc_device_stats;
 
 /** Per-core figures of the last run. */

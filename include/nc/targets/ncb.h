@@ -105,7 +105,9 @@ typedef struct nc_bytes {
   size_t len, cap;
 } nc_bytes;
 
+/** Appends n bytes. */
 void nc_bytes_put(nc_bytes *b, const void *data, size_t n);
+/** Appends an integer, little-endian. */
 void nc_bytes_put_u32(nc_bytes *b, uint32_t v);
 void nc_bytes_put_i32(nc_bytes *b, int32_t v);
 void nc_bytes_put_u64(nc_bytes *b, uint64_t v);
@@ -114,6 +116,7 @@ void nc_bytes_put_i64(nc_bytes *b, int64_t v);
 void nc_bytes_put_str(nc_bytes *b, const char *s, size_t n);
 /** Zero bytes up to a multiple of `align`. */
 void nc_bytes_align(nc_bytes *b, size_t align);
+/** Frees the buffer's bytes (the struct is reset to empty). */
 void nc_bytes_free(nc_bytes *b);
 
 /** A read cursor: every read past the end sets `bad` and yields zeros. */
@@ -123,7 +126,9 @@ typedef struct nc_cursor {
   bool bad;
 } nc_cursor;
 
+/** A cursor at the start of len bytes. */
 nc_cursor nc_cursor_make(const void *data, size_t len);
+/** Reads an integer, little-endian. */
 uint32_t nc_cursor_u32(nc_cursor *c);
 int32_t nc_cursor_i32(nc_cursor *c);
 uint64_t nc_cursor_u64(nc_cursor *c);
@@ -132,12 +137,14 @@ int64_t nc_cursor_i64(nc_cursor *c);
 const uint8_t *nc_cursor_bytes(nc_cursor *c, size_t n);
 /** A fixed-width string field into out[n] (always NUL-terminated). */
 void nc_cursor_str(nc_cursor *c, char *out, size_t n);
+/** Skips to a multiple of `align` bytes from the start. */
 void nc_cursor_align(nc_cursor *c, size_t align);
 
 /* ------------------------------------------------------------------------ */
 /* Writing                                                                   */
 /* ------------------------------------------------------------------------ */
 
+/** A binary being written. */
 typedef struct nc_ncb_writer nc_ncb_writer;
 
 /** Starts a binary for `chip`. */

@@ -296,15 +296,19 @@ int nc_device_print_stats(const nc_device *dev, FILE *out)
   fprintf(out, "target:               %s (%ux%u cores, %u MACs/cycle/core at 8 bits, %.0f MHz)\n",
           dev->ncb.chip.target, dev->ncb.chip.cols, dev->ncb.chip.rows, s.macs_per_cycle, (double)s.clock_hz / 1e6);
   fprintf(out, "inferences:           %zu in %llu cycles\n", s.inferences, (unsigned long long)s.total_cycles);
-  fprintf(out, "cycles/inference:     %.1f (steady state)\n", s.cycles_per_inference);
+  fprintf(out, "cycles/inference:     %.1f (%s)\n", s.cycles_per_inference,
+          s.inferences > 1 ? "steady state: the interval between the first and the last result" : "one inference: "
+                                                                                                   "its latency");
   fprintf(out, "frames/s:             %.0f at %.0f MHz\n", s.frames_per_second, (double)s.clock_hz / 1e6);
   fprintf(out, "latency:              %llu cycles (%.2f us)\n", (unsigned long long)s.latency_cycles,
           s.latency_seconds * 1e6);
   fprintf(out, "MACs/inference:       %llu\n", (unsigned long long)s.macs_per_inference);
-  fprintf(out, "roofline bound:       %.2f cycles/inference (MACs / (%u cores x %u MACs/cycle))\n", s.roofline_cycles,
+  fprintf(out, "roofline bound:       %.3g cycles/inference (MACs / (%u cores x %u MACs/cycle))\n", s.roofline_cycles,
           s.cores_total, s.macs_per_cycle);
   fprintf(out, "achieved / bound:     %.1fx\n", s.roofline_ratio);
-  fprintf(out, "cores used:           %u of %u\n", s.cores_used, s.cores_total);
+  fprintf(out, "cores used:           %u of %u (bound on them: %.3g cycles/inference, achieved / bound %.1fx)\n",
+          s.cores_used, s.cores_total, s.used_roofline_cycles,
+          s.used_roofline_cycles > 0 ? s.cycles_per_inference / s.used_roofline_cycles : 0);
   for (size_t i = 0; i < nc_device_num_cores(dev); i++) {
     nc_device_core_stats c;
     nc_device_get_core_stats(dev, i, &c);

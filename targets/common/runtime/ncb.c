@@ -16,16 +16,12 @@
 
 uint32_t nc_crc32(uint32_t crc, const void *data, size_t n)
 {
-  static uint32_t table[256];
-  static volatile int ready; /* the table is the same whoever fills it, so a race is harmless */
-  if (!ready) {
-    for (uint32_t i = 0; i < 256; i++) {
-      uint32_t c = i;
-      for (int k = 0; k < 8; k++)
-        c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-      table[i] = c;
-    }
-    ready = 1;
+  uint32_t table[256]; /* rebuilt per call (2K operations): no shared state, so no locking */
+  for (uint32_t i = 0; i < 256; i++) {
+    uint32_t c = i;
+    for (int k = 0; k < 8; k++)
+      c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+    table[i] = c;
   }
   const uint8_t *p = data;
   crc = ~crc;
@@ -298,9 +294,17 @@ static bool fail(char *err, size_t errlen, const char *fmt, ...)
   return false;
 }
 
+/* A fixed-width name field: printable ASCII, NUL-terminated, zero-padded. */
 static bool name_ok(const char *s, size_t n)
 {
-  return memchr(s, 0, n) != NULL;
+  size_t len = 0;
+  while (len < n && s[len])
+    if (s[len] < 0x20 || s[len++] > 0x7e)
+      return false;
+  for (size_t i = len; i < n; i++)
+    if (s[i])
+      return false;
+  return len < n;
 }
 
 static bool check_tensor(const nc_ncb_tensor *t, const char *what, size_t i, char *err, size_t errlen)
@@ -323,16 +327,18 @@ bool nc_ncb_parse(const void *data, size_t size, nc_ncb *out, char *err, size_t 
 {
   memset(out, 0, sizeof *out);
   const uint8_t *p = data;
-  if (size < 8 || memcmp(p, "NCB", 4))
+  if (memcmp(p, "NCB", size < 4 ? size : 4))
     return fail(err, errlen, "not an nc binary (the file does not start with the magic \"NCB\\0\")");
+  if (size < 8)
+    return fail(err, errlen, "truncated: %zu bytes, shorter than the %d-byte header", size, NC_NCB_HEADER_SIZE);
   nc_cursor c = nc_cursor_make(data, size);
   nc_cursor_bytes(&c, 4);
   out->version_major = (uint16_t)get_le(&c, 2);
   out->version_minor = (uint16_t)get_le(&c, 2);
   if (out->version_major != NC_NCB_VERSION_MAJOR || out->version_minor > NC_NCB_VERSION_MINOR)
-    return fail(err, errlen, "unsupported .ncb format version %u.%u (this runtime reads %d.0 to %d.%d)",
-                out->version_major, out->version_minor, NC_NCB_VERSION_MAJOR, NC_NCB_VERSION_MAJOR,
-                NC_NCB_VERSION_MINOR);
+    return fail(err, errlen, "unsupported .ncb format version %u.%u (this runtime reads version%s %d.0%s%.0d)",
+                out->version_major, out->version_minor, NC_NCB_VERSION_MINOR ? "s" : "", NC_NCB_VERSION_MAJOR,
+                NC_NCB_VERSION_MINOR ? " to 1." : "", NC_NCB_VERSION_MINOR);
   if (size < NC_NCB_HEADER_SIZE)
     return fail(err, errlen, "truncated: %zu bytes, shorter than the %d-byte header", size, NC_NCB_HEADER_SIZE);
   uint32_t header_size = nc_cursor_u32(&c), header_crc = nc_cursor_u32(&c);
@@ -384,11 +390,15 @@ bool nc_ncb_parse(const void *data, size_t size, nc_ncb *out, char *err, size_t 
   c.pos = NC_NCB_HEADER_SIZE;
   for (size_t i = 0; i < n_in + n_out; i++) {
     nc_ncb_tensor *t = i < n_in ? &out->inputs[i] : &out->outputs[i - n_in];
-    if (!name_ok((const char *)p + c.pos, 32))
-      return nc_ncb_clear(out), fail(err, errlen, "malformed: unterminated tensor name");
+    if (!name_ok((const char *)p + c.pos, 32)) {
+      nc_ncb_clear(out);
+      return fail(err, errlen, "malformed: unterminated tensor name");
+    }
     get_tensor(&c, t);
-    if (!check_tensor(t, i < n_in ? "input" : "output", i < n_in ? i : i - n_in, err, errlen))
-      return nc_ncb_clear(out), false;
+    if (!check_tensor(t, i < n_in ? "input" : "output", i < n_in ? i : i - n_in, err, errlen)) {
+      nc_ncb_clear(out);
+      return false;
+    }
   }
   out->n_sections = n_sec;
   out->sections = nc_rt_calloc(n_sec ? n_sec : 1, sizeof *out->sections);
@@ -401,17 +411,33 @@ bool nc_ncb_parse(const void *data, size_t size, nc_ncb *out, char *err, size_t 
     s->size = nc_cursor_u64(&c);
     s->crc = nc_cursor_u32(&c);
     nc_cursor_u32(&c);
-    if (s->offset < prev_end || s->offset > size || s->size > size - s->offset)
-      return nc_ncb_clear(out), fail(err, errlen, "malformed: section %zu (bytes %llu to %llu) is out of bounds or "
-                                     "overlaps another", i, (unsigned long long)s->offset,
-                                     (unsigned long long)(s->offset + s->size));
+    if (s->offset < prev_end || s->offset > size || s->size > size - s->offset) {
+      fail(err, errlen, "malformed: section %zu (bytes %llu to %llu) is out of bounds or overlaps another", i,
+           (unsigned long long)s->offset, (unsigned long long)(s->offset + s->size));
+      nc_ncb_clear(out); /* after the message: s points into the sections */
+      return false;
+    }
+    for (uint64_t k = prev_end; k < s->offset; k++) /* the padding between sections is zero */
+      if (p[k]) {
+        fail(err, errlen, "malformed: nonzero byte %llu in the padding before section %zu", (unsigned long long)k, i);
+        nc_ncb_clear(out);
+        return false;
+      }
     prev_end = s->offset + s->size;
     s->data = p + s->offset;
     uint32_t sc = nc_crc32(0, s->data, s->size);
-    if (sc != s->crc)
-      return nc_ncb_clear(out), fail(err, errlen, "checksum mismatch in section %zu (type %u, id %u): stored "
-                                     "0x%08x, computed 0x%08x", i, s->type, s->id, s->crc, sc);
+    if (sc != s->crc) {
+      fail(err, errlen, "checksum mismatch in section %zu (type %u, id %u): stored 0x%08x, computed 0x%08x", i,
+           s->type, s->id, s->crc, sc);
+      nc_ncb_clear(out);
+      return false;
+    }
   }
+  for (uint64_t k = prev_end; k < size; k++)
+    if (p[k]) {
+      nc_ncb_clear(out);
+      return fail(err, errlen, "malformed: nonzero byte %llu in the padding at the end", (unsigned long long)k);
+    }
   return true;
 }
 

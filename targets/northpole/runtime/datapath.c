@@ -152,6 +152,25 @@ bool np_compute_iteration(np_tile *t, const np_iter *it, uint32_t *operand, int6
   return true;
 }
 
+int64_t np_read_key(const np_tile *t, int64_t e, int64_t *n_keys)
+{
+  if (t->kind == NP_KIND_CONV) {
+    int64_t hw = t->out.dims[2] * t->out.dims[3], mg = t->out.dims[1] / t->group;
+    if (n_keys)
+      *n_keys = t->group * hw;
+    return e / hw % t->out.dims[1] / mg * hw + e % hw;
+  }
+  if (t->kind == NP_KIND_MATMUL) {
+    int64_t n = t->out.dims[t->out.rank - 1];
+    if (n_keys)
+      *n_keys = t->out.elements / n;
+    return e / n;
+  }
+  if (n_keys)
+    *n_keys = t->out.elements;
+  return e;
+}
+
 void np_foreach_read(const np_tile *t, int64_t e, void (*fn)(uint32_t operand, int64_t idx, void *user), void *user)
 {
   if (t->kind == NP_KIND_COPY) {

@@ -54,7 +54,7 @@ static bool read_shape(loader *l, np_shape *s)
   if (rank < 1 || rank > NP_MAX_RANK)
     return bad(l, "a tensor of rank %u", rank);
   for (uint32_t i = 0; i < rank; i++) {
-    if (s->dims[i] < 1 || s->dims[i] > (1 << 28) || (s->elements *= s->dims[i]) > (1 << 28))
+    if (s->dims[i] < 1 || s->dims[i] > (1 << 24) || (s->elements *= s->dims[i]) > (1 << 24))
       return bad(l, "a tensor with a bad shape");
   }
   return true;
@@ -63,8 +63,8 @@ static bool read_shape(loader *l, np_shape *s)
 /* Reads n_iters iterations of blocks over a tensor of `elements`. */
 static bool read_iters(loader *l, uint32_t n, bool with_work, int64_t elements, np_iter **iters, np_block **blocks)
 {
-  if (n > (1u << 24))
-    return bad(l, "%u iterations", n);
+  if (n > (1u << 24) || n > (l->c.len - l->c.pos) / (with_work ? 24 : 8)) /* each takes at least that many bytes */
+    return bad(l, "%u iterations do not fit the section", n);
   *iters = nc_rt_calloc(n, sizeof **iters);
   size_t cap = 16, used = 0;
   *blocks = nc_rt_malloc(cap * sizeof **blocks);
@@ -273,35 +273,74 @@ static bool check_program(loader *l, np_sim *s, np_tile *t)
 typedef struct last_ctx {
   np_tile *t;
   int32_t iter;
+  uint64_t reads;
 } last_ctx;
 
 static void record_last(uint32_t operand, int64_t idx, void *user)
 {
   last_ctx *c = user;
   c->t->last_read[operand][idx] = c->iter;
+  c->reads++;
 }
 
-/* Checks the iteration blocks stay inside the tile's channels and finds the
- * last iteration reading each input element (for buffer occupancy). */
+/* The most activations (tensor elements over all tiles) a simulation holds. */
+#define MAX_ELEMENTS ((int64_t)1 << 26)
+
+/* The most input reads the loader enumerates for one tile (a bound on the
+ * work a malformed binary can ask of it). */
+#define MAX_READS ((uint64_t)1 << 28)
+
+/* Checks that the iteration blocks stay inside the tile's channels and never
+ * write an element twice, and finds the last iteration reading each input
+ * element (for buffer occupancy): output elements with the same read key
+ * (np_read_key) read the same inputs, so each key is enumerated once per
+ * iteration. */
 static bool analyse_iterations(loader *l, np_tile *t)
 {
-  int64_t inner = 1;
+  int64_t inner = 1, n_keys;
   for (int d = 2; d < t->out.rank; d++)
     inner *= t->out.dims[d];
+  np_read_key(t, 0, &n_keys);
   for (uint32_t k = 0; k < t->n_operands; k++) {
     t->last_read[k] = nc_rt_malloc((size_t)t->in[k].elements * sizeof(int32_t));
     memset(t->last_read[k], 0xFF, (size_t)t->in[k].elements * sizeof(int32_t));
   }
-  for (uint32_t i = 0; i < t->n_iters; i++) {
-    last_ctx c = {t, (int32_t)i};
+  int32_t *seen = nc_rt_malloc((size_t)n_keys * sizeof *seen);
+  memset(seen, 0xFF, (size_t)n_keys * sizeof *seen);
+  uint8_t *written = nc_rt_calloc((size_t)t->out.elements, 1);
+  last_ctx c = {t, 0, 0};
+  bool ok = true;
+  for (uint32_t i = 0; ok && i < t->n_iters; i++) {
+    c.iter = (int32_t)i;
     NP_FOREACH_ELEMENT(&t->iters[i], e, {
-      int64_t ch = e / inner % t->out.dims[1];
-      if (ch < t->ch_lo || ch >= t->ch_hi)
-        return bad(l, "iteration %u computes channel %lld, outside the tile's [%lld, %lld)", i, (long long)ch,
-                   (long long)t->ch_lo, (long long)t->ch_hi);
-      np_foreach_read(t, e, record_last, &c);
+      int64_t ch = e / inner % t->out.dims[1], key = np_read_key(t, e, NULL);
+      if (ch < t->ch_lo || ch >= t->ch_hi) {
+        ok = bad(l, "iteration %u computes channel %lld, outside the tile's [%lld, %lld)", i, (long long)ch,
+                 (long long)t->ch_lo, (long long)t->ch_hi);
+        goto done;
+      }
+      if (written[e]) {
+        ok = bad(l, "iteration %u computes output element %lld, which an iteration before computes too", i,
+                 (long long)e);
+        goto done;
+      }
+      written[e] = 1;
+      if (seen[key] != (int32_t)i) {
+        seen[key] = (int32_t)i;
+        np_foreach_read(t, e, record_last, &c);
+        if (c.reads > MAX_READS) {
+          ok = bad(l, "the layer reads more than %llu input elements per inference, too many to simulate",
+                   (unsigned long long)MAX_READS);
+          goto done;
+        }
+      }
     })
   }
+done:
+  free(seen);
+  free(written);
+  if (!ok)
+    return false;
   for (uint32_t k = 0; k < t->n_operands; k++) {
     int64_t n = t->in[k].elements;
     t->release_off[k] = nc_rt_calloc(t->n_iters + 2, sizeof(int64_t));
@@ -330,6 +369,9 @@ static bool load_tile(loader *l, np_sim *s, np_tile *t)
   t->n_operands = nc_cursor_u32(c);
   if (!truncated(l))
     return false;
+  for (const char *q = t->node; *q; q++)
+    if (*q < 0x20 || *q > 0x7e)
+      return bad(l, "the node name has a byte that is not printable ASCII");
   if (t->x < 0 || t->y < 0 || (uint32_t)t->x >= s->chip.cols || (uint32_t)t->y >= s->chip.rows)
     return bad(l, "position (%d, %d) is outside the %ux%u grid", t->x, t->y, s->chip.cols, s->chip.rows);
   if (t->n_operands < 1 || t->n_operands > NP_MAX_OPERANDS)
@@ -359,14 +401,14 @@ static bool load_tile(loader *l, np_sim *s, np_tile *t)
   t->group = nc_cursor_i64(c);
   t->zero_point = nc_cursor_i32(c);
   t->n_requant = nc_cursor_u32(c);
-  if (!truncated(l) || t->n_requant > (1u << 20))
+  if (!truncated(l) || t->n_requant > (c->len - c->pos) / 8)
     return l->c.bad ? false : bad(l, "%u requantize entries", t->n_requant);
   t->multiplier = nc_rt_calloc(t->n_requant, sizeof(int32_t));
   t->shift = nc_rt_calloc(t->n_requant, sizeof(int32_t));
   for (uint32_t i = 0; i < t->n_requant; i++) t->multiplier[i] = nc_cursor_i32(c);
   for (uint32_t i = 0; i < t->n_requant; i++) t->shift[i] = nc_cursor_i32(c);
   t->n_bias = nc_cursor_u32(c);
-  if (!truncated(l) || t->n_bias > (1u << 20))
+  if (!truncated(l) || t->n_bias > (c->len - c->pos) / 4)
     return l->c.bad ? false : bad(l, "%u biases", t->n_bias);
   t->bias = nc_rt_calloc(t->n_bias, sizeof(int32_t));
   for (uint32_t i = 0; i < t->n_bias; i++) t->bias[i] = nc_cursor_i32(c);
@@ -383,6 +425,9 @@ static bool load_tile(loader *l, np_sim *s, np_tile *t)
   t->buffers = nc_rt_calloc(t->n_buffers, sizeof *t->buffers);
   for (uint32_t i = 0; i < t->n_buffers; i++) {
     nc_cursor_str(c, t->buffers[i].name, sizeof t->buffers[i].name);
+    for (char *q = t->buffers[i].name; *q; q++)
+      if (*q < 0x20 || *q > 0x7e)
+        *q = '?'; /* names only appear in messages */
     t->buffers[i].kind = nc_cursor_u32(c);
     t->buffers[i].operand = nc_cursor_u32(c);
     t->buffers[i].offset = nc_cursor_i64(c);
@@ -396,7 +441,7 @@ static bool load_tile(loader *l, np_sim *s, np_tile *t)
   if (!truncated(l) || !read_iters(l, t->n_iters, true, t->out.elements, &t->iters, &t->blocks))
     return false;
   t->n_instrs = nc_cursor_u32(c);
-  if (!truncated(l) || t->n_instrs > (1u << 24))
+  if (!truncated(l) || t->n_instrs > (c->len - c->pos) / 40)
     return l->c.bad ? false : bad(l, "%u instructions", t->n_instrs);
   t->prog = nc_rt_calloc(t->n_instrs, sizeof *t->prog);
   for (uint32_t i = 0; i < t->n_instrs; i++) {
@@ -445,11 +490,7 @@ void np_sim_destroy(void *state)
     np_tile *t = &s->tiles[i];
     free(t->multiplier), free(t->shift), free(t->bias), free(t->buffers), free(t->iters), free(t->blocks);
     free(t->prog), free(t->out_data), free(t->computed), free(t->last_send);
-    for (np_msg *m = t->inbox, *n; m; m = n) {
-      n = m->next;
-      free(m->data);
-      free(m);
-    }
+    np_clear_inbox(t);
     for (int k = 0; k < NP_MAX_OPERANDS; k++)
       free(t->last_read[k]), free(t->in_data[k]), free(t->valid[k]), free(t->release_off[k]), free(t->release_idx[k]);
   }
@@ -476,6 +517,7 @@ void *np_sim_load(const nc_ncb *ncb, char *err, size_t errlen)
   s->tiles = nc_rt_calloc(ncb->n_sections, sizeof *s->tiles);
   char where[96];
   loader l = {.err = err, .errlen = errlen, .where = where};
+  int64_t elements = 0;
   /* streams first: tiles' receives refer to them; tiles in two passes, so sends can name any tile */
   for (size_t i = 0; i < ncb->n_sections; i++) {
     const nc_ncb_section *sec = &ncb->sections[i];
@@ -509,6 +551,12 @@ void *np_sim_load(const nc_ncb *ncb, char *err, size_t errlen)
     np_tile *t = &s->tiles[s->n_tiles++];
     if (!load_tile(&l, s, t))
       goto fail;
+    for (uint32_t k = 0; k < t->n_operands; k++)
+      elements += t->in[k].elements;
+    if ((elements += t->out.elements) > MAX_ELEMENTS) {
+      bad(&l, "the tiles hold more than %lld activations in all, too many to simulate", (long long)MAX_ELEMENTS);
+      goto fail;
+    }
     snprintf(where, sizeof where, "section %zu (tile %u at (%d, %d), '%s')", i, sec->id, t->x, t->y, t->node);
     if (find_tile(s, t->x, t->y) != (int)s->n_tiles - 1) {
       bad(&l, "a second tile at (%d, %d)", t->x, t->y);

@@ -90,7 +90,8 @@ typedef struct np_tile {
   uint8_t *valid[NP_MAX_OPERANDS], *computed;
   int64_t live[NP_MAX_OPERANDS], peak[NP_MAX_OPERANDS];
   int64_t out_live, out_peak; /* computed elements not yet sent */
-  np_msg *inbox;
+  np_msg **inbox, **inbox_tail; /* per inference of the run: the messages sent to the tile, in order */
+  size_t n_inbox;
   size_t pc, inference;
   uint64_t t;
   bool done;
@@ -117,6 +118,9 @@ typedef struct np_sim {
   uint64_t total_cycles, first_end, last_end, latency;
 } np_sim;
 
+/** Frees the messages of every inference in a tile's inbox (sim.c). */
+void np_clear_inbox(np_tile *t);
+
 /** Loader (loader.c): checks the sections and builds the state. */
 void *np_sim_load(const nc_ncb *ncb, char *err, size_t errlen);
 void np_sim_destroy(void *state);
@@ -128,6 +132,10 @@ void np_sim_destroy(void *state);
 bool np_compute_iteration(np_tile *t, const np_iter *it, uint32_t *operand, int64_t *missing);
 /** Calls fn for every input element that output element `e` of tile `t`
  * reads (the datapath's read pattern, used to find last readers). */
+/** A key such that output elements with the same key read the same input
+ * elements (conv: group and pixel; matmul: row; others: the element), and
+ * in *n_keys (if not NULL) the number of keys. */
+int64_t np_read_key(const np_tile *t, int64_t e, int64_t *n_keys);
 void np_foreach_read(const np_tile *t, int64_t e, void (*fn)(uint32_t operand, int64_t idx, void *user), void *user);
 
 /** Runs the statement (the variadic argument) with `idx` set to every

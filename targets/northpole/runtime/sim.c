@@ -107,25 +107,38 @@ static const char *instr_text(const np_instr *in, char *buf, size_t len)
 
 /* --- messages ------------------------------------------------------------------------------------------------------ */
 
-static np_msg *find_msg(np_tile *t, int src, int operand, size_t inference, int64_t iter, np_msg ***link)
+/* The message (src, iteration, inference) in t's inbox, or NULL. Messages
+ * are kept per inference, so a recv looks only at its inference's few. */
+static np_msg *find_msg(np_tile *t, int src, int operand, size_t inference, int64_t iter)
 {
-  for (np_msg **p = &t->inbox; *p; p = &(*p)->next) {
-    np_msg *m = *p;
-    if (m->src == src && m->inference == inference && m->iter == iter && (src >= 0 || m->iter_operand == operand)) {
-      *link = p;
+  for (np_msg *m = t->inbox[inference]; m; m = m->next)
+    if (m->src == src && m->inference == inference && m->iter == iter && (src >= 0 || m->iter_operand == operand))
       return m;
-    }
-  }
   return NULL;
 }
 
 static void post(np_tile *to, np_msg *m)
 {
-  np_msg **p = &to->inbox;
-  while (*p)
-    p = &(*p)->next;
   m->next = NULL;
-  *p = m;
+  if (to->inbox_tail[m->inference])
+    to->inbox_tail[m->inference]->next = m;
+  else
+    to->inbox[m->inference] = m;
+  to->inbox_tail[m->inference] = m;
+}
+
+void np_clear_inbox(np_tile *t)
+{
+  for (size_t k = 0; k < t->n_inbox; k++)
+    for (np_msg *m = t->inbox[k], *n; m; m = n) {
+      n = m->next;
+      free(m->data);
+      free(m);
+    }
+  free(t->inbox);
+  free(t->inbox_tail);
+  t->inbox = t->inbox_tail = NULL;
+  t->n_inbox = 0;
 }
 
 static np_msg *pack(int src, size_t inference, int64_t iter, const np_iter *what, const int8_t *from)
@@ -171,24 +184,23 @@ static bool tile_ready(np_sim *s, np_tile *t)
   const np_instr *in = &t->prog[t->pc];
   if (in->op != NP_OP_RECV)
     return true;
-  np_msg **link;
   int src = in->a < 0 ? -1 : 0;
   if (src == 0)
     for (size_t i = 0; i < s->n_tiles; i++)
       if (s->tiles[i].x == in->a && s->tiles[i].y == in->b)
         src = (int)i;
-  return find_msg(t, src, (int)in->c, t->inference, in->d, &link) != NULL;
+  return find_msg(t, src, (int)in->c, t->inference, in->d) != NULL;
 }
 
 static bool do_recv(run_ctx *r, np_tile *t, const np_instr *in)
 {
-  np_msg **link, *m;
+  np_msg *m;
   int src = -1;
   if (in->a >= 0)
     for (size_t i = 0; i < r->s->n_tiles; i++)
       if (r->s->tiles[i].x == in->a && r->s->tiles[i].y == in->b)
         src = (int)i;
-  m = find_msg(t, src, (int)in->c, t->inference, in->d, &link);
+  m = find_msg(t, src, (int)in->c, t->inference, in->d);
   m->received = true;
   uint32_t k = (uint32_t)in->c;
   if (m->arrival > t->t)
@@ -315,18 +327,15 @@ static bool step_tile(run_ctx *r, size_t ti)
         return sched_error(r, "tile (%d, %d) '%s' ends inference %zu without computing iteration %u", t->x, t->y,
                            t->node, t->inference, i);
     })
-  for (np_msg **p = &t->inbox; *p;) { /* this inference's messages are done with */
-    np_msg *m = *p;
-    if (m->inference != t->inference) {
-      p = &m->next;
-      continue;
-    }
+  for (np_msg *m = t->inbox[t->inference], *n; m; m = n) { /* this inference's messages are done with */
     if (!m->received)
       return unreceived(r, t, m);
-    *p = m->next;
+    n = m->next;
+    t->inbox[t->inference] = n;
     free(m->data);
     free(m);
   }
+  t->inbox_tail[t->inference] = NULL;
   reset_inference(t);
   t->done = ++t->inference == r->batch;
   return true;
@@ -406,8 +415,9 @@ static bool deadlock(run_ctx *r)
 static bool leftovers(run_ctx *r)
 {
   for (size_t i = 0; i < r->s->n_tiles; i++)
-    if (r->s->tiles[i].inbox)
-      return unreceived(r, &r->s->tiles[i], r->s->tiles[i].inbox);
+    for (size_t k = 0; k < r->s->tiles[i].n_inbox; k++)
+      if (r->s->tiles[i].inbox[k])
+        return unreceived(r, &r->s->tiles[i], r->s->tiles[i].inbox[k]);
   for (size_t k = 0; k < r->batch; k++)
     if (r->out_missing[k])
       return sched_error(r, "%lld output elements of inference %zu never reach the host", (long long)r->out_missing[k],
@@ -439,12 +449,10 @@ static bool np_sim_run(void *state, size_t batch, const int8_t *const *inputs, i
       t->out_data = nc_rt_calloc((size_t)t->out.elements, 1);
       t->computed = nc_rt_calloc((size_t)t->out.elements, 1);
     }
-    for (np_msg *m = t->inbox, *n; m; m = n) {
-      n = m->next;
-      free(m->data);
-      free(m);
-    }
-    t->inbox = NULL;
+    np_clear_inbox(t);
+    t->inbox = nc_rt_calloc(batch, sizeof *t->inbox);
+    t->inbox_tail = nc_rt_calloc(batch, sizeof *t->inbox_tail);
+    t->n_inbox = batch;
     reset_inference(t);
     t->inference = 0;
     t->t = t->busy = t->macs = t->bytes_sent = 0;
@@ -517,6 +525,7 @@ static void np_sim_stats(const void *state, nc_device_stats *st)
   st->macs_per_cycle = s->chip.macs_per_cycle;
   st->roofline_cycles = (double)s->chip.macs_per_inference / ((double)st->cores_total * s->chip.macs_per_cycle);
   st->roofline_ratio = st->roofline_cycles > 0 ? st->cycles_per_inference / st->roofline_cycles : 0;
+  st->used_roofline_cycles = (double)s->chip.macs_per_inference / ((double)s->n_tiles * s->chip.macs_per_cycle);
 }
 
 static size_t np_sim_num_cores(const void *state) { return ((const np_sim *)state)->n_tiles; }

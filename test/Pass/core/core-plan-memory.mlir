@@ -1,0 +1,102 @@
+// core-plan-memory: addresses in each core's SRAM, first fit in buffer order
+// (buffers share bytes only when their lifetimes in the program do not
+// overlap; with one layer per core all of a tile's buffers are live at its
+// computes, so they are laid out one after the other), aligned as asked.
+// RUN: nc-opt --split-input-file --pass-pipeline='builtin.module(dataflow-to-core{rows=2 cols=2},core-place,core-schedule,core-plan-memory)' %s | FileCheck %s
+// RUN: nc-opt --split-input-file --pass-pipeline='builtin.module(dataflow-to-core{rows=2 cols=2},core-place,core-schedule,core-plan-memory{alignment=16})' %s | FileCheck %s --check-prefix=ALIGN
+// RUN: nc-opt --split-input-file --pass-pipeline='builtin.module(dataflow-to-core{rows=2 cols=2},core-place,core-schedule,core-plan-memory)' --mlir-pass-statistics %s 2>&1 >/dev/null | FileCheck %s --check-prefix=STATS
+// RUN: not nc-opt --pass-pipeline='builtin.module(core-plan-memory{alignment=0})' %s 2>&1 | FileCheck %s --check-prefix=BAD-ALIGN
+// BAD-ALIGN: error: core-plan-memory: alignment must be between 1 and 1048576, not 0
+// STATS:      CorePlanMemory
+// STATS-NEXT:   (S)  14 num-buffers - Number of buffers given an address
+// STATS-NEXT:   (S)  94 peak-bytes  - SRAM used by the fullest core, in bytes
+// STATS-NEXT:   (S) 177 total-bytes - SRAM used by all cores together, in bytes
+// STATS:      CorePlanMemory
+// STATS-NEXT:   (S)   7 num-buffers
+// STATS-NEXT:   (S) 280 peak-bytes
+// STATS-NEXT:   (S) 408 total-bytes
+
+// CHECK-LABEL: core.chip {cols = 2 : i64, function = @net
+// CHECK-NEXT:    core.tile {node = "conv1", x = 0 : i64, y = 0 : i64}({
+// CHECK-NEXT:      core.buffer {bytes = 18 : i64, kind = "weights", name = "weights", offset = 0 : i64}
+// CHECK-NEXT:      core.buffer {bytes = 24 : i64, kind = "bias", name = "bias", offset = 18 : i64}
+// CHECK-NEXT:      core.buffer {bytes = 12 : i64, kind = "input", name = "in0", offset = 42 : i64}
+// CHECK-NEXT:      core.buffer {bytes = 8 : i64, kind = "output", name = "out", offset = 54 : i64}
+// CHECK-NEXT:      core.buffer {bytes = 32 : i64, kind = "scratch", name = "acc", offset = 62 : i64}
+// CHECK:         core.tile {node = "pool1", x = 1 : i64, y = 0 : i64}({
+// CHECK-NEXT:      core.buffer {bytes = 16 : i64, kind = "input", name = "in0", offset = 0 : i64}
+// CHECK-NEXT:      core.buffer {bytes = 4 : i64, kind = "output", name = "out", offset = 16 : i64}
+// CHECK:         core.tile {node = "matmul1", x = 0 : i64, y = 1 : i64}({
+// CHECK-NEXT:      core.buffer {bytes = 24 : i64, kind = "weights", name = "weights", offset = 0 : i64}
+// CHECK-NEXT:      core.buffer {bytes = 8 : i64, kind = "bias", name = "bias", offset = 24 : i64}
+// CHECK-NEXT:      core.buffer {bytes = 8 : i64, kind = "input", name = "in0", offset = 32 : i64}
+// CHECK-NEXT:      core.buffer {bytes = 3 : i64, kind = "output", name = "out", offset = 40 : i64}
+// CHECK-NEXT:      core.buffer {bytes = 12 : i64, kind = "scratch", name = "acc", offset = 43 : i64}
+// ALIGN-LABEL: core.chip {cols = 2 : i64, function = @net
+// ALIGN-NEXT:    core.tile {node = "conv1", x = 0 : i64, y = 0 : i64}({
+// ALIGN-NEXT:      core.buffer {bytes = 18 : i64, kind = "weights", name = "weights", offset = 0 : i64}
+// ALIGN-NEXT:      core.buffer {bytes = 24 : i64, kind = "bias", name = "bias", offset = 32 : i64}
+// ALIGN-NEXT:      core.buffer {bytes = 12 : i64, kind = "input", name = "in0", offset = 64 : i64}
+// ALIGN-NEXT:      core.buffer {bytes = 8 : i64, kind = "output", name = "out", offset = 80 : i64}
+// ALIGN-NEXT:      core.buffer {bytes = 32 : i64, kind = "scratch", name = "acc", offset = 96 : i64}
+func.func @net(%arg0: tensor<1x1x4x4xf32>) -> tensor<1x3xf32> {
+  %0 = graph.constant {value = dense<5.000000e-02> : tensor<f32>} : () -> tensor<f32>
+  %1 = graph.constant {value = dense<0> : tensor<i8>} : () -> tensor<i8>
+  %2 = graph.quantize_linear %arg0, %0, %1 : (tensor<1x1x4x4xf32>, tensor<f32>, tensor<i8>) -> tensor<1x1x4x4xi8>
+  %3 = dataflow.node "conv1"(%2) {buffer_elements = array<i64: 12>, control = [#dataflow.map<"{ P[y] -> S[oy = -1 + y] : 0 < y <= 2; P[y = 3] -> S[oy = 3] }">], domain = #dataflow.set<"{ S[oy] : 0 <= oy <= 3 }">, earliest = [#dataflow.map<"{ S[oy] -> P[y = 3] : 2 <= oy <= 3; S[oy] -> P[y = 1 + oy] : 0 <= oy <= 1 }">], kind = "conv", macs = 288 : i64, reads = [#dataflow.map<"{ S[oy] -> In0[c = 0, iy, ix] : 0 <= oy <= 3 and iy >= -1 + oy and 0 <= iy <= 3 and iy <= 1 + oy and 0 <= ix <= 3 }">], writes = #dataflow.map<"{ S[oy] -> Out[k, oy, ox] : 0 <= oy <= 3 and 0 <= k <= 1 and 0 <= ox <= 3 }">}({
+  ^bb0(%arg1: tensor<1x1x4x4xi8>):
+    %9 = graph.constant {value = dense<3> : tensor<2x1x3x3xi8>} : () -> tensor<2x1x3x3xi8>
+    %10 = graph.conv_integer %arg1, %9 {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x1x4x4xi8>, tensor<2x1x3x3xi8>) -> tensor<1x2x4x4xi32>
+    %11 = graph.constant {value = dense<[5, -5]> : tensor<2xi32>} : () -> tensor<2xi32>
+    %12 = graph.requantize %10, %11 {activation = "relu", axis = 1 : i64, multiplier = array<i64: 1073741824, 1073741824>, output_zero_point = 0 : i64, shift = array<i64: 36, 36>} : (tensor<1x2x4x4xi32>, tensor<2xi32>) -> tensor<1x2x4x4xi8>
+    dataflow.yield %12 : tensor<1x2x4x4xi8>
+  }) : (tensor<1x1x4x4xi8>) -> tensor<1x2x4x4xi8>
+  %4 = dataflow.node "pool1"(%3) {buffer_elements = array<i64: 16>, control = [#dataflow.map<"{ P[oy] -> S[oy'] : 0 < oy <= 3 and -2 + oy <= 2oy' < oy }">], domain = #dataflow.set<"{ S[oy] : 0 <= oy <= 1 }">, earliest = [#dataflow.map<"{ S[oy] -> P[oy' = 1 + 2oy] : 0 <= oy <= 1 }">], kind = "pool", macs = 0 : i64, reads = [#dataflow.map<"{ S[oy] -> In0[c, iy, ix] : 0 <= oy <= 1 and 0 <= c <= 1 and iy >= 2oy and 0 <= iy <= 3 and iy <= 1 + 2oy and 0 <= ix <= 3 }">], writes = #dataflow.map<"{ S[oy] -> Out[k, oy, ox] : 0 <= oy <= 1 and 0 <= k <= 1 and 0 <= ox <= 1 }">}({
+  ^bb0(%arg1: tensor<1x2x4x4xi8>):
+    %9 = graph.max_pool %arg1 {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x2x4x4xi8>) -> tensor<1x2x2x2xi8>
+    dataflow.yield %9 : tensor<1x2x2x2xi8>
+  }) : (tensor<1x2x4x4xi8>) -> tensor<1x2x2x2xi8>
+  %5 = dataflow.node "flatten1"(%4) {buffer_elements = array<i64: 4>, control = [#dataflow.map<"{ P[oy] -> S[y = oy] : 0 <= oy <= 1 }">], domain = #dataflow.set<"{ S[y] : 0 <= y <= 1 }">, earliest = [#dataflow.map<"{ S[y] -> P[oy = y] : 0 <= y <= 1 }">], kind = "flatten", macs = 0 : i64, reads = [#dataflow.map<"{ S[y] -> In0[c, y, x] : 0 <= y <= 1 and 0 <= c <= 1 and 0 <= x <= 1 }">], writes = #dataflow.map<"{ S[y] -> Out[i] : 0 <= y <= 1 and -2 + 2y <= i <= 5 + 2y and 4*floor((2 + 2y + i)/4) <= 2y + i }">}({
+  ^bb0(%arg1: tensor<1x2x2x2xi8>):
+    %9 = graph.flatten %arg1 : (tensor<1x2x2x2xi8>) -> tensor<1x8xi8>
+    dataflow.yield %9 : tensor<1x8xi8>
+  }) : (tensor<1x2x2x2xi8>) -> tensor<1x8xi8>
+  %6 = dataflow.node "matmul1"(%5) {buffer_elements = array<i64: 8>, control = [#dataflow.map<"{ P[y = 1] -> S[] }">], domain = #dataflow.set<"{ S[] }">, earliest = [#dataflow.map<"{ S[] -> P[y = 1] }">], kind = "matmul", macs = 24 : i64, reads = [#dataflow.map<"{ S[] -> In0[i] : 0 <= i <= 7 }">], writes = #dataflow.map<"{ S[] -> Out[o] : 0 <= o <= 2 }">}({
+  ^bb0(%arg1: tensor<1x8xi8>):
+    %9 = graph.constant {value = dense<1> : tensor<8x3xi8>} : () -> tensor<8x3xi8>
+    %10 = graph.matmul_integer %arg1, %9 : (tensor<1x8xi8>, tensor<8x3xi8>) -> tensor<1x3xi32>
+    %11 = graph.requantize %10 {axis = 1 : i64, multiplier = array<i64: 1073741824>, output_zero_point = 0 : i64, shift = array<i64: 31>} : (tensor<1x3xi32>) -> tensor<1x3xi8>
+    dataflow.yield %11 : tensor<1x3xi8>
+  }) : (tensor<1x8xi8>) -> tensor<1x3xi8>
+  %7 = graph.constant {value = dense<1.000000e-01> : tensor<f32>} : () -> tensor<f32>
+  %8 = graph.dequantize_linear %6, %7 : (tensor<1x3xi8>, tensor<f32>) -> tensor<1x3xf32>
+  return %8 : tensor<1x3xf32>
+}
+
+// -----
+
+// CHECK-LABEL: core.chip {cols = 2 : i64, function = @residual
+// CHECK-NEXT:    core.tile {node = "conv1", x = 0 : i64, y = 0 : i64}({
+// CHECK-NEXT:      core.buffer {bytes = 144 : i64, kind = "weights", name = "weights", offset = 0 : i64}
+// CHECK-NEXT:      core.buffer {bytes = 8 : i64, kind = "bias", name = "bias", offset = 144 : i64}
+// CHECK-NEXT:      core.buffer {bytes = 96 : i64, kind = "input", name = "in0", offset = 152 : i64}
+// CHECK-NEXT:      core.buffer {bytes = 32 : i64, kind = "output", name = "out", offset = 248 : i64}
+// CHECK:         core.tile {node = "add1", x = 1 : i64, y = 0 : i64}({
+// CHECK-NEXT:      core.buffer {bytes = 32 : i64, kind = "input", name = "in0", offset = 0 : i64}
+// CHECK-NEXT:      core.buffer {bytes = 64 : i64, kind = "input", name = "in1", offset = 32 : i64}
+// CHECK-NEXT:      core.buffer {bytes = 32 : i64, kind = "output", name = "out", offset = 96 : i64}
+func.func @residual(%arg0: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
+  %0 = dataflow.node "conv1"(%arg0) {buffer_elements = array<i64: 24>, control = [#dataflow.map<"{ P[y] -> S[oy = -1 + y] : 0 < y <= 2; P[y = 3] -> S[oy = 3] }">], domain = #dataflow.set<"{ S[oy] : 0 <= oy <= 3 }">, earliest = [#dataflow.map<"{ S[oy] -> P[y = 3] : 2 <= oy <= 3; S[oy] -> P[y = 1 + oy] : 0 <= oy <= 1 }">], kind = "conv", macs = 576 : i64, reads = [#dataflow.map<"{ S[oy] -> In0[c, iy, ix] : 0 <= oy <= 3 and 0 <= c <= 1 and iy >= -1 + oy and 0 <= iy <= 3 and iy <= 1 + oy and 0 <= ix <= 3 }">], writes = #dataflow.map<"{ S[oy] -> Out[k, oy, ox] : 0 <= oy <= 3 and 0 <= k <= 1 and 0 <= ox <= 3 }">}({
+  ^bb0(%arg1: tensor<1x2x4x4xf32>):
+    %2 = graph.constant {value = dense<5.000000e-01> : tensor<2x2x3x3xf32>} : () -> tensor<2x2x3x3xf32>
+    %3 = graph.constant {value = dense<1.000000e-01> : tensor<2xf32>} : () -> tensor<2xf32>
+    %4 = graph.conv %arg1, %2, %3 {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x2x4x4xf32>, tensor<2x2x3x3xf32>, tensor<2xf32>) -> tensor<1x2x4x4xf32>
+    dataflow.yield %4 : tensor<1x2x4x4xf32>
+  }) : (tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %1 = dataflow.node "add1"(%0, %arg0) {buffer_elements = array<i64: 8, 16>, control = [#dataflow.map<"{ P[oy] -> S[y = oy] : 0 <= oy <= 3 }">, #dataflow.map<"{ P[y] -> S[y' = y] : 0 <= y <= 3 }">], domain = #dataflow.set<"{ S[y] : 0 <= y <= 3 }">, earliest = [#dataflow.map<"{ S[y] -> P[oy = y] : 0 <= y <= 3 }">, #dataflow.map<"{ S[y] -> P[y' = y] : 0 <= y <= 3 }">], kind = "add", macs = 0 : i64, reads = [#dataflow.map<"{ S[y] -> In0[c, y, x] : 0 <= y <= 3 and 0 <= c <= 1 and 0 <= x <= 3 }">, #dataflow.map<"{ S[y] -> In1[c, y, x] : 0 <= y <= 3 and 0 <= c <= 1 and 0 <= x <= 3 }">], writes = #dataflow.map<"{ S[y] -> Out[c, y, x] : 0 <= y <= 3 and 0 <= c <= 1 and 0 <= x <= 3 }">}({
+  ^bb0(%arg1: tensor<1x2x4x4xf32>, %arg2: tensor<1x2x4x4xf32>):
+    %2 = graph.add %arg1, %arg2 : (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+    dataflow.yield %2 : tensor<1x2x4x4xf32>
+  }) : (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  return %1 : tensor<1x2x4x4xf32>
+}

@@ -1,0 +1,108 @@
+# ncb.py: reads and rewrites .ncb binaries by the layout documented in
+# docs/targets/ncb-format.md (so the tests check the document too).
+#   ncb.py dump FILE           prints the header, tensors and sections
+#   ncb.py corrupt FILE DIR    writes one damaged variant per kind of damage
+#   ncb.py prefixes FILE INPUT runs nc-run on prefixes of FILE; each must be
+#                              refused with "truncated" or "not an nc binary"
+import os
+import struct
+import subprocess
+import tempfile
+import sys
+import zlib
+
+HEADER = 128
+TENSOR = 128
+ENTRY = 32
+
+
+def parse(b):
+    magic, major, minor, hsize, hcrc, fsize = struct.unpack_from("<4sHHIIQ", b, 0)
+    target = b[24:56].split(b"\0")[0].decode()
+    rows, cols, clock, sram, macs, hop, link, mpi = struct.unpack_from("<IIQIIIIQ", b, 56)
+    n_in, n_out, n_sec, flags = struct.unpack_from("<IIII", b, 96)
+    tensors = []
+    for i in range(n_in + n_out):
+        o = HEADER + i * TENSOR
+        name = b[o:o + 32].split(b"\0")[0].decode()
+        dtype, rank = struct.unpack_from("<II", b, o + 32)
+        dims = struct.unpack_from("<8q", b, o + 40)[:rank]
+        scale, zp = struct.unpack_from("<fi", b, o + 104)
+        tensors.append(("input" if i < n_in else "output", name, dtype, dims, scale, zp))
+    table = HEADER + (n_in + n_out) * TENSOR
+    sections = [struct.unpack_from("<IIQQI", b, table + i * ENTRY) for i in range(n_sec)]
+    return dict(magic=magic, version=(major, minor), header_size=hsize, header_crc=hcrc, file_size=fsize,
+                target=target, grid=(rows, cols), clock=clock, sram=sram, macs_per_cycle=macs, hop=hop, link=link,
+                macs_per_inference=mpi, tensors=tensors, table=table, sections=sections)
+
+
+def fix_header_crc(b):
+    h = parse(b)
+    hdr = bytearray(b[:h["header_size"]])
+    hdr[12:16] = b"\0\0\0\0"
+    struct.pack_into("<I", b, 12, zlib.crc32(bytes(hdr)))
+
+
+def fix_section_crc(b, i):
+    h = parse(b)
+    t, ident, off, size, crc = h["sections"][i]
+    struct.pack_into("<I", b, h["table"] + i * ENTRY + 24, zlib.crc32(bytes(b[off:off + size])))
+    fix_header_crc(b)
+
+
+def dump(path):
+    b = open(path, "rb").read()
+    h = parse(b)
+    hdr = bytearray(b[:h["header_size"]])
+    hdr[12:16] = b"\0\0\0\0"
+    print("magic", h["magic"], "version %d.%d" % h["version"], "file_size", h["file_size"] == len(b),
+          "header_crc", zlib.crc32(bytes(hdr)) == h["header_crc"])
+    print("target", h["target"], "grid %dx%d" % h["grid"], "clock", h["clock"], "sram", h["sram"],
+          "macs_per_cycle", h["macs_per_cycle"], "hop", h["hop"], "link", h["link"],
+          "macs_per_inference", h["macs_per_inference"])
+    for t in h["tensors"]:
+        print("%s '%s' dtype %d dims %s scale %.9g zero_point %d" % t)
+    for i, (t, ident, off, size, crc) in enumerate(h["sections"]):
+        print("section %d type %d id %d aligned %s crc_ok %s" % (i, t, ident, off % 16 == 0,
+                                                                zlib.crc32(b[off:off + size]) == crc))
+
+
+def corrupt(path, d):
+    b = open(path, "rb").read()
+    h = parse(b)
+    def out(name, data):
+        open("%s/%s.ncb" % (d, name), "wb").write(bytes(data))
+    out("truncated", b[:len(b) // 2])
+    out("short", b[:20])
+    m = bytearray(b); m[0:4] = b"XCB\0"; out("magic", m)
+    m = bytearray(b); struct.pack_into("<H", m, 4, 2); out("version", m)
+    m = bytearray(b); struct.pack_into("<H", m, 6, 9); out("minor", m)
+    t, ident, off, size, crc = h["sections"][-1]
+    m = bytearray(b); m[off + size // 2] ^= 0x55; out("crc-section", m)
+    m = bytearray(b); struct.pack_into("<Q", m, 64, 123); out("crc-header", m)
+    out("trailing", b + bytes(16))
+    m = bytearray(b); struct.pack_into("<Q", m, h["table"] + 8, len(b) + 64); fix_header_crc(m); out("bounds", m)
+    m = bytearray(b); struct.pack_into("<I", m, off + size - 40, 9); fix_section_crc(m, len(h["sections"]) - 1)
+    out("opcode", m)
+    m = bytearray(b); m[24:56] = b"loihi".ljust(32, b"\0"); fix_header_crc(m); out("target", m)
+
+
+def prefixes(path, x):
+    b = open(path, "rb").read()
+    with tempfile.TemporaryDirectory() as d:
+        for n in list(range(0, len(b), 97)) + [len(b) - 1]:
+            f = os.path.join(d, "p.ncb")
+            open(f, "wb").write(b[:n])
+            r = subprocess.run(["nc-run", f, "--input", x, "--print"], capture_output=True, text=True)
+            if r.returncode != 1 or not ("truncated" in r.stderr or "not an nc binary" in r.stderr):
+                sys.exit("prefix of %d bytes: status %d, %s" % (n, r.returncode, r.stderr))
+    print("all prefixes refused")
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "dump":
+        dump(sys.argv[2])
+    elif sys.argv[1] == "prefixes":
+        prefixes(sys.argv[2], sys.argv[3])
+    else:
+        corrupt(sys.argv[2], sys.argv[3])

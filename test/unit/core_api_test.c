@@ -1,0 +1,202 @@
+/* core_api_test.c: the core dialect's C API (nc/dialects/core/core.h) and
+ * the chip description reader (chip_desc.h): descriptions parsed and
+ * rejected with positions, chips built through the API and verified,
+ * program instructions encoded and decoded, iteration numbering, buffer
+ * lifetimes, and first-fit allocation with lifetimes (buffers whose
+ * lifetimes do not overlap share bytes; alignment; the lowest gap wins).
+ */
+#include <isl/ctx.h>
+#include <isl/set.h>
+
+#include "ir_check.h"
+#include "nc/dialects/core/core.h"
+
+static void test_chip_desc(void)
+{
+  nc_chip_desc d;
+  nc_chip_desc_default(&d);
+  CHECK(!strcmp(d.name, "northpole") && d.rows == 16 && d.cols == 16 && d.sram_bytes == 786432, "default");
+  CHECK(nc_chip_desc_macs_per_cycle(&d, 8) == 1024 && nc_chip_desc_macs_per_cycle(&d, 4) == 2048 &&
+          nc_chip_desc_macs_per_cycle(&d, 3) == 2048 && nc_chip_desc_macs_per_cycle(&d, 16) == 0,
+        "macs per cycle: %lld %lld", (long long)nc_chip_desc_macs_per_cycle(&d, 8),
+        (long long)nc_chip_desc_macs_per_cycle(&d, 3));
+
+  const char *ok = "{\"grid\": {\"rows\": 4, \"cols\": 8}, \"core\": {\"sram_bytes\": 1000, "
+                   "\"ops_per_cycle\": {\"16\": 10, \"8\": 20}}, \"noc\": {\"hop_latency_cycles\": 0, "
+                   "\"link_bytes_per_cycle\": 4}, \"clock_hz\": 5e8, \"extra\": [1, {\"a\": 2}]}";
+  nc_chip_desc_error err;
+  CHECK(nc_chip_desc_parse(ok, strlen(ok), &d, &err), "valid description rejected: %s", err.message);
+  CHECK(!strcmp(d.name, "chip") && d.rows == 4 && d.cols == 8 && d.sram_bytes == 1000 && d.ops_per_cycle[16] == 10 &&
+          d.ops_per_cycle[8] == 20 && d.hop_latency_cycles == 0 && d.link_bytes_per_cycle == 4 && d.clock_hz == 5e8,
+        "fields");
+  CHECK(nc_chip_desc_macs_per_cycle(&d, 8) == 10 && nc_chip_desc_macs_per_cycle(&d, 12) == 5, "widest precision");
+
+  static const struct {
+    const char *text;
+    int line, column;
+    const char *message;
+  } bad[] = {
+    {"{\"grid\": {\"rows\": 4,\n  \"cols\": }}", 2, 11, "invalid JSON: unexpected token near '}'"},
+    {"{}", 1, 1, "missing \"grid\""},
+    {"{\"grid\": {\"rows\": 4, \"cols\": 8},\n \"core\": {\"sram_bytes\": 1.5}}", 2, 25,
+     "\"core.sram_bytes\" must be an integer, not a number"},
+    {"{\"grid\": {\"rows\": 4,\n   \"cols\": 100000}}", 2, 12, "\"grid.cols\" must be at most 4096, not 100000"},
+    {"{\"grid\": [4, 8]}", 1, 10, "\"grid\" must be an object, not an array"},
+    {"{\"name\": \"\", \"grid\": {}}", 1, 10, "\"name\" must be a non-empty string of at most 63 bytes"},
+    {"{\"grid\": {\"rows\": 1, \"cols\": 1}, \"core\": {\"sram_bytes\": 8, \"ops_per_cycle\": {}}}", 1, 77,
+     "\"core.ops_per_cycle\" must name at least one precision"},
+  };
+  for (size_t i = 0; i < NC_COUNTOF(bad); i++) {
+    bool parsed = nc_chip_desc_parse(bad[i].text, strlen(bad[i].text), &d, &err);
+    CHECK(!parsed, "bad description %zu accepted", i);
+    CHECK(err.line == bad[i].line && err.column == bad[i].column && !strcmp(err.message, bad[i].message),
+          "bad description %zu: got %d:%d %s", i, err.line, err.column, err.message);
+  }
+  CHECK(!nc_chip_desc_read_file("/nonexistent/chip.json", &d, &err) && err.line == 0 &&
+          strstr(err.message, "cannot open chip description '/nonexistent/chip.json'"),
+        "missing file: %s", err.message);
+}
+
+/* Counts the diagnostics the expected failures emit instead of printing them. */
+static bool count_diag(const nc_diag *d, void *user)
+{
+  if (nc_diag_get_severity(d) == NC_SEV_ERROR)
+    ++*(int *)user;
+  return true;
+}
+
+static void test_build_and_verify(void)
+{
+  nc_context *ctx = ir_context();
+  nc_context_set_allow_unregistered_dialects(ctx, false);
+  nc_op *module = nc_module_create(ctx, nc_location_unknown());
+  nc_chip_desc d;
+  nc_chip_desc_default(&d);
+  d.rows = 2;
+  d.cols = 2;
+  d.sram_bytes = 256;
+  nc_op *chip = nc_core_chip_create(ctx, nc_location_unknown(), &d, NULL);
+  nc_block_append_op(nc_module_get_body(module), chip);
+  nc_op *a = nc_core_tile_create(chip, nc_location_unknown(), "a", 0, 0, 0, 0);
+  nc_op *b = nc_core_tile_create(chip, nc_location_unknown(), "b", 1, 0, 0, 8);
+  CHECK(nc_core_chip_get_num_tiles(chip) == 2 && nc_core_chip_first_tile(chip) == a && nc_core_tile_next(a) == b,
+        "tiles in order");
+  CHECK(nc_core_chip_find_tile(chip, 1, 0) == b && !nc_core_chip_find_tile(chip, 0, 1), "find tile");
+  int64_t lo, hi;
+  CHECK(!nc_core_tile_get_out_channels(a, &lo, &hi) && nc_core_tile_get_out_channels(b, &lo, &hi) && lo == 0 &&
+          hi == 8,
+        "out_channels");
+  CHECK(!strcmp(nc_core_chip_get_target(chip), "northpole") && nc_core_chip_get_rows(chip) == 2 &&
+          !nc_core_chip_get_function_name(chip),
+        "chip attributes");
+  nc_core_tile_add_buffer(a, "weights", NC_CORE_BUFFER_WEIGHTS, 100, 0);
+  nc_op *in = nc_core_tile_add_buffer(a, "in12", NC_CORE_BUFFER_INPUT, 50, -1);
+  CHECK(nc_core_tile_get_num_buffers(a) == 2 && nc_core_tile_find_buffer(a, "in12") == in &&
+          nc_core_buffer_get_operand(in) == 12 && nc_core_buffer_get_kind(in) == NC_CORE_BUFFER_INPUT,
+        "buffers");
+  nc_core_buffer_set_offset(in, 100);
+  CHECK(nc_core_buffer_get_offset(in) == 100, "offset");
+  nc_op *prog = nc_core_tile_get_program(a);
+  nc_core_instr seq[] = {
+    {.kind = NC_CORE_RECV, .x = -1, .y = -1, .operand = 0, .iter = 3},
+    {.kind = NC_CORE_COMPUTE, .begin = 0, .end = 4},
+    {.kind = NC_CORE_SEND, .x = 1, .y = 0, .iter = 3, .bytes = 16},
+    {.kind = NC_CORE_WAIT, .cycles = 7},
+  };
+  for (size_t i = 0; i < NC_COUNTOF(seq); i++)
+    nc_core_program_append(prog, nc_location_unknown(), &seq[i]);
+  CHECK(nc_core_program_get_size(prog) == 4, "program size");
+  size_t i = 0;
+  for (nc_op *op = nc_block_get_first_op(nc_core_program_get_body(prog)); op; op = nc_op_get_next(op), i++) {
+    nc_core_instr got;
+    CHECK(nc_core_instr_get(op, &got) && !memcmp(&got, &seq[i], sizeof got), "instruction %zu round trip", i);
+  }
+  CHECK(nc_op_verify(module), "the built chip verifies");
+  char *text = nc_op_print_to_string(module, &(nc_print_flags){0}, NULL);
+  CHECK(text && strstr(text, "core.wait {cycles = 7 : i64}") &&
+          strstr(text, "core.tile {node = \"b\", out_channels = array<i64: 0, 8>, x = 1 : i64, y = 0 : i64}"),
+        "printed:\n%s", text ? text : "");
+  free(text);
+
+  /* lifetimes: weights and inputs live throughout, the output from the
+   * first compute to the last send, scratch during computes */
+  nc_core_tile_add_buffer(a, "out", NC_CORE_BUFFER_OUTPUT, 16, -1);
+  nc_core_tile_add_buffer(a, "acc", NC_CORE_BUFFER_SCRATCH, 64, -1);
+  nc_core_lifetime life[4];
+  nc_core_tile_buffer_lifetimes(a, life);
+  CHECK(life[0].first == 0 && life[0].last == 4 && life[1].first == 0 && life[1].last == 4, "persistent buffers");
+  CHECK(life[2].first == 1 && life[2].last == 2, "output lifetime [%lld, %lld]", (long long)life[2].first,
+        (long long)life[2].last);
+  CHECK(life[3].first == 1 && life[3].last == 1, "scratch lifetime [%lld, %lld]", (long long)life[3].first,
+        (long long)life[3].last);
+
+  /* the verifier catches overlapping live buffers and buffers past the SRAM */
+  int errors = 0;
+  unsigned handler = nc_context_push_diag_handler(ctx, count_diag, &errors);
+  nc_core_buffer_set_offset(nc_core_tile_find_buffer(a, "out"), 120);
+  CHECK(!nc_op_verify(module), "overlapping buffers accepted");
+  nc_core_buffer_set_offset(nc_core_tile_find_buffer(a, "out"), 250);
+  CHECK(!nc_op_verify(module), "a buffer past the SRAM accepted");
+  nc_core_buffer_set_offset(nc_core_tile_find_buffer(a, "out"), 150);
+  CHECK(nc_op_verify(module), "a valid layout rejected");
+  nc_core_tile_clear_buffers(a);
+  nc_core_program_clear(prog);
+  CHECK(nc_core_tile_get_num_buffers(a) == 0 && nc_core_program_get_size(prog) == 0 && nc_core_tile_get_program(a),
+        "clearing");
+  nc_core_tile_set_position(b, 0, 0);
+  CHECK(!nc_op_verify(module), "two tiles on one core accepted");
+  nc_context_pop_diag_handler(ctx, handler);
+  CHECK(errors == 3, "%d errors for 3 invalid chips", errors);
+  nc_op_destroy(module);
+  nc_context_destroy(ctx);
+}
+
+static void test_first_fit(void)
+{
+  /* a [0,4] 100 B, b [0,1] 50 B, c [2,3] 50 B (disjoint from b: shares its bytes), d [0,4] 10 B */
+  int64_t bytes[] = {100, 50, 50, 10}, off[4];
+  nc_core_lifetime life[] = {{0, 4}, {0, 1}, {2, 3}, {0, 4}};
+  int64_t used = nc_core_first_fit(4, bytes, life, 1, off);
+  CHECK(off[0] == 0 && off[1] == 100 && off[2] == 100 && off[3] == 150 && used == 160,
+        "offsets %lld %lld %lld %lld, used %lld", (long long)off[0], (long long)off[1], (long long)off[2],
+        (long long)off[3], (long long)used);
+  /* alignment 64: b at 128, c shares it, d after b */
+  used = nc_core_first_fit(4, bytes, life, 64, off);
+  CHECK(off[0] == 0 && off[1] == 128 && off[2] == 128 && off[3] == 192 && used == 202, "aligned offsets");
+  /* the lowest gap: x [0,0] 40 B at 0, y [1,1] 100 B at 0, z [0,1] 20 B after both at 100, w [0,0] 30 B fits at 40 */
+  int64_t b2[] = {40, 100, 20, 30}, o2[4];
+  nc_core_lifetime l2[] = {{0, 0}, {1, 1}, {0, 1}, {0, 0}};
+  used = nc_core_first_fit(4, b2, l2, 1, o2);
+  CHECK(o2[0] == 0 && o2[1] == 0 && o2[2] == 100 && o2[3] == 40 && used == 120, "gaps: %lld %lld %lld %lld",
+        (long long)o2[0], (long long)o2[1], (long long)o2[2], (long long)o2[3]);
+}
+
+static void test_iters(void)
+{
+  isl_ctx *ctx = isl_ctx_alloc();
+  isl_set *s = isl_set_read_from_str(ctx, "{ S[y, x] : 0 <= y <= 2 and 0 <= x <= y }");
+  nc_core_iters it;
+  CHECK(nc_core_iters_from_set(s, &it) && it.n == 6 && it.dim == 2, "enumerated %zu points", it.n);
+  static const int64_t want[] = {0, 0, 1, 0, 1, 1, 2, 0, 2, 1, 2, 2};
+  CHECK(it.coords && !memcmp(it.coords, want, sizeof want), "lexicographic order");
+  CHECK(nc_core_iters_rank(&it, (int64_t[]){2, 1}) == 4 && nc_core_iters_rank(&it, (int64_t[]){0, 1}) == -1, "rank");
+  nc_core_iters_clear(&it);
+  isl_set_free(s);
+  s = isl_set_read_from_str(ctx, "{ S[] }");
+  CHECK(nc_core_iters_from_set(s, &it) && it.n == 1 && it.dim == 0 && nc_core_iters_rank(&it, NULL) == 0, "S[]");
+  nc_core_iters_clear(&it);
+  isl_set_free(s);
+  s = isl_set_read_from_str(ctx, "{ S[i] : i >= 0 }");
+  CHECK(!nc_core_iters_from_set(s, &it), "an unbounded set enumerated");
+  isl_set_free(s);
+  isl_ctx_free(ctx);
+}
+
+int main(void)
+{
+  test_chip_desc();
+  test_build_and_verify();
+  test_first_fit();
+  test_iters();
+  return ir_check_status("core_api_test");
+}

@@ -1,0 +1,210 @@
+/* runtime_test.c: unit tests of the .ncb container (include/nc/targets/ncb.h)
+ * and the runtime ABI (include/nc/runtime/nc_runtime.h) on a binary built
+ * here byte by byte: one NorthPole tile copying a 2x2 input to a 4-vector
+ * (targets/northpole/runtime/np_format.h), so every field is known.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../targets/northpole/runtime/np_format.h"
+#include "nc/runtime/nc_runtime.h"
+#include "nc/targets/ncb.h"
+
+static int failures;
+#define CHECK(cond, ...)                                                                                            \
+  do {                                                                                                              \
+    if (!(cond)) {                                                                                                  \
+      failures++;                                                                                                   \
+      fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);                                   \
+      fprintf(stderr, __VA_ARGS__);                                                                                 \
+      fputc('\n', stderr);                                                                                          \
+    }                                                                                                               \
+  } while (0)
+
+static void put_block(nc_bytes *b, int64_t start, int64_t len, int64_t stride, int64_t count)
+{
+  nc_bytes_put_i64(b, start);
+  nc_bytes_put_i64(b, len);
+  nc_bytes_put_i64(b, stride);
+  nc_bytes_put_i64(b, count);
+}
+
+static void put_shape(nc_bytes *b, int rank, const int64_t *dims)
+{
+  nc_bytes_put_u32(b, (uint32_t)rank);
+  for (int i = 0; i < 8; i++)
+    nc_bytes_put_i64(b, i < rank ? dims[i] : 0);
+}
+
+static void put_instr(nc_bytes *b, uint32_t op, int64_t a, int64_t x, int64_t c, int64_t d)
+{
+  nc_bytes_put_u32(b, op);
+  nc_bytes_put_u32(b, 0);
+  nc_bytes_put_i64(b, a);
+  nc_bytes_put_i64(b, x);
+  nc_bytes_put_i64(b, c);
+  nc_bytes_put_i64(b, d);
+}
+
+/* A binary whose one tile at (2, 1) copies input [1, 1, 2, 2] to output [1, 4]. */
+static uint8_t *copy_binary(size_t *size)
+{
+  nc_ncb_chip chip = {.target = "northpole", .rows = 4, .cols = 4, .clock_hz = 1000000, .sram_bytes = 1024,
+                      .macs_per_cycle = 16, .hop_latency_cycles = 2, .link_bytes_per_cycle = 4,
+                      .macs_per_inference = 0};
+  nc_ncb_writer *w = nc_ncb_writer_create(&chip);
+  nc_ncb_tensor in = {.name = "image", .dtype = NC_NCB_DTYPE_I8, .rank = 4, .dims = {1, 1, 2, 2}, .scale = 0.5f};
+  nc_ncb_tensor out = {.name = "vector", .dtype = NC_NCB_DTYPE_I8, .rank = 2, .dims = {1, 4}, .scale = 0.25f,
+                       .zero_point = 3};
+  nc_ncb_writer_add_input(w, &in);
+  nc_ncb_writer_add_output(w, &out);
+  nc_bytes *s = nc_ncb_writer_add_section(w, NP_SECTION_INPUT_STREAM, 0); /* one step: everything */
+  nc_bytes_put_u32(s, 1);
+  nc_bytes_put_u32(s, 1);
+  nc_bytes_put_u32(s, 0);
+  put_block(s, 0, 4, 4, 1);
+  nc_bytes *t = nc_ncb_writer_add_section(w, NP_SECTION_TILE, 0);
+  nc_bytes_put_i32(t, 2);
+  nc_bytes_put_i32(t, 1);
+  nc_bytes_put_u32(t, NP_KIND_COPY);
+  nc_bytes_put_u32(t, 0);
+  nc_bytes_put_str(t, "flatten", 32);
+  nc_bytes_put_i32(t, 0);  /* network output 0 */
+  nc_bytes_put_u32(t, 1);  /* one operand, */
+  nc_bytes_put_i32(t, 0);  /* network input 0 */
+  put_shape(t, 4, (int64_t[]){1, 1, 2, 2});
+  put_shape(t, 2, (int64_t[]){1, 4});
+  nc_bytes_put_i64(t, 0);
+  nc_bytes_put_i64(t, 4);
+  for (int i = 0; i < 11; i++) /* kernel, stride, pad, dilation, group */
+    nc_bytes_put_i64(t, 0);
+  nc_bytes_put_i32(t, 0);  /* zero point */
+  nc_bytes_put_u32(t, 0);  /* no requantize */
+  nc_bytes_put_u32(t, 0);  /* no bias */
+  nc_bytes_put_u64(t, 0);  /* no weights */
+  nc_bytes_put_u32(t, 2);  /* buffers */
+  nc_bytes_put_str(t, "in0", 16);
+  nc_bytes_put_u32(t, NP_BUF_INPUT);
+  nc_bytes_put_u32(t, 0);
+  nc_bytes_put_i64(t, 0), nc_bytes_put_i64(t, 4), nc_bytes_put_i64(t, 0), nc_bytes_put_i64(t, 3);
+  nc_bytes_put_str(t, "out", 16);
+  nc_bytes_put_u32(t, NP_BUF_OUTPUT);
+  nc_bytes_put_u32(t, 0);
+  nc_bytes_put_i64(t, 4), nc_bytes_put_i64(t, 4), nc_bytes_put_i64(t, 1), nc_bytes_put_i64(t, 2);
+  nc_bytes_put_u32(t, 1);  /* one iteration */
+  nc_bytes_put_u64(t, 0);
+  nc_bytes_put_u64(t, 4);
+  nc_bytes_put_u32(t, 1);
+  nc_bytes_put_u32(t, 0);
+  put_block(t, 0, 4, 4, 1);
+  nc_bytes_put_u32(t, 3);  /* program */
+  put_instr(t, NP_OP_RECV, -1, -1, 0, 0);
+  put_instr(t, NP_OP_COMPUTE, 0, 1, 0, 0);
+  put_instr(t, NP_OP_SEND, -1, -1, 0, 4);
+  return nc_ncb_writer_finish(w, size);
+}
+
+static void test_crc(void)
+{
+  CHECK(nc_crc32(0, "123456789", 9) == 0xCBF43926u, "the CRC-32 check value, got 0x%08x", nc_crc32(0, "123456789", 9));
+  CHECK(nc_crc32(nc_crc32(0, "1234", 4), "56789", 5) == 0xCBF43926u, "CRC-32 in two parts");
+  CHECK(nc_crc32(0, "", 0) == 0, "CRC-32 of nothing");
+}
+
+static void test_container(const uint8_t *image, size_t size)
+{
+  nc_ncb ncb;
+  char err[256];
+  CHECK(nc_ncb_parse(image, size, &ncb, err, sizeof err), "parse: %s", err);
+  CHECK(ncb.version_major == 1 && ncb.version_minor == 0, "version %u.%u", ncb.version_major, ncb.version_minor);
+  CHECK(!strcmp(ncb.chip.target, "northpole") && ncb.chip.rows == 4 && ncb.chip.link_bytes_per_cycle == 4, "chip");
+  CHECK(ncb.n_inputs == 1 && ncb.n_outputs == 1 && ncb.n_sections == 2, "counts");
+  CHECK(!strcmp(ncb.inputs[0].name, "image") && ncb.inputs[0].scale == 0.5f, "input");
+  CHECK(ncb.outputs[0].zero_point == 3 && nc_ncb_tensor_elements(&ncb.outputs[0]) == 4, "output");
+  CHECK(ncb.sections[0].offset % NC_NCB_ALIGN == 0 && ncb.sections[1].offset % NC_NCB_ALIGN == 0, "alignment");
+  nc_ncb_clear(&ncb);
+  /* every prefix and every single-bit flip is refused without reading out of bounds */
+  for (size_t n = 0; n < size; n++)
+    CHECK(!nc_ncb_parse(image, n, &ncb, err, sizeof err), "a %zu-byte prefix parsed", n);
+  uint8_t *copy = malloc(size);
+  size_t accepted = 0;
+  for (size_t i = 0; i < size; i++) {
+    memcpy(copy, image, size);
+    copy[i] ^= 0x10;
+    if (nc_ncb_parse(copy, size, &ncb, err, sizeof err)) {
+      accepted++;
+      nc_ncb_clear(&ncb);
+    }
+  }
+  CHECK(accepted == 0, "%zu single-bit flips got past the checksums", accepted);
+  free(copy);
+}
+
+static void test_device(const uint8_t *image, size_t size)
+{
+  nc_device *dev = nc_device_open_memory(image, size);
+  CHECK(dev, "open: %s", nc_device_error());
+  if (!dev)
+    return;
+  CHECK(!strcmp(nc_device_target(dev), "northpole"), "target");
+  CHECK(nc_device_num_inputs(dev) == 1 && nc_device_num_outputs(dev) == 1, "counts");
+  nc_device_tensor_info info;
+  CHECK(!nc_device_input_info(dev, 0, &info) && info.elements == 4 && info.rank == 4 && info.dtype == NC_DEVICE_I8,
+        "input info");
+  CHECK(nc_device_input_info(dev, 1, &info) == -1 && strstr(nc_device_error(), "input 1 does not exist"), "input 1");
+  /* misuse is an error, not a crash */
+  int8_t q[8];
+  CHECK(nc_device_run(dev) == -1 && strstr(nc_device_error(), "was not written"), "run before writing");
+  CHECK(nc_device_read_output(dev, 0, q, 4) == -1 && strstr(nc_device_error(), "no successful"), "read first");
+  CHECK(nc_device_write_input(dev, 0, q, 3) == -1 && strstr(nc_device_error(), "multiple of 4"), "3 bytes");
+  CHECK(nc_device_write_input(dev, 0, q, 0) == -1, "0 bytes");
+  nc_device_stats st;
+  CHECK(nc_device_get_stats(dev, &st) == -1, "stats before a run");
+  /* floats are quantized with scale 0.5 (round half to even, saturate), copied, and dequantized with
+   * scale 0.25 and zero point 3 */
+  float x[8] = {0.25f, 0.75f, -1.0f, 1000.0f, 1.0f, -0.25f, 2.5f, -1000.0f}, y[8];
+  int8_t want_q[8] = {0, 2, -2, 127, 2, 0, 5, -128};
+  CHECK(!nc_device_write_input_f32(dev, 0, x, 8), "write 2: %s", nc_device_error());
+  CHECK(!nc_device_run(dev), "run: %s", nc_device_error());
+  CHECK(!nc_device_read_output(dev, 0, q, 8) && !memcmp(q, want_q, 8), "quantized copy");
+  CHECK(!nc_device_read_output_f32(dev, 0, y, 8), "read f32: %s", nc_device_error());
+  for (int i = 0; i < 8; i++)
+    CHECK(y[i] == (float)((want_q[i] - 3) * 0.25), "y[%d] = %g", i, (double)y[i]);
+  CHECK(nc_device_read_output_f32(dev, 0, y, 4) == -1 && strstr(nc_device_error(), "has 8 elements"), "count");
+  /* timing: the host sends 4 bytes (1 link cycle) 2 + 1 + 1 = 4 hops from (2, 1): arrives at 1 + 4 x 2 = 9;
+   * the copy takes 1 cycle (4 vector ops); the result leaves after 1 link cycle and 4 hops: 9 + 1 + 1 + 8 = 19 */
+  CHECK(!nc_device_get_stats(dev, &st), "stats");
+  CHECK(st.inferences == 2 && st.latency_cycles == 19, "latency %llu", (unsigned long long)st.latency_cycles);
+  CHECK(st.cores_used == 1 && st.cores_total == 16 && st.clock_hz == 1000000, "chip figures");
+  nc_device_core_stats cs;
+  CHECK(nc_device_num_cores(dev) == 1 && !nc_device_get_core_stats(dev, 0, &cs) && cs.x == 2 && cs.y == 1 &&
+          !strcmp(cs.node, "flatten") && cs.bytes_sent == 8, "core stats");
+  CHECK(nc_device_get_core_stats(dev, 1, &cs) == -1, "core 1");
+  nc_device_close(dev);
+  nc_device_close(NULL);
+  /* errors opening */
+  CHECK(!nc_device_open("/nonexistent/x.ncb") && strstr(nc_device_error(), "cannot open"), "missing file");
+  CHECK(!nc_device_open_memory("NCB", 4) && strstr(nc_device_error(), "truncated"), "short");
+  CHECK(!nc_device_open_memory(NULL, 4), "NULL data");
+}
+
+int main(void)
+{
+  test_crc();
+  size_t size;
+  uint8_t *image = copy_binary(&size);
+  size_t size2;
+  uint8_t *again = copy_binary(&size2);
+  CHECK(size == size2 && !memcmp(image, again, size), "the writer is deterministic");
+  test_container(image, size);
+  test_device(image, size);
+  free(image);
+  free(again);
+  if (failures)
+    fprintf(stderr, "runtime_test: %d check(s) failed\n", failures);
+  else
+    printf("runtime_test: all checks passed\n");
+  return failures ? 1 : 0;
+}

@@ -1,0 +1,155 @@
+/* binary.c: nc-run on a target binary (.ncb): the runtime ABI
+ * (include/nc/runtime/nc_runtime.h) opens it on the simulator of the target
+ * its header names, the inputs are written (float inputs are quantized with
+ * the binary's scales, int8 inputs taken as they are; a leading dim N times
+ * the model's runs N inferences), the network runs, and the outputs are read
+ * back (dequantized to float, or int8 when the inputs were int8). --stats
+ * prints the simulated chip's figures. Errors (a malformed, truncated,
+ * checksum-bad or version-mismatched binary, a schedule the chip cannot run)
+ * print as `model.ncb: error: ...` and make nc-run exit with status 1.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "nc/runtime/nc_runtime.h"
+#include "nc_run.h"
+#include "print.h"
+
+bool nc_run_is_binary(const char *path)
+{
+  if (!strcmp(nc_run_ext_of(path), ".ncb"))
+    return true;
+  FILE *f = fopen(path, "rb");
+  char magic[4] = {0};
+  bool yes = f && fread(magic, 1, 4, f) == 4 && !memcmp(magic, "NCB", 4);
+  if (f)
+    fclose(f);
+  return yes;
+}
+
+static double now_seconds(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void shape_text(const int64_t *dims, int rank, const char *elt, char *buf, size_t len)
+{
+  size_t n = (size_t)snprintf(buf, len, "tensor<");
+  for (int i = 0; i < rank && n < len; i++)
+    n += (size_t)snprintf(buf + n, len - n, "%lldx", (long long)dims[i]);
+  snprintf(buf + (n < len ? n : len - 1), len - (n < len ? n : len - 1), "%s>", elt);
+}
+
+/* The batch N the tensor makes for a device input, or 0 after an error. */
+static size_t input_batch(const char *path, size_t i, const nc_tensor *t, const nc_device_tensor_info *info)
+{
+  bool ok = (t->dtype == NC_DT_F32 || t->dtype == NC_DT_I8) && t->rank == info->rank && t->shape[0] > 0 &&
+            t->shape[0] % info->dims[0] == 0;
+  for (int d = 1; ok && d < t->rank; d++)
+    ok = t->shape[d] == info->dims[d];
+  if (ok)
+    return (size_t)(t->shape[0] / info->dims[0]);
+  char got[160], want[160];
+  shape_text(t->shape, t->rank, nc_dtype_name(t->dtype), got, sizeof got);
+  shape_text(info->dims, info->rank, "f32", want, sizeof want);
+  fprintf(stderr, "%s: error: input #%zu ('%s') has type %s, but the binary expects %s (or i8, or a leading dim N "
+                  "times %lld)\n", path, i, info->name, got, want, (long long)info->dims[0]);
+  return 0;
+}
+
+bool nc_run_binary(const options *o)
+{
+  double t0 = now_seconds();
+  nc_device *dev = nc_device_open(o->model);
+  if (!dev) {
+    fprintf(stderr, "%s: error: %s\n", o->model, nc_device_error());
+    return false;
+  }
+  double t_load = now_seconds() - t0;
+  bool ok = false, as_int8 = true;
+  size_t n_in = nc_device_num_inputs(dev), n_out = nc_device_num_outputs(dev), batch = 0;
+  nc_tensor **in = calloc(n_in + 1, sizeof *in), **out = calloc(n_out + 1, sizeof *out);
+  if (o->n_inputs != n_in) {
+    fprintf(stderr, "%s: error: the binary takes %zu input%s, but %zu --input %s given\n", o->model, n_in,
+            n_in == 1 ? "" : "s", o->n_inputs, o->n_inputs == 1 ? "was" : "were");
+    goto done;
+  }
+  if (o->n_outputs && o->n_outputs != n_out) {
+    fprintf(stderr, "%s: error: the binary has %zu output%s, but %zu --output %s given\n", o->model, n_out,
+            n_out == 1 ? "" : "s", o->n_outputs, o->n_outputs == 1 ? "was" : "were");
+    goto done;
+  }
+  for (size_t i = 0; i < n_in; i++) {
+    nc_device_tensor_info info;
+    nc_device_input_info(dev, i, &info);
+    if (!(in[i] = nc_run_read_tensor(o->inputs[i])))
+      goto done;
+    size_t b = input_batch(o->inputs[i], i, in[i], &info);
+    if (!b)
+      goto done;
+    if (i && b != batch) {
+      fprintf(stderr, "%s: error: input #%zu holds %zu inferences, input #0 holds %zu\n", o->inputs[i], i, b, batch);
+      goto done;
+    }
+    batch = b;
+    as_int8 &= in[i]->dtype == NC_DT_I8;
+    size_t n = (size_t)nc_tensor_num_elements(in[i]);
+    int rc = in[i]->dtype == NC_DT_I8 ? nc_device_write_input(dev, i, in[i]->data, n)
+                                      : nc_device_write_input_f32(dev, i, in[i]->data, n);
+    if (rc) {
+      fprintf(stderr, "%s: error: %s\n", o->inputs[i], nc_device_error());
+      goto done;
+    }
+  }
+  double best = 0;
+  for (long r = 0; r < o->repeat; r++) {
+    double t1 = now_seconds();
+    if (nc_device_run(dev)) {
+      fprintf(stderr, "%s: error: %s\n", o->model, nc_device_error());
+      goto done;
+    }
+    double dt = now_seconds() - t1;
+    best = r == 0 || dt < best ? dt : best;
+  }
+  for (size_t k = 0; k < n_out; k++) {
+    nc_device_tensor_info info;
+    nc_device_output_info(dev, k, &info);
+    int64_t shape[NC_DEVICE_MAX_RANK];
+    memcpy(shape, info.dims, sizeof shape);
+    shape[0] *= (int64_t)batch;
+    out[k] = nc_tensor_create(as_int8 ? NC_DT_I8 : NC_DT_F32, info.rank, shape, 0);
+    size_t n = (size_t)nc_tensor_num_elements(out[k]);
+    if (as_int8 ? nc_device_read_output(dev, k, out[k]->data, n) : nc_device_read_output_f32(dev, k, out[k]->data, n)) {
+      fprintf(stderr, "%s: error: %s\n", o->model, nc_device_error());
+      goto done;
+    }
+  }
+  if (o->time) {
+    fprintf(stderr, "nc-run: load time %.3f ms (binary read, checked, loaded into the simulator)\n", t_load * 1e3);
+    fprintf(stderr, "nc-run: run time %.3f ms (fastest of %ld, host time of the simulation)\n", best * 1e3, o->repeat);
+  }
+  ok = true;
+  for (size_t k = 0; k < o->n_outputs && ok; k++)
+    ok = nc_run_write_tensor(o->outputs[k], out[k]);
+  for (size_t k = 0; k < n_out && o->print && ok; k++) {
+    char ty[160];
+    shape_text(out[k]->shape, out[k]->rank, nc_dtype_name(out[k]->dtype), ty, sizeof ty);
+    printf("output #%zu: %s\n", k, ty);
+    nc_run_print_tensor(stdout, out[k]);
+  }
+  if (ok && o->stats)
+    nc_device_print_stats(dev, stdout);
+done:
+  for (size_t i = 0; i < n_in; i++)
+    nc_tensor_destroy(in[i]);
+  for (size_t k = 0; k < n_out; k++)
+    nc_tensor_destroy(out[k]);
+  free(in);
+  free(out);
+  nc_device_close(dev);
+  return ok;
+}
