@@ -8,6 +8,7 @@
  * op's location.
  */
 #include "ir-internal.h"
+#include "nc/ir/dominance.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -276,162 +277,28 @@ static bool check_traits(nc_op *op)
 
 /* --- dominance ------------------------------------------------------------------------------------------ */
 
-typedef struct domtree {
+typedef struct dom_entry {
   nc_region *region;
-  nc_block **blocks; /* reverse post-order */
-  size_t n;
-  uint32_t *idom;    /* index into blocks */
-  uint32_t *pre, *post; /* dominator tree interval numbering */
-} domtree;
+  nc_dominance *dom;
+} dom_entry;
 
 typedef struct verifier {
   nc_context *ctx;
-  domtree *trees;
+  dom_entry *trees; /* dominator trees of the multi-block regions seen so far */
   size_t n_trees, cap_trees;
-  /* block -> rpo index, via print_id scratch (valid while verifying) */
 } verifier;
 
-static void dom_free(domtree *t)
-{
-  free(t->blocks);
-  free(t->idom);
-  free(t->pre);
-  free(t->post);
-}
-
-static void build_dom(domtree *t, nc_region *r)
-{
-  t->region = r;
-  size_t nb = nc_region_get_num_blocks(r);
-  for (nc_block *b = r->first; b; b = b->next)
-    b->print_id = UINT32_MAX; /* unvisited */
-  /* iterative DFS for post order */
-  nc_block **post = nc_xmalloc((nb + 1) * sizeof *post);
-  size_t np = 0;
-  struct frame { nc_block *b; size_t next; } *stack = nc_xmalloc((nb + 1) * sizeof *stack);
-  size_t sp = 0;
-  stack[sp++] = (struct frame){r->first, 0};
-  r->first->print_id = 0;
-  while (sp) {
-    struct frame *f = &stack[sp - 1];
-    size_t ns = nc_block_get_num_successors(f->b);
-    if (f->next < ns) {
-      nc_block *s = nc_block_get_successor(f->b, f->next++);
-      if (s && s->region == r && s->print_id == UINT32_MAX) {
-        s->print_id = 0;
-        stack[sp++] = (struct frame){s, 0};
-      }
-    } else {
-      post[np++] = f->b;
-      sp--;
-    }
-  }
-  free(stack);
-  t->n = np;
-  t->blocks = nc_xmalloc((np + 1) * sizeof *t->blocks);
-  for (size_t i = 0; i < np; i++) {
-    t->blocks[i] = post[np - 1 - i];
-    t->blocks[i]->print_id = (uint32_t)i;
-  }
-  free(post);
-  /* Cooper, Harvey, Kennedy: iterate idoms over RPO until stable */
-  t->idom = nc_xmalloc((np + 1) * sizeof *t->idom);
-  for (size_t i = 0; i < np; i++)
-    t->idom[i] = UINT32_MAX;
-  t->idom[0] = 0;
-  bool changed = true;
-  while (changed) {
-    changed = false;
-    for (size_t i = 1; i < np; i++) {
-      uint32_t nidom = UINT32_MAX;
-      for (nc_block_use *u = t->blocks[i]->first_use; u; u = u->next) {
-        nc_block *pb = u->owner->block;
-        if (!pb || pb->region != r || pb->print_id == UINT32_MAX || pb->print_id >= np || t->blocks[pb->print_id] != pb)
-          continue;
-        uint32_t pi = pb->print_id;
-        if (t->idom[pi] == UINT32_MAX)
-          continue;
-        if (nidom == UINT32_MAX) {
-          nidom = pi;
-          continue;
-        }
-        uint32_t a = pi, b = nidom;
-        while (a != b) {
-          while (a > b)
-            a = t->idom[a];
-          while (b > a)
-            b = t->idom[b];
-        }
-        nidom = a;
-      }
-      if (nidom != UINT32_MAX && t->idom[i] != nidom) {
-        t->idom[i] = nidom;
-        changed = true;
-      }
-    }
-  }
-  /* interval numbering of the dominator tree (children lists via counting) */
-  t->pre = nc_xcalloc(np + 1, sizeof *t->pre);
-  t->post = nc_xcalloc(np + 1, sizeof *t->post);
-  uint32_t *first_child = nc_xmalloc((np + 1) * sizeof *first_child), *next_sib = nc_xmalloc((np + 1) * sizeof *next_sib);
-  for (size_t i = 0; i < np; i++)
-    first_child[i] = next_sib[i] = UINT32_MAX;
-  for (size_t i = np; i-- > 1;) {
-    uint32_t p = t->idom[i];
-    if (p == UINT32_MAX)
-      continue;
-    next_sib[i] = first_child[p];
-    first_child[p] = (uint32_t)i;
-  }
-  uint32_t *st = nc_xmalloc((np + 1) * sizeof *st), *it = nc_xmalloc((np + 1) * sizeof *it);
-  size_t top = 0;
-  uint32_t clock = 0;
-  st[top] = 0;
-  it[top++] = first_child[0];
-  t->pre[0] = clock++;
-  while (top) {
-    uint32_t c = it[top - 1];
-    if (c == UINT32_MAX) {
-      t->post[st[top - 1]] = clock++;
-      top--;
-      continue;
-    }
-    it[top - 1] = next_sib[c];
-    t->pre[c] = clock++;
-    st[top] = c;
-    it[top++] = first_child[c];
-  }
-  free(st);
-  free(it);
-  free(first_child);
-  free(next_sib);
-}
-
-static domtree *get_dom(verifier *v, nc_region *r)
+static nc_dominance *get_dom(verifier *v, nc_region *r)
 {
   for (size_t i = 0; i < v->n_trees; i++)
     if (v->trees[i].region == r)
-      return &v->trees[i];
+      return v->trees[i].dom;
   if (v->n_trees == v->cap_trees) {
     v->cap_trees = v->cap_trees ? v->cap_trees * 2 : 8;
     v->trees = nc_xrealloc(v->trees, v->cap_trees * sizeof *v->trees);
   }
-  domtree *t = &v->trees[v->n_trees++];
-  memset(t, 0, sizeof *t);
-  build_dom(t, r);
-  return t;
-}
-
-static bool reachable(domtree *t, nc_block *b)
-{
-  return b->print_id < t->n && t->blocks[b->print_id] == b;
-}
-
-/* a dominates b (both reachable blocks of t's region) */
-static bool block_dominates(domtree *t, nc_block *a, nc_block *b)
-{
-  uint32_t ia = a->print_id, ib = b->print_id;
-  return t->pre[ia] <= t->pre[ib] && t->post[ib] <= t->post[ia];
+  v->trees[v->n_trees] = (dom_entry){r, nc_dominance_create(r)};
+  return v->trees[v->n_trees++].dom;
 }
 
 static bool operand_error(nc_op *user, size_t i, nc_value *v, const char *msg)
@@ -481,10 +348,10 @@ static bool check_operand(verifier *v, nc_op *user, size_t i)
       return true;
     return operand_error(user, i, val, "does not dominate this use");
   }
-  domtree *t = get_dom(v, dr);
-  if (!reachable(t, anc->block))
+  nc_dominance *t = get_dom(v, dr);
+  if (!nc_dominance_is_reachable(t, anc->block))
     return true; /* dominance is meaningless in unreachable code */
-  if (reachable(t, db) && block_dominates(t, db, anc->block))
+  if (nc_dominance_is_reachable(t, db) && nc_dominance_dominates(t, db, anc->block))
     return true;
   return operand_error(user, i, val, "does not dominate this use");
 }
@@ -625,7 +492,7 @@ bool nc_op_verify(nc_op *op)
   verifier v = {op->info->ctx, NULL, 0, 0};
   bool ok = verify_op(&v, op);
   for (size_t i = 0; i < v.n_trees; i++)
-    dom_free(&v.trees[i]);
+    nc_dominance_destroy(v.trees[i].dom);
   free(v.trees);
   if (!ok)
     return false;
