@@ -186,7 +186,8 @@ static void *attr_make(nc_context *ctx, const void *key)
       key_owned = false; /* adopted */
     } else {
       void *d = nc_xmalloc(k->dense.nbytes);
-      memcpy(d, k->dense.data, k->dense.nbytes);
+      if (k->dense.nbytes)
+        memcpy(d, k->dense.data, k->dense.nbytes);
       a->dense.data = d;
     }
     break;

@@ -41,6 +41,7 @@ if [[ "${NC_SKIP_FUZZ:-0}" != 1 ]]; then
     seeds="$root/test/fuzz/corpus/${name#fuzz_}"
     [[ -d "$seeds" ]] && cp -r "$seeds"/. "$corpus"/
     step "fuzz ${name#fuzz_} (${secs} s)" "$f" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+         -artifact_prefix="$root/build-fuzz/$name-" \
          -print_final_stats=0 "$corpus" 2>"$root/build-fuzz/$name.log"
     rm -rf "$corpus"
   done

@@ -94,17 +94,6 @@ typedef struct import_state {
 
 /* ---- diagnostics ---------------------------------------------------------------------------------------- */
 
-const char *imp_clean(const char *s, char *buf, size_t n)
-{
-  size_t i = 0;
-  for (; s && s[i] && i + 4 < n; i++)
-    buf[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
-  if (s && s[i])
-    memcpy(buf + i, "...", 3), i += 3;
-  buf[i] = 0;
-  return buf;
-}
-
 static nc_location node_diag_loc(node_ctx *nc)
 {
   importer *im = nc->im;
@@ -118,7 +107,7 @@ static void node_label(node_ctx *nc, char *buf, size_t len)
 {
   char nb[160];
   if (*nc->n->name)
-    snprintf(buf, len, "node '%s'", imp_clean(nc->n->name, nb, sizeof nb));
+    snprintf(buf, len, "node '%s'", onnx_clean_name(nc->n->name, nb, sizeof nb));
   else
     snprintf(buf, len, "node #%zu", nc->index);
 }
@@ -129,9 +118,9 @@ static void op_label(node_ctx *nc, char *buf, size_t len)
   char ob[160], db[160];
   const char *d = nc->n->domain;
   if (!*d || !strcmp(d, "ai.onnx"))
-    snprintf(buf, len, "%s", imp_clean(nc->op_type, ob, sizeof ob));
+    snprintf(buf, len, "%s", onnx_clean_name(nc->op_type, ob, sizeof ob));
   else
-    snprintf(buf, len, "%s.%s", imp_clean(d, db, sizeof db), imp_clean(nc->op_type, ob, sizeof ob));
+    snprintf(buf, len, "%s.%s", onnx_clean_name(d, db, sizeof db), onnx_clean_name(nc->op_type, ob, sizeof ob));
 }
 
 static int64_t node_opset(node_ctx *nc)
@@ -142,30 +131,33 @@ static int64_t node_opset(node_ctx *nc)
   return nc_onnx_model_get_opset(nc->im->model, d);
 }
 
-bool imp_error(node_ctx *nc, const char *fmt, ...)
+/* Emits "node 'N' (Type, opset K): <message><suffix>" at the node. */
+NC_PRINTF(3, 0)
+static void node_error(node_ctx *nc, const char *suffix, const char *fmt, va_list ap)
 {
   char nl[200], ol[330], msg[1024];
   node_label(nc, nl, sizeof nl);
   op_label(nc, ol, sizeof ol);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  nc_emit_error(nc->im->ctx, node_diag_loc(nc), "%s (%s, opset %lld): %s%s", nl, ol, (long long)node_opset(nc), msg,
+                suffix);
+}
+
+bool imp_error(node_ctx *nc, const char *fmt, ...)
+{
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  node_error(nc, "", fmt, ap);
   va_end(ap);
-  nc_emit_error(nc->im->ctx, node_diag_loc(nc), "%s (%s, opset %lld): %s", nl, ol, (long long)node_opset(nc), msg);
   return false;
 }
 
 bool imp_unsupported(node_ctx *nc, const char *fmt, ...)
 {
-  char nl[200], ol[330], msg[1024];
-  node_label(nc, nl, sizeof nl);
-  op_label(nc, ol, sizeof ol);
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  node_error(nc, " is not supported", fmt, ap);
   va_end(ap);
-  nc_emit_error(nc->im->ctx, node_diag_loc(nc), "%s (%s, opset %lld): %s is not supported", nl, ol,
-                (long long)node_opset(nc), msg);
   return false;
 }
 
@@ -213,15 +205,15 @@ static bool check_declared(node_ctx *nc, const char *name, const imp_type *t)
     return true;
   char nb[160], s1[128], s2[128];
   if (d.dt != t->dt)
-    return imp_error(nc, "output '%s' is computed as %s but the model declares %s", imp_clean(name, nb, sizeof nb),
-                     nc_dtype_name(t->dt), nc_onnx_data_type_name(et));
+    return imp_error(nc, "output '%s' is computed as %s but the model declares %s",
+                     onnx_clean_name(name, nb, sizeof nb), nc_dtype_name(t->dt), nc_onnx_data_type_name(et));
   if (d.rank < 0 || t->rank < 0)
     return true;
   bool conflict = d.rank != t->rank;
   for (int i = 0; !conflict && i < t->rank; i++)
     conflict = d.dims[i] >= 0 && t->dims[i] >= 0 && d.dims[i] != t->dims[i];
   if (conflict)
-    return imp_error(nc, "output '%s' has shape %s but the model declares %s", imp_clean(name, nb, sizeof nb),
+    return imp_error(nc, "output '%s' has shape %s but the model declares %s", onnx_clean_name(name, nb, sizeof nb),
                      imp_type_str(t, s1, sizeof s1), imp_type_str(&d, s2, sizeof s2));
   return true;
 }
@@ -248,7 +240,7 @@ static imp_value *define_output(node_ctx *nc, size_t i)
   import_state *st = STATE(nc->im);
   if (map_get(&st->values, name)) {
     char nb[160];
-    imp_error(nc, "output '%s' is already defined (ONNX graphs are in SSA form)", imp_clean(name, nb, sizeof nb));
+    imp_error(nc, "output '%s' is already defined (ONNX graphs are in SSA form)", onnx_clean_name(name, nb, sizeof nb));
     return NULL;
   }
   imp_value *v = new_value(nc->im, name);
@@ -299,9 +291,9 @@ static bool not_constant_error(node_ctx *nc, size_t i, const char *what)
   imp_value *v = nc->in[i];
   if (v->partial)
     return imp_error(nc, "input '%s' ('%s') depends on dynamic dimensions, so it is not known at import time", what,
-                     imp_clean(v->name, nb, sizeof nb));
+                     onnx_clean_name(v->name, nb, sizeof nb));
   return imp_error(nc, "input '%s' ('%s') is computed at run time; nc needs it to be a constant", what,
-                   imp_clean(v->name, nb, sizeof nb));
+                   onnx_clean_name(v->name, nb, sizeof nb));
 }
 
 bool imp_const_ints(node_ctx *nc, size_t i, const char *what, int64_t **vals, int64_t *n)
@@ -411,7 +403,7 @@ bool imp_set_alias(node_ctx *nc, size_t i, imp_value *src)
   char nb[160];
   if (map_get(&st->values, name))
     return imp_error(nc, "output '%s' is already defined (ONNX graphs are in SSA form)",
-                     imp_clean(name, nb, sizeof nb));
+                     onnx_clean_name(name, nb, sizeof nb));
   map_put(&st->values, name, src); /* one record, so it materializes once */
   return true;
 }
@@ -524,7 +516,7 @@ nc_value *imp_materialize(importer *im, imp_value *v)
   if (!t) {
     char nb[160];
     model_error(im, "tensor '%s' is derived from dynamic dimensions (through Shape), which nc cannot compute at "
-                    "run time", imp_clean(v->name, nb, sizeof nb));
+                    "run time", onnx_clean_name(v->name, nb, sizeof nb));
     im->failed = true;
     return NULL;
   }
@@ -546,8 +538,7 @@ nc_value *imp_materialize(importer *im, imp_value *v)
     }
     value = nc_attr_dense_resource(ctx, type, r);
   }
-  if (owned)
-    free(owned);
+  nc_tensor_destroy(owned); /* its data moved into the resource, or it had none */
   nc_named_attr attr = {nc_ident_get_cstr(ctx, "value"), value};
   nc_op *op = nc_op_create(&(nc_op_state){.ctx = ctx, .name = "graph.constant",
                                           .loc = nc_location_from_attr(name_loc(im, v->name)), .n_attrs = 1,
@@ -738,10 +729,10 @@ static bool import_node(importer *im, const Onnx__NodeProto *n, size_t index)
     const Onnx__AttributeProto *a = n->attribute[i];
     if (a->ref_attr_name && *a->ref_attr_name)
       return imp_error(&nc, "attribute '%s' refers to a function attribute, which only functions may do",
-                       imp_clean(a->name, nb, sizeof nb));
+                       onnx_clean_name(a->name, nb, sizeof nb));
     for (size_t j = 0; j < i; j++)
       if (!strcmp(n->attribute[j]->name, a->name))
-        return imp_error(&nc, "attribute '%s' appears twice", imp_clean(a->name, nb, sizeof nb));
+        return imp_error(&nc, "attribute '%s' appears twice", onnx_clean_name(a->name, nb, sizeof nb));
   }
   imp_attr_ignore(&nc, "consumed_inputs"); /* an opset 1-5 memory hint */
   nc.n_in = n->n_input;
@@ -751,14 +742,14 @@ static bool import_node(importer *im, const Onnx__NodeProto *n, size_t index)
       continue;
     if (!(nc.in[i] = map_get(&st->values, n->input[i])))
       return imp_error(&nc, "input '%s' is not defined by a node, an initializer or a graph input",
-                       imp_clean(n->input[i], nb, sizeof nb));
+                       onnx_clean_name(n->input[i], nb, sizeof nb));
   }
   size_t errors = nc_context_get_num_errors(im->ctx);
   if (!fn(&nc) || nc_context_get_num_errors(im->ctx) != errors)
     return false;
   for (size_t i = 0; i < n->n_attribute; i++)
     if (!nc.used[i])
-      return imp_unsupported(&nc, "attribute '%s'", imp_clean(n->attribute[i]->name, nb, sizeof nb));
+      return imp_unsupported(&nc, "attribute '%s'", onnx_clean_name(n->attribute[i]->name, nb, sizeof nb));
   return true;
 }
 
@@ -788,7 +779,7 @@ static bool import_inputs(importer *im, const Onnx__GraphProto *g)
   for (size_t i = 0; i < g->n_initializer; i++) {
     const Onnx__TensorProto *t = g->initializer[i];
     if (map_get(&st->values, t->name))
-      return model_error(im, "initializer '%s' is defined twice", imp_clean(t->name, nb, sizeof nb));
+      return model_error(im, "initializer '%s' is defined twice", onnx_clean_name(t->name, nb, sizeof nb));
     imp_value *v = new_value(im, t->name);
     v->init = t;
     nc_dtype dt;
@@ -806,10 +797,10 @@ static bool import_inputs(importer *im, const Onnx__GraphProto *g)
     if (!*name)
       return model_error(im, "sparse initializer #%zu has no name", i);
     if (map_get(&st->values, name))
-      return model_error(im, "initializer '%s' is defined twice", imp_clean(name, nb, sizeof nb));
+      return model_error(im, "initializer '%s' is defined twice", onnx_clean_name(name, nb, sizeof nb));
     nc_tensor *t = imp_densify(im, sp, err, sizeof err);
     if (!t)
-      return model_error(im, "sparse initializer '%s': %s", imp_clean(name, nb, sizeof nb), err);
+      return model_error(im, "sparse initializer '%s': %s", onnx_clean_name(name, nb, sizeof nb), err);
     imp_value *v = new_value(im, name);
     v->known = t;
     v->type = imp_type_of_tensor(t);
@@ -824,23 +815,23 @@ static bool import_inputs(importer *im, const Onnx__GraphProto *g)
     if (init) {
       if (init->init)
         continue; /* opset <= 9 style: an initializer listed as an input is a constant */
-      return model_error(im, "graph input '%s' is listed twice", imp_clean(name, nb, sizeof nb));
+      return model_error(im, "graph input '%s' is listed twice", onnx_clean_name(name, nb, sizeof nb));
     }
     imp_type t;
     int32_t et;
     if (!imp_type_from_value_info(vi, &t, &et)) {
       if (et == NC_ONNX_UNDEFINED)
-        return model_error(im, "graph input '%s' is not a tensor", imp_clean(name, nb, sizeof nb));
+        return model_error(im, "graph input '%s' is not a tensor", onnx_clean_name(name, nb, sizeof nb));
       int64_t dims[1];
       if (nc_onnx_value_info_get_shape(vi, dims, 1) > NC_TENSOR_MAX_RANK)
         return model_error(im, "graph input '%s' has a rank above %d, the most nc supports",
-                           imp_clean(name, nb, sizeof nb), NC_TENSOR_MAX_RANK);
+                           onnx_clean_name(name, nb, sizeof nb), NC_TENSOR_MAX_RANK);
       return model_error(im, "graph input '%s' has element type %s, which nc does not support",
-                         imp_clean(name, nb, sizeof nb), nc_onnx_data_type_name(et));
+                         onnx_clean_name(name, nb, sizeof nb), nc_onnx_data_type_name(et));
     }
     if (t.rank < 0)
       return model_error(im, "graph input '%s' has no shape; nc needs at least its rank",
-                         imp_clean(name, nb, sizeof nb));
+                         onnx_clean_name(name, nb, sizeof nb));
     /* dims of one dim_param name share a symbol */
     const Onnx__TensorShapeProto *shape = vi->type->tensor_type->shape;
     for (int k = 0; k < t.rank; k++) {
@@ -903,7 +894,7 @@ static nc_op *import_graph(importer *im)
     imp_value *v = *name ? map_get(&st->values, name) : NULL;
     if (!v) {
       ok = model_error(im, "graph output '%s' is not produced by any node, initializer or input",
-                       imp_clean(name, nb, sizeof nb));
+                       onnx_clean_name(name, nb, sizeof nb));
       break;
     }
     ok = (rets[i] = imp_materialize(im, v)) != NULL;
