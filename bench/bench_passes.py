@@ -66,6 +66,31 @@ OP_LINE = re.compile(rb'^[ \t]*(?:%[^=\n]*=[ \t]*)?"([^"\n]+)"\(', re.M)
 TIMING_ROW = re.compile(r"^\s*((?:[0-9.]+ \(\s*[0-9.]+%\)\s+)+)(\S.*?)\s*$")
 
 
+SPIN = "import sys\nx = 0\nfor i in range(int(sys.argv[1])): x += i\n"
+
+
+def parallel_capacity(iters=6_000_000):
+    """How many cores' worth of CPU this session gets right now: the wall time
+    of one CPU-bound child, times two, over the wall time of two such children
+    run at once (2.0 on an idle 2-core machine). With Linux's autogroup
+    scheduling, CPU is shared fairly between sessions, not threads: while
+    other sessions keep the cores busy, a second thread of ours gains
+    nothing, and neither tool's threaded run can beat its single-threaded one."""
+    import subprocess
+    import time
+
+    def spin(n):
+        t0 = time.perf_counter()
+        procs = [subprocess.Popen([sys.executable, "-c", SPIN, str(iters)]) for _ in range(n)]
+        for p in procs:
+            p.wait()
+        return time.perf_counter() - t0
+
+    one = min(spin(1) for _ in range(2))
+    two = min(spin(2) for _ in range(2))
+    return 2 * one / two
+
+
 def count_ops(path):
     """Ops of each name in a generic-form file."""
     with open(path, "rb") as f:
@@ -134,7 +159,8 @@ def main():
 
     print(f"machine: {bench_ir.machine()}")
     print(f"mode: {args.mode}, {args.reps} run(s) per tool and row (fastest kept); "
-          f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}\n")
+          f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; "
+          f"parallel capacity before: {parallel_capacity():.2f} cores\n")
     print("| case | pipeline | threads | mlir-opt wall | nc wall | speedup | cpu speedup | mlir-opt pass | nc pass "
           "| pass speedup | threaded speedup mlir-opt / nc | mlir-opt RSS | nc RSS | ops left |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
@@ -192,8 +218,10 @@ def main():
                           f"| {bench_ir.fmt_count(left)}{'' if m_counts == n_counts else ' (DIFFER)'} |", flush=True)
                     if speed < 5:
                         misses.append(f"{name} {pipeline} threads={threads}: speedup {speed:.1f}x < 5x")
-    print(f"\nload average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())} "
-          "(above ~1, other jobs shared the cores: walls are inflated and threads gain less)")
+    print(f"\nload average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; "
+          f"parallel capacity after: {parallel_capacity():.2f} cores\n"
+          "(load above ~1: other jobs shared the cores and inflated the walls; parallel capacity = how many "
+          "cores' worth two CPU-bound processes of this session got at once: near 1, threads cannot gain)")
     if misses:
         print("goals missed (speedup >= 5x; threaded faster than single-threaded on many functions):")
         for x in misses:

@@ -10,6 +10,7 @@
 #define NC_IR_INTERNAL_H
 
 #include <pthread.h>
+#include <stdarg.h>
 
 #include "nc/ir/asm.h"
 #include "nc/ir/diag.h"
@@ -262,6 +263,7 @@ struct nc_out {
 void nc_out_flush(nc_out *o);
 void nc_out_write(nc_out *o, const char *s, size_t n);
 void nc_out_printf(nc_out *o, const char *fmt, ...) NC_PRINTF(2, 3);
+void nc_out_vprintf(nc_out *o, const char *fmt, va_list ap) NC_PRINTF(2, 0);
 void nc_out_type(nc_out *o, const nc_type *t);
 void nc_out_attr(nc_out *o, const nc_attr *a, const nc_print_flags *flags);
 void nc_out_string_literal(nc_out *o, const char *s, size_t len);

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nc/support/hex.h"
+
 static inline bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 static inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
 static inline bool is_bare_char(char c) { return is_letter(c) || is_digit(c) || c == '_' || c == '$' || c == '.'; }
@@ -404,17 +406,6 @@ bool expect(nc_asm_parser *p, tok_kind k, const char *what)
   return perr(p, "expected %s", tok_spelling(k));
 }
 
-static int hexval(char c)
-{
-  if (c >= '0' && c <= '9')
-    return c - '0';
-  if (c >= 'a' && c <= 'f')
-    return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F')
-    return c - 'A' + 10;
-  return -1;
-}
-
 char *string_value(nc_asm_parser *p, const token *t, size_t *len)
 {
   const char *s = t->start, *e = t->start + t->len;
@@ -440,7 +431,7 @@ char *string_value(nc_asm_parser *p, const token *t, size_t *len)
     case 'n': out[n++] = '\n'; s += 2; break;
     case 't': out[n++] = '\t'; s += 2; break;
     default: {
-      int h = hexval(c), l = hexval(s[2]);
+      int h = nc_hex_digit_value(c), l = nc_hex_digit_value(s[2]);
       if (h < 0 || l < 0) { /* the lexer already checked; keep the parser safe anyway */
         perr_at(p, s, "unknown escape in string literal");
         free(out);
@@ -464,7 +455,7 @@ bool int_value(const token *t, uint64_t *out)
     for (s += 2; s < e; s++) {
       if (v >> 60)
         return false;
-      v = v * 16 + (uint64_t)hexval(*s);
+      v = v * 16 + (uint64_t)nc_hex_digit_value(*s);
     }
   } else {
     for (; s < e; s++) {

@@ -64,25 +64,29 @@ void nc_out_write(nc_out *o, const char *s, size_t n)
   o->len += n;
 }
 
-void nc_out_printf(nc_out *o, const char *fmt, ...)
+void nc_out_vprintf(nc_out *o, const char *fmt, va_list ap)
 {
   char buf[256];
+  va_list again;
+  va_copy(again, ap);
+  int n = vsnprintf(buf, sizeof buf, fmt, ap);
+  if (n >= 0 && (size_t)n < sizeof buf) {
+    nc_out_write(o, buf, (size_t)n);
+  } else if (n >= 0) {
+    char *big = nc_xmalloc((size_t)n + 1);
+    vsnprintf(big, (size_t)n + 1, fmt, again);
+    nc_out_write(o, big, (size_t)n);
+    free(big);
+  }
+  va_end(again);
+}
+
+void nc_out_printf(nc_out *o, const char *fmt, ...)
+{
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(buf, sizeof buf, fmt, ap);
+  nc_out_vprintf(o, fmt, ap);
   va_end(ap);
-  if (n < 0)
-    return;
-  if ((size_t)n < sizeof buf) {
-    nc_out_write(o, buf, (size_t)n);
-    return;
-  }
-  char *big = nc_xmalloc((size_t)n + 1);
-  va_start(ap, fmt);
-  vsnprintf(big, (size_t)n + 1, fmt, ap);
-  va_end(ap);
-  nc_out_write(o, big, (size_t)n);
-  free(big);
 }
 
 static void out_u64(nc_out *o, uint64_t v)

@@ -552,23 +552,10 @@ void nc_asm_printn(nc_asm_printer *p, const char *s, size_t n) { nc_out_write(p-
 
 void nc_asm_printf(nc_asm_printer *p, const char *fmt, ...)
 {
-  char buf[512];
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(buf, sizeof buf, fmt, ap);
+  nc_out_vprintf(p->o, fmt, ap);
   va_end(ap);
-  if (n < 0)
-    return;
-  if ((size_t)n < sizeof buf) {
-    nc_out_write(p->o, buf, (size_t)n);
-    return;
-  }
-  char *big = nc_xmalloc((size_t)n + 1);
-  va_start(ap, fmt);
-  vsnprintf(big, (size_t)n + 1, fmt, ap);
-  va_end(ap);
-  nc_out_write(p->o, big, (size_t)n);
-  free(big);
 }
 
 void nc_asm_print_type(nc_asm_printer *p, const nc_type *t) { nc_out_type(p->o, t); }

@@ -624,6 +624,7 @@ static void collect_nested(collect *c, nc_op *op, bool pre_order)
   for (uint32_t i = 0; i < op->n_regions; i++)
     for (nc_block *b = op->regions[i].first; b; b = b->next)
       for (nc_op *o = b->first; o; o = o->next) {
+        __builtin_prefetch((const char *)o + 1024); /* ops mostly lie in allocation order */
         if (pre_order)
           collect_push(c, o);
         if (o->n_regions)
@@ -751,7 +752,7 @@ void nc_apply_patterns_greedily(nc_op *root, const nc_pattern_set *patterns, con
   d.root = root;
   d.patterns = patterns;
   d.any_pats = patterns_for(patterns, NULL, &d.n_any_pats);
-  bool changed;
+  bool changed, again;
   int64_t iter = 0;
   collect c = {NULL, 0, 0};
   do {
@@ -790,9 +791,22 @@ void nc_apply_patterns_greedily(nc_op *root, const nc_pattern_set *patterns, con
       for (uint32_t i = 0; i < root->n_regions; i++)
         changed |= simplify_region_dce(&d, &root->regions[i]);
     forget_constants(&d);
+    again = changed && (cfg->max_iterations < 0 || ++iter < cfg->max_iterations) &&
+            (cfg->max_num_rewrites < 0 || (int64_t)d.stats.rewrites < cfg->max_num_rewrites);
+    /* the region simplification queues the operands' definitions of the ops
+     * it erases, for the next iteration: drop the erased ones before they are
+     * freed, and unmark them all if there is no next iteration */
+    size_t kept = 0;
+    for (size_t i = 0; i < d.n_wl; i++) {
+      nc_op *op = d.wl[i];
+      if (again && !(op->flags & NC_OP_ERASED))
+        d.wl[kept++] = op;
+      else
+        op->flags &= (uint8_t)~NC_OP_IN_WORKLIST;
+    }
+    d.n_wl = kept;
     bury(&d);
-  } while (changed && (cfg->max_iterations < 0 || ++iter < cfg->max_iterations) &&
-           (cfg->max_num_rewrites < 0 || (int64_t)d.stats.rewrites < cfg->max_num_rewrites));
+  } while (again);
   d.stats.converged = !changed;
   free(c.ops);
   free(d.wl);

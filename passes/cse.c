@@ -155,7 +155,7 @@ static nc_op *lookup_or_insert(table *t, nc_op *op)
 /* Removes the ops inserted since `mark` (a scope ends). */
 static void pop_to(table *t, size_t mark)
 {
-  if (mark == 0 && t->n_log * 8 >= t->cap) { /* everything goes and the table is full enough: clear it at once */
+  if (mark == 0 && t->n_log && t->n_log * 8 >= t->cap) { /* everything goes and the table is full enough: clear it at once */
     memset(t->slots, 0, t->cap * sizeof *t->slots);
     t->count = t->tombs = t->n_log = 0;
     return;

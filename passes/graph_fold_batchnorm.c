@@ -95,9 +95,7 @@ static void scale_along(const bn *p, nc_tensor *w, int axis)
 static nc_value *make_const(nc_rewriter *rw, nc_tensor *t, nc_type *type, nc_value *like, const char *suffix,
                             nc_location loc)
 {
-  char hint[256];
-  gp_name_hint(like, suffix, "bn_folded", hint, sizeof hint);
-  return gp_create_constant(rw, gp_attr_from_tensor(nc_rewriter_get_context(rw), t, type, hint, GP_DENSE_LIMIT), loc);
+  return gp_create_tensor_constant(rw, t, type, like, suffix, "bn_folded", loc);
 }
 
 static nc_type *vec_type(nc_context *ctx, int64_t n, nc_type *elt) { return nc_type_tensor(ctx, 1, &n, elt, NULL); }
@@ -120,10 +118,7 @@ static bool fold_into_conv(nc_op *conv, const bn *p, nc_rewriter *rw, nc_type *e
     nc_value *nbv = make_const(rw, nb, bv ? nc_value_get_type(bv) : vec_type(ctx, p->c, elt), bv ? bv : wv,
                                bv ? "_bn" : "_bn_bias", nc_op_get_loc(conv));
     nc_op_set_operand(conv, 1, nw);
-    if (bv)
-      nc_op_set_operand(conv, 2, nbv);
-    else
-      nc_op_insert_operands(conv, 2, 1, &nbv);
+    gp_set_bias_operand(conv, nbv);
     nc_rewriter_modified(rw, conv);
     nc_tensor_destroy(nb);
   }
@@ -175,10 +170,7 @@ static bool fold_into_gemm(nc_op *op, const bn *p, nc_rewriter *rw, nc_type *elt
     nc_tensor_destroy(nc_);
     if (is_gemm) {
       nc_op_set_operand(op, 1, nb);
-      if (cv)
-        nc_op_set_operand(op, 2, ncv);
-      else
-        nc_op_insert_operands(op, 2, 1, &ncv);
+      gp_set_bias_operand(op, ncv);
       nc_op_remove_attr(op, nc_ident_get_cstr(ctx, "beta"));
       nc_rewriter_modified(rw, op);
     } else {
@@ -226,23 +218,11 @@ static bool fold_batchnorm(nc_op *op, nc_rewriter *rw)
 
 static const nc_pattern pattern = {"FoldBatchNormIntoProducer", 1, fold_batchnorm};
 
-static void free_patterns(void *p) { nc_pattern_set_destroy(p); }
-
 static bool initialize(nc_pass *pass, nc_context *ctx)
 {
   nc_pattern_set *set = nc_pattern_set_create(ctx);
   nc_pattern_set_add(set, "graph.batch_norm", &pattern);
-  nc_pass_set_state(pass, set, free_patterns);
-  return true;
-}
-
-static bool run(nc_pass *pass, nc_op *func)
-{
-  nc_greedy_config cfg = nc_greedy_config_default();
-  cfg.fold = false;
-  nc_greedy_stats st;
-  nc_apply_patterns_greedily(func, nc_pass_get_state(pass), &cfg, &st);
-  nc_pass_stat_add(pass, 0, st.rewrites);
+  nc_pass_set_state(pass, set, gp_free_pattern_set);
   return true;
 }
 
@@ -260,5 +240,5 @@ const nc_pass_def nc_graph_fold_batchnorm_pass = {
   .anchor = "func.func",
   .stats = stats, .n_stats = NC_COUNTOF(stats),
   .initialize = initialize,
-  .run = run,
+  .run = gp_run_patterns,
 };

@@ -75,16 +75,12 @@ static bool bias_into_conv(nc_op *conv, nc_value *dv, nc_rewriter *rw)
       nc_tensor_set_f64(nb, i, b ? gp_round(d->dtype, nc_tensor_get_f64(b, i) + v) : v);
     }
     nc_context *ctx = nc_op_get_context(conv);
-    char hint[256];
-    gp_name_hint(bv ? bv : dv, bv ? "_fused" : "", "bias", hint, sizeof hint);
     nc_type *bt = bv ? nc_value_get_type(bv) : tensor_type(ctx, 1, &m, nc_type_get_element_type(yt));
     nc_rewriter_set_insertion_point_before(rw, conv);
-    nc_value *nbv = gp_create_constant(rw, gp_attr_from_tensor(ctx, nb, bt, hint, GP_DENSE_LIMIT), nc_op_get_loc(conv));
+    nc_value *nbv =
+      gp_create_tensor_constant(rw, nb, bt, bv ? bv : dv, bv ? "_fused" : "", "bias", nc_op_get_loc(conv));
     nc_tensor_destroy(nb);
-    if (bv)
-      nc_op_set_operand(conv, 2, nbv);
-    else
-      nc_op_insert_operands(conv, 2, 1, &nbv);
+    gp_set_bias_operand(conv, nbv);
     nc_rewriter_modified(rw, conv);
   }
   nc_tensor_destroy(d);
@@ -146,11 +142,9 @@ static bool bias_into_gemm(nc_op *gemm, nc_value *dv, nc_rewriter *rw)
           double cb = gp.beta == 1.0 ? at2(c, i, j) : gp_round(c->dtype, beta * at2(c, i, j));
           nc_tensor_set_f64(n, i * shape[1] + j, gp_round(c->dtype, cb + at2(d, i, j)));
         }
-      char hint[256];
-      gp_name_hint(cv, "_fused", "bias", hint, sizeof hint);
       nc_type *nt = tensor_type(ctx, rank, rank == 2 ? shape : shape + 1, nc_type_get_element_type(yt));
       nc_rewriter_set_insertion_point_before(rw, gemm);
-      ncv = gp_create_constant(rw, gp_attr_from_tensor(ctx, n, nt, hint, GP_DENSE_LIMIT), nc_op_get_loc(gemm));
+      ncv = gp_create_tensor_constant(rw, n, nt, cv, "_fused", "bias", nc_op_get_loc(gemm));
       nc_tensor_destroy(n);
     }
     nc_tensor_destroy(c);
@@ -158,10 +152,7 @@ static bool bias_into_gemm(nc_op *gemm, nc_value *dv, nc_rewriter *rw)
     if (!ok)
       return false;
   }
-  if (cv)
-    nc_op_set_operand(gemm, 2, ncv);
-  else
-    nc_op_insert_operands(gemm, 2, 1, &ncv);
+  gp_set_bias_operand(gemm, ncv);
   nc_op_remove_attr(gemm, nc_ident_get_cstr(ctx, "beta"));
   nc_rewriter_modified(rw, gemm);
   return true;
@@ -268,8 +259,6 @@ static const nc_pattern act_add_pattern = {"FuseActivation", 1, fuse_activation_
 static const char *const activation_ops[] = {"graph.relu", "graph.leaky_relu", "graph.clip", "graph.sigmoid",
                                              "graph.tanh"};
 
-static void free_patterns(void *p) { nc_pattern_set_destroy(p); }
-
 static bool initialize(nc_pass *pass, nc_context *ctx)
 {
   nc_pattern_set *set = nc_pattern_set_create(ctx);
@@ -278,17 +267,7 @@ static bool initialize(nc_pass *pass, nc_context *ctx)
   bool into_add = nc_pass_get_option_bool(pass, "fuse-into-add");
   for (size_t i = 0; i < NC_COUNTOF(activation_ops); i++)
     nc_pattern_set_add(set, activation_ops[i], into_add ? &act_add_pattern : &act_pattern);
-  nc_pass_set_state(pass, set, free_patterns);
-  return true;
-}
-
-static bool run(nc_pass *pass, nc_op *func)
-{
-  nc_greedy_config cfg = nc_greedy_config_default();
-  cfg.fold = false;
-  nc_greedy_stats st;
-  nc_apply_patterns_greedily(func, nc_pass_get_state(pass), &cfg, &st);
-  nc_pass_stat_add(pass, 0, st.rewrites);
+  nc_pass_set_state(pass, set, gp_free_pattern_set);
   return true;
 }
 
@@ -307,5 +286,5 @@ const nc_pass_def nc_graph_fuse_activation_pass = {
   .options = options, .n_options = NC_COUNTOF(options),
   .stats = stats, .n_stats = NC_COUNTOF(stats),
   .initialize = initialize,
-  .run = run,
+  .run = gp_run_patterns,
 };

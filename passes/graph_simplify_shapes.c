@@ -55,8 +55,6 @@ static bool apply_fold(nc_op *op, nc_rewriter *rw)
 
 static const nc_pattern fold_pattern = {"FoldShapeOp", 2, apply_fold};
 
-static void free_patterns(void *p) { nc_pattern_set_destroy(p); }
-
 static bool initialize(nc_pass *pass, nc_context *ctx)
 {
   nc_pattern_set *set = nc_pattern_set_create(ctx);
@@ -68,17 +66,7 @@ static bool initialize(nc_pass *pass, nc_context *ctx)
     for (size_t j = 0; j < def->n_canonicalize; j++)
       nc_pattern_set_add(set, shape_ops[i], &def->canonicalize[j]);
   }
-  nc_pass_set_state(pass, set, free_patterns);
-  return true;
-}
-
-static bool run(nc_pass *pass, nc_op *func)
-{
-  nc_greedy_config cfg = nc_greedy_config_default();
-  cfg.fold = false; /* the shape ops' folds run as the pattern above */
-  nc_greedy_stats st;
-  nc_apply_patterns_greedily(func, nc_pass_get_state(pass), &cfg, &st);
-  nc_pass_stat_add(pass, 0, st.rewrites);
+  nc_pass_set_state(pass, set, gp_free_pattern_set);
   return true;
 }
 
@@ -95,5 +83,5 @@ const nc_pass_def nc_graph_simplify_shapes_pass = {
   .anchor = "func.func",
   .stats = stats, .n_stats = NC_COUNTOF(stats),
   .initialize = initialize,
-  .run = run,
+  .run = gp_run_patterns, /* the shape ops' folds run as fold_pattern */
 };

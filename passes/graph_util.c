@@ -1,6 +1,7 @@
 /* graph_util.c: helpers shared by the graph passes: graph.constant values as
  * host tensors and back (dense literals only for small tensors, blobs for
- * the rest), resource names, per-dtype rounding. See graph_util.h. */
+ * the rest), resource names, per-dtype rounding, bias operands, and the run
+ * hook of the pattern passes. See graph_util.h. */
 #include "graph_util.h"
 #include "nc/dialects/graph/interp.h"
 
@@ -101,6 +102,22 @@ const char *gp_name_hint(nc_value *v, const char *suffix, const char *fallback, 
   return buf;
 }
 
+nc_value *gp_create_tensor_constant(nc_rewriter *rw, const nc_tensor *t, nc_type *type, nc_value *like,
+                                    const char *suffix, const char *fallback, nc_location loc)
+{
+  char hint[256];
+  gp_name_hint(like, suffix, fallback, hint, sizeof hint);
+  return gp_create_constant(rw, gp_attr_from_tensor(nc_rewriter_get_context(rw), t, type, hint, GP_DENSE_LIMIT), loc);
+}
+
+void gp_set_bias_operand(nc_op *op, nc_value *bias)
+{
+  if (nc_op_get_num_operands(op) > 2)
+    nc_op_set_operand(op, 2, bias);
+  else
+    nc_op_insert_operands(op, 2, 1, &bias);
+}
+
 double gp_round(nc_dtype dt, double v)
 {
   switch (dt) {
@@ -114,4 +131,16 @@ double gp_round(nc_dtype dt, double v)
 bool gp_only_user(nc_value *v, const nc_op *user)
 {
   return nc_value_has_one_use(v) && nc_use_get_owner(nc_value_get_first_use(v)) == user;
+}
+
+void gp_free_pattern_set(void *set) { nc_pattern_set_destroy(set); }
+
+bool gp_run_patterns(nc_pass *pass, nc_op *func)
+{
+  nc_greedy_config cfg = nc_greedy_config_default();
+  cfg.fold = false; /* the passes' patterns do their own folding, if any */
+  nc_greedy_stats st;
+  nc_apply_patterns_greedily(func, nc_pass_get_state(pass), &cfg, &st);
+  nc_pass_stat_add(pass, 0, st.rewrites);
+  return true;
 }

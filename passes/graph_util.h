@@ -11,6 +11,7 @@
 #define NC_PASSES_GRAPH_UTIL_H
 
 #include "nc/dialects/graph/graph.h"
+#include "nc/ir/pass.h"
 #include "nc/ir/rewrite.h"
 
 /** Tensors with at most this many elements are written as `dense<...>` by
@@ -51,6 +52,17 @@ NC_KEEP nc_value *gp_create_constant(nc_rewriter *rw, NC_KEEP nc_attr *value, nc
  * `suffix` is appended. Writes into buf. */
 const char *gp_name_hint(NC_KEEP nc_value *v, const char *suffix, const char *fallback, char *buf, size_t len);
 
+/** Creates a graph.constant holding `t` as `type` at the rewriter's insertion
+ * point (gp_attr_from_tensor with GP_DENSE_LIMIT; a blob is named by
+ * gp_name_hint(like, suffix, fallback)) and returns its result. */
+NC_KEEP nc_value *gp_create_tensor_constant(nc_rewriter *rw, NC_KEEP const nc_tensor *t, nc_type *type,
+                                            NC_KEEP nc_value *like, const char *suffix, const char *fallback,
+                                            nc_location loc);
+
+/** Makes `bias` operand 2 of `op` (the bias of a conv or conv_transpose, the
+ * c of a gemm), replacing the operand there or appending it. */
+void gp_set_bias_operand(NC_KEEP nc_op *op, NC_KEEP nc_value *bias);
+
 /** Rounds v to the precision of a float dtype (f32, f16, bf16; f64 unchanged),
  * so that a computation done in double then rounded per step is exactly the
  * dtype's own arithmetic (double has more than twice the bits of f32). */
@@ -58,5 +70,13 @@ double gp_round(nc_dtype dt, double v);
 
 /** True if `v` has exactly one use, and `user` is its owner. */
 bool gp_only_user(NC_KEEP nc_value *v, NC_KEEP const nc_op *user);
+
+/** The state destructor of a pattern pass (its state is an nc_pattern_set). */
+void gp_free_pattern_set(NC_TAKE void *set);
+
+/** The run hook of a pattern pass: applies the pass's pattern set (its
+ * state) greedily to `func` without folding and adds the rewrites to the
+ * pass's statistic 0. */
+bool gp_run_patterns(NC_KEEP nc_pass *pass, NC_KEEP nc_op *func);
 
 #endif

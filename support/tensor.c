@@ -141,84 +141,34 @@ uint16_t nc_f32_to_bf16(float f)
   return (uint16_t)(x >> 16);
 }
 
-static int64_t wrap(int64_t v, nc_dtype dt)
-{
-  switch (dt) {
-  case NC_DT_I8: return (int8_t)v;
-  case NC_DT_U8: return (uint8_t)v;
-  case NC_DT_I16: return (int16_t)v;
-  case NC_DT_U16: return (uint16_t)v;
-  case NC_DT_I32: return (int32_t)v;
-  case NC_DT_U32: return (uint32_t)v;
-  case NC_DT_BOOL: return v != 0;
-  case NC_DT_I4: return (int64_t)((uint64_t)v << 60) >> 60;
-  case NC_DT_U4: return v & 0xf;
-  case NC_DT_I2: return (int64_t)((uint64_t)v << 62) >> 62;
-  case NC_DT_U2: return v & 0x3;
-  default: return v;
-  }
-}
-
 double nc_tensor_get_f64(const nc_tensor *t, int64_t i)
 {
-  const char *p = t->data;
-  switch (t->dtype) {
-  case NC_DT_F32: return ((const float *)p)[i];
-  case NC_DT_F64: return ((const double *)p)[i];
-  case NC_DT_F16: return nc_f16_to_f32(((const uint16_t *)p)[i]);
-  case NC_DT_BF16: return nc_bf16_to_f32(((const uint16_t *)p)[i]);
-  case NC_DT_U64: return (double)((const uint64_t *)p)[i];
-  default: return (double)nc_tensor_get_i64(t, i);
-  }
+  if (!nc_dtype_is_integer(t->dtype))
+    return nc_elem_load_f64(t->data, t->dtype, i);
+  if (t->dtype == NC_DT_U64)
+    return (double)((const uint64_t *)t->data)[i];
+  return (double)nc_elem_load_i64(t->data, t->dtype, i);
 }
 
 int64_t nc_tensor_get_i64(const nc_tensor *t, int64_t i)
 {
-  const char *p = t->data;
-  switch (t->dtype) {
-  case NC_DT_I8: case NC_DT_I4: case NC_DT_I2: return ((const int8_t *)p)[i];
-  case NC_DT_U8: case NC_DT_U4: case NC_DT_U2: case NC_DT_BOOL: return ((const uint8_t *)p)[i];
-  case NC_DT_I16: return ((const int16_t *)p)[i];
-  case NC_DT_U16: return ((const uint16_t *)p)[i];
-  case NC_DT_I32: return ((const int32_t *)p)[i];
-  case NC_DT_U32: return ((const uint32_t *)p)[i];
-  case NC_DT_I64: return ((const int64_t *)p)[i];
-  case NC_DT_U64: return (int64_t)((const uint64_t *)p)[i];
-  default: {
-    double d = nc_tensor_get_f64(t, i);
-    if (isnan(d)) return 0;
-    if (d >= 9.2233720368547758e18) return INT64_MAX;
-    if (d <= -9.2233720368547758e18) return INT64_MIN;
-    return (int64_t)d;
-  }
-  }
+  if (nc_dtype_is_integer(t->dtype))
+    return nc_elem_load_i64(t->data, t->dtype, i);
+  return nc_f64_to_i64_saturating(nc_elem_load_f64(t->data, t->dtype, i));
 }
 
 void nc_tensor_set_i64(nc_tensor *t, int64_t i, int64_t v)
 {
-  char *p = t->data;
-  v = wrap(v, t->dtype);
-  switch (t->dtype) {
-  case NC_DT_I8: case NC_DT_I4: case NC_DT_I2: ((int8_t *)p)[i] = (int8_t)v; break;
-  case NC_DT_U8: case NC_DT_U4: case NC_DT_U2: case NC_DT_BOOL: ((uint8_t *)p)[i] = (uint8_t)v; break;
-  case NC_DT_I16: ((int16_t *)p)[i] = (int16_t)v; break;
-  case NC_DT_U16: ((uint16_t *)p)[i] = (uint16_t)v; break;
-  case NC_DT_I32: ((int32_t *)p)[i] = (int32_t)v; break;
-  case NC_DT_U32: ((uint32_t *)p)[i] = (uint32_t)v; break;
-  case NC_DT_I64: ((int64_t *)p)[i] = v; break;
-  case NC_DT_U64: ((uint64_t *)p)[i] = (uint64_t)v; break;
-  default: nc_tensor_set_f64(t, i, (double)v); break;
-  }
+  if (nc_dtype_is_integer(t->dtype))
+    nc_elem_store_i64(t->data, t->dtype, i, v);
+  else
+    nc_elem_store_f64(t->data, t->dtype, i, (double)v);
 }
 
 void nc_tensor_set_f64(nc_tensor *t, int64_t i, double v)
 {
-  char *p = t->data;
-  switch (t->dtype) {
-  case NC_DT_F32: ((float *)p)[i] = (float)v; break;
-  case NC_DT_F64: ((double *)p)[i] = v; break;
-  case NC_DT_F16: ((uint16_t *)p)[i] = nc_f32_to_f16((float)v); break;
-  case NC_DT_BF16: ((uint16_t *)p)[i] = nc_f32_to_bf16((float)v); break;
-  default: nc_tensor_set_i64(t, i, isnan(v) ? 0 : (int64_t)v); break;
-  }
+  if (nc_dtype_is_integer(t->dtype))
+    nc_elem_store_i64(t->data, t->dtype, i, isnan(v) ? 0 : (int64_t)v);
+  else
+    nc_elem_store_f64(t->data, t->dtype, i, v);
 }

@@ -577,6 +577,17 @@ FOLD(ori)
   return false;
 }
 
+/* x if `v` is xori(x, a) or xori(a, x), else NULL. */
+static nc_value *xor_cancel(nc_value *v, nc_value *a)
+{
+  nc_op *x_op = arith_def(v, ARITH_XORI);
+  if (!x_op)
+    return NULL;
+  if (nc_op_get_operand(x_op, 1) == a)
+    return nc_op_get_operand(x_op, 0);
+  return nc_op_get_operand(x_op, 0) == a ? nc_op_get_operand(x_op, 1) : NULL;
+}
+
 FOLD(xori)
 {
   nc_value *l = lhs_of(op), *r = rhs_of(op);
@@ -587,20 +598,11 @@ FOLD(xori)
     if (!nc_type_is_shaped(t) || nc_type_has_static_shape(t))
       return fold_to_attr(res, arith_zero_attr(ctx_of(op), t));
   }
-  nc_op *prev = arith_def(l, ARITH_XORI);
-  if (prev) { /* xori(xori(x, a), a) -> x, xori(xori(a, x), a) -> x */
-    if (nc_op_get_operand(prev, 1) == r)
-      return fold_to_value(res, nc_op_get_operand(prev, 0));
-    if (nc_op_get_operand(prev, 0) == r)
-      return fold_to_value(res, nc_op_get_operand(prev, 1));
-  }
-  prev = arith_def(r, ARITH_XORI);
-  if (prev) { /* xori(a, xori(x, a)) -> x, xori(a, xori(a, x)) -> x */
-    if (nc_op_get_operand(prev, 1) == l)
-      return fold_to_value(res, nc_op_get_operand(prev, 0));
-    if (nc_op_get_operand(prev, 0) == l)
-      return fold_to_value(res, nc_op_get_operand(prev, 1));
-  }
+  nc_value *x = xor_cancel(l, r); /* xori(xori(x, a), a) -> x, xori(xori(a, x), a) -> x */
+  if (!x)
+    x = xor_cancel(r, l); /* xori(a, xori(x, a)) -> x, xori(a, xori(a, x)) -> x */
+  if (x)
+    return fold_to_value(res, x);
   return fold_bin(op, consts, res, e_xor, NULL);
 }
 
@@ -788,25 +790,21 @@ static bool fold_int_cast(nc_op *op, nc_attr *const *consts, nc_fold_result *res
 FOLD(index_cast) { return fold_int_cast(op, consts, res, c_sext); }
 FOLD(index_castui) { return fold_int_cast(op, consts, res, c_zext); }
 
-FOLD(extui)
+/* ext(ext(x)) -> ext(x) for an extension `kind` (extui or extsi) of the
+ * same kind, in place; then constant folding. */
+static bool fold_ext(nc_op *op, nc_attr *const *consts, nc_fold_result *res, enum arith_op_id kind,
+                     arith_cast_fn fn)
 {
-  nc_op *inner = arith_def(lhs_of(op), ARITH_EXTUI); /* extui(extui(x)) -> extui(x) */
+  nc_op *inner = arith_def(lhs_of(op), kind);
   if (inner) {
     nc_op_set_operand(op, 0, nc_op_get_operand(inner, 0));
     return fold_in_place(op, res);
   }
-  return fold_int_cast(op, consts, res, c_zext);
+  return fold_int_cast(op, consts, res, fn);
 }
 
-FOLD(extsi)
-{
-  nc_op *inner = arith_def(lhs_of(op), ARITH_EXTSI); /* extsi(extsi(x)) -> extsi(x) */
-  if (inner) {
-    nc_op_set_operand(op, 0, nc_op_get_operand(inner, 0));
-    return fold_in_place(op, res);
-  }
-  return fold_int_cast(op, consts, res, c_sext);
-}
+FOLD(extui) { return fold_ext(op, consts, res, ARITH_EXTUI, c_zext); }
+FOLD(extsi) { return fold_ext(op, consts, res, ARITH_EXTSI, c_sext); }
 
 FOLD(trunci)
 {

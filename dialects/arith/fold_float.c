@@ -164,54 +164,40 @@ FBIN(div, a / b)
 FBIN(rem, fmod(a, b))
 #undef FBIN
 
-/* llvm::maximum / minimum: NaN-propagating (the NaN as it is), -0 < +0. */
-static bool f_maximum(uint64_t ab, uint64_t bb, unsigned w, uint64_t *r, void *state)
+/* llvm::maximum / minimum (propagate_nan: a NaN operand is the result, as it
+ * is) and llvm::minnum (a NaN operand yields the other one); -0 < +0 in all
+ * three (LLVM 19). */
+static bool float_minmax(uint64_t ab, uint64_t bb, uint64_t *r, void *state, bool is_max, bool propagate_nan)
 {
-  (void)w;
   const nc_type *t = ((fstate *)state)->elt;
   double a = arith_bits_to_double(t, ab), b = arith_bits_to_double(t, bb);
   if (isnan(a))
-    *r = ab;
+    *r = propagate_nan ? ab : bb;
   else if (isnan(b))
-    *r = bb;
+    *r = propagate_nan ? bb : ab;
   else if (a == 0 && b == 0 && signbit(a) != signbit(b))
-    *r = signbit(a) ? bb : ab;
+    *r = (signbit(a) != 0) == is_max ? bb : ab;
   else
-    *r = a < b ? bb : ab;
+    *r = (is_max ? a < b : b < a) ? bb : ab;
   return true;
+}
+
+static bool f_maximum(uint64_t ab, uint64_t bb, unsigned w, uint64_t *r, void *state)
+{
+  (void)w;
+  return float_minmax(ab, bb, r, state, true, true);
 }
 
 static bool f_minimum(uint64_t ab, uint64_t bb, unsigned w, uint64_t *r, void *state)
 {
   (void)w;
-  const nc_type *t = ((fstate *)state)->elt;
-  double a = arith_bits_to_double(t, ab), b = arith_bits_to_double(t, bb);
-  if (isnan(a))
-    *r = ab;
-  else if (isnan(b))
-    *r = bb;
-  else if (a == 0 && b == 0 && signbit(a) != signbit(b))
-    *r = signbit(a) ? ab : bb;
-  else
-    *r = b < a ? bb : ab;
-  return true;
+  return float_minmax(ab, bb, r, state, false, true);
 }
 
-/* llvm::minnum: a NaN operand yields the other one; -0 < +0 (LLVM 19). */
 static bool f_minnum(uint64_t ab, uint64_t bb, unsigned w, uint64_t *r, void *state)
 {
   (void)w;
-  const nc_type *t = ((fstate *)state)->elt;
-  double a = arith_bits_to_double(t, ab), b = arith_bits_to_double(t, bb);
-  if (isnan(a))
-    *r = bb;
-  else if (isnan(b))
-    *r = ab;
-  else if (a == 0 && b == 0 && signbit(a) != signbit(b))
-    *r = signbit(a) ? ab : bb;
-  else
-    *r = b < a ? bb : ab;
-  return true;
+  return float_minmax(ab, bb, r, state, false, false);
 }
 
 /* --- float binary ops ---------------------------------------------------------------------------------- */

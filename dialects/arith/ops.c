@@ -401,6 +401,12 @@ static const nc_pattern cmpf_patterns[] = {P(cmpf_int_to_fp_const, "CmpFIntToFPC
   [ID] = {.name = "arith." mn, .summary = sum, .description = desc, .operands = values##_in, .n_operands = 1, \
           .results = values##_out, .n_results = 1, .traits = CAST, .verify = verify_cast,                       \
           .fold = arith_fold_##fold_fn, .assembly_format = CAST_FORMAT, __VA_ARGS__}
+/* extf / truncf: float to float, with flags (fastmath; truncf: a rounding mode) in their own syntax. */
+#define FLOAT_CAST_OP(ID, mn, sum, desc, fold_fn)                                                                \
+  [ID] = {.name = "arith." mn, .summary = sum, .description = desc, .operands = float_float_in, .n_operands = 1, \
+          .results = float_float_out, .n_results = 1, .attrs = fold_fn##_attrs,                                 \
+          .n_attrs = NC_COUNTOF(fold_fn##_attrs), .traits = CAST, .verify = verify_cast,                        \
+          .fold = arith_fold_##fold_fn, .parse = arith_parse_flagged, .print = arith_print_flagged}
 
 #define DIV_NOTE " Division by zero is undefined behaviour; it is never folded."
 #define SDIV_NOTE " Division by zero and `MIN / -1` are undefined behaviour; they are never folded."
@@ -542,33 +548,12 @@ const nc_op_def nc_arith_ops[ARITH_NUM_OPS] = {
   CAST_OP(ARITH_BITCAST, "bitcast", "bitcast between values of equal bit width",
           "`%r = arith.bitcast %x : f32 to i32` reinterprets the bits (the widths must be equal).", bitcast, bitcast,
           PATTERNS(bitcast_patterns)),
-  [ARITH_EXTF] = {
-    .name = "arith.extf",
-    .summary = "cast from floating-point to wider floating-point",
-    .description = "`%r = arith.extf %x : f16 to f32`; constants fold when the conversion is exact.",
-    .operands = float_float_in, .n_operands = 1,
-    .results = float_float_out, .n_results = 1,
-    .attrs = extf_attrs, .n_attrs = NC_COUNTOF(extf_attrs),
-    .traits = CAST,
-    .verify = verify_cast,
-    .fold = arith_fold_extf,
-    .parse = arith_parse_flagged,
-    .print = arith_print_flagged,
-  },
-  [ARITH_TRUNCF] = {
-    .name = "arith.truncf",
-    .summary = "cast from floating-point to narrower floating-point",
-    .description = "`%r = arith.truncf %x : f32 to f16`, with an optional rounding mode: `arith.truncf %x "
-                   "toward_zero : f32 to f16`; constants fold only when the conversion is exact.",
-    .operands = float_float_in, .n_operands = 1,
-    .results = float_float_out, .n_results = 1,
-    .attrs = truncf_attrs, .n_attrs = NC_COUNTOF(truncf_attrs),
-    .traits = CAST,
-    .verify = verify_cast,
-    .fold = arith_fold_truncf,
-    .parse = arith_parse_flagged,
-    .print = arith_print_flagged,
-  },
+  FLOAT_CAST_OP(ARITH_EXTF, "extf", "cast from floating-point to wider floating-point",
+                "`%r = arith.extf %x : f16 to f32`; constants fold when the conversion is exact.", extf),
+  FLOAT_CAST_OP(ARITH_TRUNCF, "truncf", "cast from floating-point to narrower floating-point",
+                "`%r = arith.truncf %x : f32 to f16`, with an optional rounding mode: `arith.truncf %x toward_zero : "
+                "f32 to f16`; constants fold only when the conversion is exact.",
+                truncf),
   FLOAT_BINOP(ARITH_ADDF, "addf", "floating point addition operation",
               "`%r = arith.addf %a, %b : f32`, with optional fast-math flags: `arith.addf %a, %b fastmath<fast> : "
               "f32`. Folds `x + -0.0` and constants (IEEE, in the type's precision).",

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "dataflow_internal.h"
+#include "nc/support/hex.h"
 
 df_isl_scope df_isl_scope_enter(isl_ctx *ctx)
 {
@@ -78,17 +79,6 @@ nc_attr *nc_dataflow_map_attr_from_isl(nc_context *ctx, isl_map *map)
 
 /* --- reading ------------------------------------------------------------------------------------------ */
 
-static int hexval(char c)
-{
-  if (c >= '0' && c <= '9')
-    return c - '0';
-  if (c >= 'a' && c <= 'f')
-    return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F')
-    return c - 'A' + 10;
-  return -1;
-}
-
 static const char *skip_ws(const char *s, const char *end)
 {
   while (s < end && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r'))
@@ -137,8 +127,8 @@ static char *split_body(const char *body, size_t len, const char **kw, size_t *k
       out[n++] = '\t';
     else if (c == '"' || c == '\\')
       out[n++] = c;
-    else if (s < end && hexval(c) >= 0 && hexval(*s) >= 0)
-      out[n++] = (char)(hexval(c) * 16 + hexval(*s)), s++;
+    else if (s < end && nc_hex_digit_value(c) >= 0 && nc_hex_digit_value(*s) >= 0)
+      out[n++] = (char)(nc_hex_digit_value(c) * 16 + nc_hex_digit_value(*s)), s++;
     else {
       free(out);
       *why = "invalid escape sequence in the isl string";

@@ -53,8 +53,7 @@ int nc_dataflow_tensor_coords(const nc_type *t, int64_t *dims)
   return (int)(r - skip);
 }
 
-/* `{ Name[i0, ..] : 0 <= i0 < d0 and .. }` */
-static char *box_text(const char *name, int n, const int64_t *dims)
+isl_set *df_box(isl_ctx *ctx, const char *name, int n, const int64_t *dims)
 {
   char *buf;
   size_t len;
@@ -69,7 +68,9 @@ static char *box_text(const char *name, int n, const int64_t *dims)
     fprintf(f, "%s0 <= i%d < %lld", i ? " and " : " : ", i, (long long)dims[i]);
   fputs(" }", f);
   fclose(f);
-  return buf;
+  isl_set *s = isl_set_read_from_str(ctx, buf);
+  free(buf);
+  return s;
 }
 
 typedef struct vctx {
@@ -110,9 +111,7 @@ static bool check_access(vctx *v, isl_map *m, isl_set *domain, const char *what,
     ok = nc_op_emit_error(v->op, "%s has %d coordinates, but its tensor has %d", what,
                           (int)isl_space_dim(sp, isl_dim_out), n);
   if (ok) { /* as in deps.h, accesses count only within the domain */
-    char *box = box_text(tensor, n, dims);
-    isl_set *b = isl_set_read_from_str(v->ctx, box);
-    free(box);
+    isl_set *b = df_box(v->ctx, tensor, n, dims);
     isl_set *range = isl_map_range(isl_map_intersect_domain(isl_map_copy(m), isl_set_copy(domain)));
     isl_bool inside = isl_set_is_subset(range, b);
     isl_set_free(range);

@@ -58,24 +58,7 @@ static isl_set *box(lctx *l, const char *name, const nc_type *t)
 {
   int64_t dims[NC_MAX_RANK];
   int n = nc_dataflow_tensor_coords(t, dims);
-  if (n < 0)
-    return NULL;
-  char *buf;
-  size_t len;
-  FILE *f = open_memstream(&buf, &len);
-  if (!f)
-    abort();
-  fprintf(f, "{ %s[", name);
-  for (int i = 0; i < n; i++)
-    fprintf(f, "%si%d", i ? ", " : "", i);
-  fputc(']', f);
-  for (int i = 0; i < n; i++)
-    fprintf(f, "%s0 <= i%d < %lld", i ? " and " : " : ", i, (long long)dims[i]);
-  fputs(" }", f);
-  fclose(f);
-  isl_set *s = isl_set_read_from_str(l->ctx, buf);
-  free(buf);
-  return s;
+  return n < 0 ? NULL : df_box(l->ctx, name, n, dims);
 }
 
 /* domain x (all elements of the tensor) */

@@ -86,6 +86,17 @@ static bool check_spatial_rank(gx *g, size_t i, const char *what)
   return true;
 }
 
+/* A given kernel_shape (ks) must equal the weight's spatial dims (wd: the
+ * weight's dims). */
+static bool check_kernel_shape(gx *g, const int64_t *ks, const int64_t *wd, size_t nsp)
+{
+  for (size_t i = 0; ks && i < nsp; i++)
+    if (!g_dyn(wd[2 + i]) && ks[i] != wd[2 + i])
+      return gx_error(g, "expects 'kernel_shape' entry %zu (%lld) to equal the weight's spatial dim (%lld)", i,
+                      (long long)ks[i], (long long)wd[2 + i]);
+  return true;
+}
+
 static nc_type *i32_type(gx *g) { return nc_type_integer(g->ctx, 32, NC_SIGNLESS); }
 
 /* --- convolution --------------------------------------------------------------------------------------- */
@@ -116,10 +127,8 @@ static bool conv_core(gx *g, size_t xi, size_t wi, int bi, nc_type *elt)
   size_t n;
   const int64_t *ks = gx_ints(g, "kernel_shape", &n), *st = gx_ints(g, "strides", &n),
                 *dl = gx_ints(g, "dilations", &n), *pd = gx_ints(g, "pads", &n);
-  for (size_t i = 0; ks && i < nsp; i++)
-    if (!g_dyn(wd[2 + i]) && ks[i] != wd[2 + i])
-      return gx_error(g, "expects 'kernel_shape' entry %zu (%lld) to equal the weight's spatial dim (%lld)", i,
-                      (long long)ks[i], (long long)wd[2 + i]);
+  if (!check_kernel_shape(g, ks, wd, nsp))
+    return false;
   if (bi >= 0 && (size_t)bi < g->n_in) {
     nc_type *b = g->in[bi];
     const int64_t *bd = g_dims(b);
@@ -222,10 +231,8 @@ bool graph_infer_conv_transpose(gx *g)
   const int64_t *ks = gx_ints(g, "kernel_shape", &n), *st = gx_ints(g, "strides", &n),
                 *dl = gx_ints(g, "dilations", &n), *pd = gx_ints(g, "pads", &n),
                 *op = gx_ints(g, "output_padding", &n), *os = gx_ints(g, "output_shape", &n);
-  for (size_t i = 0; ks && i < nsp; i++)
-    if (!g_dyn(wd[2 + i]) && ks[i] != wd[2 + i])
-      return gx_error(g, "expects 'kernel_shape' entry %zu (%lld) to equal the weight's spatial dim (%lld)", i,
-                      (long long)ks[i], (long long)wd[2 + i]);
+  if (!check_kernel_shape(g, ks, wd, nsp))
+    return false;
   int64_t out[2 + NC_KERNEL_MAX_SPATIAL] = {xd[0], m};
   for (size_t i = 0; i < nsp; i++) {
     int64_t in = xd[2 + i], k = ks ? ks[i] : wd[2 + i];

@@ -135,6 +135,21 @@ static LLVMValueRef define(gen *g, const char *suffix, LLVMTypeRef ret, unsigned
   return f;
 }
 
+/* The start of a stub that needs the device, in f (whose builder is at its
+ * entry): gets it through <m>_get_device (f_get, of type t_get) and returns
+ * -1 from f when it cannot open. Leaves the builder where the device is
+ * ready and returns the device. */
+static LLVMValueRef get_device_or_fail(gen *g, LLVMValueRef f, LLVMTypeRef t_get, LLVMValueRef f_get)
+{
+  LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(g->c, f, "ok"), bad = LLVMAppendBasicBlockInContext(g->c, f, "bad");
+  LLVMValueRef dv = LLVMBuildCall2(g->b, t_get, f_get, NULL, 0, "dev");
+  LLVMBuildCondBr(g->b, LLVMBuildIsNull(g->b, dv, "none"), bad, ok);
+  LLVMPositionBuilderAtEnd(g->b, bad);
+  LLVMBuildRet(g->b, LLVMConstInt(g->i32, (unsigned long long)-1, 1));
+  LLVMPositionBuilderAtEnd(g->b, ok);
+  return dv;
+}
+
 static void build_module(gen *g, const void *ncb, size_t size)
 {
   char sym[128];
@@ -186,23 +201,13 @@ static void build_module(gen *g, const void *ncb, size_t size)
     {"write_input", f_write, t_write}, {"read_output", f_read, t_read}};
   for (int k = 0; k < 2; k++) {
     LLVMValueRef f = define(g, io[k].suffix, g->i32, 3, (LLVMTypeRef[]){g->size, g->ptr, g->size});
-    LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(g->c, f, "ok"), bad = LLVMAppendBasicBlockInContext(g->c, f, "bad");
-    LLVMValueRef dv = LLVMBuildCall2(g->b, t_get, f_get, NULL, 0, "dev");
-    LLVMBuildCondBr(g->b, LLVMBuildIsNull(g->b, dv, "none"), bad, ok);
-    LLVMPositionBuilderAtEnd(g->b, bad);
-    LLVMBuildRet(g->b, LLVMConstInt(g->i32, (unsigned long long)-1, 1));
-    LLVMPositionBuilderAtEnd(g->b, ok);
+    LLVMValueRef dv = get_device_or_fail(g, f, t_get, f_get);
     LLVMValueRef args[] = {dv, LLVMGetParam(f, 0), LLVMGetParam(f, 1), LLVMGetParam(f, 2)};
     LLVMBuildRet(g->b, LLVMBuildCall2(g->b, io[k].type, io[k].callee, args, 4, "r"));
   }
   /* int <m>_run(void) */
   LLVMValueRef f = define(g, "run", g->i32, 0, NULL);
-  LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(g->c, f, "ok"), bad = LLVMAppendBasicBlockInContext(g->c, f, "bad");
-  LLVMValueRef dv = LLVMBuildCall2(g->b, t_get, f_get, NULL, 0, "dev");
-  LLVMBuildCondBr(g->b, LLVMBuildIsNull(g->b, dv, "none"), bad, ok);
-  LLVMPositionBuilderAtEnd(g->b, bad);
-  LLVMBuildRet(g->b, LLVMConstInt(g->i32, (unsigned long long)-1, 1));
-  LLVMPositionBuilderAtEnd(g->b, ok);
+  LLVMValueRef dv = get_device_or_fail(g, f, t_get, f_get);
   LLVMBuildRet(g->b, LLVMBuildCall2(g->b, t_run, f_run, &dv, 1, "r"));
   /* void <m>_close(void) */
   define(g, "close", g->vt, 0, NULL);

@@ -71,7 +71,7 @@ bool nc_target_load_desc(const nc_target *t, nc_context *ctx, const char *path, 
   return true;
 }
 
-const nc_target *nc_target_of_module(nc_op *module)
+nc_op *nc_target_find_chip(nc_op *module, const char *target)
 {
   nc_op *chip = NULL;
   for (nc_op *op = nc_block_get_first_op(nc_module_get_body(module)); op; op = nc_op_get_next(op))
@@ -82,10 +82,17 @@ const nc_target *nc_target_of_module(nc_op *module)
       }
       chip = op;
     }
-  if (!chip) {
-    nc_op_emit_error(module, "has no core.chip: run the target's pipeline to the core level first");
+  if (!chip)
+    nc_op_emit_error(module, "has no core.chip: run the %s pipeline to the core level first",
+                     target ? target : "target's");
+  return chip;
+}
+
+const nc_target *nc_target_of_module(nc_op *module)
+{
+  nc_op *chip = nc_target_find_chip(module, NULL);
+  if (!chip)
     return NULL;
-  }
   const char *name = nc_core_chip_get_target(chip);
   const nc_target *t = name ? nc_target_lookup(name) : NULL;
   if (!t) {

@@ -26,6 +26,7 @@
 #include "nc/dialects/dataflow/dataflow.h"
 #include "nc/dialects/graph/graph.h"
 #include "nc/ir/diag.h"
+#include "nc/targets/targets.h"
 #include "printer_internal.h"
 
 typedef struct io {
@@ -470,22 +471,6 @@ static bool put_stream(printer *p, size_t i, nc_bytes *b)
 
 /* --- the binary ----------------------------------------------------------------------------------------------------- */
 
-static nc_op *find_chip(nc_op *module)
-{
-  nc_op *chip = NULL;
-  for (nc_op *op = nc_block_get_first_op(nc_module_get_body(module)); op; op = nc_op_get_next(op))
-    if (nc_core_is_chip(op)) {
-      if (chip) {
-        nc_op_emit_error(op, "a second core.chip: a binary holds one chip");
-        return NULL;
-      }
-      chip = op;
-    }
-  if (!chip)
-    nc_op_emit_error(module, "has no core.chip: run the northpole pipeline to the core level first");
-  return chip;
-}
-
 static bool check_chip(printer *p)
 {
   const nc_chip_desc *d = p->desc;
@@ -509,7 +494,7 @@ static bool check_chip(printer *p)
 uint8_t *np_print_binary(nc_op *module, const nc_chip_desc *desc, size_t *size)
 {
   printer p = {.desc = desc};
-  if (!(p.chip = find_chip(module)) || !check_chip(&p))
+  if (!(p.chip = nc_target_find_chip(module, "northpole")) || !check_chip(&p))
     return NULL;
   nc_ncb_chip chip = {.rows = (uint32_t)desc->rows, .cols = (uint32_t)desc->cols, .clock_hz = (uint64_t)desc->clock_hz,
                       .sram_bytes = (uint32_t)desc->sram_bytes,

@@ -16,17 +16,7 @@
 #include "nc/dialects/graph/graph.h"
 #include "nc/ir.h"
 
-static int failures;
-
-#define CHECK(cond, ...)                                                       \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      failures++;                                                              \
-      fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
-      fprintf(stderr, __VA_ARGS__);                                            \
-      fputc('\n', stderr);                                                     \
-    }                                                                          \
-  } while (0)
+#include "check.h"
 
 static char diags[4096];
 

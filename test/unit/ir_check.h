@@ -1,5 +1,6 @@
-/* ir_check.h: helpers shared by the IR unit tests (test/unit/ir_*_test.c):
- * a CHECK macro that counts failures, and parse/print shortcuts. Each test
+/* ir_check.h: helpers shared by the unit tests that work on IR
+ * (test/unit/ir_*_test.c, pass_manager_test.c, ...): CHECK (check.h) and
+ * CHECK_STR, parse/print shortcuts and a diagnostic recorder. Each test
  * is a standalone program; main returns ir_check_status().
  */
 #ifndef NC_TEST_IR_CHECK_H
@@ -9,20 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "nc/dialects/dialects.h"
 #include "nc/ir.h"
-
-static int ir_failures;
-
-#define CHECK(cond, ...)                                                        \
-  do {                                                                          \
-    if (!(cond)) {                                                              \
-      ir_failures++;                                                            \
-      fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);  \
-      fprintf(stderr, __VA_ARGS__);                                             \
-      fputc('\n', stderr);                                                      \
-    }                                                                           \
-  } while (0)
 
 /* Checks that two strings are equal, printing both when they are not. */
 #define CHECK_STR(got, want)                                                    \
@@ -33,11 +23,11 @@ static int ir_failures;
 
 static inline int ir_check_status(const char *name)
 {
-  if (ir_failures)
-    fprintf(stderr, "%s: %d check(s) failed\n", name, ir_failures);
+  if (failures)
+    fprintf(stderr, "%s: %d check(s) failed\n", name, failures);
   else
     printf("%s: all checks passed\n", name);
-  return ir_failures ? 1 : 0;
+  return failures ? 1 : 0;
 }
 
 /* A context with the builtin and func dialects (and nc's others), accepting

@@ -244,7 +244,7 @@ static int float_roundtrip(nc_context *ctx, nc_type *t, uint64_t bits)
   char *s = nc_attr_to_string(a);
   nc_attr *b = nc_parse_attr(ctx, s);
   int bad = b != a;
-  if (bad && ir_failures < 20)
+  if (bad && failures < 20)
     fprintf(stderr, "float 0x%llx printed as %s does not read back\n", (unsigned long long)bits, s);
   free(s);
   return bad;

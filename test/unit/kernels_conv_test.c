@@ -6,44 +6,9 @@
  * the worked examples of the ONNX operator docs (padding, strides, SAME_LOWER,
  * ConvTranspose output_shape/pads/dilations) and error cases.
  */
-#include "nc/dialects/graph/kernels.h"
-
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-static int failures;
-#define CHECK(cond, ...)                                             \
-  do {                                                               \
-    if (!(cond)) {                                                   \
-      failures++;                                                    \
-      fprintf(stderr, "%s:%d: check failed: ", __FILE__, __LINE__);  \
-      fprintf(stderr, __VA_ARGS__);                                  \
-      fputc('\n', stderr);                                           \
-    }                                                                \
-  } while (0)
-
-static uint64_t rng_state = 0x2545F4914F6CDD1DULL;
-static uint32_t rnd(void)
-{
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 7;
-  rng_state ^= rng_state << 17;
-  return (uint32_t)(rng_state >> 11);
-}
-static int64_t rnd_in(int64_t lo, int64_t hi) { return lo + (int64_t)(rnd() % (uint64_t)(hi - lo + 1)); }
+#define KERNELS_TEST_SEED 0x2545F4914F6CDD1DULL
+#include "kernels_test_util.h"
 static float rnd_f(void) { return (float)rnd_in(-1000, 1000) / 500.0f; }
-
-static nc_tensor *make(nc_dtype dt, int rank, const int64_t *shape)
-{
-  nc_tensor *t = nc_tensor_create(dt, rank, shape, 0);
-  if (!t) {
-    fprintf(stderr, "cannot allocate tensor\n");
-    exit(2);
-  }
-  return t;
-}
 
 static nc_tensor *make_rand(nc_dtype dt, int rank, const int64_t *shape)
 {
@@ -578,10 +543,5 @@ int main(void)
   test_conv_random(NC_DT_BF16, 30);
   test_convt_spec_examples();
   test_convt_random(200);
-  if (failures) {
-    fprintf(stderr, "kernels_conv_test: %d failure(s)\n", failures);
-    return 1;
-  }
-  printf("kernels_conv_test: ok\n");
-  return 0;
+  return kernels_test_report("kernels_conv_test");
 }

@@ -8,45 +8,8 @@
  * except for transcendental unary ops, which get a tolerance. Hand cases pin
  * integer division/modulo/pow, round-half-even and NaN handling.
  */
-#include "nc/dialects/graph/kernels.h"
-
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-static int failures;
-#define CHECK(cond, ...)                                             \
-  do {                                                               \
-    if (!(cond)) {                                                   \
-      failures++;                                                    \
-      fprintf(stderr, "%s:%d: check failed: ", __FILE__, __LINE__);  \
-      fprintf(stderr, __VA_ARGS__);                                  \
-      fputc('\n', stderr);                                           \
-    }                                                                \
-  } while (0)
-
-static uint64_t rng_state = 0xD1B54A32D192ED03ULL;
-static uint32_t rnd(void)
-{
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 7;
-  rng_state ^= rng_state << 17;
-  return (uint32_t)(rng_state >> 11);
-}
-static int64_t rnd_in(int64_t lo, int64_t hi) { return lo + (int64_t)(rnd() % (uint64_t)(hi - lo + 1)); }
-
-static nc_tensor *make(nc_dtype dt, int rank, const int64_t *shape)
-{
-  nc_tensor *t = nc_tensor_create(dt, rank, shape, 0);
-  if (!t) {
-    fprintf(stderr, "cannot allocate tensor\n");
-    exit(2);
-  }
-  return t;
-}
-
-static bool is_float(nc_dtype dt) { return !nc_dtype_is_integer(dt); }
+#define KERNELS_TEST_SEED 0xD1B54A32D192ED03ULL
+#include "kernels_test_util.h"
 
 static nc_tensor *make_rand(nc_dtype dt, int rank, const int64_t *shape, bool positive)
 {
@@ -67,15 +30,6 @@ static nc_tensor *scalar_f(nc_dtype dt, double v)
 {
   nc_tensor *t = make(dt, 0, NULL);
   nc_tensor_set_f64(t, 0, v);
-  return t;
-}
-
-static nc_tensor *vec_i(nc_dtype dt, int n, const int64_t *v)
-{
-  int64_t s[1] = {n};
-  nc_tensor *t = make(dt, 1, s);
-  for (int i = 0; i < n; i++)
-    nc_tensor_set_i64(t, i, v[i]);
   return t;
 }
 
@@ -594,10 +548,5 @@ int main(void)
   test_unary_hand();
   test_clip();
   test_prelu();
-  if (failures) {
-    fprintf(stderr, "kernels_elementwise_test: %d failure(s)\n", failures);
-    return 1;
-  }
-  printf("kernels_elementwise_test: ok\n");
-  return 0;
+  return kernels_test_report("kernels_elementwise_test");
 }

@@ -6,43 +6,8 @@
  * sum of |terms|) and integer dtypes (exact, wrapping), plus shapes that
  * cross every cache block of the blocked GEMM and error cases.
  */
-#include "nc/dialects/graph/kernels.h"
-
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-static int failures;
-#define CHECK(cond, ...)                                             \
-  do {                                                               \
-    if (!(cond)) {                                                   \
-      failures++;                                                    \
-      fprintf(stderr, "%s:%d: check failed: ", __FILE__, __LINE__);  \
-      fprintf(stderr, __VA_ARGS__);                                  \
-      fputc('\n', stderr);                                           \
-    }                                                                \
-  } while (0)
-
-static uint64_t rng_state = 0x9E3779B97F4A7C15ULL;
-static uint32_t rnd(void)
-{
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 7;
-  rng_state ^= rng_state << 17;
-  return (uint32_t)(rng_state >> 11);
-}
-static int64_t rnd_in(int64_t lo, int64_t hi) { return lo + (int64_t)(rnd() % (uint64_t)(hi - lo + 1)); }
-
-static nc_tensor *make(nc_dtype dt, int rank, const int64_t *shape)
-{
-  nc_tensor *t = nc_tensor_create(dt, rank, shape, 0);
-  if (!t) {
-    fprintf(stderr, "cannot allocate tensor\n");
-    exit(2);
-  }
-  return t;
-}
+#define KERNELS_TEST_SEED 0x9E3779B97F4A7C15ULL
+#include "kernels_test_util.h"
 
 static nc_tensor *make_rand(nc_dtype dt, int rank, const int64_t *shape)
 {
@@ -56,8 +21,6 @@ static nc_tensor *make_rand(nc_dtype dt, int rank, const int64_t *shape)
   }
   return t;
 }
-
-static bool is_float(nc_dtype dt) { return !nc_dtype_is_integer(dt); }
 
 /* Small integers, so that Gemm's double path (alpha/beta != 1) stays exact. */
 static nc_tensor *make_small(nc_dtype dt, int rank, const int64_t *shape)
@@ -379,10 +342,5 @@ int main(void)
   test_gemm_random(NC_DT_F16, 20);
   test_gemm_random(NC_DT_I32, 60);
   test_gemm_random(NC_DT_I64, 30);
-  if (failures) {
-    fprintf(stderr, "kernels_gemm_test: %d failure(s)\n", failures);
-    return 1;
-  }
-  printf("kernels_gemm_test: ok\n");
-  return 0;
+  return kernels_test_report("kernels_gemm_test");
 }

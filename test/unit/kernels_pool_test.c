@@ -8,43 +8,8 @@
  * strides, SAME_UPPER, ceil, dilations) plus SAME_UPPER vs SAME_LOWER with an
  * odd total pad.
  */
-#include "nc/dialects/graph/kernels.h"
-
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-static int failures;
-#define CHECK(cond, ...)                                             \
-  do {                                                               \
-    if (!(cond)) {                                                   \
-      failures++;                                                    \
-      fprintf(stderr, "%s:%d: check failed: ", __FILE__, __LINE__);  \
-      fprintf(stderr, __VA_ARGS__);                                  \
-      fputc('\n', stderr);                                           \
-    }                                                                \
-  } while (0)
-
-static uint64_t rng_state = 0xA0761D6478BD642FULL;
-static uint32_t rnd(void)
-{
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 7;
-  rng_state ^= rng_state << 17;
-  return (uint32_t)(rng_state >> 11);
-}
-static int64_t rnd_in(int64_t lo, int64_t hi) { return lo + (int64_t)(rnd() % (uint64_t)(hi - lo + 1)); }
-
-static nc_tensor *make(nc_dtype dt, int rank, const int64_t *shape)
-{
-  nc_tensor *t = nc_tensor_create(dt, rank, shape, 0);
-  if (!t) {
-    fprintf(stderr, "cannot allocate tensor\n");
-    exit(2);
-  }
-  return t;
-}
+#define KERNELS_TEST_SEED 0xA0761D6478BD642FULL
+#include "kernels_test_util.h"
 
 /* --- naive reference ------------------------------------------------------------ */
 
@@ -313,10 +278,5 @@ int main(void)
   test_pool_random(NC_DT_BF16, 40);
   test_pool_random(NC_DT_I8, 60);
   test_pool_random(NC_DT_U8, 60);
-  if (failures) {
-    fprintf(stderr, "kernels_pool_test: %d failure(s)\n", failures);
-    return 1;
-  }
-  printf("kernels_pool_test: ok\n");
-  return 0;
+  return kernels_test_report("kernels_pool_test");
 }

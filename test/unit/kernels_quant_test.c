@@ -10,43 +10,8 @@
  * cases: the ONNX operator doc examples, round half to even of 2.5 and
  * -2.5, saturation of every narrow type, NaN.
  */
-#include "nc/dialects/graph/kernels.h"
-
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-static int failures;
-#define CHECK(cond, ...)                                             \
-  do {                                                               \
-    if (!(cond)) {                                                   \
-      failures++;                                                    \
-      fprintf(stderr, "%s:%d: check failed: ", __FILE__, __LINE__);  \
-      fprintf(stderr, __VA_ARGS__);                                  \
-      fputc('\n', stderr);                                           \
-    }                                                                \
-  } while (0)
-
-static uint64_t rng_state = 0x94D049BB133111EBULL;
-static uint32_t rnd(void)
-{
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 7;
-  rng_state ^= rng_state << 17;
-  return (uint32_t)(rng_state >> 11);
-}
-static int64_t rnd_in(int64_t lo, int64_t hi) { return lo + (int64_t)(rnd() % (uint64_t)(hi - lo + 1)); }
-
-static nc_tensor *make(nc_dtype dt, int rank, const int64_t *shape)
-{
-  nc_tensor *t = nc_tensor_create(dt, rank, shape, 0);
-  if (!t) {
-    fprintf(stderr, "cannot allocate tensor\n");
-    exit(2);
-  }
-  return t;
-}
+#define KERNELS_TEST_SEED 0x94D049BB133111EBULL
+#include "kernels_test_util.h"
 
 static nc_tensor *scalar_i(nc_dtype dt, int64_t v)
 {
@@ -59,14 +24,6 @@ static nc_tensor *scalar_f(float v)
 {
   nc_tensor *t = make(NC_DT_F32, 0, NULL);
   ((float *)t->data)[0] = v;
-  return t;
-}
-
-static nc_tensor *vec_i(nc_dtype dt, int64_t n, const int64_t *v)
-{
-  nc_tensor *t = make(dt, 1, &n);
-  for (int64_t i = 0; i < n; i++)
-    nc_tensor_set_i64(t, i, v[i]);
   return t;
 }
 
@@ -718,10 +675,5 @@ int main(void)
   test_conv_integer_random(6, true);
   test_matmul_integer();
   test_fixed_point();
-  if (failures) {
-    fprintf(stderr, "kernels_quant_test: %d failure(s)\n", failures);
-    return 1;
-  }
-  printf("kernels_quant_test: ok\n");
-  return 0;
+  return kernels_test_report("kernels_quant_test");
 }

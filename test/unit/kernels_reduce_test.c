@@ -5,43 +5,8 @@
  * documented edge cases (empty reductions, noop_with_empty_axes, negative and
  * repeated axes).
  */
-#include "nc/dialects/graph/kernels.h"
-
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-static int failures;
-#define CHECK(cond, ...)                                             \
-  do {                                                               \
-    if (!(cond)) {                                                   \
-      failures++;                                                    \
-      fprintf(stderr, "%s:%d: check failed: ", __FILE__, __LINE__);  \
-      fprintf(stderr, __VA_ARGS__);                                  \
-      fputc('\n', stderr);                                           \
-    }                                                                \
-  } while (0)
-
-static uint64_t rng_state = 0xE7037ED1A0B428DBULL;
-static uint32_t rnd(void)
-{
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 7;
-  rng_state ^= rng_state << 17;
-  return (uint32_t)(rng_state >> 11);
-}
-static int64_t rnd_in(int64_t lo, int64_t hi) { return lo + (int64_t)(rnd() % (uint64_t)(hi - lo + 1)); }
-
-static nc_tensor *make(nc_dtype dt, int rank, const int64_t *shape)
-{
-  nc_tensor *t = nc_tensor_create(dt, rank, shape, 0);
-  if (!t) {
-    fprintf(stderr, "cannot allocate tensor\n");
-    exit(2);
-  }
-  return t;
-}
+#define KERNELS_TEST_SEED 0xE7037ED1A0B428DBULL
+#include "kernels_test_util.h"
 
 static nc_tensor *make_rand(nc_dtype dt, int rank, const int64_t *shape, double lo, double hi)
 {
@@ -390,10 +355,5 @@ int main(void)
   test_norms(NC_DT_F32, 100);
   test_norms(NC_DT_F64, 30);
   test_norms(NC_DT_F16, 30);
-  if (failures) {
-    fprintf(stderr, "kernels_reduce_test: %d failure(s)\n", failures);
-    return 1;
-  }
-  printf("kernels_reduce_test: ok\n");
-  return 0;
+  return kernels_test_report("kernels_reduce_test");
 }

@@ -7,32 +7,8 @@
  * nothing reads or writes out of bounds. When a call succeeds on a random
  * output shape, that shape must be the one the shape function returns.
  */
-#include "nc/dialects/graph/kernels.h"
-
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-static int failures;
-#define CHECK(cond, ...)                                             \
-  do {                                                               \
-    if (!(cond)) {                                                   \
-      failures++;                                                    \
-      fprintf(stderr, "%s:%d: check failed: ", __FILE__, __LINE__);  \
-      fprintf(stderr, __VA_ARGS__);                                  \
-      fputc('\n', stderr);                                           \
-    }                                                                \
-  } while (0)
-
-static uint64_t rng_state = 0x5851F42D4C957F2DULL;
-static uint32_t rnd(void)
-{
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 7;
-  rng_state ^= rng_state << 17;
-  return (uint32_t)(rng_state >> 11);
-}
-static int64_t rnd_in(int64_t lo, int64_t hi) { return lo + (int64_t)(rnd() % (uint64_t)(hi - lo + 1)); }
+#define KERNELS_TEST_SEED 0x5851F42D4C957F2DULL
+#include "kernels_test_util.h"
 
 /* An attribute value: mostly sensible, sometimes zero, negative or huge. */
 static int64_t wild(int64_t lo, int64_t hi)
@@ -381,10 +357,5 @@ int main(void)
   fuzz_binary_matmul();
   fuzz_shape_ops();
   fuzz_quant();
-  if (failures) {
-    fprintf(stderr, "kernels_robust_test: %d failure(s)\n", failures);
-    return 1;
-  }
-  printf("kernels_robust_test: ok\n");
-  return 0;
+  return kernels_test_report("kernels_robust_test");
 }

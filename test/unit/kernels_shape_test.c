@@ -7,43 +7,8 @@
  * slice steps, out-of-bounds starts/ends, reshape with 0/-1/allowzero, the
  * four pad modes, uneven num_outputs splits) and the documented errors.
  */
-#include "nc/dialects/graph/kernels.h"
-
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-static int failures;
-#define CHECK(cond, ...)                                             \
-  do {                                                               \
-    if (!(cond)) {                                                   \
-      failures++;                                                    \
-      fprintf(stderr, "%s:%d: check failed: ", __FILE__, __LINE__);  \
-      fprintf(stderr, __VA_ARGS__);                                  \
-      fputc('\n', stderr);                                           \
-    }                                                                \
-  } while (0)
-
-static uint64_t rng_state = 0x8EBC6AF09C88C6E3ULL;
-static uint32_t rnd(void)
-{
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 7;
-  rng_state ^= rng_state << 17;
-  return (uint32_t)(rng_state >> 11);
-}
-static int64_t rnd_in(int64_t lo, int64_t hi) { return lo + (int64_t)(rnd() % (uint64_t)(hi - lo + 1)); }
-
-static nc_tensor *make(nc_dtype dt, int rank, const int64_t *shape)
-{
-  nc_tensor *t = nc_tensor_create(dt, rank, shape, 0);
-  if (!t) {
-    fprintf(stderr, "cannot allocate tensor\n");
-    exit(2);
-  }
-  return t;
-}
+#define KERNELS_TEST_SEED 0x8EBC6AF09C88C6E3ULL
+#include "kernels_test_util.h"
 
 /* Tensor whose element i holds i (wrapped to the dtype), so moves are traceable. */
 static nc_tensor *make_iota(nc_dtype dt, int rank, const int64_t *shape)
@@ -551,10 +516,5 @@ int main(void)
   test_transpose();
   test_pad_random();
   test_pad_examples();
-  if (failures) {
-    fprintf(stderr, "kernels_shape_test: %d failure(s)\n", failures);
-    return 1;
-  }
-  printf("kernels_shape_test: ok\n");
-  return 0;
+  return kernels_test_report("kernels_shape_test");
 }

@@ -14,17 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static int failures;
-
-#define CHECK(cond, ...)                                                     \
-  do {                                                                       \
-    if (!(cond)) {                                                           \
-      failures++;                                                            \
-      fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
-      fprintf(stderr, __VA_ARGS__);                                          \
-      fputc('\n', stderr);                                                   \
-    }                                                                        \
-  } while (0)
+#include "check.h"
 
 static char tmpdir[] = "/tmp/nc_npy_test_XXXXXX";
 

@@ -17,17 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int failures;
-
-#define CHECK(cond, ...)                                                     \
-  do {                                                                       \
-    if (!(cond)) {                                                           \
-      failures++;                                                            \
-      fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
-      fprintf(stderr, __VA_ARGS__);                                          \
-      fputc('\n', stderr);                                                   \
-    }                                                                        \
-  } while (0)
+#include "check.h"
 
 /* ---- a small model built from stack structs ------------------------------ */
 

@@ -4,53 +4,8 @@
  * back, errors as diagnostics, runs with and without threads giving the same
  * output, dumps and statistics, and named pipelines.
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "nc/dialects/dialects.h"
-#include "nc/ir.h"
+#include "ir_check.h"
 #include "nc/passes/passes.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                        \
-  do {                                                                          \
-    if (!(cond)) {                                                              \
-      failures++;                                                               \
-      fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);  \
-      fprintf(stderr, __VA_ARGS__);                                             \
-      fputc('\n', stderr);                                                      \
-    }                                                                           \
-  } while (0)
-
-#define CHECK_STR(got, want)                                                    \
-  do {                                                                          \
-    const char *g_ = (got), *w_ = (want);                                       \
-    CHECK(g_ && !strcmp(g_, w_), "\n--- got:\n%s\n--- want:\n%s", g_ ? g_ : "(null)", w_); \
-  } while (0)
-
-/* Diagnostics recorded as "severity: message" lines. */
-static char diags[8192];
-
-static bool record_diag(const nc_diag *d, void *user)
-{
-  (void)user;
-  static const char *const sev[] = {"error", "warning", "note", "remark"};
-  size_t len = strlen(diags);
-  snprintf(diags + len, sizeof diags - len, "%s: %s\n", sev[nc_diag_get_severity(d)], nc_diag_get_message(d));
-  return true;
-}
-
-static nc_op *parse(nc_context *ctx, const char *text)
-{
-  nc_op *m = nc_parse_string(ctx, text, strlen(text), "test.mlir");
-  if (m && !nc_op_verify(m)) {
-    nc_op_destroy(m);
-    return NULL;
-  }
-  return m;
-}
 
 /* --- a pass declared here: counts ops named by its `name` option ----------------------- */
 
@@ -118,16 +73,16 @@ static char *to_string(nc_pass_manager *pm)
 }
 
 /* Runs pm on a fresh parse of `text`; returns what the run wrote (dumps and
- * pass output) and the diagnostics it emitted, in `diags`. */
+ * pass output) and the diagnostics it emitted, in `ir_diags`. */
 static char *run_capture(nc_context *ctx, nc_pass_manager *pm, const char *text, nc_pass_run_options o, bool *ok)
 {
   char *buf = NULL;
   size_t len = 0;
   FILE *f = open_memstream(&buf, &len);
   o.print_stream = f;
-  nc_op *m = parse(ctx, text);
-  diags[0] = 0;
-  unsigned h = nc_context_push_diag_handler(ctx, record_diag, NULL);
+  nc_op *m = ir_parse(ctx, text);
+  ir_diags[0] = 0;
+  unsigned h = nc_context_push_diag_handler(ctx, ir_record_diag, NULL);
   *ok = nc_pass_manager_run(pm, m, &o);
   nc_context_pop_diag_handler(ctx, h);
   fclose(f);
@@ -178,8 +133,8 @@ static void test_build_and_print(nc_context *ctx)
 
 static void test_errors(nc_context *ctx)
 {
-  diags[0] = 0;
-  unsigned h = nc_context_push_diag_handler(ctx, record_diag, NULL);
+  ir_diags[0] = 0;
+  unsigned h = nc_context_push_diag_handler(ctx, ir_record_diag, NULL);
   nc_pass_manager *pm = nc_pass_manager_create(ctx, "builtin.module");
   CHECK(!nc_pass_manager_add_pass(pm, "test-cout", NULL), "unknown pass");
   CHECK(!nc_pass_manager_add_pass(pm, "test-count", NULL), "anchored elsewhere");
@@ -189,7 +144,7 @@ static void test_errors(nc_context *ctx)
   CHECK(!nc_pass_manager_add_passes(pm, "cse,(symbol-dce"), "unbalanced");
   CHECK(nc_pass_pipeline_parse(ctx, "builtin.module(func.func(test-count{limt=1}))") == NULL, "bad option name");
   nc_context_pop_diag_handler(ctx, h);
-  CHECK_STR(diags, "error: 'test-cout' does not refer to a registered pass or pass pipeline; did you mean 'test-count'?\n"
+  CHECK_STR(ir_diags, "error: 'test-cout' does not refer to a registered pass or pass pipeline; did you mean 'test-count'?\n"
                       "error: 'test-count' runs on 'func.func' ops and cannot be scheduled on 'builtin.module'; nest it, "
                       "e.g. 'func.func(test-count)'\n"
                       "error: invalid value 'lod' for option 'mode' of 'test-count'; did you mean 'loud'?\n"
@@ -215,12 +170,12 @@ static void test_runs(nc_context *ctx)
   parallel.num_threads = 4;
   bool ok1, ok2;
   char *out1 = run_capture(ctx, pm, text, serial, &ok1);
-  char diags1[sizeof diags];
-  strcpy(diags1, diags);
+  char diags1[sizeof ir_diags];
+  strcpy(diags1, ir_diags);
   char *out2 = run_capture(ctx, pm, text, parallel, &ok2);
   CHECK(!ok1 && !ok2, "functions with two foo.op fail");
   CHECK_STR(out2, out1);
-  CHECK_STR(diags, diags1);
+  CHECK_STR(ir_diags, diags1);
   CHECK(!strncmp(out1, "f0: 1\n// -----// IR Dump After TestCount (test-count) //----- //\nfunc.func @f0() {", 60),
         "output starts with f0's line and dump: %.80s", out1);
   CHECK(strstr(out1, "f1: 2\n// -----// IR Dump After TestCount Failed (test-count) //----- //") != NULL,
@@ -248,16 +203,10 @@ int main(void)
   nc_pass_register(&count_pass); /* idempotent */
   CHECK(nc_pass_lookup("test-count", 10) == &count_pass, "lookup");
   CHECK(nc_pipeline_lookup("test-named-pipeline", 19) != NULL, "pipeline lookup");
-  nc_context *ctx = nc_context_create();
-  nc_register_all_dialects(ctx);
-  nc_context_set_allow_unregistered_dialects(ctx, true);
+  nc_context *ctx = ir_context();
   test_build_and_print(ctx);
   test_errors(ctx);
   test_runs(ctx);
   nc_context_destroy(ctx);
-  if (failures)
-    fprintf(stderr, "pass_manager_test: %d check(s) failed\n", failures);
-  else
-    printf("pass_manager_test: all checks passed\n");
-  return failures ? 1 : 0;
+  return ir_check_status("pass_manager_test");
 }

@@ -12,16 +12,7 @@
 #include "nc/runtime/nc_runtime.h"
 #include "nc/targets/ncb.h"
 
-static int failures;
-#define CHECK(cond, ...)                                                                                            \
-  do {                                                                                                              \
-    if (!(cond)) {                                                                                                  \
-      failures++;                                                                                                   \
-      fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);                                   \
-      fprintf(stderr, __VA_ARGS__);                                                                                 \
-      fputc('\n', stderr);                                                                                          \
-    }                                                                                                               \
-  } while (0)
+#include "check.h"
 
 static void put_block(nc_bytes *b, int64_t start, int64_t len, int64_t stride, int64_t count)
 {

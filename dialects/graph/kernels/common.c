@@ -105,29 +105,34 @@ float *nc_k_to_f32(const nc_tensor *t)
   int64_t n = nc_tensor_num_elements(t);
   float *f = nc_xmalloc((size_t)(n ? n : 1) * sizeof(float));
   for (int64_t i = 0; i < n; i++)
-    f[i] = (float)nc_k_loadf(t->data, t->dtype, i);
+    f[i] = (float)nc_elem_load_f64(t->data, t->dtype, i);
   return f;
 }
 
 void nc_k_from_f32(const float *src, int64_t n, void *dst, nc_dtype dt)
 {
   for (int64_t i = 0; i < n; i++)
-    nc_k_storef(dst, dt, i, src[i]);
+    nc_elem_store_f64(dst, dt, i, src[i]);
+}
+
+int nc_k_enum_from_string(const char *s, const char *const *names, size_t n)
+{
+  if (!s || !*s)
+    return 0;
+  for (size_t i = 0; i < n; i++)
+    if (!strcmp(s, names[i]))
+      return (int)i;
+  return -1;
 }
 
 bool nc_auto_pad_from_string(const char *s, nc_auto_pad *out)
 {
-  static const char *names[] = {"NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"};
-  if (!s || !*s) {
-    *out = NC_AUTO_PAD_NOTSET;
-    return true;
-  }
-  for (size_t i = 0; i < NC_COUNTOF(names); i++)
-    if (!strcmp(s, names[i])) {
-      *out = (nc_auto_pad)i;
-      return true;
-    }
-  return false;
+  static const char *const names[] = {"NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"};
+  int i = nc_k_enum_from_string(s, names, NC_COUNTOF(names));
+  if (i < 0)
+    return false;
+  *out = (nc_auto_pad)i;
+  return true;
 }
 
 /* --- window geometry ------------------------------------------------------- */
@@ -163,8 +168,8 @@ bool nc_k_window_dim(nc_auto_pad ap, int64_t in, int64_t k, int64_t s, int64_t d
   return o >= 1;
 }
 
-bool nc_k_conv_geom(const char *op, const nc_conv_params *p, int rank, const int64_t *x_shape,
-                    const int64_t *w_shape, nc_conv_geom *g, char *err, size_t errlen)
+bool nc_k_geom_begin(const char *op, int rank, const int64_t *x_shape, const int64_t *w_shape, nc_conv_geom *g,
+                     char *err, size_t errlen)
 {
   if (rank < 3 || rank > 2 + NC_KERNEL_MAX_SPATIAL)
     return nc_kerr(err, errlen, "%s: input rank %d, expected 3 to 5", op, rank);
@@ -175,6 +180,14 @@ bool nc_k_conv_geom(const char *op, const nc_conv_params *p, int rank, const int
   g->nsp = rank - 2;
   g->n = x_shape[0];
   g->c = x_shape[1];
+  return true;
+}
+
+bool nc_k_conv_geom(const char *op, const nc_conv_params *p, int rank, const int64_t *x_shape,
+                    const int64_t *w_shape, nc_conv_geom *g, char *err, size_t errlen)
+{
+  if (!nc_k_geom_begin(op, rank, x_shape, w_shape, g, err, errlen))
+    return false;
   g->m = w_shape[0];
   g->group = p->group ? p->group : 1;
   if (g->group < 1)

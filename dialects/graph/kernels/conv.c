@@ -242,15 +242,8 @@ static bool convt_geom(const nc_conv_transpose_params *p, int rank, const int64_
                        nc_conv_geom *g, char *err, size_t errlen)
 {
   const char *op = "conv_transpose";
-  if (rank < 3 || rank > 2 + NC_KERNEL_MAX_SPATIAL)
-    return nc_kerr(err, errlen, "%s: input rank %d, expected 3 to 5", op, rank);
-  for (int i = 0; i < rank; i++)
-    if (x_shape[i] < 0 || w_shape[i] < 0)
-      return nc_kerr(err, errlen, "%s: negative dim", op);
-  memset(g, 0, sizeof *g);
-  g->nsp = rank - 2;
-  g->n = x_shape[0];
-  g->c = x_shape[1];
+  if (!nc_k_geom_begin(op, rank, x_shape, w_shape, g, err, errlen))
+    return false;
   g->group = p->group ? p->group : 1;
   if (g->group < 1 || g->c % g->group)
     return nc_kerr(err, errlen, "%s: group %lld must be positive and divide the %lld input channels", op,

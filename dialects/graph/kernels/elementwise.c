@@ -238,9 +238,9 @@ static void bin_row(void *ctxp, int64_t n, const int64_t *off, const int64_t *in
   if (nc_k_is_float(c->dt)) { /* f16/bf16, or a mixed-dtype Pow */
     bool narrow = c->dt != NC_DT_F64;
     for (int64_t i = 0; i < n; i++) {
-      double x = nc_k_loadf(c->a, c->dt, off[0] + i * inc[0]);
+      double x = nc_elem_load_f64(c->a, c->dt, off[0] + i * inc[0]);
       int64_t bi = off[1] + i * inc[1];
-      double z = bfloat ? nc_k_loadf(c->b, c->bdt, bi) : (double)nc_k_loadi(c->b, c->bdt, bi);
+      double z = bfloat ? nc_elem_load_f64(c->b, c->bdt, bi) : (double)nc_elem_load_i64(c->b, c->bdt, bi);
       double v;
       if (narrow && c->op != NC_BINARY_POW) {
         float fx = (float)x, fz = (float)z, fv;
@@ -251,22 +251,21 @@ static void bin_row(void *ctxp, int64_t n, const int64_t *off, const int64_t *in
       } else {
         bin_row_f64(c->op, 1, &x, false, &z, false, &v);
       }
-      nc_k_storef(c->y, c->dt, off[2] + i, v);
+      nc_elem_store_f64(c->y, c->dt, off[2] + i, v);
     }
     return;
   }
   bool uns = !nc_dtype_is_signed(c->dt);
   for (int64_t i = 0; i < n; i++) {
-    int64_t x = nc_k_loadi(c->a, c->dt, off[0] + i * inc[0]);
+    int64_t x = nc_elem_load_i64(c->a, c->dt, off[0] + i * inc[0]);
     int64_t bi = off[1] + i * inc[1], v;
     if (bfloat) { /* integer base, float exponent: double pow, truncated */
-      double d = pow((double)x, nc_k_loadf(c->b, c->bdt, bi));
-      v = isnan(d) ? 0 : d >= 9.2233720368547758e18 ? INT64_MAX : d <= -9.2233720368547758e18 ? INT64_MIN
-                                                                                               : (int64_t)d;
+      double d = pow((double)x, nc_elem_load_f64(c->b, c->bdt, bi));
+      v = nc_f64_to_i64_saturating(d);
     } else {
-      v = int_op(c->op, x, nc_k_loadi(c->b, c->bdt, bi), uns && c->op != NC_BINARY_POW);
+      v = int_op(c->op, x, nc_elem_load_i64(c->b, c->bdt, bi), uns && c->op != NC_BINARY_POW);
     }
-    nc_k_storei(c->y, c->dt, off[2] + i, v);
+    nc_elem_store_i64(c->y, c->dt, off[2] + i, v);
   }
 }
 
@@ -420,9 +419,9 @@ bool nc_kernel_variadic(nc_variadic_op op, int n, const nc_tensor *const *xs, nc
     char buf[8] = {0};
     cnt.data = buf;
     if (nc_k_is_float(y->dtype))
-      nc_k_storef(buf, y->dtype, 0, n);
+      nc_elem_store_f64(buf, y->dtype, 0, n);
     else
-      nc_k_storei(buf, y->dtype, 0, n);
+      nc_elem_store_i64(buf, y->dtype, 0, n);
     memcpy(acc.data, y->data, nc_tensor_num_bytes(y));
     binary_run(NC_BINARY_DIV, &acc, &cnt, y);
   }
@@ -553,17 +552,17 @@ bool nc_kernel_unary(nc_unary_op op, const nc_unary_params *p, const nc_tensor *
     for (int64_t i0 = 0; i0 < n; i0 += CHUNK) {
       int64_t m = n - i0 < CHUNK ? n - i0 : CHUNK;
       for (int64_t i = 0; i < m; i++)
-        in[i] = (float)nc_k_loadf(x->data, dt, i0 + i);
+        in[i] = (float)nc_elem_load_f64(x->data, dt, i0 + i);
       unary_row_f32(op, p, m, in, out);
       for (int64_t i = 0; i < m; i++)
-        nc_k_storef(y->data, dt, i0 + i, out[i]);
+        nc_elem_store_f64(y->data, dt, i0 + i, out[i]);
     }
   } else {
     if (op > NC_UNARY_SIGN || dt == NC_DT_BOOL)
       return nc_kerr(err, errlen, "unary: op %d needs a float dtype, got %s", (int)op, nc_dtype_name(dt));
     bool uns = !nc_dtype_is_signed(dt);
     for (int64_t i = 0; i < n; i++) {
-      int64_t v = nc_k_loadi(x->data, dt, i);
+      int64_t v = nc_elem_load_i64(x->data, dt, i);
       uint64_t neg = 0 - (uint64_t)v;
       switch (op) {
       case NC_UNARY_NEG: v = (int64_t)neg; break;
@@ -572,7 +571,7 @@ bool nc_kernel_unary(nc_unary_op op, const nc_unary_params *p, const nc_tensor *
       case NC_UNARY_SIGN: v = uns ? v != 0 : (v > 0) - (v < 0); break;
       default: break;
       }
-      nc_k_storei(y->data, dt, i, v);
+      nc_elem_store_i64(y->data, dt, i, v);
     }
   }
   return true;
@@ -600,7 +599,8 @@ bool nc_kernel_clip(const nc_tensor *x, const nc_tensor *lo, const nc_tensor *hi
   int64_t n = nc_tensor_num_elements(x);
   nc_dtype dt = x->dtype;
   if (nc_k_is_float(dt)) {
-    double l = lo ? nc_k_loadf(lo->data, dt, 0) : -INFINITY, h = hi ? nc_k_loadf(hi->data, dt, 0) : INFINITY;
+    double l = lo ? nc_elem_load_f64(lo->data, dt, 0) : -INFINITY;
+    double h = hi ? nc_elem_load_f64(hi->data, dt, 0) : INFINITY;
     if (dt == NC_DT_F32) {
       const float *restrict xp = x->data;
       float *restrict yp = y->data, lf = (float)l, hf = (float)h;
@@ -612,17 +612,17 @@ bool nc_kernel_clip(const nc_tensor *x, const nc_tensor *lo, const nc_tensor *hi
       return true;
     }
     for (int64_t i = 0; i < n; i++) {
-      double v = nc_k_loadf(x->data, dt, i);
+      double v = nc_elem_load_f64(x->data, dt, i);
       v = v < l ? l : v;
       v = v > h ? h : v;
-      nc_k_storef(y->data, dt, i, isnan(l) || isnan(h) ? NAN : v);
+      nc_elem_store_f64(y->data, dt, i, isnan(l) || isnan(h) ? NAN : v);
     }
     return true;
   }
   bool uns = dt == NC_DT_U64;
-  int64_t l = lo ? nc_k_loadi(lo->data, dt, 0) : 0, h = hi ? nc_k_loadi(hi->data, dt, 0) : 0;
+  int64_t l = lo ? nc_elem_load_i64(lo->data, dt, 0) : 0, h = hi ? nc_elem_load_i64(hi->data, dt, 0) : 0;
   for (int64_t i = 0; i < n; i++) {
-    int64_t v = nc_k_loadi(x->data, dt, i);
+    int64_t v = nc_elem_load_i64(x->data, dt, i);
     if (uns) {
       if (lo && (uint64_t)v < (uint64_t)l)
         v = l;
@@ -634,7 +634,7 @@ bool nc_kernel_clip(const nc_tensor *x, const nc_tensor *lo, const nc_tensor *hi
       if (hi && v > h)
         v = h;
     }
-    nc_k_storei(y->data, dt, i, v);
+    nc_elem_store_i64(y->data, dt, i, v);
   }
   return true;
 }

@@ -25,56 +25,41 @@
 #define I16_MR 4
 #define I16_NR 16
 
-static void kernel_f32(int64_t kc, const void *ap, const void *bp, void *cp, int64_t ldc, int m, int n,
-                       const void *alphap)
-{
-  const float *restrict a = ap;
-  const float *restrict b = bp;
-  float *restrict c = cp;
-  float acc[F32_MR * F32_NR];
-  for (int j = 0; j < F32_MR * F32_NR; j++)
-    acc[j] = 0;
-  for (int64_t k = 0; k < kc; k++) {
-    const float *ak = a + k * F32_MR, *bk = b + k * F32_NR;
-    NC_UNROLL
-    for (int i = 0; i < F32_MR; i++)
-      for (int j = 0; j < F32_NR; j++)
-        acc[i * F32_NR + j] += ak[i] * bk[j];
+/* C[m x n] += alpha * (A panel x B panel) for float types: an MR x NR tile
+ * accumulated in registers over kc. A macro rather than one function taking
+ * mr and nr: the trip counts must be compile-time constants for gcc to
+ * vectorize and unroll the inner loops. */
+#define DEFINE_FLOAT_KERNEL(T, MR, NR, NAME)                                                              \
+  static void NAME(int64_t kc, const void *ap, const void *bp, void *cp, int64_t ldc, int m, int n,     \
+                   const void *alphap)                                                                  \
+  {                                                                                                     \
+    const T *restrict a = ap;                                                                           \
+    const T *restrict b = bp;                                                                           \
+    T *restrict c = cp;                                                                                 \
+    T acc[MR * NR];                                                                                     \
+    for (int j = 0; j < MR * NR; j++)                                                                   \
+      acc[j] = 0;                                                                                       \
+    for (int64_t k = 0; k < kc; k++) {                                                                  \
+      const T *ak = a + k * MR, *bk = b + k * NR;                                                       \
+      NC_UNROLL                                                                                         \
+      for (int i = 0; i < MR; i++)                                                                      \
+        for (int j = 0; j < NR; j++)                                                                    \
+          acc[i * NR + j] += ak[i] * bk[j];                                                             \
+    }                                                                                                   \
+    T alpha = *(const T *)alphap;                                                                       \
+    if (alpha != (T)1)                                                                                  \
+      for (int j = 0; j < MR * NR; j++)                                                                 \
+        acc[j] *= alpha;                                                                                \
+    for (int i = 0; i < m; i++)                                                                         \
+      for (int j = 0; j < n; j++)                                                                       \
+        c[i * ldc + j] += acc[i * NR + j];                                                              \
   }
-  float alpha = *(const float *)alphap;
-  if (alpha != 1.0f)
-    for (int j = 0; j < F32_MR * F32_NR; j++)
-      acc[j] *= alpha;
-  for (int i = 0; i < m; i++)
-    for (int j = 0; j < n; j++)
-      c[i * ldc + j] += acc[i * F32_NR + j];
-}
 
-static void kernel_f64(int64_t kc, const void *ap, const void *bp, void *cp, int64_t ldc, int m, int n,
-                       const void *alphap)
-{
-  const double *restrict a = ap;
-  const double *restrict b = bp;
-  double *restrict c = cp;
-  double acc[F64_MR * F64_NR];
-  for (int j = 0; j < F64_MR * F64_NR; j++)
-    acc[j] = 0;
-  for (int64_t k = 0; k < kc; k++) {
-    const double *ak = a + k * F64_MR, *bk = b + k * F64_NR;
-    NC_UNROLL
-    for (int i = 0; i < F64_MR; i++)
-      for (int j = 0; j < F64_NR; j++)
-        acc[i * F64_NR + j] += ak[i] * bk[j];
-  }
-  double alpha = *(const double *)alphap;
-  if (alpha != 1.0)
-    for (int j = 0; j < F64_MR * F64_NR; j++)
-      acc[j] *= alpha;
-  for (int i = 0; i < m; i++)
-    for (int j = 0; j < n; j++)
-      c[i * ldc + j] += acc[i * F64_NR + j];
-}
+DEFINE_FLOAT_KERNEL(float, F32_MR, F32_NR, kernel_f32)
+DEFINE_FLOAT_KERNEL(double, F64_MR, F64_NR, kernel_f64)
 
+/* The integer kernel differs: int16 products widened to int32, accumulated
+ * in uint32 (wrapping), no alpha. */
 static void kernel_i16(int64_t kc, const void *ap, const void *bp, void *cp, int64_t ldc, int m, int n,
                        const void *alphap)
 {

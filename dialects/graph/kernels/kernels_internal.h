@@ -59,68 +59,6 @@ bool nc_k_check_in(const char *op, const char *what, const nc_tensor *t, char *e
 /** Normalizes axis into [0, rank) (accepts [-rank, rank)). */
 bool nc_k_axis(const char *op, int64_t axis, int rank, int *out, char *err, size_t errlen);
 
-/** Element i of a float tensor's data as double (f16/bf16 widened). */
-static inline double nc_k_loadf(const void *p, nc_dtype dt, int64_t i)
-{
-  switch (dt) {
-  case NC_DT_F32: return ((const float *)p)[i];
-  case NC_DT_F64: return ((const double *)p)[i];
-  case NC_DT_F16: return nc_f16_to_f32(((const uint16_t *)p)[i]);
-  case NC_DT_BF16: return nc_bf16_to_f32(((const uint16_t *)p)[i]);
-  default: return 0;
-  }
-}
-
-/** Stores v into element i of float data; f32/f16/bf16 round to nearest even
- * (f16/bf16 through f32, the value having been computed in f32). */
-static inline void nc_k_storef(void *p, nc_dtype dt, int64_t i, double v)
-{
-  switch (dt) {
-  case NC_DT_F32: ((float *)p)[i] = (float)v; break;
-  case NC_DT_F64: ((double *)p)[i] = v; break;
-  case NC_DT_F16: ((uint16_t *)p)[i] = nc_f32_to_f16((float)v); break;
-  case NC_DT_BF16: ((uint16_t *)p)[i] = nc_f32_to_bf16((float)v); break;
-  default: break;
-  }
-}
-
-/** Element i of integer data as int64 (u64 reinterpreted). */
-static inline int64_t nc_k_loadi(const void *p, nc_dtype dt, int64_t i)
-{
-  switch (dt) {
-  case NC_DT_I8: case NC_DT_I4: case NC_DT_I2: return ((const int8_t *)p)[i];
-  case NC_DT_U8: case NC_DT_U4: case NC_DT_U2: case NC_DT_BOOL: return ((const uint8_t *)p)[i];
-  case NC_DT_I16: return ((const int16_t *)p)[i];
-  case NC_DT_U16: return ((const uint16_t *)p)[i];
-  case NC_DT_I32: return ((const int32_t *)p)[i];
-  case NC_DT_U32: return ((const uint32_t *)p)[i];
-  case NC_DT_I64: return ((const int64_t *)p)[i];
-  case NC_DT_U64: return (int64_t)((const uint64_t *)p)[i];
-  default: return 0;
-  }
-}
-
-/** Stores v into element i of integer data, wrapping to the dtype's width. */
-static inline void nc_k_storei(void *p, nc_dtype dt, int64_t i, int64_t v)
-{
-  switch (dt) {
-  case NC_DT_I8: ((int8_t *)p)[i] = (int8_t)v; break;
-  case NC_DT_U8: ((uint8_t *)p)[i] = (uint8_t)v; break;
-  case NC_DT_I4: ((int8_t *)p)[i] = (int8_t)((int64_t)((uint64_t)v << 60) >> 60); break;
-  case NC_DT_U4: ((uint8_t *)p)[i] = (uint8_t)(v & 0xf); break;
-  case NC_DT_I2: ((int8_t *)p)[i] = (int8_t)((int64_t)((uint64_t)v << 62) >> 62); break;
-  case NC_DT_U2: ((uint8_t *)p)[i] = (uint8_t)(v & 0x3); break;
-  case NC_DT_BOOL: ((uint8_t *)p)[i] = v != 0; break;
-  case NC_DT_I16: ((int16_t *)p)[i] = (int16_t)v; break;
-  case NC_DT_U16: ((uint16_t *)p)[i] = (uint16_t)v; break;
-  case NC_DT_I32: ((int32_t *)p)[i] = (int32_t)v; break;
-  case NC_DT_U32: ((uint32_t *)p)[i] = (uint32_t)v; break;
-  case NC_DT_I64: ((int64_t *)p)[i] = v; break;
-  case NC_DT_U64: ((uint64_t *)p)[i] = (uint64_t)v; break;
-  default: break;
-  }
-}
-
 /** Value range of an integer dtype up to 32 bits (64-bit types: int64 range,
  * u64 capped at INT64_MAX). */
 void nc_k_int_range(nc_dtype dt, int64_t *lo, int64_t *hi);
@@ -145,6 +83,15 @@ typedef struct nc_conv_geom {
  * is for pooling only. Returns false if the output would be < 1. */
 bool nc_k_window_dim(nc_auto_pad ap, int64_t in, int64_t k, int64_t s, int64_t d, int64_t pb_attr, int64_t pe_attr,
                      bool ceil_mode, int64_t *pb, int64_t *pe, int64_t *out);
+
+/** The index of s in names[0, n): an enum parsed from its ONNX spelling.
+ * NULL and "" give 0 (the first name is the default); -1 if s is not there. */
+int nc_k_enum_from_string(const char *s, const char *const *names, size_t n);
+
+/** The start of every conv-like geometry: checks the rank (3 to 5) and that
+ * no dim of x or w is negative, zeroes g and sets nsp, n and c from x. */
+bool nc_k_geom_begin(const char *op, int rank, const int64_t *x_shape, const int64_t *w_shape, nc_conv_geom *g,
+                     char *err, size_t errlen);
 
 /** Checks and resolves a Conv geometry from params and the x/w shapes. */
 bool nc_k_conv_geom(const char *op, const nc_conv_params *p, int rank, const int64_t *x_shape,

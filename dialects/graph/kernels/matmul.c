@@ -127,13 +127,13 @@ static void mm_int(const mm_geom *g, nc_dtype dt, const void *a, const void *b, 
     for (int64_t i = 0; i < g->m; i++) {
       memset(row, 0, (size_t)g->n * sizeof(uint64_t));
       for (int64_t kk = 0; kk < g->k; kk++) {
-        uint64_t av = (uint64_t)nc_k_loadi(a, dt, g->aoff[t] + i * g->k + kk);
+        uint64_t av = (uint64_t)nc_elem_load_i64(a, dt, g->aoff[t] + i * g->k + kk);
         int64_t bb = g->boff[t] + kk * g->n;
         for (int64_t j = 0; j < g->n; j++)
-          row[j] += av * (uint64_t)nc_k_loadi(b, dt, bb + j);
+          row[j] += av * (uint64_t)nc_elem_load_i64(b, dt, bb + j);
       }
       for (int64_t j = 0; j < g->n; j++)
-        nc_k_storei(y, dt, (t * g->m + i) * g->n + j, (int64_t)row[j]);
+        nc_elem_store_i64(y, dt, (t * g->m + i) * g->n + j, (int64_t)row[j]);
     }
   free(row);
 }
@@ -247,19 +247,18 @@ bool nc_kernel_gemm(const nc_gemm_params *p, const nc_tensor *a, const nc_tensor
         uint64_t s = 0;
         for (int64_t kk = 0; kk < k; kk++) {
           int64_t ai = p->trans_a ? kk * m + i : i * k + kk, bi = p->trans_b ? j * k + kk : kk * n + j;
-          s += (uint64_t)nc_k_loadi(a->data, dt, ai) * (uint64_t)nc_k_loadi(b->data, dt, bi);
+          s += (uint64_t)nc_elem_load_i64(a->data, dt, ai) * (uint64_t)nc_elem_load_i64(b->data, dt, bi);
         }
         int64_t v;
         if (exact) {
-          v = (int64_t)(s + (use_c ? (uint64_t)nc_k_loadi(c->data, dt, c_index(c, i, j)) : 0));
+          v = (int64_t)(s + (use_c ? (uint64_t)nc_elem_load_i64(c->data, dt, c_index(c, i, j)) : 0));
         } else {
           double d = (double)(int64_t)s * p->alpha;
           if (use_c)
-            d += (double)nc_k_loadi(c->data, dt, c_index(c, i, j)) * p->beta;
-          v = isnan(d) ? 0 : d >= 9.2233720368547758e18 ? INT64_MAX : d <= -9.2233720368547758e18 ? INT64_MIN
-                                                                                                   : (int64_t)d;
+            d += (double)nc_elem_load_i64(c->data, dt, c_index(c, i, j)) * p->beta;
+          v = nc_f64_to_i64_saturating(d);
         }
-        nc_k_storei(y->data, dt, i * n + j, v);
+        nc_elem_store_i64(y->data, dt, i * n + j, v);
       }
     return true;
   }
@@ -279,7 +278,7 @@ bool nc_kernel_gemm(const nc_gemm_params *p, const nc_tensor *a, const nc_tensor
         ((double *)yd)[i * n + j] = use_c ? ((const double *)c->data)[c_index(c, i, j)] * p->beta : 0;
       else
         ((float *)yd)[i * n + j] =
-            use_c ? (float)nc_k_loadf(c->data, dt, c_index(c, i, j)) * (float)p->beta : 0.0f;
+            use_c ? (float)nc_elem_load_f64(c->data, dt, c_index(c, i, j)) * (float)p->beta : 0.0f;
     }
   nc_gemm_src as = {.p = ad, .rs = p->trans_a ? 1 : k, .ks = p->trans_a ? m : 1};
   nc_gemm_src bs = {.p = bd, .rs = p->trans_b ? k : 1, .ks = p->trans_b ? 1 : n};
@@ -316,7 +315,7 @@ static bool zp_vector(const char *op, const char *what, const nc_tensor *zp, nc_
                    nc_dtype_name(zp->dtype), nc_dtype_name(dt));
   int64_t n = nc_tensor_num_elements(zp);
   if (n == 1) {
-    *scalar = (int32_t)nc_k_loadi(zp->data, dt, 0);
+    *scalar = (int32_t)nc_elem_load_i64(zp->data, dt, 0);
     return true;
   }
   if (n != count)
@@ -324,7 +323,7 @@ static bool zp_vector(const char *op, const char *what, const nc_tensor *zp, nc_
                    (long long)count);
   *vec = nc_xmalloc((size_t)n * sizeof(int32_t));
   for (int64_t i = 0; i < n; i++)
-    (*vec)[i] = (int32_t)nc_k_loadi(zp->data, dt, i);
+    (*vec)[i] = (int32_t)nc_elem_load_i64(zp->data, dt, i);
   return true;
 }
 

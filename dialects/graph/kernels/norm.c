@@ -52,15 +52,16 @@ bool nc_kernel_batch_norm(double epsilon, const nc_tensor *x, const nc_tensor *s
       !check_channel_param(op, "mean", mean, c, err, errlen) || !check_channel_param(op, "var", var, c, err, errlen))
     return false;
   for (int64_t ch = 0; ch < c; ch++) {
-    double a = nc_k_loadf(scale->data, scale->dtype, ch) / sqrt(nc_k_loadf(var->data, var->dtype, ch) + epsilon);
-    double b = nc_k_loadf(bias->data, bias->dtype, ch) - nc_k_loadf(mean->data, mean->dtype, ch) * a;
+    double a =
+      nc_elem_load_f64(scale->data, scale->dtype, ch) / sqrt(nc_elem_load_f64(var->data, var->dtype, ch) + epsilon);
+    double b = nc_elem_load_f64(bias->data, bias->dtype, ch) - nc_elem_load_f64(mean->data, mean->dtype, ch) * a;
     for (int64_t b0 = 0; b0 < n; b0++) {
       int64_t base = (b0 * c + ch) * hw;
       if (x->dtype == NC_DT_F32) {
         scale_shift_f32(hw, (const float *)x->data + base, (float)a, (float)b, (float *)y->data + base);
       } else {
         for (int64_t i = 0; i < hw; i++)
-          nc_k_storef(y->data, x->dtype, base + i, nc_k_loadf(x->data, x->dtype, base + i) * a + b);
+          nc_elem_store_f64(y->data, x->dtype, base + i, nc_elem_load_f64(x->data, x->dtype, base + i) * a + b);
       }
     }
   }
@@ -83,17 +84,17 @@ bool nc_kernel_instance_norm(double epsilon, const nc_tensor *x, const nc_tensor
       int64_t base = (b0 * c + ch) * hw;
       double sum = 0, sq = 0;
       for (int64_t i = 0; i < hw; i++)
-        sum += nc_k_loadf(x->data, x->dtype, base + i);
+        sum += nc_elem_load_f64(x->data, x->dtype, base + i);
       double mu = hw ? sum / (double)hw : 0;
       for (int64_t i = 0; i < hw; i++) {
-        double d = nc_k_loadf(x->data, x->dtype, base + i) - mu;
+        double d = nc_elem_load_f64(x->data, x->dtype, base + i) - mu;
         sq += d * d;
       }
       double var = hw ? sq / (double)hw : 0;
-      double a = nc_k_loadf(scale->data, scale->dtype, ch) / sqrt(var + epsilon);
-      double b = nc_k_loadf(bias->data, bias->dtype, ch);
+      double a = nc_elem_load_f64(scale->data, scale->dtype, ch) / sqrt(var + epsilon);
+      double b = nc_elem_load_f64(bias->data, bias->dtype, ch);
       for (int64_t i = 0; i < hw; i++)
-        nc_k_storef(y->data, x->dtype, base + i, (nc_k_loadf(x->data, x->dtype, base + i) - mu) * a + b);
+        nc_elem_store_f64(y->data, x->dtype, base + i, (nc_elem_load_f64(x->data, x->dtype, base + i) - mu) * a + b);
     }
   return true;
 }
@@ -118,13 +119,13 @@ bool nc_kernel_lrn(const nc_lrn_params *p, const nc_tensor *x, nc_tensor *y, cha
       memset(sq, 0, (size_t)hw * sizeof(double));
       for (int64_t cc = lo; cc <= hi; cc++)
         for (int64_t i = 0; i < hw; i++) {
-          double v = nc_k_loadf(x->data, x->dtype, (b0 * c + cc) * hw + i);
+          double v = nc_elem_load_f64(x->data, x->dtype, (b0 * c + cc) * hw + i);
           sq[i] += v * v;
         }
       int64_t base = (b0 * c + ch) * hw;
       for (int64_t i = 0; i < hw; i++) {
-        double v = nc_k_loadf(x->data, x->dtype, base + i);
-        nc_k_storef(y->data, x->dtype, base + i, v / pow(p->bias + p->alpha / (double)p->size * sq[i], p->beta));
+        double v = nc_elem_load_f64(x->data, x->dtype, base + i);
+        nc_elem_store_f64(y->data, x->dtype, base + i, v / pow(p->bias + p->alpha / (double)p->size * sq[i], p->beta));
       }
     }
   free(sq);

@@ -122,15 +122,23 @@ static void taps(int64_t start, int64_t k, int64_t d, int64_t lo, int64_t hi, in
 DEFINE_POOL_PLANE(float, pool_plane_f32)
 DEFINE_POOL_PLANE(double, pool_plane_f64)
 
-static bool pool_run(const char *op, bool is_max, const nc_pool_params *p, const nc_tensor *x, nc_tensor *y,
-                     char *err, size_t errlen)
+/* Checks the input of a pool: float, or 8-bit integers for max pools. */
+static bool check_pool_input(const char *op, bool is_max, const nc_tensor *x, char *err, size_t errlen)
 {
   if (!nc_k_check_in(op, "X", x, err, errlen))
     return false;
+  if (!nc_k_is_float(x->dtype) && !(is_max && (x->dtype == NC_DT_I8 || x->dtype == NC_DT_U8)))
+    return nc_kerr(err, errlen, "%s: unsupported dtype %s", op, nc_dtype_name(x->dtype));
+  return true;
+}
+
+static bool pool_run(const char *op, bool is_max, const nc_pool_params *p, const nc_tensor *x, nc_tensor *y,
+                     char *err, size_t errlen)
+{
+  if (!check_pool_input(op, is_max, x, err, errlen))
+    return false;
   nc_dtype dt = x->dtype;
   bool int8 = dt == NC_DT_I8 || dt == NC_DT_U8;
-  if (!nc_k_is_float(dt) && !(is_max && int8))
-    return nc_kerr(err, errlen, "%s: unsupported dtype %s", op, nc_dtype_name(dt));
   nc_conv_geom g;
   if (!pool_geom(op, p, x->rank, x->shape, &g, err, errlen))
     return false;
@@ -158,13 +166,14 @@ static bool pool_run(const char *op, bool is_max, const nc_pool_params *p, const
   nc_k_int_range(dt, &lo, &hi);
   for (int64_t pl = 0; pl < planes; pl++) {
     for (int64_t i = 0; i < ihw; i++)
-      xf[i] = int8 ? (float)nc_k_loadi(x->data, dt, pl * ihw + i) : (float)nc_k_loadf(x->data, dt, pl * ihw + i);
+      xf[i] =
+        int8 ? (float)nc_elem_load_i64(x->data, dt, pl * ihw + i) : (float)nc_elem_load_f64(x->data, dt, pl * ihw + i);
     pool_plane_f32(&g, is_max, p->count_include_pad, xf, yf);
     for (int64_t i = 0; i < ohw; i++) {
       if (int8)
-        nc_k_storei(y->data, dt, pl * ohw + i, yf[i] < (float)lo ? lo : (int64_t)yf[i]);
+        nc_elem_store_i64(y->data, dt, pl * ohw + i, yf[i] < (float)lo ? lo : (int64_t)yf[i]);
       else
-        nc_k_storef(y->data, dt, pl * ohw + i, yf[i]);
+        nc_elem_store_f64(y->data, dt, pl * ohw + i, yf[i]);
     }
   }
   free(xf);
@@ -203,12 +212,10 @@ bool nc_kernel_global_pool_shape(int rank, const int64_t *x_shape, int64_t *out_
 
 static bool global_pool(const char *op, bool is_max, const nc_tensor *x, nc_tensor *y, char *err, size_t errlen)
 {
-  if (!nc_k_check_in(op, "X", x, err, errlen))
+  if (!check_pool_input(op, is_max, x, err, errlen))
     return false;
   nc_dtype dt = x->dtype;
   bool int8 = dt == NC_DT_I8 || dt == NC_DT_U8;
-  if (!nc_k_is_float(dt) && !(is_max && int8))
-    return nc_kerr(err, errlen, "%s: unsupported dtype %s", op, nc_dtype_name(dt));
   int64_t out_shape[NC_TENSOR_MAX_RANK];
   if (!nc_kernel_global_pool_shape(x->rank, x->shape, out_shape, err, errlen) ||
       !nc_k_check_out(op, y, dt, x->rank, out_shape, err, errlen))
@@ -222,10 +229,10 @@ static bool global_pool(const char *op, bool is_max, const nc_tensor *x, nc_tens
       nc_k_int_range(dt, &lo, &hi);
       best = lo;
       for (int64_t i = 0; i < hw; i++) {
-        int64_t v = nc_k_loadi(x->data, dt, pl * hw + i);
+        int64_t v = nc_elem_load_i64(x->data, dt, pl * hw + i);
         best = v > best ? v : best;
       }
-      nc_k_storei(y->data, dt, pl, best);
+      nc_elem_store_i64(y->data, dt, pl, best);
       continue;
     }
     double acc = is_max ? -INFINITY : 0;
@@ -236,7 +243,7 @@ static bool global_pool(const char *op, bool is_max, const nc_tensor *x, nc_tens
         acc += xp[i];
     } else {
       for (int64_t i = 0; i < hw; i++) {
-        double v = nc_k_loadf(x->data, dt, pl * hw + i);
+        double v = nc_elem_load_f64(x->data, dt, pl * hw + i);
         if (!is_max)
           acc += v;
         else if (v != v)
@@ -248,9 +255,9 @@ static bool global_pool(const char *op, bool is_max, const nc_tensor *x, nc_tens
       }
     }
     if (is_max)
-      nc_k_storef(y->data, dt, pl, !saw_num && saw_nan ? NAN : acc);
+      nc_elem_store_f64(y->data, dt, pl, !saw_num && saw_nan ? NAN : acc);
     else
-      nc_k_storef(y->data, dt, pl, hw ? acc / (double)hw : NAN);
+      nc_elem_store_f64(y->data, dt, pl, hw ? acc / (double)hw : NAN);
   }
   return true;
 }

@@ -117,11 +117,11 @@ static void conv_i32(const nc_conv_geom *g, const nc_tensor *x, const nc_tensor 
       int32_t *cgp = acc + (n * g->m + grp * mg) * ohw;
       if (cg == 1) {
         for (int64_t i = 0; i < ihw; i++)
-          plane[i] = (int16_t)(nc_k_loadi(img, x->dtype, i) - x_zp);
+          plane[i] = (int16_t)(nc_elem_load_i64(img, x->dtype, i) - x_zp);
         for (int64_t m = 0; m < mg; m++) {
           int64_t mm = grp * mg + m;
           for (int64_t t = 0; t < kprod; t++)
-            wk[t] = (int16_t)(nc_k_loadi(wb, w->dtype, mm * kprod + t) - w_zp[mm]);
+            wk[t] = (int16_t)(nc_elem_load_i64(wb, w->dtype, mm * kprod + t) - w_zp[mm]);
           depthwise_i32(g, lo, hi, plane, wk, cgp + m * ohw);
         }
         continue;
@@ -163,7 +163,7 @@ static bool read_zp(const char *op, const char *what, const nc_tensor *zp, nc_dt
     return nc_kerr(err, errlen, "%s: %s has %lld elements, expected 1%s", op, what, (long long)n,
                    count > 1 ? " or one per output channel" : "");
   for (int64_t i = 0; i < fill; i++)
-    out[i] = (int32_t)nc_k_loadi(zp->data, dt, n == 1 ? 0 : i);
+    out[i] = (int32_t)nc_elem_load_i64(zp->data, dt, n == 1 ? 0 : i);
   return true;
 }
 
@@ -228,7 +228,7 @@ static bool read_scale(const char *op, const char *what, const nc_tensor *s, int
     return nc_kerr(err, errlen, "%s: %s has %lld elements, expected 1%s", op, what, (long long)n,
                    count > 1 ? " or one per channel" : "");
   for (int64_t i = 0; i < (count > 0 ? count : 1); i++)
-    out[i] = (float)nc_k_loadf(s->data, s->dtype, n == 1 ? 0 : i);
+    out[i] = (float)nc_elem_load_f64(s->data, s->dtype, n == 1 ? 0 : i);
   return true;
 }
 
@@ -299,7 +299,7 @@ bool nc_kernel_qlinear_conv(const nc_conv_params *p, const nc_tensor *x, const n
   int64_t lo, hi;
   nc_k_int_range(y->dtype, &lo, &hi);
   for (int64_t i = 0; i < n; i++)
-    nc_k_storei(y->data, y->dtype, i, requant_ref(acc[i], s[(i / ohw) % g.m], yz, lo, hi));
+    nc_elem_store_i64(y->data, y->dtype, i, requant_ref(acc[i], s[(i / ohw) % g.m], yz, lo, hi));
   free(acc);
   free(wz);
   free(ws);
@@ -347,7 +347,7 @@ bool nc_kernel_qlinear_matmul(const nc_tensor *a, const nc_tensor *a_scale, cons
       int64_t row = (i / nn) % m, col = i % nn;
       float t = as[row] * bs[col];
       float s = t / ysc;
-      nc_k_storei(y->data, y->dtype, i, requant_ref(acc[i], s, yz, lo, hi));
+      nc_elem_store_i64(y->data, y->dtype, i, requant_ref(acc[i], s, yz, lo, hi));
     }
   }
   free(as);

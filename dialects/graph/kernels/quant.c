@@ -100,18 +100,18 @@ bool nc_kernel_quantize_linear(const nc_quant_params *p, const nc_tensor *x, con
     int64_t j = qindex_of(&q, i);
     double r;
     if (dt == NC_DT_F64) {
-      r = nearbyint(((const double *)x->data)[i] / nc_k_loadf(scale->data, scale->dtype, j));
+      r = nearbyint(((const double *)x->data)[i] / nc_elem_load_f64(scale->data, scale->dtype, j));
     } else {
-      float f = (float)nc_k_loadf(x->data, dt, i) / (float)nc_k_loadf(scale->data, scale->dtype, j);
+      float f = (float)nc_elem_load_f64(x->data, dt, i) / (float)nc_elem_load_f64(scale->data, scale->dtype, j);
       if (dt == NC_DT_F16)
         f = nc_f16_to_f32(nc_f32_to_f16(f)); /* numpy divides f16 in f32 and rounds to f16 */
       else if (dt == NC_DT_BF16)
         f = nc_bf16_to_f32(nc_f32_to_bf16(f));
       r = nearbyintf(f);
     }
-    double zp = zero_point ? (double)nc_k_loadi(zero_point->data, zero_point->dtype, j) : 0;
+    double zp = zero_point ? (double)nc_elem_load_i64(zero_point->data, zero_point->dtype, j) : 0;
     double v = isnan(r) ? zp : r + zp;
-    nc_k_storei(y->data, y->dtype, i, v <= (double)lo ? lo : v >= (double)hi ? hi : (int64_t)v);
+    nc_elem_store_i64(y->data, y->dtype, i, v <= (double)lo ? lo : v >= (double)hi ? hi : (int64_t)v);
   }
   return true;
 }
@@ -140,12 +140,13 @@ bool nc_kernel_dequantize_linear(const nc_quant_params *p, const nc_tensor *x, c
   int64_t n = nc_tensor_num_elements(x);
   for (int64_t i = 0; i < n; i++) {
     int64_t j = qindex_of(&q, i);
-    int64_t d = nc_k_loadi(x->data, x->dtype, i) - (zero_point ? nc_k_loadi(zero_point->data, x->dtype, j) : 0);
-    double v = (double)d * nc_k_loadf(scale->data, scale->dtype, j);
+    int64_t d =
+      nc_elem_load_i64(x->data, x->dtype, i) - (zero_point ? nc_elem_load_i64(zero_point->data, x->dtype, j) : 0);
+    double v = (double)d * nc_elem_load_f64(scale->data, scale->dtype, j);
     if (y->dtype == NC_DT_F64)
       ((double *)y->data)[i] = v;
     else
-      nc_k_storef(y->data, y->dtype, i, (float)v); /* one rounding to f32, then to f16/bf16 */
+      nc_elem_store_f64(y->data, y->dtype, i, (float)v); /* one rounding to f32, then to f16/bf16 */
   }
   return true;
 }
@@ -229,7 +230,7 @@ bool nc_kernel_requantize(const nc_requant_params *p, const nc_tensor *x, nc_ten
   for (int64_t i = 0; i < n; i++) {
     int64_t c = p->count == 1 ? 0 : (i / inner) % dim;
     int64_t v = nc_round_half_even_shift((int64_t)acc[i] * p->multiplier[c], p->shift[c]) + p->zero_point;
-    nc_k_storei(y->data, y->dtype, i, v < lo ? lo : v > hi ? hi : v);
+    nc_elem_store_i64(y->data, y->dtype, i, v < lo ? lo : v > hi ? hi : v);
   }
   return true;
 }

@@ -107,7 +107,7 @@ static double reduce_float(nc_reduce_op op, const void *x, nc_dtype dt, int64_t 
   case NC_REDUCE_MIN: {
     acc = op == NC_REDUCE_MAX ? -INFINITY : INFINITY;
     for (int64_t t = 0; t < nr; t++) {
-      double v = nc_k_loadf(x, dt, base + roff[t]);
+      double v = nc_elem_load_f64(x, dt, base + roff[t]);
       if (v != v)
         return v;
       acc = op == NC_REDUCE_MAX ? (v > acc ? v : acc) : (v < acc ? v : acc);
@@ -117,12 +117,12 @@ static double reduce_float(nc_reduce_op op, const void *x, nc_dtype dt, int64_t 
   case NC_REDUCE_PROD:
     acc = 1;
     for (int64_t t = 0; t < nr; t++)
-      acc *= nc_k_loadf(x, dt, base + roff[t]);
+      acc *= nc_elem_load_f64(x, dt, base + roff[t]);
     return acc;
   case NC_REDUCE_LOG_SUM_EXP: {
     double m = -INFINITY;
     for (int64_t t = 0; t < nr; t++) {
-      double v = nc_k_loadf(x, dt, base + roff[t]);
+      double v = nc_elem_load_f64(x, dt, base + roff[t]);
       if (v != v)
         return v;
       m = v > m ? v : m;
@@ -131,7 +131,7 @@ static double reduce_float(nc_reduce_op op, const void *x, nc_dtype dt, int64_t 
       return m;
     acc = 0;
     for (int64_t t = 0; t < nr; t++)
-      acc += exp(nc_k_loadf(x, dt, base + roff[t]) - m);
+      acc += exp(nc_elem_load_f64(x, dt, base + roff[t]) - m);
     return m + log(acc);
   }
   default:
@@ -144,7 +144,7 @@ static double reduce_float(nc_reduce_op op, const void *x, nc_dtype dt, int64_t 
       acc += xp[roff[t]];
   } else {
     for (int64_t t = 0; t < nr; t++) {
-      double v = nc_k_loadf(x, dt, base + roff[t]);
+      double v = nc_elem_load_f64(x, dt, base + roff[t]);
       acc += op == NC_REDUCE_SUM_SQUARE || op == NC_REDUCE_L2 ? v * v : op == NC_REDUCE_L1 ? fabs(v) : v;
     }
   }
@@ -154,17 +154,6 @@ static double reduce_float(nc_reduce_op op, const void *x, nc_dtype dt, int64_t 
   case NC_REDUCE_LOG_SUM: return log(acc);
   default: return acc;
   }
-}
-
-static int64_t trunc_to_i64(double d)
-{
-  if (isnan(d))
-    return 0;
-  if (d >= 9.2233720368547758e18)
-    return INT64_MAX;
-  if (d <= -9.2233720368547758e18)
-    return INT64_MIN;
-  return (int64_t)d;
 }
 
 static int64_t reduce_int(nc_reduce_op op, const void *x, nc_dtype dt, int64_t base, const int64_t *roff,
@@ -179,7 +168,7 @@ static int64_t reduce_int(nc_reduce_op op, const void *x, nc_dtype dt, int64_t b
     bool mx = op == NC_REDUCE_MAX;
     int64_t acc = dt == NC_DT_U64 ? (mx ? 0 : -1) : (mx ? lo : hi);
     for (int64_t t = 0; t < nr; t++) {
-      int64_t v = nc_k_loadi(x, dt, base + roff[t]);
+      int64_t v = nc_elem_load_i64(x, dt, base + roff[t]);
       bool gt = uns ? (uint64_t)v > (uint64_t)acc : v > acc;
       if (mx ? gt : (uns ? (uint64_t)v < (uint64_t)acc : v < acc))
         acc = v;
@@ -191,17 +180,18 @@ static int64_t reduce_int(nc_reduce_op op, const void *x, nc_dtype dt, int64_t b
   case NC_REDUCE_LOG_SUM_EXP: {
     double acc = 0;
     for (int64_t t = 0; t < nr; t++) {
-      double v = uns ? (double)(uint64_t)nc_k_loadi(x, dt, base + roff[t]) : (double)nc_k_loadi(x, dt, base + roff[t]);
+      double v = uns ? (double)(uint64_t)nc_elem_load_i64(x, dt, base + roff[t])
+                     : (double)nc_elem_load_i64(x, dt, base + roff[t]);
       acc += op == NC_REDUCE_L2 ? v * v : op == NC_REDUCE_LOG_SUM ? v : exp(v);
     }
-    return trunc_to_i64(op == NC_REDUCE_L2 ? sqrt(acc) : log(acc));
+    return nc_f64_to_i64_saturating(op == NC_REDUCE_L2 ? sqrt(acc) : log(acc));
   }
   default:
     break;
   }
   uint64_t acc = op == NC_REDUCE_PROD ? 1 : 0;
   for (int64_t t = 0; t < nr; t++) {
-    uint64_t v = (uint64_t)nc_k_loadi(x, dt, base + roff[t]);
+    uint64_t v = (uint64_t)nc_elem_load_i64(x, dt, base + roff[t]);
     switch (op) {
     case NC_REDUCE_PROD: acc *= v; break;
     case NC_REDUCE_SUM_SQUARE: acc += v * v; break;
@@ -248,9 +238,9 @@ bool nc_kernel_reduce(nc_reduce_op op, const nc_reduce_params *p, const nc_tenso
   bool fl = nc_k_is_float(x->dtype);
   for (int64_t t = 0; t < nk; t++) {
     if (fl)
-      nc_k_storef(y->data, x->dtype, t, reduce_float(op, x->data, x->dtype, koff[t], roff, nr));
+      nc_elem_store_f64(y->data, x->dtype, t, reduce_float(op, x->data, x->dtype, koff[t], roff, nr));
     else
-      nc_k_storei(y->data, x->dtype, t, reduce_int(op, x->data, x->dtype, koff[t], roff, nr));
+      nc_elem_store_i64(y->data, x->dtype, t, reduce_int(op, x->data, x->dtype, koff[t], roff, nr));
   }
   free(koff);
   free(roff);

@@ -442,17 +442,12 @@ bool nc_kernel_transpose(const int64_t *perm, const nc_tensor *x, nc_tensor *y, 
 
 bool nc_pad_mode_from_string(const char *s, nc_pad_mode *out)
 {
-  static const char *names[] = {"constant", "reflect", "edge", "wrap"};
-  if (!s || !*s) {
-    *out = NC_PAD_CONSTANT;
-    return true;
-  }
-  for (size_t i = 0; i < NC_COUNTOF(names); i++)
-    if (!strcmp(s, names[i])) {
-      *out = (nc_pad_mode)i;
-      return true;
-    }
-  return false;
+  static const char *const names[] = {"constant", "reflect", "edge", "wrap"};
+  int i = nc_k_enum_from_string(s, names, NC_COUNTOF(names));
+  if (i < 0)
+    return false;
+  *out = (nc_pad_mode)i;
+  return true;
 }
 
 /* Per-dim begin/end pads (zero for dims not in axes). */

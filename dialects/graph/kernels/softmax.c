@@ -36,7 +36,7 @@ static bool softmax_run(const char *op, bool logsm, const nc_softmax_params *p, 
       int64_t base = o * len * inner + in;
       double m = -INFINITY;
       for (int64_t i = 0; i < len; i++) {
-        e[i] = nc_k_loadf(x->data, dt, base + i * inner);
+        e[i] = nc_elem_load_f64(x->data, dt, base + i * inner);
         m = e[i] > m ? e[i] : m;
       }
       double sum = 0;
@@ -46,7 +46,7 @@ static bool softmax_run(const char *op, bool logsm, const nc_softmax_params *p, 
       }
       double ls = log(sum);
       for (int64_t i = 0; i < len; i++)
-        nc_k_storef(y->data, dt, base + i * inner, logsm ? e[i] - ls : exp(e[i]) / sum);
+        nc_elem_store_f64(y->data, dt, base + i * inner, logsm ? e[i] - ls : exp(e[i]) / sum);
     }
   free(e);
   return true;

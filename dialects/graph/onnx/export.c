@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "nc/dialects/graph/graph.h"
+#include "nc/dialects/graph/interp.h"
 #include "nc/dialects/graph/onnx.h"
 #include "nc/ir/asm.h"
 #include "nc/ir/diag.h"
@@ -168,39 +169,13 @@ static const char *loc_name(nc_context *ctx, nc_location loc)
 
 /* ---- types ---------------------------------------------------------------------------------------------- */
 
-/* The nc dtype of a tensor element type; false if ONNX has no equivalent. */
-static bool dtype_of(const nc_type *elt, nc_dtype *dt)
-{
-  switch (nc_type_get_kind(elt)) {
-  case NC_TYPE_F32: *dt = NC_DT_F32; return true;
-  case NC_TYPE_F64: *dt = NC_DT_F64; return true;
-  case NC_TYPE_F16: *dt = NC_DT_F16; return true;
-  case NC_TYPE_BF16: *dt = NC_DT_BF16; return true;
-  case NC_TYPE_INTEGER: break;
-  default: return false;
-  }
-  bool u = nc_type_get_signedness(elt) == NC_UNSIGNED;
-  if (nc_type_get_signedness(elt) == NC_SIGNED)
-    return false;
-  switch (nc_type_get_width(elt)) {
-  case 1: *dt = NC_DT_BOOL; return !u;
-  case 2: *dt = u ? NC_DT_U2 : NC_DT_I2; return true;
-  case 4: *dt = u ? NC_DT_U4 : NC_DT_I4; return true;
-  case 8: *dt = u ? NC_DT_U8 : NC_DT_I8; return true;
-  case 16: *dt = u ? NC_DT_U16 : NC_DT_I16; return true;
-  case 32: *dt = u ? NC_DT_U32 : NC_DT_I32; return true;
-  case 64: *dt = u ? NC_DT_U64 : NC_DT_I64; return true;
-  default: return false;
-  }
-}
-
 /* The ONNX elem_type of a tensor type, or 0 + error at `op`. */
 static int32_t elem_type(exporter *ex, nc_op *op, const nc_type *t)
 {
   nc_dtype dt;
   char *s = nc_type_to_string(t);
   int32_t r = 0;
-  if (!nc_type_is_tensor(t) || !dtype_of(nc_type_get_element_type(t), &dt))
+  if (!nc_type_is_tensor(t) || !nc_interp_dtype_from_type(nc_type_get_element_type(t), &dt))
     nc_op_emit_error(op, "type %s has no ONNX equivalent", s);
   else if ((dt == NC_DT_I4 || dt == NC_DT_U4 || dt == NC_DT_I2 || dt == NC_DT_U2))
     nc_op_emit_error(op, "type %s needs a newer ONNX opset than %lld (INT4 is opset 21)", s, (long long)ex->opset);
@@ -441,7 +416,7 @@ static bool attr_inputs(exporter *ex, nc_op *op, const struct export_def *d, Onn
 {
   nc_type *xt = nc_value_get_type(nc_op_get_operand(op, 0));
   nc_dtype xdt = NC_DT_F32;
-  dtype_of(nc_type_get_element_type(xt), &xdt);
+  nc_interp_dtype_from_type(nc_type_get_element_type(xt), &xdt);
   size_t pending = 0; /* optional inputs skipped so far, written as "" if a later one exists */
   for (size_t i = 0; i < 4 && d->inputs[i]; i++) {
     size_t len = strcspn(d->inputs[i], "?");
@@ -484,7 +459,7 @@ static bool add_activation(exporter *ex, nc_op *op, const nc_graph_activation *a
     attr_float(n, "alpha", act->alpha);
   if (act->kind == NC_GRAPH_ACT_CLIP) {
     nc_dtype dt = NC_DT_F32;
-    dtype_of(nc_type_get_element_type(nc_value_get_type(nc_op_get_result(op, 0))), &dt);
+    nc_interp_dtype_from_type(nc_type_get_element_type(nc_value_get_type(nc_op_get_result(op, 0))), &dt);
     if (act->has_min)
       input_scalar(ex, n, "min", dt, act->min, 0, false);
     else if (act->has_max)
@@ -541,7 +516,8 @@ static bool export_op(exporter *ex, nc_op *op)
   if (!strcmp(d->graph, "graph.quantize_linear") && nc_op_get_num_operands(op) == 2) {
     /* without a zero point ONNX quantizes to uint8: other types need one */
     nc_dtype qdt;
-    if (dtype_of(nc_type_get_element_type(nc_value_get_type(nc_op_get_result(op, 0))), &qdt) && qdt != NC_DT_U8)
+    nc_type *qt = nc_type_get_element_type(nc_value_get_type(nc_op_get_result(op, 0)));
+    if (nc_interp_dtype_from_type(qt, &qdt) && qdt != NC_DT_U8)
       input_scalar(ex, n, "y_zero_point", qdt, 0, 0, true);
   }
   if (!strcmp(d->graph, "graph.cast")) {
@@ -590,7 +566,7 @@ static bool export_constant(exporter *ex, nc_op *op)
   bool splat;
   const void *data = v ? nc_attr_elements_get_data(v, &nbytes, &splat) : NULL;
   nc_dtype dt;
-  if (!data || !nc_type_has_static_shape(t) || !dtype_of(nc_type_get_element_type(t), &dt))
+  if (!data || !nc_type_has_static_shape(t) || !nc_interp_dtype_from_type(nc_type_get_element_type(t), &dt))
     return nc_op_emit_error(op, "has no value that can be written to ONNX (a dense tensor with data is needed)");
   if (!elem_type(ex, op, t))
     return false;

@@ -24,7 +24,7 @@ static bool not_foldable(node_ctx *nc)
     if (nc->in[i] && !nc->in[i]->known && !nc->in[i]->init) {
       char nb[160];
       return imp_unsupported_op(nc, "nc evaluates it only at import time, and its input '%s' is %s",
-                                imp_clean(nc->in[i]->name, nb, sizeof nb),
+                                onnx_clean_name(nc->in[i]->name, nb, sizeof nb),
                              nc->in[i]->partial ? "derived from dynamic dimensions" : "computed at run time");
     }
   return imp_unsupported_op(nc, "nc evaluates it only at import time");

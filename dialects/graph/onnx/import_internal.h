@@ -15,6 +15,7 @@
 #include "nc/dialects/graph/onnx.h"
 #include "nc/ir/diag.h"
 #include "nc/support/arena.h"
+#include "onnx_proto_internal.h"
 
 /** Largest number of attributes of one graph op built by a handler. */
 #define IMP_MAX_ATTRS 16
@@ -100,9 +101,6 @@ typedef struct imp_op {
 } imp_op;
 
 /* --- import.c: diagnostics ---------------------------------------------- */
-
-/** Copies a name for a message: at most ~120 bytes, control bytes as '?'. */
-const char *imp_clean(const char *s, char *buf, size_t n);
 
 /** Emits "node 'N' (Type, opset K): <message>" at the node; returns false. */
 bool imp_error(node_ctx *nc, const char *fmt, ...) NC_PRINTF(2, 3);

@@ -31,6 +31,40 @@ static const struct unary_def {
 
 static bool is_float(nc_dtype dt) { return !nc_dtype_is_integer(dt); }
 
+/* The entry of a handler's table for the node's operator: the tables are
+ * arrays of structs whose first member is the ONNX name. The import table
+ * sends a node here only for the names its handler's table lists. */
+static const void *find_def(const node_ctx *nc, const void *defs, size_t n, size_t size)
+{
+  for (size_t i = 0; i < n; i++) {
+    const char *const *onnx = (const void *)((const char *)defs + i * size);
+    if (!strcmp(*onnx, nc->op_type))
+      return onnx;
+  }
+  return NULL;
+}
+#define FIND_DEF(nc, defs) find_def(nc, defs, NC_COUNTOF(defs), sizeof(defs)[0])
+
+/* Checks that inputs 0 .. n-1 are present; false + error naming the first
+ * missing one. */
+static bool inputs_required(node_ctx *nc, size_t n, const char *const *names)
+{
+  for (size_t i = 0; i < n; i++)
+    if (!imp_input_required(nc, i, names[i]))
+      return false;
+  return true;
+}
+
+/* A known zero scalar of x's dtype standing for the missing zero point of x
+ * (`role`, e.g. "a_zero_point") when the other operand's is present: the
+ * dialect's optional operands come in order. */
+static imp_value *zero_point_of(node_ctx *nc, const imp_value *x, const char *role, const char *fallback)
+{
+  char name[300];
+  snprintf(name, sizeof name, "%s_%s", *nc->n->name ? nc->n->name : fallback, role);
+  return imp_new_known(nc, nc_tensor_create(x->type.dt, 0, NULL, 0), name);
+}
+
 /* Evaluates a kernel into a new known output 0 of type `t`; *done is false
  * if the value would not fit the budget (the op is then emitted instead). */
 typedef bool (*fold_fn)(const void *ud, nc_tensor *const *in, nc_tensor *out, char *err, size_t errlen);
@@ -67,10 +101,7 @@ static bool fold_unary(const void *ud, nc_tensor *const *in, nc_tensor *out, cha
 
 static bool imp_unary(node_ctx *nc)
 {
-  const struct unary_def *d = NULL;
-  for (size_t i = 0; i < NC_COUNTOF(unary_defs); i++)
-    if (!strcmp(unary_defs[i].onnx, nc->op_type))
-      d = &unary_defs[i];
+  const struct unary_def *d = FIND_DEF(nc, unary_defs);
   imp_value *x = imp_input_required(nc, 0, "X");
   if (!x)
     return false;
@@ -158,10 +189,7 @@ static bool fold_binary(const void *ud, nc_tensor *const *in, nc_tensor *out, ch
 
 static bool imp_binary(node_ctx *nc)
 {
-  const struct binary_def *d = NULL;
-  for (size_t i = 0; i < NC_COUNTOF(binary_defs); i++)
-    if (!strcmp(binary_defs[i].onnx, nc->op_type))
-      d = &binary_defs[i];
+  const struct binary_def *d = FIND_DEF(nc, binary_defs);
   imp_value *a = imp_input_required(nc, 0, "A"), *b = imp_input_required(nc, 1, "B");
   if (!a || !b)
     return false;
@@ -203,10 +231,7 @@ static bool fold_variadic(const void *ud, nc_tensor *const *in, nc_tensor *out, 
 
 static bool imp_variadic(node_ctx *nc)
 {
-  const struct variadic_def *d = NULL;
-  for (size_t i = 0; i < NC_COUNTOF(variadic_defs); i++)
-    if (!strcmp(variadic_defs[i].onnx, nc->op_type))
-      d = &variadic_defs[i];
+  const struct variadic_def *d = FIND_DEF(nc, variadic_defs);
   if (!nc->n_in)
     return imp_error(nc, "needs at least one input");
   for (size_t i = 0; i < nc->n_in; i++)
@@ -354,12 +379,8 @@ static bool imp_matmul_integer(node_ctx *nc)
   imp_value *azp = imp_input(nc, 2), *bzp = imp_input(nc, 3);
   if (!a || !b)
     return false;
-  if (!azp && bzp) { /* the dialect's optional operands come in order */
-    nc_tensor *z = nc_tensor_create(a->type.dt, 0, NULL, 0);
-    char name[300];
-    snprintf(name, sizeof name, "%s_a_zero_point", *nc->n->name ? nc->n->name : "matmul_integer");
-    azp = imp_new_known(nc, z, name);
-  }
+  if (!azp && bzp)
+    azp = zero_point_of(nc, a, "a_zero_point", "matmul_integer");
   imp_type t = {.dt = NC_DT_I32};
   const imp_type *in[2] = {&a->type, &b->type};
   if (!imp_infer(nc, shape_matmul, NULL, 2, in, &t))
@@ -370,11 +391,10 @@ static bool imp_matmul_integer(node_ctx *nc)
 
 static bool imp_qlinear_matmul(node_ctx *nc)
 {
-  static const char *names[] = {"a", "a_scale", "a_zero_point", "b", "b_scale", "b_zero_point", "y_scale",
-                                "y_zero_point"};
-  for (size_t i = 0; i < 8; i++)
-    if (!imp_input_required(nc, i, names[i]))
-      return false;
+  static const char *const names[] = {"a", "a_scale", "a_zero_point", "b", "b_scale", "b_zero_point",
+                                      "y_scale", "y_zero_point"};
+  if (!inputs_required(nc, NC_COUNTOF(names), names))
+    return false;
   imp_type t = {.dt = nc->in[7]->type.dt};
   const imp_type *in[2] = {&nc->in[0]->type, &nc->in[3]->type};
   if (!imp_infer(nc, shape_matmul, NULL, 2, in, &t))
@@ -435,50 +455,101 @@ static int spatial_rank(node_ctx *nc, const imp_value *x)
   return k;
 }
 
+/* The window attributes (kernel_shape, strides, pads, dilations) of a node
+ * with k spatial dims, read into the arrays of the caller's parameters, and
+ * which of them the node sets. Conv, ConvTranspose and the pools share them. */
+typedef struct window {
+  int k;
+  int64_t *kernel_shape, *strides, *pads, *dilations;
+  bool has_ks, has_s, has_p, has_d;
+} window;
+
+static bool read_window(node_ctx *nc, window *win)
+{
+  return read_spatial(nc, "kernel_shape", win->k, win->kernel_shape, &win->has_ks) &&
+         read_spatial(nc, "strides", win->k, win->strides, &win->has_s) &&
+         read_spatial(nc, "pads", 2 * win->k, win->pads, &win->has_p) &&
+         read_spatial(nc, "dilations", win->k, win->dilations, &win->has_d);
+}
+
+/* Adds the strides and the pads (unless auto_pad decides them) that differ
+ * from their defaults. */
+static void add_strides_pads(node_ctx *nc, const window *win, nc_auto_pad auto_pad, imp_attrs *attrs)
+{
+  int k = win->k;
+  if (win->has_s && !all_equal(win->strides, k, 1))
+    imp_add_i64s(nc, attrs, "strides", (size_t)k, win->strides);
+  if (win->has_p && auto_pad == NC_AUTO_PAD_NOTSET && !all_equal(win->pads, 2 * k, 0))
+    imp_add_i64s(nc, attrs, "pads", (size_t)(2 * k), win->pads);
+}
+
+/* Conv and ConvTranspose: checks group, then adds the window attributes,
+ * group and auto_pad that differ from their defaults (kernel_shape only if
+ * the weights do not give it). */
+static bool add_conv_attrs(node_ctx *nc, const imp_value *weights, const window *win, int64_t group,
+                           nc_auto_pad auto_pad, const char *auto_pad_str, imp_attrs *attrs)
+{
+  int k = win->k;
+  if (group < 1)
+    return imp_error(nc, "attribute 'group' must be positive, not %lld", (long long)group);
+  bool ks_from_w = weights->type.rank == k + 2;
+  for (int i = 0; ks_from_w && i < k; i++)
+    ks_from_w = weights->type.dims[2 + i] >= 0 && (!win->has_ks || win->kernel_shape[i] == weights->type.dims[2 + i]);
+  if (win->has_ks && !ks_from_w)
+    imp_add_i64s(nc, attrs, "kernel_shape", (size_t)k, win->kernel_shape);
+  add_strides_pads(nc, win, auto_pad, attrs);
+  if (win->has_d && !all_equal(win->dilations, k, 1))
+    imp_add_i64s(nc, attrs, "dilations", (size_t)k, win->dilations);
+  if (group != 1)
+    imp_add_i64(nc, attrs, "group", group);
+  if (auto_pad != NC_AUTO_PAD_NOTSET)
+    imp_add_str(nc, attrs, "auto_pad", auto_pad_str);
+  return true;
+}
+
 /* Reads the attributes Conv, ConvInteger and QLinearConv share and adds the
  * non-default ones to attrs; w gives the kernel shape when omitted. */
 static bool read_conv(node_ctx *nc, const imp_value *x, const imp_value *w, nc_conv_params *p, imp_attrs *attrs)
 {
-  int k = spatial_rank(nc, x);
-  if (k < 0)
+  window win = {spatial_rank(nc, x), p->kernel_shape, p->strides, p->pads, p->dilations};
+  if (win.k < 0)
     return false;
-  bool has_ks, has_s, has_p, has_d;
   const char *ap;
-  if (!read_spatial(nc, "kernel_shape", k, p->kernel_shape, &has_ks) ||
-      !read_spatial(nc, "strides", k, p->strides, &has_s) || !read_spatial(nc, "pads", 2 * k, p->pads, &has_p) ||
-      !read_spatial(nc, "dilations", k, p->dilations, &has_d) || !imp_attr_int(nc, "group", 1, &p->group) ||
-      !read_auto_pad(nc, &p->auto_pad, &ap))
+  if (!read_window(nc, &win) || !imp_attr_int(nc, "group", 1, &p->group) || !read_auto_pad(nc, &p->auto_pad, &ap) ||
+      !add_conv_attrs(nc, w, &win, p->group, p->auto_pad, ap, attrs))
     return false;
-  if (p->group < 1)
-    return imp_error(nc, "attribute 'group' must be positive, not %lld", (long long)p->group);
-  bool ks_from_w = w->type.rank == k + 2;
-  for (int i = 0; ks_from_w && i < k; i++)
-    ks_from_w = w->type.dims[2 + i] >= 0 && (!has_ks || p->kernel_shape[i] == w->type.dims[2 + i]);
-  if (has_ks && !ks_from_w)
-    imp_add_i64s(nc, attrs, "kernel_shape", (size_t)k, p->kernel_shape);
-  if (has_s && !all_equal(p->strides, k, 1))
-    imp_add_i64s(nc, attrs, "strides", (size_t)k, p->strides);
-  if (has_p && p->auto_pad == NC_AUTO_PAD_NOTSET && !all_equal(p->pads, 2 * k, 0))
-    imp_add_i64s(nc, attrs, "pads", (size_t)(2 * k), p->pads);
-  if (has_d && !all_equal(p->dilations, k, 1))
-    imp_add_i64s(nc, attrs, "dilations", (size_t)k, p->dilations);
-  if (p->group != 1)
-    imp_add_i64(nc, attrs, "group", p->group);
-  if (p->auto_pad != NC_AUTO_PAD_NOTSET)
-    imp_add_str(nc, attrs, "auto_pad", ap);
   if (p->auto_pad != NC_AUTO_PAD_NOTSET)
     memset(p->pads, 0, sizeof p->pads);
   return true;
 }
 
-static bool shape_conv(const void *ud, int n, const imp_type *const *in, imp_type *out, char *err, size_t errlen)
+/* Conv-like shape functions: the output and the weights have the input's rank. */
+static bool conv_ranks(const imp_type *const *in, imp_type *out, char *err, size_t errlen)
 {
   out->rank = in[0]->rank;
-  if (in[1]->rank != in[0]->rank) {
-    snprintf(err, errlen, "the weights have rank %d, the input %d", in[1]->rank, in[0]->rank);
+  if (in[1]->rank == in[0]->rank)
+    return true;
+  snprintf(err, errlen, "the weights have rank %d, the input %d", in[1]->rank, in[0]->rank);
+  return false;
+}
+
+static bool shape_conv(const void *ud, int n, const imp_type *const *in, imp_type *out, char *err, size_t errlen)
+{
+  return conv_ranks(in, out, err, errlen) &&
+         nc_kernel_conv_shape(ud, in[0]->rank, in[0]->dims, in[1]->dims, out->dims, err, errlen);
+}
+
+/* Conv, ConvInteger and QLinearConv: reads the attributes (into attrs) and
+ * infers the result type t, of element type dt. */
+static bool conv_result(node_ctx *nc, const imp_value *x, const imp_value *w, nc_dtype dt, imp_attrs *attrs,
+                        imp_type *t)
+{
+  nc_conv_params p = {0};
+  if (!read_conv(nc, x, w, &p, attrs))
     return false;
-  }
-  return nc_kernel_conv_shape(ud, in[0]->rank, in[0]->dims, in[1]->dims, out->dims, err, errlen);
+  *t = (imp_type){.dt = dt};
+  const imp_type *in[2] = {&x->type, &w->type};
+  return imp_infer(nc, shape_conv, &p, 2, in, t);
 }
 
 static bool imp_conv(node_ctx *nc)
@@ -486,13 +557,9 @@ static bool imp_conv(node_ctx *nc)
   imp_value *x = imp_input_required(nc, 0, "X"), *w = imp_input_required(nc, 1, "W"), *b = imp_input(nc, 2);
   if (!x || !w)
     return false;
-  nc_conv_params p = {0};
   imp_attrs attrs = {0};
-  if (!read_conv(nc, x, w, &p, &attrs))
-    return false;
-  imp_type t = {.dt = x->type.dt};
-  const imp_type *in[2] = {&x->type, &w->type};
-  if (!imp_infer(nc, shape_conv, &p, 2, in, &t))
+  imp_type t;
+  if (!conv_result(nc, x, w, x->type.dt, &attrs, &t))
     return false;
   imp_value *ops[3] = {x, w, b};
   return imp_emit(nc, "graph.conv", 3, ops, &attrs, 1, &t);
@@ -504,37 +571,25 @@ static bool imp_conv_integer(node_ctx *nc)
   imp_value *xzp = imp_input(nc, 2), *wzp = imp_input(nc, 3);
   if (!x || !w)
     return false;
-  nc_conv_params p = {0};
   imp_attrs attrs = {0};
-  if (!read_conv(nc, x, w, &p, &attrs))
+  imp_type t;
+  if (!conv_result(nc, x, w, NC_DT_I32, &attrs, &t))
     return false;
-  if (!xzp && wzp) {
-    char name[300];
-    snprintf(name, sizeof name, "%s_x_zero_point", *nc->n->name ? nc->n->name : "conv_integer");
-    xzp = imp_new_known(nc, nc_tensor_create(x->type.dt, 0, NULL, 0), name);
-  }
-  imp_type t = {.dt = NC_DT_I32};
-  const imp_type *in[2] = {&x->type, &w->type};
-  if (!imp_infer(nc, shape_conv, &p, 2, in, &t))
-    return false;
+  if (!xzp && wzp)
+    xzp = zero_point_of(nc, x, "x_zero_point", "conv_integer");
   imp_value *ops[4] = {x, w, xzp, wzp};
   return imp_emit(nc, "graph.conv_integer", 4, ops, &attrs, 1, &t);
 }
 
 static bool imp_qlinear_conv(node_ctx *nc)
 {
-  static const char *names[] = {"x", "x_scale", "x_zero_point", "w", "w_scale", "w_zero_point", "y_scale",
-                                "y_zero_point"};
-  for (size_t i = 0; i < 8; i++)
-    if (!imp_input_required(nc, i, names[i]))
-      return false;
-  nc_conv_params p = {0};
-  imp_attrs attrs = {0};
-  if (!read_conv(nc, nc->in[0], nc->in[3], &p, &attrs))
+  static const char *const names[] = {"x", "x_scale", "x_zero_point", "w", "w_scale", "w_zero_point",
+                                      "y_scale", "y_zero_point"};
+  if (!inputs_required(nc, NC_COUNTOF(names), names))
     return false;
-  imp_type t = {.dt = nc->in[7]->type.dt};
-  const imp_type *in[2] = {&nc->in[0]->type, &nc->in[3]->type};
-  if (!imp_infer(nc, shape_conv, &p, 2, in, &t))
+  imp_attrs attrs = {0};
+  imp_type t;
+  if (!conv_result(nc, nc->in[0], nc->in[3], nc->in[7]->type.dt, &attrs, &t))
     return false;
   imp_value *ops[9] = {nc->in[0], nc->in[1], nc->in[2], nc->in[3], nc->in[4],
                        nc->in[5], nc->in[6], nc->in[7], imp_input(nc, 8)};
@@ -544,12 +599,8 @@ static bool imp_qlinear_conv(node_ctx *nc)
 static bool shape_conv_transpose(const void *ud, int n, const imp_type *const *in, imp_type *out, char *err,
                                  size_t errlen)
 {
-  out->rank = in[0]->rank;
-  if (in[1]->rank != in[0]->rank) {
-    snprintf(err, errlen, "the weights have rank %d, the input %d", in[1]->rank, in[0]->rank);
-    return false;
-  }
-  return nc_kernel_conv_transpose_shape(ud, in[0]->rank, in[0]->dims, in[1]->dims, out->dims, err, errlen);
+  return conv_ranks(in, out, err, errlen) &&
+         nc_kernel_conv_transpose_shape(ud, in[0]->rank, in[0]->dims, in[1]->dims, out->dims, err, errlen);
 }
 
 static bool imp_conv_transpose(node_ctx *nc)
@@ -562,12 +613,10 @@ static bool imp_conv_transpose(node_ctx *nc)
     return false;
   nc_conv_transpose_params p = {0};
   imp_attrs attrs = {0};
-  bool has_ks, has_s, has_p, has_d, has_op, has_os;
+  window win = {k, p.kernel_shape, p.strides, p.pads, p.dilations};
+  bool has_op, has_os;
   const char *ap;
-  if (!read_spatial(nc, "kernel_shape", k, p.kernel_shape, &has_ks) ||
-      !read_spatial(nc, "strides", k, p.strides, &has_s) || !read_spatial(nc, "pads", 2 * k, p.pads, &has_p) ||
-      !read_spatial(nc, "dilations", k, p.dilations, &has_d) ||
-      !read_spatial(nc, "output_padding", k, p.output_padding, &has_op) ||
+  if (!read_window(nc, &win) || !read_spatial(nc, "output_padding", k, p.output_padding, &has_op) ||
       !imp_attr_int(nc, "group", 1, &p.group) || !read_auto_pad(nc, &p.auto_pad, &ap))
     return false;
   /* output_shape may list all dims (N, C, spatial...) or just the spatial ones. */
@@ -582,23 +631,8 @@ static bool imp_conv_transpose(node_ctx *nc)
       p.output_shape[i] = os[nos - (size_t)k + (size_t)i];
     p.has_output_shape = true;
   }
-  if (p.group < 1)
-    return imp_error(nc, "attribute 'group' must be positive, not %lld", (long long)p.group);
-  bool ks_from_w = w->type.rank == k + 2;
-  for (int i = 0; ks_from_w && i < k; i++)
-    ks_from_w = w->type.dims[2 + i] >= 0 && (!has_ks || p.kernel_shape[i] == w->type.dims[2 + i]);
-  if (has_ks && !ks_from_w)
-    imp_add_i64s(nc, &attrs, "kernel_shape", (size_t)k, p.kernel_shape);
-  if (has_s && !all_equal(p.strides, k, 1))
-    imp_add_i64s(nc, &attrs, "strides", (size_t)k, p.strides);
-  if (has_p && p.auto_pad == NC_AUTO_PAD_NOTSET && !all_equal(p.pads, 2 * k, 0))
-    imp_add_i64s(nc, &attrs, "pads", (size_t)(2 * k), p.pads);
-  if (has_d && !all_equal(p.dilations, k, 1))
-    imp_add_i64s(nc, &attrs, "dilations", (size_t)k, p.dilations);
-  if (p.group != 1)
-    imp_add_i64(nc, &attrs, "group", p.group);
-  if (p.auto_pad != NC_AUTO_PAD_NOTSET)
-    imp_add_str(nc, &attrs, "auto_pad", ap);
+  if (!add_conv_attrs(nc, w, &win, p.group, p.auto_pad, ap, &attrs))
+    return false;
   if (has_op && !all_equal(p.output_padding, k, 0))
     imp_add_i64s(nc, &attrs, "output_padding", (size_t)k, p.output_padding);
   if (has_os)
@@ -630,34 +664,28 @@ static bool imp_pool(node_ctx *nc)
     return false;
   nc_pool_params p = {0};
   imp_attrs attrs = {0};
-  bool has_ks, has_s, has_p, has_d;
+  window win = {k, p.kernel_shape, p.strides, p.pads, p.dilations};
   const char *ap;
   int64_t ceil_mode, storage_order = 0, count_include_pad = 0;
-  if (!read_spatial(nc, "kernel_shape", k, p.kernel_shape, &has_ks) ||
-      !read_spatial(nc, "strides", k, p.strides, &has_s) || !read_spatial(nc, "pads", 2 * k, p.pads, &has_p) ||
-      !read_spatial(nc, "dilations", k, p.dilations, &has_d) || !read_auto_pad(nc, &p.auto_pad, &ap) ||
-      !imp_attr_int(nc, "ceil_mode", 0, &ceil_mode))
+  if (!read_window(nc, &win) || !read_auto_pad(nc, &p.auto_pad, &ap) || !imp_attr_int(nc, "ceil_mode", 0, &ceil_mode))
     return false;
   if (is_max && !imp_attr_int(nc, "storage_order", 0, &storage_order))
     return false;
   if (!is_max && !imp_attr_int(nc, "count_include_pad", 0, &count_include_pad))
     return false;
-  if (!has_ks)
+  if (!win.has_ks)
     return imp_error(nc, "attribute 'kernel_shape' is required");
-  if (!is_max && has_d && !all_equal(p.dilations, k, 1))
+  if (!is_max && win.has_d && !all_equal(p.dilations, k, 1))
     return imp_unsupported(nc, "attribute 'dilations' other than 1s");
   if (is_max && imp_output_used(nc, 1))
     return imp_unsupported(nc, "the Indices output");
   p.ceil_mode = ceil_mode != 0;
   p.count_include_pad = count_include_pad != 0;
   imp_add_i64s(nc, &attrs, "kernel_shape", (size_t)k, p.kernel_shape);
-  if (has_s && !all_equal(p.strides, k, 1))
-    imp_add_i64s(nc, &attrs, "strides", (size_t)k, p.strides);
-  if (has_p && p.auto_pad == NC_AUTO_PAD_NOTSET && !all_equal(p.pads, 2 * k, 0))
-    imp_add_i64s(nc, &attrs, "pads", (size_t)(2 * k), p.pads);
+  add_strides_pads(nc, &win, p.auto_pad, &attrs);
   if (p.auto_pad != NC_AUTO_PAD_NOTSET)
     memset(p.pads, 0, sizeof p.pads);
-  if (is_max && has_d && !all_equal(p.dilations, k, 1))
+  if (is_max && win.has_d && !all_equal(p.dilations, k, 1))
     imp_add_i64s(nc, &attrs, "dilations", (size_t)k, p.dilations);
   if (p.auto_pad != NC_AUTO_PAD_NOTSET)
     imp_add_str(nc, &attrs, "auto_pad", ap);
@@ -725,10 +753,7 @@ static bool fold_reduce(const void *ud, nc_tensor *const *in, nc_tensor *out, ch
 
 static bool imp_reduce(node_ctx *nc)
 {
-  const struct reduce_def *d = NULL;
-  for (size_t i = 0; i < NC_COUNTOF(reduce_defs); i++)
-    if (!strcmp(reduce_defs[i].onnx, nc->op_type))
-      d = &reduce_defs[i];
+  const struct reduce_def *d = FIND_DEF(nc, reduce_defs);
   imp_value *x = imp_input_required(nc, 0, "data");
   if (!x)
     return false;
@@ -804,10 +829,9 @@ static bool imp_lrn(node_ctx *nc)
 
 static bool imp_batch_norm(node_ctx *nc)
 {
-  static const char *names[] = {"X", "scale", "B", "input_mean", "input_var"};
-  for (size_t i = 0; i < 5; i++)
-    if (!imp_input_required(nc, i, names[i]))
-      return false;
+  static const char *const names[] = {"X", "scale", "B", "input_mean", "input_var"};
+  if (!inputs_required(nc, NC_COUNTOF(names), names))
+    return false;
   double eps;
   int64_t training = 0, spatial = 1;
   if (!imp_attr_float(nc, "epsilon", 1e-5, &eps) || !imp_attr_int(nc, "training_mode", 0, &training) ||
@@ -830,10 +854,9 @@ static bool imp_batch_norm(node_ctx *nc)
 
 static bool imp_instance_norm(node_ctx *nc)
 {
-  static const char *names[] = {"input", "scale", "B"};
-  for (size_t i = 0; i < 3; i++)
-    if (!imp_input_required(nc, i, names[i]))
-      return false;
+  static const char *const names[] = {"input", "scale", "B"};
+  if (!inputs_required(nc, NC_COUNTOF(names), names))
+    return false;
   double eps;
   if (!imp_attr_float(nc, "epsilon", 1e-5, &eps))
     return false;

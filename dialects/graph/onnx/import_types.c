@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "nc/dialects/graph/interp.h"
 #include "nc/ir/types.h"
 
 /* ---- attributes ----------------------------------------------------------------------------------------- */
@@ -31,7 +32,7 @@ void imp_attr_ignore(node_ctx *nc, const char *name) { (void)imp_attr(nc, name);
 static bool attr_type_error(node_ctx *nc, const Onnx__AttributeProto *a, const char *want)
 {
   char nb[160];
-  return imp_error(nc, "attribute '%s' must be of type %s", imp_clean(a->name, nb, sizeof nb), want);
+  return imp_error(nc, "attribute '%s' must be of type %s", onnx_clean_name(a->name, nb, sizeof nb), want);
 }
 
 bool imp_attr_int(node_ctx *nc, const char *name, int64_t def, int64_t *out)
@@ -139,26 +140,10 @@ void imp_add_str(node_ctx *nc, imp_attrs *a, const char *name, const char *v)
 
 nc_type *imp_elt_type(nc_context *ctx, nc_dtype dt)
 {
-  switch (dt) {
-  case NC_DT_F32: return nc_type_f32(ctx);
-  case NC_DT_F64: return nc_type_f64(ctx);
-  case NC_DT_F16: return nc_type_f16(ctx);
-  case NC_DT_BF16: return nc_type_bf16(ctx);
-  case NC_DT_I8: return nc_type_integer(ctx, 8, NC_SIGNLESS);
-  case NC_DT_U8: return nc_type_integer(ctx, 8, NC_UNSIGNED);
-  case NC_DT_I16: return nc_type_integer(ctx, 16, NC_SIGNLESS);
-  case NC_DT_U16: return nc_type_integer(ctx, 16, NC_UNSIGNED);
-  case NC_DT_I32: return nc_type_integer(ctx, 32, NC_SIGNLESS);
-  case NC_DT_U32: return nc_type_integer(ctx, 32, NC_UNSIGNED);
-  case NC_DT_I64: return nc_type_integer(ctx, 64, NC_SIGNLESS);
-  case NC_DT_U64: return nc_type_integer(ctx, 64, NC_UNSIGNED);
-  case NC_DT_BOOL: return nc_type_integer(ctx, 1, NC_SIGNLESS);
-  case NC_DT_I4: return nc_type_integer(ctx, 4, NC_SIGNLESS);
-  case NC_DT_U4: return nc_type_integer(ctx, 4, NC_UNSIGNED);
-  case NC_DT_I2: return nc_type_integer(ctx, 2, NC_SIGNLESS);
-  case NC_DT_U2: return nc_type_integer(ctx, 2, NC_UNSIGNED);
-  default: NC_UNREACHABLE("unknown dtype");
-  }
+  nc_type *t = nc_interp_type_from_dtype(ctx, dt);
+  if (!t)
+    NC_UNREACHABLE("unknown dtype");
+  return t;
 }
 
 nc_type *imp_nc_type(nc_context *ctx, const imp_type *t)

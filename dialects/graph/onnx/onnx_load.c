@@ -10,7 +10,7 @@
  * names by "" (see nc_onnx_model in onnx_proto.h). Each error is one line
  * naming the path to the offending object.
  */
-#include "nc/dialects/graph/onnx_proto.h"
+#include "onnx_proto_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -42,8 +42,7 @@ static char *xstrdup(const char *s)
   return memcpy(nc_xmalloc(n), s, n);
 }
 
-/* Copies a name for a message: at most ~120 bytes, control bytes as '?'. */
-static const char *clean(const char *s, char *buf, size_t n)
+const char *onnx_clean_name(const char *s, char *buf, size_t n)
 {
   size_t i = 0;
   for (; s && s[i] && i + 4 < n; i++)
@@ -198,7 +197,7 @@ static size_t push(loader *L, const char *kind, const char *name, size_t index, 
   char nb[128], eb[128];
   int n;
   if (name && *name)
-    n = snprintf(L->where + L->wlen, room, "%s%s '%s'", mark ? ": " : "", kind, clean(name, nb, sizeof nb));
+    n = snprintf(L->where + L->wlen, room, "%s%s '%s'", mark ? ": " : "", kind, onnx_clean_name(name, nb, sizeof nb));
   else if (index != NO_INDEX)
     n = snprintf(L->where + L->wlen, room, "%s%s #%zu", mark ? ": " : "", kind, index);
   else
@@ -207,7 +206,7 @@ static size_t push(loader *L, const char *kind, const char *name, size_t index, 
     L->wlen += (size_t)n < room ? (size_t)n : room - 1;
   if (extra && *extra) {
     room = sizeof L->where - L->wlen;
-    n = snprintf(L->where + L->wlen, room, " (%s)", clean(extra, eb, sizeof eb));
+    n = snprintf(L->where + L->wlen, room, " (%s)", onnx_clean_name(extra, eb, sizeof eb));
     if (n > 0)
       L->wlen += (size_t)n < room ? (size_t)n : room - 1;
   }
@@ -256,16 +255,6 @@ static bool parse_u64(const char *s, uint64_t *v)
   return true;
 }
 
-/* "dims [16,1,3,3] of FLOAT" */
-static void describe(const Onnx__TensorProto *t, char *out, size_t outlen)
-{
-  size_t n = (size_t)snprintf(out, outlen, "dims [");
-  for (size_t i = 0; i < t->n_dims && n < outlen; i++)
-    n += (size_t)snprintf(out + n, outlen - n, "%s%lld", i ? "," : "", (long long)t->dims[i]);
-  if (n < outlen)
-    snprintf(out + n, outlen - n, "] of %s", nc_onnx_data_type_name(t->data_type));
-}
-
 static bool has_inline_data(const Onnx__TensorProto *t)
 {
   return t->has_raw_data || t->n_float_data || t->n_int32_data || t->n_string_data || t->n_int64_data ||
@@ -294,7 +283,7 @@ static bool load_external(loader *L, Onnx__TensorProto *t)
                    "without a base directory");
   if (!loc || !*loc)
     return fail(L, "external data has no 'location'");
-  clean(loc, lb, sizeof lb);
+  onnx_clean_name(loc, lb, sizeof lb);
   if (has_inline_data(t))
     return fail(L, "has both external data and inline data");
   if (t->has_data_type && t->data_type == NC_ONNX_STRING)
@@ -302,7 +291,7 @@ static bool load_external(loader *L, Onnx__TensorProto *t)
   int64_t need = nc_onnx_tensor_get_num_bytes(t);
   if (need < 0) /* bad data type or dims: let the checker say which */
     return nc_onnx_tensor_check(t, L->where, L->err, L->errlen);
-  describe(t, desc, sizeof desc);
+  onnx_describe_tensor(t, desc, sizeof desc);
   if (loc[0] == '/')
     return fail(L, "external data location '%s' is an absolute path", lb);
   for (const char *c = loc; *c;) {

@@ -7,7 +7,7 @@
  * convert it. Conversion copies raw bytes directly: nc assumes a
  * little-endian host, which is checked at compile time.
  */
-#include "nc/dialects/graph/onnx_proto.h"
+#include "onnx_proto_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -135,8 +135,7 @@ static bool fail(char *err, size_t errlen, const char *what, const char *fmt, ..
   return false;
 }
 
-/* "dims [16,1,3,3] of FLOAT" */
-static void describe(const Onnx__TensorProto *t, char *out, size_t outlen)
+void onnx_describe_tensor(const Onnx__TensorProto *t, char *out, size_t outlen)
 {
   size_t n = (size_t)snprintf(out, outlen, "dims [");
   for (size_t i = 0; i < t->n_dims && n < outlen; i++)
@@ -171,7 +170,7 @@ bool nc_onnx_tensor_check(const Onnx__TensorProto *t, const char *what, char *er
     if (t->dims[i] < 0)
       return fail(err, errlen, what, "dimension %zu is negative (%lld)", i, (long long)t->dims[i]);
   char desc[256];
-  describe(t, desc, sizeof desc);
+  onnx_describe_tensor(t, desc, sizeof desc);
   int64_t n = nc_onnx_tensor_get_num_elements(t);
   if (n < 0)
     return fail(err, errlen, what, "%s has too many elements", desc);

@@ -67,4 +67,86 @@ uint16_t nc_f32_to_f16(float f);
 float nc_bf16_to_f32(uint16_t h);
 uint16_t nc_f32_to_bf16(float f);
 
+/** d truncated toward zero to int64, saturating out of range; NaN gives 0. */
+static inline int64_t nc_f64_to_i64_saturating(double d)
+{
+  if (d != d) /* NaN */
+    return 0;
+  if (d >= 9.2233720368547758e18)
+    return INT64_MAX;
+  if (d <= -9.2233720368547758e18)
+    return INT64_MIN;
+  return (int64_t)d;
+}
+
+/* Element access on raw data of a known dtype: inline, for the kernels'
+ * inner loops; nc_tensor_get_* and nc_tensor_set_* are built on them. */
+
+/** Element i of float data (f32, f64, f16, bf16) as double (f16/bf16
+ * widened); 0 for other dtypes. */
+static inline double nc_elem_load_f64(const void *p, nc_dtype dt, int64_t i)
+{
+  switch (dt) {
+  case NC_DT_F32: return ((const float *)p)[i];
+  case NC_DT_F64: return ((const double *)p)[i];
+  case NC_DT_F16: return nc_f16_to_f32(((const uint16_t *)p)[i]);
+  case NC_DT_BF16: return nc_bf16_to_f32(((const uint16_t *)p)[i]);
+  default: return 0;
+  }
+}
+
+/** Stores v into element i of float data; f32/f16/bf16 round to nearest even
+ * (f16/bf16 through f32, the value having been computed in f32). Other
+ * dtypes: nothing. */
+static inline void nc_elem_store_f64(void *p, nc_dtype dt, int64_t i, double v)
+{
+  switch (dt) {
+  case NC_DT_F32: ((float *)p)[i] = (float)v; break;
+  case NC_DT_F64: ((double *)p)[i] = v; break;
+  case NC_DT_F16: ((uint16_t *)p)[i] = nc_f32_to_f16((float)v); break;
+  case NC_DT_BF16: ((uint16_t *)p)[i] = nc_f32_to_bf16((float)v); break;
+  default: break;
+  }
+}
+
+/** Element i of integer data as int64 (u64 reinterpreted); 0 for float
+ * dtypes. */
+static inline int64_t nc_elem_load_i64(const void *p, nc_dtype dt, int64_t i)
+{
+  switch (dt) {
+  case NC_DT_I8: case NC_DT_I4: case NC_DT_I2: return ((const int8_t *)p)[i];
+  case NC_DT_U8: case NC_DT_U4: case NC_DT_U2: case NC_DT_BOOL: return ((const uint8_t *)p)[i];
+  case NC_DT_I16: return ((const int16_t *)p)[i];
+  case NC_DT_U16: return ((const uint16_t *)p)[i];
+  case NC_DT_I32: return ((const int32_t *)p)[i];
+  case NC_DT_U32: return ((const uint32_t *)p)[i];
+  case NC_DT_I64: return ((const int64_t *)p)[i];
+  case NC_DT_U64: return (int64_t)((const uint64_t *)p)[i];
+  default: return 0;
+  }
+}
+
+/** Stores v into element i of integer data, wrapping to the dtype's width
+ * (sub-byte types sign- or zero-extended, bool as 0/1). Float dtypes:
+ * nothing. */
+static inline void nc_elem_store_i64(void *p, nc_dtype dt, int64_t i, int64_t v)
+{
+  switch (dt) {
+  case NC_DT_I8: ((int8_t *)p)[i] = (int8_t)v; break;
+  case NC_DT_U8: ((uint8_t *)p)[i] = (uint8_t)v; break;
+  case NC_DT_I4: ((int8_t *)p)[i] = (int8_t)((int64_t)((uint64_t)v << 60) >> 60); break;
+  case NC_DT_U4: ((uint8_t *)p)[i] = (uint8_t)(v & 0xf); break;
+  case NC_DT_I2: ((int8_t *)p)[i] = (int8_t)((int64_t)((uint64_t)v << 62) >> 62); break;
+  case NC_DT_U2: ((uint8_t *)p)[i] = (uint8_t)(v & 0x3); break;
+  case NC_DT_BOOL: ((uint8_t *)p)[i] = v != 0; break;
+  case NC_DT_I16: ((int16_t *)p)[i] = (int16_t)v; break;
+  case NC_DT_U16: ((uint16_t *)p)[i] = (uint16_t)v; break;
+  case NC_DT_I32: ((int32_t *)p)[i] = (int32_t)v; break;
+  case NC_DT_U32: ((uint32_t *)p)[i] = (uint32_t)v; break;
+  case NC_DT_I64: ((int64_t *)p)[i] = v; break;
+  case NC_DT_U64: ((uint64_t *)p)[i] = (uint64_t)v; break;
+  default: break;
+  }
+}
+
 #endif

@@ -38,6 +38,11 @@ NC_KEEP const char *nc_target_get_default_desc(NC_KEEP const nc_target *t);
  * of chip (its 8-bit rate, NoC and clock are present). */
 bool nc_target_load_desc(NC_KEEP const nc_target *t, nc_context *ctx, const char *path, nc_chip_desc *desc);
 
+/** The one core.chip of a core-level module; NULL after an error at a
+ * second chip, or at the module when it has none (telling to run `target`'s
+ * pipeline to the core level first; NULL target: "the target's"). */
+NC_KEEP nc_op *nc_target_find_chip(NC_KEEP nc_op *module, const char *target);
+
 /** The target a core-level module is for: the `target` of its core.chip
  * (an error at the chip, or at the module when there is none, and NULL
  * when no target has that name). */

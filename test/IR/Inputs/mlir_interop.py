@@ -8,55 +8,39 @@
 # Files are chosen and split as in roundtrip.py; files or chunks marked
 # `nc-interop: skip` (nc-only syntax) are skipped too.
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from roundtrip import chunks  # noqa: E402
+from roundtrip import run, valid_chunks  # noqa: E402
 
 MODES = [["--mlir-print-op-generic"], ["--mlir-print-op-generic", "--mlir-print-debuginfo"]]
-
-
-def run(tool, args, data):
-    p = subprocess.run([tool, "--allow-unregistered-dialect"] + args + ["-"], input=data,
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    return p.returncode, p.stdout, p.stderr
 
 
 def main():
     nc_opt, mlir_opt, root = sys.argv[1], sys.argv[2], sys.argv[3]
     failures, checked = [], 0
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = [d for d in dirnames if d != "Inputs"]
-        for name in sorted(filenames):
-            if not name.endswith(".mlir") or name.startswith("invalid-"):
+    for where, chunk in valid_chunks(root):
+        if b"nc-interop: skip" in chunk:
+            continue
+        for mode in MODES:
+            flags = " ".join(mode)
+            rc, ours, err = run(nc_opt, mode, chunk)
+            if rc != 0:
+                failures.append("%s %s: nc-opt failed:\n%s" % (where, flags, err.decode()))
                 continue
-            path = os.path.join(dirpath, name)
-            if b"nc-roundtrip: skip" in open(path, "rb").read():
+            rc, theirs, err = run(mlir_opt, mode, ours)
+            if rc != 0:
+                failures.append("%s %s: mlir-opt rejects nc's output:\n%s\n--- nc output:\n%s" %
+                                (where, flags, err.decode(), ours.decode()))
                 continue
-            for i, chunk in enumerate(chunks(path)):
-                if b"expected-" in chunk or b"nc-interop: skip" in chunk:
-                    continue
-                where = "%s (chunk %d)" % (path, i) if i else path
-                for mode in MODES:
-                    flags = " ".join(mode)
-                    rc, ours, err = run(nc_opt, mode, chunk)
-                    if rc != 0:
-                        failures.append("%s %s: nc-opt failed:\n%s" % (where, flags, err.decode()))
-                        continue
-                    rc, theirs, err = run(mlir_opt, mode, ours)
-                    if rc != 0:
-                        failures.append("%s %s: mlir-opt rejects nc's output:\n%s\n--- nc output:\n%s" %
-                                        (where, flags, err.decode(), ours.decode()))
-                        continue
-                    rc, back, err = run(nc_opt, mode, theirs)
-                    if rc != 0:
-                        failures.append("%s %s: nc-opt rejects mlir-opt's output:\n%s\n--- mlir-opt output:\n%s" %
-                                        (where, flags, err.decode(), theirs.decode()))
-                    elif back != ours:
-                        failures.append("%s %s: meaning changed through mlir-opt\n--- nc:\n%s\n--- nc(mlir-opt(nc)):\n%s" %
-                                        (where, flags, ours.decode(), back.decode()))
-                    checked += 1
+            rc, back, err = run(nc_opt, mode, theirs)
+            if rc != 0:
+                failures.append("%s %s: nc-opt rejects mlir-opt's output:\n%s\n--- mlir-opt output:\n%s" %
+                                (where, flags, err.decode(), theirs.decode()))
+            elif back != ours:
+                failures.append("%s %s: meaning changed through mlir-opt\n--- nc:\n%s\n--- nc(mlir-opt(nc)):\n%s" %
+                                (where, flags, ours.decode(), back.decode()))
+            checked += 1
     for f in failures:
         print("FAIL: " + f)
     print("mlir-interop: %d checks, %d failures" % (checked, len(failures)))

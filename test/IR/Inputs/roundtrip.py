@@ -21,8 +21,9 @@ MODES = [
 ]
 
 
-def run(nc_opt, args, data):
-    p = subprocess.run([nc_opt, "--allow-unregistered-dialect"] + args + ["-"], input=data,
+def run(tool, args, data):
+    """Runs nc-opt or mlir-opt on data (stdin); returns (status, stdout, stderr)."""
+    p = subprocess.run([tool, "--allow-unregistered-dialect"] + args + ["-"], input=data,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     return p.returncode, p.stdout, p.stderr
 
@@ -42,9 +43,9 @@ def chunks(path):
     return out
 
 
-def main():
-    nc_opt, root = sys.argv[1], sys.argv[2]
-    failures, checked = [], 0
+def valid_chunks(root):
+    """Yields (where, chunk) for each chunk of each valid .mlir file below root
+    (Inputs/ folders left out) that expects no diagnostics."""
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = [d for d in dirnames if d != "Inputs"]
         for name in sorted(filenames):
@@ -54,24 +55,28 @@ def main():
             if b"nc-roundtrip: skip" in open(path, "rb").read():
                 continue
             for i, chunk in enumerate(chunks(path)):
-                if b"expected-" in chunk:
-                    continue
-                where = "%s (chunk %d)" % (path, i) if i else path
-                for mode in MODES:
-                    rc, first, err = run(nc_opt, mode, chunk)
-                    if rc != 0:
-                        failures.append("%s %s: first parse failed:\n%s" % (where, " ".join(mode), err.decode()))
-                        continue
-                    rc, second, err = run(nc_opt, mode, first)
-                    if rc != 0:
-                        failures.append("%s %s: printed output does not parse:\n%s" %
-                                        (where, " ".join(mode), err.decode()))
-                    elif second != first:
-                        with tempfile.NamedTemporaryFile("wb", suffix=".mlir", delete=False) as f:
-                            f.write(first)
-                        failures.append("%s %s: second print differs from the first (first print kept in %s)" %
-                                        (where, " ".join(mode), f.name))
-                    checked += 1
+                if b"expected-" not in chunk:
+                    yield ("%s (chunk %d)" % (path, i) if i else path), chunk
+
+
+def main():
+    nc_opt, root = sys.argv[1], sys.argv[2]
+    failures, checked = [], 0
+    for where, chunk in valid_chunks(root):
+        for mode in MODES:
+            rc, first, err = run(nc_opt, mode, chunk)
+            if rc != 0:
+                failures.append("%s %s: first parse failed:\n%s" % (where, " ".join(mode), err.decode()))
+                continue
+            rc, second, err = run(nc_opt, mode, first)
+            if rc != 0:
+                failures.append("%s %s: printed output does not parse:\n%s" % (where, " ".join(mode), err.decode()))
+            elif second != first:
+                with tempfile.NamedTemporaryFile("wb", suffix=".mlir", delete=False) as f:
+                    f.write(first)
+                failures.append("%s %s: second print differs from the first (first print kept in %s)" %
+                                (where, " ".join(mode), f.name))
+            checked += 1
     for f in failures:
         print("FAIL: " + f)
     print("roundtrip: %d checks, %d failures" % (checked, len(failures)))
