@@ -1,5 +1,5 @@
 // --verify-diagnostics checks the diagnostics against expected-* comments
-// (MLIR's syntax): @+N, @-N, @above, @below, -re with {{regex}} parts, and
+// (MLIR's syntax): @+N, @-N, @above, @below, @unknown, -re with {{regex}} parts, and
 // notes. It fails on diagnostics nobody expected and on expectations that
 // were not met, pointing at both. Prose that mentions expected-error without
 // {{...}} is ignored, as in MLIR.
@@ -64,3 +64,18 @@
 // A malformed expectation:
 // BAD: expected_error {{unterminated
 // CHECK-DAG: :[[# @LINE - 1]]:{{[0-9]+}}: error: expected }} to end expected-error
+
+// -----
+
+// Spaces before @ are allowed, as in MLIR.
+// expected-error @+1 {{use of undeclared SSA value name}}
+"foo.x"(%a) : (i32) -> ()
+
+// -----
+
+// @unknown: a diagnostic at a location outside this file.
+// expected-error @unknown {{'func.return' op must be the last operation}}
+"func.func"() <{function_type = () -> (), sym_name = "f"}> ({
+  "func.return"() : () -> () loc(unknown)
+  "foo.x"() : () -> ()
+}) : () -> ()

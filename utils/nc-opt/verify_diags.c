@@ -1,7 +1,8 @@
 /* verify_diags.c: `expected-error@+1 {{...}}` checking, as mlir-opt does it.
  *
- * Syntax: `expected-(error|warning|note|remark)(-re)?(@above|@below|@+N|@-N)?
- * {{text}}`; without -re the text must be a substring of the message; with
+ * Syntax, as MLIR's regex reads it: `expected-(error|warning|note|remark)(-re)?
+ * *(@above|@below|@+N|@-N|@unknown)? *{{text}}`; @unknown expects a diagnostic
+ * with no location in this file (line 0 below); without -re the text must be a substring of the message; with
  * -re, `{{...}}` parts inside the text are POSIX extended regexes and the rest
  * is literal.
  */
@@ -100,9 +101,14 @@ nc_diag_verifier *nc_diag_verifier_create(nc_context *ctx, unsigned id, size_t s
     }
     unsigned line, col;
     nc_context_get_line_col(ctx, id, (size_t)(at - src), &line, &col);
+    while (p < e && *p == ' ')
+      p++;
     if (p < e && *p == '@') {
       p++;
-      if (e - p >= 5 && !memcmp(p, "above", 5)) {
+      if (e - p >= 7 && !memcmp(p, "unknown", 7)) {
+        line = 0;
+        p += 7;
+      } else if (e - p >= 5 && !memcmp(p, "above", 5)) {
         line--;
         p += 5;
       } else if (e - p >= 5 && !memcmp(p, "below", 5)) {
@@ -184,14 +190,15 @@ static void check_one(nc_diag_verifier *v, const nc_diag *d)
   nc_location loc = nc_diag_get_loc(d);
   bool in_file = nc_location_get_file_line_col(v->ctx, loc, &file, &line, &col) &&
                  file == nc_context_get_source_name(v->ctx, v->source);
-  if (in_file)
-    for (size_t i = 0; i < v->n; i++) {
-      expectation *x = &v->ex[i];
-      if (!x->matched && x->sev == nc_diag_get_severity(d) && x->line == line && matches(x, nc_diag_get_message(d))) {
-        x->matched = true;
-        return;
-      }
+  if (!in_file)
+    line = 0; /* matched by @unknown expectations */
+  for (size_t i = 0; i < v->n; i++) {
+    expectation *x = &v->ex[i];
+    if (!x->matched && x->sev == nc_diag_get_severity(d) && x->line == line && matches(x, nc_diag_get_message(d))) {
+      x->matched = true;
+      return;
     }
+  }
   v->ok = false;
   nc_diag *u = nc_diag_create(v->ctx, NC_SEV_ERROR, loc, "unexpected %s: %s", sev_name(nc_diag_get_severity(d)),
                               nc_diag_get_message(d));
