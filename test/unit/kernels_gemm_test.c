@@ -216,7 +216,8 @@ static void test_matmul_errors(void)
   CHECK(nc_kernel_matmul_shape(1, k, 2, v, &yr, ys, err, sizeof err) && yr == 1 && ys[0] == 6, "[4]x[4,6] -> [6]");
   CHECK(nc_kernel_matmul_shape(2, v + 0, 1, k, &yr, ys, err, sizeof err) == false, "[4,6]x[4] must fail");
   CHECK(nc_kernel_matmul_shape(1, k, 1, k, &yr, ys, err, sizeof err) && yr == 0, "[4]x[4] -> scalar");
-  nc_tensor *x = make_rand(NC_DT_F32, 2, a), *w = make_rand(NC_DT_F64, 2, v), *y = make(NC_DT_F32, 2, ys);
+  int64_t xy[2] = {3, 6}; /* [3,4] x [4,6] */
+  nc_tensor *x = make_rand(NC_DT_F32, 2, a), *w = make_rand(NC_DT_F64, 2, v), *y = make(NC_DT_F32, 2, xy);
   CHECK(!nc_kernel_matmul(x, w, y, err, sizeof err), "mixed dtypes accepted");
   nc_tensor_destroy(x);
   nc_tensor_destroy(w);
