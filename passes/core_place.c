@@ -179,7 +179,7 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
                                   (long long)n, (long long)rows, (long long)cols, (long long)rows * cols);
     nc_diag_attach_note(d, nc_op_get_loc(chip),
                         "use a bigger grid (the chip description's \"grid\", or dataflow-to-core{rows=R cols=C}) "
-                        "or split fewer layers (more SRAM per core, lower precision)");
+                        "or split fewer layers (a chip with more SRAM per core)");
     nc_diag_emit(d);
     return false;
   }

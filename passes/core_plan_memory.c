@@ -15,7 +15,7 @@
  * which tile of which layer, by how many bytes, what its buffers are, and
  * what would make it fit: splitting the layer over more cores (estimated
  * from its per-channel bytes; impossible when its input line buffers alone
- * overflow), lower precision, or a chip with more SRAM per core. All tiles
+ * overflow), quantization to 8 bits for a float network, or a chip with more SRAM per core. All tiles
  * are checked before the pass fails; tiles that fit get their offsets.
  */
 #include <stdio.h>
@@ -86,10 +86,9 @@ static void suggest(FILE *f, nc_op *chip, nc_op *tile, nc_op *node, int64_t need
   }
   unsigned bits = node ? nc_type_get_width(nc_type_get_element_type(nc_value_get_type(nc_op_get_result(node, 0))))
                        : 0;
+  /* Only suggest what nc can do: graph-quantize has bits=8 alone for now. */
   if (bits > 8)
     snprintf(changes[n++], sizeof changes[0], "quantize the network to 8 bits (graph-quantize)");
-  else if (bits > 2)
-    snprintf(changes[n++], sizeof changes[0], "use lower precision than %u bits", bits);
   snprintf(changes[n++], sizeof changes[0], "use a chip with at least %lld bytes of SRAM per core (target-desc)",
            (long long)need);
   fputs("to fit, ", f);
@@ -188,7 +187,7 @@ const nc_pass_def nc_core_plan_memory_pass = {
     "bytes only when their lifetimes in the tile's program do not overlap (weights, bias and input buffers live "
     "throughout; the output from the first compute to the last send; scratch during computes). A tile that "
     "needs more than the core's SRAM is an error naming the tile and layer and by how many bytes it overflows, "
-    "listing its buffers and suggesting a change: splitting the layer over more cores, lower precision, or a "
+    "listing its buffers and suggesting a change: splitting the layer over more cores, 8-bit quantization, or a "
     "chip with more SRAM per core.",
   .anchor = "builtin.module",
   .options = options, .n_options = NC_COUNTOF(options),

@@ -1,42 +1,11 @@
 #!/usr/bin/env bash
-# demo.sh: the main job. Installs what is missing, builds nc, compiles the
-# bundled digits CNN (examples/digits/digits_cnn.onnx) for the default
-# NorthPole-like target, simulates the 360-image test split on it, and prints
-# the accuracy of the float interpreter, the int8 interpreter and the
-# simulator, whether simulator and interpreter agree bit for bit, and the
-# chip's figures (cycles per inference, frames/s, utilisation, roofline).
+# demo.sh: the main job. Installs what is missing, builds nc, and runs
+# examples/digits/run.sh with the fresh binaries: the bundled digits CNN
+# compiled for the default NorthPole-like target and simulated on the
+# 360-image test split, with accuracies, the bit-for-bit check and the
+# chip's figures (test/e2e/demo.test runs the same script).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
 "$root/scripts/build.sh" "$root/build"
-bin="$root/build/bin"
-dig="$root/examples/digits"
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
-
-echo "== 1. the float model in the reference interpreter =="
-"$bin/nc-run" "$dig/digits_cnn.onnx" --input "$dig/test_x.npy" --output "$out/float.npy"
-
-echo "== 2. quantized to int8 (calibrated on the training split), in the reference interpreter =="
-"$bin/nc-compile" "$dig/digits_cnn.onnx" --calibration="$dig/train_x.npy" --emit=quantized -o "$out/digits_int8.mlir"
-"$bin/nc-run" "$out/digits_int8.mlir" --input "$dig/test_x.npy" --output "$out/int8.npy"
-
-echo "== 3. compiled for northpole (graph -> int8 -> dataflow -> core -> binary) and simulated =="
-"$bin/nc-compile" "$dig/digits_cnn.onnx" --target=northpole --calibration="$dig/train_x.npy" -o "$out/digits.ncb"
-echo "nc-compile wrote $(stat -c %s "$out/digits.ncb") bytes of northpole binary"
-"$bin/nc-run" "$out/digits.ncb" --input "$dig/test_x.npy" --output "$out/sim.npy" --stats
-
-echo "== 4. results =="
-/usr/bin/python3 - "$out" "$dig" <<'PY'
-import sys
-import numpy as np
-out, dig = sys.argv[1], sys.argv[2]
-y = np.load(dig + "/test_y.npy")
-res = {k: np.load("%s/%s.npy" % (out, k)) for k in ("float", "int8", "sim")}
-for name, k in (("float interpreter", "float"), ("int8 interpreter", "int8"), ("northpole simulator", "sim")):
-    hit = int((res[k].argmax(1) == y).sum())
-    print("%-22s accuracy %6.2f%% (%d/%d)" % (name, 100.0 * hit / len(y), hit, len(y)))
-same = res["sim"].shape == res["int8"].shape and (res["sim"].view(np.uint32) == res["int8"].view(np.uint32)).all()
-print("simulator == int8 interpreter, bit for bit, on all %d images: %s" % (len(y), "yes" if same else "NO"))
-sys.exit(0 if same else 1)
-PY
+exec "$root/examples/digits/run.sh" "$root/build/bin"

@@ -17,7 +17,13 @@ config.environment["PATH"] = os.pathsep.join(path)
 config.substitutions.append(("%nc_src", config.nc_src_dir))
 config.substitutions.append(("%nc_build", config.nc_build_dir))
 config.substitutions.append(("%python", "/usr/bin/python3"))
-config.substitutions.append(("%shared", os.path.join(os.path.dirname(config.nc_src_dir), "shared")))
+shared = os.path.join(os.path.dirname(config.nc_src_dir), "shared")
+config.substitutions.append(("%shared", shared))
+# ONNX's backend test cases beside the checkout: tests that need them say
+# `REQUIRES: onnx-tests` (lit then reports them UNSUPPORTED) or print
+# "skipped: no ../shared/onnx-tests" themselves.
+if os.path.isdir(os.path.join(shared, "onnx-tests")):
+    config.available_features.add("onnx-tests")
 
 if config.mlir_opt and os.path.exists(config.mlir_opt):
     config.available_features.add("mlir-opt")

@@ -6,7 +6,7 @@
  * a model that passes validation must never make later code misbehave.
  * Also feeds the same bytes to the tensor .pb reader.
  * Build: clang -fsanitize=fuzzer,address,undefined with the ONNX layer, its
- * protobuf-c code and -lprotobuf-c; seeds are in corpus/onnx/.
+ * protobuf-c code and -lprotobuf-c; seeds are in corpus/onnx_model/.
  */
 #include "nc/dialects/graph/onnx_proto.h"
 

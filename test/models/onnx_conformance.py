@@ -184,8 +184,9 @@ def main():
             print("FAIL %s: %s" % (name, detail))
         elif status == "skip":
             print("SKIP %s: %s" % (name, detail))
-            for op in detail.replace("unsupported ops: ", "").split(", "):
-                skipped_ops[op] = skipped_ops.get(op, 0) + 1
+            if detail.startswith("unsupported ops: "):
+                for op in detail[len("unsupported ops: "):].split(", "):
+                    skipped_ops[op] = skipped_ops.get(op, 0) + 1
         elif args.verbose:
             print("PASS %s %s" % (name, detail))
     if skipped_ops:

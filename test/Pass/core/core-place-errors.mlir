@@ -16,7 +16,7 @@ func.func @wide(%arg0: tensor<1x1x4x4xf32>) -> tensor<1x96xf32> {
   }) : (tensor<1x6x4x4xf32>) -> tensor<1x96xf32>
   return %1 : tensor<1x96xf32>
 }
-// expected-note@+2 {{use a bigger grid (the chip description's "grid", or dataflow-to-core{rows=R cols=C}) or split fewer layers (more SRAM per core, lower precision)}}
+// expected-note@+2 {{use a bigger grid (the chip description's "grid", or dataflow-to-core{rows=R cols=C}) or split fewer layers (a chip with more SRAM per core)}}
 // expected-error@+1 {{'core.chip' op core-place: the network needs 2 cores but the 1x1 grid has 1}}
 core.chip {cols = 1 : i64, function = @wide, rows = 1 : i64, sram_bytes = 4096 : i64, target = "one-core"} ({
   core.tile {node = "conv1", x = -1 : i64, y = -1 : i64} ({

@@ -8,7 +8,7 @@
 // CHECK-NEXT:   %3 = dataflow.node "conv1"(%2)
 // CHECK-NEXT:   ^
 // CHECK-NEXT: core-plan-memory-errors.mlir:[[#LINE]]:3: note: its buffers: weights 18, bias 24, in0 12, out 8, acc 32
-// CHECK:      core-plan-memory-errors.mlir:[[#LINE]]:3: note: to fit, split 'conv1' over at least 2 cores instead of 1 (core-place max-tiles-per-layer=2), use lower precision than 8 bits, or use a chip with at least 94 bytes of SRAM per core (target-desc)
+// CHECK:      core-plan-memory-errors.mlir:[[#LINE]]:3: note: to fit, split 'conv1' over at least 2 cores instead of 1 (core-place max-tiles-per-layer=2) or use a chip with at least 94 bytes of SRAM per core (target-desc)
 
 // The int8 network: conv1 (94 bytes) would fit in two cores. The other
 // layers fit.
@@ -17,7 +17,7 @@ func.func @net(%arg0: tensor<1x1x4x4xf32>) -> tensor<1x3xf32> {
   %1 = graph.constant {value = dense<0> : tensor<i8>} : () -> tensor<i8>
   %2 = graph.quantize_linear %arg0, %0, %1 : (tensor<1x1x4x4xf32>, tensor<f32>, tensor<i8>) -> tensor<1x1x4x4xi8>
   // expected-note@+3 {{its buffers: weights 18, bias 24, in0 12, out 8, acc 32}}
-  // expected-note@+2 {{to fit, split 'conv1' over at least 2 cores instead of 1 (core-place max-tiles-per-layer=2), use lower precision than 8 bits, or use a chip with at least 94 bytes of SRAM per core (target-desc)}}
+  // expected-note@+2 {{to fit, split 'conv1' over at least 2 cores instead of 1 (core-place max-tiles-per-layer=2) or use a chip with at least 94 bytes of SRAM per core (target-desc)}}
   // expected-error@+1 {{'core.tile' op core-plan-memory: tile (0, 0) of layer 'conv1' needs 94 bytes of SRAM but a core has 64: 30 bytes too many}}
   %3 = dataflow.node "conv1"(%2) {buffer_elements = array<i64: 12>, control = [#dataflow.map<"{ P[y] -> S[oy = -1 + y] : 0 < y <= 2; P[y = 3] -> S[oy = 3] }">], domain = #dataflow.set<"{ S[oy] : 0 <= oy <= 3 }">, earliest = [#dataflow.map<"{ S[oy] -> P[y = 3] : 2 <= oy <= 3; S[oy] -> P[y = 1 + oy] : 0 <= oy <= 1 }">], kind = "conv", macs = 288 : i64, reads = [#dataflow.map<"{ S[oy] -> In0[c = 0, iy, ix] : 0 <= oy <= 3 and iy >= -1 + oy and 0 <= iy <= 3 and iy <= 1 + oy and 0 <= ix <= 3 }">], writes = #dataflow.map<"{ S[oy] -> Out[k, oy, ox] : 0 <= oy <= 3 and 0 <= k <= 1 and 0 <= ox <= 3 }">}({
   ^bb0(%arg1: tensor<1x1x4x4xi8>):

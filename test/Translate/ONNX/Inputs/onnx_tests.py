@@ -58,7 +58,8 @@ def main():
     matched = 0
     paths = sorted(glob.glob(os.path.join(root, "*", "*", "model.onnx")))
     if not paths:
-        sys.exit("no models under " + root)
+        print("skipped: no models under " + root)
+        sys.exit(0)
     imported = refused = failures = 0
     for path in paths:
         name = os.path.basename(os.path.dirname(path))

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# run.sh BIN_DIR: the digits example end to end with the nc tools in BIN_DIR
+# (scripts/demo.sh builds them first). Compiles digits_cnn.onnx for the
+# default NorthPole-like target, simulates the test split, and prints the
+# accuracy of the float interpreter, the int8 interpreter and the simulator,
+# how far the float interpreter is from torch's logits, whether simulator and
+# int8 interpreter agree bit for bit, and the chip's figures (cycles per
+# inference, frames/s, utilisation, roofline). Exits 1 if the simulator and
+# the interpreter disagree or the float interpreter strays from torch.
+set -euo pipefail
+bin=${1:?usage: run.sh BIN_DIR}
+dig=$(cd "$(dirname "$0")" && pwd)
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+echo "== 1. the float model in the reference interpreter =="
+"$bin/nc-run" "$dig/digits_cnn.onnx" --input "$dig/test_x.npy" --output "$out/float.npy"
+
+echo "== 2. quantized to int8 (calibrated on the training split), in the reference interpreter =="
+"$bin/nc-compile" "$dig/digits_cnn.onnx" --calibration="$dig/train_x.npy" --emit=quantized -o "$out/digits_int8.mlir"
+"$bin/nc-run" "$out/digits_int8.mlir" --input "$dig/test_x.npy" --output "$out/int8.npy"
+
+echo "== 3. compiled for northpole (graph -> int8 -> dataflow -> core -> binary) and simulated =="
+"$bin/nc-compile" "$dig/digits_cnn.onnx" --target=northpole --calibration="$dig/train_x.npy" -o "$out/digits.ncb"
+echo "nc-compile wrote $(stat -c %s "$out/digits.ncb") bytes of northpole binary"
+"$bin/nc-run" "$out/digits.ncb" --input "$dig/test_x.npy" --output "$out/sim.npy" --stats
+
+echo "== 4. results =="
+/usr/bin/python3 - "$out" "$dig" <<'PY'
+import sys
+import numpy as np
+out, dig = sys.argv[1], sys.argv[2]
+y = np.load(dig + "/test_y.npy")
+res = {k: np.load("%s/%s.npy" % (out, k)) for k in ("float", "int8", "sim")}
+for name, k in (("float interpreter", "float"), ("int8 interpreter", "int8"), ("northpole simulator", "sim")):
+    hit = int((res[k].argmax(1) == y).sum())
+    print("%-22s accuracy %6.2f%% (%d/%d)" % (name, 100.0 * hit / len(y), hit, len(y)))
+torch_logits = np.load(dig + "/reference_logits.npy")
+dev = float(np.abs(res["float"] - torch_logits).max())
+close = res["float"].shape == torch_logits.shape and dev <= 1e-3
+print("float interpreter vs torch: max |difference| %.2g over all logits: %s" % (dev, "ok" if close else "TOO FAR"))
+same = res["sim"].shape == res["int8"].shape and (res["sim"].view(np.uint32) == res["int8"].view(np.uint32)).all()
+print("simulator == int8 interpreter, bit for bit, on all %d images: %s" % (len(y), "yes" if same else "NO"))
+sys.exit(0 if same and close else 1)
+PY
