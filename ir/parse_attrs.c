@@ -562,7 +562,7 @@ static void *decode_hex(nc_asm_parser *p, const token *st, size_t *nbytes)
   size_t nd = (size_t)(e - s);
   if (nd % 2)
     return perr_at(p, st->start, "hex string has an odd number of digits"), NULL;
-  unsigned char *out = nc_xmalloc(nd / 2 ? nd / 2 : 1);
+  unsigned char *out = nc_xmalloc_bulk(nd / 2 ? nd / 2 : 1);
   size_t bad;
   if (!nc_hex_decode(s, nd / 2, out, &bad)) {
     free(out);

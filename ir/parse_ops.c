@@ -1100,7 +1100,7 @@ static bool blob_entry(nc_asm_parser *p, const token *key, void *u)
                 (int)key->len, key->start);
   size_t nb = (len - 2) / 2, bad_at;
   unsigned char head[4];
-  unsigned char *all = nc_xmalloc(nb - 4 ? nb - 4 : 1);
+  unsigned char *all = nc_xmalloc_bulk(nb - 4 ? nb - 4 : 1);
   if (!nc_hex_decode(s + 2, 4, head, &bad_at) || !nc_hex_decode(s + 10, nb - 4, all, &bad_at)) {
     free(all);
     return perr(p, "invalid hex digit in resource blob");

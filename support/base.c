@@ -4,6 +4,9 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 void nc_unreachable(const char *file, int line, const char *msg)
 {
@@ -23,3 +26,15 @@ static void *check(void *p, size_t size)
 void *nc_xmalloc(size_t size) { return check(malloc(size ? size : 1), size); }
 void *nc_xcalloc(size_t n, size_t size) { return check(calloc(n ? n : 1, size ? size : 1), n * size); }
 void *nc_xrealloc(void *p, size_t size) { return check(realloc(p, size ? size : 1), size); }
+
+void *nc_xmalloc_bulk(size_t size)
+{
+  enum { HUGE = 2u << 20 };
+  if (size < 2 * HUGE)
+    return nc_xmalloc(size);
+  void *p = check(aligned_alloc(HUGE, (size + HUGE - 1) / HUGE * HUGE), size);
+#ifdef MADV_HUGEPAGE
+  madvise(p, size / HUGE * HUGE, MADV_HUGEPAGE); /* advice only: failure is harmless */
+#endif
+  return p;
+}
