@@ -3,6 +3,7 @@
 #include "nc/support/base.h"
 
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #ifdef __linux__
 #include <sys/mman.h>
@@ -29,12 +30,13 @@ void *nc_xrealloc(void *p, size_t size) { return check(realloc(p, size ? size : 
 
 void *nc_xmalloc_bulk(size_t size)
 {
-  enum { HUGE = 2u << 20 };
-  if (size < 2 * HUGE)
-    return nc_xmalloc(size);
-  void *p = check(aligned_alloc(HUGE, (size + HUGE - 1) / HUGE * HUGE), size);
-#ifdef MADV_HUGEPAGE
-  madvise(p, size / HUGE * HUGE, MADV_HUGEPAGE); /* advice only: failure is harmless */
+  void *p = nc_xmalloc(size);
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14 */
 #endif
+  if (size >= (4u << 20)) {
+    uintptr_t a = ((uintptr_t)p + 4095) & ~(uintptr_t)4095, b = ((uintptr_t)p + size) & ~(uintptr_t)4095;
+    madvise((void *)a, b - a, MADV_POPULATE_WRITE); /* advice only: failure is harmless */
+  }
   return p;
 }

@@ -44,8 +44,9 @@ NC_GIVE void *nc_xmalloc(size_t size);
 NC_GIVE void *nc_xcalloc(size_t n, size_t size);
 NC_GIVE void *nc_xrealloc(NC_TAKE void *p, size_t size);
 /** nc_xmalloc for a large buffer about to be filled in one go (decoded weight
- * blobs): from 4 MiB up it is 2 MiB-aligned and asks for transparent huge
- * pages, so filling it takes one page fault per 2 MiB instead of 512.
+ * blobs): from 4 MiB up its pages are populated by one madvise call instead
+ * of one page fault each. (Transparent huge pages were tried: faster on a
+ * quiet machine, 2.5x slower right after another process freed memory.)
  * Freed with free(). */
 NC_GIVE void *nc_xmalloc_bulk(size_t size);
 
