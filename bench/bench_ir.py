@@ -33,6 +33,7 @@ import platform
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -111,12 +112,13 @@ def run(cmd, timeout, stdout_path=os.devnull):
         t0 = time.perf_counter()
         p = subprocess.Popen([TIME, "-f", "%x %M %U %S", "-o", tf.name, "--"] + cmd,
                              stdout=out, stderr=err, stdin=subprocess.DEVNULL)
-        try:
-            p.wait(timeout)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            p.wait()
+        # A blocking wait: Popen.wait(timeout) polls with sleeps of up to
+        # 50 ms, which once rounded every wall time up by as much.
+        killer = threading.Timer(timeout, p.kill)
+        killer.start()
+        p.wait()
         wall = time.perf_counter() - t0
+        killer.cancel()
         err.seek(0)
         msg = err.read().decode(errors="replace")
         last = (tf.read().strip().splitlines() or ["-1 0"])[-1].split()
