@@ -25,6 +25,10 @@ config.substitutions.append(("%shared", shared))
 if os.path.isdir(os.path.join(shared, "onnx-tests")):
     config.available_features.add("onnx-tests")
 
+# scripts/test.sh sets NC_SANITIZED=1 for the sanitizer build's lit run:
+# tests too slow there (whole torchvision models) say `UNSUPPORTED: sanitized`.
+if os.environ.get("NC_SANITIZED") == "1":
+    config.available_features.add("sanitized")
 if config.mlir_opt and os.path.exists(config.mlir_opt):
     config.available_features.add("mlir-opt")
     config.substitutions.append(("%mlir-opt", config.mlir_opt))
