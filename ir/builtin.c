@@ -5,7 +5,7 @@
 
 static bool verify_module(nc_op *op)
 {
-  nc_block *body = op->regions[0].first;
+  nc_block *body = nc_op_regions(op)[0].first;
   if (body && body->n_args)
     return nc_op_emit_error(op, "region should have no arguments");
   return true;
@@ -56,8 +56,8 @@ const nc_dialect_def nc_builtin_dialect = {
 nc_op *nc_module_create(nc_context *ctx, nc_location loc)
 {
   nc_op *m = nc_op_create(&(nc_op_state){.ctx = ctx, .name = "builtin.module", .loc = loc, .n_regions = 1});
-  nc_region_append_block(&m->regions[0], nc_block_create(ctx));
+  nc_region_append_block(&nc_op_regions(m)[0], nc_block_create(ctx));
   return m;
 }
 
-nc_block *nc_module_get_body(nc_op *module) { return module->regions[0].first; }
+nc_block *nc_module_get_body(nc_op *module) { return nc_op_regions(module)[0].first; }

@@ -112,7 +112,7 @@ static nc_op *clone_rec(nc_op *op, nc_mapping *map)
   nc_block *bbuf[8];
   nc_block **succs = op->n_succs <= 8 ? bbuf : nc_xmalloc(op->n_succs * sizeof *succs);
   for (uint32_t i = 0; i < op->n_succs; i++) {
-    nc_block *b = op->succs[i].block, *m = map_get(map, b);
+    nc_block *b = nc_op_succs(op)[i].block, *m = map_get(map, b);
     succs[i] = m ? m : b;
   }
   nc_op *c = nc_op_alloc(ctx, op->info, op->loc, op->n_operands, vals, op->n_results, types, op->n_regions,
@@ -122,7 +122,7 @@ static nc_op *clone_rec(nc_op *op, nc_mapping *map)
   for (uint32_t i = 0; i < op->n_results; i++)
     map_put(map, &nc_op_results(op)[i], &nc_op_results(c)[i]);
   for (uint32_t i = 0; i < op->n_regions; i++)
-    clone_region(&op->regions[i], &c->regions[i], map);
+    clone_region(&nc_op_regions(op)[i], &nc_op_regions(c)[i], map);
   if (vals != vbuf)
     free(vals);
   if (types != tbuf)

@@ -44,7 +44,7 @@ void nc_parser_release_text(nc_asm_parser *p, const char *start, const char *end
 void nc_parser_release_behind(nc_asm_parser *p)
 {
   /* keep a margin behind the cursor: tokens being looked at live there */
-  if (p->mapped && p->tok.start - p->released > (ptrdiff_t)(16 << 20)) {
+  if (p->mapped && p->tok.start - p->released > (ptrdiff_t)(4 << 20)) {
     const char *upto = p->tok.start - (1 << 20);
     nc_parser_release_text(p, p->released, upto);
     p->released = upto;

@@ -161,7 +161,7 @@ bool nc_op_is_pure(nc_op *op)
     return true;
   if (t & NC_TRAIT_RECURSIVE_MEMORY_EFFECTS) {
     for (uint32_t r = 0; r < op->n_regions; r++)
-      for (nc_block *b = op->regions[r].first; b; b = b->next)
+      for (nc_block *b = nc_op_regions(op)[r].first; b; b = b->next)
         for (nc_op *o = b->first; o; o = o->next)
           if (!nc_op_is_pure(o) && !(o->info->traits & NC_TRAIT_TERMINATOR && o->info->traits & NC_TRAIT_RETURN_LIKE))
             return false;

@@ -185,13 +185,13 @@ nc_op *nc_op_alloc(nc_context *ctx, nc_op_info *info, nc_location loc, size_t n_
     op->operands[i].owner = op;
     use_link(&op->operands[i], operands ? operands[i] : NULL);
   }
-  op->regions = (nc_region *)(op->operands + n_operands);
+  nc_region *regions = nc_op_regions(op);
   for (size_t i = 0; i < n_regions; i++)
-    op->regions[i] = (nc_region){NULL, NULL, op};
-  op->succs = (nc_block_use *)(op->regions + n_regions);
+    regions[i] = (nc_region){NULL, NULL, op};
+  nc_block_use *uses = nc_op_succs(op);
   for (size_t i = 0; i < n_succs; i++) {
-    op->succs[i].owner = op;
-    block_use_link(&op->succs[i], succs ? succs[i] : NULL);
+    uses[i].owner = op;
+    block_use_link(&uses[i], succs ? succs[i] : NULL);
   }
   return op;
 }
@@ -331,9 +331,9 @@ static void op_drop_uses_rec(nc_op *op)
   for (uint32_t i = 0; i < op->n_operands; i++)
     use_unlink(&op->operands[i]);
   for (uint32_t i = 0; i < op->n_succs; i++)
-    block_use_unlink(&op->succs[i]);
+    block_use_unlink(&nc_op_succs(op)[i]);
   for (uint32_t r = 0; r < op->n_regions; r++)
-    for (nc_block *b = op->regions[r].first; b; b = b->next)
+    for (nc_block *b = nc_op_regions(op)[r].first; b; b = b->next)
       for (nc_op *o = b->first; o; o = o->next)
         op_drop_uses_rec(o);
 }
@@ -344,7 +344,7 @@ void nc_op_drop_all_uses_of_operands(nc_op *op) { op_drop_uses_rec(op); }
 static void op_free(nc_context *ctx, nc_op *op)
 {
   for (uint32_t r = 0; r < op->n_regions; r++)
-    region_destroy_contents(ctx, &op->regions[r]);
+    region_destroy_contents(ctx, &nc_op_regions(op)[r]);
   if (op->flags & NC_OP_OPERANDS_SEPARATE)
     nc_ctx_free(ctx, op->operands, op->cap_operands * sizeof(nc_use));
   nc_ctx_free(ctx, op, op_alloc_size(op->n_results, op->inline_operands, op->n_regions, op->n_succs));
@@ -520,14 +520,14 @@ void nc_op_set_operand(nc_op *op, size_t i, nc_value *v) { nc_use_set(&op->opera
 size_t nc_op_get_num_results(const nc_op *op) { return op->n_results; }
 nc_value *nc_op_get_result(const nc_op *op, size_t i) { return &nc_op_results(op)[i]; }
 size_t nc_op_get_num_regions(const nc_op *op) { return op->n_regions; }
-nc_region *nc_op_get_region(const nc_op *op, size_t i) { return &op->regions[i]; }
+nc_region *nc_op_get_region(const nc_op *op, size_t i) { return &nc_op_regions(op)[i]; }
 size_t nc_op_get_num_successors(const nc_op *op) { return op->n_succs; }
-nc_block *nc_op_get_successor(const nc_op *op, size_t i) { return op->succs[i].block; }
+nc_block *nc_op_get_successor(const nc_op *op, size_t i) { return nc_op_succs(op)[i].block; }
 
 void nc_op_set_successor(nc_op *op, size_t i, nc_block *b)
 {
-  block_use_unlink(&op->succs[i]);
-  block_use_link(&op->succs[i], b);
+  block_use_unlink(&nc_op_succs(op)[i]);
+  block_use_link(&nc_op_succs(op)[i], b);
 }
 
 /* Grows the operand array to hold `n` operands, keeping existing uses linked. */
@@ -712,7 +712,7 @@ nc_walk_result nc_op_walk(nc_op *op, nc_walk_order order, nc_walk_fn fn, void *u
       return NC_WALK_ADVANCE;
   }
   for (uint32_t i = 0; i < op->n_regions; i++)
-    for (nc_block *b = op->regions[i].first; b; b = b->next)
+    for (nc_block *b = nc_op_regions(op)[i].first; b; b = b->next)
       for (nc_op *o = b->first, *next; o; o = next) {
         next = o->next;
         if (nc_op_walk(o, order, fn, user) == NC_WALK_INTERRUPT)
@@ -843,7 +843,7 @@ nc_block_use *nc_block_get_first_pred(const nc_block *b) { return b->first_use; 
 nc_block_use *nc_block_use_get_next(const nc_block_use *u) { return u->next; }
 nc_op *nc_block_use_get_owner(const nc_block_use *u) { return u->owner; }
 size_t nc_block_get_num_successors(const nc_block *b) { return b->last ? b->last->n_succs : 0; }
-nc_block *nc_block_get_successor(const nc_block *b, size_t i) { return b->last->succs[i].block; }
+nc_block *nc_block_get_successor(const nc_block *b, size_t i) { return nc_op_succs(b->last)[i].block; }
 
 /* --- regions -------------------------------------------------------------------------------------------------- */
 

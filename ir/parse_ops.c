@@ -703,7 +703,7 @@ static void drop_defs(nc_region *r)
         while (nc_op_results(o)[i].first_use)
           nc_use_set(nc_op_results(o)[i].first_use, NULL);
       for (uint32_t i = 0; i < o->n_regions; i++)
-        drop_defs(&o->regions[i]);
+        drop_defs(&nc_op_regions(o)[i]);
     }
   }
 }
@@ -752,7 +752,7 @@ static nc_op *builder_finish(nc_op_builder *b, nc_block *block)
   op->props = props;
   op->attrs = attrs;
   for (size_t i = 0; i < b->n_regions; i++)
-    nc_region_take_body(&op->regions[i], b->regions[i]);
+    nc_region_take_body(&nc_op_regions(op)[i], b->regions[i]);
   nc_block_append_op(block, op);
   return op;
 }
@@ -1277,7 +1277,7 @@ static void resolve_locs_in_block(nc_asm_parser *p, nc_block *b)
   for (nc_op *o = b->first; o; o = o->next) {
     resolve_loc(p, &o->loc);
     for (uint32_t r = 0; r < o->n_regions; r++)
-      for (nc_block *nb = o->regions[r].first; nb; nb = nb->next)
+      for (nc_block *nb = nc_op_regions(o)[r].first; nb; nb = nb->next)
         resolve_locs_in_block(p, nb);
   }
 }

@@ -74,7 +74,7 @@ static void number_region(nc_region *r, counters c)
   for (nc_block *b = r->first; b; b = b->next)
     for (nc_op *o = b->first; o; o = o->next)
       for (uint32_t i = 0; i < o->n_regions; i++)
-        number_region(&o->regions[i], c);
+        number_region(&nc_op_regions(o)[i], c);
 }
 
 static void number_from(nc_op *top)
@@ -86,7 +86,7 @@ static void number_from(nc_op *top)
       nc_op_results(top)[i].print_id = id;
   }
   for (uint32_t i = 0; i < top->n_regions; i++)
-    number_region(&top->regions[i], c);
+    number_region(&nc_op_regions(top)[i], c);
 }
 
 static bool block_inside(const nc_op *root, nc_block *b)
@@ -293,7 +293,7 @@ static void print_generic(nc_asm_printer *p, nc_op *op)
     for (uint32_t i = 0; i < op->n_succs; i++) {
       if (i)
         nc_out_write(o, ", ", 2);
-      nc_asm_print_successor(p, op->succs[i].block);
+      nc_asm_print_successor(p, nc_op_succs(op)[i].block);
     }
     nc_out_char(o, ']');
   }
@@ -307,7 +307,7 @@ static void print_generic(nc_asm_printer *p, nc_op *op)
     for (uint32_t i = 0; i < op->n_regions; i++) {
       if (i)
         nc_out_write(o, ", ", 2);
-      print_region(p, &op->regions[i], true, true);
+      print_region(p, &nc_op_regions(op)[i], true, true);
     }
     nc_out_char(o, ')');
   }

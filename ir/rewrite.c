@@ -622,7 +622,7 @@ static void collect_push(collect *c, nc_op *op)
 static void collect_nested(collect *c, nc_op *op, bool pre_order)
 {
   for (uint32_t i = 0; i < op->n_regions; i++)
-    for (nc_block *b = op->regions[i].first; b; b = b->next)
+    for (nc_block *b = nc_op_regions(op)[i].first; b; b = b->next)
       for (nc_op *o = b->first; o; o = o->next) {
         __builtin_prefetch((const char *)o + 1024); /* ops mostly lie in allocation order */
         if (pre_order)
@@ -724,7 +724,7 @@ static bool simplify_region_dce(driver *d, nc_region *r)
     for (nc_op *o = b->last, *prev; o; o = prev) {
       prev = o->prev;
       for (uint32_t i = 0; i < o->n_regions; i++)
-        changed |= simplify_region_dce(d, &o->regions[i]);
+        changed |= simplify_region_dce(d, &nc_op_regions(o)[i]);
       if (nc_op_is_trivially_dead(o)) {
         erase(d, o);
         d->stats.erased++;
@@ -789,7 +789,7 @@ void nc_apply_patterns_greedily(nc_op *root, const nc_pattern_set *patterns, con
     changed = d.changed;
     if (cfg->region_simplify != NC_REGION_SIMPLIFY_DISABLED)
       for (uint32_t i = 0; i < root->n_regions; i++)
-        changed |= simplify_region_dce(&d, &root->regions[i]);
+        changed |= simplify_region_dce(&d, &nc_op_regions(root)[i]);
     forget_constants(&d);
     again = changed && (cfg->max_iterations < 0 || ++iter < cfg->max_iterations) &&
             (cfg->max_num_rewrites < 0 || (int64_t)d.stats.rewrites < cfg->max_num_rewrites);

@@ -60,8 +60,8 @@ nc_symbol_table *nc_symbol_table_create(nc_op *table_op)
 {
   nc_symbol_table *t = nc_xcalloc(1, sizeof *t);
   t->table_op = table_op;
-  if (table_op->n_regions && table_op->regions[0].first)
-    for (nc_op *o = table_op->regions[0].first->first; o; o = o->next) {
+  if (table_op->n_regions && nc_op_regions(table_op)[0].first)
+    for (nc_op *o = nc_op_regions(table_op)[0].first->first; o; o = o->next) {
       nc_ident *name = nc_symbol_get_name(o);
       if (name)
         put(t, name, o);

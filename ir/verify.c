@@ -265,8 +265,8 @@ static bool check_traits(nc_op *op)
       return nc_op_emit_error(op, "requires %zu region%s", d->n_regions, d->n_regions == 1 ? "" : "s");
   }
   for (size_t i = 0; i < d->n_regions && i < op->n_regions; i++)
-    if ((d->regions[i].single_block || (t & NC_TRAIT_SINGLE_BLOCK)) && op->regions[i].first &&
-        op->regions[i].first != op->regions[i].last)
+    if ((d->regions[i].single_block || (t & NC_TRAIT_SINGLE_BLOCK)) && nc_op_regions(op)[i].first &&
+        nc_op_regions(op)[i].first != nc_op_regions(op)[i].last)
       return nc_op_emit_error(op, "expects region #%zu to have 0 or 1 blocks", i);
   size_t ns = d->n_successors;
   bool svar = ns && d->successors[ns - 1].variadic;
@@ -372,7 +372,7 @@ static bool verify_block(verifier *v, nc_block *b, nc_op *parent)
       if (o->next)
         return nc_op_emit_error(o, "has successors but is not the last operation in its block");
       for (uint32_t i = 0; i < o->n_succs; i++) {
-        nc_block *s = o->succs[i].block;
+        nc_block *s = nc_op_succs(o)[i].block;
         if (!s || s->region != b->region)
           return nc_op_emit_error(o, "reference to block defined in another region");
       }
@@ -410,9 +410,9 @@ static bool verify_region(verifier *v, nc_region *r, nc_op *parent)
 
 static bool check_symbol_table(nc_op *op)
 {
-  if (op->n_regions != 1 || (op->regions[0].first && op->regions[0].first != op->regions[0].last))
+  if (op->n_regions != 1 || (nc_op_regions(op)[0].first && nc_op_regions(op)[0].first != nc_op_regions(op)[0].last))
     return nc_op_emit_error(op, "Operations with a 'SymbolTable' must have exactly one block");
-  nc_block *b = op->regions[0].first;
+  nc_block *b = nc_op_regions(op)[0].first;
   if (!b)
     return true;
   size_t n = 0;
@@ -456,7 +456,7 @@ static bool verify_op(verifier *v, nc_op *op)
       return false;
   }
   for (uint32_t i = 0; i < op->n_regions; i++)
-    if (!verify_region(v, &op->regions[i], op))
+    if (!verify_region(v, &nc_op_regions(op)[i], op))
       return false;
   if (d && d->verify_regions && !d->verify_regions(op))
     return false;
