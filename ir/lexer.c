@@ -41,6 +41,12 @@ void nc_parser_release_text(nc_asm_parser *p, const char *start, const char *end
     madvise((void *)a, b - a, MADV_DONTNEED);
 }
 
+void nc_parser_release_token_text(nc_asm_parser *p, const char *start, size_t len)
+{
+  const char *from = (size_t)(start - p->base) > ((size_t)2 << 20) ? start - ((size_t)2 << 20) : p->base;
+  nc_parser_release_text(p, from, start + len);
+}
+
 void nc_parser_release_behind(nc_asm_parser *p)
 {
   /* keep a margin behind the cursor: tokens being looked at live there */

@@ -568,7 +568,7 @@ static void *decode_hex(nc_asm_parser *p, const token *st, size_t *nbytes)
     free(out);
     return perr_at(p, s + bad, "invalid hex digit in hex string"), NULL;
   }
-  nc_parser_release_text(p, st->start, st->start + st->len);
+  nc_parser_release_token_text(p, st->start, st->len);
   *nbytes = nd / 2;
   return out;
 }

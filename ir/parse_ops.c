@@ -1105,7 +1105,7 @@ static bool blob_entry(nc_asm_parser *p, const token *key, void *u)
     free(all);
     return perr(p, "invalid hex digit in resource blob");
   }
-  nc_parser_release_text(p, p->tok.start, p->tok.start + p->tok.len);
+  nc_parser_release_token_text(p, p->tok.start, p->tok.len);
   uint32_t align = (uint32_t)head[0] | ((uint32_t)head[1] << 8) | ((uint32_t)head[2] << 16) | ((uint32_t)head[3] << 24);
   if (!align && nb == 4)
     align = 1; /* mlir-opt writes an empty blob as "0x00000000" */

@@ -185,6 +185,13 @@ static inline void leave(nc_asm_parser *p) { p->depth--; }
  * parser is done with it: decoded blobs, text far behind the cursor). The
  * mapping stays valid, so a later diagnostic re-reads the file. */
 void nc_parser_release_text(nc_asm_parser *p, const char *start, const char *end);
+
+/* Releases a decoded blob's string token and the already-parsed text up to
+ * 2 MiB before it: the kernel maps page-cache folios of up to 2 MiB whole, so
+ * touching the token's first page also maps the previous blob's tail. */
+void nc_parser_release_token_text(nc_asm_parser *p, const char *start, size_t len);
+
+/* Releases the text more than 4 MB behind the cursor (called once per op). */
 void nc_parser_release_behind(nc_asm_parser *p);
 
 /* parse_attrs.c */
