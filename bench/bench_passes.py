@@ -222,14 +222,7 @@ def main():
           f"parallel capacity after: {parallel_capacity():.2f} cores\n"
           "(load above ~1: other jobs shared the cores and inflated the walls; parallel capacity = how many "
           "cores' worth two CPU-bound processes of this session got at once: near 1, threads cannot gain)")
-    if misses:
-        print("goals missed (speedup >= 5x; threaded faster than single-threaded on many functions):")
-        for x in misses:
-            print(f"  {x}")
-    elif not failures:
-        print("all goals met (speedup >= 5x; threaded faster than single-threaded on many functions)")
-    for x in failures:
-        print(f"FAILED {x}")
+    bench_ir.report(misses, failures, "speedup >= 5x; threaded faster than single-threaded on many functions")
     if not failures:
         print("ops left: the same in both tools for every row; nc's threaded and single-threaded outputs identical")
     sys.exit(1 if failures else 0)
