@@ -1,0 +1,136 @@
+/* layer.h: what a dataflow.node computes, in target-neutral form: a layer
+ * kind plus its integer parameters and constant data.
+ *
+ * graph-to-dataflow reads the graph ops it groups into a node and records
+ * the layer here; everything below the graph level (dataflow analyses, the
+ * family dialects, their passes, targets, printers) reads only this, never
+ * the graph ops in the node's region (those stay as the node's reference
+ * semantics, for the interpreter and dataflow-inline). A new layer kind is
+ * one row of NC_DATAFLOW_LAYER_KINDS; a target that cannot run a kind says
+ * so with an error at the node.
+ *
+ * Integer semantics (quantized layers), per output element o of channel c:
+ *   acc  = sum over the window/K of (x - input_zero_points[i]) * (w - weight_zero_point)   (exact, int32)
+ *          [conv, matmul; pools: max of x, or the sum for avg_pool]
+ *   acc += bias[c]                                   (when bias is present)
+ *   y    = round_half_even(acc * multiplier[c] / 2^shift[c]) + output_zero_point
+ *          (graph.requantize's fixed-point rule; one multiplier/shift, or one per output channel)
+ *   y    = clamp(y, clamp_min, clamp_max)            (a fused relu is clamp_min = output_zero_point)
+ *   y    = lut[y - type min]                         (when lut is present: an elementwise table)
+ * Layers that only move data (copy, concat, max pools) have no requantization
+ * (n_requant == 0) and keep their input's scale. ELTWISE layers first rescale
+ * each input to the output scale with input_multiplier/input_shift (the same
+ * fixed-point rule, after subtracting its zero point), then combine them with
+ * `op`, then add output_zero_point and clamp.
+ *
+ * Tensor coordinates, iteration domains and access relations stay on the
+ * node as isl attributes (dataflow.h); the layer adds what those do not say.
+ */
+#ifndef NC_DIALECTS_DATAFLOW_LAYER_H
+#define NC_DIALECTS_DATAFLOW_LAYER_H
+
+#include "nc/ir/attrs.h"
+#include "nc/ir/ops.h"
+
+/** The layer kinds: X(ENUM, "name", summary). One row per kind; the enum,
+ * the names the `kind` attribute takes and the docs are generated from it. */
+#define NC_DATAFLOW_LAYER_KINDS(X)                                                                                \
+  X(CONV, "conv", "2-D convolution of a [C, H, W] input by constant weights [Cout, C/group, kh, kw] "          \
+                  "(grouped, depthwise, strided, dilated, padded with the input zero point)")                   \
+  X(MATMUL, "matmul", "[1, K] input times constant weights [K, N] (gemm, fully connected)")                     \
+  X(MAX_POOL, "max_pool", "max over a kh x kw window (padding never wins)")                                    \
+  X(AVG_POOL, "avg_pool", "average over a kh x kw window, integer division rounding half to even")             \
+  X(GLOBAL_MAX_POOL, "global_max_pool", "max over each channel's whole plane")                                  \
+  X(GLOBAL_AVG_POOL, "global_avg_pool", "average over each channel's whole plane")                              \
+  X(ELTWISE, "eltwise", "elementwise combination of inputs of the same shape (channel broadcast allowed)")      \
+  X(CONCAT, "concat", "concatenation along `axis` of the tensor coordinates")                                   \
+  X(COPY, "copy", "reshape, flatten, transpose: elements moved, values unchanged")                              \
+  X(LUT, "lut", "an elementwise function applied as a lookup table of 2^bits entries")
+
+/** A layer kind. */
+typedef enum nc_dataflow_layer_kind {
+#define NC_X(e, name, summary) NC_DATAFLOW_LAYER_##e,
+  NC_DATAFLOW_LAYER_KINDS(NC_X)
+#undef NC_X
+  NC_DATAFLOW_LAYER_NUM_KINDS
+} nc_dataflow_layer_kind;
+
+/** How an ELTWISE layer combines its (rescaled) inputs. */
+typedef enum nc_dataflow_eltwise_op {
+  NC_DATAFLOW_ELTWISE_NONE,
+  NC_DATAFLOW_ELTWISE_ADD,
+  NC_DATAFLOW_ELTWISE_SUB,
+  NC_DATAFLOW_ELTWISE_MUL,
+  NC_DATAFLOW_ELTWISE_MAX,
+  NC_DATAFLOW_ELTWISE_MIN,
+} nc_dataflow_eltwise_op;
+
+/** Most inputs a layer records zero points and rescales for. */
+#define NC_DATAFLOW_LAYER_MAX_INPUTS 8
+
+/** A layer, decoded. Arrays and attributes are borrowed from the node's
+ * attributes (valid while the node's context lives and the attribute is not
+ * replaced). Fields a kind does not use are 0 / NULL. */
+typedef struct nc_dataflow_layer {
+  nc_dataflow_layer_kind kind;
+  /* geometry: conv and pools (spatial dims in H, W order) */
+  int64_t kernel[2];
+  int64_t stride[2];
+  int64_t dilation[2];
+  int64_t pads[4];            /**< top, left, bottom, right */
+  int64_t group;              /**< conv: 1; C for depthwise */
+  bool count_include_pad;     /**< avg_pool: divide by the whole window */
+  int64_t axis;               /**< concat: the tensor coordinate joined along */
+  nc_dataflow_eltwise_op op;  /**< eltwise */
+  /* integer semantics (see the header comment); zero points of the inputs in operand order */
+  size_t n_inputs;
+  int64_t input_zero_points[NC_DATAFLOW_LAYER_MAX_INPUTS];
+  int64_t input_multiplier[NC_DATAFLOW_LAYER_MAX_INPUTS]; /**< eltwise/concat rescale to the output scale */
+  int64_t input_shift[NC_DATAFLOW_LAYER_MAX_INPUTS];
+  int64_t weight_zero_point;
+  NC_KEEP nc_attr *weights;   /**< elements: conv [Cout, C/group, kh, kw], matmul [K, N]; NULL if none */
+  NC_KEEP nc_attr *bias;      /**< elements: i32 [Cout]; NULL if none */
+  size_t n_requant;           /**< 0 (no requantization), 1, or one per output channel */
+  const int64_t *multiplier;  /**< n_requant fixed-point multipliers in [0, 2^31) */
+  const int64_t *shift;       /**< n_requant right shifts in [0, 63] */
+  int64_t output_zero_point;
+  int64_t clamp_min, clamp_max; /**< applied after requantization; the output type's range when unused */
+  NC_KEEP nc_attr *lut;       /**< elements: 2^bits entries indexed by (y - type min); NULL if none */
+  /* element widths in bits (from the types; 0 for float) */
+  unsigned input_bits, weight_bits, output_bits;
+} nc_dataflow_layer;
+
+/** The kind's name ("conv") and its kind from a name (false if unknown). */
+NC_KEEP const char *nc_dataflow_layer_kind_name(nc_dataflow_layer_kind kind);
+bool nc_dataflow_layer_kind_from_name(const char *name, nc_dataflow_layer_kind *kind);
+/** One line describing the kind (from the table). */
+NC_KEEP const char *nc_dataflow_layer_kind_summary(nc_dataflow_layer_kind kind);
+
+/** A layer of `kind` with neutral defaults: strides and dilations 1, group
+ * 1, no requantization, clamp to [INT64_MIN, INT64_MAX]. */
+nc_dataflow_layer nc_dataflow_layer_make(nc_dataflow_layer_kind kind);
+
+/** Reads the layer a node records. Returns false (and emits nothing) when
+ * the node has no layer or it is malformed; the verifier reports those. */
+bool nc_dataflow_node_get_layer(NC_KEEP const nc_op *node, nc_dataflow_layer *out);
+
+/** Records `layer` on the node (its `kind` and `params` attributes). */
+void nc_dataflow_node_set_layer(nc_op *node, NC_KEEP const nc_dataflow_layer *layer);
+
+/** The network inputs and outputs of a dataflow function, as the host sees
+ * them: a function argument the host quantizes before sending it, or a
+ * function result it dequantizes after receiving it. */
+typedef struct nc_dataflow_io {
+  NC_KEEP const char *name;  /**< the model's name for it ("input", "logits") */
+  double scale;              /**< real = scale * (q - zero_point) */
+  int64_t zero_point;
+  unsigned bits;             /**< of the quantized values (8, 4, 2) */
+  NC_KEEP nc_value *value;   /**< the quantized value the nodes use (input), or that a node yields (output) */
+} nc_dataflow_io;
+
+/** Number of network inputs / outputs recorded on `func` by graph-to-dataflow. */
+size_t nc_dataflow_func_get_num_io(NC_KEEP nc_op *func, bool outputs);
+/** Network input or output i; false if absent or malformed. */
+bool nc_dataflow_func_get_io(NC_KEEP nc_op *func, bool outputs, size_t i, nc_dataflow_io *out);
+
+#endif
