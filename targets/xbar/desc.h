@@ -1,0 +1,51 @@
+/* desc.h: the xbar target's chip description (JSON, read with jansson;
+ * docs/targets/xbar.md has the schema) and its form in the IR. */
+#ifndef NC_TARGETS_XBAR_DESC_H
+#define NC_TARGETS_XBAR_DESC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nc/ir/attrs.h"
+#include "nc/ir/context.h"
+
+/** A crossbar chip (plain data). */
+typedef struct xbar_desc {
+  char name[64];
+  int64_t mesh_rows, mesh_cols;          /**< cores, each with one crossbar */
+  int64_t xbar_rows, xbar_cols;          /**< cells per crossbar: rows = inputs, cols = outputs */
+  int64_t weight_bits;                   /**< bits a cell holds (a weight takes one cell) */
+  int64_t input_bits, dac_bits;          /**< inputs fed bit-serially, dac_bits per slice */
+  int64_t adc_bits;                      /**< column read-out precision (noise mode clips to it) */
+  int64_t mvm_latency_cycles;            /**< one MVM of one input slice */
+  int64_t vector_ops_per_cycle;          /**< the digital unit: adds, requantize, pooling */
+  int64_t sram_bytes;                    /**< local activation SRAM per core */
+  int64_t hop_latency_cycles, link_bytes_per_cycle; /**< the mesh NoC */
+  int64_t clock_hz;
+} xbar_desc;
+
+/** Where a description error is (1-based; 0 when it has no position). */
+typedef struct xbar_desc_error {
+  int line, column;
+  size_t offset;
+  char message[320];
+} xbar_desc_error;
+
+/** Parses a description; false with the position and a message saying what
+ * is wrong and by how much. */
+bool xbar_desc_parse(const char *text, size_t len, xbar_desc *d, xbar_desc_error *err);
+
+/** The description as the IR carries it (the module's nc.chip): a
+ * dictionary attribute, read back with xbar_desc_from_attr. (The typed
+ * attribute of the xbar dialect replaces it when the IR has struct-backed
+ * dialect attributes; only these two functions know the form.) */
+NC_KEEP nc_attr *xbar_desc_to_attr(nc_context *ctx, const xbar_desc *d);
+/** Reads a description attribute; false if it is not one. */
+bool xbar_desc_from_attr(NC_KEEP const nc_attr *a, xbar_desc *d);
+
+/** Parses a description and reports errors as diagnostics at file:line:col
+ * (the text is registered as a source buffer of ctx under `file`). */
+NC_KEEP nc_attr *xbar_desc_parse_attr(nc_context *ctx, const char *text, size_t len, const char *file);
+
+#endif

@@ -1,0 +1,319 @@
+/* sim.c: the xbar simulator: runs a loaded binary inference by inference,
+ * stage by stage in pipeline order, each stage's iterations in the
+ * lexicographic order of its domain, every iteration gated by its control
+ * program (it reads only what the producer iteration its control waited for
+ * had written: anything else is a schedule error), computing the values
+ * with the crossbar datapath (datapath.c), and times every iteration with
+ * the timing model of docs/targets/xbar.md:
+ *   - an MVM iteration runs on replica (rank mod replicas): all of the
+ *     replica's crossbars fire together for ceil(input_bits / dac_bits) x
+ *     mvm_latency cycles once its inputs have arrived and the crossbars are
+ *     free; the row tiles' partial sums (4 bytes each) travel to the owner
+ *     core, whose digital unit adds them and requantizes (one vector op per
+ *     partial sum and per output);
+ *   - pools and copies run on their core's digital unit (one op per window
+ *     element or moved element);
+ *   - data moves over the mesh: Manhattan hops x hop latency plus the
+ *     message over the link width; the host is one hop beyond core (0, 0)
+ *     and streams the inputs step by step (pixels), one link.
+ * Link contention and buffer back-pressure are not modelled.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../common/runtime/rt_util.h"
+#include "nc/runtime/nc_sim.h"
+#include "xbar_sim.h"
+
+static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+static uint64_t hops(const xbar_chip *chip, int64_t a, int64_t b)
+{
+  /* -1: the host, one hop beyond (0, 0) */
+  int64_t ax = a < 0 ? -1 : a % chip->mesh_cols, ay = a < 0 ? 0 : a / chip->mesh_cols;
+  int64_t bx = b < 0 ? -1 : b % chip->mesh_cols, by = b < 0 ? 0 : b / chip->mesh_cols;
+  return (uint64_t)((ax > bx ? ax - bx : bx - ax) + (ay > by ? ay - by : by - ay));
+}
+
+/* The core owning iteration `rank`'s output (its replica's first crossbar). */
+static int64_t owner(const xbar_stage *st, int64_t rank)
+{
+  uint32_t rep = (uint32_t)(rank % st->replicas);
+  return st->cores[(size_t)rep * st->row_tiles * st->col_tiles];
+}
+
+static uint64_t bytes_per_iteration(const xbar_stage *st)
+{
+  return ceil_div((uint64_t)st->out.elements, (uint64_t)st->iterations);
+}
+
+/* One input step's bytes: a pixel's channels of a [C, H, W] input, else the whole input. */
+static uint64_t step_bytes(const xbar_shape *in)
+{
+  return in->rank == 3 ? (uint64_t)in->dims[0] : (uint64_t)in->elements;
+}
+
+static uint64_t step_count(const xbar_shape *in)
+{
+  return in->rank == 3 ? (uint64_t)(in->dims[1] * in->dims[2]) : 1;
+}
+
+/* When iteration `rank` of stage `st` has its operands, in inference `n` (waits[] from its control). */
+static uint64_t ready_time(const xbar_state *s, const xbar_stage *st, int64_t rank, const int64_t *waits, size_t n,
+                           int64_t core)
+{
+  const xbar_chip *chip = &s->chip;
+  uint64_t ready = 0;
+  for (uint32_t op = 0; op < st->n_operands; op++) {
+    if (waits[op] < 0)
+      continue;
+    const xbar_operand *o = &st->ops[op];
+    uint64_t t;
+    if (o->source >= 0) {
+      const xbar_stage *p = &s->stages[o->source];
+      t = p->finish[waits[op]] + hops(chip, owner(p, waits[op]), core) * chip->hop_latency_cycles +
+          ceil_div(bytes_per_iteration(p), chip->link_bytes_per_cycle);
+    } else {
+      uint64_t cyc = ceil_div(step_bytes(&o->shape), chip->link_bytes_per_cycle), steps = step_count(&o->shape);
+      t = ((uint64_t)n * steps + (uint64_t)waits[op] + 1) * cyc + hops(chip, -1, core) * chip->hop_latency_cycles;
+    }
+    ready = t > ready ? t : ready;
+  }
+  (void)rank;
+  return ready;
+}
+
+/* Times iteration `rank` (its values are computed) and counts its work on the cores. */
+static void time_iteration(xbar_state *s, xbar_stage *st, int64_t rank, uint64_t ready)
+{
+  const xbar_chip *chip = &s->chip;
+  uint32_t rep = (uint32_t)(rank % st->replicas);
+  bool mvm = st->kind == XBAR_KIND_CONV || st->kind == XBAR_KIND_MATMUL;
+  if (mvm) {
+    uint64_t mvm_cyc = xbar_mvm_cycles(chip);
+    uint64_t t0 = ready > st->xbar_free[rep] ? ready : st->xbar_free[rep], t1 = t0 + mvm_cyc;
+    st->xbar_free[rep] = t1;
+    uint64_t psum = 0, digital = 0;
+    size_t base = (size_t)rep * st->row_tiles * st->col_tiles;
+    for (uint32_t ct = 0; ct < st->col_tiles; ct++) {
+      uint32_t c0 = ct * chip->xbar_cols, c1 = c0 + chip->xbar_cols < st->cols ? c0 + chip->xbar_cols : st->cols;
+      uint32_t own = st->cores[base + ct];
+      for (uint32_t rt = 0; rt < st->row_tiles; rt++) {
+        uint32_t core = st->cores[base + (size_t)rt * st->col_tiles + ct];
+        s->cores[core].mvms++;
+        s->cores[core].mvm_busy += mvm_cyc;
+        if (rt) {
+          uint64_t t = hops(chip, core, own) * chip->hop_latency_cycles +
+                       ceil_div(4 * (uint64_t)(c1 - c0), chip->link_bytes_per_cycle);
+          psum = t > psum ? t : psum;
+        }
+      }
+      uint64_t ops = (uint64_t)st->row_tiles * (c1 - c0);
+      uint64_t cyc = ceil_div(ops, chip->vector_ops_per_cycle);
+      s->cores[own].vector_ops += ops;
+      s->cores[own].digital_busy += cyc;
+      digital = cyc > digital ? cyc : digital;
+    }
+    uint64_t t2 = t1 + psum > st->digital_free[rep] ? t1 + psum : st->digital_free[rep];
+    st->digital_free[rep] = t2 + digital;
+    st->finish[rank] = t2 + digital;
+    return;
+  }
+  uint64_t ops;
+  const xbar_shape *in = &st->ops[0].shape;
+  if (st->kind == XBAR_KIND_MAX_POOL)
+    ops = (uint64_t)(in->dims[0] * st->kernel[0] * st->kernel[1]);
+  else
+    ops = bytes_per_iteration(st);
+  uint64_t cyc = ceil_div(ops ? ops : 1, chip->vector_ops_per_cycle);
+  uint64_t t0 = ready > st->digital_free[0] ? ready : st->digital_free[0];
+  st->digital_free[0] = t0 + cyc;
+  st->finish[rank] = t0 + cyc;
+  s->cores[st->cores[0]].vector_ops += ops;
+  s->cores[st->cores[0]].digital_busy += cyc;
+}
+
+static bool run_stage(xbar_state *s, xbar_stage *st, size_t n, const int8_t *const *inputs, char *err, size_t errlen)
+{
+  int64_t c[XBAR_MAX_RANK] = {0};
+  for (int64_t rank = 0; rank < st->iterations; rank++) {
+    /* the coordinates of iteration `rank` in the box domain, row-major */
+    int64_t r = rank;
+    for (int d = (int)st->domain.rank - 1; d >= 0; d--) {
+      c[d] = r % st->domain.dims[d];
+      r /= st->domain.dims[d];
+    }
+    int64_t waits[XBAR_MAX_OPERANDS];
+    if (!xbar_iteration_waits(st, rank, c, waits, err, errlen) ||
+        !xbar_compute_iteration(s, st, rank, c, waits, inputs, err, errlen))
+      return false;
+    time_iteration(s, st, rank, ready_time(s, st, rank, waits, n, owner(st, rank)));
+  }
+  return true;
+}
+
+static bool xbar_run(void *state, size_t batch, const void *const *inputs, void *const *outputs, char *err,
+                     size_t errlen, void *userData)
+{
+  (void)userData;
+  xbar_state *s = state;
+  size_t total = (size_t)s->chip.mesh_rows * s->chip.mesh_cols;
+  memset(s->cores, 0, total * sizeof *s->cores);
+  for (uint32_t i = 0; i < s->n_stages; i++) {
+    xbar_stage *st = &s->stages[i];
+    memset(st->xbar_free, 0, st->replicas * sizeof *st->xbar_free);
+    memset(st->digital_free, 0, st->replicas * sizeof *st->digital_free);
+  }
+  const int8_t **in_now = nc_rt_calloc(s->n_inputs, sizeof *in_now);
+  bool ok = true;
+  s->mvms_per_inference = 0;
+  s->inferences = 0;
+  for (size_t n = 0; n < batch && ok; n++) {
+    for (size_t i = 0; i < s->n_inputs; i++)
+      in_now[i] = (const int8_t *)inputs[i] + n * (size_t)s->inputs[i].elements;
+    uint64_t end = 0;
+    for (uint32_t i = 0; i < s->n_stages && ok; i++) {
+      xbar_stage *st = &s->stages[i];
+      for (int64_t e = 0; e < st->out.elements; e++)
+        st->write_rank[e] = -1;
+      ok = run_stage(s, st, n, in_now, err, errlen);
+      if (ok && st->output >= 0) {
+        for (int64_t e = 0; e < st->out.elements; e++)
+          if (st->write_rank[e] < 0) {
+            snprintf(err, errlen, "schedule error: stage '%s' ends inference %zu without writing output element %lld",
+                     st->name, n, (long long)e);
+            ok = false;
+            break;
+          }
+        memcpy((int8_t *)outputs[st->output] + n * (size_t)st->out.elements, st->values, (size_t)st->out.elements);
+        uint64_t t = st->finish[st->iterations - 1] + hops(&s->chip, owner(st, st->iterations - 1), -1) *
+                                                          s->chip.hop_latency_cycles +
+                     ceil_div((uint64_t)st->out.elements, s->chip.link_bytes_per_cycle);
+        end = t > end ? t : end;
+      }
+      if (ok && n == 0 && (st->kind == XBAR_KIND_CONV || st->kind == XBAR_KIND_MATMUL))
+        s->mvms_per_inference += (uint64_t)st->iterations * st->row_tiles * st->col_tiles;
+    }
+    if (!ok)
+      break;
+    if (n == 0)
+      s->latency = s->first_end = end;
+    s->last_end = end;
+    s->inferences = n + 1;
+  }
+  s->total_cycles = s->last_end;
+  free(in_now);
+  return ok;
+}
+
+static void *xbar_sim_load(const nc_ncb *ncb, char *err, size_t errlen, void *userData)
+{
+  (void)userData;
+  return xbar_load(ncb, err, errlen);
+}
+
+/* noise=SEED,SIGMA (sigma >= 0; "off" restores the ideal crossbars) */
+static bool xbar_set_option(void *state, const char *key, const char *value, char *err, size_t errlen, void *userData)
+{
+  (void)userData;
+  xbar_state *s = state;
+  if (strcmp(key, "noise") != 0) {
+    snprintf(err, errlen, "the xbar simulator has no option '%s' (it has: noise=SEED,SIGMA)", key);
+    return false;
+  }
+  if (!strcmp(value, "off")) {
+    xbar_set_noise(s, 0, -1);
+    return true;
+  }
+  char *end;
+  unsigned long long seed = strtoull(value, &end, 10);
+  double sigma = -1;
+  if (end != value && *end == ',')
+    sigma = strtod(end + 1, &end);
+  if (*end || sigma < 0 || sigma > 100 || sigma != sigma) {
+    snprintf(err, errlen, "noise=%s: expected SEED,SIGMA with an integer seed and 0 <= sigma <= 100", value);
+    return false;
+  }
+  xbar_set_noise(s, (uint64_t)seed, sigma);
+  return true;
+}
+
+static void xbar_figures(const void *state, nc_figures *f, void *userData)
+{
+  (void)userData;
+  const xbar_state *s = state;
+  const xbar_chip *chip = &s->chip;
+  size_t total = (size_t)chip->mesh_rows * chip->mesh_cols;
+  uint64_t cpi = s->inferences > 1 ? (s->last_end - s->first_end) / (s->inferences - 1) : s->latency;
+  double bound = (double)s->mvms_per_inference * (double)xbar_mvm_cycles(chip) / (double)total;
+  nc_figures_set_text(f, "target", "xbar");
+  nc_figures_set_text(f, "chip", chip->name);
+  nc_figures_set_int(f, "inferences", (int64_t)s->inferences);
+  nc_figures_set_int(f, "total_cycles", (int64_t)s->total_cycles);
+  nc_figures_set_int(f, "cycles_per_inference", (int64_t)cpi);
+  nc_figures_set_real(f, "frames_per_second", cpi ? (double)chip->clock_hz / (double)cpi : 0);
+  nc_figures_set_int(f, "latency_cycles", (int64_t)s->latency);
+  nc_figures_set_int(f, "mvms_per_inference", (int64_t)s->mvms_per_inference);
+  nc_figures_set_int(f, "mvm_cycles", (int64_t)xbar_mvm_cycles(chip));
+  nc_figures_set_real(f, "roofline_bound_cycles", bound);
+  nc_figures_set_real(f, "roofline_ratio", bound > 0 ? (double)cpi / bound : 0);
+  uint64_t used = 0, xbars = 0, cells = 0;
+  for (uint32_t i = 0; i < s->n_stages; i++) {
+    const xbar_stage *st = &s->stages[i];
+    used += st->n_cores;
+    if (st->matrix) {
+      xbars += st->n_cores;
+      cells += (uint64_t)st->replicas * st->rows * st->cols;
+    }
+  }
+  nc_figures_set_int(f, "cores", (int64_t)total);
+  nc_figures_set_int(f, "cores_used", (int64_t)used);
+  nc_figures_set_int(f, "crossbars_used", (int64_t)xbars);
+  nc_figures_set_real(f, "crossbar_utilisation",
+                      xbars ? (double)cells / ((double)xbars * chip->xbar_rows * chip->xbar_cols) : 0);
+  nc_figures_set_text(f, "noise", s->noisy ? "on" : "off");
+  if (s->noisy)
+    nc_figures_set_real(f, "noise_sigma", s->noise_sigma);
+  for (uint32_t i = 0; i < s->n_stages; i++) {
+    const xbar_stage *st = &s->stages[i];
+    for (uint32_t k = 0; k < st->n_cores; k++) {
+      uint32_t core = st->cores[k];
+      const xbar_core_stats *cs = &s->cores[core];
+      nc_figures *c = nc_figures_add_core(f);
+      nc_figures_set_int(c, "x", core % chip->mesh_cols);
+      nc_figures_set_int(c, "y", core / chip->mesh_cols);
+      nc_figures_set_text(c, "stage", st->name);
+      if (st->matrix) {
+        uint32_t rt = k / st->col_tiles % st->row_tiles, ct = k % st->col_tiles;
+        uint32_t r0 = rt * chip->xbar_rows, c0 = ct * chip->xbar_cols;
+        uint32_t nr = st->rows - r0 < chip->xbar_rows ? st->rows - r0 : chip->xbar_rows;
+        uint32_t nc = st->cols - c0 < chip->xbar_cols ? st->cols - c0 : chip->xbar_cols;
+        nc_figures_set_int(c, "replica", k / (st->row_tiles * st->col_tiles));
+        nc_figures_set_real(c, "cell_utilisation", (double)nr * nc / ((double)chip->xbar_rows * chip->xbar_cols));
+      }
+      uint64_t busy = cs->mvm_busy > cs->digital_busy ? cs->mvm_busy : cs->digital_busy;
+      nc_figures_set_int(c, "mvms", (int64_t)cs->mvms);
+      nc_figures_set_int(c, "vector_ops", (int64_t)cs->vector_ops);
+      nc_figures_set_int(c, "mvm_busy_cycles", (int64_t)cs->mvm_busy);
+      nc_figures_set_int(c, "digital_busy_cycles", (int64_t)cs->digital_busy);
+      nc_figures_set_int(c, "busy_cycles", (int64_t)busy);
+      nc_figures_set_real(c, "utilisation", s->total_cycles ? (double)busy / (double)s->total_cycles : 0);
+    }
+  }
+}
+
+static void xbar_destroy(void *state, void *userData)
+{
+  (void)userData;
+  xbar_state_free(state);
+}
+
+const nc_target_sim nc_target_sim_xbar = {
+  .name = "xbar",
+  .load = xbar_sim_load,
+  .set_option = xbar_set_option,
+  .run = xbar_run,
+  .figures = xbar_figures,
+  .destroy = xbar_destroy,
+};
