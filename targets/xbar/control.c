@@ -319,7 +319,8 @@ bool xbar_control_print_c(FILE *out, isl_set *domain, isl_map *earliest, const c
   char *cond = expr_text(build, isl_ast_build_expr_from_set(build, dims_to_params(in_rel, (int)n)));
   if (!cond)
     goto done;
-  fprintf(out, "  if (%s)\n    wait_for_%s(", cond, producer);
+  bool always = !strcmp(cond, "1");
+  fprintf(out, always ? "  wait_for_%s(" : "  if (%s)\n    wait_for_%s(", always ? producer : cond, producer);
   free(cond);
   for (int o = 0; o < n_out; o++) {
     isl_pw_aff *pa = pa_dims_to_params(isl_pw_multi_aff_get_pw_aff(pma, o), dom, (int)n);
@@ -348,7 +349,7 @@ bool xbar_control_print_c(FILE *out, isl_set *domain, isl_map *earliest, const c
     isl_ast_node_free(node);
     if (!loops)
       goto done;
-    fprintf(out, "/* %s: each iteration waits, then fires its MVMs */\n#define %s(", stage, stage);
+    fprintf(out, "/* %s: each iteration waits, then fires */\n#define %s(", stage, stage);
     for (int i = 0; i < n; i++)
       fprintf(out, "%s%s", i ? ", " : "", isl_set_get_dim_name(dom, isl_dim_set, i));
     fprintf(out, ") do { %s_wait_%s(", stage, producer);

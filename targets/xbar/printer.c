@@ -246,6 +246,7 @@ static bool print_stage(pctx *p, size_t index, nc_ncb_writer *w, const xbar_desc
     nc_bytes_put_u32(b, 1);
     nc_bytes_put_u32(b, (uint32_t)xbar_int_attr(map, "core"));
     nc_bytes_put_i64(b, 0);
+    nc_bytes_align(b, 8);
   }
   (void)d;
   for (size_t i = 0; i < n_ops; i++) {

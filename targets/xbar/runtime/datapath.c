@@ -9,8 +9,11 @@
  * the bit-serial slices reconstructs the exact product). Noise mode: x is
  * fed bit-serially, ceil(input_bits / dac_bits) slices of dac_bits (two's
  * complement, the top slice signed); each slice's column sums use noisy
- * conductances and go through an ADC that rounds to an integer and clips
- * to its signed adc_bits range; the slices are shifted and added digitally.
+ * conductances and go through an ADC of adc_bits: its step is the smallest
+ * power of two whose 2^(adc_bits-1) - 1 levels cover the crossbar's
+ * worst-case column sum of a slice (set when the crossbar is programmed),
+ * it rounds to that step and clips to its range (noise can push sums past
+ * the worst case); the slices are shifted and added digitally.
  * The digital unit of the core owning the output adds the row tiles'
  * partial sums, corrects for the zero points (sum (x - zx)(w - zw) =
  * sum x w - zx sum w - zw sum x + K zx zw), adds the bias and requantizes
@@ -83,6 +86,7 @@ void xbar_mvm(const xbar_state *s, const xbar_stage *st, uint32_t tile, uint32_t
   uint32_t dac = s->chip.dac_bits, bits = s->chip.input_bits;
   uint32_t slices = (bits + dac - 1) / dac;
   double adc_max = ldexp(1.0, (int)s->chip.adc_bits - 1) - 1, adc_min = -ldexp(1.0, (int)s->chip.adc_bits - 1);
+  double step = st->adc_step[tile];
   double *col = nc_rt_calloc(nc, sizeof *col);
   for (uint32_t j = 0; j < nc; j++)
     y[j] = 0;
@@ -101,9 +105,9 @@ void xbar_mvm(const xbar_state *s, const xbar_stage *st, uint32_t tile, uint32_t
         col[j] += (double)u * gi[j];
     }
     for (uint32_t j = 0; j < nc; j++) {
-      double a = nearbyint(col[j]);
+      double a = nearbyint(col[j] / step);
       a = a < adc_min ? adc_min : a > adc_max ? adc_max : a;
-      y[j] += (int64_t)a * (INT64_C(1) << lo);
+      y[j] += (int64_t)(a * step) * (INT64_C(1) << lo);
     }
   }
   free(col);
@@ -134,7 +138,9 @@ static void free_conductances(xbar_stage *st)
   for (uint32_t t = 0; t < st->n_cores; t++)
     free(st->conductance[t]);
   free(st->conductance);
+  free(st->adc_step);
   st->conductance = NULL;
+  st->adc_step = NULL;
 }
 
 void xbar_set_noise(xbar_state *s, uint64_t seed, double sigma)
@@ -157,6 +163,8 @@ void xbar_set_noise(xbar_state *s, uint64_t seed, double sigma)
     }
     double scale = sigma * (double)(hi > lo ? hi - lo : 1);
     st->conductance = nc_rt_calloc(st->n_cores, sizeof *st->conductance);
+    st->adc_step = nc_rt_calloc(st->n_cores, sizeof *st->adc_step);
+    double levels = ldexp(1.0, (int)s->chip.adc_bits - 1) - 1, max_slice = ldexp(1.0, (int)s->chip.dac_bits) - 1;
     uint32_t R = s->chip.xbar_rows, C = s->chip.xbar_cols;
     for (uint32_t t = 0; t < st->n_cores; t++) {
       uint32_t rt = t / st->col_tiles % st->row_tiles, ct = t % st->col_tiles;
@@ -170,6 +178,19 @@ void xbar_set_noise(xbar_state *s, uint64_t seed, double sigma)
           g[(size_t)(r - r0) * (c1 - c0) + (c - c0)] =
             st->matrix[(size_t)r * st->cols + c] + (scale > 0 ? scale * gaussian(&rng) : 0.0);
       st->conductance[t] = g;
+      /* the ADC's range, set when the crossbar is programmed: the smallest power-of-two step whose levels cover
+       * the worst-case column sum of one input slice (sum |w| x the largest slice value) */
+      double worst = 0;
+      for (uint32_t c = c0; c < c1; c++) {
+        double sum = 0;
+        for (uint32_t r = r0; r < r1; r++)
+          sum += fabs((double)st->matrix[(size_t)r * st->cols + c]);
+        worst = sum > worst ? sum : worst;
+      }
+      double step = 1;
+      while (worst * max_slice > levels * step)
+        step *= 2;
+      st->adc_step[t] = step;
     }
   }
 }

@@ -85,6 +85,7 @@ typedef struct xbar_stage {
   int64_t *col_sums;                   /**< per column, the sum of its weights (owned) */
   /* noise: one conductance matrix per crossbar (NULL in ideal mode) */
   double **conductance;                /**< [n_cores] tile matrices, row-major in the tile (owned) */
+  double *adc_step;                    /**< [n_cores] each crossbar's ADC step (a power of two) */
   /* simulation */
   int8_t *values;                      /**< the output of the current inference (owned) */
   int64_t *write_rank;                 /**< per output element, the iteration that wrote it (-1: none yet) */

@@ -1,0 +1,71 @@
+/* target.c: the xbar target (docs/targets/xbar.md): a computational-memory
+ * chip whose cores each hold one crossbar (IBM's cmnnc prototype, PUMA,
+ * PIMCOMP-NN). The const struct ties together its built-in descriptions
+ * (cmnnc.json, puma.json), its dialect and passes (xbar-map, xbar-control),
+ * its pipeline, its printer, its control-c output and its simulator.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "nc/ir/pass.h"
+#include "nc/targets/target.h"
+#include "xbar_ir.h"
+
+extern const nc_pass_def xbar_map_pass, xbar_control_pass;
+extern const nc_target_sim nc_target_sim_xbar;
+bool xbar_print_binary(nc_op *module, nc_ncb_writer *w, void *userData);
+bool xbar_emit_control_c(nc_op *module, FILE *out, void *userData);
+
+static const char *const levels[] = {"graph", "quantized", "dataflow", "xbar"};
+
+static const nc_pass_option_def options[] = {
+  {"calibration", NC_PASS_OPT_STRING, "", "graph-quantize's calibration inputs (.npy, N x the input shape, f32)"},
+  {"max-samples", NC_PASS_OPT_INT, "0", "Calibrate on at most this many samples (0: all)"},
+};
+
+static int level_of(const char *s)
+{
+  for (int i = 0; i < (int)NC_COUNTOF(levels); i++)
+    if (s && !strcmp(levels[i], s))
+      return i;
+  return (int)NC_COUNTOF(levels) - 1;
+}
+
+static bool build(nc_pass_manager *pm, const nc_pass *opts, const char *stop_after, void *userData)
+{
+  (void)userData;
+  int stop = level_of(stop_after);
+  char text[4096];
+  int n = snprintf(text, sizeof text, "graph-optimize");
+  if (stop >= 1)
+    n += snprintf(text + n, sizeof text - (size_t)n, ",func.func(graph-quantize{calibration=\"%s\" max-samples=%lld})",
+                  nc_pass_get_option_string(opts, "calibration"),
+                  (long long)nc_pass_get_option_int(opts, "max-samples"));
+  /* one crossbar MVM per output pixel: pixel iterations, and the host streams pixels */
+  if (stop >= 2)
+    n += snprintf(text + n, sizeof text - (size_t)n,
+                  ",func.func(graph-to-dataflow{granularity=pixel},dataflow-deps{input-granularity=pixel})");
+  if (stop >= 3)
+    n += snprintf(text + n, sizeof text - (size_t)n, ",xbar-map,xbar-control");
+  if (n >= (int)sizeof text) {
+    fprintf(stderr, "xbar-pipeline: option values are too long\n");
+    return false;
+  }
+  return nc_pass_manager_add_passes(pm, text);
+}
+
+static nc_attr *parse_desc(nc_context *ctx, const char *text, size_t len, const char *file, void *userData)
+{
+  (void)userData;
+  return xbar_desc_parse_attr(ctx, text, len, file);
+}
+
+static const nc_target_emit_def emits[] = {
+  {"control-c", "the control program of every node input as C (isl's AST and expressions)", xbar_emit_control_c},
+};
+
+static const nc_dialect_def *const dialects[] = {&xbar_dialect};
+static const nc_pass_def *const passes[] = {&xbar_map_pass, &xbar_control_pass};
+
+extern const nc_target_desc_def xbar_descs[];
+extern const size_t xbar_n_descs;
