@@ -320,7 +320,10 @@ bool xbar_control_print_c(FILE *out, isl_set *domain, isl_map *earliest, const c
   if (!cond)
     goto done;
   bool always = !strcmp(cond, "1");
-  fprintf(out, always ? "  wait_for_%s(" : "  if (%s)\n    wait_for_%s(", always ? producer : cond, producer);
+  if (always)
+    fprintf(out, "  wait_for_%s(", producer);
+  else
+    fprintf(out, "  if (%s)\n    wait_for_%s(", cond, producer);
   free(cond);
   for (int o = 0; o < n_out; o++) {
     isl_pw_aff *pa = pa_dims_to_params(isl_pw_multi_aff_get_pw_aff(pma, o), dom, (int)n);

@@ -187,10 +187,8 @@ static bool read_stage(lctx *l, xbar_state *s, uint32_t index, const nc_ncb_sect
   nc_cursor_str(&c, st->name, sizeof st->name);
   snprintf(l->where, sizeof l->where, "xbar stage %u '%s'", index, st->name);
   if (!i32_in(l, &c, "output", -1, (int64_t)ncb->n_outputs - 1, &st->output) ||
-      !u32_in(l, &c, "operands", 1, XBAR_MAX_OPERANDS, &st->n_operands))
+      !u32_in(l, &c, "operands", 1, 1, &st->n_operands))
     return false;
-  if (st->kind != XBAR_KIND_COPY && st->n_operands != 1)
-    return fail(l, "operands is %u, but this kind reads exactly 1", st->n_operands);
   for (uint32_t i = 0; i < st->n_operands; i++) {
     xbar_operand *o = &st->ops[i];
     char f[160];
@@ -325,6 +323,8 @@ static bool read_stage(lctx *l, xbar_state *s, uint32_t index, const nc_ncb_sect
   uint32_t total = s->chip.mesh_rows * s->chip.mesh_cols;
   if (!u32_in(l, &c, "cores", n_cores, n_cores, &st->n_cores))
     return false;
+  if (n_cores > total)
+    return fail(l, "the stage needs %llu cores, but the mesh has %u", (unsigned long long)n_cores, total);
   st->cores = nc_rt_calloc(st->n_cores, sizeof *st->cores);
   for (uint32_t i = 0; i < st->n_cores; i++) {
     if (!u32_in(l, &c, "core index", 0, total - 1, &st->cores[i]))
@@ -451,8 +451,15 @@ xbar_state *xbar_load(const void *ncb_v, char *err, size_t errlen)
   }
   size_t total = (size_t)s->chip.mesh_rows * s->chip.mesh_cols;
   uint8_t *core_used = nc_rt_calloc(total, 1);
-  for (uint32_t i = 0; i < n_stages && ok; i++)
+  int64_t elements = 0;
+  for (uint32_t i = 0; i < n_stages && ok; i++) {
     ok = read_stage(&l, s, i, by_id[i], ncb, core_used);
+    elements += ok ? s->stages[i].out.elements + s->stages[i].iterations : 0;
+    if (ok && elements > XBAR_MAX_TOTAL_ELEMENTS) {
+      snprintf(l.where, sizeof l.where, "xbar binary");
+      ok = fail(&l, "the stages' outputs and iterations exceed %lld elements in all", (long long)XBAR_MAX_TOTAL_ELEMENTS);
+    }
+  }
   free(core_used);
   free(by_id);
   /* outputs: each produced by exactly one stage, of its descriptor's shape and type */

@@ -30,6 +30,7 @@ enum {
 #define XBAR_MAX_OPERANDS 4
 #define XBAR_MAX_STAGES 4096
 #define XBAR_MAX_ELEMENTS ((int64_t)1 << 24)
+#define XBAR_MAX_TOTAL_ELEMENTS ((int64_t)1 << 26)
 #define XBAR_MAX_MESH 256
 #define XBAR_MAX_XBAR_DIM 4096
 #define XBAR_MAX_CONTROL_WORDS (1u << 20)
