@@ -67,5 +67,28 @@ static const nc_target_emit_def emits[] = {
 static const nc_dialect_def *const dialects[] = {&xbar_dialect};
 static const nc_pass_def *const passes[] = {&xbar_map_pass, &xbar_control_pass};
 
-extern const nc_target_desc_def xbar_descs[];
-extern const size_t xbar_n_descs;
+extern const char nc_target_json_xbar_cmnnc[], nc_target_json_xbar_puma[];
+
+static const nc_target_desc_def descs[] = {
+  {"cmnnc", "cmnnc-like (IBM's 64-core PCM chip): 8x8 cores of 256x256 crossbars, 8-bit inputs in one phase, "
+            "133 cycles per MVM at 1 GHz", nc_target_json_xbar_cmnnc},
+  {"puma", "PUMA-like: 16x16 cores of 128x128 crossbars, 1-bit DACs (8 slices of 16 cycles), 10-bit ADCs",
+   nc_target_json_xbar_puma},
+};
+
+const nc_target_def nc_target_xbar = {
+  .name = "xbar",
+  .family = "crossbar",
+  .summary = "Computational-memory crossbar chip: one crossbar per core, weights programmed once, inputs streamed "
+             "(IBM cmnnc, PUMA)",
+  .descs = descs, .n_descs = NC_COUNTOF(descs),
+  .parse_desc = parse_desc,
+  .options = options, .n_options = NC_COUNTOF(options),
+  .levels = levels, .n_levels = NC_COUNTOF(levels),
+  .dialects = dialects, .n_dialects = NC_COUNTOF(dialects),
+  .passes = passes, .n_passes = NC_COUNTOF(passes),
+  .build_pipeline = build,
+  .print_binary = xbar_print_binary,
+  .emits = emits, .n_emits = NC_COUNTOF(emits),
+  .sim = &nc_target_sim_xbar,
+};
