@@ -32,7 +32,7 @@ static bool fail(walker *k, const char *fmt, ...)
 static bool take(walker *k, const char *what, int64_t lo, int64_t hi, int64_t *v)
 {
   if (k->pos >= k->n)
-    return fail(k, "the program ends before its %s", what);
+    return fail(k, "the program ends where %s was expected", what);
   int64_t x = k->w[k->pos];
   if (x < lo || x > hi)
     return fail(k, "%s is %lld, outside [%lld, %lld]", what, (long long)x, (long long)lo, (long long)hi);
