@@ -440,6 +440,7 @@ xbar_state *xbar_load(const void *ncb_v, char *err, size_t errlen)
   s->n_stages = (uint32_t)n_stages;
   s->stages = nc_rt_calloc(n_stages, sizeof *s->stages);
   const nc_ncb_section **by_id = nc_rt_calloc(n_stages, sizeof *by_id);
+  snprintf(l.where, sizeof l.where, "xbar binary");
   for (size_t i = 0; i < ncb->n_sections && ok; i++) {
     const nc_ncb_section *sec = &ncb->sections[i];
     if (sec->type != XBAR_SECTION_STAGE)
