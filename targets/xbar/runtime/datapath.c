@@ -17,7 +17,7 @@
  * The digital unit of the core owning the output adds the row tiles'
  * partial sums, corrects for the zero points (sum (x - zx)(w - zw) =
  * sum x w - zx sum w - zw sum x + K zx zw), adds the bias and requantizes
- * as graph.requantize does (round half to even), then clamps.
+ * with layer.h's fixed-point rule (round half to even), then clamps.
  */
 #include <math.h>
 #include <stdio.h>

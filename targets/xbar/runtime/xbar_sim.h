@@ -155,7 +155,7 @@ bool xbar_compute_iteration(xbar_state *s, xbar_stage *st, int64_t rank, const i
 void xbar_mvm(const xbar_state *s, const xbar_stage *st, uint32_t tile, uint32_t r0, uint32_t r1, uint32_t c0,
               uint32_t c1, const int8_t *x, int64_t *y);
 
-/** The fixed-point requantization of graph.requantize for output channel ch. */
+/** The fixed-point requantization of layer.h (round half to even) for output channel ch. */
 int32_t xbar_requantize(const xbar_stage *st, int64_t ch, int64_t acc);
 
 #endif
