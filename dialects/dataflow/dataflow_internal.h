@@ -24,6 +24,10 @@ bool df_verify_attr(nc_context *ctx, nc_location loc, NC_KEEP nc_attr *a);
  * region (the op's verify hook). */
 bool df_verify_node(nc_op *op);
 
+/** Checks the node's `kind` and `params` (layer.h) with diagnostics at the
+ * node; the same decoder as nc_dataflow_node_get_layer. */
+bool df_verify_layer(nc_op *node);
+
 /** The set of all elements of a tensor `name` with n coordinates of sizes
  * dims: { name[i0, ..] : 0 <= ik < dk }; NULL on an isl error. */
 __isl_give isl_set *df_box(isl_ctx *ctx, const char *name, int n, const int64_t *dims);
