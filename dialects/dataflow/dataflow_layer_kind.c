@@ -17,7 +17,7 @@
  * the node), so what verifies is exactly what decodes.
  *
  * The I/O records are a discardable attribute of the function, set by
- * graph-to-dataflow from the graph.quantize_linear / dequantize_linear ops it
+ * graph-to-dataflow from the quantize_linear / dequantize_linear graph ops it
  * leaves outside the nodes:
  *   dataflow.io = {inputs = [{argument = 0 : i64, bits = 8 : i64, name = "input",
  *                             scale = 1.562500e-02 : f64, zero_point = 0 : i64}],

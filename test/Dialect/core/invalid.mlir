@@ -516,7 +516,7 @@ func.func @f(%x: tensor<1x2x4x4xi8>) -> tensor<1x8xi8> {
   return %1 : tensor<1x8xi8>
 }
 core.chip {rows = 2 : i64, cols = 3 : i64, sram_bytes = 1024 : i64, target = "tiny", function = @f} ({
-  // expected-error@+1 {{'core.tile' op splits node 'flatten1' by output channels, but a flatten node is not split}}
+  // expected-error@+1 {{'core.tile' op splits node 'flatten1' by output channels, but a copy node is not split}}
   core.tile {x = 0 : i64, y = 0 : i64, node = "flatten1", out_channels = array<i64: 0, 4>} ({
     core.program ({
     })
