@@ -362,4 +362,5 @@ const nc_dialect_def nc_dataflow_dialect = {
   .n_ops = NC_COUNTOF(dataflow_ops),
   .dependents = (const nc_dialect_def *const[]){&nc_graph_dialect}, .n_dependents = 1,
   .verify_attr = df_verify_attr,
+  .attrs = df_attr_defs, .n_attrs = DF_NUM_ATTRS,
 };
