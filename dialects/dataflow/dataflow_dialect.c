@@ -389,4 +389,5 @@ const nc_dialect_def nc_dataflow_dialect = {
   .ops = dataflow_ops,
   .n_ops = NC_COUNTOF(dataflow_ops),
   .verify_attr = df_verify_attr,
+  .attrs = df_attr_defs, .n_attrs = DF_NUM_ATTRS,
 };

@@ -52,7 +52,7 @@ func.func @no_string() attributes {a = #dataflow.set<{ S[i] }>} {
 
 // -----
 
-// expected-error@+1 {{malformed #dataflow.set: invalid escape sequence in the isl string}}
+// expected-error@+1 {{unknown escape in string literal}}
 func.func @bad_escape() attributes {a = #dataflow.set<"{ S[i] \q }">} {
   return
 }

@@ -82,10 +82,11 @@ func.func @add_gemm(%a: tensor<1x4x2x2xf32>, %b: tensor<1x4x2x2xf32>) -> tensor<
 }
 
 // The attributes alone, anywhere an attribute may appear; escapes in the
-// string are undone before isl reads it.
+// string are undone when it is parsed (so `\4E` and `N` are the same
+// attribute and print as `N`).
 // CHECK-LABEL: func.func @attrs
 // CHECK-SAME: dataflow.m = #dataflow.map<"{ S[i] -> T[i + 1] }">
-// CHECK-SAME: dataflow.p = #dataflow.set<"[N] -> { S[i] : 0 <= i < \4E }">
+// CHECK-SAME: dataflow.p = #dataflow.set<"[N] -> { S[i] : 0 <= i < N }">
 // CHECK-SAME: dataflow.s = #dataflow.set<"{ S[i] : 0 <= i < 4 }">
 func.func @attrs() attributes {dataflow.s = #dataflow.set<"{ S[i] : 0 <= i < 4 }">,
                                dataflow.m = #dataflow.map<"{ S[i] -> T[i + 1] }">,
