@@ -205,6 +205,8 @@ static const nc_attr_def a_selu[] = {
   {"alpha", &nc_ac_f32, true, NULL, "default 1.67326319217681884765625"},
   {"gamma", &nc_ac_f32, true, NULL, "default 1.05070102214813232421875"},
 };
+static const nc_attr_def a_celu[] = {
+  {"alpha", &nc_ac_f32, true, NULL, "scale of the negative part (default 1.0)"}};
 static const nc_attr_def a_clip[] = {
   {"min", &ac_f32_or_i64, true, NULL, "lower bound (f32 for float tensors, i64 for integer tensors; absent: none)"},
   {"max", &ac_f32_or_i64, true, NULL, "upper bound (f32 for float tensors, i64 for integer tensors; absent: none)"},
