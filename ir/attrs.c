@@ -107,6 +107,9 @@ static uint64_t hash_key(const nc_attr *k)
   case NC_ATTR_DENSE_RESOURCE: return nc_hash_combine(h, (uintptr_t)k->res);
   case NC_ATTR_OPAQUE: case NC_ATTR_BUILTIN_OPAQUE:
     return nc_hash_combine(nc_hash_combine(h, (uintptr_t)k->opaque.dialect), nc_hash_bytes(k->opaque.body, k->opaque.len, 15));
+  case NC_ATTR_DIALECT:
+    return nc_hash_combine(nc_hash_combine(h, (uintptr_t)k->defined.def),
+                           nc_dialect_storage_hash(k->defined.def, k->defined.storage));
   case NC_ATTR_LOC_FILE:
     return nc_hash_combine(nc_hash_combine(h, (uintptr_t)k->floc.file), ((uint64_t)k->floc.line << 32) | k->floc.col);
   case NC_ATTR_LOC_NAME: return nc_hash_combine(nc_hash_combine(h, (uintptr_t)k->nloc.name), (uintptr_t)k->nloc.child);
@@ -148,6 +151,8 @@ static bool attr_eq(const void *stored, const void *key)
   case NC_ATTR_OPAQUE: case NC_ATTR_BUILTIN_OPAQUE:
     return a->opaque.dialect == b->opaque.dialect && a->opaque.len == b->opaque.len &&
            mem_eq(a->opaque.body, b->opaque.body, a->opaque.len);
+  case NC_ATTR_DIALECT:
+    return a->defined.def == b->defined.def && nc_dialect_storage_equal(a->defined.def, a->defined.storage, b->defined.storage);
   case NC_ATTR_LOC_FILE:
     return a->floc.file == b->floc.file && a->floc.line == b->floc.line && a->floc.col == b->floc.col;
   case NC_ATTR_LOC_NAME: return a->nloc.name == b->nloc.name && a->nloc.child == b->nloc.child;
@@ -159,7 +164,8 @@ static bool attr_eq(const void *stored, const void *key)
   }
 }
 
-/* Set by nc_attr_dense_elements_owned: the key's buffer may be adopted. */
+/* Set by nc_attr_dense_elements_owned and nc_attr_dialect_owned: what the
+ * key points to may be adopted. */
 static _Thread_local bool key_owned;
 
 static void *attr_make(nc_context *ctx, const void *key)
@@ -193,6 +199,10 @@ static void *attr_make(nc_context *ctx, const void *key)
     break;
   case NC_ATTR_OPAQUE: case NC_ATTR_BUILTIN_OPAQUE:
     a->opaque.body = nc_arena_strndup(ar, k->opaque.body, k->opaque.len);
+    break;
+  case NC_ATTR_DIALECT:
+    a->defined.storage = nc_dialect_storage_clone(ctx, k->defined.def, k->defined.storage, key_owned);
+    key_owned = false;
     break;
   case NC_ATTR_LOC_FUSED: a->fused.locs = nc_arena_memdup(ar, k->fused.locs, k->fused.n * sizeof(nc_attr *)); break;
   default: break;
@@ -470,6 +480,64 @@ nc_attr *nc_attr_builtin_opaque(nc_context *ctx, nc_ident *keyword, const char *
   k.opaque.body = body;
   k.opaque.len = len;
   return unique(ctx, &k);
+}
+
+/* --- dialect attributes with storage (dialect_attrs.h) ------------------------------------ */
+
+static nc_attr *dialect_attr(nc_context *ctx, const nc_dialect_attr_def *def, void *storage, bool owned)
+{
+  nc_ident *ns = nc_dialect_storage_def_namespace(ctx, def, false);
+  if (!ns) {
+    if (owned && def->destroy)
+      def->destroy(storage, def->user_data);
+    return NULL;
+  }
+  nc_attr k = key_of(NC_ATTR_DIALECT, NULL);
+  k.defined.dialect = ns;
+  k.defined.def = def;
+  k.defined.storage = storage;
+  key_owned = owned;
+  nc_attr *r = unique(ctx, &k);
+  if (key_owned) { /* an equal attribute existed: release what the key owns */
+    key_owned = false;
+    if (def->destroy)
+      def->destroy(storage, def->user_data);
+  }
+  return r;
+}
+
+nc_attr *nc_attr_dialect(nc_context *ctx, const nc_dialect_attr_def *def, const void *storage)
+{
+  return dialect_attr(ctx, def, (void *)storage, false);
+}
+
+nc_attr *nc_attr_dialect_owned(nc_context *ctx, const nc_dialect_attr_def *def, void *storage)
+{
+  return dialect_attr(ctx, def, storage, true);
+}
+
+nc_attr *nc_attr_dialect_checked(nc_context *ctx, nc_location loc, const nc_dialect_attr_def *def, const void *storage)
+{
+  if (def->verify && !def->verify(ctx, loc, storage, def->user_data))
+    return NULL;
+  return nc_attr_dialect(ctx, def, storage);
+}
+
+bool nc_attr_isa(const nc_attr *a, const nc_dialect_attr_def *def)
+{
+  return a && a->kind == NC_ATTR_DIALECT && a->defined.def == def;
+}
+
+const nc_dialect_attr_def *nc_attr_dialect_get_def(const nc_attr *a)
+{
+  return a && a->kind == NC_ATTR_DIALECT ? a->defined.def : NULL;
+}
+
+const void *nc_attr_dialect_get_storage(const nc_attr *a) { return a->defined.storage; }
+
+nc_ident *nc_attr_dialect_get_namespace(const nc_attr *a)
+{
+  return a->kind == NC_ATTR_DIALECT ? a->defined.dialect : a->kind == NC_ATTR_OPAQUE ? a->opaque.dialect : NULL;
 }
 
 /* --- queries ----------------------------------------------------------------------------- */

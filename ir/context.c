@@ -259,6 +259,13 @@ void nc_context_destroy(nc_context *ctx)
     nc_attr *a = ctx->attrs.slots ? nc_uniq_slot(&ctx->attrs, i) : NULL;
     if (a && a->kind == NC_ATTR_DENSE_ELEMENTS)
       free((void *)a->dense.data); /* dense data is malloc'ed (can be huge) */
+    else if (a && a->kind == NC_ATTR_DIALECT && a->defined.def->destroy)
+      a->defined.def->destroy(a->defined.storage, a->defined.def->user_data);
+  }
+  for (size_t i = 0; i < ctx->types.cap; i++) {
+    nc_type *t = ctx->types.slots ? nc_uniq_slot(&ctx->types, i) : NULL;
+    if (t && t->kind == NC_TYPE_DIALECT && t->defined.def->destroy)
+      t->defined.def->destroy(t->defined.storage, t->defined.def->user_data);
   }
   for (nc_pool *p = ctx->pools, *n; p; p = n) {
     n = p->next;

@@ -14,6 +14,7 @@
 
 #include "nc/ir/asm.h"
 #include "nc/ir/diag.h"
+#include "nc/ir/dialect_attrs.h"
 #include "nc/ir/ods.h"
 #include "nc/ir/symbol.h"
 #include "nc/support/arena.h"
@@ -40,6 +41,7 @@ struct nc_type {
     struct { uint32_t n; nc_type **types; } tuple;
     struct { nc_type *elt; } complex;
     struct { nc_ident *dialect; const char *body; size_t len; } opaque;
+    struct { nc_ident *dialect; const nc_dialect_storage_def *def; void *storage; } defined; /* NC_TYPE_DIALECT */
   };
 };
 
@@ -67,6 +69,7 @@ struct nc_attr {
     struct { const void *data; size_t nbytes; } dense;
     nc_resource *res;
     struct { nc_ident *dialect; const char *body; size_t len; } opaque;
+    struct { nc_ident *dialect; const nc_dialect_storage_def *def; void *storage; } defined; /* NC_ATTR_DIALECT */
     struct { nc_ident *file; unsigned line, col; } floc;
     struct { nc_ident *name; nc_attr *child; } nloc;
     struct { nc_attr *callee, *caller; } cloc;
@@ -287,6 +290,23 @@ static inline void nc_out_str(nc_out *o, const char *s) { nc_out_write(o, s, str
 double nc_float_bits_to_double(const nc_type *t, uint64_t bits);
 uint64_t nc_float_double_to_bits(const nc_type *t, double v);
 bool nc_type_is_float_kind(int kind);
+
+/* Dialect attributes and types with storage (dialect_attrs.c). */
+/* Hash of a storage under its definition's hook or defaults. */
+uint64_t nc_dialect_storage_hash(const nc_dialect_storage_def *def, const void *storage);
+bool nc_dialect_storage_equal(const nc_dialect_storage_def *def, const void *a, const void *b);
+/* The context's copy of a key storage (under the uniquing lock); `adopt`
+ * takes over what the key points to instead of calling def->copy. */
+void *nc_dialect_storage_clone(nc_context *ctx, const nc_dialect_storage_def *def, const void *storage, bool adopt);
+/* The definition named by the mnemonic at the start of `body` in the
+ * registered dialect `dd` (types or attributes); *mlen gets its length. */
+const nc_dialect_storage_def *nc_dialect_find_storage_def(const nc_dialect_def *dd, bool is_type, const char *body,
+                                                          size_t len, size_t *mlen);
+/* The namespace of the registered dialect whose table holds `def`, or NULL. */
+nc_ident *nc_dialect_storage_def_namespace(nc_context *ctx, const nc_dialect_storage_def *def, bool is_type);
+/* Prints the text after the mnemonic (print hook or parameter list). */
+void nc_out_dialect_storage(nc_out *o, const nc_print_flags *flags, const nc_dialect_storage_def *def,
+                            const void *storage);
 
 /* Verification of one op against its definition (verify.c), used by parse-time checks too. */
 bool nc_verify_op_def(nc_op *op);

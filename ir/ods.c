@@ -275,5 +275,7 @@ bool nc_dialect_write_docs(nc_context *ctx, const char *dialect, FILE *out)
   fprintf(out, "## Operations\n\n");
   for (size_t i = 0; i < d->n_ops; i++)
     doc_op(&d->ops[i], out);
+  nc_dialect_storage_defs_write_docs(d->name, "#", d->attrs, d->n_attrs, out);
+  nc_dialect_storage_defs_write_docs(d->name, "!", d->types, d->n_types, out);
   return true;
 }

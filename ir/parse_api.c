@@ -102,6 +102,39 @@ bool nc_asm_parse_optional_string(nc_asm_parser *p, nc_attr **out)
   return true;
 }
 
+bool nc_asm_parse_string(nc_asm_parser *p, nc_attr **out)
+{
+  if (p->tok.kind != T_STRING)
+    return perr(p, "expected string literal");
+  return nc_asm_parse_optional_string(p, out);
+}
+
+bool nc_asm_parse_float(nc_asm_parser *p, double *out)
+{
+  const char *start = p->tok.start;
+  bool neg = consume(p, T_MINUS);
+  token t = p->tok;
+  if (t.kind == T_INT) {
+    uint64_t v;
+    if (!int_value(&t, &v))
+      return perr(p, "integer value too large");
+    *out = (double)v;
+  } else if (t.kind == T_FLOAT) {
+    char buf[64], *s = t.len < sizeof buf ? buf : nc_xmalloc(t.len + 1);
+    memcpy(s, t.start, t.len);
+    s[t.len] = 0;
+    *out = strtod(s, NULL);
+    if (s != buf)
+      free(s);
+  } else {
+    return perr_at(p, start, "expected floating point literal");
+  }
+  if (neg)
+    *out = -*out;
+  lex_next(p);
+  return true;
+}
+
 bool nc_asm_parse_optional_integer(nc_asm_parser *p, int64_t *out, bool *present)
 {
   *present = false;

@@ -363,6 +363,7 @@ static nc_type *parse_shaped(nc_asm_parser *p, const token *kw)
     if (!layout && space)
       return perr_at(p, at, "multiple memory spaces specified in memref type"), NULL;
     if (!layout && !(a->kind == NC_ATTR_INTEGER || a->kind == NC_ATTR_STRING || a->kind == NC_ATTR_DICTIONARY ||
+                     a->kind == NC_ATTR_DIALECT ||
                      (a->kind == NC_ATTR_OPAQUE &&
                       nc_context_lookup_dialect(p->ctx, a->opaque.dialect->str, a->opaque.dialect->len))))
       return perr_at(p, at, "unsupported memory space Attribute"), NULL;
@@ -407,15 +408,22 @@ nc_type *parse_type(nc_asm_parser *p)
         perr_at(p, t.start, "undefined symbol alias id '%.*s'", (int)len, body);
       else
         r = a->value;
-    } else if (!nc_context_lookup_dialect(p->ctx, d->str, d->len) && !p->ctx->allow_unregistered) {
-      perr_at(p, t.start, "dialect '%s' is not registered; to allow unregistered dialects use --allow-unregistered-dialect",
-              d->str);
     } else {
-      r = nc_type_opaque(p->ctx, d, body, len);
       const nc_dialect_def *dd = nc_context_lookup_dialect(p->ctx, d->str, d->len);
-      if (dd && dd->verify_type && !dd->verify_type(p->ctx, loc_at(p, t.start), r)) {
-        p->failed = true;
-        r = NULL;
+      bool handled = false;
+      if (!dd && !p->ctx->allow_unregistered) {
+        perr_at(p, t.start,
+                "dialect '%s' is not registered; to allow unregistered dialects use --allow-unregistered-dialect", d->str);
+        break;
+      }
+      if (dd && dd->n_types)
+        r = parse_dialect_storage(p, dd, true, t.start, body, len, &handled);
+      if (!handled) {
+        r = nc_type_opaque(p->ctx, d, body, len);
+        if (dd && dd->verify_type && !dd->verify_type(p->ctx, loc_at(p, t.start), r)) {
+          p->failed = true;
+          r = NULL;
+        }
       }
     }
     break;
@@ -1051,15 +1059,22 @@ nc_attr *parse_attr(nc_asm_parser *p, nc_type *hint)
         perr_at(p, t.start, "undefined symbol alias id '%.*s'", (int)len, body);
       else
         r = a->value;
-    } else if (!nc_context_lookup_dialect(ctx, d->str, d->len) && !ctx->allow_unregistered) {
-      perr_at(p, t.start, "dialect '%s' is not registered; to allow unregistered dialects use --allow-unregistered-dialect",
-              d->str);
     } else {
-      r = nc_attr_opaque(ctx, d, body, len);
       const nc_dialect_def *dd = nc_context_lookup_dialect(ctx, d->str, d->len);
-      if (dd && dd->verify_attr && !dd->verify_attr(ctx, loc_at(p, t.start), r)) {
-        p->failed = true;
-        r = NULL;
+      bool handled = false;
+      if (!dd && !ctx->allow_unregistered) {
+        perr_at(p, t.start,
+                "dialect '%s' is not registered; to allow unregistered dialects use --allow-unregistered-dialect", d->str);
+        break;
+      }
+      if (dd && dd->n_attrs)
+        r = parse_dialect_storage(p, dd, false, t.start, body, len, &handled);
+      if (!handled) {
+        r = nc_attr_opaque(ctx, d, body, len);
+        if (dd && dd->verify_attr && !dd->verify_attr(ctx, loc_at(p, t.start), r)) {
+          p->failed = true;
+          r = NULL;
+        }
       }
     }
     break;

@@ -211,6 +211,12 @@ void *parse_vec_push(nc_asm_parser *p, void **vec, size_t *n, size_t *cap, size_
 void *parse_tmp_push(nc_asm_parser *p, void **vec, size_t *n, size_t *cap, size_t elt);
 void parse_tmp_free(nc_asm_parser *p, void *vec);
 
+/* dialect_attrs.c: parses a dialect body `mnemonic...` with the definition
+ * of a registered dialect (`at` is where the attribute or type starts);
+ * *handled is false if the dialect defines no such mnemonic. */
+void *parse_dialect_storage(nc_asm_parser *p, const nc_dialect_def *dd, bool is_type, const char *at,
+                            const char *body, size_t len, bool *handled);
+
 /* parse_ops.c */
 bool parse_op(nc_asm_parser *p, nc_block *block);
 nc_resource *parse_resource(nc_asm_parser *p, const char *name, size_t len);

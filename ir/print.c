@@ -260,6 +260,17 @@ static void out_opaque(nc_out *o, char sigil, const nc_ident *dialect, const cha
     nc_out_char(o, '>');
 }
 
+/* `#dialect.mnemonic` and what the definition prints after it. */
+static void out_defined(nc_out *o, char sigil, const nc_ident *dialect, const nc_dialect_storage_def *def,
+                        const void *storage, const nc_print_flags *flags)
+{
+  nc_out_char(o, sigil);
+  nc_out_write(o, dialect->str, dialect->len);
+  nc_out_char(o, '.');
+  nc_out_str(o, def->mnemonic);
+  nc_out_dialect_storage(o, flags, def, storage);
+}
+
 static void out_int_value(nc_out *o, const nc_type *t, int64_t v);
 
 /* Like MLIR, a memref's memory space elides the default i64 of an integer. */
@@ -354,6 +365,9 @@ void nc_out_type(nc_out *o, const nc_type *t)
     break;
   case NC_TYPE_OPAQUE:
     out_opaque(o, '!', t->opaque.dialect, t->opaque.body, t->opaque.len);
+    break;
+  case NC_TYPE_DIALECT:
+    out_defined(o, '!', t->defined.dialect, t->defined.def, t->defined.storage, NULL);
     break;
   }
 }
@@ -612,6 +626,7 @@ void nc_out_attr(nc_out *o, const nc_attr *a, const nc_print_flags *flags)
     nc_out_type(o, a->type);
     break;
   case NC_ATTR_OPAQUE: out_opaque(o, '#', a->opaque.dialect, a->opaque.body, a->opaque.len); break;
+  case NC_ATTR_DIALECT: out_defined(o, '#', a->defined.dialect, a->defined.def, a->defined.storage, flags); break;
   case NC_ATTR_BUILTIN_OPAQUE:
     nc_out_write(o, a->opaque.dialect->str, a->opaque.dialect->len);
     nc_out_char(o, '<');

@@ -547,6 +547,22 @@ char *nc_op_print_to_string(nc_op *op, const nc_print_flags *flags, size_t *len)
 
 /* --- custom syntax printer API ---------------------------------------------------------------------------------- */
 
+/* A dialect attribute's or type's print hook gets a printer with no op
+ * state: it prints types, attributes and text only. */
+void nc_out_dialect_storage(nc_out *o, const nc_print_flags *flags, const nc_dialect_storage_def *def,
+                            const void *storage)
+{
+  static const nc_print_flags defaults;
+  nc_asm_printer p;
+  memset(&p, 0, sizeof p);
+  p.o = o;
+  p.flags = flags ? flags : &defaults;
+  if (def->print)
+    def->print(&p, storage, def->user_data);
+  else if (def->params)
+    nc_dialect_params_print(&p, def->params, def->n_params, storage);
+}
+
 void nc_asm_print(nc_asm_printer *p, const char *s) { nc_out_str(p->o, s); }
 void nc_asm_printn(nc_asm_printer *p, const char *s, size_t n) { nc_out_write(p->o, s, n); }
 

@@ -36,6 +36,10 @@ static uint64_t hash_type_key(const nc_type *k)
   case NC_TYPE_COMPLEX:
     h = nc_hash_combine(h, (uintptr_t)k->complex.elt);
     break;
+  case NC_TYPE_DIALECT:
+    h = nc_hash_combine(h, (uintptr_t)k->defined.def);
+    h = nc_hash_combine(h, nc_dialect_storage_hash(k->defined.def, k->defined.storage));
+    break;
   case NC_TYPE_OPAQUE:
     h = nc_hash_combine(h, (uintptr_t)k->opaque.dialect);
     h = nc_hash_combine(h, nc_hash_bytes(k->opaque.body, k->opaque.len, 5));
@@ -67,6 +71,8 @@ static bool type_eq(const void *stored, const void *key)
     return a->tuple.n == b->tuple.n && mem_eq(a->tuple.types, b->tuple.types, a->tuple.n * sizeof(nc_type *));
   case NC_TYPE_COMPLEX:
     return a->complex.elt == b->complex.elt;
+  case NC_TYPE_DIALECT:
+    return a->defined.def == b->defined.def && nc_dialect_storage_equal(a->defined.def, a->defined.storage, b->defined.storage);
   case NC_TYPE_OPAQUE:
     return a->opaque.dialect == b->opaque.dialect && a->opaque.len == b->opaque.len &&
            mem_eq(a->opaque.body, b->opaque.body, a->opaque.len);
@@ -74,6 +80,9 @@ static bool type_eq(const void *stored, const void *key)
     return true;
   }
 }
+
+/* Set by nc_type_dialect_owned: what the key's storage points to may be adopted. */
+static _Thread_local bool key_owned;
 
 static void *type_make(nc_context *ctx, const void *key)
 {
@@ -93,6 +102,10 @@ static void *type_make(nc_context *ctx, const void *key)
     break;
   case NC_TYPE_OPAQUE:
     t->opaque.body = nc_arena_strndup(ctx->arena, k->opaque.body, k->opaque.len);
+    break;
+  case NC_TYPE_DIALECT:
+    t->defined.storage = nc_dialect_storage_clone(ctx, k->defined.def, k->defined.storage, key_owned);
+    key_owned = false;
     break;
   default:
     break;
@@ -362,7 +375,10 @@ nc_type *nc_type_get_input(const nc_type *t, size_t i) { return t->func.types[i]
 nc_type *nc_type_get_result(const nc_type *t, size_t i) { return t->func.types[t->func.n_inputs + i]; }
 size_t nc_type_get_num_tuple_types(const nc_type *t) { return t->kind == NC_TYPE_TUPLE ? t->tuple.n : 0; }
 nc_type *nc_type_get_tuple_type(const nc_type *t, size_t i) { return t->tuple.types[i]; }
-nc_ident *nc_type_get_dialect(const nc_type *t) { return t->kind == NC_TYPE_OPAQUE ? t->opaque.dialect : NULL; }
+nc_ident *nc_type_get_dialect(const nc_type *t)
+{
+  return t->kind == NC_TYPE_OPAQUE ? t->opaque.dialect : t->kind == NC_TYPE_DIALECT ? t->defined.dialect : NULL;
+}
 const char *nc_type_get_body(const nc_type *t, size_t *len)
 {
   if (t->kind != NC_TYPE_OPAQUE)
@@ -371,3 +387,58 @@ const char *nc_type_get_body(const nc_type *t, size_t *len)
     *len = t->opaque.len;
   return t->opaque.body;
 }
+
+/* --- dialect types with storage (dialect_attrs.h) ------------------------------------------- */
+
+static nc_type *dialect_type(nc_context *ctx, const nc_dialect_type_def *def, void *storage, bool owned)
+{
+  nc_ident *ns = nc_dialect_storage_def_namespace(ctx, def, true);
+  if (!ns) {
+    if (owned && def->destroy)
+      def->destroy(storage, def->user_data);
+    return NULL;
+  }
+  nc_type k;
+  memset(&k, 0, sizeof k);
+  k.kind = NC_TYPE_DIALECT;
+  k.defined.dialect = ns;
+  k.defined.def = def;
+  k.defined.storage = storage;
+  key_owned = owned;
+  nc_type *r = unique(ctx, &k);
+  if (key_owned) { /* an equal type existed: release what the key owns */
+    key_owned = false;
+    if (def->destroy)
+      def->destroy(storage, def->user_data);
+  }
+  return r;
+}
+
+nc_type *nc_type_dialect(nc_context *ctx, const nc_dialect_type_def *def, const void *storage)
+{
+  return dialect_type(ctx, def, (void *)storage, false);
+}
+
+nc_type *nc_type_dialect_owned(nc_context *ctx, const nc_dialect_type_def *def, void *storage)
+{
+  return dialect_type(ctx, def, storage, true);
+}
+
+nc_type *nc_type_dialect_checked(nc_context *ctx, nc_location loc, const nc_dialect_type_def *def, const void *storage)
+{
+  if (def->verify && !def->verify(ctx, loc, storage, def->user_data))
+    return NULL;
+  return nc_type_dialect(ctx, def, storage);
+}
+
+bool nc_type_isa(const nc_type *t, const nc_dialect_type_def *def)
+{
+  return t && t->kind == NC_TYPE_DIALECT && t->defined.def == def;
+}
+
+const nc_dialect_type_def *nc_type_dialect_get_def(const nc_type *t)
+{
+  return t && t->kind == NC_TYPE_DIALECT ? t->defined.def : NULL;
+}
+
+const void *nc_type_dialect_get_storage(const nc_type *t) { return t->defined.storage; }

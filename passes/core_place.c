@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core_util.h"
 #include "nc/dialects/core/core.h"
 #include "nc/dialects/dataflow/dataflow.h"
 #include "nc/ir/diag.h"
@@ -47,7 +48,7 @@ static bool slice_bytes(nc_op *node, int64_t s, isl_ctx *ictx, int64_t *bytes)
   nc_core_buffer_spec *specs;
   size_t n;
   char err[512];
-  if (!nc_core_node_buffers(node, 0, s, ictx, &specs, &n, err, sizeof err))
+  if (!core_node_buffers(node, 0, s, ictx, &specs, &n, err, sizeof err))
     return nc_op_emit_error(node, "core-place: %s", err);
   *bytes = sum_bytes(specs, n, false);
   free(specs);
@@ -86,7 +87,7 @@ static bool split_tile(nc_op *tile, nc_op *node, int64_t k, isl_ctx *ictx)
     nc_core_buffer_spec *specs;
     size_t n;
     char err[512];
-    if (!nc_core_node_buffers(node, lo, hi, ictx, &specs, &n, err, sizeof err))
+    if (!core_node_buffers(node, lo, hi, ictx, &specs, &n, err, sizeof err))
       return nc_op_emit_error(node, "core-place: %s", err);
     nc_op *t = tile;
     if (j == 0) {

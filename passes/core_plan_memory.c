@@ -3,7 +3,7 @@
  *
  * Buffers are allocated first fit, in the tile's buffer order, each at the
  * lowest offset (aligned to `alignment`) that overlaps no buffer already
- * placed whose lifetime overlaps its own (nc_core_first_fit). Lifetimes are
+ * placed whose lifetime overlaps its own (nc_mapping_first_fit, nc/passes/mapping.h). Lifetimes are
  * positions in the tile's program (nc_core_tile_buffer_lifetimes): weights,
  * bias and NoC-filled input buffers live through the whole program, the
  * output from the first compute to the last send, scratch from the first
@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nc/passes/mapping.h"
 #include "nc/dialects/core/core.h"
 #include "nc/dialects/dataflow/dataflow.h"
 #include "nc/ir/diag.h"
@@ -143,11 +144,15 @@ static bool plan_chip(nc_pass *pass, nc_op *chip)
   for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t)) {
     size_t n = nc_core_tile_get_num_buffers(t), i = 0;
     int64_t *bytes = nc_xcalloc(n + 1, sizeof *bytes), *offsets = nc_xcalloc(n + 1, sizeof *offsets);
-    nc_core_lifetime *life = nc_xcalloc(n + 1, sizeof *life);
+    nc_core_lifetime *core_life = nc_xcalloc(n + 1, sizeof *core_life);
+    nc_lifetime *life = nc_xcalloc(n + 1, sizeof *life);
     for (nc_op *b = nc_core_tile_first_buffer(t); b; b = nc_core_buffer_next(b))
       bytes[i++] = nc_core_buffer_get_bytes(b);
-    nc_core_tile_buffer_lifetimes(t, life);
-    int64_t used = nc_core_first_fit(n, bytes, life, align, offsets);
+    nc_core_tile_buffer_lifetimes(t, core_life); /* the core dialect's rule, which its verifier checks */
+    for (i = 0; i < n; i++)
+      life[i] = (nc_lifetime){core_life[i].first, core_life[i].last};
+    free(core_life);
+    int64_t used = nc_mapping_first_fit(n, bytes, life, align, offsets);
     if (used > sram) {
       report(chip, t, fn ? nc_core_find_node(fn, nc_core_tile_get_node(t)) : NULL, used, sram);
       ok = false;

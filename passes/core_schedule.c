@@ -21,7 +21,7 @@
  * reordered or skipped (an iteration nobody reads is still computed), and no
  * core.wait is needed: recvs are the synchronisation. Iterations are
  * numbered by their rank in the domain's lexicographic order
- * (nc_core_iters); the host sends an input in row-major order, one message
+ * (nc_iters); the host sends an input in row-major order, one message
  * per iteration of the source that dataflow-deps assumed (rows or pixels).
  */
 #include <stdlib.h>
@@ -32,6 +32,7 @@
 #include <isl/point.h>
 #include <isl/val.h>
 
+#include "nc/passes/mapping.h"
 #include "nc/dialects/core/core.h"
 #include "nc/dialects/dataflow/dataflow.h"
 #include "nc/ir/diag.h"
@@ -63,7 +64,7 @@ typedef struct operand_info {
 
 typedef struct node_info {
   nc_op *node;
-  nc_core_iters iters;
+  nc_iters iters;
   tile_info *tiles;
   size_t n_tiles;
   operand_info *ops;
@@ -89,7 +90,7 @@ static int node_index(sched *s, const nc_op *node)
 /* --- reading the relations ------------------------------------------------------------------------------- */
 
 typedef struct pair_walk {
-  const nc_core_iters *from, *to;
+  const nc_iters *from, *to;
   int64_t *map;   /* from-rank -> to-rank (earliest) */
   bool *marks;    /* or: mark from-ranks (needed) */
   bool failed;
@@ -106,7 +107,7 @@ static isl_stat walk_pair(isl_point *pt, void *user)
     isl_val_free(v);
   }
   isl_point_free(pt);
-  int64_t ra = nc_core_iters_rank(w->from, a), rb = w->to ? nc_core_iters_rank(w->to, b) : 0;
+  int64_t ra = nc_iters_rank(w->from, a), rb = w->to ? nc_iters_rank(w->to, b) : 0;
   if (ra < 0 || rb < 0) {
     w->failed = true;
     return isl_stat_error;
@@ -121,7 +122,7 @@ static isl_stat walk_pair(isl_point *pt, void *user)
 /* The host as an input source writing tensor `t` in row-major order, with
  * `d` iteration dims (as dataflow-deps modelled it): its iterations and
  * its writes into `tensor`. */
-static bool host_source(isl_ctx *ctx, nc_type *t, int d, const char *tensor, nc_core_iters *iters, isl_map **writes)
+static bool host_source(isl_ctx *ctx, nc_type *t, int d, const char *tensor, nc_iters *iters, isl_map **writes)
 {
   int64_t dims[NC_MAX_RANK];
   int n = nc_dataflow_tensor_coords(t, dims);
@@ -147,14 +148,14 @@ static bool host_source(isl_ctx *ctx, nc_type *t, int d, const char *tensor, nc_
   *writes = isl_map_read_from_str(ctx, text);
   free(text);
   isl_set *dom = *writes ? isl_map_domain(isl_map_copy(*writes)) : NULL;
-  bool ok = nc_core_iters_from_set(dom, iters);
+  bool ok = nc_iters_from_set(dom, iters);
   isl_set_free(dom);
   return ok && *writes;
 }
 
 /* Marks the producer iterations whose writes (restricted to channels
  * [lo, hi) when lo < hi) hold an element of `read_elements`. */
-static bool mark_needed(isl_map *writes, int64_t lo, int64_t hi, isl_set *read_elements, const nc_core_iters *piters,
+static bool mark_needed(isl_map *writes, int64_t lo, int64_t hi, isl_set *read_elements, const nc_iters *piters,
                         bool *marks)
 {
   isl_map *w = isl_map_copy(writes);
@@ -192,7 +193,7 @@ static bool analyse_operand(sched *s, node_info *c, size_t k)
     isl_map_free(read);
     return fail(node, "earliest (run dataflow-deps first) or reads", k);
   }
-  nc_core_iters host_iters = {0}, *piters;
+  nc_iters host_iters = {0}, *piters;
   isl_map *pwrites;
   if (pnode) {
     node_info *p = &s->nodes[o->producer];
@@ -228,7 +229,7 @@ static bool analyse_operand(sched *s, node_info *c, size_t k)
   }
   isl_set_free(elements);
   isl_map_free(pwrites);
-  nc_core_iters_clear(&host_iters);
+  nc_iters_clear(&host_iters);
   return ok || fail(node, "earliest and the channel's elements", k);
 }
 
@@ -317,7 +318,7 @@ static bool collect(sched *s, nc_op *chip, nc_op *fn)
     node_info *ni = &s->nodes[i];
     ni->node = n;
     ni->to_host = leaves_nodes(n);
-    if (!nc_core_iters_of_node(n, s->ctx, &ni->iters))
+    if (!nc_iters_of_node(n, s->ctx, &ni->iters))
       return nc_op_emit_error(n, "core-schedule: cannot enumerate the node's iterations with isl");
   }
   for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t)) {
@@ -333,7 +334,7 @@ static bool collect(sched *s, nc_op *chip, nc_op *fn)
     int64_t lo = 0, hi = 0;
     nc_core_tile_get_out_channels(t, &lo, &hi);
     size_t n_iters;
-    if (!nc_core_node_output_elements(n, lo, hi, s->ctx, &ti->out_bytes, &n_iters))
+    if (!nc_mapping_output_elements(n, lo, hi, s->ctx, &ti->out_bytes, &n_iters))
       return nc_op_emit_error(n, "core-schedule: cannot enumerate the node's writes with isl");
     nc_type *elt = nc_type_get_element_type(nc_value_get_type(nc_op_get_result(n, 0)));
     for (size_t k = 0; k < n_iters; k++)
@@ -367,7 +368,7 @@ static void release(sched *s)
     }
     free(ni->ops);
     free(ni->tiles);
-    nc_core_iters_clear(&ni->iters);
+    nc_iters_clear(&ni->iters);
   }
   free(s->nodes);
 }

@@ -4,7 +4,8 @@
  * graph it came from. graph-to-dataflow followed by dataflow-inline gives
  * back the same ops in the same order, except that constants shared by
  * several layers were copied into each node and stay copies (cse merges
- * them again).
+ * them again). The function's `dataflow.io` record goes too: it describes
+ * the nodes' inputs and outputs, and the graph ops say the same.
  */
 #include "nc/dialects/dataflow/dataflow.h"
 #include "nc/ir/pass.h"
@@ -18,6 +19,7 @@ static bool run(nc_pass *pass, nc_op *func)
     nc_dataflow_node_inline(node);
     nc_pass_stat_add(pass, 0, 1);
   }
+  nc_op_remove_attr(func, nc_ident_get_cstr(nc_op_get_context(func), "dataflow.io"));
   return true;
 }
 
@@ -28,7 +30,7 @@ const nc_pass_def nc_dataflow_inline_pass = {
   .summary = "Replace dataflow.nodes by the graph ops they hold",
   .description =
     "Moves the ops of each dataflow.node's region in front of the node (block arguments become the node's "
-    "operands, the node's result the yielded value) and erases the node: the graph the node was made of, for "
+    "operands, the node's result the yielded value) and erases the node (and the function's `dataflow.io` record): the graph the node was made of, for "
     "the reference interpreter and for checking that graph-to-dataflow kept the semantics.",
   .anchor = "func.func",
   .stats = stats, .n_stats = NC_COUNTOF(stats),

@@ -4,7 +4,7 @@
  * description (option target-desc; without one, NorthPole's numbers: 16 x 16
  * cores with 768 KiB each), placed after the function and naming it, with
  * one unplaced tile (x = y = -1) per node in pipeline order. Each tile gets
- * the buffers its node needs on one core (nc_core_node_buffers: weights,
+ * the buffers its node needs on one core (core_node_buffers: weights,
  * bias, input line buffers from dataflow-deps' buffer_elements, output,
  * accumulator; offsets -1) and an empty program. The nodes stay in the
  * function: a tile's `node` names the node whose region it computes.
@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core_util.h"
 #include "nc/dialects/core/core.h"
 #include "nc/dialects/dataflow/dataflow.h"
 #include "nc/ir/diag.h"
@@ -90,7 +91,7 @@ static bool lower_function(nc_pass *pass, nc_op *module, nc_op *fn, isl_ctx *ict
     nc_core_buffer_spec *specs;
     size_t n_specs;
     char err[512];
-    if (!nc_core_node_buffers(n, 0, 0, ictx, &specs, &n_specs, err, sizeof err))
+    if (!core_node_buffers(n, 0, 0, ictx, &specs, &n_specs, err, sizeof err))
       return nc_op_emit_error(n, "dataflow-to-core: %s", err);
     nc_op *tile = nc_core_tile_create(chip, nc_op_get_loc(n), nc_dataflow_node_get_name(n), -1, -1, 0, 0);
     for (size_t i = 0; i < n_specs; i++)

@@ -20,8 +20,9 @@
  *   - bias_q[c] = round_half_even(b[c] / (s_x * s_w[c])) in int32, and the
  *     requantize scale s_x * s_w[c] / s_y becomes (multiplier, shift) by
  *     nc_fixed_point_from_scale;
- *   - max_pool, global_max_pool, flatten, reshape, squeeze, unsqueeze,
- *     transpose, identity and relu run on int8 with their input's scale;
+ *   - the ops whose row in dialects/graph/graph_ops.def says PASS_THROUGH
+ *     (max_pool, flatten, reshape, relu, ...) run on int8 with their
+ *     input's scale;
  *   - the input gets graph.quantize_linear and each result
  *     graph.dequantize_linear, so the function keeps its f32 signature.
  * Any other op, fused activation or non-constant weight is an error at that
@@ -49,13 +50,6 @@ static const nc_pass_stat_def stats[] = {
   {"num-layers", "Number of conv / gemm / matmul layers quantized"},
   {"num-samples", "Number of calibration samples run"},
 };
-
-/* Ops that work on int8 as they are, keeping their input's scale. */
-static const char *const pass_through[] = {"max_pool", "global_max_pool", "flatten", "reshape", "squeeze",
-                                           "unsqueeze", "transpose", "identity", "relu"};
-#define SUPPORTED                                                                                          \
-  "conv, gemm and matmul with constant weights and an optional fused relu; max_pool, global_max_pool, "    \
-  "flatten, reshape, squeeze, unsqueeze, transpose, identity, relu"
 
 /* --- options and the calibration file -------------------------------------------------------------------- */
 
@@ -178,21 +172,46 @@ static bool check_layer(nc_op *op)
   return true;
 }
 
+/* Appends ", name" (without the "graph." prefix) to buf for each graph op
+ * of quantization class q, in alphabetical order. */
+static int cmp_names(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
+static void list_ops(nc_graph_quant_class q, const char *last_sep, char *buf, size_t len)
+{
+  const char *names[64];
+  size_t n = 0;
+  for (size_t k = 0; k < nc_graph_dialect.n_ops && n < NC_COUNTOF(names); k++)
+    if (nc_graph_get_quant_class(&nc_graph_dialect.ops[k]) == q)
+      names[n++] = nc_graph_dialect.ops[k].name + strlen("graph.");
+  qsort(names, n, sizeof *names, cmp_names);
+  for (size_t i = 0; i < n; i++) {
+    size_t used = strlen(buf);
+    snprintf(buf + used, len - used, "%s%s", !i ? "" : i + 1 == n ? last_sep : ", ", names[i]);
+  }
+}
+
 static int check_op(nc_op *op)
 {
-  if (gp_is(op, "constant"))
+  switch (nc_graph_get_quant_class(nc_op_get_def(op))) {
+  case NC_GRAPH_QUANT_CONSTANT:
     return K_CONSTANT;
-  if (gp_is(op, "conv") || gp_is(op, "gemm") || gp_is(op, "matmul"))
+  case NC_GRAPH_QUANT_LAYER:
     return check_layer(op) ? K_LAYER : -1;
-  for (size_t i = 0; i < NC_COUNTOF(pass_through); i++)
-    if (gp_is(op, pass_through[i])) {
-      if (!expect_activation(op, nc_op_get_operand(op, 0)) || !expect_f32(op, nc_op_get_result(op, 0), "result"))
-        return -1;
-      return K_PASS;
-    }
-  bool foldable = gp_is(op, "add") || gp_is(op, "batch_norm"); /* graph-optimize folds these when it can */
-  nc_op_emit_error(op, "graph-quantize cannot quantize '%s': it has no integer form here (supported: " SUPPORTED ")%s",
-                   nc_ident_str(nc_op_get_name(op)),
+  case NC_GRAPH_QUANT_PASS_THROUGH:
+    if (!expect_activation(op, nc_op_get_operand(op, 0)) || !expect_f32(op, nc_op_get_result(op, 0), "result"))
+      return -1;
+    return K_PASS;
+  default:
+    break;
+  }
+  char supported[1024] = "";
+  list_ops(NC_GRAPH_QUANT_LAYER, " and ", supported, sizeof supported);
+  size_t used = strlen(supported);
+  snprintf(supported + used, sizeof supported - used, " with constant weights and an optional fused relu; ");
+  list_ops(NC_GRAPH_QUANT_PASS_THROUGH, ", ", supported, sizeof supported);
+  bool foldable = nc_graph_get_quant_class(nc_op_get_def(op)) == NC_GRAPH_QUANT_FOLD_FIRST;
+  nc_op_emit_error(op, "graph-quantize cannot quantize '%s': it has no integer form here (supported: %s)%s",
+                   nc_ident_str(nc_op_get_name(op)), supported,
                    foldable ? "; graph-optimize folds bias adds and batch_norm into the conv or gemm before them" : "");
   return -1;
 }

@@ -10,12 +10,15 @@
  *   concat                               + the same
  *   flatten / reshape                    alone
  * The group (with the constants it uses, moved in or cloned when shared)
- * becomes one node whose attributes nc_dataflow_describe_layer computes with
- * deps.h's builders at the chosen granularity (an iteration per output row,
- * or per pixel). graph.quantize_linear / dequantize_linear stay outside the
- * nodes: they convert the function's inputs and outputs on the host, so one
- * between two layers is an error. So do their constants and func.return.
- * Any other op has no dataflow layer: an error at the op.
+ * becomes one node whose isl attributes nc_dataflow_describe_layer computes
+ * with deps.h's builders at the chosen granularity (an iteration per output
+ * row, or per pixel), and whose layer kind and parameters (layer.h)
+ * nc_dataflow_record_layer reads from the group: what the levels below read
+ * instead of the graph ops. graph.quantize_linear / dequantize_linear stay
+ * outside the nodes: they convert the function's inputs and outputs on the
+ * host (recorded on the function as `dataflow.io`), so one between two
+ * layers is an error. So do their constants and func.return. Any other op,
+ * or a group the layer cannot express exactly, is an error at the op.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +29,7 @@
 #include "nc/dialects/dataflow/dataflow.h"
 #include "nc/ir/diag.h"
 #include "nc/ir/pass.h"
+#include "nc/passes/dataflow_layers.h"
 
 static const char *const granularities[] = {"row", "pixel", NULL};
 
@@ -167,8 +171,9 @@ static bool run(nc_pass *pass, nc_op *func)
                                     sizeof err)) {
       ok = nc_op_emit_error(op, "cannot become a dataflow node: %s", err);
     } else {
-      make_name(counters, &n_counters, desc.kind, name, sizeof name);
+      make_name(counters, &n_counters, desc.name_hint, name, sizeof name);
       nc_op *node = nc_dataflow_node_wrap(group, ng, name, &desc);
+      ok = nc_dataflow_record_layer(node);
       nc_pass_stat_add(pass, 0, 1);
       size_t moved = 0;
       for (nc_op *o = nc_block_get_first_op(nc_dataflow_node_get_body(node)); o; o = nc_op_get_next(o))
@@ -181,7 +186,7 @@ static bool run(nc_pass *pass, nc_op *func)
   isl_ctx_free(ctx);
   free(ops);
   free(group);
-  return ok;
+  return ok && nc_dataflow_record_io(func);
 }
 
 const nc_pass_def nc_graph_to_dataflow_pass = {
@@ -196,8 +201,10 @@ const nc_pass_def nc_graph_to_dataflow_pass = {
     "other use and whose other operands are constants; flatten and reshape are nodes of their own. A node's "
     "region holds the ops and the constants they use; its attributes give the layer's iteration domain (one "
     "iteration per output row, or per pixel with granularity=pixel) and its read and write relations, computed "
-    "with isl. quantize_linear and dequantize_linear stay outside the nodes (the host converts the function's "
-    "inputs and outputs); any other op is an error.",
+    "with isl, and its layer kind and parameters (`kind`, `params`: what the levels below read instead of the graph "
+    "ops). quantize_linear and dequantize_linear stay outside the nodes (the host converts the function's inputs "
+    "and outputs; their scales and zero points are recorded on the function as `dataflow.io`); any other op, or a "
+    "group the layer cannot express exactly (an activation other than relu, a second bias, ...), is an error.",
   .anchor = "func.func",
   .options = options, .n_options = NC_COUNTOF(options),
   .stats = stats, .n_stats = NC_COUNTOF(stats),

@@ -9,6 +9,7 @@
 #include "nc/dialects/arith.h"
 #include "nc/ir/asm.h"
 #include "nc/ir/diag.h"
+#include "nc/ir/dialect_attrs.h"
 
 /** Index of every op in nc_arith_ops (ops.c). */
 enum arith_op_id {
@@ -85,9 +86,11 @@ int64_t arith_cmpi_invert(int64_t pred);
 #define arith_overflow_expected "expected ::mlir::arith::IntegerOverflowFlags to be one of: none, nsw, nuw"
 #define arith_fastmath_expected \
   "expected ::mlir::arith::FastMathFlags to be one of: none, reassoc, nnan, ninf, nsz, arcp, contract, afn, fast"
-/** Parses the flag list of an `overflow<...>` / `fastmath<...>` body; false if malformed. */
-bool arith_parse_overflow_body(const char *s, size_t len, unsigned *flags);
-bool arith_parse_fastmath_body(const char *s, size_t len, unsigned *flags);
+/** The dialect's attribute definitions: #arith.overflow, #arith.fastmath (syntax.c). */
+#define ARITH_NUM_ATTRS 2
+extern const nc_dialect_attr_def arith_attr_defs[ARITH_NUM_ATTRS];
+/** True if `a` is an #arith.fastmath (fastmath) or #arith.overflow attribute. */
+bool arith_attr_is_flags(NC_KEEP const nc_attr *a, bool fastmath);
 
 /* --- fold hooks (fold.c, fold_float.c) ---------------------------------------------------------- */
 

@@ -70,15 +70,7 @@ static bool a_cmpi(const nc_attr *a) { return int_in(a, 64, 10); }
 static bool a_cmpf(const nc_attr *a) { return int_in(a, 64, 16); }
 static bool a_rounding(const nc_attr *a) { return int_in(a, 32, 5); }
 
-static bool a_flags(const nc_attr *a, bool fastmath)
-{
-  if (nc_attr_get_kind(a) != NC_ATTR_OPAQUE || strcmp(nc_ident_str(nc_attr_opaque_get_dialect(a)), "arith"))
-    return false;
-  size_t len;
-  const char *s = nc_attr_opaque_get_body(a, &len);
-  unsigned f;
-  return fastmath ? arith_parse_fastmath_body(s, len, &f) : arith_parse_overflow_body(s, len, &f);
-}
+static bool a_flags(const nc_attr *a, bool fastmath) { return arith_attr_is_flags(a, fastmath); }
 static bool a_overflow(const nc_attr *a) { return a_flags(a, false); }
 static bool a_fastmath(const nc_attr *a) { return a_flags(a, true); }
 
@@ -272,24 +264,13 @@ static bool compare_infer(nc_context *ctx, nc_location loc, size_t n_operands, n
   return true;
 }
 
-/* `#arith.overflow<...>` and `#arith.fastmath<...>` are the dialect's attributes. */
+/* `#arith.overflow<...>` and `#arith.fastmath<...>` are the dialect's
+ * attributes (arith_attr_defs); any other mnemonic is kept as text and
+ * rejected here. */
 static bool verify_attr(nc_context *ctx, nc_location loc, nc_attr *a)
 {
   size_t len;
   const char *s = nc_attr_opaque_get_body(a, &len);
-  unsigned f;
-  if (len >= 9 && !memcmp(s, "overflow<", 9)) {
-    if (arith_parse_overflow_body(s, len, &f))
-      return true;
-    nc_emit_error(ctx, loc, "%s", arith_overflow_expected);
-    return false;
-  }
-  if (len >= 9 && !memcmp(s, "fastmath<", 9)) {
-    if (arith_parse_fastmath_body(s, len, &f))
-      return true;
-    nc_emit_error(ctx, loc, "%s", arith_fastmath_expected);
-    return false;
-  }
   nc_emit_error(ctx, loc, "unknown attribute '#arith.%.*s'; arith has #arith.overflow<...> and #arith.fastmath<...>",
                 (int)len, s);
   return false;
@@ -628,6 +609,7 @@ const nc_dialect_def nc_arith_dialect = {
   .n_ops = ARITH_NUM_OPS,
   .materialize_constant = materialize_constant,
   .verify_attr = verify_attr,
+  .attrs = arith_attr_defs, .n_attrs = ARITH_NUM_ATTRS,
 };
 
 /* --- builders for other dialects and passes ---------------------------------------------------------------- */

@@ -53,26 +53,6 @@ static bool parse_flag_list(const char *s, size_t len, const char *const *names,
   }
 }
 
-/* Parses `mnemonic<list>` (an opaque attribute body). */
-static bool parse_flag_body(const char *s, size_t len, const char *mnemonic, const char *const *names, size_t n,
-                            unsigned all, unsigned *flags)
-{
-  size_t ml = strlen(mnemonic);
-  if (len < ml + 2 || memcmp(s, mnemonic, ml) || s[ml] != '<' || s[len - 1] != '>')
-    return false;
-  return parse_flag_list(s + ml + 1, len - ml - 2, names, n, all, flags);
-}
-
-bool arith_parse_overflow_body(const char *s, size_t len, unsigned *flags)
-{
-  return parse_flag_body(s, len, "overflow", overflow_names, 2, 0, flags);
-}
-
-bool arith_parse_fastmath_body(const char *s, size_t len, unsigned *flags)
-{
-  return parse_flag_body(s, len, "fastmath", fastmath_names, 7, NC_ARITH_FASTMATH_FAST, flags);
-}
-
 /* MLIR's spelling: `nsw, nuw` for overflow flags, `nnan,nsz` or `fast` for fast-math flags. */
 static size_t flag_text(char *buf, size_t cap, bool fastmath, unsigned flags)
 {
@@ -88,29 +68,76 @@ static size_t flag_text(char *buf, size_t cap, bool fastmath, unsigned flags)
   return len;
 }
 
-static nc_attr *flag_attr(nc_context *ctx, bool fastmath, unsigned flags)
+/* `<a, b, ...>`: the flag list of either attribute, in the attribute or
+ * after the op's `overflow` / `fastmath` keyword. */
+static bool parse_flag_params(nc_asm_parser *p, bool fastmath, unsigned *flags)
+{
+  if (!nc_asm_parse_punct(p, "<"))
+    return false;
+  const char *const *names = fastmath ? fastmath_names : overflow_names;
+  size_t n = fastmath ? 7 : 2;
+  *flags = 0;
+  do {
+    const char *w;
+    size_t len;
+    nc_location wloc = nc_asm_parser_get_loc(p);
+    unsigned f;
+    if (!nc_asm_parse_optional_any_keyword(p, &w, &len) ||
+        !parse_flag_list(w, len, names, n, fastmath ? NC_ARITH_FASTMATH_FAST : 0, &f))
+      return nc_asm_parser_error(p, wloc, "%s", fastmath ? arith_fastmath_expected : arith_overflow_expected);
+    *flags |= f;
+  } while (nc_asm_parse_optional_punct(p, ","));
+  return nc_asm_parse_punct(p, ">");
+}
+
+/* The two attributes' storage: the flag bits. user_data is non-NULL for fastmath. */
+typedef struct flags_storage {
+  unsigned flags;
+} flags_storage;
+
+static bool parse_flags_attr(nc_asm_parser *p, void *storage, void *user_data)
+{
+  return parse_flag_params(p, user_data != NULL, &((flags_storage *)storage)->flags);
+}
+
+static void print_flags_attr(nc_asm_printer *p, const void *storage, void *user_data)
 {
   char buf[128];
-  int n = snprintf(buf, sizeof buf, "%s<", fastmath ? "fastmath" : "overflow");
-  n += (int)flag_text(buf + n, sizeof buf - (size_t)n, fastmath, flags);
-  buf[n++] = '>';
-  return nc_attr_opaque(ctx, nc_ident_get_cstr(ctx, "arith"), buf, (size_t)n);
+  flag_text(buf, sizeof buf, user_data != NULL, ((const flags_storage *)storage)->flags);
+  nc_asm_printf(p, "<%s>", buf);
+}
+
+const nc_dialect_attr_def arith_attr_defs[ARITH_NUM_ATTRS] = {
+  {.mnemonic = "overflow", .summary = "Integer overflow arith flags",
+   .description = "`#arith.overflow<nsw, nuw>` (or `none`): the flags of `addi`, `subi`, `muli`, `shli`; "
+                  "printed `overflow<...>` in the ops' custom syntax.",
+   .storage_size = sizeof(flags_storage), .parse = parse_flags_attr, .print = print_flags_attr},
+  {.mnemonic = "fastmath", .summary = "Floating point fast math flags",
+   .description = "`#arith.fastmath<nnan,ninf>` (or `none`, `fast`): the fast-math flags of the float ops; "
+                  "printed `fastmath<...>` in the ops' custom syntax.",
+   .storage_size = sizeof(flags_storage), .parse = parse_flags_attr, .print = print_flags_attr,
+   .user_data = (void *)&arith_attr_defs},
+};
+
+static nc_attr *flag_attr(nc_context *ctx, bool fastmath, unsigned flags)
+{
+  flags_storage st = {flags};
+  const nc_dialect_attr_def *def = &arith_attr_defs[fastmath];
+  nc_attr *a = nc_attr_dialect(ctx, def, &st);
+  if (!a && nc_context_register_dialect(ctx, &nc_arith_dialect)) /* a context without the dialect yet */
+    a = nc_attr_dialect(ctx, def, &st);
+  return a;
 }
 
 nc_attr *nc_arith_overflow_attr(nc_context *ctx, unsigned flags) { return flag_attr(ctx, false, flags); }
 nc_attr *nc_arith_fastmath_attr(nc_context *ctx, unsigned flags) { return flag_attr(ctx, true, flags); }
 
+bool arith_attr_is_flags(const nc_attr *a, bool fastmath) { return nc_attr_isa(a, &arith_attr_defs[fastmath]); }
+
 static unsigned flags_of(const nc_op *op, const char *name, bool fastmath)
 {
   nc_attr *a = nc_op_get_attr_str(op, name);
-  unsigned f = 0;
-  size_t len;
-  if (!a || nc_attr_get_kind(a) != NC_ATTR_OPAQUE)
-    return 0;
-  const char *s = nc_attr_opaque_get_body(a, &len);
-  if (!(fastmath ? arith_parse_fastmath_body(s, len, &f) : arith_parse_overflow_body(s, len, &f)))
-    return 0;
-  return f;
+  return arith_attr_is_flags(a, fastmath) ? ((const flags_storage *)nc_attr_dialect_get_storage(a))->flags : 0;
 }
 
 unsigned nc_arith_get_overflow_flags(const nc_op *op) { return flags_of(op, "overflowFlags", false); }
@@ -176,22 +203,8 @@ static bool parse_flags(nc_asm_parser *p, nc_op_builder *b, const shape *s)
   const char *kw = s->fastmath ? "fastmath" : "overflow";
   if (!nc_asm_parse_optional_keyword(p, kw))
     return true;
-  if (!nc_asm_parse_punct(p, "<"))
-    return false;
-  const char *const *names = s->fastmath ? fastmath_names : overflow_names;
-  size_t n = s->fastmath ? 7 : 2;
-  unsigned flags = 0;
-  do {
-    const char *w;
-    size_t len;
-    nc_location wloc = nc_asm_parser_get_loc(p);
-    unsigned f;
-    if (!nc_asm_parse_optional_any_keyword(p, &w, &len) ||
-        !parse_flag_list(w, len, names, n, s->fastmath ? NC_ARITH_FASTMATH_FAST : 0, &f))
-      return nc_asm_parser_error(p, wloc, "%s", s->fastmath ? arith_fastmath_expected : arith_overflow_expected);
-    flags |= f;
-  } while (nc_asm_parse_optional_punct(p, ","));
-  if (!nc_asm_parse_punct(p, ">"))
+  unsigned flags;
+  if (!parse_flag_params(p, s->fastmath, &flags))
     return false;
   nc_op_builder_set_attr(b, s->flag->name, flag_attr(nc_asm_parser_get_context(p), s->fastmath, flags));
   return true;

@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <isl/set.h>
+#include <isl/val.h>
+
 #include "core_internal.h"
 #include "nc/dialects/dataflow/dataflow.h"
 #include "nc/ir/symbol.h"
@@ -168,10 +171,12 @@ static node_info *find_node(fn_view *v, const char *name)
 
 static int64_t n_iters(fn_view *v, node_info *ni)
 {
-  if (ni->n_iters == -2) {
-    nc_core_iters it;
-    ni->n_iters = nc_core_iters_of_node(ni->node, v->ctx, &it) ? (int64_t)it.n : -1;
-    nc_core_iters_clear(&it);
+  if (ni->n_iters == -2) { /* the number of points of the domain (it is bounded: the node verified) */
+    isl_set *dom = nc_dataflow_node_get_domain(ni->node, v->ctx);
+    isl_val *count = dom && isl_set_is_bounded(dom) == isl_bool_true ? isl_set_count_val(dom) : NULL;
+    ni->n_iters = count && isl_val_is_int(count) == isl_bool_true ? isl_val_get_num_si(count) : -1;
+    isl_val_free(count);
+    isl_set_free(dom);
   }
   return ni->n_iters;
 }

@@ -245,7 +245,7 @@ nc_op *nc_dataflow_node_wrap(nc_op *const *ops, size_t n_ops, const char *name, 
     reads[i] = nc_dataflow_map_attr_get(ctx, desc->reads[i]);
   nc_named_attr attrs[] = {
     {nc_ident_get_cstr(ctx, "name"), nc_attr_string_cstr(ctx, name)},
-    {nc_ident_get_cstr(ctx, "kind"), nc_attr_string_cstr(ctx, desc->kind)},
+    {nc_ident_get_cstr(ctx, "kind"), nc_attr_string_cstr(ctx, desc->kind ? desc->kind : "")},
     {nc_ident_get_cstr(ctx, "domain"), nc_dataflow_set_attr_get(ctx, desc->domain)},
     {nc_ident_get_cstr(ctx, "reads"), nc_attr_array(ctx, desc->n_reads, reads)},
     {nc_ident_get_cstr(ctx, "writes"), nc_dataflow_map_attr_get(ctx, desc->writes)},

@@ -1,12 +1,16 @@
 /* dataflow_attrs.c: the dialect's attributes #dataflow.set<"..."> and
  * #dataflow.map<"...">, whose string is isl text, and reading them into isl.
  *
- * The attributes are kept as opaque dialect attributes (the body is the text
- * after `#dataflow.`), so they print, unique and cross mlir-opt like any
- * dialect attribute. The parser calls the dialect's verify_attr hook, which
- * parses the string with isl in a private context: bad isl text is a
- * diagnostic at the attribute, never an isl abort or isl's own printing.
+ * Both are dialect attribute definitions (nc/ir/dialect_attrs.h) whose
+ * storage is the isl text as a uniqued string attribute: equal text is the
+ * same attribute, reading the text back costs no parsing of the attribute,
+ * and the storage owns nothing. The parse hook reads `<"...">`; the verify
+ * hook parses the string with isl in a private context, so bad isl text is
+ * a diagnostic at the attribute, never an isl abort or isl's own printing.
+ * The text is kept as written (not canonicalised by isl), so IR prints back
+ * as it was read.
  */
+#include <ctype.h>
 #include <isl/obj.h>
 #include <isl/options.h>
 #include <isl/stream.h>
@@ -15,7 +19,6 @@
 #include <string.h>
 
 #include "dataflow_internal.h"
-#include "nc/support/hex.h"
 
 df_isl_scope df_isl_scope_enter(isl_ctx *ctx)
 {
@@ -30,41 +33,95 @@ void df_isl_scope_exit(df_isl_scope s) { isl_options_set_on_error(s.ctx, s.saved
 char *df_set_text(isl_set *s) { return s ? isl_set_to_str(s) : NULL; }
 char *df_map_text(isl_map *m) { return m ? isl_map_to_str(m) : NULL; }
 
+/* --- the definitions --------------------------------------------------------------------------------- */
+
+/* The storage of both attributes: the isl text. */
+typedef struct df_isl_text {
+  nc_attr *text; /* a string attribute */
+} df_isl_text;
+
+static const char *const malformed_hint = "expected a string in angle brackets, e.g. #dataflow.set<\"{ S[i] : 0 <= i < 4 }\">";
+
+static bool parse_isl_text(nc_asm_parser *p, void *storage, void *user_data)
+{
+  const char *what = user_data;
+  nc_location at = nc_asm_parser_get_loc(p);
+  df_isl_text *st = storage;
+  if (!nc_asm_parse_optional_punct(p, "<"))
+    return nc_asm_parser_error(p, at, "malformed #dataflow.%s: %s", what, malformed_hint);
+  at = nc_asm_parser_get_loc(p);
+  if (!nc_asm_parse_optional_string(p, &st->text))
+    return nc_asm_parser_error(p, at, "malformed #dataflow.%s: %s", what, malformed_hint); /* no-op after a bad escape */
+  at = nc_asm_parser_get_loc(p);
+  if (!nc_asm_parse_optional_punct(p, ">"))
+    return nc_asm_parser_error(p, at, "malformed #dataflow.%s: expected '>' after the isl string", what);
+  return true;
+}
+
+static void print_isl_text(nc_asm_printer *p, const void *storage, void *user_data)
+{
+  (void)user_data;
+  size_t len;
+  const char *text = nc_attr_get_string(((const df_isl_text *)storage)->text, &len);
+  nc_asm_print(p, "<");
+  nc_asm_print_string(p, text, len);
+  nc_asm_print(p, ">");
+}
+
+static bool verify_isl_text(nc_context *ctx, nc_location loc, const void *storage, void *user_data)
+{
+  bool is_set = !strcmp(user_data, "set");
+  const char *text = nc_attr_get_string(((const df_isl_text *)storage)->text, NULL);
+  isl_ctx *ictx = isl_ctx_alloc();
+  char err[1024];
+  void *obj = is_set ? (void *)nc_dataflow_parse_isl_set(ictx, text, err, sizeof err)
+                     : (void *)nc_dataflow_parse_isl_map(ictx, text, err, sizeof err);
+  if (!obj)
+    nc_emit_error(ctx, loc, "%s", err);
+  else if (is_set)
+    isl_set_free(obj);
+  else
+    isl_map_free(obj);
+  isl_ctx_free(ictx);
+  return obj != NULL;
+}
+
+const nc_dialect_attr_def df_attr_defs[DF_NUM_ATTRS] = {
+  {.mnemonic = "set", .summary = "An isl set, written in isl's syntax",
+   .description = "`#dataflow.set<\"{ S[c, y, x] : 0 <= c < 16 and 0 <= y < 8 and 0 <= x < 8 }\">`: a node's "
+                  "iteration domain. The string must hold exactly one isl set (one space); isl checks it when "
+                  "the attribute is parsed. Equal text is the same attribute.",
+   .storage_size = sizeof(df_isl_text), .parse = parse_isl_text, .print = print_isl_text,
+   .verify = verify_isl_text, .user_data = (void *)"set"},
+  {.mnemonic = "map", .summary = "An isl map, written in isl's syntax",
+   .description = "`#dataflow.map<\"{ S[oy] -> In0[c, iy, ix] : ... }\">`: an access relation or a dependence. "
+                  "The string must hold exactly one isl map (one space); isl checks it when the attribute is "
+                  "parsed.",
+   .storage_size = sizeof(df_isl_text), .parse = parse_isl_text, .print = print_isl_text,
+   .verify = verify_isl_text, .user_data = (void *)"map"},
+};
+
+#define DF_SET (&df_attr_defs[0])
+#define DF_MAP (&df_attr_defs[1])
+
 /* --- building ---------------------------------------------------------------------------------------- */
 
-/* `kw<"text">` with the string escaped as MLIR string literals are. */
-static nc_attr *make(nc_context *ctx, const char *kw, const char *text)
+static nc_attr *make(nc_context *ctx, const nc_dialect_attr_def *def, const char *text)
 {
-  char *buf;
-  size_t len;
-  FILE *f = open_memstream(&buf, &len);
-  if (!f)
-    abort();
-  fprintf(f, "%s<\"", kw);
-  for (const unsigned char *s = (const unsigned char *)text; *s; s++) {
-    if (*s == '"' || *s == '\\')
-      fprintf(f, "\\%c", *s);
-    else if (*s == '\n')
-      fputs("\\n", f);
-    else if (*s < 0x20 || *s >= 0x7f)
-      fprintf(f, "\\%02X", *s);
-    else
-      fputc(*s, f);
-  }
-  fputs("\">", f);
-  fclose(f);
-  nc_attr *a = nc_attr_opaque(ctx, nc_ident_get_cstr(ctx, "dataflow"), buf, len);
-  free(buf);
+  df_isl_text st = {nc_attr_string_cstr(ctx, text)};
+  nc_attr *a = nc_attr_dialect(ctx, def, &st);
+  if (!a && nc_context_register_dialect(ctx, &nc_dataflow_dialect)) /* a context without the dialect yet */
+    a = nc_attr_dialect(ctx, def, &st);
   return a;
 }
 
-nc_attr *nc_dataflow_set_attr_get(nc_context *ctx, const char *isl_text) { return make(ctx, "set", isl_text); }
-nc_attr *nc_dataflow_map_attr_get(nc_context *ctx, const char *isl_text) { return make(ctx, "map", isl_text); }
+nc_attr *nc_dataflow_set_attr_get(nc_context *ctx, const char *isl_text) { return make(ctx, DF_SET, isl_text); }
+nc_attr *nc_dataflow_map_attr_get(nc_context *ctx, const char *isl_text) { return make(ctx, DF_MAP, isl_text); }
 
 nc_attr *nc_dataflow_set_attr_from_isl(nc_context *ctx, isl_set *set)
 {
   char *s = df_set_text(set);
-  nc_attr *a = s ? make(ctx, "set", s) : NULL;
+  nc_attr *a = s ? make(ctx, DF_SET, s) : NULL;
   free(s);
   return a;
 }
@@ -72,101 +129,28 @@ nc_attr *nc_dataflow_set_attr_from_isl(nc_context *ctx, isl_set *set)
 nc_attr *nc_dataflow_map_attr_from_isl(nc_context *ctx, isl_map *map)
 {
   char *s = df_map_text(map);
-  nc_attr *a = s ? make(ctx, "map", s) : NULL;
+  nc_attr *a = s ? make(ctx, DF_MAP, s) : NULL;
   free(s);
   return a;
 }
 
 /* --- reading ------------------------------------------------------------------------------------------ */
 
-static const char *skip_ws(const char *s, const char *end)
-{
-  while (s < end && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r'))
-    s++;
-  return s;
-}
+bool nc_dataflow_attr_is_set(const nc_attr *a) { return nc_attr_isa(a, DF_SET); }
+bool nc_dataflow_attr_is_map(const nc_attr *a) { return nc_attr_isa(a, DF_MAP); }
 
-/* Splits an opaque body `kw<"text">` into its keyword and unescaped text
- * (malloc'ed). Returns NULL, with *why set, if the body has another shape. */
-static char *split_body(const char *body, size_t len, const char **kw, size_t *kwlen, const char **why)
+/* The text of a set or map attribute (NUL-terminated, owned by the context), or NULL. */
+static const char *text_of(const nc_attr *a)
 {
-  const char *end = body + len, *s = body;
-  while (s < end && (*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9')))
-    s++;
-  *kw = body;
-  *kwlen = (size_t)(s - body);
-  *why = "expected a string in angle brackets, e.g. #dataflow.set<\"{ S[i] : 0 <= i < 4 }\">";
-  s = skip_ws(s, end);
-  if (s == end || *s++ != '<')
+  if (!nc_attr_isa(a, DF_SET) && !nc_attr_isa(a, DF_MAP))
     return NULL;
-  s = skip_ws(s, end);
-  if (s == end || *s++ != '"')
-    return NULL;
-  char *out = nc_xmalloc((size_t)(end - s) + 1);
-  size_t n = 0;
-  for (;;) {
-    if (s == end) {
-      free(out);
-      return NULL;
-    }
-    char c = *s++;
-    if (c == '"')
-      break;
-    if (c != '\\') {
-      out[n++] = c;
-      continue;
-    }
-    if (s == end) {
-      free(out);
-      return NULL;
-    }
-    c = *s++;
-    if (c == 'n')
-      out[n++] = '\n';
-    else if (c == 't')
-      out[n++] = '\t';
-    else if (c == '"' || c == '\\')
-      out[n++] = c;
-    else if (s < end && nc_hex_digit_value(c) >= 0 && nc_hex_digit_value(*s) >= 0)
-      out[n++] = (char)(nc_hex_digit_value(c) * 16 + nc_hex_digit_value(*s)), s++;
-    else {
-      free(out);
-      *why = "invalid escape sequence in the isl string";
-      return NULL;
-    }
-  }
-  s = skip_ws(s, end);
-  if (s == end || *s++ != '>' || skip_ws(s, end) != end) {
-    free(out);
-    return NULL;
-  }
-  out[n] = 0;
-  return out;
+  return nc_attr_get_string(((const df_isl_text *)nc_attr_dialect_get_storage(a))->text, NULL);
 }
-
-static bool kw_is(const nc_attr *a, const char *want)
-{
-  if (!a || nc_attr_get_kind(a) != NC_ATTR_OPAQUE || strcmp(nc_ident_str(nc_attr_opaque_get_dialect(a)), "dataflow"))
-    return false;
-  size_t len, kwlen, n = strlen(want);
-  const char *body = nc_attr_opaque_get_body(a, &len);
-  const char *kw, *why;
-  char *text = split_body(body, len, &kw, &kwlen, &why);
-  bool ok = text && kwlen == n && !memcmp(kw, want, n);
-  free(text);
-  return ok;
-}
-
-bool nc_dataflow_attr_is_set(const nc_attr *a) { return kw_is(a, "set"); }
-bool nc_dataflow_attr_is_map(const nc_attr *a) { return kw_is(a, "map"); }
 
 char *nc_dataflow_attr_get_text(const nc_attr *a)
 {
-  if (!nc_dataflow_attr_is_set(a) && !nc_dataflow_attr_is_map(a))
-    return NULL;
-  size_t len, kwlen;
-  const char *kw, *why, *body = nc_attr_opaque_get_body(a, &len);
-  return split_body(body, len, &kw, &kwlen, &why);
+  const char *t = text_of(a);
+  return t ? strdup(t) : NULL;
 }
 
 /* Reads exactly one object of type `want` (isl_obj_set or isl_obj_map). */
@@ -214,51 +198,25 @@ isl_map *nc_dataflow_parse_isl_map(isl_ctx *ctx, const char *text, char *err, si
 
 isl_set *nc_dataflow_attr_get_isl_set(const nc_attr *a, isl_ctx *ctx)
 {
-  char *text = nc_dataflow_attr_is_set(a) ? nc_dataflow_attr_get_text(a) : NULL;
-  isl_set *s = text ? nc_dataflow_parse_isl_set(ctx, text, NULL, 0) : NULL;
-  free(text);
-  return s;
+  return nc_attr_isa(a, DF_SET) ? nc_dataflow_parse_isl_set(ctx, text_of(a), NULL, 0) : NULL;
 }
 
 isl_map *nc_dataflow_attr_get_isl_map(const nc_attr *a, isl_ctx *ctx)
 {
-  char *text = nc_dataflow_attr_is_map(a) ? nc_dataflow_attr_get_text(a) : NULL;
-  isl_map *m = text ? nc_dataflow_parse_isl_map(ctx, text, NULL, 0) : NULL;
-  free(text);
-  return m;
+  return nc_attr_isa(a, DF_MAP) ? nc_dataflow_parse_isl_map(ctx, text_of(a), NULL, 0) : NULL;
 }
 
 /* --- the verify_attr hook ------------------------------------------------------------------------------ */
 
+/* Only bodies whose mnemonic is neither `set` nor `map` get here (those two
+ * have definitions). */
 bool df_verify_attr(nc_context *ctx, nc_location loc, nc_attr *a)
 {
-  size_t len, kwlen;
-  const char *kw, *why, *body = nc_attr_opaque_get_body(a, &len);
-  char *text = split_body(body, len, &kw, &kwlen, &why);
-  bool is_set = kwlen == 3 && !memcmp(kw, "set", 3), is_map = kwlen == 3 && !memcmp(kw, "map", 3);
-  if (!is_set && !is_map) {
-    free(text);
-    nc_emit_error(ctx, loc, "unknown attribute '#dataflow.%.*s'; the dataflow dialect has #dataflow.set<\"...\"> and "
-                  "#dataflow.map<\"...\">", (int)kwlen, kw);
-    return false;
-  }
-  if (!text) {
-    nc_emit_error(ctx, loc, "malformed #dataflow.%s: %s", is_set ? "set" : "map", why);
-    return false;
-  }
-  isl_ctx *ictx = isl_ctx_alloc();
-  char err[1024];
-  void *obj = is_set ? (void *)nc_dataflow_parse_isl_set(ictx, text, err, sizeof err)
-                     : (void *)nc_dataflow_parse_isl_map(ictx, text, err, sizeof err);
-  if (obj) {
-    if (is_set)
-      isl_set_free(obj);
-    else
-      isl_map_free(obj);
-  } else {
-    nc_emit_error(ctx, loc, "%s", err);
-  }
-  isl_ctx_free(ictx);
-  free(text);
-  return obj != NULL;
+  size_t len, kwlen = 0;
+  const char *body = nc_attr_opaque_get_body(a, &len);
+  while (kwlen < len && (body[kwlen] == '_' || isalnum((unsigned char)body[kwlen])))
+    kwlen++;
+  nc_emit_error(ctx, loc, "unknown attribute '#dataflow.%.*s'; the dataflow dialect has #dataflow.set<\"...\"> and "
+                "#dataflow.map<\"...\">", (int)kwlen, body);
+  return false;
 }

@@ -3,8 +3,10 @@
  * docs/design/spine.md section 2) and its verification.
  *
  * dataflow.node holds one layer's graph ops in an isolated single-block
- * region, so a node means exactly what its ops mean; its attributes describe
- * the layer to isl: the domain (#dataflow.set) and the read and write access
+ * region, so a node means exactly what its ops mean (for the interpreter and
+ * dataflow-inline); its `kind` and `params` say what it computes to the
+ * levels below (layer.h, dataflow_layer_kind.c), and its other attributes
+ * describe the layer to isl: the domain (#dataflow.set) and the read and write access
  * relations (#dataflow.map) in isl's own syntax. The verifier parses them
  * with isl and checks that they fit the node: the statement's space, one read
  * per operand into In<i>, writes into Out, every access inside its tensor's
@@ -18,7 +20,7 @@
 #include <isl/space.h>
 
 #include "dataflow_internal.h"
-#include "nc/dialects/graph/graph.h"
+#include "nc/dialects/dataflow/layer.h"
 
 /* --- attribute constraints ---------------------------------------------------------------------------- */
 
@@ -232,6 +234,8 @@ bool df_verify_node(nc_op *op)
   if (!check_array_len(op, "reads", n) || !check_array_len(op, "earliest", n) || !check_array_len(op, "control", n) ||
       !check_array_len(op, "buffer_elements", n))
     return false;
+  if (!df_verify_layer(op))
+    return false;
   if (nc_attr_get_int(nc_op_get_attr_str(op, "macs")) < 0)
     return nc_op_emit_error(op, "macs must be non-negative");
   nc_attr *buf = nc_op_get_attr_str(op, "buffer_elements");
@@ -269,9 +273,12 @@ static const nc_value_def node_operands[] = {
 static const nc_value_def node_results[] = {{"output", NULL, NC_ARITY_ONE, "the layer's output (Out)"}};
 static const nc_attr_def node_attrs[] = {
   {"name", &nc_ac_string, false, NULL, "the layer's name, unique in the function (e.g. \"conv1\")"},
-  {"kind", &nc_ac_string, false, NULL,
-   "\"conv\", \"matmul\", \"pool\", \"global_pool\", \"add\", \"elementwise\", \"concat\", \"flatten\" or "
-   "\"reshape\""},
+  {"kind", &nc_ac_string, false, NULL, "the layer kind, one of the table below (layer.h)"},
+  {"params", &nc_ac_dictionary, true, NULL,
+   "the layer's parameters that differ from their defaults (layer.h): `kernel`, `stride`, `dilation`, `pads`, "
+   "`group`, `count_include_pad`, `axis`, `op`, `input_zero_points`, `input_multiplier`, `input_shift`, "
+   "`weight_zero_point`, `weights`, `bias`, `multiplier`, `shift`, `output_zero_point`, `clamp_min`, `clamp_max`, "
+   "`lut`"},
   {"domain", &ac_set, false, NULL, "the iteration domain `{ S[...] : ... }`, run in lexicographic order"},
   {"reads", &ac_map_array, false, NULL, "one read relation `{ S[...] -> In<i>[...] }` per operand, in order"},
   {"writes", &ac_map, false, NULL, "the write relation `{ S[...] -> Out[...] }`"},
@@ -292,9 +299,25 @@ static const nc_op_def dataflow_ops[] = {
     .name = "dataflow.node",
     .summary = "One layer of a spatial pipeline",
     .description =
-      "A layer as a pipeline stage: the region holds the layer's graph ops (e.g. `graph.conv_integer` + "
-      "`graph.requantize` with their constants), so the node computes exactly what they compute; the block's "
-      "arguments are the operands. The attributes describe the layer's work to isl, in isl's own syntax:\n\n"
+      "A layer as a pipeline stage: the region holds the layer's graph-dialect ops (e.g. a `conv_integer` and the "
+      "`requantize` after it, with their constants), so the node computes exactly what they compute (for the "
+      "interpreter and `dataflow-inline`); the block's arguments are the operands. Everything below the graph level "
+      "reads the layer from `kind` and `params` instead of the region (`nc/dialects/dataflow/layer.h`). The layer "
+      "kinds:\n\n"
+#define NC_X(e, name, summary) "- `" name "`: " summary "\n"
+      NC_DATAFLOW_LAYER_KINDS(NC_X)
+#undef NC_X
+      "\n`params` holds only the fields that differ from their defaults (strides and dilations 1, group 1, no "
+      "requantization, no clamp, zeros): geometry as `array<i64: ...>` (`kernel` [kh, kw], `stride`, `dilation`, "
+      "`pads` [top, left, bottom, right]), `group`, `count_include_pad`, `axis`, the eltwise `op` (\"add\", \"sub\", "
+      "\"mul\", \"max\", \"min\"), per-input `input_zero_points`/`input_multiplier`/`input_shift`, "
+      "`weight_zero_point`, the constants `weights`, `bias` and `lut` as the graph constants' own elements "
+      "attributes (dense or dense_resource: nothing is copied), the requantization `multiplier` and `shift` (one, "
+      "or one per output channel), `output_zero_point`, `clamp_min` and `clamp_max`. The integer semantics: "
+      "acc = sum((x - input zero point) * (w - weight zero point)) + bias[c]; y = round_half_even(acc * "
+      "multiplier[c] / 2^shift[c]) + output_zero_point; y = clamp(y, clamp_min, clamp_max); a float layer (element "
+      "width 0) uses the geometry, weights, bias and clamp only.\n\n"
+      "The attributes describe the layer's work to isl, in isl's own syntax:\n\n"
       "- `domain`: the iterations `{ S[oy] : 0 <= oy < 8 }` (one per output row, or `S[oy, ox]` per pixel, `S[]` "
       "for a layer that runs once), executed in lexicographic order;\n"
       "- `reads[i]`: the elements of operand i each iteration reads, `{ S[oy] -> In0[c, iy, ix] : ... }`;\n"
@@ -306,24 +329,29 @@ static const nc_op_def dataflow_ops[] = {
       "`buffer_elements` (the channel's minimum buffer).\n\n"
       "The verifier reads every relation with isl and checks that the domain is a bounded, non-empty set of `S` "
       "without parameters, that each access starts from the domain's space, names its tensor (`In<i>`, `Out`) "
-      "with that tensor's coordinates and stays inside its bounds, and that the region's arguments and "
-      "`dataflow.yield` match the operands and results.\n\n"
+      "with that tensor's coordinates and stays inside its bounds, that `kind` names a layer kind and `params` "
+      "are well formed for it (known names, array lengths, ranges, weights and bias matching the output "
+      "channels), and that the region's arguments and `dataflow.yield` match the operands and results.\n\n"
       "```mlir\n"
       "%1 = dataflow.node \"conv1\"(%0) {\n"
       "       domain = #dataflow.set<\"{ S[oy] : 0 <= oy <= 7 }\">,\n"
+      "       kind = \"conv\", macs = 9216 : i64,\n"
+      "       params = {bias = dense_resource<conv1.bias> : tensor<16xi32>, clamp_max = 127 : i64, clamp_min = 0 : i64,\n"
+      "                 kernel = array<i64: 3, 3>, multiplier = array<i64: 1518500250>, pads = array<i64: 1, 1, 1, 1>,\n"
+      "                 shift = array<i64: 38>, weights = dense_resource<conv1.weight> : tensor<16x1x3x3xi8>},\n"
       "       reads = [#dataflow.map<\"{ S[oy] -> In0[c = 0, iy, ix] : 0 <= oy <= 7 and iy >= -1 + oy and 0 <= iy <= 7 "
       "and iy <= 1 + oy and 0 <= ix <= 7 }\">],\n"
-      "       writes = #dataflow.map<\"{ S[oy] -> Out[k, oy, ox] : 0 <= oy <= 7 and 0 <= k <= 15 and 0 <= ox <= 7 }\">,\n"
-      "       kind = \"conv\", macs = 9216 : i64}({\n"
+      "       writes = #dataflow.map<\"{ S[oy] -> Out[k, oy, ox] : 0 <= oy <= 7 and 0 <= k <= 15 and 0 <= ox <= 7 }\">}({\n"
       "  ^bb0(%arg0: tensor<1x1x8x8xi8>):\n"
-      "    %w = graph.constant {value = dense_resource<conv1.weight> : tensor<16x1x3x3xi8>} : () -> tensor<16x1x3x3xi8>\n"
-      "    %acc = graph.conv_integer %arg0, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x1x8x8xi8>, "
-      "tensor<16x1x3x3xi8>) -> tensor<1x16x8x8xi32>\n"
-      "    %b = graph.constant {value = dense_resource<conv1.bias> : tensor<16xi32>} : () -> tensor<16xi32>\n"
-      "    %y = graph.requantize %acc, %b {...} : (tensor<1x16x8x8xi32>, tensor<16xi32>) -> tensor<1x16x8x8xi8>\n"
+      "    ...  // the conv_integer, its requantize and their constants\n"
       "    dataflow.yield %y : tensor<1x16x8x8xi8>\n"
       "  }) : (tensor<1x1x8x8xi8>) -> tensor<1x16x8x8xi8>\n"
-      "```",
+      "```\n\n"
+      "graph-to-dataflow also records the network's inputs and outputs on the function, as the discardable "
+      "attribute `dataflow.io = {inputs = [{argument = 0 : i64, bits = 8 : i64, name = \"input\", scale = ... : f64, "
+      "zero_point = 0 : i64}], outputs = [{bits = 8 : i64, name = \"output0\", result = 0 : i64, scale = ... : f64, "
+      "zero_point = 0 : i64}]}`: how the host quantizes each argument and dequantizes each result "
+      "(`nc_dataflow_func_get_io`).",
     .operands = N(node_operands), .results = N(node_results), .attrs = N(node_attrs), .regions = N(node_regions),
     .traits = NC_TRAIT_ISOLATED_FROM_ABOVE | NC_TRAIT_SINGLE_BLOCK | NC_TRAIT_RECURSIVE_MEMORY_EFFECTS,
     .verify_regions = df_verify_node,
@@ -360,6 +388,6 @@ const nc_dialect_def nc_dataflow_dialect = {
     "`nc/dialects/dataflow/dataflow.h`.",
   .ops = dataflow_ops,
   .n_ops = NC_COUNTOF(dataflow_ops),
-  .dependents = (const nc_dialect_def *const[]){&nc_graph_dialect}, .n_dependents = 1,
   .verify_attr = df_verify_attr,
+  .attrs = df_attr_defs, .n_attrs = DF_NUM_ATTRS,
 };

@@ -6,6 +6,7 @@
 
 #include "nc/dialects/dataflow/dataflow.h"
 #include "nc/ir/diag.h"
+#include "nc/ir/dialect_attrs.h"
 
 /** While alive, `ctx` reports errors by returning NULL (never aborting or
  * printing); leaving restores the caller's error mode. */
@@ -16,13 +17,21 @@ typedef struct df_isl_scope {
 df_isl_scope df_isl_scope_enter(isl_ctx *ctx);
 void df_isl_scope_exit(df_isl_scope s);
 
-/** The dialect's verify_attr hook: #dataflow.set / #dataflow.map bodies must
- * be one string holding exactly one isl set / map. */
+/** The dialect's attribute definitions: #dataflow.set, #dataflow.map. */
+#define DF_NUM_ATTRS 2
+extern const nc_dialect_attr_def df_attr_defs[DF_NUM_ATTRS];
+
+/** The dialect's verify_attr hook, for dialect attributes kept as text: any
+ * mnemonic but `set` and `map` is an error. */
 bool df_verify_attr(nc_context *ctx, nc_location loc, NC_KEEP nc_attr *a);
 
 /** Checks every attribute of a node against its operands, results and
  * region (the op's verify hook). */
 bool df_verify_node(nc_op *op);
+
+/** Checks the node's `kind` and `params` (layer.h) with diagnostics at the
+ * node; the same decoder as nc_dataflow_node_get_layer. */
+bool df_verify_layer(nc_op *node);
 
 /** The set of all elements of a tensor `name` with n coordinates of sizes
  * dims: { name[i0, ..] : 0 <= ik < dk }; NULL on an isl error. */

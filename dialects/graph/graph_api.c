@@ -118,6 +118,50 @@ const int64_t *nc_graph_attr_ints(const nc_op *op, const char *name, size_t *n)
   return nc_attr_dense_array_get_data(a);
 }
 
+/* --- per-kind data from graph_ops.def ------------------------------------------------------------------------ */
+
+/* The kernel families whose kernels take an operation code. */
+typedef enum kernel_family { KERNEL_NONE, KERNEL_UNARY, KERNEL_BINARY, KERNEL_VARIADIC, KERNEL_REDUCE } kernel_family;
+
+static const struct kind_row {
+  kernel_family family;
+  int kernel_op;
+  nc_graph_quant_class quant;
+} kind_rows[] = {
+#define UNARY(OP) KERNEL_UNARY, OP
+#define BINARY(OP) KERNEL_BINARY, OP
+#define VARIADIC(OP) KERNEL_VARIADIC, OP
+#define REDUCE(OP) KERNEL_REDUCE, OP
+#define NO_KERNEL_OP KERNEL_NONE, 0
+#define GRAPH_OP(KIND, MNEMONIC, SUMMARY, ONNX, KERNEL, INTERP, QUANT, DEF, DESCRIPTION) \
+  {KERNEL, NC_GRAPH_QUANT_##QUANT},
+#include "graph_ops.def"
+#undef UNARY
+#undef BINARY
+#undef VARIADIC
+#undef REDUCE
+#undef NO_KERNEL_OP
+};
+_Static_assert(NC_COUNTOF(kind_rows) == G_COUNT, "one row per graph op");
+
+/* The kernel op code of a graph op of the given family. */
+static bool kernel_op_of(const nc_op *op, kernel_family family, int *code)
+{
+  int k = graph_kind_of(op);
+  if (k < 0 || kind_rows[k].family != family)
+    return false;
+  *code = kind_rows[k].kernel_op;
+  return true;
+}
+
+nc_graph_quant_class nc_graph_get_quant_class(const nc_op_def *def)
+{
+  uintptr_t d = (uintptr_t)def, first = (uintptr_t)nc_graph_dialect.ops;
+  if (d < first || d >= first + G_COUNT * sizeof *nc_graph_dialect.ops)
+    return NC_GRAPH_QUANT_NONE;
+  return kind_rows[(d - first) / sizeof *nc_graph_dialect.ops].quant;
+}
+
 /* --- kernel parameters --------------------------------------------------------------------------------------- */
 
 /* Spatial dims of operand 0 (x is [N, C, D1..Dk]), or 0 if unsupported. */
@@ -207,13 +251,10 @@ bool nc_graph_get_gemm_params(const nc_op *op, nc_gemm_params *p)
 
 bool nc_graph_get_reduce_params(const nc_op *op, nc_reduce_op *kind, nc_reduce_params *p)
 {
-  switch (graph_kind_of(op)) {
-  case G_REDUCE_MEAN: *kind = NC_REDUCE_MEAN; break;
-  case G_REDUCE_SUM: *kind = NC_REDUCE_SUM; break;
-  case G_REDUCE_MAX: *kind = NC_REDUCE_MAX; break;
-  case G_REDUCE_MIN: *kind = NC_REDUCE_MIN; break;
-  default: return false;
-  }
+  int k;
+  if (!kernel_op_of(op, KERNEL_REDUCE, &k))
+    return false;
+  *kind = (nc_reduce_op)k;
   size_t n;
   p->axes = nc_graph_attr_ints(op, "axes", &n);
   p->naxes = (int)n;
@@ -288,47 +329,33 @@ bool nc_graph_get_norm_epsilon(const nc_op *op, double *epsilon)
 
 bool nc_graph_get_unary_op(const nc_op *op, nc_unary_op *kind, nc_unary_params *p)
 {
-  static const struct { graph_kind g; nc_unary_op u; } map[] = {
-    {G_IDENTITY, NC_UNARY_IDENTITY}, {G_SQRT, NC_UNARY_SQRT}, {G_EXP, NC_UNARY_EXP}, {G_NEG, NC_UNARY_NEG},
-    {G_ABS, NC_UNARY_ABS}, {G_LOG, NC_UNARY_LOG}, {G_RECIPROCAL, NC_UNARY_RECIPROCAL}, {G_RELU, NC_UNARY_RELU},
-    {G_SIGMOID, NC_UNARY_SIGMOID}, {G_TANH, NC_UNARY_TANH}, {G_SOFTPLUS, NC_UNARY_SOFTPLUS},
-    {G_SOFTSIGN, NC_UNARY_SOFTSIGN}, {G_LEAKY_RELU, NC_UNARY_LEAKY_RELU}, {G_ELU, NC_UNARY_ELU},
-    {G_SELU, NC_UNARY_SELU},
-  };
-  int k = graph_kind_of(op);
-  for (size_t i = 0; i < NC_COUNTOF(map); i++)
-    if ((int)map[i].g == k) {
-      *kind = map[i].u;
-      *p = nc_unary_params_default(map[i].u);
-      p->alpha = nc_graph_attr_float(op, "alpha", p->alpha);
-      p->gamma = nc_graph_attr_float(op, "gamma", p->gamma);
-      return true;
-    }
-  return false;
+  int k;
+  if (!kernel_op_of(op, KERNEL_UNARY, &k))
+    return false;
+  *kind = (nc_unary_op)k;
+  *p = nc_unary_params_default(*kind);
+  p->alpha = nc_graph_attr_float(op, "alpha", p->alpha);
+  p->beta = nc_graph_attr_float(op, "beta", p->beta);
+  p->gamma = nc_graph_attr_float(op, "gamma", p->gamma);
+  return true;
 }
 
 bool nc_graph_get_binary_op(const nc_op *op, nc_binary_op *kind)
 {
-  switch (graph_kind_of(op)) {
-  case G_ADD: *kind = NC_BINARY_ADD; return true;
-  case G_SUB: *kind = NC_BINARY_SUB; return true;
-  case G_MUL: *kind = NC_BINARY_MUL; return true;
-  case G_DIV: *kind = NC_BINARY_DIV; return true;
-  case G_POW: *kind = NC_BINARY_POW; return true;
-  case G_PRELU: *kind = NC_BINARY_PRELU; return true;
-  default: return false;
-  }
+  int k;
+  if (!kernel_op_of(op, KERNEL_BINARY, &k))
+    return false;
+  *kind = (nc_binary_op)k;
+  return true;
 }
 
 bool nc_graph_get_variadic_op(const nc_op *op, nc_variadic_op *kind)
 {
-  switch (graph_kind_of(op)) {
-  case G_MAX: *kind = NC_VARIADIC_MAX; return true;
-  case G_MIN: *kind = NC_VARIADIC_MIN; return true;
-  case G_SUM: *kind = NC_VARIADIC_SUM; return true;
-  case G_MEAN: *kind = NC_VARIADIC_MEAN; return true;
-  default: return false;
-  }
+  int k;
+  if (!kernel_op_of(op, KERNEL_VARIADIC, &k))
+    return false;
+  *kind = (nc_variadic_op)k;
+  return true;
 }
 
 bool nc_graph_get_clip_bounds(const nc_op *op, nc_graph_clip_bounds *b)

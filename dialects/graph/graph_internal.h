@@ -1,7 +1,8 @@
 /* graph_internal.h: what the files of the graph dialect share.
  *
- * Every graph op has one entry in the op table (graph_dialect.c) and one
- * kind below, in the same order. Shape inference is written once per op
+ * Every graph op is one row of graph_ops.def, from which the kind enum
+ * below, the op table (graph_dialect.c) and the other per-op tables of the
+ * dialect are generated. Shape inference is written once per op
  * family (graph_shape_*.c) against a `gx`, which carries the operand types,
  * the attributes and where to report errors; the table's infer_types hooks,
  * the verifier (graph_verify.c) and the public API (graph_api.c) all run it.
@@ -15,23 +16,17 @@
 #include "nc/ir/asm.h"
 #include "nc/ir/diag.h"
 
-/** The graph ops, in op-table order. */
+/** The graph ops, in table order (graph_ops.def). */
 typedef enum graph_kind {
-  G_CONSTANT, G_IDENTITY, G_CAST,
-  G_CONV, G_CONV_TRANSPOSE, G_MATMUL, G_GEMM,
-  G_ADD, G_SUB, G_MUL, G_DIV, G_POW,
-  G_MAX, G_MIN, G_SUM, G_MEAN,
-  G_SQRT, G_EXP, G_NEG, G_ABS, G_LOG, G_RECIPROCAL, G_RELU, G_SIGMOID, G_TANH, G_SOFTPLUS, G_SOFTSIGN,
-  G_LEAKY_RELU, G_PRELU, G_ELU, G_SELU, G_CLIP,
-  G_MAX_POOL, G_AVG_POOL, G_GLOBAL_AVG_POOL, G_GLOBAL_MAX_POOL,
-  G_REDUCE_MEAN, G_REDUCE_SUM, G_REDUCE_MAX, G_REDUCE_MIN,
-  G_LRN, G_BATCH_NORM, G_INSTANCE_NORM,
-  G_CONCAT, G_SPLIT, G_SLICE, G_RESHAPE, G_FLATTEN, G_SQUEEZE, G_UNSQUEEZE, G_TRANSPOSE, G_PAD,
-  G_SOFTMAX, G_LOG_SOFTMAX,
-  G_QUANTIZE_LINEAR, G_DEQUANTIZE_LINEAR, G_QLINEAR_CONV, G_QLINEAR_MATMUL, G_CONV_INTEGER, G_MATMUL_INTEGER,
-  G_REQUANTIZE,
+#define GRAPH_OP(KIND, ...) KIND,
+#include "graph_ops.def"
   G_COUNT
 } graph_kind;
+
+/** Whether an op takes the fused `activation` attributes (graph_ops.def's
+ * DEF column): no, yes (checked by shape inference, applied by the
+ * interpreter after the op), or as part of the op's own semantics. */
+typedef enum graph_activation_use { G_ACTIVATION_NONE, G_ACTIVATION_FUSED, G_ACTIVATION_OWN } graph_activation_use;
 
 /** The kind of a graph op, or -1 for any other op. */
 int graph_kind_of(NC_KEEP const nc_op *op);
@@ -103,6 +98,9 @@ bool g_same_elt(gx *g, size_t i, size_t j);
 
 /* --- the families (graph_shape_nn.c, graph_shape_tensor.c) ------------------------- */
 
+bool graph_infer_constant(gx *g);       /* graph_verify.c */
+bool graph_infer_identity(gx *g);
+bool graph_infer_cast(gx *g);
 bool graph_infer_conv(gx *g);           /* conv, conv_integer, qlinear_conv */
 bool graph_infer_conv_transpose(gx *g);
 bool graph_infer_matmul(gx *g);         /* matmul, matmul_integer, qlinear_matmul */

@@ -210,64 +210,48 @@ bool graph_infer_hook(graph_kind kind, nc_context *ctx, nc_location loc, size_t 
   return true;
 }
 
+bool graph_infer_constant(gx *g)
+{
+  nc_attr *v = gx_attr(g, "value");
+  nc_type *t = nc_attr_get_type(v);
+  if (!t || nc_type_get_kind(t) != NC_TYPE_TENSOR || !nc_type_has_static_shape(t))
+    return gx_error(g, "expects 'value' to have a statically shaped tensor type");
+  g->out[0] = t;
+  return true;
+}
+
+bool graph_infer_identity(gx *g)
+{
+  g->out[0] = g->in[0];
+  return true;
+}
+
+bool graph_infer_cast(gx *g)
+{
+  nc_type *hint = g->out[0];
+  if (!hint || nc_type_get_kind(hint) != NC_TYPE_TENSOR)
+    return gx_error(g, "needs the declared result type to know the target element type");
+  gx_set(g, 0, g_rank(g->in[0]), g_dims(g->in[0]), g_elt(hint));
+  return true;
+}
+
+/* Each kind's shape function and whether it takes the fused activation
+ * attributes, from graph_ops.def's DEF column. */
+static const struct shape_row {
+  bool (*infer)(gx *g);
+  graph_activation_use activation;
+} shape_rows[] = {
+#define DEF(OPERANDS, RESULTS, ATTRS, TRAITS, SHAPE, ACTIVATION, FOLD, PATTERNS) {SHAPE, G_ACTIVATION_##ACTIVATION}
+#define GRAPH_OP(KIND, MNEMONIC, SUMMARY, ONNX, KERNEL, INTERP, QUANT, DEF_, DESCRIPTION) DEF_,
+#include "graph_ops.def"
+#undef DEF
+};
+_Static_assert(NC_COUNTOF(shape_rows) == G_COUNT, "one shape row per graph op");
+
 bool graph_infer(gx *g)
 {
-  switch (g->kind) {
-  case G_CONSTANT: {
-    nc_attr *v = gx_attr(g, "value");
-    nc_type *t = nc_attr_get_type(v);
-    if (!t || nc_type_get_kind(t) != NC_TYPE_TENSOR || !nc_type_has_static_shape(t))
-      return gx_error(g, "expects 'value' to have a statically shaped tensor type");
-    g->out[0] = t;
-    return true;
-  }
-  case G_IDENTITY:
-    g->out[0] = g->in[0];
-    return true;
-  case G_CAST: {
-    nc_type *hint = g->out[0];
-    if (!hint || nc_type_get_kind(hint) != NC_TYPE_TENSOR)
-      return gx_error(g, "needs the declared result type to know the target element type");
-    gx_set(g, 0, g_rank(g->in[0]), g_dims(g->in[0]), g_elt(hint));
-    return true;
-  }
-  case G_CONV: case G_QLINEAR_CONV: case G_CONV_INTEGER:
-    return graph_infer_conv(g) && graph_check_activation(g);
-  case G_CONV_TRANSPOSE:
-    return graph_infer_conv_transpose(g) && graph_check_activation(g);
-  case G_MATMUL: case G_QLINEAR_MATMUL: case G_MATMUL_INTEGER:
-    return graph_infer_matmul(g) && graph_check_activation(g);
-  case G_GEMM:
-    return graph_infer_gemm(g) && graph_check_activation(g);
-  case G_ADD:
-    return graph_infer_elementwise(g) && graph_check_activation(g);
-  case G_MAX_POOL: case G_AVG_POOL:
-    return graph_infer_pool(g);
-  case G_GLOBAL_AVG_POOL: case G_GLOBAL_MAX_POOL:
-    return graph_infer_global_pool(g);
-  case G_REDUCE_MEAN: case G_REDUCE_SUM: case G_REDUCE_MAX: case G_REDUCE_MIN:
-    return graph_infer_reduce(g);
-  case G_LRN: case G_BATCH_NORM: case G_INSTANCE_NORM:
-    return graph_infer_norm(g);
-  case G_CONCAT:
-    return graph_infer_concat(g);
-  case G_SPLIT:
-    return graph_infer_split(g);
-  case G_SLICE:
-    return graph_infer_slice(g);
-  case G_RESHAPE: case G_FLATTEN: case G_SQUEEZE: case G_UNSQUEEZE:
-    return graph_infer_reshape(g);
-  case G_TRANSPOSE:
-    return graph_infer_transpose(g);
-  case G_PAD:
-    return graph_infer_pad(g);
-  case G_QUANTIZE_LINEAR: case G_DEQUANTIZE_LINEAR:
-    return graph_infer_quant(g);
-  case G_REQUANTIZE:
-    return graph_infer_requantize(g);
-  default:
-    return graph_infer_elementwise(g);
-  }
+  const struct shape_row *r = &shape_rows[g->kind];
+  return r->infer(g) && (r->activation != G_ACTIVATION_FUSED || graph_check_activation(g));
 }
 
 /* --- verification ------------------------------------------------------------------------------------------ */

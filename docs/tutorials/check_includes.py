@@ -3,7 +3,12 @@
 
 A fenced code block right after `<!-- include: PATH -->` must equal the file
 PATH (relative to the repository root) byte for byte; after
-`<!-- lines-of: PATH -->`, every line of the block must be a line of PATH.
+`<!-- include: PATH#TEXT -->` it must equal an excerpt of PATH: the first
+line whose text (after its indentation) starts with TEXT, and the lines
+after it that are indented deeper (one row of a table with its continuation
+lines, one declaration with its body); after `<!-- include: PATH#L10-L12 -->`
+it must equal lines 10 to 12. After `<!-- lines-of: PATH -->`, every line of
+the block must be a line of PATH.
 Run by the lit suite (test/Pass/tutorial.test), so a tutorial cannot rot.
 With --update, rewrites the `include` blocks from the files instead.
 
@@ -14,7 +19,28 @@ import re
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-MARKER = re.compile(r"^<!-- (include|lines-of): (\S+) -->\n(```[^\n]*\n)(.*?)^```\n", re.S | re.M)
+MARKER = re.compile(r"^<!-- (include|lines-of): (\S+?)(?:#([^\n]*?))? -->\n(```[^\n]*\n)(.*?)^```\n", re.S | re.M)
+LINE_RANGE = re.compile(r"^L(\d+)-L(\d+)$")
+
+
+def indent(line):
+    return len(line) - len(line.lstrip())
+
+
+def excerpt(code, where):
+    """The part of `code` an include names after '#', or None if it is not there."""
+    lines = code.splitlines(keepends=True)
+    r = LINE_RANGE.match(where)
+    if r:
+        first, last = int(r.group(1)), int(r.group(2))
+        return "".join(lines[first - 1:last]) if 1 <= first <= last <= len(lines) else None
+    for i, line in enumerate(lines):
+        if line.lstrip().startswith(where):
+            end = i + 1
+            while end < len(lines) and lines[end].strip() and indent(lines[end]) > indent(line):
+                end += 1
+            return "".join(lines[i:end])
+    return None
 
 
 def check(md_path, update):
@@ -24,20 +50,26 @@ def check(md_path, update):
 
     def fix(m):
         nonlocal count
-        kind, rel, fence, body = m.group(1), m.group(2), m.group(3), m.group(4)
+        kind, rel, where, fence, body = m.groups()
         count += 1
+        name = rel + ("#" + where if where else "")
         with open(os.path.join(ROOT, rel)) as f:
             code = f.read()
+        if where is not None:
+            code = excerpt(code, where)
+            if code is None:
+                failures.append("%s: %s names nothing in %s" % (os.path.basename(md_path), name, rel))
+                return m.group(0)
         if kind == "include":
             if update:
-                return "<!-- include: %s -->\n%s%s```\n" % (rel, fence, code)
+                return "<!-- include: %s -->\n%s%s```\n" % (name, fence, code)
             if body != code:
-                failures.append("%s: block differs from %s" % (os.path.basename(md_path), rel))
+                failures.append("%s: block differs from %s" % (os.path.basename(md_path), name))
         else:
             lines = set(code.splitlines())
             for line in body.splitlines():
                 if line not in lines:
-                    failures.append("%s: line %r is not in %s" % (os.path.basename(md_path), line, rel))
+                    failures.append("%s: line %r is not in %s" % (os.path.basename(md_path), line, name))
         return m.group(0)
 
     new = MARKER.sub(fix, text)

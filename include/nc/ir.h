@@ -11,5 +11,6 @@
 #include "nc/ir/ods.h"
 #include "nc/ir/symbol.h"
 #include "nc/ir/asm.h"
+#include "nc/ir/dialect_attrs.h"
 
 #endif

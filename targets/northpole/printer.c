@@ -3,8 +3,7 @@
  * (include/nc/targets/ncb.h, runtime/np_format.h, docs/targets/ncb-format.md).
  *
  * The header gets the chip (from the description), the network's inputs
- * (function arguments quantized by graph.quantize_linear) and outputs
- * (results dequantized by graph.dequantize_linear) with their scales. One
+ * and outputs with their scales (the function's I/O records, layer.h). One
  * section per input says how the host streams it (rows or pixels, as
  * dataflow-deps assumed); one section per tile holds its layer (printer_layer.c)
  * restricted to its output channels, its buffers and their lifetimes, the
@@ -24,15 +23,16 @@
 
 #include "nc/dialects/core/core.h"
 #include "nc/dialects/dataflow/dataflow.h"
-#include "nc/dialects/graph/graph.h"
+#include "nc/dialects/dataflow/layer.h"
 #include "nc/ir/diag.h"
+#include "nc/passes/mapping.h"
 #include "nc/targets/targets.h"
 #include "printer_internal.h"
 
 typedef struct io {
   size_t n_inputs, n_outputs;
-  nc_value **in_values;  /* the quantize_linear results: what the nodes read */
-  nc_value **out_values; /* the node results the dequantize_linear ops read */
+  nc_value **in_values;  /* the quantized inputs: what the nodes read (nc_dataflow_io.value) */
+  nc_value **out_values; /* the node results the host dequantizes */
 } io;
 
 typedef struct printer {
@@ -44,106 +44,65 @@ typedef struct printer {
 
 /* --- inputs and outputs ------------------------------------------------------------------------------------------- */
 
-static float scalar_f32(nc_value *v, bool *ok)
-{
-  nc_type *t;
-  const void *data;
-  size_t n;
-  bool splat;
-  if (!np_constant_data(v, &t, &data, &n, &splat) || nc_type_get_kind(nc_type_get_element_type(t)) != NC_TYPE_F32 ||
-      nc_type_get_num_elements(t) != 1) {
-    *ok = false;
-    return 0;
-  }
-  float f;
-  memcpy(&f, data, 4);
-  return f;
-}
-
-static int32_t scalar_zp(nc_op *q, bool *ok)
-{
-  if (nc_op_get_num_operands(q) < 3)
-    return 0;
-  nc_type *t;
-  const void *data;
-  size_t n;
-  bool splat;
-  if (!np_constant_data(nc_op_get_operand(q, 2), &t, &data, &n, &splat) ||
-      !nc_type_is_integer_of_width(nc_type_get_element_type(t), 8) || nc_type_get_num_elements(t) != 1) {
-    *ok = false;
-    return 0;
-  }
-  return ((const int8_t *)data)[0];
-}
-
-static bool tensor_desc(nc_value *v, nc_op *q, const char *name, nc_ncb_tensor *t)
+/* The ncb description of a network input or output from its I/O record. */
+static bool tensor_desc(printer *p, const nc_dataflow_io *r, nc_ncb_tensor *t)
 {
   memset(t, 0, sizeof *t);
-  snprintf(t->name, sizeof t->name, "%s", name);
-  nc_type *type = nc_value_get_type(v);
+  snprintf(t->name, sizeof t->name, "%s", r->name);
+  nc_type *type = nc_value_get_type(r->value);
   if (!nc_type_has_static_shape(type) || nc_type_get_rank(type) > NC_NCB_MAX_RANK || nc_type_get_rank(type) < 1)
-    return nc_op_emit_error(q, "northpole needs statically shaped inputs and outputs of rank 1 to %d",
-                            NC_NCB_MAX_RANK);
+    return nc_op_emit_error(p->func, "northpole needs statically shaped inputs and outputs of rank 1 to %d ('%s')",
+                            NC_NCB_MAX_RANK, r->name);
   t->dtype = NC_NCB_DTYPE_I8;
   t->rank = (uint32_t)nc_type_get_rank(type);
   memcpy(t->dims, nc_type_get_shape(type), t->rank * sizeof(int64_t));
-  bool ok = true;
-  t->scale = scalar_f32(nc_op_get_operand(q, 1), &ok);
-  t->zero_point = scalar_zp(q, &ok);
-  if (!ok || !(t->scale > 0))
-    return nc_op_emit_error(q, "needs a constant positive f32 scale and an int8 zero point (per tensor) on northpole");
+  t->scale = (float)r->scale;
+  t->zero_point = (int32_t)r->zero_point;
+  if (r->bits != 8 || r->zero_point < -128 || r->zero_point > 127 || !(t->scale > 0))
+    return nc_op_emit_error(p->func, "'%s' needs a positive scale and an int8 zero point (per tensor) on northpole",
+                            r->name);
   return true;
-}
-
-static const char *loc_name(nc_context *ctx, nc_location loc)
-{
-  nc_attr *a = nc_location_get_attr(ctx, loc);
-  return a && nc_attr_get_kind(a) == NC_ATTR_LOC_NAME ? nc_ident_str(nc_loc_get_name(a)) : NULL;
 }
 
 static bool read_io(printer *p, nc_ncb_writer *w)
 {
-  nc_context *ctx = nc_op_get_context(p->func);
   nc_block *body = nc_region_get_first_block(nc_op_get_region(p->func, 0));
   io *io = &p->io;
   io->n_inputs = nc_block_get_num_args(body);
   io->in_values = nc_xcalloc(io->n_inputs + 1, sizeof *io->in_values);
+  if (nc_dataflow_func_get_num_io(p->func, false) != io->n_inputs)
+    return nc_op_emit_error(p->func, "has %zu arguments but %zu quantized network inputs in `dataflow.io` (run "
+                            "graph-quantize, then graph-to-dataflow): the northpole host quantizes every input",
+                            io->n_inputs, nc_dataflow_func_get_num_io(p->func, false));
   for (size_t i = 0; i < io->n_inputs; i++) {
-    nc_value *arg = nc_block_get_arg(body, i);
-    nc_op *q = nc_value_has_one_use(arg) ? nc_use_get_owner(nc_value_get_first_use(arg)) : NULL;
-    if (!q || !nc_op_is(q, "graph.quantize_linear") || nc_use_get_operand_index(nc_value_get_first_use(arg)) != 0)
-      return nc_op_emit_error(p->func, "argument #%zu must have one use, a graph.quantize_linear (run graph-quantize): "
-                              "the northpole host quantizes inputs", i);
-    char name[32];
-    const char *ln = loc_name(ctx, nc_value_get_loc(arg));
-    snprintf(name, sizeof name, "%s", ln ? ln : "");
-    if (!ln)
-      snprintf(name, sizeof name, "input%zu", i);
+    nc_dataflow_io r;
     nc_ncb_tensor t;
-    if (!tensor_desc(nc_op_get_result(q, 0), q, name, &t))
+    if (!nc_dataflow_func_get_io(p->func, false, i, &r))
+      return nc_op_emit_error(p->func, "has a malformed `dataflow.io` record for input #%zu", i);
+    if (!tensor_desc(p, &r, &t))
       return false;
     nc_ncb_writer_add_input(w, &t);
-    io->in_values[i] = nc_op_get_result(q, 0);
+    io->in_values[i] = r.value;
   }
   nc_op *ret = nc_block_get_terminator(body);
   io->n_outputs = ret ? nc_op_get_num_operands(ret) : 0;
   io->out_values = nc_xcalloc(io->n_outputs + 1, sizeof *io->out_values);
   if (!io->n_outputs)
     return nc_op_emit_error(p->func, "returns nothing; a network needs an output");
+  if (nc_dataflow_func_get_num_io(p->func, true) != io->n_outputs)
+    return nc_op_emit_error(ret, "returns %zu results but `dataflow.io` has %zu dequantized network outputs: the "
+                            "northpole host dequantizes every output", io->n_outputs,
+                            nc_dataflow_func_get_num_io(p->func, true));
   for (size_t i = 0; i < io->n_outputs; i++) {
-    nc_op *dq = nc_value_get_defining_op(nc_op_get_operand(ret, i));
-    nc_op *node = dq && nc_op_is(dq, "graph.dequantize_linear") ? nc_value_get_defining_op(nc_op_get_operand(dq, 0))
-                                                                 : NULL;
-    if (!node || !nc_dataflow_is_node(node))
-      return nc_op_emit_error(ret, "result #%zu must be a graph.dequantize_linear of a dataflow.node's result: the "
-                              "northpole host dequantizes outputs", i);
-    char name[32];
-    snprintf(name, sizeof name, "output%zu", i);
+    nc_dataflow_io r;
     nc_ncb_tensor t;
-    if (!tensor_desc(nc_op_get_operand(dq, 0), dq, name, &t))
+    if (!nc_dataflow_func_get_io(p->func, true, i, &r) || !nc_dataflow_is_node(nc_value_get_defining_op(r.value)))
+      return nc_op_emit_error(ret, "result #%zu must be a dataflow.node's result, dequantized by the host (its "
+                              "`dataflow.io` record)", i);
+    if (!tensor_desc(p, &r, &t))
       return false;
     nc_ncb_writer_add_output(w, &t);
-    io->out_values[i] = nc_op_get_operand(dq, 0);
+    io->out_values[i] = r.value;
   }
   return true;
 }
@@ -157,7 +116,7 @@ typedef struct pair {
 typedef struct pairs {
   pair *v;
   size_t n, cap;
-  const nc_core_iters *iters;
+  const nc_iters *iters;
   int n_in, n_out;
   const int64_t *dims; /* the output's coordinates */
   int64_t lo, hi;      /* first coordinate restricted to [lo, hi) */
@@ -185,7 +144,7 @@ static isl_stat add_pair(isl_point *pt, void *user)
     }
     flat = flat * ps->dims[i] + o[i];
   }
-  int64_t it = nc_core_iters_rank(ps->iters, c);
+  int64_t it = nc_iters_rank(ps->iters, c);
   if (it < 0) {
     ps->failed = true;
     return isl_stat_error;
@@ -270,14 +229,14 @@ static void put_iterations(nc_bytes *b, const pair *v, size_t n, size_t n_iters,
 static bool node_iterations(printer *p, nc_op *tile, nc_op *node, const np_layer *l, int64_t lo, int64_t hi,
                             nc_bytes *b)
 {
-  nc_core_iters iters = {0};
+  nc_iters iters = {0};
   isl_map *writes = nc_dataflow_node_get_writes(node, p->isl);
   int64_t dims[NC_MAX_RANK];
   int n_out = nc_dataflow_tensor_coords(nc_value_get_type(nc_op_get_result(node, 0)), dims);
-  if (!writes || n_out < 1 || !nc_core_iters_of_node(node, p->isl, &iters) ||
+  if (!writes || n_out < 1 || !nc_iters_of_node(node, p->isl, &iters) ||
       (int)isl_map_dim(writes, isl_dim_out) != n_out) {
     isl_map_free(writes);
-    nc_core_iters_clear(&iters);
+    nc_iters_clear(&iters);
     return nc_op_emit_error(tile, "cannot enumerate the iterations of node '%s' (its domain or writes are malformed)",
                             nc_dataflow_node_get_name(node));
   }
@@ -295,7 +254,7 @@ static bool node_iterations(printer *p, nc_op *tile, nc_op *node, const np_layer
                      nc_dataflow_node_get_name(node));
   }
   free(ps.v);
-  nc_core_iters_clear(&iters);
+  nc_iters_clear(&iters);
   return ok;
 }
 
@@ -451,7 +410,7 @@ static bool put_stream(printer *p, size_t i, nc_bytes *b)
   }
   int64_t d[NC_MAX_RANK];
   int n = nc_dataflow_tensor_coords(nc_value_get_type(v), d);
-  nc_op *q = nc_value_get_defining_op(v);
+  nc_op *q = nc_value_get_defining_op(v) ? nc_value_get_defining_op(v) : p->func;
   if (dim < 0)
     return nc_op_emit_error(q, "feeds no dataflow.node: northpole cannot stream this input");
   if (n != 3 || (dim != 1 && dim != 2))

@@ -28,8 +28,4 @@ void np_layer_clear(np_layer *l);
  * (np_format.h) for output channels [lo, hi). */
 void np_layer_write(nc_bytes *b, const np_layer *l, int64_t lo, int64_t hi);
 
-/** The type and raw bytes of the graph.constant defining v (false if v is
- * not one or it has no data). */
-bool np_constant_data(nc_value *v, nc_type **type, const void **data, size_t *nbytes, bool *splat);
-
 #endif

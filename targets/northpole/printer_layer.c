@@ -1,45 +1,31 @@
 /* printer_layer.c: what a NorthPole core needs to know about a layer, read
- * from the graph ops in a dataflow.node's region (docs/design/spine.md):
- *   graph.conv_integer (+ graph.requantize)    -> NP_KIND_CONV
- *   graph.matmul_integer (+ graph.requantize)  -> NP_KIND_MATMUL
- *   graph.max_pool on int8                     -> NP_KIND_MAX_POOL
- *   graph.flatten / graph.reshape              -> NP_KIND_COPY
- * Weights, bias, multipliers and shifts are the constants of the region;
- * everything the core cannot do exactly (zero points, other activations,
- * a requantize along another axis, an op the layer does not end with) is an
- * error at the op, never a silently different computation.
+ * from the dataflow.node's layer (nc/dialects/dataflow/layer.h):
+ *   conv on int8 with int8 weights, requantized     -> NP_KIND_CONV
+ *   matmul on int8 with int8 weights, requantized   -> NP_KIND_MATMUL
+ *   max_pool on int8                                -> NP_KIND_MAX_POOL
+ *   copy (flatten, reshape)                         -> NP_KIND_COPY
+ * Weights, bias, multipliers and shifts are the layer's parameters;
+ * everything the core cannot do exactly (zero points, a clamp other than
+ * int8 saturation or relu, a lookup table, other kinds) is an error at the
+ * node, never a silently different computation.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "nc/dialects/dataflow/dataflow.h"
-#include "nc/dialects/graph/graph.h"
+#include "nc/dialects/dataflow/layer.h"
 #include "nc/ir/diag.h"
 #include "printer_internal.h"
 
-/* The data of a graph.constant defining v: its type and raw bytes. */
-bool np_constant_data(nc_value *v, nc_type **type, const void **data, size_t *nbytes, bool *splat)
+/* The elements of an integer attribute of `width` bits and `n` elements (a
+ * splat is expanded) into a new int64 array; false if it is not one. */
+static bool attr_ints(const nc_attr *a, unsigned width, int64_t n, int64_t **out)
 {
-  nc_op *def = nc_value_get_defining_op(v);
-  if (!def || !nc_op_is(def, "graph.constant"))
-    return false;
-  nc_attr *value = nc_op_get_attr_str(def, "value");
-  if (!value || !(*data = nc_attr_elements_get_data(value, nbytes, splat)))
-    return false;
-  *type = nc_value_get_type(v);
-  return true;
-}
-
-/* An integer constant tensor of `n` elements of `width` bits (a splat is
- * expanded) into a new int64 array; false if v is not such a constant. */
-static bool constant_ints(nc_value *v, unsigned width, int64_t n, int64_t **out)
-{
-  nc_type *type;
-  const void *data;
   size_t nbytes;
   bool splat;
-  if (!np_constant_data(v, &type, &data, &nbytes, &splat) ||
-      !nc_type_is_integer_of_width(nc_type_get_element_type(type), width) || nc_type_get_num_elements(type) != n)
+  nc_type *t = a ? nc_attr_get_type(a) : NULL;
+  const void *data = a ? nc_attr_elements_get_data(a, &nbytes, &splat) : NULL;
+  if (!data || !nc_type_is_integer_of_width(nc_type_get_element_type(t), width) || nc_type_get_num_elements(t) != n)
     return false;
   *out = nc_xmalloc((size_t)(n ? n : 1) * sizeof **out);
   for (int64_t i = 0; i < n; i++) {
@@ -49,197 +35,115 @@ static bool constant_ints(nc_value *v, unsigned width, int64_t n, int64_t **out)
   return true;
 }
 
-/* True if the optional operand `i` of op is absent or a constant all zero. */
-static bool zero_or_absent(nc_op *op, size_t i)
+/* The int8 weights of the layer, copied into l->weights; their shape in *shape. */
+static bool read_weights(nc_op *node, const nc_dataflow_layer *layer, np_layer *l, const int64_t **shape)
 {
-  if (i >= nc_op_get_num_operands(op))
-    return true;
-  nc_value *v = nc_op_get_operand(op, i);
-  nc_type *t = nc_value_get_type(v);
-  int64_t n = nc_type_get_num_elements(t), *vals = NULL;
-  unsigned w = nc_type_get_width(nc_type_get_element_type(t));
-  if (n < 0 || (w != 8 && w != 32) || !constant_ints(v, w, n, &vals))
-    return false;
-  bool zero = true;
-  for (int64_t k = 0; k < n; k++)
-    zero &= vals[k] == 0;
-  free(vals);
-  return zero;
+  int64_t *w;
+  nc_type *t = layer->weights ? nc_attr_get_type(layer->weights) : NULL;
+  int64_t n = t ? nc_type_get_num_elements(t) : -1;
+  if (!t || layer->input_bits != 8 || !attr_ints(layer->weights, 8, n, &w))
+    return nc_op_emit_error(node, "needs int8 data and constant int8 weights on northpole");
+  l->weights = nc_xmalloc((size_t)(n ? n : 1));
+  for (int64_t i = 0; i < n; i++)
+    l->weights[i] = (int8_t)w[i];
+  free(w);
+  *shape = nc_type_get_shape(t);
+  return true;
 }
 
-static bool is_i8_tensor(nc_value *v)
+/* The requantization after a conv or matmul: per layer or per output channel. */
+static bool read_requantize(nc_op *node, const nc_dataflow_layer *layer, np_layer *l, int64_t channels)
 {
-  nc_type *t = nc_value_get_type(v);
-  return nc_type_get_kind(t) == NC_TYPE_TENSOR && nc_type_has_static_shape(t) &&
-         nc_type_is_integer_of_width(nc_type_get_element_type(t), 8);
-}
-
-/* The single user of v, or NULL. */
-static nc_op *only_user(nc_value *v)
-{
-  nc_use *u = nc_value_get_first_use(v);
-  return u && !nc_use_get_next(u) ? nc_use_get_owner(u) : NULL;
-}
-
-/* graph.requantize after the accumulator `acc` (per-channel along axis 1). */
-static bool read_requantize(nc_op *layer_op, np_layer *l, nc_op **last)
-{
-  nc_op *rq = only_user(nc_op_get_result(layer_op, 0));
-  if (!rq || !nc_op_is(rq, "graph.requantize"))
-    return nc_op_emit_error(layer_op, "must be followed by graph.requantize (its only user) on northpole");
-  int64_t channels = nc_type_get_shape(nc_value_get_type(nc_op_get_result(layer_op, 0)))[1];
-  size_t nm, ns;
-  const int64_t *m = nc_graph_attr_ints(rq, "multiplier", &nm), *s = nc_graph_attr_ints(rq, "shift", &ns);
-  if (!m || !s || nm != ns || (nm != 1 && (int64_t)nm != channels))
-    return nc_op_emit_error(rq, "needs 1 or %lld multipliers and as many shifts", (long long)channels);
-  if (nc_graph_attr_int(rq, "axis", 1) != 1 && nm != 1)
-    return nc_op_emit_error(rq, "requantizes along axis %lld; northpole requantizes per output channel (axis 1)",
-                            (long long)nc_graph_attr_int(rq, "axis", 1));
-  int64_t zp = nc_graph_attr_int(rq, "output_zero_point", 0);
-  if (zp < -128 || zp > 127 || !is_i8_tensor(nc_op_get_result(rq, 0)))
-    return nc_op_emit_error(rq, "must produce int8 with an int8 zero point on northpole");
-  const char *act = nc_graph_attr_string(rq, "activation", NULL);
-  if (act && strcmp(act, "relu"))
-    return nc_op_emit_error(rq, "has activation \"%s\"; northpole applies only relu", act);
-  l->flags |= act ? NP_FLAG_RELU : 0;
-  l->zero_point = (int32_t)zp;
-  l->n_requant = nm;
-  l->multiplier = nc_xmalloc(nm * sizeof *l->multiplier);
-  l->shift = nc_xmalloc(nm * sizeof *l->shift);
-  for (size_t i = 0; i < nm; i++) {
-    if (m[i] < 0 || m[i] > INT32_MAX || s[i] < 0 || s[i] > 63)
-      return nc_op_emit_error(rq, "multiplier %lld / shift %lld is out of range", (long long)m[i], (long long)s[i]);
-    l->multiplier[i] = (int32_t)m[i];
-    l->shift[i] = (int32_t)s[i];
+  if (!layer->n_requant)
+    return nc_op_emit_error(node, "must requantize its sums to int8 on northpole");
+  if (layer->output_zero_point < -128 || layer->output_zero_point > 127 || layer->output_bits != 8)
+    return nc_op_emit_error(node, "must produce int8 with an int8 zero point on northpole");
+  if (layer->clamp_max < 127 || (layer->clamp_min != -128 && layer->clamp_min != 0))
+    return nc_op_emit_error(node, "clamps to [%lld, %lld]; northpole saturates to int8 and applies only relu",
+                            (long long)layer->clamp_min, (long long)layer->clamp_max);
+  l->flags |= layer->clamp_min == 0 ? NP_FLAG_RELU : 0;
+  l->zero_point = (int32_t)layer->output_zero_point;
+  l->n_requant = layer->n_requant;
+  l->multiplier = nc_xmalloc(layer->n_requant * sizeof *l->multiplier);
+  l->shift = nc_xmalloc(layer->n_requant * sizeof *l->shift);
+  for (size_t i = 0; i < layer->n_requant; i++) {
+    l->multiplier[i] = (int32_t)layer->multiplier[i];
+    l->shift[i] = (int32_t)layer->shift[i];
   }
-  if (nc_op_get_num_operands(rq) > 1) {
+  if (layer->bias) {
     l->n_bias = (size_t)channels;
-    if (!constant_ints(nc_op_get_operand(rq, 1), 32, channels, &l->bias))
-      return nc_op_emit_error(rq, "needs a constant i32 bias of %lld elements on northpole", (long long)channels);
+    if (!attr_ints(layer->bias, 32, channels, &l->bias))
+      return nc_op_emit_error(node, "needs a constant i32 bias of %lld elements on northpole", (long long)channels);
   }
-  *last = rq;
   return true;
 }
 
-static bool read_conv(nc_op *op, np_layer *l, nc_op **last)
+static void copy_window(const nc_dataflow_layer *layer, np_layer *l)
 {
-  nc_conv_params p;
-  nc_value *x = nc_op_get_operand(op, 0), *w = nc_op_get_operand(op, 1);
-  nc_type *wt = nc_value_get_type(w);
-  if (!nc_graph_get_conv_params(op, &p) || nc_type_get_rank(nc_value_get_type(x)) != 4)
-    return nc_op_emit_error(op, "northpole runs 2-D convolutions only");
-  if (p.auto_pad != NC_AUTO_PAD_NOTSET && p.auto_pad != NC_AUTO_PAD_VALID)
-    return nc_op_emit_error(op, "has auto_pad SAME_*; run graph-optimize to make the padding explicit");
-  if (!zero_or_absent(op, 2) || !zero_or_absent(op, 3))
-    return nc_op_emit_error(op, "has nonzero zero points; northpole computes symmetric int8 (zero point 0)");
-  const int64_t *ws = nc_type_get_shape(wt);
-  int64_t n = nc_type_get_num_elements(wt);
-  const void *data;
-  size_t nbytes;
-  bool splat;
-  if (!is_i8_tensor(x) || !np_constant_data(w, &wt, &data, &nbytes, &splat) ||
-      !nc_type_is_integer_of_width(nc_type_get_element_type(wt), 8))
-    return nc_op_emit_error(op, "needs int8 data and constant int8 weights on northpole");
-  l->kind = NP_KIND_CONV;
-  l->weights = nc_xmalloc((size_t)n);
-  for (int64_t i = 0; i < n; i++)
-    l->weights[i] = ((const int8_t *)data)[splat ? 0 : i];
-  l->weight_rows = ws[0];
-  l->weight_row_bytes = n / ws[0];
   for (int a = 0; a < 2; a++) {
-    l->kernel[a] = ws[2 + a];
-    l->stride[a] = p.strides[a] ? p.strides[a] : 1;
-    l->dilation[a] = p.dilations[a] ? p.dilations[a] : 1;
-    l->pad[a] = p.auto_pad == NC_AUTO_PAD_VALID ? 0 : p.pads[a];
-    l->pad[2 + a] = p.auto_pad == NC_AUTO_PAD_VALID ? 0 : p.pads[2 + a];
+    l->kernel[a] = layer->kernel[a];
+    l->stride[a] = layer->stride[a];
+    l->dilation[a] = layer->dilation[a];
+    l->pad[a] = layer->pads[a];
+    l->pad[2 + a] = layer->pads[2 + a];
   }
-  l->group = p.group ? p.group : 1;
-  l->macs_per_element = l->weight_row_bytes;
-  return read_requantize(op, l, last);
-}
-
-static bool read_matmul(nc_op *op, np_layer *l, nc_op **last)
-{
-  nc_value *a = nc_op_get_operand(op, 0), *b = nc_op_get_operand(op, 1);
-  nc_type *bt = nc_value_get_type(b);
-  const void *data;
-  size_t nbytes;
-  bool splat;
-  if (nc_type_get_rank(nc_value_get_type(a)) != 2 || nc_type_get_rank(bt) != 2)
-    return nc_op_emit_error(op, "northpole runs [M, K] x [K, N] matrix products only");
-  if (!zero_or_absent(op, 2) || !zero_or_absent(op, 3))
-    return nc_op_emit_error(op, "has nonzero zero points; northpole computes symmetric int8 (zero point 0)");
-  if (!is_i8_tensor(a) || !np_constant_data(b, &bt, &data, &nbytes, &splat) ||
-      !nc_type_is_integer_of_width(nc_type_get_element_type(bt), 8))
-    return nc_op_emit_error(op, "needs int8 data and constant int8 weights on northpole");
-  const int64_t *bs = nc_type_get_shape(bt);
-  int64_t n = bs[0] * bs[1];
-  l->kind = NP_KIND_MATMUL;
-  l->weights = nc_xmalloc((size_t)n);
-  for (int64_t i = 0; i < n; i++)
-    l->weights[i] = ((const int8_t *)data)[splat ? 0 : i];
-  l->k = bs[0];
-  l->n = bs[1];
-  l->macs_per_element = bs[0];
-  return read_requantize(op, l, last);
-}
-
-static bool read_pool(nc_op *op, np_layer *l, nc_op **last)
-{
-  nc_pool_params p;
-  if (!nc_graph_get_pool_params(op, &p) || nc_type_get_rank(nc_value_get_type(nc_op_get_operand(op, 0))) != 4)
-    return nc_op_emit_error(op, "northpole runs 2-D pooling only");
-  if (!is_i8_tensor(nc_op_get_operand(op, 0)))
-    return nc_op_emit_error(op, "needs int8 data on northpole");
-  if (p.auto_pad != NC_AUTO_PAD_NOTSET && p.auto_pad != NC_AUTO_PAD_VALID)
-    return nc_op_emit_error(op, "has auto_pad SAME_*; northpole needs explicit padding");
-  if (nc_op_get_num_results(op) != 1)
-    return nc_op_emit_error(op, "returns indices; northpole computes only the pooled values");
-  l->kind = NP_KIND_MAX_POOL;
-  for (int a = 0; a < 2; a++) {
-    l->kernel[a] = p.kernel_shape[a];
-    l->stride[a] = p.strides[a] ? p.strides[a] : 1;
-    l->dilation[a] = p.dilations[a] ? p.dilations[a] : 1;
-    l->pad[a] = p.auto_pad == NC_AUTO_PAD_VALID ? 0 : p.pads[a];
-    l->pad[2 + a] = p.auto_pad == NC_AUTO_PAD_VALID ? 0 : p.pads[2 + a];
-  }
-  l->group = 1;
-  l->vops_per_element = l->kernel[0] * l->kernel[1];
-  *last = op;
-  return true;
 }
 
 bool np_layer_read(nc_op *node, np_layer *l)
 {
   memset(l, 0, sizeof *l);
-  nc_op *op = nc_dataflow_node_get_layer_op(node), *last = NULL;
-  if (!op)
-    return nc_op_emit_error(node, "has no layer op");
-  bool ok;
-  if (nc_op_is(op, "graph.conv_integer"))
-    ok = read_conv(op, l, &last);
-  else if (nc_op_is(op, "graph.matmul_integer"))
-    ok = read_matmul(op, l, &last);
-  else if (nc_op_is(op, "graph.max_pool"))
-    ok = read_pool(op, l, &last);
-  else if (nc_op_is(op, "graph.flatten") || nc_op_is(op, "graph.reshape")) {
-    if (!is_i8_tensor(nc_op_get_operand(op, 0)))
-      return nc_op_emit_error(op, "needs int8 data on northpole");
-    l->kind = NP_KIND_COPY;
-    l->vops_per_element = 1;
-    last = op;
-    ok = true;
-  } else {
-    return nc_op_emit_error(op, "has no northpole implementation (northpole runs conv_integer and matmul_integer "
-                            "with requantize, int8 max_pool, flatten and reshape)");
+  nc_dataflow_layer layer;
+  if (!nc_dataflow_node_get_layer(node, &layer))
+    return nc_op_emit_error(node, "has no valid layer kind and parameters (run graph-to-dataflow)");
+  const char *kind = nc_dataflow_layer_kind_name(layer.kind);
+  bool zero_points = layer.weight_zero_point != 0;
+  for (size_t i = 0; i < layer.n_inputs; i++)
+    zero_points |= layer.input_zero_points[i] != 0;
+  if (zero_points)
+    return nc_op_emit_error(node, "has nonzero zero points; northpole computes symmetric int8 (zero point 0)");
+  if (layer.lut || layer.op)
+    return nc_op_emit_error(node, "applies a lookup table or combines inputs; northpole does neither");
+  if (layer.input_bits != 8)
+    return nc_op_emit_error(node, "needs int8 data on northpole");
+  nc_type *out = nc_value_get_type(nc_op_get_result(node, 0));
+  int64_t channels = nc_type_get_rank(out) >= 2 ? nc_type_get_shape(out)[1] : 1;
+  const int64_t *ws;
+  switch (layer.kind) {
+  case NC_DATAFLOW_LAYER_CONV:
+    if (!read_weights(node, &layer, l, &ws))
+      return false;
+    l->kind = NP_KIND_CONV;
+    l->weight_rows = ws[0];
+    l->weight_row_bytes = nc_type_get_num_elements(nc_attr_get_type(layer.weights)) / ws[0];
+    copy_window(&layer, l);
+    l->group = layer.group;
+    l->macs_per_element = l->weight_row_bytes;
+    return read_requantize(node, &layer, l, channels);
+  case NC_DATAFLOW_LAYER_MATMUL:
+    if (nc_type_get_rank(nc_value_get_type(nc_op_get_operand(node, 0))) != 2)
+      return nc_op_emit_error(node, "northpole runs [M, K] x [K, N] matrix products only");
+    if (!read_weights(node, &layer, l, &ws))
+      return false;
+    l->kind = NP_KIND_MATMUL;
+    l->k = ws[0];
+    l->n = ws[1];
+    l->macs_per_element = ws[0];
+    return read_requantize(node, &layer, l, channels);
+  case NC_DATAFLOW_LAYER_MAX_POOL:
+  case NC_DATAFLOW_LAYER_COPY:
+    if (layer.n_requant || layer.bias || layer.clamp_min != INT64_MIN || layer.clamp_max != INT64_MAX)
+      return nc_op_emit_error(node, "a %s layer that requantizes or clamps has no northpole implementation", kind);
+    l->kind = layer.kind == NC_DATAFLOW_LAYER_COPY ? NP_KIND_COPY : NP_KIND_MAX_POOL;
+    if (layer.kind == NC_DATAFLOW_LAYER_MAX_POOL) {
+      copy_window(&layer, l);
+      l->group = 1;
+    }
+    l->vops_per_element = l->kind == NP_KIND_COPY ? 1 : l->kernel[0] * l->kernel[1];
+    return true;
+  default:
+    return nc_op_emit_error(node, "is a %s layer, which has no northpole implementation (northpole runs int8 conv "
+                            "and matmul with requantization, int8 max_pool and copies)", kind);
   }
-  if (!ok)
-    return false;
-  nc_op *yield = nc_dataflow_node_get_yield(node);
-  if (!yield || nc_op_get_num_operands(yield) != 1 || nc_op_get_operand(yield, 0) != nc_op_get_result(last, 0))
-    return nc_op_emit_error(node, "must end with its layer op ('%s'), but does more after it; northpole runs one "
-                            "layer per node", nc_ident_str(nc_op_get_name(last)));
-  return true;
 }
 
 void np_layer_clear(np_layer *l)

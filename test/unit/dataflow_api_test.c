@@ -15,6 +15,7 @@
 #include "nc/dialects/dialects.h"
 #include "nc/dialects/graph/graph.h"
 #include "nc/ir.h"
+#include "nc/passes/dataflow_layers.h"
 
 #include "check.h"
 
@@ -130,9 +131,10 @@ static void test_wrap_inline(nc_context *ctx, isl_ctx *ictx)
   char err[512];
   bool ok = nc_dataflow_describe_layer(conv, n, inputs, nc_op_get_result(relu, 0), NC_DEPS_PER_ROW, ictx, &desc, err,
                                        sizeof err);
-  CHECK(ok && !strcmp(desc.kind, "conv") && desc.macs == 2 * 4 * 4 * 9 && desc.n_reads == 1, "describe: %s", err);
+  CHECK(ok && !desc.kind && !strcmp(desc.name_hint, "conv") && desc.macs == 2 * 4 * 4 * 9 && desc.n_reads == 1, "describe: %s", err);
   CHECK(ok && !strcmp(desc.domain, "{ S[oy] : 0 <= oy <= 3 }"), "domain %s", ok ? desc.domain : "");
   nc_op *n1 = ok ? nc_dataflow_node_wrap(group, 2, "conv1", &desc) : NULL;
+  CHECK(n1 && nc_dataflow_record_layer(n1), "record the conv's layer: %s", diags);
   nc_dataflow_layer_desc_clear(&desc);
   free(inputs);
 
@@ -142,8 +144,9 @@ static void test_wrap_inline(nc_context *ctx, isl_ctx *ictx)
   CHECK(n == 2 && n1 && inputs[0] == nc_op_get_result(n1, 0) && inputs[1] == nc_block_get_arg(body, 1), "add inputs");
   ok = nc_dataflow_describe_layer(add, n, inputs, nc_op_get_result(add, 0), NC_DEPS_PER_PIXEL, ictx, &desc, err,
                                   sizeof err);
-  CHECK(ok && !strcmp(desc.kind, "add") && desc.n_reads == 2, "describe add: %s", err);
+  CHECK(ok && !strcmp(desc.name_hint, "add") && desc.n_reads == 2, "describe add: %s", err);
   nc_op *n2 = ok ? nc_dataflow_node_wrap(group2, 1, "add1", &desc) : NULL;
+  CHECK(n2 && nc_dataflow_record_layer(n2), "record the add's layer: %s", diags);
   nc_dataflow_layer_desc_clear(&desc);
   free(inputs);
   CHECK(nc_op_verify(module), "wrapped module verifies: %s", diags);
@@ -151,7 +154,14 @@ static void test_wrap_inline(nc_context *ctx, isl_ctx *ictx)
   CHECK(nc_dataflow_num_nodes(func) == 2 && nc_dataflow_first_node(func) == n1 && nc_dataflow_next_node(n1) == n2 &&
           !nc_dataflow_next_node(n2), "pipeline order");
   if (n1 && n2) {
-    CHECK(!strcmp(nc_dataflow_node_get_name(n1), "conv1") && !strcmp(nc_dataflow_node_get_kind(n2), "add"), "names");
+    CHECK(!strcmp(nc_dataflow_node_get_name(n1), "conv1") && !strcmp(nc_dataflow_node_get_kind(n2), "eltwise"), "names");
+    nc_dataflow_layer l1, l2;
+    CHECK(nc_dataflow_node_get_layer(n1, &l1) && l1.kind == NC_DATAFLOW_LAYER_CONV && l1.kernel[0] == 3 &&
+            l1.kernel[1] == 3 && l1.pads[0] == 1 && l1.pads[3] == 1 && l1.stride[0] == 1 && l1.group == 1 &&
+            l1.weights && l1.clamp_min == 0 && l1.clamp_max == INT64_MAX && !l1.n_requant && l1.n_inputs == 1 &&
+            l1.input_bits == 0, "the conv's layer (float: no widths; relu: clamp_min 0)");
+    CHECK(nc_dataflow_node_get_layer(n2, &l2) && l2.kind == NC_DATAFLOW_LAYER_ELTWISE &&
+            l2.op == NC_DATAFLOW_ELTWISE_ADD && l2.n_inputs == 2 && !l2.weights, "the add's layer");
     CHECK(nc_dataflow_node_get_macs(n1) == 288 && nc_dataflow_node_get_macs(n2) == 0, "macs");
     CHECK(!nc_dataflow_node_get_producer(n1, 0) && nc_dataflow_node_get_producer(n2, 0) == n1 &&
             !nc_dataflow_node_get_producer(n2, 1) && !nc_dataflow_node_get_producer(n2, 2), "producers");
@@ -216,6 +226,99 @@ static void test_describe_errors(nc_context *ctx, isl_ctx *ictx)
     nc_op_destroy(module);
 }
 
+/* A hand-written int8 conv node and its function's I/O record: every layer
+ * field survives nc_dataflow_node_set_layer / get_layer, only non-defaults
+ * are stored, and the I/O record resolves to the quantized values. */
+static const char *layer_text =
+  "func.func @g(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x4x4xf32> attributes {dataflow.io = {inputs = [{argument = "
+  "0 : i64, bits = 8 : i64, name = \"x\", scale = 1.562500e-02 : f64, zero_point = 3 : i64}], outputs = [{bits = 8 "
+  ": i64, name = \"y\", result = 0 : i64, scale = 5.000000e-02 : f64, zero_point = 0 : i64}]}} {\n"
+  "  %s = graph.constant {value = dense<1.562500e-02> : tensor<f32>} : () -> tensor<f32>\n"
+  "  %z = graph.constant {value = dense<3> : tensor<i8>} : () -> tensor<i8>\n"
+  "  %q = graph.quantize_linear %x, %s, %z : (tensor<1x1x4x4xf32>, tensor<f32>, tensor<i8>) -> tensor<1x1x4x4xi8>\n"
+  "  %n = dataflow.node \"conv1\"(%q) {domain = #dataflow.set<\"{ S[] }\">, kind = \"conv\", macs = 0 : i64, params "
+  "= {kernel = array<i64: 3, 3>}, reads = [#dataflow.map<\"{ S[] -> In0[c, y, x] : 0 <= c <= 0 and 0 <= y <= 3 and "
+  "0 <= x <= 3 }\">], writes = #dataflow.map<\"{ S[] -> Out[c, y, x] : 0 <= c <= 1 and 0 <= y <= 3 and 0 <= x <= 3 "
+  "}\">} ({\n"
+  "  ^bb0(%a: tensor<1x1x4x4xi8>):\n"
+  "    %w = graph.constant {value = dense<1> : tensor<2x1x3x3xi8>} : () -> tensor<2x1x3x3xi8>\n"
+  "    %c = graph.conv_integer %a, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x1x4x4xi8>, tensor<2x1x3x3xi8>) -> "
+  "tensor<1x2x4x4xi32>\n"
+  "    %r = graph.requantize %c {multiplier = array<i64: 1073741824>, shift = array<i64: 31>, output_zero_point = 0 : "
+  "i64} : (tensor<1x2x4x4xi32>) -> tensor<1x2x4x4xi8>\n"
+  "    dataflow.yield %r : tensor<1x2x4x4xi8>\n"
+  "  }) : (tensor<1x1x4x4xi8>) -> tensor<1x2x4x4xi8>\n"
+  "  %t = graph.constant {value = dense<5.000000e-02> : tensor<f32>} : () -> tensor<f32>\n"
+  "  %d = graph.dequantize_linear %n, %t : (tensor<1x2x4x4xi8>, tensor<f32>) -> tensor<1x2x4x4xf32>\n"
+  "  return %d : tensor<1x2x4x4xf32>\n"
+  "}\n";
+
+static void test_layer_round_trip(nc_context *ctx)
+{
+  nc_dataflow_layer_kind k;
+  CHECK(nc_dataflow_layer_kind_from_name("max_pool", &k) && k == NC_DATAFLOW_LAYER_MAX_POOL &&
+          !strcmp(nc_dataflow_layer_kind_name(NC_DATAFLOW_LAYER_GLOBAL_AVG_POOL), "global_avg_pool") &&
+          !nc_dataflow_layer_kind_from_name("pool", &k) && *nc_dataflow_layer_kind_summary(NC_DATAFLOW_LAYER_LUT),
+        "the kind table");
+  nc_op *module = nc_parse_string(ctx, layer_text, strlen(layer_text), "g.mlir");
+  CHECK(module && nc_op_verify(module), "parse: %s", diags);
+  if (!module)
+    return;
+  nc_op *func = nc_block_get_first_op(nc_module_get_body(module));
+  nc_op *node = nc_dataflow_first_node(func);
+  nc_dataflow_layer l;
+  CHECK(node && nc_dataflow_node_get_layer(node, &l) && l.kind == NC_DATAFLOW_LAYER_CONV && l.kernel[0] == 3 &&
+          l.stride[1] == 1 && l.dilation[0] == 1 && l.group == 1 && l.clamp_min == INT64_MIN && !l.weights &&
+          l.input_bits == 8 && l.output_bits == 8 && l.n_inputs == 1, "the defaults");
+
+  nc_attr *w = nc_op_get_attr_str(nc_dataflow_node_find_op(node, "graph.constant"), "value");
+  int64_t m[2] = {1073741824, 1518500250}, sh[2] = {31, 38};
+  nc_dataflow_layer in = nc_dataflow_layer_make(NC_DATAFLOW_LAYER_CONV);
+  in.kernel[0] = in.kernel[1] = 3;
+  in.stride[0] = 2;
+  in.pads[0] = in.pads[1] = in.pads[2] = in.pads[3] = 1;
+  in.n_inputs = 1;
+  in.input_zero_points[0] = 3;
+  in.weight_zero_point = -1;
+  in.weights = w;
+  in.n_requant = 2;
+  in.multiplier = m;
+  in.shift = sh;
+  in.output_zero_point = -5;
+  in.clamp_min = 0;
+  in.clamp_max = 127;
+  nc_dataflow_node_set_layer(node, &in);
+  nc_dataflow_layer out;
+  CHECK(nc_dataflow_node_get_layer(node, &out), "get after set");
+  CHECK(out.kind == in.kind && out.kernel[1] == 3 && out.stride[0] == 2 && out.stride[1] == 1 && out.pads[3] == 1 &&
+          out.input_zero_points[0] == 3 && out.weight_zero_point == -1 && out.weights == w && out.n_requant == 2 &&
+          out.multiplier[1] == 1518500250 && out.shift[1] == 38 && out.output_zero_point == -5 &&
+          out.clamp_min == 0 && out.clamp_max == 127 && out.weight_bits == 8 && !out.bias && !out.lut,
+        "the fields round trip");
+  nc_attr *params = nc_op_get_attr_str(node, "params");
+  CHECK(params && !nc_attr_dict_get_str(params, "dilation") && !nc_attr_dict_get_str(params, "group") &&
+          nc_attr_dict_get_str(params, "weights") == w, "only non-defaults stored, the weights not copied");
+  CHECK(nc_op_verify(module), "the node verifies: %s", diags);
+
+  /* back to the defaults: no params at all */
+  in = nc_dataflow_layer_make(NC_DATAFLOW_LAYER_GLOBAL_MAX_POOL);
+  nc_dataflow_node_set_layer(node, &in);
+  CHECK(!nc_op_get_attr_str(node, "params") && !strcmp(nc_dataflow_node_get_kind(node), "global_max_pool"),
+        "defaults store no params");
+
+  nc_dataflow_io io;
+  nc_block *body = nc_region_get_first_block(nc_op_get_region(func, 0));
+  CHECK(nc_dataflow_func_get_num_io(func, false) == 1 && nc_dataflow_func_get_num_io(func, true) == 1, "io count");
+  CHECK(nc_dataflow_func_get_io(func, false, 0, &io) && !strcmp(io.name, "x") && io.scale == 0.015625 &&
+          io.zero_point == 3 && io.bits == 8 &&
+          nc_op_is(nc_value_get_defining_op(io.value), "graph.quantize_linear") &&
+          nc_op_get_operand(nc_value_get_defining_op(io.value), 0) == nc_block_get_arg(body, 0), "the input record");
+  CHECK(nc_dataflow_func_get_io(func, true, 0, &io) && !strcmp(io.name, "y") && io.scale == 0.05 &&
+          io.value == nc_op_get_result(node, 0), "the output record");
+  CHECK(!nc_dataflow_func_get_io(func, true, 1, &io), "no second output");
+  nc_op_destroy(module);
+}
+
 int main(void)
 {
   nc_context *ctx = nc_context_create();
@@ -227,6 +330,7 @@ int main(void)
   test_coords(ctx);
   test_wrap_inline(ctx, ictx);
   test_describe_errors(ctx, ictx);
+  test_layer_round_trip(ctx);
   isl_ctx_free(ictx);
   nc_context_pop_diag_handler(ctx, h);
   nc_context_destroy(ctx);

@@ -406,6 +406,7 @@ static double ref_unary(nc_unary_op op, const nc_unary_params *p, double x)
   case NC_UNARY_HARD_SIGMOID: return fmax(0, fmin(1, p->alpha * x + p->beta));
   case NC_UNARY_HARD_SWISH: return x * fmax(0, fmin(1, x / 6 + 0.5));
   case NC_UNARY_THRESHOLDED_RELU: return x > p->alpha ? x : 0;
+  case NC_UNARY_CELU: return x > 0 ? x : p->alpha * (exp(x / p->alpha) - 1);
   default: return NAN;
   }
 }
@@ -422,7 +423,7 @@ static void test_unary_random(nc_dtype dt)
     CHECK(nc_kernel_unary((nc_unary_op)op, &p, x, y, err, sizeof err), "unary %d: %s", op, err);
     for (int64_t i = 0; i < nc_tensor_num_elements(x); i++) {
       double xv = nc_tensor_get_f64(x, i), got = nc_tensor_get_f64(y, i), want = ref_unary((nc_unary_op)op, &p, xv);
-      if (fabs(got - want) > tol * (fabs(want) + 1e-3 * (op == NC_UNARY_SELU || op == NC_UNARY_ELU))) {
+      if (fabs(got - want) > tol * (fabs(want) + 1e-3 * (op == NC_UNARY_SELU || op == NC_UNARY_ELU || op == NC_UNARY_CELU))) {
         CHECK(0, "unary %d %s x=%.9g: got %.9g want %.9g", op, nc_dtype_name(dt), xv, got, want);
         break;
       }

@@ -102,8 +102,8 @@ bool ix_inst_init(ix_inst *inst, nc_op *op, char *err, size_t errlen)
 {
   memset(inst, 0, sizeof *inst);
   inst->op = op;
-  const char *name = nc_ident_str(nc_op_get_name(op));
-  inst->h = ix_find_handler(name);
+  int kind = graph_kind_of(op);
+  inst->h = kind >= 0 ? &ix_handlers[kind] : NULL;
   if (!inst->h) {
     snprintf(err, errlen, "is not supported by the graph interpreter");
     return false;

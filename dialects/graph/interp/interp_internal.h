@@ -1,8 +1,8 @@
 /* interp_internal.h: what the files of the graph interpreter share.
  *
  * interp.c owns the run loop (value slots, liveness, batching, the
- * observer); interp_ops.c holds the dispatch table: one handler per graph op
- * name, each a `prepare` hook run once at nc_interp_create (attributes into
+ * observer); interp_ops.c holds the dispatch table, generated from
+ * graph_ops.def: one handler per graph op, each a `prepare` hook run once at nc_interp_create (attributes into
  * kernel parameters) and a `run` hook run per execution (shape function,
  * output allocation, kernel call). interp_cast.c has the conversions and the
  * fused activations, which are not kernels of their own.
@@ -12,6 +12,8 @@
 
 #include "nc/dialects/graph/graph.h"
 #include "nc/dialects/graph/interp.h"
+
+#include "../graph_internal.h"
 
 /** Longest kernel error message kept. */
 #define IX_ERRLEN 512
@@ -82,10 +84,9 @@ struct ix_inst {
   bool has_act;
 };
 
-/** The dispatch table, and a lookup by name (NULL if the interpreter cannot
- * run the op). */
-extern const ix_handler ix_handlers[];
-extern const size_t ix_num_handlers;
+/** The dispatch table, indexed by graph_kind, and a lookup by name (NULL if
+ * the interpreter cannot run the op). */
+extern const ix_handler ix_handlers[G_COUNT];
 const ix_handler *ix_find_handler(const char *name);
 
 /** Sets up inst for op (handler, declared types, attributes, activation):

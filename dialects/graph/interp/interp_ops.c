@@ -5,9 +5,9 @@
  * its `run` computes the result shapes with the kernels' shape functions
  * (from the actual operand shapes, so dynamic dims work), allocates the
  * results with their declared element types and calls the kernel. The
- * table is sorted by name (looked up by binary search), and is the only
- * place that knows which kernel implements which op: adding an op to the
- * interpreter is one handler and one table line.
+ * table is generated from graph_ops.def, whose INTERP column names the two
+ * hooks of each op: adding an op to the interpreter is naming its hooks in
+ * its row (and writing them here if no existing ones fit).
  */
 #include <math.h>
 #include <stdarg.h>
@@ -665,79 +665,23 @@ static bool run_requantize(const ix_inst *inst, ix_args *a)
   return ok;
 }
 
-/* --- the table (sorted by name) ---------------------------------------------------------------------------------- */
+/* --- the table, from graph_ops.def (indexed by graph_kind) ------------------------------------------------------ */
 
-const ix_handler ix_handlers[] = {
-  {"graph.abs", prep_unary, run_unary},
-  {"graph.add", prep_binary, run_binary},
-  {"graph.avg_pool", prep_pool, run_avg_pool},
-  {"graph.batch_norm", prep_norm, run_batch_norm},
-  {"graph.cast", NULL, run_cast},
-  {"graph.clip", prep_clip, run_clip},
-  {"graph.concat", prep_concat, run_concat},
-  {"graph.constant", NULL, run_constant},
-  {"graph.conv", prep_conv, run_conv},
-  {"graph.conv_integer", prep_conv, run_conv_integer},
-  {"graph.conv_transpose", prep_conv_transpose, run_conv_transpose},
-  {"graph.dequantize_linear", prep_quant, run_dequantize_linear},
-  {"graph.div", prep_binary, run_binary},
-  {"graph.elu", prep_unary, run_unary},
-  {"graph.exp", prep_unary, run_unary},
-  {"graph.flatten", prep_axis1, run_flatten},
-  {"graph.gemm", prep_gemm, run_gemm},
-  {"graph.global_avg_pool", NULL, run_global_avg_pool},
-  {"graph.global_max_pool", NULL, run_global_max_pool},
-  {"graph.identity", NULL, run_identity},
-  {"graph.instance_norm", prep_norm, run_instance_norm},
-  {"graph.leaky_relu", prep_unary, run_unary},
-  {"graph.log", prep_unary, run_unary},
-  {"graph.log_softmax", prep_softmax, run_log_softmax},
-  {"graph.lrn", prep_lrn, run_lrn},
-  {"graph.matmul", NULL, run_matmul},
-  {"graph.matmul_integer", NULL, run_matmul_integer},
-  {"graph.max", prep_variadic, run_variadic},
-  {"graph.max_pool", prep_pool, run_max_pool},
-  {"graph.mean", prep_variadic, run_variadic},
-  {"graph.min", prep_variadic, run_variadic},
-  {"graph.mul", prep_binary, run_binary},
-  {"graph.neg", prep_unary, run_unary},
-  {"graph.pad", prep_pad, run_pad},
-  {"graph.pow", prep_binary, run_binary},
-  {"graph.prelu", NULL, run_prelu},
-  {"graph.qlinear_conv", prep_conv, run_qlinear_conv},
-  {"graph.qlinear_matmul", NULL, run_qlinear_matmul},
-  {"graph.quantize_linear", prep_quant, run_quantize_linear},
-  {"graph.reciprocal", prep_unary, run_unary},
-  {"graph.reduce_max", prep_reduce, run_reduce},
-  {"graph.reduce_mean", prep_reduce, run_reduce},
-  {"graph.reduce_min", prep_reduce, run_reduce},
-  {"graph.reduce_sum", prep_reduce, run_reduce},
-  {"graph.relu", prep_unary, run_unary},
-  {"graph.requantize", prep_requantize, run_requantize, true},
-  {"graph.reshape", prep_reshape, run_reshape},
-  {"graph.selu", prep_unary, run_unary},
-  {"graph.sigmoid", prep_unary, run_unary},
-  {"graph.slice", prep_slice, run_slice},
-  {"graph.softmax", prep_softmax, run_softmax},
-  {"graph.softplus", prep_unary, run_unary},
-  {"graph.softsign", prep_unary, run_unary},
-  {"graph.split", prep_split, run_split},
-  {"graph.sqrt", prep_unary, run_unary},
-  {"graph.squeeze", prep_axes, run_squeeze},
-  {"graph.sub", prep_binary, run_binary},
-  {"graph.sum", prep_variadic, run_variadic},
-  {"graph.tanh", prep_unary, run_unary},
-  {"graph.transpose", prep_transpose, run_transpose},
-  {"graph.unsqueeze", prep_axes, run_unsqueeze},
+#define DEF(OPERANDS, RESULTS, ATTRS, TRAITS, SHAPE, ACTIVATION, FOLD, PATTERNS) \
+  G_ACTIVATION_##ACTIVATION == G_ACTIVATION_OWN
+#define INTERP(PREPARE, RUN) PREPARE, RUN
+#define GRAPH_OP(KIND, MNEMONIC, SUMMARY, ONNX, KERNEL, INTERP_, QUANT, DEF_, DESCRIPTION) \
+  [KIND] = {MNEMONIC, INTERP_, DEF_},
+const ix_handler ix_handlers[G_COUNT] = {
+#include "../graph_ops.def"
 };
-const size_t ix_num_handlers = NC_COUNTOF(ix_handlers);
-
-static int cmp_handler(const void *key, const void *elt)
-{
-  return strcmp(key, ((const ix_handler *)elt)->name);
-}
+#undef DEF
+#undef INTERP
 
 const ix_handler *ix_find_handler(const char *name)
 {
-  return bsearch(name, ix_handlers, ix_num_handlers, sizeof ix_handlers[0], cmp_handler);
+  for (size_t k = 0; k < G_COUNT; k++)
+    if (!strcmp(ix_handlers[k].name, name))
+      return &ix_handlers[k];
+  return NULL;
 }

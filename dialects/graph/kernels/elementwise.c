@@ -472,6 +472,7 @@ nc_unary_params nc_unary_params_default(nc_unary_op op)
     p.beta = 0.5;
     break;
   case NC_UNARY_THRESHOLDED_RELU: p.alpha = 1.0; break;
+  case NC_UNARY_CELU: p.alpha = 1.0; break;
   default: break;
   }
   return p;
@@ -522,6 +523,9 @@ nc_unary_params nc_unary_params_default(nc_unary_op op)
       NC_VLOOP(i, n, T v = x[i] / (T)6 + (T)0.5; y[i] = x[i] * (v < 0 ? (T)0 : v > 1 ? (T)1 : v));      \
       break;                                                                                            \
     case NC_UNARY_THRESHOLDED_RELU: NC_VLOOP(i, n, y[i] = x[i] > alpha ? x[i] : 0); break; \
+    case NC_UNARY_CELU:                                                                                 \
+      for (int64_t i = 0; i < n; i++) y[i] = x[i] > 0 ? x[i] : alpha * expm1##SUF(x[i] / alpha);        \
+      break;                                                                                            \
     default: break;                                                                                     \
     }                                                                                                   \
   }

@@ -316,45 +316,47 @@ static void input_scalar(exporter *ex, Onnx__NodeProto *n, const char *what, nc_
 
 /* ---- ops ------------------------------------------------------------------------------------------------ */
 
-/* graph op -> ONNX op type, and the attributes that become inputs (in
- * ONNX's input order, after the operands); those marked with '?' are
- * optional inputs. */
+/* graph op -> ONNX op type, the first opset that has it, and the attributes
+ * that become inputs (in ONNX's input order, after the operands, separated
+ * by spaces; those marked with '?' are optional inputs): graph_ops.def's
+ * ONNX column. */
 static const struct export_def {
   const char *graph, *onnx;
-  const char *inputs[4];
+  int since;
+  const char *inputs;
 } defs[] = {
-  {"graph.identity", "Identity", {0}}, {"graph.cast", "Cast", {0}},
-  {"graph.conv", "Conv", {0}}, {"graph.conv_transpose", "ConvTranspose", {0}},
-  {"graph.matmul", "MatMul", {0}}, {"graph.gemm", "Gemm", {0}},
-  {"graph.add", "Add", {0}}, {"graph.sub", "Sub", {0}}, {"graph.mul", "Mul", {0}}, {"graph.div", "Div", {0}},
-  {"graph.pow", "Pow", {0}}, {"graph.max", "Max", {0}}, {"graph.min", "Min", {0}}, {"graph.sum", "Sum", {0}},
-  {"graph.mean", "Mean", {0}}, {"graph.sqrt", "Sqrt", {0}}, {"graph.exp", "Exp", {0}}, {"graph.neg", "Neg", {0}},
-  {"graph.abs", "Abs", {0}}, {"graph.log", "Log", {0}}, {"graph.reciprocal", "Reciprocal", {0}},
-  {"graph.relu", "Relu", {0}}, {"graph.sigmoid", "Sigmoid", {0}}, {"graph.tanh", "Tanh", {0}},
-  {"graph.softplus", "Softplus", {0}}, {"graph.softsign", "Softsign", {0}},
-  {"graph.leaky_relu", "LeakyRelu", {0}}, {"graph.prelu", "PRelu", {0}}, {"graph.elu", "Elu", {0}},
-  {"graph.selu", "Selu", {0}}, {"graph.clip", "Clip", {"min?", "max?"}},
-  {"graph.max_pool", "MaxPool", {0}}, {"graph.avg_pool", "AveragePool", {0}},
-  {"graph.global_avg_pool", "GlobalAveragePool", {0}}, {"graph.global_max_pool", "GlobalMaxPool", {0}},
-  {"graph.reduce_mean", "ReduceMean", {0}}, {"graph.reduce_sum", "ReduceSum", {"axes?"}},
-  {"graph.reduce_max", "ReduceMax", {0}}, {"graph.reduce_min", "ReduceMin", {0}},
-  {"graph.lrn", "LRN", {0}}, {"graph.batch_norm", "BatchNormalization", {0}},
-  {"graph.instance_norm", "InstanceNormalization", {0}},
-  {"graph.concat", "Concat", {0}}, {"graph.split", "Split", {"split?"}},
-  {"graph.slice", "Slice", {"starts", "ends", "axes?", "steps?"}}, {"graph.reshape", "Reshape", {"shape"}},
-  {"graph.flatten", "Flatten", {0}}, {"graph.squeeze", "Squeeze", {"axes?"}},
-  {"graph.unsqueeze", "Unsqueeze", {"axes"}}, {"graph.transpose", "Transpose", {0}},
-  {"graph.pad", "Pad", {"pads", "value?"}}, {"graph.softmax", "Softmax", {0}},
-  {"graph.log_softmax", "LogSoftmax", {0}}, {"graph.quantize_linear", "QuantizeLinear", {0}},
-  {"graph.dequantize_linear", "DequantizeLinear", {0}}, {"graph.qlinear_conv", "QLinearConv", {0}},
-  {"graph.qlinear_matmul", "QLinearMatMul", {0}}, {"graph.conv_integer", "ConvInteger", {0}},
-  {"graph.matmul_integer", "MatMulInteger", {0}},
+#define ONNX(TYPE, SINCE, HANDLER, INPUTS) TYPE, SINCE, INPUTS
+#define NO_ONNX NULL, 0, ""
+#define EXPORT_ROW(MNEMONIC, TYPE, SINCE, INPUTS) {MNEMONIC, TYPE, SINCE, INPUTS},
+#define EXPORT_ROW_(...) EXPORT_ROW(__VA_ARGS__)
+#define GRAPH_OP(KIND, MNEMONIC, SUMMARY, ONNX_, KERNEL, INTERP, QUANT, DEF, DESCRIPTION) EXPORT_ROW_(MNEMONIC, ONNX_)
+#include "../graph_ops.def"
+#undef EXPORT_ROW_
+#undef EXPORT_ROW
+#undef NO_ONNX
+#undef ONNX
 };
+
+/* The next name of a list of attribute inputs ("starts ends axes?"): copies
+ * it into name and whether it is optional; false at the end. */
+static bool next_input(const char **list, char *name, size_t len, bool *optional)
+{
+  const char *p = *list + strspn(*list, " ");
+  size_t n = strcspn(p, " ?");
+  if (!n)
+    return false;
+  snprintf(name, len, "%.*s", (int)n, p);
+  *optional = p[n] == '?';
+  *list = p + n + (p[n] == '?');
+  return true;
+}
 
 static bool is_input_attr(const struct export_def *d, const char *name)
 {
-  for (size_t i = 0; i < 4 && d->inputs[i]; i++)
-    if (!strncmp(d->inputs[i], name, strcspn(d->inputs[i], "?")) && !name[strcspn(d->inputs[i], "?")])
+  char input[32];
+  bool optional;
+  for (const char *list = d->inputs; next_input(&list, input, sizeof input, &optional);)
+    if (!strcmp(input, name))
       return true;
   return false;
 }
@@ -418,10 +420,9 @@ static bool attr_inputs(exporter *ex, nc_op *op, const struct export_def *d, Onn
   nc_dtype xdt = NC_DT_F32;
   nc_interp_dtype_from_type(nc_type_get_element_type(xt), &xdt);
   size_t pending = 0; /* optional inputs skipped so far, written as "" if a later one exists */
-  for (size_t i = 0; i < 4 && d->inputs[i]; i++) {
-    size_t len = strcspn(d->inputs[i], "?");
-    char name[32];
-    snprintf(name, sizeof name, "%.*s", (int)len, d->inputs[i]);
+  char name[32];
+  bool optional;
+  for (const char *list = d->inputs; next_input(&list, name, sizeof name, &optional);) {
     nc_attr *a = nc_op_get_attr_str(op, name);
     if (!a) {
       pending++;
@@ -475,10 +476,13 @@ static bool export_op(exporter *ex, nc_op *op)
   const char *opname = nc_ident_str(nc_op_get_name(op));
   const struct export_def *d = NULL;
   for (size_t i = 0; i < NC_COUNTOF(defs); i++)
-    if (!strcmp(defs[i].graph, opname))
+    if (defs[i].onnx && !strcmp(defs[i].graph, opname))
       d = &defs[i];
   if (!d)
     return nc_op_emit_error(op, "cannot be exported to ONNX (only graph dialect ops can)");
+  if (ex->opset < d->since)
+    return nc_op_emit_error(op, "needs ONNX opset %d or later (%s), not %lld", d->since, d->onnx,
+                            (long long)ex->opset);
   const char *lname = loc_name(ex->ctx, nc_op_get_loc(op));
   Onnx__NodeProto *n = add_node(ex, d->onnx, lname ? lname : "");
   char tbase[256]; /* base of the node's output names */

@@ -718,11 +718,13 @@ static bool import_node(importer *im, const Onnx__NodeProto *n, size_t index)
   node_ctx nc = {.im = im, .n = n, .index = index, .op_type = n->op_type};
   nc.loc = name_loc(im, n->name);
   const char *d = n->domain;
-  imp_handler fn = !*d || !strcmp(d, "ai.onnx") ? imp_find_handler(n->op_type) : NULL;
-  if (!fn)
+  nc.op = !*d || !strcmp(d, "ai.onnx") ? imp_find_handler(n->op_type) : NULL;
+  if (!nc.op)
     return imp_unsupported_op(&nc, NULL);
   if (im->opset > NC_ONNX_IMPORT_MAX_OPSET)
     return imp_unsupported_op(&nc, "nc imports opsets %d to %d", NC_ONNX_IMPORT_MIN_OPSET, NC_ONNX_IMPORT_MAX_OPSET);
+  if (im->opset < nc.op->since)
+    return imp_unsupported_op(&nc, "%s exists from opset %d on", n->op_type, nc.op->since);
   char nb[160];
   nc.used = nc_arena_calloc(im->arena, (n->n_attribute ? n->n_attribute : 1) * sizeof *nc.used);
   for (size_t i = 0; i < n->n_attribute; i++) {
@@ -745,7 +747,7 @@ static bool import_node(importer *im, const Onnx__NodeProto *n, size_t index)
                        onnx_clean_name(n->input[i], nb, sizeof nb));
   }
   size_t errors = nc_context_get_num_errors(im->ctx);
-  if (!fn(&nc) || nc_context_get_num_errors(im->ctx) != errors)
+  if (!nc.op->fn(&nc) || nc_context_get_num_errors(im->ctx) != errors)
     return false;
   for (size_t i = 0; i < n->n_attribute; i++)
     if (!nc.used[i])

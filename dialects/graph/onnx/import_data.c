@@ -79,7 +79,7 @@ bool imp_concat(node_ctx *nc)
   }
   imp_attrs attrs = {0};
   imp_add_i64(nc, &attrs, "axis", axis);
-  return imp_emit(nc, "graph.concat", nc->n_in, nc->in, &attrs, 1, &t);
+  return imp_emit(nc, nc->op->graph, nc->n_in, nc->in, &attrs, 1, &t);
 }
 
 /* ---- Split ---------------------------------------------------------------------------------------------- */
@@ -162,7 +162,7 @@ bool imp_split(node_ctx *nc)
     imp_add_i64(nc, &attrs, "axis", axis);
   if (explicit_sizes)
     imp_add_i64s(nc, &attrs, "split", n_out, sizes);
-  return imp_emit(nc, "graph.split", 1, &x, &attrs, n_out, types) != NULL;
+  return imp_emit(nc, nc->op->graph, 1, &x, &attrs, n_out, types) != NULL;
 }
 
 /* ---- Slice ---------------------------------------------------------------------------------------------- */
@@ -238,7 +238,7 @@ bool imp_slice(node_ctx *nc)
     imp_add_i64s(nc, &attrs, "axes", (size_t)ns, axes);
   if (has_st && !unit_steps)
     imp_add_i64s(nc, &attrs, "steps", (size_t)ns, steps);
-  return imp_emit(nc, "graph.slice", 1, &x, &attrs, 1, &t);
+  return imp_emit(nc, nc->op->graph, 1, &x, &attrs, 1, &t);
 }
 
 /* ---- Reshape, Flatten, Squeeze, Unsqueeze --------------------------------------------------------------- */
@@ -353,7 +353,7 @@ bool imp_reshape(node_ctx *nc)
   imp_add_i64s(nc, &attrs, "shape", (size_t)n, shape);
   if (allowzero)
     imp_add_i64(nc, &attrs, "allowzero", 1);
-  return reshape_like(nc, x, &t, "graph.reshape", &attrs);
+  return reshape_like(nc, x, &t, nc->op->graph, &attrs);
 }
 
 static bool shape_flatten(const void *ud, int n, const imp_type *const *in, imp_type *out, char *err,
@@ -380,7 +380,7 @@ bool imp_flatten(node_ctx *nc)
     axis += x->type.rank;
   if (axis != 1)
     imp_add_i64(nc, &attrs, "axis", axis);
-  return reshape_like(nc, x, &t, "graph.flatten", &attrs);
+  return reshape_like(nc, x, &t, nc->op->graph, &attrs);
 }
 
 /* Squeeze/Unsqueeze axes: an attribute before opset 13, an input since. */
@@ -444,7 +444,7 @@ bool imp_squeeze(node_ctx *nc)
   imp_attrs attrs = {0};
   if (n)
     imp_add_i64s(nc, &attrs, "axes", (size_t)n, axes);
-  return reshape_like(nc, x, &t, "graph.squeeze", &attrs);
+  return reshape_like(nc, x, &t, nc->op->graph, &attrs);
 }
 
 bool imp_unsqueeze(node_ctx *nc)
@@ -465,7 +465,7 @@ bool imp_unsqueeze(node_ctx *nc)
     return false;
   imp_attrs attrs = {0};
   imp_add_i64s(nc, &attrs, "axes", (size_t)n, axes);
-  return reshape_like(nc, x, &t, "graph.unsqueeze", &attrs);
+  return reshape_like(nc, x, &t, nc->op->graph, &attrs);
 }
 
 /* ---- Transpose, Pad ------------------------------------------------------------------------------------- */
@@ -507,7 +507,7 @@ bool imp_transpose(node_ctx *nc)
   imp_attrs attrs = {0};
   if (has)
     imp_add_i64s(nc, &attrs, "perm", (size_t)n, perm);
-  return imp_emit(nc, "graph.transpose", 1, &x, &attrs, 1, &t);
+  return imp_emit(nc, nc->op->graph, 1, &x, &attrs, 1, &t);
 }
 
 static bool shape_pad(const void *ud, int n, const imp_type *const *in, imp_type *out, char *err, size_t errlen)
@@ -575,7 +575,7 @@ bool imp_pad(node_ctx *nc)
     imp_add_str(nc, &attrs, "mode", mode);
   if (value != 0)
     imp_add_f32(nc, &attrs, "value", value);
-  return imp_emit(nc, "graph.pad", 1, &x, &attrs, 1, &t);
+  return imp_emit(nc, nc->op->graph, 1, &x, &attrs, 1, &t);
 }
 
 /* ---- Constant, Identity, Dropout, Cast ------------------------------------------------------------------ */
@@ -710,5 +710,5 @@ bool imp_cast(node_ctx *nc)
   imp_attrs attrs = {0};
   if (!saturate)
     imp_add_i64(nc, &attrs, "saturate", 0);
-  return imp_emit(nc, "graph.cast", 1, &x, &attrs, 1, &t);
+  return imp_emit(nc, nc->op->graph, 1, &x, &attrs, 1, &t);
 }

@@ -75,12 +75,15 @@ typedef struct importer {
   int32_t next_sym;       /* the last symbol of dynamic dims handed out */
 } importer;
 
+typedef struct imp_op imp_op;
+
 /* The node being imported. */
 typedef struct node_ctx {
   importer *im;
   const Onnx__NodeProto *n;
   size_t index;
   const char *op_type;
+  const imp_op *op;  /* its entry in the handler table */
   bool *used;        /* which attributes the handler consulted */
   imp_value **in;    /* n->n_input entries; NULL for absent optional inputs */
   size_t n_in;
@@ -93,12 +96,18 @@ typedef struct imp_attrs {
   nc_named_attr a[IMP_MAX_ATTRS];
 } imp_attrs;
 
-/* One entry of the handler table: ONNX op type, handler. */
+/* One entry of the handler table (import_ops.c; graph_ops.def's ONNX
+ * column): ONNX op type, handler, the graph op it makes and the kernel op
+ * code of that graph op (NULL and 0 for the ONNX operators nc evaluates or
+ * rewrites without an op of their own), and the first opset with the op. */
 typedef bool (*imp_handler)(node_ctx *nc);
-typedef struct imp_op {
+struct imp_op {
   const char *op_type;
   imp_handler fn;
-} imp_op;
+  const char *graph;
+  int kernel_op;
+  int since;
+};
 
 /* --- import.c: diagnostics ---------------------------------------------- */
 
@@ -222,7 +231,7 @@ bool imp_type_from_value_info(const Onnx__ValueInfoProto *vi, imp_type *out, int
 /* --- import_ops.c / import_fold.c ------------------------------------------------- */
 
 /** The handler of an op type of the default domain, or NULL. */
-imp_handler imp_find_handler(const char *op_type);
+const imp_op *imp_find_handler(const char *op_type);
 
 /* Fold-only shape ops (import_fold.c), listed in import_ops.c's table. */
 bool imp_fold_shape(node_ctx *nc);

@@ -1,4 +1,7 @@
-/* import_ops.c: ONNX compute operators -> graph ops, and the handler table.
+/* import_ops.c: ONNX compute operators -> graph ops, and the handler table
+ * (generated from the ONNX column of graph_ops.def: ONNX op type, first
+ * opset, handler; a handler finds the graph op it makes and its kernel op
+ * code in nc->op).
  *
  * One handler per ONNX operator family: it reads the attributes of every
  * opset the operator went through (opset 1 to 21; legacy forms such as the
@@ -10,40 +13,14 @@
  * movement ops are in import_data.c, fold-only shape ops in import_fold.c.
  */
 #include "import_internal.h"
+#include "nc/ir/ods.h"
 
 #include <math.h>
 #include <string.h>
 
 /* ---- elementwise ---------------------------------------------------------------------------------------- */
 
-static const struct unary_def {
-  const char *onnx, *graph;
-  nc_unary_op op;
-} unary_defs[] = {
-  {"Sqrt", "graph.sqrt", NC_UNARY_SQRT},           {"Exp", "graph.exp", NC_UNARY_EXP},
-  {"Neg", "graph.neg", NC_UNARY_NEG},              {"Abs", "graph.abs", NC_UNARY_ABS},
-  {"Log", "graph.log", NC_UNARY_LOG},              {"Reciprocal", "graph.reciprocal", NC_UNARY_RECIPROCAL},
-  {"Relu", "graph.relu", NC_UNARY_RELU},           {"Sigmoid", "graph.sigmoid", NC_UNARY_SIGMOID},
-  {"Tanh", "graph.tanh", NC_UNARY_TANH},           {"Softplus", "graph.softplus", NC_UNARY_SOFTPLUS},
-  {"Softsign", "graph.softsign", NC_UNARY_SOFTSIGN}, {"LeakyRelu", "graph.leaky_relu", NC_UNARY_LEAKY_RELU},
-  {"Elu", "graph.elu", NC_UNARY_ELU},              {"Selu", "graph.selu", NC_UNARY_SELU},
-};
-
 static bool is_float(nc_dtype dt) { return !nc_dtype_is_integer(dt); }
-
-/* The entry of a handler's table for the node's operator: the tables are
- * arrays of structs whose first member is the ONNX name. The import table
- * sends a node here only for the names its handler's table lists. */
-static const void *find_def(const node_ctx *nc, const void *defs, size_t n, size_t size)
-{
-  for (size_t i = 0; i < n; i++) {
-    const char *const *onnx = (const void *)((const char *)defs + i * size);
-    if (!strcmp(*onnx, nc->op_type))
-      return onnx;
-  }
-  return NULL;
-}
-#define FIND_DEF(nc, defs) find_def(nc, defs, NC_COUNTOF(defs), sizeof(defs)[0])
 
 /* Checks that inputs 0 .. n-1 are present; false + error naming the first
  * missing one. */
@@ -99,30 +76,38 @@ static bool fold_unary(const void *ud, nc_tensor *const *in, nc_tensor *out, cha
   return nc_kernel_unary(u->op, &u->p, in[0], out, err, errlen);
 }
 
+/* The attributes that parametrise a unary kernel (nc_unary_params), read
+ * when the graph op declares them; written when not their default. */
+static bool unary_param(node_ctx *nc, const nc_op_def *def, const char *name, double dflt, double *v,
+                        imp_attrs *attrs)
+{
+  if (nc_op_def_find_attr(def, name) < 0)
+    return true;
+  if (!imp_attr_float(nc, name, dflt, v))
+    return false;
+  if ((float)*v != (float)dflt)
+    imp_add_f32(nc, attrs, name, *v);
+  return true;
+}
+
 static bool imp_unary(node_ctx *nc)
 {
-  const struct unary_def *d = FIND_DEF(nc, unary_defs);
   imp_value *x = imp_input_required(nc, 0, "X");
   if (!x)
     return false;
-  unary_ud u = {.op = d->op, .p = nc_unary_params_default(d->op)};
+  nc_unary_op op = (nc_unary_op)nc->op->kernel_op;
+  unary_ud u = {.op = op, .p = nc_unary_params_default(op)};
+  nc_unary_params dflt = u.p;
   imp_attrs attrs = {0};
-  if (d->op == NC_UNARY_LEAKY_RELU || d->op == NC_UNARY_ELU || d->op == NC_UNARY_SELU) {
-    if (!imp_attr_float(nc, "alpha", u.p.alpha, &u.p.alpha))
-      return false;
-    if ((float)u.p.alpha != (float)nc_unary_params_default(d->op).alpha)
-      imp_add_f32(nc, &attrs, "alpha", u.p.alpha);
-  }
-  if (d->op == NC_UNARY_SELU) {
-    if (!imp_attr_float(nc, "gamma", u.p.gamma, &u.p.gamma))
-      return false;
-    if ((float)u.p.gamma != (float)nc_unary_params_default(d->op).gamma)
-      imp_add_f32(nc, &attrs, "gamma", u.p.gamma);
-  }
+  const nc_op_def *def = nc_context_lookup_op_def(nc->im->ctx, nc->op->graph, strlen(nc->op->graph));
+  if (!unary_param(nc, def, "alpha", dflt.alpha, &u.p.alpha, &attrs) ||
+      !unary_param(nc, def, "beta", dflt.beta, &u.p.beta, &attrs) ||
+      !unary_param(nc, def, "gamma", dflt.gamma, &u.p.gamma, &attrs))
+    return false;
   bool done;
   if (!fold_into(nc, &x->type, fold_unary, &u, &done))
     return false;
-  return done || imp_emit(nc, d->graph, 1, &x, &attrs, 1, &x->type);
+  return done || imp_emit(nc, nc->op->graph, 1, &x, &attrs, 1, &x->type);
 }
 
 /* The reshape that appends trailing unit dims to b so that numpy
@@ -174,14 +159,6 @@ static bool legacy_broadcast(node_ctx *nc, imp_value *a, imp_value **b)
   return (*b = align_legacy(nc, *b, a->type.rank, axis)) != NULL;
 }
 
-static const struct binary_def {
-  const char *onnx, *graph;
-  nc_binary_op op;
-} binary_defs[] = {
-  {"Add", "graph.add", NC_BINARY_ADD}, {"Sub", "graph.sub", NC_BINARY_SUB}, {"Mul", "graph.mul", NC_BINARY_MUL},
-  {"Div", "graph.div", NC_BINARY_DIV}, {"Pow", "graph.pow", NC_BINARY_POW},
-};
-
 static bool fold_binary(const void *ud, nc_tensor *const *in, nc_tensor *out, char *err, size_t errlen)
 {
   return nc_kernel_binary(*(const nc_binary_op *)ud, in[0], in[1], out, err, errlen);
@@ -189,13 +166,13 @@ static bool fold_binary(const void *ud, nc_tensor *const *in, nc_tensor *out, ch
 
 static bool imp_binary(node_ctx *nc)
 {
-  const struct binary_def *d = FIND_DEF(nc, binary_defs);
+  nc_binary_op op = (nc_binary_op)nc->op->kernel_op;
   imp_value *a = imp_input_required(nc, 0, "A"), *b = imp_input_required(nc, 1, "B");
   if (!a || !b)
     return false;
   if (nc->im->opset < 7 && !legacy_broadcast(nc, a, &b))
     return false;
-  if (d->op != NC_BINARY_POW && a->type.dt != b->type.dt)
+  if (op != NC_BINARY_POW && a->type.dt != b->type.dt)
     return imp_error(nc, "operands have different element types (%s and %s)", nc_dtype_name(a->type.dt),
                      nc_dtype_name(b->type.dt));
   imp_type t = {.dt = a->type.dt};
@@ -203,20 +180,12 @@ static bool imp_binary(node_ctx *nc)
     return false;
   bool done;
   imp_value *ops[2] = {a, b};
-  if (!fold_into(nc, &t, fold_binary, &d->op, &done))
+  if (!fold_into(nc, &t, fold_binary, &op, &done))
     return false;
   if (done)
     return true;
-  return imp_emit(nc, d->graph, 2, ops, NULL, 1, &t);
+  return imp_emit(nc, nc->op->graph, 2, ops, NULL, 1, &t);
 }
-
-static const struct variadic_def {
-  const char *onnx, *graph;
-  nc_variadic_op op;
-} variadic_defs[] = {
-  {"Max", "graph.max", NC_VARIADIC_MAX}, {"Min", "graph.min", NC_VARIADIC_MIN},
-  {"Sum", "graph.sum", NC_VARIADIC_SUM}, {"Mean", "graph.mean", NC_VARIADIC_MEAN},
-};
 
 typedef struct variadic_ud {
   nc_variadic_op op;
@@ -231,7 +200,6 @@ static bool fold_variadic(const void *ud, nc_tensor *const *in, nc_tensor *out, 
 
 static bool imp_variadic(node_ctx *nc)
 {
-  const struct variadic_def *d = FIND_DEF(nc, variadic_defs);
   if (!nc->n_in)
     return imp_error(nc, "needs at least one input");
   for (size_t i = 0; i < nc->n_in; i++)
@@ -247,11 +215,11 @@ static bool imp_variadic(node_ctx *nc)
       return false;
     t = r;
   }
-  variadic_ud u = {d->op, (int)nc->n_in};
+  variadic_ud u = {(nc_variadic_op)nc->op->kernel_op, (int)nc->n_in};
   bool done;
   if (!fold_into(nc, &t, fold_variadic, &u, &done))
     return false;
-  return done || imp_emit(nc, d->graph, nc->n_in, nc->in, NULL, 1, &t);
+  return done || imp_emit(nc, nc->op->graph, nc->n_in, nc->in, NULL, 1, &t);
 }
 
 static bool imp_prelu(node_ctx *nc)
@@ -269,7 +237,7 @@ static bool imp_prelu(node_ctx *nc)
   if (t.rank >= 0 && t.rank != x->type.rank)
     return imp_error(nc, "slope must broadcast to the shape of X");
   imp_value *ops[2] = {x, slope};
-  return imp_emit(nc, "graph.prelu", 2, ops, NULL, 1, &x->type);
+  return imp_emit(nc, nc->op->graph, 2, ops, NULL, 1, &x->type);
 }
 
 /* Clip bounds: attributes before opset 11, constant inputs since; f32
@@ -308,7 +276,7 @@ static bool imp_clip(node_ctx *nc)
   imp_attrs attrs = {0};
   if (!clip_bound(nc, x, 1, "min", &attrs) || !clip_bound(nc, x, 2, "max", &attrs))
     return false;
-  return imp_emit(nc, "graph.clip", 1, &x, &attrs, 1, &x->type);
+  return imp_emit(nc, nc->op->graph, 1, &x, &attrs, 1, &x->type);
 }
 
 /* ---- matrix products ------------------------------------------------------------------------------------ */
@@ -329,7 +297,7 @@ static bool imp_matmul(node_ctx *nc)
   if (!imp_infer(nc, shape_matmul, NULL, 2, in, &t))
     return false;
   imp_value *ops[2] = {a, b};
-  return imp_emit(nc, "graph.matmul", 2, ops, NULL, 1, &t);
+  return imp_emit(nc, nc->op->graph, 2, ops, NULL, 1, &t);
 }
 
 static bool shape_gemm(const void *ud, int n, const imp_type *const *in, imp_type *out, char *err, size_t errlen)
@@ -370,7 +338,7 @@ static bool imp_gemm(node_ctx *nc)
   if (tb)
     imp_add_i64(nc, &attrs, "trans_b", 1);
   imp_value *ops[3] = {a, b, c};
-  return imp_emit(nc, "graph.gemm", 3, ops, &attrs, 1, &t);
+  return imp_emit(nc, nc->op->graph, 3, ops, &attrs, 1, &t);
 }
 
 static bool imp_matmul_integer(node_ctx *nc)
@@ -386,7 +354,7 @@ static bool imp_matmul_integer(node_ctx *nc)
   if (!imp_infer(nc, shape_matmul, NULL, 2, in, &t))
     return false;
   imp_value *ops[4] = {a, b, azp, bzp};
-  return imp_emit(nc, "graph.matmul_integer", 4, ops, NULL, 1, &t);
+  return imp_emit(nc, nc->op->graph, 4, ops, NULL, 1, &t);
 }
 
 static bool imp_qlinear_matmul(node_ctx *nc)
@@ -399,7 +367,7 @@ static bool imp_qlinear_matmul(node_ctx *nc)
   const imp_type *in[2] = {&nc->in[0]->type, &nc->in[3]->type};
   if (!imp_infer(nc, shape_matmul, NULL, 2, in, &t))
     return false;
-  return imp_emit(nc, "graph.qlinear_matmul", 8, nc->in, NULL, 1, &t);
+  return imp_emit(nc, nc->op->graph, 8, nc->in, NULL, 1, &t);
 }
 
 /* ---- convolution ---------------------------------------------------------------------------------------- */
@@ -562,7 +530,7 @@ static bool imp_conv(node_ctx *nc)
   if (!conv_result(nc, x, w, x->type.dt, &attrs, &t))
     return false;
   imp_value *ops[3] = {x, w, b};
-  return imp_emit(nc, "graph.conv", 3, ops, &attrs, 1, &t);
+  return imp_emit(nc, nc->op->graph, 3, ops, &attrs, 1, &t);
 }
 
 static bool imp_conv_integer(node_ctx *nc)
@@ -578,7 +546,7 @@ static bool imp_conv_integer(node_ctx *nc)
   if (!xzp && wzp)
     xzp = zero_point_of(nc, x, "x_zero_point", "conv_integer");
   imp_value *ops[4] = {x, w, xzp, wzp};
-  return imp_emit(nc, "graph.conv_integer", 4, ops, &attrs, 1, &t);
+  return imp_emit(nc, nc->op->graph, 4, ops, &attrs, 1, &t);
 }
 
 static bool imp_qlinear_conv(node_ctx *nc)
@@ -593,7 +561,7 @@ static bool imp_qlinear_conv(node_ctx *nc)
     return false;
   imp_value *ops[9] = {nc->in[0], nc->in[1], nc->in[2], nc->in[3], nc->in[4],
                        nc->in[5], nc->in[6], nc->in[7], imp_input(nc, 8)};
-  return imp_emit(nc, "graph.qlinear_conv", 9, ops, &attrs, 1, &t);
+  return imp_emit(nc, nc->op->graph, 9, ops, &attrs, 1, &t);
 }
 
 static bool shape_conv_transpose(const void *ud, int n, const imp_type *const *in, imp_type *out, char *err,
@@ -642,7 +610,7 @@ static bool imp_conv_transpose(node_ctx *nc)
   if (!imp_infer(nc, shape_conv_transpose, &p, 2, in, &t))
     return false;
   imp_value *ops[3] = {x, w, b};
-  return imp_emit(nc, "graph.conv_transpose", 3, ops, &attrs, 1, &t);
+  return imp_emit(nc, nc->op->graph, 3, ops, &attrs, 1, &t);
 }
 
 /* ---- pooling -------------------------------------------------------------------------------------------- */
@@ -655,7 +623,7 @@ static bool shape_pool(const void *ud, int n, const imp_type *const *in, imp_typ
 
 static bool imp_pool(node_ctx *nc)
 {
-  bool is_max = !strcmp(nc->op_type, "MaxPool");
+  bool is_max = !strcmp(nc->op->graph, "graph.max_pool");
   imp_value *x = imp_input_required(nc, 0, "X");
   if (!x)
     return false;
@@ -699,7 +667,7 @@ static bool imp_pool(node_ctx *nc)
   const imp_type *in[1] = {&x->type};
   if (!imp_infer(nc, shape_pool, &p, 1, in, &t))
     return false;
-  return imp_emit(nc, is_max ? "graph.max_pool" : "graph.avg_pool", 1, &x, &attrs, 1, &t);
+  return imp_emit(nc, nc->op->graph, 1, &x, &attrs, 1, &t);
 }
 
 static bool shape_global_pool(const void *ud, int n, const imp_type *const *in, imp_type *out, char *err,
@@ -718,22 +686,10 @@ static bool imp_global_pool(node_ctx *nc)
   const imp_type *in[1] = {&x->type};
   if (!imp_infer(nc, shape_global_pool, NULL, 1, in, &t))
     return false;
-  bool avg = !strcmp(nc->op_type, "GlobalAveragePool");
-  return imp_emit(nc, avg ? "graph.global_avg_pool" : "graph.global_max_pool", 1, &x, NULL, 1, &t);
+  return imp_emit(nc, nc->op->graph, 1, &x, NULL, 1, &t);
 }
 
 /* ---- reductions ----------------------------------------------------------------------------------------- */
-
-static const struct reduce_def {
-  const char *onnx, *graph;
-  nc_reduce_op op;
-  int64_t axes_input_since; /* opset from which axes is an input */
-} reduce_defs[] = {
-  {"ReduceMean", "graph.reduce_mean", NC_REDUCE_MEAN, 18},
-  {"ReduceSum", "graph.reduce_sum", NC_REDUCE_SUM, 13},
-  {"ReduceMax", "graph.reduce_max", NC_REDUCE_MAX, 18},
-  {"ReduceMin", "graph.reduce_min", NC_REDUCE_MIN, 18},
-};
 
 static bool shape_reduce(const void *ud, int n, const imp_type *const *in, imp_type *out, char *err, size_t errlen)
 {
@@ -753,7 +709,8 @@ static bool fold_reduce(const void *ud, nc_tensor *const *in, nc_tensor *out, ch
 
 static bool imp_reduce(node_ctx *nc)
 {
-  const struct reduce_def *d = FIND_DEF(nc, reduce_defs);
+  nc_reduce_op op = (nc_reduce_op)nc->op->kernel_op;
+  int64_t axes_input_since = op == NC_REDUCE_SUM ? 13 : 18; /* the opset from which axes is an input */
   imp_value *x = imp_input_required(nc, 0, "data");
   if (!x)
     return false;
@@ -762,7 +719,7 @@ static bool imp_reduce(node_ctx *nc)
   bool has_axes = false;
   if (!imp_attr_int(nc, "keepdims", 1, &keepdims))
     return false;
-  if (nc->im->opset >= d->axes_input_since) {
+  if (nc->im->opset >= axes_input_since) {
     if (!imp_attr_int(nc, "noop_with_empty_axes", 0, &noop))
       return false;
     if (imp_input(nc, 1)) {
@@ -782,7 +739,7 @@ static bool imp_reduce(node_ctx *nc)
     return imp_error(nc, "%lld axes for a tensor of rank at most %d", (long long)n_axes, NC_TENSOR_MAX_RANK);
   if (noop && !n_axes) /* an identity */
     return imp_set_alias(nc, 0, x);
-  reduce_ud u = {.op = d->op, .p = {.naxes = (int)n_axes, .axes = axes, .keepdims = keepdims != 0}};
+  reduce_ud u = {.op = op, .p = {.naxes = (int)n_axes, .axes = axes, .keepdims = keepdims != 0}};
   imp_type t = {.dt = x->type.dt};
   const imp_type *in[1] = {&x->type};
   if (!imp_infer(nc, shape_reduce, &u.p, 1, in, &t))
@@ -797,7 +754,7 @@ static bool imp_reduce(node_ctx *nc)
     imp_add_i64s(nc, &attrs, "axes", (size_t)n_axes, axes);
   if (!keepdims)
     imp_add_i64(nc, &attrs, "keepdims", 0);
-  return imp_emit(nc, d->graph, 1, &x, &attrs, 1, &t);
+  return imp_emit(nc, nc->op->graph, 1, &x, &attrs, 1, &t);
 }
 
 /* ---- normalisation and softmax -------------------------------------------------------------------------- */
@@ -824,7 +781,7 @@ static bool imp_lrn(node_ctx *nc)
     imp_add_f32(nc, &attrs, "beta", beta);
   if ((float)bias != 1.0f)
     imp_add_f32(nc, &attrs, "bias", bias);
-  return imp_emit(nc, "graph.lrn", 1, &x, &attrs, 1, &x->type);
+  return imp_emit(nc, nc->op->graph, 1, &x, &attrs, 1, &x->type);
 }
 
 static bool imp_batch_norm(node_ctx *nc)
@@ -849,7 +806,7 @@ static bool imp_batch_norm(node_ctx *nc)
   imp_attrs attrs = {0};
   if ((float)eps != 1e-5f)
     imp_add_f32(nc, &attrs, "epsilon", eps);
-  return imp_emit(nc, "graph.batch_norm", 5, nc->in, &attrs, 1, &nc->in[0]->type);
+  return imp_emit(nc, nc->op->graph, 5, nc->in, &attrs, 1, &nc->in[0]->type);
 }
 
 static bool imp_instance_norm(node_ctx *nc)
@@ -863,7 +820,7 @@ static bool imp_instance_norm(node_ctx *nc)
   imp_attrs attrs = {0};
   if ((float)eps != 1e-5f)
     imp_add_f32(nc, &attrs, "epsilon", eps);
-  return imp_emit(nc, "graph.instance_norm", 3, nc->in, &attrs, 1, &nc->in[0]->type);
+  return imp_emit(nc, nc->op->graph, 3, nc->in, &attrs, 1, &nc->in[0]->type);
 }
 
 /* Softmax and LogSoftmax. Before opset 13 they normalise x viewed as 2-D
@@ -872,8 +829,8 @@ static bool imp_instance_norm(node_ctx *nc)
  * flatten(axis) -> softmax(-1) -> reshape(shape of x). */
 static bool imp_softmax(node_ctx *nc)
 {
-  bool log = strcmp(nc->op_type, "Softmax") != 0;
-  const char *name = log ? "graph.log_softmax" : "graph.softmax";
+  const char *name = nc->op->graph;
+  bool log = !strcmp(name, "graph.log_softmax");
   imp_value *x = imp_input_required(nc, 0, "input");
   if (!x)
     return false;
@@ -955,7 +912,7 @@ static bool imp_quantize(node_ctx *nc)
   if (!saturate)
     imp_add_i64(nc, &attrs, "saturate", 0);
   imp_value *ops[3] = {x, scale, zp};
-  return imp_emit(nc, "graph.quantize_linear", 3, ops, &attrs, 1, &t);
+  return imp_emit(nc, nc->op->graph, 3, ops, &attrs, 1, &t);
 }
 
 static bool imp_dequantize(node_ctx *nc)
@@ -973,7 +930,7 @@ static bool imp_dequantize(node_ctx *nc)
   if (axis != 1)
     imp_add_i64(nc, &attrs, "axis", axis);
   imp_value *ops[3] = {x, scale, zp};
-  return imp_emit(nc, "graph.dequantize_linear", 3, ops, &attrs, 1, &t);
+  return imp_emit(nc, nc->op->graph, 3, ops, &attrs, 1, &t);
 }
 
 /* ---- the table ------------------------------------------------------------------------------------------ */
@@ -992,26 +949,32 @@ bool imp_identity(node_ctx *nc);
 bool imp_dropout(node_ctx *nc);
 bool imp_cast(node_ctx *nc);
 
+/* The ONNX operators that are a graph op's (graph_ops.def's ONNX column),
+ * then those imported without a graph op of their own. */
 static const imp_op ops[] = {
-  {"Conv", imp_conv}, {"ConvTranspose", imp_conv_transpose}, {"ConvInteger", imp_conv_integer},
-  {"QLinearConv", imp_qlinear_conv}, {"MatMul", imp_matmul}, {"Gemm", imp_gemm},
-  {"MatMulInteger", imp_matmul_integer}, {"QLinearMatMul", imp_qlinear_matmul},
-  {"Add", imp_binary}, {"Sub", imp_binary}, {"Mul", imp_binary}, {"Div", imp_binary}, {"Pow", imp_binary},
-  {"Max", imp_variadic}, {"Min", imp_variadic}, {"Sum", imp_variadic}, {"Mean", imp_variadic},
-  {"Sqrt", imp_unary}, {"Exp", imp_unary}, {"Neg", imp_unary}, {"Abs", imp_unary}, {"Log", imp_unary},
-  {"Reciprocal", imp_unary}, {"Relu", imp_unary}, {"Sigmoid", imp_unary}, {"Tanh", imp_unary},
-  {"Softplus", imp_unary}, {"Softsign", imp_unary}, {"LeakyRelu", imp_unary}, {"Elu", imp_unary},
-  {"Selu", imp_unary}, {"PRelu", imp_prelu}, {"Clip", imp_clip},
-  {"MaxPool", imp_pool}, {"AveragePool", imp_pool}, {"GlobalAveragePool", imp_global_pool},
-  {"GlobalMaxPool", imp_global_pool},
-  {"ReduceMean", imp_reduce}, {"ReduceSum", imp_reduce}, {"ReduceMax", imp_reduce}, {"ReduceMin", imp_reduce},
-  {"LRN", imp_lrn}, {"BatchNormalization", imp_batch_norm}, {"InstanceNormalization", imp_instance_norm},
-  {"Softmax", imp_softmax}, {"LogSoftmax", imp_softmax},
-  {"QuantizeLinear", imp_quantize}, {"DequantizeLinear", imp_dequantize},
-  {"Concat", imp_concat}, {"Split", imp_split}, {"Slice", imp_slice}, {"Reshape", imp_reshape},
-  {"Flatten", imp_flatten}, {"Squeeze", imp_squeeze}, {"Unsqueeze", imp_unsqueeze}, {"Transpose", imp_transpose},
-  {"Pad", imp_pad}, {"Constant", imp_constant}, {"Identity", imp_identity}, {"Dropout", imp_dropout},
-  {"Cast", imp_cast}, {"CastLike", imp_cast},
+#define UNARY(OP) OP
+#define BINARY(OP) OP
+#define VARIADIC(OP) OP
+#define REDUCE(OP) OP
+#define NO_KERNEL_OP 0
+#define ONNX(TYPE, SINCE, HANDLER, EXPORT_INPUTS) TYPE, HANDLER, SINCE
+#define NO_ONNX NULL, NULL, 0
+#define IMPORT_ROW(TYPE, HANDLER, SINCE, MNEMONIC, KERNEL) {TYPE, HANDLER, MNEMONIC, KERNEL, SINCE},
+#define GRAPH_OP(KIND, MNEMONIC, SUMMARY, ONNX_, KERNEL, INTERP, QUANT, DEF, DESCRIPTION) \
+  IMPORT_ROW_(ONNX_, MNEMONIC, KERNEL)
+#define IMPORT_ROW_(...) IMPORT_ROW(__VA_ARGS__)
+#include "../graph_ops.def"
+#undef IMPORT_ROW_
+#undef IMPORT_ROW
+#undef NO_ONNX
+#undef ONNX
+#undef UNARY
+#undef BINARY
+#undef VARIADIC
+#undef REDUCE
+#undef NO_KERNEL_OP
+  {"Dropout", imp_dropout, "graph.identity", 0, 1}, /* inference: the identity */
+  {"CastLike", imp_cast, "graph.cast", 0, 15},
   /* evaluated at import time only */
   {"Shape", imp_fold_shape}, {"Size", imp_fold_size}, {"Gather", imp_fold_gather},
   {"ConstantOfShape", imp_fold_constant_of_shape}, {"Range", imp_fold_range}, {"Expand", imp_fold_expand},
@@ -1022,10 +985,10 @@ static const imp_op ops[] = {
   {"Round", imp_fold_rounding}, {"ReduceProd", imp_fold_reduce_prod}, {"Mod", imp_fold_mod},
 };
 
-imp_handler imp_find_handler(const char *op_type)
+const imp_op *imp_find_handler(const char *op_type)
 {
   for (size_t i = 0; i < NC_COUNTOF(ops); i++)
-    if (!strcmp(ops[i].op_type, op_type))
-      return ops[i].fn;
+    if (ops[i].op_type && !strcmp(ops[i].op_type, op_type))
+      return &ops[i];
   return NULL;
 }

@@ -96,6 +96,10 @@ bool nc_asm_parse_keyword(nc_asm_parser *p, const char *kw);
 bool nc_asm_parse_optional_any_keyword(nc_asm_parser *p, const char **out, size_t *len);
 /** Parses a string literal (escapes processed) into an attribute. */
 bool nc_asm_parse_optional_string(nc_asm_parser *p, nc_attr **out);
+/** Parses a string literal (escapes processed) into an attribute; an error if absent. */
+bool nc_asm_parse_string(nc_asm_parser *p, nc_attr **out);
+/** Parses a (possibly negative) float or integer literal as a double. */
+bool nc_asm_parse_float(nc_asm_parser *p, double *out);
 /** Parses a (possibly negative) integer literal. */
 bool nc_asm_parse_optional_integer(nc_asm_parser *p, int64_t *out, bool *present);
 bool nc_asm_parse_integer(nc_asm_parser *p, int64_t *out);

@@ -28,6 +28,7 @@ typedef enum nc_attr_kind {
   NC_ATTR_DENSE_RESOURCE,
   NC_ATTR_OPAQUE,         /* #dialect.body */
   NC_ATTR_BUILTIN_OPAQUE, /* affine_map<...>, affine_set<...>, strided<...> kept as text */
+  NC_ATTR_DIALECT,        /* #dialect.mnemonic<...> of a registered definition (dialect_attrs.h) */
   NC_ATTR_LOC_UNKNOWN,
   NC_ATTR_LOC_FILE,
   NC_ATTR_LOC_NAME,

@@ -191,6 +191,12 @@ typedef struct nc_asm_parser nc_asm_parser;
 typedef struct nc_asm_printer nc_asm_printer;
 typedef struct nc_op_builder nc_op_builder;
 
+/** Dialect attribute and type definitions with real storage (see
+ * nc/ir/dialect_attrs.h); one struct serves both tables. */
+typedef struct nc_dialect_storage_def nc_dialect_storage_def;
+typedef nc_dialect_storage_def nc_dialect_attr_def;
+typedef nc_dialect_storage_def nc_dialect_type_def;
+
 /** Symbol table cache used by symbol-use verification (see nc/ir/symbol.h). */
 typedef struct nc_symbol_table_collection nc_symbol_table_collection;
 
@@ -239,9 +245,13 @@ struct nc_dialect_def {
   const nc_dialect_def *const *dependents; size_t n_dependents; /* registered along with it */
   /** Builds a detached constant op producing `value` of `type`, or NULL. */
   nc_op *(*materialize_constant)(nc_context *ctx, nc_attr *value, nc_type *type, nc_location loc);
-  /** Checks a dialect attribute / type body; NULL accepts any. */
+  /** Checks the body of a dialect attribute / type kept as text (one whose
+   * mnemonic is not in `attrs` / `types`); NULL accepts any. */
   bool (*verify_attr)(nc_context *ctx, nc_location loc, NC_KEEP nc_attr *a);
   bool (*verify_type)(nc_context *ctx, nc_location loc, NC_KEEP nc_type *t);
+  /** Attributes and types with real storage, by mnemonic (dialect_attrs.h). */
+  const nc_dialect_attr_def *attrs; size_t n_attrs;
+  const nc_dialect_type_def *types; size_t n_types;
 };
 
 /** True if the op has all the given trait bits. Unregistered ops have none. */

@@ -29,6 +29,7 @@ typedef enum nc_type_kind {
   NC_TYPE_TUPLE,
   NC_TYPE_COMPLEX,
   NC_TYPE_OPAQUE,          /* !dialect.body: a dialect type kept as text */
+  NC_TYPE_DIALECT,         /* !dialect.mnemonic<...> of a registered definition (dialect_attrs.h) */
 } nc_type_kind;
 
 /** Signedness of integer types: `i8` is signless, `si8` signed, `ui8` unsigned. */
@@ -130,7 +131,8 @@ NC_KEEP nc_type *nc_type_get_result(NC_KEEP const nc_type *t, size_t i);
 /** Number of element types of a tuple and element i. */
 size_t nc_type_get_num_tuple_types(NC_KEEP const nc_type *t);
 NC_KEEP nc_type *nc_type_get_tuple_type(NC_KEEP const nc_type *t, size_t i);
-/** Dialect namespace and body text of an opaque dialect type. */
+/** Dialect namespace of an opaque or defined dialect type; body text of an
+ * opaque one. */
 NC_KEEP nc_ident *nc_type_get_dialect(NC_KEEP const nc_type *t);
 NC_KEEP const char *nc_type_get_body(NC_KEEP const nc_type *t, size_t *len);
 

@@ -375,12 +375,12 @@ core.chip {rows = 2 : i64, cols = 3 : i64, sram_bytes = 1024 : i64, target = "ti
 
 // Tiles name its nodes.
 func.func @f(%x: tensor<1x2x4x4xi8>) -> tensor<1x8xi8> {
-  %0 = dataflow.node "pool1"(%x) {domain = #dataflow.set<"{ S[oy] : 0 <= oy <= 1 }">, kind = "pool", macs = 0 : i64, reads = [#dataflow.map<"{ S[oy] -> In0[c, iy, ix] : 0 <= oy <= 1 and 0 <= c <= 1 and 2oy <= iy <= 1 + 2oy and 0 <= ix <= 3 }">], writes = #dataflow.map<"{ S[oy] -> Out[k, oy, ox] : 0 <= oy <= 1 and 0 <= k <= 1 and 0 <= ox <= 1 }">}({
+  %0 = dataflow.node "pool1"(%x) {domain = #dataflow.set<"{ S[oy] : 0 <= oy <= 1 }">, kind = "max_pool", macs = 0 : i64, params = {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>}, reads = [#dataflow.map<"{ S[oy] -> In0[c, iy, ix] : 0 <= oy <= 1 and 0 <= c <= 1 and 2oy <= iy <= 1 + 2oy and 0 <= ix <= 3 }">], writes = #dataflow.map<"{ S[oy] -> Out[k, oy, ox] : 0 <= oy <= 1 and 0 <= k <= 1 and 0 <= ox <= 1 }">}({
   ^bb0(%a: tensor<1x2x4x4xi8>):
     %p = graph.max_pool %a {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x2x4x4xi8>) -> tensor<1x2x2x2xi8>
     dataflow.yield %p : tensor<1x2x2x2xi8>
   }) : (tensor<1x2x4x4xi8>) -> tensor<1x2x2x2xi8>
-  %1 = dataflow.node "flatten1"(%0) {domain = #dataflow.set<"{ S[y] : 0 <= y <= 1 }">, kind = "flatten", macs = 0 : i64, reads = [#dataflow.map<"{ S[y] -> In0[c, y, x] : 0 <= y <= 1 and 0 <= c <= 1 and 0 <= x <= 1 }">], writes = #dataflow.map<"{ S[y] -> Out[i] : 0 <= y <= 1 and exists (c, x : 0 <= c <= 1 and 0 <= x <= 1 and i = 4c + 2y + x) }">}({
+  %1 = dataflow.node "flatten1"(%0) {domain = #dataflow.set<"{ S[y] : 0 <= y <= 1 }">, kind = "copy", macs = 0 : i64, reads = [#dataflow.map<"{ S[y] -> In0[c, y, x] : 0 <= y <= 1 and 0 <= c <= 1 and 0 <= x <= 1 }">], writes = #dataflow.map<"{ S[y] -> Out[i] : 0 <= y <= 1 and exists (c, x : 0 <= c <= 1 and 0 <= x <= 1 and i = 4c + 2y + x) }">}({
   ^bb0(%a: tensor<1x2x2x2xi8>):
     %f = graph.flatten %a : (tensor<1x2x2x2xi8>) -> tensor<1x8xi8>
     dataflow.yield %f : tensor<1x8xi8>
@@ -399,12 +399,12 @@ core.chip {rows = 2 : i64, cols = 3 : i64, sram_bytes = 1024 : i64, target = "ti
 
 // A node on several tiles is split by output channels.
 func.func @f(%x: tensor<1x2x4x4xi8>) -> tensor<1x8xi8> {
-  %0 = dataflow.node "pool1"(%x) {domain = #dataflow.set<"{ S[oy] : 0 <= oy <= 1 }">, kind = "pool", macs = 0 : i64, reads = [#dataflow.map<"{ S[oy] -> In0[c, iy, ix] : 0 <= oy <= 1 and 0 <= c <= 1 and 2oy <= iy <= 1 + 2oy and 0 <= ix <= 3 }">], writes = #dataflow.map<"{ S[oy] -> Out[k, oy, ox] : 0 <= oy <= 1 and 0 <= k <= 1 and 0 <= ox <= 1 }">}({
+  %0 = dataflow.node "pool1"(%x) {domain = #dataflow.set<"{ S[oy] : 0 <= oy <= 1 }">, kind = "max_pool", macs = 0 : i64, params = {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>}, reads = [#dataflow.map<"{ S[oy] -> In0[c, iy, ix] : 0 <= oy <= 1 and 0 <= c <= 1 and 2oy <= iy <= 1 + 2oy and 0 <= ix <= 3 }">], writes = #dataflow.map<"{ S[oy] -> Out[k, oy, ox] : 0 <= oy <= 1 and 0 <= k <= 1 and 0 <= ox <= 1 }">}({
   ^bb0(%a: tensor<1x2x4x4xi8>):
     %p = graph.max_pool %a {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x2x4x4xi8>) -> tensor<1x2x2x2xi8>
     dataflow.yield %p : tensor<1x2x2x2xi8>
   }) : (tensor<1x2x4x4xi8>) -> tensor<1x2x2x2xi8>
-  %1 = dataflow.node "flatten1"(%0) {domain = #dataflow.set<"{ S[y] : 0 <= y <= 1 }">, kind = "flatten", macs = 0 : i64, reads = [#dataflow.map<"{ S[y] -> In0[c, y, x] : 0 <= y <= 1 and 0 <= c <= 1 and 0 <= x <= 1 }">], writes = #dataflow.map<"{ S[y] -> Out[i] : 0 <= y <= 1 and exists (c, x : 0 <= c <= 1 and 0 <= x <= 1 and i = 4c + 2y + x) }">}({
+  %1 = dataflow.node "flatten1"(%0) {domain = #dataflow.set<"{ S[y] : 0 <= y <= 1 }">, kind = "copy", macs = 0 : i64, reads = [#dataflow.map<"{ S[y] -> In0[c, y, x] : 0 <= y <= 1 and 0 <= c <= 1 and 0 <= x <= 1 }">], writes = #dataflow.map<"{ S[y] -> Out[i] : 0 <= y <= 1 and exists (c, x : 0 <= c <= 1 and 0 <= x <= 1 and i = 4c + 2y + x) }">}({
   ^bb0(%a: tensor<1x2x2x2xi8>):
     %f = graph.flatten %a : (tensor<1x2x2x2xi8>) -> tensor<1x8xi8>
     dataflow.yield %f : tensor<1x8xi8>
@@ -427,12 +427,12 @@ core.chip {rows = 2 : i64, cols = 3 : i64, sram_bytes = 1024 : i64, target = "ti
 
 // The slices partition its channels.
 func.func @f(%x: tensor<1x2x4x4xi8>) -> tensor<1x8xi8> {
-  %0 = dataflow.node "pool1"(%x) {domain = #dataflow.set<"{ S[oy] : 0 <= oy <= 1 }">, kind = "pool", macs = 0 : i64, reads = [#dataflow.map<"{ S[oy] -> In0[c, iy, ix] : 0 <= oy <= 1 and 0 <= c <= 1 and 2oy <= iy <= 1 + 2oy and 0 <= ix <= 3 }">], writes = #dataflow.map<"{ S[oy] -> Out[k, oy, ox] : 0 <= oy <= 1 and 0 <= k <= 1 and 0 <= ox <= 1 }">}({
+  %0 = dataflow.node "pool1"(%x) {domain = #dataflow.set<"{ S[oy] : 0 <= oy <= 1 }">, kind = "max_pool", macs = 0 : i64, params = {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>}, reads = [#dataflow.map<"{ S[oy] -> In0[c, iy, ix] : 0 <= oy <= 1 and 0 <= c <= 1 and 2oy <= iy <= 1 + 2oy and 0 <= ix <= 3 }">], writes = #dataflow.map<"{ S[oy] -> Out[k, oy, ox] : 0 <= oy <= 1 and 0 <= k <= 1 and 0 <= ox <= 1 }">}({
   ^bb0(%a: tensor<1x2x4x4xi8>):
     %p = graph.max_pool %a {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x2x4x4xi8>) -> tensor<1x2x2x2xi8>
     dataflow.yield %p : tensor<1x2x2x2xi8>
   }) : (tensor<1x2x4x4xi8>) -> tensor<1x2x2x2xi8>
-  %1 = dataflow.node "flatten1"(%0) {domain = #dataflow.set<"{ S[y] : 0 <= y <= 1 }">, kind = "flatten", macs = 0 : i64, reads = [#dataflow.map<"{ S[y] -> In0[c, y, x] : 0 <= y <= 1 and 0 <= c <= 1 and 0 <= x <= 1 }">], writes = #dataflow.map<"{ S[y] -> Out[i] : 0 <= y <= 1 and exists (c, x : 0 <= c <= 1 and 0 <= x <= 1 and i = 4c + 2y + x) }">}({
+  %1 = dataflow.node "flatten1"(%0) {domain = #dataflow.set<"{ S[y] : 0 <= y <= 1 }">, kind = "copy", macs = 0 : i64, reads = [#dataflow.map<"{ S[y] -> In0[c, y, x] : 0 <= y <= 1 and 0 <= c <= 1 and 0 <= x <= 1 }">], writes = #dataflow.map<"{ S[y] -> Out[i] : 0 <= y <= 1 and exists (c, x : 0 <= c <= 1 and 0 <= x <= 1 and i = 4c + 2y + x) }">}({
   ^bb0(%a: tensor<1x2x2x2xi8>):
     %f = graph.flatten %a : (tensor<1x2x2x2xi8>) -> tensor<1x8xi8>
     dataflow.yield %f : tensor<1x8xi8>
@@ -451,12 +451,12 @@ core.chip {rows = 2 : i64, cols = 3 : i64, sram_bytes = 1024 : i64, target = "ti
 
 // Without gaps or overlaps.
 func.func @f(%x: tensor<1x2x4x4xi8>) -> tensor<1x8xi8> {
-  %0 = dataflow.node "pool1"(%x) {domain = #dataflow.set<"{ S[oy] : 0 <= oy <= 1 }">, kind = "pool", macs = 0 : i64, reads = [#dataflow.map<"{ S[oy] -> In0[c, iy, ix] : 0 <= oy <= 1 and 0 <= c <= 1 and 2oy <= iy <= 1 + 2oy and 0 <= ix <= 3 }">], writes = #dataflow.map<"{ S[oy] -> Out[k, oy, ox] : 0 <= oy <= 1 and 0 <= k <= 1 and 0 <= ox <= 1 }">}({
+  %0 = dataflow.node "pool1"(%x) {domain = #dataflow.set<"{ S[oy] : 0 <= oy <= 1 }">, kind = "max_pool", macs = 0 : i64, params = {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>}, reads = [#dataflow.map<"{ S[oy] -> In0[c, iy, ix] : 0 <= oy <= 1 and 0 <= c <= 1 and 2oy <= iy <= 1 + 2oy and 0 <= ix <= 3 }">], writes = #dataflow.map<"{ S[oy] -> Out[k, oy, ox] : 0 <= oy <= 1 and 0 <= k <= 1 and 0 <= ox <= 1 }">}({
   ^bb0(%a: tensor<1x2x4x4xi8>):
     %p = graph.max_pool %a {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x2x4x4xi8>) -> tensor<1x2x2x2xi8>
     dataflow.yield %p : tensor<1x2x2x2xi8>
   }) : (tensor<1x2x4x4xi8>) -> tensor<1x2x2x2xi8>
-  %1 = dataflow.node "flatten1"(%0) {domain = #dataflow.set<"{ S[y] : 0 <= y <= 1 }">, kind = "flatten", macs = 0 : i64, reads = [#dataflow.map<"{ S[y] -> In0[c, y, x] : 0 <= y <= 1 and 0 <= c <= 1 and 0 <= x <= 1 }">], writes = #dataflow.map<"{ S[y] -> Out[i] : 0 <= y <= 1 and exists (c, x : 0 <= c <= 1 and 0 <= x <= 1 and i = 4c + 2y + x) }">}({
+  %1 = dataflow.node "flatten1"(%0) {domain = #dataflow.set<"{ S[y] : 0 <= y <= 1 }">, kind = "copy", macs = 0 : i64, reads = [#dataflow.map<"{ S[y] -> In0[c, y, x] : 0 <= y <= 1 and 0 <= c <= 1 and 0 <= x <= 1 }">], writes = #dataflow.map<"{ S[y] -> Out[i] : 0 <= y <= 1 and exists (c, x : 0 <= c <= 1 and 0 <= x <= 1 and i = 4c + 2y + x) }">}({
   ^bb0(%a: tensor<1x2x2x2xi8>):
     %f = graph.flatten %a : (tensor<1x2x2x2xi8>) -> tensor<1x8xi8>
     dataflow.yield %f : tensor<1x8xi8>
@@ -479,12 +479,12 @@ core.chip {rows = 2 : i64, cols = 3 : i64, sram_bytes = 1024 : i64, target = "ti
 
 // Within the node's channels.
 func.func @f(%x: tensor<1x2x4x4xi8>) -> tensor<1x8xi8> {
-  %0 = dataflow.node "pool1"(%x) {domain = #dataflow.set<"{ S[oy] : 0 <= oy <= 1 }">, kind = "pool", macs = 0 : i64, reads = [#dataflow.map<"{ S[oy] -> In0[c, iy, ix] : 0 <= oy <= 1 and 0 <= c <= 1 and 2oy <= iy <= 1 + 2oy and 0 <= ix <= 3 }">], writes = #dataflow.map<"{ S[oy] -> Out[k, oy, ox] : 0 <= oy <= 1 and 0 <= k <= 1 and 0 <= ox <= 1 }">}({
+  %0 = dataflow.node "pool1"(%x) {domain = #dataflow.set<"{ S[oy] : 0 <= oy <= 1 }">, kind = "max_pool", macs = 0 : i64, params = {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>}, reads = [#dataflow.map<"{ S[oy] -> In0[c, iy, ix] : 0 <= oy <= 1 and 0 <= c <= 1 and 2oy <= iy <= 1 + 2oy and 0 <= ix <= 3 }">], writes = #dataflow.map<"{ S[oy] -> Out[k, oy, ox] : 0 <= oy <= 1 and 0 <= k <= 1 and 0 <= ox <= 1 }">}({
   ^bb0(%a: tensor<1x2x4x4xi8>):
     %p = graph.max_pool %a {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x2x4x4xi8>) -> tensor<1x2x2x2xi8>
     dataflow.yield %p : tensor<1x2x2x2xi8>
   }) : (tensor<1x2x4x4xi8>) -> tensor<1x2x2x2xi8>
-  %1 = dataflow.node "flatten1"(%0) {domain = #dataflow.set<"{ S[y] : 0 <= y <= 1 }">, kind = "flatten", macs = 0 : i64, reads = [#dataflow.map<"{ S[y] -> In0[c, y, x] : 0 <= y <= 1 and 0 <= c <= 1 and 0 <= x <= 1 }">], writes = #dataflow.map<"{ S[y] -> Out[i] : 0 <= y <= 1 and exists (c, x : 0 <= c <= 1 and 0 <= x <= 1 and i = 4c + 2y + x) }">}({
+  %1 = dataflow.node "flatten1"(%0) {domain = #dataflow.set<"{ S[y] : 0 <= y <= 1 }">, kind = "copy", macs = 0 : i64, reads = [#dataflow.map<"{ S[y] -> In0[c, y, x] : 0 <= y <= 1 and 0 <= c <= 1 and 0 <= x <= 1 }">], writes = #dataflow.map<"{ S[y] -> Out[i] : 0 <= y <= 1 and exists (c, x : 0 <= c <= 1 and 0 <= x <= 1 and i = 4c + 2y + x) }">}({
   ^bb0(%a: tensor<1x2x2x2xi8>):
     %f = graph.flatten %a : (tensor<1x2x2x2xi8>) -> tensor<1x8xi8>
     dataflow.yield %f : tensor<1x8xi8>
@@ -503,12 +503,12 @@ core.chip {rows = 2 : i64, cols = 3 : i64, sram_bytes = 1024 : i64, target = "ti
 
 // A flatten is never split.
 func.func @f(%x: tensor<1x2x4x4xi8>) -> tensor<1x8xi8> {
-  %0 = dataflow.node "pool1"(%x) {domain = #dataflow.set<"{ S[oy] : 0 <= oy <= 1 }">, kind = "pool", macs = 0 : i64, reads = [#dataflow.map<"{ S[oy] -> In0[c, iy, ix] : 0 <= oy <= 1 and 0 <= c <= 1 and 2oy <= iy <= 1 + 2oy and 0 <= ix <= 3 }">], writes = #dataflow.map<"{ S[oy] -> Out[k, oy, ox] : 0 <= oy <= 1 and 0 <= k <= 1 and 0 <= ox <= 1 }">}({
+  %0 = dataflow.node "pool1"(%x) {domain = #dataflow.set<"{ S[oy] : 0 <= oy <= 1 }">, kind = "max_pool", macs = 0 : i64, params = {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>}, reads = [#dataflow.map<"{ S[oy] -> In0[c, iy, ix] : 0 <= oy <= 1 and 0 <= c <= 1 and 2oy <= iy <= 1 + 2oy and 0 <= ix <= 3 }">], writes = #dataflow.map<"{ S[oy] -> Out[k, oy, ox] : 0 <= oy <= 1 and 0 <= k <= 1 and 0 <= ox <= 1 }">}({
   ^bb0(%a: tensor<1x2x4x4xi8>):
     %p = graph.max_pool %a {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x2x4x4xi8>) -> tensor<1x2x2x2xi8>
     dataflow.yield %p : tensor<1x2x2x2xi8>
   }) : (tensor<1x2x4x4xi8>) -> tensor<1x2x2x2xi8>
-  %1 = dataflow.node "flatten1"(%0) {domain = #dataflow.set<"{ S[y] : 0 <= y <= 1 }">, kind = "flatten", macs = 0 : i64, reads = [#dataflow.map<"{ S[y] -> In0[c, y, x] : 0 <= y <= 1 and 0 <= c <= 1 and 0 <= x <= 1 }">], writes = #dataflow.map<"{ S[y] -> Out[i] : 0 <= y <= 1 and exists (c, x : 0 <= c <= 1 and 0 <= x <= 1 and i = 4c + 2y + x) }">}({
+  %1 = dataflow.node "flatten1"(%0) {domain = #dataflow.set<"{ S[y] : 0 <= y <= 1 }">, kind = "copy", macs = 0 : i64, reads = [#dataflow.map<"{ S[y] -> In0[c, y, x] : 0 <= y <= 1 and 0 <= c <= 1 and 0 <= x <= 1 }">], writes = #dataflow.map<"{ S[y] -> Out[i] : 0 <= y <= 1 and exists (c, x : 0 <= c <= 1 and 0 <= x <= 1 and i = 4c + 2y + x) }">}({
   ^bb0(%a: tensor<1x2x2x2xi8>):
     %f = graph.flatten %a : (tensor<1x2x2x2xi8>) -> tensor<1x8xi8>
     dataflow.yield %f : tensor<1x8xi8>
@@ -516,7 +516,7 @@ func.func @f(%x: tensor<1x2x4x4xi8>) -> tensor<1x8xi8> {
   return %1 : tensor<1x8xi8>
 }
 core.chip {rows = 2 : i64, cols = 3 : i64, sram_bytes = 1024 : i64, target = "tiny", function = @f} ({
-  // expected-error@+1 {{'core.tile' op splits node 'flatten1' by output channels, but a flatten node is not split}}
+  // expected-error@+1 {{'core.tile' op splits node 'flatten1' by output channels, but a copy node is not split}}
   core.tile {x = 0 : i64, y = 0 : i64, node = "flatten1", out_channels = array<i64: 0, 4>} ({
     core.program ({
     })
@@ -527,12 +527,12 @@ core.chip {rows = 2 : i64, cols = 3 : i64, sram_bytes = 1024 : i64, target = "ti
 
 // Computes stay within the node's iterations.
 func.func @f(%x: tensor<1x2x4x4xi8>) -> tensor<1x8xi8> {
-  %0 = dataflow.node "pool1"(%x) {domain = #dataflow.set<"{ S[oy] : 0 <= oy <= 1 }">, kind = "pool", macs = 0 : i64, reads = [#dataflow.map<"{ S[oy] -> In0[c, iy, ix] : 0 <= oy <= 1 and 0 <= c <= 1 and 2oy <= iy <= 1 + 2oy and 0 <= ix <= 3 }">], writes = #dataflow.map<"{ S[oy] -> Out[k, oy, ox] : 0 <= oy <= 1 and 0 <= k <= 1 and 0 <= ox <= 1 }">}({
+  %0 = dataflow.node "pool1"(%x) {domain = #dataflow.set<"{ S[oy] : 0 <= oy <= 1 }">, kind = "max_pool", macs = 0 : i64, params = {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>}, reads = [#dataflow.map<"{ S[oy] -> In0[c, iy, ix] : 0 <= oy <= 1 and 0 <= c <= 1 and 2oy <= iy <= 1 + 2oy and 0 <= ix <= 3 }">], writes = #dataflow.map<"{ S[oy] -> Out[k, oy, ox] : 0 <= oy <= 1 and 0 <= k <= 1 and 0 <= ox <= 1 }">}({
   ^bb0(%a: tensor<1x2x4x4xi8>):
     %p = graph.max_pool %a {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x2x4x4xi8>) -> tensor<1x2x2x2xi8>
     dataflow.yield %p : tensor<1x2x2x2xi8>
   }) : (tensor<1x2x4x4xi8>) -> tensor<1x2x2x2xi8>
-  %1 = dataflow.node "flatten1"(%0) {domain = #dataflow.set<"{ S[y] : 0 <= y <= 1 }">, kind = "flatten", macs = 0 : i64, reads = [#dataflow.map<"{ S[y] -> In0[c, y, x] : 0 <= y <= 1 and 0 <= c <= 1 and 0 <= x <= 1 }">], writes = #dataflow.map<"{ S[y] -> Out[i] : 0 <= y <= 1 and exists (c, x : 0 <= c <= 1 and 0 <= x <= 1 and i = 4c + 2y + x) }">}({
+  %1 = dataflow.node "flatten1"(%0) {domain = #dataflow.set<"{ S[y] : 0 <= y <= 1 }">, kind = "copy", macs = 0 : i64, reads = [#dataflow.map<"{ S[y] -> In0[c, y, x] : 0 <= y <= 1 and 0 <= c <= 1 and 0 <= x <= 1 }">], writes = #dataflow.map<"{ S[y] -> Out[i] : 0 <= y <= 1 and exists (c, x : 0 <= c <= 1 and 0 <= x <= 1 and i = 4c + 2y + x) }">}({
   ^bb0(%a: tensor<1x2x2x2xi8>):
     %f = graph.flatten %a : (tensor<1x2x2x2xi8>) -> tensor<1x8xi8>
     dataflow.yield %f : tensor<1x8xi8>
@@ -552,12 +552,12 @@ core.chip {rows = 2 : i64, cols = 3 : i64, sram_bytes = 1024 : i64, target = "ti
 
 // A recv names an operand of the node.
 func.func @f(%x: tensor<1x2x4x4xi8>) -> tensor<1x8xi8> {
-  %0 = dataflow.node "pool1"(%x) {domain = #dataflow.set<"{ S[oy] : 0 <= oy <= 1 }">, kind = "pool", macs = 0 : i64, reads = [#dataflow.map<"{ S[oy] -> In0[c, iy, ix] : 0 <= oy <= 1 and 0 <= c <= 1 and 2oy <= iy <= 1 + 2oy and 0 <= ix <= 3 }">], writes = #dataflow.map<"{ S[oy] -> Out[k, oy, ox] : 0 <= oy <= 1 and 0 <= k <= 1 and 0 <= ox <= 1 }">}({
+  %0 = dataflow.node "pool1"(%x) {domain = #dataflow.set<"{ S[oy] : 0 <= oy <= 1 }">, kind = "max_pool", macs = 0 : i64, params = {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>}, reads = [#dataflow.map<"{ S[oy] -> In0[c, iy, ix] : 0 <= oy <= 1 and 0 <= c <= 1 and 2oy <= iy <= 1 + 2oy and 0 <= ix <= 3 }">], writes = #dataflow.map<"{ S[oy] -> Out[k, oy, ox] : 0 <= oy <= 1 and 0 <= k <= 1 and 0 <= ox <= 1 }">}({
   ^bb0(%a: tensor<1x2x4x4xi8>):
     %p = graph.max_pool %a {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x2x4x4xi8>) -> tensor<1x2x2x2xi8>
     dataflow.yield %p : tensor<1x2x2x2xi8>
   }) : (tensor<1x2x4x4xi8>) -> tensor<1x2x2x2xi8>
-  %1 = dataflow.node "flatten1"(%0) {domain = #dataflow.set<"{ S[y] : 0 <= y <= 1 }">, kind = "flatten", macs = 0 : i64, reads = [#dataflow.map<"{ S[y] -> In0[c, y, x] : 0 <= y <= 1 and 0 <= c <= 1 and 0 <= x <= 1 }">], writes = #dataflow.map<"{ S[y] -> Out[i] : 0 <= y <= 1 and exists (c, x : 0 <= c <= 1 and 0 <= x <= 1 and i = 4c + 2y + x) }">}({
+  %1 = dataflow.node "flatten1"(%0) {domain = #dataflow.set<"{ S[y] : 0 <= y <= 1 }">, kind = "copy", macs = 0 : i64, reads = [#dataflow.map<"{ S[y] -> In0[c, y, x] : 0 <= y <= 1 and 0 <= c <= 1 and 0 <= x <= 1 }">], writes = #dataflow.map<"{ S[y] -> Out[i] : 0 <= y <= 1 and exists (c, x : 0 <= c <= 1 and 0 <= x <= 1 and i = 4c + 2y + x) }">}({
   ^bb0(%a: tensor<1x2x2x2xi8>):
     %f = graph.flatten %a : (tensor<1x2x2x2xi8>) -> tensor<1x8xi8>
     dataflow.yield %f : tensor<1x8xi8>
@@ -577,12 +577,12 @@ core.chip {rows = 2 : i64, cols = 3 : i64, sram_bytes = 1024 : i64, target = "ti
 
 // A function argument comes from the host.
 func.func @f(%x: tensor<1x2x4x4xi8>) -> tensor<1x8xi8> {
-  %0 = dataflow.node "pool1"(%x) {domain = #dataflow.set<"{ S[oy] : 0 <= oy <= 1 }">, kind = "pool", macs = 0 : i64, reads = [#dataflow.map<"{ S[oy] -> In0[c, iy, ix] : 0 <= oy <= 1 and 0 <= c <= 1 and 2oy <= iy <= 1 + 2oy and 0 <= ix <= 3 }">], writes = #dataflow.map<"{ S[oy] -> Out[k, oy, ox] : 0 <= oy <= 1 and 0 <= k <= 1 and 0 <= ox <= 1 }">}({
+  %0 = dataflow.node "pool1"(%x) {domain = #dataflow.set<"{ S[oy] : 0 <= oy <= 1 }">, kind = "max_pool", macs = 0 : i64, params = {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>}, reads = [#dataflow.map<"{ S[oy] -> In0[c, iy, ix] : 0 <= oy <= 1 and 0 <= c <= 1 and 2oy <= iy <= 1 + 2oy and 0 <= ix <= 3 }">], writes = #dataflow.map<"{ S[oy] -> Out[k, oy, ox] : 0 <= oy <= 1 and 0 <= k <= 1 and 0 <= ox <= 1 }">}({
   ^bb0(%a: tensor<1x2x4x4xi8>):
     %p = graph.max_pool %a {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x2x4x4xi8>) -> tensor<1x2x2x2xi8>
     dataflow.yield %p : tensor<1x2x2x2xi8>
   }) : (tensor<1x2x4x4xi8>) -> tensor<1x2x2x2xi8>
-  %1 = dataflow.node "flatten1"(%0) {domain = #dataflow.set<"{ S[y] : 0 <= y <= 1 }">, kind = "flatten", macs = 0 : i64, reads = [#dataflow.map<"{ S[y] -> In0[c, y, x] : 0 <= y <= 1 and 0 <= c <= 1 and 0 <= x <= 1 }">], writes = #dataflow.map<"{ S[y] -> Out[i] : 0 <= y <= 1 and exists (c, x : 0 <= c <= 1 and 0 <= x <= 1 and i = 4c + 2y + x) }">}({
+  %1 = dataflow.node "flatten1"(%0) {domain = #dataflow.set<"{ S[y] : 0 <= y <= 1 }">, kind = "copy", macs = 0 : i64, reads = [#dataflow.map<"{ S[y] -> In0[c, y, x] : 0 <= y <= 1 and 0 <= c <= 1 and 0 <= x <= 1 }">], writes = #dataflow.map<"{ S[y] -> Out[i] : 0 <= y <= 1 and exists (c, x : 0 <= c <= 1 and 0 <= x <= 1 and i = 4c + 2y + x) }">}({
   ^bb0(%a: tensor<1x2x2x2xi8>):
     %f = graph.flatten %a : (tensor<1x2x2x2xi8>) -> tensor<1x8xi8>
     dataflow.yield %f : tensor<1x8xi8>
@@ -606,12 +606,12 @@ core.chip {rows = 2 : i64, cols = 3 : i64, sram_bytes = 1024 : i64, target = "ti
 
 // A node's output comes from its producer's tiles.
 func.func @f(%x: tensor<1x2x4x4xi8>) -> tensor<1x8xi8> {
-  %0 = dataflow.node "pool1"(%x) {domain = #dataflow.set<"{ S[oy] : 0 <= oy <= 1 }">, kind = "pool", macs = 0 : i64, reads = [#dataflow.map<"{ S[oy] -> In0[c, iy, ix] : 0 <= oy <= 1 and 0 <= c <= 1 and 2oy <= iy <= 1 + 2oy and 0 <= ix <= 3 }">], writes = #dataflow.map<"{ S[oy] -> Out[k, oy, ox] : 0 <= oy <= 1 and 0 <= k <= 1 and 0 <= ox <= 1 }">}({
+  %0 = dataflow.node "pool1"(%x) {domain = #dataflow.set<"{ S[oy] : 0 <= oy <= 1 }">, kind = "max_pool", macs = 0 : i64, params = {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>}, reads = [#dataflow.map<"{ S[oy] -> In0[c, iy, ix] : 0 <= oy <= 1 and 0 <= c <= 1 and 2oy <= iy <= 1 + 2oy and 0 <= ix <= 3 }">], writes = #dataflow.map<"{ S[oy] -> Out[k, oy, ox] : 0 <= oy <= 1 and 0 <= k <= 1 and 0 <= ox <= 1 }">}({
   ^bb0(%a: tensor<1x2x4x4xi8>):
     %p = graph.max_pool %a {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x2x4x4xi8>) -> tensor<1x2x2x2xi8>
     dataflow.yield %p : tensor<1x2x2x2xi8>
   }) : (tensor<1x2x4x4xi8>) -> tensor<1x2x2x2xi8>
-  %1 = dataflow.node "flatten1"(%0) {domain = #dataflow.set<"{ S[y] : 0 <= y <= 1 }">, kind = "flatten", macs = 0 : i64, reads = [#dataflow.map<"{ S[y] -> In0[c, y, x] : 0 <= y <= 1 and 0 <= c <= 1 and 0 <= x <= 1 }">], writes = #dataflow.map<"{ S[y] -> Out[i] : 0 <= y <= 1 and exists (c, x : 0 <= c <= 1 and 0 <= x <= 1 and i = 4c + 2y + x) }">}({
+  %1 = dataflow.node "flatten1"(%0) {domain = #dataflow.set<"{ S[y] : 0 <= y <= 1 }">, kind = "copy", macs = 0 : i64, reads = [#dataflow.map<"{ S[y] -> In0[c, y, x] : 0 <= y <= 1 and 0 <= c <= 1 and 0 <= x <= 1 }">], writes = #dataflow.map<"{ S[y] -> Out[i] : 0 <= y <= 1 and exists (c, x : 0 <= c <= 1 and 0 <= x <= 1 and i = 4c + 2y + x) }">}({
   ^bb0(%a: tensor<1x2x2x2xi8>):
     %f = graph.flatten %a : (tensor<1x2x2x2xi8>) -> tensor<1x8xi8>
     dataflow.yield %f : tensor<1x8xi8>
@@ -635,12 +635,12 @@ core.chip {rows = 2 : i64, cols = 3 : i64, sram_bytes = 1024 : i64, target = "ti
 
 // Producer iterations exist.
 func.func @f(%x: tensor<1x2x4x4xi8>) -> tensor<1x8xi8> {
-  %0 = dataflow.node "pool1"(%x) {domain = #dataflow.set<"{ S[oy] : 0 <= oy <= 1 }">, kind = "pool", macs = 0 : i64, reads = [#dataflow.map<"{ S[oy] -> In0[c, iy, ix] : 0 <= oy <= 1 and 0 <= c <= 1 and 2oy <= iy <= 1 + 2oy and 0 <= ix <= 3 }">], writes = #dataflow.map<"{ S[oy] -> Out[k, oy, ox] : 0 <= oy <= 1 and 0 <= k <= 1 and 0 <= ox <= 1 }">}({
+  %0 = dataflow.node "pool1"(%x) {domain = #dataflow.set<"{ S[oy] : 0 <= oy <= 1 }">, kind = "max_pool", macs = 0 : i64, params = {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>}, reads = [#dataflow.map<"{ S[oy] -> In0[c, iy, ix] : 0 <= oy <= 1 and 0 <= c <= 1 and 2oy <= iy <= 1 + 2oy and 0 <= ix <= 3 }">], writes = #dataflow.map<"{ S[oy] -> Out[k, oy, ox] : 0 <= oy <= 1 and 0 <= k <= 1 and 0 <= ox <= 1 }">}({
   ^bb0(%a: tensor<1x2x4x4xi8>):
     %p = graph.max_pool %a {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x2x4x4xi8>) -> tensor<1x2x2x2xi8>
     dataflow.yield %p : tensor<1x2x2x2xi8>
   }) : (tensor<1x2x4x4xi8>) -> tensor<1x2x2x2xi8>
-  %1 = dataflow.node "flatten1"(%0) {domain = #dataflow.set<"{ S[y] : 0 <= y <= 1 }">, kind = "flatten", macs = 0 : i64, reads = [#dataflow.map<"{ S[y] -> In0[c, y, x] : 0 <= y <= 1 and 0 <= c <= 1 and 0 <= x <= 1 }">], writes = #dataflow.map<"{ S[y] -> Out[i] : 0 <= y <= 1 and exists (c, x : 0 <= c <= 1 and 0 <= x <= 1 and i = 4c + 2y + x) }">}({
+  %1 = dataflow.node "flatten1"(%0) {domain = #dataflow.set<"{ S[y] : 0 <= y <= 1 }">, kind = "copy", macs = 0 : i64, reads = [#dataflow.map<"{ S[y] -> In0[c, y, x] : 0 <= y <= 1 and 0 <= c <= 1 and 0 <= x <= 1 }">], writes = #dataflow.map<"{ S[y] -> Out[i] : 0 <= y <= 1 and exists (c, x : 0 <= c <= 1 and 0 <= x <= 1 and i = 4c + 2y + x) }">}({
   ^bb0(%a: tensor<1x2x2x2xi8>):
     %f = graph.flatten %a : (tensor<1x2x2x2xi8>) -> tensor<1x8xi8>
     dataflow.yield %f : tensor<1x8xi8>
@@ -664,12 +664,12 @@ core.chip {rows = 2 : i64, cols = 3 : i64, sram_bytes = 1024 : i64, target = "ti
 
 // Sends go to tiles that read the output.
 func.func @f(%x: tensor<1x2x4x4xi8>) -> tensor<1x8xi8> {
-  %0 = dataflow.node "pool1"(%x) {domain = #dataflow.set<"{ S[oy] : 0 <= oy <= 1 }">, kind = "pool", macs = 0 : i64, reads = [#dataflow.map<"{ S[oy] -> In0[c, iy, ix] : 0 <= oy <= 1 and 0 <= c <= 1 and 2oy <= iy <= 1 + 2oy and 0 <= ix <= 3 }">], writes = #dataflow.map<"{ S[oy] -> Out[k, oy, ox] : 0 <= oy <= 1 and 0 <= k <= 1 and 0 <= ox <= 1 }">}({
+  %0 = dataflow.node "pool1"(%x) {domain = #dataflow.set<"{ S[oy] : 0 <= oy <= 1 }">, kind = "max_pool", macs = 0 : i64, params = {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>}, reads = [#dataflow.map<"{ S[oy] -> In0[c, iy, ix] : 0 <= oy <= 1 and 0 <= c <= 1 and 2oy <= iy <= 1 + 2oy and 0 <= ix <= 3 }">], writes = #dataflow.map<"{ S[oy] -> Out[k, oy, ox] : 0 <= oy <= 1 and 0 <= k <= 1 and 0 <= ox <= 1 }">}({
   ^bb0(%a: tensor<1x2x4x4xi8>):
     %p = graph.max_pool %a {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x2x4x4xi8>) -> tensor<1x2x2x2xi8>
     dataflow.yield %p : tensor<1x2x2x2xi8>
   }) : (tensor<1x2x4x4xi8>) -> tensor<1x2x2x2xi8>
-  %1 = dataflow.node "flatten1"(%0) {domain = #dataflow.set<"{ S[y] : 0 <= y <= 1 }">, kind = "flatten", macs = 0 : i64, reads = [#dataflow.map<"{ S[y] -> In0[c, y, x] : 0 <= y <= 1 and 0 <= c <= 1 and 0 <= x <= 1 }">], writes = #dataflow.map<"{ S[y] -> Out[i] : 0 <= y <= 1 and exists (c, x : 0 <= c <= 1 and 0 <= x <= 1 and i = 4c + 2y + x) }">}({
+  %1 = dataflow.node "flatten1"(%0) {domain = #dataflow.set<"{ S[y] : 0 <= y <= 1 }">, kind = "copy", macs = 0 : i64, reads = [#dataflow.map<"{ S[y] -> In0[c, y, x] : 0 <= y <= 1 and 0 <= c <= 1 and 0 <= x <= 1 }">], writes = #dataflow.map<"{ S[y] -> Out[i] : 0 <= y <= 1 and exists (c, x : 0 <= c <= 1 and 0 <= x <= 1 and i = 4c + 2y + x) }">}({
   ^bb0(%a: tensor<1x2x2x2xi8>):
     %f = graph.flatten %a : (tensor<1x2x2x2xi8>) -> tensor<1x8xi8>
     dataflow.yield %f : tensor<1x8xi8>
@@ -694,12 +694,12 @@ core.chip {rows = 2 : i64, cols = 3 : i64, sram_bytes = 1024 : i64, target = "ti
 
 // Only the function's results go to the host.
 func.func @f(%x: tensor<1x2x4x4xi8>) -> tensor<1x8xi8> {
-  %0 = dataflow.node "pool1"(%x) {domain = #dataflow.set<"{ S[oy] : 0 <= oy <= 1 }">, kind = "pool", macs = 0 : i64, reads = [#dataflow.map<"{ S[oy] -> In0[c, iy, ix] : 0 <= oy <= 1 and 0 <= c <= 1 and 2oy <= iy <= 1 + 2oy and 0 <= ix <= 3 }">], writes = #dataflow.map<"{ S[oy] -> Out[k, oy, ox] : 0 <= oy <= 1 and 0 <= k <= 1 and 0 <= ox <= 1 }">}({
+  %0 = dataflow.node "pool1"(%x) {domain = #dataflow.set<"{ S[oy] : 0 <= oy <= 1 }">, kind = "max_pool", macs = 0 : i64, params = {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>}, reads = [#dataflow.map<"{ S[oy] -> In0[c, iy, ix] : 0 <= oy <= 1 and 0 <= c <= 1 and 2oy <= iy <= 1 + 2oy and 0 <= ix <= 3 }">], writes = #dataflow.map<"{ S[oy] -> Out[k, oy, ox] : 0 <= oy <= 1 and 0 <= k <= 1 and 0 <= ox <= 1 }">}({
   ^bb0(%a: tensor<1x2x4x4xi8>):
     %p = graph.max_pool %a {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x2x4x4xi8>) -> tensor<1x2x2x2xi8>
     dataflow.yield %p : tensor<1x2x2x2xi8>
   }) : (tensor<1x2x4x4xi8>) -> tensor<1x2x2x2xi8>
-  %1 = dataflow.node "flatten1"(%0) {domain = #dataflow.set<"{ S[y] : 0 <= y <= 1 }">, kind = "flatten", macs = 0 : i64, reads = [#dataflow.map<"{ S[y] -> In0[c, y, x] : 0 <= y <= 1 and 0 <= c <= 1 and 0 <= x <= 1 }">], writes = #dataflow.map<"{ S[y] -> Out[i] : 0 <= y <= 1 and exists (c, x : 0 <= c <= 1 and 0 <= x <= 1 and i = 4c + 2y + x) }">}({
+  %1 = dataflow.node "flatten1"(%0) {domain = #dataflow.set<"{ S[y] : 0 <= y <= 1 }">, kind = "copy", macs = 0 : i64, reads = [#dataflow.map<"{ S[y] -> In0[c, y, x] : 0 <= y <= 1 and 0 <= c <= 1 and 0 <= x <= 1 }">], writes = #dataflow.map<"{ S[y] -> Out[i] : 0 <= y <= 1 and exists (c, x : 0 <= c <= 1 and 0 <= x <= 1 and i = 4c + 2y + x) }">}({
   ^bb0(%a: tensor<1x2x2x2xi8>):
     %f = graph.flatten %a : (tensor<1x2x2x2xi8>) -> tensor<1x8xi8>
     dataflow.yield %f : tensor<1x8xi8>

@@ -6,14 +6,14 @@
 func.func @empty_channel(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
   // expected-note@+1 {{producer defined here}}
   %0 = dataflow.node "first" (%x) {domain = #dataflow.set<"{ S[] }">, reads = [#dataflow.map<"{ S[] -> In0[i] : 0 <= i < 4 }">],
-         writes = #dataflow.map<"{ S[] -> Out[i] : 0 <= i < 2 }">, macs = 0 : i64, kind = "elementwise"} ({
+         writes = #dataflow.map<"{ S[] -> Out[i] : 0 <= i < 2 }">, macs = 0 : i64, kind = "eltwise", params = {clamp_min = 0 : i64}} ({
     ^bb0(%a: tensor<1x4xf32>):
       %r = graph.relu %a : (tensor<1x4xf32>) -> tensor<1x4xf32>
       dataflow.yield %r : tensor<1x4xf32>
   }) : (tensor<1x4xf32>) -> tensor<1x4xf32>
   // expected-error@+1 {{'dataflow.node' op dataflow-deps: channel 0 (from node 'first'): dependences: the consumer reads nothing the producer writes}}
   %1 = dataflow.node "second" (%0) {domain = #dataflow.set<"{ S[] }">, reads = [#dataflow.map<"{ S[] -> In0[i] : 2 <= i < 4 }">],
-         writes = #dataflow.map<"{ S[] -> Out[i] : 0 <= i < 4 }">, macs = 0 : i64, kind = "elementwise"} ({
+         writes = #dataflow.map<"{ S[] -> Out[i] : 0 <= i < 4 }">, macs = 0 : i64, kind = "eltwise", params = {clamp_min = 0 : i64}} ({
     ^bb0(%a: tensor<1x4xf32>):
       %r = graph.relu %a : (tensor<1x4xf32>) -> tensor<1x4xf32>
       dataflow.yield %r : tensor<1x4xf32>

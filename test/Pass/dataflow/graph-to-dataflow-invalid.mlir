@@ -54,3 +54,35 @@ func.func @constant_data(%w: tensor<1x1x3x3xf32>) -> tensor<1x1x2x2xf32> {
   %c = graph.conv %x, %w : (tensor<1x1x4x4xf32>, tensor<1x1x3x3xf32>) -> tensor<1x1x2x2xf32>
   return %c : tensor<1x1x2x2xf32>
 }
+
+// -----
+
+// What a layer cannot express exactly is an error at the op: an activation
+// other than relu after a layer, a second bias, a gemm with alpha.
+func.func @sigmoid_after_pool(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x2x2xf32> {
+  %p = graph.max_pool %x {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x2x4x4xf32>) -> tensor<1x2x2x2xf32>
+  // expected-error@+1 {{'graph.sigmoid' op cannot become part of a max_pool layer: 'graph.sigmoid' is not a requantize, bias add or relu}}
+  %s = graph.sigmoid %p : (tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  return %s : tensor<1x2x2x2xf32>
+}
+
+// -----
+
+func.func @two_biases(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x4x4xf32> {
+  %w = graph.constant {value = dense<1.0> : tensor<2x1x3x3xf32>} : () -> tensor<2x1x3x3xf32>
+  %b = graph.constant {value = dense<1.0> : tensor<2xf32>} : () -> tensor<2xf32>
+  %c = graph.conv %x, %w, %b {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x1x4x4xf32>, tensor<2x1x3x3xf32>, tensor<2xf32>) -> tensor<1x2x4x4xf32>
+  %b2 = graph.constant {value = dense<2.0> : tensor<1x2x1x1xf32>} : () -> tensor<1x2x1x1xf32>
+  // expected-error@+1 {{'graph.add' op cannot become a dataflow layer: only the add of a per-channel constant right after a conv or matmul is its bias}}
+  %a = graph.add %c, %b2 : (tensor<1x2x4x4xf32>, tensor<1x2x1x1xf32>) -> tensor<1x2x4x4xf32>
+  return %a : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+func.func @gemm_alpha(%x: tensor<1x4xf32>) -> tensor<1x2xf32> {
+  %w = graph.constant {value = dense<1.0> : tensor<4x2xf32>} : () -> tensor<4x2xf32>
+  // expected-error@+1 {{'graph.gemm' op cannot become a dataflow layer: a gemm with alpha != 1 or trans_a has no matmul layer}}
+  %g = graph.gemm %x, %w {alpha = 2.0 : f32} : (tensor<1x4xf32>, tensor<4x2xf32>) -> tensor<1x2xf32>
+  return %g : tensor<1x2xf32>
+}

@@ -23,7 +23,7 @@
 func.func @nodes(%x: tensor<1x1x4x4xf32>, %y: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
   %c = dataflow.node "conv1" (%x) {domain = #dataflow.set<"{ S[oy] : 0 <= oy < 4 }">,
          reads = [#dataflow.map<"{ S[oy] -> In0[0, iy, ix] : oy - 1 <= iy <= oy + 1 and 0 <= iy < 4 and 0 <= ix < 4 }">],
-         writes = #dataflow.map<"{ S[oy] -> Out[c, oy, ox] : 0 <= c < 2 and 0 <= ox < 4 }">, macs = 288 : i64, kind = "conv"} ({
+         writes = #dataflow.map<"{ S[oy] -> Out[c, oy, ox] : 0 <= c < 2 and 0 <= ox < 4 }">, macs = 288 : i64, kind = "conv", params = {kernel = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, weights = dense<5.000000e-01> : tensor<2x1x3x3xf32>}} ({
     ^bb0(%a: tensor<1x1x4x4xf32>):
       %w = graph.constant {value = dense<0.5> : tensor<2x1x3x3xf32>} : () -> tensor<2x1x3x3xf32>
       %r = graph.conv %a, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x1x4x4xf32>, tensor<2x1x3x3xf32>) -> tensor<1x2x4x4xf32>
@@ -31,7 +31,7 @@ func.func @nodes(%x: tensor<1x1x4x4xf32>, %y: tensor<1x2x4x4xf32>) -> tensor<1x2
   }) : (tensor<1x1x4x4xf32>) -> tensor<1x2x4x4xf32>
   %s = dataflow.node "add1" (%c, %y) {domain = #dataflow.set<"{ S[y] : 0 <= y < 4 }">,
          reads = [#dataflow.map<"{ S[y] -> In0[c, y, x] : 0 <= c < 2 and 0 <= x < 4 }">, #dataflow.map<"{ S[y] -> In1[c, y, x] : 0 <= c < 2 and 0 <= x < 4 }">],
-         writes = #dataflow.map<"{ S[y] -> Out[c, y, x] : 0 <= c < 2 and 0 <= x < 4 }">, macs = 0 : i64, kind = "add"} ({
+         writes = #dataflow.map<"{ S[y] -> Out[c, y, x] : 0 <= c < 2 and 0 <= x < 4 }">, macs = 0 : i64, kind = "eltwise", params = {op = "add"}} ({
     ^bb0(%u: tensor<1x2x4x4xf32>, %v: tensor<1x2x4x4xf32>):
       %r = graph.add %u, %v : (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
       dataflow.yield %r : tensor<1x2x4x4xf32>

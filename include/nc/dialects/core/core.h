@@ -15,7 +15,7 @@
  *     node named by `node`, restricted to output channels [lo, hi) (the first
  *     coordinate of the node's `Out`) when `out_channels` is present.
  *   - Iteration i of a node is the i-th point of its `domain` in
- *     lexicographic order (nc_core_iters); `core.compute {begin, end}` runs
+ *     lexicographic order (nc_iters, nc/passes/mapping.h); `core.compute {begin, end}` runs
  *     iterations begin .. end-1 in order; `iter` of a send is the sender's
  *     iteration, `iter` of a recv the producer's. The producer of an operand
  *     read from outside the nodes (a function argument) is the host, at
@@ -170,31 +170,10 @@ NC_KEEP nc_op *nc_core_program_append(nc_op *program, nc_location loc, NC_KEEP c
 void nc_core_program_clear(nc_op *program);
 
 /* ------------------------------------------------------------------------ */
-/* Iterations                                                                */
-/* ------------------------------------------------------------------------ */
-
-/** The points of a bounded set in lexicographic order: iteration i is
- * point i (coordinates coords[i*dim .. i*dim+dim-1]). */
-typedef struct nc_core_iters {
-  size_t n;
-  int dim;
-  int64_t *coords;
-} nc_core_iters;
-
-/** Enumerates a bounded, parameter-free set (at most 2^26 points). */
-bool nc_core_iters_from_set(__isl_keep isl_set *set, nc_core_iters *out);
-/** A node's iterations (its domain). */
-bool nc_core_iters_of_node(NC_KEEP const nc_op *node, isl_ctx *ctx, nc_core_iters *out);
-/** The iteration number of a point (dim coordinates), or -1. */
-int64_t nc_core_iters_rank(NC_KEEP const nc_core_iters *it, const int64_t *coords);
-/** Frees the points. */
-void nc_core_iters_clear(nc_core_iters *it);
-
-/* ------------------------------------------------------------------------ */
 /* What a node needs on a core                                               */
 /* ------------------------------------------------------------------------ */
 
-/** One buffer a node needs. */
+/** One buffer a node needs (what the core passes compute for a node). */
 typedef struct nc_core_buffer_spec {
   char name[24];
   nc_core_buffer_kind kind;
@@ -203,29 +182,9 @@ typedef struct nc_core_buffer_spec {
 
 /** The extent of the node's output along its first coordinate (output
  * channels of a conv or pool, features of a matmul): how far it can be
- * split; 0 if the node is not split by output channels (flatten, reshape). */
+ * split; 0 if the node is not split by output channels (a copy layer, or a
+ * node without a valid layer). */
 int64_t nc_core_node_get_out_channels(NC_KEEP const nc_op *node);
-
-/** The buffers a tile computing output channels [lo, hi) of `node` needs
- * (lo = hi = 0: the whole node), in this order:
- *   weights  the constants feeding the layer op's weight operand, the part
- *            of them for [lo, hi) (they are per output channel);
- *   bias     the other constants (bias) and, for graph.requantize, 8 bytes
- *            per multiplier/shift pair, again the part for [lo, hi);
- *   in<k>    per operand, buffer_elements[k] elements (needs dataflow-deps);
- *   out      the most elements one iteration writes into [lo, hi);
- *   acc      (scratch) as many elements of the layer op's result type, when
- *            it is wider than the output (an int32 accumulator before
- *            requantize).
- * Buffers of 0 bytes are left out. *specs is malloc'ed. Returns false with
- * a message in err when the node lacks what is needed. */
-bool nc_core_node_buffers(NC_KEEP const nc_op *node, int64_t lo, int64_t hi, isl_ctx *ctx,
-                          NC_GIVE nc_core_buffer_spec **specs, size_t *n, char *err, size_t errlen);
-
-/** Elements of the node's output each iteration writes into channels
- * [lo, hi) (lo = hi = 0: all), one count per iteration (malloc'ed). */
-bool nc_core_node_output_elements(NC_KEEP const nc_op *node, int64_t lo, int64_t hi, isl_ctx *ctx,
-                                  NC_GIVE int64_t **counts, size_t *n);
 
 /** Bytes of `elements` elements of type `elt` (bits rounded up to bytes). */
 int64_t nc_core_bytes(int64_t elements, NC_KEEP const nc_type *elt);
@@ -245,12 +204,5 @@ typedef struct nc_core_lifetime {
 /** The lifetime of each of the tile's buffers, in buffer order
  * (nc_core_tile_get_num_buffers entries). */
 void nc_core_tile_buffer_lifetimes(NC_KEEP const nc_op *tile, nc_core_lifetime *out);
-
-/** First-fit allocation with lifetimes: buffers in order, each at the lowest
- * offset (a multiple of `alignment`) where it overlaps no buffer placed
- * before it whose lifetime overlaps its own. Writes the offsets and returns
- * the bytes used (the end of the highest buffer). */
-int64_t nc_core_first_fit(size_t n, const int64_t *bytes, NC_KEEP const nc_core_lifetime *lifetimes,
-                          int64_t alignment, int64_t *offsets);
 
 #endif

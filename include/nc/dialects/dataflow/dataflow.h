@@ -4,7 +4,9 @@
  * Each layer of a graph-dialect function becomes one `dataflow.node` whose
  * single-block region holds the layer's graph ops (so its semantics are
  * exactly theirs) and whose attributes describe it for the polyhedral stages:
- *   name, kind            e.g. "conv1", "conv"
+ *   name, kind            e.g. "conv1", "conv" (kind: one of layer.h's layer kinds)
+ *   params                the layer's parameters (layer.h): what it computes, for every level
+ *                         below the graph, which never reads the region's graph ops
  *   domain                #dataflow.set<"{ S[oy] : 0 <= oy <= 7 }">
  *   reads                 [#dataflow.map<"{ S[..] -> In0[..] : .. }">, ...], one per operand
  *   writes                #dataflow.map<"{ S[..] -> Out[..] : .. }">
@@ -39,6 +41,7 @@
 #include <isl/union_map.h>
 
 #include "nc/dialects/dataflow/deps.h"
+#include "nc/dialects/dataflow/layer.h"
 #include "nc/ir/ods.h"
 
 /** The dataflow dialect definition (registered by nc_register_all_dialects). */
@@ -121,13 +124,12 @@ int64_t nc_dataflow_node_get_buffer_elements(NC_KEEP const nc_op *node, size_t i
 NC_KEEP nc_block *nc_dataflow_node_get_body(NC_KEEP const nc_op *node);
 /** The dataflow.yield terminating the body, or NULL if malformed. */
 NC_KEEP nc_op *nc_dataflow_node_get_yield(NC_KEEP const nc_op *node);
-/** The first op of the body named `name` ("graph.conv_integer"), or NULL:
- * how later stages read a layer's parameters (nc_graph_get_conv_params on
- * the conv, the requantize's multipliers, the constants feeding them). */
+/** The first op of the body named `name`, or NULL. For graph-level code
+ * (graph-to-dataflow, tests): the levels below read the layer (layer.h). */
 NC_KEEP nc_op *nc_dataflow_node_find_op(NC_KEEP const nc_op *node, const char *name);
-/** The layer's main op: the first body op that is not a constant (the conv,
- * matmul, pool, add, flatten, ... that graph-to-dataflow grouped the others
- * around), or NULL. */
+/** The layer's main op: the first body op that is not a constant (the op
+ * graph-to-dataflow grouped the others around), or NULL. For graph-level
+ * code only, as nc_dataflow_node_find_op. */
 NC_KEEP nc_op *nc_dataflow_node_get_layer_op(NC_KEEP const nc_op *node);
 
 /** The tensor coordinates of a ranked, static tensor type (see the header
@@ -141,8 +143,9 @@ int nc_dataflow_tensor_coords(NC_KEEP const nc_type *t, int64_t *dims);
 
 /** What describes one layer (all attributes of a node but its region). */
 typedef struct nc_dataflow_layer_desc {
-  const char *kind;  /**< "conv", "matmul", "pool", "global_pool", "add", "elementwise", "concat", "flatten",
-                          "reshape" */
+  const char *kind;  /**< a layer kind name (layer.h) written to `kind`, or NULL to leave it to
+                          nc_dataflow_node_set_layer */
+  const char *name_hint; /**< what the node's name is made of ("conv", "pool", "flatten", ...) */
   char *domain;      /**< isl text (malloc'ed) */
   char **reads;      /**< isl text, one per input (malloc'ed array of malloc'ed strings) */
   size_t n_reads;
@@ -152,20 +155,6 @@ typedef struct nc_dataflow_layer_desc {
 
 /** Frees the strings of a description (not the struct). */
 void nc_dataflow_layer_desc_clear(nc_dataflow_layer_desc *d);
-
-/** Describes the layer whose main op is `layer_op` (conv, conv_integer,
- * qlinear_conv, matmul, matmul_integer, qlinear_matmul, gemm, max_pool,
- * avg_pool, global pools, add and other elementwise ops, concat, flatten,
- * reshape),
- * reading the node inputs `inputs` (the non-constant values the group uses,
- * in order: input i is In<i>) and producing `output`, at granularity `g`,
- * with deps.h's builders where they apply and isl text otherwise. The ops
- * after `layer_op` in a group (requantize, bias add, activation) act
- * elementwise on its output and do not change the description. Returns
- * false with a message in err on unsupported ops or shapes. */
-bool nc_dataflow_describe_layer(NC_KEEP nc_op *layer_op, size_t n_inputs, NC_KEEP nc_value *const *inputs,
-                                NC_KEEP nc_value *output, nc_deps_granularity g, isl_ctx *ctx,
-                                nc_dataflow_layer_desc *desc, char *err, size_t errlen);
 
 /** The node inputs of a group of ops: the values used by `ops` that are
  * neither defined in the group nor by a constant op, in order of first use.

@@ -15,13 +15,27 @@
  *   acc += bias[c]                                   (when bias is present)
  *   y    = round_half_even(acc * multiplier[c] / 2^shift[c]) + output_zero_point
  *          (graph.requantize's fixed-point rule; one multiplier/shift, or one per output channel)
- *   y    = clamp(y, clamp_min, clamp_max)            (a fused relu is clamp_min = output_zero_point)
+ *   y    = clamp(y, clamp_min, clamp_max)            (saturation to the output type; a fused relu
+ *                                                     raises clamp_min to 0 on the stored integers, as
+ *                                                     the graph ops compute it: the real zero when the
+ *                                                     output zero point is 0, as graph-quantize makes it)
  *   y    = lut[y - type min]                         (when lut is present: an elementwise table)
  * Layers that only move data (copy, concat, max pools) have no requantization
  * (n_requant == 0) and keep their input's scale. ELTWISE layers first rescale
  * each input to the output scale with input_multiplier/input_shift (the same
  * fixed-point rule, after subtracting its zero point), then combine them with
- * `op`, then add output_zero_point and clamp.
+ * `op`, then add output_zero_point and clamp (an input_multiplier of 0 leaves
+ * that input as it is). An ELTWISE layer with n_requant > 0 requantizes the
+ * combination as above (graph.requantize whose bias is a node input: acc =
+ * In0 + In1 along the channels). A float layer (widths 0) uses the geometry,
+ * the weights, the bias and the clamp (relu: clamp_min 0) with float
+ * arithmetic; the integer fields are unused.
+ *
+ * Storage (dataflow_layer_kind.c): the node's `kind` string and a `params`
+ * dictionary of the non-default fields (arrays as array<i64: ...>, weights,
+ * bias and lut as the constants' own elements attributes); the widths are
+ * read from the types, never stored. `pads` is the explicit padding (auto_pad
+ * resolved); windows a ceil_mode pool adds past it are clipped to the input.
  *
  * Tensor coordinates, iteration domains and access relations stay on the
  * node as isl attributes (dataflow.h); the layer adds what those do not say.
@@ -96,7 +110,7 @@ typedef struct nc_dataflow_layer {
   int64_t output_zero_point;
   int64_t clamp_min, clamp_max; /**< applied after requantization; the output type's range when unused */
   NC_KEEP nc_attr *lut;       /**< elements: 2^bits entries indexed by (y - type min); NULL if none */
-  /* element widths in bits (from the types; 0 for float) */
+  /* element widths in bits (from the types, not stored: set ignores them; 0 for float) */
   unsigned input_bits, weight_bits, output_bits;
 } nc_dataflow_layer;
 
@@ -119,7 +133,10 @@ void nc_dataflow_node_set_layer(nc_op *node, NC_KEEP const nc_dataflow_layer *la
 
 /** The network inputs and outputs of a dataflow function, as the host sees
  * them: a function argument the host quantizes before sending it, or a
- * function result it dequantizes after receiving it. */
+ * function result it dequantizes after receiving it. Stored as the func's
+ * discardable attribute `dataflow.io = {inputs = [{argument, bits, name,
+ * scale, zero_point}, ...], outputs = [{bits, name, result, scale,
+ * zero_point}, ...]}`, in argument / result order (dataflow_layer_kind.c). */
 typedef struct nc_dataflow_io {
   NC_KEEP const char *name;  /**< the model's name for it ("input", "logits") */
   double scale;              /**< real = scale * (q - zero_point) */

@@ -117,15 +117,27 @@ bool nc_graph_get_quant_params(NC_KEEP const nc_op *op, nc_quant_params *p);
 /** The epsilon of graph.batch_norm / graph.instance_norm (1e-5). */
 bool nc_graph_get_norm_epsilon(NC_KEEP const nc_op *op, double *epsilon);
 
-/** Unary ops (graph.identity, sqrt, exp, neg, abs, log, reciprocal, relu,
- * sigmoid, tanh, softplus, softsign, leaky_relu, elu, selu): the kernel op
- * and its alpha/gamma (ONNX defaults). */
+/** How graph-quantize treats an op (the QUANT column of graph_ops.def). */
+typedef enum nc_graph_quant_class {
+  NC_GRAPH_QUANT_NONE,         /**< no integer form: an error */
+  NC_GRAPH_QUANT_CONSTANT,     /**< graph.constant: quantized where a layer uses it */
+  NC_GRAPH_QUANT_LAYER,        /**< conv / gemm / matmul: integer conv or matmul + graph.requantize */
+  NC_GRAPH_QUANT_PASS_THROUGH, /**< runs on int8 as it is, keeping its input's scale */
+  NC_GRAPH_QUANT_FOLD_FIRST,   /**< no integer form, but graph-optimize folds it into the layer before it */
+} nc_graph_quant_class;
+
+/** The quantization class of a graph op definition (NONE for any other op). */
+nc_graph_quant_class nc_graph_get_quant_class(NC_KEEP const nc_op_def *def);
+
+/** Unary ops (those with a UNARY kernel op in graph_ops.def: graph.identity,
+ * sqrt, exp, relu, sigmoid, leaky_relu, ...): the kernel op and its
+ * alpha/beta/gamma (ONNX defaults). */
 bool nc_graph_get_unary_op(NC_KEEP const nc_op *op, nc_unary_op *kind, nc_unary_params *p);
 
-/** Binary ops (graph.add, sub, mul, div, pow, prelu). */
+/** Binary ops (BINARY in graph_ops.def: graph.add, sub, mul, div, pow, prelu). */
 bool nc_graph_get_binary_op(NC_KEEP const nc_op *op, nc_binary_op *kind);
 
-/** Variadic ops (graph.max, min, sum, mean). */
+/** Variadic ops (VARIADIC in graph_ops.def: graph.max, min, sum, mean). */
 bool nc_graph_get_variadic_op(NC_KEEP const nc_op *op, nc_variadic_op *kind);
 
 /** The bounds of graph.clip: an absent bound is unbounded. Float tensors use

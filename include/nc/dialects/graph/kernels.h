@@ -213,6 +213,7 @@ typedef enum nc_unary_op {
   NC_UNARY_HARD_SIGMOID,/**< max(0, min(1, alpha*x + beta)) */
   NC_UNARY_HARD_SWISH,  /**< x * max(0, min(1, x/6 + 1/2)) */
   NC_UNARY_THRESHOLDED_RELU, /**< x > alpha ? x : 0 */
+  NC_UNARY_CELU,        /**< max(0, x) + min(0, alpha*(exp(x/alpha)-1)) */
   NC_UNARY_COUNT
 } nc_unary_op;
 
@@ -223,7 +224,7 @@ typedef struct nc_unary_params {
 
 /** ONNX default attributes of op (LeakyRelu alpha 0.01, Elu alpha 1, Selu
  * alpha 1.67326319..., gamma 1.05070102..., HardSigmoid 0.2/0.5,
- * ThresholdedRelu 1). */
+ * ThresholdedRelu 1, Celu 1). */
 nc_unary_params nc_unary_params_default(nc_unary_op op);
 
 /** y = op(x). Float ops compute in the dtype's precision (f16/bf16 in f32) with

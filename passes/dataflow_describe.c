@@ -1,5 +1,8 @@
-/* dataflow_layer.c: the iteration domain, access relations, kind and MACs of
- * a layer, read from its graph ops (nc_dataflow_describe_layer).
+/* dataflow_describe.c: the iteration domain, access relations and MACs of a
+ * layer, read from its graph ops (nc_dataflow_describe_layer), for
+ * graph-to-dataflow. It lives in passes/ because it reads graph ops: no
+ * dialect below the graph level does (the kind and parameters of the layer
+ * are recorded by dataflow_layer_record.c).
  *
  * Convs and pools take their relations from deps.h's builders (windows with
  * strides, pads, dilations, clipped to the tensor), flatten and the vector
@@ -13,13 +16,15 @@
  * op does not give a window to (e.g. non-constant weights) are read whole by
  * every iteration. Every relation goes through isl and is printed by isl.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <isl/options.h>
 #include <isl/space.h>
 
-#include "dataflow_internal.h"
+#include "nc/passes/dataflow_layers.h"
 #include "nc/dialects/graph/graph.h"
 
 typedef struct lctx {
@@ -52,6 +57,30 @@ static char *mprintf(const char *fmt, ...)
 }
 
 static const nc_type *vtype(nc_value *v) { return nc_value_get_type(v); }
+
+/* The set of all elements of a tensor `name` with n coordinates of sizes dims. */
+static isl_set *df_box(isl_ctx *ctx, const char *name, int n, const int64_t *dims)
+{
+  char *buf;
+  size_t len;
+  FILE *f = open_memstream(&buf, &len);
+  if (!f)
+    abort();
+  fprintf(f, "{ %s[", name);
+  for (int i = 0; i < n; i++)
+    fprintf(f, "%si%d", i ? ", " : "", i);
+  fputs("]", f);
+  for (int i = 0; i < n; i++)
+    fprintf(f, "%s0 <= i%d < %lld", i ? " and " : " : ", i, (long long)dims[i]);
+  fputs(" }", f);
+  fclose(f);
+  isl_set *s = isl_set_read_from_str(ctx, buf);
+  free(buf);
+  return s;
+}
+
+static char *df_set_text(isl_set *s) { return s ? isl_set_to_str(s) : NULL; }
+static char *df_map_text(isl_map *m) { return m ? isl_map_to_str(m) : NULL; }
 
 /* The box of all elements of a tensor, { Name[i0, ..] : 0 <= ik < dk }. */
 static isl_set *box(lctx *l, const char *name, const nc_type *t)
@@ -363,7 +392,9 @@ bool nc_dataflow_describe_layer(nc_op *op, size_t n_inputs, nc_value *const *inp
 {
   memset(desc, 0, sizeof *desc);
   lctx l = {ctx, g, err, errlen};
-  df_isl_scope scope = df_isl_scope_enter(ctx);
+  int saved_on_error = isl_options_get_on_error(ctx); /* isl errors are messages here, never aborts */
+  isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE);
+  isl_ctx_reset_error(ctx);
   size_t np = nc_op_get_num_operands(op);
   layer L = {NULL, NULL, NULL, nc_xcalloc(np + 1, sizeof *L.reads), 0};
   int *slot_input = nc_xmalloc((np + 1) * sizeof *slot_input); /* head operand -> input index or -1 */
@@ -437,7 +468,8 @@ bool nc_dataflow_describe_layer(nc_op *op, size_t n_inputs, nc_value *const *inp
       ok = fail(&l, "input %zu: needs a tensor of static shape", i);
   }
   if (ok) {
-    desc->kind = L.kind;
+    desc->kind = NULL;
+    desc->name_hint = L.kind;
     desc->macs = L.macs;
     desc->domain = df_set_text(L.domain);
     desc->writes = df_map_text(L.writes);
@@ -463,6 +495,6 @@ bool nc_dataflow_describe_layer(nc_op *op, size_t n_inputs, nc_value *const *inp
   isl_set_free(L.domain);
   isl_map_free(L.writes);
   free(slot_input);
-  df_isl_scope_exit(scope);
+  isl_options_set_on_error(ctx, saved_on_error);
   return ok;
 }

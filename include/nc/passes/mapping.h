@@ -1,0 +1,64 @@
+/* mapping.h: algorithms that mapping a dataflow function onto a machine
+ * needs whatever the machine is (a core grid, a crossbar chip, a BSP tile
+ * machine): numbering the iterations of an isl set, counting what each
+ * iteration of a node writes, and placing buffers in a memory by first fit
+ * with lifetimes. They take isl objects, dataflow nodes and plain arrays,
+ * never a family dialect's types, so that every target's passes share them.
+ */
+#ifndef NC_PASSES_MAPPING_H
+#define NC_PASSES_MAPPING_H
+
+#include <isl/ctx.h>
+#include <isl/set.h>
+
+#include "nc/ir/ops.h"
+
+/* ------------------------------------------------------------------------ */
+/* Iteration numbering                                                       */
+/* ------------------------------------------------------------------------ */
+
+/** The points of a bounded set in lexicographic order: iteration i is
+ * point i (coordinates coords[i*dim .. i*dim+dim-1]). */
+typedef struct nc_iters {
+  size_t n;
+  int dim;
+  int64_t *coords;
+} nc_iters;
+
+/** Enumerates a bounded, parameter-free set (at most 2^26 points); false
+ * (and an empty *out) otherwise. */
+bool nc_iters_from_set(__isl_keep isl_set *set, nc_iters *out);
+/** A dataflow node's iterations (its domain). */
+bool nc_iters_of_node(NC_KEEP const nc_op *node, isl_ctx *ctx, nc_iters *out);
+/** The iteration number of a point (dim coordinates), or -1. */
+int64_t nc_iters_rank(NC_KEEP const nc_iters *it, const int64_t *coords);
+/** Frees the points. */
+void nc_iters_clear(nc_iters *it);
+
+/** Elements of a dataflow node's output each iteration writes into
+ * [lo, hi) of the output's first coordinate (lo = hi = 0: all), one count
+ * per iteration (*counts malloc'ed, *n iterations). */
+bool nc_mapping_output_elements(NC_KEEP const nc_op *node, int64_t lo, int64_t hi, isl_ctx *ctx,
+                                NC_GIVE int64_t **counts, size_t *n);
+
+/* ------------------------------------------------------------------------ */
+/* Memory planning                                                           */
+/* ------------------------------------------------------------------------ */
+
+/** When a buffer is in use, as positions in some program (inclusive). */
+typedef struct nc_lifetime {
+  int64_t first, last;
+} nc_lifetime;
+
+/** True if the two lifetimes share a position. */
+bool nc_lifetimes_overlap(nc_lifetime a, nc_lifetime b);
+
+/** First-fit allocation with lifetimes: buffers in order, each at the lowest
+ * offset (a multiple of `alignment`) where it overlaps no buffer placed
+ * before it whose lifetime overlaps its own. Writes the offsets and returns
+ * the bytes used (the end of the highest buffer; sizes saturate, so absurd
+ * ones report INT64_MAX rather than wrapping). */
+int64_t nc_mapping_first_fit(size_t n, const int64_t *bytes, NC_KEEP const nc_lifetime *lifetimes,
+                             int64_t alignment, int64_t *offsets);
+
+#endif

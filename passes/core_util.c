@@ -1,0 +1,99 @@
+/* core_util.c: the buffers a dataflow node needs on a core (core_util.h),
+ * from its layer (layer.h), its dataflow-deps buffers and the elements each
+ * of its iterations writes (nc/passes/mapping.h). It is not in the core
+ * dialect because it needs the mapping algorithms of passes/.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "core_util.h"
+#include "nc/dialects/dataflow/dataflow.h"
+#include "nc/dialects/dataflow/layer.h"
+
+/* The part of `elements` for a slice of `s` of `c` channels: per-channel
+ * data (a multiple of c elements) is sliced, anything else is kept whole. */
+static int64_t sliced(int64_t elements, int64_t s, int64_t c)
+{
+  return c > 0 && s > 0 && elements >= c && elements % c == 0 ? elements / c * s : elements;
+}
+
+static int64_t max_of(const int64_t *v, size_t n)
+{
+  int64_t m = 0;
+  for (size_t i = 0; i < n; i++)
+    if (v[i] > m)
+      m = v[i];
+  return m;
+}
+
+/* Bytes of the part for [lo, hi) of a per-channel elements attribute (0 if absent). */
+static int64_t constant_bytes(const nc_attr *a, int64_t s, int64_t c)
+{
+  nc_type *t = a ? nc_attr_get_type(a) : NULL;
+  int64_t elts = t ? nc_type_get_num_elements(t) : -1;
+  return elts > 0 ? nc_core_bytes(sliced(elts, s, c), nc_type_get_element_type(t)) : 0;
+}
+
+bool core_node_buffers(const nc_op *node, int64_t lo, int64_t hi, isl_ctx *ctx, nc_core_buffer_spec **specs,
+                       size_t *n, char *err, size_t errlen)
+{
+  const char *name = nc_dataflow_node_get_name(node);
+  size_t n_in = nc_op_get_num_operands(node);
+  int64_t c = nc_core_node_get_out_channels(node), s = lo < hi ? hi - lo : 0;
+  *specs = NULL;
+  *n = 0;
+  nc_dataflow_layer layer;
+  if (!nc_dataflow_node_get_layer(node, &layer)) {
+    snprintf(err, errlen, "node '%s' has no valid layer kind and parameters (run graph-to-dataflow)", name);
+    return false;
+  }
+  if (lo < hi && (c <= 0 || lo < 0 || hi > c)) {
+    snprintf(err, errlen, "node '%s' has no output channels [%lld, %lld)", name, (long long)lo, (long long)hi);
+    return false;
+  }
+  nc_attr *buf = nc_op_get_attr_str(node, "buffer_elements");
+  if (!buf || nc_attr_get_kind(buf) != NC_ATTR_DENSE_ARRAY || nc_attr_get_num_elements(buf) != n_in) {
+    snprintf(err, errlen, "node '%s' has no buffer_elements: run dataflow-deps first", name);
+    return false;
+  }
+  int64_t *counts;
+  size_t n_iters;
+  if (!nc_mapping_output_elements(node, lo, hi, ctx, &counts, &n_iters)) {
+    snprintf(err, errlen, "node '%s': cannot enumerate its iterations and writes with isl", name);
+    return false;
+  }
+  int64_t per_iter = max_of(counts, n_iters);
+  free(counts);
+
+  int64_t weights = constant_bytes(layer.weights, s, c);
+  int64_t bias = constant_bytes(layer.bias, s, c) + constant_bytes(layer.lut, 0, 0);
+  if (layer.n_requant)
+    bias += 8 * sliced((int64_t)layer.n_requant, s, c); /* an i32 multiplier and an i32 shift each */
+
+  nc_core_buffer_spec *v = nc_xcalloc(n_in + 4, sizeof *v);
+  size_t k = 0;
+  if (weights > 0)
+    v[k++] = (nc_core_buffer_spec){"weights", NC_CORE_BUFFER_WEIGHTS, weights};
+  if (bias > 0)
+    v[k++] = (nc_core_buffer_spec){"bias", NC_CORE_BUFFER_BIAS, bias};
+  for (size_t i = 0; i < n_in; i++) {
+    nc_type *t = nc_value_get_type(nc_op_get_operand(node, i));
+    int64_t bytes = nc_core_bytes(nc_attr_dense_array_get_int(buf, i), nc_type_get_element_type(t));
+    if (bytes > 0) {
+      v[k] = (nc_core_buffer_spec){"", NC_CORE_BUFFER_INPUT, bytes};
+      snprintf(v[k].name, sizeof v[k].name, "in%zu", i);
+      k++;
+    }
+  }
+  nc_type *out_elt = nc_type_get_element_type(nc_value_get_type(nc_op_get_result(node, 0)));
+  if (per_iter > 0)
+    v[k++] = (nc_core_buffer_spec){"out", NC_CORE_BUFFER_OUTPUT, nc_core_bytes(per_iter, out_elt)};
+  bool accumulates = layer.kind == NC_DATAFLOW_LAYER_CONV || layer.kind == NC_DATAFLOW_LAYER_MATMUL;
+  if (accumulates && layer.n_requant && per_iter > 0 && layer.output_bits < 32) {
+    nc_type *i32 = nc_type_integer(nc_op_get_context(node), 32, NC_SIGNLESS);
+    v[k++] = (nc_core_buffer_spec){"acc", NC_CORE_BUFFER_SCRATCH, nc_core_bytes(per_iter, i32)};
+  }
+  *specs = v;
+  *n = k;
+  return true;
+}

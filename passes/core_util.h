@@ -1,0 +1,27 @@
+/* core_util.h: what the core passes (dataflow-to-core, core-place,
+ * core-schedule, core-plan-memory) share about putting a dataflow node on a
+ * core: the buffers it needs, read from its layer (layer.h) and its
+ * dataflow-deps attributes, never from the graph ops in its region.
+ */
+#ifndef NC_PASSES_CORE_UTIL_H
+#define NC_PASSES_CORE_UTIL_H
+
+#include "nc/dialects/core/core.h"
+#include "nc/passes/mapping.h"
+
+/** The buffers a tile computing output channels [lo, hi) of `node` needs
+ * (lo = hi = 0: the whole node), in this order:
+ *   weights  the layer's weights, the part of them for [lo, hi) (they are
+ *            per output channel);
+ *   bias     the layer's bias and lut and 8 bytes per requantization
+ *            multiplier/shift pair, again the part for [lo, hi);
+ *   in<k>    per operand, buffer_elements[k] elements (needs dataflow-deps);
+ *   out      the most elements one iteration writes into [lo, hi);
+ *   acc      (scratch) as many int32 accumulators, for a conv or matmul that
+ *            requantizes (its sums are wider than its output).
+ * Buffers of 0 bytes are left out. *specs is malloc'ed. Returns false with
+ * a message in err when the node lacks what is needed. */
+bool core_node_buffers(NC_KEEP const nc_op *node, int64_t lo, int64_t hi, isl_ctx *ctx,
+                       NC_GIVE nc_core_buffer_spec **specs, size_t *n, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,235 @@
+/* mapping_util.c: the machine-independent algorithms of mapping
+ * (nc/passes/mapping.h): iteration numbering of isl sets, the output
+ * elements of each iteration of a dataflow node, first-fit allocation with
+ * lifetimes. They used to live in the core dialect; every target's passes
+ * (core grids now, crossbars and BSP tile machines next) need them, so they
+ * live here, with no family dialect's types in their signatures.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/map.h>
+#include <isl/options.h>
+#include <isl/point.h>
+#include <isl/space.h>
+#include <isl/val.h>
+
+#include "nc/dialects/dataflow/dataflow.h"
+#include "nc/passes/mapping.h"
+
+/* isl errors become NULL returns, not aborts, while the scope is alive. */
+typedef struct mapping_isl_scope {
+  isl_ctx *ctx;
+  int saved;
+} mapping_isl_scope;
+
+static mapping_isl_scope mapping_isl_scope_enter(isl_ctx *ctx)
+{
+  mapping_isl_scope s = {ctx, isl_options_get_on_error(ctx)};
+  isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE);
+  isl_ctx_reset_error(ctx);
+  return s;
+}
+
+static void mapping_isl_scope_exit(mapping_isl_scope s) { isl_options_set_on_error(s.ctx, s.saved); }
+
+/* --- iterations ------------------------------------------------------------------------------------------ */
+
+#define MAX_POINTS ((size_t)1 << 26)
+
+typedef struct collect {
+  nc_iters *it;
+  size_t cap;
+  bool failed;
+} collect;
+
+static isl_stat add_point(isl_point *pt, void *user)
+{
+  collect *c = user;
+  nc_iters *it = c->it;
+  if (it->n >= MAX_POINTS) {
+    c->failed = true;
+    isl_point_free(pt);
+    return isl_stat_error;
+  }
+  if (it->n == c->cap) {
+    c->cap = c->cap ? 2 * c->cap : 64;
+    it->coords = nc_xrealloc(it->coords, c->cap * (size_t)(it->dim ? it->dim : 1) * sizeof *it->coords);
+  }
+  for (int i = 0; i < it->dim; i++) {
+    isl_val *v = isl_point_get_coordinate_val(pt, isl_dim_set, i);
+    it->coords[it->n * (size_t)it->dim + (size_t)i] = v ? isl_val_get_num_si(v) : 0;
+    isl_val_free(v);
+  }
+  it->n++;
+  isl_point_free(pt);
+  return isl_stat_ok;
+}
+
+static int cmp_point(const void *a, const void *b, void *dim)
+{
+  const int64_t *x = a, *y = b;
+  for (int i = 0; i < *(int *)dim; i++)
+    if (x[i] != y[i])
+      return x[i] < y[i] ? -1 : 1;
+  return 0;
+}
+
+bool nc_iters_from_set(isl_set *set, nc_iters *it)
+{
+  memset(it, 0, sizeof *it);
+  if (!set)
+    return false;
+  mapping_isl_scope scope = mapping_isl_scope_enter(isl_set_get_ctx(set));
+  bool ok = isl_set_is_bounded(set) == isl_bool_true && isl_set_dim(set, isl_dim_param) == 0;
+  it->dim = (int)isl_set_dim(set, isl_dim_set);
+  collect c = {it, 0, false};
+  if (ok && it->dim >= 0)
+    ok = isl_set_foreach_point(set, add_point, &c) == isl_stat_ok && !c.failed;
+  mapping_isl_scope_exit(scope);
+  if (!ok) {
+    nc_iters_clear(it);
+    return false;
+  }
+  if (it->dim > 0)
+    qsort_r(it->coords, it->n, (size_t)it->dim * sizeof *it->coords, cmp_point, &it->dim);
+  return true;
+}
+
+bool nc_iters_of_node(const nc_op *node, isl_ctx *ctx, nc_iters *it)
+{
+  isl_set *dom = nc_dataflow_node_get_domain(node, ctx);
+  bool ok = nc_iters_from_set(dom, it);
+  isl_set_free(dom);
+  return ok;
+}
+
+int64_t nc_iters_rank(const nc_iters *it, const int64_t *coords)
+{
+  if (it->dim == 0)
+    return it->n ? 0 : -1;
+  size_t lo = 0, hi = it->n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    int c = cmp_point(it->coords + mid * (size_t)it->dim, coords, (void *)&it->dim);
+    if (c == 0)
+      return (int64_t)mid;
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return -1;
+}
+
+void nc_iters_clear(nc_iters *it)
+{
+  free(it->coords);
+  memset(it, 0, sizeof *it);
+}
+
+/* --- output elements per iteration ----------------------------------------------------------------------- */
+
+typedef struct counter {
+  const nc_iters *it;
+  int64_t *counts;
+  int64_t coords[NC_MAX_RANK];
+  bool failed;
+} counter;
+
+static isl_stat count_point(isl_point *pt, void *user)
+{
+  counter *c = user;
+  for (int i = 0; i < c->it->dim; i++) {
+    isl_val *v = isl_point_get_coordinate_val(pt, isl_dim_set, i);
+    c->coords[i] = v ? isl_val_get_num_si(v) : 0;
+    isl_val_free(v);
+  }
+  isl_point_free(pt);
+  int64_t r = nc_iters_rank(c->it, c->coords);
+  if (r < 0) {
+    c->failed = true;
+    return isl_stat_error;
+  }
+  c->counts[r]++;
+  return isl_stat_ok;
+}
+
+bool nc_mapping_output_elements(const nc_op *node, int64_t lo, int64_t hi, isl_ctx *ctx, int64_t **counts,
+                                  size_t *n)
+{
+  *counts = NULL;
+  *n = 0;
+  nc_iters it;
+  if (!nc_iters_of_node(node, ctx, &it))
+    return false;
+  if (it.dim > NC_MAX_RANK) {
+    nc_iters_clear(&it);
+    return false;
+  }
+  mapping_isl_scope scope = mapping_isl_scope_enter(ctx);
+  isl_map *w = nc_dataflow_node_get_writes(node, ctx);
+  if (w && lo < hi && isl_map_dim(w, isl_dim_out) >= 1) {
+    isl_set *slice = isl_set_universe(isl_space_range(isl_map_get_space(w)));
+    slice = isl_set_lower_bound_si(slice, isl_dim_set, 0, lo);
+    slice = isl_set_upper_bound_si(slice, isl_dim_set, 0, hi - 1);
+    w = isl_map_intersect_range(w, slice);
+  }
+  counter c = {&it, nc_xcalloc(it.n + 1, sizeof *c.counts), {0}, false};
+  isl_set *pairs = w ? isl_map_wrap(w) : NULL;
+  bool ok = pairs && isl_set_is_bounded(pairs) == isl_bool_true &&
+            isl_set_foreach_point(pairs, count_point, &c) == isl_stat_ok && !c.failed;
+  isl_set_free(pairs);
+  mapping_isl_scope_exit(scope);
+  if (ok) {
+    *counts = c.counts;
+    *n = it.n;
+  } else {
+    free(c.counts);
+  }
+  nc_iters_clear(&it);
+  return ok;
+}
+
+/* --- memory planning ------------------------------------------------------------------------------------- */
+
+bool nc_lifetimes_overlap(nc_lifetime a, nc_lifetime b) { return a.first <= b.last && b.first <= a.last; }
+
+static int cmp_i64(const void *a, const void *b)
+{
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* Saturating, so that absurd sizes in hand-written IR report an overflow instead of wrapping. */
+static int64_t sat_add(int64_t a, int64_t b) { return a > INT64_MAX - b ? INT64_MAX : a + b; }
+static int64_t align_up(int64_t v, int64_t a) { return a > 1 ? sat_add(v, a - 1) / a * a : v; }
+
+int64_t nc_mapping_first_fit(size_t n, const int64_t *bytes, const nc_lifetime *life, int64_t alignment,
+                             int64_t *offsets)
+{
+  int64_t used = 0, *cand = nc_xmalloc((n + 1) * sizeof *cand);
+  for (size_t i = 0; i < n; i++) {
+    size_t nc = 0;
+    cand[nc++] = 0;
+    for (size_t j = 0; j < i; j++)
+      if (nc_lifetimes_overlap(life[i], life[j]))
+        cand[nc++] = align_up(sat_add(offsets[j], bytes[j]), alignment);
+    qsort(cand, nc, sizeof *cand, cmp_i64);
+    for (size_t c = 0; c < nc; c++) {
+      int64_t at = cand[c];
+      bool clash = false;
+      for (size_t j = 0; j < i && !clash; j++)
+        clash = nc_lifetimes_overlap(life[i], life[j]) &&
+                at < sat_add(offsets[j], bytes[j]) && offsets[j] < sat_add(at, bytes[i]);
+      if (!clash) {
+        offsets[i] = at;
+        break;
+      }
+    }
+    if (sat_add(offsets[i], bytes[i]) > used)
+      used = sat_add(offsets[i], bytes[i]);
+  }
+  free(cand);
+  return used;
+}
