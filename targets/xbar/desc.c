@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "nc/ir/diag.h"
+#include "nc/ir/dialect_attrs.h"
 #include "nc/ir/types.h"
 
 /* --- positions ------------------------------------------------------------------------------------------ */
@@ -288,48 +289,73 @@ bool xbar_desc_parse(const char *text, size_t len, xbar_desc *d, xbar_desc_error
   return ok;
 }
 
-/* --- the IR's form ------------------------------------------------------------------------------------- */
+/* --- the IR's form: #xbar.desc<name = "cmnnc", mesh_rows = 8, ...> ------------------------------------------ */
+
+/* The attribute's storage: the description with an interned name (compared by pointer). */
+typedef struct desc_storage {
+  nc_ident *name;
+  int64_t v[sizeof fields / sizeof fields[0]];
+} desc_storage;
+
+#define P(i, key) {key, NC_PARAM_I64, offsetof(desc_storage, v) + (i) * sizeof(int64_t), false, NULL}
+static const nc_dialect_param params[] = {
+  {"name", NC_PARAM_STRING, offsetof(desc_storage, name), false, "the description's name"},
+  P(0, "mesh_rows"), P(1, "mesh_cols"), P(2, "crossbar_rows"), P(3, "crossbar_cols"), P(4, "crossbar_weight_bits"),
+  P(5, "crossbar_input_bits"), P(6, "crossbar_dac_bits"), P(7, "crossbar_adc_bits"),
+  P(8, "crossbar_mvm_latency_cycles"), P(9, "digital_vector_ops_per_cycle"), P(10, "core_sram_bytes"),
+  P(11, "noc_hop_latency_cycles"), P(12, "noc_link_bytes_per_cycle"), P(13, "clock_hz"),
+};
+#undef P
+
+static bool verify_storage(nc_context *ctx, nc_location loc, const void *storage, void *userData)
+{
+  (void)userData;
+  const desc_storage *st = storage;
+  if (!st->name || !*nc_ident_str(st->name)) {
+    nc_emit_error(ctx, loc, "#xbar.desc: name must not be empty");
+    return false;
+  }
+  for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+    if (st->v[i] < fields[i].min || st->v[i] > fields[i].max) {
+      nc_emit_error(ctx, loc, "#xbar.desc: %s must be in [%lld, %lld] (%s), not %lld", params[i + 1].name,
+                    (long long)fields[i].min, (long long)fields[i].max, fields[i].why, (long long)st->v[i]);
+      return false;
+    }
+  return true;
+}
+
+const nc_dialect_attr_def xbar_desc_attr_def = {
+  .mnemonic = "desc",
+  .summary = "An xbar chip description",
+  .description = "The chip the module is compiled for (the module's `nc.chip`, set by target-attach from a JSON "
+                 "description, docs/targets/xbar.md): mesh, crossbar geometry and precision, MVM latency, digital "
+                 "unit rate, SRAM, NoC and clock, each bounded as the JSON reader bounds it.",
+  .storage_size = sizeof(desc_storage),
+  .params = params, .n_params = sizeof params / sizeof params[0],
+  .verify = verify_storage,
+};
 
 nc_attr *xbar_desc_to_attr(nc_context *ctx, const xbar_desc *d)
 {
-  size_t n = sizeof fields / sizeof fields[0];
-  nc_named_attr e[sizeof fields / sizeof fields[0] + 1];
-  nc_type *i64 = nc_type_integer(ctx, 64, NC_SIGNLESS);
-  e[0] = (nc_named_attr){nc_ident_get_cstr(ctx, "name"), nc_attr_string(ctx, d->name, strlen(d->name))};
-  for (size_t i = 0; i < n; i++) {
-    char key[64];
-    snprintf(key, sizeof key, "%s", fields[i].path);
-    for (char *p = key; *p; p++)
-      if (*p == '.')
-        *p = '_';
-    e[i + 1] = (nc_named_attr){nc_ident_get_cstr(ctx, key),
-                               nc_attr_integer(ctx, i64, *(const int64_t *)((const char *)d + fields[i].offset))};
-  }
-  return nc_attr_dictionary(ctx, n + 1, e);
+  desc_storage st;
+  memset(&st, 0, sizeof st);
+  st.name = nc_ident_get_cstr(ctx, d->name);
+  for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+    st.v[i] = *(const int64_t *)((const char *)d + fields[i].offset);
+  return nc_attr_dialect(ctx, &xbar_desc_attr_def, &st);
 }
 
 bool xbar_desc_from_attr(const nc_attr *a, xbar_desc *d)
 {
   memset(d, 0, sizeof *d);
-  if (!a || nc_attr_get_kind(a) != NC_ATTR_DICTIONARY)
+  if (!nc_attr_isa(a, &xbar_desc_attr_def))
     return false;
-  nc_attr *name = nc_attr_dict_get_str(a, "name");
-  if (!name || nc_attr_get_kind(name) != NC_ATTR_STRING)
-    return false;
-  snprintf(d->name, sizeof d->name, "%s", nc_attr_get_string(name, NULL));
+  const desc_storage *st = nc_attr_dialect_get_storage(a);
+  snprintf(d->name, sizeof d->name, "%s", st->name ? nc_ident_str(st->name) : "");
   for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
-    char key[64];
-    snprintf(key, sizeof key, "%s", fields[i].path);
-    for (char *p = key; *p; p++)
-      if (*p == '.')
-        *p = '_';
-    nc_attr *v = nc_attr_dict_get_str(a, key);
-    if (!v || nc_attr_get_kind(v) != NC_ATTR_INTEGER)
+    if (st->v[i] < fields[i].min || st->v[i] > fields[i].max)
       return false;
-    int64_t x = nc_attr_get_int(v);
-    if (x < fields[i].min || x > fields[i].max)
-      return false;
-    *(int64_t *)((char *)d + fields[i].offset) = x;
+    *(int64_t *)((char *)d + fields[i].offset) = st->v[i];
   }
   return true;
 }

@@ -9,6 +9,7 @@
 
 #include "nc/ir/attrs.h"
 #include "nc/ir/context.h"
+#include "nc/ir/ods.h"
 
 /** A crossbar chip (plain data). */
 typedef struct xbar_desc {
@@ -36,10 +37,12 @@ typedef struct xbar_desc_error {
  * is wrong and by how much. */
 bool xbar_desc_parse(const char *text, size_t len, xbar_desc *d, xbar_desc_error *err);
 
-/** The description as the IR carries it (the module's nc.chip): a
- * dictionary attribute, read back with xbar_desc_from_attr. (The typed
- * attribute of the xbar dialect replaces it when the IR has struct-backed
- * dialect attributes; only these two functions know the form.) */
+/** The `#xbar.desc<...>` attribute definition (in the xbar dialect's table). */
+extern const nc_dialect_attr_def xbar_desc_attr_def;
+
+/** The description as the IR carries it (the module's nc.chip): the typed
+ * attribute `#xbar.desc<name = "cmnnc", mesh_rows = 8, ...>` of the xbar
+ * dialect (registered in the context), read back with xbar_desc_from_attr. */
 NC_KEEP nc_attr *xbar_desc_to_attr(nc_context *ctx, const xbar_desc *d);
 /** Reads a description attribute; false if it is not one. */
 bool xbar_desc_from_attr(NC_KEEP const nc_attr *a, xbar_desc *d);

@@ -272,5 +272,6 @@ const nc_dialect_def xbar_dialect = {
                  "docs/targets/xbar.md describes the mapping, the control programs and the binary.",
   .ops = xbar_ops,
   .n_ops = NC_COUNTOF(xbar_ops),
+  .attrs = &xbar_desc_attr_def, .n_attrs = 1,
   .dependents = (const nc_dialect_def *const[]){&nc_dataflow_dialect}, .n_dependents = 1,
 };

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../targets/xbar/desc.h"
+#include "../../targets/xbar/xbar_ir.h"
 #include "check.h"
 #include "nc/ir/context.h"
 
@@ -35,6 +35,7 @@ int main(void)
 {
   const char *names[] = {"../../targets/xbar/cmnnc.json", "../../targets/xbar/puma.json"};
   nc_context *ctx = nc_context_create();
+  nc_context_register_dialect(ctx, &xbar_dialect);
   for (int i = 0; i < 2; i++) {
     char *text = slurp(names[i]);
     CHECK(text, "cannot read %s", names[i]);
