@@ -46,13 +46,14 @@ def main():
         int8 = np.load(os.path.join(out, "int8.npy"))
         ideal = np.load(os.path.join(out, "ideal.npy"))
         acc = lambda logits: 100.0 * float((logits.argmax(1) == y).mean())
+        drop = lambda a: ("%.2f" % (base - a)).replace("-0.00", "0.00")
         exact = ideal.shape == int8.shape and bool((ideal == int8).all())
         base = acc(int8)
         print("xbar (%s), digits test split (%d images), %d seeds per sigma" % (desc, len(y), seeds))
         print()
         print("| sigma (x weight range) | accuracy | drop vs int8 interpreter |")
         print("|---:|---:|---:|")
-        print("| ideal (bit-exact: %s) | %.2f%% | %.2f |" % ("yes" if exact else "NO", acc(ideal), base - acc(ideal)))
+        print("| ideal (bit-exact: %s) | %.2f%% | %s |" % ("yes" if exact else "NO", acc(ideal), drop(acc(ideal))))
         for sigma in SIGMAS:
             accs = []
             for seed in range(1, seeds + 1):
@@ -60,7 +61,7 @@ def main():
                 run([os.path.join(bindir, "nc-run"), ncb, "--input", x, "--output", o,
                      "--noise=%d,%g" % (seed, sigma)])
                 accs.append(acc(np.load(o)))
-            print("| %g | %.2f%% | %.2f |" % (sigma, np.mean(accs), base - np.mean(accs)))
+            print("| %g | %.2f%% | %s |" % (sigma, np.mean(accs), drop(np.mean(accs))))
         return 0 if exact else 1
 
 
