@@ -241,9 +241,15 @@ void nc_dialect_params_print(nc_asm_printer *p, const nc_dialect_param *params, 
         if (strtod(text, NULL) == v || v != v)
           break;
       }
-      nc_asm_print(p, text);
-      if (!strpbrk(text, ".eEn")) /* keep it a float literal */
-        nc_asm_print(p, ".0");
+      /* keep it a float literal MLIR reads: digits '.' digits, so "4e+08" prints as "4.0e+08" */
+      char *e = strpbrk(text, "eE");
+      if (!strpbrk(text, ".n") && e) {
+        nc_asm_printf(p, "%.*s.0%s", (int)(e - text), text, e);
+      } else {
+        nc_asm_print(p, text);
+        if (!strpbrk(text, ".n"))
+          nc_asm_print(p, ".0");
+      }
       break;
     }
     case NC_PARAM_STRING: {

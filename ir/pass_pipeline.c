@@ -263,7 +263,7 @@ static bool parse_element(pparser *p, nc_pass_manager *pm)
                                      p->has_src ? oa : SIZE_MAX);
     if (!holder)
       return false;
-    bool ok = pipe->build(pm, holder);
+    bool ok = pipe->build(pm, holder, pipe->userData);
     nc_pass_destroy(holder);
     if (!ok)
       return perror_at(p, start, "failed to build pipeline '%s'", pipe->argument);
@@ -397,7 +397,7 @@ bool nc_pass_manager_add_pass(nc_pass_manager *pm, const char *argument, const c
     nc_pass *holder = nc_pass_create(pm->ctx, NULL, pipe, options, p.n, 0, SIZE_MAX);
     if (!holder)
       return false;
-    bool ok = pipe->build(pm, holder);
+    bool ok = pipe->build(pm, holder, pipe->userData);
     nc_pass_destroy(holder);
     return ok;
   }

@@ -1,14 +1,15 @@
 /* dataflow_to_core.c: dataflow-to-core, the first core-level stage
  * (docs/design/spine.md, section 3): for every function of the module that
  * holds dataflow nodes, a core.chip with the grid and SRAM of the chip
- * description (option target-desc; without one, NorthPole's numbers: 16 x 16
- * cores with 768 KiB each), placed after the function and naming it, with
+ * description the module carries (nc.chip, set by target-attach), placed
+ * after the function and naming it, with
  * one unplaced tile (x = y = -1) per node in pipeline order. Each tile gets
  * the buffers its node needs on one core (core_node_buffers: weights,
  * bias, input line buffers from dataflow-deps' buffer_elements, output,
  * accumulator; offsets -1) and an empty program. The nodes stay in the
  * function: a tile's `node` names the node whose region it computes.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,11 +21,9 @@
 #include "nc/ir/symbol.h"
 
 static const nc_pass_option_def options[] = {
-  {"target-desc", NC_PASS_OPT_STRING, "",
-   "Chip description (JSON, docs/design/spine.md section 4); empty: NorthPole's 16x16 grid with 768 KiB per core"},
-  {"rows", NC_PASS_OPT_INT, "0", "Grid rows instead of the description's (0: keep)"},
-  {"cols", NC_PASS_OPT_INT, "0", "Grid columns instead of the description's (0: keep)"},
-  {"sram-bytes", NC_PASS_OPT_INT, "0", "SRAM per core instead of the description's (0: keep)"},
+  {"rows", NC_PASS_OPT_INT, "0", "Grid rows instead of the chip description's (0: keep)"},
+  {"cols", NC_PASS_OPT_INT, "0", "Grid columns instead of the chip description's (0: keep)"},
+  {"sram-bytes", NC_PASS_OPT_INT, "0", "SRAM per core instead of the chip description's (0: keep)"},
 };
 
 static const nc_pass_stat_def stats[] = {
@@ -32,33 +31,38 @@ static const nc_pass_stat_def stats[] = {
   {"num-tiles", "Number of tiles created (one per dataflow node)"},
 };
 
-/* The description, read once when the pass is created. */
 static bool initialize(nc_pass *pass, nc_context *ctx)
 {
-  nc_chip_desc *d = nc_xmalloc(sizeof *d);
-  const char *path = nc_pass_get_option_string(pass, "target-desc");
-  if (*path) {
-    if (!nc_chip_desc_load(ctx, path, nc_location_unknown(), d)) {
-      free(d);
+  static const char *const overrides[] = {"rows", "cols", "sram-bytes"};
+  for (int i = 0; i < 3; i++) {
+    int64_t v = nc_pass_get_option_int(pass, overrides[i]);
+    if (v < 0 || (i < 2 && v > 4096) || v > ((int64_t)1 << 40)) {
+      nc_emit_error(ctx, nc_location_unknown(), "dataflow-to-core: option %s=%lld is out of range", overrides[i],
+                    (long long)v);
       return false;
     }
-  } else {
-    nc_chip_desc_default(d);
   }
+  return true;
+}
+
+/* The module's chip description (nc.chip) with the options' overrides, named
+ * after the module's target (nc.target). */
+static bool module_desc(nc_pass *pass, nc_op *module, nc_chip_desc *d)
+{
+  if (!nc_chip_desc_of_module(module, true, d))
+    return false;
+  nc_attr *target = nc_op_get_attr_str(module, "nc.target");
+  size_t len;
+  const char *name = target && nc_attr_get_kind(target) == NC_ATTR_STRING ? nc_attr_get_string(target, &len) : NULL;
+  if (name && len < sizeof d->name)
+    snprintf(d->name, sizeof d->name, "%.*s", (int)len, name);
   static const char *const overrides[] = {"rows", "cols", "sram-bytes"};
   int64_t *fields[] = {&d->rows, &d->cols, &d->sram_bytes};
   for (int i = 0; i < 3; i++) {
     int64_t v = nc_pass_get_option_int(pass, overrides[i]);
-    if (v < 0 || (i < 2 && v > 4096)) {
-      nc_emit_error(ctx, nc_location_unknown(), "dataflow-to-core: option %s=%lld is out of range", overrides[i],
-                    (long long)v);
-      free(d);
-      return false;
-    }
     if (v > 0)
       *fields[i] = v;
   }
-  nc_pass_set_state(pass, d, free);
   return true;
 }
 
@@ -74,10 +78,9 @@ static bool already_mapped(nc_op *module, const char *fn_name)
   return false;
 }
 
-static bool lower_function(nc_pass *pass, nc_op *module, nc_op *fn, isl_ctx *ictx)
+static bool lower_function(nc_pass *pass, nc_op *module, nc_op *fn, const nc_chip_desc *desc, isl_ctx *ictx)
 {
   nc_context *ctx = nc_op_get_context(fn);
-  const nc_chip_desc *desc = nc_pass_get_state(pass);
   const char *fn_name = nc_ident_str(nc_symbol_get_name(fn));
   if (already_mapped(module, fn_name))
     return nc_op_emit_error(fn, "dataflow-to-core: function '@%s' already has a core.chip", fn_name);
@@ -105,11 +108,19 @@ static bool lower_function(nc_pass *pass, nc_op *module, nc_op *fn, isl_ctx *ict
 
 static bool run(nc_pass *pass, nc_op *module)
 {
+  bool any = false;
+  for (nc_op *op = nc_block_get_first_op(nc_module_get_body(module)); op && !any; op = nc_op_get_next(op))
+    any = has_nodes(op);
+  nc_chip_desc desc;
+  if (!any)
+    return true;
+  if (!module_desc(pass, module, &desc))
+    return false;
   isl_ctx *ictx = isl_ctx_alloc();
   bool ok = true;
   for (nc_op *op = nc_block_get_first_op(nc_module_get_body(module)); op && ok; op = nc_op_get_next(op))
     if (has_nodes(op))
-      ok = lower_function(pass, module, op, ictx);
+      ok = lower_function(pass, module, op, &desc, ictx);
   isl_ctx_free(ictx);
   return ok;
 }
@@ -120,9 +131,9 @@ const nc_pass_def nc_dataflow_to_core_pass = {
   .group = "Core",
   .summary = "Create a core.chip with one unplaced tile (and its buffers) per dataflow node",
   .description =
-    "For every function holding dataflow.nodes (after dataflow-deps), adds after it a `core.chip` for the chip "
-    "description `target-desc` (NorthPole's 16x16 grid with 768 KiB of SRAM per core when none is given; "
-    "`rows`, `cols` and `sram-bytes` override it) that names the function, with one tile per node in pipeline "
+    "For every function holding dataflow.nodes (after dataflow-deps), adds after it a `core.chip` for the "
+    "module's chip description (its `nc.chip` attribute, set by target-attach; `rows`, `cols` and `sram-bytes` "
+    "override it) that names the function, with one tile per node in pipeline "
     "order at (-1, -1), holding the buffers the node needs on a core (weights, bias, one input line buffer per "
     "operand sized by `buffer_elements`, the output of one iteration, an accumulator when the layer computes "
     "wider than it stores) with offset -1, and an empty program. core-place, core-schedule and "

@@ -23,7 +23,7 @@ static const nc_pass_option_def options[] = {
    "callers)"},
 };
 
-static bool build(nc_pass_manager *pm, nc_pass *opts)
+static bool build(nc_pass_manager *pm, nc_pass *opts, void *userData)
 {
   /* on a module, each function; on a function (or anything else), the op itself */
   bool nest = !strcmp(nc_pass_manager_get_anchor(pm), "builtin.module");

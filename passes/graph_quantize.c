@@ -70,7 +70,7 @@ static bool initialize(nc_pass *pass, nc_context *ctx)
   }
   if (!*path) {
     nc_emit_error(ctx, nc_location_unknown(),
-                  "graph-quantize needs calibration=PATH: a .npy file of f32 inputs (N x the function's input "
+                  "graph-quantize needs calibration=PATH (nc-compile: --calibration=FILE): a .npy file of f32 inputs (N x the function's input "
                   "shape) to measure activation ranges on");
     return false;
   }

@@ -340,7 +340,7 @@ const nc_dialect_def nc_core_dialect = {
     "The level below `dataflow`: each `dataflow.node` of a function is computed by one or more cores of a grid "
     "(a `core.tile` each, split by output channels when a layer does not fit one core), with its buffers at "
     "addresses in the core's SRAM and a static program of receives, computes, sends and waits per core. The "
-    "passes `dataflow-to-core{target-desc=PATH}`, `core-place`, `core-schedule` and `core-plan-memory` build it "
+    "passes `dataflow-to-core` (for the module's chip description, `#core.desc`), `core-place`, `core-schedule` and `core-plan-memory` build it "
     "stage by stage; a target's printer turns it into a binary.\n\n"
     "Conventions:\n\n"
     "- Iteration i of a node is the i-th point of its `domain` in lexicographic order; `core.compute {begin, "
@@ -357,9 +357,10 @@ const nc_dialect_def nc_core_dialect = {
     "the node's `Out` in [lo, hi) and reads all of its inputs.\n"
     "- Sizes are bytes; an N-bit element takes N/8 bytes, rounded up per buffer.\n\n"
     "The C API is `nc/dialects/core/core.h` (builders, accessors, instruction decoding, iteration numbering, "
-    "the buffers a node needs, lifetimes and first-fit allocation); the chip description reader is "
+    "the buffers a node needs, lifetimes and first-fit allocation); the chip description attribute is "
     "`nc/dialects/core/chip_desc.h`.",
   .ops = core_ops,
   .n_ops = NC_COUNTOF(core_ops),
+  .attrs = nc_core_attr_defs, .n_attrs = NC_CORE_NUM_ATTRS,
   .dependents = (const nc_dialect_def *const[]){&nc_dataflow_dialect}, .n_dependents = 1,
 };

@@ -31,4 +31,8 @@ typedef struct core_isl_scope {
 core_isl_scope core_isl_scope_enter(isl_ctx *ctx);
 void core_isl_scope_exit(core_isl_scope s);
 
+/** The dialect's attributes with storage: #core.desc (chip_desc.c). */
+#define NC_CORE_NUM_ATTRS 1
+extern const nc_dialect_attr_def nc_core_attr_defs[NC_CORE_NUM_ATTRS];
+
 #endif

@@ -23,7 +23,7 @@ echo "== 2. quantized to int8 (calibrated on the training split), in the referen
 echo "== 3. compiled for northpole (graph -> int8 -> dataflow -> core -> binary) and simulated =="
 "$bin/nc-compile" "$dig/digits_cnn.onnx" --target=northpole --calibration="$dig/train_x.npy" -o "$out/digits.ncb"
 echo "nc-compile wrote $(stat -c %s "$out/digits.ncb") bytes of northpole binary"
-"$bin/nc-run" "$out/digits.ncb" --input "$dig/test_x.npy" --output "$out/sim.npy" --stats
+"$bin/nc-run" "$out/digits.ncb" --input "$dig/test_x.npy" --output "$out/sim.npy" --stats-json "$out/sim.json"
 
 echo "== 4. results =="
 /usr/bin/python3 - "$out" "$dig" <<'PY'
@@ -35,6 +35,17 @@ res = {k: np.load("%s/%s.npy" % (out, k)) for k in ("float", "int8", "sim")}
 for name, k in (("float interpreter", "float"), ("int8 interpreter", "int8"), ("northpole simulator", "sim")):
     hit = int((res[k].argmax(1) == y).sum())
     print("%-22s accuracy %6.2f%% (%d/%d)" % (name, 100.0 * hit / len(y), hit, len(y)))
+import json
+f = json.load(open(out + "/sim.json"))
+clock = f["clock_hz"] / 1e6
+print("northpole chip figures (nc-run --stats-json):")
+print("  cycles/inference      %.1f (steady state over %d inferences)" % (f["cycles_per_inference"], f["inferences"]))
+print("  frames/s              %.0f at %.0f MHz" % (f["frames_per_second"], clock))
+print("  latency               %d cycles (%.2f us)" % (f["latency_cycles"], f["latency_cycles"] / clock))
+print("  roofline bound        %.3g cycles/inference; achieved / bound %.1fx" % (f["roofline_bound_cycles"], f["roofline_ratio"]))
+print("  cores used            %d of %d" % (f["cores_used"], f["cores_total"]))
+for c in f["cores"]:
+    print("  core (%2d, %2d) %-10s busy %5.1f%%  MAC utilisation %5.2f%%" % (c["x"], c["y"], c["node"], 100 * c["utilisation"], 100 * c["mac_utilisation"]))
 torch_logits = np.load(dig + "/reference_logits.npy")
 dev = float(np.abs(res["float"] - torch_logits).max())
 close = res["float"].shape == torch_logits.shape and dev <= 1e-3

@@ -8,7 +8,7 @@
 
 #include "nc/ir/pass.h"
 
-static bool build(nc_pass_manager *pm, nc_pass *options)
+static bool build(nc_pass_manager *pm, nc_pass *options, void *userData)
 {
   int64_t count = nc_pass_get_option_int(options, "count");
   int64_t iters = nc_pass_get_option_int(options, "max-iterations");

@@ -1,6 +1,6 @@
 /* printer.c: the NorthPole printer: placed, scheduled, addressed core IR
  * (a core.chip naming its function of dataflow nodes) -> a .ncb binary
- * (include/nc/targets/ncb.h, runtime/np_format.h, docs/targets/ncb-format.md).
+ * (include/nc/runtime/ncb.h, runtime/np_format.h, docs/targets/ncb-format.md).
  *
  * The header gets the chip (from the description), the network's inputs
  * and outputs with their scales (the function's I/O records, layer.h). One
@@ -27,6 +27,7 @@
 #include "nc/ir/diag.h"
 #include "nc/passes/mapping.h"
 #include "nc/targets/targets.h"
+#include "printer.h"
 #include "printer_internal.h"
 
 typedef struct io {
@@ -433,13 +434,10 @@ static bool put_stream(printer *p, size_t i, nc_bytes *b)
 static bool check_chip(printer *p)
 {
   const nc_chip_desc *d = p->desc;
-  const char *target = nc_core_chip_get_target(p->chip);
-  if (!target || strcmp(target, "northpole"))
-    return nc_op_emit_error(p->chip, "is for target '%s', not northpole", target ? target : "");
   if (nc_core_chip_get_rows(p->chip) != d->rows || nc_core_chip_get_cols(p->chip) != d->cols ||
       nc_core_chip_get_sram_bytes(p->chip) != d->sram_bytes)
-    return nc_op_emit_error(p->chip, "was built for a %lldx%lld grid with %lld bytes per core, but the chip "
-                            "description says %lldx%lld with %lld: compile with the same description",
+    return nc_op_emit_error(p->chip, "was built for a %lldx%lld grid with %lld bytes per core, but the module's chip "
+                            "description (nc.chip) says %lldx%lld with %lld",
                             (long long)nc_core_chip_get_rows(p->chip), (long long)nc_core_chip_get_cols(p->chip),
                             (long long)nc_core_chip_get_sram_bytes(p->chip), (long long)d->rows, (long long)d->cols,
                             (long long)d->sram_bytes);
@@ -450,20 +448,50 @@ static bool check_chip(printer *p)
   return true;
 }
 
-uint8_t *np_print_binary(nc_op *module, const nc_chip_desc *desc, size_t *size)
+/* The one core.chip of the module. */
+static nc_op *find_chip(nc_op *module)
 {
-  printer p = {.desc = desc};
-  if (!(p.chip = nc_target_find_chip(module, "northpole")) || !check_chip(&p))
-    return NULL;
-  nc_ncb_chip chip = {.rows = (uint32_t)desc->rows, .cols = (uint32_t)desc->cols, .clock_hz = (uint64_t)desc->clock_hz,
-                      .sram_bytes = (uint32_t)desc->sram_bytes,
-                      .macs_per_cycle = (uint32_t)nc_chip_desc_macs_per_cycle(desc, 8),
-                      .hop_latency_cycles = (uint32_t)desc->hop_latency_cycles,
-                      .link_bytes_per_cycle = (uint32_t)desc->link_bytes_per_cycle};
-  snprintf(chip.target, sizeof chip.target, "northpole");
+  nc_op *chip = NULL;
+  for (nc_op *op = nc_block_get_first_op(nc_module_get_body(module)); op; op = nc_op_get_next(op))
+    if (nc_core_is_chip(op)) {
+      if (chip) {
+        nc_op_emit_error(op, "a second core.chip: a binary holds one chip");
+        return NULL;
+      }
+      chip = op;
+    }
+  if (!chip)
+    nc_op_emit_error(module, "has no core.chip: run northpole-pipeline to the core level first");
+  return chip;
+}
+
+/* The NP_SECTION_CHIP section (np_format.h). */
+static void put_chip(const nc_chip_desc *d, uint64_t macs, nc_bytes *b)
+{
+  nc_bytes_put_u32(b, (uint32_t)d->rows);
+  nc_bytes_put_u32(b, (uint32_t)d->cols);
+  nc_bytes_put_u64(b, (uint64_t)d->clock_hz);
+  nc_bytes_put_u32(b, (uint32_t)d->sram_bytes);
+  nc_bytes_put_u32(b, (uint32_t)nc_chip_desc_macs_per_cycle(d, 8));
+  nc_bytes_put_u32(b, (uint32_t)d->hop_latency_cycles);
+  nc_bytes_put_u32(b, (uint32_t)d->link_bytes_per_cycle);
+  nc_bytes_put_u64(b, macs);
+}
+
+bool np_print_binary(nc_op *module, nc_ncb_writer *w, void *userData)
+{
+  nc_chip_desc desc;
+  printer p = {.desc = &desc};
+  if (!nc_chip_desc_of_module(module, true, &desc) || !(p.chip = find_chip(module)) || !check_chip(&p))
+    return false;
+  if (nc_chip_desc_macs_per_cycle(&desc, 8) > (1 << 24) || desc.hop_latency_cycles > (1 << 20) ||
+      desc.link_bytes_per_cycle > (1 << 20))
+    return nc_op_emit_error(module, "the chip description's rates are beyond what the northpole binary holds "
+                            "(MACs per cycle up to 2^24, hop latency and link width up to 2^20)");
+  uint64_t macs = 0;
   for (nc_op *n = nc_dataflow_first_node(p.func); n; n = nc_dataflow_next_node(n))
-    chip.macs_per_inference += (uint64_t)nc_dataflow_node_get_macs(n);
-  nc_ncb_writer *w = nc_ncb_writer_create(&chip);
+    macs += (uint64_t)nc_dataflow_node_get_macs(n);
+  put_chip(&desc, macs, nc_ncb_writer_add_section(w, NP_SECTION_CHIP, 0));
   p.isl = isl_ctx_alloc();
   bool ok = read_io(&p, w);
   for (size_t i = 0; ok && i < p.io.n_inputs; i++)
@@ -474,9 +502,5 @@ uint8_t *np_print_binary(nc_op *module, const nc_chip_desc *desc, size_t *size)
   isl_ctx_free(p.isl);
   free(p.io.in_values);
   free(p.io.out_values);
-  if (!ok) {
-    nc_ncb_writer_destroy(w);
-    return NULL;
-  }
-  return nc_ncb_writer_finish(w, size);
+  return ok;
 }

@@ -3,7 +3,7 @@
 #define NC_TARGETS_NORTHPOLE_PRINTER_INTERNAL_H
 
 #include "nc/ir/ops.h"
-#include "nc/targets/ncb.h"
+#include "nc/runtime/ncb.h"
 #include "printer.h"
 #include "runtime/np_format.h"
 

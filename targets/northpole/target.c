@@ -1,93 +1,98 @@
-/* target.c: the NorthPole target (docs/targets/northpole.md): its named
- * pipeline `northpole-pipeline`, which runs every stage of the spine
- * (docs/design/spine.md) from an imported float graph to placed, scheduled,
- * addressed core IR, and the const struct that ties the pipeline, the
- * printer (printer.c) and the simulator (runtime/) together.
+/* target.c: the NorthPole target (docs/targets/northpole.md), a member of
+ * the spatial-mesh family: its built-in description, its options, its
+ * pipeline (docs/design/spine.md: graph-optimize, graph-quantize,
+ * graph-to-dataflow, dataflow-deps, then the family's core passes) and the
+ * const struct that ties it to its printer (printer.c) and simulator
+ * (runtime/). The pipeline is built from pass instances, not from text
+ * assembled in buffers; the chip description reaches the passes as the
+ * module's nc.chip attribute.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "nc/ir/pass.h"
+#include "nc/targets/mesh.h"
 #include "printer.h"
-#include "target.h"
 
-extern const char nc_target_desc_northpole[];
+extern const char nc_target_json_northpole_northpole[];
 extern const nc_target_sim nc_target_sim_northpole;
 
 static const char *const granularities[] = {"row", "pixel", NULL};
-static const char *const levels[] = {"graph", "quantized", "dataflow", "core", NULL};
+static const char *const levels[] = {"graph", "quantized", "dataflow", "core"};
 
 static const nc_pass_option_def options[] = {
   {"calibration", NC_PASS_OPT_STRING, "", "graph-quantize's calibration inputs (.npy, N x the input shape, f32)"},
   {"max-samples", NC_PASS_OPT_INT, "0", "Calibrate on at most this many samples (0: all)"},
-  {"target-desc", NC_PASS_OPT_STRING, "", "Chip description (JSON); empty: the built-in targets/northpole/northpole.json"},
   {"granularity", NC_PASS_OPT_ENUM, "row",
    "Work per layer iteration (one output row or pixel) and how the host streams inputs (rows or pixels)",
    granularities},
-  {"stop-after", NC_PASS_OPT_ENUM, "core",
-   "Stop after this level: graph (graph-optimize), quantized (graph-quantize), dataflow (graph-to-dataflow, "
-   "dataflow-deps), core (dataflow-to-core, core-place, core-schedule, core-plan-memory)", levels},
+};
+
+static const nc_target_desc_def descs[] = {
+  {"northpole", "IBM NorthPole as published: 16x16 cores, 768 KiB each, 2048/4096/8192 ops/cycle at 8/4/2 bits, "
+                "400 MHz", nc_target_json_northpole_northpole},
 };
 
 static int level_of(const char *s)
 {
-  for (int i = 0; levels[i]; i++)
+  for (int i = 0; i < (int)NC_COUNTOF(levels); i++)
     if (!strcmp(levels[i], s))
       return i;
-  return 3;
+  return (int)NC_COUNTOF(levels) - 1;
 }
 
-static bool build(nc_pass_manager *pm, nc_pass *opts)
+/* `arg` with options "k=v ..." appended to pm, quoted values built by the caller. */
+static bool add(nc_pass_manager *pm, const char *arg, const char *opts) { return nc_pass_manager_add_pass(pm, arg, opts); }
+
+static bool build(nc_pass_manager *pm, const nc_pass *o, const char *stop_after, void *userData)
 {
-  int stop = level_of(nc_pass_get_option_string(opts, "stop-after"));
-  const char *desc_path = nc_pass_get_option_string(opts, "target-desc");
-  char text[4096];
-  int n = snprintf(text, sizeof text, "graph-optimize");
-  if (stop >= 1)
-    n += snprintf(text + n, sizeof text - (size_t)n, ",func.func(graph-quantize{calibration=\"%s\" max-samples=%lld})",
-                  nc_pass_get_option_string(opts, "calibration"),
-                  (long long)nc_pass_get_option_int(opts, "max-samples"));
-  if (stop >= 2)
-    n += snprintf(text + n, sizeof text - (size_t)n,
-                  ",func.func(graph-to-dataflow{granularity=%s},dataflow-deps{input-granularity=%s})",
-                  nc_pass_get_option_string(opts, "granularity"), nc_pass_get_option_string(opts, "granularity"));
-  if (stop >= 3) {
-    char desc_opt[1200];
-    if (*desc_path) {
-      snprintf(desc_opt, sizeof desc_opt, "target-desc=\"%s\"", desc_path);
-    } else { /* the built-in description: what dataflow-to-core takes from it, given explicitly */
-      nc_chip_desc d;
-      nc_chip_desc_error err;
-      if (!nc_chip_desc_parse(nc_target_desc_northpole, strlen(nc_target_desc_northpole), &d, &err)) {
-        fprintf(stderr, "northpole-pipeline: the built-in chip description is invalid: %s\n", err.message);
-        return false;
-      }
-      snprintf(desc_opt, sizeof desc_opt, "rows=%lld cols=%lld sram-bytes=%lld", (long long)d.rows,
-               (long long)d.cols, (long long)d.sram_bytes);
-    }
-    n += snprintf(text + n, sizeof text - (size_t)n,
-                  ",dataflow-to-core{%s},core-place,core-schedule,core-plan-memory", desc_opt);
-  }
-  if (n >= (int)sizeof text) {
-    fprintf(stderr, "northpole-pipeline: option values are too long\n");
+  int stop = level_of(stop_after);
+  if (!add(pm, "graph-optimize", NULL))
     return false;
+  if (stop >= 1) {
+    char *opts;
+    size_t len;
+    FILE *f = open_memstream(&opts, &len);
+    fprintf(f, "calibration=\"%s\" max-samples=%lld", nc_pass_get_option_string(o, "calibration"),
+            (long long)nc_pass_get_option_int(o, "max-samples"));
+    fclose(f);
+    bool ok = add(nc_pass_manager_nest(pm, "func.func"), "graph-quantize", opts);
+    free(opts);
+    if (!ok)
+      return false;
   }
-  return nc_pass_manager_add_passes(pm, text);
+  if (stop >= 2) {
+    char opts[64];
+    const char *g = nc_pass_get_option_string(o, "granularity");
+    nc_pass_manager *fn = nc_pass_manager_nest(pm, "func.func");
+    snprintf(opts, sizeof opts, "granularity=%s", g);
+    if (!add(fn, "graph-to-dataflow", opts))
+      return false;
+    snprintf(opts, sizeof opts, "input-granularity=%s", g);
+    if (!add(fn, "dataflow-deps", opts))
+      return false;
+  }
+  if (stop >= 3)
+    return add(pm, "dataflow-to-core", NULL) && add(pm, "core-place", NULL) && add(pm, "core-schedule", NULL) &&
+           add(pm, "core-plan-memory", NULL);
+  return true;
 }
 
-static const nc_pipeline_def pipeline = {
-  .argument = "northpole-pipeline",
-  .summary = "ONNX-imported float graph to NorthPole core IR: graph-optimize, graph-quantize, graph-to-dataflow, "
-             "dataflow-deps, dataflow-to-core, core-place, core-schedule, core-plan-memory",
-  .options = options, .n_options = NC_COUNTOF(options),
-  .build = build,
-};
+static nc_attr *parse_desc(nc_context *ctx, const char *text, size_t len, const char *file, void *userData)
+{
+  return nc_mesh_desc_parse(ctx, text, len, file);
+}
 
-const nc_target nc_target_northpole = {
+const nc_target_def nc_target_northpole = {
   .name = "northpole",
+  .family = "mesh",
   .summary = "NorthPole-like grid of cores with SRAM and a mesh NoC (IBM, Science 2023)",
-  .default_desc = nc_target_desc_northpole,
-  .pipeline = &pipeline,
+  .descs = descs, .n_descs = NC_COUNTOF(descs),
+  .parse_desc = parse_desc,
+  .options = options, .n_options = NC_COUNTOF(options),
+  .levels = levels, .n_levels = NC_COUNTOF(levels),
+  .build_pipeline = build,
   .print_binary = np_print_binary,
   .sim = &nc_target_sim_northpole,
 };

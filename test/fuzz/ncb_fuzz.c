@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "nc/runtime/nc_runtime.h"
-#include "nc/targets/ncb.h"
+#include "nc/runtime/ncb.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,8 +1,8 @@
 /* core_api_test.c: the core dialect's C API (nc/dialects/core/core.h) and
- * the chip description reader (chip_desc.h): descriptions parsed and
- * rejected with positions, chips built through the API and verified,
- * program instructions encoded and decoded, and buffer lifetimes
- * (iteration numbering and first fit are in mapping_test.c).
+ * the chip description attribute (chip_desc.h): round trips and refusals,
+ * chips built through the API and verified, program instructions encoded
+ * and decoded, and buffer lifetimes (iteration numbering and first fit are
+ * in mapping_test.c).
  */
 #include <isl/ctx.h>
 #include <isl/set.h>
@@ -10,50 +10,40 @@
 #include "ir_check.h"
 #include "nc/dialects/core/core.h"
 
+/* NorthPole's published numbers (the built-in description of targets/northpole). */
+static nc_chip_desc northpole_like(void)
+{
+  nc_chip_desc d = {.rows = 16, .cols = 16, .sram_bytes = 786432, .hop_latency_cycles = 1,
+                    .link_bytes_per_cycle = 32, .clock_hz = 400e6};
+  snprintf(d.name, sizeof d.name, "northpole");
+  d.ops_per_cycle[8] = 2048;
+  d.ops_per_cycle[4] = 4096;
+  d.ops_per_cycle[2] = 8192;
+  return d;
+}
+
 static void test_chip_desc(void)
 {
-  nc_chip_desc d;
-  nc_chip_desc_default(&d);
-  CHECK(!strcmp(d.name, "northpole") && d.rows == 16 && d.cols == 16 && d.sram_bytes == 786432, "default");
+  nc_chip_desc d = northpole_like(), back;
   CHECK(nc_chip_desc_macs_per_cycle(&d, 8) == 1024 && nc_chip_desc_macs_per_cycle(&d, 4) == 2048 &&
           nc_chip_desc_macs_per_cycle(&d, 3) == 2048 && nc_chip_desc_macs_per_cycle(&d, 16) == 0,
         "macs per cycle: %lld %lld", (long long)nc_chip_desc_macs_per_cycle(&d, 8),
         (long long)nc_chip_desc_macs_per_cycle(&d, 3));
-
-  const char *ok = "{\"grid\": {\"rows\": 4, \"cols\": 8}, \"core\": {\"sram_bytes\": 1000, "
-                   "\"ops_per_cycle\": {\"16\": 10, \"8\": 20}}, \"noc\": {\"hop_latency_cycles\": 0, "
-                   "\"link_bytes_per_cycle\": 4}, \"clock_hz\": 5e8, \"extra\": [1, {\"a\": 2}]}";
-  nc_chip_desc_error err;
-  CHECK(nc_chip_desc_parse(ok, strlen(ok), &d, &err), "valid description rejected: %s", err.message);
-  CHECK(!strcmp(d.name, "chip") && d.rows == 4 && d.cols == 8 && d.sram_bytes == 1000 && d.ops_per_cycle[16] == 10 &&
-          d.ops_per_cycle[8] == 20 && d.hop_latency_cycles == 0 && d.link_bytes_per_cycle == 4 && d.clock_hz == 5e8,
-        "fields");
-  CHECK(nc_chip_desc_macs_per_cycle(&d, 8) == 10 && nc_chip_desc_macs_per_cycle(&d, 12) == 5, "widest precision");
-
-  static const struct {
-    const char *text;
-    int line, column;
-    const char *message;
-  } bad[] = {
-    {"{\"grid\": {\"rows\": 4,\n  \"cols\": }}", 2, 11, "invalid JSON: unexpected token near '}'"},
-    {"{}", 1, 1, "missing \"grid\""},
-    {"{\"grid\": {\"rows\": 4, \"cols\": 8},\n \"core\": {\"sram_bytes\": 1.5}}", 2, 25,
-     "\"core.sram_bytes\" must be an integer, not a number"},
-    {"{\"grid\": {\"rows\": 4,\n   \"cols\": 100000}}", 2, 12, "\"grid.cols\" must be at most 4096, not 100000"},
-    {"{\"grid\": [4, 8]}", 1, 10, "\"grid\" must be an object, not an array"},
-    {"{\"name\": \"\", \"grid\": {}}", 1, 10, "\"name\" must be a non-empty string of at most 63 bytes"},
-    {"{\"grid\": {\"rows\": 1, \"cols\": 1}, \"core\": {\"sram_bytes\": 8, \"ops_per_cycle\": {}}}", 1, 77,
-     "\"core.ops_per_cycle\" must name at least one precision"},
-  };
-  for (size_t i = 0; i < NC_COUNTOF(bad); i++) {
-    bool parsed = nc_chip_desc_parse(bad[i].text, strlen(bad[i].text), &d, &err);
-    CHECK(!parsed, "bad description %zu accepted", i);
-    CHECK(err.line == bad[i].line && err.column == bad[i].column && !strcmp(err.message, bad[i].message),
-          "bad description %zu: got %d:%d %s", i, err.line, err.column, err.message);
-  }
-  CHECK(!nc_chip_desc_read_file("/nonexistent/chip.json", &d, &err) && err.line == 0 &&
-          strstr(err.message, "cannot open chip description '/nonexistent/chip.json'"),
-        "missing file: %s", err.message);
+  /* the module attribute: the same description back, uniqued */
+  nc_context *ctx = ir_context();
+  nc_attr *a = nc_chip_desc_to_attr(ctx, &d);
+  CHECK(a == nc_chip_desc_to_attr(ctx, &d), "uniqued");
+  CHECK(nc_chip_desc_from_attr(a, &back) && !memcmp(&back, &d, sizeof d), "round trip");
+  d.rows = 0; /* out of range: refused when read back */
+  CHECK(!nc_chip_desc_from_attr(nc_chip_desc_to_attr(ctx, &d), &back), "rows 0 accepted");
+  CHECK(!nc_chip_desc_from_attr(nc_attr_empty_dictionary(ctx), &back) && !nc_chip_desc_from_attr(NULL, &back),
+        "not a description");
+  nc_op *module = nc_module_create(ctx, nc_location_unknown());
+  CHECK(!nc_chip_desc_of_module(module, false, &back), "a module without nc.chip");
+  nc_op_set_attr_str(module, "nc.chip", a);
+  CHECK(nc_chip_desc_of_module(module, false, &back) && back.sram_bytes == 786432, "the module's description");
+  nc_op_destroy(module);
+  nc_context_destroy(ctx);
 }
 
 /* Counts the diagnostics the expected failures emit instead of printing them. */
@@ -69,8 +59,7 @@ static void test_build_and_verify(void)
   nc_context *ctx = ir_context();
   nc_context_set_allow_unregistered_dialects(ctx, false);
   nc_op *module = nc_module_create(ctx, nc_location_unknown());
-  nc_chip_desc d;
-  nc_chip_desc_default(&d);
+  nc_chip_desc d = northpole_like();
   d.rows = 2;
   d.cols = 2;
   d.sram_bytes = 256;

@@ -675,6 +675,12 @@ static char *run_passes(const network *nw, bool rows, bool input_rows, int64_t s
   nc_register_all_dialects(ctx);
   nc_op *module = nc_parse_string(ctx, nw->ir, strlen(nw->ir), "network.mlir");
   CHECK(module && nc_op_verify(module), "the network does not parse");
+  if (module) { /* the chip NorthPole's built-in description gives (what target-attach would set) */
+    nc_chip_desc d = {.rows = 16, .cols = 16, .sram_bytes = 786432, .hop_latency_cycles = 1,
+                      .link_bytes_per_cycle = 32, .clock_hz = 400e6, .name = "northpole"};
+    d.ops_per_cycle[8] = 2048;
+    nc_op_set_attr_str(module, "nc.chip", nc_chip_desc_to_attr(ctx, &d));
+  }
   char pipeline[512];
   snprintf(pipeline, sizeof pipeline,
            "builtin.module(func.func(graph-to-dataflow{granularity=%s},dataflow-deps{input-granularity=%s}),"

@@ -1,4 +1,4 @@
-/* runtime_test.c: unit tests of the .ncb container (include/nc/targets/ncb.h)
+/* runtime_test.c: unit tests of the .ncb container (include/nc/runtime/ncb.h)
  * and the runtime ABI (include/nc/runtime/nc_runtime.h) on a binary built
  * here byte by byte: one NorthPole tile copying a 2x2 input to a 4-vector
  * (targets/northpole/runtime/np_format.h), so every field is known.
@@ -10,7 +10,8 @@
 
 #include "../../targets/northpole/runtime/np_format.h"
 #include "nc/runtime/nc_runtime.h"
-#include "nc/targets/ncb.h"
+#include "nc/runtime/nc_sim.h"
+#include "nc/runtime/ncb.h"
 
 #include "check.h"
 
@@ -42,10 +43,16 @@ static void put_instr(nc_bytes *b, uint32_t op, int64_t a, int64_t x, int64_t c,
 /* A binary whose one tile at (2, 1) copies input [1, 1, 2, 2] to output [1, 4]. */
 static uint8_t *copy_binary(size_t *size)
 {
-  nc_ncb_chip chip = {.target = "northpole", .rows = 4, .cols = 4, .clock_hz = 1000000, .sram_bytes = 1024,
-                      .macs_per_cycle = 16, .hop_latency_cycles = 2, .link_bytes_per_cycle = 4,
-                      .macs_per_inference = 0};
-  nc_ncb_writer *w = nc_ncb_writer_create(&chip);
+  nc_ncb_writer *w = nc_ncb_writer_create("northpole");
+  nc_bytes *c = nc_ncb_writer_add_section(w, NP_SECTION_CHIP, 0); /* 4x4, 1 MHz, 1 KiB, 16 MACs, 2-cycle hops */
+  nc_bytes_put_u32(c, 4);
+  nc_bytes_put_u32(c, 4);
+  nc_bytes_put_u64(c, 1000000);
+  nc_bytes_put_u32(c, 1024);
+  nc_bytes_put_u32(c, 16);
+  nc_bytes_put_u32(c, 2);
+  nc_bytes_put_u32(c, 4);
+  nc_bytes_put_u64(c, 0);
   nc_ncb_tensor in = {.name = "image", .dtype = NC_NCB_DTYPE_I8, .rank = 4, .dims = {1, 1, 2, 2}, .scale = 0.5f};
   nc_ncb_tensor out = {.name = "vector", .dtype = NC_NCB_DTYPE_I8, .rank = 2, .dims = {1, 4}, .scale = 0.25f,
                        .zero_point = 3};
@@ -109,12 +116,15 @@ static void test_container(const uint8_t *image, size_t size)
   nc_ncb ncb;
   char err[256];
   CHECK(nc_ncb_parse(image, size, &ncb, err, sizeof err), "parse: %s", err);
-  CHECK(ncb.version_major == 1 && ncb.version_minor == 0, "version %u.%u", ncb.version_major, ncb.version_minor);
-  CHECK(!strcmp(ncb.chip.target, "northpole") && ncb.chip.rows == 4 && ncb.chip.link_bytes_per_cycle == 4, "chip");
-  CHECK(ncb.n_inputs == 1 && ncb.n_outputs == 1 && ncb.n_sections == 2, "counts");
+  CHECK(ncb.version_major == 2 && ncb.version_minor == 0, "version %u.%u", ncb.version_major, ncb.version_minor);
+  CHECK(!strcmp(ncb.target, "northpole"), "target");
+  CHECK(ncb.n_inputs == 1 && ncb.n_outputs == 1 && ncb.n_sections == 3, "counts");
   CHECK(!strcmp(ncb.inputs[0].name, "image") && ncb.inputs[0].scale == 0.5f, "input");
   CHECK(ncb.outputs[0].zero_point == 3 && nc_ncb_tensor_elements(&ncb.outputs[0]) == 4, "output");
   CHECK(ncb.sections[0].offset % NC_NCB_ALIGN == 0 && ncb.sections[1].offset % NC_NCB_ALIGN == 0, "alignment");
+  CHECK(nc_ncb_dtype_storage_bytes(NC_NCB_DTYPE_I4) == 1 && nc_ncb_dtype_storage_bytes(NC_NCB_DTYPE_F32) == 4 &&
+          nc_ncb_dtype_storage_bytes(99) == 0 && !strcmp(nc_ncb_dtype_name(NC_NCB_DTYPE_I2), "i2"),
+        "dtypes");
   nc_ncb_clear(&ncb);
   /* every prefix and every single-bit flip is refused without reading out of bounds */
   for (size_t n = 0; n < size; n++)
@@ -151,8 +161,11 @@ static void test_device(const uint8_t *image, size_t size)
   CHECK(nc_device_read_output(dev, 0, q, 4) == -1 && strstr(nc_device_error(), "no successful"), "read first");
   CHECK(nc_device_write_input(dev, 0, q, 3) == -1 && strstr(nc_device_error(), "multiple of 4"), "3 bytes");
   CHECK(nc_device_write_input(dev, 0, q, 0) == -1, "0 bytes");
-  nc_device_stats st;
-  CHECK(nc_device_get_stats(dev, &st) == -1, "stats before a run");
+  CHECK(!nc_device_get_figures(dev) && nc_device_write_stats_json(dev, stdout) == -1, "figures before a run");
+  CHECK(nc_device_set_option(dev, "noise", "1,0.1") == -1 && strstr(nc_device_error(), "no simulator options"),
+        "northpole has no simulator options");
+  int8_t wide[4] = {0, 0, 0, 0};
+  CHECK(!nc_device_write_input(dev, 0, wide, 4), "int8 input: %s", nc_device_error());
   /* floats are quantized with scale 0.5 (round half to even, saturate), copied, and dequantized with
    * scale 0.25 and zero point 3 */
   float x[8] = {0.25f, 0.75f, -1.0f, 1000.0f, 1.0f, -0.25f, 2.5f, -1000.0f}, y[8];
@@ -166,13 +179,20 @@ static void test_device(const uint8_t *image, size_t size)
   CHECK(nc_device_read_output_f32(dev, 0, y, 4) == -1 && strstr(nc_device_error(), "has 8 elements"), "count");
   /* timing: the host sends 4 bytes (1 link cycle) 2 + 1 + 1 = 4 hops from (2, 1): arrives at 1 + 4 x 2 = 9;
    * the copy takes 1 cycle (4 vector ops); the result leaves after 1 link cycle and 4 hops: 9 + 1 + 1 + 8 = 19 */
-  CHECK(!nc_device_get_stats(dev, &st), "stats");
-  CHECK(st.inferences == 2 && st.latency_cycles == 19, "latency %llu", (unsigned long long)st.latency_cycles);
-  CHECK(st.cores_used == 1 && st.cores_total == 16 && st.clock_hz == 1000000, "chip figures");
-  nc_device_core_stats cs;
-  CHECK(nc_device_num_cores(dev) == 1 && !nc_device_get_core_stats(dev, 0, &cs) && cs.x == 2 && cs.y == 1 &&
-          !strcmp(cs.node, "flatten") && cs.bytes_sent == 8, "core stats");
-  CHECK(nc_device_get_core_stats(dev, 1, &cs) == -1, "core 1");
+  const nc_figures *f = nc_device_get_figures(dev);
+  CHECK(f, "figures: %s", nc_device_error());
+  const nc_figure *inf = nc_figures_find(f, "inferences"), *lat = nc_figures_find(f, "latency_cycles"),
+                  *used = nc_figures_find(f, "cores_used"), *target = nc_figures_find(f, "target");
+  CHECK(inf && inf->i == 2 && lat && lat->i == 19, "latency %lld", lat ? (long long)lat->i : -1LL);
+  CHECK(used && used->i == 1 && target && !strcmp(target->text, "northpole") &&
+          nc_figures_find(f, "roofline_ratio") && nc_figures_find(f, "frames_per_second"),
+        "chip figures");
+  const nc_figures *core = nc_figures_get_core(f, 0);
+  const nc_figure *cx = nc_figures_find(core, "x"), *node = nc_figures_find(core, "node"),
+                  *sent = nc_figures_find(core, "bytes_sent");
+  CHECK(nc_figures_num_cores(f) == 1 && cx && cx->i == 2 && node && !strcmp(node->text, "flatten") && sent &&
+          sent->i == 8, "core figures");
+  CHECK(!nc_figures_get_core(f, 1), "core 1");
   nc_device_close(dev);
   nc_device_close(NULL);
   /* errors opening */

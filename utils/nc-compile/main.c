@@ -1,23 +1,23 @@
 /* nc-compile: one shot from a model to a target binary.
  *
- *   nc-compile model.onnx --target=northpole [--target-desc=FILE] [--calibration=train.npy]
- *              -o model.ncb [--emit=graph|quantized|dataflow|core|binary|host-stub]
+ *   nc-compile model.onnx --target=NAME [--target-desc=NAME|FILE] [--<target option>=VALUE ...]
+ *              -o model.ncb [--emit=<level>|binary|host-stub|<target output>]
  *
  * It imports the model (ONNX, or graph-dialect IR), runs the target's named
- * pipeline (northpole-pipeline{calibration=... target-desc=... stop-after=...},
- * the same one `nc-opt --pass-pipeline` runs) and prints the result: IR at
- * the level --emit names, the binary (the target's printer), or a host stub
- * (an object file with the binary embedded plus its C header, generated with
- * LLVM). IR that is already at the core level (it holds a core.chip) skips
- * the pipeline and is printed as it is. Output files are written only once
- * everything has succeeded.
+ * pipeline (<name>-pipeline, the one `nc-opt --pass-pipeline` runs) and
+ * writes the result: IR at the level --emit names, the binary (the target's
+ * printer), a host stub (an object file with the binary embedded plus its C
+ * header, generated with LLVM), or one of the target's own outputs. The
+ * driver knows no target's options: any --<name>=<value> it does not know
+ * itself is looked up in the target's declared options and passed through
+ * (`nc-compile --target=NAME --help` lists them). IR that already names a
+ * target (nc.target) is not lowered again. Output files are written only
+ * once everything has succeeded.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "nc/dialects/core/core.h"
 #include "nc/dialects/dialects.h"
 #include "nc/dialects/graph/onnx.h"
 #include "nc/ir/asm.h"
@@ -27,16 +27,14 @@
 #include "nc/targets/host_stub.h"
 #include "nc/targets/targets.h"
 
-static const char *const levels[] = {"graph", "quantized", "dataflow", "core", "binary", "host-stub", NULL};
-enum { EMIT_GRAPH, EMIT_QUANTIZED, EMIT_DATAFLOW, EMIT_CORE, EMIT_BINARY, EMIT_HOST_STUB };
-
 typedef struct options {
-  const char *model, *output, *target, *target_desc, *calibration, *granularity;
+  const char *model, *output, *target, *emit;
   const char *stub_name, *stub_header;
-  long long max_samples;
-  int emit;
-  bool dump_pipeline, timing;
+  bool dump_pipeline, timing, help;
   nc_print_flags print;
+  /* --<target option>=<value>, checked once the target is known */
+  size_t n_pass;
+  const char **pass_names, **pass_values;
 } options;
 
 static void usage(FILE *out)
@@ -44,25 +42,26 @@ static void usage(FILE *out)
   fprintf(out,
           "OVERVIEW: nc-compile: a model in, a target binary out\n\n"
           "USAGE: nc-compile MODEL [options]\n\n"
-          "MODEL is an ONNX model (.onnx) or graph-dialect IR (.mlir); IR that already holds a\n"
-          "core.chip is printed without running the pipeline.\n\n"
+          "MODEL is an ONNX model (.onnx) or graph-dialect IR (.mlir); IR that already names a\n"
+          "target (nc.target) is printed without running the pipeline again.\n\n"
           "OPTIONS:\n"
           "  --target=<name>                  Target (default: northpole); --list-targets shows them\n"
-          "  --target-desc=<file>             Chip description (JSON; default: the target's built-in one)\n"
-          "  --calibration=<file>             Calibration inputs for quantization (.npy, N x the input shape)\n"
-          "  --max-samples=<n>                Calibrate on at most n samples (default: all)\n"
-          "  --granularity=row|pixel          Work per layer iteration (default: row)\n"
-          "  --emit=<level>                   graph, quantized, dataflow, core (IR), binary (default) or\n"
-          "                                   host-stub (an object file + C header calling the runtime ABI)\n"
+          "  --target-desc=<name|file>        Chip description: a built-in one or a JSON file\n"
+          "  --<option>=<value>               An option of the target's pipeline (see --target=<name> --help),\n"
+          "                                   e.g. --calibration=train.npy\n"
+          "  --emit=<level>                   An IR level of the target (graph, ..., its last), binary (default),\n"
+          "                                   host-stub (an object file + C header calling the runtime ABI), or\n"
+          "                                   one of the target's own outputs\n"
           "  -o <file>                        Output (IR: default stdout; binary: MODEL.ncb; host-stub: MODEL.o)\n"
           "  --host-stub-name=<identifier>    Prefix of the host stub's symbols (default: from the output name)\n"
           "  --host-stub-header=<file>        The host stub's header (default: the object's name with .h)\n"
+          "  --load-target-plugin=<file.so>   Load a target built out of tree\n"
           "  --dump-pass-pipeline             Print the pipeline that runs to stderr\n"
           "  --mlir-timing                    Report the time of each pass\n"
           "  --mlir-print-op-generic, --mlir-print-debuginfo, --mlir-elide-elementsattrs-if-larger=<n>\n"
           "                                   How IR is printed\n"
           "  --list-targets                   List the targets\n"
-          "  --help                           Show this help\n");
+          "  --help                           Show this help (with --target: also the target's options)\n");
 }
 
 static const char *ext_of(const char *path)
@@ -77,48 +76,42 @@ static char *derived_name(const char *model, const char *ext)
   const char *base = strrchr(model, '/');
   base = base ? base + 1 : model;
   size_t stem = strlen(base) - strlen(ext_of(base));
-  char *s = malloc(stem + strlen(ext) + 1);
+  char *s = nc_xmalloc(stem + strlen(ext) + 1);
   memcpy(s, base, stem);
   strcpy(s + stem, ext);
   return s;
 }
 
 /* Whole-file diagnostics (`"file":0:0`, as the ONNX importer reports) print
- * as `file: error: message`; the rest as usual. */
+ * as `file: error: message`, those with no location as `nc-compile: error:
+ * message`; the rest as usual. */
 static bool print_diag(const nc_diag *d, void *user)
 {
   nc_context *ctx = user;
   nc_ident *file;
   unsigned line, col;
-  if (!nc_location_get_file_line_col(ctx, nc_diag_get_loc(d), &file, &line, &col) || line)
-    return false;
   static const char *sev[] = {"error", "warning", "note", "remark"};
-  fprintf(stderr, "%s: %s: %s\n", nc_ident_str(file), sev[nc_diag_get_severity(d)], nc_diag_get_message(d));
+  nc_attr *la = nc_location_get_attr(ctx, nc_diag_get_loc(d));
+  bool unknown = !la || nc_attr_get_kind(la) == NC_ATTR_LOC_UNKNOWN;
+  if (!unknown && (!nc_location_get_file_line_col(ctx, nc_diag_get_loc(d), &file, &line, &col) || line))
+    return false;
+  fprintf(stderr, "%s: %s: %s\n", unknown ? "nc-compile" : nc_ident_str(file), sev[nc_diag_get_severity(d)],
+          nc_diag_get_message(d));
   for (size_t i = 0; i < nc_diag_get_num_notes(d); i++)
     nc_diag_print(nc_diag_get_note(d, i), ctx, stderr);
   return true;
 }
 
-static bool has_chip(nc_op *module)
+static bool run_pipeline(nc_context *ctx, const options *o, const nc_target_def *t, const char *stop, nc_op *module)
 {
-  for (nc_op *op = nc_block_get_first_op(nc_module_get_body(module)); op; op = nc_op_get_next(op))
-    if (nc_core_is_chip(op))
-      return true;
-  return false;
-}
-
-static bool run_pipeline(nc_context *ctx, const options *o, const nc_target *t, nc_op *module)
-{
-  static const char *const stop[] = {"graph", "quantized", "dataflow", "core", "core", "core"};
-  char text[8192];
-  int n = snprintf(text, sizeof text, "builtin.module(%s{calibration=\"%s\" max-samples=%lld target-desc=\"%s\" "
-                   "granularity=%s stop-after=%s})", nc_target_get_pipeline_name(t), o->calibration ? o->calibration : "",
-                   o->max_samples, o->target_desc ? o->target_desc : "", o->granularity, stop[o->emit]);
-  if (n >= (int)sizeof text) {
-    fprintf(stderr, "nc-compile: error: option values are too long\n");
-    return false;
-  }
-  nc_pass_manager *pm = nc_pass_pipeline_parse(ctx, text);
+  nc_target_options *to = nc_target_options_create(t);
+  bool ok = true;
+  char err[512];
+  for (size_t i = 0; ok && i < o->n_pass; i++)
+    if (!(ok = nc_target_options_set(to, o->pass_names[i], o->pass_values[i], err, sizeof err)))
+      fprintf(stderr, "nc-compile: error: %s\n", err);
+  nc_pass_manager *pm = ok ? nc_target_create_pipeline(ctx, to, stop) : NULL;
+  nc_target_options_destroy(to);
   if (!pm)
     return false;
   if (o->dump_pipeline) {
@@ -134,7 +127,7 @@ static bool run_pipeline(nc_context *ctx, const options *o, const nc_target *t, 
     timing = nc_timing_create();
     nc_pass_manager_set_timing(pm, timing);
   }
-  bool ok = nc_pass_manager_run(pm, module, &ro);
+  ok = nc_pass_manager_run(pm, module, &ro);
   if (timing) {
     nc_timing_print(timing, true, nc_time_wall() - w0, 0, stderr);
     nc_timing_destroy(timing);
@@ -157,69 +150,114 @@ static bool write_bytes(const char *path, const void *data, size_t n)
   return ok;
 }
 
+static int level_index(const nc_target_def *t, const char *s)
+{
+  for (size_t i = 0; i < t->n_levels; i++)
+    if (!strcmp(t->levels[i], s))
+      return (int)i;
+  return -1;
+}
+
+static bool write_ir(nc_op *module, const options *o)
+{
+  char *text;
+  size_t len;
+  FILE *f = open_memstream(&text, &len);
+  nc_op_print(module, f, &o->print);
+  fclose(f);
+  bool ok = write_bytes(o->output ? o->output : "-", text, len);
+  free(text);
+  return ok;
+}
+
+static bool write_stub(const uint8_t *image, size_t size, const options *o)
+{
+  char *def = o->output ? NULL : derived_name(o->model, ".o"), name[80], err[1024];
+  const char *obj = o->output ? o->output : def;
+  if (o->stub_name)
+    snprintf(name, sizeof name, "%s", o->stub_name);
+  else
+    nc_host_stub_name_from_path(obj, name, sizeof name);
+  bool ok = nc_host_stub_write(image, size, name, obj, o->stub_header, err, sizeof err);
+  if (!ok)
+    fprintf(stderr, "nc-compile: error: %s\n", err);
+  free(def);
+  return ok;
+}
+
+static bool write_emit(nc_op *module, const nc_target_emit_def *e, const nc_target_def *t, const options *o)
+{
+  char *text;
+  size_t len;
+  FILE *f = open_memstream(&text, &len);
+  bool ok = e->emit(module, f, t->userData);
+  fclose(f);
+  ok = ok && write_bytes(o->output ? o->output : "-", text, len);
+  free(text);
+  return ok;
+}
+
 static bool compile(nc_context *ctx, const options *o)
 {
-  const nc_target *t = nc_target_lookup(o->target);
+  const nc_target_def *t = nc_target_lookup(o->target);
   if (!t) {
     fprintf(stderr, "nc-compile: error: unknown target '%s' (see --list-targets)\n", o->target);
     return false;
   }
+  const char *emit = o->emit ? o->emit : "binary";
+  int level = level_index(t, emit);
+  const nc_target_emit_def *extra = nc_target_find_emit(t, emit);
+  if (level < 0 && !extra && strcmp(emit, "binary") && strcmp(emit, "host-stub")) {
+    fprintf(stderr, "nc-compile: error: target '%s' cannot emit '%s' (see --target=%s --help)\n", t->name, emit,
+            t->name);
+    return false;
+  }
   const char *ext = ext_of(o->model);
-  nc_op *module = !strcmp(ext, ".onnx") ? nc_onnx_import_file(ctx, o->model)
-                  : !strcmp(ext, ".mlir") ? nc_parse_file(ctx, o->model)
-                                          : NULL;
   if (strcmp(ext, ".onnx") && strcmp(ext, ".mlir")) {
     fprintf(stderr, "%s: error: unknown model format '%s' (expected .onnx or .mlir)\n", o->model, ext);
     return false;
   }
+  nc_op *module = !strcmp(ext, ".onnx") ? nc_onnx_import_file(ctx, o->model) : nc_parse_file(ctx, o->model);
   bool ok = module && nc_op_verify(module);
-  bool at_core = ok && has_chip(module);
-  if (ok && at_core && o->emit < EMIT_CORE) {
-    fprintf(stderr, "%s: error: the model is already at the core level; --emit=%s is behind it\n", o->model,
-            levels[o->emit]);
-    ok = false;
-  }
-  if (ok && !at_core && o->emit >= EMIT_QUANTIZED && !o->calibration) {
-    fprintf(stderr, "nc-compile: error: quantizing %s needs --calibration=FILE: a .npy of N inputs (N x the model's "
-                    "input shape, f32) to measure activation ranges on\n", o->model);
-    ok = false;
-  }
-  if (ok && !at_core)
-    ok = run_pipeline(ctx, o, t, module);
-  if (ok && o->emit <= EMIT_CORE) {
-    char *text;
-    size_t len;
-    FILE *f = open_memstream(&text, &len);
-    nc_op_print(module, f, &o->print);
-    fclose(f);
-    ok = write_bytes(o->output ? o->output : "-", text, len);
-    free(text);
-  } else if (ok) {
-    nc_chip_desc desc;
-    size_t size = 0;
-    uint8_t *image = NULL;
-    if (at_core) { /* core IR says which target it is for */
-      const nc_target *mt = nc_target_of_module(module);
-      ok = mt != NULL;
-      t = ok ? mt : t;
+  bool lowered = ok && nc_op_get_attr_str(module, "nc.target");
+  if (lowered) { /* the IR says which target it is for */
+    const nc_target_def *mt = nc_target_of_module(module, true);
+    ok = mt != NULL;
+    t = ok ? mt : t;
+    if (ok && level >= 0 && level + 1 < (int)t->n_levels) {
+      fprintf(stderr, "%s: error: the model is already lowered for target '%s'; --emit=%s is behind it\n", o->model,
+              t->name, emit);
+      ok = false;
     }
-    ok = ok && nc_target_load_desc(t, ctx, o->target_desc, &desc) &&
-         (image = nc_target_print_binary(t, module, &desc, &size)) != NULL;
-    if (ok && o->emit == EMIT_BINARY) {
+  }
+  for (size_t i = 0; ok && lowered && i < o->n_pass; i++) {
+    if (strcmp(o->pass_names[i], "target-desc")) {
+      fprintf(stderr, "%s: error: --%s has no effect: the model is already lowered for target '%s'\n", o->model,
+              o->pass_names[i], t->name);
+      ok = false;
+    } else { /* another description of the same chip (its rates); the printer checks the grid still fits */
+      nc_attr *desc = nc_target_load_desc(t, ctx, o->pass_values[i]);
+      ok = desc != NULL;
+      if (ok)
+        nc_target_attach(module, t, desc);
+    }
+  }
+  if (ok && !lowered)
+    ok = run_pipeline(ctx, o, t, level >= 0 ? emit : NULL, module);
+  if (ok && level >= 0) {
+    ok = write_ir(module, o);
+  } else if (ok && extra) {
+    ok = write_emit(module, extra, t, o);
+  } else if (ok) {
+    size_t size = 0;
+    uint8_t *image = nc_target_print_binary(module, &size);
+    ok = image != NULL;
+    if (ok && !strcmp(emit, "binary")) {
       char *def = o->output ? NULL : derived_name(o->model, ".ncb");
       ok = write_bytes(o->output ? o->output : def, image, size);
       free(def);
     } else if (ok) {
-      char *def = o->output ? NULL : derived_name(o->model, ".o"), name[80], err[1024];
-      const char *obj = o->output ? o->output : def;
-      if (o->stub_name)
-        snprintf(name, sizeof name, "%s", o->stub_name);
-      else
-        nc_host_stub_name_from_path(obj, name, sizeof name);
-      ok = nc_host_stub_write(image, size, name, obj, o->stub_header, err, sizeof err);
-      if (!ok)
-        fprintf(stderr, "nc-compile: error: %s\n", err);
-      free(def);
+      ok = write_stub(image, size, o);
     }
     free(image);
   }
@@ -228,96 +266,141 @@ static bool compile(nc_context *ctx, const options *o)
   return ok;
 }
 
-enum {
-  OPT_TARGET = 256, OPT_DESC, OPT_CALIB, OPT_SAMPLES, OPT_GRAN, OPT_EMIT, OPT_STUB_NAME, OPT_STUB_HEADER, OPT_DUMP,
-  OPT_TIMING, OPT_GENERIC, OPT_DEBUGINFO, OPT_ELIDE, OPT_LIST, OPT_HELP,
-};
+/* --- arguments ------------------------------------------------------------------------------------------------------ */
+
+/* The value of option `name` at argv[*i] ("--name=v" or "--name v"), or NULL
+ * if argv[*i] is not that option. */
+static const char *value_of(int argc, char **argv, int *i, const char *name, bool *missing)
+{
+  const char *a = argv[*i] + 2;
+  size_t n = strlen(name);
+  if (strncmp(a, name, n))
+    return NULL;
+  if (a[n] == '=')
+    return a + n + 1;
+  if (a[n])
+    return NULL;
+  if (*i + 1 >= argc) {
+    *missing = true;
+    return NULL;
+  }
+  return argv[++*i];
+}
+
+static bool load_plugin(const char *path)
+{
+  char err[1024];
+  if (nc_target_load_plugin(path, err, sizeof err))
+    return true;
+  fprintf(stderr, "nc-compile: error: %s\n", err);
+  return false;
+}
+
+static void list_targets(void)
+{
+  for (size_t i = 0; i < nc_target_count(); i++) {
+    const nc_target_def *t = nc_target_get(i);
+    printf("%-12s %s (family: %s; pipeline: %s)\n", t->name, t->summary, t->family ? t->family : "none",
+           nc_target_get_pipeline_name(t));
+  }
+}
 
 static bool parse_args(int argc, char **argv, options *o, int *status)
 {
-  static const struct option long_opts[] = {
-    {"target", required_argument, NULL, OPT_TARGET},       {"target-desc", required_argument, NULL, OPT_DESC},
-    {"calibration", required_argument, NULL, OPT_CALIB},   {"max-samples", required_argument, NULL, OPT_SAMPLES},
-    {"granularity", required_argument, NULL, OPT_GRAN},    {"emit", required_argument, NULL, OPT_EMIT},
-    {"host-stub-name", required_argument, NULL, OPT_STUB_NAME},
-    {"host-stub-header", required_argument, NULL, OPT_STUB_HEADER},
-    {"dump-pass-pipeline", no_argument, NULL, OPT_DUMP},   {"mlir-timing", no_argument, NULL, OPT_TIMING},
-    {"mlir-print-op-generic", no_argument, NULL, OPT_GENERIC},
-    {"mlir-print-debuginfo", no_argument, NULL, OPT_DEBUGINFO},
-    {"mlir-elide-elementsattrs-if-larger", required_argument, NULL, OPT_ELIDE},
-    {"list-targets", no_argument, NULL, OPT_LIST},         {"help", no_argument, NULL, OPT_HELP},
-    {NULL, 0, NULL, 0},
-  };
-  *o = (options){.target = "northpole", .granularity = "row", .emit = EMIT_BINARY};
+  *o = (options){.target = "northpole"};
   *status = 1;
-  opterr = 0;
-  int c;
-  char *end;
-  while ((c = getopt_long(argc, argv, "o:", long_opts, NULL)) != -1) {
-    switch (c) {
-    case 'o': o->output = optarg; break;
-    case OPT_TARGET: o->target = optarg; break;
-    case OPT_DESC: o->target_desc = optarg; break;
-    case OPT_CALIB: o->calibration = optarg; break;
-    case OPT_SAMPLES:
-      o->max_samples = strtoll(optarg, &end, 10);
-      if (*end || o->max_samples < 0) {
-        fprintf(stderr, "nc-compile: error: --max-samples needs a count >= 0, not '%s'\n", optarg);
+  o->pass_names = nc_xcalloc((size_t)argc, sizeof *o->pass_names);
+  o->pass_values = nc_xcalloc((size_t)argc, sizeof *o->pass_values);
+  for (int i = 1; i < argc; i++) { /* plugins first: they add targets the other options may name */
+    bool missing = false;
+    const char *v = !strncmp(argv[i], "--", 2) ? value_of(argc, argv, &i, "load-target-plugin", &missing) : NULL;
+    if (missing) {
+      fprintf(stderr, "nc-compile: error: --load-target-plugin needs a file\n");
+      return false;
+    }
+    if (v && !load_plugin(v))
+      return false;
+  }
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *v;
+    bool missing = false;
+    if (!strcmp(a, "-o")) {
+      if (i + 1 >= argc) {
+        fprintf(stderr, "nc-compile: error: -o needs a file name\n");
         return false;
       }
-      break;
-    case OPT_GRAN:
-      if (strcmp(optarg, "row") && strcmp(optarg, "pixel")) {
-        fprintf(stderr, "nc-compile: error: --granularity must be row or pixel, not '%s'\n", optarg);
+      o->output = argv[++i];
+    } else if (strncmp(a, "--", 2) || !a[2]) {
+      if (o->model) {
+        fprintf(stderr, "nc-compile: error: more than one model given ('%s' and '%s')\n", o->model, a);
         return false;
       }
-      o->granularity = optarg;
-      break;
-    case OPT_EMIT:
-      for (o->emit = 0; levels[o->emit] && strcmp(levels[o->emit], optarg); o->emit++)
-        ;
-      if (!levels[o->emit]) {
-        fprintf(stderr, "nc-compile: error: --emit must be one of graph, quantized, dataflow, core, binary, "
-                        "host-stub; not '%s'\n", optarg);
-        return false;
-      }
-      break;
-    case OPT_STUB_NAME:
-      if (!nc_host_stub_name_ok(optarg)) {
-        fprintf(stderr, "nc-compile: error: --host-stub-name needs a C identifier, not '%s'\n", optarg);
-        return false;
-      }
-      o->stub_name = optarg;
-      break;
-    case OPT_STUB_HEADER: o->stub_header = optarg; break;
-    case OPT_DUMP: o->dump_pipeline = true; break;
-    case OPT_TIMING: o->timing = true; break;
-    case OPT_GENERIC: o->print.generic = true; break;
-    case OPT_DEBUGINFO: o->print.debuginfo = true; break;
-    case OPT_ELIDE: o->print.elide_elements_larger = strtoll(optarg, NULL, 10); break;
-    case OPT_LIST:
-      for (size_t i = 0; i < nc_target_count(); i++)
-        printf("%-12s %s (pipeline: %s)\n", nc_target_get_name(nc_target_get(i)),
-               nc_target_get_summary(nc_target_get(i)), nc_target_get_pipeline_name(nc_target_get(i)));
+      o->model = a;
+    } else if (!strcmp(a, "--help")) {
+      o->help = true;
+    } else if (!strcmp(a, "--list-targets")) {
+      list_targets();
       *status = 0;
       return false;
-    case OPT_HELP: usage(stdout); *status = 0; return false;
-    default:
-      fprintf(stderr, "nc-compile: error: unknown or incomplete option '%s' (see --help)\n", argv[optind - 1]);
+    } else if (!strcmp(a, "--dump-pass-pipeline")) {
+      o->dump_pipeline = true;
+    } else if (!strcmp(a, "--mlir-timing")) {
+      o->timing = true;
+    } else if (!strcmp(a, "--mlir-print-op-generic")) {
+      o->print.generic = true;
+    } else if (!strcmp(a, "--mlir-print-debuginfo")) {
+      o->print.debuginfo = true;
+    } else if ((v = value_of(argc, argv, &i, "load-target-plugin", &missing))) {
+      /* loaded above */
+    } else if ((v = value_of(argc, argv, &i, "mlir-elide-elementsattrs-if-larger", &missing))) {
+      char *end;
+      o->print.elide_elements_larger = strtoll(v, &end, 10);
+      if (*end || !*v || o->print.elide_elements_larger < 0) {
+        fprintf(stderr, "nc-compile: error: --mlir-elide-elementsattrs-if-larger needs a count, not '%s'\n", v);
+        return false;
+      }
+    } else if ((v = value_of(argc, argv, &i, "target", &missing))) {
+      o->target = v;
+    } else if ((v = value_of(argc, argv, &i, "emit", &missing))) {
+      o->emit = v;
+    } else if ((v = value_of(argc, argv, &i, "host-stub-name", &missing))) {
+      if (!nc_host_stub_name_ok(v)) {
+        fprintf(stderr, "nc-compile: error: --host-stub-name needs a C identifier, not '%s'\n", v);
+        return false;
+      }
+      o->stub_name = v;
+    } else if ((v = value_of(argc, argv, &i, "host-stub-header", &missing))) {
+      o->stub_header = v;
+    } else if (!missing) { /* a target option: --name=value (checked against the target later) */
+      const char *eq = strchr(a + 2, '=');
+      if (!eq) {
+        fprintf(stderr, "nc-compile: error: unknown option '%s' (target options take --name=value; see --help)\n",
+                a);
+        return false;
+      }
+      o->pass_names[o->n_pass] = strndup(a + 2, (size_t)(eq - a - 2));
+      o->pass_values[o->n_pass++] = eq + 1;
+    }
+    if (missing) {
+      fprintf(stderr, "nc-compile: error: option '%s' needs a value\n", a);
       return false;
     }
   }
-  if (optind < argc)
-    o->model = argv[optind++];
-  if (optind < argc) {
-    fprintf(stderr, "nc-compile: error: more than one model given ('%s' and '%s')\n", o->model, argv[optind]);
+  if (o->help) {
+    usage(stdout);
+    const nc_target_def *t = nc_target_lookup(o->target);
+    if (t) {
+      fputc('\n', stdout);
+      nc_target_print_help(t, stdout);
+    }
+    *status = 0;
     return false;
   }
   if (!o->model) {
     fprintf(stderr, "nc-compile: error: no model given (see --help)\n");
     return false;
   }
-  if (o->emit == EMIT_HOST_STUB && o->output && !strcmp(o->output, "-")) {
+  if (o->emit && !strcmp(o->emit, "host-stub") && o->output && !strcmp(o->output, "-")) {
     fprintf(stderr, "nc-compile: error: a host stub is two files; give -o with a file name\n");
     return false;
   }
@@ -330,13 +413,19 @@ int main(int argc, char **argv)
   nc_register_all_targets();
   options o;
   int status;
-  if (!parse_args(argc, argv, &o, &status))
-    return status;
-  nc_context *ctx = nc_context_create();
-  nc_register_all_dialects(ctx);
-  unsigned h = nc_context_push_diag_handler(ctx, print_diag, ctx);
-  bool ok = compile(ctx, &o);
-  nc_context_pop_diag_handler(ctx, h);
-  nc_context_destroy(ctx);
-  return ok ? 0 : 1;
+  bool parsed = parse_args(argc, argv, &o, &status);
+  if (parsed) {
+    nc_context *ctx = nc_context_create();
+    nc_register_all_dialects(ctx);
+    nc_target_register_dialects(ctx);
+    unsigned h = nc_context_push_diag_handler(ctx, print_diag, ctx);
+    status = compile(ctx, &o) ? 0 : 1;
+    nc_context_pop_diag_handler(ctx, h);
+    nc_context_destroy(ctx);
+  }
+  for (size_t i = 0; i < o.n_pass; i++)
+    free((char *)o.pass_names[i]);
+  free(o.pass_names);
+  free(o.pass_values);
+  return status;
 }

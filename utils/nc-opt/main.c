@@ -401,6 +401,7 @@ static nc_context *new_context(const options *o)
 {
   nc_context *ctx = nc_context_create();
   nc_register_all_dialects(ctx);
+  nc_target_register_dialects(ctx);
   nc_context_set_allow_unregistered_dialects(ctx, o->allow_unregistered);
   return ctx;
 }

@@ -71,6 +71,12 @@ bool nc_run_binary(const options *o)
   }
   double t_load = now_seconds() - t0;
   bool ok = false, as_int8 = true;
+  for (size_t i = 0; i < o->n_sim; i++)
+    if (nc_device_set_option(dev, o->sim_keys[i], o->sim_values[i])) {
+      fprintf(stderr, "nc-run: error: --%s: %s\n", o->sim_keys[i], nc_device_error());
+      nc_device_close(dev);
+      return false;
+    }
   size_t n_in = nc_device_num_inputs(dev), n_out = nc_device_num_outputs(dev), batch = 0;
   nc_tensor **in = calloc(n_in + 1, sizeof *in), **out = calloc(n_out + 1, sizeof *out);
   if (o->n_inputs != n_in) {
@@ -143,6 +149,13 @@ bool nc_run_binary(const options *o)
   }
   if (ok && o->stats)
     nc_device_print_stats(dev, stdout);
+  if (ok && o->stats_json) {
+    FILE *f = !strcmp(o->stats_json, "-") ? stdout : fopen(o->stats_json, "w");
+    ok = f && !nc_device_write_stats_json(dev, f);
+    ok = f && (f == stdout ? fflush(f) : fclose(f)) == 0 && ok;
+    if (!ok)
+      fprintf(stderr, "%s: error: cannot write the figures\n", o->stats_json);
+  }
 done:
   for (size_t i = 0; i < n_in; i++)
     nc_tensor_destroy(in[i]);

@@ -25,6 +25,7 @@
 #include "nc/ir/asm.h"
 #include "nc/ir/diag.h"
 #include "nc/support/npy.h"
+#include "nc/targets/targets.h"
 #include "nc_run.h"
 #include "print.h"
 
@@ -54,8 +55,10 @@ static void usage(FILE *out)
           "  --function <name>        The function to run (default: the only func.func, or @main)\n"
           "  --repeat <n>             Run n times (for timing; outputs are those of the last run)\n"
           "  --time                   Print the load time and the fastest run's time to stderr\n"
-          "  --stats                  (.ncb) Print the simulated chip's timing: cycles per inference,\n"
+          "  --stats                  (.ncb) Print the simulated chip's figures: cycles per inference,\n"
           "                           frames/s, latency, per-core utilisation, the roofline bound\n"
+          "  --stats-json <file>      (.ncb) Write the figures as JSON (docs/targets/figures.md)\n"
+          "  --<key>=<value>          (.ncb) An option of the target's simulator, e.g. --noise=SEED,SIGMA\n"
           "  --help                   Show this help\n");
 }
 
@@ -294,18 +297,39 @@ done:
   return ok;
 }
 
-enum { OPT_PRINT = 256, OPT_FUNCTION, OPT_REPEAT, OPT_TIME, OPT_STATS, OPT_HELP };
+enum { OPT_PRINT = 256, OPT_FUNCTION, OPT_REPEAT, OPT_TIME, OPT_STATS, OPT_STATS_JSON, OPT_PLUGIN, OPT_HELP };
 
 int main(int argc, char **argv)
 {
   options o = {.repeat = 1};
   o.inputs = nc_xcalloc((size_t)argc + 1, sizeof *o.inputs);
   o.outputs = nc_xcalloc((size_t)argc + 1, sizeof *o.outputs);
+  o.sim_keys = nc_xcalloc((size_t)argc + 1, sizeof *o.sim_keys);
+  o.sim_values = nc_xcalloc((size_t)argc + 1, sizeof *o.sim_values);
+  /* --<key>=<value> that is not one of nc-run's own options goes to the
+   * target's simulator (nc-run knows no target's options) */
+  static const char *const own[] = {"input", "output", "print", "function", "repeat", "time", "stats", "stats-json",
+                                    "help", "load-target-plugin"};
+  int kept = 1;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *eq = !strncmp(a, "--", 2) ? strchr(a, '=') : NULL;
+    bool is_own = false;
+    for (size_t k = 0; eq && k < NC_COUNTOF(own); k++)
+      is_own |= (size_t)(eq - a - 2) == strlen(own[k]) && !strncmp(a + 2, own[k], strlen(own[k]));
+    if (eq && !is_own) {
+      o.sim_keys[o.n_sim] = strndup(a + 2, (size_t)(eq - a - 2));
+      o.sim_values[o.n_sim++] = eq + 1;
+    } else {
+      argv[kept++] = argv[i];
+    }
+  }
+  argc = kept;
   static const struct option long_opts[] = {
     {"input", required_argument, NULL, 'i'},   {"output", required_argument, NULL, 'o'},
     {"print", no_argument, NULL, OPT_PRINT},   {"function", required_argument, NULL, OPT_FUNCTION},
     {"repeat", required_argument, NULL, OPT_REPEAT}, {"time", no_argument, NULL, OPT_TIME},
-    {"stats", no_argument, NULL, OPT_STATS},
+    {"stats", no_argument, NULL, OPT_STATS},   {"stats-json", required_argument, NULL, OPT_STATS_JSON},
+    {"load-target-plugin", required_argument, NULL, OPT_PLUGIN},
     {"help", no_argument, NULL, OPT_HELP},     {NULL, 0, NULL, 0},
   };
   int status = 1, c;
@@ -318,6 +342,15 @@ int main(int argc, char **argv)
     case OPT_FUNCTION: o.function = optarg; break;
     case OPT_TIME: o.time = true; break;
     case OPT_STATS: o.stats = true; break;
+    case OPT_STATS_JSON: o.stats_json = optarg; break;
+    case OPT_PLUGIN: {
+      char err[1024];
+      if (!nc_target_load_plugin(optarg, err, sizeof err)) {
+        fprintf(stderr, "nc-run: error: %s\n", err);
+        goto out;
+      }
+      break;
+    }
     case OPT_REPEAT: {
       char *end;
       o.repeat = strtol(optarg, &end, 10);
@@ -343,8 +376,8 @@ int main(int argc, char **argv)
     fprintf(stderr, "nc-run: error: no model given (see --help)\n");
     goto out;
   }
-  if (!o.n_outputs && !o.print && !o.time && !o.stats) {
-    fprintf(stderr, "nc-run: error: nothing to do: give --output files, --print, --stats or --time\n");
+  if (!o.n_outputs && !o.print && !o.time && !o.stats && !o.stats_json) {
+    fprintf(stderr, "nc-run: error: nothing to do: give --output files, --print, --stats, --stats-json or --time\n");
     goto out;
   }
   for (size_t i = 0; i < o.n_inputs; i++)
@@ -353,8 +386,9 @@ int main(int argc, char **argv)
   for (size_t i = 0; i < o.n_outputs; i++)
     if (!tensor_ext_ok(o.outputs[i]))
       goto out;
-  if (o.stats && !nc_run_is_binary(o.model)) {
-    fprintf(stderr, "nc-run: error: --stats reports a simulated chip's timing; give a target binary (.ncb)\n");
+  if ((o.stats || o.stats_json || o.n_sim) && !nc_run_is_binary(o.model)) {
+    fprintf(stderr, "nc-run: error: --%s is for a simulated chip; give a target binary (.ncb)\n",
+            o.stats ? "stats" : o.stats_json ? "stats-json" : o.sim_keys[0]);
     goto out;
   }
   if (nc_run_is_binary(o.model)) { /* a target binary: its simulator (binary.c) */
@@ -369,6 +403,10 @@ int main(int argc, char **argv)
   nc_context_pop_diag_handler(ctx, h);
   nc_context_destroy(ctx);
 out:
+  for (size_t i = 0; i < o.n_sim; i++)
+    free((char *)o.sim_keys[i]);
+  free(o.sim_keys);
+  free(o.sim_values);
   free(o.inputs);
   free(o.outputs);
   return status;

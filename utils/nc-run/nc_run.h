@@ -12,6 +12,9 @@ typedef struct options {
   bool print;
   bool time;
   bool stats;
+  const char *stats_json;   /* --stats-json=FILE (.ncb) */
+  const char **sim_keys, **sim_values; /* --<key>=<value> options of the target's simulator (.ncb) */
+  size_t n_sim;
   long repeat;
 } options;
 

@@ -45,10 +45,8 @@ bool emit_host_stub(nc_context *ctx, const char *input, const char *output, cons
     free(image);
     image = NULL;
     nc_op *module = nc_parse_file(ctx, input);
-    const nc_target *t = module && nc_op_verify(module) ? nc_target_of_module(module) : NULL;
-    nc_chip_desc desc;
-    if (t && nc_target_load_desc(t, ctx, o->target_desc, &desc))
-      image = nc_target_print_binary(t, module, &desc, &size);
+    if (module && nc_op_verify(module))
+      image = nc_target_print_binary(module, &size); /* the module names its target and carries its chip */
     if (module)
       nc_op_destroy(module);
     if (!image)

@@ -16,6 +16,8 @@
 #include "nc/dialects/dialects.h"
 #include "nc/dialects/graph/onnx.h"
 #include "nc/ir/asm.h"
+#include "nc/passes/passes.h"
+#include "nc/targets/targets.h"
 #include "nc/ir/diag.h"
 #include "translate.h"
 
@@ -145,7 +147,6 @@ static void usage(FILE *out)
           "  --onnx-function=<name>                    The function to export (default: the only one)\n"
           "  --host-stub-name=<identifier>             Prefix of the stub's symbols (default: from -o)\n"
           "  --host-stub-header=<file>                 The stub's C header (default: -o with .h)\n"
-          "  --target-desc=<file>                      Chip description for core-level IR input\n"
           "  --mlir-print-op-generic                   Print ops in the generic form\n"
           "  --mlir-print-debuginfo                    Print locations\n"
           "  --mlir-print-local-scope                  Print locations inline instead of as #loc aliases\n"
@@ -155,7 +156,7 @@ static void usage(FILE *out)
 
 enum {
   OPT_UNREG = 256, OPT_NO_VERIFY, OPT_OPSET, OPT_FUNCTION, OPT_GENERIC, OPT_DEBUGINFO, OPT_LOCAL_SCOPE, OPT_ELIDE,
-  OPT_HELP, OPT_STUB_NAME, OPT_STUB_HEADER, OPT_TARGET_DESC,
+  OPT_HELP, OPT_STUB_NAME, OPT_STUB_HEADER,
   OPT_TRANSLATION, /* OPT_TRANSLATION + i: translations[i] */
 };
 
@@ -182,6 +183,8 @@ static bool print_file_diag(const nc_diag *d, void *user)
 
 int main(int argc, char **argv)
 {
+  nc_register_all_passes();
+  nc_register_all_targets(); /* printing core-level IR needs its target */
   options o = {0};
   const translation *tr = NULL;
   struct option long_opts[NC_COUNTOF(translations) + 14];
@@ -199,7 +202,6 @@ int main(int argc, char **argv)
   long_opts[k++] = (struct option){"help", no_argument, NULL, OPT_HELP};
   long_opts[k++] = (struct option){"host-stub-name", required_argument, NULL, OPT_STUB_NAME};
   long_opts[k++] = (struct option){"host-stub-header", required_argument, NULL, OPT_STUB_HEADER};
-  long_opts[k++] = (struct option){"target-desc", required_argument, NULL, OPT_TARGET_DESC};
   long_opts[k++] = (struct option){NULL, 0, NULL, 0};
   opterr = 0;
   int c;
@@ -225,7 +227,6 @@ int main(int argc, char **argv)
     case OPT_HELP: usage(stdout); return 0;
     case OPT_STUB_NAME: o.stub.name = optarg; break;
     case OPT_STUB_HEADER: o.stub.header = optarg; break;
-    case OPT_TARGET_DESC: o.stub.target_desc = optarg; break;
     case '?':
     case ':':
       fprintf(stderr, "nc-translate: unknown or incomplete option '%s' (see --help)\n", argv[optind - 1]);
@@ -257,6 +258,7 @@ int main(int argc, char **argv)
     o.input = "-";
   nc_context *ctx = nc_context_create();
   nc_register_all_dialects(ctx);
+  nc_target_register_dialects(ctx);
   nc_context_set_allow_unregistered_dialects(ctx, o.allow_unregistered);
   unsigned h = nc_context_push_diag_handler(ctx, print_file_diag, ctx);
   bool ok = tr->run(ctx, &o);

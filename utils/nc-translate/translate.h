@@ -8,7 +8,6 @@
 typedef struct nc_host_stub_options {
   const char *name;        /* --host-stub-name (NULL: from the output file) */
   const char *header;      /* --host-stub-header (NULL: the output with .h) */
-  const char *target_desc; /* --target-desc, for core-level IR input */
 } nc_host_stub_options;
 
 /** --emit-host-stub: `input` is a .ncb binary, or core-level IR printed to a

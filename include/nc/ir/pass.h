@@ -74,7 +74,9 @@ typedef struct nc_pipeline_def {
   const nc_pass_option_def *options; size_t n_options;
   /** Appends the pipeline's passes to `pm` (anchored on whatever the caller
    * nests it in), reading option values from `pass` (nc_pass_get_option_*). */
-  bool (*build)(nc_pass_manager *pm, nc_pass *options);
+  bool (*build)(nc_pass_manager *pm, nc_pass *options, void *userData);
+  /** Passed to build. */
+  void *userData;
 } nc_pipeline_def;
 
 /* --- registry --------------------------------------------------------------------------- */

@@ -34,8 +34,18 @@ extern "C" {
 /** An opened binary: the loaded network plus its simulated chip. */
 typedef struct nc_device nc_device;
 
-/** Element types of device tensors (the values of nc_device_tensor_info.dtype). */
-enum { NC_DEVICE_I8 = 1 };
+/** Element types of device tensors (the values of nc_device_tensor_info.dtype):
+ * the container's (nc/runtime/ncb.h). Sub-byte integers (I4, I2) take one
+ * byte per element in host buffers. */
+enum {
+  NC_DEVICE_I8 = 1,
+  NC_DEVICE_I4 = 2,
+  NC_DEVICE_I2 = 3,
+  NC_DEVICE_U8 = 4,
+  NC_DEVICE_I16 = 5,
+  NC_DEVICE_I32 = 6,
+  NC_DEVICE_F32 = 7,
+};
 
 /** Largest rank of a device tensor. */
 #define NC_DEVICE_MAX_RANK 8
@@ -43,44 +53,17 @@ enum { NC_DEVICE_I8 = 1 };
 /** What a device input or output looks like (one inference). */
 typedef struct nc_device_tensor_info {
   char name[32];                    /**< the model's name for it ("input", "logits"), NUL-terminated */
-  int dtype;                        /**< NC_DEVICE_I8: the device works on int8 */
+  int dtype;                        /**< NC_DEVICE_*: the element type the device works on */
   int rank;                         /**< number of dims */
   int64_t dims[NC_DEVICE_MAX_RANK]; /**< shape of one inference */
   size_t elements;                  /**< product of dims */
-  size_t bytes;                     /**< elements * element size */
+  size_t bytes;                     /**< elements * the element's storage size */
   float scale;                      /**< real value = scale * (q - zero_point) */
   int32_t zero_point;
 } nc_device_tensor_info;
 
-/** Timing and utilisation of the last nc_device_run (simulated chip time). */
-typedef struct nc_device_stats {
-  size_t inferences;            /**< N of the last run */
-  uint64_t total_cycles;        /**< from the first input byte to the last output byte of the run */
-  double cycles_per_inference;  /**< steady state: (end of the last - end of the first) / (N - 1);
-                                     the latency when N == 1 */
-  uint64_t latency_cycles;      /**< first inference: first input byte sent to last output byte back */
-  uint64_t clock_hz;            /**< the chip's clock */
-  double frames_per_second;     /**< clock_hz / cycles_per_inference */
-  double latency_seconds;       /**< latency_cycles / clock_hz */
-  uint64_t macs_per_inference;  /**< multiply-accumulates of one inference */
-  uint32_t cores_used;          /**< tiles that hold work */
-  uint32_t cores_total;         /**< the chip's grid */
-  uint32_t macs_per_cycle;      /**< per core, at 8 bits */
-  double roofline_cycles;       /**< compute bound: macs_per_inference / (cores_total * macs_per_cycle) */
-  double roofline_ratio;        /**< cycles_per_inference / roofline_cycles (>= 1) */
-  double used_roofline_cycles;  /**< the same bound on the cores used: macs_per_inference / (cores_used * macs_per_cycle) */
-} nc_device_stats;
-
-/** Per-core figures of the last run. */
-typedef struct nc_device_core_stats {
-  int32_t x, y;             /**< grid position */
-  char node[32];            /**< the layer it runs */
-  uint64_t busy_cycles;     /**< cycles spent in core.compute */
-  uint64_t macs;            /**< multiply-accumulates executed */
-  uint64_t bytes_sent;      /**< NoC bytes injected */
-  double utilisation;       /**< busy_cycles / total_cycles */
-  double mac_utilisation;   /**< macs / (total_cycles * macs_per_cycle) */
-} nc_device_core_stats;
+/** The figures a run reports (named values; nc/runtime/nc_sim.h). */
+typedef struct nc_figures nc_figures;
 
 /** The message of the last error on this thread ("" if none). */
 const char *nc_device_error(void);
@@ -108,8 +91,9 @@ size_t nc_device_num_outputs(const nc_device *dev);
 int nc_device_input_info(const nc_device *dev, size_t i, nc_device_tensor_info *info);
 int nc_device_output_info(const nc_device *dev, size_t i, nc_device_tensor_info *info);
 
-/** Writes input i as quantized int8 data: `bytes` must be a positive
- * multiple N of the input's per-inference size (N inferences). */
+/** Writes input i in its element type (one element per byte for int8 and
+ * narrower; values outside the type's range are refused): `bytes` must be a
+ * positive multiple N of the input's per-inference size (N inferences). */
 int nc_device_write_input(nc_device *dev, size_t i, const void *data, size_t bytes);
 
 /** Writes input i as floats, quantized with the input's scale and zero
@@ -123,7 +107,7 @@ int nc_device_write_input_f32(nc_device *dev, size_t i, const float *data, size_
  * nobody receives) is an error. */
 int nc_device_run(nc_device *dev);
 
-/** Reads output i of the last run as int8 (`bytes` = N x its size). */
+/** Reads output i of the last run in its element type (`bytes` = N x its size). */
 int nc_device_read_output(nc_device *dev, size_t i, void *data, size_t bytes);
 
 /** Reads output i of the last run dequantized to floats (ONNX
@@ -131,15 +115,23 @@ int nc_device_read_output(nc_device *dev, size_t i, void *data, size_t bytes);
  * `count` = N x its element count. */
 int nc_device_read_output_f32(nc_device *dev, size_t i, float *data, size_t count);
 
-/** Timing of the last run. */
-int nc_device_get_stats(const nc_device *dev, nc_device_stats *stats);
+/** Sets a simulator option of the device's target (e.g. "noise" =
+ * "SEED,SIGMA" for xbar); it applies to later runs. -1 for an option the
+ * target does not have or a bad value. */
+int nc_device_set_option(nc_device *dev, const char *key, const char *value);
 
-/** Number of cores with work, and the figures of core i (in section order). */
-size_t nc_device_num_cores(const nc_device *dev);
-int nc_device_get_core_stats(const nc_device *dev, size_t i, nc_device_core_stats *stats);
+/** The figures of the last run: named values (cycles_per_inference,
+ * frames_per_second, ...; docs/targets/figures.md lists the keys every
+ * target reports) and a per-core array. Owned by the device, valid until the
+ * next run or close; NULL (with an error) before a successful run. */
+const nc_figures *nc_device_get_figures(const nc_device *dev);
 
-/** Writes a readable report of the last run (the figures above, one core
- * per line) to `out`. */
+/** Writes the figures of the last run as one JSON object (nc-run
+ * --stats-json). */
+int nc_device_write_stats_json(const nc_device *dev, FILE *out);
+
+/** Writes a readable report of the last run (every figure, then one line
+ * per core) to `out`. */
 int nc_device_print_stats(const nc_device *dev, FILE *out);
 
 #ifdef __cplusplus

@@ -1,56 +1,78 @@
 /* targets.h: nc's targets, for tools (nc-compile, nc-opt, nc-translate,
- * nc-run) and Python: finding a target, its chip description, its named
- * pipeline, its printer, and host stubs for its binaries.
+ * nc-run) and Python: finding a target, its descriptions and options,
+ * building its pipeline, printing its binaries, and host stubs.
  *
- * A target is a const struct of function pointers (targets/target.h), one
- * per folder of targets/, listed by a table the build generates from the
- * folders. Simulating a binary needs none of this: the runtime ABI
- * (include/nc/runtime/nc_runtime.h) finds the simulator by the target name
- * in the binary's header.
+ * A target is an nc_target_def (nc/targets/target.h): the built-in ones
+ * come from a table the build generates from the folders of targets/,
+ * plugins add theirs with nc_target_register. Simulating a binary needs
+ * none of this: the runtime ABI (nc/runtime/nc_runtime.h) finds the
+ * simulator by the target name in the binary's header.
  */
 #ifndef NC_TARGETS_TARGETS_H
 #define NC_TARGETS_TARGETS_H
 
-#include "nc/dialects/core/chip_desc.h"
-#include "nc/ir/ops.h"
+#include "nc/targets/target.h"
 
-typedef struct nc_target nc_target;
-
-/** Registers every target's named pipeline (e.g. `northpole-pipeline`) with
- * the pass registry (idempotent; call after nc_register_all_passes). */
+/** Registers every built-in target (its passes, named pipeline and
+ * simulator) and the target-layer passes (`target-attach`); idempotent.
+ * Call after nc_register_all_passes. */
 void nc_register_all_targets(void);
 
+/** Registers the dialects of every registered target with `ctx` (call after
+ * nc_register_all_dialects). */
+void nc_target_register_dialects(nc_context *ctx);
+
 /** The target called `name`, or NULL. */
-NC_KEEP const nc_target *nc_target_lookup(const char *name);
+NC_KEEP const nc_target_def *nc_target_lookup(const char *name);
 /** Number of targets and target i (sorted by name). */
 size_t nc_target_count(void);
-NC_KEEP const nc_target *nc_target_get(size_t i);
-/** The target's name, summary, and its named pipeline's argument. */
-NC_KEEP const char *nc_target_get_name(NC_KEEP const nc_target *t);
-NC_KEEP const char *nc_target_get_summary(NC_KEEP const nc_target *t);
-NC_KEEP const char *nc_target_get_pipeline_name(NC_KEEP const nc_target *t);
-/** The JSON text of the target's default chip description. */
-NC_KEEP const char *nc_target_get_default_desc(NC_KEEP const nc_target *t);
+NC_KEEP const nc_target_def *nc_target_get(size_t i);
+/** The argument of the target's named pipeline ("northpole-pipeline"). */
+NC_KEEP const char *nc_target_get_pipeline_name(NC_KEEP const nc_target_def *t);
+/** The option `name` of the target's pipeline (its own or a common one:
+ * target-desc, stop-after), or NULL. */
+NC_KEEP const nc_pass_option_def *nc_target_find_option(NC_KEEP const nc_target_def *t, const char *name);
+/** Writes the target's options, built-in descriptions, levels and extra
+ * outputs, as `nc-compile --target=X --help` shows them. */
+void nc_target_print_help(NC_KEEP const nc_target_def *t, FILE *out);
 
-/** The chip description to compile for: the file at `path` (errors are
- * diagnostics at path:line:col through ctx), or the target's default when
- * path is NULL or "". Also checks the description is for this target's kind
- * of chip (its 8-bit rate, NoC and clock are present). */
-bool nc_target_load_desc(NC_KEEP const nc_target *t, nc_context *ctx, const char *path, nc_chip_desc *desc);
+/** Reads the chip description `desc` for target t: the name of one of its
+ * built-in descriptions, a JSON file path, or NULL / "" for its default.
+ * Returns the typed description attribute, or NULL after diagnostics at
+ * file:line:col. */
+NC_KEEP nc_attr *nc_target_load_desc(NC_KEEP const nc_target_def *t, nc_context *ctx, const char *desc);
 
-/** The one core.chip of a core-level module; NULL after an error at a
- * second chip, or at the module when it has none (telling to run `target`'s
- * pipeline to the core level first; NULL target: "the target's"). */
-NC_KEEP nc_op *nc_target_find_chip(NC_KEEP nc_op *module, const char *target);
+/** Sets nc.target and nc.chip on a module. */
+void nc_target_attach(nc_op *module, NC_KEEP const nc_target_def *t, NC_KEEP nc_attr *desc);
+/** The target a module was attached to (its nc.target), or NULL; with
+ * `emit`, an error at the module says why (none attached, unknown name). */
+NC_KEEP const nc_target_def *nc_target_of_module(NC_KEEP nc_op *module, bool emit);
+/** The module's chip description (nc.chip), or NULL. */
+NC_KEEP nc_attr *nc_target_get_desc(NC_KEEP nc_op *module);
 
-/** The target a core-level module is for: the `target` of its core.chip
- * (an error at the chip, or at the module when there is none, and NULL
- * when no target has that name). */
-NC_KEEP const nc_target *nc_target_of_module(NC_KEEP nc_op *module);
+/** Option values for a target's pipeline, checked against its options. */
+typedef struct nc_target_options nc_target_options;
+NC_GIVE nc_target_options *nc_target_options_create(NC_KEEP const nc_target_def *t);
+void nc_target_options_destroy(NC_TAKE nc_target_options *o);
+/** Sets option `name` to `value` (text, as on a command line). False with a
+ * message in err for an unknown option or a value of the wrong kind. */
+bool nc_target_options_set(nc_target_options *o, const char *name, const char *value, char *err, size_t errlen);
+/** A pass manager (anchored on builtin.module) running the target's
+ * pipeline with these options up to `stop_after` (NULL: the last level):
+ * target-attach, then the target's passes. NULL after diagnostics. */
+NC_GIVE nc_pass_manager *nc_target_create_pipeline(nc_context *ctx, NC_KEEP const nc_target_options *o,
+                                                   const char *stop_after);
 
-/** Prints the binary of a module at the core level (see nc_target's
- * print_binary): a malloc'ed image, or NULL after diagnostics. */
-NC_GIVE uint8_t *nc_target_print_binary(NC_KEEP const nc_target *t, NC_KEEP nc_op *module,
-                                        NC_KEEP const nc_chip_desc *desc, size_t *size);
+/** Prints the binary of a module at the target's last level: a malloc'ed
+ * image of *size bytes, or NULL after diagnostics. */
+NC_GIVE uint8_t *nc_target_print_binary(NC_KEEP nc_op *module, size_t *size);
+
+/** The target's extra output `name`, or NULL. */
+NC_KEEP const nc_target_emit_def *nc_target_find_emit(NC_KEEP const nc_target_def *t, const char *name);
+
+/** Loads a target plugin (a shared library exporting the plugin entry point
+ * of nc/plugin.h for targets) and registers its target. False with a
+ * message in err. */
+bool nc_target_load_plugin(const char *path, char *err, size_t errlen);
 
 #endif

@@ -22,7 +22,8 @@ struct nc_device {
   nc_ncb ncb;
   const nc_target_sim *sim;
   void *state;
-  int8_t **inputs, **outputs; /* batch x one inference each */
+  uint8_t **inputs, **outputs; /* batch x one inference each, in each tensor's storage type */
+  nc_figures *figures;         /* of the last run */
   size_t *input_batch;        /* N of each written input (0: not written) */
   size_t batch;               /* N of the last successful run (0: none) */
 };
@@ -41,13 +42,47 @@ static int set_error(const char *fmt, ...)
 
 const char *nc_device_error(void) { return last_error; }
 
-const nc_target_sim *nc_target_sim_lookup(const char *name)
+/* Simulators registered at run time (plugins), after the built-in ones.
+ * Registration happens when a plugin is loaded, before devices are opened. */
+#define MAX_REGISTERED_SIMS 64
+static const nc_target_sim *registered_sims[MAX_REGISTERED_SIMS];
+static size_t n_registered_sims;
+
+const nc_target_sim *nc_runtime_lookup_sim(const char *name)
 {
   for (const nc_target_sim *const *s = nc_all_target_sims; *s; s++)
     if (!strcmp((*s)->name, name))
       return *s;
+  for (size_t i = 0; i < n_registered_sims; i++)
+    if (!strcmp(registered_sims[i]->name, name))
+      return registered_sims[i];
   return NULL;
 }
+
+bool nc_runtime_register_sim(const nc_target_sim *sim)
+{
+  const nc_target_sim *old = nc_runtime_lookup_sim(sim->name);
+  if (old)
+    return old == sim;
+  if (n_registered_sims == MAX_REGISTERED_SIMS)
+    return false;
+  registered_sims[n_registered_sims++] = sim;
+  return true;
+}
+
+/* "a, b, c": the names of every known simulator. */
+static void known_sims(char *out, size_t n)
+{
+  size_t len = 0;
+  out[0] = 0;
+  for (const nc_target_sim *const *s = nc_all_target_sims; *s && len < n; s++)
+    len += (size_t)snprintf(out + len, n - len, "%s%s", len ? ", " : "", (*s)->name);
+  for (size_t i = 0; i < n_registered_sims && len < n; i++)
+    len += (size_t)snprintf(out + len, n - len, "%s%s", len ? ", " : "", registered_sims[i]->name);
+}
+
+/* Bytes of n elements of tensor t in host buffers. */
+static size_t storage(const nc_ncb_tensor *t, size_t n) { return n * nc_ncb_dtype_storage_bytes(t->dtype); }
 
 /* Takes ownership of image (malloc'ed). */
 static nc_device *open_image(uint8_t *image, size_t size)
@@ -61,22 +96,21 @@ static nc_device *open_image(uint8_t *image, size_t size)
     set_error("%s", err);
     goto fail;
   }
-  if (!(dev->sim = nc_target_sim_lookup(dev->ncb.chip.target))) {
-    char known[256] = "";
-    size_t n = 0;
-    for (const nc_target_sim *const *s = nc_all_target_sims; *s && n < sizeof known; s++)
-      n += (size_t)snprintf(known + n, sizeof known - n, "%s%s", n ? ", " : "", (*s)->name);
-    set_error("the binary is for target '%s', which this runtime does not know (it knows: %s)",
-              dev->ncb.chip.target, known);
+  if (!(dev->sim = nc_runtime_lookup_sim(dev->ncb.target))) {
+    char known[256];
+    known_sims(known, sizeof known);
+    set_error("the binary is for target '%s', which this runtime does not know (it knows: %s)", dev->ncb.target,
+              known);
     goto fail;
   }
-  if (!(dev->state = dev->sim->load(&dev->ncb, err, sizeof err))) {
+  if (!(dev->state = dev->sim->load(&dev->ncb, err, sizeof err, dev->sim->userData))) {
     set_error("%s", err);
     goto fail;
   }
   dev->inputs = nc_rt_calloc(dev->ncb.n_inputs, sizeof *dev->inputs);
   dev->input_batch = nc_rt_calloc(dev->ncb.n_inputs, sizeof *dev->input_batch);
   dev->outputs = nc_rt_calloc(dev->ncb.n_outputs, sizeof *dev->outputs);
+  dev->figures = nc_figures_create();
   return dev;
 fail:
   nc_device_close(dev);
@@ -122,7 +156,8 @@ void nc_device_close(nc_device *dev)
   if (!dev)
     return;
   if (dev->state)
-    dev->sim->destroy(dev->state);
+    dev->sim->destroy(dev->state, dev->sim->userData);
+  nc_figures_destroy(dev->figures);
   for (size_t i = 0; dev->inputs && i < dev->ncb.n_inputs; i++)
     free(dev->inputs[i]);
   for (size_t i = 0; dev->outputs && i < dev->ncb.n_outputs; i++)
@@ -135,7 +170,7 @@ void nc_device_close(nc_device *dev)
   free(dev);
 }
 
-const char *nc_device_target(const nc_device *dev) { return dev ? dev->ncb.chip.target : ""; }
+const char *nc_device_target(const nc_device *dev) { return dev ? dev->ncb.target : ""; }
 size_t nc_device_num_inputs(const nc_device *dev) { return dev ? dev->ncb.n_inputs : 0; }
 size_t nc_device_num_outputs(const nc_device *dev) { return dev ? dev->ncb.n_outputs : 0; }
 
@@ -143,11 +178,12 @@ static void fill_info(const nc_ncb_tensor *t, nc_device_tensor_info *info)
 {
   memset(info, 0, sizeof *info);
   memcpy(info->name, t->name, sizeof info->name);
-  info->dtype = NC_DEVICE_I8;
+  info->dtype = (int)t->dtype;
   info->rank = (int)t->rank;
   for (uint32_t i = 0; i < t->rank; i++)
     info->dims[i] = t->dims[i];
-  info->elements = info->bytes = nc_ncb_tensor_elements(t);
+  info->elements = nc_ncb_tensor_elements(t);
+  info->bytes = storage(t, info->elements);
   info->scale = t->scale;
   info->zero_point = t->zero_point;
 }
@@ -179,21 +215,56 @@ static size_t batch_of(const nc_ncb_tensor *t, size_t n, const char *what, size_
   return n / per;
 }
 
-static int8_t *input_slot(nc_device *dev, size_t i, size_t n)
+/* A new buffer for n elements of input i. */
+static uint8_t *input_slot(nc_device *dev, size_t i, size_t n)
 {
   free(dev->inputs[i]);
-  dev->inputs[i] = nc_rt_malloc(n);
+  dev->inputs[i] = nc_rt_malloc(storage(&dev->ncb.inputs[i], n));
   dev->input_batch[i] = n / nc_ncb_tensor_elements(&dev->ncb.inputs[i]);
   return dev->inputs[i];
+}
+
+/* Element k of a host buffer of dtype t as an integer (integer dtypes). */
+static int64_t load_int(uint32_t dtype, const uint8_t *p, size_t k)
+{
+  switch (dtype) {
+  case NC_NCB_DTYPE_U8: return p[k];
+  case NC_NCB_DTYPE_I16: { int16_t v; memcpy(&v, p + 2 * k, 2); return v; }
+  case NC_NCB_DTYPE_I32: { int32_t v; memcpy(&v, p + 4 * k, 4); return v; }
+  default: return (int8_t)p[k];
+  }
+}
+
+static void store_int(uint32_t dtype, uint8_t *p, size_t k, int64_t v)
+{
+  switch (dtype) {
+  case NC_NCB_DTYPE_U8: p[k] = (uint8_t)v; break;
+  case NC_NCB_DTYPE_I16: { int16_t x = (int16_t)v; memcpy(p + 2 * k, &x, 2); break; }
+  case NC_NCB_DTYPE_I32: { int32_t x = (int32_t)v; memcpy(p + 4 * k, &x, 4); break; }
+  default: p[k] = (uint8_t)(int8_t)v;
+  }
 }
 
 int nc_device_write_input(nc_device *dev, size_t i, const void *data, size_t bytes)
 {
   if (!dev || i >= dev->ncb.n_inputs)
     return set_error("input %zu does not exist", i);
-  if (!batch_of(&dev->ncb.inputs[i], bytes, "input", i))
+  const nc_ncb_tensor *t = &dev->ncb.inputs[i];
+  size_t esize = nc_ncb_dtype_storage_bytes(t->dtype);
+  if (bytes % esize)
+    return set_error("input %zu ('%s') takes whole %zu-byte elements, not %zu bytes", i, t->name, esize, bytes);
+  size_t count = bytes / esize;
+  if (!batch_of(t, count, "input", i))
     return -1;
-  memcpy(input_slot(dev, i, bytes), data, bytes);
+  int64_t lo, hi;
+  if (nc_ncb_dtype_range(t->dtype, &lo, &hi))
+    for (size_t k = 0; k < count; k++) {
+      int64_t v = load_int(t->dtype, data, k);
+      if (v < lo || v > hi)
+        return set_error("input %zu ('%s'): element %zu is %lld, outside the %s range [%lld, %lld]", i, t->name, k,
+                         (long long)v, nc_ncb_dtype_name(t->dtype), (long long)lo, (long long)hi);
+    }
+  memcpy(input_slot(dev, i, count), data, bytes);
   return 0;
 }
 
@@ -204,11 +275,16 @@ int nc_device_write_input_f32(nc_device *dev, size_t i, const float *data, size_
   const nc_ncb_tensor *t = &dev->ncb.inputs[i];
   if (!batch_of(t, count, "input", i))
     return -1;
-  int8_t *q = input_slot(dev, i, count);
+  uint8_t *q = input_slot(dev, i, count);
+  int64_t lo, hi;
+  if (!nc_ncb_dtype_range(t->dtype, &lo, &hi)) { /* a float input takes the values as they are */
+    memcpy(q, data, count * sizeof *data);
+    return 0;
+  }
   for (size_t k = 0; k < count; k++) { /* QuantizeLinear: float32 division, rint, + zero point, saturate */
     float r = nearbyintf(data[k] / t->scale);
     double v = isnan(r) ? (double)t->zero_point : (double)r + t->zero_point;
-    q[k] = (int8_t)(v <= -128 ? -128 : v >= 127 ? 127 : (int)v);
+    store_int(t->dtype, q, k, v <= (double)lo ? lo : v >= (double)hi ? hi : (int64_t)v);
   }
   return 0;
 }
@@ -227,13 +303,16 @@ int nc_device_run(nc_device *dev)
   }
   for (size_t o = 0; o < dev->ncb.n_outputs; o++) {
     free(dev->outputs[o]);
-    dev->outputs[o] = nc_rt_calloc(n * nc_ncb_tensor_elements(&dev->ncb.outputs[o]), 1);
+    dev->outputs[o] = nc_rt_calloc(storage(&dev->ncb.outputs[o], n * nc_ncb_tensor_elements(&dev->ncb.outputs[o])), 1);
   }
   char err[1024];
   dev->batch = 0;
-  if (!dev->sim->run(dev->state, n, (const int8_t *const *)dev->inputs, dev->outputs, err, sizeof err))
+  nc_figures_reset(dev->figures);
+  if (!dev->sim->run(dev->state, n, (const void *const *)dev->inputs, (void *const *)dev->outputs, err, sizeof err,
+                     dev->sim->userData))
     return set_error("%s", err);
   dev->batch = n;
+  dev->sim->figures(dev->state, dev->figures, dev->sim->userData);
   return 0;
 }
 
@@ -252,8 +331,11 @@ static int check_output(const nc_device *dev, size_t i, size_t n)
 
 int nc_device_read_output(nc_device *dev, size_t i, void *data, size_t bytes)
 {
-  if (check_output(dev, i, bytes))
-    return -1;
+  if (!dev || i >= dev->ncb.n_outputs)
+    return set_error("output %zu does not exist", i);
+  size_t esize = nc_ncb_dtype_storage_bytes(dev->ncb.outputs[i].dtype);
+  if (bytes % esize || check_output(dev, i, bytes / esize))
+    return bytes % esize ? set_error("output %zu holds whole %zu-byte elements, not %zu bytes", i, esize, bytes) : -1;
   memcpy(data, dev->outputs[i], bytes);
   return 0;
 }
@@ -263,58 +345,75 @@ int nc_device_read_output_f32(nc_device *dev, size_t i, float *data, size_t coun
   if (check_output(dev, i, count))
     return -1;
   const nc_ncb_tensor *t = &dev->ncb.outputs[i];
+  int64_t lo, hi;
+  if (!nc_ncb_dtype_range(t->dtype, &lo, &hi)) {
+    memcpy(data, dev->outputs[i], count * sizeof *data);
+    return 0;
+  }
   for (size_t k = 0; k < count; k++) /* DequantizeLinear: in double, rounded once to float */
-    data[k] = (float)((double)(dev->outputs[i][k] - t->zero_point) * (double)t->scale);
+    data[k] = (float)((double)(load_int(t->dtype, dev->outputs[i], k) - t->zero_point) * (double)t->scale);
   return 0;
 }
 
-int nc_device_get_stats(const nc_device *dev, nc_device_stats *stats)
+int nc_device_set_option(nc_device *dev, const char *key, const char *value)
 {
-  if (!dev || !dev->batch)
-    return set_error("no successful nc_device_run to report on");
-  dev->sim->stats(dev->state, stats);
+  if (!dev)
+    return set_error("no device");
+  char err[512] = "";
+  if (!dev->sim->set_option)
+    return set_error("target '%s' has no simulator options (not even '%s')", dev->ncb.target, key);
+  if (!dev->sim->set_option(dev->state, key, value, err, sizeof err, dev->sim->userData))
+    return set_error("%s", err[0] ? err : "bad simulator option");
   return 0;
 }
 
-size_t nc_device_num_cores(const nc_device *dev) { return dev ? dev->sim->num_cores(dev->state) : 0; }
-
-int nc_device_get_core_stats(const nc_device *dev, size_t i, nc_device_core_stats *stats)
+const nc_figures *nc_device_get_figures(const nc_device *dev)
 {
-  if (!dev || i >= dev->sim->num_cores(dev->state))
-    return set_error("core %zu does not exist", i);
-  if (!dev->batch)
-    return set_error("no successful nc_device_run to report on");
-  dev->sim->core_stats(dev->state, i, stats);
-  return 0;
+  if (!dev || !dev->batch) {
+    set_error("no successful nc_device_run to report on");
+    return NULL;
+  }
+  return dev->figures;
+}
+
+int nc_device_write_stats_json(const nc_device *dev, FILE *out)
+{
+  const nc_figures *f = nc_device_get_figures(dev);
+  if (!f)
+    return -1;
+  return nc_figures_write_json(f, out) ? 0 : set_error("cannot write the figures");
+}
+
+static void print_value(const nc_figure *it, FILE *out)
+{
+  if (it->kind == NC_FIGURE_INT)
+    fprintf(out, "%lld", (long long)it->i);
+  else if (it->kind == NC_FIGURE_REAL)
+    fprintf(out, "%.6g", it->r);
+  else
+    fputs(it->text, out);
 }
 
 int nc_device_print_stats(const nc_device *dev, FILE *out)
 {
-  nc_device_stats s;
-  if (nc_device_get_stats(dev, &s))
+  const nc_figures *f = nc_device_get_figures(dev);
+  if (!f)
     return -1;
-  fprintf(out, "target:               %s (%ux%u cores, %u MACs/cycle/core at 8 bits, %.0f MHz)\n",
-          dev->ncb.chip.target, dev->ncb.chip.cols, dev->ncb.chip.rows, s.macs_per_cycle, (double)s.clock_hz / 1e6);
-  fprintf(out, "inferences:           %zu in %llu cycles\n", s.inferences, (unsigned long long)s.total_cycles);
-  fprintf(out, "cycles/inference:     %.1f (%s)\n", s.cycles_per_inference,
-          s.inferences > 1 ? "steady state: the interval between the first and the last result" : "one inference: "
-                                                                                                   "its latency");
-  fprintf(out, "frames/s:             %.0f at %.0f MHz\n", s.frames_per_second, (double)s.clock_hz / 1e6);
-  fprintf(out, "latency:              %llu cycles (%.2f us)\n", (unsigned long long)s.latency_cycles,
-          s.latency_seconds * 1e6);
-  fprintf(out, "MACs/inference:       %llu\n", (unsigned long long)s.macs_per_inference);
-  fprintf(out, "roofline bound:       %.3g cycles/inference (MACs / (%u cores x %u MACs/cycle))\n", s.roofline_cycles,
-          s.cores_total, s.macs_per_cycle);
-  fprintf(out, "achieved / bound:     %.1fx\n", s.roofline_ratio);
-  fprintf(out, "cores used:           %u of %u (bound on them: %.3g cycles/inference, achieved / bound %.1fx)\n",
-          s.cores_used, s.cores_total, s.used_roofline_cycles,
-          s.used_roofline_cycles > 0 ? s.cycles_per_inference / s.used_roofline_cycles : 0);
-  for (size_t i = 0; i < nc_device_num_cores(dev); i++) {
-    nc_device_core_stats c;
-    nc_device_get_core_stats(dev, i, &c);
-    fprintf(out, "  core (%2d, %2d) %-16s busy %5.1f%%  MAC utilisation %6.2f%%  %llu MACs  %llu bytes sent\n", c.x,
-            c.y, c.node, 100 * c.utilisation, 100 * c.mac_utilisation, (unsigned long long)c.macs,
-            (unsigned long long)c.bytes_sent);
+  for (size_t i = 0; i < nc_figures_count(f); i++) {
+    const nc_figure *it = nc_figures_get(f, i);
+    fprintf(out, "%-28s ", it->key);
+    print_value(it, out);
+    fputc('\n', out);
   }
-  return 0;
+  for (size_t c = 0; c < nc_figures_num_cores(f); c++) {
+    const nc_figures *core = nc_figures_get_core(f, c);
+    fputs(" ", out);
+    for (size_t i = 0; i < nc_figures_count(core); i++) {
+      const nc_figure *it = nc_figures_get(core, i);
+      fprintf(out, " %s=", it->key);
+      print_value(it, out);
+    }
+    fputc('\n', out);
+  }
+  return ferror(out) ? set_error("cannot write the figures") : 0;
 }

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nc/targets/ncb.h"
+#include "nc/runtime/ncb.h"
 #include "rt_util.h"
 
 /* --- CRC-32 ------------------------------------------------------------------------------------------------------- */
@@ -125,6 +125,52 @@ void nc_cursor_align(nc_cursor *c, size_t align)
     nc_cursor_bytes(c, align - c->pos % align);
 }
 
+/* --- element types --------------------------------------------------------------------------------------------------- */
+
+/* One row per dtype: its name, host storage bytes and integer range. */
+static const struct {
+  uint32_t dtype;
+  const char *name;
+  size_t bytes;
+  bool integer;
+  int64_t min, max;
+} dtypes[] = {
+  {NC_NCB_DTYPE_I8, "i8", 1, true, -128, 127},       {NC_NCB_DTYPE_I4, "i4", 1, true, -8, 7},
+  {NC_NCB_DTYPE_I2, "i2", 1, true, -2, 1},           {NC_NCB_DTYPE_U8, "u8", 1, true, 0, 255},
+  {NC_NCB_DTYPE_I16, "i16", 2, true, -32768, 32767}, {NC_NCB_DTYPE_I32, "i32", 4, true, INT32_MIN, INT32_MAX},
+  {NC_NCB_DTYPE_F32, "f32", 4, false, 0, 0},
+};
+
+static int dtype_row(uint32_t dtype)
+{
+  for (size_t i = 0; i < sizeof dtypes / sizeof *dtypes; i++)
+    if (dtypes[i].dtype == dtype)
+      return (int)i;
+  return -1;
+}
+
+size_t nc_ncb_dtype_storage_bytes(uint32_t dtype)
+{
+  int r = dtype_row(dtype);
+  return r < 0 ? 0 : dtypes[r].bytes;
+}
+
+const char *nc_ncb_dtype_name(uint32_t dtype)
+{
+  int r = dtype_row(dtype);
+  return r < 0 ? NULL : dtypes[r].name;
+}
+
+bool nc_ncb_dtype_range(uint32_t dtype, int64_t *min, int64_t *max)
+{
+  int r = dtype_row(dtype);
+  if (r < 0 || !dtypes[r].integer)
+    return false;
+  *min = dtypes[r].min;
+  *max = dtypes[r].max;
+  return true;
+}
+
 /* --- tensors ------------------------------------------------------------------------------------------------------------ */
 
 size_t nc_ncb_tensor_elements(const nc_ncb_tensor *t)
@@ -167,7 +213,7 @@ static void get_tensor(nc_cursor *c, nc_ncb_tensor *t)
 /* --- writer -------------------------------------------------------------------------------------------------------------- */
 
 struct nc_ncb_writer {
-  nc_ncb_chip chip;
+  char target[NC_NCB_TARGET_LEN];
   nc_ncb_tensor *tensors; /* inputs then outputs, kept apart by the flags below */
   bool *is_output;
   size_t n_tensors;
@@ -175,10 +221,10 @@ struct nc_ncb_writer {
   size_t n_sections;
 };
 
-nc_ncb_writer *nc_ncb_writer_create(const nc_ncb_chip *chip)
+nc_ncb_writer *nc_ncb_writer_create(const char *target)
 {
   nc_ncb_writer *w = nc_rt_calloc(1, sizeof *w);
-  w->chip = *chip;
+  snprintf(w->target, sizeof w->target, "%s", target);
   return w;
 }
 
@@ -232,22 +278,13 @@ uint8_t *nc_ncb_writer_finish(nc_ncb_writer *w, size_t *size)
   for (size_t i = 0; i < w->n_tensors; i++)
     w->is_output[i] ? n_out++ : n_in++;
   nc_bytes b = {0};
-  const nc_ncb_chip *c = &w->chip;
   nc_bytes_put(&b, "NCB", 4);
   put_le(&b, NC_NCB_VERSION_MAJOR, 2);
   put_le(&b, NC_NCB_VERSION_MINOR, 2);
   nc_bytes_put_u32(&b, 0); /* header size, patched */
   nc_bytes_put_u32(&b, 0); /* header CRC, patched */
   nc_bytes_put_u64(&b, 0); /* file size, patched */
-  nc_bytes_put_str(&b, c->target, 32);
-  nc_bytes_put_u32(&b, c->rows);
-  nc_bytes_put_u32(&b, c->cols);
-  nc_bytes_put_u64(&b, c->clock_hz);
-  nc_bytes_put_u32(&b, c->sram_bytes);
-  nc_bytes_put_u32(&b, c->macs_per_cycle);
-  nc_bytes_put_u32(&b, c->hop_latency_cycles);
-  nc_bytes_put_u32(&b, c->link_bytes_per_cycle);
-  nc_bytes_put_u64(&b, c->macs_per_inference);
+  nc_bytes_put_str(&b, w->target, NC_NCB_TARGET_LEN);
   nc_bytes_put_u32(&b, (uint32_t)n_in);
   nc_bytes_put_u32(&b, (uint32_t)n_out);
   nc_bytes_put_u32(&b, (uint32_t)w->n_sections);
@@ -309,8 +346,9 @@ static bool name_ok(const char *s, size_t n)
 
 static bool check_tensor(const nc_ncb_tensor *t, const char *what, size_t i, char *err, size_t errlen)
 {
-  if (t->dtype != NC_NCB_DTYPE_I8)
-    return fail(err, errlen, "malformed: %s #%zu has unknown element type %u", what, i, t->dtype);
+  int64_t lo, hi;
+  if (!nc_ncb_dtype_name(t->dtype))
+    return fail(err, errlen, "malformed: %s #%zu has unknown element type %u (known: 1 to 7)", what, i, t->dtype);
   if (t->rank < 1 || t->rank > NC_NCB_MAX_RANK)
     return fail(err, errlen, "malformed: %s #%zu has rank %u (expected 1 to %d)", what, i, t->rank, NC_NCB_MAX_RANK);
   int64_t n = 1;
@@ -320,6 +358,9 @@ static bool check_tensor(const nc_ncb_tensor *t, const char *what, size_t i, cha
   }
   if (!(t->scale > 0) || t->scale > 1e30f)
     return fail(err, errlen, "malformed: %s #%zu has scale %g (expected a positive number)", what, i, (double)t->scale);
+  if (nc_ncb_dtype_range(t->dtype, &lo, &hi) ? t->zero_point < lo || t->zero_point > hi : t->zero_point != 0)
+    return fail(err, errlen, "malformed: %s #%zu has zero point %d, outside its %s range", what, i, t->zero_point,
+                nc_ncb_dtype_name(t->dtype));
   return true;
 }
 
@@ -358,22 +399,15 @@ bool nc_ncb_parse(const void *data, size_t size, nc_ncb *out, char *err, size_t 
   free(copy);
   if (crc != header_crc)
     return fail(err, errlen, "checksum mismatch in the header: stored 0x%08x, computed 0x%08x", header_crc, crc);
-  nc_ncb_chip *ch = &out->chip;
-  nc_cursor_str(&c, ch->target, 32);
-  ch->rows = nc_cursor_u32(&c);
-  ch->cols = nc_cursor_u32(&c);
-  ch->clock_hz = nc_cursor_u64(&c);
-  ch->sram_bytes = nc_cursor_u32(&c);
-  ch->macs_per_cycle = nc_cursor_u32(&c);
-  ch->hop_latency_cycles = nc_cursor_u32(&c);
-  ch->link_bytes_per_cycle = nc_cursor_u32(&c);
-  ch->macs_per_inference = nc_cursor_u64(&c);
-  uint32_t n_in = nc_cursor_u32(&c), n_out = nc_cursor_u32(&c), n_sec = nc_cursor_u32(&c);
-  if (!name_ok((const char *)p + 24, 32) || !ch->target[0])
+  nc_cursor_str(&c, out->target, NC_NCB_TARGET_LEN);
+  uint32_t n_in = nc_cursor_u32(&c), n_out = nc_cursor_u32(&c), n_sec = nc_cursor_u32(&c), flags = nc_cursor_u32(&c);
+  if (!name_ok((const char *)p + 24, NC_NCB_TARGET_LEN) || !out->target[0])
     return fail(err, errlen, "malformed: bad target name in the header");
-  if (!ch->rows || !ch->cols || ch->rows > 4096 || ch->cols > 4096 || !ch->clock_hz || !ch->macs_per_cycle ||
-      !ch->link_bytes_per_cycle || !ch->sram_bytes)
-    return fail(err, errlen, "malformed: the chip description in the header has a zero or absurd field");
+  if (flags)
+    return fail(err, errlen, "malformed: header flags 0x%08x (must be 0)", flags);
+  for (size_t k = 24 + NC_NCB_TARGET_LEN + 16; k < NC_NCB_HEADER_SIZE; k++)
+    if (p[k])
+      return fail(err, errlen, "malformed: nonzero byte %zu in the header's reserved bytes", k);
   if (n_in < 1 || n_out < 1 || n_in > 64 || n_out > 64)
     return fail(err, errlen, "malformed: %u inputs and %u outputs", n_in, n_out);
   uint64_t need = NC_NCB_HEADER_SIZE + (uint64_t)(n_in + n_out) * NC_NCB_TENSOR_SIZE +
@@ -410,7 +444,11 @@ bool nc_ncb_parse(const void *data, size_t size, nc_ncb *out, char *err, size_t 
     s->offset = nc_cursor_u64(&c);
     s->size = nc_cursor_u64(&c);
     s->crc = nc_cursor_u32(&c);
-    nc_cursor_u32(&c);
+    uint32_t reserved = nc_cursor_u32(&c);
+    if (reserved) {
+      nc_ncb_clear(out);
+      return fail(err, errlen, "malformed: section %zu's reserved word is 0x%08x (must be 0)", i, reserved);
+    }
     if (s->offset < prev_end || s->offset > size || s->size > size - s->offset) {
       fail(err, errlen, "malformed: section %zu (bytes %llu to %llu) is out of bounds or overlaps another", i,
            (unsigned long long)s->offset, (unsigned long long)(s->offset + s->size));

@@ -481,7 +481,7 @@ static bool load_stream(loader *l, np_sim *s, uint32_t input)
   return true;
 }
 
-void np_sim_destroy(void *state)
+void np_sim_destroy(void *state, void *userData)
 {
   np_sim *s = state;
   if (!s)
@@ -503,10 +503,43 @@ void np_sim_destroy(void *state)
   free(s);
 }
 
-void *np_sim_load(const nc_ncb *ncb, char *err, size_t errlen)
+/* The NP_SECTION_CHIP section: exactly one, every field in range. */
+static bool load_chip(loader *l, const nc_ncb *ncb, np_chip *ch)
+{
+  const nc_ncb_section *found = NULL;
+  for (size_t i = 0; i < ncb->n_sections; i++)
+    if (ncb->sections[i].type == NP_SECTION_CHIP) {
+      if (found)
+        return bad(l, "a second chip section (section %zu)", i);
+      found = &ncb->sections[i];
+    }
+  if (!found)
+    return bad(l, "no chip section (type %d)", NP_SECTION_CHIP);
+  l->c = nc_cursor_make(found->data, found->size);
+  ch->rows = nc_cursor_u32(&l->c);
+  ch->cols = nc_cursor_u32(&l->c);
+  ch->clock_hz = nc_cursor_u64(&l->c);
+  ch->sram_bytes = nc_cursor_u32(&l->c);
+  ch->macs_per_cycle = nc_cursor_u32(&l->c);
+  ch->hop_latency_cycles = nc_cursor_u32(&l->c);
+  ch->link_bytes_per_cycle = nc_cursor_u32(&l->c);
+  ch->macs_per_inference = nc_cursor_u64(&l->c);
+  if (l->c.bad || l->c.pos != l->c.len)
+    return bad(l, "the chip section has %zu bytes, not 40", (size_t)found->size);
+  if (!ch->rows || ch->rows > 4096 || !ch->cols || ch->cols > 4096)
+    return bad(l, "grid %ux%u (each side must be 1 to 4096)", ch->cols, ch->rows);
+  if (!ch->clock_hz || !ch->sram_bytes || !ch->macs_per_cycle || !ch->link_bytes_per_cycle)
+    return bad(l, "clock_hz, sram_bytes, macs_per_cycle and link_bytes_per_cycle must be at least 1");
+  if (ch->macs_per_cycle > (1u << 24) || ch->hop_latency_cycles > (1u << 20) || ch->link_bytes_per_cycle > (1u << 20))
+    return bad(l, "macs_per_cycle (at most 2^24), hop_latency_cycles or link_bytes_per_cycle (at most 2^20) is too large");
+  if (ch->macs_per_inference > ((uint64_t)1 << 52))
+    return bad(l, "macs_per_inference %llu is larger than 2^52", (unsigned long long)ch->macs_per_inference);
+  return true;
+}
+
+void *np_sim_load(const nc_ncb *ncb, char *err, size_t errlen, void *userData)
 {
   np_sim *s = nc_rt_calloc(1, sizeof *s);
-  s->chip = ncb->chip;
   s->n_inputs = ncb->n_inputs;
   s->n_outputs = ncb->n_outputs;
   s->inputs = nc_rt_malloc(ncb->n_inputs * sizeof *s->inputs);
@@ -515,9 +548,20 @@ void *np_sim_load(const nc_ncb *ncb, char *err, size_t errlen)
   memcpy(s->outputs, ncb->outputs, ncb->n_outputs * sizeof *s->outputs);
   s->streams = nc_rt_calloc(ncb->n_inputs, sizeof *s->streams);
   s->tiles = nc_rt_calloc(ncb->n_sections, sizeof *s->tiles);
-  char where[96];
+  char where[96] = "chip section";
   loader l = {.err = err, .errlen = errlen, .where = where};
   int64_t elements = 0;
+  if (!load_chip(&l, ncb, &s->chip))
+    goto fail;
+  for (size_t i = 0; i < ncb->n_inputs + ncb->n_outputs; i++) {
+    const nc_ncb_tensor *t = i < ncb->n_inputs ? &ncb->inputs[i] : &ncb->outputs[i - ncb->n_inputs];
+    if (t->dtype != NC_NCB_DTYPE_I8) {
+      snprintf(where, sizeof where, "%s %zu ('%s')", i < ncb->n_inputs ? "input" : "output",
+               i < ncb->n_inputs ? i : i - ncb->n_inputs, t->name);
+      bad(&l, "element type %s; northpole streams int8 only", nc_ncb_dtype_name(t->dtype));
+      goto fail;
+    }
+  }
   /* streams first: tiles' receives refer to them; tiles in two passes, so sends can name any tile */
   for (size_t i = 0; i < ncb->n_sections; i++) {
     const nc_ncb_section *sec = &ncb->sections[i];
@@ -530,7 +574,7 @@ void *np_sim_load(const nc_ncb *ncb, char *err, size_t errlen)
       }
       if (!load_stream(&l, s, sec->id))
         goto fail;
-    } else if (sec->type != NP_SECTION_TILE) {
+    } else if (sec->type != NP_SECTION_TILE && sec->type != NP_SECTION_CHIP) {
       snprintf(where, sizeof where, "section %zu", i);
       bad(&l, "unknown section type %u", sec->type);
       goto fail;
@@ -575,6 +619,6 @@ void *np_sim_load(const nc_ncb *ncb, char *err, size_t errlen)
   }
   return s;
 fail:
-  np_sim_destroy(s);
+  np_sim_destroy(s, userData);
   return NULL;
 }

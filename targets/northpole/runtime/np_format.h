@@ -7,6 +7,16 @@
  *         = { start + i*stride + j : 0 <= i < count, 0 <= j < len }
  * so one output row of a conv over all its channels is one block.
  *
+ * Section NP_SECTION_CHIP (id 0), exactly one: the chip the binary is for
+ * (the container itself knows nothing of chips):
+ *   u32 rows, cols              the core grid (1..4096 each)
+ *   u64 clock_hz                (>= 1)
+ *   u32 sram_bytes              per core (>= 1)
+ *   u32 macs_per_cycle          per core at 8 bits (>= 1)
+ *   u32 hop_latency_cycles      NoC cycles per hop
+ *   u32 link_bytes_per_cycle    NoC link width (>= 1)
+ *   u64 macs_per_inference      the network's multiply-accumulates
+ *
  * Section NP_SECTION_TILE (id = tile number), one per core with work:
  *   i32 x, y                    grid position
  *   u32 kind                    NP_KIND_*
@@ -44,7 +54,7 @@
 #ifndef NC_TARGETS_NORTHPOLE_NP_FORMAT_H
 #define NC_TARGETS_NORTHPOLE_NP_FORMAT_H
 
-enum { NP_SECTION_TILE = 1, NP_SECTION_INPUT_STREAM = 2 };
+enum { NP_SECTION_TILE = 1, NP_SECTION_INPUT_STREAM = 2, NP_SECTION_CHIP = 3 };
 enum { NP_KIND_CONV = 1, NP_KIND_MATMUL = 2, NP_KIND_MAX_POOL = 3, NP_KIND_COPY = 4 };
 enum { NP_FLAG_RELU = 1 };
 enum { NP_BUF_WEIGHTS = 1, NP_BUF_BIAS = 2, NP_BUF_INPUT = 3, NP_BUF_OUTPUT = 4, NP_BUF_SCRATCH = 5 };

@@ -106,8 +106,16 @@ typedef struct np_stream {
   np_block *blocks;
 } np_stream;
 
+/** The chip a binary is for (its NP_SECTION_CHIP). */
+typedef struct np_chip {
+  uint32_t rows, cols;
+  uint64_t clock_hz;
+  uint32_t sram_bytes, macs_per_cycle, hop_latency_cycles, link_bytes_per_cycle;
+  uint64_t macs_per_inference;
+} np_chip;
+
 typedef struct np_sim {
-  nc_ncb_chip chip;
+  np_chip chip;
   size_t n_inputs, n_outputs;
   nc_ncb_tensor *inputs, *outputs;
   size_t n_tiles;
@@ -122,8 +130,8 @@ typedef struct np_sim {
 void np_clear_inbox(np_tile *t);
 
 /** Loader (loader.c): checks the sections and builds the state. */
-void *np_sim_load(const nc_ncb *ncb, char *err, size_t errlen);
-void np_sim_destroy(void *state);
+void *np_sim_load(const nc_ncb *ncb, char *err, size_t errlen, void *userData);
+void np_sim_destroy(void *state, void *userData);
 
 /** Datapath (datapath.c): computes the elements of iteration `it` of tile
  * `t` into t->out_data, reading inputs only where t->valid says they have

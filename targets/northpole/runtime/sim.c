@@ -283,7 +283,7 @@ static bool do_send(run_ctx *r, np_tile *t, size_t ti, const np_instr *in)
   })
   if (t->last_send[in->c] == (int64_t)t->pc)
     t->out_live -= it->elements;
-  const nc_ncb_chip *chip = &r->s->chip;
+  const np_chip *chip = &r->s->chip;
   uint64_t serial = ceil_div((uint64_t)it->elements, chip->link_bytes_per_cycle);
   uint64_t arrival = t->t + serial + hops(t, in->a, in->b) * chip->hop_latency_cycles;
   t->t += serial;
@@ -425,11 +425,13 @@ static bool leftovers(run_ctx *r)
   return true;
 }
 
-static bool np_sim_run(void *state, size_t batch, const int8_t *const *inputs, int8_t *const *outputs, char *err,
-                       size_t errlen)
+static bool np_sim_run(void *state, size_t batch, const void *const *inputs, void *const *outputs, char *err,
+                       size_t errlen, void *userData)
 {
   np_sim *s = state;
-  run_ctx r = {.s = s, .batch = batch, .inputs = inputs, .outputs = outputs, .err = err, .errlen = errlen};
+  /* the loader accepted int8 tensors only */
+  run_ctx r = {.s = s, .batch = batch, .inputs = (const int8_t *const *)inputs, .outputs = (int8_t *const *)outputs,
+               .err = err, .errlen = errlen};
   r.out_end = nc_rt_calloc(batch, sizeof *r.out_end);
   r.out_missing = nc_rt_calloc(batch, sizeof *r.out_missing);
   for (size_t k = 0; k < batch; k++)
@@ -507,43 +509,41 @@ static bool np_sim_run(void *state, size_t batch, const int8_t *const *inputs, i
 
 /* --- figures -------------------------------------------------------------------------------------------------------- */
 
-static void np_sim_stats(const void *state, nc_device_stats *st)
+static void np_sim_figures(const void *state, nc_figures *f, void *userData)
 {
   const np_sim *s = state;
-  memset(st, 0, sizeof *st);
-  st->inferences = s->batch;
-  st->total_cycles = s->total_cycles;
-  st->latency_cycles = s->latency;
-  st->cycles_per_inference = s->batch > 1 ? (double)(s->last_end - s->first_end) / (double)(s->batch - 1)
-                                          : (double)s->latency;
-  st->clock_hz = s->chip.clock_hz;
-  st->frames_per_second = st->cycles_per_inference > 0 ? (double)s->chip.clock_hz / st->cycles_per_inference : 0;
-  st->latency_seconds = (double)s->latency / (double)s->chip.clock_hz;
-  st->macs_per_inference = s->chip.macs_per_inference;
-  st->cores_used = (uint32_t)s->n_tiles;
-  st->cores_total = s->chip.rows * s->chip.cols;
-  st->macs_per_cycle = s->chip.macs_per_cycle;
-  st->roofline_cycles = (double)s->chip.macs_per_inference / ((double)st->cores_total * s->chip.macs_per_cycle);
-  st->roofline_ratio = st->roofline_cycles > 0 ? st->cycles_per_inference / st->roofline_cycles : 0;
-  st->used_roofline_cycles = (double)s->chip.macs_per_inference / ((double)s->n_tiles * s->chip.macs_per_cycle);
-}
-
-static size_t np_sim_num_cores(const void *state) { return ((const np_sim *)state)->n_tiles; }
-
-static void np_sim_core_stats(const void *state, size_t i, nc_device_core_stats *out)
-{
-  const np_sim *s = state;
-  const np_tile *t = &s->tiles[i];
-  memset(out, 0, sizeof *out);
-  out->x = t->x;
-  out->y = t->y;
-  memcpy(out->node, t->node, sizeof out->node);
-  out->busy_cycles = t->busy;
-  out->macs = t->macs;
-  out->bytes_sent = t->bytes_sent;
-  if (s->total_cycles) {
-    out->utilisation = (double)t->busy / (double)s->total_cycles;
-    out->mac_utilisation = (double)t->macs / ((double)s->total_cycles * s->chip.macs_per_cycle);
+  const np_chip *ch = &s->chip;
+  double cpi = s->batch > 1 ? (double)(s->last_end - s->first_end) / (double)(s->batch - 1) : (double)s->latency;
+  uint64_t cores = (uint64_t)ch->rows * ch->cols;
+  double bound = (double)ch->macs_per_inference / ((double)cores * ch->macs_per_cycle);
+  nc_figures_set_text(f, "target", "northpole");
+  nc_figures_set_int(f, "inferences", (int64_t)s->batch);
+  nc_figures_set_int(f, "total_cycles", (int64_t)s->total_cycles);
+  nc_figures_set_real(f, "cycles_per_inference", cpi);
+  nc_figures_set_real(f, "frames_per_second", cpi > 0 ? (double)ch->clock_hz / cpi : 0);
+  nc_figures_set_int(f, "latency_cycles", (int64_t)s->latency);
+  nc_figures_set_real(f, "latency_seconds", (double)s->latency / (double)ch->clock_hz);
+  nc_figures_set_int(f, "clock_hz", (int64_t)ch->clock_hz);
+  nc_figures_set_int(f, "macs_per_inference", (int64_t)ch->macs_per_inference);
+  nc_figures_set_int(f, "macs_per_cycle_per_core", ch->macs_per_cycle);
+  nc_figures_set_real(f, "roofline_bound_cycles", bound);
+  nc_figures_set_real(f, "roofline_ratio", bound > 0 ? cpi / bound : 0);
+  nc_figures_set_int(f, "cores_used", (int64_t)s->n_tiles);
+  nc_figures_set_int(f, "cores_total", (int64_t)cores);
+  nc_figures_set_real(f, "used_roofline_bound_cycles",
+                      (double)ch->macs_per_inference / ((double)s->n_tiles * ch->macs_per_cycle));
+  for (size_t i = 0; i < s->n_tiles; i++) {
+    const np_tile *t = &s->tiles[i];
+    nc_figures *c = nc_figures_add_core(f);
+    nc_figures_set_int(c, "x", t->x);
+    nc_figures_set_int(c, "y", t->y);
+    nc_figures_set_text(c, "node", t->node);
+    nc_figures_set_int(c, "busy_cycles", (int64_t)t->busy);
+    nc_figures_set_int(c, "macs", (int64_t)t->macs);
+    nc_figures_set_int(c, "bytes_sent", (int64_t)t->bytes_sent);
+    nc_figures_set_real(c, "utilisation", s->total_cycles ? (double)t->busy / (double)s->total_cycles : 0);
+    nc_figures_set_real(c, "mac_utilisation",
+                        s->total_cycles ? (double)t->macs / ((double)s->total_cycles * ch->macs_per_cycle) : 0);
   }
 }
 
@@ -551,8 +551,6 @@ const nc_target_sim nc_target_sim_northpole = {
   .name = "northpole",
   .load = np_sim_load,
   .run = np_sim_run,
-  .stats = np_sim_stats,
-  .num_cores = np_sim_num_cores,
-  .core_stats = np_sim_core_stats,
+  .figures = np_sim_figures,
   .destroy = np_sim_destroy,
 };

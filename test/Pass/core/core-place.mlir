@@ -1,11 +1,11 @@
 // core-place: splits layers that do not fit a core by output channels, then
 // lays the tiles in pipeline order along a serpentine path (row 0 left to
 // right, row 1 right to left, ...), so consecutive layers are NoC neighbours.
-// RUN: nc-opt --split-input-file --pass-pipeline='builtin.module(dataflow-to-core{rows=2 cols=2},core-place)' %s | FileCheck %s --check-prefix=GRID
-// RUN: nc-opt --split-input-file --pass-pipeline='builtin.module(dataflow-to-core{rows=2 cols=3 sram-bytes=200},core-place)' %s | FileCheck %s --check-prefix=SPLIT
-// RUN: nc-opt --split-input-file --pass-pipeline='builtin.module(dataflow-to-core{sram-bytes=64},core-place)' %s | FileCheck %s --check-prefix=SMALL
-// RUN: nc-opt --split-input-file --pass-pipeline='builtin.module(dataflow-to-core{sram-bytes=200},core-place{max-tiles-per-layer=2})' %s | FileCheck %s --check-prefix=LIMIT
-// RUN: nc-opt --split-input-file --pass-pipeline='builtin.module(dataflow-to-core{rows=2 cols=3 sram-bytes=200},core-place)' --mlir-pass-statistics %s 2>&1 >/dev/null | FileCheck %s --check-prefix=STATS
+// RUN: nc-opt --split-input-file --pass-pipeline='builtin.module(target-attach{target=northpole},dataflow-to-core{rows=2 cols=2},core-place)' %s | FileCheck %s --check-prefix=GRID
+// RUN: nc-opt --split-input-file --pass-pipeline='builtin.module(target-attach{target=northpole},dataflow-to-core{rows=2 cols=3 sram-bytes=200},core-place)' %s | FileCheck %s --check-prefix=SPLIT
+// RUN: nc-opt --split-input-file --pass-pipeline='builtin.module(target-attach{target=northpole},dataflow-to-core{sram-bytes=64},core-place)' %s | FileCheck %s --check-prefix=SMALL
+// RUN: nc-opt --split-input-file --pass-pipeline='builtin.module(target-attach{target=northpole},dataflow-to-core{sram-bytes=200},core-place{max-tiles-per-layer=2})' %s | FileCheck %s --check-prefix=LIMIT
+// RUN: nc-opt --split-input-file --pass-pipeline='builtin.module(target-attach{target=northpole},dataflow-to-core{rows=2 cols=3 sram-bytes=200},core-place)' --mlir-pass-statistics %s 2>&1 >/dev/null | FileCheck %s --check-prefix=STATS
 // STATS:      CorePlace
 // STATS-NEXT:   (S) 3 noc-hops         - Sum of the NoC distances of all producer -> consumer tile pairs
 // STATS-NEXT:   (S) 0 num-split-layers - Number of layers split over several tiles

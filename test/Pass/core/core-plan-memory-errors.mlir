@@ -2,8 +2,8 @@
 // core per layer, core-plan-memory reports every tile that overflows, by how
 // many bytes, with its buffers and what would make it fit. Tiles that fit
 // get their addresses; the pass fails.
-// RUN: nc-opt --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(dataflow-to-core{sram-bytes=64},core-place{max-tiles-per-layer=1},core-schedule,core-plan-memory)' %s
-// RUN: not nc-opt --split-input-file --pass-pipeline='builtin.module(dataflow-to-core{sram-bytes=64},core-place{max-tiles-per-layer=1},core-schedule,core-plan-memory)' %s 2>&1 | FileCheck %s
+// RUN: nc-opt --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(target-attach{target=northpole},dataflow-to-core{sram-bytes=64},core-place{max-tiles-per-layer=1},core-schedule,core-plan-memory)' %s
+// RUN: not nc-opt --split-input-file --pass-pipeline='builtin.module(target-attach{target=northpole},dataflow-to-core{sram-bytes=64},core-place{max-tiles-per-layer=1},core-schedule,core-plan-memory)' %s 2>&1 | FileCheck %s
 // CHECK:      core-plan-memory-errors.mlir:[[#LINE:]]:3: error: 'core.tile' op core-plan-memory: tile (0, 0) of layer 'conv1' needs 94 bytes of SRAM but a core has 64: 30 bytes too many
 // CHECK-NEXT:   %3 = dataflow.node "conv1"(%2)
 // CHECK-NEXT:   ^

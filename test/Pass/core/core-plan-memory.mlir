@@ -2,9 +2,9 @@
 // (buffers share bytes only when their lifetimes in the program do not
 // overlap; with one layer per core all of a tile's buffers are live at its
 // computes, so they are laid out one after the other), aligned as asked.
-// RUN: nc-opt --split-input-file --pass-pipeline='builtin.module(dataflow-to-core{rows=2 cols=2},core-place,core-schedule,core-plan-memory)' %s | FileCheck %s
-// RUN: nc-opt --split-input-file --pass-pipeline='builtin.module(dataflow-to-core{rows=2 cols=2},core-place,core-schedule,core-plan-memory{alignment=16})' %s | FileCheck %s --check-prefix=ALIGN
-// RUN: nc-opt --split-input-file --pass-pipeline='builtin.module(dataflow-to-core{rows=2 cols=2},core-place,core-schedule,core-plan-memory)' --mlir-pass-statistics %s 2>&1 >/dev/null | FileCheck %s --check-prefix=STATS
+// RUN: nc-opt --split-input-file --pass-pipeline='builtin.module(target-attach{target=northpole},dataflow-to-core{rows=2 cols=2},core-place,core-schedule,core-plan-memory)' %s | FileCheck %s
+// RUN: nc-opt --split-input-file --pass-pipeline='builtin.module(target-attach{target=northpole},dataflow-to-core{rows=2 cols=2},core-place,core-schedule,core-plan-memory{alignment=16})' %s | FileCheck %s --check-prefix=ALIGN
+// RUN: nc-opt --split-input-file --pass-pipeline='builtin.module(target-attach{target=northpole},dataflow-to-core{rows=2 cols=2},core-place,core-schedule,core-plan-memory)' --mlir-pass-statistics %s 2>&1 >/dev/null | FileCheck %s --check-prefix=STATS
 // RUN: not nc-opt --pass-pipeline='builtin.module(core-plan-memory{alignment=0})' %s 2>&1 | FileCheck %s --check-prefix=BAD-ALIGN
 // BAD-ALIGN: error: core-plan-memory: alignment must be between 1 and 1048576, not 0
 // STATS:      CorePlanMemory

@@ -7,9 +7,9 @@
 // Iterations whose output nobody reads are not sent, producer iterations the
 // node does not read are not received, and computes with nothing between
 // them merge into one range.
-// RUN: nc-opt --split-input-file --pass-pipeline='builtin.module(dataflow-to-core{rows=2 cols=2},core-place,core-schedule)' %s | FileCheck %s
-// RUN: nc-opt --split-input-file --pass-pipeline='builtin.module(dataflow-to-core{sram-bytes=64},core-place,core-schedule)' %s | FileCheck %s --check-prefix=SPLIT
-// RUN: nc-opt --split-input-file --pass-pipeline='builtin.module(dataflow-to-core{rows=2 cols=2},core-place,core-schedule)' --mlir-pass-statistics %s 2>&1 >/dev/null | FileCheck %s --check-prefix=STATS
+// RUN: nc-opt --split-input-file --pass-pipeline='builtin.module(target-attach{target=northpole},dataflow-to-core{rows=2 cols=2},core-place,core-schedule)' %s | FileCheck %s
+// RUN: nc-opt --split-input-file --pass-pipeline='builtin.module(target-attach{target=northpole},dataflow-to-core{sram-bytes=64},core-place,core-schedule)' %s | FileCheck %s --check-prefix=SPLIT
+// RUN: nc-opt --split-input-file --pass-pipeline='builtin.module(target-attach{target=northpole},dataflow-to-core{rows=2 cols=2},core-place,core-schedule)' --mlir-pass-statistics %s 2>&1 >/dev/null | FileCheck %s --check-prefix=STATS
 // STATS:      CoreSchedule
 // STATS-NEXT:   (S) 48 byte-hops    - Bytes sent between tiles times the NoC hops they travel
 // STATS-NEXT:   (S) 48 bytes-sent   - Bytes sent between tiles

@@ -1,5 +1,5 @@
 // dataflow-to-core needs dataflow-deps' results and maps a function once.
-// RUN: nc-opt --split-input-file --verify-diagnostics --dataflow-to-core %s
+// RUN: nc-opt --split-input-file --verify-diagnostics --target-attach=target=northpole --dataflow-to-core %s
 
 func.func @nodeps(%arg0: tensor<1x2x4x4xf32>) -> tensor<1x2x2x2xf32> {
   // expected-error@+1 {{'dataflow.node' op dataflow-to-core: node 'pool1' has no dependences (earliest, control, buffer_elements): run dataflow-deps first}}

@@ -3,8 +3,8 @@
 // 2), a core.chip naming the function, with one unplaced tile per node in
 // pipeline order; each tile holds the buffers its node needs on one core
 // (offsets -1: not planned) and an empty program.
-// RUN: nc-opt --dataflow-to-core %s | FileCheck %s
-// RUN: nc-opt --dataflow-to-core --mlir-pass-statistics %s 2>&1 >/dev/null | FileCheck %s --check-prefix=STATS
+// RUN: nc-opt --target-attach=target=northpole --dataflow-to-core %s | FileCheck %s
+// RUN: nc-opt --target-attach=target=northpole --dataflow-to-core --mlir-pass-statistics %s 2>&1 >/dev/null | FileCheck %s --check-prefix=STATS
 // STATS:      DataflowToCore
 // STATS-NEXT:   (S) 2 num-chips - Number of core.chip ops created
 // STATS-NEXT:   (S) 6 num-tiles - Number of tiles created (one per dataflow node)

@@ -19,8 +19,7 @@ ENTRY = 32
 def parse(b):
     magic, major, minor, hsize, hcrc, fsize = struct.unpack_from("<4sHHIIQ", b, 0)
     target = b[24:56].split(b"\0")[0].decode()
-    rows, cols, clock, sram, macs, hop, link, mpi = struct.unpack_from("<IIQIIIIQ", b, 56)
-    n_in, n_out, n_sec, flags = struct.unpack_from("<IIII", b, 96)
+    n_in, n_out, n_sec, flags = struct.unpack_from("<IIII", b, 56)
     tensors = []
     for i in range(n_in + n_out):
         o = HEADER + i * TENSOR
@@ -31,9 +30,14 @@ def parse(b):
         tensors.append(("input" if i < n_in else "output", name, dtype, dims, scale, zp))
     table = HEADER + (n_in + n_out) * TENSOR
     sections = [struct.unpack_from("<IIQQI", b, table + i * ENTRY) for i in range(n_sec)]
+    chip = {}
+    for t, ident, off, size, crc in sections:
+        if t == 3 and off + 40 <= len(b):  # NorthPole's chip section (targets/northpole/runtime/np_format.h)
+            rows, cols, clock, sram, macs, hop, link, mpi = struct.unpack_from("<IIQIIIIQ", b, off)
+            chip = dict(grid=(rows, cols), clock=clock, sram=sram, macs_per_cycle=macs, hop=hop, link=link,
+                        macs_per_inference=mpi)
     return dict(magic=magic, version=(major, minor), header_size=hsize, header_crc=hcrc, file_size=fsize,
-                target=target, grid=(rows, cols), clock=clock, sram=sram, macs_per_cycle=macs, hop=hop, link=link,
-                macs_per_inference=mpi, tensors=tensors, table=table, sections=sections)
+                target=target, chip=chip, tensors=tensors, table=table, sections=sections)
 
 
 def fix_header_crc(b):
@@ -57,9 +61,10 @@ def dump(path):
     hdr[12:16] = b"\0\0\0\0"
     print("magic", h["magic"], "version %d.%d" % h["version"], "file_size", h["file_size"] == len(b),
           "header_crc", zlib.crc32(bytes(hdr)) == h["header_crc"])
-    print("target", h["target"], "grid %dx%d" % h["grid"], "clock", h["clock"], "sram", h["sram"],
-          "macs_per_cycle", h["macs_per_cycle"], "hop", h["hop"], "link", h["link"],
-          "macs_per_inference", h["macs_per_inference"])
+    c = h["chip"]
+    print("target", h["target"], "grid %dx%d" % c["grid"], "clock", c["clock"], "sram", c["sram"],
+          "macs_per_cycle", c["macs_per_cycle"], "hop", c["hop"], "link", c["link"],
+          "macs_per_inference", c["macs_per_inference"])
     for t in h["tensors"]:
         print("%s '%s' dtype %d dims %s scale %.9g zero_point %d" % t)
     for i, (t, ident, off, size, crc) in enumerate(h["sections"]):
@@ -75,11 +80,11 @@ def corrupt(path, d):
     out("truncated", b[:len(b) // 2])
     out("short", b[:20])
     m = bytearray(b); m[0:4] = b"XCB\0"; out("magic", m)
-    m = bytearray(b); struct.pack_into("<H", m, 4, 2); out("version", m)
+    m = bytearray(b); struct.pack_into("<H", m, 4, 3); out("version", m)
     m = bytearray(b); struct.pack_into("<H", m, 6, 9); out("minor", m)
     t, ident, off, size, crc = h["sections"][-1]
     m = bytearray(b); m[off + size // 2] ^= 0x55; out("crc-section", m)
-    m = bytearray(b); struct.pack_into("<Q", m, 64, 123); out("crc-header", m)
+    m = bytearray(b); struct.pack_into("<I", m, 56, 2); out("crc-header", m)
     out("trailing", b + bytes(16))
     m = bytearray(b); struct.pack_into("<Q", m, h["table"] + 8, len(b) + 64); fix_header_crc(m); out("bounds", m)
     m = bytearray(b); struct.pack_into("<I", m, off + size - 40, 9); fix_section_crc(m, len(h["sections"]) - 1)

@@ -5,7 +5,7 @@
 // quantized and the output dequantized by the host. Tiles and hops:
 //   host -> conv1[0,1) at (0,0), 1 hop; host -> conv1[1,2) at (0,1), 2 hops
 //   both -> pool1 at (1,0) -> flatten1 at (2,0) -> matmul1 at (3,0) -> host (4 hops)
-module {
+module attributes {nc.chip = #core.desc<name = "northpole", rows = 16, cols = 16, sram_bytes = 786432, ops_per_cycle = array<i64: 2, 8192, 4, 4096, 8, 2048>, hop_latency_cycles = 1, link_bytes_per_cycle = 32, clock_hz = 4.0e+08>, nc.target = "northpole"} {
   func.func @tiny(%arg0: tensor<1x1x4x4xf32>) -> tensor<1x3xf32> attributes {dataflow.io = {inputs = [{argument = 0 : i64, bits = 8 : i64, name = "input0", scale = 1.562500e-02 : f64, zero_point = 0 : i64}], outputs = [{bits = 8 : i64, name = "output0", result = 0 : i64, scale = 5.000000e-02 : f64, zero_point = 0 : i64}]}} {
     %0 = graph.constant {value = dense<1.562500e-02> : tensor<f32>} : () -> tensor<f32>
     %1 = graph.constant {value = dense<0> : tensor<i8>} : () -> tensor<i8>

@@ -1,31 +1,43 @@
 /* ncb.h: the .ncb container shared by every target's binaries.
  *
  * A .ncb file is a versioned header (magic "NCB\0", format version, target
- * name, the chip's grid, clock and per-core figures, input/output tensor
- * descriptors with their quantization, a section table) followed by
- * sections whose contents the target defines (for NorthPole: one section
- * per tile and the host's input streams). The header and every section
- * carry a CRC-32 (the zlib/PNG polynomial, so `zlib.crc32` checks them).
- * docs/targets/ncb-format.md is the byte-level reference.
+ * name, counts), the descriptors of the network's inputs and outputs (name,
+ * element type, shape, quantization), a table of typed sections, and the
+ * sections, whose contents the target defines: NorthPole writes its chip
+ * figures and one section per tile, the crossbar target its crossbars and
+ * control programs. Nothing about any chip is in the container itself. The
+ * header and every section carry a CRC-32 (the zlib/PNG polynomial, so
+ * `zlib.crc32` checks them). docs/targets/ncb-format.md is the byte-level
+ * reference.
  *
  * Writers produce the same bytes for the same content: no timestamps,
  * no pointers, zero padding. Readers check everything before any target
  * code looks at a section (bad magic, version mismatch, truncation, a bad
- * checksum, sections out of bounds or overlapping), so a target's loader
- * only validates the meaning of its sections.
+ * checksum, sections out of bounds or overlapping, descriptor fields out of
+ * range), so a target's loader only validates the meaning of its sections.
  *
  * This part of nc has no dependency but libc: it is in the runtime library
  * that host programs link.
  */
-#ifndef NC_TARGETS_NCB_H
-#define NC_TARGETS_NCB_H
+#ifndef NC_RUNTIME_NCB_H
+#define NC_RUNTIME_NCB_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "nc/support/base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#ifdef __cplusplus
+}
+#endif
+
+#endif
+
 /** Format version written, and the newest read (same major, minor <= this). */
-#define NC_NCB_VERSION_MAJOR 1
+#define NC_NCB_VERSION_MAJOR 2
 #define NC_NCB_VERSION_MINOR 0
 
 /** Sizes of the fixed parts (bytes). */
@@ -36,29 +48,36 @@
 #define NC_NCB_MAX_RANK 8
 /** Section alignment in the file. */
 #define NC_NCB_ALIGN 16
+/** Length of the target name field (with its NUL). */
+#define NC_NCB_TARGET_LEN 32
 
-/** Element types of tensor descriptors. */
-enum { NC_NCB_DTYPE_I8 = 1 };
+/** Element types of tensor descriptors. Sub-byte integers are stored one
+ * element per byte in host buffers (int8 storage holding the narrower
+ * range); nc_ncb_dtype_storage_bytes gives the storage size. */
+typedef enum nc_ncb_dtype {
+  NC_NCB_DTYPE_I8 = 1,
+  NC_NCB_DTYPE_I4 = 2,
+  NC_NCB_DTYPE_I2 = 3,
+  NC_NCB_DTYPE_U8 = 4,
+  NC_NCB_DTYPE_I16 = 5,
+  NC_NCB_DTYPE_I32 = 6,
+  NC_NCB_DTYPE_F32 = 7,
+} nc_ncb_dtype;
 
-/** The chip a binary was compiled for (header fields). */
-typedef struct nc_ncb_chip {
-  char target[32];             /**< target name, NUL-terminated */
-  uint32_t rows, cols;         /**< core grid */
-  uint64_t clock_hz;
-  uint32_t sram_bytes;         /**< per core */
-  uint32_t macs_per_cycle;     /**< per core at 8 bits (ops per cycle / 2) */
-  uint32_t hop_latency_cycles; /**< NoC: cycles per hop */
-  uint32_t link_bytes_per_cycle;
-  uint64_t macs_per_inference; /**< the network's multiply-accumulates */
-} nc_ncb_chip;
+/** Bytes one element of `dtype` takes in a host buffer (0: unknown type). */
+size_t nc_ncb_dtype_storage_bytes(uint32_t dtype);
+/** The dtype's name ("i8", "f32"), or NULL if unknown. */
+const char *nc_ncb_dtype_name(uint32_t dtype);
+/** The value range of an integer dtype (false for floats and unknown types). */
+bool nc_ncb_dtype_range(uint32_t dtype, int64_t *min, int64_t *max);
 
 /** A network input or output as the host sees it (one inference). */
 typedef struct nc_ncb_tensor {
   char name[32];
-  uint32_t dtype; /**< NC_NCB_DTYPE_I8 */
+  uint32_t dtype; /**< nc_ncb_dtype */
   uint32_t rank;
   int64_t dims[NC_NCB_MAX_RANK];
-  float scale;    /**< real = scale * (q - zero_point) */
+  float scale;    /**< real = scale * (q - zero_point); 1 and 0 for float tensors */
   int32_t zero_point;
 } nc_ncb_tensor;
 
@@ -74,7 +93,7 @@ typedef struct nc_ncb_section {
 /** A parsed binary. Arrays are malloc'ed; `data` is the caller's image. */
 typedef struct nc_ncb {
   uint16_t version_major, version_minor;
-  nc_ncb_chip chip;
+  char target[NC_NCB_TARGET_LEN]; /**< the target name, NUL-terminated */
   size_t n_inputs, n_outputs, n_sections;
   nc_ncb_tensor *inputs, *outputs;
   nc_ncb_section *sections;
@@ -147,8 +166,9 @@ void nc_cursor_align(nc_cursor *c, size_t align);
 /** A binary being written. */
 typedef struct nc_ncb_writer nc_ncb_writer;
 
-/** Starts a binary for `chip`. */
-nc_ncb_writer *nc_ncb_writer_create(const nc_ncb_chip *chip);
+/** Starts a binary for the target named `target` (at most
+ * NC_NCB_TARGET_LEN - 1 bytes). */
+NC_GIVE nc_ncb_writer *nc_ncb_writer_create(const char *target);
 /** Adds an input / output descriptor (in order). */
 void nc_ncb_writer_add_input(nc_ncb_writer *w, const nc_ncb_tensor *t);
 void nc_ncb_writer_add_output(nc_ncb_writer *w, const nc_ncb_tensor *t);
@@ -157,8 +177,12 @@ void nc_ncb_writer_add_output(nc_ncb_writer *w, const nc_ncb_tensor *t);
 nc_bytes *nc_ncb_writer_add_section(nc_ncb_writer *w, uint32_t type, uint32_t id);
 /** Lays out the file (header, descriptors, table, sections, checksums) and
  * returns a malloc'ed image of *size bytes; frees the writer. */
-uint8_t *nc_ncb_writer_finish(nc_ncb_writer *w, size_t *size);
+NC_GIVE uint8_t *nc_ncb_writer_finish(NC_TAKE nc_ncb_writer *w, size_t *size);
 /** Frees a writer without finishing it. */
-void nc_ncb_writer_destroy(nc_ncb_writer *w);
+void nc_ncb_writer_destroy(NC_TAKE nc_ncb_writer *w);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
