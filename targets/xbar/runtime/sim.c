@@ -245,19 +245,21 @@ static void xbar_figures(const void *state, nc_figures *f, void *userData)
   const xbar_state *s = state;
   const xbar_chip *chip = &s->chip;
   size_t total = (size_t)chip->mesh_rows * chip->mesh_cols;
-  uint64_t cpi = s->inferences > 1 ? (s->last_end - s->first_end) / (s->inferences - 1) : s->latency;
+  double cpi = s->inferences > 1 ? (double)(s->last_end - s->first_end) / (double)(s->inferences - 1)
+                                 : (double)s->latency;
   double bound = (double)s->mvms_per_inference * (double)xbar_mvm_cycles(chip) / (double)total;
   nc_figures_set_text(f, "target", "xbar");
   nc_figures_set_text(f, "chip", chip->name);
   nc_figures_set_int(f, "inferences", (int64_t)s->inferences);
   nc_figures_set_int(f, "total_cycles", (int64_t)s->total_cycles);
-  nc_figures_set_int(f, "cycles_per_inference", (int64_t)cpi);
-  nc_figures_set_real(f, "frames_per_second", cpi ? (double)chip->clock_hz / (double)cpi : 0);
+  nc_figures_set_real(f, "cycles_per_inference", cpi);
+  nc_figures_set_real(f, "frames_per_second", cpi > 0 ? (double)chip->clock_hz / cpi : 0);
+  nc_figures_set_int(f, "clock_hz", (int64_t)chip->clock_hz);
   nc_figures_set_int(f, "latency_cycles", (int64_t)s->latency);
   nc_figures_set_int(f, "mvms_per_inference", (int64_t)s->mvms_per_inference);
   nc_figures_set_int(f, "mvm_cycles", (int64_t)xbar_mvm_cycles(chip));
   nc_figures_set_real(f, "roofline_bound_cycles", bound);
-  nc_figures_set_real(f, "roofline_ratio", bound > 0 ? (double)cpi / bound : 0);
+  nc_figures_set_real(f, "roofline_ratio", bound > 0 ? cpi / bound : 0);
   uint64_t used = 0, xbars = 0, cells = 0;
   for (uint32_t i = 0; i < s->n_stages; i++) {
     const xbar_stage *st = &s->stages[i];
@@ -267,7 +269,7 @@ static void xbar_figures(const void *state, nc_figures *f, void *userData)
       cells += (uint64_t)st->replicas * st->rows * st->cols;
     }
   }
-  nc_figures_set_int(f, "cores", (int64_t)total);
+  nc_figures_set_int(f, "cores_total", (int64_t)total);
   nc_figures_set_int(f, "cores_used", (int64_t)used);
   nc_figures_set_int(f, "crossbars_used", (int64_t)xbars);
   nc_figures_set_real(f, "crossbar_utilisation",
@@ -283,7 +285,7 @@ static void xbar_figures(const void *state, nc_figures *f, void *userData)
       nc_figures *c = nc_figures_add_core(f);
       nc_figures_set_int(c, "x", core % chip->mesh_cols);
       nc_figures_set_int(c, "y", core / chip->mesh_cols);
-      nc_figures_set_text(c, "stage", st->name);
+      nc_figures_set_text(c, "node", st->name);
       if (st->matrix) {
         uint32_t rt = k / st->col_tiles % st->row_tiles, ct = k % st->col_tiles;
         uint32_t r0 = rt * chip->xbar_rows, c0 = ct * chip->xbar_cols;
