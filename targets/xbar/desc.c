@@ -1,15 +1,12 @@
-/* desc.c: reads the xbar target's chip descriptions (JSON, with jansson)
- * and converts them to and from the IR's attribute.
- *
- * jansson keeps no positions for values, so for a value that breaks the
- * schema a small scanner walks the (already valid) text along the key path
- * to the value: every error points at file:line:col and says what is
- * wrong and by how much ("crossbar.rows must be at most 4096, not 5000:
- * 904 too many").
+/* desc.c: reads the xbar target's chip descriptions (JSON, through the
+ * targets' shared reader nc/targets/desc_json.h, which finds where each
+ * value is written) and converts them to and from the IR's attribute
+ * #xbar.desc. Every error points at file:line:col and says what is wrong,
+ * why the bound exists and by how much ("crossbar.rows" must be at most
+ * 4096 (cells per column), not 5000: 904 too large).
  */
 #include "desc.h"
 
-#include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,141 +15,7 @@
 #include "nc/ir/diag.h"
 #include "nc/ir/dialect_attrs.h"
 #include "nc/ir/types.h"
-
-/* --- positions ------------------------------------------------------------------------------------------ */
-
-typedef struct jtext {
-  const char *s;
-  size_t n;
-} jtext;
-
-static size_t skip_ws(jtext t, size_t i)
-{
-  while (i < t.n && strchr(" \t\r\n", t.s[i]) && t.s[i])
-    i++;
-  return i;
-}
-
-static size_t skip_string(jtext t, size_t i)
-{
-  for (i++; i < t.n && t.s[i] != '"'; i++)
-    if (t.s[i] == '\\')
-      i++;
-  return i < t.n ? i + 1 : t.n;
-}
-
-static size_t skip_value(jtext t, size_t i)
-{
-  if (i >= t.n)
-    return t.n;
-  if (t.s[i] == '"')
-    return skip_string(t, i);
-  if (t.s[i] == '{' || t.s[i] == '[') {
-    int depth = 0;
-    while (i < t.n) {
-      if (t.s[i] == '"') {
-        i = skip_string(t, i);
-        continue;
-      }
-      if (t.s[i] == '{' || t.s[i] == '[')
-        depth++;
-      else if ((t.s[i] == '}' || t.s[i] == ']') && --depth == 0)
-        return i + 1;
-      i++;
-    }
-    return t.n;
-  }
-  while (i < t.n && !strchr(",}] \t\r\n", t.s[i]))
-    i++;
-  return i;
-}
-
-static size_t find_member(jtext t, size_t i, const char *key)
-{
-  size_t klen = strlen(key);
-  i = skip_ws(t, i + 1);
-  while (i < t.n && t.s[i] == '"') {
-    size_t end = skip_string(t, i);
-    bool match = end - i == klen + 2 && !memcmp(t.s + i + 1, key, klen);
-    i = skip_ws(t, end);
-    if (i >= t.n || t.s[i] != ':')
-      break;
-    i = skip_ws(t, i + 1);
-    if (match)
-      return i;
-    i = skip_ws(t, skip_value(t, i));
-    if (i < t.n && t.s[i] == ',')
-      i = skip_ws(t, i + 1);
-  }
-  return (size_t)-1;
-}
-
-/* The offset of the value at `path` ("crossbar.rows"), or of the deepest object on the path that exists. */
-static size_t path_offset(jtext t, const char *path)
-{
-  size_t at = skip_ws(t, 0);
-  char key[64];
-  while (*path) {
-    size_t n = strcspn(path, ".");
-    if (n >= sizeof key || at >= t.n || t.s[at] != '{')
-      break;
-    memcpy(key, path, n);
-    key[n] = 0;
-    size_t v = find_member(t, at, key);
-    if (v == (size_t)-1)
-      break;
-    at = v;
-    path += n + (path[n] == '.');
-  }
-  return at;
-}
-
-static void set_position(jtext t, size_t offset, xbar_desc_error *err)
-{
-  err->offset = offset < t.n ? offset : t.n;
-  err->line = 1;
-  err->column = 1;
-  for (size_t i = 0; i < err->offset; i++) {
-    if (t.s[i] == '\n') {
-      err->line++;
-      err->column = 1;
-    } else {
-      err->column++;
-    }
-  }
-}
-
-/* --- schema -------------------------------------------------------------------------------------------- */
-
-typedef struct reader {
-  jtext text;
-  xbar_desc_error *err;
-} reader;
-
-static bool fail(reader *r, const char *path, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static bool fail(reader *r, const char *path, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(r->err->message, sizeof r->err->message, fmt, ap);
-  va_end(ap);
-  set_position(r->text, path_offset(r->text, path), r->err);
-  return false;
-}
-
-static const char *type_name(const json_t *v)
-{
-  switch (json_typeof(v)) {
-  case JSON_OBJECT: return "an object";
-  case JSON_ARRAY: return "an array";
-  case JSON_STRING: return "a string";
-  case JSON_INTEGER: return "an integer";
-  case JSON_REAL: return "a number";
-  case JSON_TRUE:
-  case JSON_FALSE: return "a boolean";
-  default: return "null";
-  }
-}
+#include "nc/targets/desc_json.h"
 
 /* One integer field: its path, bounds and where it goes. */
 typedef struct field {
@@ -181,111 +44,49 @@ static const field fields[] = {
 };
 #undef F
 
-static const char *const sections[] = {"mesh", "crossbar", "digital", "core", "noc"};
+static const char *const root_keys[] = {"name", "mesh", "crossbar", "digital", "core", "noc", "clock_hz", NULL};
+static const char *const mesh_keys[] = {"rows", "cols", NULL};
+static const char *const crossbar_keys[] = {"rows", "cols", "weight_bits", "input_bits", "dac_bits", "adc_bits",
+                                            "mvm_latency_cycles", NULL};
+static const char *const digital_keys[] = {"vector_ops_per_cycle", NULL};
+static const char *const core_keys[] = {"sram_bytes", NULL};
+static const char *const noc_keys[] = {"hop_latency_cycles", "link_bytes_per_cycle", NULL};
 
-static json_t *lookup(reader *r, json_t *root, const char *path, bool *ok)
-{
-  const char *dot = strchr(path, '.');
-  if (!dot)
-    return json_object_get(root, path);
-  char sec[32];
-  snprintf(sec, sizeof sec, "%.*s", (int)(dot - path), path);
-  json_t *o = json_object_get(root, sec);
-  if (!o || !json_is_object(o)) {
-    *ok = o ? fail(r, sec, "\"%s\" must be an object, not %s", sec, type_name(o))
-            : fail(r, "", "missing \"%s\" (an object with \"%s\")", sec, dot + 1);
-    return NULL;
-  }
-  return json_object_get(o, dot + 1);
-}
-
-static bool known_key(const char *sec, const char *key)
-{
-  char full[96];
-  snprintf(full, sizeof full, "%s%s%s", sec ? sec : "", sec ? "." : "", key);
-  for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
-    if (!strcmp(fields[i].path, full))
-      return true;
-  if (!sec && !strcmp(key, "name"))
-    return true;
-  for (size_t i = 0; !sec && i < sizeof sections / sizeof sections[0]; i++)
-    if (!strcmp(sections[i], key))
-      return true;
-  return false;
-}
-
-static bool read_desc(reader *r, json_t *root, xbar_desc *d)
+/* Reads the description; each error is a diagnostic at the offending value. */
+static bool read_desc(nc_desc_reader *r, xbar_desc *d)
 {
   memset(d, 0, sizeof *d);
-  if (!json_is_object(root))
-    return fail(r, "", "a chip description must be a JSON object, not %s", type_name(root));
-  /* unknown keys are mistakes (a typo would otherwise silently keep a default) */
-  const char *key;
-  json_t *v;
-  json_object_foreach(root, key, v) {
-    if (!known_key(NULL, key))
-      return fail(r, key, "unknown key \"%s\" in an xbar chip description", key);
-    if (strcmp(key, "name") && json_is_object(v)) {
-      const char *k2;
-      json_t *v2;
-      json_object_foreach(v, k2, v2) if (!known_key(key, k2))
-      {
-        char p[96];
-        snprintf(p, sizeof p, "%s.%s", key, k2);
-        return fail(r, p, "unknown key \"%s\" in \"%s\"", k2, key);
-      }
-    }
-  }
-  json_t *name = json_object_get(root, "name");
-  if (!name || !json_is_string(name) || !json_string_length(name) || json_string_length(name) >= sizeof d->name)
-    return fail(r, name ? "name" : "", "\"name\" must be a non-empty string of at most %zu bytes", sizeof d->name - 1);
-  snprintf(d->name, sizeof d->name, "%s", json_string_value(name));
+  /* unknown keys are mistakes (a typo would otherwise silently drop a value) */
+  if (!nc_desc_check_keys(r, NULL, root_keys) || !nc_desc_check_keys(r, "mesh", mesh_keys) ||
+      !nc_desc_check_keys(r, "crossbar", crossbar_keys) || !nc_desc_check_keys(r, "digital", digital_keys) ||
+      !nc_desc_check_keys(r, "core", core_keys) || !nc_desc_check_keys(r, "noc", noc_keys) ||
+      !nc_desc_get_string(r, "name", false, d->name, sizeof d->name))
+    return false;
   for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
     const field *f = &fields[i];
-    bool ok = true;
-    json_t *x = lookup(r, root, f->path, &ok);
-    if (!ok)
+    int64_t n;
+    if (!nc_desc_get_int(r, f->path, INT64_MIN, INT64_MAX, false, &n))
       return false;
-    if (!x)
-      return fail(r, f->path, "missing \"%s\" (%s)", f->path, f->why);
-    if (!json_is_integer(x))
-      return fail(r, f->path, "\"%s\" must be an integer, not %s", f->path, type_name(x));
-    json_int_t n = json_integer_value(x);
     if (n < f->min)
-      return fail(r, f->path, "\"%s\" must be at least %lld (%s), not %lld: %lld too small", f->path,
-                  (long long)f->min, f->why, (long long)n, (long long)(f->min - n));
+      return nc_desc_error(r, f->path, "\"%s\" must be at least %lld (%s), not %lld: %lld too small", f->path,
+                           (long long)f->min, f->why, (long long)n, (long long)(f->min - n));
     if (n > f->max)
-      return fail(r, f->path, "\"%s\" must be at most %lld (%s), not %lld: %lld too large", f->path,
-                  (long long)f->max, f->why, (long long)n, (long long)(n - f->max));
+      return nc_desc_error(r, f->path, "\"%s\" must be at most %lld (%s), not %lld: %lld too large", f->path,
+                           (long long)f->max, f->why, (long long)n, (long long)(n - f->max));
     *(int64_t *)((char *)d + f->offset) = n;
   }
   if (d->dac_bits > d->input_bits)
-    return fail(r, "crossbar.dac_bits", "\"crossbar.dac_bits\" (%lld) must not exceed \"crossbar.input_bits\" (%lld): "
-                "%lld too many", (long long)d->dac_bits, (long long)d->input_bits,
-                (long long)(d->dac_bits - d->input_bits));
+    return nc_desc_error(r, "crossbar.dac_bits",
+                         "\"crossbar.dac_bits\" (%lld) must not exceed \"crossbar.input_bits\" (%lld): %lld too many",
+                         (long long)d->dac_bits, (long long)d->input_bits, (long long)(d->dac_bits - d->input_bits));
   return true;
 }
 
-bool xbar_desc_parse(const char *text, size_t len, xbar_desc *d, xbar_desc_error *err)
+bool xbar_desc_parse(nc_context *ctx, const char *text, size_t len, const char *file, xbar_desc *d)
 {
-  reader r = {{text, len}, err};
-  memset(err, 0, sizeof *err);
-  json_error_t je;
-  json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
-  if (!root) {
-    snprintf(err->message, sizeof err->message, "invalid JSON: %s", je.text);
-    if (je.line > 0) {
-      size_t off = 0;
-      for (int l = 1; l < je.line && off < len; off++)
-        if (text[off] == '\n')
-          l++;
-      off += je.column > 0 ? (size_t)je.column - 1 : 0;
-      set_position(r.text, off, err);
-    }
-    return false;
-  }
-  bool ok = read_desc(&r, root, d);
-  json_decref(root);
+  nc_desc_reader *r = nc_desc_reader_create(ctx, text, len, file);
+  bool ok = r && read_desc(r, d);
+  nc_desc_reader_destroy(r);
   return ok;
 }
 
@@ -363,18 +164,5 @@ bool xbar_desc_from_attr(const nc_attr *a, xbar_desc *d)
 nc_attr *xbar_desc_parse_attr(nc_context *ctx, const char *text, size_t len, const char *file)
 {
   xbar_desc d;
-  xbar_desc_error err;
-  if (xbar_desc_parse(text, len, &d, &err))
-    return xbar_desc_to_attr(ctx, &d);
-  unsigned id;
-  if (!nc_context_find_source(ctx, file, strlen(file), &id)) {
-    char *copy = malloc(len + 1);
-    if (!copy)
-      abort();
-    memcpy(copy, text, len);
-    copy[len] = 0;
-    id = nc_context_add_source(ctx, file, copy, len, true);
-  }
-  nc_emit_error(ctx, nc_location_from_source(id, err.line ? err.offset : 0), "chip description: %s", err.message);
-  return NULL;
+  return xbar_desc_parse(ctx, text, len, file, &d) ? xbar_desc_to_attr(ctx, &d) : NULL;
 }

@@ -26,16 +26,10 @@ typedef struct xbar_desc {
   int64_t clock_hz;
 } xbar_desc;
 
-/** Where a description error is (1-based; 0 when it has no position). */
-typedef struct xbar_desc_error {
-  int line, column;
-  size_t offset;
-  char message[320];
-} xbar_desc_error;
-
-/** Parses a description; false with the position and a message saying what
- * is wrong and by how much. */
-bool xbar_desc_parse(const char *text, size_t len, xbar_desc *d, xbar_desc_error *err);
+/** Parses a description (`len` bytes of JSON from `file`, registered as a
+ * source buffer of ctx); false after diagnostics at file:line:col saying
+ * what is wrong and by how much. */
+bool xbar_desc_parse(nc_context *ctx, const char *text, size_t len, const char *file, xbar_desc *d);
 
 /** The `#xbar.desc<...>` attribute definition (in the xbar dialect's table). */
 extern const nc_dialect_attr_def xbar_desc_attr_def;
@@ -47,8 +41,7 @@ NC_KEEP nc_attr *xbar_desc_to_attr(nc_context *ctx, const xbar_desc *d);
 /** Reads a description attribute; false if it is not one. */
 bool xbar_desc_from_attr(NC_KEEP const nc_attr *a, xbar_desc *d);
 
-/** Parses a description and reports errors as diagnostics at file:line:col
- * (the text is registered as a source buffer of ctx under `file`). */
+/** xbar_desc_parse, then the attribute (NULL after diagnostics). */
 NC_KEEP nc_attr *xbar_desc_parse_attr(nc_context *ctx, const char *text, size_t len, const char *file);
 
 #endif

@@ -8,6 +8,7 @@
 #include "../../targets/xbar/xbar_ir.h"
 #include "check.h"
 #include "nc/ir/context.h"
+#include "nc/ir/diag.h"
 
 static char *slurp(const char *path)
 {
@@ -21,14 +22,42 @@ static char *slurp(const char *path)
   return buf;
 }
 
+typedef struct captured {
+  nc_context *ctx;
+  char text[1024];
+} captured;
+
+/* Keeps the first diagnostic, printed as the tools print it. */
+static bool capture(const nc_diag *d, void *user)
+{
+  captured *c = user;
+  if (!c->text[0]) {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    nc_diag_print(d, c->ctx, f);
+    fclose(f);
+    snprintf(c->text, sizeof c->text, "%s", buf);
+    free(buf);
+  }
+  return true;
+}
+
+/* Parses `text` as file "t<n>.json" and expects the diagnostic "t<n>.json:line:col: error: chip description: msg". */
 static void expect_error(const char *text, const char *msg, int line, int col)
 {
+  static int n;
+  char file[32], want[600];
+  snprintf(file, sizeof file, "t%d.json", ++n);
+  snprintf(want, sizeof want, "%s:%d:%d: error: chip description: %s", file, line, col, msg);
+  nc_context *ctx = nc_context_create();
+  captured c = {ctx, ""};
+  unsigned id = nc_context_push_diag_handler(ctx, capture, &c);
   xbar_desc d;
-  xbar_desc_error err;
-  bool ok = xbar_desc_parse(text, strlen(text), &d, &err);
-  CHECK(!ok && strstr(err.message, msg) && err.line == line && err.column == col,
-        "expected '%s' at %d:%d, got %s '%s' at %d:%d", msg, line, col, ok ? "success" : "error", err.message, err.line,
-        err.column);
+  bool ok = xbar_desc_parse(ctx, text, strlen(text), file, &d);
+  CHECK(!ok && strstr(c.text, want), "expected '%s', got %s '%s'", want, ok ? "success" : "error", c.text);
+  nc_context_pop_diag_handler(ctx, id);
+  nc_context_destroy(ctx);
 }
 
 int main(void)
@@ -42,8 +71,7 @@ int main(void)
     if (!text)
       continue;
     xbar_desc d, back;
-    xbar_desc_error err;
-    CHECK(xbar_desc_parse(text, strlen(text), &d, &err), "%s: %s", names[i], err.message);
+    CHECK(xbar_desc_parse(ctx, text, strlen(text), names[i], &d), "%s does not parse", names[i]);
     CHECK(xbar_desc_from_attr(xbar_desc_to_attr(ctx, &d), &back) && !memcmp(&d, &back, sizeof d),
           "%s: the attribute does not round-trip", names[i]);
     if (i == 0)
@@ -60,13 +88,14 @@ int main(void)
                      " \"noc\": {\"hop_latency_cycles\": 1, \"link_bytes_per_cycle\": 4}, \"clock_hz\": 1000}";
   char text[1024];
   snprintf(text, sizeof text, base, "16", "2");
+  ctx = nc_context_create();
   xbar_desc d;
-  xbar_desc_error err;
-  CHECK(xbar_desc_parse(text, strlen(text), &d, &err), "%s", err.message);
+  CHECK(xbar_desc_parse(ctx, text, strlen(text), "ok.json", &d) && d.xbar_rows == 16 && d.dac_bits == 2, "ok.json");
+  nc_context_destroy(ctx);
   snprintf(text, sizeof text, base, "5000", "2");
   expect_error(text, "\"crossbar.rows\" must be at most 4096 (cells per column), not 5000: 904 too large", 3, 23);
   snprintf(text, sizeof text, base, "0", "2");
-  expect_error(text, "must be at least 1 (cells per column), not 0: 1 too small", 3, 23);
+  expect_error(text, "\"crossbar.rows\" must be at least 1 (cells per column), not 0: 1 too small", 3, 23);
   snprintf(text, sizeof text, base, "\"16\"", "2");
   expect_error(text, "\"crossbar.rows\" must be an integer, not a string", 3, 23);
   snprintf(text, sizeof text, base, "16", "9");
