@@ -11,10 +11,7 @@
 #include "nc/targets/target.h"
 #include "xbar_ir.h"
 
-extern const nc_pass_def xbar_map_pass, xbar_control_pass;
 extern const nc_target_sim nc_target_sim_xbar;
-bool xbar_print_binary(nc_op *module, nc_ncb_writer *w, void *userData);
-bool xbar_emit_control_c(nc_op *module, FILE *out, void *userData);
 
 static const char *const levels[] = {"graph", "quantized", "dataflow", "xbar"};
 

@@ -11,10 +11,13 @@
 #define NC_TARGETS_XBAR_IR_H
 
 #include <isl/ctx.h>
+#include <stdio.h>
 
 #include "desc.h"
 #include "nc/ir/ods.h"
 #include "nc/ir/ops.h"
+#include "nc/ir/pass.h"
+#include "nc/runtime/ncb.h"
 
 /** The dialect definition (registered by the target). */
 extern const nc_dialect_def xbar_dialect;
@@ -43,6 +46,17 @@ NC_KEEP nc_op *xbar_create_before(nc_op *anchor, const char *name);
  * `anchor`, or NULL; likewise the xbar.control of its operand. */
 NC_KEEP nc_op *xbar_find_mapping(NC_KEEP nc_op *anchor, const char *node);
 NC_KEEP nc_op *xbar_find_control(NC_KEEP nc_op *anchor, const char *node, int64_t operand);
+
+/** The passes xbar-map (pass_map.c) and xbar-control (pass_control.c). */
+extern const nc_pass_def xbar_map_pass, xbar_control_pass;
+
+/** Writes the xbar sections and I/O descriptors of a module at the xbar
+ * level (printer.c); false after diagnostics at the offending ops. */
+bool xbar_print_binary(NC_KEEP nc_op *module, nc_ncb_writer *w, void *userData);
+
+/** nc-compile --emit=control-c (emit.c): every node input's control program
+ * as C; false after diagnostics. */
+bool xbar_emit_control_c(NC_KEEP nc_op *module, FILE *out, void *userData);
 
 /** The node's iteration domain as a box: its extents (dims in lexicographic
  * order; rank 0 = one iteration). False with a message in err if it is not
