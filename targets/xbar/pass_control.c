@@ -1,6 +1,14 @@
 /* pass_control.c: xbar-control, which compiles each node input's isl
  * `earliest` relation (set by dataflow-deps) into the control program its
- * core runs (xbar.control; control.c has the algorithm and its limits). */
+ * core runs (xbar.control).
+ *
+ * Algorithm (control.c): the relation's lexmax as an isl pw_multi_aff; per
+ * piece, its domain's basic sets (explicit floor divisions from
+ * isl_set_compute_divs, then equality and inequality rows) and one
+ * quasi-affine expression per producer coordinate, as integer words.
+ * Limits: no parameters; coefficients within 2^31; at most 16 divisions,
+ * 256 constraints per basic set, 4096 pieces (errors at the node beyond).
+ */
 #include <isl/ctx.h>
 #include <isl/map.h>
 #include <stdlib.h>

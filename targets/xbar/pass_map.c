@@ -1,8 +1,17 @@
 /* pass_map.c: xbar-map, which lays every dataflow.node of each function
  * onto the chip of the module's nc.chip: conv and matmul nodes onto
  * crossbars (xbar.mvm: tiles, replicas, cores), pools and copies onto a
- * core's digital unit (xbar.digital). The algorithm and its limits are in
- * mapping.c (tile, replicate greedily, place along a serpentine).
+ * core's digital unit (xbar.digital).
+ *
+ * Algorithm (mapping.c): tile each weight matrix (rows = Cin*kh*kw or K
+ * inputs, cols = outputs) over ceil(rows/R) x ceil(cols/C) crossbars, one
+ * per core; give spare cores, one replica at a time, to the stage with the
+ * most MVMs per crossbar while its replica fits; hand cores out in pipeline
+ * order along a serpentine over the mesh.
+ * Limits: one crossbar per core; a cell holds a whole int8 weight (no
+ * bit-slicing over columns); digital stages are not weighed when balancing;
+ * no search over placements; conv, matmul, max_pool and copy only (other
+ * layer kinds are errors at their node).
  *
  * It reads only the target-neutral layer of each node (layer.h): the kind,
  * the weights' shape. A kind the target cannot run is an error at its node.
