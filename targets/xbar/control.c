@@ -304,6 +304,14 @@ bool xbar_control_print_c(FILE *out, isl_set *domain, isl_map *earliest, const c
   if (n < 0 || n_out < 0 || !build)
     goto done;
 
+  /* what the core provides: waiting for a producer iteration, firing an iteration */
+  fprintf(out, "void wait_for_%s(", producer);
+  for (int o = 0; o < n_out; o++)
+    fprintf(out, "%slong", o ? ", " : "");
+  fprintf(out, "%s);\nvoid fire_%s(", n_out ? "" : "void", stage);
+  for (int i = 0; i < n; i++)
+    fprintf(out, "%slong", i ? ", " : "");
+  fprintf(out, "%s);\n\n", n ? "" : "void");
   /* the wait function: in the relation's domain, wait for the producer iteration */
   fprintf(out, "/* %s waits for %s: before iteration (", stage, producer);
   for (int i = 0; i < n; i++)
@@ -361,7 +369,15 @@ bool xbar_control_print_c(FILE *out, isl_set *domain, isl_map *earliest, const c
     fprintf(out, "); fire_%s(", stage);
     for (int i = 0; i < n; i++)
       fprintf(out, "%s%s", i ? ", " : "", isl_set_get_dim_name(dom, isl_dim_set, i));
-    fprintf(out, "); } while (0)\n%s\n", loops);
+    fprintf(out, "); } while (0)\n\n/* the core's program: %s's iterations in order */\nvoid %s_run(void)\n{\n", stage,
+            stage);
+    for (char *line = loops; *line;) {
+      size_t len = strcspn(line, "\n");
+      if (len)
+        fprintf(out, "  %.*s\n", (int)len, line);
+      line += len + (line[len] == '\n');
+    }
+    fprintf(out, "}\n");
     free(loops);
   }
   ok = true;
