@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "nc/support/base.h"
+
 /** One stage of the pipeline, in pipeline order. */
 typedef struct xbar_map_stage {
   /* in */
@@ -17,7 +19,7 @@ typedef struct xbar_map_stage {
   /* out */
   int64_t row_tiles, col_tiles, replicas;
   int64_t n_cores;       /**< replicas x row_tiles x col_tiles, or 1 */
-  int64_t *cores;        /**< core indices (y * mesh_cols + x), [replica][row tile][col tile]; malloc'ed */
+  NC_GIVE int64_t *cores; /**< core indices (y * mesh_cols + x), [replica][row tile][col tile]; malloc'ed */
 } xbar_map_stage;
 
 /** Maps `n` stages onto a mesh of mesh_rows x mesh_cols cores with one

@@ -27,6 +27,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "nc/support/base.h"
+
 /** Bounds a valid program respects (the loader refuses others). */
 #define XBAR_CONTROL_MAX_DIMS 8
 #define XBAR_CONTROL_MAX_PIECES 4096
@@ -47,7 +49,7 @@ typedef struct xbar_control {
  * producer dimensions: every count and coefficient in bounds, denominators
  * positive, nothing missing or left over. On failure a message naming the
  * field and its bound goes to err. */
-bool xbar_control_check(const int64_t *words, size_t n, int n_in, int n_out, xbar_control *out, char *err,
+bool xbar_control_check(NC_KEEP const int64_t *words, size_t n, int n_in, int n_out, xbar_control *out, char *err,
                         size_t errlen);
 
 /** The result of evaluating a program at one iteration. */

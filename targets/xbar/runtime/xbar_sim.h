@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "nc/support/base.h"
 #include "xbar_control.h"
 
 /** Section types. */
@@ -125,9 +126,9 @@ typedef struct xbar_state {
 uint64_t xbar_mvm_cycles(const xbar_chip *chip);
 
 /** Loads and checks the sections; NULL with a message. */
-xbar_state *xbar_load(const void *ncb, char *err, size_t errlen);
+NC_GIVE xbar_state *xbar_load(NC_KEEP const void *ncb, char *err, size_t errlen);
 /** Frees the state. */
-void xbar_state_free(xbar_state *s);
+void xbar_state_free(NC_TAKE xbar_state *s);
 
 /** Sets (or with sigma < 0, clears) the noise model: seeded Gaussian
  * conductance noise of `sigma` times each layer's weight range, ADC
