@@ -4,7 +4,8 @@
 
 #include "nc/ir/ods.h"
 
-/** Registers every dialect listed in dialects/registry.c with the context. */
+/** Registers every dialect listed in dialects/registry.c with the context,
+ * then those of the loaded dialect plugins (nc_plugin_register_dialects). */
 void nc_register_all_dialects(nc_context *ctx);
 /** The table of all dialect definitions (NULL-terminated). */
 extern const nc_dialect_def *const nc_all_dialects[];
