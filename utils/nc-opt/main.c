@@ -458,7 +458,7 @@ static bool process_chunk(const char *name, const char *data, size_t len, size_t
                           const char *pipeline, FILE *out)
 {
   nc_context *ctx = new_context(o);
-  unsigned id = nc_context_add_source(ctx, name, data, len, false);
+  unsigned id = nc_context_add_source(ctx, name, data, len);
   nc_pass_manager *pm = pipeline ? nc_pass_pipeline_parse(ctx, pipeline) : NULL;
   bool ok = (!pipeline || pm) && process(ctx, id, start, end, NULL, o, pm, out);
   nc_pass_manager_destroy(pm);
