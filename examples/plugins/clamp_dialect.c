@@ -90,7 +90,7 @@ static const nc_plugin_info info = {
   .register_dialects = register_dialects,
 };
 
-NC_PLUGIN_EXPORT const nc_plugin_info *nc_get_dialect_plugin_info(void)
+NC_PLUGIN_EXPORT NC_KEEP const nc_plugin_info *nc_get_dialect_plugin_info(void)
 {
   return &info;
 }

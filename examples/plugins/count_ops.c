@@ -75,7 +75,7 @@ static const nc_plugin_info info = {
   .register_passes = register_passes,
 };
 
-NC_PLUGIN_EXPORT const nc_plugin_info *nc_get_pass_plugin_info(void)
+NC_PLUGIN_EXPORT NC_KEEP const nc_plugin_info *nc_get_pass_plugin_info(void)
 {
   return &info;
 }

@@ -76,11 +76,11 @@ typedef const nc_plugin_info *(*nc_plugin_info_fn)(void);
 
 /** Plugin functions declared here so that a plugin's definition is checked
  * against the ABI; a plugin defines the one(s) of its kind. */
-NC_PLUGIN_EXPORT const nc_plugin_info *nc_get_pass_plugin_info(void);
+NC_PLUGIN_EXPORT NC_KEEP const nc_plugin_info *nc_get_pass_plugin_info(void);
 /** See nc_get_pass_plugin_info. */
-NC_PLUGIN_EXPORT const nc_plugin_info *nc_get_dialect_plugin_info(void);
+NC_PLUGIN_EXPORT NC_KEEP const nc_plugin_info *nc_get_dialect_plugin_info(void);
 /** See nc_get_pass_plugin_info. */
-NC_PLUGIN_EXPORT const nc_plugin_info *nc_get_target_plugin_info(void);
+NC_PLUGIN_EXPORT NC_KEEP const nc_plugin_info *nc_get_target_plugin_info(void);
 
 /* --- loading (the tools' side) --------------------------------------------------------- */
 
@@ -96,7 +96,8 @@ NC_KEEP const char *nc_plugin_kind_symbol(nc_plugin_kind kind);
 /** Loads the shared library at `path` as a plugin of `kind`: dlopens it,
  * finds the kind's symbol, checks the API version, then calls the
  * registration callback (passes, targets) or records it for
- * nc_plugin_register_dialects (dialects). Loading the same library twice
+ * nc_plugin_register_dialects (dialects). The plugin is owned by the
+ * process-wide list of loaded plugins. Loading the same library twice
  * for the same kind returns the first plugin. Returns NULL with a one-line
  * message in `err` (errlen bytes; err may be NULL) when the file cannot be
  * loaded, lacks the symbol, returns NULL or has another API version.

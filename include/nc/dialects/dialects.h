@@ -10,6 +10,7 @@ void nc_register_all_dialects(nc_context *ctx);
 /** The table of all dialect definitions (NULL-terminated). */
 extern const nc_dialect_def *const nc_all_dialects[];
 
+/** The dialect definitions nc ships (func, arith, graph, dataflow, core). */
 extern const nc_dialect_def nc_func_dialect;
 extern const nc_dialect_def nc_arith_dialect;
 extern const nc_dialect_def nc_graph_dialect;

@@ -9,7 +9,7 @@ static const nc_plugin_info info = {.api_version = NC_PLUGIN_API_VERSION + 1, .n
 static const nc_plugin_info info = {.api_version = NC_PLUGIN_API_VERSION, .name = "lazy"};
 #endif
 
-NC_PLUGIN_EXPORT const nc_plugin_info *nc_get_pass_plugin_info(void)
+NC_PLUGIN_EXPORT NC_KEEP const nc_plugin_info *nc_get_pass_plugin_info(void)
 {
 #if defined(NULL_INFO)
   return NULL;
