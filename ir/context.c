@@ -523,9 +523,14 @@ static unsigned add_source(nc_context *ctx, const char *name, const char *data, 
   return id;
 }
 
-unsigned nc_context_add_source(nc_context *ctx, const char *name, const char *data, size_t len, bool owned)
+unsigned nc_context_add_source(nc_context *ctx, const char *name, const char *data, size_t len)
 {
-  return add_source(ctx, name, data, len, owned, false);
+  return add_source(ctx, name, data, len, false, false);
+}
+
+unsigned nc_context_add_source_owned(nc_context *ctx, const char *name, char *data, size_t len)
+{
+  return add_source(ctx, name, data, len, true, false);
 }
 
 bool nc_context_load_file(nc_context *ctx, const char *path, unsigned *id, char *err, size_t errlen)

@@ -293,7 +293,7 @@ static void *parse_one(nc_context *ctx, const char *str, bool type)
   size_t len = strlen(str);
   char *copy = nc_xmalloc(len + 1);
   memcpy(copy, str, len + 1);
-  unsigned id = nc_context_add_source(ctx, "<string>", copy, len, true);
+  unsigned id = nc_context_add_source_owned(ctx, "<string>", copy, len);
   nc_asm_parser p;
   nc_parser_init(&p, ctx, id, 0, len);
   void *r = type ? (void *)parse_type(&p) : (void *)parse_attr(&p, NULL);

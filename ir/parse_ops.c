@@ -1352,7 +1352,7 @@ nc_op *nc_parse_string(nc_context *ctx, const char *data, size_t len, const char
   char *copy = nc_xmalloc(len + 1);
   memcpy(copy, data, len);
   copy[len] = 0;
-  unsigned id = nc_context_add_source(ctx, filename ? filename : "<string>", copy, len, true);
+  unsigned id = nc_context_add_source_owned(ctx, filename ? filename : "<string>", copy, len);
   return nc_parse_source_range(ctx, id, 0, len);
 }
 

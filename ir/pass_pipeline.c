@@ -321,7 +321,7 @@ static bool parse_into(nc_context *ctx, nc_pass_manager *pm, nc_pass_manager **c
   size_t len = strlen(text);
   char *copy = nc_xmalloc(len + 1);
   memcpy(copy, text, len + 1);
-  unsigned src = nc_context_add_source(ctx, "<pass-pipeline>", copy, len, true);
+  unsigned src = nc_context_add_source_owned(ctx, "<pass-pipeline>", copy, len);
   pparser p = {ctx, copy, len, 0, src, true};
   size_t as = 0, al = 0, open = 0, close = 0;
   if (!parse_top(&p, &as, &al, &open, &close))
@@ -369,7 +369,7 @@ bool nc_pass_manager_add_passes(nc_pass_manager *pm, const char *elements)
   char *copy = nc_xmalloc(len + 1);
   memcpy(copy, elements, len + 1);
   /* not "<pass-pipeline>": diagnostics find their source line by name */
-  unsigned src = nc_context_add_source(pm->ctx, "<named-pipeline>", copy, len, true);
+  unsigned src = nc_context_add_source_owned(pm->ctx, "<named-pipeline>", copy, len);
   pparser p = {pm->ctx, copy, len, 0, src, true};
   return check_brackets(&p, 0, len) && parse_elements(&p, pm);
 }

@@ -17,6 +17,10 @@ config.environment["PATH"] = os.pathsep.join(path)
 config.substitutions.append(("%nc_src", config.nc_src_dir))
 config.substitutions.append(("%nc_build", config.nc_build_dir))
 config.substitutions.append(("%python", "/usr/bin/python3"))
+# the install tests (test/Install, test/Plugins) install the build with
+# cmake and compile against it with the build's C compiler
+config.substitutions.append(("%cmake", config.cmake))
+config.substitutions.append(("%cc", config.cc))
 shared = os.path.join(os.path.dirname(config.nc_src_dir), "shared")
 config.substitutions.append(("%shared", shared))
 # ONNX's backend test cases beside the checkout: tests that need them say

@@ -8,7 +8,7 @@
  * Build: clang -fsanitize=fuzzer,address,undefined with the ONNX layer, its
  * protobuf-c code and -lprotobuf-c; seeds are in corpus/onnx_model/.
  */
-#include "nc/dialects/graph/onnx_proto.h"
+#include "../../dialects/graph/onnx/onnx_proto.h" /* private: protobuf-c structs */
 
 #include <string.h>
 

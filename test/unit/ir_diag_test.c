@@ -64,7 +64,7 @@ static char *printed(nc_diag *d, nc_context *ctx)
 static void test_format(nc_context *ctx)
 {
   const char *src = "line one\n\tsecond line\r\nthird";
-  unsigned id = nc_context_add_source(ctx, "src.mlir", src, strlen(src), false);
+  unsigned id = nc_context_add_source(ctx, "src.mlir", src, strlen(src));
   nc_diag *d = nc_diag_create(ctx, NC_SEV_ERROR, nc_location_from_source(id, 11), "bad %s", "thing");
   nc_diag_append(d, " (%d)", 42);
   nc_diag_attach_note(d, nc_location_from_source(id, 5), "see %s", "here");

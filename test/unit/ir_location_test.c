@@ -19,7 +19,7 @@ int main(void)
 {
   nc_context *ctx = ir_context();
   const char *src = "ab\ncd\n\nlast";
-  unsigned id = nc_context_add_source(ctx, "buf.mlir", src, strlen(src), false);
+  unsigned id = nc_context_add_source(ctx, "buf.mlir", src, strlen(src));
   unsigned line, col;
   nc_context_get_line_col(ctx, id, 0, &line, &col);
   CHECK(line == 1 && col == 1, "start");

@@ -8,7 +8,7 @@
  * files, and every model and test data set of ONNX's own backend tests in
  * ../shared/onnx-tests (skipped if absent). Runs from test/unit/.
  */
-#include "nc/dialects/graph/onnx_proto.h"
+#include "../../dialects/graph/onnx/onnx_proto.h" /* private: protobuf-c structs */
 
 #include <dirent.h>
 #include <stdio.h>

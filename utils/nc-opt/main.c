@@ -4,6 +4,9 @@
  * Flags follow mlir-opt's names so tests and habits carry over. Passes can be
  * given as a pipeline (--pass-pipeline='builtin.module(func.func(cse))') or as
  * legacy flags (-cse -canonicalize='max-iterations=3'), not both.
+ * Plugins (--load-pass-plugin=X.so, --load-dialect-plugin=X.so) are loaded
+ * before anything else is parsed, so their passes work as legacy flags and
+ * show in --help.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -16,6 +19,7 @@
 #include "nc/ir/diag.h"
 #include "nc/ir/pass.h"
 #include "nc/passes/passes.h"
+#include "nc/plugin.h"
 #include "nc/support/strutil.h"
 #include "nc/targets/targets.h"
 #include "verify_diags.h"
@@ -53,6 +57,8 @@ static void usage(FILE *out)
           "  --show-dialects                           List the registered dialects\n"
           "  --dump-dialect-docs=<dialect>             Write the dialect's Markdown reference\n"
           "  --list-passes                             List pass and pipeline names, one per line\n"
+          "  --load-pass-plugin=<file>                 Load passes from a plugin library (docs/plugins.md)\n"
+          "  --load-dialect-plugin=<file>              Load dialects from a plugin library\n"
           "\n Printing:\n"
           "  --mlir-print-op-generic                   Print ops in the generic form\n"
           "  --mlir-print-debuginfo                    Print locations\n"
@@ -86,7 +92,7 @@ enum {
   OPT_SHOW_DIALECTS, OPT_DOCS, OPT_NO_VERIFY, OPT_HELP, OPT_LIST_PASSES, OPT_PIPELINE, OPT_DUMP_PIPELINE,
   OPT_VERIFY_EACH, OPT_NO_THREADS, OPT_BEFORE_ALL, OPT_AFTER_ALL, OPT_BEFORE, OPT_AFTER, OPT_AFTER_CHANGE,
   OPT_AFTER_FAILURE, OPT_MODULE_SCOPE, OPT_TREE_DIR, OPT_TIMING, OPT_TIMING_DISPLAY, OPT_STATS, OPT_STATS_DISPLAY,
-  OPT_REPRODUCER, OPT_RUN_REPRODUCER,
+  OPT_REPRODUCER, OPT_RUN_REPRODUCER, OPT_LOAD_PASS_PLUGIN, OPT_LOAD_DIALECT_PLUGIN,
 };
 
 static const struct option long_opts[] = {
@@ -120,6 +126,8 @@ static const struct option long_opts[] = {
   {"mlir-pass-statistics-display", required_argument, NULL, OPT_STATS_DISPLAY},
   {"mlir-pass-pipeline-crash-reproducer", required_argument, NULL, OPT_REPRODUCER},
   {"run-reproducer", no_argument, NULL, OPT_RUN_REPRODUCER},
+  {"load-pass-plugin", required_argument, NULL, OPT_LOAD_PASS_PLUGIN},
+  {"load-dialect-plugin", required_argument, NULL, OPT_LOAD_DIALECT_PLUGIN},
   {NULL, 0, NULL, 0},
 };
 
@@ -199,6 +207,41 @@ static int take_legacy_passes(int argc, char **argv, options *o)
   return out;
 }
 
+/* Loads the plugins named by --load-pass-plugin / --load-dialect-plugin (as
+ * -flag=X, --flag=X, -flag X or --flag X) in command-line order, before the
+ * other flags are parsed: a plugin's passes may appear as legacy pass flags. */
+static bool load_plugins(int argc, char **argv)
+{
+  static const struct {
+    const char *flag;
+    nc_plugin_kind kind;
+  } flags[] = {{"load-pass-plugin", NC_PLUGIN_PASS}, {"load-dialect-plugin", NC_PLUGIN_DIALECT}};
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--"))
+      break;
+    if (a[0] != '-')
+      continue;
+    const char *name = a + (a[1] == '-' ? 2 : 1);
+    for (size_t f = 0; f < NC_COUNTOF(flags); f++) {
+      size_t n = strlen(flags[f].flag);
+      if (strncmp(name, flags[f].flag, n) || (name[n] && name[n] != '='))
+        continue;
+      const char *path = name[n] == '=' ? name + n + 1 : i + 1 < argc ? argv[++i] : NULL;
+      if (!path || !*path) {
+        fprintf(stderr, "nc-opt: error: option '--%s' requires a plugin file\n", flags[f].flag);
+        return false;
+      }
+      char err[1024];
+      if (!nc_plugin_load(path, flags[f].kind, err, sizeof err)) {
+        fprintf(stderr, "nc-opt: error: %s\n", err);
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
 static bool parse_bool(const char *s, bool *out)
 {
   if (!s || !strcmp(s, "true") || !strcmp(s, "1")) {
@@ -216,6 +259,8 @@ static bool parse_args(int argc, char **argv, options *o)
 {
   memset(o, 0, sizeof *o);
   o->run = nc_pass_run_options_default();
+  if (!load_plugins(argc, argv))
+    return false;
   argc = take_legacy_passes(argc, argv, o);
   int c;
   opterr = 0;
@@ -272,6 +317,8 @@ static bool parse_args(int argc, char **argv, options *o)
       break;
     case OPT_REPRODUCER: o->run.reproducer_file = optarg; break;
     case OPT_RUN_REPRODUCER: o->run_reproducer = true; break;
+    case OPT_LOAD_PASS_PLUGIN:
+    case OPT_LOAD_DIALECT_PLUGIN: break; /* loaded by load_plugins */
     default: {
       const char *bad = argv[optind - 1];
       fprintf(stderr, "nc-opt: unknown option '%s'", bad);
@@ -412,7 +459,7 @@ static bool process_chunk(const char *name, const char *data, size_t len, size_t
                           const char *pipeline, FILE *out)
 {
   nc_context *ctx = new_context(o);
-  unsigned id = nc_context_add_source(ctx, name, data, len, false);
+  unsigned id = nc_context_add_source(ctx, name, data, len);
   nc_pass_manager *pm = pipeline ? nc_pass_pipeline_parse(ctx, pipeline) : NULL;
   bool ok = (!pipeline || pm) && process(ctx, id, start, end, NULL, o, pm, out);
   nc_pass_manager_destroy(pm);

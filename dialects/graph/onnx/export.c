@@ -22,6 +22,7 @@
 #include "nc/ir/diag.h"
 #include "nc/ir/types.h"
 #include "nc/support/hash.h"
+#include "onnx_proto.h"
 
 /* Protobuf messages cannot exceed 2 GiB. */
 #define MAX_PROTO_BYTES ((size_t)INT32_MAX)

@@ -1,11 +1,11 @@
 /* onnx_proto_internal.h: message helpers that the ONNX protobuf layer
  * (onnx_load.c, onnx_tensor.c) and the importer share and
- * nc/dialects/graph/onnx_proto.h does not publish. Include only from
+ * onnx_proto.h does not declare. Include only from
  * dialects/graph/onnx/. */
 #ifndef NC_DIALECTS_GRAPH_ONNX_PROTO_INTERNAL_H
 #define NC_DIALECTS_GRAPH_ONNX_PROTO_INTERNAL_H
 
-#include "nc/dialects/graph/onnx_proto.h"
+#include "onnx_proto.h"
 
 /** Copies a name from a model into buf (n bytes) for a message: control
  * bytes as '?', cut with "..." to fit; returns buf. */

@@ -70,18 +70,20 @@ unsigned nc_arith_get_fastmath_flags(NC_KEEP const nc_op *op);
 
 /** Creates an `arith.constant` of `value` (an integer, float or dense
  * elements attribute whose type is the result type) at the rewriter's
- * insertion point; the driver deduplicates it with equal constants. */
+ * insertion point; the driver deduplicates it with equal constants. These
+ * builders return the new op's result; the op is owned by its block. */
 NC_KEEP nc_value *nc_arith_create_constant(nc_rewriter *rw, nc_attr *value, nc_location loc);
-/** Same for an integer or index constant of `type`. */
+/** Same for an integer or index constant of `type` (the op is owned by its block). */
 NC_KEEP nc_value *nc_arith_create_constant_int(nc_rewriter *rw, nc_type *type, int64_t value, nc_location loc);
 /** Creates a two-operand arith op (`arith.addi`, `arith.muli`, ...) whose
- * result has the operands' type. */
+ * result has the operands' type (the op is owned by its block). */
 NC_KEEP nc_value *nc_arith_create_binary(nc_rewriter *rw, const char *name, nc_value *lhs, nc_value *rhs,
                                          nc_location loc);
-/** Creates `arith.cmpi pred, lhs, rhs`. */
+/** Creates `arith.cmpi pred, lhs, rhs` (the op is owned by its block). */
 NC_KEEP nc_value *nc_arith_create_cmpi(nc_rewriter *rw, nc_arith_cmpi_predicate pred, nc_value *lhs, nc_value *rhs,
                                        nc_location loc);
-/** Creates a one-operand cast (`arith.index_cast`, `arith.extsi`, ...) to `type`. */
+/** Creates a one-operand cast (`arith.index_cast`, `arith.extsi`, ...) to
+ * `type` (the op is owned by its block). */
 NC_KEEP nc_value *nc_arith_create_cast(nc_rewriter *rw, const char *name, nc_value *in, nc_type *type,
                                        nc_location loc);
 

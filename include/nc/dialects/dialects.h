@@ -4,11 +4,13 @@
 
 #include "nc/ir/ods.h"
 
-/** Registers every dialect listed in dialects/registry.c with the context. */
+/** Registers every dialect listed in dialects/registry.c with the context,
+ * then those of the loaded dialect plugins (nc_plugin_register_dialects). */
 void nc_register_all_dialects(nc_context *ctx);
 /** The table of all dialect definitions (NULL-terminated). */
 extern const nc_dialect_def *const nc_all_dialects[];
 
+/** The dialect definitions nc ships (func, arith, graph, dataflow, core). */
 extern const nc_dialect_def nc_func_dialect;
 extern const nc_dialect_def nc_arith_dialect;
 extern const nc_dialect_def nc_graph_dialect;

@@ -81,6 +81,7 @@ typedef struct nc_asm_argument {
   nc_location loc;     /* explicit loc(...) or the argument's position */
 } nc_asm_argument;
 
+/** The context the parser creates IR in. */
 NC_KEEP nc_context *nc_asm_parser_get_context(nc_asm_parser *p);
 /** Location of the next token. */
 nc_location nc_asm_parser_get_loc(nc_asm_parser *p);

@@ -94,9 +94,12 @@ uint32_t nc_resource_get_alignment(NC_KEEP const nc_resource *r);
 /* --- source buffers ----------------------------------------------------------- */
 
 /** Registers a source buffer under a file name so diagnostics can show its
- * lines; the context copies neither: with `owned` it frees `data` (malloc)
- * when destroyed, otherwise the caller keeps it alive. Returns the buffer id. */
-unsigned nc_context_add_source(nc_context *ctx, const char *filename, const char *data, size_t len, bool owned);
+ * lines. The context does not copy `data`: the caller keeps it alive as long
+ * as the context. Returns the buffer id. */
+unsigned nc_context_add_source(nc_context *ctx, const char *filename, const char *data, size_t len);
+/** Like nc_context_add_source, but the context takes the malloc'ed `data`
+ * and frees it when destroyed. */
+unsigned nc_context_add_source_owned(nc_context *ctx, const char *filename, NC_TAKE char *data, size_t len);
 /** Reads a whole file (or stdin for "-") into a new source buffer. Returns
  * false and sets errno-style message in `err` on failure. */
 bool nc_context_load_file(nc_context *ctx, const char *path, unsigned *id, char *err, size_t errlen);

@@ -74,6 +74,7 @@ size_t nc_context_get_num_errors(NC_KEEP nc_context *ctx);
  * diagnostics emitted by that thread are appended to it instead of being
  * delivered. */
 typedef struct nc_diag_capture nc_diag_capture;
+/** Installs a new capture on the calling thread. */
 NC_GIVE nc_diag_capture *nc_diag_capture_begin(void);
 /** Stops capturing on this thread (the capture keeps its diagnostics). */
 void nc_diag_capture_end(nc_diag_capture *c);

@@ -265,6 +265,7 @@ bool nc_block_is_entry(NC_KEEP const nc_block *b);
 size_t nc_block_get_num_predecessors(NC_KEEP const nc_block *b);
 /** Predecessor edge iteration: the op whose successor slot targets b. */
 typedef struct nc_block_use nc_block_use;
+/** First predecessor edge of b, the next edge, and the edge's terminator. */
 NC_KEEP nc_block_use *nc_block_get_first_pred(NC_KEEP const nc_block *b);
 NC_KEEP nc_block_use *nc_block_use_get_next(NC_KEEP const nc_block_use *u);
 NC_KEEP nc_op *nc_block_use_get_owner(NC_KEEP const nc_block_use *u);
@@ -274,6 +275,7 @@ NC_KEEP nc_block *nc_block_get_successor(NC_KEEP const nc_block *b, size_t i);
 
 /* --- regions ------------------------------------------------------------------ */
 
+/** First / last block of the region (NULL if empty), its parent op, emptiness. */
 NC_KEEP nc_block *nc_region_get_first_block(NC_KEEP const nc_region *r);
 NC_KEEP nc_block *nc_region_get_last_block(NC_KEEP const nc_region *r);
 NC_KEEP nc_op *nc_region_get_parent_op(NC_KEEP const nc_region *r);

@@ -66,8 +66,9 @@ typedef struct nc_pass_def {
   bool (*run)(nc_pass *pass, nc_op *op);
 } nc_pass_def;
 
-/** A named pipeline: a pipeline registered under one name with options of its own. */
+/** A pass manager: passes and nested pass managers (below). */
 typedef struct nc_pass_manager nc_pass_manager;
+/** A named pipeline: a pipeline registered under one name with options of its own. */
 typedef struct nc_pipeline_def {
   const char *argument;
   const char *summary;
@@ -199,7 +200,9 @@ void nc_pass_manager_print_statistics(NC_KEEP const nc_pass_manager *pm, bool li
 /** A timing report in MLIR's format, filled by nc_pass_manager_run and by
  * tools that time their own phases (Parser, Output). */
 typedef struct nc_timing nc_timing;
+/** Creates an empty report. */
 NC_GIVE nc_timing *nc_timing_create(void);
+/** Frees a report. */
 void nc_timing_destroy(NC_TAKE nc_timing *t);
 /** Records a top-level phase ("Parser", "Output", ...) with wall and user
  * seconds; user time is wall time summed over the threads that worked on the

@@ -16,7 +16,8 @@ void nc_rewriter_set_insertion_point_before(nc_rewriter *rw, nc_op *op);
 void nc_rewriter_set_insertion_point_after(nc_rewriter *rw, nc_op *op);
 void nc_rewriter_set_insertion_point_to_start(nc_rewriter *rw, nc_block *b);
 void nc_rewriter_set_insertion_point_to_end(nc_rewriter *rw, nc_block *b);
-/** Creates an op at the insertion point (NULL with a diagnostic on failure). */
+/** Creates an op at the insertion point (NULL with a diagnostic on failure);
+ * the op is owned by its block. */
 NC_KEEP nc_op *nc_rewriter_create(nc_rewriter *rw, NC_KEEP const nc_op_state *st);
 /** Inserts a detached op at the insertion point. */
 void nc_rewriter_insert(nc_rewriter *rw, NC_TAKE nc_op *op);
@@ -43,7 +44,9 @@ NC_KEEP nc_attr *nc_value_get_constant(NC_KEEP nc_value *v);
 
 /** A set of patterns indexed by root op name. */
 typedef struct nc_pattern_set nc_pattern_set;
+/** Creates an empty set. */
 NC_GIVE nc_pattern_set *nc_pattern_set_create(nc_context *ctx);
+/** Frees the set (not the patterns, which are static data). */
 void nc_pattern_set_destroy(NC_TAKE nc_pattern_set *s);
 /** Adds a pattern for ops named `root` (NULL: every op). */
 void nc_pattern_set_add(nc_pattern_set *s, const char *root, NC_KEEP const nc_pattern *p);

@@ -24,7 +24,10 @@ void nc_symbol_table_insert(nc_symbol_table *t, NC_KEEP nc_op *op);
 void nc_symbol_table_remove(nc_symbol_table *t, NC_KEEP nc_op *op);
 
 /** A cache of symbol tables, built on demand (verifier, symbol-dce, calls). */
+typedef struct nc_symbol_table_collection nc_symbol_table_collection;
+/** Creates an empty cache. */
 NC_GIVE nc_symbol_table_collection *nc_symbol_table_collection_create(void);
+/** Frees the cache and its tables (not the ops). */
 void nc_symbol_table_collection_destroy(NC_TAKE nc_symbol_table_collection *c);
 /** The (cached) table of a symbol-table op. */
 NC_KEEP nc_symbol_table *nc_symbol_table_collection_get(nc_symbol_table_collection *c, NC_KEEP nc_op *table_op);

@@ -119,7 +119,8 @@ NC_KEEP nc_type *nc_type_get_element_type(NC_KEEP const nc_type *t);
 NC_KEEP nc_attr *nc_type_get_encoding(NC_KEEP const nc_type *t);
 /** Memref memory space (may be NULL). */
 NC_KEEP nc_attr *nc_type_get_memory_space(NC_KEEP const nc_type *t);
-/** The same kind of shaped type with a new shape and element type. */
+/** The same kind of shaped type with a new shape and element type (uniqued
+ * in the context, like every type). */
 NC_KEEP nc_type *nc_type_clone_shaped(NC_KEEP const nc_type *t, size_t rank, const int64_t *shape, nc_type *elt);
 
 /** Number of inputs / results of a function type. */

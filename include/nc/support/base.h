@@ -2,9 +2,16 @@
  *
  * Ownership is written into every public signature, as in isl:
  *   NC_GIVE  the function returns a new reference/object the caller now owns
- *            and must release with the matching destroy or free function;
- *   NC_TAKE  the argument's ownership passes to the callee (do not use it after);
+ *            and must release with the matching _destroy (free() for plain
+ *            memory such as strings);
+ *   NC_TAKE  the argument's ownership passes to the callee (do not use it
+ *            after); the one way to say "takes ownership" (a function with a
+ *            borrowing twin adds `_owned` to its name);
  *   NC_KEEP  the argument (or result) is borrowed: nobody's ownership changes.
+ * An unannotated pointer parameter is borrowed; a returned pointer is always
+ * NC_GIVE or NC_KEEP; `_destroy` is the one release verb. The full rules are
+ * in docs/architecture.md ("Ownership and naming"); test/Lint/check_headers.py
+ * checks them.
  * Objects owned by an nc_context (types, attributes, identifiers) are never
  * freed individually; their pointers are NC_KEEP everywhere and stay valid
  * until the context is destroyed.

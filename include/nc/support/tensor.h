@@ -33,7 +33,7 @@ typedef struct nc_tensor {
 /** Bytes per stored element (1 for bool and the sub-byte integer types). */
 size_t nc_dtype_size(nc_dtype dt);
 /** Short name ("f32", "i8", "bool", ...); NC_KEEP static string. */
-const char *nc_dtype_name(nc_dtype dt);
+NC_KEEP const char *nc_dtype_name(nc_dtype dt);
 /** True for the integer (and bool) dtypes. */
 bool nc_dtype_is_integer(nc_dtype dt);
 /** True for signed integer dtypes. */

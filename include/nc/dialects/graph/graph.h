@@ -162,6 +162,7 @@ typedef enum nc_graph_activation_kind {
   NC_GRAPH_ACT_TANH,
 } nc_graph_activation_kind;
 
+/** A fused activation as stored on an op: kind and parameters. */
 typedef struct nc_graph_activation {
   nc_graph_activation_kind kind;
   double alpha;

@@ -113,7 +113,8 @@ NC_KEEP nc_type *nc_interp_type_from_dtype(nc_context *ctx, nc_dtype dt);
  * type and rank, equal dims where the type's are static. */
 bool nc_interp_tensor_matches_type(NC_KEEP const nc_tensor *t, NC_KEEP const nc_type *type);
 
-/** Writes the type of a tensor as `tensor<2x3xf32>` into buf (for messages). */
-const char *nc_interp_tensor_type_str(NC_KEEP const nc_tensor *t, char *buf, size_t len);
+/** Writes the type of a tensor as `tensor<2x3xf32>` into buf (for messages)
+ * and returns buf. */
+NC_KEEP const char *nc_interp_tensor_type_str(NC_KEEP const nc_tensor *t, char *buf, size_t len);
 
 #endif

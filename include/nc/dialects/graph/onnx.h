@@ -22,12 +22,52 @@
 #ifndef NC_DIALECTS_GRAPH_ONNX_H
 #define NC_DIALECTS_GRAPH_ONNX_H
 
-#include "nc/dialects/graph/onnx_proto.h"
 #include "nc/ir/ops.h"
+#include "nc/support/tensor.h"
 
 /** Oldest and newest default-domain opsets the importer understands. */
 #define NC_ONNX_IMPORT_MIN_OPSET 1
 #define NC_ONNX_IMPORT_MAX_OPSET 21
+
+/* --- ONNX models (loaded and validated protobufs) --------------------------- */
+
+/** A loaded, validated ONNX model (its protobuf-c structs are private to the
+ * importer: dialects/graph/onnx/onnx_proto.h). */
+typedef struct nc_onnx_model nc_onnx_model;
+
+/** Loads and validates the model at `path`; external data is resolved
+ * relative to the file's directory. NULL + message on failure. */
+NC_GIVE nc_onnx_model *nc_onnx_model_load(NC_KEEP const char *path, char *err, size_t errlen);
+
+/** Loads and validates a serialized ModelProto held in memory. External data
+ * is resolved relative to `base_dir`; if base_dir is NULL, a model using
+ * external data is refused. The buffer is not retained. */
+NC_GIVE nc_onnx_model *nc_onnx_model_load_from_memory(NC_KEEP const void *buf, size_t len,
+                                                      NC_KEEP const char *base_dir, char *err, size_t errlen);
+
+/** Frees the model and every protobuf struct in it; NULL is allowed. */
+void nc_onnx_model_destroy(NC_TAKE nc_onnx_model *m);
+
+/** The opset version imported for `domain` ("" or "ai.onnx" for the default
+ * domain), or -1 if the model does not import it. */
+int64_t nc_onnx_model_get_opset(NC_KEEP const nc_onnx_model *m, NC_KEEP const char *domain);
+
+/** Reads a .pb file holding one serialized TensorProto (as in ONNX's
+ * test_data_set_N/input_M.pb). If `name` is not NULL, *name receives the
+ * tensor's name (NC_GIVE: free() it; "" if it has none). NULL + message. */
+NC_GIVE nc_tensor *nc_onnx_pb_read(NC_KEEP const char *path, char **name, char *err, size_t errlen);
+
+/** nc_onnx_pb_read() from memory; `label` (may be NULL) names the input in
+ * messages. */
+NC_GIVE nc_tensor *nc_onnx_pb_read_from_memory(NC_KEEP const void *buf, size_t len, NC_KEEP const char *label,
+                                               char **name, char *err, size_t errlen);
+
+/** Writes `t` as a serialized TensorProto named `name` (may be NULL) to
+ * `path`. Returns false + message on failure (a partial file is removed). */
+bool nc_onnx_pb_write(NC_KEEP const char *path, NC_KEEP const nc_tensor *t, NC_KEEP const char *name,
+                      char *err, size_t errlen);
+
+/* --- import and export ---------------------------------------------------- */
 
 /** Imports the model at `path` (external data is read relative to its
  * directory). Returns a detached builtin.module owned by the caller, or NULL

@@ -1,4 +1,8 @@
-/* onnx_proto.h: the low-level ONNX protobuf layer of the graph dialect.
+/* onnx_proto.h: the low-level ONNX protobuf layer of the graph dialect
+ * (private to dialects/graph/onnx/ and its tests: it exposes protobuf-c's
+ * generated structs, which are not part of nc's installed API; the public
+ * part, models as opaque handles and .pb tensor files, is in
+ * nc/dialects/graph/onnx.h).
  *
  * Loads ONNX models with protobuf-c (code generated at build time from
  * Debian's onnx.proto) and validates them once, thoroughly, so that the
@@ -18,7 +22,7 @@
 #ifndef NC_DIALECTS_GRAPH_ONNX_PROTO_H
 #define NC_DIALECTS_GRAPH_ONNX_PROTO_H
 
-#include "nc/support/base.h"
+#include "nc/dialects/graph/onnx.h"
 #include "nc/support/tensor.h"
 #include "onnx.pb-c.h"
 
@@ -56,27 +60,11 @@ typedef enum nc_onnx_data_type {
  *    has a known elem_type and non-negative dim_values;
  *  - sparse tensors have values/indices of consistent shapes and in-range
  *    INT64 indices. */
-typedef struct nc_onnx_model {
+struct nc_onnx_model {
   Onnx__ModelProto *proto; /**< owned; the model, walk proto->graph */
   char *path;              /**< owned; the file loaded, NULL if from memory */
-} nc_onnx_model;
+};
 
-/** Loads and validates the model at `path`; external data is resolved
- * relative to the file's directory. NULL + message on failure. */
-NC_GIVE nc_onnx_model *nc_onnx_model_load(NC_KEEP const char *path, char *err, size_t errlen);
-
-/** Loads and validates a serialized ModelProto held in memory. External data
- * is resolved relative to `base_dir`; if base_dir is NULL, a model using
- * external data is refused. The buffer is not retained. */
-NC_GIVE nc_onnx_model *nc_onnx_model_load_from_memory(NC_KEEP const void *buf, size_t len,
-                                                      NC_KEEP const char *base_dir, char *err, size_t errlen);
-
-/** Frees the model and every protobuf struct in it; NULL is allowed. */
-void nc_onnx_model_destroy(NC_TAKE nc_onnx_model *m);
-
-/** The opset version imported for `domain` ("" or "ai.onnx" for the default
- * domain), or -1 if the model does not import it. */
-int64_t nc_onnx_model_get_opset(NC_KEEP const nc_onnx_model *m, NC_KEEP const char *domain);
 
 /** The initializer of `g` named `name`, or NULL. Linear search. */
 NC_KEEP const Onnx__TensorProto *nc_onnx_graph_find_initializer(NC_KEEP const Onnx__GraphProto *g,
@@ -137,20 +125,5 @@ NC_GIVE Onnx__TensorProto *nc_onnx_tensor_from_host(NC_KEEP const nc_tensor *t, 
 /** Frees a TensorProto made by nc_onnx_tensor_from_host() or unpacked by
  * protobuf-c with the default allocator; NULL is allowed. */
 void nc_onnx_tensor_proto_destroy(NC_TAKE Onnx__TensorProto *t);
-
-/** Reads a .pb file holding one serialized TensorProto (as in ONNX's
- * test_data_set_N/input_M.pb). If `name` is not NULL, *name receives the
- * tensor's name (NC_GIVE: free() it; "" if it has none). NULL + message. */
-NC_GIVE nc_tensor *nc_onnx_pb_read(NC_KEEP const char *path, char **name, char *err, size_t errlen);
-
-/** nc_onnx_pb_read() from memory; `label` (may be NULL) names the input in
- * messages. */
-NC_GIVE nc_tensor *nc_onnx_pb_read_from_memory(NC_KEEP const void *buf, size_t len, NC_KEEP const char *label,
-                                               char **name, char *err, size_t errlen);
-
-/** Writes `t` as a serialized TensorProto named `name` (may be NULL) to
- * `path`. Returns false + message on failure (a partial file is removed). */
-bool nc_onnx_pb_write(NC_KEEP const char *path, NC_KEEP const nc_tensor *t, NC_KEEP const char *name,
-                      char *err, size_t errlen);
 
 #endif
