@@ -39,7 +39,8 @@ void xbar_set_int(nc_op *op, const char *name, int64_t v);
 void xbar_set_str(nc_op *op, const char *name, const char *v);
 void xbar_set_array(nc_op *op, const char *name, size_t n, const int64_t *v);
 
-/** Creates the op `name` ("xbar.mvm") before `anchor`, with no attributes yet. */
+/** Creates the op `name` ("xbar.mvm") before `anchor`, with no attributes yet; the op is owned by
+ * anchor's block (NULL if the op cannot be created). */
 NC_KEEP nc_op *xbar_create_before(nc_op *anchor, const char *name);
 
 /** The xbar.mvm or xbar.digital op of the node named `node` in the block of

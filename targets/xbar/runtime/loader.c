@@ -377,7 +377,7 @@ static bool read_stage(lctx *l, xbar_state *s, uint32_t index, const nc_ncb_sect
   return true;
 }
 
-void xbar_state_free(xbar_state *s)
+void xbar_state_destroy(xbar_state *s)
 {
   if (!s)
     return;
@@ -434,7 +434,7 @@ xbar_state *xbar_load(const void *ncb_v, char *err, size_t errlen)
   if (ok && ncb->n_outputs < 1)
     ok = fail(&l, "the binary has no outputs");
   if (!ok) {
-    xbar_state_free(s);
+    xbar_state_destroy(s);
     return NULL;
   }
   s->n_stages = (uint32_t)n_stages;
@@ -493,7 +493,7 @@ xbar_state *xbar_load(const void *ncb_v, char *err, size_t errlen)
     if (s->output_stage[o] < 0)
       ok = fail(&l, "no stage produces output %zu", o);
   if (!ok) {
-    xbar_state_free(s);
+    xbar_state_destroy(s);
     return NULL;
   }
   for (uint32_t i = 0; i < n_stages; i++) {

@@ -308,7 +308,7 @@ static void xbar_figures(const void *state, nc_figures *f, void *userData)
 static void xbar_destroy(void *state, void *userData)
 {
   (void)userData;
-  xbar_state_free(state);
+  xbar_state_destroy(state);
 }
 
 const nc_target_sim nc_target_sim_xbar = {

@@ -128,7 +128,7 @@ uint64_t xbar_mvm_cycles(const xbar_chip *chip);
 /** Loads and checks the sections; NULL with a message. */
 NC_GIVE xbar_state *xbar_load(NC_KEEP const void *ncb, char *err, size_t errlen);
 /** Frees the state. */
-void xbar_state_free(NC_TAKE xbar_state *s);
+void xbar_state_destroy(NC_TAKE xbar_state *s);
 
 /** Sets (or with sigma < 0, clears) the noise model: seeded Gaussian
  * conductance noise of `sigma` times each layer's weight range, ADC
