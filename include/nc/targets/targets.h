@@ -38,8 +38,8 @@ void nc_target_print_help(NC_KEEP const nc_target_def *t, FILE *out);
 
 /** Reads the chip description `desc` for target t: the name of one of its
  * built-in descriptions, a JSON file path, or NULL / "" for its default.
- * Returns the typed description attribute, or NULL after diagnostics at
- * file:line:col. */
+ * Returns the typed description attribute (owned by the context, as every
+ * attribute), or NULL after diagnostics at file:line:col. */
 NC_KEEP nc_attr *nc_target_load_desc(NC_KEEP const nc_target_def *t, nc_context *ctx, const char *desc);
 
 /** Sets nc.target and nc.chip on a module. */
