@@ -59,7 +59,7 @@ static bool input_source(isl_ctx *ctx, nc_type *t, const char *tensor, nc_deps_g
       return false;
     *dom = nc_deps_layer_get_domain(l);
     *writes = nc_deps_layer_get_writes(l);
-    nc_deps_layer_free(l);
+    nc_deps_layer_destroy(l);
     return *dom && *writes;
   }
   /* other tensors: one element per iteration (pixel), or all at once (row) */
@@ -175,7 +175,7 @@ static bool analyse(deps_state *d, size_t s)
         snprintf(err.message, sizeof err.message, "isl failed to print the relations");
       nc_pass_stat_add(d->pass, 0, 1);
     } else {
-      nc_deps_channel_free(ch);
+      nc_deps_channel_destroy(ch);
     }
     if (!ok)
       channel_error(node, i, err.message);
@@ -277,7 +277,7 @@ static bool run(nc_pass *pass, nc_op *func)
     free(buffers);
   }
   for (size_t j = 0; j < d.n_channels; j++)
-    nc_deps_channel_free((nc_deps_channel *)d.channels[j].channel);
+    nc_deps_channel_destroy((nc_deps_channel *)d.channels[j].channel);
   for (size_t s = 0; s < d.n_stages; s++) {
     isl_set_free(d.stages[s].domain);
     isl_union_map_free(d.stages[s].writes);

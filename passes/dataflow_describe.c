@@ -131,7 +131,7 @@ static bool from_builder(lctx *l, layer *L, nc_deps_layer *dl, size_t slot, cons
   L->domain = nc_deps_layer_get_domain(dl);
   L->writes = umap_to_map(nc_deps_layer_get_writes(dl));
   L->reads[slot] = umap_to_map(nc_deps_layer_get_reads(dl));
-  nc_deps_layer_free(dl);
+  nc_deps_layer_destroy(dl);
   return L->domain && L->writes && L->reads[slot];
 }
 

@@ -174,7 +174,7 @@ static void build_module(gen *g, const void *ncb, size_t size)
   LLVMValueRef f_write = declare(g, "nc_device_write_input_f32", g->i32, 4, io_params, &t_write);
   LLVMValueRef f_run = declare(g, "nc_device_run", g->i32, 1, (LLVMTypeRef[]){g->ptr}, &t_run);
   LLVMValueRef f_read = declare(g, "nc_device_read_output_f32", g->i32, 4, io_params, &t_read);
-  LLVMValueRef f_close = declare(g, "nc_device_close", g->vt, 1, (LLVMTypeRef[]){g->ptr}, &t_close);
+  LLVMValueRef f_close = declare(g, "nc_device_destroy", g->vt, 1, (LLVMTypeRef[]){g->ptr}, &t_close);
   LLVMValueRef f_error = declare(g, "nc_device_error", g->ptr, 0, NULL, &t_error);
 
   /* static nc_device *<m>_get_device(void): opens the embedded binary once */

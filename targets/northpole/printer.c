@@ -221,7 +221,7 @@ static void put_iterations(nc_bytes *b, const pair *v, size_t n, size_t n_iters,
     nc_bytes_put_u32(b, (uint32_t)nb);
     nc_bytes_put_u32(b, 0);
     nc_bytes_put(b, blocks.data, blocks.len);
-    nc_bytes_free(&blocks);
+    nc_bytes_clear(&blocks);
   }
   free(flat);
 }

@@ -57,6 +57,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   nc_device_tensor_info info;
   if (nc_device_num_inputs(dev) < 1 || nc_device_input_info(dev, 0, &info) || !info.elements)
     __builtin_trap();
-  nc_device_close(dev);
+  nc_device_destroy(dev);
   return 0;
 }

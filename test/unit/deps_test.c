@@ -781,7 +781,7 @@ static bool network_build(isl_ctx *ctx, network *net, const spec *specs, int n)
 static void network_free(network *net)
 {
   for (int i = 0; i < net->n; i++)
-    nc_deps_layer_free(net->layers[i]);
+    nc_deps_layer_destroy(net->layers[i]);
   bf_model_free(&net->m);
 }
 
@@ -889,7 +889,7 @@ static int64_t check_channel(const char *scenario, network *net, const char *pro
     CHECK(strstr(text, call) != NULL, "%s: control AST lacks %s...):\n%s", what, call, text);
     free(text);
   }
-  nc_deps_channel_free(ch);
+  nc_deps_channel_destroy(ch);
   bf_channel_free(&b);
   return size;
 }
@@ -1004,7 +1004,7 @@ static void test_networks(isl_ctx *ctx)
         CHECK(isl_map_is_equal(e, want) == isl_bool_true, "gemm does not wait for Flat[6, 4]");
         isl_map_free(e);
         isl_map_free(want);
-        nc_deps_channel_free(chn);
+        nc_deps_channel_destroy(chn);
       }
     }
     network_free(&net);
@@ -1181,7 +1181,7 @@ static void test_text(isl_ctx *ctx)
           "note example AST:\n%s", text);
     free(text);
   }
-  nc_deps_channel_free(ch);
+  nc_deps_channel_destroy(ch);
 
   /* A builder's text parses back to the same relations. */
   nc_deps_layer *l = NULL, *back = NULL;
@@ -1203,8 +1203,8 @@ static void test_text(isl_ctx *ctx)
     free(r);
     free(wr);
   }
-  nc_deps_layer_free(l);
-  nc_deps_layer_free(back);
+  nc_deps_layer_destroy(l);
+  nc_deps_layer_destroy(back);
 }
 
 int main(void)

@@ -193,8 +193,8 @@ static void test_device(const uint8_t *image, size_t size)
   CHECK(nc_figures_num_cores(f) == 1 && cx && cx->i == 2 && node && !strcmp(node->text, "flatten") && sent &&
           sent->i == 8, "core figures");
   CHECK(!nc_figures_get_core(f, 1), "core 1");
-  nc_device_close(dev);
-  nc_device_close(NULL);
+  nc_device_destroy(dev);
+  nc_device_destroy(NULL);
   /* errors opening */
   CHECK(!nc_device_open("/nonexistent/x.ncb") && strstr(nc_device_error(), "cannot open"), "missing file");
   CHECK(!nc_device_open_memory("NCB", 4) && strstr(nc_device_error(), "truncated"), "short");

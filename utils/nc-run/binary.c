@@ -74,7 +74,7 @@ bool nc_run_binary(const options *o)
   for (size_t i = 0; i < o->n_sim; i++)
     if (nc_device_set_option(dev, o->sim_keys[i], o->sim_values[i])) {
       fprintf(stderr, "nc-run: error: --%s: %s\n", o->sim_keys[i], nc_device_error());
-      nc_device_close(dev);
+      nc_device_destroy(dev);
       return false;
     }
   size_t n_in = nc_device_num_inputs(dev), n_out = nc_device_num_outputs(dev), batch = 0;
@@ -163,6 +163,6 @@ done:
     nc_tensor_destroy(out[k]);
   free(in);
   free(out);
-  nc_device_close(dev);
+  nc_device_destroy(dev);
   return ok;
 }

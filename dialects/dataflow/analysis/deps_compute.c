@@ -78,7 +78,7 @@ static isl_bool elems_bounded(__isl_keep isl_union_set *elems)
   return all;
 }
 
-void nc_deps_channel_free(nc_deps_channel *ch)
+void nc_deps_channel_destroy(nc_deps_channel *ch)
 {
   if (!ch)
     return;
@@ -185,7 +185,7 @@ static bool compute_channel(isl_set *p_domain, isl_union_map *p_writes, isl_set 
   bool ok = compute(ch, p_writes, c_reads, buffer, err);
   nc_deps_scope_exit(scope);
   if (!ok) {
-    nc_deps_channel_free(ch);
+    nc_deps_channel_destroy(ch);
     return false;
   }
   *out = ch;

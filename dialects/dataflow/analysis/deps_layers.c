@@ -108,23 +108,23 @@ static bool layer_parse(isl_ctx *ctx, const char *domain, const char *reads, con
   nc_deps_layer *l = nc_xcalloc(1, sizeof *l);
   l->domain = isl_set_read_from_str(ctx, domain);
   if (!l->domain) {
-    nc_deps_layer_free(l);
+    nc_deps_layer_destroy(l);
     return nc_deps_fail_isl(err, ctx, "layer domain");
   }
   l->reads = isl_union_map_read_from_str(ctx, reads);
   if (!l->reads) {
-    nc_deps_layer_free(l);
+    nc_deps_layer_destroy(l);
     return nc_deps_fail_isl(err, ctx, "layer reads");
   }
   l->writes = isl_union_map_read_from_str(ctx, writes);
   if (!l->writes) {
-    nc_deps_layer_free(l);
+    nc_deps_layer_destroy(l);
     return nc_deps_fail_isl(err, ctx, "layer writes");
   }
   if (!nc_deps_check_domain(l->domain, "layer", err) ||
       !nc_deps_check_no_params(l->reads, "layer reads", err) ||
       !nc_deps_check_no_params(l->writes, "layer writes", err)) {
-    nc_deps_layer_free(l);
+    nc_deps_layer_destroy(l);
     return false;
   }
   /* Accesses exist only for the layer's own iterations. */
@@ -132,7 +132,7 @@ static bool layer_parse(isl_ctx *ctx, const char *domain, const char *reads, con
   l->reads = isl_union_map_intersect_domain(l->reads, isl_union_set_copy(dom));
   l->writes = isl_union_map_intersect_domain(l->writes, dom);
   if (!l->reads || !l->writes) {
-    nc_deps_layer_free(l);
+    nc_deps_layer_destroy(l);
     return nc_deps_fail_isl(err, ctx, "layer accesses");
   }
   *out = l;
@@ -344,7 +344,7 @@ bool nc_deps_layer_global_pool(isl_ctx *ctx, const char *name, const char *in, c
                           layer, err);
 }
 
-void nc_deps_layer_free(nc_deps_layer *layer)
+void nc_deps_layer_destroy(nc_deps_layer *layer)
 {
   if (!layer)
     return;

@@ -27,6 +27,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "nc/support/base.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -66,22 +68,22 @@ typedef struct nc_device_tensor_info {
 typedef struct nc_figures nc_figures;
 
 /** The message of the last error on this thread ("" if none). */
-const char *nc_device_error(void);
+NC_KEEP const char *nc_device_error(void);
 
 /** Opens the binary at `path`: reads it, checks it (magic, version,
  * sizes, checksums, every section) and loads it into the simulator of the
  * target its header names. NULL on error. */
-nc_device *nc_device_open(const char *path);
+NC_GIVE nc_device *nc_device_open(const char *path);
 
 /** Same as nc_device_open for a binary held in memory (copied as needed;
  * the caller may free `data` afterwards). */
-nc_device *nc_device_open_memory(const void *data, size_t size);
+NC_GIVE nc_device *nc_device_open_memory(const void *data, size_t size);
 
 /** Closes the device and frees everything; NULL is allowed. */
-void nc_device_close(nc_device *dev);
+void nc_device_destroy(NC_TAKE nc_device *dev);
 
 /** The target named in the binary ("northpole"). */
-const char *nc_device_target(const nc_device *dev);
+NC_KEEP const char *nc_device_target(const nc_device *dev);
 
 /** Number of inputs and outputs of the network. */
 size_t nc_device_num_inputs(const nc_device *dev);
@@ -124,7 +126,7 @@ int nc_device_set_option(nc_device *dev, const char *key, const char *value);
  * frames_per_second, ...; docs/targets/figures.md lists the keys every
  * target reports) and a per-core array. Owned by the device, valid until the
  * next run or close; NULL (with an error) before a successful run. */
-const nc_figures *nc_device_get_figures(const nc_device *dev);
+NC_KEEP const nc_figures *nc_device_get_figures(const nc_device *dev);
 
 /** Writes the figures of the last run as one JSON object (nc-run
  * --stats-json). */

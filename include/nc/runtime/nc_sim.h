@@ -117,7 +117,7 @@ typedef struct nc_target_sim {
 bool nc_runtime_register_sim(const nc_target_sim *sim);
 
 /** The simulator for a target name (built in or registered), or NULL. */
-const nc_target_sim *nc_runtime_lookup_sim(const char *name);
+NC_KEEP const nc_target_sim *nc_runtime_lookup_sim(const char *name);
 
 #ifdef __cplusplus
 }

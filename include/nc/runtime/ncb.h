@@ -67,7 +67,7 @@ typedef enum nc_ncb_dtype {
 /** Bytes one element of `dtype` takes in a host buffer (0: unknown type). */
 size_t nc_ncb_dtype_storage_bytes(uint32_t dtype);
 /** The dtype's name ("i8", "f32"), or NULL if unknown. */
-const char *nc_ncb_dtype_name(uint32_t dtype);
+NC_KEEP const char *nc_ncb_dtype_name(uint32_t dtype);
 /** The value range of an integer dtype (false for floats and unknown types). */
 bool nc_ncb_dtype_range(uint32_t dtype, int64_t *min, int64_t *max);
 
@@ -136,7 +136,7 @@ void nc_bytes_put_str(nc_bytes *b, const char *s, size_t n);
 /** Zero bytes up to a multiple of `align`. */
 void nc_bytes_align(nc_bytes *b, size_t align);
 /** Frees the buffer's bytes (the struct is reset to empty). */
-void nc_bytes_free(nc_bytes *b);
+void nc_bytes_clear(nc_bytes *b);
 
 /** A read cursor: every read past the end sets `bad` and yields zeros. */
 typedef struct nc_cursor {
@@ -153,7 +153,7 @@ int32_t nc_cursor_i32(nc_cursor *c);
 uint64_t nc_cursor_u64(nc_cursor *c);
 int64_t nc_cursor_i64(nc_cursor *c);
 /** A pointer to the next n bytes (NULL and `bad` if fewer remain). */
-const uint8_t *nc_cursor_bytes(nc_cursor *c, size_t n);
+NC_KEEP const uint8_t *nc_cursor_bytes(nc_cursor *c, size_t n);
 /** A fixed-width string field into out[n] (always NUL-terminated). */
 void nc_cursor_str(nc_cursor *c, char *out, size_t n);
 /** Skips to a multiple of `align` bytes from the start. */
@@ -174,7 +174,7 @@ void nc_ncb_writer_add_input(nc_ncb_writer *w, const nc_ncb_tensor *t);
 void nc_ncb_writer_add_output(nc_ncb_writer *w, const nc_ncb_tensor *t);
 /** Starts a new section and returns the buffer to fill (valid until the
  * next call on the writer). */
-nc_bytes *nc_ncb_writer_add_section(nc_ncb_writer *w, uint32_t type, uint32_t id);
+NC_KEEP nc_bytes *nc_ncb_writer_add_section(nc_ncb_writer *w, uint32_t type, uint32_t id);
 /** Lays out the file (header, descriptors, table, sections, checksums) and
  * returns a malloc'ed image of *size bytes; frees the writer. */
 NC_GIVE uint8_t *nc_ncb_writer_finish(NC_TAKE nc_ncb_writer *w, size_t *size);

@@ -10,7 +10,9 @@
  * of the .ncb container, extra outputs (--emit=<name>), and its simulator
  * (nc_sim.h). Nothing outside the target's folder names it: the build
  * generates the table of built-in targets from the folders of targets/,
- * and nc_target_register adds one at run time (plugins).
+ * and nc_target_register adds one at run time: a target plugin
+ * (nc/plugin.h) exports nc_get_target_plugin_info, whose register_targets
+ * callback calls nc_target_register.
  *
  * The chip description is parsed once, when the pipeline is built (or by
  * the `target-attach` pass in a hand-written pipeline), into a typed
@@ -109,18 +111,5 @@ typedef struct nc_target_def {
  * `<name>-pipeline` and its simulator. False (with a message on stderr) if a
  * different target with that name exists. Idempotent. */
 bool nc_target_register(NC_KEEP const nc_target_def *t);
-
-/** The version of the target plugin interface (nc_target_plugin_info). */
-#define NC_TARGET_PLUGIN_API_VERSION 1
-
-/** What a target plugin exports: a shared library built against the
- * installed headers defines
- *   nc_target_plugin_info ncGetTargetPluginInfo(void);
- * returning its target (nc-compile --load-target-plugin=X.so, nc-run too). */
-typedef struct nc_target_plugin_info {
-  uint32_t api_version; /**< NC_TARGET_PLUGIN_API_VERSION */
-  const char *name;     /**< the plugin's name, for messages */
-  const nc_target_def *target;
-} nc_target_plugin_info;
 
 #endif

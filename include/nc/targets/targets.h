@@ -38,8 +38,8 @@ void nc_target_print_help(NC_KEEP const nc_target_def *t, FILE *out);
 
 /** Reads the chip description `desc` for target t: the name of one of its
  * built-in descriptions, a JSON file path, or NULL / "" for its default.
- * Returns the typed description attribute, or NULL after diagnostics at
- * file:line:col. */
+ * Returns the typed description attribute (owned by the context, as every
+ * attribute), or NULL after diagnostics at file:line:col. */
 NC_KEEP nc_attr *nc_target_load_desc(NC_KEEP const nc_target_def *t, nc_context *ctx, const char *desc);
 
 /** Sets nc.target and nc.chip on a module. */
@@ -70,9 +70,9 @@ NC_GIVE uint8_t *nc_target_print_binary(NC_KEEP nc_op *module, size_t *size);
 /** The target's extra output `name`, or NULL. */
 NC_KEEP const nc_target_emit_def *nc_target_find_emit(NC_KEEP const nc_target_def *t, const char *name);
 
-/** Loads a target plugin (a shared library exporting the plugin entry point
- * of nc/plugin.h for targets) and registers its target. False with a
- * message in err. */
+/** Loads a target plugin (a shared library exporting
+ * nc_get_target_plugin_info, nc/plugin.h), whose callback registers its
+ * targets with nc_target_register. False with a message in err. */
 bool nc_target_load_plugin(const char *path, char *err, size_t errlen);
 
 #endif

@@ -113,7 +113,7 @@ static nc_device *open_image(uint8_t *image, size_t size)
   dev->figures = nc_figures_create();
   return dev;
 fail:
-  nc_device_close(dev);
+  nc_device_destroy(dev);
   return NULL;
 }
 
@@ -151,7 +151,7 @@ nc_device *nc_device_open_memory(const void *data, size_t size)
   return open_image(copy, size);
 }
 
-void nc_device_close(nc_device *dev)
+void nc_device_destroy(nc_device *dev)
 {
   if (!dev)
     return;

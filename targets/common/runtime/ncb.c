@@ -76,7 +76,7 @@ void nc_bytes_align(nc_bytes *b, size_t align)
     nc_bytes_put(b, zeros, align - b->len % align > 64 ? 64 : align - b->len % align);
 }
 
-void nc_bytes_free(nc_bytes *b)
+void nc_bytes_clear(nc_bytes *b)
 {
   free(b->data);
   *b = (nc_bytes){0};
@@ -253,7 +253,7 @@ void nc_ncb_writer_destroy(nc_ncb_writer *w)
   if (!w)
     return;
   for (size_t i = 0; i < w->n_sections; i++)
-    nc_bytes_free(&w->sections[i].bytes);
+    nc_bytes_clear(&w->sections[i].bytes);
   free(w->sections);
   free(w->tensors);
   free(w->is_output);

@@ -82,7 +82,8 @@ NC_KEEP nc_op *nc_core_chip_find_tile(NC_KEEP const nc_op *chip, int64_t x, int6
 
 /** Appends a tile for node `node` at (x, y) (-1, -1: not placed) to the
  * chip's body, with an empty program and no buffers; `lo` < `hi` sets
- * out_channels (pass lo = hi = 0 for a whole node). */
+ * out_channels (pass lo = hi = 0 for a whole node). The tile is owned by
+ * the chip. */
 NC_KEEP nc_op *nc_core_tile_create(nc_op *chip, nc_location loc, const char *node, int64_t x, int64_t y,
                                    int64_t lo, int64_t hi);
 /** Position; -1 when not placed. */

@@ -160,7 +160,7 @@ bool nc_deps_layer_global_pool(isl_ctx *ctx, NC_KEEP const char *name, NC_KEEP c
                                NC_GIVE nc_deps_layer **layer, nc_deps_error *err);
 
 /** Frees a layer; NULL is allowed. */
-void nc_deps_layer_free(NC_TAKE nc_deps_layer *layer);
+void nc_deps_layer_destroy(NC_TAKE nc_deps_layer *layer);
 
 /** The layer's iteration domain. */
 __isl_give isl_set *nc_deps_layer_get_domain(NC_KEEP const nc_deps_layer *layer);
@@ -216,7 +216,7 @@ bool nc_deps_compute_layers(NC_KEEP const nc_deps_layer *producer,
                             NC_GIVE nc_deps_channel **out, nc_deps_error *err);
 
 /** Frees a channel; NULL is allowed. */
-void nc_deps_channel_free(NC_TAKE nc_deps_channel *ch);
+void nc_deps_channel_destroy(NC_TAKE nc_deps_channel *ch);
 
 /** Dep = R_C . W_P^-1: { C[c] -> P[p] : c reads an element p writes }. */
 __isl_give isl_map *nc_deps_channel_get_dependences(NC_KEEP const nc_deps_channel *ch);
