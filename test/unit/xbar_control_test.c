@@ -95,7 +95,7 @@ static void check_channel(nc_deps_layer *prod, nc_deps_layer *cons, const char *
   }
   free(w);
   isl_map_free(e);
-  nc_deps_channel_free(ch);
+  nc_deps_channel_destroy(ch);
 }
 
 static void conv_case(isl_ctx *ctx, nc_deps_shape in, nc_deps_window win, nc_deps_granularity g, const char *what)
@@ -106,8 +106,8 @@ static void conv_case(isl_ctx *ctx, nc_deps_shape in, nc_deps_window win, nc_dep
   CHECK(nc_deps_layer_conv2d(ctx, "Conv", "X", "Y", in, 3, &win, g, &conv, &err), "%s", err.message);
   if (src && conv)
     check_channel(src, conv, what, g == NC_DEPS_PER_PIXEL);
-  nc_deps_layer_free(src);
-  nc_deps_layer_free(conv);
+  nc_deps_layer_destroy(src);
+  nc_deps_layer_destroy(conv);
 }
 
 static void refusals(void)
@@ -166,10 +166,10 @@ int main(void)
     CHECK(nc_deps_layer_flatten(ctx, "Flat", "X", "F", (nc_deps_shape){4, 8, 8}, g, &flat, &err), "%s", err.message);
     CHECK(nc_deps_layer_gemm(ctx, "Fc", "F", "Z", 256, 10, &fc, &err), "%s", err.message);
     check_channel(flat, fc, "flatten -> gemm", false);
-    nc_deps_layer_free(src);
-    nc_deps_layer_free(pool);
-    nc_deps_layer_free(flat);
-    nc_deps_layer_free(fc);
+    nc_deps_layer_destroy(src);
+    nc_deps_layer_destroy(pool);
+    nc_deps_layer_destroy(flat);
+    nc_deps_layer_destroy(fc);
   }
   refusals();
   isl_ctx_free(ctx);
