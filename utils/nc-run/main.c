@@ -24,6 +24,7 @@
 #include "nc/dialects/graph/onnx.h"
 #include "nc/ir/asm.h"
 #include "nc/ir/diag.h"
+#include "nc/passes/passes.h"
 #include "nc/support/npy.h"
 #include "nc/targets/targets.h"
 #include "nc_run.h"
@@ -397,7 +398,10 @@ int main(int argc, char **argv)
   }
   model_path = o.model;
   nc_context *ctx = nc_context_create();
+  nc_register_all_passes();
+  nc_register_all_targets(); /* IR compiled for a target carries its dialects' attributes (nc.chip) */
   nc_register_all_dialects(ctx);
+  nc_target_register_dialects(ctx);
   unsigned h = nc_context_push_diag_handler(ctx, print_diag, ctx);
   status = run(ctx, &o) ? 0 : 1;
   nc_context_pop_diag_handler(ctx, h);
