@@ -8,6 +8,9 @@
  * per core; give spare cores, one replica at a time, to the stage with the
  * most MVMs per crossbar while its replica fits; hand cores out in pipeline
  * order along a serpentine over the mesh.
+ * Each core must hold its stage's input line buffers (dataflow-deps'
+ * buffer_elements, one byte each) in its SRAM; a stage that cannot is an
+ * error (no spilling).
  * Limits: one crossbar per core; a cell holds a whole int8 weight (no
  * bit-slicing over columns); digital stages are not weighed when balancing;
  * no search over placements; conv, matmul, max_pool and copy only (other
@@ -90,6 +93,16 @@ static bool map_function(nc_pass *pass, nc_op *fn, const xbar_desc *d, isl_ctx *
     st[i].iterations = 1;
     for (unsigned k = 0; k < rank; k++)
       st[i].iterations *= ext[k];
+    /* each core of the stage holds its inputs' line buffers (dataflow-deps' minimum, int8) in its SRAM */
+    int64_t need = 0;
+    for (size_t k = 0; k < nc_dataflow_node_get_num_inputs(node); k++)
+      need += nc_dataflow_node_get_buffer_elements(node, k) > 0 ? nc_dataflow_node_get_buffer_elements(node, k) : 0;
+    if (need > d->sram_bytes) {
+      ok = nc_op_emit_error(node, "xbar-map: node '%s' needs %lld bytes of input buffers, but a core's SRAM holds %lld: "
+                                  "%lld too many", nc_dataflow_node_get_name(node), (long long)need,
+                            (long long)d->sram_bytes, (long long)(need - d->sram_bytes));
+      break;
+    }
     switch (l.kind) {
     case NC_DATAFLOW_LAYER_CONV:
     case NC_DATAFLOW_LAYER_MATMUL:
