@@ -433,3 +433,5 @@ char *nc_pass_manager_to_string(const nc_pass_manager *pm)
   to_string(pm, &buf, &len, &cap);
   return buf;
 }
+
+nc_context *nc_pass_manager_get_context(const nc_pass_manager *pm) { return pm->ctx; }

@@ -58,27 +58,6 @@ static char *mprintf(const char *fmt, ...)
 
 static const nc_type *vtype(nc_value *v) { return nc_value_get_type(v); }
 
-/* The set of all elements of a tensor `name` with n coordinates of sizes dims. */
-static isl_set *df_box(isl_ctx *ctx, const char *name, int n, const int64_t *dims)
-{
-  char *buf;
-  size_t len;
-  FILE *f = open_memstream(&buf, &len);
-  if (!f)
-    abort();
-  fprintf(f, "{ %s[", name);
-  for (int i = 0; i < n; i++)
-    fprintf(f, "%si%d", i ? ", " : "", i);
-  fputs("]", f);
-  for (int i = 0; i < n; i++)
-    fprintf(f, "%s0 <= i%d < %lld", i ? " and " : " : ", i, (long long)dims[i]);
-  fputs(" }", f);
-  fclose(f);
-  isl_set *s = isl_set_read_from_str(ctx, buf);
-  free(buf);
-  return s;
-}
-
 static char *df_set_text(isl_set *s) { return s ? isl_set_to_str(s) : NULL; }
 static char *df_map_text(isl_map *m) { return m ? isl_map_to_str(m) : NULL; }
 
@@ -87,7 +66,7 @@ static isl_set *box(lctx *l, const char *name, const nc_type *t)
 {
   int64_t dims[NC_MAX_RANK];
   int n = nc_dataflow_tensor_coords(t, dims);
-  return n < 0 ? NULL : df_box(l->ctx, name, n, dims);
+  return n < 0 ? NULL : nc_dataflow_tensor_box(l->ctx, name, n, dims);
 }
 
 /* domain x (all elements of the tensor) */

@@ -55,7 +55,7 @@ int nc_dataflow_tensor_coords(const nc_type *t, int64_t *dims)
   return (int)(r - skip);
 }
 
-isl_set *df_box(isl_ctx *ctx, const char *name, int n, const int64_t *dims)
+isl_set *nc_dataflow_tensor_box(isl_ctx *ctx, const char *name, int n, const int64_t *dims)
 {
   char *buf;
   size_t len;
@@ -113,7 +113,7 @@ static bool check_access(vctx *v, isl_map *m, isl_set *domain, const char *what,
     ok = nc_op_emit_error(v->op, "%s has %d coordinates, but its tensor has %d", what,
                           (int)isl_space_dim(sp, isl_dim_out), n);
   if (ok) { /* as in deps.h, accesses count only within the domain */
-    isl_set *b = df_box(v->ctx, tensor, n, dims);
+    isl_set *b = nc_dataflow_tensor_box(v->ctx, tensor, n, dims);
     isl_set *range = isl_map_range(isl_map_intersect_domain(isl_map_copy(m), isl_set_copy(domain)));
     isl_bool inside = isl_set_is_subset(range, b);
     isl_set_free(range);

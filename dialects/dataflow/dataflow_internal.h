@@ -33,10 +33,6 @@ bool df_verify_node(nc_op *op);
  * node; the same decoder as nc_dataflow_node_get_layer. */
 bool df_verify_layer(nc_op *node);
 
-/** The set of all elements of a tensor `name` with n coordinates of sizes
- * dims: { name[i0, ..] : 0 <= ik < dk }; NULL on an isl error. */
-__isl_give isl_set *df_box(isl_ctx *ctx, const char *name, int n, const int64_t *dims);
-
 /** isl_set_to_str / isl_map_to_str into a malloc'ed string (NULL on error). */
 NC_GIVE char *df_set_text(__isl_keep isl_set *s);
 NC_GIVE char *df_map_text(__isl_keep isl_map *m);

@@ -60,7 +60,8 @@ static bool build_pipeline(nc_pass_manager *pm, nc_pass *options, void *userData
   fclose(f);
   if (!ok) {
     free(text);
-    fprintf(stderr, "%s: error: target-desc must not contain quotes or braces\n", e->pipeline_name);
+    nc_emit_error(nc_pass_manager_get_context(pm), nc_location_unknown(),
+                  "%s: target-desc must not contain quotes or braces", e->pipeline_name);
     return false;
   }
   ok = nc_pass_manager_add_pass(pm, "target-attach", text);

@@ -161,6 +161,8 @@ nc_pass_run_options nc_pass_run_options_default(void);
 NC_GIVE nc_pass_manager *nc_pass_manager_create(nc_context *ctx, const char *anchor);
 /** Frees a pass manager and its passes. */
 void nc_pass_manager_destroy(NC_TAKE nc_pass_manager *pm);
+/** The context the pass manager was created in. */
+NC_KEEP nc_context *nc_pass_manager_get_context(NC_KEEP const nc_pass_manager *pm);
 /** The op name this pass manager runs on ("any" for op-agnostic). */
 NC_KEEP const char *nc_pass_manager_get_anchor(NC_KEEP const nc_pass_manager *pm);
 /** Appends a nested pass manager anchored on `anchor` and returns it (owned

@@ -132,6 +132,10 @@ NC_KEEP nc_op *nc_dataflow_node_find_op(NC_KEEP const nc_op *node, const char *n
  * code only, as nc_dataflow_node_find_op. */
 NC_KEEP nc_op *nc_dataflow_node_get_layer_op(NC_KEEP const nc_op *node);
 
+/** The set of all elements of a tensor `name` with n coordinates of sizes
+ * dims: { name[i0, ..., in-1] : 0 <= ik < dims[k] }; NULL if isl fails. */
+__isl_give isl_set *nc_dataflow_tensor_box(isl_ctx *ctx, const char *name, int n, const int64_t *dims);
+
 /** The tensor coordinates of a ranked, static tensor type (see the header
  * comment): writes the extents to dims (at most NC_MAX_RANK) and returns
  * their count, or -1 for other types. */
