@@ -27,7 +27,7 @@ static void fix_checksums(uint8_t *b, size_t size)
 {
   if (size < NC_NCB_HEADER_SIZE)
     return;
-  uint32_t hsize = rd32(b + 8), n_in = rd32(b + 96), n_out = rd32(b + 100), n_sec = rd32(b + 104);
+  uint32_t hsize = rd32(b + 8), n_in = rd32(b + 56), n_out = rd32(b + 60), n_sec = rd32(b + 64); /* format 2.0 */
   if (hsize > size || n_in > 64 || n_out > 64 || n_sec > 4096)
     return;
   size_t table = NC_NCB_HEADER_SIZE + (size_t)(n_in + n_out) * NC_NCB_TENSOR_SIZE;
