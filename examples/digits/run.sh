@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # run.sh BIN_DIR: the digits example end to end with the nc tools in BIN_DIR
 # (scripts/demo.sh builds them first). Compiles digits_cnn.onnx for the
-# default NorthPole-like target, simulates the test split, and prints the
-# accuracy of the float interpreter, the int8 interpreter and the simulator,
+# default NorthPole-like target and for the xbar crossbar target, simulates
+# the test split on both, and prints the accuracy of the float interpreter,
+# the int8 interpreter and the simulators,
 # how far the float interpreter is from torch's logits, whether simulator and
 # int8 interpreter agree bit for bit, and the chip's figures (cycles per
 # inference, frames/s, utilisation, roofline). Exits 1 if the simulator and
@@ -25,14 +26,19 @@ echo "== 3. compiled for northpole (graph -> int8 -> dataflow -> core -> binary)
 echo "nc-compile wrote $(stat -c %s "$out/digits.ncb") bytes of northpole binary"
 "$bin/nc-run" "$out/digits.ncb" --input "$dig/test_x.npy" --output "$out/sim.npy" --stats-json "$out/sim.json"
 
-echo "== 4. results =="
+echo "== 4. the same network on the xbar crossbar chip (cmnnc-like: weights in 256x256 crossbars) =="
+"$bin/nc-compile" "$dig/digits_cnn.onnx" --target=xbar --calibration="$dig/train_x.npy" -o "$out/digits_xbar.ncb"
+"$bin/nc-run" "$out/digits_xbar.ncb" --input "$dig/test_x.npy" --output "$out/xbar.npy" --stats-json "$out/xbar.json"
+
+echo "== 5. results =="
 /usr/bin/python3 - "$out" "$dig" <<'PY'
 import sys
 import numpy as np
 out, dig = sys.argv[1], sys.argv[2]
 y = np.load(dig + "/test_y.npy")
-res = {k: np.load("%s/%s.npy" % (out, k)) for k in ("float", "int8", "sim")}
-for name, k in (("float interpreter", "float"), ("int8 interpreter", "int8"), ("northpole simulator", "sim")):
+res = {k: np.load("%s/%s.npy" % (out, k)) for k in ("float", "int8", "sim", "xbar")}
+for name, k in (("float interpreter", "float"), ("int8 interpreter", "int8"), ("northpole simulator", "sim"),
+                ("xbar simulator", "xbar")):
     hit = int((res[k].argmax(1) == y).sum())
     print("%-22s accuracy %6.2f%% (%d/%d)" % (name, 100.0 * hit / len(y), hit, len(y)))
 import json
@@ -46,11 +52,19 @@ print("  roofline bound        %.3g cycles/inference; achieved / bound %.1fx" % 
 print("  cores used            %d of %d" % (f["cores_used"], f["cores_total"]))
 for c in f["cores"]:
     print("  core (%2d, %2d) %-10s busy %5.1f%%  MAC utilisation %5.2f%%" % (c["x"], c["y"], c["node"], 100 * c["utilisation"], 100 * c["mac_utilisation"]))
+x = json.load(open(out + "/xbar.json"))
+print("xbar chip figures (nc-run --stats-json):")
+print("  cycles/inference      %.1f; frames/s %.0f at %.0f MHz; latency %d cycles" % (x["cycles_per_inference"], x["frames_per_second"], x["clock_hz"] / 1e6, x["latency_cycles"]))
+print("  roofline bound        %.1f cycles/inference; achieved / bound %.2fx" % (x["roofline_bound_cycles"], x["roofline_ratio"]))
+print("  cores used            %d of %d; crossbar cell utilisation %.1f%%" % (x["cores_used"], x["cores_total"], 100 * x["crossbar_utilisation"]))
 torch_logits = np.load(dig + "/reference_logits.npy")
 dev = float(np.abs(res["float"] - torch_logits).max())
 close = res["float"].shape == torch_logits.shape and dev <= 1e-3
 print("float interpreter vs torch: max |difference| %.2g over all logits: %s" % (dev, "ok" if close else "TOO FAR"))
-same = res["sim"].shape == res["int8"].shape and (res["sim"].view(np.uint32) == res["int8"].view(np.uint32)).all()
-print("simulator == int8 interpreter, bit for bit, on all %d images: %s" % (len(y), "yes" if same else "NO"))
-sys.exit(0 if same and close else 1)
+ok = close
+for name, k in (("northpole", "sim"), ("xbar", "xbar")):
+    same = res[k].shape == res["int8"].shape and (res[k].view(np.uint32) == res["int8"].view(np.uint32)).all()
+    print("%s simulator == int8 interpreter, bit for bit, on all %d images: %s" % (name, len(y), "yes" if same else "NO"))
+    ok = ok and same
+sys.exit(0 if ok else 1)
 PY
