@@ -461,5 +461,5 @@ bool nc_pass_manager_run(nc_pass_manager *pm, nc_op *op, const nc_pass_run_optio
     nc_repro_end(&rc);
   pool_destroy(rc.pool);
   nc_op_counters_destroy(rc.tree_counters);
-  return ok;
+  return ok && !atomic_load(&rc.output_failed);
 }

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nc/support/file.h"
 #include "nc/dialects/dialects.h"
 #include "nc/dialects/graph/onnx.h"
 #include "nc/ir/asm.h"
@@ -138,15 +139,10 @@ static bool run_pipeline(nc_context *ctx, const options *o, const nc_target_def 
 
 static bool write_bytes(const char *path, const void *data, size_t n)
 {
-  FILE *f = !strcmp(path, "-") ? stdout : fopen(path, "wb");
-  if (!f) {
-    fprintf(stderr, "nc-compile: error: cannot open '%s' for writing\n", path);
-    return false;
-  }
-  bool ok = fwrite(data, 1, n, f) == n;
-  ok = (f == stdout ? fflush(f) : fclose(f)) == 0 && ok;
+  char err[1024];
+  bool ok = nc_file_write_all(path, data, n, err, sizeof err);
   if (!ok)
-    fprintf(stderr, "nc-compile: error: cannot write '%s'\n", path);
+    fprintf(stderr, "nc-compile: error: %s\n", err);
   return ok;
 }
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nc/support/file.h"
 #include "nc/dialects/dialects.h"
 #include "nc/dialects/graph/onnx.h"
 #include "nc/ir/asm.h"
@@ -436,13 +437,16 @@ int main(int argc, char **argv)
   nc_context *ctx = new_context(&o);
   int rc = 0;
   nc_pass_manager *pm = NULL;
-  FILE *out = stdout;
-  if (o.output && strcmp(o.output, "-") && !(out = fopen(o.output, "w"))) {
-    fprintf(stderr, "nc-opt: cannot open '%s' for writing\n", o.output);
+  /* the output replaces its file only when the whole run succeeds (nc/support/file.h) */
+  char err_out[1024];
+  nc_file_writer *writer = nc_file_writer_open(o.output ? o.output : "-", err_out, sizeof err_out);
+  if (!writer) {
+    fprintf(stderr, "nc-opt: error: %s\n", err_out);
     nc_context_destroy(ctx);
     free(o.legacy);
     return 1;
   }
+  FILE *out = nc_file_writer_stream(writer);
   if (o.show_dialects) {
     bool first = true;
     printf("Available Dialects: ");
@@ -522,8 +526,12 @@ int main(int argc, char **argv)
     rc = all_ok ? 0 : 1;
   }
 done:
-  if (out != stdout)
-    fclose(out);
+  if (rc != 0) {
+    nc_file_writer_abort(writer);
+  } else if (!nc_file_writer_commit(writer, err_out, sizeof err_out)) {
+    fprintf(stderr, "nc-opt: error: %s\n", err_out);
+    rc = 1;
+  }
   nc_pass_manager_destroy(pm);
 #ifdef NC_FREE_AT_EXIT
   nc_context_destroy(ctx);

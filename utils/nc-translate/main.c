@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nc/support/file.h"
 #include "nc/dialects/dialects.h"
 #include "nc/dialects/graph/onnx.h"
 #include "nc/ir/asm.h"
@@ -38,27 +39,30 @@ typedef struct translation {
   bool (*run)(nc_context *ctx, const options *o);
 } translation;
 
-/* Opens the output ("-" or NULL: stdout); NULL after a message. */
-static FILE *open_output(const options *o, bool binary)
+/* Opens the output ("-" or NULL: stdout) through the atomic writer
+ * (nc/support/file.h); NULL after a message. */
+static nc_file_writer *open_output(const options *o)
 {
-  if (!o->output || !strcmp(o->output, "-"))
-    return stdout;
-  FILE *f = fopen(o->output, binary ? "wb" : "w");
-  if (!f)
-    fprintf(stderr, "nc-translate: cannot open '%s' for writing\n", o->output);
-  return f;
+  char err[1024];
+  nc_file_writer *w = nc_file_writer_open(o->output ? o->output : "-", err, sizeof err);
+  if (!w)
+    fprintf(stderr, "nc-translate: error: %s\n", err);
+  return w;
 }
 
-static bool close_output(const options *o, FILE *f)
+/* Commits the output (ok) or abandons it, leaving any previous file intact. */
+static bool close_output(nc_file_writer *w, bool ok)
 {
-  bool ok = !ferror(f);
-  if (f != stdout)
-    ok = fclose(f) == 0 && ok;
-  else
-    ok = fflush(f) == 0 && ok;
-  if (!ok)
-    fprintf(stderr, "nc-translate: error writing '%s'\n", o->output ? o->output : "<stdout>");
-  return ok;
+  if (!ok) {
+    nc_file_writer_abort(w);
+    return false;
+  }
+  char err[1024];
+  if (!nc_file_writer_commit(w, err, sizeof err)) {
+    fprintf(stderr, "nc-translate: error: %s\n", err);
+    return false;
+  }
+  return true;
 }
 
 /* Reads stdin into a malloc'ed buffer. */
@@ -87,10 +91,10 @@ static bool import_onnx(nc_context *ctx, const options *o)
     module = nc_onnx_import_file(ctx, o->input);
   }
   bool ok = module && (o->no_verify || nc_op_verify(module));
-  FILE *out = ok ? open_output(o, false) : NULL;
+  nc_file_writer *out = ok ? open_output(o) : NULL;
   if (out) {
-    nc_op_print(module, out, &o->print);
-    ok = close_output(o, out);
+    nc_op_print(module, nc_file_writer_stream(out), &o->print);
+    ok = close_output(out, true);
   } else {
     ok = false;
   }
@@ -106,12 +110,10 @@ static bool export_onnx(nc_context *ctx, const options *o)
   size_t len = 0;
   nc_onnx_export_options eo = {.opset = o->onnx_opset, .func_name = o->onnx_function};
   void *buf = ok ? nc_onnx_export_to_memory(module, &eo, &len) : NULL;
-  FILE *out = buf ? open_output(o, true) : NULL;
+  nc_file_writer *out = buf ? open_output(o) : NULL;
   ok = out != NULL;
-  if (out) {
-    ok = fwrite(buf, 1, len, out) == len;
-    ok = close_output(o, out) && ok;
-  }
+  if (out)
+    ok = close_output(out, fwrite(buf, 1, len, nc_file_writer_stream(out)) == len);
   free(buf);
   if (module)
     nc_op_destroy(module);

@@ -21,6 +21,7 @@
 #include "nc/ir/asm.h"
 #include "nc/ir/diag.h"
 #include "nc/ir/types.h"
+#include "nc/support/file.h"
 #include "nc/support/hash.h"
 
 /* Protobuf messages cannot exceed 2 GiB. */
@@ -772,18 +773,13 @@ bool nc_onnx_export_file(nc_op *root, const char *path, const nc_onnx_export_opt
   void *buf = nc_onnx_export_to_memory(root, opts, &len);
   if (!buf)
     return false;
-  bool to_stdout = !strcmp(path, "-");
-  FILE *f = to_stdout ? stdout : fopen(path, "wb");
-  bool ok = f && fwrite(buf, 1, len, f) == len;
-  if (f && !to_stdout)
-    ok = fclose(f) == 0 && ok;
+  char err[512];
+  bool ok = nc_file_write_all(path, buf, len, err, sizeof err);
   free(buf);
   if (!ok) {
     nc_context *ctx = nc_op_get_context(root);
     nc_emit_error(ctx, nc_location_from_attr(nc_loc_file(ctx, nc_ident_get_cstr(ctx, path), 0, 0)),
-                  "cannot write the ONNX model");
-    if (!to_stdout)
-      remove(path);
+                  "cannot write the ONNX model: %s", err);
   }
   return ok;
 }

@@ -11,6 +11,7 @@
  * naming the path to the offending object.
  */
 #include "onnx_proto_internal.h"
+#include "nc/support/file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -871,20 +872,7 @@ bool nc_onnx_pb_write(const char *path, const nc_tensor *t, const char *name, ch
   uint8_t *buf = nc_xmalloc(len);
   onnx__tensor_proto__pack(p, buf);
   nc_onnx_tensor_proto_destroy(p);
-  FILE *f = fopen(path, "wb");
-  if (!f) {
-    set_err(err, errlen, "%s: cannot create: %s", path, strerror(errno));
-    free(buf);
-    return false;
-  }
-  bool ok = fwrite(buf, 1, len, f) == len;
-  int saved = errno;
-  if (fclose(f))
-    ok = false, saved = errno;
+  bool ok = nc_file_write_all(path, buf, len, err, errlen);
   free(buf);
-  if (!ok) {
-    set_err(err, errlen, "%s: write failed: %s", path, strerror(saved));
-    remove(path);
-  }
   return ok;
 }
