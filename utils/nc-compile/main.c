@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nc/support/strutil.h"
 #include "nc/support/file.h"
 #include "nc/dialects/dialects.h"
 #include "nc/dialects/graph/onnx.h"
@@ -349,9 +350,10 @@ static bool parse_args(int argc, char **argv, options *o, int *status)
     } else if ((v = value_of(argc, argv, &i, "load-target-plugin", &missing))) {
       /* loaded above */
     } else if ((v = value_of(argc, argv, &i, "mlir-elide-elementsattrs-if-larger", &missing))) {
-      char *end;
-      o->print.elide_elements_larger = strtoll(v, &end, 10);
-      if (*end || !*v || o->print.elide_elements_larger < 0) {
+      int64_t n;
+      bool ok = nc_parse_int_in_range(v, 0, INT64_MAX, &n);
+      o->print.elide_elements_larger = n;
+      if (!ok) {
         fprintf(stderr, "nc-compile: error: --mlir-elide-elementsattrs-if-larger needs a count, not '%s'\n", v);
         return false;
       }

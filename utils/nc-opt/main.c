@@ -48,6 +48,7 @@ static void usage(FILE *out)
           "OPTIONS:\n"
           "  -o <file>                                 Output file (default: stdout)\n"
           "  --split-input-file                        Split the input on '// -----' and process each chunk\n"
+          "  --enable-test-passes                      Offer the passes that test the pass manager (test-pass-crash, ...)\n"
           "  --verify-diagnostics                      Check diagnostics against expected-* comments\n"
           "  --allow-unregistered-dialect              Allow ops and types of unregistered dialects\n"
           "  --no-verify                               Do not verify the IR after parsing\n"
@@ -84,7 +85,7 @@ static void usage(FILE *out)
 
 enum {
   OPT_SPLIT = 256, OPT_VERIFY_DIAGS, OPT_UNREG, OPT_GENERIC, OPT_DEBUGINFO, OPT_LOCAL_SCOPE, OPT_ELIDE,
-  OPT_SHOW_DIALECTS, OPT_DOCS, OPT_NO_VERIFY, OPT_HELP, OPT_LIST_PASSES, OPT_PIPELINE, OPT_DUMP_PIPELINE,
+  OPT_SHOW_DIALECTS, OPT_DOCS, OPT_NO_VERIFY, OPT_HELP, OPT_ENABLE_TEST_PASSES, OPT_LIST_PASSES, OPT_PIPELINE, OPT_DUMP_PIPELINE,
   OPT_VERIFY_EACH, OPT_NO_THREADS, OPT_BEFORE_ALL, OPT_AFTER_ALL, OPT_BEFORE, OPT_AFTER, OPT_AFTER_CHANGE,
   OPT_AFTER_FAILURE, OPT_MODULE_SCOPE, OPT_TREE_DIR, OPT_TIMING, OPT_TIMING_DISPLAY, OPT_STATS, OPT_STATS_DISPLAY,
   OPT_REPRODUCER, OPT_RUN_REPRODUCER,
@@ -102,6 +103,7 @@ static const struct option long_opts[] = {
   {"dump-dialect-docs", required_argument, NULL, OPT_DOCS},
   {"no-verify", no_argument, NULL, OPT_NO_VERIFY},
   {"help", no_argument, NULL, OPT_HELP},
+  {"enable-test-passes", no_argument, NULL, OPT_ENABLE_TEST_PASSES},
   {"list-passes", no_argument, NULL, OPT_LIST_PASSES},
   {"pass-pipeline", required_argument, NULL, OPT_PIPELINE},
   {"dump-pass-pipeline", no_argument, NULL, OPT_DUMP_PIPELINE},
@@ -232,11 +234,20 @@ static bool parse_args(int argc, char **argv, options *o)
     case OPT_GENERIC: o->print.generic = true; break;
     case OPT_DEBUGINFO: o->print.debuginfo = true; break;
     case OPT_LOCAL_SCOPE: o->print.local_scope = true; break;
-    case OPT_ELIDE: o->print.elide_elements_larger = strtoll(optarg, NULL, 10); break;
+    case OPT_ELIDE: {
+      int64_t n;
+      if (!nc_parse_int_in_range(optarg, 0, INT64_MAX, &n)) {
+        fprintf(stderr, "nc-opt: --mlir-elide-elementsattrs-if-larger needs a count, not '%s'\n", optarg);
+        return false;
+      }
+      o->print.elide_elements_larger = n;
+      break;
+    }
     case OPT_SHOW_DIALECTS: o->show_dialects = true; break;
     case OPT_DOCS: o->docs_dialect = optarg; break;
     case OPT_NO_VERIFY: o->no_verify = true; break;
     case OPT_HELP: usage(stdout); exit(0);
+    case OPT_ENABLE_TEST_PASSES: break; /* read before parsing (wants_test_passes) */
     case OPT_LIST_PASSES: o->list_passes = true; break;
     case OPT_PIPELINE: o->pipeline = optarg; break;
     case OPT_DUMP_PIPELINE: o->dump_pipeline = true; break;
@@ -427,9 +438,25 @@ static bool has_suffix(const char *s, const char *suffix)
   return n >= m && !strcmp(s + n - m, suffix);
 }
 
+/* --enable-test-passes (or NC_ENABLE_TEST_PASSES=1) registers the passes of
+ * passes/test/; it is read before the other flags because legacy pass flags
+ * (-test-pass-failure) are recognised by looking the registry up. */
+static bool wants_test_passes(int argc, char **argv)
+{
+  const char *env = getenv("NC_ENABLE_TEST_PASSES");
+  if (env && !strcmp(env, "1"))
+    return true;
+  for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+    if (!strcmp(argv[i], "--enable-test-passes") || !strcmp(argv[i], "-enable-test-passes"))
+      return true;
+  return false;
+}
+
 int main(int argc, char **argv)
 {
   nc_register_all_passes();
+  if (wants_test_passes(argc, argv))
+    nc_register_test_passes();
   nc_register_all_targets(); /* the targets' named pipelines (northpole-pipeline) */
   options o;
   if (!parse_args(argc, argv, &o))

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nc/support/strutil.h"
 #include "nc/support/file.h"
 #include "nc/dialects/dialects.h"
 #include "nc/dialects/graph/onnx.h"
@@ -213,9 +214,10 @@ int main(int argc, char **argv)
     case OPT_UNREG: o.allow_unregistered = true; break;
     case OPT_NO_VERIFY: o.no_verify = true; break;
     case OPT_OPSET: {
-      char *end;
-      o.onnx_opset = strtoll(optarg, &end, 10);
-      if (*end || (o.onnx_opset != 13 && o.onnx_opset != 17)) {
+      int64_t n = 0;
+      bool ok = nc_parse_int_in_range(optarg, 13, 17, &n);
+      o.onnx_opset = n;
+      if (!ok || (o.onnx_opset != 13 && o.onnx_opset != 17)) {
         fprintf(stderr, "nc-translate: --onnx-opset must be 13 or 17, not '%s'\n", optarg);
         return 1;
       }
@@ -225,7 +227,15 @@ int main(int argc, char **argv)
     case OPT_GENERIC: o.print.generic = true; break;
     case OPT_DEBUGINFO: o.print.debuginfo = true; break;
     case OPT_LOCAL_SCOPE: o.print.local_scope = true; break;
-    case OPT_ELIDE: o.print.elide_elements_larger = strtoll(optarg, NULL, 10); break;
+    case OPT_ELIDE: {
+      int64_t n;
+      if (!nc_parse_int_in_range(optarg, 0, INT64_MAX, &n)) {
+        fprintf(stderr, "nc-translate: --mlir-elide-elementsattrs-if-larger needs a count, not '%s'\n", optarg);
+        return 1;
+      }
+      o.print.elide_elements_larger = n;
+      break;
+    }
     case OPT_HELP: usage(stdout); return 0;
     case OPT_STUB_NAME: o.stub.name = optarg; break;
     case OPT_STUB_HEADER: o.stub.header = optarg; break;
