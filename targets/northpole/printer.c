@@ -253,6 +253,12 @@ static bool node_iterations(printer *p, nc_op *tile, nc_op *node, const np_layer
   pairs ps = {.iters = &iters, .n_in = (int)isl_map_dim(writes, isl_dim_in), .n_out = n_out, .dims = dims,
               .lo = lo, .hi = hi};
   isl_set *wrapped = isl_map_wrap(writes);
+  if (!nc_set_fits_enumeration(wrapped, NC_ITERS_MAX_POINTS)) {
+    isl_set_free(wrapped);
+    nc_iters_clear(&iters);
+    return nc_op_emit_error(tile, "the writes of node '%s' are unbounded or hold more than 2^26 points (the most nc "
+                            "enumerates)", nc_dataflow_node_get_name(node));
+  }
   isl_stat st = isl_set_foreach_point(wrapped, add_pair, &ps);
   isl_set_free(wrapped);
   bool ok = st == isl_stat_ok && !ps.failed;
