@@ -578,6 +578,30 @@ static bool export_constant(exporter *ex, nc_op *op)
   size_t rank = nc_type_get_rank(t);
   if (rank > NC_TENSOR_MAX_RANK)
     return nc_op_emit_error(op, "rank %zu is more than nc's host tensors hold (%d)", rank, NC_TENSOR_MAX_RANK);
+  const char *base = loc_name(ex->ctx, nc_op_get_loc(op));
+  if ((!base || !*base) && nc_attr_get_kind(v) == NC_ATTR_DENSE_RESOURCE)
+    base = nc_ident_str(nc_resource_get_name(nc_attr_dense_resource_get(v)));
+  if (!base || !*base)
+    base = "const";
+  int64_t elements = 1;
+  for (size_t i = 0; i < rank; i++)
+    elements = nc_type_get_shape(t)[i] && elements > INT64_MAX / nc_type_get_shape(t)[i]
+                 ? INT64_MAX
+                 : elements * nc_type_get_shape(t)[i];
+  if (splat && elements > 4096) { /* a large splat stays one element: ConstantOfShape, as the importer reads it */
+    nc_tensor *one = nc_tensor_create(dt, 1, (int64_t[]){1}, 0);
+    memcpy(one->data, data, nc_dtype_size(dt));
+    Onnx__NodeProto *n = add_node(ex, "ConstantOfShape", base);
+    input_ints(ex, n, "shape", rank, nc_type_get_shape(t));
+    Onnx__AttributeProto *a = new_attr(n, "value", ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TENSOR);
+    a->t = nc_onnx_tensor_from_host(one, "value");
+    nc_tensor_destroy(one);
+    char *out = unique_tensor(ex, base);
+    add_output(n, out);
+    val_set(ex, nc_op_get_result(op, 0), n->output[n->n_output - 1]);
+    free(out);
+    return true;
+  }
   /* a protobuf message holds at most 2 GiB; a splat must not expand past that */
   nc_tensor *h = nc_tensor_create(dt, (int)rank, nc_type_get_shape(t), MAX_PROTO_BYTES);
   if (!h)
@@ -589,11 +613,6 @@ static bool export_constant(exporter *ex, nc_op *op)
       memcpy((char *)h->data + off, data, es);
   else if (total)
     memcpy(h->data, data, total < nbytes ? total : nbytes);
-  const char *base = loc_name(ex->ctx, nc_op_get_loc(op));
-  if ((!base || !*base) && nc_attr_get_kind(v) == NC_ATTR_DENSE_RESOURCE)
-    base = nc_ident_str(nc_resource_get_name(nc_attr_dense_resource_get(v)));
-  if (!base || !*base)
-    base = "const";
   val_set(ex, nc_op_get_result(op, 0), add_initializer(ex, base, h));
   return true;
 }
