@@ -988,7 +988,10 @@ nc_op *nc_onnx_import_model(nc_context *ctx, const nc_onnx_model *model, const c
   if (im->opset < 0 && model->proto->n_opset_import == 0 && model->proto->has_ir_version &&
       model->proto->ir_version < 3)
     im->opset = 1; /* IR version 1 and 2 models predate opset_import */
-  if (im->opset < 0)
+  if (im->opset < 0 && nc_onnx_model_has_opset(model, ""))
+    model_error(im, "opset %lld of the default domain is not a valid opset version (nc imports opsets %d to %d)",
+                (long long)im->opset, NC_ONNX_IMPORT_MIN_OPSET, NC_ONNX_IMPORT_MAX_OPSET);
+  else if (im->opset < 0)
     model_error(im, "the model does not import the default ONNX domain (no opset_import for \"\")");
   else if (im->opset < NC_ONNX_IMPORT_MIN_OPSET)
     model_error(im, "opset %lld of the default domain is not supported (nc imports opsets %d to %d)",

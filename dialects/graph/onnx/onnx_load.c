@@ -56,6 +56,10 @@ const char *onnx_clean_name(const char *s, char *buf, size_t n)
 
 /* ---- protobuf wire pre-check --------------------------------------------- */
 
+/* Why a varint could not be read: the bytes ran out, or ten bytes all said
+ * "more follows" (longer than any 64-bit value). */
+static const char *varint_problem;
+
 static bool read_varint(const uint8_t *p, size_t len, size_t *pos, uint64_t *v)
 {
   uint64_t r = 0;
@@ -67,6 +71,7 @@ static bool read_varint(const uint8_t *p, size_t len, size_t *pos, uint64_t *v)
       return true;
     }
   }
+  varint_problem = *pos < len ? "overlong varint (more than 10 bytes)" : "truncated varint";
   return false;
 }
 
@@ -81,7 +86,8 @@ static bool wire_check(const ProtobufCMessageDescriptor *desc, const uint8_t *p,
     size_t start = pos;
     uint64_t key, v;
     if (!read_varint(p, len, &pos, &key)) {
-      snprintf(msg, msglen, "malformed protobuf at byte %zu: truncated field key", base + start);
+      snprintf(msg, msglen, "malformed protobuf at byte %zu: %s field key", base + start,
+               strcmp(varint_problem, "truncated varint") ? "overlong (more than 10 bytes)" : "truncated");
       return false;
     }
     uint64_t num = key >> 3;
@@ -93,7 +99,7 @@ static bool wire_check(const ProtobufCMessageDescriptor *desc, const uint8_t *p,
     switch (key & 7) {
     case 0:
       if (!read_varint(p, len, &pos, &v)) {
-        snprintf(msg, msglen, "malformed protobuf at byte %zu: truncated varint", base + start);
+        snprintf(msg, msglen, "malformed protobuf at byte %zu: %s", base + start, varint_problem);
         return false;
       }
       break;
@@ -774,6 +780,17 @@ void nc_onnx_model_destroy(nc_onnx_model *m)
   onnx__model_proto__free_unpacked(m->proto, NULL);
   free(m->path);
   free(m);
+}
+
+bool nc_onnx_model_has_opset(const nc_onnx_model *m, const char *domain)
+{
+  bool want_default = !domain || !*domain || !strcmp(domain, "ai.onnx");
+  for (size_t i = 0; i < m->proto->n_opset_import; i++) {
+    const char *d = m->proto->opset_import[i]->domain ? m->proto->opset_import[i]->domain : "";
+    if (want_default ? !*d || !strcmp(d, "ai.onnx") : !strcmp(d, domain))
+      return true;
+  }
+  return false;
 }
 
 int64_t nc_onnx_model_get_opset(const nc_onnx_model *m, const char *domain)

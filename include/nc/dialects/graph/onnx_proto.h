@@ -77,6 +77,9 @@ void nc_onnx_model_destroy(NC_TAKE nc_onnx_model *m);
 /** The opset version imported for `domain` ("" or "ai.onnx" for the default
  * domain), or -1 if the model does not import it. */
 int64_t nc_onnx_model_get_opset(NC_KEEP const nc_onnx_model *m, NC_KEEP const char *domain);
+/** Whether the model has an opset_import entry for `domain` (whatever its
+ * version). */
+bool nc_onnx_model_has_opset(NC_KEEP const nc_onnx_model *m, NC_KEEP const char *domain);
 
 /** The initializer of `g` named `name`, or NULL. Linear search. */
 NC_KEEP const Onnx__TensorProto *nc_onnx_graph_find_initializer(NC_KEEP const Onnx__GraphProto *g,
