@@ -300,6 +300,9 @@ static void crash_handler(int sig)
         unlink(repro_tmp);
     }
     write_all(2, crash_msg, crash_len);
+    /* as mlir-opt, whose crash recovery turns the crash into a failure:
+     * the reproducer is written and reported, the run fails with status 1 */
+    _exit(1);
   }
   for (size_t i = 0; i < NC_COUNTOF(crash_signals); i++)
     if (crash_signals[i] == sig)

@@ -21,8 +21,8 @@
 // RUN: not nc-opt --enable-test-passes %t.fail.mlir --allow-unregistered-dialect --run-reproducer 2>&1 | FileCheck %s --check-prefix=REPLAY-FAIL
 // REPLAY-FAIL:reproducer.mlir:37:1: error: illegal operation
 //
-// Crash: the process still dies of its signal, after writing the reproducer.
-// RUN: not --crash nc-opt --enable-test-passes %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(cse,test-pass-crash))' --mlir-pass-pipeline-crash-reproducer=%t.crash.mlir --mlir-disable-threading 2>&1 | FileCheck %s --check-prefix=CRASH-MSG
+// Crash: as with mlir-opt, a failure reported with the reproducer, status 1.
+// RUN: not nc-opt --enable-test-passes %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(cse,test-pass-crash))' --mlir-pass-pipeline-crash-reproducer=%t.crash.mlir --mlir-disable-threading 2>&1 | FileCheck %s --check-prefix=CRASH-MSG
 // CRASH-MSG:reproducer.mlir:1:1: error: Failures have been detected while processing an MLIR pass pipeline
 // CRASH-MSG:reproducer.mlir:1:1: note: Pipeline failed while executing [`test-pass-crash` on 'func.func' operation: @f]: reproducer generated at `{{.*}}.crash.mlir`
 // RUN: FileCheck %s --check-prefix=CRASH-FILE < %t.crash.mlir
