@@ -8,6 +8,13 @@ static bool verify_module(nc_op *op)
   nc_block *body = nc_op_regions(op)[0].first;
   if (body && body->n_args)
     return nc_op_emit_error(op, "region should have no arguments");
+  /* as MLIR: a module's discardable attributes belong to dialects */
+  nc_attr *dict = nc_op_get_attr_dict(op);
+  for (size_t i = 0, n = nc_attr_get_num_elements(dict); i < n; i++) {
+    const char *name = nc_ident_str(nc_attr_get_entry(dict, i).name);
+    if (!strchr(name, '.'))
+      return nc_op_emit_error(op, "can only contain attributes with dialect-prefixed names, found: '%s'", name);
+  }
   return true;
 }
 

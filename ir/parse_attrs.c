@@ -465,8 +465,8 @@ nc_type *parse_type(nc_asm_parser *p)
           w = 1000000;
       }
       if (digits) {
-        if (w == 0 || w > NC_MAX_INT_WIDTH)
-          perr_at(p, t.start, "integer bitwidth %llu is not supported (nc supports 1 to %d)", (unsigned long long)w,
+        if (w == 0 || w > NC_MAX_INT_WIDTH) /* the width as written: it may not fit any integer */
+          perr_at(p, t.start, "integer bitwidth %.*s is not supported (nc supports 1 to %d)", (int)(t.len - i), s + i,
                   NC_MAX_INT_WIDTH);
         else
           r = nc_type_integer(ctx, (unsigned)w, i == 1 ? NC_SIGNLESS : s[0] == 's' ? NC_SIGNED : NC_UNSIGNED);

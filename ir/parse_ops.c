@@ -304,7 +304,13 @@ static bool define_values(nc_asm_parser *p, const char *name, size_t len, nc_val
     if (!p->failed) {
       p->failed = true;
       nc_diag *d = nc_diag_create(p->ctx, NC_SEV_ERROR, def_loc, "redefinition of SSA value '%%%.*s'", (int)len, name);
-      nc_diag_attach_note(d, nc_value_get_loc(old), "previously defined here");
+      /* as MLIR, the note points at the earlier name (a named value's entry
+       * keeps where it was first written; an op is located at its name) */
+      uint32_t num;
+      const name_entry *e = is_numeric(name, len, &num)
+                              ? NULL
+                              : (const name_entry *)((const char *)slot - offsetof(name_entry, ptr));
+      nc_diag_attach_note(d, e ? loc_at(p, e->name - 1) : nc_value_get_loc(old), "previously defined here");
       nc_diag_emit(d);
     }
     return false;
@@ -994,6 +1000,7 @@ bool parse_op(nc_asm_parser *p, nc_block *block)
     } while (consume(p, T_COMMA));
     if (!expect(p, T_EQUAL, "'=' after SSA name"))
       goto out;
+    loc = loc_at(p, p->tok.start); /* as MLIR: an op is located at its name, not at its results */
   }
   nc_op *op;
   if (p->tok.kind == T_STRING)

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "nc/support/file.h"
 #include "nc/support/hash.h"
 
 /* --- fingerprints ---------------------------------------------------------------------------- */
@@ -157,7 +158,7 @@ static void append_sanitized(char **buf, size_t *len, size_t *cap, const char *s
 
 /* Opens DIR/<op path>/<counters>_<pass>.mlir as mlir-opt does: one directory
  * per ancestor (`func_func_f`), file names prefixed by per-op dump counters. */
-static FILE *open_tree_file(run_ctx *rc, const nc_pass_def *d, nc_op *op)
+static nc_file_writer *open_tree_file(run_ctx *rc, const nc_pass_def *d, nc_op *op)
 {
   nc_op *chain[256];
   size_t n = 0;
@@ -174,7 +175,12 @@ static FILE *open_tree_file(run_ctx *rc, const nc_pass_def *d, nc_op *op)
   char *path = NULL;
   size_t len = 0, cap = 0;
   nc_str_append(&path, &len, &cap, rc->opts->print_tree_dir, strlen(rc->opts->print_tree_dir));
-  mkdir(path, 0777);
+  if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+    nc_emit_error(rc->ctx, nc_location_unknown(), "cannot create directory '%s': %s", path, strerror(errno));
+    atomic_store(&rc->output_failed, true);
+    free(path);
+    return NULL;
+  }
   for (size_t i = n; i-- > 0;) {
     nc_str_append(&path, &len, &cap, "/", 1);
     const char *name = nc_ident_str(nc_op_get_name(chain[i]));
@@ -185,6 +191,7 @@ static FILE *open_tree_file(run_ctx *rc, const nc_pass_def *d, nc_op *op)
     append_sanitized(&path, &len, &cap, s, strlen(s), '/', '_');
     if (mkdir(path, 0777) != 0 && errno != EEXIST) {
       nc_emit_error(rc->ctx, nc_location_unknown(), "cannot create directory '%s': %s", path, strerror(errno));
+      atomic_store(&rc->output_failed, true);
       free(path);
       return NULL;
     }
@@ -197,11 +204,14 @@ static FILE *open_tree_file(run_ctx *rc, const nc_pass_def *d, nc_op *op)
   }
   nc_str_append(&path, &len, &cap, d->argument, strlen(d->argument));
   nc_str_append(&path, &len, &cap, ".mlir", 5);
-  FILE *f = fopen(path, "w");
-  if (!f)
-    nc_emit_error(rc->ctx, nc_location_unknown(), "cannot write '%s': %s", path, strerror(errno));
+  char err[1024];
+  nc_file_writer *w = nc_file_writer_open(path, err, sizeof err);
+  if (!w) {
+    nc_emit_error(rc->ctx, nc_location_unknown(), "cannot write %s", err);
+    atomic_store(&rc->output_failed, true);
+  }
   free(path);
-  return f;
+  return w;
 }
 
 void nc_instr_dump(run_ctx *rc, const char *when, const nc_pass *pass, nc_op *op, bool failed)
@@ -233,10 +243,14 @@ void nc_instr_dump(run_ctx *rc, const char *when, const nc_pass *pass, nc_op *op
    * then adds a blank line */
   nc_str_append(&buf, &len, &cap, "\n\n", nc_op_get_parent_op(target) ? 1 : 2);
   if (o->print_tree_dir) {
-    FILE *f = open_tree_file(rc, d, op);
-    if (f) {
-      fwrite(buf, 1, len, f);
-      fclose(f);
+    nc_file_writer *w = open_tree_file(rc, d, op);
+    if (w) {
+      char err[1024];
+      fwrite(buf, 1, len, nc_file_writer_stream(w));
+      if (!nc_file_writer_commit(w, err, sizeof err)) {
+        nc_emit_error(rc->ctx, nc_location_unknown(), "cannot write %s", err);
+        atomic_store(&rc->output_failed, true);
+      }
     }
   } else {
     nc_run_emit_text(rc, buf, len);
@@ -253,6 +267,10 @@ static size_t repro_len;
 static char *crash_msg;
 static size_t crash_len;
 static const char *repro_file;
+/* Where the signal handler writes first: a fresh file beside the reproducer,
+ * renamed over it once complete (empty when the reproducer is a device or
+ * pipe, written in place); open and rename are async-signal-safe. */
+static char repro_tmp[4096];
 static volatile sig_atomic_t repro_armed;
 static struct sigaction old_actions[5];
 static const int crash_signals[5] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
@@ -274,12 +292,17 @@ static void crash_handler(int sig)
 {
   if (repro_armed) {
     repro_armed = 0;
-    int fd = open(repro_file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int fd = repro_tmp[0] ? open(repro_tmp, O_WRONLY | O_CREAT | O_EXCL, 0644) : open(repro_file, O_WRONLY);
     if (fd >= 0) {
       write_all(fd, repro_text, repro_len);
       close(fd);
+      if (repro_tmp[0] && rename(repro_tmp, repro_file) != 0)
+        unlink(repro_tmp);
     }
     write_all(2, crash_msg, crash_len);
+    /* as mlir-opt, whose crash recovery turns the crash into a failure:
+     * the reproducer is written and reported, the run fails with status 1 */
+    _exit(1);
   }
   for (size_t i = 0; i < NC_COUNTOF(crash_signals); i++)
     if (crash_signals[i] == sig)
@@ -290,6 +313,13 @@ static void crash_handler(int sig)
 void nc_repro_begin(run_ctx *rc)
 {
   repro_file = rc->opts->reproducer_file;
+  struct stat st;
+  repro_tmp[0] = 0;
+  if (stat(repro_file, &st) != 0 || S_ISREG(st.st_mode)) {
+    int n = snprintf(repro_tmp, sizeof repro_tmp, "%s.crash%ld.tmp", repro_file, (long)getpid());
+    if (n < 0 || (size_t)n >= sizeof repro_tmp)
+      repro_tmp[0] = 0;
+  }
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = crash_handler;
@@ -415,12 +445,10 @@ void nc_repro_write(run_ctx *rc)
   if (!repro_armed)
     return;
   repro_armed = 0;
-  FILE *f = fopen(repro_file, "w");
-  if (!f) {
-    nc_emit_error(rc->ctx, nc_location_unknown(), "cannot write reproducer '%s': %s", repro_file, strerror(errno));
+  char err[1024];
+  if (!nc_file_write_all(repro_file, repro_text, repro_len, err, sizeof err)) {
+    nc_emit_error(rc->ctx, nc_location_unknown(), "cannot write reproducer %s", err);
     return;
   }
-  fwrite(repro_text, 1, repro_len, f);
-  fclose(f);
   nc_diag_emit(failure_diag(rc));
 }

@@ -85,6 +85,7 @@ typedef struct run_ctx {
   size_t n_threads;
   nc_thread_pool *pool;       /* started on the first parallel nested run */
   op_counters *tree_counters; /* --mlir-print-ir-tree-dir file numbering */
+  atomic_bool output_failed;  /* an instrumentation file could not be written: the run fails */
 } run_ctx;
 
 /* Writes instrumentation text (IR dumps, pass output): straight to the run's

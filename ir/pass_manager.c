@@ -455,11 +455,17 @@ bool nc_pass_manager_run(nc_pass_manager *pm, nc_op *op, const nc_pass_run_optio
   tl_run = &rc;
   uint64_t t0 = nc_clock_ns();
   bool ok = pm_run(&rc, pm, op);
+  /* a nested pass is verified on the op it ran on; what relates ops across
+   * the whole IR (a core.chip naming its function's nodes, symbol uses) is
+   * verified once more at the end, so a run never succeeds with IR that
+   * cannot be read back */
+  if (ok && opts->verify_each && pm->n)
+    ok = nc_op_verify(op);
   nc_clock_add(&pm->clock, nc_clock_ns() - t0);
   tl_run = saved;
   if (opts->reproducer_file)
     nc_repro_end(&rc);
   pool_destroy(rc.pool);
   nc_op_counters_destroy(rc.tree_counters);
-  return ok;
+  return ok && !atomic_load(&rc.output_failed);
 }

@@ -263,8 +263,11 @@ static bool parse_element(pparser *p, nc_pass_manager *pm)
                                      p->has_src ? oa : SIZE_MAX);
     if (!holder)
       return false;
+    size_t errors_before = nc_diag_thread_errors();
     bool ok = pipe->build(pm, holder, pipe->userData);
     nc_pass_destroy(holder);
+    if (!ok && nc_diag_thread_errors() > errors_before)
+      return false; /* the builder said why (e.g. a chip description at file:line:col): one error is enough */
     if (!ok)
       return perror_at(p, start, "failed to build pipeline '%s'", pipe->argument);
     return true;

@@ -266,6 +266,11 @@ static bool set_value(nc_context *ctx, const nc_pass_option_def *od, optval *v, 
                 owner);
       return false;
     }
+    if ((od->min || od->max) && (x < od->min || x > od->max)) {
+      opt_error(ctx, src, at, "invalid value '%.*s' for option '%s' of '%s' (expected an integer from %lld to %lld)",
+                (int)n, s, od->name, owner, (long long)od->min, (long long)od->max);
+      return false;
+    }
     v->i = x;
     v->text = nc_xmalloc(24);
     snprintf(v->text, 24, "%lld", x);

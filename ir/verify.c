@@ -237,6 +237,9 @@ static bool check_traits(nc_op *op)
         return nc_op_emit_error(op, "requires the same shape for all operands and results");
   }
   if (t & NC_TRAIT_SYMBOL) {
+    nc_op *parent = nc_op_get_parent_op(op);
+    if (parent && !(parent->info->traits & NC_TRAIT_SYMBOL_TABLE)) /* as MLIR: no func.func inside a func.func */
+      return nc_op_emit_error(op, "symbol's parent must have the SymbolTable trait");
     nc_attr *name = nc_op_get_attr_str(op, "sym_name");
     if (!name || name->kind != NC_ATTR_STRING)
       return nc_op_emit_error(op, "requires string attribute 'sym_name'");

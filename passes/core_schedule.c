@@ -319,7 +319,8 @@ static bool collect(sched *s, nc_op *chip, nc_op *fn)
     ni->node = n;
     ni->to_host = leaves_nodes(n);
     if (!nc_iters_of_node(n, s->ctx, &ni->iters))
-      return nc_op_emit_error(n, "core-schedule: cannot enumerate the node's iterations with isl");
+      return nc_op_emit_error(n, "core-schedule: cannot enumerate the node's iterations: its domain is unbounded or "
+                              "holds more than 2^26 points (the most nc enumerates)");
   }
   for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t)) {
     nc_op *n = nc_core_find_node(fn, nc_core_tile_get_node(t));
@@ -335,7 +336,8 @@ static bool collect(sched *s, nc_op *chip, nc_op *fn)
     nc_core_tile_get_out_channels(t, &lo, &hi);
     size_t n_iters;
     if (!nc_mapping_output_elements(n, lo, hi, s->ctx, &ti->out_bytes, &n_iters))
-      return nc_op_emit_error(n, "core-schedule: cannot enumerate the node's writes with isl");
+      return nc_op_emit_error(n, "core-schedule: cannot enumerate the node's writes: they are unbounded or hold more "
+                              "than 2^26 points (the most nc enumerates)");
     nc_type *elt = nc_type_get_element_type(nc_value_get_type(nc_op_get_result(n, 0)));
     for (size_t k = 0; k < n_iters; k++)
       ti->out_bytes[k] = nc_core_bytes(ti->out_bytes[k], elt);

@@ -59,7 +59,8 @@ bool core_node_buffers(const nc_op *node, int64_t lo, int64_t hi, isl_ctx *ctx, 
   int64_t *counts;
   size_t n_iters;
   if (!nc_mapping_output_elements(node, lo, hi, ctx, &counts, &n_iters)) {
-    snprintf(err, errlen, "node '%s': cannot enumerate its iterations and writes with isl", name);
+    snprintf(err, errlen, "node '%s': cannot enumerate its iterations and writes: its domain or writes are "
+             "unbounded or hold more than 2^26 points (the most nc enumerates)", name);
     return false;
   }
   int64_t per_iter = max_of(counts, n_iters);

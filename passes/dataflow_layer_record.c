@@ -167,7 +167,7 @@ static bool requant_from_scales(rec *r, nc_op *op, nc_value *xs, nc_value *ws, n
   bool ok = true;
   for (int64_t c = 0; c < n && ok; c++) {
     double scale = const_f64(xs, 0, &ok) * const_f64(ws, c, &ok) / const_f64(ys, 0, &ok);
-    int32_t mi, si;
+    int32_t mi = 0, si = 0;
     char err[256];
     if (ok && !nc_fixed_point_from_scale(scale, &mi, &si, err, sizeof err))
       return nc_op_emit_error(op, "cannot become a dataflow layer: %s", err);

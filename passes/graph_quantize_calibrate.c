@@ -120,6 +120,18 @@ int64_t gq_calibration_view(nc_op *func, nc_value *arg, const nc_tensor *calib, 
   }
   if (max_samples > 0 && n > max_samples)
     n = max_samples;
+  /* a NaN or infinity would make every range (and so every scale) meaningless */
+  int64_t per_sample = 1;
+  for (int i = 0; i < rank; i++)
+    per_sample *= dims[i];
+  const float *x = calib->data;
+  for (int64_t k = 0; k < n * per_sample; k++)
+    if (!isfinite(x[k])) {
+      nc_op_emit_error(func, "graph-quantize: the calibration data '%s' holds %s at element %lld of sample %lld; "
+                       "calibration needs finite values", path, isnan(x[k]) ? "NaN" : "an infinity",
+                       (long long)(k % per_sample), (long long)(k / per_sample));
+      return 0;
+    }
   memset(view, 0, sizeof *view);
   view->dtype = NC_DT_F32;
   view->rank = rank;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <isl/ilp.h>
 #include <isl/map.h>
 #include <isl/options.h>
 #include <isl/point.h>
@@ -35,7 +36,32 @@ static void mapping_isl_scope_exit(mapping_isl_scope s) { isl_options_set_on_err
 
 /* --- iterations ------------------------------------------------------------------------------------------ */
 
-#define MAX_POINTS ((size_t)1 << 26)
+#define MAX_POINTS ((size_t)NC_ITERS_MAX_POINTS)
+
+bool nc_set_fits_enumeration(isl_set *set, uint64_t cap)
+{
+  if (!set || isl_set_dim(set, isl_dim_param) != 0 || isl_set_is_bounded(set) != isl_bool_true)
+    return false;
+  if (isl_set_is_empty(set) == isl_bool_true)
+    return true;
+  uint64_t points = 1;
+  for (int i = 0, n = (int)isl_set_dim(set, isl_dim_set); i < n; i++) {
+    isl_val *lo = isl_set_dim_min_val(isl_set_copy(set), i), *hi = isl_set_dim_max_val(isl_set_copy(set), i);
+    bool ok = lo && hi && isl_val_is_int(lo) && isl_val_is_int(hi);
+    /* extents beyond int64 are refused too */
+    int64_t a = ok ? isl_val_get_num_si(lo) : 0, b = ok ? isl_val_get_num_si(hi) : 0;
+    ok = ok && isl_val_cmp_si(lo, INT64_MIN / 4) > 0 && isl_val_cmp_si(hi, INT64_MAX / 4) < 0;
+    isl_val_free(lo);
+    isl_val_free(hi);
+    if (!ok)
+      return false;
+    uint64_t extent = (uint64_t)(b - a) + 1;
+    if (extent > cap || points > cap / extent)
+      return false;
+    points *= extent;
+  }
+  return true;
+}
 
 typedef struct collect {
   nc_iters *it;
@@ -81,7 +107,7 @@ bool nc_iters_from_set(isl_set *set, nc_iters *it)
   if (!set)
     return false;
   mapping_isl_scope scope = mapping_isl_scope_enter(isl_set_get_ctx(set));
-  bool ok = isl_set_is_bounded(set) == isl_bool_true && isl_set_dim(set, isl_dim_param) == 0;
+  bool ok = nc_set_fits_enumeration(set, MAX_POINTS);
   it->dim = (int)isl_set_dim(set, isl_dim_set);
   collect c = {it, 0, false};
   if (ok && it->dim >= 0)
@@ -177,7 +203,7 @@ bool nc_mapping_output_elements(const nc_op *node, int64_t lo, int64_t hi, isl_c
   }
   counter c = {&it, nc_xcalloc(it.n + 1, sizeof *c.counts), {0}, false};
   isl_set *pairs = w ? isl_map_wrap(w) : NULL;
-  bool ok = pairs && isl_set_is_bounded(pairs) == isl_bool_true &&
+  bool ok = pairs && nc_set_fits_enumeration(pairs, NC_ITERS_MAX_POINTS) &&
             isl_set_foreach_point(pairs, count_point, &c) == isl_stat_ok && !c.failed;
   isl_set_free(pairs);
   mapping_isl_scope_exit(scope);

@@ -3,7 +3,7 @@
 # missing, builds, runs unit tests (ctest) and lit tests, repeats both in an
 # AddressSanitizer+UndefinedBehaviorSanitizer build (leaks reported), runs
 # every libFuzzer target for a bounded time, and ends with a summary line.
-# Environment: NC_FUZZ_SECONDS (default 60 per target), NC_SKIP_ASAN=1, NC_SKIP_FUZZ=1.
+# Environment: NC_FUZZ_SECONDS (default 45 per target), NC_SKIP_ASAN=1, NC_SKIP_FUZZ=1.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -33,7 +33,7 @@ fi
 if [[ "${NC_SKIP_FUZZ:-0}" != 1 ]]; then
   step "fuzz build" scripts/build.sh "$root/build-fuzz" -DNC_FUZZ=ON -DCMAKE_C_COMPILER=/usr/lib/llvm-19/bin/clang \
        -DCMAKE_CXX_COMPILER=/usr/lib/llvm-19/bin/clang++
-  secs=${NC_FUZZ_SECONDS:-60}
+  secs=${NC_FUZZ_SECONDS:-45}
   for f in "$root"/build-fuzz/test/fuzz_*; do
     [[ -x "$f" ]] || continue
     name=$(basename "$f")

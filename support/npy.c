@@ -13,6 +13,7 @@
  * with big-endian element types ('>i8') are byte-swapped while reading.
  */
 #include "nc/support/npy.h"
+#include "nc/support/file.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -465,22 +466,20 @@ bool nc_npy_write(const char *path, const nc_tensor *t, char *err, size_t errlen
   pre[8] = (unsigned char)((hlen + pad) & 0xff);
   pre[9] = (unsigned char)((hlen + pad) >> 8);
 
-  FILE *f = fopen(path, "wb");
-  if (!f) {
-    fail(err, errlen, path, "cannot create: %s", strerror(errno));
+  nc_file_writer *w = nc_file_writer_open(path, err, errlen);
+  if (!w)
     return false;
-  }
+  FILE *f = nc_file_writer_stream(w);
   size_t bytes = nc_tensor_num_bytes(t);
   bool ok = fwrite(pre, 1, sizeof pre, f) == sizeof pre && fwrite(dict, 1, (size_t)n, f) == (size_t)n;
   for (size_t i = 0; ok && i < pad; i++)
     ok = fputc(' ', f) != EOF;
   ok = ok && fputc('\n', f) != EOF && (!bytes || fwrite(t->data, 1, bytes, f) == bytes);
-  int saved = errno;
-  if (fclose(f))
-    ok = false, saved = errno;
   if (!ok) {
+    int saved = errno;
+    nc_file_writer_abort(w);
     fail(err, errlen, path, "write failed: %s", strerror(saved));
-    remove(path);
+    return false;
   }
-  return ok;
+  return nc_file_writer_commit(w, err, errlen);
 }

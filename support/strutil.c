@@ -1,6 +1,8 @@
 /* strutil.c: string helpers (see nc/support/strutil.h). */
 #include "nc/support/strutil.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 
 size_t nc_edit_distance(const char *a, size_t al, const char *b, size_t bl)
@@ -25,4 +27,17 @@ size_t nc_edit_distance(const char *a, size_t al, const char *b, size_t bl)
   size_t d = row[bl];
   free(row);
   return d;
+}
+
+bool nc_parse_int_in_range(const char *s, int64_t lo, int64_t hi, int64_t *out)
+{
+  if (!s || !*s || isspace((unsigned char)*s))
+    return false;
+  char *end;
+  errno = 0;
+  long long v = strtoll(s, &end, 10);
+  if (errno == ERANGE || *end || v < lo || v > hi)
+    return false;
+  *out = v;
+  return true;
 }

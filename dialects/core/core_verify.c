@@ -11,6 +11,7 @@
 
 #include "core_internal.h"
 #include "nc/dialects/dataflow/dataflow.h"
+#include "nc/dialects/dataflow/layer.h"
 #include "nc/ir/symbol.h"
 
 /* --- positions ------------------------------------------------------------------------------------------- */
@@ -43,6 +44,23 @@ static nc_op *grid_get(const grid *g, int64_t x, int64_t y)
 
 /* --- buffers --------------------------------------------------------------------------------------------- */
 
+/* A conv or matmul layer requantized to fewer than 32 bits sums its products
+ * in int32 first: its tile needs a scratch buffer for that accumulator
+ * (dataflow-to-core's `acc`). */
+static bool check_accumulator(nc_op *tile, nc_op *node)
+{
+  nc_dataflow_layer layer;
+  if (!nc_dataflow_node_get_layer(node, &layer) ||
+      (layer.kind != NC_DATAFLOW_LAYER_CONV && layer.kind != NC_DATAFLOW_LAYER_MATMUL) || !layer.n_requant ||
+      layer.output_bits >= 32 || !nc_core_tile_get_num_buffers(tile))
+    return true;
+  for (nc_op *b = nc_core_tile_first_buffer(tile); b; b = nc_core_buffer_next(b))
+    if (nc_core_buffer_get_kind(b) == NC_CORE_BUFFER_SCRATCH)
+      return true;
+  return nc_op_emit_error(tile, "computes %s node '%s', which accumulates in int32, but has no scratch buffer for "
+                          "the accumulator", nc_dataflow_node_get_kind(node), nc_core_tile_get_node(tile));
+}
+
 static bool check_buffers(nc_op *tile, int64_t sram)
 {
   size_t n = nc_core_tile_get_num_buffers(tile);
@@ -57,9 +75,9 @@ static bool check_buffers(nc_op *tile, int64_t sram)
     int64_t off = nc_core_buffer_get_offset(bufs[i]), bytes = nc_core_buffer_get_bytes(bufs[i]);
     if (off < 0)
       continue;
-    if (off > sram - bytes) {
-      ok = nc_op_emit_error(bufs[i], "buffer '%s' at [%lld, %lld) does not fit the core's %lld bytes of SRAM",
-                            nc_core_buffer_get_name(bufs[i]), (long long)off, (long long)(off + bytes),
+    if (bytes > sram || off > sram - bytes) { /* written so that nothing overflows (bytes >= 1: verified) */
+      ok = nc_op_emit_error(bufs[i], "buffer '%s' of %lld bytes at offset %lld does not fit the core's %lld bytes of "
+                            "SRAM", nc_core_buffer_get_name(bufs[i]), (long long)bytes, (long long)off,
                             (long long)sram);
       break;
     }
@@ -326,7 +344,7 @@ bool core_verify_chip_symbols(nc_op *chip, nc_symbol_table_collection *tables)
                                     (long long)lo, (long long)hi, nc_core_tile_get_node(t), (long long)c)
                  : nc_op_emit_error(t, "splits node '%s' by output channels, but a %s node is not split",
                                     nc_core_tile_get_node(t), nc_dataflow_node_get_kind(ni->node));
-    ok = ok && check_tile_program(&v, &g, t, ni);
+    ok = ok && check_accumulator(t, ni->node) && check_tile_program(&v, &g, t, ni);
   }
   for (size_t i = 0; i < v.n && ok; i++)
     ok = check_slices(chip, &v.nodes[i]);

@@ -240,8 +240,9 @@ bool df_verify_node(nc_op *op)
     return nc_op_emit_error(op, "macs must be non-negative");
   nc_attr *buf = nc_op_get_attr_str(op, "buffer_elements");
   for (size_t i = 0; buf && i < n; i++)
-    if (nc_attr_dense_array_get_int(buf, i) < 0)
-      return nc_op_emit_error(op, "buffer_elements[%zu] must be non-negative", i);
+    if (nc_attr_dense_array_get_int(buf, i) < 1) /* every operand is read through its buffer */
+      return nc_op_emit_error(op, "buffer_elements[%zu] must be at least 1, not %lld", i,
+                              (long long)nc_attr_dense_array_get_int(buf, i));
   isl_ctx *ctx = isl_ctx_alloc();
   df_isl_scope scope = df_isl_scope_enter(ctx);
   bool ok = verify_isl(op, ctx);

@@ -26,8 +26,8 @@ static bool build(nc_pass_manager *pm, nc_pass *options, void *userData)
 }
 
 static const nc_pass_option_def options[] = {
-  {"count", NC_PASS_OPT_INT, "1", "Number of times the cleanup is repeated"},
-  {"max-iterations", NC_PASS_OPT_INT, "10", "max-iterations of each canonicalize"},
+  {"count", NC_PASS_OPT_INT, "1", "Number of times the cleanup is repeated", .min = 1, .max = 1000},
+  {"max-iterations", NC_PASS_OPT_INT, "10", "max-iterations of each canonicalize", .min = 1, .max = 1000000},
   {"cse", NC_PASS_OPT_BOOL, "true", "Run cse after each canonicalize"},
 };
 

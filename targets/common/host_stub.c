@@ -5,6 +5,7 @@
  * the C header that declares them.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 
 #include "nc/targets/host_stub.h"
 #include "nc/runtime/ncb.h"
+#include "nc/support/file.h"
 
 static bool fail(char *err, size_t errlen, const char *fmt, ...) NC_PRINTF(3, 4);
 static bool fail(char *err, size_t errlen, const char *fmt, ...)
@@ -281,18 +283,36 @@ bool nc_host_stub_generate(const void *ncb, size_t size, const char *name, const
   return ok;
 }
 
-static bool write_file(const char *path, const void *data, size_t n, char *err, size_t errlen)
+/* Writes the object and its header as a pair: both are fully written to
+ * temporary files before either replaces its target, so a failed run leaves
+ * both previous files as they were. */
+static bool write_pair(const char *object_path, const void *obj, size_t obj_size, const char *header_path,
+                       const char *header, char *err, size_t errlen)
 {
-  FILE *f = fopen(path, "wb");
-  if (!f)
-    return fail(err, errlen, "cannot open '%s' for writing", path);
-  bool ok = fwrite(data, 1, n, f) == n;
-  ok = fclose(f) == 0 && ok;
-  if (!ok) {
-    remove(path);
-    return fail(err, errlen, "error writing '%s'", path);
+  nc_file_writer *wo = nc_file_writer_open(object_path, err, errlen);
+  if (!wo)
+    return false;
+  nc_file_writer *wh = nc_file_writer_open(header_path, err, errlen);
+  if (!wh) {
+    nc_file_writer_abort(wo);
+    return false;
   }
-  return true;
+  size_t header_len = strlen(header);
+  FILE *fo = nc_file_writer_stream(wo), *fh = nc_file_writer_stream(wh);
+  /* flushed before either is committed: a device fails only when flushed */
+  bool obj_ok = fwrite(obj, 1, obj_size, fo) == obj_size && fflush(fo) == 0;
+  bool header_ok = obj_ok && fwrite(header, 1, header_len, fh) == header_len && fflush(fh) == 0;
+  if (!header_ok) {
+    int saved = errno;
+    nc_file_writer_abort(wo);
+    nc_file_writer_abort(wh);
+    return fail(err, errlen, "%s: write failed: %s", obj_ok ? header_path : object_path, strerror(saved));
+  }
+  if (!nc_file_writer_commit(wo, err, errlen)) {
+    nc_file_writer_abort(wh);
+    return false;
+  }
+  return nc_file_writer_commit(wh, err, errlen);
 }
 
 bool nc_host_stub_write(const void *ncb, size_t size, const char *name, const char *object_path,
@@ -313,8 +333,7 @@ bool nc_host_stub_write(const void *ncb, size_t size, const char *name, const ch
     header_path = hpath;
   }
   bool ok = strcmp(header_path, object_path)
-              ? write_file(object_path, obj, obj_size, err, errlen) &&
-                  write_file(header_path, header, strlen(header), err, errlen)
+              ? write_pair(object_path, obj, obj_size, header_path, header, err, errlen)
               : fail(err, errlen, "the header would overwrite the object file '%s'", object_path);
   free(hpath);
   free(obj);

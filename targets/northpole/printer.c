@@ -226,6 +226,15 @@ static void put_iterations(nc_bytes *b, const pair *v, size_t n, size_t n_iters,
   free(flat);
 }
 
+/* Whether every iteration's work stays within NP_MAX_ITER_WORK (the loader's
+ * bound): at most n elements per iteration, so checking n is enough. */
+static bool work_fits(const pair *v, size_t n, const np_layer *l)
+{
+  (void)v;
+  int64_t most = l->macs_per_element > l->vops_per_element ? l->macs_per_element : l->vops_per_element;
+  return most <= 0 || (uint64_t)n <= NP_MAX_ITER_WORK / (uint64_t)most;
+}
+
 /* The output elements of each node iteration in channels [lo, hi). */
 static bool node_iterations(printer *p, nc_op *tile, nc_op *node, const np_layer *l, int64_t lo, int64_t hi,
                             nc_bytes *b)
@@ -244,10 +253,24 @@ static bool node_iterations(printer *p, nc_op *tile, nc_op *node, const np_layer
   pairs ps = {.iters = &iters, .n_in = (int)isl_map_dim(writes, isl_dim_in), .n_out = n_out, .dims = dims,
               .lo = lo, .hi = hi};
   isl_set *wrapped = isl_map_wrap(writes);
+  if (!nc_set_fits_enumeration(wrapped, NC_ITERS_MAX_POINTS)) {
+    isl_set_free(wrapped);
+    nc_iters_clear(&iters);
+    return nc_op_emit_error(tile, "the writes of node '%s' are unbounded or hold more than 2^26 points (the most nc "
+                            "enumerates)", nc_dataflow_node_get_name(node));
+  }
   isl_stat st = isl_set_foreach_point(wrapped, add_pair, &ps);
   isl_set_free(wrapped);
   bool ok = st == isl_stat_ok && !ps.failed;
-  if (ok) {
+  if (ok && !ps.n) {
+    ok = false;
+    nc_op_emit_error(tile, "node '%s' writes no element of channels [%lld, %lld) (its write relation is empty)",
+                     nc_dataflow_node_get_name(node), (long long)lo, (long long)hi);
+  } else if (ok && !work_fits(ps.v, ps.n, l)) {
+    ok = false;
+    nc_op_emit_error(tile, "an iteration of node '%s' does more than 2^38 MACs or vector operations, more than the "
+                     "northpole binary holds", nc_dataflow_node_get_name(node));
+  } else if (ok) {
     qsort(ps.v, ps.n, sizeof *ps.v, cmp_pair);
     put_iterations(b, ps.v, ps.n, iters.n, l, true);
   } else {
@@ -354,6 +377,12 @@ static bool put_tile(printer *p, nc_op *tile, nc_bytes *b)
       np_layer_clear(&l);
       return nc_op_emit_error(buf, "has no address: run core-plan-memory before printing");
     }
+    if (nc_core_buffer_get_bytes(buf) < 1) { /* the loader's rule (np_limits.h) */
+      free(life);
+      np_layer_clear(&l);
+      return nc_op_emit_error(buf, "has %lld bytes; a northpole buffer holds at least 1",
+                              (long long)nc_core_buffer_get_bytes(buf));
+    }
     nc_bytes_put_str(b, nc_core_buffer_get_name(buf), 16);
     nc_bytes_put_u32(b, kinds[nc_core_buffer_get_kind(buf)]);
     nc_bytes_put_u32(b, operand < 0 ? 0 : (uint32_t)operand);
@@ -384,6 +413,9 @@ static bool put_tile(printer *p, nc_op *tile, nc_bytes *b)
     case NC_CORE_SEND: f[0] = in.x, f[1] = in.y, f[2] = in.iter, f[3] = in.bytes; break;
     case NC_CORE_WAIT: f[0] = in.cycles; break;
     }
+    if (in.kind == NC_CORE_WAIT && (in.cycles < 0 || in.cycles > NP_MAX_WAIT_CYCLES))
+      return nc_op_emit_error(op, "waits %lld cycles; the northpole binary holds 0 to 2^40",
+                              (long long)in.cycles);
     nc_bytes_put_u32(b, codes[in.kind]);
     nc_bytes_put_u32(b, 0);
     for (int k = 0; k < 4; k++)
@@ -484,13 +516,16 @@ bool np_print_binary(nc_op *module, nc_ncb_writer *w, void *userData)
   printer p = {.desc = &desc};
   if (!nc_chip_desc_of_module(module, true, &desc) || !(p.chip = find_chip(module)) || !check_chip(&p))
     return false;
-  if (nc_chip_desc_macs_per_cycle(&desc, 8) > (1 << 24) || desc.hop_latency_cycles > (1 << 20) ||
-      desc.link_bytes_per_cycle > (1 << 20))
-    return nc_op_emit_error(module, "the chip description's rates are beyond what the northpole binary holds "
-                            "(MACs per cycle up to 2^24, hop latency and link width up to 2^20)");
   uint64_t macs = 0;
   for (nc_op *n = nc_dataflow_first_node(p.func); n; n = nc_dataflow_next_node(n))
-    macs += (uint64_t)nc_dataflow_node_get_macs(n);
+    macs = np_sat_add(macs, (uint64_t)nc_dataflow_node_get_macs(n));
+  char why[160];
+  if (desc.rows < 0 || desc.cols < 0 || desc.clock_hz < 0 || desc.sram_bytes < 0 || desc.hop_latency_cycles < 0 ||
+      desc.link_bytes_per_cycle < 0 || nc_chip_desc_macs_per_cycle(&desc, 8) < 0 ||
+      !np_chip_fields_ok((uint64_t)desc.rows, (uint64_t)desc.cols, (uint64_t)desc.clock_hz, (uint64_t)desc.sram_bytes,
+                         (uint64_t)nc_chip_desc_macs_per_cycle(&desc, 8), (uint64_t)desc.hop_latency_cycles,
+                         (uint64_t)desc.link_bytes_per_cycle, macs, why, sizeof why))
+    return nc_op_emit_error(module, "the chip description is beyond what the northpole binary holds: %s", why);
   put_chip(&desc, macs, nc_ncb_writer_add_section(w, NP_SECTION_CHIP, 0));
   p.isl = isl_ctx_alloc();
   bool ok = read_io(&p, w);

@@ -6,6 +6,7 @@
 #include "nc/runtime/ncb.h"
 #include "printer.h"
 #include "runtime/np_format.h"
+#include "runtime/np_limits.h"
 
 /** A layer as a core runs it (whole node; tiles write their channel slice). */
 typedef struct np_layer {

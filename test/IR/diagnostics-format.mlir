@@ -29,9 +29,9 @@ func.func @f() {
 // CHECK-NEXT:{{.*}}diagnostics-format.mlir:25:2: error: 'foo.use' op operand #0 does not dominate this use
 // CHECK-NEXT:	"foo.use"(%v) : (i32) -> ()
 // CHECK-NEXT:	^
-// CHECK-NEXT:{{.*}}diagnostics-format.mlir:26:2: note: operand defined here
+// CHECK-NEXT:{{.*}}diagnostics-format.mlir:26:7: note: operand defined here
 // CHECK-NEXT:	%v = "foo.def"() : () -> i32
-// CHECK-NEXT:	^
+// CHECK-NEXT:	     ^
 
 // -----
 

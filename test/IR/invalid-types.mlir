@@ -13,7 +13,12 @@
 
 // -----
 
-"foo.x"() : () -> (si99999999999999999999999)  // expected-error {{integer bitwidth 1000000 is not supported}}
+// The width is reported as written (it was once reported as 1000000).
+"foo.x"() : () -> (si99999999999999999999999)  // expected-error {{integer bitwidth 99999999999999999999999 is not supported}}
+
+// -----
+
+"foo.x"() : () -> (i99999999999)  // expected-error {{integer bitwidth 99999999999 is not supported (nc supports 1 to 64)}}
 
 // -----
 

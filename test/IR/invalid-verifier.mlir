@@ -5,7 +5,7 @@
 // RUN: nc-opt --allow-unregistered-dialect --verify-diagnostics --split-input-file %s
 // RUN: not nc-opt --allow-unregistered-dialect --split-input-file %s 2>&1 | FileCheck %s
 // CHECK: invalid-verifier.mlir:[[# @LINE + 4]]:3: error: 'foo.use' op operand #0 does not dominate this use
-// CHECK: invalid-verifier.mlir:[[# @LINE + 4]]:3: note: operand defined here
+// CHECK: invalid-verifier.mlir:[[# @LINE + 4]]:8: note: operand defined here
 
 func.func @use_before_def() {
   "foo.use"(%0) : (i32) -> ()  // expected-error {{operand #0 does not dominate this use}}

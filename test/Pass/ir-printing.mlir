@@ -2,14 +2,14 @@
 // `// -----// IR Dump {Before|After} Name (argument) //----- //` header, the
 // op the pass ran on, and a blank line. Dumps of nested ops come out in op
 // order with or without threads.
-// RUN: nc-opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(cse),symbol-dce)' --mlir-print-ir-before-all -o /dev/null 2>&1 | FileCheck %s --check-prefix=BEFORE --strict-whitespace --match-full-lines
-// RUN: nc-opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(cse),symbol-dce)' --mlir-print-ir-after-all -o /dev/null 2>&1 | FileCheck %s --check-prefix=AFTER --strict-whitespace --match-full-lines
-// RUN: nc-opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(cse),symbol-dce)' --mlir-print-ir-after-all --mlir-disable-threading -o /dev/null 2>&1 | FileCheck %s --check-prefix=AFTER --strict-whitespace --match-full-lines
-// RUN: nc-opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(cse,canonicalize),symbol-dce)' --mlir-print-ir-after=symbol-dce --mlir-print-ir-before=cse -o /dev/null 2>&1 | FileCheck %s --check-prefix=SELECT --strict-whitespace --match-full-lines
-// RUN: nc-opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(cse,canonicalize),symbol-dce)' --mlir-print-ir-after-change -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHANGE --strict-whitespace --match-full-lines
-// RUN: nc-opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(cse,canonicalize),symbol-dce)' --mlir-print-ir-after-all --mlir-print-ir-after-change -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHANGE --strict-whitespace --match-full-lines
-// RUN: nc-opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(cse),symbol-dce)' --mlir-print-ir-after-all --mlir-print-ir-module-scope -o /dev/null 2>&1 | FileCheck %s --check-prefix=SCOPE --strict-whitespace --match-full-lines
-// RUN: not nc-opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(cse,test-pass-failure),symbol-dce)' --mlir-print-ir-after-failure -o /dev/null 2>&1 | FileCheck %s --check-prefix=FAILURE --strict-whitespace --match-full-lines
+// RUN: nc-opt --enable-test-passes %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(cse),symbol-dce)' --mlir-print-ir-before-all -o /dev/null 2>&1 | FileCheck %s --check-prefix=BEFORE --strict-whitespace --match-full-lines
+// RUN: nc-opt --enable-test-passes %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(cse),symbol-dce)' --mlir-print-ir-after-all -o /dev/null 2>&1 | FileCheck %s --check-prefix=AFTER --strict-whitespace --match-full-lines
+// RUN: nc-opt --enable-test-passes %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(cse),symbol-dce)' --mlir-print-ir-after-all --mlir-disable-threading -o /dev/null 2>&1 | FileCheck %s --check-prefix=AFTER --strict-whitespace --match-full-lines
+// RUN: nc-opt --enable-test-passes %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(cse,canonicalize),symbol-dce)' --mlir-print-ir-after=symbol-dce --mlir-print-ir-before=cse -o /dev/null 2>&1 | FileCheck %s --check-prefix=SELECT --strict-whitespace --match-full-lines
+// RUN: nc-opt --enable-test-passes %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(cse,canonicalize),symbol-dce)' --mlir-print-ir-after-change -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHANGE --strict-whitespace --match-full-lines
+// RUN: nc-opt --enable-test-passes %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(cse,canonicalize),symbol-dce)' --mlir-print-ir-after-all --mlir-print-ir-after-change -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHANGE --strict-whitespace --match-full-lines
+// RUN: nc-opt --enable-test-passes %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(cse),symbol-dce)' --mlir-print-ir-after-all --mlir-print-ir-module-scope -o /dev/null 2>&1 | FileCheck %s --check-prefix=SCOPE --strict-whitespace --match-full-lines
+// RUN: not nc-opt --enable-test-passes %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(cse,test-pass-failure),symbol-dce)' --mlir-print-ir-after-failure -o /dev/null 2>&1 | FileCheck %s --check-prefix=FAILURE --strict-whitespace --match-full-lines
 
 func.func @dup(%a: i32) -> i32 {
   %0 = "foo.pure"(%a) : (i32) -> i32

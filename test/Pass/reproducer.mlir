@@ -4,7 +4,7 @@
 //
 // Failure: the reproducer reproduces the same failure at the same location.
 // RUN: rm -f %t.fail.mlir %t.crash.mlir
-// RUN: not nc-opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(cse,test-pass-failure{gen-diagnostics=true}),symbol-dce)' --mlir-pass-pipeline-crash-reproducer=%t.fail.mlir 2>&1 | FileCheck %s --check-prefix=FAIL-MSG
+// RUN: not nc-opt --enable-test-passes %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(cse,test-pass-failure{gen-diagnostics=true}),symbol-dce)' --mlir-pass-pipeline-crash-reproducer=%t.fail.mlir 2>&1 | FileCheck %s --check-prefix=FAIL-MSG
 // FAIL-MSG:reproducer.mlir:37:1: error: illegal operation
 // FAIL-MSG:reproducer.mlir:1:1: error: Failures have been detected while processing an MLIR pass pipeline
 // FAIL-MSG:reproducer.mlir:1:1: note: Pipeline failed while executing [`test-pass-failure` on 'func.func' operation: @f]: reproducer generated at `{{.*}}.fail.mlir`
@@ -18,20 +18,20 @@
 // FAIL-FILE-NEXT:   }
 // FAIL-FILE-NEXT: }
 // FAIL-FILE-NEXT: #-}
-// RUN: not nc-opt %t.fail.mlir --allow-unregistered-dialect --run-reproducer 2>&1 | FileCheck %s --check-prefix=REPLAY-FAIL
+// RUN: not nc-opt --enable-test-passes %t.fail.mlir --allow-unregistered-dialect --run-reproducer 2>&1 | FileCheck %s --check-prefix=REPLAY-FAIL
 // REPLAY-FAIL:reproducer.mlir:37:1: error: illegal operation
 //
-// Crash: the process still dies of its signal, after writing the reproducer.
-// RUN: not --crash nc-opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(cse,test-pass-crash))' --mlir-pass-pipeline-crash-reproducer=%t.crash.mlir --mlir-disable-threading 2>&1 | FileCheck %s --check-prefix=CRASH-MSG
+// Crash: as with mlir-opt, a failure reported with the reproducer, status 1.
+// RUN: not nc-opt --enable-test-passes %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(cse,test-pass-crash))' --mlir-pass-pipeline-crash-reproducer=%t.crash.mlir --mlir-disable-threading 2>&1 | FileCheck %s --check-prefix=CRASH-MSG
 // CRASH-MSG:reproducer.mlir:1:1: error: Failures have been detected while processing an MLIR pass pipeline
 // CRASH-MSG:reproducer.mlir:1:1: note: Pipeline failed while executing [`test-pass-crash` on 'func.func' operation: @f]: reproducer generated at `{{.*}}.crash.mlir`
 // RUN: FileCheck %s --check-prefix=CRASH-FILE < %t.crash.mlir
 // CRASH-FILE:      pipeline: "builtin.module(func.func(test-pass-crash))",
 // CRASH-FILE-NEXT: disable_threading: true,
-// RUN: not --crash nc-opt %t.crash.mlir --allow-unregistered-dialect --run-reproducer
+// RUN: not --crash nc-opt --enable-test-passes %t.crash.mlir --allow-unregistered-dialect --run-reproducer
 //
 // A file without a reproducer cannot be replayed.
-// RUN: not nc-opt %s --allow-unregistered-dialect --run-reproducer 2>&1 | FileCheck %s --check-prefix=NONE
+// RUN: not nc-opt --enable-test-passes %s --allow-unregistered-dialect --run-reproducer 2>&1 | FileCheck %s --check-prefix=NONE
 // NONE: error: no mlir_reproducer pipeline in the input's external resources
 
 func.func @f(%a: i32) -> i32 {

@@ -2,7 +2,7 @@
 // mlir-opt's format: the pipeline's structure (default) or a list merged by
 // pass name; statistics sorted by name, values and names aligned. Each
 // --split-input-file chunk gets its own report.
-// RUN: nc-opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(cse,test-stats-pass),symbol-dce,test-stats-pass)' --mlir-pass-statistics -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPELINE --strict-whitespace --match-full-lines
+// RUN: nc-opt --enable-test-passes %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(cse,test-stats-pass),symbol-dce,test-stats-pass)' --mlir-pass-statistics -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPELINE --strict-whitespace --match-full-lines
 // PIPELINE:===-------------------------------------------------------------------------===
 // PIPELINE-NEXT:                         ... Pass statistics report ...
 // PIPELINE-NEXT:===-------------------------------------------------------------------------===
@@ -19,7 +19,7 @@
 // PIPELINE-NEXT:  (S) 8 num-ops  - Number of operations counted
 // PIPELINE-NEXT:  (S) 8 num-ops2 - Number of operations counted one more time
 // PIPELINE-EMPTY:
-// RUN: nc-opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(cse,test-stats-pass),symbol-dce,test-stats-pass)' --mlir-pass-statistics --mlir-pass-statistics-display=list -o /dev/null 2>&1 | FileCheck %s --check-prefix=LIST --strict-whitespace --match-full-lines
+// RUN: nc-opt --enable-test-passes %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(cse,test-stats-pass),symbol-dce,test-stats-pass)' --mlir-pass-statistics --mlir-pass-statistics-display=list -o /dev/null 2>&1 | FileCheck %s --check-prefix=LIST --strict-whitespace --match-full-lines
 // LIST:===-------------------------------------------------------------------------===
 // LIST-NEXT:                         ... Pass statistics report ...
 // LIST-NEXT:===-------------------------------------------------------------------------===
@@ -33,11 +33,11 @@
 // LIST-NEXT:    (S) 17 num-ops2 - Number of operations counted one more time
 // LIST-EMPTY:
 // Threads do not change the numbers.
-// RUN: env NC_NUM_THREADS=4 nc-opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(cse,test-stats-pass),symbol-dce,test-stats-pass)' --mlir-pass-statistics -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPELINE --strict-whitespace --match-full-lines
-// RUN: not nc-opt %s --mlir-pass-statistics-display=tree 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: env NC_NUM_THREADS=4 nc-opt --enable-test-passes %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(cse,test-stats-pass),symbol-dce,test-stats-pass)' --mlir-pass-statistics -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPELINE --strict-whitespace --match-full-lines
+// RUN: not nc-opt --enable-test-passes %s --mlir-pass-statistics-display=tree 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: nc-opt: --mlir-pass-statistics-display must be 'list' or 'pipeline'
 // Per chunk: the second chunk counts only its own ops.
-// RUN: nc-opt %s --allow-unregistered-dialect --split-input-file --pass-pipeline='builtin.module(test-stats-pass)' --mlir-pass-statistics -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPLIT
+// RUN: nc-opt --enable-test-passes %s --allow-unregistered-dialect --split-input-file --pass-pipeline='builtin.module(test-stats-pass)' --mlir-pass-statistics -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPLIT
 // SPLIT: (S) 8 num-ops
 // SPLIT: (S) 4 num-ops
 

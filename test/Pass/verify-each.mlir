@@ -1,6 +1,6 @@
 // The IR is verified after each pass: a pass that leaves invalid IR fails
 // the pipeline. --verify-each=false turns that off.
-// RUN: not nc-opt %s --pass-pipeline='builtin.module(func.func(test-pass-create-invalid-ir),symbol-dce)' --mlir-print-ir-after-failure 2>&1 | FileCheck %s --check-prefix=VERIFY --match-full-lines
+// RUN: not nc-opt --enable-test-passes %s --pass-pipeline='builtin.module(func.func(test-pass-create-invalid-ir),symbol-dce)' --mlir-print-ir-after-failure 2>&1 | FileCheck %s --check-prefix=VERIFY --match-full-lines
 // VERIFY:<unknown>:0: error: 'func.return' op must be the last operation in the parent block
 // VERIFY-NEXT:// -----// IR Dump After TestInvalidIRPass Failed (test-pass-create-invalid-ir) //----- //
 // VERIFY-NEXT:func.func @f(%arg0: i32) -> i32 {
@@ -8,14 +8,14 @@
 // VERIFY-NEXT:  return %arg0 : i32
 // VERIFY-NEXT:}
 // VERIFY-NOT:SymbolDCE
-// RUN: nc-opt %s --pass-pipeline='builtin.module(func.func(test-pass-create-invalid-ir),symbol-dce)' --verify-each=false | FileCheck %s --check-prefix=NO-VERIFY
+// RUN: nc-opt --enable-test-passes %s --pass-pipeline='builtin.module(func.func(test-pass-create-invalid-ir),symbol-dce)' --verify-each=false | FileCheck %s --check-prefix=NO-VERIFY
 // NO-VERIFY:      func.func @f(%arg0: i32) -> i32 {
 // NO-VERIFY-NEXT:   return
 // NO-VERIFY-NEXT:   return %arg0 : i32
-// RUN: nc-opt %s --pass-pipeline='builtin.module(func.func(test-pass-create-invalid-ir{emit-invalid-ir=false}))' --verify-each | FileCheck %s --check-prefix=VALID
+// RUN: nc-opt --enable-test-passes %s --pass-pipeline='builtin.module(func.func(test-pass-create-invalid-ir{emit-invalid-ir=false}))' --verify-each | FileCheck %s --check-prefix=VALID
 // VALID:      func.func @f(%arg0: i32) -> i32 {
 // VALID-NEXT:   return %arg0 : i32
-// RUN: not nc-opt %s --verify-each=maybe 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not nc-opt --enable-test-passes %s --verify-each=maybe 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: nc-opt: invalid value 'maybe' for --verify-each (expected true or false)
 
 func.func @f(%a: i32) -> i32 {

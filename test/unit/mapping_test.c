@@ -56,6 +56,18 @@ static void test_iters(void)
   s = isl_set_read_from_str(ctx, "{ S[i] : i >= 0 }");
   CHECK(!nc_iters_from_set(s, &it), "an unbounded set enumerated");
   isl_set_free(s);
+  /* 10^12 points: refused from the bounding box, before isl enumerates
+   * anything (this once grew memory without bound) */
+  s = isl_set_read_from_str(ctx, "{ S[y, x] : 0 <= y < 1000000 and 0 <= x < 1000000 }");
+  CHECK(!nc_set_fits_enumeration(s, NC_ITERS_MAX_POINTS), "10^12 points fit");
+  CHECK(!nc_iters_from_set(s, &it) && it.n == 0 && !it.coords, "10^12 points enumerated");
+  isl_set_free(s);
+  s = isl_set_read_from_str(ctx, "{ S[y] : -4611686018427387000 <= y <= 4611686018427387000 }");
+  CHECK(!nc_set_fits_enumeration(s, NC_ITERS_MAX_POINTS), "a set as wide as int64 fits");
+  isl_set_free(s);
+  s = isl_set_read_from_str(ctx, "{ S[y, x] : 0 <= y < 8192 and 0 <= x < 8192 }");
+  CHECK(nc_set_fits_enumeration(s, NC_ITERS_MAX_POINTS), "2^26 points do not fit");
+  isl_set_free(s);
   isl_ctx_free(ctx);
 }
 

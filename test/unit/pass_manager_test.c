@@ -199,6 +199,7 @@ static void test_runs(nc_context *ctx)
 int main(void)
 {
   nc_register_all_passes();
+  nc_register_test_passes();
   nc_pass_register(&count_pass);
   nc_pass_register(&count_pass); /* idempotent */
   CHECK(nc_pass_lookup("test-count", 10) == &count_pass, "lookup");

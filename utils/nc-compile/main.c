@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nc/support/strutil.h"
+#include "nc/support/file.h"
 #include "nc/dialects/dialects.h"
 #include "nc/dialects/graph/onnx.h"
 #include "nc/ir/asm.h"
@@ -138,15 +140,10 @@ static bool run_pipeline(nc_context *ctx, const options *o, const nc_target_def 
 
 static bool write_bytes(const char *path, const void *data, size_t n)
 {
-  FILE *f = !strcmp(path, "-") ? stdout : fopen(path, "wb");
-  if (!f) {
-    fprintf(stderr, "nc-compile: error: cannot open '%s' for writing\n", path);
-    return false;
-  }
-  bool ok = fwrite(data, 1, n, f) == n;
-  ok = (f == stdout ? fflush(f) : fclose(f)) == 0 && ok;
+  char err[1024];
+  bool ok = nc_file_write_all(path, data, n, err, sizeof err);
   if (!ok)
-    fprintf(stderr, "nc-compile: error: cannot write '%s'\n", path);
+    fprintf(stderr, "nc-compile: error: %s\n", err);
   return ok;
 }
 
@@ -353,9 +350,10 @@ static bool parse_args(int argc, char **argv, options *o, int *status)
     } else if ((v = value_of(argc, argv, &i, "load-target-plugin", &missing))) {
       /* loaded above */
     } else if ((v = value_of(argc, argv, &i, "mlir-elide-elementsattrs-if-larger", &missing))) {
-      char *end;
-      o->print.elide_elements_larger = strtoll(v, &end, 10);
-      if (*end || !*v || o->print.elide_elements_larger < 0) {
+      int64_t n;
+      bool ok = nc_parse_int_in_range(v, 0, INT64_MAX, &n);
+      o->print.elide_elements_larger = n;
+      if (!ok) {
         fprintf(stderr, "nc-compile: error: --mlir-elide-elementsattrs-if-larger needs a count, not '%s'\n", v);
         return false;
       }

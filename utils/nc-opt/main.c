@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nc/support/file.h"
 #include "nc/dialects/dialects.h"
 #include "nc/dialects/graph/onnx.h"
 #include "nc/ir/asm.h"
@@ -51,6 +52,7 @@ static void usage(FILE *out)
           "OPTIONS:\n"
           "  -o <file>                                 Output file (default: stdout)\n"
           "  --split-input-file                        Split the input on '// -----' and process each chunk\n"
+          "  --enable-test-passes                      Offer the passes that test the pass manager (test-pass-crash, ...)\n"
           "  --verify-diagnostics                      Check diagnostics against expected-* comments\n"
           "  --allow-unregistered-dialect              Allow ops and types of unregistered dialects\n"
           "  --no-verify                               Do not verify the IR after parsing\n"
@@ -89,7 +91,7 @@ static void usage(FILE *out)
 
 enum {
   OPT_SPLIT = 256, OPT_VERIFY_DIAGS, OPT_UNREG, OPT_GENERIC, OPT_DEBUGINFO, OPT_LOCAL_SCOPE, OPT_ELIDE,
-  OPT_SHOW_DIALECTS, OPT_DOCS, OPT_NO_VERIFY, OPT_HELP, OPT_LIST_PASSES, OPT_PIPELINE, OPT_DUMP_PIPELINE,
+  OPT_SHOW_DIALECTS, OPT_DOCS, OPT_NO_VERIFY, OPT_HELP, OPT_ENABLE_TEST_PASSES, OPT_LIST_PASSES, OPT_PIPELINE, OPT_DUMP_PIPELINE,
   OPT_VERIFY_EACH, OPT_NO_THREADS, OPT_BEFORE_ALL, OPT_AFTER_ALL, OPT_BEFORE, OPT_AFTER, OPT_AFTER_CHANGE,
   OPT_AFTER_FAILURE, OPT_MODULE_SCOPE, OPT_TREE_DIR, OPT_TIMING, OPT_TIMING_DISPLAY, OPT_STATS, OPT_STATS_DISPLAY,
   OPT_REPRODUCER, OPT_RUN_REPRODUCER, OPT_LOAD_PASS_PLUGIN, OPT_LOAD_DIALECT_PLUGIN,
@@ -107,6 +109,7 @@ static const struct option long_opts[] = {
   {"dump-dialect-docs", required_argument, NULL, OPT_DOCS},
   {"no-verify", no_argument, NULL, OPT_NO_VERIFY},
   {"help", no_argument, NULL, OPT_HELP},
+  {"enable-test-passes", no_argument, NULL, OPT_ENABLE_TEST_PASSES},
   {"list-passes", no_argument, NULL, OPT_LIST_PASSES},
   {"pass-pipeline", required_argument, NULL, OPT_PIPELINE},
   {"dump-pass-pipeline", no_argument, NULL, OPT_DUMP_PIPELINE},
@@ -276,11 +279,20 @@ static bool parse_args(int argc, char **argv, options *o)
     case OPT_GENERIC: o->print.generic = true; break;
     case OPT_DEBUGINFO: o->print.debuginfo = true; break;
     case OPT_LOCAL_SCOPE: o->print.local_scope = true; break;
-    case OPT_ELIDE: o->print.elide_elements_larger = strtoll(optarg, NULL, 10); break;
+    case OPT_ELIDE: {
+      int64_t n;
+      if (!nc_parse_int_in_range(optarg, 0, INT64_MAX, &n)) {
+        fprintf(stderr, "nc-opt: --mlir-elide-elementsattrs-if-larger needs a count, not '%s'\n", optarg);
+        return false;
+      }
+      o->print.elide_elements_larger = n;
+      break;
+    }
     case OPT_SHOW_DIALECTS: o->show_dialects = true; break;
     case OPT_DOCS: o->docs_dialect = optarg; break;
     case OPT_NO_VERIFY: o->no_verify = true; break;
     case OPT_HELP: usage(stdout); exit(0);
+    case OPT_ENABLE_TEST_PASSES: break; /* read before parsing (wants_test_passes) */
     case OPT_LIST_PASSES: o->list_passes = true; break;
     case OPT_PIPELINE: o->pipeline = optarg; break;
     case OPT_DUMP_PIPELINE: o->dump_pipeline = true; break;
@@ -473,9 +485,25 @@ static bool has_suffix(const char *s, const char *suffix)
   return n >= m && !strcmp(s + n - m, suffix);
 }
 
+/* --enable-test-passes (or NC_ENABLE_TEST_PASSES=1) registers the passes of
+ * passes/test/; it is read before the other flags because legacy pass flags
+ * (-test-pass-failure) are recognised by looking the registry up. */
+static bool wants_test_passes(int argc, char **argv)
+{
+  const char *env = getenv("NC_ENABLE_TEST_PASSES");
+  if (env && !strcmp(env, "1"))
+    return true;
+  for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+    if (!strcmp(argv[i], "--enable-test-passes") || !strcmp(argv[i], "-enable-test-passes"))
+      return true;
+  return false;
+}
+
 int main(int argc, char **argv)
 {
   nc_register_all_passes();
+  if (wants_test_passes(argc, argv))
+    nc_register_test_passes();
   nc_register_all_targets(); /* the targets' named pipelines (northpole-pipeline) */
   options o;
   if (!parse_args(argc, argv, &o))
@@ -483,13 +511,16 @@ int main(int argc, char **argv)
   nc_context *ctx = new_context(&o);
   int rc = 0;
   nc_pass_manager *pm = NULL;
-  FILE *out = stdout;
-  if (o.output && strcmp(o.output, "-") && !(out = fopen(o.output, "w"))) {
-    fprintf(stderr, "nc-opt: cannot open '%s' for writing\n", o.output);
+  /* the output replaces its file only when the whole run succeeds (nc/support/file.h) */
+  char err_out[1024];
+  nc_file_writer *writer = nc_file_writer_open(o.output ? o.output : "-", err_out, sizeof err_out);
+  if (!writer) {
+    fprintf(stderr, "nc-opt: error: %s\n", err_out);
     nc_context_destroy(ctx);
     free(o.legacy);
     return 1;
   }
+  FILE *out = nc_file_writer_stream(writer);
   if (o.show_dialects) {
     bool first = true;
     printf("Available Dialects: ");
@@ -569,8 +600,12 @@ int main(int argc, char **argv)
     rc = all_ok ? 0 : 1;
   }
 done:
-  if (out != stdout)
-    fclose(out);
+  if (rc != 0) {
+    nc_file_writer_abort(writer);
+  } else if (!nc_file_writer_commit(writer, err_out, sizeof err_out)) {
+    fprintf(stderr, "nc-opt: error: %s\n", err_out);
+    rc = 1;
+  }
   nc_pass_manager_destroy(pm);
 #ifdef NC_FREE_AT_EXIT
   nc_context_destroy(ctx);

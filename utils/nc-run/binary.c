@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "nc/support/file.h"
 #include "nc/runtime/nc_runtime.h"
 #include "nc_run.h"
 #include "print.h"
@@ -150,11 +151,19 @@ bool nc_run_binary(const options *o)
   if (ok && o->stats)
     nc_device_print_stats(dev, stdout);
   if (ok && o->stats_json) {
-    FILE *f = !strcmp(o->stats_json, "-") ? stdout : fopen(o->stats_json, "w");
-    ok = f && !nc_device_write_stats_json(dev, f);
-    ok = f && (f == stdout ? fflush(f) : fclose(f)) == 0 && ok;
+    char err[1024];
+    nc_file_writer *w = nc_file_writer_open(o->stats_json, err, sizeof err);
+    if (!w) {
+      ok = false;
+    } else if (nc_device_write_stats_json(dev, nc_file_writer_stream(w))) {
+      nc_file_writer_abort(w);
+      snprintf(err, sizeof err, "%s: cannot write the figures", o->stats_json);
+      ok = false;
+    } else {
+      ok = nc_file_writer_commit(w, err, sizeof err);
+    }
     if (!ok)
-      fprintf(stderr, "%s: error: cannot write the figures\n", o->stats_json);
+      fprintf(stderr, "nc-run: error: %s\n", err);
   }
 done:
   for (size_t i = 0; i < n_in; i++)

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "nc/support/strutil.h"
 #include "nc/dialects/dialects.h"
 #include "nc/dialects/graph/interp.h"
 #include "nc/dialects/graph/onnx.h"
@@ -35,6 +36,9 @@ const char *nc_run_ext_of(const char *path)
   const char *slash = strrchr(path, '/'), *dot = strrchr(path, '.');
   return dot && (!slash || dot > slash) ? dot : "";
 }
+
+/* --repeat is for timing: a million runs is far more than any measurement needs. */
+#define NC_RUN_MAX_REPEAT 1000000
 
 static void usage(FILE *out)
 {
@@ -353,12 +357,12 @@ int main(int argc, char **argv)
       break;
     }
     case OPT_REPEAT: {
-      char *end;
-      o.repeat = strtol(optarg, &end, 10);
-      if (*end || o.repeat < 1) {
-        fprintf(stderr, "nc-run: error: --repeat needs a positive count, not '%s'\n", optarg);
+      int64_t n;
+      if (!nc_parse_int_in_range(optarg, 1, NC_RUN_MAX_REPEAT, &n)) {
+        fprintf(stderr, "nc-run: error: --repeat needs a count from 1 to %d, not '%s'\n", NC_RUN_MAX_REPEAT, optarg);
         goto out;
       }
+      o.repeat = (long)n;
       break;
     }
     case OPT_HELP: usage(stdout); status = 0; goto out;

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nc/support/strutil.h"
+#include "nc/support/file.h"
 #include "nc/dialects/dialects.h"
 #include "nc/dialects/graph/onnx.h"
 #include "nc/ir/asm.h"
@@ -38,27 +40,30 @@ typedef struct translation {
   bool (*run)(nc_context *ctx, const options *o);
 } translation;
 
-/* Opens the output ("-" or NULL: stdout); NULL after a message. */
-static FILE *open_output(const options *o, bool binary)
+/* Opens the output ("-" or NULL: stdout) through the atomic writer
+ * (nc/support/file.h); NULL after a message. */
+static nc_file_writer *open_output(const options *o)
 {
-  if (!o->output || !strcmp(o->output, "-"))
-    return stdout;
-  FILE *f = fopen(o->output, binary ? "wb" : "w");
-  if (!f)
-    fprintf(stderr, "nc-translate: cannot open '%s' for writing\n", o->output);
-  return f;
+  char err[1024];
+  nc_file_writer *w = nc_file_writer_open(o->output ? o->output : "-", err, sizeof err);
+  if (!w)
+    fprintf(stderr, "nc-translate: error: %s\n", err);
+  return w;
 }
 
-static bool close_output(const options *o, FILE *f)
+/* Commits the output (ok) or abandons it, leaving any previous file intact. */
+static bool close_output(nc_file_writer *w, bool ok)
 {
-  bool ok = !ferror(f);
-  if (f != stdout)
-    ok = fclose(f) == 0 && ok;
-  else
-    ok = fflush(f) == 0 && ok;
-  if (!ok)
-    fprintf(stderr, "nc-translate: error writing '%s'\n", o->output ? o->output : "<stdout>");
-  return ok;
+  if (!ok) {
+    nc_file_writer_abort(w);
+    return false;
+  }
+  char err[1024];
+  if (!nc_file_writer_commit(w, err, sizeof err)) {
+    fprintf(stderr, "nc-translate: error: %s\n", err);
+    return false;
+  }
+  return true;
 }
 
 /* Reads stdin into a malloc'ed buffer. */
@@ -87,10 +92,10 @@ static bool import_onnx(nc_context *ctx, const options *o)
     module = nc_onnx_import_file(ctx, o->input);
   }
   bool ok = module && (o->no_verify || nc_op_verify(module));
-  FILE *out = ok ? open_output(o, false) : NULL;
+  nc_file_writer *out = ok ? open_output(o) : NULL;
   if (out) {
-    nc_op_print(module, out, &o->print);
-    ok = close_output(o, out);
+    nc_op_print(module, nc_file_writer_stream(out), &o->print);
+    ok = close_output(out, true);
   } else {
     ok = false;
   }
@@ -106,12 +111,10 @@ static bool export_onnx(nc_context *ctx, const options *o)
   size_t len = 0;
   nc_onnx_export_options eo = {.opset = o->onnx_opset, .func_name = o->onnx_function};
   void *buf = ok ? nc_onnx_export_to_memory(module, &eo, &len) : NULL;
-  FILE *out = buf ? open_output(o, true) : NULL;
+  nc_file_writer *out = buf ? open_output(o) : NULL;
   ok = out != NULL;
-  if (out) {
-    ok = fwrite(buf, 1, len, out) == len;
-    ok = close_output(o, out) && ok;
-  }
+  if (out)
+    ok = close_output(out, fwrite(buf, 1, len, nc_file_writer_stream(out)) == len);
   free(buf);
   if (module)
     nc_op_destroy(module);
@@ -211,9 +214,10 @@ int main(int argc, char **argv)
     case OPT_UNREG: o.allow_unregistered = true; break;
     case OPT_NO_VERIFY: o.no_verify = true; break;
     case OPT_OPSET: {
-      char *end;
-      o.onnx_opset = strtoll(optarg, &end, 10);
-      if (*end || (o.onnx_opset != 13 && o.onnx_opset != 17)) {
+      int64_t n = 0;
+      bool ok = nc_parse_int_in_range(optarg, 13, 17, &n);
+      o.onnx_opset = n;
+      if (!ok || (o.onnx_opset != 13 && o.onnx_opset != 17)) {
         fprintf(stderr, "nc-translate: --onnx-opset must be 13 or 17, not '%s'\n", optarg);
         return 1;
       }
@@ -223,7 +227,15 @@ int main(int argc, char **argv)
     case OPT_GENERIC: o.print.generic = true; break;
     case OPT_DEBUGINFO: o.print.debuginfo = true; break;
     case OPT_LOCAL_SCOPE: o.print.local_scope = true; break;
-    case OPT_ELIDE: o.print.elide_elements_larger = strtoll(optarg, NULL, 10); break;
+    case OPT_ELIDE: {
+      int64_t n;
+      if (!nc_parse_int_in_range(optarg, 0, INT64_MAX, &n)) {
+        fprintf(stderr, "nc-translate: --mlir-elide-elementsattrs-if-larger needs a count, not '%s'\n", optarg);
+        return 1;
+      }
+      o.print.elide_elements_larger = n;
+      break;
+    }
     case OPT_HELP: usage(stdout); return 0;
     case OPT_STUB_NAME: o.stub.name = optarg; break;
     case OPT_STUB_HEADER: o.stub.header = optarg; break;

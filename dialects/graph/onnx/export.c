@@ -21,6 +21,7 @@
 #include "nc/ir/asm.h"
 #include "nc/ir/diag.h"
 #include "nc/ir/types.h"
+#include "nc/support/file.h"
 #include "nc/support/hash.h"
 #include "onnx_proto.h"
 
@@ -578,6 +579,30 @@ static bool export_constant(exporter *ex, nc_op *op)
   size_t rank = nc_type_get_rank(t);
   if (rank > NC_TENSOR_MAX_RANK)
     return nc_op_emit_error(op, "rank %zu is more than nc's host tensors hold (%d)", rank, NC_TENSOR_MAX_RANK);
+  const char *base = loc_name(ex->ctx, nc_op_get_loc(op));
+  if ((!base || !*base) && nc_attr_get_kind(v) == NC_ATTR_DENSE_RESOURCE)
+    base = nc_ident_str(nc_resource_get_name(nc_attr_dense_resource_get(v)));
+  if (!base || !*base)
+    base = "const";
+  int64_t elements = 1;
+  for (size_t i = 0; i < rank; i++)
+    elements = nc_type_get_shape(t)[i] && elements > INT64_MAX / nc_type_get_shape(t)[i]
+                 ? INT64_MAX
+                 : elements * nc_type_get_shape(t)[i];
+  if (splat && elements > 4096) { /* a large splat stays one element: ConstantOfShape, as the importer reads it */
+    nc_tensor *one = nc_tensor_create(dt, 1, (int64_t[]){1}, 0);
+    memcpy(one->data, data, nc_dtype_size(dt));
+    Onnx__NodeProto *n = add_node(ex, "ConstantOfShape", base);
+    input_ints(ex, n, "shape", rank, nc_type_get_shape(t));
+    Onnx__AttributeProto *a = new_attr(n, "value", ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TENSOR);
+    a->t = nc_onnx_tensor_from_host(one, "value");
+    nc_tensor_destroy(one);
+    char *out = unique_tensor(ex, base);
+    add_output(n, out);
+    val_set(ex, nc_op_get_result(op, 0), n->output[n->n_output - 1]);
+    free(out);
+    return true;
+  }
   /* a protobuf message holds at most 2 GiB; a splat must not expand past that */
   nc_tensor *h = nc_tensor_create(dt, (int)rank, nc_type_get_shape(t), MAX_PROTO_BYTES);
   if (!h)
@@ -589,11 +614,6 @@ static bool export_constant(exporter *ex, nc_op *op)
       memcpy((char *)h->data + off, data, es);
   else if (total)
     memcpy(h->data, data, total < nbytes ? total : nbytes);
-  const char *base = loc_name(ex->ctx, nc_op_get_loc(op));
-  if ((!base || !*base) && nc_attr_get_kind(v) == NC_ATTR_DENSE_RESOURCE)
-    base = nc_ident_str(nc_resource_get_name(nc_attr_dense_resource_get(v)));
-  if (!base || !*base)
-    base = "const";
   val_set(ex, nc_op_get_result(op, 0), add_initializer(ex, base, h));
   return true;
 }
@@ -773,18 +793,13 @@ bool nc_onnx_export_file(nc_op *root, const char *path, const nc_onnx_export_opt
   void *buf = nc_onnx_export_to_memory(root, opts, &len);
   if (!buf)
     return false;
-  bool to_stdout = !strcmp(path, "-");
-  FILE *f = to_stdout ? stdout : fopen(path, "wb");
-  bool ok = f && fwrite(buf, 1, len, f) == len;
-  if (f && !to_stdout)
-    ok = fclose(f) == 0 && ok;
+  char err[512];
+  bool ok = nc_file_write_all(path, buf, len, err, sizeof err);
   free(buf);
   if (!ok) {
     nc_context *ctx = nc_op_get_context(root);
     nc_emit_error(ctx, nc_location_from_attr(nc_loc_file(ctx, nc_ident_get_cstr(ctx, path), 0, 0)),
-                  "cannot write the ONNX model");
-    if (!to_stdout)
-      remove(path);
+                  "cannot write the ONNX model: %s", err);
   }
   return ok;
 }

@@ -373,6 +373,25 @@ bool imp_set_known(node_ctx *nc, size_t i, nc_tensor *t)
   return check_declared(nc, v->name, &v->type);
 }
 
+bool imp_set_splat(node_ctx *nc, size_t i, nc_tensor *element, int rank, const int64_t *shape)
+{
+  if (i >= nc->n->n_output || !*nc->n->output[i]) {
+    nc_tensor_destroy(element);
+    return true;
+  }
+  imp_value *v = define_output(nc, i);
+  if (!v) {
+    nc_tensor_destroy(element);
+    return false;
+  }
+  v->splat = element;
+  memset(&v->type, 0, sizeof v->type);
+  v->type.dt = element->dtype;
+  v->type.rank = rank;
+  memcpy(v->type.dims, shape, (size_t)rank * sizeof *shape);
+  return check_declared(nc, v->name, &v->type);
+}
+
 bool imp_set_partial(node_ctx *nc, size_t i, imp_partial *p)
 {
   if (i >= nc->n->n_output || !*nc->n->output[i])
@@ -505,6 +524,21 @@ nc_value *imp_materialize(importer *im, imp_value *v)
     return v->value;
   nc_tensor *t = v->known;
   nc_tensor *owned = NULL;
+  if (!t && v->splat) { /* one element, never expanded */
+    nc_context *ctx = im->ctx;
+    nc_type *type = imp_nc_type(ctx, &v->type);
+    nc_attr *value = nc_attr_dense_elements(ctx, type, v->splat->data, nc_dtype_size(v->splat->dtype));
+    nc_named_attr attr = {nc_ident_get_cstr(ctx, "value"), value};
+    nc_op *op = value ? nc_op_create(&(nc_op_state){.ctx = ctx, .name = "graph.constant",
+                                                    .loc = nc_location_from_attr(name_loc(im, v->name)),
+                                                    .n_attrs = 1, .attrs = &attr, .n_results = 1,
+                                                    .result_types = &type})
+                      : NULL;
+    if (!op)
+      return NULL;
+    nc_block_append_op(im->body, op);
+    return v->value = nc_op_get_result(op, 0);
+  }
   if (!t && v->init) { /* convert straight into the blob */
     char err[512];
     owned = t = nc_onnx_tensor_to_host(v->init, err, sizeof err);
@@ -954,7 +988,10 @@ nc_op *nc_onnx_import_model(nc_context *ctx, const nc_onnx_model *model, const c
   if (im->opset < 0 && model->proto->n_opset_import == 0 && model->proto->has_ir_version &&
       model->proto->ir_version < 3)
     im->opset = 1; /* IR version 1 and 2 models predate opset_import */
-  if (im->opset < 0)
+  if (im->opset < 0 && nc_onnx_model_has_opset(model, ""))
+    model_error(im, "opset %lld of the default domain is not a valid opset version (nc imports opsets %d to %d)",
+                (long long)im->opset, NC_ONNX_IMPORT_MIN_OPSET, NC_ONNX_IMPORT_MAX_OPSET);
+  else if (im->opset < 0)
     model_error(im, "the model does not import the default ONNX domain (no opset_import for \"\")");
   else if (im->opset < NC_ONNX_IMPORT_MIN_OPSET)
     model_error(im, "opset %lld of the default domain is not supported (nc imports opsets %d to %d)",
@@ -963,6 +1000,7 @@ nc_op *nc_onnx_import_model(nc_context *ctx, const nc_onnx_model *model, const c
     module = import_graph(im);
   for (size_t i = 0; i < st.n_owned; i++) {
     nc_tensor_destroy(st.owned[i]->known);
+    nc_tensor_destroy(st.owned[i]->splat);
     free(st.owned[i]);
   }
   free(st.owned);

@@ -690,7 +690,9 @@ bool imp_cast(node_ctx *nc)
       return false;
     }
     if (code < INT32_MIN || code > INT32_MAX || !nc_onnx_data_type_to_dtype((int32_t)code, &to))
-      return imp_unsupported(nc, "casting to %s", nc_onnx_data_type_name((int32_t)code));
+      return code < INT32_MIN || code > INT32_MAX || !strcmp(nc_onnx_data_type_name((int32_t)code), "?")
+               ? imp_error(nc, "attribute 'to' = %lld is not an ONNX data type", (long long)code)
+               : imp_unsupported(nc, "casting to %s", nc_onnx_data_type_name((int32_t)code));
   }
   nc_tensor *xk = imp_known(nc->im, x);
   if (xk) {

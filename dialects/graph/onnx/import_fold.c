@@ -30,6 +30,9 @@ static bool not_foldable(node_ctx *nc)
   return imp_unsupported_op(nc, "nc evaluates it only at import time");
 }
 
+/* ConstantOfShape results with more elements than this become splats. */
+#define IMP_SPLAT_THRESHOLD 4096
+
 static bool too_large(node_ctx *nc)
 {
   return imp_error(nc, "its result is too large to compute at import time");
@@ -323,6 +326,21 @@ bool imp_fold_constant_of_shape(node_ctx *nc)
       nc_tensor_destroy(v);
       return imp_error(nc, "attribute 'value' must have one element");
     }
+  }
+  /* a large fill stays one element (a splat constant); small ones stay known,
+   * for the shape computations that read them */
+  int64_t elements = 1;
+  for (int64_t i = 0; i < n; i++)
+    elements = shape[i] && elements > INT64_MAX / shape[i] ? INT64_MAX : elements * shape[i];
+  if (elements > IMP_SPLAT_THRESHOLD) {
+    if (!v) {
+      float zero = 0;
+      v = nc_tensor_create(NC_DT_F32, 0, NULL, 0);
+      if (!v)
+        return too_large(nc);
+      memcpy(v->data, &zero, sizeof zero);
+    }
+    return imp_set_splat(nc, 0, v, (int)n, shape);
   }
   nc_tensor *y = imp_fold_alloc(nc, v ? v->dtype : NC_DT_F32, (int)n, shape);
   if (!y) {

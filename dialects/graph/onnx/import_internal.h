@@ -55,6 +55,7 @@ struct imp_value {
   nc_tensor *known;               /* owned; the value if known at import time */
   const Onnx__TensorProto *init;  /* an initializer not converted yet */
   imp_partial *partial;           /* owned; set when partially known */
+  nc_tensor *splat;               /* owned; one element filling `type` (a large ConstantOfShape) */
 };
 
 typedef struct importer {
@@ -161,6 +162,9 @@ bool imp_output_used(node_ctx *nc, size_t i);
 nc_tensor *imp_fold_alloc(node_ctx *nc, nc_dtype dt, int rank, const int64_t *shape);
 /** Defines output i as the known tensor t (taking it). */
 bool imp_set_known(node_ctx *nc, size_t i, NC_TAKE nc_tensor *t);
+/** Output i is `element` (one element) repeated over `shape`: materialized as
+ * a splat dense attribute, never expanded (ConstantOfShape). */
+bool imp_set_splat(node_ctx *nc, size_t i, NC_TAKE nc_tensor *element, int rank, const int64_t *shape);
 /** Defines output i as a partially known int64 vector (taking it). */
 bool imp_set_partial(node_ctx *nc, size_t i, NC_TAKE imp_partial *p);
 /** Defines output i as another name for v (Identity, Dropout). */

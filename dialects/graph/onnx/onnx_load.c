@@ -11,6 +11,7 @@
  * naming the path to the offending object.
  */
 #include "onnx_proto_internal.h"
+#include "nc/support/file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -55,6 +56,10 @@ const char *onnx_clean_name(const char *s, char *buf, size_t n)
 
 /* ---- protobuf wire pre-check --------------------------------------------- */
 
+/* Why a varint could not be read: the bytes ran out, or ten bytes all said
+ * "more follows" (longer than any 64-bit value). */
+static const char *varint_problem;
+
 static bool read_varint(const uint8_t *p, size_t len, size_t *pos, uint64_t *v)
 {
   uint64_t r = 0;
@@ -66,6 +71,7 @@ static bool read_varint(const uint8_t *p, size_t len, size_t *pos, uint64_t *v)
       return true;
     }
   }
+  varint_problem = *pos < len ? "overlong varint (more than 10 bytes)" : "truncated varint";
   return false;
 }
 
@@ -80,7 +86,8 @@ static bool wire_check(const ProtobufCMessageDescriptor *desc, const uint8_t *p,
     size_t start = pos;
     uint64_t key, v;
     if (!read_varint(p, len, &pos, &key)) {
-      snprintf(msg, msglen, "malformed protobuf at byte %zu: truncated field key", base + start);
+      snprintf(msg, msglen, "malformed protobuf at byte %zu: %s field key", base + start,
+               strcmp(varint_problem, "truncated varint") ? "overlong (more than 10 bytes)" : "truncated");
       return false;
     }
     uint64_t num = key >> 3;
@@ -92,7 +99,7 @@ static bool wire_check(const ProtobufCMessageDescriptor *desc, const uint8_t *p,
     switch (key & 7) {
     case 0:
       if (!read_varint(p, len, &pos, &v)) {
-        snprintf(msg, msglen, "malformed protobuf at byte %zu: truncated varint", base + start);
+        snprintf(msg, msglen, "malformed protobuf at byte %zu: %s", base + start, varint_problem);
         return false;
       }
       break;
@@ -294,13 +301,8 @@ static bool load_external(loader *L, Onnx__TensorProto *t)
   onnx_describe_tensor(t, desc, sizeof desc);
   if (loc[0] == '/')
     return fail(L, "external data location '%s' is an absolute path", lb);
-  for (const char *c = loc; *c;) {
-    size_t n = strcspn(c, "/");
-    if (n == 2 && c[0] == '.' && c[1] == '.')
-      return fail(L, "external data location '%s' escapes the model directory", lb);
-    c += n;
-    c += *c == '/';
-  }
+  /* `..` components are judged by where the path resolves (below), so
+   * inner/../w.bin is fine and ../w.bin is not */
   uint64_t off = 0, len = 0;
   if (off_s && !parse_u64(off_s, &off))
     return fail(L, "external data 'offset' is not a non-negative integer");
@@ -316,14 +318,21 @@ static bool load_external(loader *L, Onnx__TensorProto *t)
   if (!real)
     return fail(L, "cannot open external data file '%s': %s", lb, strerror(errno));
   size_t bl = strlen(L->base_real);
+  bool is_base = !strcmp(real, L->base_real);
   bool inside = !strncmp(real, L->base_real, bl) && (real[bl] == '/' || (bl == 1 && real[1]));
-  int fd = inside ? open(real, O_RDONLY | O_CLOEXEC) : -1;
+  struct stat st;
+  /* checked before open: opening a FIFO or a device for reading can block forever */
+  bool regular = inside && stat(real, &st) == 0 && S_ISREG(st.st_mode);
+  int fd = regular ? open(real, O_RDONLY | O_CLOEXEC | O_NONBLOCK) : -1;
   free(real);
+  if (is_base)
+    return fail(L, "external data location '%s' is the model directory itself, not a file", lb);
   if (!inside)
     return fail(L, "external data location '%s' resolves outside the model directory", lb);
+  if (!regular)
+    return fail(L, "external data file '%s' is not a regular file", lb);
   if (fd < 0)
     return fail(L, "cannot open external data file '%s': %s", lb, strerror(errno));
-  struct stat st;
   if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
     close(fd);
     return fail(L, "external data file '%s' is not a regular file", lb);
@@ -773,6 +782,17 @@ void nc_onnx_model_destroy(nc_onnx_model *m)
   free(m);
 }
 
+bool nc_onnx_model_has_opset(const nc_onnx_model *m, const char *domain)
+{
+  bool want_default = !domain || !*domain || !strcmp(domain, "ai.onnx");
+  for (size_t i = 0; i < m->proto->n_opset_import; i++) {
+    const char *d = m->proto->opset_import[i]->domain ? m->proto->opset_import[i]->domain : "";
+    if (want_default ? !*d || !strcmp(d, "ai.onnx") : !strcmp(d, domain))
+      return true;
+  }
+  return false;
+}
+
 int64_t nc_onnx_model_get_opset(const nc_onnx_model *m, const char *domain)
 {
   bool want_default = !domain || !*domain || !strcmp(domain, "ai.onnx");
@@ -871,20 +891,7 @@ bool nc_onnx_pb_write(const char *path, const nc_tensor *t, const char *name, ch
   uint8_t *buf = nc_xmalloc(len);
   onnx__tensor_proto__pack(p, buf);
   nc_onnx_tensor_proto_destroy(p);
-  FILE *f = fopen(path, "wb");
-  if (!f) {
-    set_err(err, errlen, "%s: cannot create: %s", path, strerror(errno));
-    free(buf);
-    return false;
-  }
-  bool ok = fwrite(buf, 1, len, f) == len;
-  int saved = errno;
-  if (fclose(f))
-    ok = false, saved = errno;
+  bool ok = nc_file_write_all(path, buf, len, err, errlen);
   free(buf);
-  if (!ok) {
-    set_err(err, errlen, "%s: write failed: %s", path, strerror(saved));
-    remove(path);
-  }
   return ok;
 }

@@ -297,10 +297,24 @@ nc_tensor *nc_onnx_tensor_to_host(const Onnx__TensorProto *t, char *err, size_t 
     free(packed);
     break;
   }
-  default: /* I8 U8 I16 U16 BOOL: wrap to the width as ONNX's numpy_helper does */
+  case NC_DT_BOOL: /* any non-zero value is true, as numpy's bool() */
     for (int64_t i = 0; i < n; i++)
-      nc_tensor_set_i64(h, i, t->int32_data[i]);
+      ((unsigned char *)h->data)[i] = t->int32_data[i] != 0;
     break;
+  default: { /* I8 U8 I16 U16: a value outside the type is refused, never wrapped */
+    int64_t lo = dt == NC_DT_I8 ? INT8_MIN : dt == NC_DT_I16 ? INT16_MIN : 0;
+    int64_t hi = dt == NC_DT_I8 ? INT8_MAX : dt == NC_DT_U8 ? UINT8_MAX : dt == NC_DT_I16 ? INT16_MAX : UINT16_MAX;
+    for (int64_t i = 0; i < n; i++) {
+      if (t->int32_data[i] < lo || t->int32_data[i] > hi) {
+        fail(err, errlen, what, "int32_data[%lld] is %d, outside the range of %s [%lld, %lld]", (long long)i,
+             t->int32_data[i], nc_onnx_data_type_name(t->data_type), (long long)lo, (long long)hi);
+        nc_tensor_destroy(h);
+        return NULL;
+      }
+      nc_tensor_set_i64(h, i, t->int32_data[i]);
+    }
+    break;
+  }
   }
   return h;
 }

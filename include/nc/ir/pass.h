@@ -36,6 +36,7 @@ typedef struct nc_pass_option_def {
   const char *default_value;   /* textual default ("10", "true", "normal", "" for empty lists) */
   const char *summary;
   const char *const *enum_values; /* NULL-terminated, for NC_PASS_OPT_ENUM */
+  int64_t min, max;               /* NC_PASS_OPT_INT: the accepted range (both 0: any int64) */
 } nc_pass_option_def;
 
 /** A declared statistic (a counter the pass bumps; summed over threads). */

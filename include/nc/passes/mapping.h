@@ -25,8 +25,18 @@ typedef struct nc_iters {
   int64_t *coords;
 } nc_iters;
 
-/** Enumerates a bounded, parameter-free set (at most 2^26 points); false
- * (and an empty *out) otherwise. */
+/** The most points any enumeration here visits (iterations of a node, or
+ * (iteration, element) pairs of its writes): larger domains are refused
+ * before isl starts enumerating, so memory and time stay bounded. */
+#define NC_ITERS_MAX_POINTS ((uint64_t)1 << 26)
+
+/** Whether a parameter-free set is bounded and its bounding box holds at most
+ * `cap` points (a cheap upper bound on its size, computed without
+ * enumerating). */
+bool nc_set_fits_enumeration(__isl_keep isl_set *set, uint64_t cap);
+
+/** Enumerates a bounded, parameter-free set (at most NC_ITERS_MAX_POINTS
+ * points, judged by its bounding box); false (and an empty *out) otherwise. */
 bool nc_iters_from_set(__isl_keep isl_set *set, nc_iters *out);
 /** A dataflow node's iterations (its domain). */
 bool nc_iters_of_node(NC_KEEP const nc_op *node, isl_ctx *ctx, nc_iters *out);

@@ -5,7 +5,13 @@
 
 #include "nc/ir/pass.h"
 
-/** Registers every pass and named pipeline listed in passes/registry.c. */
+/** Registers every pass and named pipeline listed in passes/registry.def,
+ * except the test passes. */
 void nc_register_all_passes(void);
+
+/** Registers the test passes and pipelines (passes/test/: test-pass-crash,
+ * test-named-pipeline, ...), which nc-opt offers only with
+ * --enable-test-passes or NC_ENABLE_TEST_PASSES=1 in the environment. */
+void nc_register_test_passes(void);
 
 #endif

@@ -7,4 +7,9 @@
 /** Levenshtein distance between two byte strings. */
 size_t nc_edit_distance(const char *a, size_t al, const char *b, size_t bl);
 
+/** Parses a whole decimal integer option value in [lo, hi] into *out. False
+ * for an empty value, trailing characters, or a value out of range (also one
+ * beyond int64: never wrapped or clamped). */
+bool nc_parse_int_in_range(NC_KEEP const char *s, int64_t lo, int64_t hi, int64_t *out);
+
 #endif

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "../../common/runtime/rt_util.h"
+#include "np_limits.h"
 #include "np_sim.h"
 
 typedef struct loader {
@@ -76,20 +77,38 @@ static bool read_iters(loader *l, uint32_t n, bool with_work, int64_t elements, 
       it->vector_ops = nc_cursor_u64(&l->c);
     }
     it->n_blocks = nc_cursor_u32(&l->c);
-    nc_cursor_u32(&l->c);
+    uint32_t zero = nc_cursor_u32(&l->c);
     if (!truncated(l) || it->n_blocks > l->c.len / 32)
       return free(first), l->c.bad ? false : bad(l, "iteration %u has %u blocks", i, it->n_blocks);
+    if (zero)
+      return free(first), bad(l, "iteration %u: the word after n_blocks is %u, it must be 0", i, zero);
+    if (it->macs > NP_MAX_ITER_WORK || it->vector_ops > NP_MAX_ITER_WORK)
+      return free(first), bad(l, "iteration %u: %s %llu is larger than 2^38", i,
+                              it->macs > NP_MAX_ITER_WORK ? "macs" : "vector_ops",
+                              (unsigned long long)(it->macs > NP_MAX_ITER_WORK ? it->macs : it->vector_ops));
     first[i] = used;
     for (uint32_t b = 0; b < it->n_blocks; b++) {
       np_block k = {nc_cursor_i64(&l->c), nc_cursor_i64(&l->c), nc_cursor_i64(&l->c), nc_cursor_i64(&l->c)};
       if (!truncated(l))
         return free(first), false;
-      if (k.start < 0 || k.len < 1 || k.count < 1 || k.stride < 0 || k.len > elements || k.count > elements ||
-          k.stride > elements || k.start + (k.count - 1) * k.stride + k.len > elements ||
-          (k.count > 1 && k.stride < k.len))
-        return free(first), bad(l, "iteration %u: block {%lld, %lld, %lld, %lld} is outside its tensor of %lld "
-                                "elements or overlaps itself", i, (long long)k.start, (long long)k.len,
-                                (long long)k.stride, (long long)k.count, (long long)elements);
+      /* each field is bounded before any arithmetic on it: (count - 1) * stride + len <= 2^48 + 2^24 */
+      const char *field = k.len < 1 || k.len > elements       ? "len"
+                          : k.count < 1 || k.count > elements ? "count"
+                          : k.stride < 0 || k.stride > elements ? "stride"
+                                                                : NULL;
+      if (field)
+        return free(first), bad(l, "iteration %u: block {%lld, %lld, %lld, %lld}: %s is outside [%d, %lld]", i,
+                                (long long)k.start, (long long)k.len, (long long)k.stride, (long long)k.count, field,
+                                strcmp(field, "stride") ? 1 : 0, (long long)elements);
+      int64_t span = (k.count - 1) * k.stride + k.len;
+      if (span > elements || k.start < 0 || k.start > elements - span)
+        return free(first), bad(l, "iteration %u: block {%lld, %lld, %lld, %lld}: start must be in [0, %lld] for "
+                                "the block to stay inside its tensor of %lld elements", i, (long long)k.start,
+                                (long long)k.len, (long long)k.stride, (long long)k.count,
+                                (long long)(span > elements ? -1 : elements - span), (long long)elements);
+      if (k.count > 1 && k.stride < k.len)
+        return free(first), bad(l, "iteration %u: block {%lld, %lld, %lld, %lld} overlaps itself (stride < len)",
+                                i, (long long)k.start, (long long)k.len, (long long)k.stride, (long long)k.count);
       if (used == cap)
         *blocks = nc_rt_realloc(*blocks, (cap *= 2) * sizeof **blocks);
       (*blocks)[used++] = k;
@@ -187,7 +206,9 @@ static bool check_buffers(loader *l, np_tile *t, uint32_t sram)
       return bad(l, "buffer '%s' has unknown kind %u", b->name, b->kind);
     if (b->offset < 0)
       return bad(l, "buffer '%s' has no address (was core-plan-memory run?)", b->name);
-    if (b->bytes < 0 || b->offset > sram || b->bytes > sram - b->offset)
+    if (b->bytes < 1)
+      return bad(l, "buffer '%s' has %lld bytes, it must have at least 1", b->name, (long long)b->bytes);
+    if (b->offset > sram || b->bytes > sram - b->offset)
       return bad(l, "buffer '%s' (%lld bytes at %lld) does not fit the core's %u bytes of SRAM", b->name,
                  (long long)b->bytes, (long long)b->offset, sram);
     if (b->first < 0 || b->first > b->last || b->last > (int64_t)t->n_instrs)
@@ -229,6 +250,8 @@ static bool check_program(loader *l, np_sim *s, np_tile *t)
   for (uint32_t i = 0; i < t->n_instrs; i++) {
     np_instr *in = &t->prog[i];
     bool host = in->a == -1 && in->b == -1;
+    if (in->zero)
+      return bad(l, "instruction %u: the word after the opcode is %u, it must be 0", i, in->zero);
     switch (in->op) {
     case NP_OP_RECV:
       if (in->c < 0 || in->c >= t->n_operands)
@@ -260,8 +283,8 @@ static bool check_program(loader *l, np_sim *s, np_tile *t)
                    (long long)in->d, (long long)in->c, (long long)t->iters[in->c].elements);
       break;
     case NP_OP_WAIT:
-      if (in->a < 0)
-        return bad(l, "instruction %u waits %lld cycles", i, (long long)in->a);
+      if (in->a < 0 || in->a > NP_MAX_WAIT_CYCLES)
+        return bad(l, "instruction %u waits %lld cycles, outside [0, 2^40]", i, (long long)in->a);
       break;
     default:
       return bad(l, "instruction %u has unknown opcode %u", i, in->op);
@@ -374,6 +397,8 @@ static bool load_tile(loader *l, np_sim *s, np_tile *t)
       return bad(l, "the node name has a byte that is not printable ASCII");
   if (t->x < 0 || t->y < 0 || (uint32_t)t->x >= s->chip.cols || (uint32_t)t->y >= s->chip.rows)
     return bad(l, "position (%d, %d) is outside the %ux%u grid", t->x, t->y, s->chip.cols, s->chip.rows);
+  if (t->flags & ~NP_KNOWN_FLAGS)
+    return bad(l, "flags 0x%x has bits this version does not know (known: 0x%x)", t->flags, NP_KNOWN_FLAGS);
   if (t->n_operands < 1 || t->n_operands > NP_MAX_OPERANDS)
     return bad(l, "%u operands", t->n_operands);
   if (t->output_index < -1 || t->output_index >= (int32_t)s->n_outputs)
@@ -446,7 +471,7 @@ static bool load_tile(loader *l, np_sim *s, np_tile *t)
   t->prog = nc_rt_calloc(t->n_instrs, sizeof *t->prog);
   for (uint32_t i = 0; i < t->n_instrs; i++) {
     t->prog[i].op = nc_cursor_u32(c);
-    nc_cursor_u32(c);
+    t->prog[i].zero = nc_cursor_u32(c);
     t->prog[i].a = nc_cursor_i64(c);
     t->prog[i].b = nc_cursor_i64(c);
     t->prog[i].c = nc_cursor_i64(c);
@@ -526,14 +551,10 @@ static bool load_chip(loader *l, const nc_ncb *ncb, np_chip *ch)
   ch->macs_per_inference = nc_cursor_u64(&l->c);
   if (l->c.bad || l->c.pos != l->c.len)
     return bad(l, "the chip section has %zu bytes, not 40", (size_t)found->size);
-  if (!ch->rows || ch->rows > 4096 || !ch->cols || ch->cols > 4096)
-    return bad(l, "grid %ux%u (each side must be 1 to 4096)", ch->cols, ch->rows);
-  if (!ch->clock_hz || !ch->sram_bytes || !ch->macs_per_cycle || !ch->link_bytes_per_cycle)
-    return bad(l, "clock_hz, sram_bytes, macs_per_cycle and link_bytes_per_cycle must be at least 1");
-  if (ch->macs_per_cycle > (1u << 24) || ch->hop_latency_cycles > (1u << 20) || ch->link_bytes_per_cycle > (1u << 20))
-    return bad(l, "macs_per_cycle (at most 2^24), hop_latency_cycles or link_bytes_per_cycle (at most 2^20) is too large");
-  if (ch->macs_per_inference > ((uint64_t)1 << 52))
-    return bad(l, "macs_per_inference %llu is larger than 2^52", (unsigned long long)ch->macs_per_inference);
+  char why[160];
+  if (!np_chip_fields_ok(ch->rows, ch->cols, ch->clock_hz, ch->sram_bytes, ch->macs_per_cycle, ch->hop_latency_cycles,
+                         ch->link_bytes_per_cycle, ch->macs_per_inference, why, sizeof why))
+    return bad(l, "%s", why);
   return true;
 }
 

@@ -25,6 +25,7 @@ typedef struct np_iter {
 
 typedef struct np_instr {
   uint32_t op;
+  uint32_t zero; /* the reserved word after the opcode (must be 0) */
   int64_t a, b, c, d;
 } np_instr;
 

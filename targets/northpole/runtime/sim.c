@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "../../common/runtime/rt_util.h"
+#include "np_limits.h"
 #include "np_sim.h"
 
 typedef struct host_send {
@@ -264,9 +265,9 @@ static bool do_compute(run_ctx *r, np_tile *t, const np_instr *in)
   uint64_t rate = r->s->chip.macs_per_cycle, cycles = ceil_div(macs, rate) + ceil_div(vops, rate);
   if (!cycles)
     cycles = 1;
-  t->t += cycles;
-  t->busy += cycles;
-  t->macs += macs;
+  t->t = np_sat_add(t->t, cycles);
+  t->busy = np_sat_add(t->busy, cycles);
+  t->macs = np_sat_add(t->macs, macs);
   return true;
 }
 
@@ -285,8 +286,8 @@ static bool do_send(run_ctx *r, np_tile *t, size_t ti, const np_instr *in)
     t->out_live -= it->elements;
   const np_chip *chip = &r->s->chip;
   uint64_t serial = ceil_div((uint64_t)it->elements, chip->link_bytes_per_cycle);
-  uint64_t arrival = t->t + serial + hops(t, in->a, in->b) * chip->hop_latency_cycles;
-  t->t += serial;
+  uint64_t arrival = np_sat_add(np_sat_add(t->t, serial), hops(t, in->a, in->b) * chip->hop_latency_cycles);
+  t->t = np_sat_add(t->t, serial);
   t->bytes_sent += (uint64_t)it->elements;
   if (in->a < 0) { /* to the host: the network's output */
     size_t n = nc_ncb_tensor_elements(&r->s->outputs[t->output_index]);
@@ -315,7 +316,7 @@ static bool step_tile(run_ctx *r, size_t ti)
   case NP_OP_RECV: ok = do_recv(r, t, in); break;
   case NP_OP_COMPUTE: ok = do_compute(r, t, in); break;
   case NP_OP_SEND: ok = do_send(r, t, ti, in); break;
-  default: t->t += (uint64_t)in->a; break;
+  default: t->t = np_sat_add(t->t, (uint64_t)in->a); break;
   }
   if (!ok)
     return false;
@@ -383,8 +384,8 @@ static void step_host(run_ctx *r)
   const int8_t *data = r->inputs[input] + r->h_inf * nc_ncb_tensor_elements(&s->inputs[input]);
   np_msg *m = pack(-1, r->h_inf, hs->step, what, data);
   m->iter_operand = (int)hs->operand;
-  r->h_t += ceil_div((uint64_t)what->elements, s->chip.link_bytes_per_cycle);
-  m->arrival = r->h_t + hops(t, -1, -1) * s->chip.hop_latency_cycles;
+  r->h_t = np_sat_add(r->h_t, ceil_div((uint64_t)what->elements, s->chip.link_bytes_per_cycle));
+  m->arrival = np_sat_add(r->h_t, hops(t, -1, -1) * s->chip.hop_latency_cycles);
   post(t, m);
   if (++r->h_pos == r->n_sends) {
     r->h_pos = 0;

@@ -2,7 +2,7 @@
 // one (its property-conversion errors become nc's constraint errors).
 // RUN: nc-opt --verify-diagnostics --split-input-file %s
 // RUN: not nc-opt --split-input-file %s 2>&1 | FileCheck %s
-// CHECK: invalid.mlir:[[# @LINE + 3]]:3: error: 'arith.constant' op failed to verify that all of {value, result} have same type
+// CHECK: invalid.mlir:[[# @LINE + 3]]:8: error: 'arith.constant' op failed to verify that all of {value, result} have same type
 
 func.func @constant_type() {
   %0 = "arith.constant"() <{value = 42 : i64}> : () -> i32  // expected-error {{'arith.constant' op failed to verify that all of {value, result} have same type}}

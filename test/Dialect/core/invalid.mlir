@@ -158,7 +158,7 @@ core.chip {rows = 2 : i64, cols = 3 : i64, sram_bytes = 1024 : i64, target = "ti
 // A planned buffer lies within the SRAM.
 core.chip {rows = 2 : i64, cols = 3 : i64, sram_bytes = 1024 : i64, target = "tiny"} ({
   core.tile {x = 0 : i64, y = 0 : i64, node = "a"} ({
-    // expected-error@+1 {{'core.buffer' op buffer 'w' at [1000, 1032) does not fit the core's 1024 bytes of SRAM}}
+    // expected-error@+1 {{'core.buffer' op buffer 'w' of 32 bytes at offset 1000 does not fit the core's 1024 bytes of SRAM}}
     core.buffer {name = "w", kind = "weights", bytes = 32 : i64, offset = 1000 : i64}
     core.program ({
     })

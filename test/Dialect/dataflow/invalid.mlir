@@ -270,11 +270,26 @@ func.func @control_direction(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
 // -----
 
 func.func @buffer(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
-  // expected-error@+1 {{'dataflow.node' op buffer_elements[0] must be non-negative}}
+  // expected-error@+1 {{'dataflow.node' op buffer_elements[0] must be at least 1, not -1}}
   %0 = dataflow.node "n" (%x) {domain = #dataflow.set<"{ S[i] : 0 <= i < 4 }">, reads = [#dataflow.map<"{ S[i] -> In0[i] }">],
          writes = #dataflow.map<"{ S[i] -> Out[i] }">, macs = 0 : i64, kind = "eltwise",
          earliest = [#dataflow.map<"{ S[i] -> P[i] }">], control = [#dataflow.map<"{ P[i] -> S[i] : 0 <= i < 4 }">],
          buffer_elements = array<i64: -1>} ({
+    ^bb0(%a: tensor<1x4xf32>):
+      dataflow.yield %a : tensor<1x4xf32>
+  }) : (tensor<1x4xf32>) -> tensor<1x4xf32>
+  return %0 : tensor<1x4xf32>
+}
+
+// -----
+
+// A zero buffer once dropped the input buffer silently.
+func.func @buffer_zero(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
+  // expected-error@+1 {{'dataflow.node' op buffer_elements[0] must be at least 1, not 0}}
+  %0 = dataflow.node "n" (%x) {domain = #dataflow.set<"{ S[i] : 0 <= i < 4 }">, reads = [#dataflow.map<"{ S[i] -> In0[i] }">],
+         writes = #dataflow.map<"{ S[i] -> Out[i] }">, macs = 0 : i64, kind = "eltwise",
+         earliest = [#dataflow.map<"{ S[i] -> P[i] }">], control = [#dataflow.map<"{ P[i] -> S[i] : 0 <= i < 4 }">],
+         buffer_elements = array<i64: 0>} ({
     ^bb0(%a: tensor<1x4xf32>):
       dataflow.yield %a : tensor<1x4xf32>
   }) : (tensor<1x4xf32>) -> tensor<1x4xf32>

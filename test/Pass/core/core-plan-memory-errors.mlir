@@ -4,11 +4,11 @@
 // get their addresses; the pass fails.
 // RUN: nc-opt --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(target-attach{target=northpole},dataflow-to-core{sram-bytes=64},core-place{max-tiles-per-layer=1},core-schedule,core-plan-memory)' %s
 // RUN: not nc-opt --split-input-file --pass-pipeline='builtin.module(target-attach{target=northpole},dataflow-to-core{sram-bytes=64},core-place{max-tiles-per-layer=1},core-schedule,core-plan-memory)' %s 2>&1 | FileCheck %s
-// CHECK:      core-plan-memory-errors.mlir:[[#LINE:]]:3: error: 'core.tile' op core-plan-memory: tile (0, 0) of layer 'conv1' needs 94 bytes of SRAM but a core has 64: 30 bytes too many
+// CHECK:      core-plan-memory-errors.mlir:[[#LINE:]]:8: error: 'core.tile' op core-plan-memory: tile (0, 0) of layer 'conv1' needs 94 bytes of SRAM but a core has 64: 30 bytes too many
 // CHECK-NEXT:   %3 = dataflow.node "conv1"(%2)
-// CHECK-NEXT:   ^
-// CHECK-NEXT: core-plan-memory-errors.mlir:[[#LINE]]:3: note: its buffers: weights 18, bias 24, in0 12, out 8, acc 32
-// CHECK:      core-plan-memory-errors.mlir:[[#LINE]]:3: note: to fit, split 'conv1' over at least 2 cores instead of 1 (core-place max-tiles-per-layer=2) or use a chip with at least 94 bytes of SRAM per core (target-desc)
+// CHECK-NEXT:        ^
+// CHECK-NEXT: core-plan-memory-errors.mlir:[[#LINE]]:8: note: its buffers: weights 18, bias 24, in0 12, out 8, acc 32
+// CHECK:      core-plan-memory-errors.mlir:[[#LINE]]:8: note: to fit, split 'conv1' over at least 2 cores instead of 1 (core-place max-tiles-per-layer=2) or use a chip with at least 94 bytes of SRAM per core (target-desc)
 
 // The int8 network: conv1 (94 bytes) would fit in two cores. The other
 // layers fit.

@@ -51,6 +51,9 @@ void nc_onnx_model_destroy(NC_TAKE nc_onnx_model *m);
 /** The opset version imported for `domain` ("" or "ai.onnx" for the default
  * domain), or -1 if the model does not import it. */
 int64_t nc_onnx_model_get_opset(NC_KEEP const nc_onnx_model *m, NC_KEEP const char *domain);
+/** Whether the model has an opset_import entry for `domain` (whatever its
+ * version). */
+bool nc_onnx_model_has_opset(NC_KEEP const nc_onnx_model *m, NC_KEEP const char *domain);
 
 /** Reads a .pb file holding one serialized TensorProto (as in ONNX's
  * test_data_set_N/input_M.pb). If `name` is not NULL, *name receives the

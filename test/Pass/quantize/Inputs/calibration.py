@@ -25,6 +25,7 @@ save("conv_batched", np.reshape(conv, (2, 1, 1, 2)))   # [N*1, 1, 1, 2]
 save("conv_f64", conv, np.float64)
 save("conv_empty", np.zeros((0, 1, 1, 1, 2)))
 save("conv_inf", [[[[[np.inf, 0.0]]]]])
+save("conv_nan", np.full((2, 1, 1, 1, 2), np.nan))  # all NaN: once accepted with scales of 1
 # gemm.mlir: input tensor<1x2xf32>
 save("gemm", [[[127 / 128, -0.5]], [[0.25, -127 / 128]]])
 # all-zero inputs: every scale falls back to 1

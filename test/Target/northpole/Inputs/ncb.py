@@ -2,6 +2,7 @@
 # docs/targets/ncb-format.md (so the tests check the document too).
 #   ncb.py dump FILE           prints the header, tensors and sections
 #   ncb.py corrupt FILE DIR    writes one damaged variant per kind of damage
+#   ncb.py fields FILE DIR     writes one variant per tile field out of its range
 #   ncb.py prefixes FILE INPUT runs nc-run on prefixes of FILE; each must be
 #                              refused with "truncated" or "not an nc binary"
 import os
@@ -72,6 +73,72 @@ def dump(path):
                                                                 zlib.crc32(b[off:off + size]) == crc))
 
 
+def tile_fields(b, off):
+    """Offsets of the fields of the tile section at `off` (np_format.h)."""
+    f = dict(flags=off + 12)
+    p = off + 52
+    n_ops = struct.unpack_from("<I", b, p)[0]
+    p += 4 + n_ops * 72 + 68 + 16 + 11 * 8
+    f["zero_point"] = p
+    n_rq = struct.unpack_from("<I", b, p + 4)[0]
+    p += 8 + 8 * n_rq
+    n_bias = struct.unpack_from("<I", b, p)[0]
+    p += 4 + 4 * n_bias
+    wbytes = struct.unpack_from("<Q", b, p)[0]
+    p += 8 + wbytes
+    p += (8 - (p - off) % 8) % 8
+    n_buf = struct.unpack_from("<I", b, p)[0]
+    f["buffers"] = []
+    p += 4
+    for i in range(n_buf):
+        name = b[p:p + 16].split(b"\0")[0].decode()
+        f["buffers"].append((name, p))  # kind at +16, bytes at +32
+        p += 56
+    n_iters = struct.unpack_from("<I", b, p)[0]
+    p += 4
+    f["iters"] = p  # macs at +0, vector ops at +8, n_blocks at +16, the zero word at +20, first block at +24
+    for i in range(n_iters):
+        nb = struct.unpack_from("<I", b, p + 16)[0]
+        p += 24 + 32 * nb
+    f["n_instrs"] = p
+    f["instrs"] = p + 4  # opcode at +0, the zero word at +4, a at +8
+    return f
+
+
+def first_tile(h):
+    i = next(i for i, s in enumerate(h["sections"]) if s[0] == 1)
+    return i, h["sections"][i][2]
+
+
+def corrupt_fields(path, d):
+    """One variant per field checked against its documented range."""
+    b = open(path, "rb").read()
+    h = parse(b)
+    i, off = first_tile(h)
+    f = tile_fields(b, off)
+    def out(name, edit):
+        m = bytearray(b)
+        edit(m)
+        fix_section_crc(m, i)
+        open("%s/%s.ncb" % (d, name), "wb").write(bytes(m))
+    out("block-start", lambda m: struct.pack_into("<q", m, f["iters"] + 24, (1 << 63) - 2))
+    out("macs", lambda m: struct.pack_into("<Q", m, f["iters"], (1 << 64) - 1))
+    out("vector-ops", lambda m: struct.pack_into("<Q", m, f["iters"] + 8, (1 << 64) - 1))
+    out("iter-zero-word", lambda m: struct.pack_into("<I", m, f["iters"] + 20, 7))
+    out("instr-zero-word", lambda m: struct.pack_into("<I", m, f["instrs"] + 4, 7))
+    out("flags", lambda m: struct.pack_into("<I", m, f["flags"], 6))
+    def wait(m):
+        struct.pack_into("<Iiqqqq", m, f["instrs"], 4, 0, 1 << 62, 0, 0, 0)
+    out("wait", wait)
+    def scratch(m):
+        name, p = next(x for x in f["buffers"] if x[0] == "acc")
+        struct.pack_into("<q", m, p + 32, 0)
+    out("scratch", scratch)
+    # the input tensor's zero point in the header, outside int8
+    m = bytearray(b); struct.pack_into("<i", m, HEADER + 108, 300); fix_header_crc(m)
+    open("%s/zero-point.ncb" % d, "wb").write(bytes(m))
+
+
 def corrupt(path, d):
     b = open(path, "rb").read()
     h = parse(b)
@@ -109,5 +176,7 @@ if __name__ == "__main__":
         dump(sys.argv[2])
     elif sys.argv[1] == "prefixes":
         prefixes(sys.argv[2], sys.argv[3])
+    elif sys.argv[1] == "fields":
+        corrupt_fields(sys.argv[2], sys.argv[3])
     else:
         corrupt(sys.argv[2], sys.argv[3])
