@@ -240,15 +240,23 @@ static void *seq_load(const nc_ncb *ncb, char *err, size_t errlen, void *userDat
   s->n_layers = nc_cursor_u32(&c);
   s->output_layer = nc_cursor_u32(&c);
   nc_cursor_str(&c, s->name, sizeof s->name);
-  const char *bad = c.bad || c.pos != c.len ? "the chip section is not 56 bytes"
-                    : s->macs_per_cycle < 1 || s->macs_per_cycle > SEQ_MAX_MACS_PER_CYCLE ? "macs_per_cycle is out of range"
-                    : s->clock_hz < 1 || s->clock_hz > SEQ_MAX_CLOCK_HZ ? "clock_hz is out of range"
-                    : s->n_layers < 1 || s->n_layers + 1 != ncb->n_sections ? "the layer count does not match the sections"
-                    : s->output_layer >= s->n_layers ? "the output layer does not exist"
-                                                     : NULL;
-  if (bad) {
+  char why[128] = "";
+  if (c.bad || c.pos != c.len)
+    snprintf(why, sizeof why, "the chip section has %zu bytes, not 56", c.len);
+  else if (s->macs_per_cycle < 1 || s->macs_per_cycle > SEQ_MAX_MACS_PER_CYCLE)
+    snprintf(why, sizeof why, "macs_per_cycle %lld is outside [1, %lld]", (long long)s->macs_per_cycle,
+             (long long)SEQ_MAX_MACS_PER_CYCLE);
+  else if (s->clock_hz < 1 || s->clock_hz > SEQ_MAX_CLOCK_HZ)
+    snprintf(why, sizeof why, "clock_hz %lld is outside [1, %lld]", (long long)s->clock_hz,
+             (long long)SEQ_MAX_CLOCK_HZ);
+  else if (s->n_layers < 1 || s->n_layers + 1 != ncb->n_sections)
+    snprintf(why, sizeof why, "%u layers in %zu sections (one chip section, one per layer)", s->n_layers,
+             ncb->n_sections);
+  else if (s->output_layer >= s->n_layers)
+    snprintf(why, sizeof why, "the output comes from layer %u of %u", s->output_layer, s->n_layers);
+  if (*why) {
     seq_destroy(s, NULL);
-    return error(err, errlen, "seq: %s", bad), NULL;
+    return error(err, errlen, "seq: %s", why), NULL;
   }
   s->in_elems = (int64_t)nc_ncb_tensor_elements(&ncb->inputs[0]);
   s->out_elems = (int64_t)nc_ncb_tensor_elements(&ncb->outputs[0]);
