@@ -73,7 +73,7 @@ static bool get_in(nc_cursor *c, int64_t lo, int64_t hi, int64_t *out, const cha
 {
   *out = nc_cursor_i64(c);
   if (c->bad)
-    return error(err, errlen, "seq: layer %u: section truncated at %s", layer, what);
+    error(err, errlen, "seq: layer %u: section truncated at %s", layer, what);
   if (*out < lo || *out > hi)
     return error(err, errlen, "seq: layer %u: %s %lld is outside [%lld, %lld]", layer, what, (long long)*out,
                 (long long)lo, (long long)hi);
@@ -222,18 +222,21 @@ static const nc_ncb_section *find_section(const nc_ncb *ncb, uint32_t type, uint
 static void *seq_load(const nc_ncb *ncb, char *err, size_t errlen, void *userData)
 {
   (void)userData;
-  if (ncb->n_inputs != 1 || ncb->n_outputs != 1 || ncb->inputs[0].dtype != NC_NCB_DTYPE_I8 ||
-      ncb->outputs[0].dtype != NC_NCB_DTYPE_I8)
-    return error(err, errlen, "seq: a seq binary has one int8 input and one int8 output"), NULL;
-  for (size_t i = 0; i < ncb->n_sections; i++)
-    if (ncb->sections[i].type != SEQ_SECTION_CHIP && ncb->sections[i].type != SEQ_SECTION_LAYER)
-      return error(err, errlen, "seq: section %zu has unknown type %u", i, ncb->sections[i].type), NULL;
   const nc_ncb_section *chip = find_section(ncb, SEQ_SECTION_CHIP, 0);
-  if (!chip)
-    return error(err, errlen, "seq: no chip section"), NULL;
-  seq_state *s = calloc(1, sizeof *s);
+  bool ok = ncb->n_inputs == 1 && ncb->n_outputs == 1 && ncb->inputs[0].dtype == NC_NCB_DTYPE_I8 &&
+            ncb->outputs[0].dtype == NC_NCB_DTYPE_I8;
+  if (!ok)
+    error(err, errlen, "seq: a seq binary has one int8 input and one int8 output");
+  for (size_t i = 0; ok && i < ncb->n_sections; i++)
+    if (ncb->sections[i].type != SEQ_SECTION_CHIP && ncb->sections[i].type != SEQ_SECTION_LAYER)
+      ok = error(err, errlen, "seq: section %zu has unknown type %u", i, ncb->sections[i].type);
+  if (ok && !chip)
+    ok = error(err, errlen, "seq: no chip section");
+  seq_state *s = ok ? calloc(1, sizeof *s) : NULL;
+  if (ok && !s)
+    error(err, errlen, "seq: out of memory");
   if (!s)
-    return error(err, errlen, "seq: out of memory"), NULL;
+    return NULL;
   nc_cursor c = nc_cursor_make(chip->data, chip->size);
   s->macs_per_cycle = (int64_t)nc_cursor_u64(&c);
   s->clock_hz = (int64_t)nc_cursor_u64(&c);
@@ -256,12 +259,13 @@ static void *seq_load(const nc_ncb *ncb, char *err, size_t errlen, void *userDat
     snprintf(why, sizeof why, "the output comes from layer %u of %u", s->output_layer, s->n_layers);
   if (*why) {
     seq_destroy(s, NULL);
-    return error(err, errlen, "seq: %s", why), NULL;
+    error(err, errlen, "seq: %s", why);
+    return NULL;
   }
   s->in_elems = (int64_t)nc_ncb_tensor_elements(&ncb->inputs[0]);
   s->out_elems = (int64_t)nc_ncb_tensor_elements(&ncb->outputs[0]);
   s->layers = calloc(s->n_layers, sizeof *s->layers);
-  bool ok = s->layers != NULL;
+  ok = s->layers != NULL;
   for (uint32_t i = 0; ok && i < s->n_layers; i++) {
     seq_layer *l = &s->layers[i];
     const nc_ncb_section *sec = find_section(ncb, SEQ_SECTION_LAYER, i);
@@ -352,7 +356,7 @@ static void run_matmul(const seq_layer *l, const int32_t *x)
 static bool seq_run(void *state, size_t batch, const void *const *inputs, void *const *outputs, char *err,
                     size_t errlen, void *userData)
 {
-  (void)err, (void)errlen, (void)userData;
+  (void)userData;
   seq_state *s = state;
   int32_t *in = malloc((size_t)s->in_elems * sizeof *in);
   if (!in)

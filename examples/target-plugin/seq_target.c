@@ -104,10 +104,9 @@ static bool seq_build_pipeline(nc_pass_manager *pm, NC_KEEP const nc_pass *o, co
                                void *userData)
 {
   (void)userData;
-  int stop = 2;
-  for (int i = 0; i < 3; i++)
-    if (!strcmp(seq_levels[i], stop_after))
-      stop = i;
+  size_t stop = 0; /* the index of `stop_after` in seq_levels */
+  while (stop + 1 < sizeof seq_levels / sizeof seq_levels[0] && strcmp(seq_levels[stop], stop_after))
+    stop++;
   if (!nc_pass_manager_add_pass(pm, "graph-optimize", NULL))
     return false;
   if (stop >= 1) {
