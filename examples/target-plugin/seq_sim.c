@@ -410,7 +410,8 @@ static void seq_figures(const void *state, nc_figures *out, void *userData)
   nc_figures_set_int(core, "layers", s->n_layers);
   nc_figures_set_int(core, "busy_cycles", cycles);
   nc_figures_set_int(core, "macs", macs);
-  nc_figures_set_real(core, "mac_utilisation", cycles ? (double)macs / ((double)cycles * (double)s->macs_per_cycle) : 0);
+  double capacity = (double)cycles * (double)s->macs_per_cycle;
+  nc_figures_set_real(core, "mac_utilisation", cycles ? (double)macs / capacity : 0);
 }
 
 /** The simulator; nc_target_register makes it known to the runtime. */

@@ -122,7 +122,8 @@ static bool seq_build_pipeline(nc_pass_manager *pm, NC_KEEP const nc_pass *o, co
   }
   if (stop >= 2) {
     nc_pass_manager *fn = nc_pass_manager_nest(pm, "func.func");
-    return nc_pass_manager_add_pass(fn, "graph-to-dataflow", NULL) && nc_pass_manager_add_pass(fn, "dataflow-deps", NULL);
+    return nc_pass_manager_add_pass(fn, "graph-to-dataflow", NULL) &&
+           nc_pass_manager_add_pass(fn, "dataflow-deps", NULL);
   }
   return true;
 }
@@ -184,8 +185,8 @@ static bool io_desc(nc_op *fn, bool output, size_t i, nc_dataflow_io *io, nc_ncb
   snprintf(t->name, sizeof t->name, "%s", io->name ? io->name : "");
   const nc_type *ty = nc_value_get_type(io->value);
   if (io->bits != 8 || !nc_type_has_static_shape(ty) || nc_type_get_rank(ty) > NC_NCB_MAX_RANK)
-    return nc_op_emit_error(fn, "seq printer: network %s '%s' must be a static int8 tensor", output ? "output" : "input",
-                            t->name);
+    return nc_op_emit_error(fn, "seq printer: network %s '%s' must be a static int8 tensor",
+                            output ? "output" : "input", t->name);
   t->dtype = NC_NCB_DTYPE_I8;
   t->rank = (uint32_t)nc_type_get_rank(ty);
   memcpy(t->dims, nc_type_get_shape(ty), t->rank * sizeof(int64_t));
@@ -223,7 +224,8 @@ static bool print_layer(nc_op *fn, nc_op *node, uint32_t index, NC_KEEP nc_value
     return nc_op_emit_error(node, "seq printer: node '%s' has %zu inputs; seq layers read one", name,
                             nc_dataflow_node_get_num_inputs(node));
   if ((kind == SEQ_CONV || kind == SEQ_MATMUL) && (!l.weights || l.n_requant == 0 || l.input_bits != 8))
-    return nc_op_emit_error(node, "seq printer: node '%s' is not an int8 layer with weights and a requantization", name);
+    return nc_op_emit_error(node, "seq printer: node '%s' is not an int8 layer with weights and a requantization",
+                            name);
   nc_op *producer = nc_dataflow_node_get_producer(node, 0);
   uint32_t source = SEQ_SOURCE_INPUT;
   if (producer)
