@@ -73,21 +73,25 @@ static NC_KEEP nc_attr *seq_parse_desc(nc_context *ctx, const char *text, size_t
   return nc_attr_dictionary(ctx, sizeof entries / sizeof entries[0], entries);
 }
 
-/** Reads the module's description (nc.chip) back; false if it is not a seq one. */
+/** Reads the module's description (nc.chip) back; false if it is not a seq one
+ * (IR written by hand may carry anything there). */
 static bool seq_desc_get(nc_op *module, seq_desc *d)
 {
   nc_attr *a = nc_target_get_desc(module);
-  nc_attr *name = a ? nc_attr_dict_get_str(a, "name") : NULL;
-  nc_attr *macs = a ? nc_attr_dict_get_str(a, "macs_per_cycle") : NULL;
-  nc_attr *clock = a ? nc_attr_dict_get_str(a, "clock_hz") : NULL;
-  if (!name || !macs || !clock || nc_attr_get_kind(name) != NC_ATTR_STRING)
+  if (!a || nc_attr_get_kind(a) != NC_ATTR_DICTIONARY)
+    return false;
+  nc_attr *name = nc_attr_dict_get_str(a, "name"), *macs = nc_attr_dict_get_str(a, "macs_per_cycle");
+  nc_attr *clock = nc_attr_dict_get_str(a, "clock_hz");
+  if (!name || !macs || !clock || nc_attr_get_kind(name) != NC_ATTR_STRING ||
+      nc_attr_get_kind(macs) != NC_ATTR_INTEGER || nc_attr_get_kind(clock) != NC_ATTR_INTEGER)
     return false;
   size_t len;
   const char *s = nc_attr_get_string(name, &len);
   snprintf(d->name, sizeof d->name, "%.*s", (int)len, s);
   d->macs_per_cycle = nc_attr_get_int(macs);
   d->clock_hz = nc_attr_get_int(clock);
-  return true;
+  return d->macs_per_cycle >= 1 && d->macs_per_cycle <= SEQ_MAX_MACS_PER_CYCLE && d->clock_hz >= 1 &&
+         d->clock_hz <= SEQ_MAX_CLOCK_HZ;
 }
 
 /* --- options, levels, pipeline -------------------------------------------------------------- */
@@ -223,9 +227,11 @@ static bool print_layer(nc_op *fn, nc_op *node, uint32_t index, NC_KEEP nc_value
   if (nc_dataflow_node_get_num_inputs(node) != 1)
     return nc_op_emit_error(node, "seq printer: node '%s' has %zu inputs; seq layers read one", name,
                             nc_dataflow_node_get_num_inputs(node));
-  if ((kind == SEQ_CONV || kind == SEQ_MATMUL) && (!l.weights || l.n_requant == 0 || l.input_bits != 8))
-    return nc_op_emit_error(node, "seq printer: node '%s' is not an int8 layer with weights and a requantization",
-                            name);
+  bool mac = kind == SEQ_CONV || kind == SEQ_MATMUL;
+  if (l.input_bits != 8 || l.output_bits != 8 || (mac && l.weight_bits != 8))
+    return nc_op_emit_error(node, "seq printer: node '%s' is not an int8 layer; the seq array computes in int8", name);
+  if (mac && (!l.weights || l.n_requant == 0))
+    return nc_op_emit_error(node, "seq printer: node '%s' has no weights or no requantization", name);
   nc_op *producer = nc_dataflow_node_get_producer(node, 0);
   uint32_t source = SEQ_SOURCE_INPUT;
   if (producer)
@@ -291,7 +297,7 @@ static bool seq_print_binary(nc_op *module, nc_ncb_writer *w, void *userData)
   (void)userData;
   seq_desc d;
   if (!seq_desc_get(module, &d))
-    return nc_op_emit_error(module, "seq printer: the module carries no seq chip description (nc.chip)");
+    return nc_op_emit_error(module, "seq printer: the module carries no valid seq chip description (nc.chip)");
   nc_op *fn = network_function(module);
   if (!fn)
     return false;
