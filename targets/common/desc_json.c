@@ -125,7 +125,7 @@ nc_desc_reader *nc_desc_reader_create(nc_context *ctx, const char *text, size_t 
   r->ctx = ctx;
   if (!nc_context_find_source(ctx, file, strlen(file), &r->source) ||
       nc_context_get_source(ctx, r->source, &(size_t){0}) != text)
-    r->source = nc_context_add_source(ctx, file, text, len, false);
+    r->source = nc_context_add_source(ctx, file, text, len);
   r->text = text;
   r->len = len;
   json_error_t je;

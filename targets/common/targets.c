@@ -226,7 +226,7 @@ nc_attr *nc_target_load_desc(const nc_target_def *t, nc_context *ctx, const char
     char file[96];
     snprintf(file, sizeof file, "<built-in %s>", builtin->name);
     size_t len = strlen(builtin->json);
-    nc_context_add_source(ctx, file, builtin->json, len, false);
+    nc_context_add_source(ctx, file, builtin->json, len);
     return t->parse_desc(ctx, builtin->json, len, file, t->userData);
   }
   unsigned id;
