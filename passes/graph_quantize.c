@@ -132,14 +132,25 @@ static bool expect_constant(nc_op *op, nc_value *v, const char *what)
                           nc_ident_str(nc_op_get_name(op)), what);
 }
 
-/* conv / gemm / matmul: constant weights (and bias), relu or no activation. */
+/* A fused clip(0, max) with max > 0 (relu6). Its output scale is calibrated
+ * after the clip, so s_y <= max / 127 and the upper bound lies at or beyond
+ * int8 saturation: relu + saturation computes it exactly (quantize_layer
+ * checks the bound against the scale). */
+static bool is_relu_clip(const nc_graph_activation *act)
+{
+  return act->kind == NC_GRAPH_ACT_CLIP && act->has_min && act->min == 0 && act->has_max && act->max > 0;
+}
+
+/* conv / gemm / matmul: constant weights (and bias), relu, relu6 or no activation. */
 static bool check_layer(nc_op *op)
 {
   const char *name = nc_ident_str(nc_op_get_name(op));
   nc_graph_activation act;
-  if (!nc_graph_get_activation(op, &act) || (act.kind != NC_GRAPH_ACT_NONE && act.kind != NC_GRAPH_ACT_RELU))
+  if (!nc_graph_get_activation(op, &act) ||
+      (act.kind != NC_GRAPH_ACT_NONE && act.kind != NC_GRAPH_ACT_RELU && !is_relu_clip(&act)))
     return nc_op_emit_error(op, "graph-quantize cannot quantize '%s' with the fused activation \"%s\": only relu "
-                            "folds into graph.requantize", name, nc_graph_attr_string(op, "activation", "?"));
+                            "and clip(0, max) (relu6) fold into graph.requantize", name,
+                            nc_graph_attr_string(op, "activation", "?"));
   size_t n = nc_op_get_num_operands(op);
   if (!expect_activation(op, nc_op_get_operand(op, 0)) || !expect_constant(op, nc_op_get_operand(op, 1), "weight") ||
       (n > 2 && !expect_constant(op, nc_op_get_operand(op, 2), "bias")) ||
@@ -429,6 +440,11 @@ static bool quantize_layer(rewrite *rw, nc_op *op, const qval *x, float sy, int 
   }
   if (!ok)
     nc_op_emit_error(op, "graph-quantize cannot quantize '%s': %s", name, err);
+  nc_graph_activation act;
+  if (ok && nc_graph_get_activation(op, &act) && is_relu_clip(&act) && rint(act.max / (double)sy) < qmax)
+    ok = nc_op_emit_error(op, "graph-quantize cannot quantize '%s': its clip bound %g is %g output steps, inside "
+                          "the int8 range (calibrated scale %g); only bounds at or beyond saturation are exact",
+                          name, act.max, rint(act.max / (double)sy), (double)sy);
 
   nc_op *acc = NULL, *rq = NULL;
   if (ok) {

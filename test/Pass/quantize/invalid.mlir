@@ -24,7 +24,7 @@ func.func @softmax_after_conv(%x: tensor<1x1x1x2xf32>) -> tensor<1x1x1x2xf32> {
 
 func.func @sigmoid_fused(%x: tensor<1x1x1x2xf32>) -> tensor<1x1x1x2xf32> {
   %w = graph.constant {value = dense<1.0> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
-  // expected-error@+1 {{graph-quantize cannot quantize 'graph.conv' with the fused activation "sigmoid": only relu folds into graph.requantize}}
+  // expected-error@+1 {{graph-quantize cannot quantize 'graph.conv' with the fused activation "sigmoid": only relu and clip(0, max) (relu6) fold into graph.requantize}}
   %0 = graph.conv %x, %w {activation = "sigmoid"} : (tensor<1x1x1x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x2xf32>
   return %0 : tensor<1x1x1x2xf32>
 }
