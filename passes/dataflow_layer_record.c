@@ -11,6 +11,8 @@
  *                interpreter's relu is max(y, 0) on the stored integers)
  *   add of a per-channel constant before any requantization: the bias
  *   relu         clamp_min = max(clamp_min, 0)
+ * add_integer / sub_integer (the integer residual add) is an ELTWISE head
+ * whose per-input multiplier and shift are the layer's input rescales;
  * anything else is an error at that op. qlinear_conv / qlinear_matmul carry
  * float scales: their rescale is recorded as the nearest fixed-point
  * multiplier and shift (nc_fixed_point_from_scale), which is what the
@@ -314,6 +316,29 @@ static bool all_inputs(rec *r, nc_op *op)
   return true;
 }
 
+/* add_integer / sub_integer: each operand's rescale is that of the node
+ * input it reads; the result saturates to its type, relu raises the floor. */
+static bool eltwise_integer_head(rec *r, nc_op *op)
+{
+  size_t nm, ns;
+  const int64_t *m = nc_graph_attr_ints(op, "multiplier", &nm), *s = nc_graph_attr_ints(op, "shift", &ns);
+  int in0 = input_of(r, op, 0), in1 = input_of(r, op, 1);
+  if (in0 < 0 || in1 < 0)
+    return unexpressible(op, "an elementwise layer combines node inputs, not constants");
+  if (in0 == in1)
+    return unexpressible(op, "its two operands are one node input, which a layer rescales once");
+  if (!m || !s || nm != 2 || ns != 2)
+    return unexpressible(op, "it needs one multiplier and shift per input");
+  r->l.op = nc_op_is(op, "graph.sub_integer") ? NC_DATAFLOW_ELTWISE_SUB : NC_DATAFLOW_ELTWISE_ADD;
+  r->l.input_multiplier[in0] = m[0], r->l.input_shift[in0] = s[0];
+  r->l.input_multiplier[in1] = m[1], r->l.input_shift[in1] = s[1];
+  r->l.output_zero_point = nc_graph_attr_int(op, "output_zero_point", 0);
+  type_range(nc_op_get_result(op, 0), &r->l.clamp_min, &r->l.clamp_max);
+  if (nc_graph_attr_string(op, "activation", NULL))
+    r->l.clamp_min = r->l.clamp_min > r->l.output_zero_point ? r->l.clamp_min : r->l.output_zero_point;
+  return true;
+}
+
 static bool eltwise_head(rec *r, nc_op *op)
 {
   static const struct {
@@ -334,6 +359,8 @@ static bool eltwise_head(rec *r, nc_op *op)
     r->l.clamp_min = 0;
     return true;
   }
+  if (nc_op_is(op, "graph.add_integer") || nc_op_is(op, "graph.sub_integer"))
+    return eltwise_integer_head(r, op);
   return nc_op_emit_error(op, "cannot become a dataflow node: '%s' has no dataflow layer kind",
                           nc_ident_str(nc_op_get_name(op)));
 }

@@ -47,7 +47,7 @@ static const nc_pass_option_def options[] = {
 };
 
 static const nc_pass_stat_def stats[] = {
-  {"num-layers", "Number of conv / gemm / matmul layers quantized"},
+  {"num-layers", "Number of conv / gemm / matmul layers and adds / subs of activations quantized"},
   {"num-samples", "Number of calibration samples run"},
 };
 
@@ -86,7 +86,9 @@ static bool initialize(nc_pass *pass, nc_context *ctx)
 
 /* --- checking the function ---------------------------------------------------------------------------------- */
 
-typedef enum op_kind { K_CONSTANT, K_LAYER, K_PASS } op_kind;
+/* K_ELTWISE: add / sub of two activations (a residual connection); K_FUSED:
+ * a relu that is the only user of such an add, applied by it. */
+typedef enum op_kind { K_CONSTANT, K_LAYER, K_PASS, K_ELTWISE, K_FUSED } op_kind;
 
 static bool is_constant(nc_value *v)
 {
@@ -130,14 +132,25 @@ static bool expect_constant(nc_op *op, nc_value *v, const char *what)
                           nc_ident_str(nc_op_get_name(op)), what);
 }
 
-/* conv / gemm / matmul: constant weights (and bias), relu or no activation. */
+/* A fused clip(0, max) with max > 0 (relu6). Its output scale is calibrated
+ * after the clip, so s_y <= max / 127 and the upper bound lies at or beyond
+ * int8 saturation: relu + saturation computes it exactly (quantize_layer
+ * checks the bound against the scale). */
+static bool is_relu_clip(const nc_graph_activation *act)
+{
+  return act->kind == NC_GRAPH_ACT_CLIP && act->has_min && act->min == 0 && act->has_max && act->max > 0;
+}
+
+/* conv / gemm / matmul: constant weights (and bias), relu, relu6 or no activation. */
 static bool check_layer(nc_op *op)
 {
   const char *name = nc_ident_str(nc_op_get_name(op));
   nc_graph_activation act;
-  if (!nc_graph_get_activation(op, &act) || (act.kind != NC_GRAPH_ACT_NONE && act.kind != NC_GRAPH_ACT_RELU))
+  if (!nc_graph_get_activation(op, &act) ||
+      (act.kind != NC_GRAPH_ACT_NONE && act.kind != NC_GRAPH_ACT_RELU && !is_relu_clip(&act)))
     return nc_op_emit_error(op, "graph-quantize cannot quantize '%s' with the fused activation \"%s\": only relu "
-                            "folds into graph.requantize", name, nc_graph_attr_string(op, "activation", "?"));
+                            "and clip(0, max) (relu6) fold into graph.requantize", name,
+                            nc_graph_attr_string(op, "activation", "?"));
   size_t n = nc_op_get_num_operands(op);
   if (!expect_activation(op, nc_op_get_operand(op, 0)) || !expect_constant(op, nc_op_get_operand(op, 1), "weight") ||
       (n > 2 && !expect_constant(op, nc_op_get_operand(op, 2), "bias")) ||
@@ -190,8 +203,35 @@ static void list_ops(nc_graph_quant_class q, const char *last_sep, char *buf, si
   }
 }
 
+/* graph.add / graph.sub of two activations of the result's static shape,
+ * with no fused activation or a fused relu. */
+static bool is_residual(nc_op *op)
+{
+  nc_graph_activation act;
+  if ((!gp_is(op, "add") && !gp_is(op, "sub")) || nc_op_get_num_operands(op) != 2 ||
+      !nc_graph_get_activation(op, &act) || (act.kind != NC_GRAPH_ACT_NONE && act.kind != NC_GRAPH_ACT_RELU))
+    return false;
+  nc_type *yt = nc_value_get_type(nc_op_get_result(op, 0));
+  for (size_t i = 0; i < 2; i++) {
+    nc_value *v = nc_op_get_operand(op, i);
+    if (is_constant(v) || !is_f32_tensor(v) || nc_value_get_type(v) != yt)
+      return false;
+  }
+  return is_f32_tensor(nc_op_get_result(op, 0)) && nc_type_has_static_shape(yt);
+}
+
+/* The relu that is the only user of `op`'s result, or NULL. */
+static nc_op *sole_relu_user(nc_op *op)
+{
+  nc_use *u = nc_value_get_first_use(nc_op_get_result(op, 0));
+  nc_op *user = u && !nc_use_get_next(u) ? nc_use_get_owner(u) : NULL;
+  return user && gp_is(user, "relu") ? user : NULL;
+}
+
 static int check_op(nc_op *op)
 {
+  if (is_residual(op))
+    return K_ELTWISE;
   switch (nc_graph_get_quant_class(nc_op_get_def(op))) {
   case NC_GRAPH_QUANT_CONSTANT:
     return K_CONSTANT;
@@ -207,7 +247,8 @@ static int check_op(nc_op *op)
   char supported[1024] = "";
   list_ops(NC_GRAPH_QUANT_LAYER, " and ", supported, sizeof supported);
   size_t used = strlen(supported);
-  snprintf(supported + used, sizeof supported - used, " with constant weights and an optional fused relu; ");
+  snprintf(supported + used, sizeof supported - used,
+           " with constant weights and an optional fused relu; add and sub of two activations of one shape; ");
   list_ops(NC_GRAPH_QUANT_PASS_THROUGH, ", ", supported, sizeof supported);
   bool foldable = nc_graph_get_quant_class(nc_op_get_def(op)) == NC_GRAPH_QUANT_FOLD_FIRST;
   nc_op_emit_error(op, "graph-quantize cannot quantize '%s': it has no integer form here (supported: %s)%s",
@@ -399,6 +440,11 @@ static bool quantize_layer(rewrite *rw, nc_op *op, const qval *x, float sy, int 
   }
   if (!ok)
     nc_op_emit_error(op, "graph-quantize cannot quantize '%s': %s", name, err);
+  nc_graph_activation act;
+  if (ok && nc_graph_get_activation(op, &act) && is_relu_clip(&act) && rint(act.max / (double)sy) < qmax)
+    ok = nc_op_emit_error(op, "graph-quantize cannot quantize '%s': its clip bound %g is %g output steps, inside "
+                          "the int8 range (calibrated scale %g); only bounds at or beyond saturation are exact",
+                          name, act.max, rint(act.max / (double)sy), (double)sy);
 
   nc_op *acc = NULL, *rq = NULL;
   if (ok) {
@@ -452,6 +498,35 @@ static bool quantize_pass_through(rewrite *rw, nc_op *op, const qval *x)
   return true;
 }
 
+/* add / sub of two activations: graph.add_integer / graph.sub_integer, each
+ * input rescaled to the output scale `sy` by the fixed-point rule; `relu`
+ * is the fused relu after it (its result is the one bound), or NULL. */
+static bool quantize_eltwise(rewrite *rw, nc_op *op, const qval *a, const qval *b, float sy, nc_op *relu)
+{
+  int64_t mult[2], shift[2];
+  const qval *in[2] = {a, b};
+  char err[256] = "";
+  for (int i = 0; i < 2; i++) {
+    int32_t m, s;
+    if (!nc_fixed_point_from_scale((double)in[i]->scale / (double)sy, &m, &s, err, sizeof err))
+      return nc_op_emit_error(op, "graph-quantize cannot quantize '%s': %s", nc_ident_str(nc_op_get_name(op)), err);
+    mult[i] = m, shift[i] = s;
+  }
+  nc_named_attr attrs[4];
+  size_t na = 0;
+  attrs[na++] = named(rw, "multiplier", nc_attr_dense_array(rw->ctx, rw->i64, 2, mult));
+  attrs[na++] = named(rw, "shift", nc_attr_dense_array(rw->ctx, rw->i64, 2, shift));
+  attrs[na++] = named(rw, "output_zero_point", nc_attr_integer(rw->ctx, rw->i64, 0));
+  if (relu || nc_op_get_attr_str(op, "activation"))
+    attrs[na++] = named(rw, "activation", nc_attr_string_cstr(rw->ctx, "relu"));
+  nc_value *y = nc_op_get_result(relu ? relu : op, 0);
+  nc_op *q = add_op(rw, op, gp_is(op, "add") ? "graph.add_integer" : "graph.sub_integer", nc_op_get_loc(op), 2,
+                    (nc_value *[]){a->v, b->v}, na, attrs, like(rw, y, rw->i8));
+  if (q)
+    bind(rw, y, nc_op_get_result(q, 0), sy);
+  return q != NULL;
+}
+
 /* --- the pass ----------------------------------------------------------------------------------------------- */
 
 static bool quantize_func(nc_pass *pass, nc_op *func, const nc_tensor *calib)
@@ -494,6 +569,12 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const nc_tensor *calib)
     ok = kinds[i] >= 0;
     if (ok && kinds[i] == K_LAYER)
       layers[n_layers++] = op;
+    if (ok && kinds[i] == K_ELTWISE) /* measured after its fused relu, if any */
+      layers[n_layers++] = sole_relu_user(op) ? sole_relu_user(op) : op;
+    if (ok && kinds[i] == K_PASS && gp_is(op, "relu")) {
+      nc_op *d = nc_value_get_defining_op(nc_op_get_operand(op, 0));
+      kinds[i] = d && is_residual(d) && sole_relu_user(d) == op ? K_FUSED : K_PASS;
+    }
   }
 
   /* 2. calibration: max |x| of the input and of each layer's result */
@@ -529,12 +610,18 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const nc_tensor *calib)
       bind(&rw, arg, nc_op_get_result(q, 0), s_in);
   }
   for (size_t k = 0, l = 0; ok && k < n_ops; k++) {
-    if (kinds[k] == K_CONSTANT)
+    if (kinds[k] == K_CONSTANT || kinds[k] == K_FUSED)
       continue;
     const qval *x = lookup(&rw, nc_op_get_operand(ops[k], 0));
     if (!x) { /* cannot happen after the checks: operands are the input or earlier results */
       ok = nc_op_emit_error(ops[k], "graph-quantize: operand #0 has no quantized form");
       break;
+    }
+    if (kinds[k] == K_ELTWISE) {
+      const qval *b = lookup(&rw, nc_op_get_operand(ops[k], 1));
+      ok = b ? quantize_eltwise(&rw, ops[k], x, b, act_scale(max_abs[l++], qmax), sole_relu_user(ops[k]))
+             : nc_op_emit_error(ops[k], "graph-quantize: operand #1 has no quantized form");
+      continue;
     }
     ok = kinds[k] == K_LAYER ? quantize_layer(&rw, ops[k], x, act_scale(max_abs[l++], qmax), qmax)
                              : quantize_pass_through(&rw, ops[k], x);

@@ -164,6 +164,10 @@ static const nc_value_def o_requantize[] = {
   {"acc", &tc_i32, NC_ARITY_ONE, "the int32 accumulator, e.g. [N, C, D1, ..., Dk]"},
   {"bias", &tc_i32, NC_ARITY_OPTIONAL, "int32 bias: one element, or [C] added along `axis`"},
 };
+static const nc_value_def o_eltwise_integer[] = {
+  {"a", &tc_quant, NC_ARITY_ONE, "quantized input, real value multiplier[0] * 2^-shift[0] * s_y per step"},
+  {"b", &tc_quant, NC_ARITY_ONE, "quantized input of a's shape, real value multiplier[1] * 2^-shift[1] * s_y per step"},
+};
 
 #define FUSION_ATTRS                                                                                    \
   {"activation", &nc_ac_string, true, NULL,                                                             \
@@ -279,6 +283,12 @@ static const nc_attr_def a_requantize[] = {
   {"shift", &nc_ac_i64_array, false, NULL, "right shifts in [0, 63], one per multiplier"},
   {"axis", &nc_ac_i64, true, NULL, "the channel dim of per-channel multipliers and bias (default 1)"},
   {"output_zero_point", &nc_ac_i64, true, NULL, "added after rounding, in the result type's range (default 0)"},
+  {"activation", &nc_ac_string, true, NULL, "\"relu\": clamp below at output_zero_point (absent: none)"},
+};
+static const nc_attr_def a_eltwise_integer[] = {
+  {"multiplier", &nc_ac_i64_array, false, NULL, "fixed-point multipliers in [0, 2^31), one per input"},
+  {"shift", &nc_ac_i64_array, false, NULL, "right shifts in [0, 63], one per input"},
+  {"output_zero_point", &nc_ac_i64, true, NULL, "added after rescaling, in the result type's range (default 0)"},
   {"activation", &nc_ac_string, true, NULL, "\"relu\": clamp below at output_zero_point (absent: none)"},
 };
 

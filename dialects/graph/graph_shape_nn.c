@@ -547,6 +547,43 @@ bool graph_infer_requantize(gx *g)
   return true;
 }
 
+/* graph.add_integer / graph.sub_integer: two inputs of one static or
+ * dynamic shape, a multiplier/shift pair per input, the zero point inside
+ * the result's range, relu only; the result has the inputs' shape and the
+ * declared element type (i8 by default). */
+bool graph_infer_eltwise_integer(gx *g)
+{
+  nc_type *a = g->in[0], *b = g->in[1];
+  if (g_rank(a) != g_rank(b) || memcmp(g_dims(a), g_dims(b), g_rank(a) * sizeof(int64_t)))
+    return gx_error(g, "expects inputs of the same shape");
+  size_t nm, ns;
+  const int64_t *m = gx_ints(g, "multiplier", &nm), *s = gx_ints(g, "shift", &ns);
+  if (nm != 2 || ns != 2)
+    return gx_error(g, "expects 'multiplier' and 'shift' to have one entry per input (2), got %zu and %zu", nm, ns);
+  for (size_t i = 0; i < nm; i++) {
+    if (m[i] < 0 || m[i] > INT32_MAX)
+      return gx_error(g, "expects multipliers in [0, 2^31), got %lld at %zu", (long long)m[i], i);
+    if (s[i] < 0 || s[i] > 63)
+      return gx_error(g, "expects shifts in [0, 63], got %lld at %zu", (long long)s[i], i);
+  }
+  const char *act = gx_str(g, "activation", NULL);
+  if (act && strcmp(act, "relu"))
+    return gx_error(g, "expects 'activation' to be \"relu\" (or absent), got \"%s\"", act);
+  nc_type *hint = g->out[0] && nc_type_is_tensor(g->out[0]) ? g_elt(g->out[0]) : NULL;
+  nc_type *elt = hint ? hint : nc_type_integer(g->ctx, 8, NC_SIGNLESS);
+  if (!nc_type_is_integer(elt) || nc_type_get_width(elt) < 2 || nc_type_get_width(elt) > 32)
+    return gx_error(g, "expects a 2- to 32-bit integer result element type");
+  unsigned w = nc_type_get_width(elt);
+  bool is_unsigned = nc_type_get_signedness(elt) == NC_UNSIGNED;
+  int64_t lo = is_unsigned ? 0 : -((int64_t)1 << (w - 1)), hi = is_unsigned ? ((int64_t)1 << w) - 1 : -lo - 1;
+  int64_t zp = gx_int(g, "output_zero_point", 0);
+  if (zp < lo || zp > hi)
+    return gx_error(g, "expects 'output_zero_point' (%lld) in the result element type's range [%lld, %lld]",
+                    (long long)zp, (long long)lo, (long long)hi);
+  gx_set(g, 0, g_rank(a), g_dims(a), elt);
+  return true;
+}
+
 /* --- fusion attributes --------------------------------------------------------------------------------------- */
 
 bool graph_check_activation(gx *g)

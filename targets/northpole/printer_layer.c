@@ -4,6 +4,8 @@
  *   matmul on int8 with int8 weights, requantized   -> NP_KIND_MATMUL
  *   max_pool on int8                                -> NP_KIND_MAX_POOL
  *   copy (flatten, reshape)                         -> NP_KIND_COPY
+ *   eltwise add / sub of two int8 inputs, each rescaled to the output
+ *   scale (a residual connection), relu or not      -> NP_KIND_ELTWISE
  * Weights, bias, multipliers and shifts are the layer's parameters;
  * everything the core cannot do exactly (zero points, a clamp other than
  * int8 saturation or relu, a lookup table, other kinds) is an error at the
@@ -78,6 +80,38 @@ static bool read_requantize(nc_op *node, const nc_dataflow_layer *layer, np_laye
   return true;
 }
 
+/* A residual add or subtract: two int8 inputs of the result's shape, each
+ * rescaled by its multiplier and shift (n_requant = 2, one per operand). */
+static bool read_eltwise(nc_op *node, const nc_dataflow_layer *layer, np_layer *l)
+{
+  if ((layer->op != NC_DATAFLOW_ELTWISE_ADD && layer->op != NC_DATAFLOW_ELTWISE_SUB) || layer->n_inputs != 2 ||
+      layer->n_requant || layer->bias)
+    return nc_op_emit_error(node, "northpole runs elementwise layers that add or subtract two rescaled inputs only");
+  if (layer->output_zero_point < -128 || layer->output_zero_point > 127 || layer->output_bits != 8)
+    return nc_op_emit_error(node, "must produce int8 with an int8 zero point on northpole");
+  if (layer->clamp_max < 127 || (layer->clamp_min != -128 && layer->clamp_min != layer->output_zero_point))
+    return nc_op_emit_error(node, "clamps to [%lld, %lld]; northpole saturates to int8 and applies only relu",
+                            (long long)layer->clamp_min, (long long)layer->clamp_max);
+  nc_type *out = nc_value_get_type(nc_op_get_result(node, 0));
+  for (size_t i = 0; i < 2; i++)
+    if (nc_value_get_type(nc_op_get_operand(node, i)) != out)
+      return nc_op_emit_error(node, "northpole adds inputs of the result's shape and type only");
+  l->kind = NP_KIND_ELTWISE;
+  l->flags |= layer->clamp_min == layer->output_zero_point ? NP_FLAG_RELU : 0;
+  l->flags |= layer->op == NC_DATAFLOW_ELTWISE_SUB ? NP_FLAG_SUBTRACT : 0;
+  l->zero_point = (int32_t)layer->output_zero_point;
+  l->n_requant = 2;
+  l->multiplier = nc_xmalloc(2 * sizeof *l->multiplier);
+  l->shift = nc_xmalloc(2 * sizeof *l->shift);
+  for (size_t i = 0; i < 2; i++) {
+    l->multiplier[i] = (int32_t)layer->input_multiplier[i];
+    l->shift[i] = (int32_t)layer->input_shift[i];
+  }
+  l->group = 1;
+  l->vops_per_element = 2;
+  return true;
+}
+
 static void copy_window(const nc_dataflow_layer *layer, np_layer *l)
 {
   for (int a = 0; a < 2; a++) {
@@ -101,8 +135,10 @@ bool np_layer_read(nc_op *node, np_layer *l)
     zero_points |= layer.input_zero_points[i] != 0;
   if (zero_points)
     return nc_op_emit_error(node, "has nonzero zero points; northpole computes symmetric int8 (zero point 0)");
-  if (layer.lut || layer.op)
-    return nc_op_emit_error(node, "applies a lookup table or combines inputs; northpole does neither");
+  if (layer.lut)
+    return nc_op_emit_error(node, "applies a lookup table; northpole does not");
+  if (layer.op && layer.kind != NC_DATAFLOW_LAYER_ELTWISE)
+    return nc_op_emit_error(node, "combines inputs in a %s layer; northpole does not", kind);
   if (layer.input_bits != 8)
     return nc_op_emit_error(node, "needs int8 data on northpole");
   nc_type *out = nc_value_get_type(nc_op_get_result(node, 0));
@@ -140,9 +176,11 @@ bool np_layer_read(nc_op *node, np_layer *l)
     }
     l->vops_per_element = l->kind == NP_KIND_COPY ? 1 : l->kernel[0] * l->kernel[1];
     return true;
+  case NC_DATAFLOW_LAYER_ELTWISE:
+    return read_eltwise(node, &layer, l);
   default:
     return nc_op_emit_error(node, "is a %s layer, which has no northpole implementation (northpole runs int8 conv "
-                            "and matmul with requantization, int8 max_pool and copies)", kind);
+                            "and matmul with requantization, int8 max_pool, residual adds and copies)", kind);
   }
 }
 
@@ -163,7 +201,7 @@ void np_layer_write(nc_bytes *b, const np_layer *l, int64_t lo, int64_t hi)
   for (int i = 0; i < 2; i++) nc_bytes_put_i64(b, l->dilation[i]);
   nc_bytes_put_i64(b, l->group);
   nc_bytes_put_i32(b, l->zero_point);
-  bool per_channel = l->n_requant > 1;
+  bool per_channel = l->n_requant > 1 && l->kind != NP_KIND_ELTWISE; /* eltwise: one per operand */
   uint32_t nr = (uint32_t)(per_channel ? hi - lo : (int64_t)l->n_requant);
   nc_bytes_put_u32(b, nr);
   for (uint32_t i = 0; i < nr; i++) nc_bytes_put_i32(b, l->multiplier[per_channel ? lo + i : i]);

@@ -665,6 +665,60 @@ static void test_fixed_point(void)
   nc_tensor_destroy(f);
 }
 
+/* The integer residual add / sub: hand-picked ties (round half to even per
+ * input), relu, saturation, and random inputs against ref_shift. */
+static void test_eltwise_integer(void)
+{
+  char err[256];
+  int64_t shape[1] = {6};
+  nc_tensor *a = make(NC_DT_I8, 1, shape), *b = make(NC_DT_I8, 1, shape), *y = make(NC_DT_I8, 1, shape);
+  /* a * 1/2 (2^30 / 2^31), b * 1 (2^30 / 2^30): a = 1, 3, -1 are ties; 100 + 100 saturates */
+  static const int8_t av[6] = {1, 3, -1, -3, 100, -128}, bv[6] = {0, 0, 0, -5, 100, -128};
+  for (int i = 0; i < 6; i++)
+    nc_tensor_set_i64(a, i, av[i]), nc_tensor_set_i64(b, i, bv[i]);
+  nc_eltwise_integer_params p = {{1 << 30, 1 << 30}, {31, 30}, 0, false, false};
+  CHECK(nc_kernel_eltwise_integer(&p, a, b, y, err, sizeof err), "eltwise_integer: %s", err);
+  static const int64_t add[6] = {0, 2, 0, -7, 127, -128}; /* 0.5->0, 1.5->2, -0.5->0, -1.5->-2 */
+  for (int i = 0; i < 6; i++)
+    CHECK(nc_tensor_get_i64(y, i) == add[i], "add elem %d: got %lld want %lld", i, (long long)nc_tensor_get_i64(y, i),
+          (long long)add[i]);
+  p.subtract = true;
+  p.relu = true;
+  CHECK(nc_kernel_eltwise_integer(&p, a, b, y, err, sizeof err), "eltwise_integer: %s", err);
+  static const int64_t sub_relu[6] = {0, 2, 0, 3, 0, 64}; /* -64 - (-128) = 64 */
+  for (int i = 0; i < 6; i++)
+    CHECK(nc_tensor_get_i64(y, i) == sub_relu[i], "sub+relu elem %d: got %lld want %lld", i,
+          (long long)nc_tensor_get_i64(y, i), (long long)sub_relu[i]);
+  /* random scales and values */
+  for (int iter = 0; iter < 50; iter++) {
+    nc_eltwise_integer_params q = {{0, 0}, {0, 0}, (int32_t)rnd_in(-5, 5), iter % 2 == 1, iter % 3 == 0};
+    for (int k = 0; k < 2; k++)
+      CHECK(nc_fixed_point_from_scale((double)rnd_in(1, 3000) / 1000.0, &q.multiplier[k], &q.shift[k], err,
+                                      sizeof err), "%s", err);
+    for (int i = 0; i < 6; i++)
+      nc_tensor_set_i64(a, i, rnd_in(-128, 127)), nc_tensor_set_i64(b, i, rnd_in(-128, 127));
+    CHECK(nc_kernel_eltwise_integer(&q, a, b, y, err, sizeof err), "eltwise_integer: %s", err);
+    for (int i = 0; i < 6; i++) {
+      int64_t r0 = ref_shift(nc_tensor_get_i64(a, i) * q.multiplier[0], q.shift[0]);
+      int64_t r1 = ref_shift(nc_tensor_get_i64(b, i) * q.multiplier[1], q.shift[1]);
+      int64_t v = (q.subtract ? r0 - r1 : r0 + r1) + q.zero_point;
+      v = q.relu && v < q.zero_point ? q.zero_point : v;
+      v = v < -128 ? -128 : v > 127 ? 127 : v;
+      CHECK(nc_tensor_get_i64(y, i) == v, "random eltwise elem %d: got %lld want %lld", i,
+            (long long)nc_tensor_get_i64(y, i), (long long)v);
+    }
+  }
+  int64_t other[1] = {5};
+  nc_tensor *c = make(NC_DT_I8, 1, other);
+  CHECK(!nc_kernel_eltwise_integer(&p, a, c, y, err, sizeof err), "inputs of different shapes accepted");
+  nc_eltwise_integer_params bad = {{-1, 1}, {3, 3}, 0, false, false};
+  CHECK(!nc_kernel_eltwise_integer(&bad, a, b, y, err, sizeof err), "negative multiplier accepted");
+  nc_tensor_destroy(a);
+  nc_tensor_destroy(b);
+  nc_tensor_destroy(c);
+  nc_tensor_destroy(y);
+}
+
 int main(void)
 {
   test_quantize_hand();
@@ -675,5 +729,6 @@ int main(void)
   test_conv_integer_random(6, true);
   test_matmul_integer();
   test_fixed_point();
+  test_eltwise_integer();
   return kernels_test_report("kernels_quant_test");
 }

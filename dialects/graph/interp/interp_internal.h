@@ -66,6 +66,7 @@ typedef union ix_params {
   struct { const int64_t *sizes; size_t n; int64_t axis; } split; /* sizes NULL: equal parts */
   nc_pad_params pad;                                        /* the fill value is owned[0] */
   struct { int64_t axis; int64_t zero_point; bool relu; } requant; /* multipliers owned[0], shifts owned[1] */
+  nc_eltwise_integer_params eltwise_integer;
 } ix_params;
 
 /** One op, ready to run. */

@@ -665,6 +665,40 @@ static bool run_requantize(const ix_inst *inst, ix_args *a)
   return ok;
 }
 
+/* graph.add_integer / graph.sub_integer: nc_kernel_eltwise_integer. */
+static bool prep_eltwise_integer(ix_inst *inst, char *err, size_t errlen)
+{
+  size_t nm, ns;
+  const int64_t *m = nc_graph_attr_ints(inst->op, "multiplier", &nm), *s = nc_graph_attr_ints(inst->op, "shift", &ns);
+  if (!m || !s || nm != 2 || ns != 2)
+    return snprintf(err, errlen, "needs 'multiplier' and 'shift' arrays of one entry per input"), false;
+  nc_eltwise_integer_params *p = &inst->p.eltwise_integer;
+  for (int i = 0; i < 2; i++) {
+    if (m[i] < 0 || m[i] > INT32_MAX || s[i] < 0 || s[i] > 63)
+      return snprintf(err, errlen, "has multiplier %lld and shift %lld at %d; expected [0, 2^31) and [0, 63]",
+                      (long long)m[i], (long long)s[i], i), false;
+    p->multiplier[i] = (int32_t)m[i];
+    p->shift[i] = (int32_t)s[i];
+  }
+  int64_t zp = nc_graph_attr_int(inst->op, "output_zero_point", 0);
+  if (zp < INT32_MIN || zp > INT32_MAX)
+    return snprintf(err, errlen, "has an output_zero_point outside the int32 range"), false;
+  p->zero_point = (int32_t)zp;
+  const char *act = nc_graph_attr_string(inst->op, "activation", NULL);
+  if (act && strcmp(act, "relu"))
+    return snprintf(err, errlen, "has activation \"%s\"; it takes only \"relu\"", act), false;
+  p->relu = act != NULL;
+  p->subtract = nc_op_is(inst->op, "graph.sub_integer");
+  return true;
+}
+
+static bool run_eltwise_integer(const ix_inst *inst, ix_args *a)
+{
+  nc_tensor *x = a->in[0];
+  return out(inst, a, 0, x->rank, x->shape) &&
+         nc_kernel_eltwise_integer(&inst->p.eltwise_integer, x, a->in[1], a->out[0], ERR);
+}
+
 /* --- the table, from graph_ops.def (indexed by graph_kind) ------------------------------------------------------ */
 
 #define DEF(OPERANDS, RESULTS, ATTRS, TRAITS, SHAPE, ACTIVATION, FOLD, PATTERNS) \

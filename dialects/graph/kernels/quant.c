@@ -234,3 +234,36 @@ bool nc_kernel_requantize(const nc_requant_params *p, const nc_tensor *x, nc_ten
   }
   return true;
 }
+
+bool nc_kernel_eltwise_integer(const nc_eltwise_integer_params *p, const nc_tensor *a, const nc_tensor *b,
+                               nc_tensor *y, char *err, size_t errlen)
+{
+  const char *op = "eltwise_integer";
+  if (!p)
+    return nc_kerr(err, errlen, "%s: missing parameters", op);
+  if (!nc_k_check_in(op, "A", a, err, errlen) || !nc_k_check_in(op, "B", b, err, errlen) ||
+      !nc_k_check_in(op, "output", y, err, errlen))
+    return false;
+  if (!is_quant_dtype(a->dtype) || !is_quant_dtype(b->dtype) || (!is_quant_dtype(y->dtype) && y->dtype != NC_DT_U32))
+    return nc_kerr(err, errlen, "%s: expects integer inputs and result, got %s, %s and %s", op,
+                   nc_dtype_name(a->dtype), nc_dtype_name(b->dtype), nc_dtype_name(y->dtype));
+  if (a->rank != b->rank || memcmp(a->shape, b->shape, (size_t)a->rank * sizeof *a->shape))
+    return nc_kerr(err, errlen, "%s: inputs of different shapes", op);
+  if (!nc_k_check_out(op, y, y->dtype, a->rank, a->shape, err, errlen))
+    return false;
+  for (int i = 0; i < 2; i++)
+    if (p->multiplier[i] < 0 || p->shift[i] < 0 || p->shift[i] > 63)
+      return nc_kerr(err, errlen, "%s: multiplier %d must be >= 0 and shift %d in [0, 63]", op, p->multiplier[i],
+                     p->shift[i]);
+  int64_t lo, hi, n = nc_tensor_num_elements(a);
+  nc_k_int_range(y->dtype, &lo, &hi);
+  for (int64_t i = 0; i < n; i++) {
+    int64_t r0 = nc_round_half_even_shift(nc_tensor_get_i64(a, i) * p->multiplier[0], p->shift[0]);
+    int64_t r1 = nc_round_half_even_shift(nc_tensor_get_i64(b, i) * p->multiplier[1], p->shift[1]);
+    int64_t r = (p->subtract ? r0 - r1 : r0 + r1) + p->zero_point;
+    if (p->relu && r < p->zero_point)
+      r = p->zero_point;
+    nc_elem_store_i64(y->data, y->dtype, i, r < lo ? lo : r > hi ? hi : r);
+  }
+  return true;
+}

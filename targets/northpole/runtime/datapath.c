@@ -8,6 +8,8 @@
  * which is what the graph interpreter's conv_integer / matmul_integer +
  * requantize compute, so results match it bit for bit (the end-to-end tests
  * check this). Max pooling and copies (flatten, reshape) move int8 values.
+ * A residual add (NP_KIND_ELTWISE) rescales each of its two operands to the
+ * output scale with the same rounding, then adds (or subtracts) them.
  *
  * Every input element is read through `valid`: data that has not arrived in
  * the core's buffers cannot be read, so a schedule that computes too early
@@ -130,6 +132,19 @@ static bool matmul_element(np_tile *t, int64_t e, uint32_t *operand, int64_t *mi
   return true;
 }
 
+static bool eltwise_element(np_tile *t, int64_t e, uint32_t *operand, int64_t *missing)
+{
+  NEED(0, e);
+  NEED(1, e);
+  int64_t r0 = round_shift((int64_t)t->in_data[0][e] * t->multiplier[0], t->shift[0]);
+  int64_t r1 = round_shift((int64_t)t->in_data[1][e] * t->multiplier[1], t->shift[1]);
+  int64_t r = (t->flags & NP_FLAG_SUBTRACT ? r0 - r1 : r0 + r1) + t->zero_point;
+  if ((t->flags & NP_FLAG_RELU) && r < t->zero_point)
+    r = t->zero_point;
+  t->out_data[e] = (int8_t)(r < -128 ? -128 : r > 127 ? 127 : r);
+  return true;
+}
+
 bool np_compute_iteration(np_tile *t, const np_iter *it, uint32_t *operand, int64_t *missing)
 {
   window g = t->kind == NP_KIND_CONV || t->kind == NP_KIND_MAX_POOL ? window_of(t) : (window){0};
@@ -139,6 +154,7 @@ bool np_compute_iteration(np_tile *t, const np_iter *it, uint32_t *operand, int6
     case NP_KIND_CONV: ok = conv_element(t, &g, e, operand, missing); break;
     case NP_KIND_MAX_POOL: ok = pool_element(t, &g, e, operand, missing); break;
     case NP_KIND_MATMUL: ok = matmul_element(t, e, operand, missing); break;
+    case NP_KIND_ELTWISE: ok = eltwise_element(t, e, operand, missing); break;
     default: /* NP_KIND_COPY: flatten / reshape keep the row-major order */
       ok = t->valid[0][e] || (*operand = 0, *missing = e, false);
       if (ok)
@@ -175,6 +191,11 @@ void np_foreach_read(const np_tile *t, int64_t e, void (*fn)(uint32_t operand, i
 {
   if (t->kind == NP_KIND_COPY) {
     fn(0, e, user);
+    return;
+  }
+  if (t->kind == NP_KIND_ELTWISE) {
+    fn(0, e, user);
+    fn(1, e, user);
     return;
   }
   if (t->kind == NP_KIND_MATMUL) {

@@ -151,8 +151,8 @@ static bool check_layer(loader *l, np_tile *t)
   int64_t slice = t->ch_hi - t->ch_lo;
   if (t->out.rank < 2 || t->ch_lo < 0 || t->ch_hi > t->out.dims[1] || slice < 1)
     return bad(l, "output channels [%lld, %lld) are not inside the result", (long long)t->ch_lo, (long long)t->ch_hi);
-  if (t->n_operands != 1)
-    return bad(l, "%u operands (this version runs one-operand layers)", t->n_operands);
+  if (t->n_operands != (t->kind == NP_KIND_ELTWISE ? 2u : 1u))
+    return bad(l, "%u operands for a layer of kind %u", t->n_operands, t->kind);
   uint64_t want_w = 0;
   bool requant = false;
   switch (t->kind) {
@@ -177,14 +177,22 @@ static bool check_layer(loader *l, np_tile *t)
       return bad(l, "a copy between tensors of %lld and %lld elements", (long long)t->in[0].elements,
                  (long long)t->out.elements);
     break;
+  case NP_KIND_ELTWISE: /* two operands of the result's shape, one rescale each */
+    for (int i = 0; i < 2; i++)
+      if (t->in[i].rank != t->out.rank || memcmp(t->in[i].dims, t->out.dims, (size_t)t->out.rank * sizeof(int64_t)))
+        return bad(l, "an elementwise layer needs operands of the result's shape");
+    if (t->n_requant != 2 || t->n_bias)
+      return bad(l, "an elementwise layer needs one multiplier and shift per operand and no bias");
+    break;
   default:
     return bad(l, "unknown layer kind %u", t->kind);
   }
   if (t->weight_bytes != want_w)
     return bad(l, "%llu bytes of weights, the layer needs %llu", (unsigned long long)t->weight_bytes,
                (unsigned long long)want_w);
-  if (requant ? (t->n_requant != 1 && t->n_requant != (uint64_t)slice) || (t->n_bias && t->n_bias != (uint64_t)slice)
-              : t->n_requant || t->n_bias)
+  if (t->kind != NP_KIND_ELTWISE &&
+      (requant ? (t->n_requant != 1 && t->n_requant != (uint64_t)slice) || (t->n_bias && t->n_bias != (uint64_t)slice)
+               : t->n_requant || t->n_bias))
     return bad(l, "%u requantize multipliers and %u biases for %lld channels", t->n_requant, t->n_bias,
                (long long)slice);
   for (uint32_t i = 0; i < t->n_requant; i++)

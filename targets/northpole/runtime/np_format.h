@@ -20,7 +20,7 @@
  * Section NP_SECTION_TILE (id = tile number), one per core with work:
  *   i32 x, y                    grid position
  *   u32 kind                    NP_KIND_*
- *   u32 flags                   NP_FLAG_RELU
+ *   u32 flags                   NP_FLAG_RELU, NP_FLAG_SUBTRACT
  *   char node[32]               the dataflow node (layer) name
  *   i32 output_index            network output the tile's result is (-1: none)
  *   u32 n_operands              1..NP_MAX_OPERANDS, then per operand:
@@ -31,6 +31,7 @@
  *   i64 kernel[2], stride[2], pad[4] (top, left, bottom, right), dilation[2], group
  *   i32 zero_point              requantize output zero point
  *   u32 n_requant               0, 1 or ch_hi - ch_lo; then i32 multiplier[n], i32 shift[n]
+ *                               (NP_KIND_ELTWISE: n_operands, the rescale of each operand)
  *   u32 n_bias                  0 or ch_hi - ch_lo; then i32 bias[n]
  *   u64 weight_bytes            then the int8 weights, zero-padded to 8 bytes:
  *                               conv [ch_hi-ch_lo, C/group, kh, kw]; matmul [K, ch_hi-ch_lo]
@@ -47,6 +48,12 @@
  *     NP_OP_SEND     a, b = destination x, y (-1, -1: the host), c = iteration, d = bytes
  *     NP_OP_WAIT     a = cycles
  *
+ * NP_KIND_ELTWISE (a residual add) has two operands of the result's shape
+ * [1, C, H, W] and no weights or bias; each output element is
+ *   r_i = round_half_even(x_i * multiplier[i] / 2^shift[i])   (64-bit product)
+ *   r   = r_0 + r_1 + zero_point  (r_0 - r_1 with NP_FLAG_SUBTRACT)
+ *   relu (NP_FLAG_RELU): r = max(r, zero_point);  y = saturate_int8(r)
+ *
  * Section NP_SECTION_INPUT_STREAM (id = network input): how the host streams
  * that input (the dataflow input source P[y] or P[y, x]):
  *   u32 n_iterations, then per iteration: u32 n_blocks, u32 0, blocks
@@ -55,8 +62,8 @@
 #define NC_TARGETS_NORTHPOLE_NP_FORMAT_H
 
 enum { NP_SECTION_TILE = 1, NP_SECTION_INPUT_STREAM = 2, NP_SECTION_CHIP = 3 };
-enum { NP_KIND_CONV = 1, NP_KIND_MATMUL = 2, NP_KIND_MAX_POOL = 3, NP_KIND_COPY = 4 };
-enum { NP_FLAG_RELU = 1 };
+enum { NP_KIND_CONV = 1, NP_KIND_MATMUL = 2, NP_KIND_MAX_POOL = 3, NP_KIND_COPY = 4, NP_KIND_ELTWISE = 5 };
+enum { NP_FLAG_RELU = 1, NP_FLAG_SUBTRACT = 2 };
 enum { NP_BUF_WEIGHTS = 1, NP_BUF_BIAS = 2, NP_BUF_INPUT = 3, NP_BUF_OUTPUT = 4, NP_BUF_SCRATCH = 5 };
 enum { NP_OP_RECV = 1, NP_OP_COMPUTE = 2, NP_OP_SEND = 3, NP_OP_WAIT = 4 };
 #define NP_MAX_OPERANDS 4

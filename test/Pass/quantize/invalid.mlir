@@ -4,8 +4,9 @@
 // RUN: nc-opt --split-input-file --verify-diagnostics --graph-quantize=calibration=%t/conv.npy %s
 
 func.func @add(%x: tensor<1x1x1x2xf32>) -> tensor<1x1x1x2xf32> {
-  // expected-error@+1 {{graph-quantize cannot quantize 'graph.add': it has no integer form here (supported: conv, gemm and matmul with constant weights and an optional fused relu; flatten, global_max_pool, identity, max_pool, relu, reshape, squeeze, transpose, unsqueeze); graph-optimize folds bias adds and batch_norm into the conv or gemm before them}}
-  %0 = graph.add %x, %x : (tensor<1x1x1x2xf32>, tensor<1x1x1x2xf32>) -> tensor<1x1x1x2xf32>
+  %c = graph.constant {value = dense<1.0> : tensor<1x1x1x2xf32>} : () -> tensor<1x1x1x2xf32>
+  // expected-error@+1 {{graph-quantize cannot quantize 'graph.add': it has no integer form here (supported: conv, gemm and matmul with constant weights and an optional fused relu; add and sub of two activations of one shape; flatten, global_max_pool, identity, max_pool, relu, reshape, squeeze, transpose, unsqueeze); graph-optimize folds bias adds and batch_norm into the conv or gemm before them}}
+  %0 = graph.add %x, %c : (tensor<1x1x1x2xf32>, tensor<1x1x1x2xf32>) -> tensor<1x1x1x2xf32>
   return %0 : tensor<1x1x1x2xf32>
 }
 
@@ -23,7 +24,7 @@ func.func @softmax_after_conv(%x: tensor<1x1x1x2xf32>) -> tensor<1x1x1x2xf32> {
 
 func.func @sigmoid_fused(%x: tensor<1x1x1x2xf32>) -> tensor<1x1x1x2xf32> {
   %w = graph.constant {value = dense<1.0> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
-  // expected-error@+1 {{graph-quantize cannot quantize 'graph.conv' with the fused activation "sigmoid": only relu folds into graph.requantize}}
+  // expected-error@+1 {{graph-quantize cannot quantize 'graph.conv' with the fused activation "sigmoid": only relu and clip(0, max) (relu6) fold into graph.requantize}}
   %0 = graph.conv %x, %w {activation = "sigmoid"} : (tensor<1x1x1x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x2xf32>
   return %0 : tensor<1x1x1x2xf32>
 }

@@ -594,4 +594,22 @@ typedef struct nc_requant_params {
 bool nc_kernel_requantize(NC_KEEP const nc_requant_params *p, NC_KEEP const nc_tensor *x, NC_KEEP nc_tensor *y,
                           char *err, size_t errlen);
 
+/** Attributes of the integer elementwise kernel (graph.add_integer,
+ * graph.sub_integer). */
+typedef struct nc_eltwise_integer_params {
+  int32_t multiplier[2]; /**< per input, >= 0: input i is worth multiplier[i] * 2^-shift[i] output steps */
+  int32_t shift[2];      /**< per input, in [0, 63] */
+  int32_t zero_point;    /**< added after the combination */
+  bool subtract;         /**< r_0 - r_1 instead of r_0 + r_1 */
+  bool relu;             /**< r = max(r, zero_point) before saturating */
+} nc_eltwise_integer_params;
+
+/** Integer elementwise add (or subtract) of a and b (same shape, integer
+ * dtypes) into y (i2..i32, u2..u32, same shape), each input rescaled first:
+ *   r_i = nc_round_half_even_shift((int64)x_i * multiplier[i], shift[i])
+ *   r   = r_0 +/- r_1 + zero_point;  relu: r = max(r, zero_point)
+ *   y   = saturate(r) */
+bool nc_kernel_eltwise_integer(NC_KEEP const nc_eltwise_integer_params *p, NC_KEEP const nc_tensor *a,
+                               NC_KEEP const nc_tensor *b, NC_KEEP nc_tensor *y, char *err, size_t errlen);
+
 #endif
