@@ -97,8 +97,10 @@ static bool seq_desc_get(nc_op *module, seq_desc *d)
 /* --- options, levels, pipeline -------------------------------------------------------------- */
 
 static const nc_pass_option_def seq_options[] = {
-  {"calibration", NC_PASS_OPT_STRING, "", "graph-quantize's calibration inputs (.npy, N x the input shape, f32)", NULL},
-  {"max-samples", NC_PASS_OPT_INT, "0", "Calibrate on at most this many samples (0: all)", NULL},
+  {.name = "calibration", .kind = NC_PASS_OPT_STRING, .default_value = "",
+   .summary = "graph-quantize's calibration inputs (.npy, N x the input shape, f32)"},
+  {.name = "max-samples", .kind = NC_PASS_OPT_INT, .default_value = "0",
+   .summary = "Calibrate on at most this many samples (0: all)"},
 };
 
 static const char *const seq_levels[] = {"graph", "quantized", "dataflow"};
