@@ -107,6 +107,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   } else {
     check_message();
   }
-  nc_device_close(dev);
+  nc_device_destroy(dev);
   return 0;
 }
