@@ -215,6 +215,19 @@ static bool unexpressible(nc_op *op, const char *why)
   return nc_op_emit_error(op, "cannot become a dataflow layer: %s", why);
 }
 
+/* The output side of a qlinear_conv / qlinear_matmul: its zero point (operand
+ * 7), the output type's range as the clamp, and the requantization from its
+ * x, w and y scales (operands 1, 4, 6). */
+static bool qlinear_output(rec *r, nc_op *op)
+{
+  int64_t yzp;
+  if (!const_scalar(op, 7, &yzp))
+    return unexpressible(op, "its output zero point must be a constant");
+  r->l.output_zero_point = yzp;
+  type_range(nc_op_get_result(op, 0), &r->l.clamp_min, &r->l.clamp_max);
+  return requant_from_scales(r, op, nc_op_get_operand(op, 1), nc_op_get_operand(op, 4), nc_op_get_operand(op, 6));
+}
+
 static bool conv_head(rec *r, nc_op *op)
 {
   bool q = nc_op_is(op, "graph.qlinear_conv"), integer = nc_op_is(op, "graph.conv_integer");
@@ -241,15 +254,7 @@ static bool conv_head(rec *r, nc_op *op)
     if (!(r->l.bias = as_vector(const_attr(nc_op_get_operand(op, bias_at)), r->channels)))
       return unexpressible(op, "its bias must be a constant with one entry per output channel");
   }
-  if (q) {
-    int64_t yzp;
-    if (!const_scalar(op, 7, &yzp))
-      return unexpressible(op, "its output zero point must be a constant");
-    r->l.output_zero_point = yzp;
-    type_range(nc_op_get_result(op, 0), &r->l.clamp_min, &r->l.clamp_max);
-    return requant_from_scales(r, op, nc_op_get_operand(op, 1), nc_op_get_operand(op, 4), nc_op_get_operand(op, 6));
-  }
-  return true;
+  return !q || qlinear_output(r, op);
 }
 
 static bool matmul_head(rec *r, nc_op *op)
@@ -282,15 +287,7 @@ static bool matmul_head(rec *r, nc_op *op)
   if (ai >= 0)
     r->l.input_zero_points[ai] = azp;
   r->l.weight_zero_point = bzp;
-  if (q) {
-    int64_t yzp;
-    if (!const_scalar(op, 7, &yzp))
-      return unexpressible(op, "its output zero point must be a constant");
-    r->l.output_zero_point = yzp;
-    type_range(nc_op_get_result(op, 0), &r->l.clamp_min, &r->l.clamp_max);
-    return requant_from_scales(r, op, nc_op_get_operand(op, 1), nc_op_get_operand(op, 4), nc_op_get_operand(op, 6));
-  }
-  return true;
+  return !q || qlinear_output(r, op);
 }
 
 static bool pool_head(rec *r, nc_op *op)
