@@ -3,7 +3,8 @@
  *
  * Folds here are the structural ones canonicalize should always do: no-op
  * data movement (identity, reshapes to the same type, identity transposes,
- * casts to the same type, one-operand sum/max/min/mean) disappears; chains of
+ * casts to the same type, one-operand sum/max/min/mean, pools whose windows
+ * are single elements) disappears; chains of
  * reshapes and of transposes collapse; reshaping a `dense` constant gives a
  * constant. Two canonicalization patterns finish the job: a flatten,
  * squeeze or unsqueeze of a single-use reshape-like op becomes one
@@ -54,6 +55,31 @@ bool graph_fold_variadic(nc_op *op, nc_attr *const *consts, nc_fold_result *resu
 {
   (void)consts;
   return nc_op_get_num_operands(op) == 1 && to_operand(op, results);
+}
+
+/* A pool whose every window is one input element (kernel 1, stride 1, so
+ * with the result's type the input's there is no padding): the input. Such
+ * pools come from adaptive pools exported at their input's size (vgg's
+ * 7x7 -> 7x7 avgpool). */
+bool graph_fold_pool(nc_op *op, nc_attr *const *consts, nc_fold_result *results)
+{
+  (void)consts;
+  nc_pool_params p;
+  nc_type *t = nc_value_get_type(nc_op_get_operand(op, 0));
+  if (nc_op_get_num_results(op) != 1 || !nc_type_is_tensor(t) || nc_type_get_rank(t) < 3 ||
+      nc_type_get_rank(t) > 2 + NC_KERNEL_MAX_SPATIAL || !nc_graph_get_pool_params(op, &p))
+    return false;
+  for (size_t i = 0; i + 2 < nc_type_get_rank(t); i++)
+    if (p.kernel_shape[i] != 1 || (p.strides[i] != 0 && p.strides[i] != 1))
+      return false;
+  return to_operand(op, results);
+}
+
+/* A global pool of a plane of one element: the input. */
+bool graph_fold_global_pool(nc_op *op, nc_attr *const *consts, nc_fold_result *results)
+{
+  (void)consts;
+  return to_operand(op, results);
 }
 
 static bool is_reshape_like(int kind)
