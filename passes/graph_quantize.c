@@ -253,7 +253,10 @@ static int check_op(nc_op *op)
   bool foldable = nc_graph_get_quant_class(nc_op_get_def(op)) == NC_GRAPH_QUANT_FOLD_FIRST;
   nc_op_emit_error(op, "graph-quantize cannot quantize '%s': it has no integer form here (supported: %s)%s",
                    nc_ident_str(nc_op_get_name(op)), supported,
-                   foldable ? "; graph-optimize folds bias adds and batch_norm into the conv or gemm before them" : "");
+                   foldable ? "; graph-optimize folds bias adds and batch_norm into the conv or gemm before them"
+                   : gp_is(op, "pad") ? "; a constant-zero pad of the spatial dims folds into the padding of the conv "
+                                        "or average pool reading it (canonicalize), other pads have no integer form"
+                                      : "");
   return -1;
 }
 

@@ -138,6 +138,8 @@ nc_op *graph_materialize_constant(nc_context *ctx, nc_attr *value, nc_type *type
  * reshape-like op become one reshape; transposes moving only size-1 dims too. */
 extern const nc_pattern graph_reshape_like_patterns[1];
 extern const nc_pattern graph_transpose_patterns[1];
+/** conv / avg_pool of a constant-zero spatial graph.pad: the pad becomes the window's padding. */
+extern const nc_pattern graph_pad_into_window_patterns[1];
 
 /** Runs the infer_types hook of op kind `kind` (declared in graph_dialect.c). */
 bool graph_infer_hook(graph_kind kind, nc_context *ctx, nc_location loc, size_t n_operands,
