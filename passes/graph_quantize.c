@@ -550,7 +550,8 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const nc_tensor *calib)
   nc_type *at = nc_value_get_type(arg);
   if (!is_f32_tensor(arg) || !nc_type_has_static_shape(at)) {
     char *s = nc_type_to_string(at);
-    nc_op_emit_error(func, "graph-quantize expects a statically shaped f32 tensor input, got '%s'", s);
+    nc_op_emit_error(func, "graph-quantize expects a statically shaped f32 tensor input, got '%s' (fix dynamic dims "
+                     "with nc-compile --input-shape=NAME:D0xD1x..., or graph-set-input-shape)", s);
     free(s);
     return false;
   }
