@@ -4,7 +4,7 @@
  * Folds here are the structural ones canonicalize should always do: no-op
  * data movement (identity, reshapes to the same type, identity transposes,
  * casts to the same type, one-operand sum/max/min/mean, pools whose windows
- * are single elements) disappears; chains of
+ * are single elements, pads of zero size) disappears; chains of
  * reshapes and of transposes collapse; reshaping a `dense` constant gives a
  * constant. Two canonicalization patterns finish the job: a flatten,
  * squeeze or unsqueeze of a single-use reshape-like op becomes one
@@ -76,6 +76,18 @@ bool graph_fold_pool(nc_op *op, nc_attr *const *consts, nc_fold_result *results)
     if (p.kernel_shape[i] != 1 || (p.strides[i] != 0 && p.strides[i] != 1))
       return false;
   return to_operand(op, results);
+}
+
+/* A pad of zero everywhere: the input. */
+bool graph_fold_pad(nc_op *op, nc_attr *const *consts, nc_fold_result *results)
+{
+  (void)consts;
+  size_t n;
+  const int64_t *pads = nc_graph_attr_ints(op, "pads", &n);
+  for (size_t i = 0; pads && i < n; i++)
+    if (pads[i])
+      return false;
+  return pads && to_operand(op, results);
 }
 
 /* A global pool of a plane of one element: the input. */

@@ -133,6 +133,7 @@ bool graph_fold_variadic(nc_op *op, nc_attr *const *consts, nc_fold_result *resu
 bool graph_fold_cast(nc_op *op, nc_attr *const *consts, nc_fold_result *results);
 bool graph_fold_pool(nc_op *op, nc_attr *const *consts, nc_fold_result *results);        /* 1x1 stride 1 */
 bool graph_fold_global_pool(nc_op *op, nc_attr *const *consts, nc_fold_result *results); /* of a 1x1 plane */
+bool graph_fold_pad(nc_op *op, nc_attr *const *consts, nc_fold_result *results);         /* all pads 0 */
 nc_op *graph_materialize_constant(nc_context *ctx, nc_attr *value, nc_type *type, nc_location loc);
 /** Canonicalization patterns (graph_fold.c): flatten / squeeze / unsqueeze of a
  * reshape-like op become one reshape; transposes moving only size-1 dims too. */
