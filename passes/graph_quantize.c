@@ -21,8 +21,8 @@
  *     requantize scale s_x * s_w[c] / s_y becomes (multiplier, shift) by
  *     nc_fixed_point_from_scale;
  *   - the ops whose row in dialects/graph/graph_ops.def says PASS_THROUGH
- *     (max_pool, flatten, reshape, relu, ...) run on int8 with their
- *     input's scale;
+ *     (max_pool, avg_pool, flatten, reshape, relu, ...) run on int8 with
+ *     their input's scale (average pools as the integer mean);
  *   - the input gets graph.quantize_linear and each result
  *     graph.dequantize_linear, so the function keeps its f32 signature.
  * Any other op, fused activation or non-constant weight is an error at that
@@ -682,7 +682,8 @@ const nc_pass_def nc_graph_quantize_pass = {
     "output channel, int8 activations symmetric per tensor (scale max|x| / 127, zero point 0), each layer a "
     "graph.conv_integer or graph.matmul_integer (int32) followed by graph.requantize with the int32 bias, "
     "fixed-point multipliers and shifts (round half to even) and the fused relu. max_pool, flatten, reshape and "
-    "the other data-movement ops work on int8 as they are. The input is quantized with graph.quantize_linear and "
+    "the other data-movement ops work on int8 as they are, average pools as the exact integer mean (rounding half "
+    "to even) with their input's scale. The input is quantized with graph.quantize_linear and "
     "the results dequantized with graph.dequantize_linear, so the signature stays f32. Run graph-optimize first "
     "(bias and relu fusion, constant weights). Any op without an integer form is an error at that op.",
   .anchor = "func.func",
