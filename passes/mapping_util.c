@@ -81,7 +81,8 @@ static bool fits_split(isl_set *set, int dim, uint64_t cap, uint64_t *total, uin
     return false;
   *budget -= extent;
   for (uint64_t v = 0; v < extent; v++) {
-    isl_set *slice = isl_set_fix_si(isl_set_copy(set), isl_dim_set, (unsigned)dim, (int)(low + (int64_t)v));
+    isl_val *at = isl_val_int_from_si(isl_set_get_ctx(set), low + (int64_t)v);
+    isl_set *slice = isl_set_fix_val(isl_set_copy(set), isl_dim_set, (unsigned)dim, at);
     bool ok = slice && (isl_set_is_empty(slice) == isl_bool_true || fits_split(slice, dim + 1, cap, total, budget));
     isl_set_free(slice);
     if (!ok)

@@ -2,7 +2,7 @@
  * from the dataflow.node's layer (nc/dialects/dataflow/layer.h):
  *   conv on int8 with int8 weights, requantized     -> NP_KIND_CONV
  *   matmul on int8 with int8 weights, requantized   -> NP_KIND_MATMUL
- *   max_pool on int8                                -> NP_KIND_MAX_POOL
+ *   max_pool, global_max_pool on int8               -> NP_KIND_MAX_POOL
  *   copy (flatten, reshape)                         -> NP_KIND_COPY
  *   eltwise add / sub of two int8 inputs, each rescaled to the output
  *   scale (a residual connection), relu or not      -> NP_KIND_ELTWISE
@@ -210,6 +210,19 @@ bool np_layer_read(nc_op *node, np_layer *l)
   case NC_DATAFLOW_LAYER_AVG_POOL:
   case NC_DATAFLOW_LAYER_GLOBAL_AVG_POOL:
     return read_avg_pool(node, &layer, l);
+  case NC_DATAFLOW_LAYER_GLOBAL_MAX_POOL: /* one max_pool window over the plane */
+    if (layer.n_requant || layer.bias || layer.clamp_min != INT64_MIN || layer.clamp_max != INT64_MAX ||
+        nc_type_get_rank(nc_value_get_type(nc_op_get_operand(node, 0))) != 4)
+      return nc_op_emit_error(node, "northpole runs global_max_pool layers on [1, C, H, W] int8 tensors only, "
+                              "without requantization");
+    l->kind = NP_KIND_MAX_POOL;
+    l->group = 1;
+    for (int a = 0; a < 2; a++) {
+      l->kernel[a] = nc_type_get_shape(nc_value_get_type(nc_op_get_operand(node, 0)))[2 + a];
+      l->stride[a] = l->dilation[a] = 1;
+    }
+    l->vops_per_element = l->kernel[0] * l->kernel[1];
+    return true;
   default:
     return nc_op_emit_error(node, "is a %s layer, which has no northpole implementation (northpole runs int8 conv "
                             "and matmul with requantization, int8 max and average pools, residual adds and "

@@ -128,7 +128,7 @@ static bool check_conv_like(loader *l, np_tile *t)
     return bad(l, "a conv or pool needs 1xCxHxW input and output");
   for (int i = 0; i < 2; i++)
     if (t->kernel[i] < 1 || t->stride[i] < 1 || t->dilation[i] < 1 ||
-        t->kernel[i] > (t->kind == NP_KIND_AVG_POOL ? 4096 : 64) || t->stride[i] > 64 || /* global: the plane */
+        t->kernel[i] > (t->kind == NP_KIND_CONV ? 64 : 4096) || t->stride[i] > 64 || /* global pools: the plane */
         t->dilation[i] > 64)
       return bad(l, "bad kernel, stride or dilation");
   for (int i = 0; i < 4; i++)
