@@ -12,6 +12,13 @@
  * sit on neighbouring cores: a chain of layers talks over single NoC hops.
  * The statistic noc-hops sums the Manhattan distance of every producer ->
  * consumer tile pair. A network with more tiles than cores is an error.
+ *
+ * With balance (the northpole pipeline sets it) the grid's spare cores then
+ * go to the pipeline's slowest stage: cores run their layers concurrently,
+ * so cycles per frame are the busiest core's; greedily, the one extra
+ * output-channel split that most shortens the slowest estimated stage
+ * (compute at the chip's rate plus the sends of its slice to every consumer
+ * tile) is made until none helps or the cores run out.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -25,12 +32,17 @@
 static const nc_pass_option_def options[] = {
   {"max-tiles-per-layer", NC_PASS_OPT_INT, "0",
    "Split a layer that does not fit one core over at most this many cores (0: as many as it needs)"},
+  {"balance", NC_PASS_OPT_BOOL, "false",
+   "Give the grid's spare cores, one output-channel split at a time, to the layer with the most cycles per core"},
+  {"remarks", NC_PASS_OPT_BOOL, "false", "With balance: a remark per layer with its cores and estimated cycles"},
 };
 
 static const nc_pass_stat_def stats[] = {
   {"num-tiles", "Number of tiles placed"},
   {"num-split-layers", "Number of layers split over several tiles"},
   {"noc-hops", "Sum of the NoC distances of all producer -> consumer tile pairs"},
+  {"max-core-cycles", "Estimated cycles per frame (compute + sends) of the busiest core: the slowest pipeline stage"},
+  {"stage-imbalance-pct", "Busiest core's estimated cycles over the mean core's, in percent (100: balanced)"},
 };
 
 static int64_t sum_bytes(const nc_core_buffer_spec *s, size_t n, bool inputs_only)
@@ -142,6 +154,171 @@ static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx)
   return true;
 }
 
+
+/* --- balancing ------------------------------------------------------------------------------------------- */
+
+/* A layer's estimated compute per frame in MAC-equivalents (the simulator's
+ * cost: MACs for a conv or matmul, one vector op per window element of a
+ * pool, per element otherwise) and whether output-channel slices divide it
+ * (a conv of group 1 or a matmul: the slices that SRAM splitting makes). */
+static int64_t layer_work(nc_op *node, bool *splittable, int64_t *out_bytes)
+{
+  nc_dataflow_layer l;
+  *splittable = false;
+  *out_bytes = 0;
+  if (!nc_dataflow_node_get_layer(node, &l) || nc_op_get_num_results(node) != 1)
+    return 0;
+  int64_t dims[NC_MAX_RANK], elems = 1;
+  int n = nc_dataflow_tensor_coords(nc_value_get_type(nc_op_get_result(node, 0)), dims);
+  for (int i = 0; i < n; i++)
+    elems = dims[i] > 0 && elems <= INT64_MAX / dims[i] ? elems * dims[i] : INT64_MAX;
+  *out_bytes = elems; /* at 8 bits: an estimate */
+  int64_t per = 1, macs = nc_dataflow_node_get_macs(node);
+  if ((l.kind == NC_DATAFLOW_LAYER_CONV || l.kind == NC_DATAFLOW_LAYER_MATMUL) && macs > 0) {
+    *splittable = l.kind == NC_DATAFLOW_LAYER_MATMUL || l.group == 1;
+    return macs;
+  }
+  if (l.kernel[0] > 0 && l.kernel[1] > 0)
+    per = l.kernel[0] * l.kernel[1];
+  return elems <= INT64_MAX / per ? elems * per : INT64_MAX;
+}
+
+typedef struct layer_alloc {
+  nc_op *node, *first_tile;
+  int64_t work, out_bytes, channels, k, max_k;
+  bool splittable;
+} layer_alloc;
+
+typedef struct cost_model {
+  int64_t rate, link; /* MACs per cycle per core, NoC link bytes per cycle */
+} cost_model;
+
+static int64_t ceil_div(int64_t a, int64_t b) { return a / b + (a % b != 0); }
+
+/* The estimated cycles per frame of the busiest tile of layer i: its largest
+ * output-channel slice's compute (the simulator's rate) plus its port's
+ * time sending that slice to every tile of every consumer (a consumer
+ * split by output channels reads all its input channels on each tile). */
+static int64_t layer_cycles(const layer_alloc *a, size_t m, size_t i, const cost_model *cm)
+{
+  const layer_alloc *l = &a[i];
+  int64_t widest = l->channels > 0 ? ceil_div(l->channels, l->k) : 1;
+  int64_t work = l->channels > 0 ? l->work / l->channels * widest : l->work;
+  int64_t bytes = l->channels > 0 ? l->out_bytes / l->channels * widest : l->out_bytes, fanout = 0;
+  for (size_t j = 0; j < m; j++)
+    for (size_t o = 0, n = nc_op_get_num_operands(a[j].node); o < n; o++)
+      if (nc_dataflow_node_get_producer(a[j].node, o) == l->node)
+        fanout += a[j].k;
+  return ceil_div(work, cm->rate) + ceil_div(bytes, cm->link) * fanout;
+}
+
+static int64_t slowest_layer(const layer_alloc *a, size_t m, const cost_model *cm)
+{
+  int64_t worst = 0;
+  for (size_t i = 0; i < m; i++) {
+    int64_t c = layer_cycles(a, m, i, cm);
+    worst = c > worst ? c : worst;
+  }
+  return worst;
+}
+
+/* The next tile count above l->k whose widest slice is narrower, or 0. */
+static int64_t next_split(const layer_alloc *l)
+{
+  if (!l->splittable || l->k >= l->max_k)
+    return 0;
+  int64_t widest = ceil_div(l->channels, l->k), k = l->k + 1;
+  while (k < l->max_k && ceil_div(l->channels, k) >= widest)
+    k++;
+  return ceil_div(l->channels, k) < widest ? k : 0;
+}
+
+/* Cores are the pipeline's stages: cycles per frame are the busiest core's.
+ * Greedy: while cores remain, the one extra split (of any layer) that most
+ * shortens the slowest stage is made; none shortening it ends the search.
+ * Splitting a consumer lengthens its producers' sends, which the estimate
+ * counts. More slices only shrink weights and outputs, so a split that fit
+ * SRAM still fits. */
+static bool balance_chip(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx)
+{
+  size_t n = 0;
+  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
+    n++;
+  layer_alloc *a = calloc(n ? n : 1, sizeof *a);
+  size_t m = 0;
+  int64_t used = 0, max_tiles = nc_pass_get_option_int(pass, "max-tiles-per-layer");
+  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t), used++) {
+    const char *name = nc_core_tile_get_node(t);
+    size_t i = 0;
+    while (i < m && strcmp(nc_dataflow_node_get_name(a[i].node), name))
+      i++;
+    if (i < m) {
+      a[i].k++;
+      continue;
+    }
+    a[m].node = nc_core_find_node(fn, name);
+    a[m].first_tile = t;
+    a[m].work = layer_work(a[m].node, &a[m].splittable, &a[m].out_bytes);
+    a[m].channels = nc_core_node_get_out_channels(a[m].node);
+    a[m].splittable = a[m].splittable && a[m].channels > 1;
+    a[m].k = 1;
+    a[m].max_k = max_tiles > 0 && max_tiles < a[m].channels ? max_tiles : a[m].channels;
+    m++;
+  }
+  nc_chip_desc desc;
+  cost_model cm = {1, 1};
+  nc_op *module = nc_op_get_parent_op(chip);
+  if (module && nc_chip_desc_of_module(module, false, &desc)) {
+    cm.rate = nc_chip_desc_macs_per_cycle(&desc, 8) > 0 ? nc_chip_desc_macs_per_cycle(&desc, 8) : 1;
+    cm.link = desc.link_bytes_per_cycle > 0 ? desc.link_bytes_per_cycle : 1;
+  }
+  int64_t cores = nc_core_chip_get_rows(chip) * nc_core_chip_get_cols(chip);
+  for (int64_t slowest = slowest_layer(a, m, &cm); used < cores;) {
+    size_t best = m;
+    int64_t best_k = 0, best_cost = slowest;
+    for (size_t i = 0; i < m; i++) {
+      int64_t k = next_split(&a[i]), old = a[i].k;
+      if (!k || used + (k - old) > cores)
+        continue;
+      a[i].k = k;
+      int64_t c = slowest_layer(a, m, &cm);
+      a[i].k = old;
+      if (c < best_cost)
+        best = i, best_k = k, best_cost = c;
+    }
+    if (best == m)
+      break;
+    used += best_k - a[best].k;
+    a[best].k = best_k;
+    slowest = best_cost;
+  }
+  int64_t slowest = 0, total = 0;
+  bool ok = true;
+  for (size_t i = 0; i < m && ok; i++) {
+    size_t have = tiles_of(chip, nc_dataflow_node_get_name(a[i].node));
+    if ((int64_t)have != a[i].k) { /* a new split of a layer whole or split for SRAM */
+      nc_op *t = a[i].first_tile;
+      for (nc_op *next; (next = nc_core_tile_next(t)) && !strcmp(nc_core_tile_get_node(next), nc_core_tile_get_node(t));)
+        nc_op_erase(next);
+      if ((ok = split_tile(t, a[i].node, a[i].k, ictx)) && have == 1)
+        nc_pass_stat_add(pass, 1, 1);
+    }
+    int64_t c = layer_cycles(a, m, i, &cm);
+    slowest = c > slowest ? c : slowest;
+    total += c * a[i].k;
+    if (nc_pass_get_option_bool(pass, "remarks"))
+      nc_op_emit_remark(a[i].node, "core-place: %lld core(s), about %lld cycles per core per frame",
+                        (long long)a[i].k, (long long)c);
+  }
+  free(a);
+  if (ok && m) {
+    nc_pass_stat_add(pass, 3, (uint64_t)slowest);
+    int64_t mean = total / (used > 0 ? used : 1);
+    nc_pass_stat_add(pass, 4, (uint64_t)(mean > 0 ? slowest * 100 / mean : 100));
+  }
+  return ok;
+}
+
 static int64_t manhattan(nc_op *a, nc_op *b)
 {
   return llabs(nc_core_tile_get_x(a) - nc_core_tile_get_x(b)) + llabs(nc_core_tile_get_y(a) - nc_core_tile_get_y(b));
@@ -172,6 +349,8 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
     if (nc_core_program_get_size(nc_core_tile_get_program(t)))
       return nc_op_emit_error(t, "core-place: the tile already has a program; place tiles before core-schedule");
   if (!split_nodes(pass, chip, fn, ictx))
+    return false;
+  if (nc_pass_get_option_bool(pass, "balance") && !balance_chip(pass, chip, fn, ictx))
     return false;
   int64_t rows = nc_core_chip_get_rows(chip), cols = nc_core_chip_get_cols(chip);
   int64_t n = (int64_t)nc_core_chip_get_num_tiles(chip);
@@ -216,7 +395,10 @@ const nc_pass_def nc_core_place_pass = {
     "buffers alone overflow is left whole: splitting cannot help, core-plan-memory reports it), then lays the "
     "tiles in pipeline order along a serpentine path through the grid (row 0 left to right, row 1 right to "
     "left, ...) so that consecutive layers are NoC neighbours. Fails if the network needs more cores than the "
-    "grid has.",
+    "grid has. With `balance`, the grid's spare cores are then given greedily, one output-channel split at a "
+    "time (convs of group 1 and matmuls), to the split that most shortens the slowest estimated pipeline stage "
+    "(a tile's compute at the chip's MACs per cycle plus its port's time sending its slice to every consumer "
+    "tile); statistics max-core-cycles and stage-imbalance-pct report the result, `remarks` a line per layer.",
   .anchor = "builtin.module",
   .options = options, .n_options = NC_COUNTOF(options),
   .stats = stats, .n_stats = NC_COUNTOF(stats),

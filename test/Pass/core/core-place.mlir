@@ -7,14 +7,17 @@
 // RUN: nc-opt --split-input-file --pass-pipeline='builtin.module(target-attach{target=northpole},dataflow-to-core{sram-bytes=200},core-place{max-tiles-per-layer=2})' %s | FileCheck %s --check-prefix=LIMIT
 // RUN: nc-opt --split-input-file --pass-pipeline='builtin.module(target-attach{target=northpole},dataflow-to-core{rows=2 cols=3 sram-bytes=200},core-place)' --mlir-pass-statistics %s 2>&1 >/dev/null | FileCheck %s --check-prefix=STATS
 // STATS:      CorePlace
+// STATS-NEXT:   (S) 0 max-core-cycles
 // STATS-NEXT:   (S) 3 noc-hops         - Sum of the NoC distances of all producer -> consumer tile pairs
 // STATS-NEXT:   (S) 0 num-split-layers - Number of layers split over several tiles
 // STATS-NEXT:   (S) 4 num-tiles        - Number of tiles placed
 // STATS:      CorePlace
+// STATS-NEXT:   (S) 0 max-core-cycles
 // STATS-NEXT:   (S) 3 noc-hops
 // STATS-NEXT:   (S) 1 num-split-layers
 // STATS-NEXT:   (S) 3 num-tiles
 // STATS:      CorePlace
+// STATS-NEXT:   (S) 0 max-core-cycles
 // STATS-NEXT:   (S) 6 noc-hops
 // STATS-NEXT:   (S) 1 num-split-layers
 // STATS-NEXT:   (S) 4 num-tiles
