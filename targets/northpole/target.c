@@ -74,7 +74,7 @@ static bool build(nc_pass_manager *pm, const nc_pass *o, const char *stop_after,
       return false;
   }
   if (stop >= 3)
-    return add(pm, "dataflow-to-core", NULL) && add(pm, "core-place", "balance=true") && add(pm, "core-schedule", NULL) &&
+    return add(pm, "dataflow-to-core", NULL) && add(pm, "core-place", "balance=true search-iterations=20000") && add(pm, "core-schedule", NULL) &&
            add(pm, "core-plan-memory", NULL);
   return true;
 }
