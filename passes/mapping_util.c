@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <isl/aff.h>
+#include <isl/fixed_box.h>
 #include <isl/ilp.h>
 #include <isl/map.h>
 #include <isl/options.h>
@@ -181,6 +183,159 @@ static isl_stat count_point(isl_point *pt, void *user)
   return isl_stat_ok;
 }
 
+/* One offset coordinate of a box at an iteration: the affine function's
+ * coefficients when it has no integer divisions, isl's evaluation if it has. */
+static bool eval_offset(isl_aff *aff, const int64_t *coords, int n_in, int64_t *out)
+{
+  if (isl_aff_dim(aff, isl_dim_div) == 0) {
+    isl_val *v = isl_aff_get_constant_val(aff);
+    bool ok = v && isl_val_is_int(v);
+    int64_t r = ok ? isl_val_get_num_si(v) : 0;
+    isl_val_free(v);
+    for (int i = 0; ok && i < n_in; i++) {
+      v = isl_aff_get_coefficient_val(aff, isl_dim_in, i);
+      ok = v && isl_val_is_int(v);
+      r += ok ? isl_val_get_num_si(v) * coords[i] : 0;
+      isl_val_free(v);
+    }
+    *out = r;
+    return ok;
+  }
+  isl_point *pt = isl_point_zero(isl_aff_get_domain_space(aff));
+  for (int i = 0; i < n_in; i++)
+    pt = isl_point_set_coordinate_val(pt, isl_dim_set, i, isl_val_int_from_si(isl_aff_get_ctx(aff), coords[i]));
+  isl_val *v = isl_aff_eval(isl_aff_copy(aff), pt);
+  bool ok = v && isl_val_is_int(v);
+  *out = ok ? isl_val_get_num_si(v) : 0;
+  isl_val_free(v);
+  return ok;
+}
+
+typedef struct box_walk {
+  const nc_iters *it;
+  nc_write_boxes *out;
+  isl_multi_aff *off;
+  int64_t coords[NC_MAX_RANK];
+  bool failed;
+} box_walk;
+
+static isl_stat box_point(isl_point *pt, void *user)
+{
+  box_walk *bw = user;
+  for (int i = 0; i < bw->it->dim; i++) {
+    isl_val *v = isl_point_get_coordinate_val(pt, isl_dim_set, i);
+    bw->coords[i] = v ? isl_val_get_num_si(v) : 0;
+    isl_val_free(v);
+  }
+  isl_point_free(pt);
+  int64_t r = nc_iters_rank(bw->it, bw->coords);
+  if (r < 0) {
+    bw->failed = true;
+    return isl_stat_error;
+  }
+  bw->out->present[r] = true;
+  for (int d = 0; d < bw->out->dim; d++) {
+    isl_aff *a = isl_multi_aff_get_at(bw->off, d);
+    bool ok = a && eval_offset(a, bw->coords, bw->it->dim, &bw->out->offset[(size_t)r * (size_t)bw->out->dim + (size_t)d]);
+    isl_aff_free(a);
+    if (!ok) {
+      bw->failed = true;
+      return isl_stat_error;
+    }
+  }
+  return isl_stat_ok;
+}
+
+/* Whether `w` is exactly the box `off(i) <= e < off(i) + size` on its domain;
+ * *per_iter gets the box's element count. 1, 0 or -1 (an isl error). */
+static int is_exact_box(isl_map *w, isl_multi_aff *off, isl_multi_val *size, int64_t *sizes, int64_t *per_iter)
+{
+  isl_map *exact = isl_map_universe(isl_map_get_space(w));
+  int n_in = (int)isl_map_dim(w, isl_dim_in);
+  *per_iter = 1;
+  for (int d = 0, n = (int)isl_multi_aff_size(off); d < n; d++) {
+    isl_val *sz = isl_multi_val_get_at(size, d);
+    int64_t extent = sz && isl_val_is_int(sz) ? isl_val_get_num_si(sz) : -1;
+    isl_val_free(sz);
+    if (extent < 0 || extent > INT32_MAX || (extent > 0 && *per_iter > INT64_MAX / extent)) {
+      isl_map_free(exact);
+      return 0;
+    }
+    sizes[d] = extent;
+    *per_iter *= extent;
+    /* e_d - off_d(i) as a function on the pair [i -> e] */
+    isl_local_space *ls = isl_local_space_from_space(isl_space_wrap(isl_map_get_space(w)));
+    isl_aff *ed = isl_aff_var_on_domain(ls, isl_dim_set, n_in + d);
+    isl_aff *lo = isl_aff_pullback_multi_aff(isl_multi_aff_get_at(off, d),
+                                             isl_multi_aff_domain_map(isl_map_get_space(w)));
+    isl_aff *diff = isl_aff_sub(ed, lo);
+    isl_set *band = isl_pw_aff_nonneg_set(isl_pw_aff_from_aff(isl_aff_copy(diff)));
+    band = isl_set_intersect(
+        band, isl_pw_aff_nonneg_set(isl_pw_aff_from_aff(isl_aff_add_constant_si(isl_aff_neg(diff), (int)extent - 1))));
+    exact = isl_map_intersect(exact, isl_set_unwrap(band));
+  }
+  exact = isl_map_intersect_domain(exact, isl_map_domain(isl_map_copy(w)));
+  isl_bool eq = isl_map_is_equal(exact, w);
+  isl_map_free(exact);
+  return eq == isl_bool_true ? 1 : eq == isl_bool_false ? 0 : -1;
+}
+
+int nc_mapping_write_boxes(const nc_op *node, int64_t lo, int64_t hi, isl_ctx *ctx, nc_write_boxes *out)
+{
+  memset(out, 0, sizeof *out);
+  nc_iters it;
+  if (!nc_iters_of_node(node, ctx, &it))
+    return -1;
+  mapping_isl_scope scope = mapping_isl_scope_enter(ctx);
+  isl_map *w = nc_dataflow_node_get_writes(node, ctx);
+  int n_out = w ? (int)isl_map_dim(w, isl_dim_out) : -1;
+  if (w && lo < hi && n_out >= 1) {
+    isl_set *slice = isl_set_universe(isl_space_range(isl_map_get_space(w)));
+    slice = isl_set_lower_bound_si(slice, isl_dim_set, 0, lo);
+    slice = isl_set_upper_bound_si(slice, isl_dim_set, 0, hi - 1);
+    w = isl_map_intersect_range(w, slice);
+  }
+  int answer = -1;
+  isl_fixed_box *box = w && n_out <= NC_MAX_RANK && it.dim <= NC_MAX_RANK && (int)isl_map_dim(w, isl_dim_in) == it.dim
+                           ? isl_map_get_range_simple_fixed_box_hull(w)
+                           : NULL;
+  isl_bool valid = box ? isl_fixed_box_is_valid(box) : isl_bool_error;
+  if (valid == isl_bool_false)
+    answer = 0;
+  if (valid == isl_bool_true) {
+    isl_multi_aff *off = isl_fixed_box_get_offset(box);
+    isl_multi_val *size = isl_fixed_box_get_size(box);
+    out->dim = n_out;
+    answer = off && size ? is_exact_box(w, off, size, out->size, &out->per_iter) : -1;
+    if (answer == 1) {
+      out->n = it.n;
+      out->present = nc_xcalloc(it.n + 1, sizeof *out->present);
+      out->offset = nc_xcalloc((it.n + 1) * (size_t)(n_out ? n_out : 1), sizeof *out->offset);
+      box_walk bw = {&it, out, off, {0}, false};
+      isl_set *dom = isl_map_domain(isl_map_copy(w));
+      if (!dom || isl_set_foreach_point(dom, box_point, &bw) != isl_stat_ok || bw.failed)
+        answer = -1;
+      isl_set_free(dom);
+    }
+    isl_multi_aff_free(off);
+    isl_multi_val_free(size);
+  }
+  isl_fixed_box_free(box);
+  isl_map_free(w);
+  mapping_isl_scope_exit(scope);
+  nc_iters_clear(&it);
+  if (answer != 1)
+    nc_write_boxes_clear(out);
+  return answer;
+}
+
+void nc_write_boxes_clear(nc_write_boxes *b)
+{
+  free(b->present);
+  free(b->offset);
+  memset(b, 0, sizeof *b);
+}
+
 bool nc_mapping_output_elements(const nc_op *node, int64_t lo, int64_t hi, isl_ctx *ctx, int64_t **counts,
                                   size_t *n)
 {
@@ -202,10 +357,20 @@ bool nc_mapping_output_elements(const nc_op *node, int64_t lo, int64_t hi, isl_c
     w = isl_map_intersect_range(w, slice);
   }
   counter c = {&it, nc_xcalloc(it.n + 1, sizeof *c.counts), {0}, false};
-  isl_set *pairs = w ? isl_map_wrap(w) : NULL;
-  bool ok = pairs && nc_set_fits_enumeration(pairs, NC_ITERS_MAX_POINTS) &&
-            isl_set_foreach_point(pairs, count_point, &c) == isl_stat_ok && !c.failed;
-  isl_set_free(pairs);
+  nc_write_boxes boxes;
+  int boxed = w ? nc_mapping_write_boxes(node, lo, hi, ctx, &boxes) : -1;
+  bool ok = boxed == 1;
+  if (ok)
+    for (size_t i = 0; i < it.n; i++)
+      c.counts[i] = boxes.present[i] ? boxes.per_iter : 0;
+  nc_write_boxes_clear(&boxes);
+  if (boxed == 0) {
+    isl_set *pairs = isl_map_wrap(isl_map_copy(w));
+    ok = pairs && nc_set_fits_enumeration(pairs, NC_ITERS_MAX_POINTS) &&
+         isl_set_foreach_point(pairs, count_point, &c) == isl_stat_ok && !c.failed;
+    isl_set_free(pairs);
+  }
+  isl_map_free(w);
   mapping_isl_scope_exit(scope);
   if (ok) {
     *counts = c.counts;
