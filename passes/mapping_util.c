@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include <isl/aff.h>
-#include <isl/fixed_box.h>
 #include <isl/ilp.h>
 #include <isl/map.h>
 #include <isl/options.h>
@@ -18,6 +17,7 @@
 #include <isl/val.h>
 
 #include "nc/dialects/dataflow/dataflow.h"
+#include "nc/dialects/dataflow/deps.h"
 #include "nc/passes/mapping.h"
 
 /* isl errors become NULL returns, not aborts, while the scope is alive. */
@@ -246,40 +246,6 @@ static isl_stat box_point(isl_point *pt, void *user)
   return isl_stat_ok;
 }
 
-/* Whether `w` is exactly the box `off(i) <= e < off(i) + size` on its domain;
- * *per_iter gets the box's element count. 1, 0 or -1 (an isl error). */
-static int is_exact_box(isl_map *w, isl_multi_aff *off, isl_multi_val *size, int64_t *sizes, int64_t *per_iter)
-{
-  isl_map *exact = isl_map_universe(isl_map_get_space(w));
-  int n_in = (int)isl_map_dim(w, isl_dim_in);
-  *per_iter = 1;
-  for (int d = 0, n = (int)isl_multi_aff_size(off); d < n; d++) {
-    isl_val *sz = isl_multi_val_get_at(size, d);
-    int64_t extent = sz && isl_val_is_int(sz) ? isl_val_get_num_si(sz) : -1;
-    isl_val_free(sz);
-    if (extent < 0 || extent > INT32_MAX || (extent > 0 && *per_iter > INT64_MAX / extent)) {
-      isl_map_free(exact);
-      return 0;
-    }
-    sizes[d] = extent;
-    *per_iter *= extent;
-    /* e_d - off_d(i) as a function on the pair [i -> e] */
-    isl_local_space *ls = isl_local_space_from_space(isl_space_wrap(isl_map_get_space(w)));
-    isl_aff *ed = isl_aff_var_on_domain(ls, isl_dim_set, n_in + d);
-    isl_aff *lo = isl_aff_pullback_multi_aff(isl_multi_aff_get_at(off, d),
-                                             isl_multi_aff_domain_map(isl_map_get_space(w)));
-    isl_aff *diff = isl_aff_sub(ed, lo);
-    isl_set *band = isl_pw_aff_nonneg_set(isl_pw_aff_from_aff(isl_aff_copy(diff)));
-    band = isl_set_intersect(
-        band, isl_pw_aff_nonneg_set(isl_pw_aff_from_aff(isl_aff_add_constant_si(isl_aff_neg(diff), (int)extent - 1))));
-    exact = isl_map_intersect(exact, isl_set_unwrap(band));
-  }
-  exact = isl_map_intersect_domain(exact, isl_map_domain(isl_map_copy(w)));
-  isl_bool eq = isl_map_is_equal(exact, w);
-  isl_map_free(exact);
-  return eq == isl_bool_true ? 1 : eq == isl_bool_false ? 0 : -1;
-}
-
 int nc_mapping_write_boxes(const nc_op *node, int64_t lo, int64_t hi, isl_ctx *ctx, nc_write_boxes *out)
 {
   memset(out, 0, sizeof *out);
@@ -295,32 +261,22 @@ int nc_mapping_write_boxes(const nc_op *node, int64_t lo, int64_t hi, isl_ctx *c
     slice = isl_set_upper_bound_si(slice, isl_dim_set, 0, hi - 1);
     w = isl_map_intersect_range(w, slice);
   }
-  int answer = -1;
-  isl_fixed_box *box = w && n_out <= NC_MAX_RANK && it.dim <= NC_MAX_RANK && (int)isl_map_dim(w, isl_dim_in) == it.dim
-                           ? isl_map_get_range_simple_fixed_box_hull(w)
-                           : NULL;
-  isl_bool valid = box ? isl_fixed_box_is_valid(box) : isl_bool_error;
-  if (valid == isl_bool_false)
-    answer = 0;
-  if (valid == isl_bool_true) {
-    isl_multi_aff *off = isl_fixed_box_get_offset(box);
-    isl_multi_val *size = isl_fixed_box_get_size(box);
+  isl_multi_aff *off = NULL;
+  int answer = w && n_out <= NC_MAX_RANK && it.dim <= NC_MAX_RANK && (int)isl_map_dim(w, isl_dim_in) == it.dim
+                   ? nc_deps_map_fixed_box(w, &off, out->size, &out->per_iter)
+                   : -1;
+  if (answer == 1) {
     out->dim = n_out;
-    answer = off && size ? is_exact_box(w, off, size, out->size, &out->per_iter) : -1;
-    if (answer == 1) {
-      out->n = it.n;
-      out->present = nc_xcalloc(it.n + 1, sizeof *out->present);
-      out->offset = nc_xcalloc((it.n + 1) * (size_t)(n_out ? n_out : 1), sizeof *out->offset);
-      box_walk bw = {&it, out, off, {0}, false};
-      isl_set *dom = isl_map_domain(isl_map_copy(w));
-      if (!dom || isl_set_foreach_point(dom, box_point, &bw) != isl_stat_ok || bw.failed)
-        answer = -1;
-      isl_set_free(dom);
-    }
-    isl_multi_aff_free(off);
-    isl_multi_val_free(size);
+    out->n = it.n;
+    out->present = nc_xcalloc(it.n + 1, sizeof *out->present);
+    out->offset = nc_xcalloc((it.n + 1) * (size_t)(n_out ? n_out : 1), sizeof *out->offset);
+    box_walk bw = {&it, out, off, {0}, false};
+    isl_set *dom = isl_map_domain(isl_map_copy(w));
+    if (!dom || isl_set_foreach_point(dom, box_point, &bw) != isl_stat_ok || bw.failed)
+      answer = -1;
+    isl_set_free(dom);
   }
-  isl_fixed_box_free(box);
+  isl_multi_aff_free(off);
   isl_map_free(w);
   mapping_isl_scope_exit(scope);
   nc_iters_clear(&it);
