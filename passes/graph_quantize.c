@@ -364,11 +364,12 @@ static void layer_rows(const layer_data *L, int64_t r0, int64_t n, double *out)
     return;
   }
   /* [K, N] = w^T with w [N, K]: element (i, j) is src[j * K + i] */
-  for (int64_t j = 0; j < len; j++)
-    for (int64_t r = 0; r < n; r++) {
-      int64_t k = j * L->rows + r0 + r;
-      out[r * len + j] = L->alpha * (f ? (double)f[k] : nc_tensor_get_f64(L->src, k));
-    }
+  for (int64_t jb = 0; jb < len; jb += 64) /* 64 x 64 tiles stay in cache */
+    for (int64_t j = jb; j < len && j < jb + 64; j++)
+      for (int64_t r = 0; r < n; r++) {
+        int64_t k = j * L->rows + r0 + r;
+        out[r * len + j] = L->alpha * (f ? (double)f[k] : nc_tensor_get_f64(L->src, k));
+      }
 }
 
 static bool layer_read(nc_op *op, layer_data *L)
@@ -436,8 +437,17 @@ static bool quantize_layer(rewrite *rw, nc_op *op, const qval *x, float sy, int 
   int64_t C = L.channels, len = L.row_len, nblk = block_rows(&L);
   double *sw = nc_xcalloc((size_t)C + 1, sizeof *sw);
   double *w = nc_xmalloc((size_t)(nblk * len + 1) * sizeof *w);
+  /* A transposed f32 gemm is read in its stored order ([N, K]: channel j's
+   * weights are contiguous), so neither pass strides across pages. */
+  const float *ft = L.trans_b && L.src->dtype == NC_DT_F32 ? L.src->data : NULL;
+  for (int64_t j = 0; ft && j < len && ok; j++)
+    for (int64_t i = 0; i < L.rows && ok; i++) {
+      double v = L.alpha * (double)ft[j * L.rows + i], a = fabs(v);
+      ok = isfinite(v);
+      sw[j] = a > sw[j] ? a : sw[j];
+    }
   /* channel of row r, element j: conv r, gemm j */
-  for (int64_t r0 = 0; r0 < L.rows && ok; r0 += nblk) {
+  for (int64_t r0 = 0; !ft && r0 < L.rows && ok; r0 += nblk) {
     int64_t n = L.rows - r0 < nblk ? L.rows - r0 : nblk;
     layer_rows(&L, r0, n, w);
     for (int64_t r = 0; r < n && ok; r++)
@@ -461,7 +471,14 @@ static bool quantize_layer(rewrite *rw, nc_op *op, const qval *x, float sy, int 
     sw[c] = sw[c] > 0 ? sw[c] / qmax : 1.0;
   nc_tensor *wq = nc_tensor_create(NC_DT_I8, L.rank, L.shape, 0);
   int8_t *wq8 = wq->data;
-  for (int64_t r0 = 0; r0 < L.rows; r0 += nblk) {
+  for (int64_t i0 = 0; ft && i0 < L.rows; i0 += 64) /* 64 x 64 tiles: reads along K, writes along N */
+    for (int64_t j0 = 0; j0 < len; j0 += 64)
+      for (int64_t j = j0; j < len && j < j0 + 64; j++)
+        for (int64_t i = i0; i < L.rows && i < i0 + 64; i++) {
+          double q = rint(L.alpha * (double)ft[j * L.rows + i] / sw[j]);
+          wq8[i * len + j] = (int8_t)(q > qmax ? qmax : q < -qmax ? -qmax : q);
+        }
+  for (int64_t r0 = 0; !ft && r0 < L.rows; r0 += nblk) {
     int64_t n = L.rows - r0 < nblk ? L.rows - r0 : nblk;
     layer_rows(&L, r0, n, w);
     for (int64_t r = 0; r < n; r++)
