@@ -89,6 +89,8 @@ typedef struct np_tile {
   /* simulation state */
   int8_t *in_data[NP_MAX_OPERANDS], *out_data;
   uint8_t *valid[NP_MAX_OPERANDS], *computed;
+  int8_t *scratch; /* the datapath's fast path (im2col rows, accumulators) */
+  size_t scratch_cap;
   int64_t live[NP_MAX_OPERANDS], peak[NP_MAX_OPERANDS];
   int64_t out_live, out_peak; /* computed elements not yet sent */
   np_msg **inbox, **inbox_tail; /* per inference of the run: the messages sent to the tile, in order */
