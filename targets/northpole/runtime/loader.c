@@ -530,6 +530,7 @@ void np_sim_destroy(void *state, void *userData)
   for (size_t i = 0; i < s->n_inputs && s->streams; i++)
     free(s->streams[i].iters), free(s->streams[i].blocks);
   free(s->streams);
+  free(s->tile_at);
   free(s->tiles);
   free(s->inputs);
   free(s->outputs);

@@ -124,6 +124,7 @@ typedef struct np_sim {
   size_t n_tiles;
   np_tile *tiles;
   np_stream *streams;
+  int32_t *tile_at; /* rows x cols: the last tile placed on each core (-1: none); built by the first run */
   /* last run */
   size_t batch;
   uint64_t total_cycles, first_end, last_end, latency;

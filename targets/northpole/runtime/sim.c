@@ -178,6 +178,17 @@ static void reset_inference(np_tile *t)
   t->pc = 0;
 }
 
+/* The tile a recv names by its core (x, y): the last tile placed there, or
+ * tile 0 if none (as a scan over the tiles would give); a grid lookup
+ * because every scheduling step asks every waiting tile. */
+static int source_tile(const np_sim *s, int64_t x, int64_t y)
+{
+  if (!s->tile_at || x < 0 || y < 0 || x >= s->chip.cols || y >= s->chip.rows)
+    return 0;
+  int32_t i = s->tile_at[y * s->chip.cols + x];
+  return i < 0 ? 0 : i;
+}
+
 static bool tile_ready(np_sim *s, np_tile *t)
 {
   if (t->done)
@@ -185,22 +196,14 @@ static bool tile_ready(np_sim *s, np_tile *t)
   const np_instr *in = &t->prog[t->pc];
   if (in->op != NP_OP_RECV)
     return true;
-  int src = in->a < 0 ? -1 : 0;
-  if (src == 0)
-    for (size_t i = 0; i < s->n_tiles; i++)
-      if (s->tiles[i].x == in->a && s->tiles[i].y == in->b)
-        src = (int)i;
+  int src = in->a < 0 ? -1 : source_tile(s, in->a, in->b);
   return find_msg(t, src, (int)in->c, t->inference, in->d) != NULL;
 }
 
 static bool do_recv(run_ctx *r, np_tile *t, const np_instr *in)
 {
   np_msg *m;
-  int src = -1;
-  if (in->a >= 0)
-    for (size_t i = 0; i < r->s->n_tiles; i++)
-      if (r->s->tiles[i].x == in->a && r->s->tiles[i].y == in->b)
-        src = (int)i;
+  int src = in->a < 0 ? -1 : source_tile(r->s, in->a, in->b);
   m = find_msg(t, src, (int)in->c, t->inference, in->d);
   m->received = true;
   uint32_t k = (uint32_t)in->c;
@@ -460,6 +463,16 @@ static bool np_sim_run(void *state, size_t batch, const void *const *inputs, voi
     t->inference = 0;
     t->t = t->busy = t->macs = t->bytes_sent = 0;
     t->done = t->n_instrs == 0;
+  }
+  if (!s->tile_at) {
+    s->tile_at = nc_rt_calloc((size_t)s->chip.rows * s->chip.cols + 1, sizeof *s->tile_at);
+    for (size_t i = 0; i < (size_t)s->chip.rows * s->chip.cols; i++)
+      s->tile_at[i] = -1;
+    for (size_t i = 0; i < s->n_tiles; i++) {
+      const np_tile *t = &s->tiles[i];
+      if (t->x >= 0 && t->y >= 0 && (uint32_t)t->x < s->chip.cols && (uint32_t)t->y < s->chip.rows)
+        s->tile_at[(size_t)t->y * s->chip.cols + (size_t)t->x] = (int32_t)i;
+    }
   }
   plan_host(&r);
   bool ok = true;
