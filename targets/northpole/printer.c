@@ -7,8 +7,9 @@
  * section per input says how the host streams it (rows or pixels, as
  * dataflow-deps assumed); one section per tile holds its layer (printer_layer.c)
  * restricted to its output channels, its buffers and their lifetimes, the
- * output elements of every node iteration (enumerated from the node's
- * `writes` relation with isl, compressed into strided blocks) and its
+ * output elements of every node iteration (strided blocks: computed from
+ * the node's `writes` as fixed-size boxes when they are, enumerated with
+ * isl otherwise) and its
  * program. Everything is written in IR order with fixed-width fields, so the
  * same input always gives the same bytes.
  */
