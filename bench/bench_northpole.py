@@ -181,7 +181,7 @@ def table(rows):
             if len(msg) > 160:
                 msg = msg[:157] + "..."
             out.append(head + " %s |" % ("does not compile: `%s`" % msg if not msg.startswith("simulate")
-                                           else "`%s`" % msg) + " |" * 7)
+                                           else "`%s`" % msg) + " |" * 6)
             continue
         exact = {True: "yes", False: "**no**", None: "-"}[r.get("exact")]
         pct = 100.0 / r["roofline"] if r.get("roofline") else None
