@@ -339,7 +339,9 @@ static nc_named_attr named(rewrite *rw, const char *name, nc_attr *value)
  * (beta * c for gemm) per channel or NULL. A conv row is one output channel
  * (`row_len` = C/g * k..); a gemm row is one k (`row_len` = N, the channels). */
 typedef struct layer_data {
-  nc_tensor *src; /* the constant as stored */
+  nc_tensor *src; /* the constant as stored: &view, or a copy (owned) */
+  nc_tensor view;
+  bool owned;
   bool conv, trans_b;
   double alpha;
   int64_t rows, row_len, channels;
@@ -376,7 +378,8 @@ static bool layer_read(nc_op *op, layer_data *L)
 {
   memset(L, 0, sizeof *L);
   nc_value *wv = nc_op_get_operand(op, 1), *bv = nc_op_get_num_operands(op) > 2 ? nc_op_get_operand(op, 2) : NULL;
-  nc_tensor *w = gp_constant_tensor(wv), *b = bv ? gp_constant_tensor(bv) : NULL;
+  L->owned = !gp_constant_view(wv, &L->view);
+  nc_tensor *w = L->owned ? gp_constant_tensor(wv) : &L->view, *b = bv ? gp_constant_tensor(bv) : NULL;
   bool ok = w && (!bv || b);
   L->conv = gp_is(op, "conv");
   nc_gemm_params gp = {1.0, 1.0, false, false};
@@ -410,7 +413,8 @@ static bool layer_read(nc_op *op, layer_data *L)
 
 static void layer_free(layer_data *L)
 {
-  nc_tensor_destroy(L->src);
+  if (L->owned)
+    nc_tensor_destroy(L->src);
   free(L->bias);
 }
 
