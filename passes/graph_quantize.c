@@ -475,10 +475,10 @@ static bool quantize_layer(rewrite *rw, nc_op *op, const qval *x, float sy, int 
     sw[c] = sw[c] > 0 ? sw[c] / qmax : 1.0;
   nc_tensor *wq = nc_tensor_create(NC_DT_I8, L.rank, L.shape, 0);
   int8_t *wq8 = wq->data;
-  for (int64_t i0 = 0; ft && i0 < L.rows; i0 += 64) /* 64 x 64 tiles: reads along K, writes along N */
-    for (int64_t j0 = 0; j0 < len; j0 += 64)
-      for (int64_t j = j0; j < len && j < j0 + 64; j++)
-        for (int64_t i = i0; i < L.rows && i < i0 + 64; i++) {
+  for (int64_t i0 = 0; ft && i0 < L.rows; i0 += 256) /* 256 x 256 tiles: reads along K, writes along N */
+    for (int64_t j0 = 0; j0 < len; j0 += 256)
+      for (int64_t j = j0; j < len && j < j0 + 256; j++)
+        for (int64_t i = i0; i < L.rows && i < i0 + 256; i++) {
           double q = rint(L.alpha * (double)ft[j * L.rows + i] / sw[j]);
           wq8[i * len + j] = (int8_t)(q > qmax ? qmax : q < -qmax ? -qmax : q);
         }
