@@ -207,18 +207,24 @@ NP_VECTORISE static void axpy_i8(int32_t *acc, int8_t a, const int8_t *b, int64_
     acc[i] += (int16_t)a * (int16_t)b[i];
 }
 
-/* Whether rows [y0, y1] of channels [c0, c1) of operand 0 have all arrived. */
-static bool rows_valid(const np_tile *t, int64_t c0, int64_t c1, int64_t y0, int64_t y1, int64_t h, int64_t w)
+/* Whether rows [y0, y1] x columns [x0, x1] of channels [c0, c1) of operand 0
+ * have all arrived (the box is clipped to the input). */
+static bool box_valid(const np_tile *t, int64_t c0, int64_t c1, int64_t y0, int64_t y1, int64_t x0, int64_t x1,
+                      int64_t h, int64_t w)
 {
-  if (y0 < 0)
-    y0 = 0;
-  if (y1 >= h)
-    y1 = h - 1;
-  if (y1 < y0)
+  y0 = y0 < 0 ? 0 : y0, y1 = y1 >= h ? h - 1 : y1;
+  x0 = x0 < 0 ? 0 : x0, x1 = x1 >= w ? w - 1 : x1;
+  if (y1 < y0 || x1 < x0)
     return true;
   for (int64_t c = c0; c < c1; c++)
-    if (memchr(t->valid[0] + (c * h + y0) * w, 0, (size_t)((y1 - y0 + 1) * w)))
-      return false;
+    for (int64_t y = y0; y <= y1; y++)
+      if (memchr(t->valid[0] + (c * h + y) * w + x0, 0, (size_t)(x1 - x0 + 1)))
+        return false;
+      else if (x0 == 0 && x1 == w - 1) { /* whole rows: one memchr for all of them */
+        if (memchr(t->valid[0] + (c * h + y) * w, 0, (size_t)((y1 - y) * w + w)))
+          return false;
+        break;
+      }
   return true;
 }
 
@@ -244,32 +250,36 @@ static bool conv_fast(np_tile *t, const window *g, const np_iter *it)
   int64_t kk = c * g->kh * g->kw, hw = g->oh * g->ow;
   if (kk <= 0 || hw <= 0 || kk > INT32_MAX / (128 * 128))
     return false;
-  /* the output rows the iteration covers: each run's rows in its channel plane */
-  int64_t oy0 = INT64_MAX, oy1 = -1;
+  /* the output rows and columns the iteration covers: each run's part of its channel plane */
+  int64_t oy0 = INT64_MAX, oy1 = -1, ox0 = INT64_MAX, ox1 = -1;
   for (uint32_t b = 0; b < it->n_blocks; b++) {
     const np_block *bk = &it->blocks[b];
     int64_t runs = bk->stride % hw == 0 ? (bk->count > 0) : bk->count; /* equal positions in every plane */
     for (int64_t i = 0; i < runs && bk->len > 0; i++) {
       int64_t s0 = bk->start + i * bk->stride, s1 = s0 + bk->len - 1;
-      int64_t ya = s0 / hw == s1 / hw ? s0 % hw / g->ow : 0, yb = s0 / hw == s1 / hw ? s1 % hw / g->ow : g->oh - 1;
-      oy0 = ya < oy0 ? ya : oy0;
-      oy1 = yb > oy1 ? yb : oy1;
+      bool plane = s0 / hw == s1 / hw;
+      int64_t ya = plane ? s0 % hw / g->ow : 0, yb = plane ? s1 % hw / g->ow : g->oh - 1;
+      int64_t xa = plane && ya == yb ? s0 % g->ow : 0, xb = plane && ya == yb ? s1 % g->ow : g->ow - 1;
+      oy0 = ya < oy0 ? ya : oy0, oy1 = yb > oy1 ? yb : oy1;
+      ox0 = xa < ox0 ? xa : ox0, ox1 = xb > ox1 ? xb : ox1;
     }
   }
   if (oy1 < 0 || oy1 - oy0 > 8) /* a bounded window of rows: iterations are rows or pixels */
     return false;
-  int64_t rows = oy1 - oy0 + 1;
-  if (!rows_valid(t, 0, c, oy0 * g->sh - g->pt, oy1 * g->sh - g->pt + (g->kh - 1) * g->dh, g->h, g->w))
+  int64_t rows = oy1 - oy0 + 1, cols = ox1 - ox0 + 1;
+  if (rows * cols * kk > ((int64_t)1 << 26)) /* the im2col scratch stays under 64 MB */
     return false;
-  /* im2col of the rows: [rows * ow][kk], padding 0 */
-  size_t bytes = (size_t)(rows * g->ow * kk);
-  int8_t *col = np_scratch_i8(t, bytes);
+  if (!box_valid(t, 0, c, oy0 * g->sh - g->pt, oy1 * g->sh - g->pt + (g->kh - 1) * g->dh, ox0 * g->sw - g->pl,
+                 ox1 * g->sw - g->pl + (g->kw - 1) * g->dw, g->h, g->w))
+    return false;
+  /* im2col of the covered pixels: [rows * cols][kk], padding 0 */
+  int8_t *col = np_scratch_i8(t, (size_t)(rows * cols * kk));
   if (!col)
     return false;
   const int8_t *x = t->in_data[0];
   for (int64_t r = 0; r < rows; r++)
-    for (int64_t ox = 0; ox < g->ow; ox++) {
-      int8_t *p = col + (r * g->ow + ox) * kk;
+    for (int64_t ox = ox0; ox <= ox1; ox++) {
+      int8_t *p = col + (r * cols + ox - ox0) * kk;
       int64_t oy = oy0 + r;
       for (int64_t ci = 0; ci < c; ci++)
         for (int64_t ky = 0; ky < g->kh; ky++) {
@@ -282,7 +292,7 @@ static bool conv_fast(np_tile *t, const window *g, const np_iter *it)
     }
   NP_FOREACH_ELEMENT(it, e, {
     int64_t ox = e % g->ow, oy = e / g->ow % g->oh, k = e / hw % m, kl = k - t->ch_lo;
-    int32_t acc = dot_i8(col + ((oy - oy0) * g->ow + ox) * kk, t->weights + kl * kk, kk);
+    int32_t acc = dot_i8(col + ((oy - oy0) * cols + ox - ox0) * kk, t->weights + kl * kk, kk);
     t->out_data[e] = requantize(t, kl, acc);
     t->computed[e] = 1;
   })
