@@ -188,6 +188,12 @@ __attribute__((target("avx2"))) static int32_t dot_i8_avx2(const int8_t *a, cons
     acc = _mm256_add_epi32(acc, _mm256_madd_epi16(x, y));
   }
   __m128i s = _mm_add_epi32(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
+  if (i + 8 <= n) { /* an 8-byte step shortens the scalar tail (a 3x3 conv on 3 channels has 27) */
+    __m128i x = _mm_cvtepi8_epi16(_mm_loadl_epi64((const __m128i *)(const void *)(a + i)));
+    __m128i y = _mm_cvtepi8_epi16(_mm_loadl_epi64((const __m128i *)(const void *)(b + i)));
+    s = _mm_add_epi32(s, _mm_madd_epi16(x, y));
+    i += 8;
+  }
   s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4e));
   s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xb1));
   return _mm_cvtsi128_si32(s) + dot_i8_plain(a + i, b + i, n - i);
