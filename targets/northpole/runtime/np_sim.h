@@ -45,6 +45,7 @@ typedef struct np_buffer {
 /** A message in flight on the NoC (or from the host). */
 typedef struct np_msg {
   struct np_msg *next;
+  struct np_msg *hnext; /* the next in its np_tile.msg_bucket chain */
   int src;              /* tile index, -1 for the host */
   int iter_operand;     /* for host messages: the operand they feed */
   size_t inference;
@@ -95,6 +96,8 @@ typedef struct np_tile {
   int64_t out_live, out_peak; /* computed elements not yet sent */
   np_msg **inbox, **inbox_tail; /* per inference of the run: the messages sent to the tile, in order */
   size_t n_inbox;
+  np_msg **msg_bucket;          /* the inbox hashed by (src, iter, operand, inference), chains in inbox order */
+  size_t n_buckets, n_msgs;
   size_t pc, inference;
   uint64_t t;
   bool done;

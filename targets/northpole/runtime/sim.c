@@ -108,24 +108,70 @@ static const char *instr_text(const np_instr *in, char *buf, size_t len)
 
 /* --- messages ------------------------------------------------------------------------------------------------------ */
 
-/* The message (src, iteration, inference) in t's inbox, or NULL. Messages
- * are kept per inference, so a recv looks only at its inference's few. */
+/* Messages are found by a hash of what a recv names, not by walking the
+ * inbox: a tile receives thousands of iterations per inference. */
+static size_t msg_hash(int src, int operand, size_t inference, int64_t iter, size_t n_buckets)
+{
+  uint64_t h = (uint64_t)iter * 0x9E3779B97F4A7C15u ^ (uint64_t)(int64_t)src * 0xC2B2AE3D27D4EB4Fu ^
+               (uint64_t)inference * 0x165667B19E3779F9u ^ (uint64_t)(src < 0 ? operand : 0) * 0x27D4EB2F165667C5u;
+  h ^= h >> 29;
+  return (size_t)(h & (n_buckets - 1));
+}
+
+static bool msg_matches(const np_msg *m, int src, int operand, size_t inference, int64_t iter)
+{
+  return m->src == src && m->inference == inference && m->iter == iter && (src >= 0 || m->iter_operand == operand);
+}
+
+/* Appends m to its chain's end, so a chain lists its messages in inbox order. */
+static void msg_link(np_tile *t, np_msg *m)
+{
+  np_msg **p = &t->msg_bucket[msg_hash(m->src, m->iter_operand, m->inference, m->iter, t->n_buckets)];
+  while (*p)
+    p = &(*p)->hnext;
+  m->hnext = NULL;
+  *p = m;
+}
+
+static void msg_unlink(np_tile *t, np_msg *m)
+{
+  np_msg **p = &t->msg_bucket[msg_hash(m->src, m->iter_operand, m->inference, m->iter, t->n_buckets)];
+  while (*p && *p != m)
+    p = &(*p)->hnext;
+  if (*p)
+    *p = m->hnext;
+  t->n_msgs--;
+}
+
+/* The first message (src, iteration, inference) in t's inbox, or NULL. */
 static np_msg *find_msg(np_tile *t, int src, int operand, size_t inference, int64_t iter)
 {
-  for (np_msg *m = t->inbox[inference]; m; m = m->next)
-    if (m->src == src && m->inference == inference && m->iter == iter && (src >= 0 || m->iter_operand == operand))
+  if (!t->n_buckets)
+    return NULL;
+  for (np_msg *m = t->msg_bucket[msg_hash(src, operand, inference, iter, t->n_buckets)]; m; m = m->hnext)
+    if (msg_matches(m, src, operand, inference, iter))
       return m;
   return NULL;
 }
 
 static void post(np_tile *to, np_msg *m)
 {
+  if (to->n_msgs + 1 > 2 * to->n_buckets) { /* grow, relinking every message in inbox order */
+    free(to->msg_bucket);
+    to->n_buckets = to->n_buckets ? 4 * to->n_buckets : 64;
+    to->msg_bucket = nc_rt_calloc(to->n_buckets, sizeof *to->msg_bucket);
+    for (size_t k = 0; k < to->n_inbox; k++)
+      for (np_msg *x = to->inbox[k]; x; x = x->next)
+        msg_link(to, x);
+  }
+  to->n_msgs++;
   m->next = NULL;
   if (to->inbox_tail[m->inference])
     to->inbox_tail[m->inference]->next = m;
   else
     to->inbox[m->inference] = m;
   to->inbox_tail[m->inference] = m;
+  msg_link(to, m);
 }
 
 void np_clear_inbox(np_tile *t)
@@ -138,8 +184,9 @@ void np_clear_inbox(np_tile *t)
     }
   free(t->inbox);
   free(t->inbox_tail);
-  t->inbox = t->inbox_tail = NULL;
-  t->n_inbox = 0;
+  free(t->msg_bucket);
+  t->inbox = t->inbox_tail = t->msg_bucket = NULL;
+  t->n_inbox = t->n_buckets = t->n_msgs = 0;
 }
 
 static np_msg *pack(int src, size_t inference, int64_t iter, const np_iter *what, const int8_t *from)
@@ -336,6 +383,7 @@ static bool step_tile(run_ctx *r, size_t ti)
       return unreceived(r, t, m);
     n = m->next;
     t->inbox[t->inference] = n;
+    msg_unlink(t, m);
     free(m->data);
     free(m);
   }
