@@ -196,7 +196,10 @@ __attribute__((target("avx2"))) static int32_t dot_i8_avx2(const int8_t *a, cons
   }
   s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4e));
   s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xb1));
-  return _mm_cvtsi128_si32(s) + dot_i8_plain(a + i, b + i, n - i);
+  int32_t sum = _mm_cvtsi128_si32(s);
+  for (; i < n; i++)
+    sum += (int16_t)a[i] * (int16_t)b[i];
+  return sum;
 }
 
 static int32_t dot_i8(const int8_t *a, const int8_t *b, int64_t n)
