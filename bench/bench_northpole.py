@@ -5,7 +5,9 @@ For each model -- torchvision resnet18, resnet50, mobilenet_v2,
 mobilenet_v3_small, squeezenet1_1, googlenet, densenet121, vgg11 (random
 weights, fixed seed, torch.onnx at opset 13, exported by
 test/models/gen_torchvision.py into --cache and reused while up to date) and
-the digits CNN of examples/digits -- at each precision (8 bits; 4 bits too
+the digits CNN of examples/digits, plus vgg11_noavgpool (vgg11 with its
+adaptive average pool replaced by an identity, which compiles before
+average pools do) -- at each precision (8 bits; 4 bits too
 once nc-compile has --precision), this measures:
 
   compile    `nc-compile MODEL --calibration=CAL --mlir-timing`: wall seconds
@@ -49,6 +51,8 @@ sys.path.insert(0, os.path.join(ROOT, "test", "models"))
 TORCHVISION = ["resnet18", "resnet50", "mobilenet_v2", "mobilenet_v3_small", "squeezenet1_1", "googlenet",
                "densenet121", "vgg11"]
 LEVELS = ["graph", "quantized", "dataflow", "core"]
+NOAVG = "_noavgpool"
+EXTRA = ["vgg11" + NOAVG]  # compiles before average pools do: the compile-speed yardstick of issue 9
 BEGIN, END = "<!-- bench_northpole:begin -->", "<!-- bench_northpole:end -->"
 
 
@@ -69,10 +73,11 @@ def run(cmd, timeout):
         return p.returncode, p.stdout, p.stderr, wall, kb * 1024 if kb else None
 
 
-def first_error(stderr):
+def first_error(stderr, path=None):
     for line in stderr.splitlines():
         if "error" in line:
-            return line.strip()
+            line = line.strip()
+            return line.replace(path, os.path.basename(path)) if path else line
     lines = [l for l in stderr.splitlines() if l.strip()]
     return lines[-1].strip() if lines else "failed"
 
@@ -96,6 +101,18 @@ def prepare_models(args):
     tv = [m for m in names if m != "digits"]
     if tv:
         import gen_torchvision  # noqa: E402 (needs torch)
+        import torch
+
+        build = gen_torchvision.build
+
+        def build_variant(name):  # "<model>_noavgpool": the adaptive average pool replaced by an identity
+            if name.endswith(NOAVG):
+                model = build(name[:-len(NOAVG)])
+                model.avgpool = torch.nn.Identity()  # at 224x224 the features are already 7x7
+                return model
+            return build(name)
+
+        gen_torchvision.build = build_variant
         gargs = argparse.Namespace(out=args.cache, seed=args.seed, opset=13, batch2=True)
         for name in tv:
             made = gen_torchvision.generate(name, gargs)
@@ -128,7 +145,7 @@ def bench_one(args, name, onnx, calib, x2, ref, bits, work):
             if lrc != 0:
                 stage, err = level, lerr
                 break
-        row["error"] = "%s: %s" % (stage, first_error(err))
+        row["error"] = "%s: %s" % (stage, first_error(err, onnx))
         return row
     stats = os.path.join(work, "%s_%d.json" % (name, bits))
     sim = os.path.join(work, "%s_%d_sim.npy" % (name, bits))
@@ -196,7 +213,8 @@ def main():
     ap.add_argument("--bin", default=os.path.join(ROOT, "build", "bin"), help="nc-compile and nc-run (default: %(default)s)")
     ap.add_argument("--cache", default=os.path.join(ROOT, "build", "bench-models"),
                     help="where the exported models are kept (default: %(default)s)")
-    ap.add_argument("--models", default=",".join(TORCHVISION + ["digits"]), help="comma-separated (default: %(default)s)")
+    ap.add_argument("--models", default=",".join(TORCHVISION + EXTRA + ["digits"]),
+                    help="comma-separated (default: %(default)s)")
     ap.add_argument("--bits", default=None, help="comma-separated precisions (default: 8, and 4 if nc-compile has "
                     "--precision)")
     ap.add_argument("--seed", type=int, default=1234)
