@@ -17,6 +17,8 @@
 
 #include <inttypes.h>
 #include <isl/aff.h>
+#include <isl/local_space.h>
+#include <isl/stride_info.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -122,6 +124,41 @@ static isl_stat add_box_pair(isl_point *pnt, void *user)
   return add_span(l, l->scratch, l->box_count) ? isl_stat_ok : isl_stat_error;
 }
 
+/* The piece with every strided coordinate divided out: where isl finds
+ * that e_d = off_d(pair) + s_d * k (s_d > 1; a stride-2 1x1 conv reads every
+ * other column), e_d is replaced by k. Per pair this is a bijection, so the
+ * counts are the same; a strided box becomes a dense one. NULL if no
+ * coordinate is strided or on an isl error. */
+static isl_map *divide_strides(isl_map *by_pair)
+{
+  int n_in = (int)isl_map_dim(by_pair, isl_dim_in), n_out = (int)isl_map_dim(by_pair, isl_dim_out);
+  isl_space *pair_space = isl_space_wrap(isl_map_get_space(by_pair));
+  isl_multi_aff *f = isl_multi_aff_identity(isl_space_map_from_set(isl_space_copy(pair_space)));
+  bool strided = false;
+  for (int d = 0; d < n_out && f; d++) {
+    isl_stride_info *si = isl_map_get_range_stride_info(by_pair, d);
+    isl_val *stride = si ? isl_stride_info_get_stride(si) : NULL;
+    isl_aff *off = si ? isl_stride_info_get_offset(si) : NULL;
+    isl_stride_info_free(si);
+    if (!stride || !off || isl_val_is_int(stride) != isl_bool_true || isl_val_cmp_si(stride, 1) <= 0) {
+      isl_val_free(stride);
+      isl_aff_free(off);
+      continue;
+    }
+    strided = true;
+    /* e_d = off_d(pair) + stride * k, as a function of [pair -> k] */
+    isl_aff *k = isl_aff_var_on_domain(isl_local_space_from_space(isl_space_copy(pair_space)), isl_dim_set, n_in + d);
+    isl_aff *o = isl_aff_pullback_multi_aff(off, isl_multi_aff_domain_map(isl_map_get_space(by_pair)));
+    f = isl_multi_aff_set_at(f, n_in + d, isl_aff_add(o, isl_aff_scale_val(k, stride)));
+  }
+  isl_space_free(pair_space);
+  if (!strided || !f) {
+    isl_multi_aff_free(f);
+    return NULL;
+  }
+  return isl_set_unwrap(isl_set_preimage_multi_aff(isl_map_wrap(isl_map_copy(by_pair)), f));
+}
+
 /* One disjoint piece of the lifetimes, reversed to [P[w] -> C[r]] -> T[e]:
  * if the elements sharing a lifetime form a fixed-size box, only the
  * lifetime pairs are visited; otherwise every element is. */
@@ -134,6 +171,14 @@ static isl_stat add_piece(isl_basic_map *piece, void *user)
   int boxed = isl_map_dim(by_pair, isl_dim_out) <= 64 ? nc_deps_map_fixed_box(by_pair, &off, sizes, &l->box_count)
                                                        : 0;
   isl_multi_aff_free(off);
+  if (boxed == 0) { /* a strided box: count it with the strides divided out */
+    isl_map *dense = divide_strides(by_pair);
+    off = NULL;
+    if (dense && nc_deps_map_fixed_box(dense, &off, sizes, &l->box_count) == 1)
+      boxed = 1;
+    isl_multi_aff_free(off);
+    isl_map_free(dense);
+  }
   isl_stat st;
   if (boxed == 1) {
     isl_set *pairs = isl_map_domain(by_pair);
