@@ -285,6 +285,7 @@ void nc_context_destroy(nc_context *ctx)
     free(s->lines);
   }
   free(ctx->sources);
+  free(ctx->whole_file_reads);
   free(ctx->handlers);
   free(ctx->dialects);
   free(ctx->idents.slots);
@@ -295,6 +296,36 @@ void nc_context_destroy(nc_context *ctx)
   pthread_mutex_destroy(&ctx->lock);
   nc_arena_destroy(ctx->arena);
   free(ctx);
+}
+
+#define MAX_WHOLE_FILE_READS 64
+
+void nc_context_note_whole_file_read(nc_context *ctx, nc_ident *file, nc_ident *source)
+{
+  if (file == source)
+    return;
+  pthread_mutex_lock(&ctx->lock);
+  size_t i = 0;
+  while (i < ctx->n_whole_file_reads && ctx->whole_file_reads[i].file != file)
+    i++;
+  if (i == ctx->n_whole_file_reads && i < MAX_WHOLE_FILE_READS) {
+    if (!ctx->whole_file_reads)
+      ctx->whole_file_reads = nc_xcalloc(MAX_WHOLE_FILE_READS, sizeof *ctx->whole_file_reads);
+    ctx->whole_file_reads[ctx->n_whole_file_reads].file = file;
+    ctx->whole_file_reads[ctx->n_whole_file_reads++].source = source;
+  }
+  pthread_mutex_unlock(&ctx->lock);
+}
+
+nc_ident *nc_context_get_whole_file_reader(nc_context *ctx, nc_ident *file)
+{
+  nc_ident *r = NULL;
+  pthread_mutex_lock(&ctx->lock);
+  for (size_t i = 0; i < ctx->n_whole_file_reads && !r; i++)
+    if (ctx->whole_file_reads[i].file == file)
+      r = ctx->whole_file_reads[i].source;
+  pthread_mutex_unlock(&ctx->lock);
+  return r;
 }
 
 void nc_context_set_allow_unregistered_dialects(nc_context *ctx, bool allow) { ctx->allow_unregistered = allow; }

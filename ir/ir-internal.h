@@ -224,7 +224,13 @@ struct nc_context {
   uint32_t next_parse_id;
 
   nc_attr *external_resources; /* dictionary key -> dictionary, from the last parse */
+  struct { nc_ident *file, *source; } *whole_file_reads; /* see nc_context_get_whole_file_reader */
+  size_t n_whole_file_reads;
 };
+
+/* Records that the parser read the whole-file location `"file":0:0` from
+ * the source buffer `source` (at most a few dozen are kept). */
+void nc_context_note_whole_file_read(nc_context *ctx, nc_ident *file, nc_ident *source);
 
 /* Pool allocation of IR objects (ops, blocks, regions, arguments). */
 void *nc_ctx_alloc(nc_context *ctx, size_t size);

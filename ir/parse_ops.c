@@ -1233,6 +1233,7 @@ static void parser_free(nc_asm_parser *p)
   free(p->bscopes);
   free(p->aliases);
   free(p->dlocs);
+  free(p->storage_cache);
   free(p->default_dialects);
   nc_arena_destroy(p->arena);
 }

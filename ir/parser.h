@@ -137,6 +137,7 @@ struct nc_asm_parser {
   char *slab;
   void *slab_free;
   const char *released;    /* text before this has been released */
+  struct storage_cache_entry *storage_cache; /* see dialect_attrs.c; allocated on first use */
 };
 
 /* The op under construction while a custom parser runs. */
