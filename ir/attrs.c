@@ -173,7 +173,7 @@ static void *attr_make(nc_context *ctx, const void *key)
   const nc_attr *k = key;
   nc_attr *a = nc_uniq_new(ctx, sizeof *a);
   *a = *k;
-  a->ctx = ctx;
+  a->ctx_id = ctx->id;
   nc_arena *ar = ctx->arena;
   switch (k->kind) {
   case NC_ATTR_STRING: a->str.s = nc_arena_strndup(ar, k->str.s, k->str.len); break;
@@ -212,7 +212,7 @@ static void *attr_make(nc_context *ctx, const void *key)
 
 static nc_attr *unique(nc_context *ctx, nc_attr *k)
 {
-  k->ctx = ctx;
+  k->ctx_id = ctx->id;
   return nc_uniq_get(ctx, &ctx->attrs, hash_key(k), k, attr_eq, attr_make);
 }
 
@@ -543,7 +543,7 @@ nc_ident *nc_attr_dialect_get_namespace(const nc_attr *a)
 /* --- queries ----------------------------------------------------------------------------- */
 
 nc_attr_kind nc_attr_get_kind(const nc_attr *a) { return (nc_attr_kind)a->kind; }
-nc_context *nc_attr_get_context(const nc_attr *a) { return a->ctx; }
+nc_context *nc_attr_get_context(const nc_attr *a) { return nc_context_by_id(a->ctx_id); }
 nc_type *nc_attr_get_type(const nc_attr *a) { return a->type; }
 bool nc_attr_is_location(const nc_attr *a) { return a->kind >= NC_ATTR_LOC_UNKNOWN; }
 int64_t nc_attr_get_int(const nc_attr *a) { return a->i; }

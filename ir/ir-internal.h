@@ -56,7 +56,7 @@ struct nc_resource {
 struct nc_attr {
   uint8_t kind;
   uint8_t splat;      /* dense elements */
-  nc_context *ctx;
+  uint16_t ctx_id;    /* the context, by its id (nc_context_by_id): 40 bytes an attribute, not 48 */
   nc_type *type;
   union {
     int64_t i;
@@ -225,8 +225,12 @@ struct nc_context {
 
   nc_attr *external_resources; /* dictionary key -> dictionary, from the last parse */
   struct { nc_ident *file, *source; } *whole_file_reads; /* see nc_context_get_whole_file_reader */
+  uint16_t id;                 /* its slot in the table of live contexts (nc_context_by_id) */
   size_t n_whole_file_reads;
 };
+
+/* The live context with this id (attributes store ids, not pointers). */
+nc_context *nc_context_by_id(uint16_t id);
 
 /* Records that the parser read the whole-file location `"file":0:0` from
  * the source buffer `source` (at most a few dozen are kept). */
