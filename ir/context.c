@@ -20,6 +20,16 @@
 
 static uint64_t stored_hash(const void *p) { return nc_uniq_hash_of(p); }
 
+/* The hash an object of `t` keeps: all 64 bits, or the low 32 (hash_inline). */
+static inline uint64_t table_hash(const nc_uniq_table *t, const void *p)
+{
+  uint32_t h;
+  if (!t->hash_inline)
+    return stored_hash(p);
+  memcpy(&h, (const char *)p + 4, sizeof h);
+  return h;
+}
+
 /* Uniqued objects are allocated with an 8-byte hash header in front. */
 static void *uniq_alloc(nc_context *ctx, size_t size, uint64_t hash)
 {
@@ -51,7 +61,7 @@ static void uniq_grow(nc_uniq_table *t)
     void *s = t->slots[i];
     if (!s)
       continue;
-    size_t j = stored_hash(slot_ptr(s)) & (ncap - 1);
+    size_t j = table_hash(t, slot_ptr(s)) & (ncap - 1);
     while (slots[j])
       j = (j + 1) & (ncap - 1);
     slots[j] = s;
@@ -74,7 +84,7 @@ void *nc_uniq_get(nc_context *ctx, nc_uniq_table *t, uint64_t hash, const void *
     uintptr_t st = (uintptr_t)s & ~(((uintptr_t)1 << TAG_SHIFT) - 1);
     if (st == tag || !st) {
       void *e = slot_ptr(s);
-      if (stored_hash(e) == hash && eq(e, key)) {
+      if (table_hash(t, e) == (t->hash_inline ? (uint32_t)hash : hash) && eq(e, key)) {
         pthread_mutex_unlock(&ctx->lock);
         return e;
       }
@@ -82,7 +92,12 @@ void *nc_uniq_get(nc_context *ctx, nc_uniq_table *t, uint64_t hash, const void *
     i = (i + 1) & mask;
   }
   void *e = make(ctx, key);
-  ((uint64_t *)e)[-1] = hash;
+  if (t->hash_inline) {
+    uint32_t h = (uint32_t)hash;
+    memcpy((char *)e + 4, &h, sizeof h);
+  } else {
+    ((uint64_t *)e)[-1] = hash;
+  }
   t->slots[i] = tag_slot(e, hash);
   t->count++;
   pthread_mutex_unlock(&ctx->lock);
@@ -92,6 +107,7 @@ void *nc_uniq_get(nc_context *ctx, nc_uniq_table *t, uint64_t hash, const void *
 /* Objects built by `make` callbacks must be allocated with this. */
 void *nc_uniq_new(nc_context *ctx, size_t size);
 void *nc_uniq_new(nc_context *ctx, size_t size) { return uniq_alloc(ctx, size, 0); }
+void *nc_uniq_new_inline(nc_context *ctx, size_t size) { return nc_arena_alloc_aligned(ctx->arena, size, 8); }
 
 /* --- identifiers ----------------------------------------------------------------------- */
 
@@ -253,6 +269,7 @@ nc_context *nc_context_create(void)
 {
   nc_context *ctx = nc_xcalloc(1, sizeof *ctx);
   ctx->id = context_id_take(ctx);
+  ctx->attrs.hash_inline = true;
   pthread_mutexattr_t attr;
   pthread_mutexattr_init(&attr);
   pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);

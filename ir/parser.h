@@ -59,6 +59,7 @@ typedef struct iso_scope {
   nc_value **nums; /* numeric names */
   size_t n_nums;
   size_t fwd_start; /* index into p->fwd when the scope started */
+  size_t root_depth; /* p->n_bscopes inside the isolated region's own body (SIZE_MAX: none) */
 } iso_scope;
 
 /* A forward reference placeholder still waiting for its definition. */
