@@ -163,13 +163,12 @@ enum {
   OPT_TRANSLATION, /* OPT_TRANSLATION + i: translations[i] */
 };
 
-/* Diagnostics name the input the user gave (see nc_diag_print_for_input);
- * with no location they print as nc-opt's do. */
+/* Diagnostics name the input the user gave (see nc_diag_print_for_input). */
 static const char *diag_input;
 
 static bool print_file_diag(const nc_diag *d, void *user)
 {
-  nc_diag_print_for_input(d, user, NULL, diag_input, stderr);
+  nc_diag_print_for_input(d, user, "nc-translate", diag_input, stderr);
   return true;
 }
 
