@@ -1,0 +1,237 @@
+"""Tests of the nc Python package (python/): nc.ir, nc.passmanager,
+DiagnosticError, run/compile/simulate, and the error paths of each.
+Run by bindings.test (lit) with PYTHONPATH=build/python."""
+import gc
+import os
+import sys
+import tempfile
+import tracemalloc
+import unittest
+
+import numpy as np
+
+import nc
+from nc.ir import Context, Module, Operation
+from nc.passmanager import PassManager
+
+SRC = os.environ.get("NC_SRC", os.path.join(os.path.dirname(__file__), "..", ".."))
+DIGITS = os.path.join(SRC, "examples", "digits")
+
+CSE_INPUT = """func.func @f(%a: i32) -> i32 {
+  %0 = arith.addi %a, %a : i32
+  %1 = arith.addi %a, %a : i32
+  %2 = arith.muli %0, %1 : i32
+  return %2 : i32
+}
+"""
+
+
+class IrTest(unittest.TestCase):
+    def setUp(self):
+        self.ctx = Context()
+
+    def test_parse_and_print(self):
+        m = Module.parse(CSE_INPUT, self.ctx)
+        text = str(m)
+        self.assertIn("func.func @f(%arg0: i32) -> i32", text)
+        self.assertEqual(text, m.print())
+        self.assertIn('"arith.addi"', m.print(generic=True))
+        self.assertIn("loc(", m.print(debuginfo=True))
+        # printed IR parses back to the same text
+        self.assertEqual(str(Module.parse(text, self.ctx)), text)
+        self.assertIs(m.context, self.ctx)
+
+    def test_parse_file(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
+            f.write(CSE_INPUT)
+        try:
+            m = Module.parse_file(f.name, self.ctx)
+            self.assertEqual(m.operation.name, "builtin.module")
+        finally:
+            os.unlink(f.name)
+        with self.assertRaises(nc.DiagnosticError):
+            Module.parse_file("/nonexistent/x.mlir", self.ctx)
+
+    def test_walk_operations(self):
+        m = Module.parse(CSE_INPUT, self.ctx)
+        names = [op.name for op in m.operations]
+        self.assertEqual(names, ["builtin.module", "func.func", "arith.addi", "arith.addi", "arith.muli",
+                                 "func.return"])
+        muli = m.operations[4]
+        self.assertIsInstance(muli, Operation)
+        self.assertEqual((muli.num_operands, muli.num_results), (2, 1))
+        self.assertEqual(muli.parent.name, "func.func")
+        self.assertIsNone(m.operation.parent)
+        self.assertIn("arith.muli", str(muli))
+
+    def test_parse_error_has_location(self):
+        with self.assertRaises(nc.DiagnosticError) as cm:
+            Module.parse("func.func @f() {\n  %0 = arith.bogus\n}\n", self.ctx, filename="bad.mlir")
+        e = cm.exception
+        self.assertTrue(str(e).startswith("bad.mlir:2:8: error: custom op 'arith.bogus' is unknown"), str(e))
+        self.assertEqual(e.severity, "error")
+        self.assertEqual(e.diagnostics[0][0], "error")
+        # the diagnostics were taken: none are left behind in the context
+        self.assertEqual(self.ctx.take_diagnostics(), [])
+
+    def test_verify(self):
+        m = Module.parse(CSE_INPUT, self.ctx)
+        self.assertTrue(m.verify())
+        ctx = Context(allow_unregistered_dialects=True)
+        bad = Module.parse('"test.op"() : () -> ()\n', ctx)
+        self.assertTrue(bad.verify())
+
+    def test_use_after_destroy_raises(self):
+        m = Module.parse(CSE_INPUT, self.ctx)
+        ops = m.operations
+        m.destroy()
+        with self.assertRaises(RuntimeError):
+            ops[2].name
+        with self.assertRaises(RuntimeError):
+            str(m)
+        with self.assertRaises(RuntimeError):
+            m.operations
+        m.destroy()  # twice is harmless
+
+    def test_op_keeps_module_alive(self):
+        op = Module.parse(CSE_INPUT, Context()).operations[4]
+        gc.collect()
+        self.assertEqual(op.name, "arith.muli")
+        self.assertEqual(op.parent.parent.name, "builtin.module")
+
+    def test_wrong_types_raise(self):
+        with self.assertRaises(TypeError):
+            Module.parse(CSE_INPUT, "not a context")
+        with self.assertRaises(TypeError):
+            Module.parse(42, self.ctx)
+        with self.assertRaises(TypeError):
+            Operation()
+
+
+class PassManagerTest(unittest.TestCase):
+    def setUp(self):
+        self.ctx = Context()
+
+    def test_cse(self):
+        m = Module.parse(CSE_INPUT, self.ctx)
+        pm = PassManager.parse("builtin.module(func.func(cse))", self.ctx)
+        self.assertEqual(str(pm), "builtin.module(func.func(cse))")
+        pm.run(m)
+        self.assertEqual([op.name for op in m.operations].count("arith.addi"), 1)
+
+    def test_handles_go_stale_after_run(self):
+        m = Module.parse(CSE_INPUT, self.ctx)
+        ops = m.operations
+        PassManager.parse("builtin.module(func.func(cse))", self.ctx).run(m)
+        with self.assertRaises(RuntimeError):
+            ops[3].name
+
+    def test_options_and_instrumentation(self):
+        m = Module.parse(CSE_INPUT, self.ctx)
+        pm = PassManager.parse("builtin.module(func.func(canonicalize{max-iterations=3},cse))", self.ctx)
+        self.assertIn("max-iterations=3", str(pm))
+        report = pm.run(m, statistics=True)
+        self.assertIn("1 num-cse'd", report)
+        m2 = Module.parse(CSE_INPUT, self.ctx)
+        self.assertIn("// -----// IR Dump After", pm.run(m2, print_after_all=True))
+
+    def test_bad_pipeline(self):
+        with self.assertRaises(nc.DiagnosticError) as cm:
+            PassManager.parse("builtin.module(func.func(cs))", self.ctx)
+        self.assertIn("cs", str(cm.exception))
+        self.assertIn("did you mean 'cse'", str(cm.exception))
+
+    def test_other_context(self):
+        m = Module.parse(CSE_INPUT, Context())
+        with self.assertRaises(ValueError):
+            PassManager.parse("builtin.module(func.func(cse))", self.ctx).run(m)
+
+    def test_failing_pass_raises(self):
+        # graph-quantize without calibration data fails with a diagnostic
+        m = Module.parse(nc.compile(os.path.join(DIGITS, "digits_cnn.onnx"), emit="graph"), self.ctx, filename="g.mlir")
+        with self.assertRaises(nc.DiagnosticError) as cm:
+            PassManager.parse("builtin.module(graph-quantize{calibration=/nonexistent.npy})", self.ctx).run(m)
+        self.assertEqual(cm.exception.severity, "error")
+        self.assertIn("error:", str(cm.exception))
+
+
+class DriverTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.x = np.load(os.path.join(DIGITS, "test_x.npy"))[:4]
+        cls.model = os.path.join(DIGITS, "digits_cnn.onnx")
+
+    def test_run(self):
+        (y,) = nc.run(self.model, [self.x])
+        self.assertEqual(y.shape, (4, 10))
+        ref = np.load(os.path.join(DIGITS, "reference_logits.npy"))[:4]
+        self.assertLess(float(np.abs(y - ref).max()), 1e-3)
+        with open(self.model, "rb") as f:
+            (y2,) = nc.run(f.read(), self.x)
+        np.testing.assert_array_equal(y, y2)
+
+    def test_compile_and_simulate_match_int8_interpreter(self):
+        calib = np.load(os.path.join(DIGITS, "train_x.npy"))[:32]
+        r = nc.compile(self.model, target="northpole", calibration=calib)
+        self.assertIsInstance(r.binary, bytes)
+        self.assertGreater(len(r.binary), 1000)
+        outputs, stats = nc.simulate(r, [self.x])
+        self.assertEqual(stats["target"], "northpole")
+        self.assertEqual(stats["inferences"], 4)
+        int8_ir = nc.compile(self.model, emit="quantized", calibration=calib)
+        with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
+            f.write(int8_ir)
+        try:
+            (ref,) = nc.run(f.name, [self.x])
+        finally:
+            os.unlink(f.name)
+        np.testing.assert_array_equal(outputs[0], ref)
+
+    def test_errors(self):
+        with self.assertRaises(nc.DiagnosticError):
+            nc.run("/nonexistent.onnx", [self.x])
+        with self.assertRaises(TypeError):
+            nc.run(self.model, [[1, 2, 3]])
+        with self.assertRaises(TypeError):
+            nc.run(12, [self.x])
+        with self.assertRaises(nc.DiagnosticError):
+            nc.compile(self.model, target="nosuchchip")
+        with self.assertRaises(nc.DiagnosticError):
+            nc.compile(self.model, no_such_option=1)
+        with self.assertRaises(TypeError):
+            nc.simulate(3.5, [self.x])
+        with self.assertRaises(nc.DiagnosticError):
+            nc.simulate(b"not a binary", [self.x])
+
+
+class LeakTest(unittest.TestCase):
+    def test_no_reference_leaks(self):
+        ctx = Context()
+        base = sys.getrefcount(ctx)
+        tracemalloc.start()
+        for _ in range(3):  # warm up caches
+            m = Module.parse(CSE_INPUT, ctx)
+            [op.name for op in m.operations]
+            PassManager.parse("builtin.module(func.func(cse))", ctx).run(m)
+            del m
+        gc.collect()
+        before = tracemalloc.take_snapshot()
+        for _ in range(200):
+            m = Module.parse(CSE_INPUT, ctx)
+            [op.parent for op in m.operations]
+            PassManager.parse("builtin.module(func.func(cse))", ctx).run(m)
+            try:
+                Module.parse("bogus", ctx)
+            except nc.DiagnosticError:
+                pass
+            del m
+        gc.collect()
+        after = tracemalloc.take_snapshot()
+        tracemalloc.stop()
+        grown = sum(s.size_diff for s in after.compare_to(before, "filename"))
+        self.assertLess(grown, 64 * 1024, "Python memory grew by %d bytes over 200 iterations" % grown)
+        self.assertEqual(sys.getrefcount(ctx), base)
+
+
+if __name__ == "__main__":
+    unittest.main()
