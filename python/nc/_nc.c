@@ -155,6 +155,8 @@ typedef struct {
   ContextObject *context;
   nc_op *op;        /* owned top-level op; NULL once destroyed */
   uint64_t epoch;   /* bumped whenever handles into the module may dangle */
+  bool borrowed;    /* a Python pass's view of IR owned elsewhere: never destroyed here */
+  PyObject *erased; /* set of addresses of ops erased through Operation.erase */
 } ModuleObject;
 
 typedef struct {
@@ -207,7 +209,8 @@ static PyObject *Module_parse_file(PyTypeObject *type, PyObject *args, PyObject 
 }
 
 static void Module_dealloc(ModuleObject *m) {
-  if (m->op) nc_op_destroy(m->op);
+  if (m->op && !m->borrowed) nc_op_destroy(m->op);
+  Py_XDECREF(m->erased);
   Py_XDECREF(m->context);
   Py_TYPE(m)->tp_free((PyObject *)m);
 }
@@ -243,6 +246,11 @@ static PyObject *Module_str(ModuleObject *m) {
 }
 
 static PyObject *make_operation(ModuleObject *m, nc_op *op) {
+  if (m->erased) { /* the address holds a live op again */
+    PyObject *key = PyLong_FromVoidPtr(op);
+    if (!key || PySet_Discard(m->erased, key) < 0) { Py_XDECREF(key); return NULL; }
+    Py_DECREF(key);
+  }
   OperationObject *o = PyObject_New(OperationObject, &OperationType);
   if (!o) return NULL;
   Py_INCREF(m);
@@ -289,6 +297,10 @@ static PyObject *Module_verify(ModuleObject *m, PyObject *unused) {
 
 static PyObject *Module_destroy(ModuleObject *m, PyObject *unused) {
   (void)unused;
+  if (m->borrowed) {
+    PyErr_SetString(PyExc_RuntimeError, "a pass cannot destroy the IR it runs on");
+    return NULL;
+  }
   if (m->op) nc_op_destroy(m->op);
   m->op = NULL;
   m->epoch++;
@@ -351,7 +363,146 @@ static bool op_check(OperationObject *o) {
     PyErr_SetString(PyExc_RuntimeError, "operation used after its module was destroyed or rewritten");
     return false;
   }
+  if (o->module->erased) {
+    PyObject *key = PyLong_FromVoidPtr(o->op);
+    int dead = key ? PySet_Contains(o->module->erased, key) : -1;
+    Py_XDECREF(key);
+    if (dead) {
+      if (dead > 0) PyErr_SetString(PyExc_RuntimeError, "operation used after it was erased");
+      return false;
+    }
+  }
   return true;
+}
+
+/* --- Value ------------------------------------------------------------------------- */
+
+typedef struct {
+  PyObject_HEAD
+  OperationObject *owner; /* the op the value was reached from (validity, keep-alive) */
+  nc_value *value;
+} ValueObject;
+
+static PyTypeObject ValueType;
+
+static PyObject *make_value(OperationObject *owner, nc_value *v) {
+  ValueObject *o = PyObject_New(ValueObject, &ValueType);
+  if (!o) return NULL;
+  Py_INCREF(owner);
+  o->owner = owner;
+  o->value = v;
+  return (PyObject *)o;
+}
+
+static void Value_dealloc(ValueObject *v) {
+  Py_XDECREF(v->owner);
+  PyObject_Free(v);
+}
+
+static PyObject *Value_type(ValueObject *v, void *unused) {
+  (void)unused;
+  if (!op_check(v->owner)) return NULL;
+  char *s = nc_type_to_string(nc_value_get_type(v->value));
+  if (!s) return PyErr_NoMemory();
+  PyObject *r = PyUnicode_FromString(s);
+  free(s);
+  return r;
+}
+
+static PyObject *Value_num_uses(ValueObject *v, void *unused) {
+  (void)unused;
+  if (!op_check(v->owner)) return NULL;
+  return PyLong_FromSize_t(nc_value_get_num_uses(v->value));
+}
+
+static PyObject *Value_replace_all_uses_with(ValueObject *v, PyObject *arg) {
+  if (!PyObject_TypeCheck(arg, &ValueType)) {
+    PyErr_Format(PyExc_TypeError, "replace_all_uses_with: expected a Value, got %s", Py_TYPE(arg)->tp_name);
+    return NULL;
+  }
+  ValueObject *w = (ValueObject *)arg;
+  if (!op_check(v->owner) || !op_check(w->owner)) return NULL;
+  if (v->owner->module->op != w->owner->module->op) {
+    PyErr_SetString(PyExc_ValueError, "replace_all_uses_with: the values belong to different modules");
+    return NULL;
+  }
+  if (nc_value_get_type(v->value) != nc_value_get_type(w->value)) {
+    PyErr_SetString(PyExc_TypeError, "replace_all_uses_with: the values have different types");
+    return NULL;
+  }
+  nc_value_replace_all_uses_with(v->value, w->value);
+  Py_RETURN_NONE;
+}
+
+static PyGetSetDef Value_getset[] = {
+  {"type", (getter)Value_type, NULL, "The type, as text (e.g. 'tensor<1x10xf32>').", NULL},
+  {"num_uses", (getter)Value_num_uses, NULL, "Number of uses.", NULL},
+  {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyMethodDef Value_methods[] = {
+  {"replace_all_uses_with", (PyCFunction)Value_replace_all_uses_with, METH_O,
+   "Makes every use of this value use `other` (same module and type) instead."},
+  {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject ValueType = {
+  PyVarObject_HEAD_INIT(NULL, 0)
+  .tp_name = "nc._nc.Value",
+  .tp_basicsize = sizeof(ValueObject),
+  .tp_flags = Py_TPFLAGS_DEFAULT,
+  .tp_doc = "An SSA value (an op result or block argument).",
+  .tp_dealloc = (destructor)Value_dealloc,
+  .tp_getset = Value_getset,
+  .tp_methods = Value_methods,
+};
+
+static PyObject *Operation_values(OperationObject *o, bool results) {
+  if (!op_check(o)) return NULL;
+  size_t n = results ? nc_op_get_num_results(o->op) : nc_op_get_num_operands(o->op);
+  PyObject *list = PyList_New((Py_ssize_t)n);
+  for (size_t i = 0; list && i < n; i++) {
+    PyObject *v = make_value(o, results ? nc_op_get_result(o->op, i) : nc_op_get_operand(o->op, i));
+    if (!v) { Py_CLEAR(list); break; }
+    PyList_SET_ITEM(list, (Py_ssize_t)i, v);
+  }
+  return list;
+}
+
+static PyObject *Operation_operands(OperationObject *o, void *unused) {
+  (void)unused;
+  return Operation_values(o, false);
+}
+
+static PyObject *Operation_results(OperationObject *o, void *unused) {
+  (void)unused;
+  return Operation_values(o, true);
+}
+
+static nc_walk_result note_erased(nc_op *op, void *user) {
+  PyObject *key = PyLong_FromVoidPtr(op);
+  if (!key || PySet_Add(user, key) < 0) { Py_XDECREF(key); return NC_WALK_INTERRUPT; }
+  Py_DECREF(key);
+  return NC_WALK_ADVANCE;
+}
+
+static PyObject *Operation_erase(OperationObject *o, PyObject *unused) {
+  (void)unused;
+  if (!op_check(o)) return NULL;
+  if (!nc_op_get_parent_op(o->op)) {
+    PyErr_SetString(PyExc_ValueError, "erase: the top-level op cannot be erased (use Module.destroy)");
+    return NULL;
+  }
+  for (size_t i = 0; i < nc_op_get_num_results(o->op); i++)
+    if (!nc_value_use_empty(nc_op_get_result(o->op, i))) {
+      PyErr_Format(PyExc_ValueError, "erase: result #%zu still has uses", i);
+      return NULL;
+    }
+  ModuleObject *m = o->module;
+  if (!m->erased && !(m->erased = PySet_New(NULL))) return NULL;
+  if (nc_op_walk(o->op, NC_WALK_PRE_ORDER, note_erased, m->erased) == NC_WALK_INTERRUPT) return NULL;
+  nc_op_erase(o->op);
+  Py_RETURN_NONE;
 }
 
 static PyObject *Operation_name(OperationObject *o, void *unused) {
@@ -386,11 +537,44 @@ static PyObject *Operation_str(OperationObject *o) {
   return print_op(o->op, 0, 0);
 }
 
+static PyObject *Operation_walk(OperationObject *o, PyObject *args) {
+  PyObject *fn = NULL;
+  if (!PyArg_ParseTuple(args, "|O", &fn)) return NULL;
+  if (!op_check(o)) return NULL;
+  if (fn && !PyCallable_Check(fn)) {
+    PyErr_SetString(PyExc_TypeError, "walk: expected a callable");
+    return NULL;
+  }
+  collect_ctx c = {o->module, PyList_New(0), false};
+  if (!c.list) return NULL;
+  nc_op_walk(o->op, NC_WALK_PRE_ORDER, collect_op, &c);
+  if (c.failed) { Py_DECREF(c.list); return NULL; }
+  if (!fn) return c.list;
+  for (Py_ssize_t i = 0; i < PyList_GET_SIZE(c.list); i++) {
+    PyObject *r = PyObject_CallOneArg(fn, PyList_GET_ITEM(c.list, i));
+    if (!r) { Py_DECREF(c.list); return NULL; }
+    Py_DECREF(r);
+  }
+  Py_DECREF(c.list);
+  Py_RETURN_NONE;
+}
+
+static PyMethodDef Operation_methods[] = {
+  {"walk", (PyCFunction)Operation_walk, METH_VARARGS,
+   "walk(fn=None): the op and every op nested in it, pre-order; with fn, calls fn(op) on each (the list "
+   "is taken first, so fn may erase ops) and returns None."},
+  {"erase", (PyCFunction)Operation_erase, METH_NOARGS,
+   "Erases the op (and the ops nested in it); its results must have no uses. Handles to them then raise."},
+  {NULL, NULL, 0, NULL},
+};
+
 static PyGetSetDef Operation_getset[] = {
   {"name", (getter)Operation_name, NULL, "The op name, e.g. 'graph.conv'.", NULL},
   {"num_operands", (getter)Operation_num_operands, NULL, "Number of operands.", NULL},
   {"num_results", (getter)Operation_num_results, NULL, "Number of results.", NULL},
   {"parent", (getter)Operation_parent, NULL, "The enclosing op, or None.", NULL},
+  {"operands", (getter)Operation_operands, NULL, "The operands, as Values.", NULL},
+  {"results", (getter)Operation_results, NULL, "The results, as Values.", NULL},
   {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -402,6 +586,7 @@ static PyTypeObject OperationType = {
   .tp_doc = "A borrowed handle to an op; keeps its module alive.",
   .tp_dealloc = (destructor)Operation_dealloc,
   .tp_getset = Operation_getset,
+  .tp_methods = Operation_methods,
   .tp_str = (reprfunc)Operation_str,
 };
 
@@ -497,6 +682,114 @@ static PyTypeObject PassManagerType = {
   .tp_str = (reprfunc)PassManager_str,
 };
 
+/* --- passes written in Python ------------------------------------------------------ */
+
+/* A registered Python pass: the C definition first, so nc_pass_get_def(pass)
+ * leads back to the Python class. Never freed: the registry keeps the
+ * definition for the life of the process. */
+typedef struct {
+  nc_pass_def def;
+  PyObject *cls;
+} py_pass_def;
+
+static bool run_python_pass(nc_pass *pass, nc_op *op) {
+  const py_pass_def *pd = (const py_pass_def *)nc_pass_get_def(pass);
+  PyGILState_STATE gil = PyGILState_Ensure();
+  bool ok = false;
+  /* a borrowed view of the IR the pass runs on; invalidated afterwards so
+   * handles the pass kept raise instead of dangling */
+  ModuleObject *view = (ModuleObject *)ModuleType.tp_alloc(&ModuleType, 0);
+  PyObject *opobj = NULL, *inst = NULL, *r = NULL;
+  if (view) {
+    view->op = op;
+    view->borrowed = true;
+    opobj = make_operation(view, op);
+  }
+  if (opobj) inst = PyObject_CallNoArgs(pd->cls);
+  if (inst) r = PyObject_CallMethod(inst, "run", "O", opobj);
+  if (r) {
+    ok = r == Py_None || PyObject_IsTrue(r) == 1;
+    if (!ok) nc_op_emit_error(op, "python pass '%s' returned failure", pd->def.argument);
+  } else {
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyObject *text = value ? PyObject_Str(value) : NULL;
+    const char *msg = text ? PyUnicode_AsUTF8(text) : NULL;
+    nc_op_emit_error(op, "python pass '%s' raised %s: %s", pd->def.argument,
+                     type ? ((PyTypeObject *)type)->tp_name : "an exception", msg ? msg : "");
+    PyErr_Clear();
+    Py_XDECREF(text);
+    Py_XDECREF(type);
+    Py_XDECREF(value);
+    Py_XDECREF(tb);
+  }
+  if (view) {
+    view->op = NULL;
+    view->epoch++;
+  }
+  Py_XDECREF(r);
+  Py_XDECREF(inst);
+  Py_XDECREF(opobj);
+  Py_XDECREF(view);
+  PyGILState_Release(gil);
+  return ok;
+}
+
+static char *dup_attr(PyObject *cls, const char *name, const char *fallback) {
+  PyObject *v = PyObject_GetAttrString(cls, name);
+  if (!v) {
+    if (!fallback) return NULL;
+    PyErr_Clear();
+    return strdup(fallback);
+  }
+  const char *s = PyUnicode_Check(v) ? PyUnicode_AsUTF8(v) : NULL;
+  char *r = s ? strdup(s) : NULL;
+  if (!s) PyErr_Format(PyExc_TypeError, "pass attribute '%s' must be a str", name);
+  Py_DECREF(v);
+  return r;
+}
+
+static PyObject *register_pass(PyObject *self, PyObject *cls) {
+  (void)self;
+  if (!PyType_Check(cls)) {
+    PyErr_SetString(PyExc_TypeError, "register_pass: expected a class with `argument` and `run(self, op)`");
+    return NULL;
+  }
+  if (!PyObject_HasAttrString(cls, "run")) {
+    PyErr_SetString(PyExc_TypeError, "register_pass: the class has no run(self, op) method");
+    return NULL;
+  }
+  char *argument = dup_attr(cls, "argument", NULL);
+  if (!argument) return NULL;
+  if (nc_pass_lookup(argument, strlen(argument))) {
+    PyErr_Format(PyExc_ValueError, "register_pass: a pass named '%s' is already registered", argument);
+    free(argument);
+    return NULL;
+  }
+  PyObject *anchor_obj = PyObject_GetAttrString(cls, "anchor");
+  char *anchor = NULL;
+  if (!anchor_obj) PyErr_Clear();
+  else {
+    if (anchor_obj != Py_None) anchor = dup_attr(cls, "anchor", NULL);
+    Py_DECREF(anchor_obj);
+    if (anchor_obj != Py_None && !anchor) { free(argument); return NULL; }
+  }
+  py_pass_def *pd = calloc(1, sizeof *pd);
+  if (!pd) { free(argument); free(anchor); return PyErr_NoMemory(); }
+  pd->def.argument = argument;
+  pd->def.name = dup_attr(cls, "__name__", argument);
+  pd->def.group = "Python";
+  pd->def.summary = dup_attr(cls, "summary", "");
+  pd->def.description = "";
+  pd->def.anchor = anchor;
+  pd->def.run = run_python_pass;
+  Py_INCREF(cls);
+  pd->cls = cls;
+  nc_pass_register(&pd->def);
+  Py_INCREF(cls);
+  return cls;
+}
+
 /* --- module ------------------------------------------------------------------------ */
 
 static PyObject *set_diagnostic_error(PyObject *self, PyObject *cls) {
@@ -512,6 +805,10 @@ static PyObject *set_diagnostic_error(PyObject *self, PyObject *cls) {
 
 static PyMethodDef module_methods[] = {
   {"_set_diagnostic_error", set_diagnostic_error, METH_O, "Sets the class raised for diagnostics."},
+  {"register_pass", register_pass, METH_O,
+   "register_pass(cls): registers a pass written in Python (class attributes `argument`, optional `summary` "
+   "and `anchor` (an op name, e.g. 'func.func'; None: any op), and a method run(self, op) returning None/True "
+   "or False on failure) under `argument`, usable in pipeline strings next to C passes. Usable as a decorator."},
   {NULL, NULL, 0, NULL},
 };
 
@@ -521,7 +818,7 @@ static struct PyModuleDef nc_module = {PyModuleDef_HEAD_INIT, "_nc", "nc's C API
 PyMODINIT_FUNC PyInit__nc(void) {
   nc_register_all_passes();
   nc_register_all_targets();
-  if (PyType_Ready(&ContextType) < 0 || PyType_Ready(&ModuleType) < 0 || PyType_Ready(&OperationType) < 0 ||
+  if (PyType_Ready(&ContextType) < 0 || PyType_Ready(&ModuleType) < 0 || PyType_Ready(&OperationType) < 0 || PyType_Ready(&ValueType) < 0 ||
       PyType_Ready(&PassManagerType) < 0)
     return NULL;
   PyObject *m = PyModule_Create(&nc_module);
@@ -534,6 +831,8 @@ PyMODINIT_FUNC PyInit__nc(void) {
   PyModule_AddObject(m, "Module", (PyObject *)&ModuleType);
   Py_INCREF(&OperationType);
   PyModule_AddObject(m, "Operation", (PyObject *)&OperationType);
+  Py_INCREF(&ValueType);
+  PyModule_AddObject(m, "Value", (PyObject *)&ValueType);
   Py_INCREF(&PassManagerType);
   PyModule_AddObject(m, "PassManager", (PyObject *)&PassManagerType);
   return m;
