@@ -12,7 +12,7 @@ import numpy as np
 
 import nc
 from nc.ir import Context, Module, Operation
-from nc.passmanager import PassManager
+from nc.passmanager import PassManager, register_pass
 
 SRC = os.environ.get("NC_SRC", os.path.join(os.path.dirname(__file__), "..", ".."))
 DIGITS = os.path.join(SRC, "examples", "digits")
@@ -153,6 +153,164 @@ class PassManagerTest(unittest.TestCase):
             PassManager.parse("builtin.module(graph-quantize{calibration=/nonexistent.npy})", self.ctx).run(m)
         self.assertEqual(cm.exception.severity, "error")
         self.assertIn("error:", str(cm.exception))
+
+
+IDENTITY_INPUT = """func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = graph.identity %x : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = graph.identity %x : (tensor<4xf32>) -> tensor<4xf32>
+  %2 = graph.add %0, %1 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %3 = graph.add %x, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %4 = graph.mul %2, %3 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %4 : tensor<4xf32>
+}
+"""
+
+
+@register_pass
+class ForwardIdentity:
+    argument = "test-py-forward-identity"
+    summary = "Forwards graph.identity operands to their uses"
+    anchor = "func.func"
+
+    def run(self, func):
+        for op in func.walk():
+            if op.name == "graph.identity":
+                op.results[0].replace_all_uses_with(op.operands[0])
+                op.erase()
+
+
+@register_pass
+class Raising:
+    argument = "test-py-raise"
+
+    def run(self, op):
+        raise ValueError("boom")
+
+
+@register_pass
+class Failing:
+    argument = "test-py-fail"
+
+    def run(self, op):
+        return False
+
+
+class KeepHandle:
+    kept = None
+
+
+@register_pass
+class Keeping:
+    argument = "test-py-keep"
+
+    def run(self, op):
+        KeepHandle.kept = op
+
+
+class RewriteTest(unittest.TestCase):
+    def setUp(self):
+        self.ctx = Context()
+
+    def test_values(self):
+        m = Module.parse(IDENTITY_INPUT, self.ctx)
+        add = m.operations[4]
+        self.assertEqual(add.name, "graph.add")
+        self.assertEqual([v.type for v in add.operands], ["tensor<4xf32>"] * 2)
+        self.assertEqual(add.results[0].num_uses, 1)
+        self.assertEqual(m.operations[2].results[0].num_uses, 1)
+
+    def test_rewrite_by_hand(self):
+        m = Module.parse(IDENTITY_INPUT, self.ctx)
+        ident = m.operations[2]
+        with self.assertRaises(ValueError):  # still used
+            ident.erase()
+        ident.results[0].replace_all_uses_with(ident.operands[0])
+        ident.erase()
+        with self.assertRaises(RuntimeError):
+            ident.name
+        self.assertTrue(m.verify())
+        self.assertEqual([op.name for op in m.operations].count("graph.identity"), 1)
+        with self.assertRaises(ValueError):
+            m.operation.erase()
+
+    def test_replace_errors(self):
+        m = Module.parse(IDENTITY_INPUT, self.ctx)
+        other = Module.parse(IDENTITY_INPUT, self.ctx)
+        v = m.operations[2].results[0]
+        with self.assertRaises(TypeError):
+            v.replace_all_uses_with("x")
+        with self.assertRaises(ValueError):
+            v.replace_all_uses_with(other.operations[2].results[0])
+        i32 = Module.parse(CSE_INPUT, self.ctx)
+        with self.assertRaises(ValueError):
+            v.replace_all_uses_with(i32.operations[2].results[0])
+        mixed = Module.parse("func.func @g(%a: i32, %x: tensor<4xf32>) -> (i32, tensor<4xf32>) {\n"
+                             "  %0 = arith.addi %a, %a : i32\n"
+                             "  %1 = graph.identity %x : (tensor<4xf32>) -> tensor<4xf32>\n"
+                             "  return %0, %1 : i32, tensor<4xf32>\n}\n", self.ctx)
+        addi, ident = mixed.operations[2], mixed.operations[3]
+        with self.assertRaises(TypeError):  # different types in one module
+            ident.results[0].replace_all_uses_with(addi.results[0])
+
+    def test_walk_with_callback(self):
+        m = Module.parse(IDENTITY_INPUT, self.ctx)
+        seen = []
+        self.assertIsNone(m.operation.walk(lambda op: seen.append(op.name)))
+        self.assertEqual(seen, [op.name for op in m.operations])
+        with self.assertRaises(TypeError):
+            m.operation.walk(3)
+        with self.assertRaises(ZeroDivisionError):
+            m.operation.walk(lambda op: 1 / 0)
+
+    def test_python_pass_in_pipeline_with_cse(self):
+        m = Module.parse(IDENTITY_INPUT, self.ctx)
+        pm = PassManager.parse("builtin.module(func.func(test-py-forward-identity,cse))", self.ctx)
+        report = pm.run(m, statistics=True)
+        self.assertIn("ForwardIdentity", report)
+        self.assertIn("1 num-cse'd", report)
+        self.assertEqual([op.name for op in m.operations],
+                         ["builtin.module", "func.func", "graph.add", "graph.mul", "func.return"])
+
+    def test_python_pass_errors(self):
+        m = Module.parse(IDENTITY_INPUT, self.ctx, filename="id.mlir")
+        with self.assertRaises(nc.DiagnosticError) as cm:
+            PassManager.parse("builtin.module(test-py-raise)", self.ctx).run(m)
+        self.assertIn("id.mlir:1:1: error: 'builtin.module' op python pass 'test-py-raise' raised ValueError: boom",
+                      str(cm.exception))
+        with self.assertRaises(nc.DiagnosticError) as cm:
+            PassManager.parse("builtin.module(test-py-fail)", self.ctx).run(m)
+        self.assertIn("returned failure", str(cm.exception))
+
+    def test_handle_kept_by_a_pass_goes_stale(self):
+        m = Module.parse(IDENTITY_INPUT, self.ctx)
+        PassManager.parse("builtin.module(test-py-keep)", self.ctx).run(m)
+        with self.assertRaises(RuntimeError):
+            KeepHandle.kept.name
+        with self.assertRaises(RuntimeError):
+            str(KeepHandle.kept)
+
+    def test_register_errors(self):
+        with self.assertRaises(TypeError):
+            register_pass(42)
+
+        class NoRun:
+            argument = "test-py-norun"
+        with self.assertRaises(TypeError):
+            register_pass(NoRun)
+
+        class NoArgument:
+            def run(self, op):
+                pass
+        with self.assertRaises(AttributeError):
+            register_pass(NoArgument)
+
+        class Duplicate:
+            argument = "cse"
+
+            def run(self, op):
+                pass
+        with self.assertRaises(ValueError):
+            register_pass(Duplicate)
 
 
 class DriverTest(unittest.TestCase):
