@@ -469,6 +469,44 @@ static PyObject *Operation_values(OperationObject *o, bool results) {
   return list;
 }
 
+/* The arguments of the entry block of the op's first region (a function's
+ * parameters). */
+static PyObject *Operation_arguments(OperationObject *o, void *unused) {
+  (void)unused;
+  if (!op_check(o)) return NULL;
+  nc_block *b = nc_op_get_num_regions(o->op) ? nc_region_get_first_block(nc_op_get_region(o->op, 0)) : NULL;
+  if (!b) {
+    PyErr_SetString(PyExc_ValueError, "arguments: the op has no region with a block");
+    return NULL;
+  }
+  size_t n = nc_block_get_num_args(b);
+  PyObject *list = PyList_New((Py_ssize_t)n);
+  for (size_t i = 0; list && i < n; i++) {
+    PyObject *v = make_value(o, nc_block_get_arg(b, i));
+    if (!v) { Py_CLEAR(list); break; }
+    PyList_SET_ITEM(list, (Py_ssize_t)i, v);
+  }
+  return list;
+}
+
+static PyObject *Operation_set_operand(OperationObject *o, PyObject *args) {
+  Py_ssize_t i;
+  PyObject *arg;
+  if (!PyArg_ParseTuple(args, "nO!", &i, &ValueType, &arg)) return NULL;
+  ValueObject *v = (ValueObject *)arg;
+  if (!op_check(o) || !op_check(v->owner)) return NULL;
+  if (i < 0 || (size_t)i >= nc_op_get_num_operands(o->op)) {
+    PyErr_Format(PyExc_IndexError, "set_operand: no operand #%zd", i);
+    return NULL;
+  }
+  if (v->owner->module->op != o->module->op) {
+    PyErr_SetString(PyExc_ValueError, "set_operand: the value belongs to another module");
+    return NULL;
+  }
+  nc_op_set_operand(o->op, (size_t)i, v->value);
+  Py_RETURN_NONE;
+}
+
 static PyObject *Operation_operands(OperationObject *o, void *unused) {
   (void)unused;
   return Operation_values(o, false);
@@ -559,7 +597,145 @@ static PyObject *Operation_walk(OperationObject *o, PyObject *args) {
   Py_RETURN_NONE;
 }
 
+/* Operation.create(name, operands, before, attributes=None, result_types=None):
+ * a new op inserted before `before` (the insertion point); result types are
+ * inferred by the op definition when not given. Attributes and types are
+ * written as IR text. */
+static void create_fail(ContextObject *cobj, const char *msg) {
+  if (cobj) raise_diags(cobj, msg);
+  else PyErr_SetString(PyExc_ValueError, msg);
+}
+
+static PyObject *Operation_create(PyObject *cls, PyObject *args, PyObject *kw) {
+  (void)cls;
+  static char *kwlist[] = {"name", "operands", "before", "attributes", "result_types", NULL};
+  const char *name;
+  PyObject *operands, *attrs = Py_None, *rtypes = Py_None;
+  OperationObject *before;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "sOO!|OO", kwlist, &name, &operands, &OperationType, &before, &attrs,
+                                   &rtypes))
+    return NULL;
+  if (!op_check(before)) return NULL;
+  if (!nc_op_get_block(before->op)) {
+    PyErr_SetString(PyExc_ValueError, "create: `before` is not in a block");
+    return NULL;
+  }
+  ContextObject *cobj = before->module->context;
+  nc_context *ctx = cobj ? cobj->ctx : nc_op_get_context(before->op);
+  const nc_op_def *def = nc_context_lookup_op_def(ctx, name, strlen(name));
+  if (!def) {
+    PyErr_Format(PyExc_ValueError, "create: unknown op '%s'", name);
+    return NULL;
+  }
+  PyObject *seq = PySequence_Fast(operands, "create: operands must be a sequence of Values");
+  if (!seq) return NULL;
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+  nc_value **vals = PyMem_Calloc((size_t)n + 1, sizeof *vals);
+  nc_type **otypes = PyMem_Calloc((size_t)n + 1, sizeof *otypes);
+  nc_type **types = NULL;
+  char *dict_text = NULL;
+  PyObject *result = NULL;
+  size_t n_results = 0;
+  nc_attr *props = NULL;
+  if (!vals || !otypes) { PyErr_NoMemory(); goto done; }
+  for (Py_ssize_t i = 0; i < n; i++) {
+    PyObject *v = PySequence_Fast_GET_ITEM(seq, i);
+    if (!PyObject_TypeCheck(v, &ValueType)) {
+      PyErr_Format(PyExc_TypeError, "create: operand #%zd is a %s, not a Value", i, Py_TYPE(v)->tp_name);
+      goto done;
+    }
+    ValueObject *vo = (ValueObject *)v;
+    if (!op_check(vo->owner)) goto done;
+    if (vo->owner->module->op != before->module->op) {
+      PyErr_Format(PyExc_ValueError, "create: operand #%zd belongs to another module", i);
+      goto done;
+    }
+    vals[i] = vo->value;
+    otypes[i] = nc_value_get_type(vo->value);
+  }
+  if (attrs != Py_None) {
+    if (!PyDict_Check(attrs)) { PyErr_SetString(PyExc_TypeError, "create: attributes must be a dict"); goto done; }
+    PyObject *parts = PyList_New(0), *key, *val;
+    Py_ssize_t pos = 0;
+    while (parts && PyDict_Next(attrs, &pos, &key, &val)) {
+      PyObject *item = PyUnicode_FromFormat("%S = %S", key, val);
+      if (!PyUnicode_Check(key) || !PyUnicode_Check(val)) {
+        Py_XDECREF(item);
+        PyErr_SetString(PyExc_TypeError, "create: attributes must map names to attribute text (str)");
+        Py_CLEAR(parts);
+        break;
+      }
+      if (!item || PyList_Append(parts, item) < 0) Py_CLEAR(parts);
+      Py_XDECREF(item);
+    }
+    if (!parts) goto done;
+    PyObject *sep = PyUnicode_FromString(", ");
+    PyObject *joined = sep ? PyUnicode_Join(sep, parts) : NULL;
+    Py_XDECREF(sep);
+    Py_DECREF(parts);
+    if (!joined) goto done;
+    const char *j = PyUnicode_AsUTF8(joined);
+    dict_text = j ? PyMem_Malloc(strlen(j) + 3) : NULL;
+    if (dict_text) sprintf(dict_text, "{%s}", j);
+    Py_DECREF(joined);
+    if (!dict_text) goto done;
+    props = nc_parse_attr(ctx, dict_text);
+    if (!props) { create_fail(cobj, "invalid attribute"); goto done; }
+  }
+  if (rtypes != Py_None) {
+    PyObject *rs = PySequence_Fast(rtypes, "create: result_types must be a sequence of type text");
+    if (!rs) goto done;
+    n_results = (size_t)PySequence_Fast_GET_SIZE(rs);
+    types = PyMem_Calloc(n_results + 1, sizeof *types);
+    for (size_t i = 0; types && i < n_results; i++) {
+      PyObject *t = PySequence_Fast_GET_ITEM(rs, (Py_ssize_t)i);
+      const char *txt = PyUnicode_Check(t) ? PyUnicode_AsUTF8(t) : NULL;
+      if (!txt) { PyErr_SetString(PyExc_TypeError, "create: result types are IR text (str)"); break; }
+      if (!(types[i] = nc_parse_type(ctx, txt))) { create_fail(cobj, "invalid type"); break; }
+    }
+    Py_DECREF(rs);
+    if (!types) { PyErr_NoMemory(); goto done; }
+    if (PyErr_Occurred()) goto done;
+  } else {
+    if (!def->infer_types) {
+      PyErr_Format(PyExc_ValueError, "create: '%s' cannot infer its result types: pass result_types", name);
+      goto done;
+    }
+    n_results = def->n_results;
+    types = PyMem_Calloc(n_results + 1, sizeof *types);
+    if (!types) { PyErr_NoMemory(); goto done; }
+    if (!def->infer_types(ctx, nc_op_get_loc(before->op), (size_t)n, otypes, props, n_results, types)) {
+      create_fail(cobj, "result type inference failed");
+      goto done;
+    }
+  }
+  nc_op *op = nc_op_create(&(nc_op_state){.ctx = ctx, .name = name, .loc = nc_op_get_loc(before->op),
+                                          .n_operands = (size_t)n, .operands = vals, .n_results = n_results,
+                                          .result_types = types, .props = props});
+  if (!op) { create_fail(cobj, "cannot create op"); goto done; }
+  if (!nc_op_verify(op)) {
+    nc_op_destroy(op);
+    create_fail(cobj, "the new op does not verify");
+    goto done;
+  }
+  nc_op_insert_before(op, before->op);
+  result = make_operation(before->module, op);
+done:
+  PyMem_Free(vals);
+  PyMem_Free(otypes);
+  PyMem_Free(types);
+  PyMem_Free(dict_text);
+  Py_DECREF(seq);
+  return result;
+}
+
 static PyMethodDef Operation_methods[] = {
+  {"set_operand", (PyCFunction)Operation_set_operand, METH_VARARGS,
+   "set_operand(i, value): makes operand #i use `value` (no type check: verify() after rewriting)."},
+  {"create", (PyCFunction)(void (*)(void))Operation_create, METH_VARARGS | METH_KEYWORDS | METH_STATIC,
+   "create(name, operands, before, attributes=None, result_types=None): a new op inserted before the op "
+   "`before` (its insertion point); attributes map names to attribute text; result types (type text) are "
+   "inferred when omitted. Raises nc.DiagnosticError if the op does not verify."},
   {"walk", (PyCFunction)Operation_walk, METH_VARARGS,
    "walk(fn=None): the op and every op nested in it, pre-order; with fn, calls fn(op) on each (the list "
    "is taken first, so fn may erase ops) and returns None."},
@@ -575,6 +751,7 @@ static PyGetSetDef Operation_getset[] = {
   {"parent", (getter)Operation_parent, NULL, "The enclosing op, or None.", NULL},
   {"operands", (getter)Operation_operands, NULL, "The operands, as Values.", NULL},
   {"results", (getter)Operation_results, NULL, "The results, as Values.", NULL},
+  {"arguments", (getter)Operation_arguments, NULL, "The entry block's arguments of the first region.", NULL},
   {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -681,6 +858,53 @@ static PyTypeObject PassManagerType = {
   .tp_methods = PassManager_methods,
   .tp_str = (reprfunc)PassManager_str,
 };
+
+/* --- op tables ------------------------------------------------------------------- */
+
+static PyObject *names_of(const void *arr, size_t n, size_t stride) {
+  PyObject *list = PyList_New((Py_ssize_t)n);
+  for (size_t i = 0; list && i < n; i++) {
+    const char *nm = *(const char *const *)((const char *)arr + i * stride);
+    PyObject *s = PyUnicode_FromString(nm ? nm : "");
+    if (!s) { Py_CLEAR(list); break; }
+    PyList_SET_ITEM(list, (Py_ssize_t)i, s);
+  }
+  return list;
+}
+
+typedef struct {
+  PyObject *list;
+  bool failed;
+} defs_ctx;
+
+static void add_dialect_ops(const nc_dialect_def *d, void *user) {
+  defs_ctx *c = user;
+  for (size_t i = 0; !c->failed && i < d->n_ops; i++) {
+    const nc_op_def *o = &d->ops[i];
+    PyObject *dict = Py_BuildValue("{s:s,s:s,s:s,s:s,s:N,s:N,s:N,s:O}", "dialect", d->name, "name", o->name,
+                                   "summary", o->summary ? o->summary : "", "description",
+                                   o->description ? o->description : "", "operands",
+                                   names_of(o->operands, o->n_operands, sizeof *o->operands), "results",
+                                   names_of(o->results, o->n_results, sizeof *o->results), "attributes",
+                                   names_of(o->attrs, o->n_attrs, sizeof *o->attrs), "infers_types",
+                                   o->infer_types ? Py_True : Py_False);
+    if (!dict || PyList_Append(c->list, dict) < 0) c->failed = true;
+    Py_XDECREF(dict);
+  }
+}
+
+static PyObject *op_defs(PyObject *self, PyObject *arg) {
+  (void)self;
+  if (!PyObject_TypeCheck(arg, &ContextType)) {
+    PyErr_SetString(PyExc_TypeError, "op_defs: expected a Context");
+    return NULL;
+  }
+  defs_ctx c = {PyList_New(0), false};
+  if (!c.list) return NULL;
+  nc_context_foreach_dialect(((ContextObject *)arg)->ctx, add_dialect_ops, &c);
+  if (c.failed) { Py_DECREF(c.list); return NULL; }
+  return c.list;
+}
 
 /* --- passes written in Python ------------------------------------------------------ */
 
@@ -805,6 +1029,9 @@ static PyObject *set_diagnostic_error(PyObject *self, PyObject *cls) {
 
 static PyMethodDef module_methods[] = {
   {"_set_diagnostic_error", set_diagnostic_error, METH_O, "Sets the class raised for diagnostics."},
+  {"op_defs", op_defs, METH_O,
+   "op_defs(context): every registered op's table entry (name, summary, description, operand, result and "
+   "attribute names) as dicts: the one source of the generated op classes."},
   {"register_pass", register_pass, METH_O,
    "register_pass(cls): registers a pass written in Python (class attributes `argument`, optional `summary` "
    "and `anchor` (an op name, e.g. 'func.func'; None: any op), and a method run(self, op) returning None/True "

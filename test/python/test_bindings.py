@@ -313,6 +313,95 @@ class RewriteTest(unittest.TestCase):
             register_pass(Duplicate)
 
 
+GRAPH_SKELETON = """func.func @main(%x: tensor<1x1x8x8xf32>, %w: tensor<1x1x3x3xf32>, %b: tensor<1xf32>) -> tensor<1x1x8x8xf32> {
+  return %x : tensor<1x1x8x8xf32>
+}
+"""
+
+
+class BuilderTest(unittest.TestCase):
+    def setUp(self):
+        from nc import dialects
+        self.dialects = dialects
+        self.ctx = Context()
+        self.m = Module.parse(GRAPH_SKELETON, self.ctx)
+        self.func, self.ret = self.m.operations[1], self.m.operations[-1]
+
+    def test_generated_classes(self):
+        from nc.dialects import graph, arith
+        import nc.dialects.graph as g2
+        self.assertIs(g2, graph)
+        self.assertEqual(graph.ConvOp.OPERATION_NAME, "graph.conv")
+        self.assertEqual(graph.ConvOp.OPERANDS, ("x", "w", "b"))
+        self.assertIn("pads", graph.ConvOp.ATTRIBUTES)
+        self.assertTrue(graph.ConvOp.__doc__.startswith("Convolution"))
+        self.assertEqual(graph.MaxPoolOp.OPERATION_NAME, "graph.max_pool")
+        self.assertEqual(arith.AddiOp.OPERATION_NAME, "arith.addi")
+        # every registered op has a class
+        n = sum(len(getattr(self.dialects, d).__all__) for d in self.dialects.__all__)
+        self.assertEqual(n, len(nc._nc.op_defs(self.ctx)))
+        self.assertEqual(self.dialects.class_name("graph.max_pool"), "MaxPoolOp")
+
+    def test_build_and_run(self):
+        from nc.dialects import graph
+        x, w, b = self.func.arguments
+        self.assertEqual(x.type, "tensor<1x1x8x8xf32>")
+        conv = graph.ConvOp(x, w, b, pads=[1, 1, 1, 1], before=self.ret)
+        self.assertEqual(conv.result.type, "tensor<1x1x8x8xf32>")
+        relu = graph.ReluOp(conv.result, before=self.ret)
+        self.ret.set_operand(0, relu.result)
+        self.assertTrue(self.m.verify())
+        self.assertEqual([op.name for op in self.m.operations],
+                         ["builtin.module", "func.func", "graph.conv", "graph.relu", "func.return"])
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "g.mlir")
+            with open(path, "w") as f:
+                f.write(str(self.m))
+            xs = np.random.default_rng(1).standard_normal((1, 1, 8, 8)).astype(np.float32)
+            ws = np.zeros((1, 1, 3, 3), np.float32)
+            ws[0, 0, 1, 1] = 2
+            (y,) = nc.run(path, [xs, ws, np.array([0.25], np.float32)])
+        np.testing.assert_allclose(y, np.maximum(2 * xs + 0.25, 0), rtol=1e-6)
+
+    def test_attribute_text(self):
+        t = self.dialects.attribute_text
+        self.assertEqual(t(3), "3 : i64")
+        self.assertEqual(t(True), "true")
+        self.assertEqual(t([1, 2]), "array<i64: 1, 2>")
+        self.assertEqual(t([]), "array<i64>")
+        self.assertEqual(t("relu"), '"relu"')
+        self.assertEqual(t("array<i64: 1>"), "array<i64: 1>")
+        with self.assertRaises(TypeError):
+            t([1.5])
+        with self.assertRaises(TypeError):
+            t(object())
+
+    def test_builder_errors(self):
+        from nc.dialects import graph
+        x, w, b = self.func.arguments
+        with self.assertRaises(TypeError):
+            graph.ReluOp("x", before=self.ret)
+        with self.assertRaises(TypeError):
+            graph.ReluOp(x, before="here")
+        with self.assertRaises(ValueError):
+            nc._nc.Operation.create("graph.nosuch", [x], self.ret)
+        with self.assertRaises(nc.DiagnosticError):  # wrong operand count / types: inference fails
+            graph.ConvOp(x, before=self.ret)
+        with self.assertRaises(nc.DiagnosticError):
+            graph.ConvOp(x, w, b, pads="array<i64: bogus", before=self.ret)
+        other = Module.parse(GRAPH_SKELETON, self.ctx)
+        with self.assertRaises(ValueError):
+            graph.ReluOp(other.operations[1].arguments[0], before=self.ret)
+        with self.assertRaises(ValueError):
+            graph.ReluOp(x, before=self.m.operation)  # not in a block
+        with self.assertRaises(IndexError):
+            self.ret.set_operand(5, x)
+        with self.assertRaises(ValueError):
+            self.ret.arguments
+        # nothing was inserted by the failed attempts
+        self.assertEqual([op.name for op in self.m.operations], ["builtin.module", "func.func", "func.return"])
+
+
 class DriverTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
