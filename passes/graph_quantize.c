@@ -584,7 +584,7 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const nc_tensor *calib)
   double *max_abs = nc_xcalloc(n_layers + 1, sizeof *max_abs), in_max = 0;
   float *given = nc_xcalloc(n_layers + 1, sizeof *given), in_given = 0;
   nc_op *uncovered = NULL; /* the first layer without a model scale */
-  bool need_calib = !gq_qdq_model_scale(arg, &in_given);
+  bool need_calib = ok && !gq_qdq_model_scale(arg, &in_given);
   for (size_t k = 0; ok && k < n_layers; k++)
     if (!gq_qdq_model_scale(nc_op_get_result(layers[k], 0), &given[k])) {
       given[k] = 0;
