@@ -71,18 +71,21 @@ int gq_qdq_check(nc_op *op, float *scale)
     for (nc_use *u = nc_value_get_first_use(nc_op_get_result(op, 0)); u; u = nc_use_get_next(u)) {
       nc_op *user = nc_use_get_owner(u);
       float s2;
-      if (!gp_is(user, "dequantize_linear"))
-        {
+      if (!gp_is(user, "dequantize_linear")) {
+        bool qop = gp_is(user, "qlinear_conv") || gp_is(user, "qlinear_matmul") || gp_is(user, "conv_integer") ||
+                   gp_is(user, "matmul_integer");
         (void)nc_op_emit_error(user, "graph-quantize: '%s' of a quantized value: only DequantizeLinear may use "
-                                "a QuantizeLinear result (QDQ form)", nc_ident_str(nc_op_get_name(user)));
+                               "a QuantizeLinear result (QDQ form)%s", nc_ident_str(nc_op_get_name(user)),
+                               qop ? "; QOperator graphs (QLinearConv, QLinearMatMul, ConvInteger, MatMulInteger) "
+                                     "are not compiled yet: export the model in QDQ form"
+                                   : "");
         return -1;
       }
       if (!read_pair_op(user, &s2))
         return -1;
-      if (s2 != *scale)
-        {
+      if (s2 != *scale) {
         (void)nc_op_emit_error(user, "graph-quantize: this DequantizeLinear's scale %g differs from its "
-                                "QuantizeLinear's %g", (double)s2, (double)*scale);
+                               "QuantizeLinear's %g", (double)s2, (double)*scale);
         return -1;
       }
     }
