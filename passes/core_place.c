@@ -12,19 +12,13 @@
  * sit on neighbouring cores: a chain of layers talks over single NoC hops.
  * The statistic noc-hops sums the Manhattan distance of every producer ->
  * consumer tile pair. A network with more tiles than cores is an error.
- *
- * With balance (the northpole pipeline sets it) the grid's spare cores then
- * go to the pipeline's slowest stage: cores run their layers concurrently,
- * so cycles per frame are the busiest core's; greedily, the one extra
- * output-channel split that most shortens the slowest estimated stage
- * (compute at the chip's rate plus the sends of its slice to every consumer
- * tile) is made until none helps or the cores run out.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core_util.h"
+#include "nc/dialects/core/chip_desc.h"
 #include "nc/dialects/core/core.h"
 #include "nc/dialects/dataflow/dataflow.h"
 #include "nc/ir/diag.h"
@@ -34,19 +28,19 @@ static const nc_pass_option_def options[] = {
   {"max-tiles-per-layer", NC_PASS_OPT_INT, "0",
    "Split a layer that does not fit one core over at most this many cores (0: as many as it needs)"},
   {"balance", NC_PASS_OPT_BOOL, "false",
-   "Give the grid's spare cores, one output-channel split at a time, to the layer with the most cycles per core"},
+   "Give the grid's spare cores to the layers with the most work per core (output-channel splits), so the "
+   "slowest pipeline stage is as short as it can be"},
   {"search-iterations", NC_PASS_OPT_INT, "0",
    "Moves tried by the placement search that lowers traffic x hops (0: keep the serpentine placement)"},
   {"seed", NC_PASS_OPT_INT, "1", "Seed of the placement search (the same seed, the same placement)"},
-  {"remarks", NC_PASS_OPT_BOOL, "false", "With balance: a remark per layer with its cores and estimated cycles"},
 };
 
 static const nc_pass_stat_def stats[] = {
   {"num-tiles", "Number of tiles placed"},
   {"num-split-layers", "Number of layers split over several tiles"},
   {"noc-hops", "Sum of the NoC distances of all producer -> consumer tile pairs"},
-  {"max-core-cycles", "Estimated cycles per frame (compute + sends) of the busiest core: the slowest pipeline stage"},
-  {"stage-imbalance-pct", "Busiest core's estimated cycles over the mean core's, in percent (100: balanced)"},
+  {"max-tile-work", "Most work (multiply-accumulates, or vector operations) of one tile per frame"},
+  {"stage-imbalance-pct", "100 x (slowest tile's work / mean tile work - 1)"},
   {"traffic-hops-initial", "Bytes per frame x NoC hops over all tile pairs, serpentine placement"},
   {"traffic-hops", "Bytes per frame x NoC hops over all tile pairs, final placement"},
 };
@@ -124,6 +118,36 @@ static bool split_tile(nc_op *tile, nc_op *node, int64_t k, isl_ctx *ictx)
   return true;
 }
 
+/* Work per frame of a whole node: its output elements times the
+ * multiply-accumulates (conv, matmul: one weight row) or vector operations
+ * (pool window, 1 for the rest) per element, as the printer counts them. */
+static int64_t node_work(nc_op *node)
+{
+  nc_dataflow_layer layer;
+  nc_type *out = nc_value_get_type(nc_op_get_result(node, 0));
+  int64_t elems = nc_type_get_num_elements(out), per = 1, c = nc_core_node_get_out_channels(node);
+  if (!nc_dataflow_node_get_layer(node, &layer))
+    return elems;
+  if ((layer.kind == NC_DATAFLOW_LAYER_CONV || layer.kind == NC_DATAFLOW_LAYER_MATMUL) && layer.weights) {
+    int64_t w = nc_type_get_num_elements(nc_attr_get_type(layer.weights));
+    per = layer.kind == NC_DATAFLOW_LAYER_CONV ? w / (c > 0 ? c : 1) : nc_type_get_shape(nc_attr_get_type(layer.weights))[0];
+  } else if (layer.kind == NC_DATAFLOW_LAYER_MAX_POOL || layer.kind == NC_DATAFLOW_LAYER_AVG_POOL) {
+    per = layer.kernel[0] * layer.kernel[1];
+  }
+  return elems > 0 && per > 0 ? elems * per : 0;
+}
+
+/* Layers whose output-channel slices are independent (no cross-channel
+ * combination), so balancing may split them. */
+static bool splittable(nc_op *node)
+{
+  nc_dataflow_layer layer;
+  if (!nc_dataflow_node_get_layer(node, &layer))
+    return false;
+  return layer.kind == NC_DATAFLOW_LAYER_CONV || layer.kind == NC_DATAFLOW_LAYER_MATMUL ||
+         layer.kind == NC_DATAFLOW_LAYER_MAX_POOL;
+}
+
 static size_t tiles_of(nc_op *chip, const char *node)
 {
   size_t n = 0;
@@ -132,13 +156,23 @@ static size_t tiles_of(nc_op *chip, const char *node)
   return n;
 }
 
-static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx)
+static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx, const int64_t *extra)
 {
   int64_t sram = nc_core_chip_get_sram_bytes(chip), max_tiles = nc_pass_get_option_int(pass, "max-tiles-per-layer");
-  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t)) {
+  size_t n_orig = nc_core_chip_get_num_tiles(chip), idx = 0;
+  nc_op **orig = malloc((n_orig ? n_orig : 1) * sizeof *orig); /* the tiles before splitting, as balance_cores indexes them */
+  if (!orig)
+    return nc_op_emit_error(chip, "core-place: out of memory");
+  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
+    orig[idx++] = t;
+  bool ok = false;
+  for (idx = 0; idx < n_orig; idx++) {
+    nc_op *t = orig[idx];
     nc_op *node = nc_core_find_node(fn, nc_core_tile_get_node(t));
-    if (!node)
-      return nc_op_emit_error(t, "core-place: the chip's function has no node '%s'", nc_core_tile_get_node(t));
+    if (!node) {
+      nc_op_emit_error(t, "core-place: the chip's function has no node '%s'", nc_core_tile_get_node(t));
+      goto done;
+    }
     int64_t lo, hi;
     if (nc_core_tile_get_out_channels(t, &lo, &hi) || tiles_of(chip, nc_core_tile_get_node(t)) > 1)
       continue; /* split already (by an earlier run or by hand) */
@@ -150,179 +184,116 @@ static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx)
         fixed = fixed > INT64_MAX - bytes ? INT64_MAX : fixed + bytes;
     }
     if (!choose_split(node, whole, fixed, sram, max_tiles, ictx, &k))
-      return false;
+      goto done;
+    if (extra && extra[idx] > k) /* balancing: the tiles balance_cores chose, never fewer than SRAM needs */
+      k = extra[idx];
     if (k > 1) {
       if (!split_tile(t, node, k, ictx))
-        return false;
+        goto done;
       nc_pass_stat_add(pass, 1, 1);
     }
   }
-  return true;
-}
-
-
-/* --- balancing ------------------------------------------------------------------------------------------- */
-
-/* A layer's estimated compute per frame in MAC-equivalents (the simulator's
- * cost: MACs for a conv or matmul, one vector op per window element of a
- * pool, per element otherwise) and whether output-channel slices divide it
- * (a conv of group 1 or a matmul: the slices that SRAM splitting makes). */
-static int64_t layer_work(nc_op *node, bool *splittable, int64_t *out_bytes)
-{
-  nc_dataflow_layer l;
-  *splittable = false;
-  *out_bytes = 0;
-  if (!nc_dataflow_node_get_layer(node, &l) || nc_op_get_num_results(node) != 1)
-    return 0;
-  int64_t dims[NC_MAX_RANK], elems = 1;
-  int n = nc_dataflow_tensor_coords(nc_value_get_type(nc_op_get_result(node, 0)), dims);
-  for (int i = 0; i < n; i++)
-    elems = dims[i] > 0 && elems <= INT64_MAX / dims[i] ? elems * dims[i] : INT64_MAX;
-  *out_bytes = elems; /* at 8 bits: an estimate */
-  int64_t per = 1, macs = nc_dataflow_node_get_macs(node);
-  if ((l.kind == NC_DATAFLOW_LAYER_CONV || l.kind == NC_DATAFLOW_LAYER_MATMUL) && macs > 0) {
-    *splittable = l.kind == NC_DATAFLOW_LAYER_MATMUL || l.group == 1;
-    return macs;
-  }
-  if (l.kernel[0] > 0 && l.kernel[1] > 0)
-    per = l.kernel[0] * l.kernel[1];
-  return elems <= INT64_MAX / per ? elems * per : INT64_MAX;
-}
-
-typedef struct layer_alloc {
-  nc_op *node, *first_tile;
-  int64_t work, out_bytes, channels, k, max_k;
-  bool splittable;
-} layer_alloc;
-
-typedef struct cost_model {
-  int64_t rate, link; /* MACs per cycle per core, NoC link bytes per cycle */
-} cost_model;
-
-static int64_t ceil_div(int64_t a, int64_t b) { return a / b + (a % b != 0); }
-
-/* The estimated cycles per frame of the busiest tile of layer i: its largest
- * output-channel slice's compute (the simulator's rate) plus its port's
- * time sending that slice to every tile of every consumer (a consumer
- * split by output channels reads all its input channels on each tile). */
-static int64_t layer_cycles(const layer_alloc *a, size_t m, size_t i, const cost_model *cm)
-{
-  const layer_alloc *l = &a[i];
-  int64_t widest = l->channels > 0 ? ceil_div(l->channels, l->k) : 1;
-  int64_t work = l->channels > 0 ? l->work / l->channels * widest : l->work;
-  int64_t bytes = l->channels > 0 ? l->out_bytes / l->channels * widest : l->out_bytes, fanout = 0;
-  for (size_t j = 0; j < m; j++)
-    for (size_t o = 0, n = nc_op_get_num_operands(a[j].node); o < n; o++)
-      if (nc_dataflow_node_get_producer(a[j].node, o) == l->node)
-        fanout += a[j].k;
-  return ceil_div(work, cm->rate) + ceil_div(bytes, cm->link) * fanout;
-}
-
-static int64_t slowest_layer(const layer_alloc *a, size_t m, const cost_model *cm)
-{
-  int64_t worst = 0;
-  for (size_t i = 0; i < m; i++) {
-    int64_t c = layer_cycles(a, m, i, cm);
-    worst = c > worst ? c : worst;
-  }
-  return worst;
-}
-
-/* The next tile count above l->k whose widest slice is narrower, or 0. */
-static int64_t next_split(const layer_alloc *l)
-{
-  if (!l->splittable || l->k >= l->max_k)
-    return 0;
-  int64_t widest = ceil_div(l->channels, l->k), k = l->k + 1;
-  while (k < l->max_k && ceil_div(l->channels, k) >= widest)
-    k++;
-  return ceil_div(l->channels, k) < widest ? k : 0;
-}
-
-/* Cores are the pipeline's stages: cycles per frame are the busiest core's.
- * Greedy: while cores remain, the one extra split (of any layer) that most
- * shortens the slowest stage is made; none shortening it ends the search.
- * Splitting a consumer lengthens its producers' sends, which the estimate
- * counts. More slices only shrink weights and outputs, so a split that fit
- * SRAM still fits. */
-static bool balance_chip(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx)
-{
-  size_t n = 0;
-  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
-    n++;
-  layer_alloc *a = calloc(n ? n : 1, sizeof *a);
-  size_t m = 0;
-  int64_t used = 0, max_tiles = nc_pass_get_option_int(pass, "max-tiles-per-layer");
-  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t), used++) {
-    const char *name = nc_core_tile_get_node(t);
-    size_t i = 0;
-    while (i < m && strcmp(nc_dataflow_node_get_name(a[i].node), name))
-      i++;
-    if (i < m) {
-      a[i].k++;
-      continue;
-    }
-    a[m].node = nc_core_find_node(fn, name);
-    a[m].first_tile = t;
-    a[m].work = layer_work(a[m].node, &a[m].splittable, &a[m].out_bytes);
-    a[m].channels = nc_core_node_get_out_channels(a[m].node);
-    a[m].splittable = a[m].splittable && a[m].channels > 1;
-    a[m].k = 1;
-    a[m].max_k = max_tiles > 0 && max_tiles < a[m].channels ? max_tiles : a[m].channels;
-    m++;
-  }
-  nc_chip_desc desc;
-  cost_model cm = {1, 1};
-  nc_op *module = nc_op_get_parent_op(chip);
-  if (module && nc_chip_desc_of_module(module, false, &desc)) {
-    cm.rate = nc_chip_desc_macs_per_cycle(&desc, 8) > 0 ? nc_chip_desc_macs_per_cycle(&desc, 8) : 1;
-    cm.link = desc.link_bytes_per_cycle > 0 ? desc.link_bytes_per_cycle : 1;
-  }
-  int64_t cores = nc_core_chip_get_rows(chip) * nc_core_chip_get_cols(chip);
-  for (int64_t slowest = slowest_layer(a, m, &cm); used < cores;) {
-    size_t best = m;
-    int64_t best_k = 0, best_cost = slowest;
-    for (size_t i = 0; i < m; i++) {
-      int64_t k = next_split(&a[i]), old = a[i].k;
-      if (!k || used + (k - old) > cores)
-        continue;
-      a[i].k = k;
-      int64_t c = slowest_layer(a, m, &cm);
-      a[i].k = old;
-      if (c < best_cost)
-        best = i, best_k = k, best_cost = c;
-    }
-    if (best == m)
-      break;
-    used += best_k - a[best].k;
-    a[best].k = best_k;
-    slowest = best_cost;
-  }
-  int64_t slowest = 0, total = 0;
-  bool ok = true;
-  for (size_t i = 0; i < m && ok; i++) {
-    size_t have = tiles_of(chip, nc_dataflow_node_get_name(a[i].node));
-    if ((int64_t)have != a[i].k) { /* a new split of a layer whole or split for SRAM */
-      nc_op *t = a[i].first_tile;
-      for (nc_op *next; (next = nc_core_tile_next(t)) && !strcmp(nc_core_tile_get_node(next), nc_core_tile_get_node(t));)
-        nc_op_erase(next);
-      if ((ok = split_tile(t, a[i].node, a[i].k, ictx)) && have == 1)
-        nc_pass_stat_add(pass, 1, 1);
-    }
-    int64_t c = layer_cycles(a, m, i, &cm);
-    slowest = c > slowest ? c : slowest;
-    total += c * a[i].k;
-    if (nc_pass_get_option_bool(pass, "remarks"))
-      nc_op_emit_remark(a[i].node, "core-place: %lld core(s), about %lld cycles per core per frame",
-                        (long long)a[i].k, (long long)c);
-  }
-  free(a);
-  if (ok && m) {
-    nc_pass_stat_add(pass, 3, (uint64_t)slowest);
-    int64_t mean = total / (used > 0 ? used : 1);
-    nc_pass_stat_add(pass, 4, (uint64_t)(mean > 0 ? slowest * 100 / mean : 100));
-  }
+  ok = true;
+done:
+  free(orig);
   return ok;
+}
+
+/* One stage of the pipeline cost model balance_cores minimises. */
+typedef struct stage {
+  int64_t work, out_bytes, k, limit;
+  double send_to_host;    /**< 1 when the node's output goes to the host */
+} stage;
+
+/* Cycles per frame of node i's tiles: its share of the work at the MAC
+ * rate plus sending its share of the output once to every tile of every
+ * consumer (the simulator sends to each destination in turn). */
+static double stage_cycles(const stage *st, const int64_t *consumers, size_t n, size_t i, double rate, double bw)
+{
+  double dests = st[i].send_to_host;
+  for (size_t j = 0; j < n; j++)
+    dests += (double)consumers[i * n + j] * (double)st[j].k;
+  return ((double)st[i].work / rate + (double)st[i].out_bytes * dests / bw) / (double)st[i].k;
+}
+
+static double slowest(const stage *st, const int64_t *consumers, size_t n, double rate, double bw, size_t *which)
+{
+  double most = -1;
+  for (size_t i = 0; i < n; i++) {
+    double c = stage_cycles(st, consumers, n, i, rate, bw);
+    if (c > most)
+      most = c, *which = i;
+  }
+  return most;
+}
+
+/* Tiles per node (indexed by the node's unsplit tile) so that the slowest
+ * pipeline stage is as short as possible with at most `cores` tiles: while
+ * cores remain, one more output-channel slice for the slowest stage, kept
+ * only if the slowest stage got faster (more slices of a consumer make its
+ * producers send more). Nodes already split count as fixed. */
+static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores)
+{
+  size_t n = nc_core_chip_get_num_tiles(chip);
+  nc_chip_desc d;
+  stage *st = calloc(n ? n : 1, sizeof *st);
+  int64_t *consumers = calloc(n > 0 ? n * n : 1, sizeof *consumers), *k = calloc(n ? n : 1, sizeof *k);
+  nc_op **nodes = calloc(n ? n : 1, sizeof *nodes);
+  if (!st || !consumers || !k || !nodes || !nc_chip_desc_of_module(nc_op_get_parent_op(chip), false, &d)) {
+    free(st), free(consumers), free(k), free(nodes);
+    return NULL;
+  }
+  double rate = (double)nc_chip_desc_macs_per_cycle(&d, 8), bw = (double)d.link_bytes_per_cycle;
+  rate = rate > 0 ? rate : 1, bw = bw > 0 ? bw : 1;
+  size_t i = 0;
+  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t), i++) {
+    nc_op *node = nc_core_find_node(fn, nc_core_tile_get_node(t));
+    int64_t lo, hi;
+    bool fixed = !node || nc_core_tile_get_out_channels(t, &lo, &hi) || tiles_of(chip, nc_core_tile_get_node(t)) > 1;
+    nodes[i] = node;
+    st[i].k = 1;
+    st[i].work = node ? node_work(node) : 0;
+    st[i].out_bytes = node ? nc_type_get_num_elements(nc_value_get_type(nc_op_get_result(node, 0))) : 0;
+    st[i].limit = fixed || !splittable(node) ? 1 : nc_core_node_get_out_channels(node);
+  }
+  for (i = 0; i < n; i++) {
+    bool consumed = false;
+    for (size_t j = 0; j < n; j++)
+      for (size_t o = 0, m = nodes[j] ? nc_op_get_num_operands(nodes[j]) : 0; o < m && nodes[i]; o++)
+        if (nc_dataflow_node_get_producer(nodes[j], o) == nodes[i])
+          consumers[i * n + j] = 1, consumed = true;
+    st[i].send_to_host = consumed ? 0 : 1;
+  }
+  for (int64_t used = (int64_t)n; used < cores; used++) {
+    size_t best = 0, after_best;
+    double before = slowest(st, consumers, n, rate, bw, &best);
+    if (st[best].k >= st[best].limit)
+      break; /* the slowest stage cannot be split further */
+    st[best].k++;
+    if (slowest(st, consumers, n, rate, bw, &after_best) >= before) {
+      st[best].k--;
+      break; /* splitting it costs its producers more than it saves */
+    }
+  }
+  for (i = 0; i < n; i++)
+    k[i] = st[i].k;
+  free(st), free(consumers), free(nodes);
+  return k;
+}
+
+static void work_stats(nc_pass *pass, nc_op *chip, nc_op *fn)
+{
+  int64_t most = 0, sum = 0, n = 0;
+  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t), n++) {
+    nc_op *node = nc_core_find_node(fn, nc_core_tile_get_node(t));
+    int64_t w = node ? node_work(node) : 0, lo, hi, c = node ? nc_core_node_get_out_channels(node) : 1;
+    if (nc_core_tile_get_out_channels(t, &lo, &hi) && c > 0)
+      w = w / c * (hi - lo);
+    most = w > most ? w : most;
+    sum += w;
+  }
+  nc_pass_stat_add(pass, 3, (uint64_t)most);
+  nc_pass_stat_add(pass, 4, sum > 0 ? (uint64_t)((double)most * n / (double)sum * 100.0 - 100.0 + 0.5) : 0);
 }
 
 static int64_t manhattan(nc_op *a, nc_op *b)
@@ -345,6 +316,15 @@ static int64_t noc_hops(nc_op *chip, nc_op *fn)
   return hops;
 }
 
+/* Elements of a node's output per frame (bytes at 8 bits: an estimate). */
+static int64_t out_elements(nc_op *node)
+{
+  int64_t dims[NC_MAX_RANK], elems = 1;
+  int n = nc_op_get_num_results(node) == 1 ? nc_dataflow_tensor_coords(nc_value_get_type(nc_op_get_result(node, 0)), dims) : 0;
+  for (int i = 0; i < n; i++)
+    elems = dims[i] > 0 && elems <= INT64_MAX / dims[i] ? elems * dims[i] : INT64_MAX;
+  return elems;
+}
 
 /* --- placement search ------------------------------------------------------------------------------------ */
 
@@ -426,9 +406,7 @@ static void search_placement(nc_pass *pass, nc_op *chip, nc_op *fn)
       if (o == no && read)
         break;
       if (!producer) { /* a network input, or (o == no) an output: host traffic */
-        bool split;
-        int64_t bytes, lo, hi, ch = nc_core_node_get_out_channels(node);
-        layer_work(node, &split, &bytes);
+        int64_t bytes = out_elements(node), lo, hi, ch = nc_core_node_get_out_channels(node);
         if (o < no) {
           int64_t d[NC_MAX_RANK], k = nc_dataflow_tensor_coords(nc_value_get_type(nc_op_get_operand(node, o)), d);
           bytes = 1;
@@ -444,9 +422,7 @@ static void search_placement(nc_pass *pass, nc_op *chip, nc_op *fn)
       for (size_t p = 0; p < n && producer; p++) {
         if (strcmp(nc_core_tile_get_node(tiles[p]), nc_dataflow_node_get_name(producer)))
           continue;
-        bool split;
-        int64_t bytes, lo, hi, ch = nc_core_node_get_out_channels(producer);
-        layer_work(producer, &split, &bytes);
+        int64_t bytes = out_elements(producer), lo, hi, ch = nc_core_node_get_out_channels(producer);
         if (ch > 0 && nc_core_tile_get_out_channels(tiles[p], &lo, &hi))
           bytes = bytes / ch * (hi - lo);
         if (n_e == cap)
@@ -509,9 +485,13 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
   for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
     if (nc_core_program_get_size(nc_core_tile_get_program(t)))
       return nc_op_emit_error(t, "core-place: the tile already has a program; place tiles before core-schedule");
-  if (!split_nodes(pass, chip, fn, ictx))
-    return false;
-  if (nc_pass_get_option_bool(pass, "balance") && !balance_chip(pass, chip, fn, ictx))
+  int64_t *extra = NULL;
+  if (nc_pass_get_option_bool(pass, "balance") &&
+      !(extra = balance_cores(chip, fn, nc_core_chip_get_rows(chip) * nc_core_chip_get_cols(chip))))
+    return nc_op_emit_error(chip, "core-place: out of memory");
+  bool split_ok = split_nodes(pass, chip, fn, ictx, extra);
+  free(extra);
+  if (!split_ok)
     return false;
   int64_t rows = nc_core_chip_get_rows(chip), cols = nc_core_chip_get_cols(chip);
   int64_t n = (int64_t)nc_core_chip_get_num_tiles(chip);
@@ -532,6 +512,7 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
   search_placement(pass, chip, fn);
   nc_pass_stat_add(pass, 0, (uint64_t)n);
   nc_pass_stat_add(pass, 2, (uint64_t)noc_hops(chip, fn));
+  work_stats(pass, chip, fn);
   return true;
 }
 
@@ -557,10 +538,7 @@ const nc_pass_def nc_core_place_pass = {
     "buffers alone overflow is left whole: splitting cannot help, core-plan-memory reports it), then lays the "
     "tiles in pipeline order along a serpentine path through the grid (row 0 left to right, row 1 right to "
     "left, ...) so that consecutive layers are NoC neighbours. Fails if the network needs more cores than the "
-    "grid has. With `balance`, the grid's spare cores are then given greedily, one output-channel split at a "
-    "time (convs of group 1 and matmuls), to the split that most shortens the slowest estimated pipeline stage "
-    "(a tile's compute at the chip's MACs per cycle plus its port's time sending its slice to every consumer "
-    "tile); statistics max-core-cycles and stage-imbalance-pct report the result, `remarks` a line per layer.",
+    "grid has. `search-iterations` (with `seed`) then runs simulated annealing over the positions, lowering bytes per frame x NoC hops over every tile pair (skip connections and the host included) and keeping the best placement seen (statistics traffic-hops-initial and traffic-hops).",
   .anchor = "builtin.module",
   .options = options, .n_options = NC_COUNTOF(options),
   .stats = stats, .n_stats = NC_COUNTOF(stats),

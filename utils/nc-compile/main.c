@@ -62,7 +62,7 @@ static void usage(FILE *out)
           "  --host-stub-header=<file>        The host stub's header (default: the object's name with .h)\n"
           "  --load-target-plugin=<file.so>   Load a target built out of tree\n"
           "  --dump-pass-pipeline             Print the pipeline that runs to stderr\n"
-          "  --mlir-timing                    Report the time of each pass\n"
+          "  --mlir-timing                    Report the time of the import, each pass and the output\n"
           "  --mlir-print-op-generic, --mlir-print-debuginfo, --mlir-elide-elementsattrs-if-larger=<n>\n"
           "                                   How IR is printed\n"
           "  --list-targets                   List the targets\n"
@@ -87,23 +87,16 @@ static char *derived_name(const char *model, const char *ext)
   return s;
 }
 
-/* Whole-file diagnostics (`"file":0:0`, as the ONNX importer reports) print
- * as `file: error: message`, those with no location as `nc-compile: error:
- * message`; the rest as usual. */
+/* Where diagnostics print: they name the model the user gave (see nc_diag_print_for_input). */
+typedef struct diag_sink {
+  nc_context *ctx;
+  const char *model;
+} diag_sink;
+
 static bool print_diag(const nc_diag *d, void *user)
 {
-  nc_context *ctx = user;
-  nc_ident *file;
-  unsigned line, col;
-  static const char *sev[] = {"error", "warning", "note", "remark"};
-  nc_attr *la = nc_location_get_attr(ctx, nc_diag_get_loc(d));
-  bool unknown = !la || nc_attr_get_kind(la) == NC_ATTR_LOC_UNKNOWN;
-  if (!unknown && (!nc_location_get_file_line_col(ctx, nc_diag_get_loc(d), &file, &line, &col) || line))
-    return false;
-  fprintf(stderr, "%s: %s: %s\n", unknown ? "nc-compile" : nc_ident_str(file), sev[nc_diag_get_severity(d)],
-          nc_diag_get_message(d));
-  for (size_t i = 0; i < nc_diag_get_num_notes(d); i++)
-    nc_diag_print(nc_diag_get_note(d, i), ctx, stderr);
+  const diag_sink *sink = user;
+  nc_diag_print_for_input(d, sink->ctx, "nc-compile", sink->model, stderr);
   return true;
 }
 
@@ -121,7 +114,10 @@ static bool set_input_shapes(nc_context *ctx, const options *o, nc_op *module)
   return ok;
 }
 
-static bool run_pipeline(nc_context *ctx, const options *o, const nc_target_def *t, const char *stop, nc_op *module)
+/* Runs the target's pipeline; the pass manager stays alive in *pm_out
+ * (the timing report reads its clocks), destroyed by the caller. */
+static bool run_pipeline(nc_context *ctx, const options *o, const nc_target_def *t, const char *stop, nc_op *module,
+                         nc_timing *timing, nc_pass_manager **pm_out)
 {
   nc_target_options *to = nc_target_options_create(t);
   bool ok = true;
@@ -139,19 +135,12 @@ static bool run_pipeline(nc_context *ctx, const options *o, const nc_target_def 
     free(s);
   }
   nc_pass_run_options ro = nc_pass_run_options_default();
-  nc_timing *timing = NULL;
-  double w0 = nc_time_wall();
-  if (o->timing) {
+  if (timing) {
     ro.timing = ro.timing_tree = true;
-    timing = nc_timing_create();
     nc_pass_manager_set_timing(pm, timing);
   }
   ok = nc_pass_manager_run(pm, module, &ro);
-  if (timing) {
-    nc_timing_print(timing, true, nc_time_wall() - w0, 0, stderr);
-    nc_timing_destroy(timing);
-  }
-  nc_pass_manager_destroy(pm);
+  *pm_out = pm;
   return ok;
 }
 
@@ -231,8 +220,16 @@ static bool compile(nc_context *ctx, const options *o)
     fprintf(stderr, "%s: error: unknown model format '%s' (expected .onnx or .mlir)\n", o->model, ext);
     return false;
   }
+  /* --mlir-timing reports the whole compile: import, passes, output */
+  nc_timing *timing = o->timing ? nc_timing_create() : NULL;
+  nc_pass_manager *pm = NULL;
+  double w0 = nc_time_wall(), t0 = w0;
   nc_op *module = !strcmp(ext, ".onnx") ? nc_onnx_import_file(ctx, o->model) : nc_parse_file(ctx, o->model);
   bool ok = module && nc_op_verify(module);
+  if (timing) {
+    double t1 = nc_time_wall();
+    nc_timing_add(timing, !strcmp(ext, ".onnx") ? "Import" : "Parser", t1 - t0, t1 - t0);
+  }
   bool lowered = ok && nc_op_get_attr_str(module, "nc.target");
   if (lowered) { /* the IR says which target it is for */
     const nc_target_def *mt = nc_target_of_module(module, true);
@@ -264,7 +261,9 @@ static bool compile(nc_context *ctx, const options *o)
   if (ok && !lowered && o->input_shapes)
     ok = set_input_shapes(ctx, o, module);
   if (ok && !lowered)
-    ok = run_pipeline(ctx, o, t, level >= 0 ? emit : NULL, module);
+    ok = run_pipeline(ctx, o, t, level >= 0 ? emit : NULL, module, timing, &pm);
+  t0 = nc_time_wall();
+  bool output = ok;
   if (ok && level >= 0) {
     ok = write_ir(module, o);
   } else if (ok && extra) {
@@ -282,6 +281,15 @@ static bool compile(nc_context *ctx, const options *o)
     }
     free(image);
   }
+  if (timing) {
+    double t1 = nc_time_wall();
+    if (output)
+      nc_timing_add(timing, "Output", t1 - t0, t1 - t0);
+    nc_timing_print(timing, true, t1 - w0, 0, stderr);
+    nc_timing_destroy(timing);
+  }
+  if (pm)
+    nc_pass_manager_destroy(pm);
   if (module)
     nc_op_destroy(module);
   return ok;
@@ -449,7 +457,8 @@ int main(int argc, char **argv)
     nc_context *ctx = nc_context_create();
     nc_register_all_dialects(ctx);
     nc_target_register_dialects(ctx);
-    unsigned h = nc_context_push_diag_handler(ctx, print_diag, ctx);
+    diag_sink sink = {ctx, o.model};
+    unsigned h = nc_context_push_diag_handler(ctx, print_diag, &sink);
     status = compile(ctx, &o) ? 0 : 1;
     nc_context_pop_diag_handler(ctx, h);
     nc_context_destroy(ctx);
