@@ -40,4 +40,15 @@ int64_t gq_calibration_view(NC_KEEP nc_op *func, NC_KEEP nc_value *arg, NC_KEEP 
 bool gq_calibrate(NC_KEEP nc_op *func, NC_KEEP const nc_tensor *view, size_t n, nc_op *const *ops, double *max_abs,
                   double *input_max_abs);
 
+/** True for the widths graph-quantize makes: 8, 4 and 2 bits. */
+bool gq_bits_valid(int64_t bits);
+
+/** The width of each of the n quantized ops in `layers` (is_conv[i]: a
+ * conv / gemm / matmul, not an add) into out[i]: `bits`, except the first
+ * and last conv / gemm / matmul at 8, then the comma-separated LAYER:BITS
+ * entries of `overrides` (LAYER: the result's location name). False after
+ * an error at `func` (a malformed entry, a bad width, an unknown layer). */
+bool gq_layer_bits(NC_KEEP nc_op *func, int64_t bits, const char *overrides, size_t n, nc_op *const *layers,
+                   const bool *is_conv, int *out);
+
 #endif

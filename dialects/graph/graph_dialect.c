@@ -38,7 +38,11 @@ static bool p_float(const nc_type *t) { return ranked(t) && nc_type_is_float(elt
 static bool p_int(const nc_type *t) { return ranked(t) && nc_type_is_integer(elt(t)) && nc_type_get_width(elt(t)) > 1; }
 static bool p_numeric(const nc_type *t) { return p_float(t) || p_int(t); }
 static bool p_quant(const nc_type *t) { return p_int(t) && nc_type_get_width(elt(t)) <= 32; }
-static bool p_max_pool(const nc_type *t) { return p_float(t) || (p_int(t) && nc_type_get_width(elt(t)) == 8); }
+static bool p_max_pool(const nc_type *t)
+{
+  unsigned w = p_int(t) ? nc_type_get_width(elt(t)) : 0;
+  return p_float(t) || w == 8 || w == 4 || w == 2; /* the widths graph-quantize makes */
+}
 static bool p_i32(const nc_type *t)
 {
   return ranked(t) && nc_type_is_signless_integer(elt(t)) && nc_type_get_width(elt(t)) == 32;
@@ -47,7 +51,7 @@ static bool p_i32(const nc_type *t)
 static const nc_type_constraint tc_any = {"ranked tensor of any graph element type", p_any};
 static const nc_type_constraint tc_float = {"ranked tensor of floating-point values", p_float};
 static const nc_type_constraint tc_numeric = {"ranked tensor of integer or floating-point values", p_numeric};
-static const nc_type_constraint tc_max_pool = {"ranked tensor of floating-point or 8-bit integer values", p_max_pool};
+static const nc_type_constraint tc_max_pool = {"ranked tensor of floating-point or 8-, 4- or 2-bit integer values", p_max_pool};
 static const nc_type_constraint tc_quant = {"ranked tensor of 2- to 32-bit integer values", p_quant};
 static const nc_type_constraint tc_i32 = {"ranked tensor of 32-bit signless integer values", p_i32};
 
