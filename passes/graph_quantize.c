@@ -46,6 +46,9 @@ static const nc_pass_option_def options[] = {
   {"calibration", NC_PASS_OPT_STRING, "",
    "Required: .npy file of f32 calibration inputs, N x the function's input shape"},
   {"max-samples", NC_PASS_OPT_INT, "0", "Calibrate on at most this many samples (0: all of them)"},
+  {"method", NC_PASS_OPT_STRING, "maxabs",
+   "How activation ranges are chosen: maxabs, percentile (see `percentile`) or mse (least squared error)"},
+  {"percentile", NC_PASS_OPT_STRING, "99.99", "The percentile of |x| that method=percentile clips at, in (0, 100]"},
 };
 
 static const nc_pass_stat_def stats[] = {
@@ -64,6 +67,19 @@ static bool initialize(nc_pass *pass, nc_context *ctx)
   if (!gq_bits_valid(bits)) {
     nc_emit_error(ctx, nc_location_unknown(), "graph-quantize: bits=%lld is not supported (8, 4 or 2)",
                   (long long)bits);
+    return false;
+  }
+  gq_calib_method method;
+  const char *pct = nc_pass_get_option_string(pass, "percentile");
+  char *end = NULL;
+  double p = strtod(pct, &end);
+  if (!gq_calib_method_parse(nc_pass_get_option_string(pass, "method"), &method)) {
+    nc_emit_error(ctx, nc_location_unknown(), "graph-quantize: unknown method '%s' (maxabs, percentile or mse)",
+                  nc_pass_get_option_string(pass, "method"));
+    return false;
+  }
+  if (end == pct || *end || !(p > 0 && p <= 100)) {
+    nc_emit_error(ctx, nc_location_unknown(), "graph-quantize: percentile '%s' is not a number in (0, 100]", pct);
     return false;
   }
   if (nc_pass_get_option_int(pass, "max-samples") < 0) {
@@ -597,7 +613,15 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const nc_tensor *calib)
   int64_t samples = ok ? gq_calibration_view(func, arg, calib, path, nc_pass_get_option_int(pass, "max-samples"),
                                              &view)
                        : 0;
-  ok = ok && samples > 0 && gq_calibrate(func, &view, n_layers, layers, max_abs, &in_max);
+  int *lqmax = nc_xcalloc(n_layers + 1, sizeof *lqmax);
+  for (size_t k = 0; k < n_layers; k++)
+    lqmax[k] = (1 << (lbits[k] - 1)) - 1;
+  gq_calib_method method = GQ_CALIB_MAXABS;
+  gq_calib_method_parse(nc_pass_get_option_string(pass, "method"), &method);
+  ok = ok && samples > 0 &&
+       gq_calibrate_method(func, &view, n_layers, layers, lqmax, method,
+                           strtod(nc_pass_get_option_string(pass, "percentile"), NULL), max_abs, &in_max);
+  free(lqmax);
   if (ok && !isfinite(in_max))
     ok = nc_op_emit_error(func, "graph-quantize: the calibration data '%s' holds infinite values", path);
   for (size_t k = 0; ok && k < n_layers; k++)

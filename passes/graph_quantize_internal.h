@@ -7,6 +7,13 @@
 #include "graph_util.h"
 #include "nc/ir/diag.h"
 
+/** How an activation's range is chosen from its calibration values. */
+typedef enum gq_calib_method {
+  GQ_CALIB_MAXABS,     /**< max |x|: nothing saturates */
+  GQ_CALIB_PERCENTILE, /**< the given percentile of |x| */
+  GQ_CALIB_MSE,        /**< the clip that minimises the squared quantization error */
+} gq_calib_method;
+
 /** A pointer -> index map (open addressing), for ops and values. */
 typedef struct gq_map {
   const void **keys;
@@ -39,6 +46,21 @@ int64_t gq_calibration_view(NC_KEEP nc_op *func, NC_KEEP nc_value *arg, NC_KEEP 
  * the failing op). */
 bool gq_calibrate(NC_KEEP nc_op *func, NC_KEEP const nc_tensor *view, size_t n, nc_op *const *ops, double *max_abs,
                   double *input_max_abs);
+
+/** gq_calibrate with the ranges chosen by `method` (gq_clip_range), each
+ * op's for its own qmax[i] (the input's for 127). */
+bool gq_calibrate_method(NC_KEEP nc_op *func, NC_KEEP const nc_tensor *view, size_t n, nc_op *const *ops,
+                         const int *qmax, gq_calib_method method, double percentile, double *range,
+                         double *input_range);
+
+
+/** Parses "maxabs", "percentile" or "mse" into *out; false otherwise. */
+bool gq_calib_method_parse(const char *s, gq_calib_method *out);
+
+/** The range (clip bound >= 0) the scale of an activation with values
+ * x[0..n) covers when quantized to [-qmax, qmax] by `method` (percentile in
+ * (0, 100] for GQ_CALIB_PERCENTILE); NaN is ignored, 0 if every value is 0. */
+double gq_clip_range(const float *x, int64_t n, gq_calib_method method, double percentile, int qmax);
 
 /** True for the widths graph-quantize makes: 8, 4 and 2 bits. */
 bool gq_bits_valid(int64_t bits);

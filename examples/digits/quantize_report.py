@@ -19,6 +19,7 @@ Usage: quantize_report.py [--bin DIR] [--work DIR] [--max-samples N] [--max-drop
   --max-samples N  calibrate on the first N training images (default: all)
   --max-drop P     the largest accepted accuracy drop in points (default: 2)
   --bits B         8, 4 or 2 (default: 8)
+  --method M       graph-quantize's calibration method: maxabs, percentile or mse (default: maxabs)
 Needs /usr/bin/python3 (numpy).
 """
 import argparse
@@ -41,13 +42,13 @@ def run(cmd):
     return r.stdout
 
 
-def report(bin_dir, work, max_samples, max_drop, bits=8):
+def report(bin_dir, work, max_samples, max_drop, bits=8, method="maxabs"):
     tool = lambda name: os.path.join(bin_dir, name)
     data = lambda name: os.path.join(HERE, name)
     f32, int8 = os.path.join(work, "digits_f32.mlir"), os.path.join(work, "digits_int8.mlir")
     run([tool("nc-translate"), "--import-onnx", data("digits_cnn.onnx"), "-o", os.path.join(work, "digits.mlir")])
     run([tool("nc-opt"), "--graph-optimize", os.path.join(work, "digits.mlir"), "-o", f32])
-    quant = "calibration=%s max-samples=%d bits=%d" % (data("train_x.npy"), max_samples, bits)
+    quant = "calibration=%s max-samples=%d bits=%d method=%s" % (data("train_x.npy"), max_samples, bits, method)
     qname = "int%d" % bits
     run([tool("nc-opt"), "--graph-quantize=" + quant, f32, "-o", int8])
     logits = {}
@@ -62,7 +63,7 @@ def report(bin_dir, work, max_samples, max_drop, bits=8):
     pred = {k: v.reshape(len(y), -1).argmax(axis=1) for k, v in logits.items()}
     acc = {k: 100.0 * (p == y).sum() / len(y) for k, p in pred.items()}
     agree = (pred["float32"] == pred[qname]).sum()
-    print("digits CNN: test split of %d images; %s calibrated on %d training images" % (len(y), qname, n_calib))
+    print("digits CNN: test split of %d images; %s calibrated (%s) on %d training images" % (len(y), qname, method, n_calib))
     for k in ("float32", qname):
         print("%-8s accuracy: %6.2f%% (%d/%d)" % (k, acc[k], (pred[k] == y).sum(), len(y)))
     print("agreement:        %6.2f%% (%d/%d same predicted class)" % (100.0 * agree / len(y), agree, len(y)))
@@ -81,12 +82,13 @@ def main():
     ap.add_argument("--max-samples", type=int, default=0)
     ap.add_argument("--max-drop", type=float, default=2.0)
     ap.add_argument("--bits", type=int, choices=(8, 4, 2), default=8)
+    ap.add_argument("--method", choices=("maxabs", "percentile", "mse"), default="maxabs")
     a = ap.parse_args()
     if a.work:
         os.makedirs(a.work, exist_ok=True)
-        return report(a.bin, a.work, a.max_samples, a.max_drop, a.bits)
+        return report(a.bin, a.work, a.max_samples, a.max_drop, a.bits, a.method)
     with tempfile.TemporaryDirectory() as work:
-        return report(a.bin, work, a.max_samples, a.max_drop, a.bits)
+        return report(a.bin, work, a.max_samples, a.max_drop, a.bits, a.method)
 
 
 if __name__ == "__main__":
