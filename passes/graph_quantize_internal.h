@@ -7,6 +7,13 @@
 #include "graph_util.h"
 #include "nc/ir/diag.h"
 
+/** How an activation's range is chosen from its calibration values. */
+typedef enum gq_calib_method {
+  GQ_CALIB_MAXABS,     /**< max |x|: nothing saturates */
+  GQ_CALIB_PERCENTILE, /**< the given percentile of |x| */
+  GQ_CALIB_MSE,        /**< the clip that minimises the squared quantization error */
+} gq_calib_method;
+
 /** A pointer -> index map (open addressing), for ops and values. */
 typedef struct gq_map {
   const void **keys;
@@ -49,4 +56,31 @@ int gq_qdq_check(NC_KEEP nc_op *op, float *scale);
 /** True if a user of v is such a QuantizeLinear: the model's own scale for
  * v, written to *scale. */
 bool gq_qdq_model_scale(NC_KEEP nc_value *v, float *scale);
+
+/** gq_calibrate with the ranges chosen by `method` (gq_clip_range), each
+ * op's for its own qmax[i] (the input's for 127). */
+bool gq_calibrate_method(NC_KEEP nc_op *func, NC_KEEP const nc_tensor *view, size_t n, nc_op *const *ops,
+                         const int *qmax, gq_calib_method method, double percentile, double *range,
+                         double *input_range);
+
+
+/** Parses "maxabs", "percentile" or "mse" into *out; false otherwise. */
+bool gq_calib_method_parse(const char *s, gq_calib_method *out);
+
+/** The range (clip bound >= 0) the scale of an activation with values
+ * x[0..n) covers when quantized to [-qmax, qmax] by `method` (percentile in
+ * (0, 100] for GQ_CALIB_PERCENTILE); NaN is ignored, 0 if every value is 0. */
+double gq_clip_range(const float *x, int64_t n, gq_calib_method method, double percentile, int qmax);
+
+/** True for the widths graph-quantize makes: 8, 4 and 2 bits. */
+bool gq_bits_valid(int64_t bits);
+
+/** The width of each of the n quantized ops in `layers` (is_conv[i]: a
+ * conv / gemm / matmul, not an add) into out[i]: `bits`, except the first
+ * and last conv / gemm / matmul at 8, then the comma-separated LAYER:BITS
+ * entries of `overrides` (LAYER: the result's location name). False after
+ * an error at `func` (a malformed entry, a bad width, an unknown layer). */
+bool gq_layer_bits(NC_KEEP nc_op *func, int64_t bits, const char *overrides, size_t n, nc_op *const *layers,
+                   const bool *is_conv, int *out);
+
 #endif

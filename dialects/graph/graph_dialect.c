@@ -38,7 +38,11 @@ static bool p_float(const nc_type *t) { return ranked(t) && nc_type_is_float(elt
 static bool p_int(const nc_type *t) { return ranked(t) && nc_type_is_integer(elt(t)) && nc_type_get_width(elt(t)) > 1; }
 static bool p_numeric(const nc_type *t) { return p_float(t) || p_int(t); }
 static bool p_quant(const nc_type *t) { return p_int(t) && nc_type_get_width(elt(t)) <= 32; }
-static bool p_max_pool(const nc_type *t) { return p_float(t) || (p_int(t) && nc_type_get_width(elt(t)) == 8); }
+static bool p_max_pool(const nc_type *t)
+{
+  unsigned w = p_int(t) ? nc_type_get_width(elt(t)) : 0;
+  return p_float(t) || w == 8 || w == 4 || w == 2; /* the widths graph-quantize makes */
+}
 static bool p_i32(const nc_type *t)
 {
   return ranked(t) && nc_type_is_signless_integer(elt(t)) && nc_type_get_width(elt(t)) == 32;
@@ -47,7 +51,7 @@ static bool p_i32(const nc_type *t)
 static const nc_type_constraint tc_any = {"ranked tensor of any graph element type", p_any};
 static const nc_type_constraint tc_float = {"ranked tensor of floating-point values", p_float};
 static const nc_type_constraint tc_numeric = {"ranked tensor of integer or floating-point values", p_numeric};
-static const nc_type_constraint tc_max_pool = {"ranked tensor of floating-point or 8-bit integer values", p_max_pool};
+static const nc_type_constraint tc_max_pool = {"ranked tensor of floating-point or 8-, 4- or 2-bit integer values", p_max_pool};
 static const nc_type_constraint tc_quant = {"ranked tensor of 2- to 32-bit integer values", p_quant};
 static const nc_type_constraint tc_i32 = {"ranked tensor of 32-bit signless integer values", p_i32};
 
@@ -88,7 +92,7 @@ static const nc_value_def o_x_any[] = {{"input", &tc_any, NC_ARITY_ONE, NULL}};
 static const nc_value_def o_x_float[] = {{"input", &tc_float, NC_ARITY_ONE, NULL}};
 static const nc_value_def o_x_numeric[] = {{"input", &tc_numeric, NC_ARITY_ONE, NULL}};
 static const nc_value_def o_x_spatial[] = {
-  {"input", &tc_max_pool, NC_ARITY_ONE, "[N, C, D1, ..., Dk] (float, or 8-bit integers in a quantized graph)"}};
+  {"input", &tc_max_pool, NC_ARITY_ONE, "[N, C, D1, ..., Dk] (float, or 8-, 4- or 2-bit integers in a quantized graph)"}};
 static const nc_value_def o_x_max_pool[] = {{"input", &tc_max_pool, NC_ARITY_ONE, "[N, C, D1, ..., Dk]"}};
 static const nc_value_def r_max_pool[] = {{"output", &tc_max_pool, NC_ARITY_ONE, NULL}};
 static const nc_value_def o_ab_numeric[] = {{"a", &tc_numeric, NC_ARITY_ONE, NULL},
