@@ -88,7 +88,7 @@ static bool initialize(nc_pass *pass, nc_context *ctx)
 
 /* K_ELTWISE: add / sub of two activations (a residual connection); K_FUSED:
  * a relu that is the only user of such an add, applied by it. */
-typedef enum op_kind { K_CONSTANT, K_LAYER, K_PASS, K_ELTWISE, K_FUSED } op_kind;
+typedef enum op_kind { K_CONSTANT, K_LAYER, K_PASS, K_ELTWISE, K_FUSED, K_ACTS } op_kind;
 
 static bool is_constant(nc_value *v)
 {
@@ -232,6 +232,12 @@ static int check_op(nc_op *op)
 {
   if (is_residual(op))
     return K_ELTWISE;
+  switch (gq_acts_classify(op)) { /* concat, mul, activations as tables (graph_quantize_acts.c) */
+  case GQ_ACTS_ERROR: return -1;
+  case GQ_ACTS_OP: return K_ACTS;
+  case GQ_ACTS_FUSED: return K_FUSED;
+  default: break;
+  }
   switch (nc_graph_get_quant_class(nc_op_get_def(op))) {
   case NC_GRAPH_QUANT_CONSTANT:
     return K_CONSTANT;
@@ -258,20 +264,6 @@ static int check_op(nc_op *op)
 }
 
 /* --- building the integer graph ------------------------------------------------------------------------------ */
-
-/* A quantized value: the int8 value replacing an f32 one, and its scale. */
-typedef struct qval {
-  nc_value *v;
-  float scale;
-} qval;
-
-typedef struct rewrite {
-  nc_context *ctx;
-  nc_type *i8, *i32, *i64, *f32;
-  gq_map map; /* old f32 value -> index into vals */
-  qval *vals;
-  size_t n_vals;
-} rewrite;
 
 static void bind(rewrite *rw, nc_value *old, nc_value *v, float scale)
 {
@@ -330,6 +322,17 @@ static nc_op *add_op(rewrite *rw, nc_op *before, const char *name, nc_location l
 static nc_named_attr named(rewrite *rw, const char *name, nc_attr *value)
 {
   return (nc_named_attr){nc_ident_get_cstr(rw->ctx, name), value};
+}
+
+/* The helpers graph_quantize_acts.c shares (graph_quantize_internal.h). */
+void gq_bind(rewrite *rw, nc_value *old, nc_value *v, float scale) { bind(rw, old, v, scale); }
+const qval *gq_lookup(rewrite *rw, nc_value *old) { return lookup(rw, old); }
+nc_type *gq_like(rewrite *rw, nc_value *v, nc_type *elt) { return like(rw, v, elt); }
+nc_named_attr gq_named(rewrite *rw, const char *name, nc_attr *value) { return named(rw, name, value); }
+nc_op *gq_add_op(rewrite *rw, nc_op *before, const char *name, nc_location loc, size_t n_in, nc_value *const *in,
+                 size_t n_attrs, const nc_named_attr *attrs, nc_type *hint)
+{
+  return add_op(rw, before, name, loc, n_in, in, n_attrs, attrs, hint);
 }
 
 /* The layer's weights as doubles in the layout of the integer op ([M, C/g,
@@ -555,6 +558,11 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const nc_tensor *calib)
   if (!ret || !nc_op_is(ret, "func.return"))
     return nc_op_emit_error(func, "graph-quantize expects the function to end in func.return");
 
+  /* 0. activations other than relu / relu6 leave the ops they were fused into (tables of their own) */
+  for (nc_op *op = nc_block_get_first_op(block); op != ret; op = nc_op_get_next(op))
+    if (!gq_acts_unfuse(op))
+      return false;
+
   /* 1. every op must have an integer form (nothing changes otherwise) */
   size_t n_ops = 0, n_layers = 0;
   for (nc_op *op = nc_block_get_first_op(block); op != ret; op = nc_op_get_next(op))
@@ -568,6 +576,8 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const nc_tensor *calib)
     kinds[i] = check_op(op);
     ok = kinds[i] >= 0;
     if (ok && kinds[i] == K_LAYER)
+      layers[n_layers++] = op;
+    if (ok && kinds[i] == K_ACTS)
       layers[n_layers++] = op;
     if (ok && kinds[i] == K_ELTWISE) /* measured after its fused relu, if any */
       layers[n_layers++] = sole_relu_user(op) ? sole_relu_user(op) : op;
@@ -616,6 +626,10 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const nc_tensor *calib)
     if (!x) { /* cannot happen after the checks: operands are the input or earlier results */
       ok = nc_op_emit_error(ops[k], "graph-quantize: operand #0 has no quantized form");
       break;
+    }
+    if (kinds[k] == K_ACTS) {
+      ok = gq_acts_quantize(&rw, ops[k], act_scale(max_abs[l++], qmax), qmax);
+      continue;
     }
     if (kinds[k] == K_ELTWISE) {
       const qval *b = lookup(&rw, nc_op_get_operand(ops[k], 1));

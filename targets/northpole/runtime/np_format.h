@@ -54,6 +54,15 @@
  *   r   = r_0 + r_1 + zero_point  (r_0 - r_1 with NP_FLAG_SUBTRACT)
  *   relu (NP_FLAG_RELU): r = max(r, zero_point);  y = saturate_int8(r)
  *
+ * NP_KIND_CONCAT joins its operands [1, C_i, H, W] along the channels
+ * (n_operands of them, n_requant = n_operands rescales, no weights):
+ *   y[c] = saturate_int8(round_half_even(x_i[c - C_0 - ... - C_(i-1)] * multiplier[i] / 2^shift[i]) + zero_point)
+ * NP_KIND_MUL multiplies operand 0 [1, C, H, W] by operand 1 of the same
+ * shape or [1, C, 1, 1] (a channel gate), one rescale (n_requant = 1):
+ *   r = round_half_even(x_0 * x_1 * multiplier[0] / 2^shift[0]) + zero_point, relu, saturate_int8
+ * NP_KIND_LUT has one operand of the result's shape and weights = the table
+ * of 256 int8 entries: y = table[x + 128].
+ *
  * Section NP_SECTION_INPUT_STREAM (id = network input): how the host streams
  * that input (the dataflow input source P[y] or P[y, x]):
  *   u32 n_iterations, then per iteration: u32 n_blocks, u32 0, blocks
@@ -62,11 +71,14 @@
 #define NC_TARGETS_NORTHPOLE_NP_FORMAT_H
 
 enum { NP_SECTION_TILE = 1, NP_SECTION_INPUT_STREAM = 2, NP_SECTION_CHIP = 3 };
-enum { NP_KIND_CONV = 1, NP_KIND_MATMUL = 2, NP_KIND_MAX_POOL = 3, NP_KIND_COPY = 4, NP_KIND_ELTWISE = 5 };
+enum {
+  NP_KIND_CONV = 1, NP_KIND_MATMUL = 2, NP_KIND_MAX_POOL = 3, NP_KIND_COPY = 4, NP_KIND_ELTWISE = 5,
+  NP_KIND_CONCAT = 6, NP_KIND_MUL = 7, NP_KIND_LUT = 8,
+};
 enum { NP_FLAG_RELU = 1, NP_FLAG_SUBTRACT = 2 };
 enum { NP_BUF_WEIGHTS = 1, NP_BUF_BIAS = 2, NP_BUF_INPUT = 3, NP_BUF_OUTPUT = 4, NP_BUF_SCRATCH = 5 };
 enum { NP_OP_RECV = 1, NP_OP_COMPUTE = 2, NP_OP_SEND = 3, NP_OP_WAIT = 4 };
-#define NP_MAX_OPERANDS 4
+#define NP_MAX_OPERANDS 8
 #define NP_MAX_RANK 8
 
 #endif

@@ -1,0 +1,345 @@
+/* graph_quantize_acts.c: graph-quantize's concat, elementwise product and
+ * activations (docs/quantization.md), the ops of inception, dense,
+ * squeeze-and-excitation and mobile blocks:
+ *   - concat of activations with different scales becomes
+ *     graph.concat_integer, each input rescaled to the output scale
+ *     (calibrated on the concat's result, so the largest input keeps its
+ *     values) by the fixed-point rule; a concat of more inputs than a
+ *     dataflow layer takes (NC_DATAFLOW_LAYER_MAX_INPUTS) becomes a tree
+ *     whose inner concats rescale to the output scale and whose root copies
+ *     (2^30 / 2^30), bit for bit the one concat;
+ *   - mul of two activations, the second broadcasting to the first (an SE
+ *     gate [1, C, 1, 1]), becomes graph.mul_integer with one rescale
+ *     s_a * s_b / s_y;
+ *   - sigmoid, hard_sigmoid, hard_swish, tanh, erf, leaky_relu, elu, softplus
+ *     and a standalone clip (relu6) become graph.lut_integer, a table of
+ *     2^bits entries computed here from the float function at the input's
+ *     and the calibrated output's scale (nc_lut_build), and so do the
+ *     patterns x * sigmoid(x) (SiLU / swish) and x * hard_sigmoid(x) (hard
+ *     swish as torch exports it at opset 13), whose inner op is fused.
+ * The float function is the reference kernel itself (nc_kernel_unary on
+ * f32, the float graph's precision), so a table entry is what the float
+ * graph computes at that input, rounded once.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph_quantize_internal.h"
+#include "nc/dialects/dataflow/layer.h"
+#include "nc/dialects/graph/kernels.h"
+
+/* --- classification ------------------------------------------------------------------------------------------ */
+
+static bool is_activation(nc_value *v)
+{
+  nc_op *d = nc_value_get_defining_op(v);
+  nc_type *t = nc_value_get_type(v);
+  return !(d && gp_is(d, "constant")) && nc_type_is_tensor(t) &&
+         nc_type_get_kind(nc_type_get_element_type(t)) == NC_TYPE_F32 && nc_type_has_static_shape(t);
+}
+
+/* Unary ops whose float function becomes a table. */
+static bool lut_unary(nc_op *op)
+{
+  static const char *const names[] = {"sigmoid", "hard_sigmoid", "hard_swish", "tanh", "erf",
+                                      "leaky_relu", "elu", "softplus", "softsign", "selu", "celu"};
+  for (size_t i = 0; i < NC_COUNTOF(names); i++)
+    if (gp_is(op, names[i]))
+      return true;
+  return false;
+}
+
+/* x * g(x) with g = sigmoid or hard_sigmoid the other operand: the g op, or
+ * NULL (g must feed nothing else). */
+static nc_op *gated_self(nc_op *mul)
+{
+  if (!gp_is(mul, "mul") || nc_op_get_num_operands(mul) != 2)
+    return NULL;
+  for (int i = 0; i < 2; i++) {
+    nc_value *x = nc_op_get_operand(mul, i), *g = nc_op_get_operand(mul, 1 - i);
+    nc_op *d = nc_value_get_defining_op(g);
+    if (d && (gp_is(d, "sigmoid") || gp_is(d, "hard_sigmoid")) && nc_op_get_operand(d, 0) == x &&
+        gp_only_user(g, mul))
+      return d;
+  }
+  return NULL;
+}
+
+/* b broadcasts to a's shape (numpy, from the right). */
+static bool broadcasts_to(nc_value *b, nc_value *a)
+{
+  nc_type *ta = nc_value_get_type(a), *tb = nc_value_get_type(b);
+  size_t ra = nc_type_get_rank(ta), rb = nc_type_get_rank(tb);
+  if (rb > ra)
+    return false;
+  for (size_t d = 0; d < rb; d++) {
+    int64_t bd = nc_type_get_shape(tb)[d];
+    if (bd != 1 && bd != nc_type_get_shape(ta)[d + ra - rb])
+      return false;
+  }
+  return true;
+}
+
+static bool has_fused_activation(nc_op *op)
+{
+  nc_graph_activation act;
+  return !nc_graph_get_activation(op, &act) || act.kind != NC_GRAPH_ACT_NONE;
+}
+
+gq_acts_class gq_acts_classify(nc_op *op)
+{
+  const char *name = nc_ident_str(nc_op_get_name(op));
+  bool mine = gp_is(op, "concat") || gp_is(op, "mul") || gp_is(op, "clip") || lut_unary(op);
+  if (!mine)
+    return GQ_ACTS_NONE;
+  if (nc_op_get_num_results(op) != 1 || !is_activation(nc_op_get_result(op, 0)))
+    return nc_op_emit_error(op, "graph-quantize cannot quantize '%s': its result is not a statically shaped f32 "
+                            "tensor", name) ? GQ_ACTS_ERROR : GQ_ACTS_ERROR;
+  for (size_t i = 0, n = nc_op_get_num_operands(op); i < n; i++)
+    if ((i == 0 || !gp_is(op, "clip")) && !is_activation(nc_op_get_operand(op, i))) {
+      nc_op_emit_error(op, "graph-quantize cannot quantize '%s' of a constant or dynamically shaped operand #%zu "
+                       "(graph-optimize folds constant subgraphs; graph-shape-inference makes shapes static)",
+                       name, i);
+      return GQ_ACTS_ERROR;
+    }
+  if (has_fused_activation(op)) {
+    nc_op_emit_error(op, "graph-quantize cannot quantize '%s' with a fused activation", name);
+    return GQ_ACTS_ERROR;
+  }
+  if (gp_is(op, "sigmoid") || gp_is(op, "hard_sigmoid")) {
+    nc_use *u = nc_value_get_first_use(nc_op_get_result(op, 0));
+    nc_op *user = u && !nc_use_get_next(u) ? nc_use_get_owner(u) : NULL;
+    if (user && gated_self(user) == op)
+      return GQ_ACTS_FUSED;
+  }
+  if (gp_is(op, "mul")) {
+    if (nc_op_get_num_operands(op) != 2)
+      return GQ_ACTS_NONE;
+    nc_value *a = nc_op_get_operand(op, 0), *b = nc_op_get_operand(op, 1);
+    if (!gated_self(op) && !broadcasts_to(b, a) && !broadcasts_to(a, b)) {
+      nc_op_emit_error(op, "graph-quantize cannot quantize 'graph.mul' of two activations unless one broadcasts to "
+                       "the other's shape");
+      return GQ_ACTS_ERROR;
+    }
+  }
+  return GQ_ACTS_OP;
+}
+
+/* --- unfusing --------------------------------------------------------------------------------------------------- */
+
+bool gq_acts_unfuse(nc_op *op)
+{
+  nc_graph_activation act;
+  if (!nc_op_get_attr_str(op, "activation") || !nc_graph_get_activation(op, &act) || nc_op_get_num_results(op) != 1)
+    return true;
+  bool relu6 = act.kind == NC_GRAPH_ACT_CLIP && act.has_min && act.min == 0 && act.has_max && act.max > 0;
+  const char *name = act.kind == NC_GRAPH_ACT_SIGMOID      ? "graph.sigmoid"
+                     : act.kind == NC_GRAPH_ACT_TANH       ? "graph.tanh"
+                     : act.kind == NC_GRAPH_ACT_LEAKY_RELU ? "graph.leaky_relu"
+                     : act.kind == NC_GRAPH_ACT_CLIP && !relu6 ? "graph.clip"
+                                                              : NULL;
+  if (!name)
+    return true;
+  nc_context *ctx = nc_op_get_context(op);
+  nc_type *f32 = nc_type_f32(ctx);
+  nc_named_attr attrs[2];
+  size_t na = 0;
+  if (act.kind == NC_GRAPH_ACT_LEAKY_RELU)
+    attrs[na++] = (nc_named_attr){nc_ident_get_cstr(ctx, "alpha"), nc_attr_float(ctx, f32, act.alpha)};
+  if (act.kind == NC_GRAPH_ACT_CLIP && act.has_min)
+    attrs[na++] = (nc_named_attr){nc_ident_get_cstr(ctx, "min"), nc_attr_float(ctx, f32, act.min)};
+  if (act.kind == NC_GRAPH_ACT_CLIP && act.has_max)
+    attrs[na++] = (nc_named_attr){nc_ident_get_cstr(ctx, "max"), nc_attr_float(ctx, f32, act.max)};
+  nc_value *y = nc_op_get_result(op, 0);
+  nc_type *t = nc_value_get_type(y);
+  nc_op *a = nc_graph_create_op(ctx, name, nc_op_get_loc(op), 1, &y, na, attrs, 1, &t);
+  if (!a)
+    return false;
+  nc_op_insert_after(a, op);
+  nc_value_replace_all_uses_except(y, nc_op_get_result(a, 0), a);
+  static const char *const keys[] = {"activation", "activation_alpha", "activation_min", "activation_max"};
+  for (size_t i = 0; i < NC_COUNTOF(keys); i++)
+    nc_op_remove_attr(op, nc_ident_get_cstr(ctx, keys[i]));
+  return true;
+}
+
+/* --- the rewrites ---------------------------------------------------------------------------------------------- */
+
+static bool rescale(nc_op *op, double scale, int64_t *m, int64_t *s)
+{
+  int32_t mm, ss;
+  char err[256];
+  if (!nc_fixed_point_from_scale(scale, &mm, &ss, err, sizeof err))
+    return nc_op_emit_error(op, "graph-quantize cannot quantize '%s': %s", nc_ident_str(nc_op_get_name(op)), err);
+  *m = mm, *s = ss;
+  return true;
+}
+
+/* One graph.concat_integer of n inputs with the given rescales, typed as
+ * `like` with its axis extent; NULL after an error. */
+static nc_value *concat_op(rewrite *rw, nc_op *op, size_t n, nc_value *const *in, const int64_t *m,
+                           const int64_t *s, int64_t axis)
+{
+  nc_type *t = nc_value_get_type(nc_op_get_result(op, 0));
+  size_t rank = nc_type_get_rank(t), ax = (size_t)(axis < 0 ? axis + (int64_t)rank : axis);
+  int64_t shape[NC_MAX_RANK];
+  memcpy(shape, nc_type_get_shape(t), rank * sizeof *shape);
+  shape[ax] = 0;
+  for (size_t i = 0; i < n; i++)
+    shape[ax] += nc_type_get_shape(nc_value_get_type(in[i]))[ax];
+  nc_named_attr attrs[] = {
+    gq_named(rw, "axis", nc_attr_integer(rw->ctx, rw->i64, axis)),
+    gq_named(rw, "multiplier", nc_attr_dense_array(rw->ctx, rw->i64, n, m)),
+    gq_named(rw, "shift", nc_attr_dense_array(rw->ctx, rw->i64, n, s)),
+    gq_named(rw, "output_zero_point", nc_attr_integer(rw->ctx, rw->i64, 0)),
+  };
+  nc_type *ty = nc_type_tensor(rw->ctx, rank, shape, rw->i8, NULL);
+  nc_op *q = gq_add_op(rw, op, "graph.concat_integer", nc_op_get_loc(op), n, in, NC_COUNTOF(attrs), attrs, ty);
+  return q ? nc_op_get_result(q, 0) : NULL;
+}
+
+static bool quantize_concat(rewrite *rw, nc_op *op, float sy)
+{
+  size_t n = nc_op_get_num_operands(op), max = NC_DATAFLOW_LAYER_MAX_INPUTS;
+  if (n > max * max)
+    return nc_op_emit_error(op, "graph-quantize cannot quantize a concat of %zu inputs (at most %zu)", n, max * max);
+  int64_t axis = nc_graph_attr_int(op, "axis", 0);
+  nc_value **in = nc_xcalloc(n + 1, sizeof *in);
+  int64_t *m = nc_xcalloc(n + 1, sizeof *m), *s = nc_xcalloc(n + 1, sizeof *s);
+  bool ok = true;
+  for (size_t i = 0; i < n && ok; i++) {
+    const qval *x = gq_lookup(rw, nc_op_get_operand(op, i));
+    ok = x ? rescale(op, (double)x->scale / (double)sy, &m[i], &s[i])
+           : nc_op_emit_error(op, "graph-quantize: operand #%zu has no quantized form", i);
+    if (ok)
+      in[i] = x->v;
+  }
+  nc_value *y = NULL;
+  if (ok && n <= max) {
+    y = concat_op(rw, op, n, in, m, s, axis);
+  } else if (ok) { /* chunks of `max` rescaled to sy, then copied together */
+    size_t chunks = (n + max - 1) / max;
+    nc_value *part[NC_DATAFLOW_LAYER_MAX_INPUTS];
+    int64_t pm[NC_DATAFLOW_LAYER_MAX_INPUTS], ps[NC_DATAFLOW_LAYER_MAX_INPUTS];
+    for (size_t c = 0; c < chunks && ok; c++) {
+      size_t lo = c * max, k = n - lo < max ? n - lo : max;
+      if (k == 1) { /* a lone input keeps its own rescale at the root */
+        part[c] = in[lo], pm[c] = m[lo], ps[c] = s[lo];
+      } else {
+        part[c] = concat_op(rw, op, k, in + lo, m + lo, s + lo, axis);
+        pm[c] = (int64_t)1 << 30, ps[c] = 30;
+      }
+      ok = part[c] != NULL;
+    }
+    y = ok ? concat_op(rw, op, chunks, part, pm, ps, axis) : NULL;
+  }
+  if (y)
+    gq_bind(rw, nc_op_get_result(op, 0), y, sy);
+  free(in);
+  free(m);
+  free(s);
+  return y != NULL;
+}
+
+static bool quantize_mul(rewrite *rw, nc_op *op, float sy)
+{
+  nc_value *a = nc_op_get_operand(op, 0), *b = nc_op_get_operand(op, 1);
+  if (!broadcasts_to(b, a)) { /* the full-shape operand first */
+    nc_value *t = a;
+    a = b, b = t;
+  }
+  const qval *qa = gq_lookup(rw, a), *qb = gq_lookup(rw, b);
+  int64_t m, s;
+  if (!qa || !qb)
+    return nc_op_emit_error(op, "graph-quantize: an operand has no quantized form");
+  if (!rescale(op, (double)qa->scale * (double)qb->scale / (double)sy, &m, &s))
+    return false;
+  nc_named_attr attrs[] = {
+    gq_named(rw, "multiplier", nc_attr_integer(rw->ctx, rw->i64, m)),
+    gq_named(rw, "shift", nc_attr_integer(rw->ctx, rw->i64, s)),
+    gq_named(rw, "output_zero_point", nc_attr_integer(rw->ctx, rw->i64, 0)),
+  };
+  nc_value *y = nc_op_get_result(op, 0);
+  nc_op *q = gq_add_op(rw, op, "graph.mul_integer", nc_op_get_loc(op), 2, (nc_value *[]){qa->v, qb->v},
+                       NC_COUNTOF(attrs), attrs, gq_like(rw, y, rw->i8));
+  if (q)
+    gq_bind(rw, y, nc_op_get_result(q, 0), sy);
+  return q != NULL;
+}
+
+/* The float function of a table: a unary kernel op, optionally times x
+ * (x * g(x)), or a clip. */
+typedef struct lut_fn {
+  nc_unary_op kind;
+  nc_unary_params p;
+  bool times_x, clip;
+  double lo, hi;
+} lut_fn;
+
+static double eval_fn(double x, void *userData)
+{
+  const lut_fn *f = userData;
+  float xf = (float)x;
+  if (f->clip)
+    return xf < f->lo ? f->lo : xf > f->hi ? f->hi : xf;
+  nc_tensor *in = nc_tensor_create(NC_DT_F32, 0, NULL, 0), *out = nc_tensor_create(NC_DT_F32, 0, NULL, 0);
+  nc_tensor_set_f64(in, 0, xf);
+  char err[128];
+  double g = nc_kernel_unary(f->kind, &f->p, in, out, err, sizeof err) ? nc_tensor_get_f64(out, 0) : NAN;
+  nc_tensor_destroy(in);
+  nc_tensor_destroy(out);
+  return f->times_x ? (double)(float)((float)g * xf) : g;
+}
+
+static bool quantize_lut(rewrite *rw, nc_op *op, float sy, int qmax)
+{
+  const char *name = nc_ident_str(nc_op_get_name(op));
+  lut_fn f = {0};
+  nc_op *fn = op;
+  nc_value *xv = nc_op_get_operand(op, 0);
+  if (gp_is(op, "mul")) { /* x * g(x): g's function, times x */
+    fn = gated_self(op);
+    xv = nc_op_get_operand(fn, 0);
+    f.times_x = true;
+  }
+  if (gp_is(fn, "clip")) {
+    f.clip = true;
+    f.lo = nc_op_get_attr_str(fn, "min") ? nc_graph_attr_float(fn, "min", 0) : -INFINITY;
+    f.hi = nc_op_get_attr_str(fn, "max") ? nc_graph_attr_float(fn, "max", 0) : INFINITY;
+  } else if (!nc_graph_get_unary_op(fn, &f.kind, &f.p)) {
+    return nc_op_emit_error(op, "graph-quantize cannot read the parameters of '%s'", name);
+  }
+  const qval *x = gq_lookup(rw, xv);
+  if (!x)
+    return nc_op_emit_error(op, "graph-quantize: operand #0 has no quantized form");
+  unsigned bits = 1;
+  while (((1 << (bits - 1)) - 1) < qmax)
+    bits++;
+  size_t n = (size_t)1 << bits;
+  int64_t *table = nc_xcalloc(n, sizeof *table);
+  char err[256];
+  bool ok = nc_lut_build(eval_fn, &f, x->scale, sy, bits, table, err, sizeof err);
+  nc_op *q = NULL;
+  if (!ok) {
+    nc_op_emit_error(op, "graph-quantize cannot tabulate '%s': %s", name, err);
+  } else {
+    nc_named_attr attrs[] = {gq_named(rw, "table", nc_attr_dense_array(rw->ctx, rw->i64, n, table))};
+    nc_value *y = nc_op_get_result(op, 0);
+    q = gq_add_op(rw, op, "graph.lut_integer", nc_op_get_loc(op), 1, (nc_value *[]){x->v}, 1, attrs,
+                  gq_like(rw, y, rw->i8));
+    if (q)
+      gq_bind(rw, y, nc_op_get_result(q, 0), sy);
+  }
+  free(table);
+  return q != NULL;
+}
+
+bool gq_acts_quantize(rewrite *rw, nc_op *op, float sy, int qmax)
+{
+  if (gp_is(op, "concat"))
+    return quantize_concat(rw, op, sy);
+  if (gp_is(op, "mul") && !gated_self(op))
+    return quantize_mul(rw, op, sy);
+  return quantize_lut(rw, op, sy, qmax);
+}
