@@ -27,7 +27,7 @@
 #include "nc/ir/pass.h"
 
 static const nc_pass_stat_def stats[] = {
-  {"num-folded", "Number of batch_norm ops folded"},
+  {"num-folded", "Number of batch_norm ops folded (into their producer, or into a new depthwise conv)"},
 };
 
 /* The batch_norm's per-channel factor s and shift t (as for a producer

@@ -254,7 +254,9 @@ static int check_op(nc_op *op)
   list_ops(NC_GRAPH_QUANT_LAYER, " and ", supported, sizeof supported);
   size_t used = strlen(supported);
   snprintf(supported + used, sizeof supported - used,
-           " with constant weights and an optional fused relu; add and sub of two activations of one shape; ");
+           " with constant weights and an optional fused relu; add and sub of two activations of one shape; concat; mul "
+           "of two activations, one broadcasting; sigmoid, hard_sigmoid, hard_swish, tanh, erf, leaky_relu, elu, "
+           "softplus and clip as tables; ");
   list_ops(NC_GRAPH_QUANT_PASS_THROUGH, ", ", supported, sizeof supported);
   bool foldable = nc_graph_get_quant_class(nc_op_get_def(op)) == NC_GRAPH_QUANT_FOLD_FIRST;
   nc_op_emit_error(op, "graph-quantize cannot quantize '%s': it has no integer form here (supported: %s)%s",
@@ -622,14 +624,14 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const nc_tensor *calib)
   for (size_t k = 0, l = 0; ok && k < n_ops; k++) {
     if (kinds[k] == K_CONSTANT || kinds[k] == K_FUSED)
       continue;
+    if (kinds[k] == K_ACTS) {
+      ok = gq_acts_quantize(&rw, ops[k], act_scale(max_abs[l++], qmax), qmax);
+      continue;
+    }
     const qval *x = lookup(&rw, nc_op_get_operand(ops[k], 0));
     if (!x) { /* cannot happen after the checks: operands are the input or earlier results */
       ok = nc_op_emit_error(ops[k], "graph-quantize: operand #0 has no quantized form");
       break;
-    }
-    if (kinds[k] == K_ACTS) {
-      ok = gq_acts_quantize(&rw, ops[k], act_scale(max_abs[l++], qmax), qmax);
-      continue;
     }
     if (kinds[k] == K_ELTWISE) {
       const qval *b = lookup(&rw, nc_op_get_operand(ops[k], 1));
