@@ -418,7 +418,11 @@ bool nc_dataflow_describe_layer(nc_op *op, size_t n_inputs, nc_value *const *inp
   } else if (nc_op_is(op, "graph.concat")) {
     ok = single_iteration(&l, op, "concat", &L);
   } else if (is_elementwise(op)) {
-    ok = elementwise_layer(&l, op, nc_op_is(op, "graph.add") ? "add" : "elementwise", slot_input, &L);
+    const char *hint = nc_op_is(op, "graph.add")           ? "add"
+                       : nc_op_is(op, "graph.lut_integer") ? "lut"
+                       : nc_op_is(op, "graph.mul_integer") ? "mul"
+                                                           : "elementwise";
+    ok = elementwise_layer(&l, op, hint, slot_input, &L);
   } else {
     ok = fail(&l, "'%s' has no dataflow layer", nc_ident_str(nc_op_get_name(op)));
   }

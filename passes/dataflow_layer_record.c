@@ -379,7 +379,7 @@ static bool mul_integer_head(rec *r, nc_op *op)
 }
 
 /* lut_integer: a LUT layer; its table becomes the `lut` elements, saturated
- * to the result type. */
+ * to the result type and stored as i8 (results up to 8 bits), i16 or i32. */
 static bool lut_integer_head(rec *r, nc_op *op)
 {
   size_t n;
@@ -389,11 +389,21 @@ static bool lut_integer_head(rec *r, nc_op *op)
   r->l = nc_dataflow_layer_make(NC_DATAFLOW_LAYER_LUT);
   type_range(nc_op_get_result(op, 0), &r->l.clamp_min, &r->l.clamp_max);
   nc_context *ctx = nc_op_get_context(op);
-  int64_t *sat = nc_xmalloc(n * sizeof *sat), len = (int64_t)n;
-  for (size_t i = 0; i < n; i++)
-    sat[i] = t[i] < r->l.clamp_min ? r->l.clamp_min : t[i] > r->l.clamp_max ? r->l.clamp_max : t[i];
-  nc_type *tt = nc_type_tensor(ctx, 1, &len, nc_type_integer(ctx, 64, NC_SIGNLESS), NULL);
-  r->l.lut = nc_attr_dense_elements(ctx, tt, sat, n * sizeof *sat);
+  int64_t len = (int64_t)n;
+  nc_type *re = nc_type_get_element_type(nc_value_get_type(nc_op_get_result(op, 0)));
+  unsigned w = nc_type_get_width(re) <= 8 ? 8 : nc_type_get_width(re) <= 16 ? 16 : 32; /* storage: a byte at 8 bits */
+  void *sat = nc_xmalloc(n * (w / 8));
+  for (size_t i = 0; i < n; i++) {
+    int64_t v = t[i] < r->l.clamp_min ? r->l.clamp_min : t[i] > r->l.clamp_max ? r->l.clamp_max : t[i];
+    if (w == 8)
+      ((int8_t *)sat)[i] = (int8_t)v;
+    else if (w == 16)
+      ((int16_t *)sat)[i] = (int16_t)v;
+    else
+      ((int32_t *)sat)[i] = (int32_t)v;
+  }
+  nc_type *tt = nc_type_tensor(ctx, 1, &len, nc_type_integer(ctx, w, NC_SIGNLESS), NULL);
+  r->l.lut = nc_attr_dense_elements(ctx, tt, sat, n * (w / 8));
   free(sat);
   return r->l.lut != NULL;
 }

@@ -41,20 +41,6 @@ static bool attr_ints(const nc_attr *a, unsigned width, int64_t n, int64_t **out
   return true;
 }
 
-/* The n elements of an i64 elements attribute (a splat expanded). */
-static bool attr_ints64(const nc_attr *a, int64_t n, int64_t **out)
-{
-  size_t nbytes;
-  bool splat;
-  const int64_t *data = a ? nc_attr_elements_get_data(a, &nbytes, &splat) : NULL;
-  if (!data)
-    return false;
-  *out = nc_xmalloc((size_t)n * sizeof **out);
-  for (int64_t i = 0; i < n; i++)
-    (*out)[i] = data[splat ? 0 : i];
-  return true;
-}
-
 /* The int8 weights of the layer, copied into l->weights; their shape in *shape. */
 static bool read_weights(nc_op *node, const nc_dataflow_layer *layer, np_layer *l, const int64_t **shape)
 {
@@ -205,8 +191,7 @@ static bool read_lut(nc_op *node, const nc_dataflow_layer *layer, np_layer *l)
 {
   nc_type *t = layer->lut ? nc_attr_get_type(layer->lut) : NULL;
   int64_t *v;
-  if (!t || nc_type_get_num_elements(t) != 256 || !nc_type_is_integer(nc_type_get_element_type(t)) ||
-      nc_type_get_width(nc_type_get_element_type(t)) != 64 || !attr_ints64(layer->lut, 256, &v))
+  if (!t || nc_type_get_num_elements(t) != 256 || !attr_ints(layer->lut, 8, 256, &v))
     return nc_op_emit_error(node, "northpole looks up int8 values in a table of 256 entries only");
   if (layer->n_requant || layer->bias || layer->output_bits != 8 ||
       nc_value_get_type(nc_op_get_operand(node, 0)) != nc_value_get_type(nc_op_get_result(node, 0)))

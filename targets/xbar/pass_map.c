@@ -114,9 +114,9 @@ static bool map_function(nc_pass *pass, nc_op *fn, const xbar_desc *d, isl_ctx *
       break;
     default:
       ok = nc_op_emit_error(node,
-                            "xbar-map: the xbar target cannot run layer kind '%s' (it runs conv and matmul on "
+                            "xbar-map: the xbar target cannot run node '%s', a %s layer (it runs conv and matmul on "
                             "crossbars, max_pool and copy on digital units)",
-                            nc_dataflow_layer_kind_name(l.kind));
+                            nc_dataflow_node_get_name(node), nc_dataflow_layer_kind_name(l.kind));
     }
   }
   char err[512];

@@ -4,7 +4,7 @@ mobile (squeeze-and-excitation) blocks, exported by torch.onnx at opset 13
 (random weights, fixed seed), plus calibration inputs and one test image:
   two conv+relu branches of different scales concatenated with the input
   (inception / dense), batch norm + relu after the concat (DenseNet's
-  pre-activation), a conv with hardswish, a squeeze-and-excitation gate
+  pre-activation), a concat of ten inputs (more than a layer takes: a tree), a conv with hardswish, a squeeze-and-excitation gate
   (a full-plane conv to [1, C, 1, 1], relu, 1x1 conv, hardsigmoid) scaling
   the channels, SiLU, sigmoid, tanh, leaky relu, a standalone relu6, max
   pool, flatten, fully connected.
@@ -28,6 +28,8 @@ class Acts(torch.nn.Module):
         self.d = torch.nn.Conv2d(8, 8, 1)
         self.e = torch.nn.Conv2d(8, 8, 1)
         self.fc = torch.nn.Linear(8 * 4 * 4, 10)
+        self.many = torch.nn.ModuleList(torch.nn.Conv2d(3, 1, 1) for _ in range(9))
+        self.f = torch.nn.Conv2d(12, 8, 1)
         with torch.no_grad():  # a batch norm that is not the identity
             self.bn.running_mean.uniform_(-0.5, 0.5)
             self.bn.running_var.uniform_(0.5, 2.0)
@@ -38,6 +40,7 @@ class Acts(torch.nn.Module):
         y = torch.cat([torch.relu(self.a(x)), torch.relu(self.b(x)), x], 1)
         y = torch.relu(self.bn(y))
         y = torch.nn.functional.hardswish(self.c(y))
+        y = y + self.f(torch.cat([torch.relu(m(x)) for m in self.many] + [x], 1))
         g = torch.nn.functional.hardsigmoid(self.excite(torch.relu(self.squeeze(y))))
         y = y * g
         y = torch.nn.functional.silu(self.d(y))
