@@ -378,6 +378,30 @@ static bool mul_integer_head(rec *r, nc_op *op)
   return true;
 }
 
+/* softmax_integer: a SOFTMAX layer whose `lut` (i32) is the exponential
+ * table. */
+static bool softmax_integer_head(rec *r, nc_op *op)
+{
+  size_t n;
+  const int64_t *t = nc_graph_attr_ints(op, "table", &n);
+  if (!t || n < 2 || input_of(r, op, 0) != 0)
+    return unexpressible(op, "it needs a table and a node input");
+  r->l = nc_dataflow_layer_make(NC_DATAFLOW_LAYER_SOFTMAX);
+  type_range(nc_op_get_result(op, 0), &r->l.clamp_min, &r->l.clamp_max);
+  nc_context *ctx = nc_op_get_context(op);
+  int64_t len = (int64_t)n;
+  int32_t *v = nc_xmalloc(n * sizeof *v);
+  for (size_t i = 0; i < n; i++)
+    v[i] = (int32_t)(t[i] > INT32_MAX ? INT32_MAX : t[i]);
+  bool fits = true;
+  for (size_t i = 0; i < n; i++)
+    fits &= t[i] <= INT32_MAX;
+  nc_type *tt = nc_type_tensor(ctx, 1, &len, nc_type_integer(ctx, 32, NC_SIGNLESS), NULL);
+  r->l.lut = fits ? nc_attr_dense_elements(ctx, tt, v, n * sizeof *v) : NULL;
+  free(v);
+  return fits || unexpressible(op, "its table entries exceed 32 bits");
+}
+
 /* lut_integer: a LUT layer; its table becomes the `lut` elements, saturated
  * to the result type and stored as i8 (results up to 8 bits), i16 or i32. */
 static bool lut_integer_head(rec *r, nc_op *op)
@@ -434,6 +458,8 @@ static bool eltwise_head(rec *r, nc_op *op)
     return mul_integer_head(r, op);
   if (nc_op_is(op, "graph.lut_integer"))
     return lut_integer_head(r, op);
+  if (nc_op_is(op, "graph.softmax_integer"))
+    return softmax_integer_head(r, op);
   return nc_op_emit_error(op, "cannot become a dataflow node: '%s' has no dataflow layer kind",
                           nc_ident_str(nc_op_get_name(op)));
 }

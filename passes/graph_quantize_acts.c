@@ -16,7 +16,11 @@
  *     2^bits entries computed here from the float function at the input's
  *     and the calibrated output's scale (nc_lut_build), and so do the
  *     patterns x * sigmoid(x) (SiLU / swish) and x * hard_sigmoid(x) (hard
- *     swish as torch exports it at opset 13), whose inner op is fused.
+ *     swish as torch exports it at opset 13), whose inner op is fused;
+ *   - softmax along the last axis becomes graph.softmax_integer: a table of
+ *     exp(d * s_x) in 16 fractional bits for the 2^bits differences d from
+ *     the row's maximum, one exact division per element, output scale
+ *     1 / qmax.
  * The float function is the reference kernel itself (nc_kernel_unary on
  * f32, the float graph's precision), so a table entry is what the float
  * graph computes at that input, rounded once.
@@ -90,7 +94,7 @@ static bool has_fused_activation(nc_op *op)
 gq_acts_class gq_acts_classify(nc_op *op)
 {
   const char *name = nc_ident_str(nc_op_get_name(op));
-  bool mine = gp_is(op, "concat") || gp_is(op, "mul") || gp_is(op, "clip") || lut_unary(op);
+  bool mine = gp_is(op, "concat") || gp_is(op, "mul") || gp_is(op, "clip") || gp_is(op, "softmax") || lut_unary(op);
   if (!mine)
     return GQ_ACTS_NONE;
   if (nc_op_get_num_results(op) != 1 || !is_activation(nc_op_get_result(op, 0)))
@@ -106,6 +110,15 @@ gq_acts_class gq_acts_classify(nc_op *op)
   if (has_fused_activation(op)) {
     nc_op_emit_error(op, "graph-quantize cannot quantize '%s' with a fused activation", name);
     return GQ_ACTS_ERROR;
+  }
+  if (gp_is(op, "softmax")) {
+    int64_t rank = (int64_t)nc_type_get_rank(nc_value_get_type(nc_op_get_operand(op, 0)));
+    int64_t axis = nc_graph_attr_int(op, "axis", -1);
+    if (axis != -1 && axis != rank - 1) {
+      nc_op_emit_error(op, "graph-quantize cannot quantize 'graph.softmax' along axis %lld: only the last axis",
+                       (long long)axis);
+      return GQ_ACTS_ERROR;
+    }
   }
   if (gp_is(op, "sigmoid") || gp_is(op, "hard_sigmoid")) {
     nc_use *u = nc_value_get_first_use(nc_op_get_result(op, 0));
@@ -335,8 +348,32 @@ static bool quantize_lut(rewrite *rw, nc_op *op, float sy, int qmax)
   return q != NULL;
 }
 
+/* softmax: graph.softmax_integer with the exponential table of the input's
+ * scale in 16 fractional bits; the result's scale is 1 / qmax (the
+ * probability, whatever the calibration saw). */
+static bool quantize_softmax(rewrite *rw, nc_op *op, int qmax)
+{
+  const qval *x = gq_lookup(rw, nc_op_get_operand(op, 0));
+  if (!x)
+    return nc_op_emit_error(op, "graph-quantize: operand #0 has no quantized form");
+  size_t n = (size_t)(qmax + 1) * 2;
+  int64_t *table = nc_xcalloc(n, sizeof *table);
+  for (size_t k = 0; k < n; k++)
+    table[k] = (int64_t)nearbyint(65536.0 * exp((double)((int64_t)k - (int64_t)n + 1) * (double)x->scale));
+  nc_named_attr attrs[] = {gq_named(rw, "table", nc_attr_dense_array(rw->ctx, rw->i64, n, table))};
+  nc_value *y = nc_op_get_result(op, 0);
+  nc_op *q = gq_add_op(rw, op, "graph.softmax_integer", nc_op_get_loc(op), 1, (nc_value *[]){x->v}, 1, attrs,
+                       gq_like(rw, y, rw->i8));
+  if (q)
+    gq_bind(rw, y, nc_op_get_result(q, 0), 1.0f / (float)qmax);
+  free(table);
+  return q != NULL;
+}
+
 bool gq_acts_quantize(rewrite *rw, nc_op *op, float sy, int qmax)
 {
+  if (gp_is(op, "softmax"))
+    return quantize_softmax(rw, op, qmax);
   if (gp_is(op, "concat"))
     return quantize_concat(rw, op, sy);
   if (gp_is(op, "mul") && !gated_self(op))

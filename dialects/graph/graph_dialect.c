@@ -308,6 +308,9 @@ static const nc_attr_def a_mul_integer[] = {
 static const nc_attr_def a_lut_integer[] = {
   {"table", &nc_ac_i64_array, false, NULL, "2^bits entries (bits of the input type), indexed by x - its type's minimum"},
 };
+static const nc_attr_def a_softmax_integer[] = {
+  {"table", &nc_ac_i64_array, false, NULL, "2^bits fixed-point values of exp((d - 2^bits + 1) * s_x), d = 0 .. 2^bits - 1"},
+};
 static const nc_attr_def a_hard_sigmoid[] = {
   {"alpha", &nc_ac_f32, true, NULL, "slope (default 0.2)"},
   {"beta", &nc_ac_f32, true, NULL, "offset (default 0.5)"},

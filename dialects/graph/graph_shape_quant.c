@@ -1,6 +1,6 @@
 /* graph_shape_quant.c: shape inference and checks of the integer ops
  * graph-quantize emits besides conv/matmul/requantize/add: concat_integer,
- * mul_integer and lut_integer. Each checks its fixed-point parameters as the
+ * mul_integer, lut_integer and softmax_integer. Each checks its fixed-point parameters as the
  * interpreter will read them, so a malformed op is a verifier error at its
  * location, never a kernel failure at run time.
  */
@@ -119,6 +119,28 @@ bool graph_infer_lut_integer(gx *g)
   if (n != (size_t)1 << w)
     return gx_error(g, "expects 'table' to have 2^%u = %zu entries (one per input value), got %zu", w,
                     (size_t)1 << w, n);
+  int64_t lo, hi;
+  nc_type *elt = result_elt(g, &lo, &hi);
+  if (!elt)
+    return false;
+  gx_set(g, 0, g_rank(x), g_dims(x), elt);
+  return true;
+}
+
+bool graph_infer_softmax_integer(gx *g)
+{
+  nc_type *x = g->in[0], *xe = g_elt(x);
+  size_t n;
+  const int64_t *t = gx_ints(g, "table", &n);
+  unsigned w = nc_type_is_integer(xe) ? nc_type_get_width(xe) : 0;
+  if (w < 2 || w > 16 || g_rank(x) < 1)
+    return gx_error(g, "expects a 2- to 16-bit integer input of rank >= 1");
+  if (n != (size_t)1 << w)
+    return gx_error(g, "expects 'table' to have 2^%u = %zu entries, got %zu", w, (size_t)1 << w, n);
+  for (size_t i = 0; i < n; i++)
+    if (t[i] < 0 || t[i] > ((int64_t)1 << 40) || (i + 1 == n && t[i] < 1))
+      return gx_error(g, "expects table entries in [0, 2^40] and a positive last one (entry %zu is %lld)", i,
+                      (long long)t[i]);
   int64_t lo, hi;
   nc_type *elt = result_elt(g, &lo, &hi);
   if (!elt)

@@ -10,6 +10,7 @@
  *   eltwise mul, the second input the same shape or
  *   a [1, C, 1, 1] gate, requantized once           -> NP_KIND_MUL
  *   a 256-entry table on int8 (activations)         -> NP_KIND_LUT
+ *   softmax along the last coordinate of int8       -> NP_KIND_SOFTMAX
  * Weights, bias, multipliers and shifts are the layer's parameters;
  * everything the core cannot do exactly (zero points, a clamp other than
  * int8 saturation or relu, a table after another layer, other kinds) is an error at the
@@ -206,6 +207,29 @@ static bool read_lut(nc_op *node, const nc_dataflow_layer *layer, np_layer *l)
   return true;
 }
 
+/* Softmax along the last coordinate of int8, its exponential table as
+ * 256 little-endian i32 in the weights. */
+static bool read_softmax(nc_op *node, const nc_dataflow_layer *layer, np_layer *l)
+{
+  int64_t *v;
+  nc_type *t = layer->lut ? nc_attr_get_type(layer->lut) : NULL;
+  if (!t || nc_type_get_num_elements(t) != 256 || !attr_ints(layer->lut, 32, 256, &v))
+    return nc_op_emit_error(node, "northpole runs softmax on int8 with a table of 256 entries only");
+  if (layer->n_requant || layer->bias || layer->output_bits != 8 || layer->clamp_max != 127 ||
+      nc_value_get_type(nc_op_get_operand(node, 0)) != nc_value_get_type(nc_op_get_result(node, 0)))
+    return nc_op_emit_error(node, "northpole runs softmax from int8 to int8 of one shape, with nothing else");
+  l->kind = NP_KIND_SOFTMAX;
+  l->weights = nc_xmalloc(1024);
+  for (int i = 0; i < 256; i++)
+    for (int b = 0; b < 4; b++)
+      l->weights[4 * i + b] = (int8_t)(uint8_t)((uint32_t)v[i] >> (8 * b));
+  free(v);
+  l->group = 1;
+  int64_t rank = (int64_t)nc_type_get_rank(nc_value_get_type(nc_op_get_result(node, 0)));
+  l->vops_per_element = 3 * nc_type_get_shape(nc_value_get_type(nc_op_get_result(node, 0)))[rank - 1];
+  return true;
+}
+
 static void copy_window(const nc_dataflow_layer *layer, np_layer *l)
 {
   for (int a = 0; a < 2; a++) {
@@ -229,7 +253,7 @@ bool np_layer_read(nc_op *node, np_layer *l)
     zero_points |= layer.input_zero_points[i] != 0;
   if (zero_points)
     return nc_op_emit_error(node, "has nonzero zero points; northpole computes symmetric int8 (zero point 0)");
-  if (layer.lut && layer.kind != NC_DATAFLOW_LAYER_LUT)
+  if (layer.lut && layer.kind != NC_DATAFLOW_LAYER_LUT && layer.kind != NC_DATAFLOW_LAYER_SOFTMAX)
     return nc_op_emit_error(node, "applies a lookup table after a %s layer; northpole runs tables as layers of their "
                             "own", kind);
   if (layer.op && layer.kind != NC_DATAFLOW_LAYER_ELTWISE)
@@ -280,6 +304,8 @@ bool np_layer_read(nc_op *node, np_layer *l)
     return read_concat(node, &layer, l);
   case NC_DATAFLOW_LAYER_LUT:
     return read_lut(node, &layer, l);
+  case NC_DATAFLOW_LAYER_SOFTMAX:
+    return read_softmax(node, &layer, l);
   default:
     return nc_op_emit_error(node, "is a %s layer, which has no northpole implementation (northpole runs int8 conv "
                             "and matmul with requantization, int8 max_pool, residual adds, channel concats, products, tables and "
@@ -322,6 +348,9 @@ void np_layer_write(nc_bytes *b, const np_layer *l, int64_t lo, int64_t hi)
   } else if (l->kind == NP_KIND_LUT) { /* the whole table on every tile */
     nc_bytes_put_u64(b, 256);
     nc_bytes_put(b, l->weights, 256);
+  } else if (l->kind == NP_KIND_SOFTMAX) {
+    nc_bytes_put_u64(b, 1024);
+    nc_bytes_put(b, l->weights, 1024);
   } else {
     nc_bytes_put_u64(b, 0);
   }

@@ -785,6 +785,14 @@ static bool run_lut_integer(const ix_inst *inst, ix_args *a)
          nc_kernel_lut_integer(inst->p.lut.table, inst->p.lut.n, x, a->out[0], ERR);
 }
 
+/* graph.softmax_integer: nc_kernel_softmax_integer on the attribute's table (prep_lut_integer reads it). */
+static bool run_softmax_integer(const ix_inst *inst, ix_args *a)
+{
+  nc_tensor *x = a->in[0];
+  return out(inst, a, 0, x->rank, x->shape) &&
+         nc_kernel_softmax_integer(inst->p.lut.table, inst->p.lut.n, x, a->out[0], ERR);
+}
+
 /* --- the table, from graph_ops.def (indexed by graph_kind) ------------------------------------------------------ */
 
 #define DEF(OPERANDS, RESULTS, ATTRS, TRAITS, SHAPE, ACTIVATION, FOLD, PATTERNS) \

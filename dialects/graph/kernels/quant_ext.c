@@ -1,7 +1,8 @@
 /* quant_ext.c: the integer kernels of the ops graph-quantize emits beyond
  * conv / matmul / requantize / residual add: concat with a rescale per input,
  * the elementwise product (channel broadcast, as squeeze-and-excitation
- * gates scale channels), and table lookup (the smooth activations), plus the
+ * gates scale channels), table lookup (the smooth activations) and softmax
+ * by an exponential table and one exact division per element, plus the
  * table construction itself, so the quantizer and the unit tests share it.
  * Pure int64 arithmetic with graph.requantize's rounding (round half to
  * even), because every simulator reproduces these bit for bit.
@@ -137,6 +138,44 @@ bool nc_lut_build(double (*f)(double x, void *userData), void *userData, double 
       return nc_kerr(err, errlen, "the function is not finite at %g (table entry %lld)", x, (long long)i);
     double q = nearbyint(v / out_scale); /* the default rounding mode: half to even */
     table[i] = q < (double)-half ? -half : q > (double)(half - 1) ? half - 1 : (int64_t)q;
+  }
+  return true;
+}
+
+bool nc_kernel_softmax_integer(const int64_t *table, size_t n_table, const nc_tensor *x, nc_tensor *y, char *err,
+                               size_t errlen)
+{
+  const char *op = "softmax_integer";
+  if (!nc_k_check_in(op, "input", x, err, errlen) || !nc_k_check_in(op, "output", y, err, errlen))
+    return false;
+  if (!int_dtype(x->dtype) || !int_dtype(y->dtype) || x->rank < 1)
+    return nc_kerr(err, errlen, "%s: expects integer input and result of rank >= 1", op);
+  int64_t lo, hi, ylo, yhi;
+  nc_k_int_range(x->dtype, &lo, &hi);
+  if (!table || hi - lo + 1 != (int64_t)n_table)
+    return nc_kerr(err, errlen, "%s: the table has %zu entries, %s needs %lld", op, n_table, nc_dtype_name(x->dtype),
+                   (long long)(hi - lo + 1));
+  for (size_t i = 0; i < n_table; i++)
+    if (table[i] < 0 || table[i] > ((int64_t)1 << 40) || (i + 1 == n_table && table[i] < 1))
+      return nc_kerr(err, errlen, "%s: table entry %zu (%lld) outside [0, 2^40] or a last entry below 1", op, i,
+                     (long long)table[i]);
+  if (!nc_k_check_out(op, y, y->dtype, x->rank, x->shape, err, errlen))
+    return false;
+  nc_k_int_range(y->dtype, &ylo, &yhi);
+  int64_t n = x->shape[x->rank - 1], rows = n ? nc_tensor_num_elements(x) / n : 0;
+  for (int64_t r = 0; r < rows; r++) {
+    int64_t m = INT64_MIN, sum = 0;
+    for (int64_t j = 0; j < n; j++)
+      m = nc_tensor_get_i64(x, r * n + j) > m ? nc_tensor_get_i64(x, r * n + j) : m;
+    for (int64_t j = 0; j < n; j++)
+      sum += table[nc_tensor_get_i64(x, r * n + j) - m + (int64_t)n_table - 1];
+    for (int64_t j = 0; j < n; j++) {
+      int64_t num = table[nc_tensor_get_i64(x, r * n + j) - m + (int64_t)n_table - 1] * yhi, q = num / sum,
+              rem = num % sum;
+      if (2 * rem > sum || (2 * rem == sum && (q & 1)))
+        q++;
+      nc_elem_store_i64(y->data, y->dtype, r * n + j, clamp64(q, ylo, yhi));
+    }
   }
   return true;
 }

@@ -12,7 +12,8 @@
  * output scale with the same rounding, then adds (or subtracts) them; a
  * concat (NP_KIND_CONCAT) rescales each element from its operand the same
  * way; a product (NP_KIND_MUL) rescales a * b once; a table (NP_KIND_LUT)
- * maps each int8 value through its 256 entries.
+ * maps each int8 value through its 256 entries; a softmax (NP_KIND_SOFTMAX)
+ * sums its row's exponential-table entries and divides exactly.
  *
  * Every input element is read through `valid`: data that has not arrived in
  * the core's buffers cannot be read, so a schedule that computes too early
@@ -200,6 +201,28 @@ static bool lut_element(np_tile *t, int64_t e, uint32_t *operand, int64_t *missi
   return true;
 }
 
+static int64_t softmax_entry(const np_tile *t, int64_t d)
+{
+  const uint8_t *w = (const uint8_t *)t->weights + 4 * (d + 255);
+  return (int64_t)(int32_t)((uint32_t)w[0] | (uint32_t)w[1] << 8 | (uint32_t)w[2] << 16 | (uint32_t)w[3] << 24);
+}
+
+static bool softmax_element(np_tile *t, int64_t e, uint32_t *operand, int64_t *missing)
+{
+  int64_t n = t->out.dims[t->out.rank - 1], row = e / n * n, m = -128, sum = 0;
+  for (int64_t j = 0; j < n; j++) {
+    NEED(0, row + j);
+    m = t->in_data[0][row + j] > m ? t->in_data[0][row + j] : m;
+  }
+  for (int64_t j = 0; j < n; j++)
+    sum += softmax_entry(t, t->in_data[0][row + j] - m);
+  int64_t num = softmax_entry(t, t->in_data[0][e] - m) * 127, q = sum > 0 ? num / sum : 0, rem = sum > 0 ? num % sum : 0;
+  if (2 * rem > sum || (2 * rem == sum && (q & 1)))
+    q++;
+  t->out_data[e] = (int8_t)(q > 127 ? 127 : q < 0 ? 0 : q);
+  return true;
+}
+
 bool np_compute_iteration(np_tile *t, const np_iter *it, uint32_t *operand, int64_t *missing)
 {
   window g = t->kind == NP_KIND_CONV || t->kind == NP_KIND_MAX_POOL ? window_of(t) : (window){0};
@@ -213,6 +236,7 @@ bool np_compute_iteration(np_tile *t, const np_iter *it, uint32_t *operand, int6
     case NP_KIND_CONCAT: ok = concat_element(t, e, operand, missing); break;
     case NP_KIND_MUL: ok = mul_element(t, e, operand, missing); break;
     case NP_KIND_LUT: ok = lut_element(t, e, operand, missing); break;
+    case NP_KIND_SOFTMAX: ok = softmax_element(t, e, operand, missing); break;
     default: /* NP_KIND_COPY: flatten / reshape keep the row-major order */
       ok = t->valid[0][e] || (*operand = 0, *missing = e, false);
       if (ok)
@@ -228,6 +252,12 @@ bool np_compute_iteration(np_tile *t, const np_iter *it, uint32_t *operand, int6
 
 int64_t np_read_key(const np_tile *t, int64_t e, int64_t *n_keys)
 {
+  if (t->kind == NP_KIND_SOFTMAX) { /* a row reads the same inputs */
+    int64_t n = t->out.dims[t->out.rank - 1];
+    if (n_keys)
+      *n_keys = t->out.elements / n;
+    return e / n;
+  }
   if (t->kind == NP_KIND_CONV) {
     int64_t hw = t->out.dims[2] * t->out.dims[3], mg = t->out.dims[1] / t->group;
     if (n_keys)
@@ -255,6 +285,12 @@ void np_foreach_read(const np_tile *t, int64_t e, void (*fn)(uint32_t operand, i
     int64_t idx;
     uint32_t i = concat_source(t, e, &idx);
     fn(i, idx, user);
+    return;
+  }
+  if (t->kind == NP_KIND_SOFTMAX) { /* the whole row */
+    int64_t n = t->out.dims[t->out.rank - 1], row = e / n * n;
+    for (int64_t j = 0; j < n; j++)
+      fn(0, row + j, user);
     return;
   }
   if (t->kind == NP_KIND_MUL) {

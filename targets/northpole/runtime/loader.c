@@ -211,6 +211,13 @@ static bool check_layer(loader *l, np_tile *t)
       return bad(l, "a product needs one multiplier and shift and no bias");
     break;
   }
+  case NP_KIND_SOFTMAX:
+    if (t->in[0].rank != t->out.rank || memcmp(t->in[0].dims, t->out.dims, (size_t)t->out.rank * sizeof(int64_t)))
+      return bad(l, "a softmax layer needs an operand of the result's shape");
+    if (t->n_requant || t->n_bias)
+      return bad(l, "a softmax layer has no requantization");
+    want_w = 1024;
+    break;
   case NP_KIND_LUT:
     if (t->in[0].rank != t->out.rank || memcmp(t->in[0].dims, t->out.dims, (size_t)t->out.rank * sizeof(int64_t)))
       return bad(l, "a table layer needs an operand of the result's shape");

@@ -62,6 +62,9 @@
  *   r = round_half_even(x_0 * x_1 * multiplier[0] / 2^shift[0]) + zero_point, relu, saturate_int8
  * NP_KIND_LUT has one operand of the result's shape and weights = the table
  * of 256 int8 entries: y = table[x + 128].
+ * NP_KIND_SOFTMAX has one operand of the result's shape [.., N] and weights =
+ * 256 little-endian i32 entries e[0..255] (exp in fixed point); per row of N,
+ * m = max x, y_j = round_half_even(e[x_j - m + 255] * 127 / sum_k e[x_k - m + 255]).
  *
  * Section NP_SECTION_INPUT_STREAM (id = network input): how the host streams
  * that input (the dataflow input source P[y] or P[y, x]):
@@ -73,7 +76,7 @@
 enum { NP_SECTION_TILE = 1, NP_SECTION_INPUT_STREAM = 2, NP_SECTION_CHIP = 3 };
 enum {
   NP_KIND_CONV = 1, NP_KIND_MATMUL = 2, NP_KIND_MAX_POOL = 3, NP_KIND_COPY = 4, NP_KIND_ELTWISE = 5,
-  NP_KIND_CONCAT = 6, NP_KIND_MUL = 7, NP_KIND_LUT = 8,
+  NP_KIND_CONCAT = 6, NP_KIND_MUL = 7, NP_KIND_LUT = 8, NP_KIND_SOFTMAX = 9,
 };
 enum { NP_FLAG_RELU = 1, NP_FLAG_SUBTRACT = 2 };
 enum { NP_BUF_WEIGHTS = 1, NP_BUF_BIAS = 2, NP_BUF_INPUT = 3, NP_BUF_OUTPUT = 4, NP_BUF_SCRATCH = 5 };

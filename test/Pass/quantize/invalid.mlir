@@ -15,8 +15,8 @@ func.func @add(%x: tensor<1x1x1x2xf32>) -> tensor<1x1x1x2xf32> {
 func.func @softmax_after_conv(%x: tensor<1x1x1x2xf32>) -> tensor<1x1x1x2xf32> {
   %w = graph.constant {value = dense<1.0> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
   %0 = graph.conv %x, %w : (tensor<1x1x1x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x2xf32>
-  // expected-error@+1 {{graph-quantize cannot quantize 'graph.softmax': it has no integer form here}}
-  %1 = graph.softmax %0 : (tensor<1x1x1x2xf32>) -> tensor<1x1x1x2xf32>
+  // expected-error@+1 {{graph-quantize cannot quantize 'graph.softmax' along axis 1: only the last axis}}
+  %1 = graph.softmax %0 {axis = 1 : i64} : (tensor<1x1x1x2xf32>) -> tensor<1x1x1x2xf32>
   return %1 : tensor<1x1x1x2xf32>
 }
 

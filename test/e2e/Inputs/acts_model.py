@@ -7,7 +7,7 @@ mobile (squeeze-and-excitation) blocks, exported by torch.onnx at opset 13
   pre-activation), a concat of ten inputs (more than a layer takes: a tree), a conv with hardswish, a squeeze-and-excitation gate
   (a full-plane conv to [1, C, 1, 1], relu, 1x1 conv, hardsigmoid) scaling
   the channels, SiLU, sigmoid, tanh, leaky relu, a standalone relu6, max
-  pool, flatten, fully connected.
+  pool, flatten, fully connected, softmax.
 Writes OUT/model.onnx, OUT/calib.npy [4, 3, 8, 8] and OUT/x.npy [1, 3, 8, 8]."""
 import os
 import sys
@@ -47,7 +47,7 @@ class Acts(torch.nn.Module):
         y = torch.sigmoid(y) + torch.tanh(self.e(y))
         y = torch.nn.functional.leaky_relu(y, 0.1)
         y = torch.nn.functional.relu6(torch.nn.functional.max_pool2d(y, 2))
-        return self.fc(torch.flatten(y, 1))
+        return torch.softmax(self.fc(torch.flatten(y, 1)), 1)
 
 
 def main():

@@ -647,4 +647,13 @@ bool nc_kernel_lut_integer(NC_KEEP const int64_t *table, size_t n_table, NC_KEEP
 bool nc_lut_build(double (*f)(double x, void *userData), void *userData, double in_scale, double out_scale,
                   unsigned bits, int64_t *table, char *err, size_t errlen);
 
+/** Integer softmax along the last axis (graph.softmax_integer): for each
+ * row, with m its maximum and n_table = 2^bits of x's dtype,
+ *   e_j = table[x_j - m + n_table - 1]   (exp((x_j - m) * s_x) in fixed point, table[n_table - 1] the largest)
+ *   y_j = round_half_even(e_j * out_max / sum_k e_k)   (exact integer division)
+ * so y is the probability at scale 1 / out_max (out_max = the largest value of
+ * y's dtype, zero point 0). Entries must be >= 0 with a positive last one. */
+bool nc_kernel_softmax_integer(NC_KEEP const int64_t *table, size_t n_table, NC_KEEP const nc_tensor *x,
+                               NC_KEEP nc_tensor *y, char *err, size_t errlen);
+
 #endif
