@@ -1,6 +1,6 @@
 /* kernels_quant_acts_test.c: the integer kernels of concat with a rescale
- * per input, the (channel-broadcast) product and table lookup, and the
- * table construction nc_lut_build, all compared exactly: hand cases for the
+ * per input, the (channel-broadcast) product, table lookup, softmax by an
+ * exponential table, and the table construction nc_lut_build, all compared exactly: hand cases for the
  * ties (round half to even), saturation and table sizes by bit width, and
  * random cases against an independent round-half-even by truncating
  * division.
@@ -192,8 +192,41 @@ static void test_lut(void)
   nc_tensor_destroy(y4);
 }
 
+/* Softmax rows of 4: entries chosen so that the divisions tie (2 * 127 / 4 =
+ * 63.5 -> 64, 127 / 4 = 31.75 -> 32, 1 * 127 / 2 = 63.5 -> 64); the row's
+ * maximum indexes the last entry whatever its value; an i4 table of 16. */
+static void test_softmax_integer(void)
+{
+  char err[256];
+  int64_t t[256] = {0}, shape[2] = {2, 4};
+  t[255] = 2, t[254] = 1, t[253] = 0; /* e(0) = 2, e(-1) = 1, e(-2) = 0 */
+  nc_tensor *x = make(NC_DT_I8, 2, shape), *y = make(NC_DT_I8, 2, shape);
+  set_all(x, (int64_t[]){5, 4, 4, 3, -128, -128, 127, 126});
+  CHECK(nc_kernel_softmax_integer(t, 256, x, y, err, sizeof err), "softmax_integer: %s", err);
+  /* row 0: e = 2, 1, 1, 0, sum 4: 254/4 = 63.5 -> 64, 127/4 = 31.75 -> 32; row 1: 0, 0, 2, 1, sum 3 */
+  expect_all("softmax", y, (int64_t[]){64, 32, 32, 0, 0, 0, 85, 42});
+  t[254] = 2; /* row 0: 2, 2, 2, 0 sum 6: 254/6 = 42.33 -> 42 */
+  CHECK(nc_kernel_softmax_integer(t, 256, x, y, err, sizeof err), "softmax_integer: %s", err);
+  expect_all("softmax flat", y, (int64_t[]){42, 42, 42, 0, 0, 0, 64, 64});
+  int64_t t4[16] = {0};
+  t4[15] = 3, t4[14] = 1;
+  int64_t s4[1] = {4};
+  nc_tensor *x4 = make(NC_DT_I4, 1, s4), *y4 = make(NC_DT_I4, 1, s4);
+  set_all(x4, (int64_t[]){-8, 7, 6, 7});
+  CHECK(nc_kernel_softmax_integer(t4, 16, x4, y4, err, sizeof err), "softmax_integer i4: %s", err);
+  expect_all("softmax i4", y4, (int64_t[]){0, 3, 1, 3}); /* 3*7/7 = 3, 1*7/7 = 1 */
+  CHECK(!nc_kernel_softmax_integer(t, 16, x, y, err, sizeof err), "a 16-entry table for i8 accepted");
+  t[255] = 0;
+  CHECK(!nc_kernel_softmax_integer(t, 256, x, y, err, sizeof err), "a zero last entry accepted");
+  nc_tensor_destroy(x);
+  nc_tensor_destroy(y);
+  nc_tensor_destroy(x4);
+  nc_tensor_destroy(y4);
+}
+
 int main(void)
 {
+  test_softmax_integer();
   test_concat_integer();
   test_mul_integer();
   test_lut();
