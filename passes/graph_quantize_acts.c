@@ -14,9 +14,12 @@
  *   - sigmoid, hard_sigmoid, hard_swish, tanh, erf, leaky_relu, elu, softplus
  *     and a standalone clip (relu6) become graph.lut_integer, a table of
  *     2^bits entries computed here from the float function at the input's
- *     and the calibrated output's scale (nc_lut_build), and so do the
- *     patterns x * sigmoid(x) (SiLU / swish) and x * hard_sigmoid(x) (hard
- *     swish as torch exports it at opset 13), whose inner op is fused;
+ *     and the calibrated output's scale (nc_lut_build); more generally any
+ *     "cone" of these and of add / sub / mul / div by scalar constants that
+ *     is a function of one activation x becomes one table: x * sigmoid(x)
+ *     (SiLU / swish), x * hard_sigmoid(x) (hard swish as torch exports it at
+ *     opset 13), GELU's x * (erf(x / sqrt(2)) + 1) * 0.5, 3 * x; its inner
+ *     ops are fused (only the cone's root is calibrated);
  *   - softmax along the last axis becomes graph.softmax_integer: a table of
  *     exp(d * s_x) in 16 fractional bits for the 2^bits differences d from
  *     the row's maximum, one exact division per element, output scale
@@ -54,20 +57,72 @@ static bool lut_unary(nc_op *op)
   return false;
 }
 
-/* x * g(x) with g = sigmoid or hard_sigmoid the other operand: the g op, or
- * NULL (g must feed nothing else). */
-static nc_op *gated_self(nc_op *mul)
+/* A scalar constant (one element) and its value. */
+static bool scalar_constant(nc_value *v, double *out)
 {
-  if (!gp_is(mul, "mul") || nc_op_get_num_operands(mul) != 2)
-    return NULL;
-  for (int i = 0; i < 2; i++) {
-    nc_value *x = nc_op_get_operand(mul, i), *g = nc_op_get_operand(mul, 1 - i);
-    nc_op *d = nc_value_get_defining_op(g);
-    if (d && (gp_is(d, "sigmoid") || gp_is(d, "hard_sigmoid")) && nc_op_get_operand(d, 0) == x &&
-        gp_only_user(g, mul))
-      return d;
+  nc_op *d = nc_value_get_defining_op(v);
+  if (!d || !gp_is(d, "constant") || nc_type_get_num_elements(nc_value_get_type(v)) != 1)
+    return false;
+  nc_tensor *t = gp_constant_tensor(v);
+  if (t)
+    *out = nc_tensor_get_f64(t, 0);
+  nc_tensor_destroy(t);
+  return t != NULL;
+}
+
+/* Elementwise ops a table absorbs: the unary activations, clip, and add /
+ * sub / mul / div of two operands (scalar constants or values of the cone),
+ * with an f32 result of the other operands' type and no fused activation. */
+static bool cone_op(nc_op *op)
+{
+  bool unary = lut_unary(op) || gp_is(op, "clip");
+  bool binary = (gp_is(op, "add") || gp_is(op, "sub") || gp_is(op, "mul") || gp_is(op, "div")) &&
+                nc_op_get_num_operands(op) == 2;
+  nc_graph_activation act;
+  if (!(unary || binary) || nc_op_get_num_results(op) != 1 || !is_activation(nc_op_get_result(op, 0)) ||
+      !nc_graph_get_activation(op, &act) || act.kind != NC_GRAPH_ACT_NONE)
+    return false;
+  nc_type *yt = nc_value_get_type(nc_op_get_result(op, 0));
+  for (size_t i = 0; i < (unary ? 1 : 2); i++) { /* no broadcasting but of scalar constants */
+    double c;
+    nc_value *v = nc_op_get_operand(op, i);
+    if (!scalar_constant(v, &c) && nc_value_get_type(v) != yt)
+      return false;
   }
-  return NULL;
+  return true;
+}
+
+/* The one activation x that op's result is a function of, through cone ops
+ * used only inside the cone (x * sigmoid(x), GELU's x * (erf(x / c) + 1) *
+ * 0.5, hard swish as x * hard_sigmoid(x), 3 * x); NULL if it depends on
+ * two activations or on a constant that is not a scalar. */
+static nc_value *cone_input(nc_op *op)
+{
+  nc_value *leaf = NULL;
+  size_t n = gp_is(op, "clip") ? 1 : nc_op_get_num_operands(op);
+  for (size_t i = 0; i < n; i++) {
+    nc_value *v = nc_op_get_operand(op, i), *l;
+    nc_op *d = nc_value_get_defining_op(v);
+    double c;
+    if (scalar_constant(v, &c))
+      continue;
+    if (d && gp_is(d, "constant"))
+      return NULL;
+    l = d && cone_op(d) && gp_only_user(v, op) ? cone_input(d) : NULL;
+    l = l ? l : v; /* an op outside the cone (or one of two activations) is a leaf */
+    if ((leaf && l != leaf) || !is_activation(l))
+      return NULL;
+    leaf = l;
+  }
+  return leaf;
+}
+
+/* op's cone is part of its only user's. */
+static bool absorbed(nc_op *op)
+{
+  nc_use *u = nc_value_get_first_use(nc_op_get_result(op, 0));
+  nc_op *user = u && !nc_use_get_next(u) ? nc_use_get_owner(u) : NULL;
+  return user && cone_op(user) && cone_input(user) != NULL;
 }
 
 /* b broadcasts to a's shape (numpy, from the right). */
@@ -94,14 +149,19 @@ static bool has_fused_activation(nc_op *op)
 gq_acts_class gq_acts_classify(nc_op *op)
 {
   const char *name = nc_ident_str(nc_op_get_name(op));
-  bool mine = gp_is(op, "concat") || gp_is(op, "mul") || gp_is(op, "clip") || gp_is(op, "softmax") || lut_unary(op);
+  if (cone_op(op) && cone_input(op)) /* a function of one activation: a table, or part of its user's */
+    return absorbed(op) ? GQ_ACTS_FUSED : GQ_ACTS_OP;
+  bool mine = gp_is(op, "concat") || gp_is(op, "softmax") || gp_is(op, "clip") || lut_unary(op) ||
+              (gp_is(op, "mul") && nc_op_get_num_operands(op) == 2 && is_activation(nc_op_get_operand(op, 0)) &&
+               is_activation(nc_op_get_operand(op, 1)));
   if (!mine)
     return GQ_ACTS_NONE;
-  if (nc_op_get_num_results(op) != 1 || !is_activation(nc_op_get_result(op, 0)))
-    return nc_op_emit_error(op, "graph-quantize cannot quantize '%s': its result is not a statically shaped f32 "
-                            "tensor", name) ? GQ_ACTS_ERROR : GQ_ACTS_ERROR;
-  for (size_t i = 0, n = nc_op_get_num_operands(op); i < n; i++)
-    if ((i == 0 || !gp_is(op, "clip")) && !is_activation(nc_op_get_operand(op, i))) {
+  if (nc_op_get_num_results(op) != 1 || !is_activation(nc_op_get_result(op, 0))) {
+    nc_op_emit_error(op, "graph-quantize cannot quantize '%s': its result is not a statically shaped f32 tensor", name);
+    return GQ_ACTS_ERROR;
+  }
+  for (size_t i = 0, n = gp_is(op, "clip") ? 1 : nc_op_get_num_operands(op); i < n; i++)
+    if (!is_activation(nc_op_get_operand(op, i))) {
       nc_op_emit_error(op, "graph-quantize cannot quantize '%s' of a constant or dynamically shaped operand #%zu "
                        "(graph-optimize folds constant subgraphs; graph-shape-inference makes shapes static)",
                        name, i);
@@ -120,17 +180,9 @@ gq_acts_class gq_acts_classify(nc_op *op)
       return GQ_ACTS_ERROR;
     }
   }
-  if (gp_is(op, "sigmoid") || gp_is(op, "hard_sigmoid")) {
-    nc_use *u = nc_value_get_first_use(nc_op_get_result(op, 0));
-    nc_op *user = u && !nc_use_get_next(u) ? nc_use_get_owner(u) : NULL;
-    if (user && gated_self(user) == op)
-      return GQ_ACTS_FUSED;
-  }
   if (gp_is(op, "mul")) {
-    if (nc_op_get_num_operands(op) != 2)
-      return GQ_ACTS_NONE;
     nc_value *a = nc_op_get_operand(op, 0), *b = nc_op_get_operand(op, 1);
-    if (!gated_self(op) && !broadcasts_to(b, a) && !broadcasts_to(a, b)) {
+    if (!broadcasts_to(b, a) && !broadcasts_to(a, b)) {
       nc_op_emit_error(op, "graph-quantize cannot quantize 'graph.mul' of two activations unless one broadcasts to "
                        "the other's shape");
       return GQ_ACTS_ERROR;
@@ -281,51 +333,65 @@ static bool quantize_mul(rewrite *rw, nc_op *op, float sy)
   return q != NULL;
 }
 
-/* The float function of a table: a unary kernel op, optionally times x
- * (x * g(x)), or a clip. */
+/* The float function of a table: the cone of `root` evaluated at x = the
+ * cone's input, op by op in f32 as the float graph computes it (the unary
+ * activations by their reference kernel). */
 typedef struct lut_fn {
+  nc_op *root;
+  nc_value *x;
+} lut_fn;
+
+static float eval_value(const lut_fn *f, nc_value *v, float x);
+
+static float eval_op(const lut_fn *f, nc_op *op, float x)
+{
+  float a = eval_value(f, nc_op_get_operand(op, 0), x);
+  if (gp_is(op, "clip")) {
+    float lo = nc_op_get_attr_str(op, "min") ? (float)nc_graph_attr_float(op, "min", 0) : -INFINITY;
+    float hi = nc_op_get_attr_str(op, "max") ? (float)nc_graph_attr_float(op, "max", 0) : INFINITY;
+    return a < lo ? lo : a > hi ? hi : a;
+  }
+  if (nc_op_get_num_operands(op) == 2) {
+    float b = eval_value(f, nc_op_get_operand(op, 1), x);
+    return gp_is(op, "add") ? a + b : gp_is(op, "sub") ? a - b : gp_is(op, "mul") ? a * b : a / b;
+  }
   nc_unary_op kind;
   nc_unary_params p;
-  bool times_x, clip;
-  double lo, hi;
-} lut_fn;
+  if (!nc_graph_get_unary_op(op, &kind, &p))
+    return NAN;
+  nc_tensor *in = nc_tensor_create(NC_DT_F32, 0, NULL, 0), *out = nc_tensor_create(NC_DT_F32, 0, NULL, 0);
+  nc_tensor_set_f64(in, 0, a);
+  char err[128];
+  float g = nc_kernel_unary(kind, &p, in, out, err, sizeof err) ? (float)nc_tensor_get_f64(out, 0) : NAN;
+  nc_tensor_destroy(in);
+  nc_tensor_destroy(out);
+  return g;
+}
+
+static float eval_value(const lut_fn *f, nc_value *v, float x)
+{
+  double c;
+  if (v == f->x)
+    return x;
+  if (scalar_constant(v, &c))
+    return (float)c;
+  nc_op *d = nc_value_get_defining_op(v);
+  return d ? eval_op(f, d, x) : NAN;
+}
 
 static double eval_fn(double x, void *userData)
 {
   const lut_fn *f = userData;
-  float xf = (float)x;
-  if (f->clip)
-    return xf < f->lo ? f->lo : xf > f->hi ? f->hi : xf;
-  nc_tensor *in = nc_tensor_create(NC_DT_F32, 0, NULL, 0), *out = nc_tensor_create(NC_DT_F32, 0, NULL, 0);
-  nc_tensor_set_f64(in, 0, xf);
-  char err[128];
-  double g = nc_kernel_unary(f->kind, &f->p, in, out, err, sizeof err) ? nc_tensor_get_f64(out, 0) : NAN;
-  nc_tensor_destroy(in);
-  nc_tensor_destroy(out);
-  return f->times_x ? (double)(float)((float)g * xf) : g;
+  return eval_op(f, f->root, (float)x);
 }
 
 static bool quantize_lut(rewrite *rw, nc_op *op, float sy, int qmax)
 {
   const char *name = nc_ident_str(nc_op_get_name(op));
-  lut_fn f = {0};
-  nc_op *fn = op;
-  nc_value *xv = nc_op_get_operand(op, 0);
-  if (gp_is(op, "mul")) { /* x * g(x): g's function, times x */
-    fn = gated_self(op);
-    xv = nc_op_get_operand(fn, 0);
-    f.times_x = true;
-  }
-  if (gp_is(fn, "clip")) {
-    f.clip = true;
-    f.lo = nc_op_get_attr_str(fn, "min") ? nc_graph_attr_float(fn, "min", 0) : -INFINITY;
-    f.hi = nc_op_get_attr_str(fn, "max") ? nc_graph_attr_float(fn, "max", 0) : INFINITY;
-  } else if (!nc_graph_get_unary_op(fn, &f.kind, &f.p)) {
-    return nc_op_emit_error(op, "graph-quantize cannot read the parameters of '%s'", name);
-  }
-  const qval *x = gq_lookup(rw, xv);
+  lut_fn f = {op, cone_input(op)};
+  const qval *x = f.x ? gq_lookup(rw, f.x) : NULL;
   if (!x)
-    return nc_op_emit_error(op, "graph-quantize: operand #0 has no quantized form");
+    return nc_op_emit_error(op, "graph-quantize: the input of '%s' has no quantized form", name);
   unsigned bits = 1;
   while (((1 << (bits - 1)) - 1) < qmax)
     bits++;
@@ -376,7 +442,7 @@ bool gq_acts_quantize(rewrite *rw, nc_op *op, float sy, int qmax)
     return quantize_softmax(rw, op, qmax);
   if (gp_is(op, "concat"))
     return quantize_concat(rw, op, sy);
-  if (gp_is(op, "mul") && !gated_self(op))
+  if (gp_is(op, "mul") && !cone_input(op))
     return quantize_mul(rw, op, sy);
   return quantize_lut(rw, op, sy, qmax);
 }

@@ -50,19 +50,19 @@ func.func @sigmoid_fused(%x: tensor<1x1x1x2xf32>) -> tensor<1x1x1x2xf32> {
 
 // -----
 
-// x * sigmoid(x) (SiLU) and x * hard_sigmoid(x) (hard swish at opset 13) are
-// one table each; their sigmoids are not quantized on their own. A
-// standalone clip(0, 0.5) is a table too: its calibrated max is hard swish's
-// (below 0.5), so it keeps the scale: 0 for the 129 inputs <= 0, then the
-// identity 1 ... 127.
+// x * sigmoid(x) (SiLU) is one table; its sigmoid is not quantized on its
+// own. clip(x * hard_sigmoid(x), 0, 0.5) (hard swish at opset 13, then a
+// clip) is a function of the SiLU's result only: one table, 0 for the 129
+// inputs <= 0 (the clip), then hard swish (whose calibrated max, below 0.5,
+// is the output scale).
 // CHECK-LABEL: func.func @patterns
 // CHECK: %[[X:.*]] = graph.quantize_linear %arg0
 // CHECK-NEXT: %[[S:.*]] = graph.lut_integer %[[X]]
-// CHECK-NEXT: %[[H:.*]] = graph.lut_integer %[[S]]
-// CHECK-NEXT: graph.lut_integer %[[H]] {table = array<i64: {{(0, ){129}1}}, 2, 3, {{([0-9]+, ){122}1}}26, 127>}
+// CHECK-NEXT: graph.lut_integer %[[S]] {table = array<i64: {{(0, ){129}1}}, 2, 2, 3, {{([0-9]+, ){121}1}}26, 127>}
 // CHECK-NOT: graph.sigmoid
 // CHECK-NOT: graph.hard_sigmoid
 // CHECK-NOT: graph.mul
+// CHECK-NOT: graph.clip
 func.func @patterns(%x: tensor<1x1x1x2xf32>) -> tensor<1x1x1x2xf32> {
   %s = graph.sigmoid %x : (tensor<1x1x1x2xf32>) -> tensor<1x1x1x2xf32>
   %0 = graph.mul %x, %s : (tensor<1x1x1x2xf32>, tensor<1x1x1x2xf32>) -> tensor<1x1x1x2xf32>
@@ -79,4 +79,33 @@ func.func @mul_no_broadcast(%x: tensor<1x1x1x2xf32>) -> tensor<1x1x2x2xf32> {
   // expected-error@+1 {{graph-quantize cannot quantize 'graph.mul' of two activations unless one broadcasts to the other's shape}}
   %0 = graph.mul %x, %t : (tensor<1x1x1x2xf32>, tensor<1x1x2x1xf32>) -> tensor<1x1x2x2xf32>
   return %0 : tensor<1x1x2x2xf32>
+}
+
+// -----
+
+// GELU as torch exports it at opset 13, x / sqrt(2) -> erf -> + 1 -> * x ->
+// * 0.5, and a scalar scale 3 * x after a relu (which stays a pass-through):
+// one table each (GELU(0) = 0 at entry 128; 3 * x at its own calibrated scale
+// is the identity).
+// CHECK-LABEL: func.func @gelu
+// CHECK: %[[X:.*]] = graph.quantize_linear %arg0
+// CHECK-NEXT: %[[G:.*]] = graph.lut_integer %[[X]] {table = array<i64: {{(-?[0-9]+, ){128}0}}, {{([0-9]+, ){126}1}}27>}
+// CHECK-NEXT: %[[R:.*]] = graph.relu %[[G]]
+// CHECK-NEXT: graph.lut_integer %[[R]] {table = array<i64: -128, {{(-?[0-9]+, ){254}1}}27>}
+// CHECK-NOT: graph.erf
+// CHECK-NOT: graph.div
+// CHECK-NOT: graph.mul
+func.func @gelu(%x: tensor<1x1x1x2xf32>) -> tensor<1x1x1x2xf32> {
+  %r2 = graph.constant {value = dense<1.41421354> : tensor<f32>} : () -> tensor<f32>
+  %one = graph.constant {value = dense<1.0> : tensor<f32>} : () -> tensor<f32>
+  %half = graph.constant {value = dense<0.5> : tensor<f32>} : () -> tensor<f32>
+  %three = graph.constant {value = dense<3.0> : tensor<f32>} : () -> tensor<f32>
+  %0 = graph.div %x, %r2 : (tensor<1x1x1x2xf32>, tensor<f32>) -> tensor<1x1x1x2xf32>
+  %1 = graph.erf %0 : (tensor<1x1x1x2xf32>) -> tensor<1x1x1x2xf32>
+  %2 = graph.add %1, %one : (tensor<1x1x1x2xf32>, tensor<f32>) -> tensor<1x1x1x2xf32>
+  %3 = graph.mul %x, %2 : (tensor<1x1x1x2xf32>, tensor<1x1x1x2xf32>) -> tensor<1x1x1x2xf32>
+  %4 = graph.mul %3, %half : (tensor<1x1x1x2xf32>, tensor<f32>) -> tensor<1x1x1x2xf32>
+  %5 = graph.relu %4 : (tensor<1x1x1x2xf32>) -> tensor<1x1x1x2xf32>
+  %6 = graph.mul %three, %5 : (tensor<f32>, tensor<1x1x1x2xf32>) -> tensor<1x1x1x2xf32>
+  return %6 : tensor<1x1x1x2xf32>
 }
