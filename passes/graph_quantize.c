@@ -21,8 +21,8 @@
  *     requantize scale s_x * s_w[c] / s_y becomes (multiplier, shift) by
  *     nc_fixed_point_from_scale;
  *   - the ops whose row in dialects/graph/graph_ops.def says PASS_THROUGH
- *     (max_pool, flatten, reshape, relu, ...) run on int8 with their
- *     input's scale;
+ *     (max_pool, avg_pool, flatten, reshape, relu, ...) run on int8 with
+ *     their input's scale (average pools as the integer mean);
  *   - the input gets graph.quantize_linear and each result
  *     graph.dequantize_linear, so the function keeps its f32 signature.
  * Any other op, fused activation or non-constant weight is an error at that
@@ -261,7 +261,10 @@ static int check_op(nc_op *op)
   bool foldable = nc_graph_get_quant_class(nc_op_get_def(op)) == NC_GRAPH_QUANT_FOLD_FIRST;
   nc_op_emit_error(op, "graph-quantize cannot quantize '%s': it has no integer form here (supported: %s)%s",
                    nc_ident_str(nc_op_get_name(op)), supported,
-                   foldable ? "; graph-optimize folds bias adds and batch_norm into the conv or gemm before them" : "");
+                   foldable ? "; graph-optimize folds bias adds and batch_norm into the conv or gemm before them"
+                   : gp_is(op, "pad") ? "; a constant-zero pad of the spatial dims folds into the padding of the conv "
+                                        "or average pool reading it (canonicalize), other pads have no integer form"
+                                      : "");
   return -1;
 }
 
@@ -552,7 +555,8 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const nc_tensor *calib)
   nc_type *at = nc_value_get_type(arg);
   if (!is_f32_tensor(arg) || !nc_type_has_static_shape(at)) {
     char *s = nc_type_to_string(at);
-    nc_op_emit_error(func, "graph-quantize expects a statically shaped f32 tensor input, got '%s'", s);
+    nc_op_emit_error(func, "graph-quantize expects a statically shaped f32 tensor input, got '%s' (fix dynamic dims "
+                     "with nc-compile --input-shape=NAME:D0xD1x..., or graph-set-input-shape)", s);
     free(s);
     return false;
   }
@@ -694,7 +698,8 @@ const nc_pass_def nc_graph_quantize_pass = {
     "output channel, int8 activations symmetric per tensor (scale max|x| / 127, zero point 0), each layer a "
     "graph.conv_integer or graph.matmul_integer (int32) followed by graph.requantize with the int32 bias, "
     "fixed-point multipliers and shifts (round half to even) and the fused relu. max_pool, flatten, reshape and "
-    "the other data-movement ops work on int8 as they are. The input is quantized with graph.quantize_linear and "
+    "the other data-movement ops work on int8 as they are, average pools as the exact integer mean (rounding half "
+    "to even) with their input's scale. The input is quantized with graph.quantize_linear and "
     "the results dequantized with graph.dequantize_linear, so the signature stays f32. Run graph-optimize first "
     "(bias and relu fusion, constant weights). Any op without an integer form is an error at that op.",
   .anchor = "func.func",

@@ -38,13 +38,11 @@ static void mapping_isl_scope_exit(mapping_isl_scope s) { isl_options_set_on_err
 
 #define MAX_POINTS ((size_t)NC_ITERS_MAX_POINTS)
 
-bool nc_set_fits_enumeration(isl_set *set, uint64_t cap)
+/* The bounding box of `set` in *points (false if unbounded or beyond int64);
+ * the extent of dimension `dim` and its lowest value in *extent and *low. */
+static bool box_points(isl_set *set, int dim, uint64_t cap, uint64_t *points, uint64_t *extent, int64_t *low)
 {
-  if (!set || isl_set_dim(set, isl_dim_param) != 0 || isl_set_is_bounded(set) != isl_bool_true)
-    return false;
-  if (isl_set_is_empty(set) == isl_bool_true)
-    return true;
-  uint64_t points = 1;
+  *points = 1;
   for (int i = 0, n = (int)isl_set_dim(set, isl_dim_set); i < n; i++) {
     isl_val *lo = isl_set_dim_min_val(isl_set_copy(set), i), *hi = isl_set_dim_max_val(isl_set_copy(set), i);
     bool ok = lo && hi && isl_val_is_int(lo) && isl_val_is_int(hi);
@@ -55,12 +53,52 @@ bool nc_set_fits_enumeration(isl_set *set, uint64_t cap)
     isl_val_free(hi);
     if (!ok)
       return false;
-    uint64_t extent = (uint64_t)(b - a) + 1;
-    if (extent > cap || points > cap / extent)
-      return false;
-    points *= extent;
+    uint64_t e = (uint64_t)(b - a) + 1;
+    if (i == dim)
+      *extent = e, *low = a;
+    *points = e > cap || *points > cap / e ? cap + 1 : *points * e;
   }
   return true;
+}
+
+/* Adds the points of `set` (dims before `dim` fixed) to *total, bounded by
+ * boxes: when the whole box is too large, the set is split along `dim` and
+ * each slice bounded alone (the wrapped writes of a node, whose box
+ * multiplies the iteration and element extents, need this), visiting at
+ * most *budget slices. */
+static bool fits_split(isl_set *set, int dim, uint64_t cap, uint64_t *total, uint64_t *budget)
+{
+  uint64_t points, extent = 1;
+  int64_t low = 0;
+  int n = (int)isl_set_dim(set, isl_dim_set);
+  if (!box_points(set, dim < n ? dim : 0, cap, &points, &extent, &low))
+    return false;
+  if (points <= cap - *total) {
+    *total += points;
+    return true;
+  }
+  if (dim + 1 >= n || extent > *budget)
+    return false;
+  *budget -= extent;
+  for (uint64_t v = 0; v < extent; v++) {
+    isl_val *at = isl_val_int_from_si(isl_set_get_ctx(set), low + (int64_t)v);
+    isl_set *slice = isl_set_fix_val(isl_set_copy(set), isl_dim_set, (unsigned)dim, at);
+    bool ok = slice && (isl_set_is_empty(slice) == isl_bool_true || fits_split(slice, dim + 1, cap, total, budget));
+    isl_set_free(slice);
+    if (!ok)
+      return false;
+  }
+  return true;
+}
+
+bool nc_set_fits_enumeration(isl_set *set, uint64_t cap)
+{
+  if (!set || isl_set_dim(set, isl_dim_param) != 0 || isl_set_is_bounded(set) != isl_bool_true)
+    return false;
+  if (isl_set_is_empty(set) == isl_bool_true)
+    return true;
+  uint64_t total = 0, budget = 1 << 16;
+  return fits_split(set, 0, cap, &total, &budget);
 }
 
 typedef struct collect {

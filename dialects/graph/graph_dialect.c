@@ -87,7 +87,8 @@ static const nc_value_def r_split[] = {{"outputs", &tc_any, NC_ARITY_VARIADIC, "
 static const nc_value_def o_x_any[] = {{"input", &tc_any, NC_ARITY_ONE, NULL}};
 static const nc_value_def o_x_float[] = {{"input", &tc_float, NC_ARITY_ONE, NULL}};
 static const nc_value_def o_x_numeric[] = {{"input", &tc_numeric, NC_ARITY_ONE, NULL}};
-static const nc_value_def o_x_spatial[] = {{"input", &tc_float, NC_ARITY_ONE, "[N, C, D1, ..., Dk]"}};
+static const nc_value_def o_x_spatial[] = {
+  {"input", &tc_max_pool, NC_ARITY_ONE, "[N, C, D1, ..., Dk] (float, or 8-bit integers in a quantized graph)"}};
 static const nc_value_def o_x_max_pool[] = {{"input", &tc_max_pool, NC_ARITY_ONE, "[N, C, D1, ..., Dk]"}};
 static const nc_value_def r_max_pool[] = {{"output", &tc_max_pool, NC_ARITY_ONE, NULL}};
 static const nc_value_def o_ab_numeric[] = {{"a", &tc_numeric, NC_ARITY_ONE, NULL},

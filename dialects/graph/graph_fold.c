@@ -3,17 +3,21 @@
  *
  * Folds here are the structural ones canonicalize should always do: no-op
  * data movement (identity, reshapes to the same type, identity transposes,
- * casts to the same type, one-operand sum/max/min/mean) disappears; chains of
+ * casts to the same type, one-operand sum/max/min/mean, pools whose windows
+ * are single elements, pads of zero size) disappears; chains of
  * reshapes and of transposes collapse; reshaping a `dense` constant gives a
  * constant. Two canonicalization patterns finish the job: a flatten,
  * squeeze or unsqueeze of a single-use reshape-like op becomes one
  * graph.reshape of the original input (so flatten chains collapse; pairs
  * that cancel, such as unsqueeze/squeeze, fold away in any case),
- * and a transpose that only moves size-1 dims becomes a graph.reshape. Arithmetic on constants is left to the constant-folding pass,
+ * and a transpose that only moves size-1 dims becomes a graph.reshape; a
+ * constant-zero pad before a conv or average pool becomes its padding.
+ * Arithmetic on constants is left to the constant-folding pass,
  * which evaluates ops with the reference interpreter. A fold never replaces a
  * value by one of another type, so no user's type changes.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "graph_internal.h"
 #include "nc/ir/rewrite.h"
@@ -54,6 +58,43 @@ bool graph_fold_variadic(nc_op *op, nc_attr *const *consts, nc_fold_result *resu
 {
   (void)consts;
   return nc_op_get_num_operands(op) == 1 && to_operand(op, results);
+}
+
+/* A pool whose every window is one input element (kernel 1, stride 1, so
+ * with the result's type the input's there is no padding): the input. Such
+ * pools come from adaptive pools exported at their input's size (vgg's
+ * 7x7 -> 7x7 avgpool). */
+bool graph_fold_pool(nc_op *op, nc_attr *const *consts, nc_fold_result *results)
+{
+  (void)consts;
+  nc_pool_params p;
+  nc_type *t = nc_value_get_type(nc_op_get_operand(op, 0));
+  if (nc_op_get_num_results(op) != 1 || !nc_type_is_tensor(t) || nc_type_get_rank(t) < 3 ||
+      nc_type_get_rank(t) > 2 + NC_KERNEL_MAX_SPATIAL || !nc_graph_get_pool_params(op, &p))
+    return false;
+  for (size_t i = 0; i + 2 < nc_type_get_rank(t); i++)
+    if (p.kernel_shape[i] != 1 || (p.strides[i] != 0 && p.strides[i] != 1))
+      return false;
+  return to_operand(op, results);
+}
+
+/* A pad of zero everywhere: the input. */
+bool graph_fold_pad(nc_op *op, nc_attr *const *consts, nc_fold_result *results)
+{
+  (void)consts;
+  size_t n;
+  const int64_t *pads = nc_graph_attr_ints(op, "pads", &n);
+  for (size_t i = 0; pads && i < n; i++)
+    if (pads[i])
+      return false;
+  return pads && to_operand(op, results);
+}
+
+/* A global pool of a plane of one element: the input. */
+bool graph_fold_global_pool(nc_op *op, nc_attr *const *consts, nc_fold_result *results)
+{
+  (void)consts;
+  return to_operand(op, results);
 }
 
 static bool is_reshape_like(int kind)
@@ -213,6 +254,52 @@ static bool transpose_to_reshape(nc_op *op, nc_rewriter *rw)
   return replace_by_reshape(op, x, rw);
 }
 
+/* conv / avg_pool of a constant-zero graph.pad that pads only spatial dims
+ * (by >= 0): the pad becomes the window's own padding (the pads add up).
+ * An average pool must count the padded zeros as the pad op did: it folds
+ * when it has count_include_pad, or no padding of its own (it then gets
+ * count_include_pad; a ceil_mode window past the end padding counts the
+ * same positions either way). Torch exports nn.ZeroPad2d / F.pad this way. */
+static bool fold_pad_into_window(nc_op *op, nc_rewriter *rw)
+{
+  nc_value *x = nc_op_get_operand(op, 0);
+  nc_op *pad = nc_value_get_defining_op(x);
+  if (!pad || graph_kind_of(pad) != G_PAD || strcmp(nc_graph_attr_string(pad, "mode", "constant"), "constant") ||
+      strcmp(nc_graph_attr_string(op, "auto_pad", "NOTSET"), "NOTSET"))
+    return false;
+  nc_attr *value = nc_op_get_attr_str(pad, "value");
+  if (value && nc_attr_get_float(value) != 0.0)
+    return false;
+  size_t rank = nc_type_get_rank(nc_value_get_type(x)), np, no;
+  const int64_t *pp = nc_graph_attr_ints(pad, "pads", &np), *own = nc_graph_attr_ints(op, "pads", &no);
+  size_t nsp = rank - 2;
+  if (rank < 3 || rank > NC_MAX_RANK || !pp || np != 2 * rank || (own && no != 2 * nsp))
+    return false;
+  bool avg = graph_kind_of(op) == G_AVG_POOL, has_own = false;
+  int64_t sum[2 * NC_MAX_RANK];
+  for (size_t e = 0; e < 2; e++) {
+    if (pp[e * rank] || pp[e * rank + 1]) /* batch and channel dims */
+      return false;
+    for (size_t i = 0; i < nsp; i++) {
+      int64_t p = pp[e * rank + 2 + i], o = own ? own[e * nsp + i] : 0;
+      if (p < 0)
+        return false;
+      has_own |= o != 0;
+      sum[e * nsp + i] = p + o;
+    }
+  }
+  if (avg && has_own && !nc_graph_attr_int(op, "count_include_pad", 0))
+    return false;
+  nc_context *ctx = nc_op_get_context(op);
+  nc_op_set_operand(op, 0, nc_op_get_operand(pad, 0));
+  nc_op_set_attr_str(op, "pads", nc_attr_dense_i64_array(ctx, 2 * nsp, sum));
+  if (avg)
+    nc_op_set_attr_str(op, "count_include_pad", nc_attr_integer(ctx, nc_type_integer(ctx, 64, NC_SIGNLESS), 1));
+  nc_rewriter_modified(rw, op);
+  return true;
+}
+
+const nc_pattern graph_pad_into_window_patterns[] = {{"FoldPadIntoWindow", 1, fold_pad_into_window}};
 const nc_pattern graph_reshape_like_patterns[] = {{"ComposeReshapeLike", 1, compose_reshape_like}};
 const nc_pattern graph_transpose_patterns[] = {{"TransposeToReshape", 1, transpose_to_reshape}};
 

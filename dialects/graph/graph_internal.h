@@ -135,11 +135,16 @@ bool graph_fold_reshape(nc_op *op, nc_attr *const *consts, nc_fold_result *resul
 bool graph_fold_transpose(nc_op *op, nc_attr *const *consts, nc_fold_result *results);
 bool graph_fold_variadic(nc_op *op, nc_attr *const *consts, nc_fold_result *results);
 bool graph_fold_cast(nc_op *op, nc_attr *const *consts, nc_fold_result *results);
+bool graph_fold_pool(nc_op *op, nc_attr *const *consts, nc_fold_result *results);        /* 1x1 stride 1 */
+bool graph_fold_global_pool(nc_op *op, nc_attr *const *consts, nc_fold_result *results); /* of a 1x1 plane */
+bool graph_fold_pad(nc_op *op, nc_attr *const *consts, nc_fold_result *results);         /* all pads 0 */
 nc_op *graph_materialize_constant(nc_context *ctx, nc_attr *value, nc_type *type, nc_location loc);
 /** Canonicalization patterns (graph_fold.c): flatten / squeeze / unsqueeze of a
  * reshape-like op become one reshape; transposes moving only size-1 dims too. */
 extern const nc_pattern graph_reshape_like_patterns[1];
 extern const nc_pattern graph_transpose_patterns[1];
+/** conv / avg_pool of a constant-zero spatial graph.pad: the pad becomes the window's padding. */
+extern const nc_pattern graph_pad_into_window_patterns[1];
 
 /** Runs the infer_types hook of op kind `kind` (declared in graph_dialect.c). */
 bool graph_infer_hook(graph_kind kind, nc_context *ctx, nc_location loc, size_t n_operands,

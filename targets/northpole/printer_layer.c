@@ -2,10 +2,13 @@
  * from the dataflow.node's layer (nc/dialects/dataflow/layer.h):
  *   conv on int8 with int8 weights, requantized     -> NP_KIND_CONV
  *   matmul on int8 with int8 weights, requantized   -> NP_KIND_MATMUL
- *   max_pool on int8                                -> NP_KIND_MAX_POOL
+ *   max_pool, global_max_pool on int8               -> NP_KIND_MAX_POOL
  *   copy (flatten, reshape)                         -> NP_KIND_COPY
  *   eltwise add / sub of two int8 inputs, each rescaled to the output
  *   scale (a residual connection), relu or not      -> NP_KIND_ELTWISE
+ *   avg_pool / global_avg_pool on int8 (integer sum divided by the count,
+ *   rounding half to even; global: one window over the plane)
+ *                                                   -> NP_KIND_AVG_POOL
  *   concat along the channels, each input rescaled  -> NP_KIND_CONCAT
  *   eltwise mul, the second input the same shape or
  *   a [1, C, 1, 1] gate, requantized once           -> NP_KIND_MUL
@@ -241,6 +244,32 @@ static void copy_window(const nc_dataflow_layer *layer, np_layer *l)
   }
 }
 
+/* An average pool on int8 keeping its input's scale: the window's sum
+ * divided by its count rounding half to even, no requantization; a global
+ * one is a single window over the [H, W] plane. */
+static bool read_avg_pool(nc_op *node, const nc_dataflow_layer *layer, np_layer *l)
+{
+  const char *kind = nc_dataflow_layer_kind_name(layer->kind);
+  if (layer->n_requant || layer->bias || layer->clamp_min != INT64_MIN || layer->clamp_max != INT64_MAX)
+    return nc_op_emit_error(node, "a %s layer that requantizes or clamps has no northpole implementation", kind);
+  nc_type *in = nc_value_get_type(nc_op_get_operand(node, 0));
+  if (nc_type_get_rank(in) != 4 || layer->output_bits != 8)
+    return nc_op_emit_error(node, "northpole runs %s layers on [1, C, H, W] int8 tensors only", kind);
+  l->kind = NP_KIND_AVG_POOL;
+  l->group = 1;
+  if (layer->kind == NC_DATAFLOW_LAYER_GLOBAL_AVG_POOL) {
+    for (int a = 0; a < 2; a++) {
+      l->kernel[a] = nc_type_get_shape(in)[2 + a];
+      l->stride[a] = l->dilation[a] = 1;
+    }
+  } else {
+    copy_window(layer, l);
+    l->flags |= layer->count_include_pad ? NP_FLAG_COUNT_PAD : 0;
+  }
+  l->vops_per_element = l->kernel[0] * l->kernel[1] + 1;
+  return true;
+}
+
 bool np_layer_read(nc_op *node, np_layer *l)
 {
   memset(l, 0, sizeof *l);
@@ -306,9 +335,26 @@ bool np_layer_read(nc_op *node, np_layer *l)
     return read_lut(node, &layer, l);
   case NC_DATAFLOW_LAYER_SOFTMAX:
     return read_softmax(node, &layer, l);
+  case NC_DATAFLOW_LAYER_AVG_POOL:
+  case NC_DATAFLOW_LAYER_GLOBAL_AVG_POOL:
+    return read_avg_pool(node, &layer, l);
+  case NC_DATAFLOW_LAYER_GLOBAL_MAX_POOL: /* one max_pool window over the plane */
+    if (layer.n_requant || layer.bias || layer.clamp_min != INT64_MIN || layer.clamp_max != INT64_MAX ||
+        nc_type_get_rank(nc_value_get_type(nc_op_get_operand(node, 0))) != 4)
+      return nc_op_emit_error(node, "northpole runs global_max_pool layers on [1, C, H, W] int8 tensors only, "
+                              "without requantization");
+    l->kind = NP_KIND_MAX_POOL;
+    l->group = 1;
+    for (int a = 0; a < 2; a++) {
+      l->kernel[a] = nc_type_get_shape(nc_value_get_type(nc_op_get_operand(node, 0)))[2 + a];
+      l->stride[a] = l->dilation[a] = 1;
+    }
+    l->vops_per_element = l->kernel[0] * l->kernel[1];
+    return true;
   default:
     return nc_op_emit_error(node, "is a %s layer, which has no northpole implementation (northpole runs int8 conv "
-                            "and matmul with requantization, int8 max_pool, residual adds, channel concats, products, tables and "
+                            "and matmul with requantization, int8 max and average pools, residual adds, channel concats, "
+                            "products, tables, softmax and "
                             "copies)", kind);
   }
 }

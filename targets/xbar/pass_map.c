@@ -114,8 +114,8 @@ static bool map_function(nc_pass *pass, nc_op *fn, const xbar_desc *d, isl_ctx *
       break;
     default:
       ok = nc_op_emit_error(node,
-                            "xbar-map: the xbar target cannot run node '%s', a %s layer (it runs conv and matmul on "
-                            "crossbars, max_pool and copy on digital units)",
+                            "xbar-map: the xbar target cannot run layer '%s' of kind '%s' (it runs conv and matmul "
+                            "on crossbars, max_pool and copy on digital units)",
                             nc_dataflow_node_get_name(node), nc_dataflow_layer_kind_name(l.kind));
     }
   }

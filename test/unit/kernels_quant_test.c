@@ -719,6 +719,30 @@ static void test_eltwise_integer(void)
   nc_tensor_destroy(y);
 }
 
+/* The average pools' division: hand cases (ties both ways, negatives), then
+ * random against the exact rational rule with long double-free arithmetic:
+ * 2n vs (2q + 1)d decides. */
+static void test_div_round_half_even(void)
+{
+  static const struct { int64_t n, d, want; } hand[] = {
+    {2, 4, 0},   {6, 4, 2},   {10, 4, 2},   {14, 4, 4},   {-2, 4, 0},  {-6, 4, -2}, {-14, 4, -4},
+    {15, 4, 4},  {-15, 4, -4}, {13, 4, 3},  {-13, 4, -3}, {7, 3, 2},   {-7, 3, -2}, {0, 9, 0},
+    {154, 9, 17}, {142, 12, 12}, {5, 1, 5},  {-5, 1, -5}, {INT64_MAX, 2, INT64_C(1) << 62},
+  };
+  for (size_t i = 0; i < sizeof hand / sizeof hand[0]; i++)
+    CHECK(nc_div_round_half_even(hand[i].n, hand[i].d) == hand[i].want, "div(%lld, %lld) = %lld, want %lld",
+          (long long)hand[i].n, (long long)hand[i].d, (long long)nc_div_round_half_even(hand[i].n, hand[i].d),
+          (long long)hand[i].want);
+  for (int it = 0; it < 20000; it++) {
+    int64_t n = (int64_t)rnd_in(-(1 << 20), 1 << 20), d = (int64_t)rnd_in(1, 5000);
+    int64_t q = nc_div_round_half_even(n, d);
+    /* |n/d - q| <= 1/2, and exactly 1/2 only with q even */
+    int64_t twice_off = 2 * n - 2 * q * d; /* 2d (n/d - q) */
+    CHECK(twice_off <= d && twice_off >= -d && ((twice_off != d && twice_off != -d) || q % 2 == 0),
+          "div(%lld, %lld) = %lld", (long long)n, (long long)d, (long long)q);
+  }
+}
+
 int main(void)
 {
   test_quantize_hand();
@@ -730,5 +754,6 @@ int main(void)
   test_matmul_integer();
   test_fixed_point();
   test_eltwise_integer();
+  test_div_round_half_even();
   return kernels_test_report("kernels_quant_test");
 }

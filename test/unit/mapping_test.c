@@ -68,6 +68,16 @@ static void test_iters(void)
   s = isl_set_read_from_str(ctx, "{ S[y, x] : 0 <= y < 8192 and 0 <= x < 8192 }");
   CHECK(nc_set_fits_enumeration(s, NC_ITERS_MAX_POINTS), "2^26 points do not fit");
   isl_set_free(s);
+  /* the (iteration, element) pairs of a 112-row conv's writes (resnet18's
+   * conv1): the box multiplies the row extent twice (90M > 2^26), but each
+   * row's slice holds 64 x 112 pairs, 802816 in all */
+  s = isl_set_read_from_str(ctx, "{ [oy, k, y, x] : y = oy and 0 <= oy < 112 and 0 <= k < 64 and 0 <= x < 112 }");
+  CHECK(nc_set_fits_enumeration(s, NC_ITERS_MAX_POINTS), "a conv's wrapped writes do not fit");
+  isl_set_free(s);
+  /* sliced, still too many: 1024 rows of 2^17 pairs each */
+  s = isl_set_read_from_str(ctx, "{ [oy, k, y, x] : y = oy and 0 <= oy < 1024 and 0 <= k < 128 and 0 <= x < 1024 }");
+  CHECK(!nc_set_fits_enumeration(s, NC_ITERS_MAX_POINTS), "2^27 pairs fit");
+  isl_set_free(s);
   isl_ctx_free(ctx);
 }
 

@@ -32,6 +32,7 @@
 typedef struct options {
   const char *model, *output, *target, *emit;
   const char *stub_name, *stub_header;
+  char *input_shapes; /* --input-shape values joined with ',' (NULL: none) */
   bool dump_pipeline, timing, help;
   nc_print_flags print;
   /* --<target option>=<value>, checked once the target is known */
@@ -49,6 +50,8 @@ static void usage(FILE *out)
           "OPTIONS:\n"
           "  --target=<name>                  Target (default: northpole); --list-targets shows them\n"
           "  --target-desc=<name|file>        Chip description: a built-in one or a JSON file\n"
+          "  --input-shape=<name>:<DxDx...>   Give input <name> (or #i) that static shape, fixing its dynamic\n"
+          "                                   dims (repeatable, or comma-separated), e.g. input:1x3x224x224\n"
           "  --<option>=<value>               An option of the target's pipeline (see --target=<name> --help),\n"
           "                                   e.g. --calibration=train.npy\n"
           "  --emit=<level>                   An IR level of the target (graph, ..., its last), binary (default),\n"
@@ -102,6 +105,20 @@ static bool print_diag(const nc_diag *d, void *user)
   for (size_t i = 0; i < nc_diag_get_num_notes(d); i++)
     nc_diag_print(nc_diag_get_note(d, i), ctx, stderr);
   return true;
+}
+
+/* --input-shape: graph-set-input-shape on every function, before the target's pipeline. */
+static bool set_input_shapes(nc_context *ctx, const options *o, nc_op *module)
+{
+  nc_pass_manager *pm = nc_pass_manager_create(ctx, "builtin.module");
+  char *opts = nc_xmalloc(strlen(o->input_shapes) + 8);
+  sprintf(opts, "shapes=%s", o->input_shapes);
+  bool ok = nc_pass_manager_add_pass(nc_pass_manager_nest(pm, "func.func"), "graph-set-input-shape", opts);
+  nc_pass_run_options ro = nc_pass_run_options_default();
+  ok = ok && nc_pass_manager_run(pm, module, &ro);
+  free(opts);
+  nc_pass_manager_destroy(pm);
+  return ok;
 }
 
 static bool run_pipeline(nc_context *ctx, const options *o, const nc_target_def *t, const char *stop, nc_op *module)
@@ -239,6 +256,13 @@ static bool compile(nc_context *ctx, const options *o)
         nc_target_attach(module, t, desc);
     }
   }
+  if (ok && lowered && o->input_shapes) {
+    fprintf(stderr, "%s: error: --input-shape has no effect: the model is already lowered for target '%s'\n", o->model,
+            t->name);
+    ok = false;
+  }
+  if (ok && !lowered && o->input_shapes)
+    ok = set_input_shapes(ctx, o, module);
   if (ok && !lowered)
     ok = run_pipeline(ctx, o, t, level >= 0 ? emit : NULL, module);
   if (ok && level >= 0) {
@@ -361,6 +385,15 @@ static bool parse_args(int argc, char **argv, options *o, int *status)
       o->target = v;
     } else if ((v = value_of(argc, argv, &i, "emit", &missing))) {
       o->emit = v;
+    } else if ((v = value_of(argc, argv, &i, "input-shape", &missing))) {
+      if (!*v || strchr(v, ' ') || strchr(v, '{') || strchr(v, '}')) {
+        fprintf(stderr, "nc-compile: error: --input-shape needs NAME:D0xD1x... (e.g. input:1x3x224x224), not '%s'\n",
+                v);
+        return false;
+      }
+      size_t had = o->input_shapes ? strlen(o->input_shapes) : 0;
+      o->input_shapes = nc_xrealloc(o->input_shapes, had + strlen(v) + 2);
+      sprintf(o->input_shapes + had, "%s%s", had ? "," : "", v);
     } else if ((v = value_of(argc, argv, &i, "host-stub-name", &missing))) {
       if (!nc_host_stub_name_ok(v)) {
         fprintf(stderr, "nc-compile: error: --host-stub-name needs a C identifier, not '%s'\n", v);
@@ -425,5 +458,6 @@ int main(int argc, char **argv)
     free((char *)o.pass_names[i]);
   free(o.pass_names);
   free(o.pass_values);
+  free(o.input_shapes);
   return status;
 }

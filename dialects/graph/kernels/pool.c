@@ -2,8 +2,9 @@
  *
  * Windows use the same geometry as Conv (common.c) plus ceil_mode. Every
  * problem is treated as 3-D with leading size-1 dims. Values are staged per
- * plane as f32 (exact for f16, bf16, i8 and u8) or f64, so one typed loop
- * serves every dtype.
+ * plane as f64 (exact for f16, bf16, i8 and u8), so one typed loop serves
+ * every dtype. Average pools on i8/u8 (quantized graphs) divide the exact
+ * integer sum rounding half to even (docs/quantization.md).
  */
 #include "kernels_internal.h"
 
@@ -72,7 +73,8 @@ static void taps(int64_t start, int64_t k, int64_t d, int64_t lo, int64_t hi, in
 
 #define DEFINE_POOL_PLANE(T, NAME)                                                                          \
   /* One (n, c) plane: max (is_max) or average of each window. */                                          \
-  static void NAME(const nc_conv_geom *g, bool is_max, bool include_pad, const T *x, T *y)                  \
+  /* integer: the exact sum divided by the count, rounded half to even (sums of integers are exact in T). */ \
+  static void NAME(const nc_conv_geom *g, bool is_max, bool include_pad, bool integer, const T *x, T *y)    \
   {                                                                                                         \
     for (int64_t od = 0; od < g->out[0]; od++) {                                                            \
       int64_t sd = od * g->s[0] - g->pb[0], d0, d1, pd0, pd1;                                               \
@@ -112,7 +114,10 @@ static void taps(int64_t start, int64_t k, int64_t d, int64_t lo, int64_t hi, in
           } else {                                                                                          \
             double cnt = include_pad ? (double)(pd1 - pd0) * (double)(ph1 - ph0) * (double)(pw1 - pw0)     \
                                      : (double)((d1 - d0) * (h1 - h0) * (w1 - w0));                         \
-            *out = cnt > 0 ? (T)(sum / cnt) : (T)NAN;                                                       \
+            if (integer)                                                                                    \
+              *out = cnt > 0 ? (T)nc_div_round_half_even((int64_t)sum, (int64_t)cnt) : 0;                  \
+            else                                                                                            \
+              *out = cnt > 0 ? (T)(sum / cnt) : (T)NAN;                                                     \
           }                                                                                                 \
         }                                                                                                   \
       }                                                                                                     \
@@ -122,12 +127,12 @@ static void taps(int64_t start, int64_t k, int64_t d, int64_t lo, int64_t hi, in
 DEFINE_POOL_PLANE(float, pool_plane_f32)
 DEFINE_POOL_PLANE(double, pool_plane_f64)
 
-/* Checks the input of a pool: float, or 8-bit integers for max pools. */
-static bool check_pool_input(const char *op, bool is_max, const nc_tensor *x, char *err, size_t errlen)
+/* Checks the input of a pool: float, or 8-bit integers. */
+static bool check_pool_input(const char *op, const nc_tensor *x, char *err, size_t errlen)
 {
   if (!nc_k_check_in(op, "X", x, err, errlen))
     return false;
-  if (!nc_k_is_float(x->dtype) && !(is_max && (x->dtype == NC_DT_I8 || x->dtype == NC_DT_U8)))
+  if (!nc_k_is_float(x->dtype) && x->dtype != NC_DT_I8 && x->dtype != NC_DT_U8)
     return nc_kerr(err, errlen, "%s: unsupported dtype %s", op, nc_dtype_name(x->dtype));
   return true;
 }
@@ -135,7 +140,7 @@ static bool check_pool_input(const char *op, bool is_max, const nc_tensor *x, ch
 static bool pool_run(const char *op, bool is_max, const nc_pool_params *p, const nc_tensor *x, nc_tensor *y,
                      char *err, size_t errlen)
 {
-  if (!check_pool_input(op, is_max, x, err, errlen))
+  if (!check_pool_input(op, x, err, errlen))
     return false;
   nc_dtype dt = x->dtype;
   bool int8 = dt == NC_DT_I8 || dt == NC_DT_U8;
@@ -150,28 +155,29 @@ static bool pool_run(const char *op, bool is_max, const nc_pool_params *p, const
   int64_t planes = g.n * g.c;
   if (dt == NC_DT_F64) {
     for (int64_t pl = 0; pl < planes; pl++)
-      pool_plane_f64(&g, is_max, p->count_include_pad, (const double *)x->data + pl * ihw,
+      pool_plane_f64(&g, is_max, p->count_include_pad, false, (const double *)x->data + pl * ihw,
                      (double *)y->data + pl * ohw);
     return true;
   }
   if (dt == NC_DT_F32) {
     for (int64_t pl = 0; pl < planes; pl++)
-      pool_plane_f32(&g, is_max, p->count_include_pad, (const float *)x->data + pl * ihw,
+      pool_plane_f32(&g, is_max, p->count_include_pad, false, (const float *)x->data + pl * ihw,
                      (float *)y->data + pl * ohw);
     return true;
   }
-  float *xf = nc_xmalloc((size_t)(ihw ? ihw : 1) * sizeof(float));
-  float *yf = nc_xmalloc((size_t)(ohw ? ohw : 1) * sizeof(float));
+  /* f16, bf16, i8, u8: staged as f64 (exact; integer sums stay exact below 2^53) */
+  double *xf = nc_xmalloc((size_t)(ihw ? ihw : 1) * sizeof(double));
+  double *yf = nc_xmalloc((size_t)(ohw ? ohw : 1) * sizeof(double));
   int64_t lo, hi;
   nc_k_int_range(dt, &lo, &hi);
   for (int64_t pl = 0; pl < planes; pl++) {
     for (int64_t i = 0; i < ihw; i++)
       xf[i] =
-        int8 ? (float)nc_elem_load_i64(x->data, dt, pl * ihw + i) : (float)nc_elem_load_f64(x->data, dt, pl * ihw + i);
-    pool_plane_f32(&g, is_max, p->count_include_pad, xf, yf);
+        int8 ? (double)nc_elem_load_i64(x->data, dt, pl * ihw + i) : nc_elem_load_f64(x->data, dt, pl * ihw + i);
+    pool_plane_f64(&g, is_max, p->count_include_pad, int8, xf, yf);
     for (int64_t i = 0; i < ohw; i++) {
       if (int8)
-        nc_elem_store_i64(y->data, dt, pl * ohw + i, yf[i] < (float)lo ? lo : (int64_t)yf[i]);
+        nc_elem_store_i64(y->data, dt, pl * ohw + i, yf[i] < (double)lo ? lo : (int64_t)yf[i]);
       else
         nc_elem_store_f64(y->data, dt, pl * ohw + i, yf[i]);
     }
@@ -212,7 +218,7 @@ bool nc_kernel_global_pool_shape(int rank, const int64_t *x_shape, int64_t *out_
 
 static bool global_pool(const char *op, bool is_max, const nc_tensor *x, nc_tensor *y, char *err, size_t errlen)
 {
-  if (!check_pool_input(op, is_max, x, err, errlen))
+  if (!check_pool_input(op, x, err, errlen))
     return false;
   nc_dtype dt = x->dtype;
   bool int8 = dt == NC_DT_I8 || dt == NC_DT_U8;
@@ -224,6 +230,13 @@ static bool global_pool(const char *op, bool is_max, const nc_tensor *x, nc_tens
   for (int i = 2; i < x->rank; i++)
     hw *= x->shape[i];
   for (int64_t pl = 0; pl < planes; pl++) {
+    if (!is_max && int8) { /* the exact sum, divided rounding half to even */
+      int64_t sum = 0;
+      for (int64_t i = 0; i < hw; i++)
+        sum += nc_elem_load_i64(x->data, dt, pl * hw + i);
+      nc_elem_store_i64(y->data, dt, pl, hw ? nc_div_round_half_even(sum, hw) : 0);
+      continue;
+    }
     if (is_max && int8) {
       int64_t lo, hi, best;
       nc_k_int_range(dt, &lo, &hi);

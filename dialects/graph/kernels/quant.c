@@ -166,6 +166,19 @@ int64_t nc_round_half_even_shift(int64_t v, int shift)
   return q;
 }
 
+int64_t nc_div_round_half_even(int64_t n, int64_t d)
+{
+  if (d <= 0)
+    return 0;
+  int64_t q = n / d, r = n % d; /* truncated: floor when n >= 0 */
+  if (r < 0)
+    q--, r += d;                /* now q = floor(n / d), 0 <= r < d */
+  uint64_t twice = 2 * (uint64_t)r;
+  if (twice > (uint64_t)d || (twice == (uint64_t)d && (q & 1)))
+    q++;
+  return q;
+}
+
 bool nc_fixed_point_from_scale(double scale, int32_t *multiplier, int32_t *shift, char *err, size_t errlen)
 {
   if (isnan(scale) || isinf(scale) || scale < 0)

@@ -30,9 +30,11 @@ typedef struct nc_iters {
  * before isl starts enumerating, so memory and time stay bounded. */
 #define NC_ITERS_MAX_POINTS ((uint64_t)1 << 26)
 
-/** Whether a parameter-free set is bounded and its bounding box holds at most
- * `cap` points (a cheap upper bound on its size, computed without
- * enumerating). */
+/** Whether a parameter-free set is bounded and holds at most `cap` points by
+ * a cheap upper bound computed without enumerating: its bounding box, or
+ * when that is too large the sum of the boxes of its slices along the
+ * leading dimensions (at most 2^16 slices; (iteration, element) pairs of a
+ * conv's writes are bounded per iteration this way). */
 bool nc_set_fits_enumeration(__isl_keep isl_set *set, uint64_t cap);
 
 /** Enumerates a bounded, parameter-free set (at most NC_ITERS_MAX_POINTS

@@ -9,9 +9,11 @@
  * requantize compute, so results match it bit for bit (the end-to-end tests
  * check this). Max pooling and copies (flatten, reshape) move int8 values.
  * A residual add (NP_KIND_ELTWISE) rescales each of its two operands to the
- * output scale with the same rounding, then adds (or subtracts) them; a
- * concat (NP_KIND_CONCAT) rescales each element from its operand the same
- * way; a product (NP_KIND_MUL) rescales a * b once; a table (NP_KIND_LUT)
+ * output scale with the same rounding, then adds (or subtracts) them. An
+ * average pool (NP_KIND_AVG_POOL) divides the window's exact sum by its
+ * count, rounding half to even (the interpreter's integer avg_pool). A
+ * concat (NP_KIND_CONCAT) rescales each element from its operand as the
+ * residual add does; a product (NP_KIND_MUL) rescales a * b once; a table (NP_KIND_LUT)
  * maps each int8 value through its 256 entries; a softmax (NP_KIND_SOFTMAX)
  * sums its row's exponential-table entries and divides exactly.
  *
@@ -122,6 +124,53 @@ static bool pool_element(np_tile *t, const window *g, int64_t e, uint32_t *opera
   return true;
 }
 
+/* Round-half-even n / d for d > 0. */
+static int64_t div_round(int64_t n, int64_t d)
+{
+  int64_t q = n / d, r = n % d;
+  if (r < 0)
+    q--, r += d;
+  if (2 * r > d || (2 * r == d && (q & 1)))
+    q++;
+  return q;
+}
+
+/* Window taps along one dim landing in [lo, hi): output o starts at o*s - p. */
+static int64_t taps_inside(int64_t o, int64_t s, int64_t p, int64_t k, int64_t d, int64_t lo, int64_t hi)
+{
+  int64_t n = 0;
+  for (int64_t i = 0; i < k; i++) {
+    int64_t at = o * s - p + i * d;
+    n += at >= lo && at < hi;
+  }
+  return n;
+}
+
+static bool avg_pool_element(np_tile *t, const window *g, int64_t e, uint32_t *operand, int64_t *missing)
+{
+  int64_t ox = e % g->ow, oy = e / g->ow % g->oh, c = e / (g->ow * g->oh) % t->out.dims[1];
+  int64_t sum = 0, count = 0;
+  for (int64_t ky = 0; ky < g->kh; ky++) {
+    int64_t iy = oy * g->sh - g->pt + ky * g->dh;
+    if (iy < 0 || iy >= g->h)
+      continue;
+    for (int64_t kx = 0; kx < g->kw; kx++) {
+      int64_t ix = ox * g->sw - g->pl + kx * g->dw;
+      if (ix < 0 || ix >= g->w)
+        continue;
+      int64_t idx = (c * g->h + iy) * g->w + ix;
+      NEED(0, idx);
+      sum += t->in_data[0][idx];
+      count++;
+    }
+  }
+  if (t->flags & NP_FLAG_COUNT_PAD) /* positions inside the padded input */
+    count = taps_inside(oy, g->sh, g->pt, g->kh, g->dh, -g->pt, g->h + t->pad[2]) *
+            taps_inside(ox, g->sw, g->pl, g->kw, g->dw, -g->pl, g->w + t->pad[3]);
+  t->out_data[e] = (int8_t)(count > 0 ? div_round(sum, count) : 0);
+  return true;
+}
+
 static bool matmul_element(np_tile *t, int64_t e, uint32_t *operand, int64_t *missing)
 {
   int64_t n = t->out.dims[t->out.rank - 1], k = t->in[0].dims[t->in[0].rank - 1];
@@ -225,12 +274,14 @@ static bool softmax_element(np_tile *t, int64_t e, uint32_t *operand, int64_t *m
 
 bool np_compute_iteration(np_tile *t, const np_iter *it, uint32_t *operand, int64_t *missing)
 {
-  window g = t->kind == NP_KIND_CONV || t->kind == NP_KIND_MAX_POOL ? window_of(t) : (window){0};
+  window g = t->kind == NP_KIND_CONV || t->kind == NP_KIND_MAX_POOL || t->kind == NP_KIND_AVG_POOL ? window_of(t)
+                                                                                                  : (window){0};
   NP_FOREACH_ELEMENT(it, e, {
     bool ok;
     switch (t->kind) {
     case NP_KIND_CONV: ok = conv_element(t, &g, e, operand, missing); break;
     case NP_KIND_MAX_POOL: ok = pool_element(t, &g, e, operand, missing); break;
+    case NP_KIND_AVG_POOL: ok = avg_pool_element(t, &g, e, operand, missing); break;
     case NP_KIND_MATMUL: ok = matmul_element(t, e, operand, missing); break;
     case NP_KIND_ELTWISE: ok = eltwise_element(t, e, operand, missing); break;
     case NP_KIND_CONCAT: ok = concat_element(t, e, operand, missing); break;

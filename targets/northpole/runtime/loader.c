@@ -127,20 +127,22 @@ static bool check_conv_like(loader *l, np_tile *t)
   if (in->rank != 4 || out->rank != 4 || in->dims[0] != 1 || out->dims[0] != 1)
     return bad(l, "a conv or pool needs 1xCxHxW input and output");
   for (int i = 0; i < 2; i++)
-    if (t->kernel[i] < 1 || t->stride[i] < 1 || t->dilation[i] < 1 || t->kernel[i] > 64 || t->stride[i] > 64 ||
+    if (t->kernel[i] < 1 || t->stride[i] < 1 || t->dilation[i] < 1 ||
+        t->kernel[i] > (t->kind == NP_KIND_CONV ? 64 : 4096) || t->stride[i] > 64 || /* global pools: the plane */
         t->dilation[i] > 64)
       return bad(l, "bad kernel, stride or dilation");
   for (int i = 0; i < 4; i++)
     if (t->pad[i] < 0 || t->pad[i] > 64)
       return bad(l, "bad padding");
-  if (t->kind == NP_KIND_MAX_POOL ? in->dims[1] != out->dims[1]
+  bool pool = t->kind == NP_KIND_MAX_POOL || t->kind == NP_KIND_AVG_POOL;
+  if (pool ? in->dims[1] != out->dims[1]
                                   : t->group < 1 || in->dims[1] % t->group || out->dims[1] % t->group)
     return bad(l, "channels do not match the layer");
   /* the output must fit the window: ONNX's floor formula, or one more row/column for ceil_mode pools */
   for (int a = 0; a < 2; a++) {
     int64_t span = in->dims[2 + a] + t->pad[a] + t->pad[2 + a] - t->dilation[a] * (t->kernel[a] - 1) - 1;
     int64_t floor_out = span < 0 ? 0 : span / t->stride[a] + 1;
-    if (out->dims[2 + a] != floor_out && !(t->kind == NP_KIND_MAX_POOL && out->dims[2 + a] == floor_out + 1))
+    if (out->dims[2 + a] != floor_out && !(pool && out->dims[2 + a] == floor_out + 1))
       return bad(l, "output size %lld does not match the window", (long long)out->dims[2 + a]);
   }
   return true;
@@ -165,6 +167,7 @@ static bool check_layer(loader *l, np_tile *t)
     requant = true;
     break;
   case NP_KIND_MAX_POOL:
+  case NP_KIND_AVG_POOL:
     if (!check_conv_like(l, t))
       return false;
     break;

@@ -20,7 +20,7 @@
  * Section NP_SECTION_TILE (id = tile number), one per core with work:
  *   i32 x, y                    grid position
  *   u32 kind                    NP_KIND_*
- *   u32 flags                   NP_FLAG_RELU, NP_FLAG_SUBTRACT
+ *   u32 flags                   NP_FLAG_RELU, NP_FLAG_SUBTRACT, NP_FLAG_COUNT_PAD
  *   char node[32]               the dataflow node (layer) name
  *   i32 output_index            network output the tile's result is (-1: none)
  *   u32 n_operands              1..NP_MAX_OPERANDS, then per operand:
@@ -54,6 +54,11 @@
  *   r   = r_0 + r_1 + zero_point  (r_0 - r_1 with NP_FLAG_SUBTRACT)
  *   relu (NP_FLAG_RELU): r = max(r, zero_point);  y = saturate_int8(r)
  *
+ * NP_KIND_AVG_POOL (average pool, global ones as one window over the plane)
+ * has no weights, bias or requantization; each output element is
+ *   y = round_half_even(sum of the window's int8 inputs inside the input / n)
+ * where n counts those inputs, or with NP_FLAG_COUNT_PAD the window's
+ * positions inside the padded input [-pad_begin, size + pad_end) per dim.
  * NP_KIND_CONCAT joins its operands [1, C_i, H, W] along the channels
  * (n_operands of them, n_requant = n_operands rescales, no weights):
  *   y[c] = saturate_int8(round_half_even(x_i[c - C_0 - ... - C_(i-1)] * multiplier[i] / 2^shift[i]) + zero_point)
@@ -76,9 +81,9 @@
 enum { NP_SECTION_TILE = 1, NP_SECTION_INPUT_STREAM = 2, NP_SECTION_CHIP = 3 };
 enum {
   NP_KIND_CONV = 1, NP_KIND_MATMUL = 2, NP_KIND_MAX_POOL = 3, NP_KIND_COPY = 4, NP_KIND_ELTWISE = 5,
-  NP_KIND_CONCAT = 6, NP_KIND_MUL = 7, NP_KIND_LUT = 8, NP_KIND_SOFTMAX = 9,
+  NP_KIND_AVG_POOL = 6, NP_KIND_CONCAT = 7, NP_KIND_MUL = 8, NP_KIND_LUT = 9, NP_KIND_SOFTMAX = 10,
 };
-enum { NP_FLAG_RELU = 1, NP_FLAG_SUBTRACT = 2 };
+enum { NP_FLAG_RELU = 1, NP_FLAG_SUBTRACT = 2, NP_FLAG_COUNT_PAD = 4 };
 enum { NP_BUF_WEIGHTS = 1, NP_BUF_BIAS = 2, NP_BUF_INPUT = 3, NP_BUF_OUTPUT = 4, NP_BUF_SCRATCH = 5 };
 enum { NP_OP_RECV = 1, NP_OP_COMPUTE = 2, NP_OP_SEND = 3, NP_OP_WAIT = 4 };
 #define NP_MAX_OPERANDS 8

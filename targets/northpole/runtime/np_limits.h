@@ -27,7 +27,7 @@
 /* One core.wait. */
 #define NP_MAX_WAIT_CYCLES ((int64_t)1 << 40)
 /* The tile flags this version knows. */
-#define NP_KNOWN_FLAGS ((uint32_t)(NP_FLAG_RELU | NP_FLAG_SUBTRACT))
+#define NP_KNOWN_FLAGS ((uint32_t)(NP_FLAG_RELU | NP_FLAG_SUBTRACT | NP_FLAG_COUNT_PAD))
 
 /** Checks the chip fields against their ranges; on failure writes which
  * field and its bound into why[0..n) and returns false. */

@@ -116,3 +116,56 @@ func.func @dedup() -> tensor<3xf32> {
   %0 = graph.add %a, %b : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
   return %0 : tensor<3xf32>
 }
+
+// -----
+
+// Pools whose windows are single elements (kernel 1, stride 1; global pools
+// of a 1x1 plane) are their input; a 1x1 pool with stride 2, a 2x2 pool and
+// a global pool of a larger plane stay.
+// CHECK-LABEL: func.func @identity_pools
+// CHECK-SAME: (%[[X:.*]]: tensor<1x2x3x3xf32>, %[[Y:.*]]: tensor<1x2x1x1xi8>)
+// CHECK-NEXT: %[[S:.*]] = graph.max_pool %[[X]] {kernel_shape = array<i64: 1, 1>, strides = array<i64: 2, 2>}
+// CHECK-NEXT: %[[K:.*]] = graph.avg_pool %[[X]] {kernel_shape = array<i64: 2, 2>}
+// CHECK-NEXT: %[[G:.*]] = graph.global_avg_pool %[[X]]
+// CHECK-NEXT: return %[[X]], %[[X]], %[[Y]], %[[Y]], %[[S]], %[[K]], %[[G]]
+func.func @identity_pools(%x: tensor<1x2x3x3xf32>, %y: tensor<1x2x1x1xi8>) -> (tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>, tensor<1x2x1x1xi8>, tensor<1x2x1x1xi8>, tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>, tensor<1x2x1x1xf32>) {
+  %0 = graph.avg_pool %x {kernel_shape = array<i64: 1, 1>} : (tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
+  %1 = graph.max_pool %0 {kernel_shape = array<i64: 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
+  %2 = graph.global_avg_pool %y : (tensor<1x2x1x1xi8>) -> tensor<1x2x1x1xi8>
+  %3 = graph.global_max_pool %y : (tensor<1x2x1x1xi8>) -> tensor<1x2x1x1xi8>
+  %4 = graph.max_pool %x {kernel_shape = array<i64: 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x2x3x3xf32>) -> tensor<1x2x2x2xf32>
+  %5 = graph.avg_pool %x {kernel_shape = array<i64: 2, 2>} : (tensor<1x2x3x3xf32>) -> tensor<1x2x2x2xf32>
+  %6 = graph.global_avg_pool %x : (tensor<1x2x3x3xf32>) -> tensor<1x2x1x1xf32>
+  return %0, %1, %2, %3, %4, %5, %6 : tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>, tensor<1x2x1x1xi8>, tensor<1x2x1x1xi8>, tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>, tensor<1x2x1x1xf32>
+}
+
+// -----
+
+// A constant-zero pad of the spatial dims becomes the padding of the conv or
+// average pool reading it (adding to its own); the average pool then counts
+// the padded zeros (count_include_pad). A pad with a nonzero value, of the
+// channels, cropping, or before an average pool that has pads but does not
+// count them stays.
+// CHECK-LABEL: func.func @pad_into_window
+// CHECK-SAME: (%[[X:.*]]: tensor<1x1x4x4xf32>, %[[W:.*]]: tensor<2x1x3x3xf32>)
+// CHECK-NEXT: %[[C:.*]] = graph.conv %[[X]], %[[W]] {pads = array<i64: 2, 1, 1, 3>} : (tensor<1x1x4x4xf32>, tensor<2x1x3x3xf32>) -> tensor<1x2x5x6xf32>
+// CHECK-NEXT: %[[A:.*]] = graph.avg_pool %[[X]] {count_include_pad = 1 : i64, kernel_shape = array<i64: 2, 2>, pads = array<i64: 1, 0, 0, 2>} : (tensor<1x1x4x4xf32>) -> tensor<1x1x4x5xf32>
+// CHECK-NEXT: %[[P1:.*]] = graph.pad %[[X]] {pads = array<i64: 0, 0, 1, 1, 0, 0, 1, 1>, value = 1.000000e+00 : f32}
+// CHECK-NEXT: %[[V:.*]] = graph.avg_pool %[[P1]]
+// CHECK-NEXT: %[[P2:.*]] = graph.pad %[[X]] {pads = array<i64: 0, 1, 0, 0, 0, 0, 0, 0>}
+// CHECK-NEXT: %[[CH:.*]] = graph.avg_pool %[[P2]]
+// CHECK-NEXT: %[[P3:.*]] = graph.pad %[[X]] {pads = array<i64: 0, 0, 1, 1, 0, 0, 1, 1>}
+// CHECK-NEXT: %[[OWN:.*]] = graph.avg_pool %[[P3]] {kernel_shape = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>}
+// CHECK-NEXT: return %[[C]], %[[A]], %[[V]], %[[CH]], %[[OWN]]
+func.func @pad_into_window(%x: tensor<1x1x4x4xf32>, %w: tensor<2x1x3x3xf32>) -> (tensor<1x2x5x6xf32>, tensor<1x1x4x5xf32>, tensor<1x1x5x5xf32>, tensor<1x2x3x3xf32>, tensor<1x1x7x7xf32>) {
+  %p = graph.pad %x {pads = array<i64: 0, 0, 1, 0, 0, 0, 0, 2>} : (tensor<1x1x4x4xf32>) -> tensor<1x1x5x6xf32>
+  %c = graph.conv %p, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x1x5x6xf32>, tensor<2x1x3x3xf32>) -> tensor<1x2x5x6xf32>
+  %a = graph.avg_pool %p {kernel_shape = array<i64: 2, 2>} : (tensor<1x1x5x6xf32>) -> tensor<1x1x4x5xf32>
+  %p1 = graph.pad %x {pads = array<i64: 0, 0, 1, 1, 0, 0, 1, 1>, value = 1.0 : f32} : (tensor<1x1x4x4xf32>) -> tensor<1x1x6x6xf32>
+  %v = graph.avg_pool %p1 {kernel_shape = array<i64: 2, 2>} : (tensor<1x1x6x6xf32>) -> tensor<1x1x5x5xf32>
+  %p2 = graph.pad %x {pads = array<i64: 0, 1, 0, 0, 0, 0, 0, 0>} : (tensor<1x1x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %ch = graph.avg_pool %p2 {kernel_shape = array<i64: 2, 2>} : (tensor<1x2x4x4xf32>) -> tensor<1x2x3x3xf32>
+  %p3 = graph.pad %x {pads = array<i64: 0, 0, 1, 1, 0, 0, 1, 1>} : (tensor<1x1x4x4xf32>) -> tensor<1x1x6x6xf32>
+  %own = graph.avg_pool %p3 {kernel_shape = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x1x6x6xf32>) -> tensor<1x1x7x7xf32>
+  return %c, %a, %v, %ch, %own : tensor<1x2x5x6xf32>, tensor<1x1x4x5xf32>, tensor<1x1x5x5xf32>, tensor<1x2x3x3xf32>, tensor<1x1x7x7xf32>
+}

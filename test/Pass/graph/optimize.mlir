@@ -10,6 +10,7 @@
 // LIST-NEXT: graph-fold-batchnorm
 // LIST-NEXT: graph-fuse-activation
 // LIST-NEXT: graph-quantize
+// LIST-NEXT: graph-set-input-shape
 // LIST-NEXT: graph-shape-inference
 // LIST-NEXT: graph-simplify-shapes
 // LIST: graph-optimize

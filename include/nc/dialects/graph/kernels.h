@@ -283,11 +283,13 @@ bool nc_kernel_pool_shape(NC_KEEP const nc_pool_params *p, int rank, NC_KEEP con
 bool nc_kernel_max_pool(NC_KEEP const nc_pool_params *p, NC_KEEP const nc_tensor *x, NC_KEEP nc_tensor *y,
                         char *err, size_t errlen);
 
-/** AveragePool (float dtypes). The divisor counts the window positions inside
+/** AveragePool (float dtypes, and i8/u8 with the integer rule below). The divisor counts the window positions inside
  * the input, or with count_include_pad the positions inside the padded input
  * [-pad_begin, in + pad_end) (so a ceil_mode window running past the end
  * padding is not divided by the full kernel size, as in PyTorch and
- * onnxruntime). Sums are accumulated in double. */
+ * onnxruntime). Sums are accumulated in double. On i8/u8 the exact integer
+ * sum is divided by that count with nc_div_round_half_even (never outside
+ * the input's range, so no saturation is needed). */
 bool nc_kernel_avg_pool(NC_KEEP const nc_pool_params *p, NC_KEEP const nc_tensor *x, NC_KEEP nc_tensor *y,
                         char *err, size_t errlen);
 
@@ -295,7 +297,8 @@ bool nc_kernel_avg_pool(NC_KEEP const nc_pool_params *p, NC_KEEP const nc_tensor
 bool nc_kernel_global_pool_shape(int rank, NC_KEEP const int64_t *x_shape, int64_t *out_shape, char *err,
                                  size_t errlen);
 
-/** GlobalAveragePool (float dtypes; mean accumulated in double). */
+/** GlobalAveragePool (float dtypes: mean accumulated in double; i8/u8: the
+ * exact integer sum divided by the plane's size, nc_div_round_half_even). */
 bool nc_kernel_global_avg_pool(NC_KEEP const nc_tensor *x, NC_KEEP nc_tensor *y, char *err, size_t errlen);
 
 /** GlobalMaxPool (float dtypes and i8/u8). */
@@ -564,6 +567,10 @@ bool nc_kernel_qlinear_matmul(NC_KEEP const nc_tensor *a, NC_KEEP const nc_tenso
  * or (r == 2^(shift-1) and q is odd). Exact for every int64 v (shift <= 0
  * returns v, shift > 63 acts as 63). */
 int64_t nc_round_half_even_shift(int64_t v, int shift);
+
+/** n / d rounded to the nearest integer, ties to even (d > 0; exact for
+ * every int64 n): the integer average pools' division. */
+int64_t nc_div_round_half_even(int64_t n, int64_t d);
 
 /** Decomposes a real scale into an int32 multiplier and a right shift so that
  * scale ~= multiplier * 2^-shift, as TFLite's QuantizeMultiplier does but

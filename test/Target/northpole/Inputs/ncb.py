@@ -126,7 +126,7 @@ def corrupt_fields(path, d):
     out("vector-ops", lambda m: struct.pack_into("<Q", m, f["iters"] + 8, (1 << 64) - 1))
     out("iter-zero-word", lambda m: struct.pack_into("<I", m, f["iters"] + 20, 7))
     out("instr-zero-word", lambda m: struct.pack_into("<I", m, f["instrs"] + 4, 7))
-    out("flags", lambda m: struct.pack_into("<I", m, f["flags"], 6))
+    out("flags", lambda m: struct.pack_into("<I", m, f["flags"], 10))
     def wait(m):
         struct.pack_into("<Iiqqqq", m, f["instrs"], 4, 0, 1 << 62, 0, 0, 0)
     out("wait", wait)
