@@ -347,7 +347,7 @@ static bool concat_integer_head(rec *r, nc_op *op)
   if (!m || !s || nm != n || ns != n)
     return unexpressible(op, "it needs one multiplier and shift per input");
   if (n > NC_DATAFLOW_LAYER_MAX_INPUTS)
-    return unexpressible(op, "a layer takes at most 8 inputs (graph-quantize splits larger concats)");
+    return unexpressible(op, "a layer takes at most 32 inputs (graph-quantize splits larger concats)");
   for (size_t p = 0; p < n; p++) {
     if (input_of(r, op, p) != (int)p)
       return unexpressible(op, "its operands must be distinct node inputs, in order");

@@ -109,3 +109,83 @@ func.func @gelu(%x: tensor<1x1x1x2xf32>) -> tensor<1x1x1x2xf32> {
   %6 = graph.mul %three, %5 : (tensor<f32>, tensor<1x1x1x2xf32>) -> tensor<1x1x1x2xf32>
   return %6 : tensor<1x1x1x2xf32>
 }
+
+// -----
+
+// A concat of 33 inputs (more than a dataflow layer's 32) becomes a tree: a
+// concat of the first 32 rescaled to the output scale, the last input alone,
+// and a root that copies the first (2^30 / 2^30) and rescales the last.
+// CHECK-LABEL: func.func @concat_tree
+// CHECK: %[[C:.*]] = graph.concat_integer {{(%[0-9]+, ){31}%[0-9]+}} {axis = 1 : i64
+// CHECK-SAME: -> tensor<1x32x1x2xi8>
+// CHECK-NEXT: graph.concat_integer %[[C]], %{{[0-9]+}} {axis = 1 : i64, multiplier = array<i64: 1073741824, {{[0-9]+}}>, output_zero_point = 0 : i64, shift = array<i64: 30, {{[0-9]+}}>} : (tensor<1x32x1x2xi8>, tensor<1x1x1x2xi8>) -> tensor<1x33x1x2xi8>
+func.func @concat_tree(%x: tensor<1x1x1x2xf32>) -> tensor<1x33x1x2xf32> {
+  %w0 = graph.constant {value = dense<1.0> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %c0 = graph.conv %x, %w0 {pads = array<i64: 0, 0, 0, 0>} : (tensor<1x1x1x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x2xf32>
+  %w1 = graph.constant {value = dense<2.0> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %c1 = graph.conv %x, %w1 {pads = array<i64: 0, 0, 0, 0>} : (tensor<1x1x1x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x2xf32>
+  %w2 = graph.constant {value = dense<3.0> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %c2 = graph.conv %x, %w2 {pads = array<i64: 0, 0, 0, 0>} : (tensor<1x1x1x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x2xf32>
+  %w3 = graph.constant {value = dense<4.0> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %c3 = graph.conv %x, %w3 {pads = array<i64: 0, 0, 0, 0>} : (tensor<1x1x1x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x2xf32>
+  %w4 = graph.constant {value = dense<1.0> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %c4 = graph.conv %x, %w4 {pads = array<i64: 0, 0, 0, 0>} : (tensor<1x1x1x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x2xf32>
+  %w5 = graph.constant {value = dense<2.0> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %c5 = graph.conv %x, %w5 {pads = array<i64: 0, 0, 0, 0>} : (tensor<1x1x1x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x2xf32>
+  %w6 = graph.constant {value = dense<3.0> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %c6 = graph.conv %x, %w6 {pads = array<i64: 0, 0, 0, 0>} : (tensor<1x1x1x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x2xf32>
+  %w7 = graph.constant {value = dense<4.0> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %c7 = graph.conv %x, %w7 {pads = array<i64: 0, 0, 0, 0>} : (tensor<1x1x1x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x2xf32>
+  %w8 = graph.constant {value = dense<1.0> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %c8 = graph.conv %x, %w8 {pads = array<i64: 0, 0, 0, 0>} : (tensor<1x1x1x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x2xf32>
+  %w9 = graph.constant {value = dense<2.0> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %c9 = graph.conv %x, %w9 {pads = array<i64: 0, 0, 0, 0>} : (tensor<1x1x1x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x2xf32>
+  %w10 = graph.constant {value = dense<3.0> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %c10 = graph.conv %x, %w10 {pads = array<i64: 0, 0, 0, 0>} : (tensor<1x1x1x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x2xf32>
+  %w11 = graph.constant {value = dense<4.0> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %c11 = graph.conv %x, %w11 {pads = array<i64: 0, 0, 0, 0>} : (tensor<1x1x1x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x2xf32>
+  %w12 = graph.constant {value = dense<1.0> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %c12 = graph.conv %x, %w12 {pads = array<i64: 0, 0, 0, 0>} : (tensor<1x1x1x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x2xf32>
+  %w13 = graph.constant {value = dense<2.0> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %c13 = graph.conv %x, %w13 {pads = array<i64: 0, 0, 0, 0>} : (tensor<1x1x1x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x2xf32>
+  %w14 = graph.constant {value = dense<3.0> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %c14 = graph.conv %x, %w14 {pads = array<i64: 0, 0, 0, 0>} : (tensor<1x1x1x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x2xf32>
+  %w15 = graph.constant {value = dense<4.0> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %c15 = graph.conv %x, %w15 {pads = array<i64: 0, 0, 0, 0>} : (tensor<1x1x1x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x2xf32>
+  %w16 = graph.constant {value = dense<1.0> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %c16 = graph.conv %x, %w16 {pads = array<i64: 0, 0, 0, 0>} : (tensor<1x1x1x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x2xf32>
+  %w17 = graph.constant {value = dense<2.0> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %c17 = graph.conv %x, %w17 {pads = array<i64: 0, 0, 0, 0>} : (tensor<1x1x1x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x2xf32>
+  %w18 = graph.constant {value = dense<3.0> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %c18 = graph.conv %x, %w18 {pads = array<i64: 0, 0, 0, 0>} : (tensor<1x1x1x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x2xf32>
+  %w19 = graph.constant {value = dense<4.0> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %c19 = graph.conv %x, %w19 {pads = array<i64: 0, 0, 0, 0>} : (tensor<1x1x1x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x2xf32>
+  %w20 = graph.constant {value = dense<1.0> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %c20 = graph.conv %x, %w20 {pads = array<i64: 0, 0, 0, 0>} : (tensor<1x1x1x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x2xf32>
+  %w21 = graph.constant {value = dense<2.0> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %c21 = graph.conv %x, %w21 {pads = array<i64: 0, 0, 0, 0>} : (tensor<1x1x1x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x2xf32>
+  %w22 = graph.constant {value = dense<3.0> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %c22 = graph.conv %x, %w22 {pads = array<i64: 0, 0, 0, 0>} : (tensor<1x1x1x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x2xf32>
+  %w23 = graph.constant {value = dense<4.0> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %c23 = graph.conv %x, %w23 {pads = array<i64: 0, 0, 0, 0>} : (tensor<1x1x1x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x2xf32>
+  %w24 = graph.constant {value = dense<1.0> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %c24 = graph.conv %x, %w24 {pads = array<i64: 0, 0, 0, 0>} : (tensor<1x1x1x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x2xf32>
+  %w25 = graph.constant {value = dense<2.0> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %c25 = graph.conv %x, %w25 {pads = array<i64: 0, 0, 0, 0>} : (tensor<1x1x1x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x2xf32>
+  %w26 = graph.constant {value = dense<3.0> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %c26 = graph.conv %x, %w26 {pads = array<i64: 0, 0, 0, 0>} : (tensor<1x1x1x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x2xf32>
+  %w27 = graph.constant {value = dense<4.0> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %c27 = graph.conv %x, %w27 {pads = array<i64: 0, 0, 0, 0>} : (tensor<1x1x1x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x2xf32>
+  %w28 = graph.constant {value = dense<1.0> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %c28 = graph.conv %x, %w28 {pads = array<i64: 0, 0, 0, 0>} : (tensor<1x1x1x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x2xf32>
+  %w29 = graph.constant {value = dense<2.0> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %c29 = graph.conv %x, %w29 {pads = array<i64: 0, 0, 0, 0>} : (tensor<1x1x1x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x2xf32>
+  %w30 = graph.constant {value = dense<3.0> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %c30 = graph.conv %x, %w30 {pads = array<i64: 0, 0, 0, 0>} : (tensor<1x1x1x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x2xf32>
+  %w31 = graph.constant {value = dense<4.0> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %c31 = graph.conv %x, %w31 {pads = array<i64: 0, 0, 0, 0>} : (tensor<1x1x1x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x2xf32>
+  %w32 = graph.constant {value = dense<1.0> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %c32 = graph.conv %x, %w32 {pads = array<i64: 0, 0, 0, 0>} : (tensor<1x1x1x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x2xf32>
+  %y = graph.concat %c0, %c1, %c2, %c3, %c4, %c5, %c6, %c7, %c8, %c9, %c10, %c11, %c12, %c13, %c14, %c15, %c16, %c17, %c18, %c19, %c20, %c21, %c22, %c23, %c24, %c25, %c26, %c27, %c28, %c29, %c30, %c31, %c32 {axis = 1 : i64} : (tensor<1x1x1x2xf32>, tensor<1x1x1x2xf32>, tensor<1x1x1x2xf32>, tensor<1x1x1x2xf32>, tensor<1x1x1x2xf32>, tensor<1x1x1x2xf32>, tensor<1x1x1x2xf32>, tensor<1x1x1x2xf32>, tensor<1x1x1x2xf32>, tensor<1x1x1x2xf32>, tensor<1x1x1x2xf32>, tensor<1x1x1x2xf32>, tensor<1x1x1x2xf32>, tensor<1x1x1x2xf32>, tensor<1x1x1x2xf32>, tensor<1x1x1x2xf32>, tensor<1x1x1x2xf32>, tensor<1x1x1x2xf32>, tensor<1x1x1x2xf32>, tensor<1x1x1x2xf32>, tensor<1x1x1x2xf32>, tensor<1x1x1x2xf32>, tensor<1x1x1x2xf32>, tensor<1x1x1x2xf32>, tensor<1x1x1x2xf32>, tensor<1x1x1x2xf32>, tensor<1x1x1x2xf32>, tensor<1x1x1x2xf32>, tensor<1x1x1x2xf32>, tensor<1x1x1x2xf32>, tensor<1x1x1x2xf32>, tensor<1x1x1x2xf32>, tensor<1x1x1x2xf32>) -> tensor<1x33x1x2xf32>
+  return %y : tensor<1x33x1x2xf32>
+}

@@ -4,7 +4,7 @@ mobile (squeeze-and-excitation) blocks, exported by torch.onnx at opset 13
 (random weights, fixed seed), plus calibration inputs and one test image:
   two conv+relu branches of different scales concatenated with the input
   (inception / dense), batch norm + relu after the concat (DenseNet's
-  pre-activation), a concat of ten inputs (more than a layer takes: a tree), a conv with hardswish, a squeeze-and-excitation gate
+  pre-activation), a concat of ten inputs, a conv with hardswish, a squeeze-and-excitation gate
   (a full-plane conv to [1, C, 1, 1], relu, 1x1 conv, hardsigmoid) scaling
   the channels, SiLU, sigmoid, tanh, leaky relu, a standalone relu6, max
   pool, flatten, fully connected, softmax.

@@ -82,7 +82,7 @@ typedef enum nc_dataflow_eltwise_op {
 } nc_dataflow_eltwise_op;
 
 /** Most inputs a layer records zero points and rescales for. */
-#define NC_DATAFLOW_LAYER_MAX_INPUTS 8
+#define NC_DATAFLOW_LAYER_MAX_INPUTS 32
 
 /** A layer, decoded. Arrays and attributes are borrowed from the node's
  * attributes (valid while the node's context lives and the attribute is not
