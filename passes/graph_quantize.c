@@ -47,7 +47,7 @@ static const nc_pass_option_def options[] = {
 };
 
 static const nc_pass_stat_def stats[] = {
-  {"num-layers", "Number of conv / gemm / matmul layers and adds / subs of activations quantized"},
+  {"num-layers", "Number of conv / gemm / matmul layers, adds / subs, concats, products, tables and softmaxes quantized"},
   {"num-samples", "Number of calibration samples run"},
 };
 
@@ -699,7 +699,10 @@ const nc_pass_def nc_graph_quantize_pass = {
     "graph.conv_integer or graph.matmul_integer (int32) followed by graph.requantize with the int32 bias, "
     "fixed-point multipliers and shifts (round half to even) and the fused relu. max_pool, flatten, reshape and "
     "the other data-movement ops work on int8 as they are, average pools as the exact integer mean (rounding half "
-    "to even) with their input's scale. The input is quantized with graph.quantize_linear and "
+    "to even) with their input's scale. Residual adds, concats (graph.concat_integer), products of activations "
+    "(graph.mul_integer, channel broadcast) rescale each input to the output scale; activations and single-input "
+    "cones of them (SiLU, hard swish, GELU) become 2^bits-entry tables (graph.lut_integer), softmax "
+    "graph.softmax_integer (graph_quantize_acts.c). The input is quantized with graph.quantize_linear and "
     "the results dequantized with graph.dequantize_linear, so the signature stays f32. Run graph-optimize first "
     "(bias and relu fusion, constant weights). Any op without an integer form is an error at that op.",
   .anchor = "func.func",
