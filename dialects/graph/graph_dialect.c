@@ -310,7 +310,7 @@ static const nc_attr_def a_lut_integer[] = {
   {"table", &nc_ac_i64_array, false, NULL, "2^bits entries (bits of the input type), indexed by x - its type's minimum"},
 };
 static const nc_attr_def a_softmax_integer[] = {
-  {"table", &nc_ac_i64_array, false, NULL, "2^bits fixed-point values of exp((d - 2^bits + 1) * s_x), d = 0 .. 2^bits - 1"},
+  {"table", &nc_ac_i64_array, false, NULL, "2^bits fixed-point values of exp((d - 2^bits + 1) * s_x) in [0, 2^31), d = 0 .. 2^bits - 1"},
 };
 static const nc_attr_def a_hard_sigmoid[] = {
   {"alpha", &nc_ac_f32, true, NULL, "slope (default 0.2)"},

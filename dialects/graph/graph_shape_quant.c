@@ -86,6 +86,11 @@ bool graph_infer_concat_integer(gx *g)
 bool graph_infer_mul_integer(gx *g)
 {
   nc_type *a = g->in[0], *b = g->in[1];
+  for (int i = 0; i < 2; i++) {
+    nc_type *e = g_elt(g->in[i]);
+    if (!nc_type_is_integer(e) || nc_type_get_width(e) > 16)
+      return gx_error(g, "expects integer inputs of at most 16 bits (the exact product fits 64 bits)");
+  }
   size_t ra = g_rank(a), rb = g_rank(b);
   if (rb > ra)
     return gx_error(g, "expects b to have at most a's rank");
@@ -138,8 +143,8 @@ bool graph_infer_softmax_integer(gx *g)
   if (n != (size_t)1 << w)
     return gx_error(g, "expects 'table' to have 2^%u = %zu entries, got %zu", w, (size_t)1 << w, n);
   for (size_t i = 0; i < n; i++)
-    if (t[i] < 0 || t[i] > ((int64_t)1 << 40) || (i + 1 == n && t[i] < 1))
-      return gx_error(g, "expects table entries in [0, 2^40] and a positive last one (entry %zu is %lld)", i,
+    if (t[i] < 0 || t[i] > INT32_MAX || (i + 1 == n && t[i] < 1))
+      return gx_error(g, "expects table entries in [0, 2^31) and a positive last one (entry %zu is %lld)", i,
                       (long long)t[i]);
   int64_t lo, hi;
   nc_type *elt = result_elt(g, &lo, &hi);

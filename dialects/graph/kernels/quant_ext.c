@@ -70,6 +70,9 @@ bool nc_kernel_mul_integer(int32_t multiplier, int32_t shift, int32_t zero_point
     return false;
   if (!int_dtype(a->dtype) || !int_dtype(b->dtype) || !int_dtype(y->dtype))
     return nc_kerr(err, errlen, "%s: expects integer inputs and result", op);
+  if (nc_dtype_size(a->dtype) > 2 || nc_dtype_size(b->dtype) > 2) /* a * b * multiplier stays inside int64 */
+    return nc_kerr(err, errlen, "%s: expects inputs of at most 16 bits, got %s and %s", op, nc_dtype_name(a->dtype),
+                   nc_dtype_name(b->dtype));
   if (b->rank > a->rank)
     return nc_kerr(err, errlen, "%s: B has more dims than A", op);
   int off = a->rank - b->rank;
@@ -156,8 +159,8 @@ bool nc_kernel_softmax_integer(const int64_t *table, size_t n_table, const nc_te
     return nc_kerr(err, errlen, "%s: the table has %zu entries, %s needs %lld", op, n_table, nc_dtype_name(x->dtype),
                    (long long)(hi - lo + 1));
   for (size_t i = 0; i < n_table; i++)
-    if (table[i] < 0 || table[i] > ((int64_t)1 << 40) || (i + 1 == n_table && table[i] < 1))
-      return nc_kerr(err, errlen, "%s: table entry %zu (%lld) outside [0, 2^40] or a last entry below 1", op, i,
+    if (table[i] < 0 || table[i] > INT32_MAX || (i + 1 == n_table && table[i] < 1))
+      return nc_kerr(err, errlen, "%s: table entry %zu (%lld) outside [0, 2^31) or a last entry below 1", op, i,
                      (long long)table[i]);
   if (!nc_k_check_out(op, y, y->dtype, x->rank, x->shape, err, errlen))
     return false;

@@ -628,7 +628,8 @@ bool nc_kernel_concat_integer(int64_t axis, int n, NC_KEEP const nc_tensor *cons
                               NC_KEEP const int32_t *shift, int32_t zero_point, NC_KEEP nc_tensor *y, char *err,
                               size_t errlen);
 
-/** Integer elementwise product of a and b into y (a's shape and y's dtype);
+/** Integer elementwise product of a and b (integers of at most 16 bits)
+ * into y (a's shape and y's dtype);
  * b broadcasts to a's shape as in numpy (dims aligned from the right, each 1
  * or equal: [1, C, 1, 1] scales the channels), then one rescale
  * (graph.mul_integer):
@@ -659,7 +660,7 @@ bool nc_lut_build(double (*f)(double x, void *userData), void *userData, double 
  *   e_j = table[x_j - m + n_table - 1]   (exp((x_j - m) * s_x) in fixed point, table[n_table - 1] the largest)
  *   y_j = round_half_even(e_j * out_max / sum_k e_k)   (exact integer division)
  * so y is the probability at scale 1 / out_max (out_max = the largest value of
- * y's dtype, zero point 0). Entries must be >= 0 with a positive last one. */
+ * y's dtype, zero point 0). Entries must be in [0, 2^31) with a positive last one. */
 bool nc_kernel_softmax_integer(NC_KEEP const int64_t *table, size_t n_table, NC_KEEP const nc_tensor *x,
                                NC_KEEP nc_tensor *y, char *err, size_t errlen);
 
