@@ -48,6 +48,9 @@ CASES = {
         ("generic-1e6", "generic", dict(n=1_000_000), 1_000_000),
         ("arith-1e6-dup25", "arith", dict(n=1_000_000, funcs=1), 1_000_000),
         ("arith-1e6-dup25-f1000", "arith", dict(n=1_000_000, funcs=1000), 1_000_000),
+        ("arith-3e5-f100", "arith", dict(n=300_000, funcs=100), 300_000),
+        ("arith-3e5-f100-props", "arith", dict(n=300_000, funcs=100, syntax="mlir-generic"), 300_000),
+        ("named-3e5", "named", dict(n=300_000), 300_000),
         ("hex-dense-512MiB", "hex", dict(mib=256, kind="dense"), None),
         ("hex-resource-512MiB", "hex", dict(mib=256, kind="resource"), None),
         ("decimal-f32-4M", "decimal", dict(elements=4 << 20), None),
@@ -56,6 +59,8 @@ CASES = {
         ("generic-1e4", "generic", dict(n=10_000), 10_000),
         ("generic-1e5", "generic", dict(n=100_000), 100_000),
         ("arith-1e5-dup25-f100", "arith", dict(n=100_000, funcs=100), 100_000),
+        ("arith-3e4-f10-props", "arith", dict(n=30_000, funcs=10, syntax="mlir-generic"), 30_000),
+        ("named-3e4", "named", dict(n=30_000), 30_000),
         ("hex-dense-32MiB", "hex", dict(mib=16, kind="dense"), None),
         ("hex-resource-32MiB", "hex", dict(mib=16, kind="resource"), None),
         ("decimal-f32-256K", "decimal", dict(elements=256 << 10, cols=512), None),
@@ -64,7 +69,7 @@ CASES = {
 
 TIME = "/usr/bin/time"  # GNU time (Debian package "time")
 
-GENERATORS = {"generic": gen_ir.gen_generic, "arith": gen_ir.gen_arith,
+GENERATORS = {"generic": gen_ir.gen_generic, "arith": gen_ir.gen_arith, "named": gen_ir.gen_named,
               "hex": gen_ir.gen_hex, "decimal": gen_ir.gen_decimal}
 
 

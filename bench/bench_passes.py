@@ -52,6 +52,8 @@ CASES = {
     "full": [
         ("arith-1e6-dup25", dict(n=1_000_000, funcs=1)),
         ("arith-1e6-dup25-f1000", dict(n=1_000_000, funcs=1000)),
+        ("arith-3e5-f100", dict(n=300_000, funcs=100)),
+        ("arith-3e5-f100-props", dict(n=300_000, funcs=100, syntax="mlir-generic")),
     ],
     "quick": [
         ("arith-1e5-dup25", dict(n=100_000, funcs=1)),

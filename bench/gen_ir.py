@@ -15,7 +15,13 @@ Kinds (run `gen_ir.py KIND --help` for options):
            a fraction (25% by default) repeat an earlier op of the same block
            exactly, in one function or spread over F functions: input for
            CSE/canonicalize benchmarks. cse removes exactly the duplicates
-           (the last line says how many). Generic or custom syntax.
+           (the last line says how many). Generic or custom syntax, or
+           mlir-generic: the generic form as mlir-opt prints it, with
+           `<{overflowFlags = #arith.overflow<none>}>` properties on addi,
+           subi and muli.
+  named    N conv-like unregistered ops in one function, each with a unique
+           `name` string and array properties (kernel, strides, pads,
+           dilations) in `<{...}>`: the many-unique-strings memory case.
   hex      weight blobs written as hex: dense<"0x..."> attributes, or
            dense_resource<...> handles with their bytes in the file's
            {-# dialect_resources #-} section, or both (mixed).
@@ -105,6 +111,7 @@ def gen_generic(out, n, seed=1):
 
 
 ARITH_BINOPS = ["arith.addi", "arith.subi", "arith.muli", "arith.andi", "arith.ori", "arith.xori"]
+OVERFLOW_OPS = {"arith.addi", "arith.subi", "arith.muli"}  # the ops mlir-opt prints with overflowFlags
 COMMUTATIVE = {"arith.addi", "arith.muli", "arith.andi", "arith.ori", "arith.xori"}
 
 
@@ -132,7 +139,8 @@ def gen_arith(out, n, funcs=1, dup=0.25, seed=1, syntax="generic"):
             return f"    {res} = {name} {', '.join(ops)} : {ty}\n"
         if name == "arith.constant":
             return f'    {res} = "arith.constant"() <{{value = {value} : {ty}}}> : () -> {ty}\n'
-        return f'    {res} = "{name}"({", ".join(ops)}) : ({", ".join([ty] * len(ops))}) -> {ty}\n'
+        props = " <{overflowFlags = #arith.overflow<none>}>" if syntax == "mlir-generic" and name in OVERFLOW_OPS else ""
+        return f'    {res} = "{name}"({", ".join(ops)}){props} : ({", ".join([ty] * len(ops))}) -> {ty}\n'
 
     for f in range(funcs):
         pools = {"i32": ["%arg0", "%arg1"], "i64": ["%arg2", "%arg3"]}
@@ -193,6 +201,41 @@ def gen_arith(out, n, funcs=1, dup=0.25, seed=1, syntax="generic"):
             out.write(f'    "func.return"({ret}) : (i32, i64) -> ()\n  }}\n')
     out.write("}\n")
     out.write(f"// gen_ir.py: {ndups} of {n} arith ops are duplicates (cse removes exactly these)\n")
+
+
+def gen_named(out, n, seed=1):
+    """Writes N conv-like unregistered ops in one function: each takes the
+    previous activation and a weight argument, and carries a unique `name`
+    string and four small integer arrays as properties, as an imported
+    network's ops do (the property dictionary is sorted, as mlir-opt prints it)."""
+    rng = random.Random(seed)
+    out.write(header("named", n=n, seed=seed))
+    acts = ["tensor<1x64x56x56xf32>", "tensor<1x128x28x28xf32>", "tensor<1x256x14x14xf32>"]
+    weights = ["tensor<64x64x3x3xf32>", "tensor<128x64x1x1xf32>", "tensor<256x128x3x3xf32>"]
+    ops = ["bench.conv", "bench.pool", "bench.depthwise"]
+    sig = ", ".join([f"%arg{i}: {t}" for i, t in enumerate(acts)] +
+                    [f"%arg{i + 3}: {t}" for i, t in enumerate(weights)])
+    out.write(f"module {{\n  func.func @main({sig}) {{\n")
+    lines = []
+    prev = ["%arg0", "%arg1", "%arg2"]
+    for vid in range(n):
+        k = rng.randrange(3)
+        a = prev[k] if rng.random() < 0.8 else f"%arg{k}"
+        kh = rng.choice((1, 3, 3, 5, 7))
+        st = rng.choice((1, 1, 2))
+        pad = [rng.randrange(kh // 2 + 1) for _ in range(4)]
+        dil = rng.choice((1, 1, 1, 2))
+        name = f"{rng.choice(('layer', 'block', 'stage', 'features'))}{vid // 64}.{vid % 64}/{ops[k].split('.')[1]}_{vid}"
+        props = (f"dilations = array<i64: {dil}, {dil}>, kernel_shape = array<i64: {kh}, {kh}>, "
+                 f'name = "{name}", pads = array<i64: {pad[0]}, {pad[1]}, {pad[2]}, {pad[3]}>, '
+                 f"strides = array<i64: {st}, {st}>")
+        lines.append(f'    %{vid} = "{ops[k]}"({a}, %arg{k + 3}) <{{{props}}}> : ({acts[k]}, {weights[k]}) -> {acts[k]}\n')
+        prev[k] = f"%{vid}"
+        if len(lines) >= 4096:
+            out.write("".join(lines))
+            lines.clear()
+    out.write("".join(lines))
+    out.write(f'    "bench.sink"({", ".join(prev)}) : ({", ".join(acts)}) -> ()\n    return\n  }}\n}}\n')
 
 
 def gen_hex(out, mib, kind="dense", blob_mib=4, seed=1):
@@ -260,7 +303,9 @@ def main(argv=None):
     a.add_argument("-n", type=int, default=100000)
     a.add_argument("--funcs", type=int, default=1)
     a.add_argument("--dup", type=float, default=0.25)
-    a.add_argument("--syntax", choices=("generic", "custom"), default="generic")
+    a.add_argument("--syntax", choices=("generic", "custom", "mlir-generic"), default="generic")
+    nm = sub.add_parser("named", help="N conv-like ops with unique names and array properties")
+    nm.add_argument("-n", type=int, default=100000)
     h = sub.add_parser("hex", help="hex weight blobs")
     h.add_argument("--mib", type=int, default=256, help="MiB of bytes (hex text is twice that)")
     h.add_argument("--kind", dest="hexkind", choices=("dense", "resource", "mixed"), default="dense")
@@ -268,7 +313,7 @@ def main(argv=None):
     d = sub.add_parser("decimal", help="a dense f32 list of decimals")
     d.add_argument("--elements", type=int, default=4 << 20)
     d.add_argument("--cols", type=int, default=2048)
-    for p in (g, a, h, d):
+    for p in (g, a, nm, h, d):
         p.add_argument("--seed", type=int, default=1)
         p.add_argument("-o", "--output", default="-")
     args = ap.parse_args(argv)
@@ -278,6 +323,8 @@ def main(argv=None):
             gen_generic(out, args.n, args.seed)
         elif args.kind == "arith":
             gen_arith(out, args.n, args.funcs, args.dup, args.seed, args.syntax)
+        elif args.kind == "named":
+            gen_named(out, args.n, args.seed)
         elif args.kind == "hex":
             gen_hex(out, args.mib, args.hexkind, args.blob_mib, args.seed)
         else:

@@ -168,24 +168,35 @@ static bool attr_eq(const void *stored, const void *key)
  * key points to may be adopted. */
 static _Thread_local bool key_owned;
 
+/* Copies an attribute's payload (pointers, entries, dense values up to 8
+ * bytes wide) 8-byte aligned: the arena's default 16 would pad every other
+ * payload behind a 40-byte attribute. */
+static void *payload_dup(nc_arena *ar, const void *p, size_t size)
+{
+  void *d = nc_arena_alloc_aligned(ar, size ? size : 1, 8);
+  if (size)
+    memcpy(d, p, size);
+  return d;
+}
+
 static void *attr_make(nc_context *ctx, const void *key)
 {
   const nc_attr *k = key;
-  nc_attr *a = nc_uniq_new(ctx, sizeof *a);
+  nc_attr *a = nc_uniq_new_inline(ctx, sizeof *a);
   *a = *k;
-  a->ctx = ctx;
+  a->ctx_id = ctx->id;
   nc_arena *ar = ctx->arena;
   switch (k->kind) {
   case NC_ATTR_STRING: a->str.s = nc_arena_strndup(ar, k->str.s, k->str.len); break;
-  case NC_ATTR_ARRAY: a->array.elts = nc_arena_memdup(ar, k->array.elts, k->array.n * sizeof(nc_attr *)); break;
+  case NC_ATTR_ARRAY: a->array.elts = payload_dup(ar, k->array.elts, k->array.n * sizeof(nc_attr *)); break;
   case NC_ATTR_DENSE_ARRAY:
-    a->darray.data = nc_arena_memdup(ar, k->darray.data, k->darray.n * nc_dense_element_size(k->type));
+    a->darray.data = payload_dup(ar, k->darray.data, k->darray.n * nc_dense_element_size(k->type));
     break;
   case NC_ATTR_DICTIONARY:
-    a->dict.entries = nc_arena_memdup(ar, k->dict.entries, k->dict.n * sizeof(nc_named_attr));
+    a->dict.entries = payload_dup(ar, k->dict.entries, k->dict.n * sizeof(nc_named_attr));
     break;
   case NC_ATTR_SYMBOL_REF:
-    a->symref.nested = nc_arena_memdup(ar, k->symref.nested, k->symref.n * sizeof(nc_ident *));
+    a->symref.nested = payload_dup(ar, k->symref.nested, k->symref.n * sizeof(nc_ident *));
     break;
   case NC_ATTR_DENSE_ELEMENTS:
     if (key_owned) {
@@ -204,7 +215,7 @@ static void *attr_make(nc_context *ctx, const void *key)
     a->defined.storage = nc_dialect_storage_clone(ctx, k->defined.def, k->defined.storage, key_owned);
     key_owned = false;
     break;
-  case NC_ATTR_LOC_FUSED: a->fused.locs = nc_arena_memdup(ar, k->fused.locs, k->fused.n * sizeof(nc_attr *)); break;
+  case NC_ATTR_LOC_FUSED: a->fused.locs = payload_dup(ar, k->fused.locs, k->fused.n * sizeof(nc_attr *)); break;
   default: break;
   }
   return a;
@@ -212,7 +223,7 @@ static void *attr_make(nc_context *ctx, const void *key)
 
 static nc_attr *unique(nc_context *ctx, nc_attr *k)
 {
-  k->ctx = ctx;
+  k->ctx_id = ctx->id;
   return nc_uniq_get(ctx, &ctx->attrs, hash_key(k), k, attr_eq, attr_make);
 }
 
@@ -543,7 +554,7 @@ nc_ident *nc_attr_dialect_get_namespace(const nc_attr *a)
 /* --- queries ----------------------------------------------------------------------------- */
 
 nc_attr_kind nc_attr_get_kind(const nc_attr *a) { return (nc_attr_kind)a->kind; }
-nc_context *nc_attr_get_context(const nc_attr *a) { return a->ctx; }
+nc_context *nc_attr_get_context(const nc_attr *a) { return nc_context_by_id(a->ctx_id); }
 nc_type *nc_attr_get_type(const nc_attr *a) { return a->type; }
 bool nc_attr_is_location(const nc_attr *a) { return a->kind >= NC_ATTR_LOC_UNKNOWN; }
 int64_t nc_attr_get_int(const nc_attr *a) { return a->i; }

@@ -20,6 +20,16 @@
 
 static uint64_t stored_hash(const void *p) { return nc_uniq_hash_of(p); }
 
+/* The hash an object of `t` keeps: all 64 bits, or the low 32 (hash_inline). */
+static inline uint64_t table_hash(const nc_uniq_table *t, const void *p)
+{
+  uint32_t h;
+  if (!t->hash_inline)
+    return stored_hash(p);
+  memcpy(&h, (const char *)p + 4, sizeof h);
+  return h;
+}
+
 /* Uniqued objects are allocated with an 8-byte hash header in front. */
 static void *uniq_alloc(nc_context *ctx, size_t size, uint64_t hash)
 {
@@ -51,7 +61,7 @@ static void uniq_grow(nc_uniq_table *t)
     void *s = t->slots[i];
     if (!s)
       continue;
-    size_t j = stored_hash(slot_ptr(s)) & (ncap - 1);
+    size_t j = table_hash(t, slot_ptr(s)) & (ncap - 1);
     while (slots[j])
       j = (j + 1) & (ncap - 1);
     slots[j] = s;
@@ -74,7 +84,7 @@ void *nc_uniq_get(nc_context *ctx, nc_uniq_table *t, uint64_t hash, const void *
     uintptr_t st = (uintptr_t)s & ~(((uintptr_t)1 << TAG_SHIFT) - 1);
     if (st == tag || !st) {
       void *e = slot_ptr(s);
-      if (stored_hash(e) == hash && eq(e, key)) {
+      if (table_hash(t, e) == (t->hash_inline ? (uint32_t)hash : hash) && eq(e, key)) {
         pthread_mutex_unlock(&ctx->lock);
         return e;
       }
@@ -82,7 +92,12 @@ void *nc_uniq_get(nc_context *ctx, nc_uniq_table *t, uint64_t hash, const void *
     i = (i + 1) & mask;
   }
   void *e = make(ctx, key);
-  ((uint64_t *)e)[-1] = hash;
+  if (t->hash_inline) {
+    uint32_t h = (uint32_t)hash;
+    memcpy((char *)e + 4, &h, sizeof h);
+  } else {
+    ((uint64_t *)e)[-1] = hash;
+  }
   t->slots[i] = tag_slot(e, hash);
   t->count++;
   pthread_mutex_unlock(&ctx->lock);
@@ -92,6 +107,7 @@ void *nc_uniq_get(nc_context *ctx, nc_uniq_table *t, uint64_t hash, const void *
 /* Objects built by `make` callbacks must be allocated with this. */
 void *nc_uniq_new(nc_context *ctx, size_t size);
 void *nc_uniq_new(nc_context *ctx, size_t size) { return uniq_alloc(ctx, size, 0); }
+void *nc_uniq_new_inline(nc_context *ctx, size_t size) { return nc_arena_alloc_aligned(ctx->arena, size, 8); }
 
 /* --- identifiers ----------------------------------------------------------------------- */
 
@@ -221,9 +237,39 @@ void nc_ctx_free(nc_context *ctx, void *m, size_t size)
 extern const nc_dialect_def nc_builtin_dialect;
 void nc_context_init_builtins(nc_context *ctx); /* types.c/attrs.c caches */
 
+/* Live contexts by id: an attribute names its context with 2 bytes instead
+ * of an 8-byte pointer (a 300k-op file has 600k attributes or more). */
+#define MAX_CONTEXTS 65536
+static nc_context *live_contexts[MAX_CONTEXTS];
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+
+nc_context *nc_context_by_id(uint16_t id) { return live_contexts[id]; }
+
+static uint16_t context_id_take(nc_context *ctx)
+{
+  pthread_mutex_lock(&live_lock);
+  size_t i = 0;
+  while (i < MAX_CONTEXTS && live_contexts[i])
+    i++;
+  if (i == MAX_CONTEXTS)
+    NC_UNREACHABLE("more than 65536 live nc contexts");
+  live_contexts[i] = ctx;
+  pthread_mutex_unlock(&live_lock);
+  return (uint16_t)i;
+}
+
+static void context_id_release(nc_context *ctx)
+{
+  pthread_mutex_lock(&live_lock);
+  live_contexts[ctx->id] = NULL;
+  pthread_mutex_unlock(&live_lock);
+}
+
 nc_context *nc_context_create(void)
 {
   nc_context *ctx = nc_xcalloc(1, sizeof *ctx);
+  ctx->id = context_id_take(ctx);
+  ctx->attrs.hash_inline = true;
   pthread_mutexattr_t attr;
   pthread_mutexattr_init(&attr);
   pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
@@ -285,6 +331,7 @@ void nc_context_destroy(nc_context *ctx)
     free(s->lines);
   }
   free(ctx->sources);
+  free(ctx->whole_file_reads);
   free(ctx->handlers);
   free(ctx->dialects);
   free(ctx->idents.slots);
@@ -293,8 +340,39 @@ void nc_context_destroy(nc_context *ctx)
   free(ctx->resources.slots);
   pthread_key_delete(ctx->pool_key);
   pthread_mutex_destroy(&ctx->lock);
+  context_id_release(ctx);
   nc_arena_destroy(ctx->arena);
   free(ctx);
+}
+
+#define MAX_WHOLE_FILE_READS 64
+
+void nc_context_note_whole_file_read(nc_context *ctx, nc_ident *file, nc_ident *source)
+{
+  if (file == source)
+    return;
+  pthread_mutex_lock(&ctx->lock);
+  size_t i = 0;
+  while (i < ctx->n_whole_file_reads && ctx->whole_file_reads[i].file != file)
+    i++;
+  if (i == ctx->n_whole_file_reads && i < MAX_WHOLE_FILE_READS) {
+    if (!ctx->whole_file_reads)
+      ctx->whole_file_reads = nc_xcalloc(MAX_WHOLE_FILE_READS, sizeof *ctx->whole_file_reads);
+    ctx->whole_file_reads[ctx->n_whole_file_reads].file = file;
+    ctx->whole_file_reads[ctx->n_whole_file_reads++].source = source;
+  }
+  pthread_mutex_unlock(&ctx->lock);
+}
+
+nc_ident *nc_context_get_whole_file_reader(nc_context *ctx, nc_ident *file)
+{
+  nc_ident *r = NULL;
+  pthread_mutex_lock(&ctx->lock);
+  for (size_t i = 0; i < ctx->n_whole_file_reads && !r; i++)
+    if (ctx->whole_file_reads[i].file == file)
+      r = ctx->whole_file_reads[i].source;
+  pthread_mutex_unlock(&ctx->lock);
+  return r;
 }
 
 void nc_context_set_allow_unregistered_dialects(nc_context *ctx, bool allow) { ctx->allow_unregistered = allow; }

@@ -175,6 +175,42 @@ void nc_diag_print(const nc_diag *d, nc_context *ctx, FILE *out)
   fflush(out);
 }
 
+static void print_one_for_input(const nc_diag *d, nc_context *ctx, const char *tool, const char *input, FILE *out)
+{
+  nc_ident *file;
+  unsigned line, col;
+  nc_location loc = d->loc;
+  bool has_file = nc_location_get_file_line_col(ctx, loc, &file, &line, &col);
+  if (has_file && line) {
+    print_one(d, ctx, out);
+    return;
+  }
+  nc_attr *la = nc_location_get_attr(ctx, loc);
+  const char *where = tool ? tool : "<unknown>:0";
+  if (has_file) {
+    nc_ident *reader = nc_context_get_whole_file_reader(ctx, file);
+    where = reader && input && !strcmp(reader->str, input) ? input : file->str;
+  } else if (la && nc_attr_get_kind(la) != NC_ATTR_LOC_UNKNOWN) {
+    if (!input) {
+      print_one(d, ctx, out);
+      return;
+    }
+    where = input;
+  }
+  fprintf(out, "%s: %s: ", where, sev_name(d->sev));
+  if (!has_file && la && nc_attr_get_kind(la) == NC_ATTR_LOC_NAME)
+    fprintf(out, "at '%s': ", nc_ident_str(nc_loc_get_name(la)));
+  fprintf(out, "%s\n", d->msg);
+}
+
+void nc_diag_print_for_input(const nc_diag *d, nc_context *ctx, const char *tool, const char *input, FILE *out)
+{
+  print_one_for_input(d, ctx, tool, input, out);
+  for (size_t i = 0; i < d->n_notes; i++)
+    print_one_for_input(d->notes[i], ctx, tool, input, out);
+  fflush(out);
+}
+
 static void deliver(nc_diag *d)
 {
   nc_context *ctx = d->ctx;

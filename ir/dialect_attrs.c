@@ -344,13 +344,45 @@ static void *parse_defined(nc_asm_parser *p, const nc_dialect_def *dd, const nc_
   return r;
 }
 
+/* The same short text of one definition always gives the same object within
+ * a parse (aliases cannot be redefined), and generic IR repeats the same few
+ * (`<{overflowFlags = #arith.overflow<none>}>` on every arith op, as mlir-opt
+ * prints it): those parse once, then come from this direct-mapped cache of
+ * their text. Hooking the parse back into the lexer each time cost a third of
+ * the parse of such files. */
+#define STORAGE_CACHE_SLOTS 64
+#define STORAGE_CACHE_TEXT 46
+struct storage_cache_entry {
+  const nc_dialect_storage_def *def;
+  void *result;
+  unsigned char len;
+  char text[STORAGE_CACHE_TEXT];
+};
+
 void *parse_dialect_storage(nc_asm_parser *p, const nc_dialect_def *dd, bool is_type, const char *at,
                             const char *body, size_t len, bool *handled)
 {
   size_t mlen;
   const nc_dialect_storage_def *def = nc_dialect_find_storage_def(dd, is_type, body, len, &mlen);
   *handled = def != NULL;
-  return def ? parse_defined(p, dd, def, is_type, at, body, len, mlen) : NULL;
+  if (!def)
+    return NULL;
+  struct storage_cache_entry *e = NULL;
+  if (len <= STORAGE_CACHE_TEXT) {
+    if (!p->storage_cache)
+      p->storage_cache = nc_xcalloc(STORAGE_CACHE_SLOTS, sizeof *p->storage_cache);
+    e = &p->storage_cache[nc_hash_bytes(body, len, (uint64_t)(uintptr_t)def) % STORAGE_CACHE_SLOTS];
+    if (e->def == def && e->len == len && !memcmp(e->text, body, len))
+      return e->result;
+  }
+  void *r = parse_defined(p, dd, def, is_type, at, body, len, mlen);
+  if (r && e) {
+    e->def = def;
+    e->result = r;
+    e->len = (unsigned char)len;
+    memcpy(e->text, body, len);
+  }
+  return r;
 }
 
 /* --- docs ------------------------------------------------------------------------------------------ */

@@ -56,7 +56,8 @@ struct nc_resource {
 struct nc_attr {
   uint8_t kind;
   uint8_t splat;      /* dense elements */
-  nc_context *ctx;
+  uint16_t ctx_id;    /* the context, by its id (nc_context_by_id): 40 bytes an attribute, not 48 */
+  uint32_t hash;      /* the uniquing hash's low bits (attributes have no 8-byte hash header) */
   nc_type *type;
   union {
     int64_t i;
@@ -76,6 +77,8 @@ struct nc_attr {
     struct { size_t n; nc_attr **locs; nc_attr *meta; } fused;
   };
 };
+
+_Static_assert(offsetof(nc_attr, hash) == 4 && sizeof(nc_attr) == 40, "nc_attr keeps its hash at byte 4 (context.c)");
 
 /* Per-op-name information, created the first time a name is seen. */
 struct nc_op_info {
@@ -187,6 +190,9 @@ typedef struct nc_source {
 typedef struct nc_uniq_table {
   void **slots;
   size_t cap, count;
+  /* Objects keep the low 32 bits of their hash at byte 4 (nc_attr's hash)
+   * instead of in an 8-byte header: attributes are the most numerous. */
+  bool hash_inline;
 } nc_uniq_table;
 
 typedef struct nc_pool nc_pool;
@@ -224,7 +230,17 @@ struct nc_context {
   uint32_t next_parse_id;
 
   nc_attr *external_resources; /* dictionary key -> dictionary, from the last parse */
+  struct { nc_ident *file, *source; } *whole_file_reads; /* see nc_context_get_whole_file_reader */
+  uint16_t id;                 /* its slot in the table of live contexts (nc_context_by_id) */
+  size_t n_whole_file_reads;
 };
+
+/* The live context with this id (attributes store ids, not pointers). */
+nc_context *nc_context_by_id(uint16_t id);
+
+/* Records that the parser read the whole-file location `"file":0:0` from
+ * the source buffer `source` (at most a few dozen are kept). */
+void nc_context_note_whole_file_read(nc_context *ctx, nc_ident *file, nc_ident *source);
 
 /* Pool allocation of IR objects (ops, blocks, regions, arguments). */
 void *nc_ctx_alloc(nc_context *ctx, size_t size);
@@ -234,6 +250,9 @@ void nc_ctx_free(nc_context *ctx, void *p, size_t size);
 /* Every uniqued object (identifier, type, attribute, resource) is allocated
  * behind an 8-byte header holding its hash. */
 static inline uint64_t nc_uniq_hash_of(const void *p) { return ((const uint64_t *)p)[-1]; }
+/* Objects of a hash_inline table (attributes) are allocated with this,
+ * without the header. */
+void *nc_uniq_new_inline(nc_context *ctx, size_t size);
 
 /* Uniquing helpers (context.c): lookup-or-insert under the context lock.
  * Slots are tagged pointers: read them with nc_uniq_slot. */

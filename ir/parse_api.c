@@ -27,19 +27,41 @@ bool nc_asm_parser_error(nc_asm_parser *p, nc_location loc, const char *fmt, ...
   return false;
 }
 
-static const struct { const char *s; tok_kind k; } puncts[] = {
-  {"(", T_LPAREN}, {")", T_RPAREN}, {"{", T_LBRACE}, {"}", T_RBRACE}, {"[", T_LSQUARE}, {"]", T_RSQUARE},
-  {"<", T_LESS}, {">", T_GREATER}, {",", T_COMMA}, {":", T_COLON}, {"=", T_EQUAL}, {"->", T_ARROW},
-  {"?", T_QUESTION}, {"*", T_STAR}, {"+", T_PLUS}, {"-", T_MINUS}, {"...", T_ELLIPSIS}, {"|", T_BAR},
-};
-
+/* The token kind of a punctuation string: a switch on its characters, not a
+ * table search (custom syntax asks for `<`, `,` and `>` on every op). */
 static bool punct_kind(const char *s, tok_kind *k)
 {
-  for (size_t i = 0; i < NC_COUNTOF(puncts); i++)
-    if (!strcmp(puncts[i].s, s)) {
-      *k = puncts[i].k;
-      return true;
+  if (!s[0])
+    return false;
+  if (!s[1]) {
+    switch (s[0]) {
+    case '(': *k = T_LPAREN; return true;
+    case ')': *k = T_RPAREN; return true;
+    case '{': *k = T_LBRACE; return true;
+    case '}': *k = T_RBRACE; return true;
+    case '[': *k = T_LSQUARE; return true;
+    case ']': *k = T_RSQUARE; return true;
+    case '<': *k = T_LESS; return true;
+    case '>': *k = T_GREATER; return true;
+    case ',': *k = T_COMMA; return true;
+    case ':': *k = T_COLON; return true;
+    case '=': *k = T_EQUAL; return true;
+    case '?': *k = T_QUESTION; return true;
+    case '*': *k = T_STAR; return true;
+    case '+': *k = T_PLUS; return true;
+    case '-': *k = T_MINUS; return true;
+    case '|': *k = T_BAR; return true;
+    default: return false;
     }
+  }
+  if (!strcmp(s, "->")) {
+    *k = T_ARROW;
+    return true;
+  }
+  if (!strcmp(s, "...")) {
+    *k = T_ELLIPSIS;
+    return true;
+  }
   return false;
 }
 

@@ -1280,6 +1280,8 @@ bool parse_loc_inner(nc_asm_parser *p, nc_location *out, nc_location *slot)
         lex_next(p);
       }
       *out = nc_location_from_attr(nc_loc_file(ctx, name, (unsigned)line, (unsigned)col));
+      if (!line && !col)
+        nc_context_note_whole_file_read(ctx, name, nc_context_get_source_name(ctx, p->source_id));
       ok = true;
     } else if (consume(p, T_LPAREN)) { /* "name"(child) */
       nc_attr *child;

@@ -59,6 +59,7 @@ typedef struct iso_scope {
   nc_value **nums; /* numeric names */
   size_t n_nums;
   size_t fwd_start; /* index into p->fwd when the scope started */
+  size_t root_depth; /* p->n_bscopes inside the isolated region's own body (SIZE_MAX: none) */
 } iso_scope;
 
 /* A forward reference placeholder still waiting for its definition. */
@@ -137,6 +138,7 @@ struct nc_asm_parser {
   char *slab;
   void *slab_free;
   const char *released;    /* text before this has been released */
+  struct storage_cache_entry *storage_cache; /* see dialect_attrs.c; allocated on first use */
 };
 
 /* The op under construction while a custom parser runs. */

@@ -69,7 +69,8 @@ static void suggest(FILE *f, nc_op *chip, nc_op *tile, nc_op *node, int64_t need
   if (inputs >= sram) {
     snprintf(why, sizeof why,
              "; splitting '%s' by output channels cannot help: its input line buffers alone need %lld bytes "
-             "(per-pixel iterations, graph-to-dataflow{granularity=pixel}, need smaller ones)",
+             "(per-pixel iterations need smaller ones: graph-to-dataflow{granularity=pixel}, in nc-compile "
+             "--granularity=pixel)",
              name, (long long)inputs);
   } else if (c > 1 && mine > 0) {
     int64_t per_channel = (need - inputs) / mine + ((need - inputs) % mine != 0);
@@ -90,7 +91,7 @@ static void suggest(FILE *f, nc_op *chip, nc_op *tile, nc_op *node, int64_t need
   /* Only suggest what nc can do: graph-quantize has bits=8 alone for now. */
   if (bits > 8)
     snprintf(changes[n++], sizeof changes[0], "quantize the network to 8 bits (graph-quantize)");
-  snprintf(changes[n++], sizeof changes[0], "use a chip with at least %lld bytes of SRAM per core (target-desc)",
+  snprintf(changes[n++], sizeof changes[0], "use a chip with at least %lld bytes of SRAM per core (target-desc, in nc-compile --target-desc)",
            (long long)need);
   fputs("to fit, ", f);
   for (int i = 0; i < n; i++)
@@ -98,8 +99,19 @@ static void suggest(FILE *f, nc_op *chip, nc_op *tile, nc_op *node, int64_t need
   fputs(why, f);
 }
 
-static void report(nc_op *chip, nc_op *tile, nc_op *node, int64_t need, int64_t sram)
+/* A tile that overflows and the bytes it needs. */
+typedef struct overflow {
+  nc_op *tile;
+  int64_t need;
+} overflow;
+
+/* One error for the layer of `all[worst]` (the slice that needs the most):
+ * a layer split into ten slices that all overflow is one problem, reported
+ * once, with a note counting the other slices. */
+static void report(nc_op *chip, nc_op *node, const overflow *all, size_t n_all, size_t worst, int64_t sram)
 {
+  nc_op *tile = all[worst].tile;
+  int64_t need = all[worst].need;
   int64_t lo, hi, inputs = 0;
   char slice[64] = "";
   if (nc_core_tile_get_out_channels(tile, &lo, &hi))
@@ -125,6 +137,23 @@ static void report(nc_op *chip, nc_op *tile, nc_op *node, int64_t need, int64_t 
   fclose(f);
   nc_diag_attach_note(d, nc_op_get_loc(tile), "%s", text);
   free(text);
+  size_t others = 0;
+  int64_t least = INT64_MAX, most = 0;
+  for (size_t i = 0; i < n_all; i++)
+    if (i != worst && !strcmp(nc_core_tile_get_node(all[i].tile), nc_core_tile_get_node(tile))) {
+      others++;
+      least = all[i].need < least ? all[i].need : least;
+      most = all[i].need > most ? all[i].need : most;
+    }
+  if (others == 1)
+    nc_diag_attach_note(d, nc_op_get_loc(tile), "1 other tile of layer '%s' does not fit either (%lld bytes)",
+                        nc_core_tile_get_node(tile), (long long)most);
+  else if (others > 1 && least == most)
+    nc_diag_attach_note(d, nc_op_get_loc(tile), "%zu other tiles of layer '%s' do not fit either (%lld bytes each)",
+                        others, nc_core_tile_get_node(tile), (long long)most);
+  else if (others > 1)
+    nc_diag_attach_note(d, nc_op_get_loc(tile), "%zu other tiles of layer '%s' do not fit either (%lld to %lld bytes)",
+                        others, nc_core_tile_get_node(tile), (long long)least, (long long)most);
   f = open_memstream(&text, &len);
   if (!f)
     abort();
@@ -140,7 +169,8 @@ static bool plan_chip(nc_pass *pass, nc_op *chip)
   int64_t sram = nc_core_chip_get_sram_bytes(chip), align = nc_pass_get_option_int(pass, "alignment");
   nc_op *fn = nc_core_chip_lookup_function(chip);
   uint64_t peak = 0;
-  bool ok = true;
+  overflow *over = NULL;
+  size_t n_over = 0;
   for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t)) {
     size_t n = nc_core_tile_get_num_buffers(t), i = 0;
     int64_t *bytes = nc_xcalloc(n + 1, sizeof *bytes), *offsets = nc_xcalloc(n + 1, sizeof *offsets);
@@ -154,8 +184,8 @@ static bool plan_chip(nc_pass *pass, nc_op *chip)
     free(core_life);
     int64_t used = nc_mapping_first_fit(n, bytes, life, align, offsets);
     if (used > sram) {
-      report(chip, t, fn ? nc_core_find_node(fn, nc_core_tile_get_node(t)) : NULL, used, sram);
-      ok = false;
+      over = nc_xrealloc(over, (n_over + 1) * sizeof *over);
+      over[n_over++] = (overflow){t, used};
     } else {
       i = 0;
       for (nc_op *b = nc_core_tile_first_buffer(t); b; b = nc_core_buffer_next(b))
@@ -170,7 +200,23 @@ static bool plan_chip(nc_pass *pass, nc_op *chip)
     free(life);
   }
   nc_pass_stat_add(pass, 1, peak);
-  return ok;
+  /* one error per layer, in the order of the layers' first overflowing tiles */
+  for (size_t i = 0; i < n_over; i++) {
+    const char *name = nc_core_tile_get_node(over[i].tile);
+    bool first = true;
+    size_t worst = i;
+    for (size_t j = 0; j < n_over; j++)
+      if (!strcmp(nc_core_tile_get_node(over[j].tile), name)) {
+        if (j < i)
+          first = false;
+        if (over[j].need > over[worst].need)
+          worst = j;
+      }
+    if (first)
+      report(chip, fn ? nc_core_find_node(fn, name) : NULL, over, n_over, worst, sram);
+  }
+  free(over);
+  return n_over == 0;
 }
 
 static bool run(nc_pass *pass, nc_op *module)

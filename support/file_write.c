@@ -28,17 +28,18 @@ struct nc_file_writer {
   bool is_stdout; /* "-" */
 };
 
-static void set_err(char *err, size_t errlen, const char *path, const char *fmt, ...)
+bool nc_file_error(char *err, size_t errlen, const char *path, const char *fmt, ...)
 {
   if (!err || !errlen)
-    return;
+    return false;
   int n = snprintf(err, errlen, "%s: ", path);
   if (n < 0 || (size_t)n >= errlen)
-    return;
+    return false;
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
   va_end(ap);
+  return false;
 }
 
 static char *dup_string(const char *s)
@@ -99,13 +100,13 @@ nc_file_writer *nc_file_writer_open(const char *path, char *err, size_t errlen)
   bool exists = stat(path, &st) == 0; /* follows symlinks */
   if (exists && !S_ISREG(st.st_mode)) {
     if (S_ISDIR(st.st_mode)) {
-      set_err(err, errlen, path, "is a directory");
+      nc_file_error(err, errlen, path, "is a directory");
       writer_free(w);
       return NULL;
     }
     /* a device, pipe or socket: write in place, never remove */
     if (!(w->f = fopen(path, "wb"))) {
-      set_err(err, errlen, path, "cannot open for writing: %s", strerror(errno));
+      nc_file_error(err, errlen, path, "cannot open for writing: %s", strerror(errno));
       writer_free(w);
       return NULL;
     }
@@ -116,7 +117,7 @@ nc_file_writer *nc_file_writer_open(const char *path, char *err, size_t errlen)
     char *real = exists ? realpath(path, NULL) : NULL;
     if (!real) { /* a dangling link: writing through it creates its target in place */
       if (!(w->f = fopen(path, "wb"))) {
-        set_err(err, errlen, path, "cannot open for writing: %s", strerror(errno));
+        nc_file_error(err, errlen, path, "cannot open for writing: %s", strerror(errno));
         writer_free(w);
         return NULL;
       }
@@ -127,7 +128,7 @@ nc_file_writer *nc_file_writer_open(const char *path, char *err, size_t errlen)
     w->target = dup_string(path);
   }
   if (exists && access(w->target, W_OK) != 0) {
-    set_err(err, errlen, path, "cannot open for writing: %s", strerror(errno));
+    nc_file_error(err, errlen, path, "cannot open for writing: %s", strerror(errno));
     writer_free(w);
     return NULL;
   }
@@ -138,7 +139,7 @@ nc_file_writer *nc_file_writer_open(const char *path, char *err, size_t errlen)
       close(fd);
       unlink(w->tmp);
     }
-    set_err(err, errlen, path, "%s: %s", exists ? "cannot open for writing" : "cannot create", strerror(saved));
+    nc_file_error(err, errlen, path, "%s: %s", exists ? "cannot open for writing" : "cannot create", strerror(saved));
     writer_free(w);
     return NULL;
   }
@@ -156,7 +157,7 @@ bool nc_file_writer_commit(nc_file_writer *w, char *err, size_t errlen)
   if (w->is_stdout)
     clearerr(stdout);
   if (!ok) {
-    set_err(err, errlen, w->path, "write failed: %s", saved ? strerror(saved) : "I/O error");
+    nc_file_error(err, errlen, w->path, "write failed: %s", saved ? strerror(saved) : "I/O error");
     if (w->tmp)
       unlink(w->tmp);
     writer_free(w);
@@ -165,7 +166,7 @@ bool nc_file_writer_commit(nc_file_writer *w, char *err, size_t errlen)
   if (w->tmp && rename(w->tmp, w->target) != 0) {
     saved = errno;
     unlink(w->tmp);
-    set_err(err, errlen, w->path, "cannot replace: %s", strerror(saved));
+    nc_file_error(err, errlen, w->path, "cannot replace: %s", strerror(saved));
     writer_free(w);
     return false;
   }
@@ -194,7 +195,7 @@ bool nc_file_write_all(const char *path, const void *data, size_t size, char *er
   if (size && fwrite(data, 1, size, w->f) != size) {
     int saved = errno;
     nc_file_writer_abort(w);
-    set_err(err, errlen, path, "write failed: %s", strerror(saved));
+    nc_file_error(err, errlen, path, "write failed: %s", strerror(saved));
     return false;
   }
   return nc_file_writer_commit(w, err, errlen);

@@ -32,20 +32,6 @@ static const char npy_magic[6] = {'\x93', 'N', 'U', 'M', 'P', 'Y'};
  * refuses headers over 10000 bytes by default. */
 #define NPY_MAX_HEADER (1u << 20)
 
-NC_PRINTF(4, 5)
-static void fail(char *err, size_t errlen, const char *name, const char *fmt, ...)
-{
-  if (!err || !errlen)
-    return;
-  int n = snprintf(err, errlen, "%s: ", name);
-  if (n < 0 || (size_t)n >= errlen)
-    return;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
-  va_end(ap);
-}
-
 /* ---- header dict parsing ------------------------------------------------- */
 
 /* The parsed header: element type and the facts needed to read the data. */
@@ -300,11 +286,11 @@ static nc_tensor *read_npy(source *s, char *err, size_t errlen)
 {
   unsigned char pre[12];
   if (s->size < 10 || !source_read(s, 0, pre, 10)) {
-    fail(err, errlen, s->name, "not a .npy file (only %zu bytes)", s->size);
+    nc_file_error(err, errlen, s->name, "not a .npy file (only %zu bytes)", s->size);
     return NULL;
   }
   if (memcmp(pre, npy_magic, sizeof npy_magic)) {
-    fail(err, errlen, s->name, "not a .npy file (bad magic)");
+    nc_file_error(err, errlen, s->name, "not a .npy file (bad magic)");
     return NULL;
   }
   unsigned major = pre[6], minor = pre[7];
@@ -314,21 +300,21 @@ static nc_tensor *read_npy(source *s, char *err, size_t errlen)
     hlen = (size_t)pre[8] | (size_t)pre[9] << 8;
   } else if ((major == 2 || major == 3) && minor == 0) {
     if (!source_read(s, 10, pre + 10, 2)) {
-      fail(err, errlen, s->name, "truncated .npy preamble");
+      nc_file_error(err, errlen, s->name, "truncated .npy preamble");
       return NULL;
     }
     hoff = 12;
     hlen = (size_t)pre[8] | (size_t)pre[9] << 8 | (size_t)pre[10] << 16 | (size_t)pre[11] << 24;
   } else {
-    fail(err, errlen, s->name, "unsupported .npy format version %u.%u (supported: 1.0, 2.0, 3.0)", major, minor);
+    nc_file_error(err, errlen, s->name, "unsupported .npy format version %u.%u (supported: 1.0, 2.0, 3.0)", major, minor);
     return NULL;
   }
   if (hlen > s->size - hoff) {
-    fail(err, errlen, s->name, "header length %zu runs past the end of the file (%zu bytes)", hlen, s->size);
+    nc_file_error(err, errlen, s->name, "header length %zu runs past the end of the file (%zu bytes)", hlen, s->size);
     return NULL;
   }
   if (hlen > NPY_MAX_HEADER) {
-    fail(err, errlen, s->name, "header of %zu bytes is too large", hlen);
+    nc_file_error(err, errlen, s->name, "header of %zu bytes is too large", hlen);
     return NULL;
   }
   char *text = nc_xmalloc(hlen + 1);
@@ -345,7 +331,7 @@ static nc_tensor *read_npy(source *s, char *err, size_t errlen)
   }
   free(text);
   if (!ok) {
-    fail(err, errlen, s->name, "%s", msg);
+    nc_file_error(err, errlen, s->name, "%s", msg);
     return NULL;
   }
 
@@ -361,7 +347,7 @@ static nc_tensor *read_npy(source *s, char *err, size_t errlen)
       continue;
     }
     if (prod > (uint64_t)INT64_MAX / (uint64_t)h.shape[i]) {
-      fail(err, errlen, s->name, "shape %s is too large (its byte size overflows)", shape);
+      nc_file_error(err, errlen, s->name, "shape %s is too large (its byte size overflows)", shape);
       return NULL;
     }
     prod *= (uint64_t)h.shape[i];
@@ -369,22 +355,22 @@ static nc_tensor *read_npy(source *s, char *err, size_t errlen)
   uint64_t bytes = zero ? 0 : prod;
   size_t doff = hoff + hlen, avail = s->size - doff;
   if (bytes > avail) {
-    fail(err, errlen, s->name, "shape %s of %s needs %llu bytes of data but only %zu follow the header",
+    nc_file_error(err, errlen, s->name, "shape %s of %s needs %llu bytes of data but only %zu follow the header",
          shape, nc_dtype_name(h.dtype), (unsigned long long)bytes, avail);
     return NULL;
   }
   if (bytes < avail) {
-    fail(err, errlen, s->name, "%zu unexpected bytes after the data of shape %s of %s",
+    nc_file_error(err, errlen, s->name, "%zu unexpected bytes after the data of shape %s of %s",
          avail - (size_t)bytes, shape, nc_dtype_name(h.dtype));
     return NULL;
   }
   nc_tensor *t = nc_tensor_create(h.dtype, h.rank, h.shape, 0);
   if (!t) {
-    fail(err, errlen, s->name, "cannot allocate %llu bytes", (unsigned long long)bytes);
+    nc_file_error(err, errlen, s->name, "cannot allocate %llu bytes", (unsigned long long)bytes);
     return NULL;
   }
   if (!source_read(s, doff, t->data, (size_t)bytes)) {
-    fail(err, errlen, s->name, "cannot read %llu bytes of data: %s", (unsigned long long)bytes,
+    nc_file_error(err, errlen, s->name, "cannot read %llu bytes of data: %s", (unsigned long long)bytes,
          s->f && ferror(s->f) ? strerror(errno) : "file changed while reading");
     nc_tensor_destroy(t);
     return NULL;
@@ -410,12 +396,12 @@ nc_tensor *nc_npy_read(const char *path, char *err, size_t errlen)
 {
   FILE *f = fopen(path, "rb");
   if (!f) {
-    fail(err, errlen, path, "cannot open: %s", strerror(errno));
+    nc_file_error(err, errlen, path, "cannot open: %s", strerror(errno));
     return NULL;
   }
   struct stat st;
   if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
-    fail(err, errlen, path, "not a regular file");
+    nc_file_error(err, errlen, path, "not a regular file");
     fclose(f);
     return NULL;
   }
@@ -436,11 +422,11 @@ bool nc_npy_write(const char *path, const nc_tensor *t, char *err, size_t errlen
     [NC_DT_BOOL] = "|b1", [NC_DT_I4] = "|i1", [NC_DT_U4] = "|u1", [NC_DT_I2] = "|i1", [NC_DT_U2] = "|u1",
   };
   if (t->dtype >= NC_DT_COUNT || !descr[t->dtype]) {
-    fail(err, errlen, path, "cannot write a %s tensor: NumPy has no such dtype", nc_dtype_name(t->dtype));
+    nc_file_error(err, errlen, path, "cannot write a %s tensor: NumPy has no such dtype", nc_dtype_name(t->dtype));
     return false;
   }
   if (t->rank < 0 || t->rank > NC_TENSOR_MAX_RANK) {
-    fail(err, errlen, path, "cannot write a tensor of rank %d", t->rank);
+    nc_file_error(err, errlen, path, "cannot write a tensor of rank %d", t->rank);
     return false;
   }
   /* Exactly what NumPy's np.save writes (format.py, _write_array_header):
@@ -478,7 +464,7 @@ bool nc_npy_write(const char *path, const nc_tensor *t, char *err, size_t errlen
   if (!ok) {
     int saved = errno;
     nc_file_writer_abort(w);
-    fail(err, errlen, path, "write failed: %s", strerror(saved));
+    nc_file_error(err, errlen, path, "write failed: %s", strerror(saved));
     return false;
   }
   return nc_file_writer_commit(w, err, errlen);

@@ -60,8 +60,10 @@ static size_t flag_text(char *buf, size_t cap, bool fastmath, unsigned flags)
   size_t n = fastmath ? 7 : 2, len = 0;
   if (fastmath && flags == NC_ARITH_FASTMATH_FAST)
     return (size_t)snprintf(buf, cap, "fast");
-  if (!flags)
-    return (size_t)snprintf(buf, cap, "none");
+  if (!flags) { /* the usual case, printed on every op in generic form */
+    memcpy(buf, "none", 5);
+    return 4;
+  }
   for (size_t k = 0; k < n; k++)
     if (flags & (1u << k))
       len += (size_t)snprintf(buf + len, cap - len, "%s%s", len ? (fastmath ? "," : ", ") : "", names[k]);
@@ -103,8 +105,10 @@ static bool parse_flags_attr(nc_asm_parser *p, void *storage, void *user_data)
 static void print_flags_attr(nc_asm_printer *p, const void *storage, void *user_data)
 {
   char buf[128];
-  flag_text(buf, sizeof buf, user_data != NULL, ((const flags_storage *)storage)->flags);
-  nc_asm_printf(p, "<%s>", buf);
+  buf[0] = '<';
+  size_t n = flag_text(buf + 1, sizeof buf - 2, user_data != NULL, ((const flags_storage *)storage)->flags);
+  buf[n + 1] = '>';
+  nc_asm_printn(p, buf, n + 2);
 }
 
 const nc_dialect_attr_def arith_attr_defs[ARITH_NUM_ATTRS] = {

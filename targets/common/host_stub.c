@@ -3,9 +3,15 @@
  * opened device handle and five small functions calling the runtime ABI,
  * compiled by LLVM's code generator for the host into an object file; and
  * the C header that declares them.
+ *
+ * libLLVM is opened (dlopen) the first time a stub is generated, not linked:
+ * loading it costs every nc tool 40 MB of resident memory and start-up time
+ * (relocations, static constructors), and only host stubs need it.
  */
 #include <ctype.h>
+#include <dlfcn.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +24,108 @@
 #include "nc/targets/host_stub.h"
 #include "nc/runtime/ncb.h"
 #include "nc/support/file.h"
+
+#define NC_LLVM_FUNCTIONS(X) \
+  X(LLVMAddFunction) \
+  X(LLVMAddGlobal) \
+  X(LLVMAppendBasicBlockInContext) \
+  X(LLVMArrayType2) \
+  X(LLVMBuildCall2) \
+  X(LLVMBuildCondBr) \
+  X(LLVMBuildIsNull) \
+  X(LLVMBuildLoad2) \
+  X(LLVMBuildRet) \
+  X(LLVMBuildRetVoid) \
+  X(LLVMBuildStore) \
+  X(LLVMConstInt) \
+  X(LLVMConstNull) \
+  X(LLVMConstStringInContext2) \
+  X(LLVMContextCreate) \
+  X(LLVMContextDispose) \
+  X(LLVMCreateBuilderInContext) \
+  X(LLVMCreateTargetDataLayout) \
+  X(LLVMCreateTargetMachine) \
+  X(LLVMDisposeBuilder) \
+  X(LLVMDisposeMemoryBuffer) \
+  X(LLVMDisposeMessage) \
+  X(LLVMDisposeModule) \
+  X(LLVMDisposeTargetData) \
+  X(LLVMDisposeTargetMachine) \
+  X(LLVMFunctionType) \
+  X(LLVMGetBufferSize) \
+  X(LLVMGetBufferStart) \
+  X(LLVMGetDefaultTargetTriple) \
+  X(LLVMGetParam) \
+  X(LLVMGetTargetFromTriple) \
+  X(LLVMInt32TypeInContext) \
+  X(LLVMInt8TypeInContext) \
+  X(LLVMIntPtrTypeInContext) \
+  X(LLVMModuleCreateWithNameInContext) \
+  X(LLVMPointerTypeInContext) \
+  X(LLVMPositionBuilderAtEnd) \
+  X(LLVMSetAlignment) \
+  X(LLVMSetGlobalConstant) \
+  X(LLVMSetInitializer) \
+  X(LLVMSetLinkage) \
+  X(LLVMSetModuleDataLayout) \
+  X(LLVMSetTarget) \
+  X(LLVMTargetMachineEmitToMemoryBuffer) \
+  X(LLVMVoidTypeInContext) \
+
+#define NC_STR_(x) #x
+#define NC_STR(x) NC_STR_(x)
+
+/* The LLVM C API functions host stubs call, found in libLLVM at run time. */
+static struct {
+#define NC_LLVM_FIELD(f) __typeof__(f) *f;
+  NC_LLVM_FUNCTIONS(NC_LLVM_FIELD)
+#undef NC_LLVM_FIELD
+  void (*init[4])(void); /* the native target's info, target, MC layer and asm printer */
+} llvm;
+
+static pthread_once_t llvm_once = PTHREAD_ONCE_INIT;
+static char llvm_error[512];
+
+static void llvm_open(void)
+{
+  static const char *const names[] = {NC_LLVM_LIBRARY, "libLLVM.so.19.1", "libLLVM-19.so"};
+  void *h = NULL;
+  for (size_t i = 0; i < NC_COUNTOF(names) && !h; i++)
+    h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+  if (!h) {
+    snprintf(llvm_error, sizeof llvm_error, "cannot load LLVM 19 (%s), which host stubs need: %s", NC_LLVM_LIBRARY,
+             dlerror());
+    return;
+  }
+  static const char *const inits[4] = {NC_STR(LLVM_NATIVE_TARGETINFO), NC_STR(LLVM_NATIVE_TARGET),
+                                       NC_STR(LLVM_NATIVE_TARGETMC), NC_STR(LLVM_NATIVE_ASMPRINTER)};
+  const char *missing = NULL;
+#define NC_LLVM_LOOKUP(f) \
+  if (!(*(void **)&llvm.f = dlsym(h, #f)) && !missing) \
+    missing = #f;
+  NC_LLVM_FUNCTIONS(NC_LLVM_LOOKUP)
+#undef NC_LLVM_LOOKUP
+  for (size_t i = 0; i < 4; i++)
+    if (!(*(void **)&llvm.init[i] = dlsym(h, inits[i])) && !missing)
+      missing = inits[i];
+  if (missing) {
+    snprintf(llvm_error, sizeof llvm_error, "the LLVM library %s lacks %s", NC_LLVM_LIBRARY, missing);
+    return;
+  }
+  for (size_t i = 0; i < 4; i++)
+    llvm.init[i]();
+}
+
+/* Opens libLLVM once; false with the reason in `err` if it cannot. */
+static bool llvm_load(char *err, size_t errlen)
+{
+  pthread_once(&llvm_once, llvm_open);
+  if (llvm_error[0]) {
+    snprintf(err, errlen, "%s", llvm_error);
+    return false;
+  }
+  return true;
+}
 
 static bool fail(char *err, size_t errlen, const char *fmt, ...) NC_PRINTF(3, 4);
 static bool fail(char *err, size_t errlen, const char *fmt, ...)
@@ -124,16 +232,16 @@ typedef struct gen {
 
 static LLVMValueRef declare(gen *g, const char *fn, LLVMTypeRef ret, unsigned n, LLVMTypeRef *params, LLVMTypeRef *ty)
 {
-  *ty = LLVMFunctionType(ret, params, n, 0);
-  return LLVMAddFunction(g->m, fn, *ty);
+  *ty = llvm.LLVMFunctionType(ret, params, n, 0);
+  return llvm.LLVMAddFunction(g->m, fn, *ty);
 }
 
 static LLVMValueRef define(gen *g, const char *suffix, LLVMTypeRef ret, unsigned n, LLVMTypeRef *params)
 {
   char fn[128];
   snprintf(fn, sizeof fn, "%s_%s", g->name, suffix);
-  LLVMValueRef f = LLVMAddFunction(g->m, fn, LLVMFunctionType(ret, params, n, 0));
-  LLVMPositionBuilderAtEnd(g->b, LLVMAppendBasicBlockInContext(g->c, f, "entry"));
+  LLVMValueRef f = llvm.LLVMAddFunction(g->m, fn, llvm.LLVMFunctionType(ret, params, n, 0));
+  llvm.LLVMPositionBuilderAtEnd(g->b, llvm.LLVMAppendBasicBlockInContext(g->c, f, "entry"));
   return f;
 }
 
@@ -143,32 +251,32 @@ static LLVMValueRef define(gen *g, const char *suffix, LLVMTypeRef ret, unsigned
  * ready and returns the device. */
 static LLVMValueRef get_device_or_fail(gen *g, LLVMValueRef f, LLVMTypeRef t_get, LLVMValueRef f_get)
 {
-  LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(g->c, f, "ok"), bad = LLVMAppendBasicBlockInContext(g->c, f, "bad");
-  LLVMValueRef dv = LLVMBuildCall2(g->b, t_get, f_get, NULL, 0, "dev");
-  LLVMBuildCondBr(g->b, LLVMBuildIsNull(g->b, dv, "none"), bad, ok);
-  LLVMPositionBuilderAtEnd(g->b, bad);
-  LLVMBuildRet(g->b, LLVMConstInt(g->i32, (unsigned long long)-1, 1));
-  LLVMPositionBuilderAtEnd(g->b, ok);
+  LLVMBasicBlockRef ok = llvm.LLVMAppendBasicBlockInContext(g->c, f, "ok"), bad = llvm.LLVMAppendBasicBlockInContext(g->c, f, "bad");
+  LLVMValueRef dv = llvm.LLVMBuildCall2(g->b, t_get, f_get, NULL, 0, "dev");
+  llvm.LLVMBuildCondBr(g->b, llvm.LLVMBuildIsNull(g->b, dv, "none"), bad, ok);
+  llvm.LLVMPositionBuilderAtEnd(g->b, bad);
+  llvm.LLVMBuildRet(g->b, llvm.LLVMConstInt(g->i32, (unsigned long long)-1, 1));
+  llvm.LLVMPositionBuilderAtEnd(g->b, ok);
   return dv;
 }
 
 static void build_module(gen *g, const void *ncb, size_t size)
 {
   char sym[128];
-  LLVMTypeRef i8 = LLVMInt8TypeInContext(g->c);
+  LLVMTypeRef i8 = llvm.LLVMInt8TypeInContext(g->c);
   snprintf(sym, sizeof sym, "%s_ncb", g->name);
-  LLVMValueRef blob = LLVMAddGlobal(g->m, LLVMArrayType2(i8, size), sym);
-  LLVMSetInitializer(blob, LLVMConstStringInContext2(g->c, ncb, size, 1));
-  LLVMSetGlobalConstant(blob, 1);
-  LLVMSetAlignment(blob, 16);
+  LLVMValueRef blob = llvm.LLVMAddGlobal(g->m, llvm.LLVMArrayType2(i8, size), sym);
+  llvm.LLVMSetInitializer(blob, llvm.LLVMConstStringInContext2(g->c, ncb, size, 1));
+  llvm.LLVMSetGlobalConstant(blob, 1);
+  llvm.LLVMSetAlignment(blob, 16);
   snprintf(sym, sizeof sym, "%s_ncb_size", g->name);
-  LLVMValueRef blob_size = LLVMAddGlobal(g->m, g->size, sym);
-  LLVMSetInitializer(blob_size, LLVMConstInt(g->size, size, 0));
-  LLVMSetGlobalConstant(blob_size, 1);
+  LLVMValueRef blob_size = llvm.LLVMAddGlobal(g->m, g->size, sym);
+  llvm.LLVMSetInitializer(blob_size, llvm.LLVMConstInt(g->size, size, 0));
+  llvm.LLVMSetGlobalConstant(blob_size, 1);
   snprintf(sym, sizeof sym, "%s_device", g->name);
-  LLVMValueRef dev = LLVMAddGlobal(g->m, g->ptr, sym);
-  LLVMSetInitializer(dev, LLVMConstNull(g->ptr));
-  LLVMSetLinkage(dev, LLVMInternalLinkage);
+  LLVMValueRef dev = llvm.LLVMAddGlobal(g->m, g->ptr, sym);
+  llvm.LLVMSetInitializer(dev, llvm.LLVMConstNull(g->ptr));
+  llvm.LLVMSetLinkage(dev, LLVMInternalLinkage);
 
   LLVMTypeRef t_open, t_write, t_run, t_read, t_close, t_error, t_get;
   LLVMValueRef f_open = declare(g, "nc_device_open_memory", g->ptr, 2, (LLVMTypeRef[]){g->ptr, g->size}, &t_open);
@@ -180,23 +288,23 @@ static void build_module(gen *g, const void *ncb, size_t size)
   LLVMValueRef f_error = declare(g, "nc_device_error", g->ptr, 0, NULL, &t_error);
 
   /* static nc_device *<m>_get_device(void): opens the embedded binary once */
-  t_get = LLVMFunctionType(g->ptr, NULL, 0, 0);
+  t_get = llvm.LLVMFunctionType(g->ptr, NULL, 0, 0);
   snprintf(sym, sizeof sym, "%s_get_device", g->name);
-  LLVMValueRef f_get = LLVMAddFunction(g->m, sym, t_get);
-  LLVMSetLinkage(f_get, LLVMInternalLinkage);
-  LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(g->c, f_get, "entry");
-  LLVMBasicBlockRef open = LLVMAppendBasicBlockInContext(g->c, f_get, "open");
-  LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->c, f_get, "done");
-  LLVMPositionBuilderAtEnd(g->b, entry);
-  LLVMValueRef d = LLVMBuildLoad2(g->b, g->ptr, dev, "d");
-  LLVMBuildCondBr(g->b, LLVMBuildIsNull(g->b, d, "closed"), open, done);
-  LLVMPositionBuilderAtEnd(g->b, open);
-  LLVMValueRef nd = LLVMBuildCall2(g->b, t_open, f_open, (LLVMValueRef[]){blob, LLVMConstInt(g->size, size, 0)}, 2,
+  LLVMValueRef f_get = llvm.LLVMAddFunction(g->m, sym, t_get);
+  llvm.LLVMSetLinkage(f_get, LLVMInternalLinkage);
+  LLVMBasicBlockRef entry = llvm.LLVMAppendBasicBlockInContext(g->c, f_get, "entry");
+  LLVMBasicBlockRef open = llvm.LLVMAppendBasicBlockInContext(g->c, f_get, "open");
+  LLVMBasicBlockRef done = llvm.LLVMAppendBasicBlockInContext(g->c, f_get, "done");
+  llvm.LLVMPositionBuilderAtEnd(g->b, entry);
+  LLVMValueRef d = llvm.LLVMBuildLoad2(g->b, g->ptr, dev, "d");
+  llvm.LLVMBuildCondBr(g->b, llvm.LLVMBuildIsNull(g->b, d, "closed"), open, done);
+  llvm.LLVMPositionBuilderAtEnd(g->b, open);
+  LLVMValueRef nd = llvm.LLVMBuildCall2(g->b, t_open, f_open, (LLVMValueRef[]){blob, llvm.LLVMConstInt(g->size, size, 0)}, 2,
                                    "nd");
-  LLVMBuildStore(g->b, nd, dev);
-  LLVMBuildRet(g->b, nd);
-  LLVMPositionBuilderAtEnd(g->b, done);
-  LLVMBuildRet(g->b, d);
+  llvm.LLVMBuildStore(g->b, nd, dev);
+  llvm.LLVMBuildRet(g->b, nd);
+  llvm.LLVMPositionBuilderAtEnd(g->b, done);
+  llvm.LLVMBuildRet(g->b, d);
 
   /* int <m>_write_input(size_t, const float *, size_t) and <m>_read_output: -1 if the device cannot open */
   struct { const char *suffix; LLVMValueRef callee; LLVMTypeRef type; } io[] = {
@@ -204,22 +312,22 @@ static void build_module(gen *g, const void *ncb, size_t size)
   for (int k = 0; k < 2; k++) {
     LLVMValueRef f = define(g, io[k].suffix, g->i32, 3, (LLVMTypeRef[]){g->size, g->ptr, g->size});
     LLVMValueRef dv = get_device_or_fail(g, f, t_get, f_get);
-    LLVMValueRef args[] = {dv, LLVMGetParam(f, 0), LLVMGetParam(f, 1), LLVMGetParam(f, 2)};
-    LLVMBuildRet(g->b, LLVMBuildCall2(g->b, io[k].type, io[k].callee, args, 4, "r"));
+    LLVMValueRef args[] = {dv, llvm.LLVMGetParam(f, 0), llvm.LLVMGetParam(f, 1), llvm.LLVMGetParam(f, 2)};
+    llvm.LLVMBuildRet(g->b, llvm.LLVMBuildCall2(g->b, io[k].type, io[k].callee, args, 4, "r"));
   }
   /* int <m>_run(void) */
   LLVMValueRef f = define(g, "run", g->i32, 0, NULL);
   LLVMValueRef dv = get_device_or_fail(g, f, t_get, f_get);
-  LLVMBuildRet(g->b, LLVMBuildCall2(g->b, t_run, f_run, &dv, 1, "r"));
+  llvm.LLVMBuildRet(g->b, llvm.LLVMBuildCall2(g->b, t_run, f_run, &dv, 1, "r"));
   /* void <m>_close(void) */
   define(g, "close", g->vt, 0, NULL);
-  LLVMValueRef cur = LLVMBuildLoad2(g->b, g->ptr, dev, "d");
-  LLVMBuildCall2(g->b, t_close, f_close, &cur, 1, "");
-  LLVMBuildStore(g->b, LLVMConstNull(g->ptr), dev);
-  LLVMBuildRetVoid(g->b);
+  LLVMValueRef cur = llvm.LLVMBuildLoad2(g->b, g->ptr, dev, "d");
+  llvm.LLVMBuildCall2(g->b, t_close, f_close, &cur, 1, "");
+  llvm.LLVMBuildStore(g->b, llvm.LLVMConstNull(g->ptr), dev);
+  llvm.LLVMBuildRetVoid(g->b);
   /* const char *<m>_error(void) */
   define(g, "error", g->ptr, 0, NULL);
-  LLVMBuildRet(g->b, LLVMBuildCall2(g->b, t_error, f_error, NULL, 0, "e"));
+  llvm.LLVMBuildRet(g->b, llvm.LLVMBuildCall2(g->b, t_error, f_error, NULL, 0, "e"));
 }
 
 bool nc_host_stub_generate(const void *ncb, size_t size, const char *name, const char *triple, void **object,
@@ -234,51 +342,53 @@ bool nc_host_stub_generate(const void *ncb, size_t size, const char *name, const
   char perr[512];
   if (!nc_ncb_parse(ncb, size, &parsed, perr, sizeof perr))
     return fail(err, errlen, "not a valid .ncb binary: %s", perr);
-  LLVMInitializeNativeTarget();
-  LLVMInitializeNativeAsmPrinter();
-  char *host = triple ? NULL : LLVMGetDefaultTargetTriple();
+  if (!llvm_load(err, errlen)) {
+    nc_ncb_clear(&parsed);
+    return false;
+  }
+  char *host = triple ? NULL : llvm.LLVMGetDefaultTargetTriple();
   const char *tt = triple ? triple : host;
   LLVMTargetRef target;
   char *msg = NULL;
   bool ok = false;
-  if (LLVMGetTargetFromTriple(tt, &target, &msg)) {
+  if (llvm.LLVMGetTargetFromTriple(tt, &target, &msg)) {
     fail(err, errlen, "LLVM has no target for triple '%s': %s", tt, msg ? msg : "");
-    LLVMDisposeMessage(msg);
-    LLVMDisposeMessage(host);
+    llvm.LLVMDisposeMessage(msg);
+    llvm.LLVMDisposeMessage(host);
     nc_ncb_clear(&parsed);
     return false;
   }
-  LLVMTargetMachineRef tm = LLVMCreateTargetMachine(target, tt, "generic", "", LLVMCodeGenLevelDefault, LLVMRelocPIC,
+  LLVMTargetMachineRef tm = llvm.LLVMCreateTargetMachine(target, tt, "generic", "", LLVMCodeGenLevelDefault, LLVMRelocPIC,
                                                     LLVMCodeModelDefault);
-  LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
-  gen g = {.c = LLVMContextCreate(), .name = name};
-  g.m = LLVMModuleCreateWithNameInContext(name, g.c);
-  LLVMSetTarget(g.m, tt);
-  LLVMSetModuleDataLayout(g.m, td);
-  g.b = LLVMCreateBuilderInContext(g.c);
-  g.i32 = LLVMInt32TypeInContext(g.c);
-  g.ptr = LLVMPointerTypeInContext(g.c, 0);
-  g.size = LLVMIntPtrTypeInContext(g.c, td);
-  g.vt = LLVMVoidTypeInContext(g.c);
+  LLVMTargetDataRef td = llvm.LLVMCreateTargetDataLayout(tm);
+  gen g = {.c = llvm.LLVMContextCreate(), .name = name};
+  g.m = llvm.LLVMModuleCreateWithNameInContext(name, g.c);
+  llvm.LLVMSetTarget(g.m, tt);
+  llvm.LLVMSetModuleDataLayout(g.m, td);
+  g.b = llvm.LLVMCreateBuilderInContext(g.c);
+  g.i32 = llvm.LLVMInt32TypeInContext(g.c);
+  g.ptr = llvm.LLVMPointerTypeInContext(g.c, 0);
+  g.size = llvm.LLVMIntPtrTypeInContext(g.c, td);
+  g.vt = llvm.LLVMVoidTypeInContext(g.c);
   build_module(&g, ncb, size);
   LLVMMemoryBufferRef buf = NULL;
-  if (LLVMTargetMachineEmitToMemoryBuffer(tm, g.m, LLVMObjectFile, &msg, &buf)) {
+  if (llvm.LLVMTargetMachineEmitToMemoryBuffer(tm, g.m, LLVMObjectFile, &msg, &buf)) {
     fail(err, errlen, "LLVM could not generate the object file: %s", msg ? msg : "");
-    LLVMDisposeMessage(msg);
+    llvm.LLVMDisposeMessage(msg);
   } else {
-    *object_size = LLVMGetBufferSize(buf);
+    *object_size = llvm.LLVMGetBufferSize(buf);
     *object = nc_xmalloc(*object_size ? *object_size : 1);
-    memcpy(*object, LLVMGetBufferStart(buf), *object_size);
-    LLVMDisposeMemoryBuffer(buf);
+    memcpy(*object, llvm.LLVMGetBufferStart(buf), *object_size);
+    llvm.LLVMDisposeMemoryBuffer(buf);
     *header = make_header(&parsed, name);
     ok = true;
   }
-  LLVMDisposeBuilder(g.b);
-  LLVMDisposeModule(g.m);
-  LLVMContextDispose(g.c);
-  LLVMDisposeTargetData(td);
-  LLVMDisposeTargetMachine(tm);
-  LLVMDisposeMessage(host);
+  llvm.LLVMDisposeBuilder(g.b);
+  llvm.LLVMDisposeModule(g.m);
+  llvm.LLVMContextDispose(g.c);
+  llvm.LLVMDisposeTargetData(td);
+  llvm.LLVMDisposeTargetMachine(tm);
+  llvm.LLVMDisposeMessage(host);
   nc_ncb_clear(&parsed);
   return ok;
 }

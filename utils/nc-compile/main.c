@@ -87,23 +87,16 @@ static char *derived_name(const char *model, const char *ext)
   return s;
 }
 
-/* Whole-file diagnostics (`"file":0:0`, as the ONNX importer reports) print
- * as `file: error: message`, those with no location as `nc-compile: error:
- * message`; the rest as usual. */
+/* Where diagnostics print: they name the model the user gave (see nc_diag_print_for_input). */
+typedef struct diag_sink {
+  nc_context *ctx;
+  const char *model;
+} diag_sink;
+
 static bool print_diag(const nc_diag *d, void *user)
 {
-  nc_context *ctx = user;
-  nc_ident *file;
-  unsigned line, col;
-  static const char *sev[] = {"error", "warning", "note", "remark"};
-  nc_attr *la = nc_location_get_attr(ctx, nc_diag_get_loc(d));
-  bool unknown = !la || nc_attr_get_kind(la) == NC_ATTR_LOC_UNKNOWN;
-  if (!unknown && (!nc_location_get_file_line_col(ctx, nc_diag_get_loc(d), &file, &line, &col) || line))
-    return false;
-  fprintf(stderr, "%s: %s: %s\n", unknown ? "nc-compile" : nc_ident_str(file), sev[nc_diag_get_severity(d)],
-          nc_diag_get_message(d));
-  for (size_t i = 0; i < nc_diag_get_num_notes(d); i++)
-    nc_diag_print(nc_diag_get_note(d, i), ctx, stderr);
+  const diag_sink *sink = user;
+  nc_diag_print_for_input(d, sink->ctx, "nc-compile", sink->model, stderr);
   return true;
 }
 
@@ -449,7 +442,8 @@ int main(int argc, char **argv)
     nc_context *ctx = nc_context_create();
     nc_register_all_dialects(ctx);
     nc_target_register_dialects(ctx);
-    unsigned h = nc_context_push_diag_handler(ctx, print_diag, ctx);
+    diag_sink sink = {ctx, o.model};
+    unsigned h = nc_context_push_diag_handler(ctx, print_diag, &sink);
     status = compile(ctx, &o) ? 0 : 1;
     nc_context_pop_diag_handler(ctx, h);
     nc_context_destroy(ctx);

@@ -71,29 +71,10 @@ static void usage(FILE *out)
 
 static const char *model_path;
 
-/* Diagnostics with a file:line:col print as usual. Others print as
- * `<file>: error: message`, where <file> is the ONNX file of `"file":0:0`
- * locations (what the importer reports), else the model, with the name of
- * a `loc("name")` (an ONNX node or tensor) in front of the message. */
+/* Diagnostics name the model the user gave (see nc_diag_print_for_input). */
 static bool print_diag(const nc_diag *d, void *user)
 {
-  nc_context *ctx = user;
-  nc_ident *file;
-  unsigned line, col;
-  nc_location loc = nc_diag_get_loc(d);
-  if (nc_location_get_file_line_col(ctx, loc, &file, &line, &col) && line)
-    return false;
-  static const char *sev[] = {"error", "warning", "note", "remark"};
-  const char *where = model_path;
-  if (nc_location_get_file_line_col(ctx, loc, &file, &line, &col))
-    where = nc_ident_str(file);
-  nc_attr *la = nc_location_get_attr(ctx, loc);
-  fprintf(stderr, "%s: %s: ", where, sev[nc_diag_get_severity(d)]);
-  if (la && nc_attr_get_kind(la) == NC_ATTR_LOC_NAME)
-    fprintf(stderr, "at '%s': ", nc_ident_str(nc_loc_get_name(la)));
-  fprintf(stderr, "%s\n", nc_diag_get_message(d));
-  for (size_t i = 0; i < nc_diag_get_num_notes(d); i++)
-    nc_diag_print(nc_diag_get_note(d, i), ctx, stderr);
+  nc_diag_print_for_input(d, user, "nc-run", model_path, stderr);
   return true;
 }
 

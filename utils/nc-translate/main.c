@@ -163,24 +163,12 @@ enum {
   OPT_TRANSLATION, /* OPT_TRANSLATION + i: translations[i] */
 };
 
-/* Diagnostics at `"file":0:0` (a whole model file, as the ONNX importer
- * reports) print as `file: error: message`; others as usual. */
+/* Diagnostics name the input the user gave (see nc_diag_print_for_input). */
+static const char *diag_input;
+
 static bool print_file_diag(const nc_diag *d, void *user)
 {
-  nc_context *ctx = user;
-  nc_ident *file;
-  unsigned line, col;
-  if (!nc_location_get_file_line_col(ctx, nc_diag_get_loc(d), &file, &line, &col) || line)
-    return false;
-  static const char *sev[] = {"error", "warning", "note", "remark"};
-  fprintf(stderr, "%s: %s: %s\n", nc_ident_str(file), sev[nc_diag_get_severity(d)], nc_diag_get_message(d));
-  for (size_t i = 0; i < nc_diag_get_num_notes(d); i++) {
-    const nc_diag *n = nc_diag_get_note(d, i);
-    if (nc_location_get_file_line_col(ctx, nc_diag_get_loc(n), &file, &line, &col) && !line)
-      fprintf(stderr, "%s: note: %s\n", nc_ident_str(file), nc_diag_get_message(n));
-    else
-      nc_diag_print(n, ctx, stderr);
-  }
+  nc_diag_print_for_input(d, user, "nc-translate", diag_input, stderr);
   return true;
 }
 
@@ -272,6 +260,7 @@ int main(int argc, char **argv)
   nc_register_all_dialects(ctx);
   nc_target_register_dialects(ctx);
   nc_context_set_allow_unregistered_dialects(ctx, o.allow_unregistered);
+  diag_input = strcmp(o.input, "-") ? o.input : NULL;
   unsigned h = nc_context_push_diag_handler(ctx, print_file_diag, ctx);
   bool ok = tr->run(ctx, &o);
   nc_context_pop_diag_handler(ctx, h);

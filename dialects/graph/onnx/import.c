@@ -513,9 +513,12 @@ nc_tensor *imp_densify(importer *im, const Onnx__SparseTensorProto *s, char *err
   return d;
 }
 
+/* Named nodes and tensors are located by their name; unnamed ones (common in
+ * exported QDQ models) at the model's file, so their errors still name it
+ * rather than `<unknown>:0`. */
 static nc_attr *name_loc(importer *im, const char *name)
 {
-  return *name ? nc_loc_name(im->ctx, nc_ident_get_cstr(im->ctx, name), NULL) : nc_loc_unknown(im->ctx);
+  return *name ? nc_loc_name(im->ctx, nc_ident_get_cstr(im->ctx, name), NULL) : im->file_loc;
 }
 
 nc_value *imp_materialize(importer *im, imp_value *v)

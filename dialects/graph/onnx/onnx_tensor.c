@@ -9,6 +9,8 @@
  */
 #include "onnx_proto_internal.h"
 
+#include "nc/support/file.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,20 +122,6 @@ int64_t nc_onnx_tensor_get_num_bytes(const Onnx__TensorProto *t)
   return bits >= 8 ? n * (bits / 8) : (n * bits + 7) / 8;
 }
 
-NC_PRINTF(4, 5)
-static bool fail(char *err, size_t errlen, const char *what, const char *fmt, ...)
-{
-  if (!err || !errlen)
-    return false;
-  int n = snprintf(err, errlen, "%s: ", what);
-  if (n < 0 || (size_t)n >= errlen)
-    return false;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
-  va_end(ap);
-  return false;
-}
 
 void onnx_describe_tensor(const Onnx__TensorProto *t, char *out, size_t outlen)
 {
@@ -163,23 +151,23 @@ bool nc_onnx_tensor_check(const Onnx__TensorProto *t, const char *what, char *er
   if (!what)
     what = "tensor";
   if (!t->has_data_type || t->data_type == NC_ONNX_UNDEFINED)
-    return fail(err, errlen, what, "has no data_type");
+    return nc_file_error(err, errlen, what, "has no data_type");
   if (!known(t->data_type))
-    return fail(err, errlen, what, "unknown data_type %d", (int)t->data_type);
+    return nc_file_error(err, errlen, what, "unknown data_type %d", (int)t->data_type);
   for (size_t i = 0; i < t->n_dims; i++)
     if (t->dims[i] < 0)
-      return fail(err, errlen, what, "dimension %zu is negative (%lld)", i, (long long)t->dims[i]);
+      return nc_file_error(err, errlen, what, "dimension %zu is negative (%lld)", i, (long long)t->dims[i]);
   char desc[256];
   onnx_describe_tensor(t, desc, sizeof desc);
   int64_t n = nc_onnx_tensor_get_num_elements(t);
   if (n < 0)
-    return fail(err, errlen, what, "%s has too many elements", desc);
+    return nc_file_error(err, errlen, what, "%s has too many elements", desc);
   if (t->segment)
-    return fail(err, errlen, what, "segmented tensors are not supported");
+    return nc_file_error(err, errlen, what, "segmented tensors are not supported");
   if (t->has_data_location && t->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL)
-    return fail(err, errlen, what, "data is stored externally and was not loaded");
+    return nc_file_error(err, errlen, what, "data is stored externally and was not loaded");
   if (t->has_data_location && t->data_location != ONNX__TENSOR_PROTO__DATA_LOCATION__DEFAULT)
-    return fail(err, errlen, what, "unknown data_location %d", (int)t->data_location);
+    return nc_file_error(err, errlen, what, "unknown data_location %d", (int)t->data_location);
 
   const struct type_info *ti = &types[t->data_type];
   field present = F_NONE;
@@ -187,19 +175,19 @@ bool nc_onnx_tensor_check(const Onnx__TensorProto *t, const char *what, char *er
     if (!typed_count(t, f))
       continue;
     if (present != F_NONE)
-      return fail(err, errlen, what, "has both %s and %s", field_names[present], field_names[f]);
+      return nc_file_error(err, errlen, what, "has both %s and %s", field_names[present], field_names[f]);
     if (t->has_raw_data)
-      return fail(err, errlen, what, "has both raw_data and %s", field_names[f]);
+      return nc_file_error(err, errlen, what, "has both raw_data and %s", field_names[f]);
     present = f;
   }
   if (present != F_NONE && present != ti->field)
-    return fail(err, errlen, what, "%s tensor has %s (its values belong in %s)", ti->name,
+    return nc_file_error(err, errlen, what, "%s tensor has %s (its values belong in %s)", ti->name,
                 field_names[present], field_names[ti->field]);
   if (ti->field == F_STRING) {
     if (t->has_raw_data)
-      return fail(err, errlen, what, "STRING tensor cannot use raw_data");
+      return nc_file_error(err, errlen, what, "STRING tensor cannot use raw_data");
     if ((int64_t)t->n_string_data != n)
-      return fail(err, errlen, what, "string_data has %zu strings, %s need %lld", t->n_string_data, desc,
+      return nc_file_error(err, errlen, what, "string_data has %zu strings, %s need %lld", t->n_string_data, desc,
                   (long long)n);
     return true;
   }
@@ -208,14 +196,14 @@ bool nc_onnx_tensor_check(const Onnx__TensorProto *t, const char *what, char *er
   uint64_t values = ti->bits < 8 ? bytes : (uint64_t)n * ti->per;
   if (t->has_raw_data) {
     if (t->raw_data.len != bytes)
-      return fail(err, errlen, what, "raw_data has %zu bytes, %s need %llu", t->raw_data.len, desc,
+      return nc_file_error(err, errlen, what, "raw_data has %zu bytes, %s need %llu", t->raw_data.len, desc,
                   (unsigned long long)bytes);
   } else if (present != F_NONE) {
     if (typed_count(t, present) != values)
-      return fail(err, errlen, what, "%s has %zu values, %s need %llu", field_names[present],
+      return nc_file_error(err, errlen, what, "%s has %zu values, %s need %llu", field_names[present],
                   typed_count(t, present), desc, (unsigned long long)values);
   } else if (n) {
-    return fail(err, errlen, what, "has no data (%s need %llu bytes)", desc, (unsigned long long)bytes);
+    return nc_file_error(err, errlen, what, "has no data (%s need %llu bytes)", desc, (unsigned long long)bytes);
   }
   return true;
 }
@@ -243,16 +231,16 @@ nc_tensor *nc_onnx_tensor_to_host(const Onnx__TensorProto *t, char *err, size_t 
     return NULL;
   nc_dtype dt;
   if (!nc_onnx_data_type_to_dtype(t->data_type, &dt)) {
-    fail(err, errlen, what, "data type %s is not supported", nc_onnx_data_type_name(t->data_type));
+    nc_file_error(err, errlen, what, "data type %s is not supported", nc_onnx_data_type_name(t->data_type));
     return NULL;
   }
   if (t->n_dims > NC_TENSOR_MAX_RANK) {
-    fail(err, errlen, what, "rank %zu exceeds the maximum of %d", t->n_dims, NC_TENSOR_MAX_RANK);
+    nc_file_error(err, errlen, what, "rank %zu exceeds the maximum of %d", t->n_dims, NC_TENSOR_MAX_RANK);
     return NULL;
   }
   nc_tensor *h = nc_tensor_create(dt, (int)t->n_dims, t->dims, 0);
   if (!h) {
-    fail(err, errlen, what, "cannot allocate the tensor");
+    nc_file_error(err, errlen, what, "cannot allocate the tensor");
     return NULL;
   }
   int64_t n = nc_tensor_num_elements(h);
@@ -306,7 +294,7 @@ nc_tensor *nc_onnx_tensor_to_host(const Onnx__TensorProto *t, char *err, size_t 
     int64_t hi = dt == NC_DT_I8 ? INT8_MAX : dt == NC_DT_U8 ? UINT8_MAX : dt == NC_DT_I16 ? INT16_MAX : UINT16_MAX;
     for (int64_t i = 0; i < n; i++) {
       if (t->int32_data[i] < lo || t->int32_data[i] > hi) {
-        fail(err, errlen, what, "int32_data[%lld] is %d, outside the range of %s [%lld, %lld]", (long long)i,
+        nc_file_error(err, errlen, what, "int32_data[%lld] is %d, outside the range of %s [%lld, %lld]", (long long)i,
              t->int32_data[i], nc_onnx_data_type_name(t->data_type), (long long)lo, (long long)hi);
         nc_tensor_destroy(h);
         return NULL;

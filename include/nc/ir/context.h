@@ -107,6 +107,11 @@ bool nc_context_load_file(nc_context *ctx, const char *path, unsigned *id, char 
 NC_KEEP const char *nc_context_get_source(nc_context *ctx, unsigned id, size_t *len);
 /** The buffer's file name. */
 NC_KEEP nc_ident *nc_context_get_source_name(nc_context *ctx, unsigned id);
+/** The source buffer (by name) from which the parser read the whole-file
+ * location `"file":0:0`, NULL if it read none (or only from `file` itself).
+ * IR printed with its locations keeps the ONNX model's file as the
+ * location of its function; tools report it at the IR file they read. */
+NC_KEEP nc_ident *nc_context_get_whole_file_reader(nc_context *ctx, NC_KEEP nc_ident *file);
 /** Converts a byte offset in a source buffer to a 1-based line and column. */
 void nc_context_get_line_col(nc_context *ctx, unsigned id, size_t offset, unsigned *line, unsigned *col);
 /** Finds the buffer registered under `filename`, if any. */

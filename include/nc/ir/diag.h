@@ -66,6 +66,20 @@ void nc_context_pop_diag_handler(nc_context *ctx, unsigned id);
 /** Prints a diagnostic (and its notes) the way the default handler does:
  * `file:line:col: severity: message`, the source line and a caret. */
 void nc_diag_print(NC_KEEP const nc_diag *d, nc_context *ctx, FILE *out);
+
+/** Prints a diagnostic (and its notes) the way nc's model tools (nc-compile,
+ * nc-run, nc-translate) do for a run on the file `input` (NULL: none),
+ * naming the file the user gave:
+ * - at a file:line:col: as nc_diag_print;
+ * - at a whole-file location `"f":0:0` (the ONNX importer locates a model's
+ *   function at its file): `f: severity: message`, where f becomes `input`
+ *   when the location was read from `input` (IR imported from f and printed
+ *   with its locations): that IR file is the one the user compiles;
+ * - at a name location `loc("n")` (an ONNX node): `input: severity: at 'n':
+ *   message` (`loc("n"): ...` without `input`);
+ * - at no location: `tool: severity: message`. */
+void nc_diag_print_for_input(NC_KEEP const nc_diag *d, nc_context *ctx, const char *tool, const char *input,
+                             FILE *out);
 /** Number of errors emitted in this context so far. */
 size_t nc_context_get_num_errors(NC_KEEP nc_context *ctx);
 

@@ -45,4 +45,9 @@ void nc_file_writer_abort(NC_TAKE nc_file_writer *w);
 bool nc_file_write_all(NC_KEEP const char *path, NC_KEEP const void *data, size_t size, char *err,
                        size_t errlen);
 
+/** Writes the message `<path>: <fmt...>` into err[0..errlen) (nothing if err
+ * is NULL or errlen 0): the one-line error form of nc's file readers and
+ * writers. Returns false, for `return nc_file_error(...)`. */
+bool nc_file_error(char *err, size_t errlen, NC_KEEP const char *path, const char *fmt, ...) NC_PRINTF(4, 5);
+
 #endif
