@@ -88,4 +88,13 @@ gq_acts_class gq_acts_classify(NC_KEEP nc_op *op);
  * output scale sy and qmax = 2^(bits-1) - 1; binds its result. */
 bool gq_acts_quantize(rewrite *rw, nc_op *op, float sy, int qmax);
 
+/** QDQ graphs (graph_quantize_qdq.c). For op a graph.quantize_linear or
+ * graph.dequantize_linear: 1 if it is half of an activation's
+ * QuantizeLinear -> DequantizeLinear pair nc takes as it is (int8, zero
+ * point 0, one constant scale, written to *scale), -1 after an error at the
+ * offending node, 0 for any other op. */
+int gq_qdq_check(NC_KEEP nc_op *op, float *scale);
+/** True if a user of v is such a QuantizeLinear: the model's own scale for
+ * v, written to *scale. */
+bool gq_qdq_model_scale(NC_KEEP nc_value *v, float *scale);
 #endif
