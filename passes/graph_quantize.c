@@ -53,7 +53,7 @@ static const nc_pass_option_def options[] = {
 };
 
 static const nc_pass_stat_def stats[] = {
-  {"num-layers", "Number of conv / gemm / matmul layers and adds / subs of activations quantized"},
+  {"num-layers", "Number of conv / gemm / matmul layers, adds / subs, concats, products, tables and softmaxes quantized"},
   {"num-samples", "Number of calibration samples run"},
 };
 
@@ -104,8 +104,9 @@ static bool initialize(nc_pass *pass, nc_context *ctx)
 /* K_ELTWISE: add / sub of two activations (a residual connection); K_FUSED:
  * a relu that is the only user of such an add, applied by it; K_QDQ: half
  * of a pre-quantized model's QuantizeLinear -> DequantizeLinear pair
- * (graph_quantize_qdq.c), the identity on int8. */
-typedef enum op_kind { K_CONSTANT, K_LAYER, K_PASS, K_ELTWISE, K_FUSED, K_QDQ } op_kind;
+ * (graph_quantize_qdq.c), the identity on int8; K_ACTS: concat, mul, tables,
+ * softmax (graph_quantize_acts.c). */
+typedef enum op_kind { K_CONSTANT, K_LAYER, K_PASS, K_ELTWISE, K_FUSED, K_QDQ, K_ACTS } op_kind;
 
 static bool is_constant(nc_value *v)
 {
@@ -253,6 +254,12 @@ static int check_op(nc_op *op)
     return qdq > 0 ? K_QDQ : -1;
   if (is_residual(op))
     return K_ELTWISE;
+  switch (gq_acts_classify(op)) { /* concat, mul, activations as tables (graph_quantize_acts.c) */
+  case GQ_ACTS_ERROR: return -1;
+  case GQ_ACTS_OP: return K_ACTS;
+  case GQ_ACTS_FUSED: return K_FUSED;
+  default: break;
+  }
   switch (nc_graph_get_quant_class(nc_op_get_def(op))) {
   case NC_GRAPH_QUANT_CONSTANT:
     return K_CONSTANT;
@@ -269,7 +276,9 @@ static int check_op(nc_op *op)
   list_ops(NC_GRAPH_QUANT_LAYER, " and ", supported, sizeof supported);
   size_t used = strlen(supported);
   snprintf(supported + used, sizeof supported - used,
-           " with constant weights and an optional fused relu; add and sub of two activations of one shape; ");
+           " with constant weights and an optional fused relu; add and sub of two activations of one shape; concat; mul "
+           "of two activations, one broadcasting; sigmoid, hard_sigmoid, hard_swish, tanh, erf, leaky_relu, elu, "
+           "softplus and clip as tables; ");
   list_ops(NC_GRAPH_QUANT_PASS_THROUGH, ", ", supported, sizeof supported);
   bool foldable = nc_graph_get_quant_class(nc_op_get_def(op)) == NC_GRAPH_QUANT_FOLD_FIRST;
   nc_op_emit_error(op, "graph-quantize cannot quantize '%s': it has no integer form here (supported: %s)%s",
@@ -282,20 +291,6 @@ static int check_op(nc_op *op)
 }
 
 /* --- building the integer graph ------------------------------------------------------------------------------ */
-
-/* A quantized value: the int8 value replacing an f32 one, and its scale. */
-typedef struct qval {
-  nc_value *v;
-  float scale;
-} qval;
-
-typedef struct rewrite {
-  nc_context *ctx;
-  nc_type *i8, *i32, *i64, *f32;
-  gq_map map; /* old f32 value -> index into vals */
-  qval *vals;
-  size_t n_vals;
-} rewrite;
 
 static void bind(rewrite *rw, nc_value *old, nc_value *v, float scale)
 {
@@ -354,6 +349,17 @@ static nc_op *add_op(rewrite *rw, nc_op *before, const char *name, nc_location l
 static nc_named_attr named(rewrite *rw, const char *name, nc_attr *value)
 {
   return (nc_named_attr){nc_ident_get_cstr(rw->ctx, name), value};
+}
+
+/* The helpers graph_quantize_acts.c shares (graph_quantize_internal.h). */
+void gq_bind(rewrite *rw, nc_value *old, nc_value *v, float scale) { bind(rw, old, v, scale); }
+const qval *gq_lookup(rewrite *rw, nc_value *old) { return lookup(rw, old); }
+nc_type *gq_like(rewrite *rw, nc_value *v, nc_type *elt) { return like(rw, v, elt); }
+nc_named_attr gq_named(rewrite *rw, const char *name, nc_attr *value) { return named(rw, name, value); }
+nc_op *gq_add_op(rewrite *rw, nc_op *before, const char *name, nc_location loc, size_t n_in, nc_value *const *in,
+                 size_t n_attrs, const nc_named_attr *attrs, nc_type *hint)
+{
+  return add_op(rw, before, name, loc, n_in, in, n_attrs, attrs, hint);
 }
 
 /* The layer's weights in the layout of the integer op ([M, C/g, k..] for
@@ -655,6 +661,11 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const nc_tensor *calib)
   if (!ret || !nc_op_is(ret, "func.return"))
     return nc_op_emit_error(func, "graph-quantize expects the function to end in func.return");
 
+  /* 0. activations other than relu / relu6 leave the ops they were fused into (tables of their own) */
+  for (nc_op *op = nc_block_get_first_op(block); op != ret; op = nc_op_get_next(op))
+    if (!gq_acts_unfuse(op))
+      return false;
+
   /* 1. every op must have an integer form (nothing changes otherwise) */
   size_t n_ops = 0, n_layers = 0;
   for (nc_op *op = nc_block_get_first_op(block); op != ret; op = nc_op_get_next(op))
@@ -668,6 +679,8 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const nc_tensor *calib)
     kinds[i] = check_op(op);
     ok = kinds[i] >= 0;
     if (ok && kinds[i] == K_LAYER)
+      layers[n_layers++] = op;
+    if (ok && kinds[i] == K_ACTS)
       layers[n_layers++] = op;
     if (ok && kinds[i] == K_ELTWISE) /* measured after its fused relu, if any */
       layers[n_layers++] = sole_relu_user(op) ? sole_relu_user(op) : op;
@@ -752,6 +765,10 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const nc_tensor *calib)
   for (size_t k = 0, l = 0; ok && k < n_ops; k++) {
     if (kinds[k] == K_CONSTANT || kinds[k] == K_FUSED)
       continue;
+    if (kinds[k] == K_ACTS) {
+      ok = gq_acts_quantize(&rw, ops[k], act_scale(max_abs[l++], qmax), qmax);
+      continue;
+    }
     const qval *x = lookup(&rw, nc_op_get_operand(ops[k], 0));
     if (!x) { /* cannot happen after the checks: operands are the input or earlier results */
       ok = nc_op_emit_error(ops[k], "graph-quantize: operand #0 has no quantized form");
@@ -841,7 +858,10 @@ const nc_pass_def nc_graph_quantize_pass = {
     "graph.conv_integer or graph.matmul_integer (int32) followed by graph.requantize with the int32 bias, "
     "fixed-point multipliers and shifts (round half to even) and the fused relu. max_pool, flatten, reshape and "
     "the other data-movement ops work on int8 as they are, average pools as the exact integer mean (rounding half "
-    "to even) with their input's scale. The input is quantized with graph.quantize_linear and "
+    "to even) with their input's scale. Residual adds, concats (graph.concat_integer), products of activations "
+    "(graph.mul_integer, channel broadcast) rescale each input to the output scale; activations and single-input "
+    "cones of them (SiLU, hard swish, GELU) become 2^bits-entry tables (graph.lut_integer), softmax "
+    "graph.softmax_integer (graph_quantize_acts.c). The input is quantized with graph.quantize_linear and "
     "the results dequantized with graph.dequantize_linear, so the signature stays f32. Run graph-optimize first "
     "(bias and relu fusion, constant weights). Any op without an integer form is an error at that op.",
   .anchor = "func.func",

@@ -169,6 +169,14 @@ static const nc_value_def o_requantize[] = {
   {"acc", &tc_i32, NC_ARITY_ONE, "the int32 accumulator, e.g. [N, C, D1, ..., Dk]"},
   {"bias", &tc_i32, NC_ARITY_OPTIONAL, "int32 bias: one element, or [C] added along `axis`"},
 };
+static const nc_value_def o_concat_integer[] = {
+  {"inputs", &tc_quant, NC_ARITY_VARIADIC, "quantized tensors, input i worth multiplier[i] * 2^-shift[i] output steps"},
+};
+static const nc_value_def o_mul_integer[] = {
+  {"a", &tc_quant, NC_ARITY_ONE, "quantized input"},
+  {"b", &tc_quant, NC_ARITY_ONE, "quantized input broadcasting to a's shape (e.g. [1, C, 1, 1])"},
+};
+static const nc_value_def o_lut_integer[] = {{"x", &tc_quant, NC_ARITY_ONE, "quantized input (the table's index)"}};
 static const nc_value_def o_eltwise_integer[] = {
   {"a", &tc_quant, NC_ARITY_ONE, "quantized input, real value multiplier[0] * 2^-shift[0] * s_y per step"},
   {"b", &tc_quant, NC_ARITY_ONE, "quantized input of a's shape, real value multiplier[1] * 2^-shift[1] * s_y per step"},
@@ -289,6 +297,28 @@ static const nc_attr_def a_requantize[] = {
   {"axis", &nc_ac_i64, true, NULL, "the channel dim of per-channel multipliers and bias (default 1)"},
   {"output_zero_point", &nc_ac_i64, true, NULL, "added after rounding, in the result type's range (default 0)"},
   {"activation", &nc_ac_string, true, NULL, "\"relu\": clamp below at output_zero_point (absent: none)"},
+};
+static const nc_attr_def a_concat_integer[] = {
+  {"axis", &nc_ac_i64, false, NULL, "the dim joined along, may be negative"},
+  {"multiplier", &nc_ac_i64_array, false, NULL, "fixed-point multipliers in [0, 2^31), one per input"},
+  {"shift", &nc_ac_i64_array, false, NULL, "right shifts in [0, 63], one per input"},
+  {"output_zero_point", &nc_ac_i64, true, NULL, "added after rescaling, in the result type's range (default 0)"},
+};
+static const nc_attr_def a_mul_integer[] = {
+  {"multiplier", &nc_ac_i64, false, NULL, "fixed-point multiplier in [0, 2^31) of the product a * b"},
+  {"shift", &nc_ac_i64, false, NULL, "right shift in [0, 63]"},
+  {"output_zero_point", &nc_ac_i64, true, NULL, "added after rescaling, in the result type's range (default 0)"},
+  {"activation", &nc_ac_string, true, NULL, "\"relu\": clamp below at output_zero_point (absent: none)"},
+};
+static const nc_attr_def a_lut_integer[] = {
+  {"table", &nc_ac_i64_array, false, NULL, "2^bits entries (bits of the input type), indexed by x - its type's minimum"},
+};
+static const nc_attr_def a_softmax_integer[] = {
+  {"table", &nc_ac_i64_array, false, NULL, "2^bits fixed-point values of exp((d - 2^bits + 1) * s_x) in [0, 2^31), d = 0 .. 2^bits - 1"},
+};
+static const nc_attr_def a_hard_sigmoid[] = {
+  {"alpha", &nc_ac_f32, true, NULL, "slope (default 0.2)"},
+  {"beta", &nc_ac_f32, true, NULL, "offset (default 0.5)"},
 };
 static const nc_attr_def a_eltwise_integer[] = {
   {"multiplier", &nc_ac_i64_array, false, NULL, "fixed-point multipliers in [0, 2^31), one per input"},
