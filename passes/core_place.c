@@ -253,6 +253,12 @@ static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores)
     nodes[i] = node;
     st[i].k = 1;
     st[i].work = node ? node_work(node) : 0;
+    if (node) { /* a 4- or 2-bit layer runs at its width's rate: its work in 8-bit cycles shrinks */
+      unsigned w = nc_type_get_width(nc_type_get_element_type(nc_value_get_type(nc_op_get_result(node, 0))));
+      double wrate = (double)nc_chip_desc_macs_per_cycle(&d, w && w < 8 ? w : 8);
+      if (wrate > rate)
+        st[i].work = (int64_t)((double)st[i].work * rate / wrate);
+    }
     st[i].out_bytes = node ? nc_type_get_num_elements(nc_value_get_type(nc_op_get_result(node, 0))) : 0;
     st[i].limit = fixed || !splittable(node) ? 1 : nc_core_node_get_out_channels(node);
   }

@@ -48,6 +48,8 @@ static unsigned type_bits(const nc_type *t)
 int64_t nc_core_bytes(int64_t elements, const nc_type *elt)
 {
   int64_t bits = type_bits(elt);
+  if (bits < 8)
+    bits = 8; /* 4- and 2-bit values live in int8 containers (buffers, messages, the binary) */
   if (elements > (INT64_MAX - 7) / bits)
     return INT64_MAX;
   return (elements * bits + 7) / 8;

@@ -392,9 +392,10 @@ static bool static_i8(nc_op *tile, nc_value *v, const char *what)
 {
   nc_type *t = nc_value_get_type(v);
   if (nc_type_get_kind(t) == NC_TYPE_TENSOR && nc_type_has_static_shape(t) &&
-      nc_type_get_rank(t) <= NC_NCB_MAX_RANK && nc_type_is_integer_of_width(nc_type_get_element_type(t), 8))
+      nc_type_get_rank(t) <= NC_NCB_MAX_RANK && nc_type_is_integer(nc_type_get_element_type(t)) &&
+      np_width_ok(nc_type_get_width(nc_type_get_element_type(t))))
     return true;
-  return nc_op_emit_error(tile, "the node's %s must be a statically shaped int8 tensor on northpole", what);
+  return nc_op_emit_error(tile, "the node's %s must be a statically shaped int8, int4 or int2 tensor on northpole", what);
 }
 
 static bool put_tile(printer *p, nc_op *tile, nc_bytes *b)
@@ -432,7 +433,7 @@ static bool put_tile(printer *p, nc_op *tile, nc_bytes *b)
   nc_bytes_put_i32(b, (int32_t)x);
   nc_bytes_put_i32(b, (int32_t)y);
   nc_bytes_put_u32(b, l.kind);
-  nc_bytes_put_u32(b, l.flags);
+  nc_bytes_put_u32(b, l.flags | (uint32_t)l.bits << NP_WIDTH_SHIFT);
   nc_bytes_put_str(b, name, 32);
   nc_bytes_put_i32(b, (int32_t)index_of(p->io.out_values, p->io.n_outputs, nc_op_get_result(node, 0)));
   nc_bytes_put_u32(b, (uint32_t)n_ops);
@@ -596,6 +597,8 @@ static void put_chip(const nc_chip_desc *d, uint64_t macs, nc_bytes *b)
   nc_bytes_put_u32(b, (uint32_t)d->hop_latency_cycles);
   nc_bytes_put_u32(b, (uint32_t)d->link_bytes_per_cycle);
   nc_bytes_put_u64(b, macs);
+  nc_bytes_put_u32(b, (uint32_t)nc_chip_desc_macs_per_cycle(d, 4));
+  nc_bytes_put_u32(b, (uint32_t)nc_chip_desc_macs_per_cycle(d, 2));
 }
 
 bool np_print_binary(nc_op *module, nc_ncb_writer *w, void *userData)
@@ -614,6 +617,11 @@ bool np_print_binary(nc_op *module, nc_ncb_writer *w, void *userData)
                          (uint64_t)nc_chip_desc_macs_per_cycle(&desc, 8), (uint64_t)desc.hop_latency_cycles,
                          (uint64_t)desc.link_bytes_per_cycle, macs, why, sizeof why))
     return nc_op_emit_error(module, "the chip description is beyond what the northpole binary holds: %s", why);
+  for (unsigned bits = 4; bits >= 2; bits /= 2) /* the 4- and 2-bit rates (falling back to a wider width's) */
+    if (nc_chip_desc_macs_per_cycle(&desc, bits) < 1 || nc_chip_desc_macs_per_cycle(&desc, bits) > NP_MAX_MACS_PER_CYCLE)
+      return nc_op_emit_error(module, "the chip description is beyond what the northpole binary holds: "
+                              "macs_per_cycle at %u bits %lld is outside [1, 2^24]", bits,
+                              (long long)nc_chip_desc_macs_per_cycle(&desc, bits));
   put_chip(&desc, macs, nc_ncb_writer_add_section(w, NP_SECTION_CHIP, 0));
   p.isl = isl_ctx_alloc();
   bool ok = read_io(&p, w);

@@ -11,6 +11,7 @@
 /** A layer as a core runs it (whole node; tiles write their channel slice). */
 typedef struct np_layer {
   uint32_t kind, flags;
+  unsigned bits;             /* the result's width: 8, 4 or 2 (the tile record's flags >> NP_WIDTH_SHIFT) */
   int64_t kernel[2], stride[2], pad[4], dilation[2], group;
   int32_t zero_point;
   size_t n_requant, n_bias;  /* per layer: 1 or all channels; 0 or all channels */

@@ -55,7 +55,9 @@ static bool read_weights(nc_op *node, const nc_dataflow_layer *layer, np_layer *
   nc_type *t = layer->weights ? nc_attr_get_type(layer->weights) : NULL;
   int64_t n = t ? nc_type_get_num_elements(t) : -1;
   const int8_t *data = t ? nc_attr_elements_get_data(layer->weights, &nbytes, &splat) : NULL;
-  if (!data || n < 0 || layer->input_bits != 8 || !nc_type_is_integer_of_width(nc_type_get_element_type(t), 8) ||
+  unsigned wb = t ? nc_type_get_width(nc_type_get_element_type(t)) : 0;
+  if (!data || n < 0 || !np_width_ok(layer->input_bits) || !nc_type_is_integer(nc_type_get_element_type(t)) ||
+      !np_width_ok(wb) ||
       (!splat && nbytes < (size_t)n))
     return nc_op_emit_error(node, "needs int8 data and constant int8 weights on northpole");
   if (splat) {
@@ -74,9 +76,12 @@ static bool read_requantize(nc_op *node, const nc_dataflow_layer *layer, np_laye
 {
   if (!layer->n_requant)
     return nc_op_emit_error(node, "must requantize its sums to int8 on northpole");
-  if (layer->output_zero_point < -128 || layer->output_zero_point > 127 || layer->output_bits != 8)
-    return nc_op_emit_error(node, "must produce int8 with an int8 zero point on northpole");
-  if (layer->clamp_max < 127 || (layer->clamp_min != -128 && layer->clamp_min != 0))
+  /* 8, 4 or 2 bits: the requantize saturates to the width's range (the tile record's width) */
+  int64_t tmax = np_width_ok(layer->output_bits) ? ((int64_t)1 << (layer->output_bits - 1)) - 1 : 127;
+  if (layer->output_zero_point < -128 || layer->output_zero_point > 127 || !np_width_ok(layer->output_bits))
+    return nc_op_emit_error(node, "must produce int8, int4 or int2 with an int8 zero point on northpole");
+  l->bits = layer->output_bits;
+  if (layer->clamp_max < tmax || (layer->clamp_min != -tmax - 1 && layer->clamp_min != 0))
     return nc_op_emit_error(node, "clamps to [%lld, %lld]; northpole saturates to int8 and applies only relu",
                             (long long)layer->clamp_min, (long long)layer->clamp_max);
   l->flags |= layer->clamp_min == 0 ? NP_FLAG_RELU : 0;
@@ -295,8 +300,15 @@ bool np_layer_read(nc_op *node, np_layer *l)
                             "own", kind);
   if (layer.op && layer.kind != NC_DATAFLOW_LAYER_ELTWISE)
     return nc_op_emit_error(node, "combines inputs in a %s layer; northpole does not", kind);
-  if (layer.input_bits != 8)
+  /* conv, matmul and the max pools and copies read 4- and 2-bit data in int8 containers as they are */
+  bool narrow_ok = layer.kind == NC_DATAFLOW_LAYER_CONV || layer.kind == NC_DATAFLOW_LAYER_MATMUL ||
+                   layer.kind == NC_DATAFLOW_LAYER_MAX_POOL || layer.kind == NC_DATAFLOW_LAYER_COPY ||
+                   layer.kind == NC_DATAFLOW_LAYER_GLOBAL_MAX_POOL;
+  if (layer.input_bits != 8 && !(narrow_ok && np_width_ok(layer.input_bits)))
     return nc_op_emit_error(node, "needs int8 data on northpole");
+  l->bits = 8;
+  if (narrow_ok && layer.kind != NC_DATAFLOW_LAYER_CONV && layer.kind != NC_DATAFLOW_LAYER_MATMUL)
+    l->bits = np_width_ok(layer.output_bits) ? layer.output_bits : 8; /* keeps its input's width */
   nc_type *out = nc_value_get_type(nc_op_get_result(node, 0));
   int64_t channels = nc_type_get_rank(out) >= 2 ? nc_type_get_shape(out)[1] : 1;
   const int64_t *ws;

@@ -55,7 +55,7 @@ static int8_t requantize(const np_tile *t, int64_t ch, int64_t acc64)
   }
   if ((t->flags & NP_FLAG_RELU) && r < t->zero_point)
     r = t->zero_point;
-  return (int8_t)(r < -128 ? -128 : r > 127 ? 127 : r);
+  return (int8_t)(r < t->out_min ? t->out_min : r > t->out_max ? t->out_max : r);
 }
 
 /* The 2-D window geometry of conv and pooling: output (oy, ox) reads input
@@ -197,7 +197,7 @@ static bool eltwise_element(np_tile *t, int64_t e, uint32_t *operand, int64_t *m
   int64_t r = (t->flags & NP_FLAG_SUBTRACT ? r0 - r1 : r0 + r1) + t->zero_point;
   if ((t->flags & NP_FLAG_RELU) && r < t->zero_point)
     r = t->zero_point;
-  t->out_data[e] = (int8_t)(r < -128 ? -128 : r > 127 ? 127 : r);
+  t->out_data[e] = (int8_t)(r < t->out_min ? t->out_min : r > t->out_max ? t->out_max : r);
   return true;
 }
 
@@ -221,7 +221,7 @@ static bool concat_element(np_tile *t, int64_t e, uint32_t *operand, int64_t *mi
   int64_t r = round_shift((int64_t)t->in_data[i][idx] * t->multiplier[i], t->shift[i]) + t->zero_point;
   if ((t->flags & NP_FLAG_RELU) && r < t->zero_point)
     r = t->zero_point;
-  t->out_data[e] = (int8_t)(r < -128 ? -128 : r > 127 ? 127 : r);
+  t->out_data[e] = (int8_t)(r < t->out_min ? t->out_min : r > t->out_max ? t->out_max : r);
   return true;
 }
 
@@ -242,7 +242,7 @@ static bool mul_element(np_tile *t, int64_t e, uint32_t *operand, int64_t *missi
               t->zero_point;
   if ((t->flags & NP_FLAG_RELU) && r < t->zero_point)
     r = t->zero_point;
-  t->out_data[e] = (int8_t)(r < -128 ? -128 : r > 127 ? 127 : r);
+  t->out_data[e] = (int8_t)(r < t->out_min ? t->out_min : r > t->out_max ? t->out_max : r);
   return true;
 }
 

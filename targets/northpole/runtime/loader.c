@@ -449,6 +449,17 @@ static bool load_tile(loader *l, np_sim *s, np_tile *t)
       return bad(l, "the node name has a byte that is not printable ASCII");
   if (t->x < 0 || t->y < 0 || (uint32_t)t->x >= s->chip.cols || (uint32_t)t->y >= s->chip.rows)
     return bad(l, "position (%d, %d) is outside the %ux%u grid", t->x, t->y, s->chip.cols, s->chip.rows);
+  t->bits = (t->flags >> NP_WIDTH_SHIFT) & 0xff;
+  if (t->flags >> NP_WIDTH_SHIFT > 0xff)
+    t->bits = 0xff; /* refused below, with the rest of the flags */
+  t->flags &= (1u << NP_WIDTH_SHIFT) - 1;
+  if (!t->bits)
+    t->bits = 8; /* an older binary */
+  if (!np_width_ok(t->bits))
+    return bad(l, "layer width %u bits is not 8, 4 or 2", t->bits);
+  t->out_max = (int32_t)((1u << (t->bits - 1)) - 1);
+  t->out_min = -t->out_max - 1;
+  t->rate = t->bits == 8 ? s->chip.macs_per_cycle : t->bits == 4 ? s->chip.macs_per_cycle_4 : s->chip.macs_per_cycle_2;
   if (t->flags & ~NP_KNOWN_FLAGS)
     return bad(l, "flags 0x%x has bits this version does not know (known: 0x%x)", t->flags, NP_KNOWN_FLAGS);
   if (t->n_operands < 1 || t->n_operands > NP_MAX_OPERANDS)
@@ -602,8 +613,17 @@ static bool load_chip(loader *l, const nc_ncb *ncb, np_chip *ch)
   ch->hop_latency_cycles = nc_cursor_u32(&l->c);
   ch->link_bytes_per_cycle = nc_cursor_u32(&l->c);
   ch->macs_per_inference = nc_cursor_u64(&l->c);
+  ch->macs_per_cycle_4 = ch->macs_per_cycle_2 = ch->macs_per_cycle; /* an older binary: 8 bits only */
+  if (!l->c.bad && l->c.pos == 40 && l->c.len == 48) {
+    ch->macs_per_cycle_4 = nc_cursor_u32(&l->c);
+    ch->macs_per_cycle_2 = nc_cursor_u32(&l->c);
+  }
   if (l->c.bad || l->c.pos != l->c.len)
-    return bad(l, "the chip section has %zu bytes, not 40", (size_t)found->size);
+    return bad(l, "the chip section has %zu bytes, not 40 or 48", (size_t)found->size);
+  if (!ch->macs_per_cycle_4 || ch->macs_per_cycle_4 > NP_MAX_MACS_PER_CYCLE || !ch->macs_per_cycle_2 ||
+      ch->macs_per_cycle_2 > NP_MAX_MACS_PER_CYCLE)
+    return bad(l, "macs_per_cycle at 4 or 2 bits (%u, %u) is outside [1, 2^24]", ch->macs_per_cycle_4,
+               ch->macs_per_cycle_2);
   char why[160];
   if (!np_chip_fields_ok(ch->rows, ch->cols, ch->clock_hz, ch->sram_bytes, ch->macs_per_cycle, ch->hop_latency_cycles,
                          ch->link_bytes_per_cycle, ch->macs_per_inference, why, sizeof why))

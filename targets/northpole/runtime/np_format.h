@@ -16,11 +16,16 @@
  *   u32 hop_latency_cycles      NoC cycles per hop
  *   u32 link_bytes_per_cycle    NoC link width (>= 1)
  *   u64 macs_per_inference      the network's multiply-accumulates
+ *   u32 macs_per_cycle_4, _2    per core at 4 and 2 bits (1..2^24; absent in older
+ *                               binaries, whose 40-byte section runs every layer at 8 bits)
  *
  * Section NP_SECTION_TILE (id = tile number), one per core with work:
  *   i32 x, y                    grid position
  *   u32 kind                    NP_KIND_*
- *   u32 flags                   NP_FLAG_RELU, NP_FLAG_SUBTRACT, NP_FLAG_COUNT_PAD
+ *   u32 flags                   NP_FLAG_RELU, NP_FLAG_SUBTRACT, NP_FLAG_COUNT_PAD in bits 0..7;
+ *                               bits 8..15: the layer's width (8, 4 or 2; 0 in older binaries
+ *                               means 8): results saturate to [-2^(w-1), 2^(w-1)-1], stored in
+ *                               int8 containers, and MACs run at the chip's rate for w bits
  *   char node[32]               the dataflow node (layer) name
  *   i32 output_index            network output the tile's result is (-1: none)
  *   u32 n_operands              1..NP_MAX_OPERANDS, then per operand:
@@ -33,7 +38,7 @@
  *   u32 n_requant               0, 1 or ch_hi - ch_lo; then i32 multiplier[n], i32 shift[n]
  *                               (NP_KIND_ELTWISE: n_operands, the rescale of each operand)
  *   u32 n_bias                  0 or ch_hi - ch_lo; then i32 bias[n]
- *   u64 weight_bytes            then the int8 weights, zero-padded to 8 bytes:
+ *   u64 weight_bytes            then the int8 weights (4- and 2-bit ones in int8 containers), zero-padded to 8 bytes:
  *                               conv [ch_hi-ch_lo, C/group, kh, kw]; matmul [K, ch_hi-ch_lo]
  *   u32 n_buffers               then per buffer: char name[16], u32 kind (NP_BUF_*),
  *                               u32 operand (input buffers), i64 offset, i64 bytes,
@@ -84,6 +89,7 @@ enum {
   NP_KIND_AVG_POOL = 6, NP_KIND_CONCAT = 7, NP_KIND_MUL = 8, NP_KIND_LUT = 9, NP_KIND_SOFTMAX = 10,
 };
 enum { NP_FLAG_RELU = 1, NP_FLAG_SUBTRACT = 2, NP_FLAG_COUNT_PAD = 4 };
+#define NP_WIDTH_SHIFT 8 /* the tile record's flags: bits 8..15 hold the layer's width */
 enum { NP_BUF_WEIGHTS = 1, NP_BUF_BIAS = 2, NP_BUF_INPUT = 3, NP_BUF_OUTPUT = 4, NP_BUF_SCRATCH = 5 };
 enum { NP_OP_RECV = 1, NP_OP_COMPUTE = 2, NP_OP_SEND = 3, NP_OP_WAIT = 4 };
 #define NP_MAX_OPERANDS 32

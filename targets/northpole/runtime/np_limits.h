@@ -29,6 +29,12 @@
 /* The tile flags this version knows. */
 #define NP_KNOWN_FLAGS ((uint32_t)(NP_FLAG_RELU | NP_FLAG_SUBTRACT | NP_FLAG_COUNT_PAD))
 
+/** Whether a layer width (bits, the tile record's flags >> NP_WIDTH_SHIFT) is one northpole runs. */
+static inline bool np_width_ok(uint64_t bits)
+{
+  return bits == 8 || bits == 4 || bits == 2;
+}
+
 /** Checks the chip fields against their ranges; on failure writes which
  * field and its bound into why[0..n) and returns false. */
 static inline bool np_chip_fields_ok(uint64_t rows, uint64_t cols, uint64_t clock_hz, uint64_t sram_bytes,

@@ -60,6 +60,9 @@ typedef struct np_tile {
   /* from the binary */
   int32_t x, y;
   uint32_t kind, flags;
+  uint32_t bits;        /* the layer's width (flags >> NP_WIDTH_SHIFT; 0 read as 8) */
+  int32_t out_min, out_max; /* its saturation range */
+  uint32_t rate;        /* its MACs per cycle (the chip's rate at its width) */
   char node[32];
   int32_t output_index;
   uint32_t n_operands;
@@ -118,6 +121,7 @@ typedef struct np_chip {
   uint64_t clock_hz;
   uint32_t sram_bytes, macs_per_cycle, hop_latency_cycles, link_bytes_per_cycle;
   uint64_t macs_per_inference;
+  uint32_t macs_per_cycle_4, macs_per_cycle_2; /* at 4 and 2 bits (older binaries: the 8-bit rate) */
 } np_chip;
 
 typedef struct np_sim {

@@ -312,7 +312,7 @@ static bool do_compute(run_ctx *r, np_tile *t, const np_instr *in)
         }
       }
   }
-  uint64_t rate = r->s->chip.macs_per_cycle, cycles = ceil_div(macs, rate) + ceil_div(vops, rate);
+  uint64_t rate = t->rate, cycles = ceil_div(macs, rate) + ceil_div(vops, rate);
   if (!cycles)
     cycles = 1;
   t->t = np_sat_add(t->t, cycles);
@@ -577,7 +577,12 @@ static void np_sim_figures(const void *state, nc_figures *f, void *userData)
   const np_chip *ch = &s->chip;
   double cpi = s->batch > 1 ? (double)(s->last_end - s->first_end) / (double)(s->batch - 1) : (double)s->latency;
   uint64_t cores = (uint64_t)ch->rows * ch->cols;
-  double bound = (double)ch->macs_per_inference / ((double)cores * ch->macs_per_cycle);
+  /* each layer's MACs at its own width's rate: the inference's MACs at the tiles' mix of rates */
+  double cyc = 0, macs = 0;
+  for (size_t i = 0; i < s->n_tiles; i++)
+    macs += (double)s->tiles[i].macs, cyc += (double)s->tiles[i].macs / s->tiles[i].rate;
+  double per_mac = macs > 0 ? cyc / macs : 1.0 / ch->macs_per_cycle; /* cycles per MAC on one core */
+  double bound = (double)ch->macs_per_inference * per_mac / (double)cores;
   nc_figures_set_text(f, "target", "northpole");
   nc_figures_set_int(f, "inferences", (int64_t)s->batch);
   nc_figures_set_int(f, "total_cycles", (int64_t)s->total_cycles);
@@ -593,7 +598,7 @@ static void np_sim_figures(const void *state, nc_figures *f, void *userData)
   nc_figures_set_int(f, "cores_used", (int64_t)s->n_tiles);
   nc_figures_set_int(f, "cores_total", (int64_t)cores);
   nc_figures_set_real(f, "used_roofline_bound_cycles",
-                      (double)ch->macs_per_inference / ((double)s->n_tiles * ch->macs_per_cycle));
+                      (double)ch->macs_per_inference * per_mac / (double)s->n_tiles);
   for (size_t i = 0; i < s->n_tiles; i++) {
     const np_tile *t = &s->tiles[i];
     nc_figures *c = nc_figures_add_core(f);
@@ -605,7 +610,7 @@ static void np_sim_figures(const void *state, nc_figures *f, void *userData)
     nc_figures_set_int(c, "bytes_sent", (int64_t)t->bytes_sent);
     nc_figures_set_real(c, "utilisation", s->total_cycles ? (double)t->busy / (double)s->total_cycles : 0);
     nc_figures_set_real(c, "mac_utilisation",
-                        s->total_cycles ? (double)t->macs / ((double)s->total_cycles * ch->macs_per_cycle) : 0);
+                        s->total_cycles ? (double)t->macs / ((double)s->total_cycles * t->rate) : 0);
   }
 }
 

@@ -127,6 +127,10 @@ def corrupt_fields(path, d):
     out("iter-zero-word", lambda m: struct.pack_into("<I", m, f["iters"] + 20, 7))
     out("instr-zero-word", lambda m: struct.pack_into("<I", m, f["instrs"] + 4, 7))
     out("flags", lambda m: struct.pack_into("<I", m, f["flags"], 10))
+    # the layer width in flags bits 8..15: 3 is not 8, 4 or 2; 0 is an older binary's 8
+    fl = struct.unpack_from("<I", b, f["flags"])[0] & 0xff
+    out("width3", lambda m: struct.pack_into("<I", m, f["flags"], fl | 3 << 8))
+    out("width0", lambda m: struct.pack_into("<I", m, f["flags"], fl))
     def wait(m):
         struct.pack_into("<Iiqqqq", m, f["instrs"], 4, 0, 1 << 62, 0, 0, 0)
     out("wait", wait)
