@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "../../common/runtime/sim.h"
+#include "nc/runtime/nc_trace.h"
 #include "np_format.h"
 
 /** A set of flat element indices (see np_format.h). */
@@ -122,6 +123,7 @@ typedef struct np_sim {
   size_t n_tiles;
   np_tile *tiles;
   np_stream *streams;
+  nc_trace *trace; /* NULL: runs are not traced (nc_trace.h) */
   /* last run */
   size_t batch;
   uint64_t total_cycles, first_end, last_end, latency;
