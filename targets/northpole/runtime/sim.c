@@ -430,8 +430,11 @@ static void step_host(run_ctx *r)
   np_msg *m = pack(-1, r->h_inf, hs->step, what, data);
   m->iter_operand = (int)hs->operand;
   uint64_t serial = ceil_div((uint64_t)what->elements, s->chip.link_bytes_per_cycle);
-  if (s->trace)
-    nc_trace_complete(s->trace, 0, 0, "stream", t->node, r->h_t, serial, (int64_t)r->h_inf);
+  if (s->trace) {
+    char name[64];
+    snprintf(name, sizeof name, "input to %s", t->node);
+    nc_trace_complete(s->trace, 0, 0, "stream", name, r->h_t, serial, (int64_t)r->h_inf);
+  }
   r->h_t = np_sat_add(r->h_t, serial);
   m->arrival = np_sat_add(r->h_t, hops(t, -1, -1) * s->chip.hop_latency_cycles);
   post(t, m);

@@ -57,6 +57,8 @@ static void trace_tracks(xbar_state *s)
         snprintf(name, sizeof name, "core (%u, %u) %s crossbar", x, y, st->name);
         nc_trace_name_track(s->trace, 1, 2 * (int)c + TRACK_XBAR, name);
       }
+      if (st->matrix && k % (st->row_tiles * st->col_tiles) >= st->col_tiles)
+        continue; /* a row tile's partial sums are added by its column's owner */
       snprintf(name, sizeof name, "core (%u, %u) %s digital", x, y, st->name);
       nc_trace_name_track(s->trace, 1, 2 * (int)c + TRACK_DIGITAL, name);
     }
