@@ -180,7 +180,7 @@ bool nc_trace_finish(nc_trace *tr)
     put_string(tr, note);
   }
   fputs("}}\n", tr->out);
-  bool ok = !tr->failed && !ferror(tr->out);
+  bool ok = !tr->failed && fflush(tr->out) == 0 && !ferror(tr->out);
   free(tr);
   return ok;
 }
