@@ -335,42 +335,74 @@ static nc_named_attr named(rewrite *rw, const char *name, nc_attr *value)
   return (nc_named_attr){nc_ident_get_cstr(rw->ctx, name), value};
 }
 
-/* The layer's weights as doubles in the layout of the integer op ([M, C/g,
- * k..] for conv; [K, N] times alpha for gemm and matmul), with the number
- * of output channels and the stride between channel indices (channel of
- * element k = (k / inner) % channels); bias (beta * c for gemm) per channel
- * or NULL. */
+/* The layer's weights in the layout of the integer op ([M, C/g, k..] for
+ * conv; [K, N] times alpha for gemm and matmul), read as doubles a block of
+ * rows at a time from the constant (never copied whole: a large gemm's
+ * weights are hundreds of MB), with the number of output channels; bias
+ * (beta * c for gemm) per channel or NULL. A conv row is one output channel
+ * (`row_len` = C/g * k..); a gemm row is one k (`row_len` = N, the channels). */
 typedef struct layer_data {
-  nc_tensor *w;   /* f64 in the integer op's layout */
-  double *bias;   /* channels entries, or NULL */
-  int64_t channels, inner;
+  nc_tensor *src; /* the constant as stored: &view, or a copy (owned) */
+  nc_tensor view;
+  bool owned;
+  bool conv, trans_b;
+  double alpha;
+  int64_t rows, row_len, channels;
+  int rank;
+  int64_t shape[NC_TENSOR_MAX_RANK]; /* of the integer op's weights */
+  double *bias;                      /* channels entries, or NULL */
 } layer_data;
+
+/* Rows [r0, r0 + n) into out (n x row_len): contiguous reads of f32 data,
+ * a transposed gemm read column block by column block. */
+static void layer_rows(const layer_data *L, int64_t r0, int64_t n, double *out)
+{
+  const float *f = L->src->dtype == NC_DT_F32 ? L->src->data : NULL;
+  int64_t len = L->row_len;
+  if (!L->trans_b) { /* row r is src[r * len ...], times alpha for gemm */
+    for (int64_t r = 0; r < n; r++)
+      for (int64_t j = 0; j < len; j++) {
+        int64_t k = (r0 + r) * len + j;
+        double v = f ? (double)f[k] : nc_tensor_get_f64(L->src, k);
+        out[r * len + j] = L->conv ? v : L->alpha * v;
+      }
+    return;
+  }
+  /* [K, N] = w^T with w [N, K]: element (i, j) is src[j * K + i] */
+  for (int64_t jb = 0; jb < len; jb += 64) /* 64 x 64 tiles stay in cache */
+    for (int64_t j = jb; j < len && j < jb + 64; j++)
+      for (int64_t r = 0; r < n; r++) {
+        int64_t k = j * L->rows + r0 + r;
+        out[r * len + j] = L->alpha * (f ? (double)f[k] : nc_tensor_get_f64(L->src, k));
+      }
+}
 
 static bool layer_read(nc_op *op, layer_data *L)
 {
   memset(L, 0, sizeof *L);
   nc_value *wv = nc_op_get_operand(op, 1), *bv = nc_op_get_num_operands(op) > 2 ? nc_op_get_operand(op, 2) : NULL;
-  nc_tensor *w = gp_constant_tensor(wv), *b = bv ? gp_constant_tensor(bv) : NULL;
+  L->owned = !gp_constant_view(wv, &L->view);
+  nc_tensor *w = L->owned ? gp_constant_tensor(wv) : &L->view, *b = bv ? gp_constant_tensor(bv) : NULL;
   bool ok = w && (!bv || b);
-  bool conv = gp_is(op, "conv");
+  L->conv = gp_is(op, "conv");
   nc_gemm_params gp = {1.0, 1.0, false, false};
   if (ok && gp_is(op, "gemm"))
     ok = nc_graph_get_gemm_params(op, &gp);
-  if (ok && conv) {
-    L->w = nc_tensor_create(NC_DT_F64, w->rank, w->shape, 0);
-    for (int64_t k = 0, n = nc_tensor_num_elements(w); k < n; k++)
-      nc_tensor_set_f64(L->w, k, nc_tensor_get_f64(w, k));
-    L->channels = w->shape[0];
-    L->inner = nc_tensor_num_elements(w) / (L->channels ? L->channels : 1);
+  L->src = w;
+  if (ok && L->conv) {
+    L->rank = w->rank;
+    memcpy(L->shape, w->shape, sizeof L->shape);
+    L->channels = L->rows = w->shape[0];
+    L->row_len = nc_tensor_num_elements(w) / (L->channels ? L->channels : 1);
   } else if (ok) { /* [K, N] = trans_b ? w^T : w, times alpha */
     int64_t k_dim = w->shape[gp.trans_b ? 1 : 0], n_dim = w->shape[gp.trans_b ? 0 : 1];
-    L->w = nc_tensor_create(NC_DT_F64, 2, (int64_t[]){k_dim, n_dim}, 0);
-    for (int64_t i = 0; i < k_dim; i++)
-      for (int64_t j = 0; j < n_dim; j++)
-        nc_tensor_set_f64(L->w, i * n_dim + j,
-                          gp.alpha * nc_tensor_get_f64(w, gp.trans_b ? j * k_dim + i : i * n_dim + j));
-    L->channels = n_dim;
-    L->inner = 1;
+    L->rank = 2;
+    L->shape[0] = k_dim;
+    L->shape[1] = n_dim;
+    L->trans_b = gp.trans_b;
+    L->alpha = gp.alpha;
+    L->rows = k_dim;
+    L->channels = L->row_len = n_dim;
   }
   if (ok && b) { /* conv: [M]; gemm: c broadcast to [M, N], equal over rows */
     L->bias = nc_xcalloc((size_t)L->channels + 1, sizeof *L->bias);
@@ -378,15 +410,23 @@ static bool layer_read(nc_op *op, layer_data *L)
     for (int64_t c = 0; c < L->channels; c++)
       L->bias[c] = gp.beta * nc_tensor_get_f64(b, nb == 1 ? 0 : c % nb);
   }
-  nc_tensor_destroy(w);
   nc_tensor_destroy(b);
   return ok;
 }
 
 static void layer_free(layer_data *L)
 {
-  nc_tensor_destroy(L->w);
+  if (L->owned)
+    nc_tensor_destroy(L->src);
   free(L->bias);
+}
+
+/* Rows per block of layer_rows: about 1 MB of doubles, at least one row. */
+static int64_t block_rows(const layer_data *L)
+{
+  int64_t n = L->row_len > 0 ? ((int64_t)1 << 17) / L->row_len : 1;
+  n = n < 1 ? 1 : n > 64 && L->trans_b ? 64 : n;
+  return n;
 }
 
 /* Replaces one layer: int8 weights, conv_integer / matmul_integer, int32
@@ -400,29 +440,61 @@ static bool quantize_layer(rewrite *rw, nc_op *op, const qval *x, float sy, int 
     layer_free(&L);
     return nc_op_emit_error(op, "graph-quantize cannot read the constant weights of '%s'", name);
   }
-  bool ok = true, conv = gp_is(op, "conv");
-  int64_t C = L.channels, n = nc_tensor_num_elements(L.w);
-  const double *w = L.w->data;
+  bool ok = true, conv = L.conv;
+  int64_t C = L.channels, len = L.row_len, nblk = block_rows(&L);
   double *sw = nc_xcalloc((size_t)C + 1, sizeof *sw);
-  for (int64_t k = 0; k < n && ok; k++) {
-    ok = isfinite(w[k]);
-    sw[(k / L.inner) % C] = fmax(sw[(k / L.inner) % C], fabs(w[k]));
+  double *w = nc_xmalloc((size_t)(nblk * len + 1) * sizeof *w);
+  /* A transposed f32 gemm is read in its stored order ([N, K]: channel j's
+   * weights are contiguous), so neither pass strides across pages. */
+  const float *ft = L.trans_b && L.src->dtype == NC_DT_F32 ? L.src->data : NULL;
+  for (int64_t j = 0; ft && j < len && ok; j++)
+    for (int64_t i = 0; i < L.rows && ok; i++) {
+      double v = L.alpha * (double)ft[j * L.rows + i], a = fabs(v);
+      ok = isfinite(v);
+      sw[j] = a > sw[j] ? a : sw[j];
+    }
+  /* channel of row r, element j: conv r, gemm j */
+  for (int64_t r0 = 0; !ft && r0 < L.rows && ok; r0 += nblk) {
+    int64_t n = L.rows - r0 < nblk ? L.rows - r0 : nblk;
+    layer_rows(&L, r0, n, w);
+    for (int64_t r = 0; r < n && ok; r++)
+      for (int64_t j = 0; j < len && ok; j++) {
+        double v = w[r * len + j], a = fabs(v);
+        int64_t c = conv ? r0 + r : j;
+        ok = isfinite(v);
+        sw[c] = a > sw[c] ? a : sw[c];
+      }
   }
   for (int64_t c = 0; c < C && ok && L.bias; c++)
     ok = isfinite(L.bias[c]);
   if (!ok) {
     free(sw);
+    free(w);
     layer_free(&L);
     return nc_op_emit_error(op, "graph-quantize cannot quantize '%s': its weights or bias are not finite", name);
   }
   /* weights: per output channel, symmetric in [-qmax, qmax] */
   for (int64_t c = 0; c < C; c++)
     sw[c] = sw[c] > 0 ? sw[c] / qmax : 1.0;
-  nc_tensor *wq = nc_tensor_create(NC_DT_I8, L.w->rank, L.w->shape, 0);
-  for (int64_t k = 0; k < n; k++) {
-    double q = rint(w[k] / sw[(k / L.inner) % C]);
-    ((int8_t *)wq->data)[k] = (int8_t)(q > qmax ? qmax : q < -qmax ? -qmax : q);
+  nc_tensor *wq = nc_tensor_create(NC_DT_I8, L.rank, L.shape, 0);
+  int8_t *wq8 = wq->data;
+  for (int64_t i0 = 0; ft && i0 < L.rows; i0 += 256) /* 256 x 256 tiles: reads along K, writes along N */
+    for (int64_t j0 = 0; j0 < len; j0 += 256)
+      for (int64_t j = j0; j < len && j < j0 + 256; j++)
+        for (int64_t i = i0; i < L.rows && i < i0 + 256; i++) {
+          double q = rint(L.alpha * (double)ft[j * L.rows + i] / sw[j]);
+          wq8[i * len + j] = (int8_t)(q > qmax ? qmax : q < -qmax ? -qmax : q);
+        }
+  for (int64_t r0 = 0; !ft && r0 < L.rows; r0 += nblk) {
+    int64_t n = L.rows - r0 < nblk ? L.rows - r0 : nblk;
+    layer_rows(&L, r0, n, w);
+    for (int64_t r = 0; r < n; r++)
+      for (int64_t j = 0; j < len; j++) {
+        double q = rint(w[r * len + j] / sw[conv ? r0 + r : j]);
+        wq8[(r0 + r) * len + j] = (int8_t)(q > qmax ? qmax : q < -qmax ? -qmax : q);
+      }
   }
+  free(w);
   nc_value *wv = add_blob(rw, op, wq, rw->i8, nc_op_get_operand(op, 1), "_q", "weight", loc);
   nc_tensor_destroy(wq);
 

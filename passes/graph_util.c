@@ -61,6 +61,30 @@ nc_tensor *gp_constant_tensor(nc_value *v)
   return value ? gp_tensor_from_attr(value) : NULL;
 }
 
+bool gp_constant_view(nc_value *v, nc_tensor *view)
+{
+  nc_op *def = nc_value_get_defining_op(v);
+  nc_attr *value = def && gp_is(def, "constant") ? nc_op_get_attr_str(def, "value") : NULL;
+  nc_attr_kind k = value ? nc_attr_get_kind(value) : NC_ATTR_DENSE_ELEMENTS;
+  if (!value || (k != NC_ATTR_DENSE_ELEMENTS && k != NC_ATTR_DENSE_RESOURCE))
+    return false;
+  size_t nbytes;
+  bool splat;
+  const void *data = nc_attr_elements_get_data(value, &nbytes, &splat);
+  const nc_type *t = nc_attr_get_type(value);
+  nc_dtype dt;
+  if (!data || splat || nc_type_get_kind(t) != NC_TYPE_TENSOR || !nc_type_has_static_shape(t) ||
+      nc_type_get_rank(t) > NC_TENSOR_MAX_RANK || !nc_interp_dtype_from_type(nc_type_get_element_type(t), &dt))
+    return false;
+  memset(view, 0, sizeof *view);
+  view->dtype = dt;
+  view->rank = (int)nc_type_get_rank(t);
+  for (int i = 0; i < view->rank; i++)
+    view->shape[i] = nc_type_get_shape(t)[i];
+  view->data = (void *)data;
+  return nbytes == nc_tensor_num_bytes(view);
+}
+
 nc_attr *gp_attr_from_tensor(nc_context *ctx, const nc_tensor *t, nc_type *type, const char *name_hint,
                              int64_t dense_limit)
 {

@@ -29,6 +29,12 @@ bool gp_is_graph_op(NC_KEEP const nc_op *op);
  * is larger than `limit_bytes` (0: no limit). */
 NC_GIVE nc_tensor *gp_tensor_for_type(NC_KEEP const nc_type *t, size_t limit_bytes);
 
+/** A constant's data without a copy: fills *view (dtype, rank, shape, data
+ * pointing into the attribute, which must outlive it; never destroy it) and
+ * returns true if `v` is a graph.constant whose attribute stores every
+ * element (not a splat). */
+bool gp_constant_view(NC_KEEP nc_value *v, nc_tensor *view);
+
 /** The elements attribute (dense or dense_resource) as a new host tensor,
  * splats expanded; NULL if it has no data or no host form. */
 NC_GIVE nc_tensor *gp_tensor_from_attr(NC_KEEP nc_attr *value);

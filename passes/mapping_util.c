@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <isl/aff.h>
 #include <isl/ilp.h>
 #include <isl/map.h>
 #include <isl/options.h>
@@ -16,6 +17,7 @@
 #include <isl/val.h>
 
 #include "nc/dialects/dataflow/dataflow.h"
+#include "nc/dialects/dataflow/deps.h"
 #include "nc/passes/mapping.h"
 
 /* isl errors become NULL returns, not aborts, while the scope is alive. */
@@ -219,6 +221,115 @@ static isl_stat count_point(isl_point *pt, void *user)
   return isl_stat_ok;
 }
 
+/* One offset coordinate of a box at an iteration: the affine function's
+ * coefficients when it has no integer divisions, isl's evaluation if it has. */
+static bool eval_offset(isl_aff *aff, const int64_t *coords, int n_in, int64_t *out)
+{
+  if (isl_aff_dim(aff, isl_dim_div) == 0) {
+    isl_val *v = isl_aff_get_constant_val(aff);
+    bool ok = v && isl_val_is_int(v);
+    int64_t r = ok ? isl_val_get_num_si(v) : 0;
+    isl_val_free(v);
+    for (int i = 0; ok && i < n_in; i++) {
+      v = isl_aff_get_coefficient_val(aff, isl_dim_in, i);
+      ok = v && isl_val_is_int(v);
+      r += ok ? isl_val_get_num_si(v) * coords[i] : 0;
+      isl_val_free(v);
+    }
+    *out = r;
+    return ok;
+  }
+  isl_point *pt = isl_point_zero(isl_aff_get_domain_space(aff));
+  for (int i = 0; i < n_in; i++)
+    pt = isl_point_set_coordinate_val(pt, isl_dim_set, i, isl_val_int_from_si(isl_aff_get_ctx(aff), coords[i]));
+  isl_val *v = isl_aff_eval(isl_aff_copy(aff), pt);
+  bool ok = v && isl_val_is_int(v);
+  *out = ok ? isl_val_get_num_si(v) : 0;
+  isl_val_free(v);
+  return ok;
+}
+
+typedef struct box_walk {
+  const nc_iters *it;
+  nc_write_boxes *out;
+  isl_multi_aff *off;
+  int64_t coords[NC_MAX_RANK];
+  bool failed;
+} box_walk;
+
+static isl_stat box_point(isl_point *pt, void *user)
+{
+  box_walk *bw = user;
+  for (int i = 0; i < bw->it->dim; i++) {
+    isl_val *v = isl_point_get_coordinate_val(pt, isl_dim_set, i);
+    bw->coords[i] = v ? isl_val_get_num_si(v) : 0;
+    isl_val_free(v);
+  }
+  isl_point_free(pt);
+  int64_t r = nc_iters_rank(bw->it, bw->coords);
+  if (r < 0) {
+    bw->failed = true;
+    return isl_stat_error;
+  }
+  bw->out->present[r] = true;
+  for (int d = 0; d < bw->out->dim; d++) {
+    isl_aff *a = isl_multi_aff_get_at(bw->off, d);
+    bool ok = a && eval_offset(a, bw->coords, bw->it->dim, &bw->out->offset[(size_t)r * (size_t)bw->out->dim + (size_t)d]);
+    isl_aff_free(a);
+    if (!ok) {
+      bw->failed = true;
+      return isl_stat_error;
+    }
+  }
+  return isl_stat_ok;
+}
+
+int nc_mapping_write_boxes(const nc_op *node, int64_t lo, int64_t hi, isl_ctx *ctx, nc_write_boxes *out)
+{
+  memset(out, 0, sizeof *out);
+  nc_iters it;
+  if (!nc_iters_of_node(node, ctx, &it))
+    return -1;
+  mapping_isl_scope scope = mapping_isl_scope_enter(ctx);
+  isl_map *w = nc_dataflow_node_get_writes(node, ctx);
+  int n_out = w ? (int)isl_map_dim(w, isl_dim_out) : -1;
+  if (w && lo < hi && n_out >= 1) {
+    isl_set *slice = isl_set_universe(isl_space_range(isl_map_get_space(w)));
+    slice = isl_set_lower_bound_si(slice, isl_dim_set, 0, lo);
+    slice = isl_set_upper_bound_si(slice, isl_dim_set, 0, hi - 1);
+    w = isl_map_intersect_range(w, slice);
+  }
+  isl_multi_aff *off = NULL;
+  int answer = w && n_out <= NC_MAX_RANK && it.dim <= NC_MAX_RANK && (int)isl_map_dim(w, isl_dim_in) == it.dim
+                   ? nc_deps_map_fixed_box(w, &off, out->size, &out->per_iter)
+                   : -1;
+  if (answer == 1) {
+    out->dim = n_out;
+    out->n = it.n;
+    out->present = nc_xcalloc(it.n + 1, sizeof *out->present);
+    out->offset = nc_xcalloc((it.n + 1) * (size_t)(n_out ? n_out : 1), sizeof *out->offset);
+    box_walk bw = {&it, out, off, {0}, false};
+    isl_set *dom = isl_map_domain(isl_map_copy(w));
+    if (!dom || isl_set_foreach_point(dom, box_point, &bw) != isl_stat_ok || bw.failed)
+      answer = -1;
+    isl_set_free(dom);
+  }
+  isl_multi_aff_free(off);
+  isl_map_free(w);
+  mapping_isl_scope_exit(scope);
+  nc_iters_clear(&it);
+  if (answer != 1)
+    nc_write_boxes_clear(out);
+  return answer;
+}
+
+void nc_write_boxes_clear(nc_write_boxes *b)
+{
+  free(b->present);
+  free(b->offset);
+  memset(b, 0, sizeof *b);
+}
+
 bool nc_mapping_output_elements(const nc_op *node, int64_t lo, int64_t hi, isl_ctx *ctx, int64_t **counts,
                                   size_t *n)
 {
@@ -240,10 +351,20 @@ bool nc_mapping_output_elements(const nc_op *node, int64_t lo, int64_t hi, isl_c
     w = isl_map_intersect_range(w, slice);
   }
   counter c = {&it, nc_xcalloc(it.n + 1, sizeof *c.counts), {0}, false};
-  isl_set *pairs = w ? isl_map_wrap(w) : NULL;
-  bool ok = pairs && nc_set_fits_enumeration(pairs, NC_ITERS_MAX_POINTS) &&
-            isl_set_foreach_point(pairs, count_point, &c) == isl_stat_ok && !c.failed;
-  isl_set_free(pairs);
+  nc_write_boxes boxes;
+  int boxed = w ? nc_mapping_write_boxes(node, lo, hi, ctx, &boxes) : -1;
+  bool ok = boxed == 1;
+  if (ok)
+    for (size_t i = 0; i < it.n; i++)
+      c.counts[i] = boxes.present[i] ? boxes.per_iter : 0;
+  nc_write_boxes_clear(&boxes);
+  if (boxed == 0) {
+    isl_set *pairs = isl_map_wrap(isl_map_copy(w));
+    ok = pairs && nc_set_fits_enumeration(pairs, NC_ITERS_MAX_POINTS) &&
+         isl_set_foreach_point(pairs, count_point, &c) == isl_stat_ok && !c.failed;
+    isl_set_free(pairs);
+  }
+  isl_map_free(w);
   mapping_isl_scope_exit(scope);
   if (ok) {
     *counts = c.counts;

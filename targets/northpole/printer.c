@@ -7,8 +7,9 @@
  * section per input says how the host streams it (rows or pixels, as
  * dataflow-deps assumed); one section per tile holds its layer (printer_layer.c)
  * restricted to its output channels, its buffers and their lifetimes, the
- * output elements of every node iteration (enumerated from the node's
- * `writes` relation with isl, compressed into strided blocks) and its
+ * output elements of every node iteration (strided blocks: computed from
+ * the node's `writes` as fixed-size boxes when they are, enumerated with
+ * isl otherwise) and its
  * program. Everything is written in IR order with fixed-width fields, so the
  * same input always gives the same bytes.
  */
@@ -164,17 +165,23 @@ static int cmp_pair(const void *a, const void *b)
   return x->flat < y->flat ? -1 : x->flat > y->flat;
 }
 
-/* Sorted, distinct flat indices -> blocks {start, len, stride, count}: runs
- * of consecutive indices, then equal runs at a constant stride. */
-static size_t put_blocks(nc_bytes *b, const int64_t *flat, size_t n)
+/* A run of consecutive flat indices. */
+typedef struct run {
+  int64_t start, len;
+} run;
+
+/* Sorted, disjoint runs -> blocks {start, len, stride, count}: maximal runs
+ * of consecutive indices (touching runs are joined), then equal runs at a
+ * constant stride. */
+static size_t put_blocks(nc_bytes *b, const run *runs, size_t n)
 {
   size_t n_blocks = 0, i = 0;
   int64_t start = 0, len = 0, stride = 0, count = 0;
   while (i < n) {
+    int64_t rs = runs[i].start, rl = runs[i].len;
     size_t j = i + 1;
-    while (j < n && flat[j] == flat[j - 1] + 1)
-      j++;
-    int64_t rs = flat[i], rl = (int64_t)(j - i);
+    while (j < n && runs[j].start == rs + rl)
+      rl += runs[j++].len;
     if (count && rl == len && (count == 1 ? rs > start + len - 1 : rs == start + count * stride)) {
       if (count == 1)
         stride = rs - start;
@@ -199,31 +206,83 @@ static size_t put_blocks(nc_bytes *b, const int64_t *flat, size_t n)
   return n_blocks;
 }
 
+/* One iteration's record: its work (if `work`) and its runs as blocks. */
+static void put_iteration(nc_bytes *b, const run *runs, size_t n_runs, int64_t elements, const np_layer *l, bool work)
+{
+  if (work) {
+    nc_bytes_put_u64(b, (uint64_t)(elements * l->macs_per_element));
+    nc_bytes_put_u64(b, (uint64_t)(elements * l->vops_per_element));
+  }
+  nc_bytes blocks = {0};
+  size_t nb = put_blocks(&blocks, runs, n_runs);
+  nc_bytes_put_u32(b, (uint32_t)nb);
+  nc_bytes_put_u32(b, 0);
+  nc_bytes_put(b, blocks.data, blocks.len);
+  nc_bytes_clear(&blocks);
+}
+
 /* Writes `n_iters` iterations (macs/vops only if `work`) from sorted pairs. */
 static void put_iterations(nc_bytes *b, const pair *v, size_t n, size_t n_iters, const np_layer *l, bool work)
 {
   nc_bytes_put_u32(b, (uint32_t)n_iters);
-  int64_t *flat = nc_xmalloc((n ? n : 1) * sizeof *flat);
+  run *runs = nc_xmalloc((n ? n : 1) * sizeof *runs);
   size_t k = 0;
   for (size_t it = 0; it < n_iters; it++) {
     size_t m = 0;
     while (k < n && v[k].iter == (int64_t)it) {
-      if (!m || flat[m - 1] != v[k].flat)
-        flat[m++] = v[k].flat;
+      if (!m || runs[m - 1].start != v[k].flat)
+        runs[m++] = (run){v[k].flat, 1};
       k++;
     }
-    if (work) {
-      nc_bytes_put_u64(b, (uint64_t)((int64_t)m * l->macs_per_element));
-      nc_bytes_put_u64(b, (uint64_t)((int64_t)m * l->vops_per_element));
-    }
-    nc_bytes blocks = {0};
-    size_t nb = put_blocks(&blocks, flat, m);
-    nc_bytes_put_u32(b, (uint32_t)nb);
-    nc_bytes_put_u32(b, 0);
-    nc_bytes_put(b, blocks.data, blocks.len);
-    nc_bytes_clear(&blocks);
+    put_iteration(b, runs, m, (int64_t)m, l, work);
   }
-  free(flat);
+  free(runs);
+}
+
+/* Writes the iterations of boxes (nc_mapping_write_boxes) of an output with
+ * coordinates `dims`: row-major runs along the last coordinate, no element
+ * visited. False if a box leaves the output. */
+static bool put_box_iterations(nc_bytes *b, const nc_write_boxes *bx, const int64_t *dims, const np_layer *l,
+                               bool work)
+{
+  int d = bx->dim;
+  int64_t n_runs = 1;
+  for (int i = 0; i + 1 < d; i++)
+    n_runs *= bx->size[i];
+  int64_t len = d ? bx->size[d - 1] : 1;
+  if (bx->per_iter == 0)
+    n_runs = 0;
+  if (n_runs > (int64_t)NC_ITERS_MAX_POINTS)
+    return false;
+  nc_bytes_put_u32(b, (uint32_t)bx->n);
+  run *runs = nc_xmalloc((size_t)(n_runs ? n_runs : 1) * sizeof *runs);
+  for (size_t it = 0; it < bx->n; it++) {
+    if (!bx->present[it]) {
+      put_iteration(b, runs, 0, 0, l, work);
+      continue;
+    }
+    const int64_t *o = bx->offset + it * (size_t)d;
+    for (int i = 0; i < d; i++)
+      if (o[i] < 0 || o[i] + bx->size[i] > dims[i]) {
+        free(runs);
+        return false;
+      }
+    int64_t idx[NC_MAX_RANK] = {0};
+    for (int64_t r = 0; r < n_runs; r++) {
+      int64_t flat = 0;
+      for (int i = 0; i < d; i++)
+        flat = flat * dims[i] + o[i] + idx[i];
+      runs[r] = (run){flat, len};
+      for (int i = d - 2; i >= 0; i--) { /* next index, last coordinate fixed at 0 */
+        if (++idx[i] < bx->size[i])
+          break;
+        idx[i] = 0;
+      }
+    }
+    put_iteration(b, runs, (size_t)n_runs, bx->per_iter, l, work);
+  }
+  free(runs);
+  return true;
 }
 
 /* Whether every iteration's work stays within NP_MAX_ITER_WORK (the loader's
@@ -249,6 +308,35 @@ static bool node_iterations(printer *p, nc_op *tile, nc_op *node, const np_layer
     nc_iters_clear(&iters);
     return nc_op_emit_error(tile, "cannot enumerate the iterations of node '%s' (its domain or writes are malformed)",
                             nc_dataflow_node_get_name(node));
+  }
+  nc_write_boxes boxes;
+  int boxed = nc_mapping_write_boxes(node, lo, hi, p->isl, &boxes);
+  if (boxed == 1) {
+    bool ok = boxes.dim == n_out;
+    int64_t most = l->macs_per_element > l->vops_per_element ? l->macs_per_element : l->vops_per_element;
+    bool any = false;
+    for (size_t i = 0; i < boxes.n; i++)
+      any = any || boxes.present[i];
+    if (ok && (!any || boxes.per_iter == 0)) {
+      ok = false;
+      nc_op_emit_error(tile, "node '%s' writes no element of channels [%lld, %lld) (its write relation is empty)",
+                       nc_dataflow_node_get_name(node), (long long)lo, (long long)hi);
+    } else if (ok && most > 0 && (uint64_t)boxes.per_iter > NP_MAX_ITER_WORK / (uint64_t)most) {
+      ok = false;
+      nc_op_emit_error(tile, "an iteration of node '%s' does more than 2^38 MACs or vector operations, more than "
+                       "the northpole binary holds", nc_dataflow_node_get_name(node));
+    } else if (ok && !put_box_iterations(b, &boxes, dims, l, true)) {
+      ok = false;
+      nc_op_emit_error(tile, "node '%s' writes outside its result or from outside its domain",
+                       nc_dataflow_node_get_name(node));
+    } else if (!ok) {
+      nc_op_emit_error(tile, "node '%s' writes outside its result or from outside its domain",
+                       nc_dataflow_node_get_name(node));
+    }
+    nc_write_boxes_clear(&boxes);
+    isl_map_free(writes);
+    nc_iters_clear(&iters);
+    return ok;
   }
   pairs ps = {.iters = &iters, .n_in = (int)isl_map_dim(writes, isl_dim_in), .n_out = n_out, .dims = dims,
               .lo = lo, .hi = hi};

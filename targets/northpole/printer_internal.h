@@ -16,7 +16,8 @@ typedef struct np_layer {
   size_t n_requant, n_bias;  /* per layer: 1 or all channels; 0 or all channels */
   int32_t *multiplier, *shift;
   int64_t *bias;
-  int8_t *weights;           /* conv [M, C/g, kh, kw]; matmul [K, N] */
+  const int8_t *weights;     /* conv [M, C/g, kh, kw]; matmul [K, N]: the attribute's data, or owned_weights */
+  int8_t *owned_weights;     /* a splat's expansion (freed by np_layer_clear) */
   int64_t weight_rows, weight_row_bytes; /* conv: M and C/g*kh*kw */
   int64_t k, n;              /* matmul */
   int64_t macs_per_element, vops_per_element;

@@ -40,18 +40,26 @@ static bool attr_ints(const nc_attr *a, unsigned width, int64_t n, int64_t **out
   return true;
 }
 
-/* The int8 weights of the layer, copied into l->weights; their shape in *shape. */
+/* The int8 weights of the layer, borrowed from the attribute (a splat is
+ * expanded): tiles slice them, so a large layer's weights are never copied
+ * once per tile. Their shape in *shape. */
 static bool read_weights(nc_op *node, const nc_dataflow_layer *layer, np_layer *l, const int64_t **shape)
 {
-  int64_t *w;
+  size_t nbytes;
+  bool splat;
   nc_type *t = layer->weights ? nc_attr_get_type(layer->weights) : NULL;
   int64_t n = t ? nc_type_get_num_elements(t) : -1;
-  if (!t || layer->input_bits != 8 || !attr_ints(layer->weights, 8, n, &w))
+  const int8_t *data = t ? nc_attr_elements_get_data(layer->weights, &nbytes, &splat) : NULL;
+  if (!data || n < 0 || layer->input_bits != 8 || !nc_type_is_integer_of_width(nc_type_get_element_type(t), 8) ||
+      (!splat && nbytes < (size_t)n))
     return nc_op_emit_error(node, "needs int8 data and constant int8 weights on northpole");
-  l->weights = nc_xmalloc((size_t)(n ? n : 1));
-  for (int64_t i = 0; i < n; i++)
-    l->weights[i] = (int8_t)w[i];
-  free(w);
+  if (splat) {
+    l->owned_weights = nc_xmalloc((size_t)(n ? n : 1));
+    memset(l->owned_weights, data[0], (size_t)n);
+    l->weights = l->owned_weights;
+  } else {
+    l->weights = data;
+  }
   *shape = nc_type_get_shape(t);
   return true;
 }
@@ -232,7 +240,7 @@ bool np_layer_read(nc_op *node, np_layer *l)
 
 void np_layer_clear(np_layer *l)
 {
-  free(l->weights);
+  free(l->owned_weights);
   free(l->multiplier);
   free(l->shift);
   free(l->bias);

@@ -109,6 +109,28 @@ static void test_crc(void)
   CHECK(nc_crc32(0, "123456789", 9) == 0xCBF43926u, "the CRC-32 check value, got 0x%08x", nc_crc32(0, "123456789", 9));
   CHECK(nc_crc32(nc_crc32(0, "1234", 4), "56789", 5) == 0xCBF43926u, "CRC-32 in two parts");
   CHECK(nc_crc32(0, "", 0) == 0, "CRC-32 of nothing");
+  /* long inputs take the sliced path: it must equal the bit-by-bit definition
+   * at every length around the 4096-byte switch and 8-byte steps, any alignment */
+  enum { N = 9000 };
+  static uint8_t buf[N];
+  uint32_t x = 12345;
+  for (size_t i = 0; i < N; i++)
+    buf[i] = (uint8_t)((x = x * 1103515245u + 12345u) >> 16);
+  static const size_t lens[] = {4095, 4096, 4097, 4103, 4104, 8191, N - 3};
+  for (size_t k = 0; k < sizeof lens / sizeof *lens; k++)
+    for (size_t off = 0; off < 3; off++) {
+      uint32_t c = 0xFFFFFFFFu;
+      for (size_t i = 0; i < lens[k]; i++) {
+        c ^= buf[off + i];
+        for (int b = 0; b < 8; b++)
+          c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+      }
+      c = ~c;
+      CHECK(nc_crc32(0, buf + off, lens[k]) == c, "CRC-32 of %zu bytes at offset %zu", lens[k], off);
+      if (lens[k] > 5000)
+        CHECK(nc_crc32(nc_crc32(0, buf + off, 5000), buf + off + 5000, lens[k] - 5000) == c,
+              "CRC-32 of %zu bytes in two parts", lens[k]);
+    }
 }
 
 static void test_container(const uint8_t *image, size_t size)

@@ -16,6 +16,9 @@
 #include "deps_internal.h"
 
 #include <inttypes.h>
+#include <isl/aff.h>
+#include <isl/local_space.h>
+#include <isl/stride_info.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,10 +63,33 @@ static isl_stat add_wait(isl_point *pnt, void *user)
 typedef struct life_fill {
   const stage *ps, *cs;
   int64_t *delta, *scratch;
-  int64_t elements;
+  int64_t elements, box_count;
   bool bad, too_many;
 } life_fill;
 
+/* Adds `count` elements living from producer iteration p's event through
+ * consumer iteration c's event; pc holds p's then c's coordinates. */
+static bool add_span(life_fill *l, const int64_t *pc, int64_t count)
+{
+  int np = l->ps->iters.n;
+  int64_t p = nc_deps_points_find(&l->ps->iters, pc);
+  int64_t c = nc_deps_points_find(&l->cs->iters, pc + np);
+  int64_t from = p >= 0 ? l->ps->event[p] : -1, to = c >= 0 ? l->cs->event[c] : -1;
+  if (from < 0 || to < from) {
+    l->bad = true;
+    return false;
+  }
+  if (count > NC_DEPS_MAX_ENUMERATED_POINTS - l->elements) {
+    l->too_many = true;
+    return false;
+  }
+  l->elements += count;
+  l->delta[from] += count;
+  l->delta[to + 1] -= count;
+  return true;
+}
+
+/* One element's lifetime, a point of T[e] -> [P[w] -> C[r]] wrapped. */
 static isl_stat add_life(isl_point *pnt, void *user)
 {
   life_fill *l = user;
@@ -75,20 +101,107 @@ static isl_stat add_life(isl_point *pnt, void *user)
   for (int i = 0; ok && i < np + nc; i++)
     ok = nc_deps_point_coordinate(pnt, (int)total - np - nc + i, &l->scratch[i]);
   isl_point_free(pnt);
-  int64_t p = ok ? nc_deps_points_find(&l->ps->iters, l->scratch) : -1;
-  int64_t c = ok ? nc_deps_points_find(&l->cs->iters, l->scratch + np) : -1;
-  int64_t from = p >= 0 ? l->ps->event[p] : -1, to = c >= 0 ? l->cs->event[c] : -1;
-  if (from < 0 || to < from) {
+  if (!ok) {
     l->bad = true;
     return isl_stat_error;
   }
-  if (++l->elements > NC_DEPS_MAX_ENUMERATED_POINTS) {
-    l->too_many = true;
+  return add_span(l, l->scratch, 1) ? isl_stat_ok : isl_stat_error;
+}
+
+/* A lifetime pair [P[w] -> C[r]] whose elements form a box of l->box_count. */
+static isl_stat add_box_pair(isl_point *pnt, void *user)
+{
+  life_fill *l = user;
+  int n = l->ps->iters.n + l->cs->iters.n;
+  bool ok = true;
+  for (int i = 0; ok && i < n; i++)
+    ok = nc_deps_point_coordinate(pnt, i, &l->scratch[i]);
+  isl_point_free(pnt);
+  if (!ok) {
+    l->bad = true;
     return isl_stat_error;
   }
-  l->delta[from]++;
-  l->delta[to + 1]--;
-  return isl_stat_ok;
+  return add_span(l, l->scratch, l->box_count) ? isl_stat_ok : isl_stat_error;
+}
+
+/* The piece with every strided coordinate divided out: where isl finds
+ * that e_d = off_d(pair) + s_d * k (s_d > 1; a stride-2 1x1 conv reads every
+ * other column), e_d is replaced by k. Per pair this is a bijection, so the
+ * counts are the same; a strided box becomes a dense one. NULL if no
+ * coordinate is strided or on an isl error. */
+static isl_map *divide_strides(isl_map *by_pair)
+{
+  int n_in = (int)isl_map_dim(by_pair, isl_dim_in), n_out = (int)isl_map_dim(by_pair, isl_dim_out);
+  isl_space *pair_space = isl_space_wrap(isl_map_get_space(by_pair));
+  isl_multi_aff *f = isl_multi_aff_identity(isl_space_map_from_set(isl_space_copy(pair_space)));
+  bool strided = false;
+  for (int d = 0; d < n_out && f; d++) {
+    isl_stride_info *si = isl_map_get_range_stride_info(by_pair, d);
+    isl_val *stride = si ? isl_stride_info_get_stride(si) : NULL;
+    isl_aff *off = si ? isl_stride_info_get_offset(si) : NULL;
+    isl_stride_info_free(si);
+    if (!stride || !off || isl_val_is_int(stride) != isl_bool_true || isl_val_cmp_si(stride, 1) <= 0) {
+      isl_val_free(stride);
+      isl_aff_free(off);
+      continue;
+    }
+    strided = true;
+    /* e_d = off_d(pair) + stride * k, as a function of [pair -> k] */
+    isl_aff *k = isl_aff_var_on_domain(isl_local_space_from_space(isl_space_copy(pair_space)), isl_dim_set, n_in + d);
+    isl_aff *o = isl_aff_pullback_multi_aff(off, isl_multi_aff_domain_map(isl_map_get_space(by_pair)));
+    f = isl_multi_aff_set_at(f, n_in + d, isl_aff_add(o, isl_aff_scale_val(k, stride)));
+  }
+  isl_space_free(pair_space);
+  if (!strided || !f) {
+    isl_multi_aff_free(f);
+    return NULL;
+  }
+  return isl_set_unwrap(isl_set_preimage_multi_aff(isl_map_wrap(isl_map_copy(by_pair)), f));
+}
+
+/* One disjoint piece of the lifetimes, reversed to [P[w] -> C[r]] -> T[e]:
+ * if the elements sharing a lifetime form a fixed-size box, only the
+ * lifetime pairs are visited; otherwise every element is. */
+static isl_stat add_piece(isl_basic_map *piece, void *user)
+{
+  life_fill *l = user;
+  isl_map *by_pair = isl_map_from_basic_map(piece);
+  isl_multi_aff *off = NULL;
+  int64_t sizes[64];
+  int boxed = isl_map_dim(by_pair, isl_dim_out) <= 64 ? nc_deps_map_fixed_box(by_pair, &off, sizes, &l->box_count)
+                                                       : 0;
+  isl_multi_aff_free(off);
+  if (boxed == 0) { /* a strided box: count it with the strides divided out */
+    isl_map *dense = divide_strides(by_pair);
+    off = NULL;
+    if (dense && nc_deps_map_fixed_box(dense, &off, sizes, &l->box_count) == 1)
+      boxed = 1;
+    isl_multi_aff_free(off);
+    isl_map_free(dense);
+  }
+  isl_stat st;
+  if (boxed == 1) {
+    isl_set *pairs = isl_map_domain(by_pair);
+    st = isl_set_foreach_point(pairs, add_box_pair, l);
+    isl_set_free(pairs);
+  } else if (boxed == 0) {
+    isl_set *elements = isl_map_wrap(isl_map_reverse(by_pair));
+    st = isl_set_foreach_point(elements, add_life, l);
+    isl_set_free(elements);
+  } else {
+    isl_map_free(by_pair);
+    st = isl_stat_error;
+  }
+  return st;
+}
+
+/* The disjoint pieces of one space of the lifetimes T[e] -> [P[w] -> C[r]]. */
+static isl_stat add_lives(isl_map *lives, void *user)
+{
+  isl_map *by_pair = isl_map_make_disjoint(isl_map_reverse(isl_map_coalesce(lives)));
+  isl_stat st = isl_map_foreach_basic_map(by_pair, add_piece, user);
+  isl_map_free(by_pair);
+  return st;
 }
 
 static bool enabled(const stage *st, size_t s, const chan *ch, size_t n_ch)
@@ -198,11 +311,11 @@ bool nc_deps_pipeline_buffers(size_t n_stages, isl_set *const *domains, size_t n
   for (size_t j = 0; j < n_channels && ok; j++) {
     stage *ps = &st[ch[j].p], *cs = &st[ch[j].c];
     const nc_deps_channel *c = channels[j].channel;
-    isl_union_set *lifetimes = isl_union_map_wrap(isl_union_map_range_product(
-        nc_deps_channel_get_first_write(c), nc_deps_channel_get_last_read(c)));
+    isl_union_map *lifetimes =
+        isl_union_map_range_product(nc_deps_channel_get_first_write(c), nc_deps_channel_get_last_read(c));
     life_fill l = {ps, cs, nc_xcalloc((size_t)n_events + 2, sizeof(int64_t)),
-                   nc_xcalloc((size_t)(ps->iters.n + cs->iters.n) + 1, sizeof(int64_t)), 0, false, false};
-    if (!lifetimes || isl_union_set_foreach_point(lifetimes, add_life, &l) < 0) {
+                   nc_xcalloc((size_t)(ps->iters.n + cs->iters.n) + 1, sizeof(int64_t)), 0, 0, false, false};
+    if (!lifetimes || isl_union_map_foreach_map(lifetimes, add_lives, &l) < 0) {
       if (l.too_many)
         ok = nc_deps_fail(err, "pipeline: channel %zu carries more than %lld elements", j,
                           (long long)NC_DEPS_MAX_ENUMERATED_POINTS);
@@ -218,7 +331,7 @@ bool nc_deps_pipeline_buffers(size_t n_stages, isl_set *const *domains, size_t n
       }
       buffers[j] = best;
     }
-    isl_union_set_free(lifetimes);
+    isl_union_map_free(lifetimes);
     free(l.delta);
     free(l.scratch);
   }

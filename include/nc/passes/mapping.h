@@ -53,6 +53,27 @@ void nc_iters_clear(nc_iters *it);
 bool nc_mapping_output_elements(NC_KEEP const nc_op *node, int64_t lo, int64_t hi, isl_ctx *ctx,
                                 NC_GIVE int64_t **counts, size_t *n);
 
+/** The elements each iteration of a node writes, when they form a box of
+ * one fixed size at an offset affine in the iteration (isl's fixed-size box
+ * hull of the writes, checked to be exact): no element is enumerated. */
+typedef struct nc_write_boxes {
+  size_t n;                   /**< iterations (the node's domain, in order) */
+  int dim;                    /**< output coordinates */
+  int64_t size[NC_MAX_RANK];  /**< the box's extent per coordinate */
+  int64_t per_iter;           /**< elements per box */
+  bool *present;              /**< whether iteration i writes at all */
+  int64_t *offset;            /**< n x dim: the box's first coordinates */
+} nc_write_boxes;
+
+/** The boxes of a node's writes into [lo, hi) of the first coordinate
+ * (lo = hi = 0: all): 1 and *out filled (release with
+ * nc_write_boxes_clear), 0 when the writes are not such boxes (enumerate
+ * instead), -1 on an isl error or an unenumerable domain. */
+int nc_mapping_write_boxes(NC_KEEP const nc_op *node, int64_t lo, int64_t hi, isl_ctx *ctx,
+                           nc_write_boxes *out);
+/** Frees the boxes' arrays. */
+void nc_write_boxes_clear(nc_write_boxes *b);
+
 /* ------------------------------------------------------------------------ */
 /* Memory planning                                                           */
 /* ------------------------------------------------------------------------ */

@@ -525,7 +525,7 @@ void np_sim_destroy(void *state, void *userData)
   for (size_t i = 0; i < s->n_tiles; i++) {
     np_tile *t = &s->tiles[i];
     free(t->multiplier), free(t->shift), free(t->bias), free(t->buffers), free(t->iters), free(t->blocks);
-    free(t->prog), free(t->out_data), free(t->computed), free(t->last_send);
+    free(t->prog), free(t->out_data), free(t->computed), free(t->last_send), free(t->scratch);
     np_clear_inbox(t);
     for (int k = 0; k < NP_MAX_OPERANDS; k++)
       free(t->last_read[k]), free(t->in_data[k]), free(t->valid[k]), free(t->release_off[k]), free(t->release_idx[k]);
@@ -533,6 +533,7 @@ void np_sim_destroy(void *state, void *userData)
   for (size_t i = 0; i < s->n_inputs && s->streams; i++)
     free(s->streams[i].iters), free(s->streams[i].blocks);
   free(s->streams);
+  free(s->tile_at);
   free(s->tiles);
   free(s->inputs);
   free(s->outputs);

@@ -46,6 +46,7 @@ typedef struct np_buffer {
 /** A message in flight on the NoC (or from the host). */
 typedef struct np_msg {
   struct np_msg *next;
+  struct np_msg *hnext; /* the next in its np_tile.msg_bucket chain */
   int src;              /* tile index, -1 for the host */
   int iter_operand;     /* for host messages: the operand they feed */
   size_t inference;
@@ -90,10 +91,14 @@ typedef struct np_tile {
   /* simulation state */
   int8_t *in_data[NP_MAX_OPERANDS], *out_data;
   uint8_t *valid[NP_MAX_OPERANDS], *computed;
+  int8_t *scratch; /* the datapath's fast path (im2col rows, accumulators) */
+  size_t scratch_cap;
   int64_t live[NP_MAX_OPERANDS], peak[NP_MAX_OPERANDS];
   int64_t out_live, out_peak; /* computed elements not yet sent */
   np_msg **inbox, **inbox_tail; /* per inference of the run: the messages sent to the tile, in order */
   size_t n_inbox;
+  np_msg **msg_bucket;          /* the inbox hashed by (src, iter, operand, inference), chains in inbox order */
+  size_t n_buckets, n_msgs;
   size_t pc, inference;
   uint64_t t;
   bool done;
@@ -123,7 +128,8 @@ typedef struct np_sim {
   size_t n_tiles;
   np_tile *tiles;
   np_stream *streams;
-  nc_trace *trace; /* NULL: runs are not traced (nc_trace.h) */
+  int32_t *tile_at; /* rows x cols: the last tile placed on each core (-1: none); built by the first run */
+  nc_trace *trace;  /* NULL: runs are not traced (nc_trace.h) */
   /* last run */
   size_t batch;
   uint64_t total_cycles, first_end, last_end, latency;

@@ -141,24 +141,70 @@ static const char *instr_text(const np_instr *in, char *buf, size_t len)
 
 /* --- messages ------------------------------------------------------------------------------------------------------ */
 
-/* The message (src, iteration, inference) in t's inbox, or NULL. Messages
- * are kept per inference, so a recv looks only at its inference's few. */
+/* Messages are found by a hash of what a recv names, not by walking the
+ * inbox: a tile receives thousands of iterations per inference. */
+static size_t msg_hash(int src, int operand, size_t inference, int64_t iter, size_t n_buckets)
+{
+  uint64_t h = (uint64_t)iter * 0x9E3779B97F4A7C15u ^ (uint64_t)(int64_t)src * 0xC2B2AE3D27D4EB4Fu ^
+               (uint64_t)inference * 0x165667B19E3779F9u ^ (uint64_t)(src < 0 ? operand : 0) * 0x27D4EB2F165667C5u;
+  h ^= h >> 29;
+  return (size_t)(h & (n_buckets - 1));
+}
+
+static bool msg_matches(const np_msg *m, int src, int operand, size_t inference, int64_t iter)
+{
+  return m->src == src && m->inference == inference && m->iter == iter && (src >= 0 || m->iter_operand == operand);
+}
+
+/* Appends m to its chain's end, so a chain lists its messages in inbox order. */
+static void msg_link(np_tile *t, np_msg *m)
+{
+  np_msg **p = &t->msg_bucket[msg_hash(m->src, m->iter_operand, m->inference, m->iter, t->n_buckets)];
+  while (*p)
+    p = &(*p)->hnext;
+  m->hnext = NULL;
+  *p = m;
+}
+
+static void msg_unlink(np_tile *t, np_msg *m)
+{
+  np_msg **p = &t->msg_bucket[msg_hash(m->src, m->iter_operand, m->inference, m->iter, t->n_buckets)];
+  while (*p && *p != m)
+    p = &(*p)->hnext;
+  if (*p)
+    *p = m->hnext;
+  t->n_msgs--;
+}
+
+/* The first message (src, iteration, inference) in t's inbox, or NULL. */
 static np_msg *find_msg(np_tile *t, int src, int operand, size_t inference, int64_t iter)
 {
-  for (np_msg *m = t->inbox[inference]; m; m = m->next)
-    if (m->src == src && m->inference == inference && m->iter == iter && (src >= 0 || m->iter_operand == operand))
+  if (!t->n_buckets)
+    return NULL;
+  for (np_msg *m = t->msg_bucket[msg_hash(src, operand, inference, iter, t->n_buckets)]; m; m = m->hnext)
+    if (msg_matches(m, src, operand, inference, iter))
       return m;
   return NULL;
 }
 
 static void post(np_tile *to, np_msg *m)
 {
+  if (to->n_msgs + 1 > 2 * to->n_buckets) { /* grow, relinking every message in inbox order */
+    free(to->msg_bucket);
+    to->n_buckets = to->n_buckets ? 4 * to->n_buckets : 64;
+    to->msg_bucket = nc_rt_calloc(to->n_buckets, sizeof *to->msg_bucket);
+    for (size_t k = 0; k < to->n_inbox; k++)
+      for (np_msg *x = to->inbox[k]; x; x = x->next)
+        msg_link(to, x);
+  }
+  to->n_msgs++;
   m->next = NULL;
   if (to->inbox_tail[m->inference])
     to->inbox_tail[m->inference]->next = m;
   else
     to->inbox[m->inference] = m;
   to->inbox_tail[m->inference] = m;
+  msg_link(to, m);
 }
 
 void np_clear_inbox(np_tile *t)
@@ -171,8 +217,9 @@ void np_clear_inbox(np_tile *t)
     }
   free(t->inbox);
   free(t->inbox_tail);
-  t->inbox = t->inbox_tail = NULL;
-  t->n_inbox = 0;
+  free(t->msg_bucket);
+  t->inbox = t->inbox_tail = t->msg_bucket = NULL;
+  t->n_inbox = t->n_buckets = t->n_msgs = 0;
 }
 
 static np_msg *pack(int src, size_t inference, int64_t iter, const np_iter *what, const int8_t *from)
@@ -211,6 +258,17 @@ static void reset_inference(np_tile *t)
   t->pc = 0;
 }
 
+/* The tile a recv names by its core (x, y): the last tile placed there, or
+ * tile 0 if none (as a scan over the tiles would give); a grid lookup
+ * because every scheduling step asks every waiting tile. */
+static int source_tile(const np_sim *s, int64_t x, int64_t y)
+{
+  if (!s->tile_at || x < 0 || y < 0 || x >= s->chip.cols || y >= s->chip.rows)
+    return 0;
+  int32_t i = s->tile_at[y * s->chip.cols + x];
+  return i < 0 ? 0 : i;
+}
+
 static bool tile_ready(np_sim *s, np_tile *t)
 {
   if (t->done)
@@ -218,22 +276,14 @@ static bool tile_ready(np_sim *s, np_tile *t)
   const np_instr *in = &t->prog[t->pc];
   if (in->op != NP_OP_RECV)
     return true;
-  int src = in->a < 0 ? -1 : 0;
-  if (src == 0)
-    for (size_t i = 0; i < s->n_tiles; i++)
-      if (s->tiles[i].x == in->a && s->tiles[i].y == in->b)
-        src = (int)i;
+  int src = in->a < 0 ? -1 : source_tile(s, in->a, in->b);
   return find_msg(t, src, (int)in->c, t->inference, in->d) != NULL;
 }
 
 static bool do_recv(run_ctx *r, np_tile *t, const np_instr *in)
 {
   np_msg *m;
-  int src = -1;
-  if (in->a >= 0)
-    for (size_t i = 0; i < r->s->n_tiles; i++)
-      if (r->s->tiles[i].x == in->a && r->s->tiles[i].y == in->b)
-        src = (int)i;
+  int src = in->a < 0 ? -1 : source_tile(r->s, in->a, in->b);
   m = find_msg(t, src, (int)in->c, t->inference, in->d);
   m->received = true;
   uint32_t k = (uint32_t)in->c;
@@ -378,6 +428,7 @@ static bool step_tile(run_ctx *r, size_t ti)
       return unreceived(r, t, m);
     n = m->next;
     t->inbox[t->inference] = n;
+    msg_unlink(t, m);
     free(m->data);
     free(m);
   }
@@ -511,6 +562,16 @@ static bool np_sim_run(void *state, size_t batch, const void *const *inputs, voi
     t->inference = 0;
     t->t = t->busy = t->macs = t->bytes_sent = 0;
     t->done = t->n_instrs == 0;
+  }
+  if (!s->tile_at) {
+    s->tile_at = nc_rt_calloc((size_t)s->chip.rows * s->chip.cols + 1, sizeof *s->tile_at);
+    for (size_t i = 0; i < (size_t)s->chip.rows * s->chip.cols; i++)
+      s->tile_at[i] = -1;
+    for (size_t i = 0; i < s->n_tiles; i++) {
+      const np_tile *t = &s->tiles[i];
+      if (t->x >= 0 && t->y >= 0 && (uint32_t)t->x < s->chip.cols && (uint32_t)t->y < s->chip.rows)
+        s->tile_at[(size_t)t->y * s->chip.cols + (size_t)t->x] = (int32_t)i;
+    }
   }
   plan_host(&r);
   if (s->trace)

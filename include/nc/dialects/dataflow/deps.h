@@ -288,4 +288,13 @@ bool nc_deps_pipeline_buffers(size_t n_stages, __isl_keep isl_set *const *domain
                               NC_KEEP const nc_deps_pipeline_channel *channels, int64_t *buffers,
                               nc_deps_error *err);
 
+/** Whether every image of `map` is a box of one fixed size at an offset
+ * affine in the domain point (isl's fixed-size box hull of the range,
+ * checked to equal the map): 1 with *offset (domain -> the box's first
+ * corner; the caller frees it), sizes[0 .. out dims) and *count (elements
+ * per box); 0 if not; -1 on an isl error. Counting or laying out such a
+ * relation visits its domain points only. */
+int nc_deps_map_fixed_box(__isl_keep isl_map *map, __isl_give isl_multi_aff **offset, int64_t *sizes,
+                          int64_t *count);
+
 #endif

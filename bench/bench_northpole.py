@@ -1,0 +1,256 @@
+#!/usr/bin/python3
+"""Compiles real CNNs for NorthPole and runs them on its simulator.
+
+For each model -- torchvision resnet18, resnet50, mobilenet_v2,
+mobilenet_v3_small, squeezenet1_1, googlenet, densenet121, vgg11 (random
+weights, fixed seed, torch.onnx at opset 13, exported by
+test/models/gen_torchvision.py into --cache and reused while up to date) and
+the digits CNN of examples/digits, plus vgg11_noavgpool (vgg11 with its
+adaptive average pool replaced by an identity, which compiles before
+average pools do) -- at each precision (8 bits; 4 bits too
+once nc-compile has --precision), this measures:
+
+  compile    `nc-compile MODEL --calibration=CAL --mlir-timing`: wall seconds
+             and peak RSS (GNU time's %M) of the whole process; the
+             GraphQuantize row of --mlir-timing (calibration in the
+             interpreter + weight quantization) is reported separately;
+  chip       `nc-run MODEL.ncb --input X2 --stats-json`: on two images, the
+             simulated chip's cores used, cycles per inference in steady
+             state (docs/targets/figures.md), frames/s at the chip's clock,
+             and the fraction of the compute roofline achieved
+             (1 / roofline_ratio), plus the host seconds the simulation took;
+  exact      the simulator's outputs equal the int8 interpreter's
+             (`nc-run` on the --emit=quantized graph) on both images;
+  SQNR       of the simulator's output against the float model's (torch's
+             for torchvision models, nc's float interpreter for digits), in dB.
+
+A model that does not compile shows the stage that stopped it (the first
+of --emit=graph, quantized, dataflow, core, binary that fails) and the
+message. The table goes into docs/benchmarks.md between the markers
+`<!-- bench_northpole:begin -->` and `<!-- bench_northpole:end -->`
+(--no-write to only print it). Timings are never pass/fail material: the
+script exits non-zero only if the simulator disagrees with the interpreter.
+Use Debian's /usr/bin/python3 (python3-torch, python3-torchvision, numpy).
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.join(HERE, "..")
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(ROOT, "test", "models"))
+
+TORCHVISION = ["resnet18", "resnet50", "mobilenet_v2", "mobilenet_v3_small", "squeezenet1_1", "googlenet",
+               "densenet121", "vgg11"]
+LEVELS = ["graph", "quantized", "dataflow", "core"]
+NOAVG = "_noavgpool"
+EXTRA = ["vgg11" + NOAVG]  # compiles before average pools do: the compile-speed yardstick of issue 9
+BEGIN, END = "<!-- bench_northpole:begin -->", "<!-- bench_northpole:end -->"
+
+
+def run(cmd, timeout):
+    """(returncode, stdout, stderr, wall seconds, peak RSS bytes or None) of cmd under GNU time."""
+    with tempfile.NamedTemporaryFile(suffix=".rss") as rss:
+        full = ["/usr/bin/time", "-f", "%M", "-o", rss.name] + cmd
+        t0 = time.perf_counter()
+        try:
+            p = subprocess.run(full, capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return 124, "", "timed out after %d s" % timeout, time.perf_counter() - t0, None
+        wall = time.perf_counter() - t0
+        try:
+            kb = int(open(rss.name).read().strip().splitlines()[-1])
+        except (ValueError, IndexError):
+            kb = None
+        return p.returncode, p.stdout, p.stderr, wall, kb * 1024 if kb else None
+
+
+def first_error(stderr, path=None):
+    for line in stderr.splitlines():
+        if "error" in line:
+            line = line.strip()
+            return line.replace(path, os.path.basename(path)) if path else line
+    lines = [l for l in stderr.splitlines() if l.strip()]
+    return lines[-1].strip() if lines else "failed"
+
+
+def timing_row(stderr, name):
+    m = re.search(r"^\s*([0-9.]+) \(\s*[0-9.]+%\)\s+" + re.escape(name) + r"\s*$", stderr, re.M)
+    return float(m.group(1)) if m else None
+
+
+def sqnr_db(ref, out):
+    ref = ref.astype(np.float64).ravel()
+    err = out.astype(np.float64).ravel() - ref
+    num, den = float(np.sum(ref * ref)), float(np.sum(err * err))
+    return float("inf") if den == 0 else 10 * np.log10(num / den) if num > 0 else float("-inf")
+
+
+def prepare_models(args):
+    """[(name, model.onnx, calibration.npy, two_images.npy, float_reference.npy or None)]."""
+    models = []
+    names = [m for m in args.models.split(",") if m]
+    tv = [m for m in names if m != "digits"]
+    if tv:
+        import gen_torchvision  # noqa: E402 (needs torch)
+        import torch
+
+        build = gen_torchvision.build
+
+        def build_variant(name):  # "<model>_noavgpool": the adaptive average pool replaced by an identity
+            if name.endswith(NOAVG):
+                model = build(name[:-len(NOAVG)])
+                model.avgpool = torch.nn.Identity()  # at 224x224 the features are already 7x7
+                return model
+            return build(name)
+
+        gen_torchvision.build = build_variant
+        gargs = argparse.Namespace(out=args.cache, seed=args.seed, opset=13, batch2=True)
+        for name in tv:
+            made = gen_torchvision.generate(name, gargs)
+            print("%s: %s" % (name, "generated" if made else "up to date"), file=sys.stderr)
+            d = os.path.join(args.cache, name)
+            models.append((name, os.path.join(d, "model.onnx"), os.path.join(d, "input.npy"),
+                           os.path.join(d, "input2.npy"), os.path.join(d, "expected2.npy")))
+    if "digits" in names:
+        ex = os.path.join(ROOT, "examples", "digits")
+        d = os.path.join(args.cache, "digits")
+        os.makedirs(d, exist_ok=True)
+        x2 = os.path.join(d, "input2.npy")
+        np.save(x2, np.load(os.path.join(ex, "test_x.npy"))[:2].astype(np.float32))
+        models.append(("digits", os.path.join(ex, "digits_cnn.onnx"), os.path.join(ex, "train_x.npy"), x2, None))
+    return models
+
+
+def bench_one(args, name, onnx, calib, x2, ref, bits, work):
+    row = {"model": name, "bits": bits, "onnx_mb": os.path.getsize(onnx) / 2**20}
+    base = [os.path.join(args.bin, "nc-compile"), onnx, "--calibration=" + calib]
+    if bits != 8:
+        base.append("--precision=%d" % bits)
+    ncb = os.path.join(work, "%s_%d.ncb" % (name, bits))
+    rc, _, err, wall, rss = run(base + ["--mlir-timing", "-o", ncb], args.timeout)
+    row.update(compile_s=wall, rss=rss, quantize_s=timing_row(err, "GraphQuantize"))
+    if rc != 0:
+        stage = "binary"
+        for level in LEVELS:
+            lrc, _, lerr, _, _ = run(base + ["--emit=" + level, "-o", os.devnull], args.timeout)
+            if lrc != 0:
+                stage, err = level, lerr
+                break
+        row["error"] = "%s: %s" % (stage, first_error(err, onnx))
+        return row
+    stats = os.path.join(work, "%s_%d.json" % (name, bits))
+    sim = os.path.join(work, "%s_%d_sim.npy" % (name, bits))
+    rc, _, err, _, _ = run([os.path.join(args.bin, "nc-run"), ncb, "--input", x2, "--output", sim, "--time",
+                            "--stats-json", stats], args.timeout)
+    if rc != 0:
+        row["error"] = "simulate: %s" % first_error(err)
+        return row
+    m = re.search(r"run time ([0-9.]+) ms", err)
+    row["sim_s"] = float(m.group(1)) / 1e3 / 2 if m else None
+    fig = json.load(open(stats))
+    row.update(cores=fig.get("cores_used"), cycles=fig.get("cycles_per_inference"),
+               fps=fig.get("frames_per_second"), roofline=fig.get("roofline_ratio"))
+    q = os.path.join(work, "%s_%d_q.mlir" % (name, bits))
+    interp = os.path.join(work, "%s_%d_interp.npy" % (name, bits))
+    rc1, _, e1, _, _ = run(base + ["--emit=quantized", "-o", q], args.timeout)
+    rc2, _, e2, _, _ = run([os.path.join(args.bin, "nc-run"), q, "--input", x2, "--output", interp],
+                           args.timeout) if rc1 == 0 else (1, "", e1, 0, None)
+    out = np.load(sim)
+    if rc2 == 0:
+        row["exact"] = bool(np.array_equal(out, np.load(interp)))
+    else:
+        row["exact"] = None
+        row["exact_error"] = first_error(e2)
+    if ref is None:  # the float model in nc's interpreter
+        ref = os.path.join(work, "%s_float.npy" % name)
+        rc, _, _, _, _ = run([os.path.join(args.bin, "nc-run"), onnx, "--input", x2, "--output", ref], args.timeout)
+        if rc != 0:
+            ref = None
+    if ref is not None:
+        row["sqnr"] = sqnr_db(np.load(ref), out)
+    return row
+
+
+def fmt(v, f):
+    return "-" if v is None else f % v
+
+
+def table(rows):
+    out = ["| model | bits | compile s | quantize s | peak RSS MB | ONNX MB | cores | cycles/inference | "
+           "frames/s @400MHz | % of roofline | bit-exact (2 images) | SQNR dB | simulator s/inference |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        head = "| %s | %d | %s | %s | %s | %.1f |" % (r["model"], r["bits"], fmt(r.get("compile_s"), "%.2f"),
+                                                   fmt(r.get("quantize_s"), "%.2f"),
+                                                   fmt(r["rss"] / 2**20 if r.get("rss") else None, "%.0f"),
+                                                   r["onnx_mb"])
+        if "error" in r:
+            msg = r["error"].replace("|", "\\|")
+            if len(msg) > 160:
+                msg = msg[:157] + "..."
+            out.append(head + " %s |" % ("does not compile: `%s`" % msg if not msg.startswith("simulate")
+                                           else "`%s`" % msg) + " |" * 6)
+            continue
+        exact = {True: "yes", False: "**no**", None: "-"}[r.get("exact")]
+        pct = 100.0 / r["roofline"] if r.get("roofline") else None
+        out.append(head + " %s | %s | %s | %s | %s | %s | %s |" % (
+            fmt(r.get("cores"), "%d"), fmt(r.get("cycles"), "%.0f"), fmt(r.get("fps"), "%.0f"),
+            fmt(pct, "%.2f"), exact, fmt(r.get("sqnr"), "%.1f"), fmt(r.get("sim_s"), "%.2f")))
+    return "\n".join(out)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--bin", default=os.path.join(ROOT, "build", "bin"), help="nc-compile and nc-run (default: %(default)s)")
+    ap.add_argument("--cache", default=os.path.join(ROOT, "build", "bench-models"),
+                    help="where the exported models are kept (default: %(default)s)")
+    ap.add_argument("--models", default=",".join(TORCHVISION + EXTRA + ["digits"]),
+                    help="comma-separated (default: %(default)s)")
+    ap.add_argument("--bits", default=None, help="comma-separated precisions (default: 8, and 4 if nc-compile has "
+                    "--precision)")
+    ap.add_argument("--seed", type=int, default=1234)
+    ap.add_argument("--timeout", type=int, default=1800, help="seconds per command (default: %(default)s)")
+    ap.add_argument("--no-write", action="store_true", help="print the table, leave docs/benchmarks.md alone")
+    args = ap.parse_args()
+    if args.bits:
+        bits = [int(b) for b in args.bits.split(",")]
+    else:
+        h = subprocess.run([os.path.join(args.bin, "nc-compile"), "--target=northpole", "--help"],
+                           capture_output=True, text=True)
+        bits = [8, 4] if "--precision" in h.stdout + h.stderr else [8]
+    models = prepare_models(args)
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="bench_northpole.") as work:
+        for name, onnx, calib, x2, ref in models:
+            for b in bits:
+                r = bench_one(args, name, onnx, calib, x2, ref, b, work)
+                print("%s %d-bit: %s" % (name, b, r.get("error") or "compiled in %.2f s, %s cycles/inference" %
+                                         (r["compile_s"], fmt(r.get("cycles"), "%.0f"))), file=sys.stderr)
+                rows.append(r)
+    cpu = subprocess.run(["nproc"], capture_output=True, text=True).stdout.strip()
+    load = os.getloadavg()[0]
+    text = "%s\n\nOne run of `bench/bench_northpole.py` (%s, %s cores, load average %.1f at the end).\n\n%s\n\n%s" % (
+        BEGIN, time.strftime("%Y-%m-%d"), cpu, load, table(rows), END)
+    print(text)
+    if not args.no_write:
+        path = os.path.join(ROOT, "docs", "benchmarks.md")
+        doc = open(path).read()
+        if BEGIN in doc and END in doc:
+            doc = doc[:doc.index(BEGIN)] + text + doc[doc.index(END) + len(END):]
+        else:
+            doc = doc.rstrip("\n") + "\n\n## NorthPole: real networks\n\n" + text + "\n"
+        open(path, "w").write(doc)
+    return 1 if any(r.get("exact") is False for r in rows) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
