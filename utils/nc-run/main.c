@@ -393,9 +393,9 @@ int main(int argc, char **argv)
     if (!tensor_ext_ok(o.outputs[i]))
       goto out;
   if ((o.stats || o.stats_json || o.trace || o.trace_max_events || o.n_sim) && !nc_run_is_binary(o.model)) {
-    fprintf(stderr, "nc-run: error: --%s is for a simulated chip; give a target binary (.ncb)\n",
-            o.stats ? "stats" : o.stats_json ? "stats-json" : o.trace ? "trace" : o.trace_max_events ? "trace-max-events"
-            : o.sim_keys[0]);
+    const char *which = o.stats ? "stats" : o.stats_json ? "stats-json" : o.trace ? "trace"
+                        : o.trace_max_events ? "trace-max-events" : o.sim_keys[0];
+    fprintf(stderr, "nc-run: error: --%s is for a simulated chip; give a target binary (.ncb)\n", which);
     goto out;
   }
   if (nc_run_is_binary(o.model)) { /* a target binary: its simulator (binary.c) */

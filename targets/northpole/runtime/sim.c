@@ -68,7 +68,7 @@ static bool sched_error(run_ctx *r, const char *fmt, ...)
 
 static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
-/* --- the trace (nc-run --trace): group 0 the host, group 1 the chip, tile i on track i + 1 ---------------------------- */
+/* --- the trace (nc-run --trace): group 0 the host, group 1 the chip, tile i on track i + 1 ------------------------ */
 
 static void trace_span(np_sim *s, size_t ti, const char *cat, const char *name, uint64_t start, uint64_t cycles)
 {
