@@ -42,7 +42,8 @@
 static const nc_pass_option_def options[] = {
   {"bits", NC_PASS_OPT_INT, "8", "Bits of the quantized weights and activations (only 8 for now)"},
   {"calibration", NC_PASS_OPT_STRING, "",
-   "Required: .npy file of f32 calibration inputs, N x the function's input shape"},
+   ".npy file of f32 calibration inputs, N x the function's input shape (required unless the model is "
+   "pre-quantized: QuantizeLinear -> DequantizeLinear giving every layer's scale)"},
   {"max-samples", NC_PASS_OPT_INT, "0", "Calibrate on at most this many samples (0: all of them)"},
 };
 
@@ -68,12 +69,8 @@ static bool initialize(nc_pass *pass, nc_context *ctx)
     nc_emit_error(ctx, nc_location_unknown(), "graph-quantize: max-samples must be >= 0 (0: all samples)");
     return false;
   }
-  if (!*path) {
-    nc_emit_error(ctx, nc_location_unknown(),
-                  "graph-quantize needs calibration=PATH (nc-compile: --calibration=FILE): a .npy file of f32 inputs (N x the function's input "
-                  "shape) to measure activation ranges on");
-    return false;
-  }
+  if (!*path)
+    return true; /* fine for a pre-quantized (QDQ) model; else an error at the function */
   char err[512];
   nc_tensor *t = nc_npy_read(path, err, sizeof err);
   if (!t) {
@@ -87,8 +84,10 @@ static bool initialize(nc_pass *pass, nc_context *ctx)
 /* --- checking the function ---------------------------------------------------------------------------------- */
 
 /* K_ELTWISE: add / sub of two activations (a residual connection); K_FUSED:
- * a relu that is the only user of such an add, applied by it. */
-typedef enum op_kind { K_CONSTANT, K_LAYER, K_PASS, K_ELTWISE, K_FUSED } op_kind;
+ * a relu that is the only user of such an add, applied by it; K_QDQ: half
+ * of a pre-quantized model's QuantizeLinear -> DequantizeLinear pair
+ * (graph_quantize_qdq.c), the identity on int8. */
+typedef enum op_kind { K_CONSTANT, K_LAYER, K_PASS, K_ELTWISE, K_FUSED, K_QDQ } op_kind;
 
 static bool is_constant(nc_value *v)
 {
@@ -230,6 +229,10 @@ static nc_op *sole_relu_user(nc_op *op)
 
 static int check_op(nc_op *op)
 {
+  float qdq_scale;
+  int qdq = gq_qdq_check(op, &qdq_scale);
+  if (qdq)
+    return qdq > 0 ? K_QDQ : -1;
   if (is_residual(op))
     return K_ELTWISE;
   switch (nc_graph_get_quant_class(nc_op_get_def(op))) {
@@ -653,13 +656,36 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const nc_tensor *calib)
     }
   }
 
-  /* 2. calibration: max |x| of the input and of each layer's result */
+  /* 2. scales: the model's own (QDQ), else calibration: max |x| of the input and of each layer's result */
   double *max_abs = nc_xcalloc(n_layers + 1, sizeof *max_abs), in_max = 0;
+  float *given = nc_xcalloc(n_layers + 1, sizeof *given), in_given = 0;
+  nc_op *uncovered = NULL; /* the first layer without a model scale */
+  bool need_calib = ok && !gq_qdq_model_scale(arg, &in_given);
+  for (size_t k = 0; ok && k < n_layers; k++)
+    if (!gq_qdq_model_scale(nc_op_get_result(layers[k], 0), &given[k])) {
+      given[k] = 0;
+      uncovered = uncovered ? uncovered : layers[k];
+      need_calib = true;
+    }
   nc_tensor view;
-  int64_t samples = ok ? gq_calibration_view(func, arg, calib, path, nc_pass_get_option_int(pass, "max-samples"),
-                                             &view)
-                       : 0;
-  ok = ok && samples > 0 && gq_calibrate(func, &view, n_layers, layers, max_abs, &in_max);
+  int64_t samples = 0;
+  if (ok && need_calib && !calib) {
+    if (uncovered)
+      ok = nc_op_emit_error(uncovered, "graph-quantize needs calibration=PATH (nc-compile: --calibration=FILE): a "
+                            ".npy file of f32 inputs (N x the function's input shape) to measure activation ranges "
+                            "on, since the model gives no scale for the result of this '%s' (a pre-quantized "
+                            "model has QuantizeLinear -> DequantizeLinear after it)",
+                            nc_ident_str(nc_op_get_name(uncovered)));
+    else
+      ok = nc_op_emit_error(func, "graph-quantize needs calibration=PATH (nc-compile: --calibration=FILE): a .npy "
+                            "file of f32 inputs (N x the function's input shape) to measure activation ranges on, "
+                            "since the model gives no scale for its input (a pre-quantized model has "
+                            "QuantizeLinear -> DequantizeLinear after it)");
+  }
+  if (ok && need_calib) {
+    samples = gq_calibration_view(func, arg, calib, path, nc_pass_get_option_int(pass, "max-samples"), &view);
+    ok = samples > 0 && gq_calibrate(func, &view, n_layers, layers, max_abs, &in_max);
+  }
   if (ok && !isfinite(in_max))
     ok = nc_op_emit_error(func, "graph-quantize: the calibration data '%s' holds infinite values", path);
   for (size_t k = 0; ok && k < n_layers; k++)
@@ -674,7 +700,7 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const nc_tensor *calib)
   rw.vals = nc_xcalloc(n_ops + 2, sizeof *rw.vals);
   nc_op *first = nc_block_get_first_op(block);
   if (ok) { /* the input: quantize_linear with s_in, zero point 0 */
-    float s_in = act_scale(in_max, qmax);
+    float s_in = in_given > 0 ? in_given : act_scale(in_max, qmax);
     int8_t zero = 0;
     nc_location loc = nc_value_get_loc(arg);
     nc_value *s = add_scalar(&rw, first, rw.f32, &s_in, sizeof s_in, loc);
@@ -693,14 +719,34 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const nc_tensor *calib)
       ok = nc_op_emit_error(ops[k], "graph-quantize: operand #0 has no quantized form");
       break;
     }
+    if (kinds[k] == K_QDQ) { /* the identity on int8, at the scale the previous op already has */
+      float s;
+      gq_qdq_check(ops[k], &s);
+      if (s != x->scale)
+        ok = nc_op_emit_error(ops[k], "graph-quantize: this '%s' rescales from %g to %g after '%s'; only conv, "
+                              "gemm, matmul, add and sub results can change scale in nc's integer graph",
+                              nc_ident_str(nc_op_get_name(ops[k])), (double)x->scale, (double)s,
+                              nc_value_get_defining_op(nc_op_get_operand(ops[k], 0))
+                                ? nc_ident_str(nc_op_get_name(nc_value_get_defining_op(nc_op_get_operand(ops[k], 0))))
+                                : "the input");
+      else
+        bind(&rw, nc_op_get_result(ops[k], 0), x->v, x->scale);
+      continue;
+    }
     if (kinds[k] == K_ELTWISE) {
       const qval *b = lookup(&rw, nc_op_get_operand(ops[k], 1));
-      ok = b ? quantize_eltwise(&rw, ops[k], x, b, act_scale(max_abs[l++], qmax), sole_relu_user(ops[k]))
+      float sy = given[l] > 0 ? given[l] : act_scale(max_abs[l], qmax);
+      l++;
+      ok = b ? quantize_eltwise(&rw, ops[k], x, b, sy, sole_relu_user(ops[k]))
              : nc_op_emit_error(ops[k], "graph-quantize: operand #1 has no quantized form");
       continue;
     }
-    ok = kinds[k] == K_LAYER ? quantize_layer(&rw, ops[k], x, act_scale(max_abs[l++], qmax), qmax)
-                             : quantize_pass_through(&rw, ops[k], x);
+    if (kinds[k] == K_LAYER) {
+      float sy = given[l] > 0 ? given[l] : act_scale(max_abs[l], qmax);
+      l++;
+      ok = quantize_layer(&rw, ops[k], x, sy, qmax);
+    } else
+      ok = quantize_pass_through(&rw, ops[k], x);
   }
 
   /* 4. results go back to f32; the float graph is then dead */
@@ -732,6 +778,7 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const nc_tensor *calib)
   gq_map_free(&rw.map);
   free(rw.vals);
   free(max_abs);
+  free(given);
   free(ops);
   free(layers);
   free(kinds);

@@ -40,4 +40,13 @@ int64_t gq_calibration_view(NC_KEEP nc_op *func, NC_KEEP nc_value *arg, NC_KEEP 
 bool gq_calibrate(NC_KEEP nc_op *func, NC_KEEP const nc_tensor *view, size_t n, nc_op *const *ops, double *max_abs,
                   double *input_max_abs);
 
+/** QDQ graphs (graph_quantize_qdq.c). For op a graph.quantize_linear or
+ * graph.dequantize_linear: 1 if it is half of an activation's
+ * QuantizeLinear -> DequantizeLinear pair nc takes as it is (int8, zero
+ * point 0, one constant scale, written to *scale), -1 after an error at the
+ * offending node, 0 for any other op. */
+int gq_qdq_check(NC_KEEP nc_op *op, float *scale);
+/** True if a user of v is such a QuantizeLinear: the model's own scale for
+ * v, written to *scale. */
+bool gq_qdq_model_scale(NC_KEEP nc_value *v, float *scale);
 #endif

@@ -38,3 +38,7 @@ if config.mlir_opt and os.path.exists(config.mlir_opt):
     config.substitutions.append(("%mlir-opt", config.mlir_opt))
 if shutil.which("dot"):
     config.available_features.add("dot")
+# The Python bindings (python/) are built when python3-dev is installed.
+if os.path.exists(os.path.join(config.nc_build_dir, "python", "nc", "_nc.so")):
+    config.available_features.add("python-bindings")
+    config.environment["PYTHONPATH"] = os.path.join(config.nc_build_dir, "python")
