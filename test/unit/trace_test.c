@@ -115,6 +115,18 @@ static void test_clock(void)
   CHECK(strstr(buf, "\"ts\":0.00200,\"dur\":0.00200,"), "1.5 GHz: %s", buf);
 }
 
+static void test_huge(void)
+{
+  char buf[512] = "";
+  FILE *f = fmemopen(buf, sizeof buf - 1, "w");
+  nc_trace *tr = nc_trace_create(f, 0);
+  nc_trace_set_clock(tr, 1); /* 10^6 us a cycle: saturated cycles overflow 64 bits of microseconds */
+  nc_trace_complete(tr, 1, 1, "compute", "a", UINT64_MAX - 1, 1, -1);
+  CHECK(nc_trace_finish(tr), "finish");
+  fclose(f);
+  CHECK(strstr(buf, "\"ts\":18446744073709551615,"), "saturated: %s", buf);
+}
+
 static void test_write_error(void)
 {
   FILE *f = fopen("/dev/full", "w");
@@ -131,6 +143,7 @@ int main(void)
   test_basic();
   test_cap();
   test_clock();
+  test_huge();
   test_write_error();
   return failures != 0;
 }

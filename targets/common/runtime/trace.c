@@ -8,6 +8,7 @@
  * the end of one event and the start of the next are the same decimal
  * number and abutting events never appear to overlap in the viewer.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,6 +59,8 @@ static void put_us(nc_trace *tr, unsigned __int128 u)
   uint64_t p = 1;
   for (int i = 0; i < tr->decimals; i++)
     p *= 10;
+  if (u / p > ULLONG_MAX) /* saturated clocks at a slow clock: still a number */
+    u = (unsigned __int128)ULLONG_MAX * p;
   unsigned long long whole = (unsigned long long)(u / p), frac = (unsigned long long)(u % p);
   if (tr->decimals)
     fprintf(tr->out, "%llu.%0*llu", whole, tr->decimals, frac);
