@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "core_util.h"
+#include "nc/dialects/core/chip_desc.h"
 #include "nc/dialects/core/core.h"
 #include "nc/dialects/dataflow/dataflow.h"
 #include "nc/ir/diag.h"
@@ -25,12 +26,17 @@
 static const nc_pass_option_def options[] = {
   {"max-tiles-per-layer", NC_PASS_OPT_INT, "0",
    "Split a layer that does not fit one core over at most this many cores (0: as many as it needs)"},
+  {"balance", NC_PASS_OPT_BOOL, "false",
+   "Give the grid's spare cores to the layers with the most work per core (output-channel splits), so the "
+   "slowest pipeline stage is as short as it can be"},
 };
 
 static const nc_pass_stat_def stats[] = {
   {"num-tiles", "Number of tiles placed"},
   {"num-split-layers", "Number of layers split over several tiles"},
   {"noc-hops", "Sum of the NoC distances of all producer -> consumer tile pairs"},
+  {"max-tile-work", "Most work (multiply-accumulates, or vector operations) of one tile per frame"},
+  {"stage-imbalance-pct", "100 x (slowest tile's work / mean tile work - 1)"},
 };
 
 static int64_t sum_bytes(const nc_core_buffer_spec *s, size_t n, bool inputs_only)
@@ -106,6 +112,36 @@ static bool split_tile(nc_op *tile, nc_op *node, int64_t k, isl_ctx *ictx)
   return true;
 }
 
+/* Work per frame of a whole node: its output elements times the
+ * multiply-accumulates (conv, matmul: one weight row) or vector operations
+ * (pool window, 1 for the rest) per element, as the printer counts them. */
+static int64_t node_work(nc_op *node)
+{
+  nc_dataflow_layer layer;
+  nc_type *out = nc_value_get_type(nc_op_get_result(node, 0));
+  int64_t elems = nc_type_get_num_elements(out), per = 1, c = nc_core_node_get_out_channels(node);
+  if (!nc_dataflow_node_get_layer(node, &layer))
+    return elems;
+  if ((layer.kind == NC_DATAFLOW_LAYER_CONV || layer.kind == NC_DATAFLOW_LAYER_MATMUL) && layer.weights) {
+    int64_t w = nc_type_get_num_elements(nc_attr_get_type(layer.weights));
+    per = layer.kind == NC_DATAFLOW_LAYER_CONV ? w / (c > 0 ? c : 1) : nc_type_get_shape(nc_attr_get_type(layer.weights))[0];
+  } else if (layer.kind == NC_DATAFLOW_LAYER_MAX_POOL || layer.kind == NC_DATAFLOW_LAYER_AVG_POOL) {
+    per = layer.kernel[0] * layer.kernel[1];
+  }
+  return elems > 0 && per > 0 ? elems * per : 0;
+}
+
+/* Layers whose output-channel slices are independent (no cross-channel
+ * combination), so balancing may split them. */
+static bool splittable(nc_op *node)
+{
+  nc_dataflow_layer layer;
+  if (!nc_dataflow_node_get_layer(node, &layer))
+    return false;
+  return layer.kind == NC_DATAFLOW_LAYER_CONV || layer.kind == NC_DATAFLOW_LAYER_MATMUL ||
+         layer.kind == NC_DATAFLOW_LAYER_MAX_POOL;
+}
+
 static size_t tiles_of(nc_op *chip, const char *node)
 {
   size_t n = 0;
@@ -114,13 +150,23 @@ static size_t tiles_of(nc_op *chip, const char *node)
   return n;
 }
 
-static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx)
+static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx, const int64_t *extra)
 {
   int64_t sram = nc_core_chip_get_sram_bytes(chip), max_tiles = nc_pass_get_option_int(pass, "max-tiles-per-layer");
-  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t)) {
+  size_t n_orig = nc_core_chip_get_num_tiles(chip), idx = 0;
+  nc_op **orig = malloc((n_orig ? n_orig : 1) * sizeof *orig); /* the tiles before splitting, as balance_cores indexes them */
+  if (!orig)
+    return nc_op_emit_error(chip, "core-place: out of memory");
+  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
+    orig[idx++] = t;
+  bool ok = false;
+  for (idx = 0; idx < n_orig; idx++) {
+    nc_op *t = orig[idx];
     nc_op *node = nc_core_find_node(fn, nc_core_tile_get_node(t));
-    if (!node)
-      return nc_op_emit_error(t, "core-place: the chip's function has no node '%s'", nc_core_tile_get_node(t));
+    if (!node) {
+      nc_op_emit_error(t, "core-place: the chip's function has no node '%s'", nc_core_tile_get_node(t));
+      goto done;
+    }
     int64_t lo, hi;
     if (nc_core_tile_get_out_channels(t, &lo, &hi) || tiles_of(chip, nc_core_tile_get_node(t)) > 1)
       continue; /* split already (by an earlier run or by hand) */
@@ -132,14 +178,116 @@ static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx)
         fixed = fixed > INT64_MAX - bytes ? INT64_MAX : fixed + bytes;
     }
     if (!choose_split(node, whole, fixed, sram, max_tiles, ictx, &k))
-      return false;
+      goto done;
+    if (extra && extra[idx] > k) /* balancing: the tiles balance_cores chose, never fewer than SRAM needs */
+      k = extra[idx];
     if (k > 1) {
       if (!split_tile(t, node, k, ictx))
-        return false;
+        goto done;
       nc_pass_stat_add(pass, 1, 1);
     }
   }
-  return true;
+  ok = true;
+done:
+  free(orig);
+  return ok;
+}
+
+/* One stage of the pipeline cost model balance_cores minimises. */
+typedef struct stage {
+  int64_t work, out_bytes, k, limit;
+  double send_to_host;    /**< 1 when the node's output goes to the host */
+} stage;
+
+/* Cycles per frame of node i's tiles: its share of the work at the MAC
+ * rate plus sending its share of the output once to every tile of every
+ * consumer (the simulator sends to each destination in turn). */
+static double stage_cycles(const stage *st, const int64_t *consumers, size_t n, size_t i, double rate, double bw)
+{
+  double dests = st[i].send_to_host;
+  for (size_t j = 0; j < n; j++)
+    dests += (double)consumers[i * n + j] * (double)st[j].k;
+  return ((double)st[i].work / rate + (double)st[i].out_bytes * dests / bw) / (double)st[i].k;
+}
+
+static double slowest(const stage *st, const int64_t *consumers, size_t n, double rate, double bw, size_t *which)
+{
+  double most = -1;
+  for (size_t i = 0; i < n; i++) {
+    double c = stage_cycles(st, consumers, n, i, rate, bw);
+    if (c > most)
+      most = c, *which = i;
+  }
+  return most;
+}
+
+/* Tiles per node (indexed by the node's unsplit tile) so that the slowest
+ * pipeline stage is as short as possible with at most `cores` tiles: while
+ * cores remain, one more output-channel slice for the slowest stage, kept
+ * only if the slowest stage got faster (more slices of a consumer make its
+ * producers send more). Nodes already split count as fixed. */
+static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores)
+{
+  size_t n = nc_core_chip_get_num_tiles(chip);
+  nc_chip_desc d;
+  stage *st = calloc(n ? n : 1, sizeof *st);
+  int64_t *consumers = calloc(n > 0 ? n * n : 1, sizeof *consumers), *k = calloc(n ? n : 1, sizeof *k);
+  nc_op **nodes = calloc(n ? n : 1, sizeof *nodes);
+  if (!st || !consumers || !k || !nodes || !nc_chip_desc_of_module(nc_op_get_parent_op(chip), false, &d)) {
+    free(st), free(consumers), free(k), free(nodes);
+    return NULL;
+  }
+  double rate = (double)nc_chip_desc_macs_per_cycle(&d, 8), bw = (double)d.link_bytes_per_cycle;
+  rate = rate > 0 ? rate : 1, bw = bw > 0 ? bw : 1;
+  size_t i = 0;
+  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t), i++) {
+    nc_op *node = nc_core_find_node(fn, nc_core_tile_get_node(t));
+    int64_t lo, hi;
+    bool fixed = !node || nc_core_tile_get_out_channels(t, &lo, &hi) || tiles_of(chip, nc_core_tile_get_node(t)) > 1;
+    nodes[i] = node;
+    st[i].k = 1;
+    st[i].work = node ? node_work(node) : 0;
+    st[i].out_bytes = node ? nc_type_get_num_elements(nc_value_get_type(nc_op_get_result(node, 0))) : 0;
+    st[i].limit = fixed || !splittable(node) ? 1 : nc_core_node_get_out_channels(node);
+  }
+  for (i = 0; i < n; i++) {
+    bool consumed = false;
+    for (size_t j = 0; j < n; j++)
+      for (size_t o = 0, m = nodes[j] ? nc_op_get_num_operands(nodes[j]) : 0; o < m && nodes[i]; o++)
+        if (nc_dataflow_node_get_producer(nodes[j], o) == nodes[i])
+          consumers[i * n + j] = 1, consumed = true;
+    st[i].send_to_host = consumed ? 0 : 1;
+  }
+  for (int64_t used = (int64_t)n; used < cores; used++) {
+    size_t best = 0, after_best;
+    double before = slowest(st, consumers, n, rate, bw, &best);
+    if (st[best].k >= st[best].limit)
+      break; /* the slowest stage cannot be split further */
+    st[best].k++;
+    if (slowest(st, consumers, n, rate, bw, &after_best) >= before) {
+      st[best].k--;
+      break; /* splitting it costs its producers more than it saves */
+    }
+  }
+  for (i = 0; i < n; i++)
+    k[i] = st[i].k;
+  free(st), free(consumers), free(nodes);
+  return k;
+}
+
+static void work_stats(nc_pass *pass, nc_op *chip, nc_op *fn)
+{
+  int64_t most = 0, sum = 0, n = 0;
+  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t), n++) {
+    nc_op *node = nc_core_find_node(fn, nc_core_tile_get_node(t));
+    int64_t w = node ? node_work(node) : 0, lo, hi, c = node ? nc_core_node_get_out_channels(node) : 1;
+    if (nc_core_tile_get_out_channels(t, &lo, &hi) && c > 0)
+      w = w / c * (hi - lo);
+    most = w > most ? w : most;
+    sum += w;
+  }
+  nc_pass_stat_add(pass, 3, (uint64_t)most);
+  nc_pass_stat_add(pass, 4, sum > 0 ? (uint64_t)((double)most * n / (double)sum * 100.0 - 100.0 + 0.5) : 0);
 }
 
 static int64_t manhattan(nc_op *a, nc_op *b)
@@ -171,7 +319,13 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
   for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
     if (nc_core_program_get_size(nc_core_tile_get_program(t)))
       return nc_op_emit_error(t, "core-place: the tile already has a program; place tiles before core-schedule");
-  if (!split_nodes(pass, chip, fn, ictx))
+  int64_t *extra = NULL;
+  if (nc_pass_get_option_bool(pass, "balance") &&
+      !(extra = balance_cores(chip, fn, nc_core_chip_get_rows(chip) * nc_core_chip_get_cols(chip))))
+    return nc_op_emit_error(chip, "core-place: out of memory");
+  bool split_ok = split_nodes(pass, chip, fn, ictx, extra);
+  free(extra);
+  if (!split_ok)
     return false;
   int64_t rows = nc_core_chip_get_rows(chip), cols = nc_core_chip_get_cols(chip);
   int64_t n = (int64_t)nc_core_chip_get_num_tiles(chip);
@@ -191,6 +345,7 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
   }
   nc_pass_stat_add(pass, 0, (uint64_t)n);
   nc_pass_stat_add(pass, 2, (uint64_t)noc_hops(chip, fn));
+  work_stats(pass, chip, fn);
   return true;
 }
 
