@@ -92,7 +92,9 @@ def main():
         cores = stats["cores"]
         for c in cores:
             xy = (c.get("x", 0), c.get("y", 0))  # a one-core target may not say where its core is
-            got = max(busy[xy].values()) if busy[xy] else 0
+            if not busy[xy]:
+                fail("core %r of the figures has no track with spans" % (xy,))
+            got = max(busy[xy].values())
             if got != c["busy_cycles"]:
                 fail("core %r: %d busy cycles in the trace, %d in --stats-json" % (xy, got, c["busy_cycles"]))
         print("busy cycles equal --stats-json on %d cores" % len(cores))
