@@ -13,6 +13,7 @@
  * The statistic noc-hops sums the Manhattan distance of every producer ->
  * consumer tile pair. A network with more tiles than cores is an error.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +30,9 @@ static const nc_pass_option_def options[] = {
   {"balance", NC_PASS_OPT_BOOL, "false",
    "Give the grid's spare cores to the layers with the most work per core (output-channel splits), so the "
    "slowest pipeline stage is as short as it can be"},
+  {"search-iterations", NC_PASS_OPT_INT, "0",
+   "Moves tried by the placement search that lowers traffic x hops (0: keep the serpentine placement)"},
+  {"seed", NC_PASS_OPT_INT, "1", "Seed of the placement search (the same seed, the same placement)"},
 };
 
 static const nc_pass_stat_def stats[] = {
@@ -37,6 +41,8 @@ static const nc_pass_stat_def stats[] = {
   {"noc-hops", "Sum of the NoC distances of all producer -> consumer tile pairs"},
   {"max-tile-work", "Most work (multiply-accumulates, or vector operations) of one tile per frame"},
   {"stage-imbalance-pct", "100 x (slowest tile's work / mean tile work - 1)"},
+  {"traffic-hops-initial", "Bytes per frame x NoC hops over all tile pairs, serpentine placement"},
+  {"traffic-hops", "Bytes per frame x NoC hops over all tile pairs, final placement"},
 };
 
 static int64_t sum_bytes(const nc_core_buffer_spec *s, size_t n, bool inputs_only)
@@ -310,6 +316,166 @@ static int64_t noc_hops(nc_op *chip, nc_op *fn)
   return hops;
 }
 
+/* Elements of a node's output per frame (bytes at 8 bits: an estimate). */
+static int64_t out_elements(nc_op *node)
+{
+  int64_t dims[NC_MAX_RANK], elems = 1;
+  int n = nc_op_get_num_results(node) == 1 ? nc_dataflow_tensor_coords(nc_value_get_type(nc_op_get_result(node, 0)), dims) : 0;
+  for (int i = 0; i < n; i++)
+    elems = dims[i] > 0 && elems <= INT64_MAX / dims[i] ? elems * dims[i] : INT64_MAX;
+  return elems;
+}
+
+/* --- placement search ------------------------------------------------------------------------------------ */
+
+/* One producer tile -> consumer tile channel and its bytes per frame (the
+ * producer's slice of its output: every consumer tile receives all of it);
+ * tile n is the host, which sends the network's inputs and receives the
+ * outputs of layers no node reads. */
+typedef struct edge {
+  size_t from, to;
+  int64_t bytes;
+} edge;
+
+/* Cell -1 is the host, one hop beyond the corner tile (0, 0). */
+static int64_t edge_cost(const edge *e, const int64_t *cell, int64_t cols)
+{
+  int64_t a = cell[e->from], b = cell[e->to];
+  if (a < 0 || b < 0)
+    return a < 0 && b < 0 ? 0 : e->bytes * ((a < 0 ? b : a) % cols + (a < 0 ? b : a) / cols + 1);
+  return e->bytes * (llabs(a % cols - b % cols) + llabs(a / cols - b / cols));
+}
+
+static uint64_t next_random(uint64_t *state) /* xorshift64*: deterministic for a seed */
+{
+  *state ^= *state >> 12, *state ^= *state << 25, *state ^= *state >> 27;
+  return *state * 2685821657736338717ull;
+}
+
+/* The cost change of swapping the contents of cells ca and cb (tile or -1). */
+static int64_t swap_delta(const edge *e, size_t n_e, const size_t *inc, const size_t *inc_start, int64_t *cell,
+                          int64_t cols, int64_t ta, int64_t tb, int64_t ca, int64_t cb)
+{
+  int64_t before = 0, after = 0;
+  for (int pass = 0; pass < 2; pass++) {
+    int64_t *sum = pass ? &after : &before;
+    if (pass) {
+      if (ta >= 0) cell[ta] = cb;
+      if (tb >= 0) cell[tb] = ca;
+    }
+    for (int side = 0; side < 2; side++) {
+      int64_t t = side ? tb : ta;
+      for (size_t k = t >= 0 ? inc_start[t] : 0; t >= 0 && k < inc_start[t + 1]; k++) {
+        const edge *x = &e[inc[k]];
+        if (side && ta >= 0 && (x->from == (size_t)ta || x->to == (size_t)ta))
+          continue; /* counted with ta */
+        *sum += edge_cost(x, cell, cols);
+      }
+    }
+  }
+  if (ta >= 0) cell[ta] = ca;
+  if (tb >= 0) cell[tb] = cb;
+  (void)n_e;
+  return after - before;
+}
+
+/* Simulated annealing over tile positions from the serpentine placement:
+ * swap a random tile with a random cell (empty or not); a worse state is
+ * accepted with probability exp(-delta / T), T falling linearly to 0; the
+ * best state seen is kept, so the result is never worse than the start. */
+static void search_placement(nc_pass *pass, nc_op *chip, nc_op *fn)
+{
+  int64_t rows = nc_core_chip_get_rows(chip), cols = nc_core_chip_get_cols(chip);
+  int64_t iters = nc_pass_get_option_int(pass, "search-iterations");
+  size_t n = nc_core_chip_get_num_tiles(chip), n_e = 0, cap = 16;
+  nc_op **tiles = calloc(n + 1, sizeof *tiles);
+  int64_t *cell = calloc(n + 1, sizeof *cell), *best = calloc(n + 1, sizeof *best);
+  int64_t *owner = malloc((size_t)(rows * cols) * sizeof *owner);
+  edge *e = malloc(cap * sizeof *e);
+  size_t i = 0;
+  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t), i++)
+    tiles[i] = t, cell[i] = nc_core_tile_get_y(t) * cols + nc_core_tile_get_x(t);
+  for (size_t c = 0; c < n; c++) {
+    nc_op *node = nc_core_find_node(fn, nc_core_tile_get_node(tiles[c]));
+    bool read = false;
+    for (nc_op *m = nc_dataflow_first_node(fn); m && node && !read; m = nc_dataflow_next_node(m))
+      for (size_t o = 0, no = nc_op_get_num_operands(m); o < no && !read; o++)
+        read = nc_dataflow_node_get_producer(m, o) == node;
+    for (size_t o = 0, no = node ? nc_op_get_num_operands(node) : 0; o <= no && node; o++) {
+      nc_op *producer = o < no ? nc_dataflow_node_get_producer(node, o) : NULL;
+      if (o == no && read)
+        break;
+      if (!producer) { /* a network input, or (o == no) an output: host traffic */
+        int64_t bytes = out_elements(node), lo, hi, ch = nc_core_node_get_out_channels(node);
+        if (o < no) {
+          int64_t d[NC_MAX_RANK], k = nc_dataflow_tensor_coords(nc_value_get_type(nc_op_get_operand(node, o)), d);
+          bytes = 1;
+          for (int64_t j = 0; j < k; j++)
+            bytes *= d[j] > 0 ? d[j] : 1;
+        } else if (ch > 0 && nc_core_tile_get_out_channels(tiles[c], &lo, &hi))
+          bytes = bytes / ch * (hi - lo);
+        if (n_e == cap)
+          e = realloc(e, (cap *= 2) * sizeof *e);
+        e[n_e++] = o < no ? (edge){n, c, bytes > 0 ? bytes : 1} : (edge){c, n, bytes > 0 ? bytes : 1};
+        continue;
+      }
+      for (size_t p = 0; p < n && producer; p++) {
+        if (strcmp(nc_core_tile_get_node(tiles[p]), nc_dataflow_node_get_name(producer)))
+          continue;
+        int64_t bytes = out_elements(producer), lo, hi, ch = nc_core_node_get_out_channels(producer);
+        if (ch > 0 && nc_core_tile_get_out_channels(tiles[p], &lo, &hi))
+          bytes = bytes / ch * (hi - lo);
+        if (n_e == cap)
+          e = realloc(e, (cap *= 2) * sizeof *e);
+        e[n_e++] = (edge){p, c, bytes > 0 ? bytes : 1};
+      }
+    }
+  }
+  cell[n] = -1;
+  size_t *inc_start = calloc(n + 2, sizeof *inc_start), *inc = malloc((2 * n_e + 1) * sizeof *inc);
+  for (size_t k = 0; k < n_e; k++)
+    inc_start[e[k].from + 1]++, inc_start[e[k].to + 1]++;
+  for (size_t k = 0; k <= n; k++)
+    inc_start[k + 1] += inc_start[k];
+  size_t *fill = calloc(n + 2, sizeof *fill);
+  for (size_t k = 0; k < n_e; k++) {
+    inc[inc_start[e[k].from] + fill[e[k].from]++] = k;
+    inc[inc_start[e[k].to] + fill[e[k].to]++] = k;
+  }
+  int64_t cost = 0;
+  for (size_t k = 0; k < n_e; k++)
+    cost += edge_cost(&e[k], cell, cols);
+  nc_pass_stat_add(pass, 5, (uint64_t)cost);
+  for (int64_t c = 0; c < rows * cols; c++)
+    owner[c] = -1;
+  for (size_t k = 0; k < n; k++)
+    owner[cell[k]] = (int64_t)k;
+  memcpy(best, cell, (n + 1) * sizeof *cell);
+  int64_t best_cost = cost, t0 = n_e ? cost / (int64_t)n_e + 1 : 1;
+  uint64_t state = (uint64_t)nc_pass_get_option_int(pass, "seed") * 0x9E3779B97F4A7C15ull + 1;
+  for (int64_t it = 0; it < iters && n > 1; it++) {
+    int64_t ta = (int64_t)(next_random(&state) % n), cb = (int64_t)(next_random(&state) % (uint64_t)(rows * cols));
+    int64_t ca = cell[ta], tb = owner[cb];
+    if (cb == ca)
+      continue;
+    int64_t d = swap_delta(e, n_e, inc, inc_start, cell, cols, ta, tb, ca, cb);
+    double temp = (double)t0 * (double)(iters - it) / (double)iters;
+    double u = (double)(next_random(&state) >> 11) / 9007199254740992.0;
+    if (d > 0 && !(temp > 0 && u < exp(-(double)d / temp)))
+      continue;
+    cell[ta] = cb, owner[cb] = ta, owner[ca] = tb;
+    if (tb >= 0)
+      cell[tb] = ca;
+    cost += d;
+    if (cost < best_cost)
+      best_cost = cost, memcpy(best, cell, (n + 1) * sizeof *cell);
+  }
+  for (size_t k = 0; k < n; k++)
+    nc_core_tile_set_position(tiles[k], best[k] % cols, best[k] / cols);
+  nc_pass_stat_add(pass, 6, (uint64_t)best_cost);
+  free(tiles), free(cell), free(best), free(owner), free(e), free(inc_start), free(inc), free(fill);
+}
+
 static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
 {
   nc_op *fn = nc_core_chip_lookup_function(chip);
@@ -343,6 +509,7 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
     int64_t y = i / cols, x = y % 2 ? cols - 1 - i % cols : i % cols;
     nc_core_tile_set_position(t, x, y);
   }
+  search_placement(pass, chip, fn);
   nc_pass_stat_add(pass, 0, (uint64_t)n);
   nc_pass_stat_add(pass, 2, (uint64_t)noc_hops(chip, fn));
   work_stats(pass, chip, fn);
@@ -371,7 +538,7 @@ const nc_pass_def nc_core_place_pass = {
     "buffers alone overflow is left whole: splitting cannot help, core-plan-memory reports it), then lays the "
     "tiles in pipeline order along a serpentine path through the grid (row 0 left to right, row 1 right to "
     "left, ...) so that consecutive layers are NoC neighbours. Fails if the network needs more cores than the "
-    "grid has.",
+    "grid has. `search-iterations` (with `seed`) then runs simulated annealing over the positions, lowering bytes per frame x NoC hops over every tile pair (skip connections and the host included) and keeping the best placement seen (statistics traffic-hops-initial and traffic-hops).",
   .anchor = "builtin.module",
   .options = options, .n_options = NC_COUNTOF(options),
   .stats = stats, .n_stats = NC_COUNTOF(stats),

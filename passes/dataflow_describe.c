@@ -253,7 +253,8 @@ static bool flatten_layer(lctx *l, nc_op *op, const char *x_name, layer *L)
 static bool numpy_broadcast(nc_op *op)
 {
   static const char *const names[] = {"graph.add", "graph.sub", "graph.mul", "graph.div", "graph.pow",
-                                      "graph.max", "graph.min", "graph.sum", "graph.mean", "graph.prelu"};
+                                      "graph.max", "graph.min", "graph.sum", "graph.mean", "graph.prelu",
+                                      "graph.mul_integer"};
   for (size_t i = 0; i < NC_COUNTOF(names); i++)
     if (nc_op_is(op, names[i]))
       return true;
@@ -264,7 +265,7 @@ static bool numpy_broadcast(nc_op *op)
  * reads its row or pixel of every input, as an elementwise op does. */
 static bool channel_concat(nc_op *op)
 {
-  if (!nc_op_is(op, "graph.concat") || nc_op_get_num_results(op) != 1)
+  if ((!nc_op_is(op, "graph.concat") && !nc_op_is(op, "graph.concat_integer")) || nc_op_get_num_results(op) != 1)
     return false;
   nc_type *t = nc_value_get_type(nc_op_get_result(op, 0));
   int64_t axis = nc_graph_attr_int(op, "axis", 0);
@@ -353,7 +354,7 @@ static bool elementwise_layer(lctx *l, nc_op *op, const char *kind, const int *s
 
 static const char *const elementwise_ops[] = {
   "graph.add", "graph.sub", "graph.mul", "graph.div", "graph.pow", "graph.max", "graph.min", "graph.sum",
-  "graph.mean", "graph.prelu", "graph.requantize",
+  "graph.mean", "graph.prelu", "graph.requantize", "graph.mul_integer",
 };
 
 static bool is_elementwise(nc_op *op)
@@ -393,7 +394,8 @@ bool nc_dataflow_describe_layer(nc_op *op, size_t n_inputs, nc_value *const *inp
            memcmp(nc_type_get_shape(ht), nc_type_get_shape(ot), nc_type_get_rank(ot) * sizeof(int64_t)))
     ok = fail(&l, "the ops after the layer's main op must keep its result's shape");
   char *x0 = NULL;
-  if (ok && np && slot_input[0] < 0 && !is_elementwise(op) && !nc_op_is(op, "graph.concat"))
+  if (ok && np && slot_input[0] < 0 && !is_elementwise(op) && !channel_concat(op) &&
+      !nc_op_is(op, "graph.concat"))
     ok = fail(&l, "the layer's data operand must be a node input, not a constant");
   if (ok && np && slot_input[0] >= 0)
     x0 = in_name((size_t)slot_input[0]);
@@ -415,8 +417,14 @@ bool nc_dataflow_describe_layer(nc_op *op, size_t n_inputs, nc_value *const *inp
     ok = elementwise_layer(&l, op, "concat", slot_input, &L);
   } else if (nc_op_is(op, "graph.concat")) {
     ok = single_iteration(&l, op, "concat", &L);
+  } else if (nc_op_is(op, "graph.softmax_integer")) { /* each output reads its whole row: one iteration */
+    ok = single_iteration(&l, op, "softmax", &L);
   } else if (is_elementwise(op)) {
-    ok = elementwise_layer(&l, op, nc_op_is(op, "graph.add") ? "add" : "elementwise", slot_input, &L);
+    const char *hint = nc_op_is(op, "graph.add")           ? "add"
+                       : nc_op_is(op, "graph.lut_integer") ? "lut"
+                       : nc_op_is(op, "graph.mul_integer") ? "mul"
+                                                           : "elementwise";
+    ok = elementwise_layer(&l, op, hint, slot_input, &L);
   } else {
     ok = fail(&l, "'%s' has no dataflow layer", nc_ident_str(nc_op_get_name(op)));
   }

@@ -13,6 +13,8 @@
  *   relu         clamp_min = max(clamp_min, 0)
  * add_integer / sub_integer (the integer residual add) is an ELTWISE head
  * whose per-input multiplier and shift are the layer's input rescales;
+ * concat_integer a CONCAT with the same per-input rescales; mul_integer an
+ * ELTWISE MUL requantized once; lut_integer a LUT layer with its table;
  * anything else is an error at that op. qlinear_conv / qlinear_matmul carry
  * float scales: their rescale is recorded as the nearest fixed-point
  * multiplier and shift (nc_fixed_point_from_scale), which is what the
@@ -336,6 +338,100 @@ static bool eltwise_integer_head(rec *r, nc_op *op)
   return true;
 }
 
+/* concat_integer: a CONCAT layer whose operand p is node input p, rescaled
+ * by its multiplier and shift (the input order is the channel order). */
+static bool concat_integer_head(rec *r, nc_op *op)
+{
+  size_t nm, ns, n = nc_op_get_num_operands(op);
+  const int64_t *m = nc_graph_attr_ints(op, "multiplier", &nm), *s = nc_graph_attr_ints(op, "shift", &ns);
+  if (!m || !s || nm != n || ns != n)
+    return unexpressible(op, "it needs one multiplier and shift per input");
+  if (n > NC_DATAFLOW_LAYER_MAX_INPUTS)
+    return unexpressible(op, "a layer takes at most 32 inputs (graph-quantize splits larger concats)");
+  for (size_t p = 0; p < n; p++) {
+    if (input_of(r, op, p) != (int)p)
+      return unexpressible(op, "its operands must be distinct node inputs, in order");
+    r->l.input_multiplier[p] = m[p], r->l.input_shift[p] = s[p];
+  }
+  r->l.output_zero_point = nc_graph_attr_int(op, "output_zero_point", 0);
+  type_range(nc_op_get_result(op, 0), &r->l.clamp_min, &r->l.clamp_max);
+  return true;
+}
+
+/* mul_integer: an ELTWISE MUL of two node inputs (the second may broadcast)
+ * taken as they are, then one requantization of the product. */
+static bool mul_integer_head(rec *r, nc_op *op)
+{
+  int in0 = input_of(r, op, 0), in1 = input_of(r, op, 1);
+  if (in0 != 0 || in1 != 1)
+    return unexpressible(op, "its operands must be two distinct node inputs, in order");
+  int64_t *ms = nc_xmalloc(2 * sizeof *ms);
+  ms[0] = nc_graph_attr_int(op, "multiplier", 0), ms[1] = nc_graph_attr_int(op, "shift", 0);
+  r->owned[r->n_owned++] = ms;
+  r->l.op = NC_DATAFLOW_ELTWISE_MUL;
+  r->l.n_requant = 1;
+  r->l.multiplier = &ms[0], r->l.shift = &ms[1];
+  r->l.output_zero_point = nc_graph_attr_int(op, "output_zero_point", 0);
+  type_range(nc_op_get_result(op, 0), &r->l.clamp_min, &r->l.clamp_max);
+  if (nc_graph_attr_string(op, "activation", NULL))
+    r->l.clamp_min = r->l.clamp_min > r->l.output_zero_point ? r->l.clamp_min : r->l.output_zero_point;
+  return true;
+}
+
+/* softmax_integer: a SOFTMAX layer whose `lut` (i32) is the exponential
+ * table. */
+static bool softmax_integer_head(rec *r, nc_op *op)
+{
+  size_t n;
+  const int64_t *t = nc_graph_attr_ints(op, "table", &n);
+  if (!t || n < 2 || input_of(r, op, 0) != 0)
+    return unexpressible(op, "it needs a table and a node input");
+  r->l = nc_dataflow_layer_make(NC_DATAFLOW_LAYER_SOFTMAX);
+  type_range(nc_op_get_result(op, 0), &r->l.clamp_min, &r->l.clamp_max);
+  nc_context *ctx = nc_op_get_context(op);
+  int64_t len = (int64_t)n;
+  int32_t *v = nc_xmalloc(n * sizeof *v);
+  for (size_t i = 0; i < n; i++)
+    v[i] = (int32_t)(t[i] > INT32_MAX ? INT32_MAX : t[i]);
+  bool fits = true;
+  for (size_t i = 0; i < n; i++)
+    fits &= t[i] <= INT32_MAX;
+  nc_type *tt = nc_type_tensor(ctx, 1, &len, nc_type_integer(ctx, 32, NC_SIGNLESS), NULL);
+  r->l.lut = fits ? nc_attr_dense_elements(ctx, tt, v, n * sizeof *v) : NULL;
+  free(v);
+  return fits || unexpressible(op, "its table entries exceed 32 bits");
+}
+
+/* lut_integer: a LUT layer; its table becomes the `lut` elements, saturated
+ * to the result type and stored as i8 (results up to 8 bits), i16 or i32. */
+static bool lut_integer_head(rec *r, nc_op *op)
+{
+  size_t n;
+  const int64_t *t = nc_graph_attr_ints(op, "table", &n);
+  if (!t || n < 2 || input_of(r, op, 0) != 0)
+    return unexpressible(op, "it needs a table and a node input");
+  r->l = nc_dataflow_layer_make(NC_DATAFLOW_LAYER_LUT);
+  type_range(nc_op_get_result(op, 0), &r->l.clamp_min, &r->l.clamp_max);
+  nc_context *ctx = nc_op_get_context(op);
+  int64_t len = (int64_t)n;
+  nc_type *re = nc_type_get_element_type(nc_value_get_type(nc_op_get_result(op, 0)));
+  unsigned w = nc_type_get_width(re) <= 8 ? 8 : nc_type_get_width(re) <= 16 ? 16 : 32; /* storage: a byte at 8 bits */
+  void *sat = nc_xmalloc(n * (w / 8));
+  for (size_t i = 0; i < n; i++) {
+    int64_t v = t[i] < r->l.clamp_min ? r->l.clamp_min : t[i] > r->l.clamp_max ? r->l.clamp_max : t[i];
+    if (w == 8)
+      ((int8_t *)sat)[i] = (int8_t)v;
+    else if (w == 16)
+      ((int16_t *)sat)[i] = (int16_t)v;
+    else
+      ((int32_t *)sat)[i] = (int32_t)v;
+  }
+  nc_type *tt = nc_type_tensor(ctx, 1, &len, nc_type_integer(ctx, w, NC_SIGNLESS), NULL);
+  r->l.lut = nc_attr_dense_elements(ctx, tt, sat, n * (w / 8));
+  free(sat);
+  return r->l.lut != NULL;
+}
+
 static bool eltwise_head(rec *r, nc_op *op)
 {
   static const struct {
@@ -358,6 +454,12 @@ static bool eltwise_head(rec *r, nc_op *op)
   }
   if (nc_op_is(op, "graph.add_integer") || nc_op_is(op, "graph.sub_integer"))
     return eltwise_integer_head(r, op);
+  if (nc_op_is(op, "graph.mul_integer"))
+    return mul_integer_head(r, op);
+  if (nc_op_is(op, "graph.lut_integer"))
+    return lut_integer_head(r, op);
+  if (nc_op_is(op, "graph.softmax_integer"))
+    return softmax_integer_head(r, op);
   return nc_op_emit_error(op, "cannot become a dataflow node: '%s' has no dataflow layer kind",
                           nc_ident_str(nc_op_get_name(op)));
 }
@@ -443,7 +545,7 @@ static bool record_head(rec *r, nc_op *op)
     r->l = nc_dataflow_layer_make(NC_DATAFLOW_LAYER_COPY);
     return true;
   }
-  if (nc_op_is(op, "graph.concat")) {
+  if (nc_op_is(op, "graph.concat") || nc_op_is(op, "graph.concat_integer")) {
     r->l = nc_dataflow_layer_make(NC_DATAFLOW_LAYER_CONCAT);
     nc_type *t = nc_value_get_type(nc_op_get_result(op, 0));
     int64_t rank = (int64_t)nc_type_get_rank(t), axis = nc_graph_attr_int(op, "axis", 0);
@@ -452,7 +554,7 @@ static bool record_head(rec *r, nc_op *op)
     if (axis < skip || axis >= rank)
       return unexpressible(op, "a concat along the batch dim has no layer");
     r->l.axis = axis - skip;
-    return true;
+    return nc_op_is(op, "graph.concat") || concat_integer_head(r, op);
   }
   if (nc_op_is(op, "graph.requantize")) {
     r->l = nc_dataflow_layer_make(NC_DATAFLOW_LAYER_ELTWISE);

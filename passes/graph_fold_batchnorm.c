@@ -15,7 +15,9 @@
  * Only when the weights, the existing bias and the four batch_norm operands
  * are constants, the producer's result feeds nothing but the batch_norm,
  * and the producer has no fused activation (which would come before the
- * normalization).
+ * normalization). Any other batch_norm of a static 4-D input (after a
+ * concat, as in DenseNet) becomes the 1x1 depthwise conv computing the same
+ * per-channel affine map.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -25,7 +27,7 @@
 #include "nc/ir/pass.h"
 
 static const nc_pass_stat_def stats[] = {
-  {"num-folded", "Number of batch_norm ops folded"},
+  {"num-folded", "Number of batch_norm ops folded (into their producer, or into a new depthwise conv)"},
 };
 
 /* The batch_norm's per-channel factor s and shift t (as for a producer
@@ -189,6 +191,57 @@ static bool fold_into_gemm(nc_op *op, const bn *p, nc_rewriter *rw, nc_type *elt
   return ok;
 }
 
+/* A batch_norm with no producer to fold into (after a concat, as in
+ * DenseNet's pre-activation layers) on an [N, C, H, W] input: the 1x1
+ * depthwise conv (group C) with weight s[c] and bias b[c] - mean[c] * s[c],
+ * the same per-channel affine map, which every level below runs (and the
+ * relu after it fuses into). */
+static bool batchnorm_to_depthwise(nc_op *op, nc_rewriter *rw)
+{
+  nc_value *x = nc_op_get_operand(op, 0), *y = nc_op_get_result(op, 0);
+  nc_type *xt = nc_value_get_type(x), *elt = nc_type_get_element_type(xt);
+  nc_dtype dt;
+  if (nc_value_get_type(y) != xt || nc_type_get_rank(xt) != 4 || !nc_type_has_static_shape(xt) ||
+      !nc_type_is_float(elt) || !nc_interp_dtype_from_type(elt, &dt))
+    return false;
+  bn p;
+  if (!bn_read(op, dt, &p))
+    return false;
+  bool ok = p.c == nc_type_get_shape(xt)[1];
+  if (ok) {
+    nc_context *ctx = nc_op_get_context(op);
+    int64_t wshape[4] = {p.c, 1, 1, 1};
+    nc_tensor *w = nc_tensor_create(dt, 4, wshape, 0), *b = nc_tensor_create(dt, 1, &p.c, 0);
+    for (int64_t i = 0; i < p.c; i++) {
+      nc_tensor_set_f64(w, i, p.s[i]);
+      nc_tensor_set_f64(b, i, new_bias(&p, i, false, 0));
+    }
+    nc_location loc = nc_op_get_loc(op);
+    nc_rewriter_set_insertion_point_before(rw, op);
+    nc_value *wv = make_const(rw, w, nc_type_tensor(ctx, 4, wshape, elt, NULL), nc_op_get_operand(op, 1), "_dw",
+                              loc);
+    nc_value *bv = make_const(rw, b, vec_type(ctx, p.c, elt), nc_op_get_operand(op, 2), "_dw", loc);
+    nc_type *i64 = nc_type_integer(ctx, 64, NC_SIGNLESS);
+    int64_t ones[2] = {1, 1};
+    nc_named_attr attrs[] = {
+      {nc_ident_get_cstr(ctx, "group"), nc_attr_integer(ctx, i64, p.c)},
+      {nc_ident_get_cstr(ctx, "kernel_shape"), nc_attr_dense_array(ctx, i64, 2, ones)},
+    };
+    nc_op *conv = nc_graph_create_op(ctx, "graph.conv", loc, 3, (nc_value *[]){x, wv, bv}, NC_COUNTOF(attrs), attrs,
+                                     1, &xt);
+    ok = conv != NULL;
+    if (conv) {
+      nc_value_set_type(nc_op_get_result(conv, 0), xt);
+      nc_rewriter_insert(rw, conv);
+      nc_rewriter_replace_op_with_op(rw, op, conv);
+    }
+    nc_tensor_destroy(w);
+    nc_tensor_destroy(b);
+  }
+  bn_free(&p);
+  return ok;
+}
+
 static bool fold_batchnorm(nc_op *op, nc_rewriter *rw)
 {
   nc_value *x = nc_op_get_operand(op, 0), *y = nc_op_get_result(op, 0);
@@ -196,10 +249,10 @@ static bool fold_batchnorm(nc_op *op, nc_rewriter *rw)
   nc_graph_activation act;
   if (!p || !gp_only_user(x, op) || nc_value_get_type(x) != nc_value_get_type(y) ||
       !nc_graph_get_activation(p, &act) || act.kind != NC_GRAPH_ACT_NONE)
-    return false;
+    return batchnorm_to_depthwise(op, rw);
   bool conv = gp_is(p, "conv");
   if (!conv && !gp_is(p, "gemm") && !gp_is(p, "matmul"))
-    return false;
+    return batchnorm_to_depthwise(op, rw);
   nc_type *elt = nc_type_get_element_type(nc_value_get_type(x));
   nc_dtype dt;
   if (!nc_type_is_float(elt) || !nc_interp_dtype_from_type(elt, &dt))
@@ -230,13 +283,14 @@ const nc_pass_def nc_graph_fold_batchnorm_pass = {
   .argument = "graph-fold-batchnorm",
   .name = "GraphFoldBatchNorm",
   .group = "Graph",
-  .summary = "Fold graph.batch_norm into the preceding conv, gemm or matmul",
+  .summary = "Fold graph.batch_norm into the preceding conv, gemm or matmul (else into a depthwise 1x1 conv)",
   .description =
     "Folds an inference graph.batch_norm whose input is the only use of a graph.conv, graph.gemm or 2-D graph.matmul "
     "result into that op: the weights are scaled per output channel by scale / sqrt(var + epsilon) and the bias "
     "(created if absent) absorbs the shift, with onnxruntime's float arithmetic step for step. A matmul becomes a "
     "graph.gemm. Only when the weights, the existing bias and the batch_norm's operands are constants and the "
-    "producer has no fused activation.",
+    "producer has no fused activation. Any other batch_norm of a static [N, C, H, W] input becomes a 1x1 depthwise "
+    "graph.conv (group C, weight scale / sqrt(var + epsilon), bias b - mean * that) computing the same map.",
   .anchor = "func.func",
   .stats = stats, .n_stats = NC_COUNTOF(stats),
   .initialize = initialize,

@@ -40,15 +40,20 @@
 #include "nc/support/npy.h"
 
 static const nc_pass_option_def options[] = {
-  {"bits", NC_PASS_OPT_INT, "8", "Bits of the quantized weights and activations (only 8 for now)"},
+  {"bits", NC_PASS_OPT_INT, "8",
+   "Bits of the quantized weights and activations: 8, 4 or 2 (the first and last layers stay at 8)"},
+  {"overrides", NC_PASS_OPT_STRING, "", "Per-layer widths LAYER:BITS,... (LAYER: the layer's location name)"},
   {"calibration", NC_PASS_OPT_STRING, "",
    ".npy file of f32 calibration inputs, N x the function's input shape (required unless the model is "
    "pre-quantized: QuantizeLinear -> DequantizeLinear giving every layer's scale)"},
   {"max-samples", NC_PASS_OPT_INT, "0", "Calibrate on at most this many samples (0: all of them)"},
+  {"method", NC_PASS_OPT_STRING, "maxabs",
+   "How activation ranges are chosen: maxabs, percentile (see `percentile`) or mse (least squared error)"},
+  {"percentile", NC_PASS_OPT_STRING, "99.99", "The percentile of |x| that method=percentile clips at, in (0, 100]"},
 };
 
 static const nc_pass_stat_def stats[] = {
-  {"num-layers", "Number of conv / gemm / matmul layers and adds / subs of activations quantized"},
+  {"num-layers", "Number of conv / gemm / matmul layers, adds / subs, concats, products, tables and softmaxes quantized"},
   {"num-samples", "Number of calibration samples run"},
 };
 
@@ -60,9 +65,22 @@ static bool initialize(nc_pass *pass, nc_context *ctx)
 {
   int64_t bits = nc_pass_get_option_int(pass, "bits");
   const char *path = nc_pass_get_option_string(pass, "calibration");
-  if (bits != 8) {
-    nc_emit_error(ctx, nc_location_unknown(), "graph-quantize: bits=%lld is not supported (only bits=8 for now)",
+  if (!gq_bits_valid(bits)) {
+    nc_emit_error(ctx, nc_location_unknown(), "graph-quantize: bits=%lld is not supported (8, 4 or 2)",
                   (long long)bits);
+    return false;
+  }
+  gq_calib_method method;
+  const char *pct = nc_pass_get_option_string(pass, "percentile");
+  char *end = NULL;
+  double p = strtod(pct, &end);
+  if (!gq_calib_method_parse(nc_pass_get_option_string(pass, "method"), &method)) {
+    nc_emit_error(ctx, nc_location_unknown(), "graph-quantize: unknown method '%s' (maxabs, percentile or mse)",
+                  nc_pass_get_option_string(pass, "method"));
+    return false;
+  }
+  if (end == pct || *end || !(p > 0 && p <= 100)) {
+    nc_emit_error(ctx, nc_location_unknown(), "graph-quantize: percentile '%s' is not a number in (0, 100]", pct);
     return false;
   }
   if (nc_pass_get_option_int(pass, "max-samples") < 0) {
@@ -86,8 +104,9 @@ static bool initialize(nc_pass *pass, nc_context *ctx)
 /* K_ELTWISE: add / sub of two activations (a residual connection); K_FUSED:
  * a relu that is the only user of such an add, applied by it; K_QDQ: half
  * of a pre-quantized model's QuantizeLinear -> DequantizeLinear pair
- * (graph_quantize_qdq.c), the identity on int8. */
-typedef enum op_kind { K_CONSTANT, K_LAYER, K_PASS, K_ELTWISE, K_FUSED, K_QDQ } op_kind;
+ * (graph_quantize_qdq.c), the identity on int8; K_ACTS: concat, mul, tables,
+ * softmax (graph_quantize_acts.c). */
+typedef enum op_kind { K_CONSTANT, K_LAYER, K_PASS, K_ELTWISE, K_FUSED, K_QDQ, K_ACTS } op_kind;
 
 static bool is_constant(nc_value *v)
 {
@@ -235,6 +254,12 @@ static int check_op(nc_op *op)
     return qdq > 0 ? K_QDQ : -1;
   if (is_residual(op))
     return K_ELTWISE;
+  switch (gq_acts_classify(op)) { /* concat, mul, activations as tables (graph_quantize_acts.c) */
+  case GQ_ACTS_ERROR: return -1;
+  case GQ_ACTS_OP: return K_ACTS;
+  case GQ_ACTS_FUSED: return K_FUSED;
+  default: break;
+  }
   switch (nc_graph_get_quant_class(nc_op_get_def(op))) {
   case NC_GRAPH_QUANT_CONSTANT:
     return K_CONSTANT;
@@ -251,7 +276,9 @@ static int check_op(nc_op *op)
   list_ops(NC_GRAPH_QUANT_LAYER, " and ", supported, sizeof supported);
   size_t used = strlen(supported);
   snprintf(supported + used, sizeof supported - used,
-           " with constant weights and an optional fused relu; add and sub of two activations of one shape; ");
+           " with constant weights and an optional fused relu; add and sub of two activations of one shape; concat; mul "
+           "of two activations, one broadcasting; sigmoid, hard_sigmoid, hard_swish, tanh, erf, leaky_relu, elu, "
+           "softplus and clip as tables; ");
   list_ops(NC_GRAPH_QUANT_PASS_THROUGH, ", ", supported, sizeof supported);
   bool foldable = nc_graph_get_quant_class(nc_op_get_def(op)) == NC_GRAPH_QUANT_FOLD_FIRST;
   nc_op_emit_error(op, "graph-quantize cannot quantize '%s': it has no integer form here (supported: %s)%s",
@@ -264,20 +291,6 @@ static int check_op(nc_op *op)
 }
 
 /* --- building the integer graph ------------------------------------------------------------------------------ */
-
-/* A quantized value: the int8 value replacing an f32 one, and its scale. */
-typedef struct qval {
-  nc_value *v;
-  float scale;
-} qval;
-
-typedef struct rewrite {
-  nc_context *ctx;
-  nc_type *i8, *i32, *i64, *f32;
-  gq_map map; /* old f32 value -> index into vals */
-  qval *vals;
-  size_t n_vals;
-} rewrite;
 
 static void bind(rewrite *rw, nc_value *old, nc_value *v, float scale)
 {
@@ -336,6 +349,17 @@ static nc_op *add_op(rewrite *rw, nc_op *before, const char *name, nc_location l
 static nc_named_attr named(rewrite *rw, const char *name, nc_attr *value)
 {
   return (nc_named_attr){nc_ident_get_cstr(rw->ctx, name), value};
+}
+
+/* The helpers graph_quantize_acts.c shares (graph_quantize_internal.h). */
+void gq_bind(rewrite *rw, nc_value *old, nc_value *v, float scale) { bind(rw, old, v, scale); }
+const qval *gq_lookup(rewrite *rw, nc_value *old) { return lookup(rw, old); }
+nc_type *gq_like(rewrite *rw, nc_value *v, nc_type *elt) { return like(rw, v, elt); }
+nc_named_attr gq_named(rewrite *rw, const char *name, nc_attr *value) { return named(rw, name, value); }
+nc_op *gq_add_op(rewrite *rw, nc_op *before, const char *name, nc_location loc, size_t n_in, nc_value *const *in,
+                 size_t n_attrs, const nc_named_attr *attrs, nc_type *hint)
+{
+  return add_op(rw, before, name, loc, n_in, in, n_attrs, attrs, hint);
 }
 
 /* The layer's weights in the layout of the integer op ([M, C/g, k..] for
@@ -434,8 +458,10 @@ static int64_t block_rows(const layer_data *L)
 
 /* Replaces one layer: int8 weights, conv_integer / matmul_integer, int32
  * bias, requantize to the output scale `sy`. */
-static bool quantize_layer(rewrite *rw, nc_op *op, const qval *x, float sy, int qmax)
+static bool quantize_layer(rewrite *rw, nc_op *op, const qval *x, float sy, int bits)
 {
+  int qmax = (1 << (bits - 1)) - 1;
+  nc_type *elt = nc_type_integer(rw->ctx, (unsigned)bits, NC_SIGNLESS);
   const char *name = nc_ident_str(nc_op_get_name(op));
   nc_location loc = nc_op_get_loc(op);
   layer_data L;
@@ -479,7 +505,7 @@ static bool quantize_layer(rewrite *rw, nc_op *op, const qval *x, float sy, int 
   /* weights: per output channel, symmetric in [-qmax, qmax] */
   for (int64_t c = 0; c < C; c++)
     sw[c] = sw[c] > 0 ? sw[c] / qmax : 1.0;
-  nc_tensor *wq = nc_tensor_create(NC_DT_I8, L.rank, L.shape, 0);
+  nc_tensor *wq = nc_tensor_create(bits == 8 ? NC_DT_I8 : bits == 4 ? NC_DT_I4 : NC_DT_I2, L.rank, L.shape, 0);
   int8_t *wq8 = wq->data;
   for (int64_t i0 = 0; ft && i0 < L.rows; i0 += 256) /* 256 x 256 tiles: reads along K, writes along N */
     for (int64_t j0 = 0; j0 < len; j0 += 256)
@@ -498,7 +524,7 @@ static bool quantize_layer(rewrite *rw, nc_op *op, const qval *x, float sy, int 
       }
   }
   free(w);
-  nc_value *wv = add_blob(rw, op, wq, rw->i8, nc_op_get_operand(op, 1), "_q", "weight", loc);
+  nc_value *wv = add_blob(rw, op, wq, elt, nc_op_get_operand(op, 1), "_q", "weight", loc);
   nc_tensor_destroy(wq);
 
   /* requantize parameters and the int32 bias, per channel */
@@ -550,7 +576,7 @@ static bool quantize_layer(rewrite *rw, nc_op *op, const qval *x, float sy, int 
     attrs[na++] = named(rw, "output_zero_point", nc_attr_integer(rw->ctx, rw->i64, 0));
     if (nc_op_get_attr_str(op, "activation"))
       attrs[na++] = named(rw, "activation", nc_attr_string_cstr(rw->ctx, "relu"));
-    rq = add_op(rw, op, "graph.requantize", loc, bq ? 2 : 1, in, na, attrs, like(rw, y, rw->i8));
+    rq = add_op(rw, op, "graph.requantize", loc, bq ? 2 : 1, in, na, attrs, like(rw, y, elt));
     if (rq)
       bind(rw, y, nc_op_get_result(rq, 0), sy);
   }
@@ -570,7 +596,7 @@ static bool quantize_pass_through(rewrite *rw, nc_op *op, const qval *x)
   nc_op *q = nc_op_clone(op, m);
   nc_mapping_destroy(m);
   nc_value *y = nc_op_get_result(op, 0);
-  nc_value_set_type(nc_op_get_result(q, 0), like(rw, y, rw->i8));
+  nc_value_set_type(nc_op_get_result(q, 0), like(rw, y, nc_type_get_element_type(nc_value_get_type(x->v))));
   nc_op_insert_before(q, op);
   bind(rw, y, nc_op_get_result(q, 0), x->scale);
   return true;
@@ -579,7 +605,7 @@ static bool quantize_pass_through(rewrite *rw, nc_op *op, const qval *x)
 /* add / sub of two activations: graph.add_integer / graph.sub_integer, each
  * input rescaled to the output scale `sy` by the fixed-point rule; `relu`
  * is the fused relu after it (its result is the one bound), or NULL. */
-static bool quantize_eltwise(rewrite *rw, nc_op *op, const qval *a, const qval *b, float sy, nc_op *relu)
+static bool quantize_eltwise(rewrite *rw, nc_op *op, const qval *a, const qval *b, float sy, nc_op *relu, int bits)
 {
   int64_t mult[2], shift[2];
   const qval *in[2] = {a, b};
@@ -599,7 +625,8 @@ static bool quantize_eltwise(rewrite *rw, nc_op *op, const qval *a, const qval *
     attrs[na++] = named(rw, "activation", nc_attr_string_cstr(rw->ctx, "relu"));
   nc_value *y = nc_op_get_result(relu ? relu : op, 0);
   nc_op *q = add_op(rw, op, gp_is(op, "add") ? "graph.add_integer" : "graph.sub_integer", nc_op_get_loc(op), 2,
-                    (nc_value *[]){a->v, b->v}, na, attrs, like(rw, y, rw->i8));
+                    (nc_value *[]){a->v, b->v}, na, attrs,
+                    like(rw, y, nc_type_integer(rw->ctx, (unsigned)bits, NC_SIGNLESS)));
   if (q)
     bind(rw, y, nc_op_get_result(q, 0), sy);
   return q != NULL;
@@ -615,7 +642,7 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const nc_tensor *calib)
     return true; /* a declaration */
   nc_context *ctx = nc_op_get_context(func);
   const char *path = nc_pass_get_option_string(pass, "calibration");
-  int qmax = (1 << (nc_pass_get_option_int(pass, "bits") - 1)) - 1;
+  int qmax = 127; /* the input: the first layer reads 8 bits */
   if (nc_region_get_num_blocks(body) != 1)
     return nc_op_emit_error(func, "graph-quantize expects a function of one block");
   if (nc_block_get_num_args(block) != 1)
@@ -634,6 +661,11 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const nc_tensor *calib)
   if (!ret || !nc_op_is(ret, "func.return"))
     return nc_op_emit_error(func, "graph-quantize expects the function to end in func.return");
 
+  /* 0. activations other than relu / relu6 leave the ops they were fused into (tables of their own) */
+  for (nc_op *op = nc_block_get_first_op(block); op != ret; op = nc_op_get_next(op))
+    if (!gq_acts_unfuse(op))
+      return false;
+
   /* 1. every op must have an integer form (nothing changes otherwise) */
   size_t n_ops = 0, n_layers = 0;
   for (nc_op *op = nc_block_get_first_op(block); op != ret; op = nc_op_get_next(op))
@@ -648,6 +680,8 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const nc_tensor *calib)
     ok = kinds[i] >= 0;
     if (ok && kinds[i] == K_LAYER)
       layers[n_layers++] = op;
+    if (ok && kinds[i] == K_ACTS)
+      layers[n_layers++] = op;
     if (ok && kinds[i] == K_ELTWISE) /* measured after its fused relu, if any */
       layers[n_layers++] = sole_relu_user(op) ? sole_relu_user(op) : op;
     if (ok && kinds[i] == K_PASS && gp_is(op, "relu")) {
@@ -655,6 +689,15 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const nc_tensor *calib)
       kinds[i] = d && is_residual(d) && sole_relu_user(d) == op ? K_FUSED : K_PASS;
     }
   }
+
+  /* widths per layer (errors before anything changes) */
+  bool *is_conv = nc_xcalloc(n_layers + 1, sizeof *is_conv);
+  int *lbits = nc_xcalloc(n_layers + 1, sizeof *lbits);
+  for (size_t k = 0; k < n_layers; k++)
+    is_conv[k] = !is_residual(layers[k]) && !gp_is(layers[k], "relu");
+  ok = ok && gq_layer_bits(func, nc_pass_get_option_int(pass, "bits"), nc_pass_get_option_string(pass, "overrides"),
+                           n_layers, layers, is_conv, lbits);
+  free(is_conv);
 
   /* 2. scales: the model's own (QDQ), else calibration: max |x| of the input and of each layer's result */
   double *max_abs = nc_xcalloc(n_layers + 1, sizeof *max_abs), in_max = 0;
@@ -684,7 +727,15 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const nc_tensor *calib)
   }
   if (ok && need_calib) {
     samples = gq_calibration_view(func, arg, calib, path, nc_pass_get_option_int(pass, "max-samples"), &view);
-    ok = samples > 0 && gq_calibrate(func, &view, n_layers, layers, max_abs, &in_max);
+    int *lqmax = nc_xcalloc(n_layers + 1, sizeof *lqmax);
+    for (size_t k = 0; k < n_layers; k++)
+      lqmax[k] = (1 << (lbits[k] - 1)) - 1;
+    gq_calib_method method = GQ_CALIB_MAXABS;
+    gq_calib_method_parse(nc_pass_get_option_string(pass, "method"), &method);
+    ok = samples > 0 &&
+         gq_calibrate_method(func, &view, n_layers, layers, lqmax, method,
+                             strtod(nc_pass_get_option_string(pass, "percentile"), NULL), max_abs, &in_max);
+    free(lqmax);
   }
   if (ok && !isfinite(in_max))
     ok = nc_op_emit_error(func, "graph-quantize: the calibration data '%s' holds infinite values", path);
@@ -714,6 +765,10 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const nc_tensor *calib)
   for (size_t k = 0, l = 0; ok && k < n_ops; k++) {
     if (kinds[k] == K_CONSTANT || kinds[k] == K_FUSED)
       continue;
+    if (kinds[k] == K_ACTS) {
+      ok = gq_acts_quantize(&rw, ops[k], act_scale(max_abs[l++], qmax), qmax);
+      continue;
+    }
     const qval *x = lookup(&rw, nc_op_get_operand(ops[k], 0));
     if (!x) { /* cannot happen after the checks: operands are the input or earlier results */
       ok = nc_op_emit_error(ops[k], "graph-quantize: operand #0 has no quantized form");
@@ -735,16 +790,16 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const nc_tensor *calib)
     }
     if (kinds[k] == K_ELTWISE) {
       const qval *b = lookup(&rw, nc_op_get_operand(ops[k], 1));
-      float sy = given[l] > 0 ? given[l] : act_scale(max_abs[l], qmax);
-      l++;
-      ok = b ? quantize_eltwise(&rw, ops[k], x, b, sy, sole_relu_user(ops[k]))
+      float sy = given[l] > 0 ? given[l] : act_scale(max_abs[l], (1 << (lbits[l] - 1)) - 1);
+      ok = b ? quantize_eltwise(&rw, ops[k], x, b, sy, sole_relu_user(ops[k]), lbits[l])
              : nc_op_emit_error(ops[k], "graph-quantize: operand #1 has no quantized form");
+      l++;
       continue;
     }
     if (kinds[k] == K_LAYER) {
-      float sy = given[l] > 0 ? given[l] : act_scale(max_abs[l], qmax);
+      float sy = given[l] > 0 ? given[l] : act_scale(max_abs[l], (1 << (lbits[l] - 1)) - 1);
+      ok = quantize_layer(&rw, ops[k], x, sy, lbits[l]);
       l++;
-      ok = quantize_layer(&rw, ops[k], x, sy, qmax);
     } else
       ok = quantize_pass_through(&rw, ops[k], x);
   }
@@ -779,6 +834,7 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const nc_tensor *calib)
   free(rw.vals);
   free(max_abs);
   free(given);
+  free(lbits);
   free(ops);
   free(layers);
   free(kinds);
@@ -794,7 +850,7 @@ const nc_pass_def nc_graph_quantize_pass = {
   .argument = "graph-quantize",
   .name = "GraphQuantize",
   .group = "Graph",
-  .summary = "Quantize a float graph to int8 (conv_integer / matmul_integer + requantize)",
+  .summary = "Quantize a float graph to int8, int4 or int2 (conv_integer / matmul_integer + requantize)",
   .description =
     "Runs the float function in the reference interpreter on the calibration inputs, measuring max |x| of the "
     "input and of every conv, gemm and matmul result, then rewrites it to integers: int8 weights symmetric per "
@@ -802,7 +858,10 @@ const nc_pass_def nc_graph_quantize_pass = {
     "graph.conv_integer or graph.matmul_integer (int32) followed by graph.requantize with the int32 bias, "
     "fixed-point multipliers and shifts (round half to even) and the fused relu. max_pool, flatten, reshape and "
     "the other data-movement ops work on int8 as they are, average pools as the exact integer mean (rounding half "
-    "to even) with their input's scale. The input is quantized with graph.quantize_linear and "
+    "to even) with their input's scale. Residual adds, concats (graph.concat_integer), products of activations "
+    "(graph.mul_integer, channel broadcast) rescale each input to the output scale; activations and single-input "
+    "cones of them (SiLU, hard swish, GELU) become 2^bits-entry tables (graph.lut_integer), softmax "
+    "graph.softmax_integer (graph_quantize_acts.c). The input is quantized with graph.quantize_linear and "
     "the results dequantized with graph.dequantize_linear, so the signature stays f32. Run graph-optimize first "
     "(bias and relu fusion, constant weights). Any op without an integer form is an error at that op.",
   .anchor = "func.func",

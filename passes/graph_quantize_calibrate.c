@@ -147,6 +147,9 @@ int64_t gq_calibration_view(nc_op *func, nc_value *arg, const nc_tensor *calib, 
 typedef struct observer {
   gq_map index; /* op -> position in max_abs */
   double *max_abs;
+  const int *qmax; /* per op, for the clipping methods */
+  gq_calib_method method;
+  double percentile;
 } observer;
 
 static void observe(nc_op *op, size_t n_results, const nc_tensor *const *results, void *user)
@@ -155,28 +158,25 @@ static void observe(nc_op *op, size_t n_results, const nc_tensor *const *results
   size_t i = gq_map_get(&o->index, op);
   if (i == SIZE_MAX || n_results == 0 || results[0]->dtype != NC_DT_F32)
     return;
-  const float *x = results[0]->data;
-  double m = o->max_abs[i];
-  for (int64_t k = 0, n = nc_tensor_num_elements(results[0]); k < n; k++) {
-    double a = fabs((double)x[k]);
-    if (a > m) /* false for NaN */
-      m = a;
-  }
-  o->max_abs[i] = m;
+  double m = gq_clip_range(results[0]->data, nc_tensor_num_elements(results[0]), o->method, o->percentile,
+                           o->qmax ? o->qmax[i] : 127);
+  o->max_abs[i] = m > o->max_abs[i] ? m : o->max_abs[i]; /* the one batched run: a single call per op */
 }
 
 bool gq_calibrate(nc_op *func, const nc_tensor *view, size_t n, nc_op *const *ops, double *max_abs,
                   double *input_max_abs)
 {
-  const float *x = view->data;
-  *input_max_abs = 0;
-  for (int64_t k = 0, m = nc_tensor_num_elements(view); k < m; k++)
-    if (fabs((double)x[k]) > *input_max_abs)
-      *input_max_abs = fabs((double)x[k]);
+  return gq_calibrate_method(func, view, n, ops, NULL, GQ_CALIB_MAXABS, 100, max_abs, input_max_abs);
+}
+
+bool gq_calibrate_method(nc_op *func, const nc_tensor *view, size_t n, nc_op *const *ops, const int *qmax,
+                         gq_calib_method method, double percentile, double *max_abs, double *input_max_abs)
+{
+  *input_max_abs = gq_clip_range(view->data, nc_tensor_num_elements(view), method, percentile, 127);
   nc_interp *it = nc_interp_create(func);
   if (!it)
     return false;
-  observer o = {.max_abs = max_abs};
+  observer o = {.max_abs = max_abs, .qmax = qmax, .method = method, .percentile = percentile};
   gq_map_init(&o.index, n);
   for (size_t i = 0; i < n; i++) {
     gq_map_put(&o.index, ops[i], i);

@@ -8,7 +8,7 @@
  *   matmul / gemm / matmul_integer / qlinear_matmul + the same
  *   max_pool / avg_pool / global pools, add and other elementwise ops,
  *   concat                               + the same
- *   flatten / reshape                    alone
+ *   flatten / reshape, lut_integer       alone
  * The group (with the constants it uses, moved in or cloned when shared)
  * becomes one node whose isl attributes nc_dataflow_describe_layer computes
  * with deps.h's builders at the chosen granularity (an iteration per output
@@ -56,8 +56,8 @@ static bool is_follower_kind(nc_op *op)
   for (size_t i = 0; i < NC_COUNTOF(names); i++)
     if (nc_op_is(op, names[i]))
       return true;
-  return nc_op_has_trait(op, NC_TRAIT_ELEMENTWISE) && !is_quant(op) &&
-         !strncmp(nc_ident_str(nc_op_get_name(op)), "graph.", 6);
+  return nc_op_has_trait(op, NC_TRAIT_ELEMENTWISE) && !is_quant(op) && !nc_op_is(op, "graph.lut_integer") &&
+         !strncmp(nc_ident_str(nc_op_get_name(op)), "graph.", 6); /* a table is a layer of its own */
 }
 
 static bool takes_followers(nc_op *head)

@@ -38,7 +38,11 @@ static bool p_float(const nc_type *t) { return ranked(t) && nc_type_is_float(elt
 static bool p_int(const nc_type *t) { return ranked(t) && nc_type_is_integer(elt(t)) && nc_type_get_width(elt(t)) > 1; }
 static bool p_numeric(const nc_type *t) { return p_float(t) || p_int(t); }
 static bool p_quant(const nc_type *t) { return p_int(t) && nc_type_get_width(elt(t)) <= 32; }
-static bool p_max_pool(const nc_type *t) { return p_float(t) || (p_int(t) && nc_type_get_width(elt(t)) == 8); }
+static bool p_max_pool(const nc_type *t)
+{
+  unsigned w = p_int(t) ? nc_type_get_width(elt(t)) : 0;
+  return p_float(t) || w == 8 || w == 4 || w == 2; /* the widths graph-quantize makes */
+}
 static bool p_i32(const nc_type *t)
 {
   return ranked(t) && nc_type_is_signless_integer(elt(t)) && nc_type_get_width(elt(t)) == 32;
@@ -47,7 +51,7 @@ static bool p_i32(const nc_type *t)
 static const nc_type_constraint tc_any = {"ranked tensor of any graph element type", p_any};
 static const nc_type_constraint tc_float = {"ranked tensor of floating-point values", p_float};
 static const nc_type_constraint tc_numeric = {"ranked tensor of integer or floating-point values", p_numeric};
-static const nc_type_constraint tc_max_pool = {"ranked tensor of floating-point or 8-bit integer values", p_max_pool};
+static const nc_type_constraint tc_max_pool = {"ranked tensor of floating-point or 8-, 4- or 2-bit integer values", p_max_pool};
 static const nc_type_constraint tc_quant = {"ranked tensor of 2- to 32-bit integer values", p_quant};
 static const nc_type_constraint tc_i32 = {"ranked tensor of 32-bit signless integer values", p_i32};
 
@@ -88,7 +92,7 @@ static const nc_value_def o_x_any[] = {{"input", &tc_any, NC_ARITY_ONE, NULL}};
 static const nc_value_def o_x_float[] = {{"input", &tc_float, NC_ARITY_ONE, NULL}};
 static const nc_value_def o_x_numeric[] = {{"input", &tc_numeric, NC_ARITY_ONE, NULL}};
 static const nc_value_def o_x_spatial[] = {
-  {"input", &tc_max_pool, NC_ARITY_ONE, "[N, C, D1, ..., Dk] (float, or 8-bit integers in a quantized graph)"}};
+  {"input", &tc_max_pool, NC_ARITY_ONE, "[N, C, D1, ..., Dk] (float, or 8-, 4- or 2-bit integers in a quantized graph)"}};
 static const nc_value_def o_x_max_pool[] = {{"input", &tc_max_pool, NC_ARITY_ONE, "[N, C, D1, ..., Dk]"}};
 static const nc_value_def r_max_pool[] = {{"output", &tc_max_pool, NC_ARITY_ONE, NULL}};
 static const nc_value_def o_ab_numeric[] = {{"a", &tc_numeric, NC_ARITY_ONE, NULL},
@@ -165,6 +169,14 @@ static const nc_value_def o_requantize[] = {
   {"acc", &tc_i32, NC_ARITY_ONE, "the int32 accumulator, e.g. [N, C, D1, ..., Dk]"},
   {"bias", &tc_i32, NC_ARITY_OPTIONAL, "int32 bias: one element, or [C] added along `axis`"},
 };
+static const nc_value_def o_concat_integer[] = {
+  {"inputs", &tc_quant, NC_ARITY_VARIADIC, "quantized tensors, input i worth multiplier[i] * 2^-shift[i] output steps"},
+};
+static const nc_value_def o_mul_integer[] = {
+  {"a", &tc_quant, NC_ARITY_ONE, "quantized input"},
+  {"b", &tc_quant, NC_ARITY_ONE, "quantized input broadcasting to a's shape (e.g. [1, C, 1, 1])"},
+};
+static const nc_value_def o_lut_integer[] = {{"x", &tc_quant, NC_ARITY_ONE, "quantized input (the table's index)"}};
 static const nc_value_def o_eltwise_integer[] = {
   {"a", &tc_quant, NC_ARITY_ONE, "quantized input, real value multiplier[0] * 2^-shift[0] * s_y per step"},
   {"b", &tc_quant, NC_ARITY_ONE, "quantized input of a's shape, real value multiplier[1] * 2^-shift[1] * s_y per step"},
@@ -285,6 +297,28 @@ static const nc_attr_def a_requantize[] = {
   {"axis", &nc_ac_i64, true, NULL, "the channel dim of per-channel multipliers and bias (default 1)"},
   {"output_zero_point", &nc_ac_i64, true, NULL, "added after rounding, in the result type's range (default 0)"},
   {"activation", &nc_ac_string, true, NULL, "\"relu\": clamp below at output_zero_point (absent: none)"},
+};
+static const nc_attr_def a_concat_integer[] = {
+  {"axis", &nc_ac_i64, false, NULL, "the dim joined along, may be negative"},
+  {"multiplier", &nc_ac_i64_array, false, NULL, "fixed-point multipliers in [0, 2^31), one per input"},
+  {"shift", &nc_ac_i64_array, false, NULL, "right shifts in [0, 63], one per input"},
+  {"output_zero_point", &nc_ac_i64, true, NULL, "added after rescaling, in the result type's range (default 0)"},
+};
+static const nc_attr_def a_mul_integer[] = {
+  {"multiplier", &nc_ac_i64, false, NULL, "fixed-point multiplier in [0, 2^31) of the product a * b"},
+  {"shift", &nc_ac_i64, false, NULL, "right shift in [0, 63]"},
+  {"output_zero_point", &nc_ac_i64, true, NULL, "added after rescaling, in the result type's range (default 0)"},
+  {"activation", &nc_ac_string, true, NULL, "\"relu\": clamp below at output_zero_point (absent: none)"},
+};
+static const nc_attr_def a_lut_integer[] = {
+  {"table", &nc_ac_i64_array, false, NULL, "2^bits entries (bits of the input type), indexed by x - its type's minimum"},
+};
+static const nc_attr_def a_softmax_integer[] = {
+  {"table", &nc_ac_i64_array, false, NULL, "2^bits fixed-point values of exp((d - 2^bits + 1) * s_x) in [0, 2^31), d = 0 .. 2^bits - 1"},
+};
+static const nc_attr_def a_hard_sigmoid[] = {
+  {"alpha", &nc_ac_f32, true, NULL, "slope (default 0.2)"},
+  {"beta", &nc_ac_f32, true, NULL, "offset (default 0.5)"},
 };
 static const nc_attr_def a_eltwise_integer[] = {
   {"multiplier", &nc_ac_i64_array, false, NULL, "fixed-point multipliers in [0, 2^31), one per input"},

@@ -111,6 +111,10 @@ bool graph_infer_norm(gx *g);           /* lrn, batch_norm, instance_norm */
 bool graph_infer_quant(gx *g);          /* quantize_linear, dequantize_linear */
 bool graph_infer_requantize(gx *g);     /* requantize (fixed point) */
 bool graph_infer_eltwise_integer(gx *g); /* add_integer, sub_integer */
+bool graph_infer_concat_integer(gx *g); /* concat_integer */
+bool graph_infer_mul_integer(gx *g);    /* mul_integer */
+bool graph_infer_lut_integer(gx *g);    /* lut_integer */
+bool graph_infer_softmax_integer(gx *g); /* softmax_integer */
 bool graph_check_activation(gx *g);     /* the fusion attributes */
 
 bool graph_infer_elementwise(gx *g);    /* binary, variadic, unary, prelu, clip, softmax */

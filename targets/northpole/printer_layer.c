@@ -9,9 +9,14 @@
  *   avg_pool / global_avg_pool on int8 (integer sum divided by the count,
  *   rounding half to even; global: one window over the plane)
  *                                                   -> NP_KIND_AVG_POOL
+ *   concat along the channels, each input rescaled  -> NP_KIND_CONCAT
+ *   eltwise mul, the second input the same shape or
+ *   a [1, C, 1, 1] gate, requantized once           -> NP_KIND_MUL
+ *   a 256-entry table on int8 (activations)         -> NP_KIND_LUT
+ *   softmax along the last coordinate of int8       -> NP_KIND_SOFTMAX
  * Weights, bias, multipliers and shifts are the layer's parameters;
  * everything the core cannot do exactly (zero points, a clamp other than
- * int8 saturation or relu, a lookup table, other kinds) is an error at the
+ * int8 saturation or relu, a table after another layer, other kinds) is an error at the
  * node, never a silently different computation.
  */
 #include <stdlib.h>
@@ -123,6 +128,119 @@ static bool read_eltwise(nc_op *node, const nc_dataflow_layer *layer, np_layer *
   return true;
 }
 
+/* Output int8 with an int8 zero point, saturation or relu as the clamp. */
+static bool int8_output(nc_op *node, const nc_dataflow_layer *layer)
+{
+  if (layer->output_zero_point < -128 || layer->output_zero_point > 127 || layer->output_bits != 8)
+    return nc_op_emit_error(node, "must produce int8 with an int8 zero point on northpole");
+  if (layer->clamp_max < 127 || (layer->clamp_min != -128 && layer->clamp_min != layer->output_zero_point))
+    return nc_op_emit_error(node, "clamps to [%lld, %lld]; northpole saturates to int8 and applies only relu",
+                            (long long)layer->clamp_min, (long long)layer->clamp_max);
+  return true;
+}
+
+static void put_rescales(np_layer *l, size_t n, const int64_t *m, const int64_t *s)
+{
+  l->n_requant = (uint32_t)n;
+  l->multiplier = nc_xmalloc(n * sizeof *l->multiplier);
+  l->shift = nc_xmalloc(n * sizeof *l->shift);
+  for (size_t i = 0; i < n; i++)
+    l->multiplier[i] = (int32_t)m[i], l->shift[i] = (int32_t)s[i];
+}
+
+/* A channel concat of int8 operands [1, C_i, H, W], each rescaled. */
+static bool read_concat(nc_op *node, const nc_dataflow_layer *layer, np_layer *l)
+{
+  nc_type *out = nc_value_get_type(nc_op_get_result(node, 0));
+  size_t n = nc_op_get_num_operands(node);
+  if (nc_type_get_rank(out) != 4 || layer->axis != 0 || layer->n_requant || layer->bias || n < 1 ||
+      n > NP_MAX_OPERANDS)
+    return nc_op_emit_error(node, "northpole concatenates 1 to %d [1, C, H, W] tensors along the channels only",
+                            NP_MAX_OPERANDS);
+  if (!int8_output(node, layer))
+    return false;
+  int64_t m[NP_MAX_OPERANDS], s[NP_MAX_OPERANDS];
+  for (size_t i = 0; i < n; i++) {
+    bool given = layer->input_multiplier[i] || layer->input_shift[i];
+    m[i] = given ? layer->input_multiplier[i] : (int64_t)1 << 30; /* a float-style concat copies */
+    s[i] = given ? layer->input_shift[i] : 30;
+  }
+  l->kind = NP_KIND_CONCAT;
+  l->zero_point = (int32_t)layer->output_zero_point;
+  l->flags |= layer->clamp_min == layer->output_zero_point ? NP_FLAG_RELU : 0;
+  put_rescales(l, n, m, s);
+  l->group = 1;
+  l->vops_per_element = 1;
+  return true;
+}
+
+/* An elementwise product of two int8 operands (the second the result's
+ * shape or [1, C, 1, 1]), requantized once. */
+static bool read_mul(nc_op *node, const nc_dataflow_layer *layer, np_layer *l)
+{
+  nc_type *out = nc_value_get_type(nc_op_get_result(node, 0));
+  nc_type *b = nc_value_get_type(nc_op_get_operand(node, 1));
+  bool gate = nc_type_get_rank(b) == 4 && nc_type_get_rank(out) == 4 &&
+              nc_type_get_shape(b)[1] == nc_type_get_shape(out)[1] && nc_type_get_num_elements(b) ==
+                                                                           nc_type_get_shape(out)[1];
+  if (layer->n_inputs != 2 || layer->n_requant != 1 || layer->bias || layer->input_multiplier[0] ||
+      layer->input_multiplier[1] || nc_value_get_type(nc_op_get_operand(node, 0)) != out || (b != out && !gate))
+    return nc_op_emit_error(node, "northpole multiplies a tensor by one of its shape or a [1, C, 1, 1] channel gate, "
+                            "requantized once, only");
+  if (!int8_output(node, layer))
+    return false;
+  l->kind = NP_KIND_MUL;
+  l->zero_point = (int32_t)layer->output_zero_point;
+  l->flags |= layer->clamp_min == layer->output_zero_point ? NP_FLAG_RELU : 0;
+  put_rescales(l, 1, layer->multiplier, layer->shift);
+  l->group = 1;
+  l->vops_per_element = 1;
+  return true;
+}
+
+/* A 256-entry table on int8 (the entries saturated to int8 already). */
+static bool read_lut(nc_op *node, const nc_dataflow_layer *layer, np_layer *l)
+{
+  nc_type *t = layer->lut ? nc_attr_get_type(layer->lut) : NULL;
+  int64_t *v;
+  if (!t || nc_type_get_num_elements(t) != 256 || !attr_ints(layer->lut, 8, 256, &v))
+    return nc_op_emit_error(node, "northpole looks up int8 values in a table of 256 entries only");
+  if (layer->n_requant || layer->bias || layer->output_bits != 8 ||
+      nc_value_get_type(nc_op_get_operand(node, 0)) != nc_value_get_type(nc_op_get_result(node, 0)))
+    return nc_op_emit_error(node, "northpole runs a table on int8 of the result's shape, with nothing else");
+  l->kind = NP_KIND_LUT;
+  l->weights = l->owned_weights = nc_xmalloc(256);
+  for (int i = 0; i < 256; i++)
+    l->owned_weights[i] = (int8_t)(v[i] < -128 ? -128 : v[i] > 127 ? 127 : v[i]);
+  free(v);
+  l->group = 1;
+  l->vops_per_element = 1;
+  return true;
+}
+
+/* Softmax along the last coordinate of int8, its exponential table as
+ * 256 little-endian i32 in the weights. */
+static bool read_softmax(nc_op *node, const nc_dataflow_layer *layer, np_layer *l)
+{
+  int64_t *v;
+  nc_type *t = layer->lut ? nc_attr_get_type(layer->lut) : NULL;
+  if (!t || nc_type_get_num_elements(t) != 256 || !attr_ints(layer->lut, 32, 256, &v))
+    return nc_op_emit_error(node, "northpole runs softmax on int8 with a table of 256 entries only");
+  if (layer->n_requant || layer->bias || layer->output_bits != 8 || layer->clamp_max != 127 ||
+      nc_value_get_type(nc_op_get_operand(node, 0)) != nc_value_get_type(nc_op_get_result(node, 0)))
+    return nc_op_emit_error(node, "northpole runs softmax from int8 to int8 of one shape, with nothing else");
+  l->kind = NP_KIND_SOFTMAX;
+  l->weights = l->owned_weights = nc_xmalloc(1024);
+  for (int i = 0; i < 256; i++)
+    for (int b = 0; b < 4; b++)
+      l->owned_weights[4 * i + b] = (int8_t)(uint8_t)((uint32_t)v[i] >> (8 * b));
+  free(v);
+  l->group = 1;
+  int64_t rank = (int64_t)nc_type_get_rank(nc_value_get_type(nc_op_get_result(node, 0)));
+  l->vops_per_element = 3 * nc_type_get_shape(nc_value_get_type(nc_op_get_result(node, 0)))[rank - 1];
+  return true;
+}
+
 static void copy_window(const nc_dataflow_layer *layer, np_layer *l)
 {
   for (int a = 0; a < 2; a++) {
@@ -172,8 +290,9 @@ bool np_layer_read(nc_op *node, np_layer *l)
     zero_points |= layer.input_zero_points[i] != 0;
   if (zero_points)
     return nc_op_emit_error(node, "has nonzero zero points; northpole computes symmetric int8 (zero point 0)");
-  if (layer.lut)
-    return nc_op_emit_error(node, "applies a lookup table; northpole does not");
+  if (layer.lut && layer.kind != NC_DATAFLOW_LAYER_LUT && layer.kind != NC_DATAFLOW_LAYER_SOFTMAX)
+    return nc_op_emit_error(node, "applies a lookup table after a %s layer; northpole runs tables as layers of their "
+                            "own", kind);
   if (layer.op && layer.kind != NC_DATAFLOW_LAYER_ELTWISE)
     return nc_op_emit_error(node, "combines inputs in a %s layer; northpole does not", kind);
   if (layer.input_bits != 8)
@@ -204,9 +323,12 @@ bool np_layer_read(nc_op *node, np_layer *l)
     return read_requantize(node, &layer, l, channels);
   case NC_DATAFLOW_LAYER_MAX_POOL:
   case NC_DATAFLOW_LAYER_COPY:
-    if (layer.n_requant || layer.bias || layer.clamp_min != INT64_MIN || layer.clamp_max != INT64_MAX)
-      return nc_op_emit_error(node, "a %s layer that requantizes or clamps has no northpole implementation", kind);
+    if (layer.n_requant || layer.bias || (layer.clamp_max != INT64_MAX && layer.clamp_max < 127) ||
+        (layer.clamp_min != INT64_MIN && (layer.clamp_min != 0 || layer.kind != NC_DATAFLOW_LAYER_MAX_POOL)))
+      return nc_op_emit_error(node, "a %s layer that requantizes or clamps (other than a max_pool's relu) has no "
+                              "northpole implementation", kind);
     l->kind = layer.kind == NC_DATAFLOW_LAYER_COPY ? NP_KIND_COPY : NP_KIND_MAX_POOL;
+    l->flags |= layer.clamp_min == 0 ? NP_FLAG_RELU : 0; /* a relu after the max */
     if (layer.kind == NC_DATAFLOW_LAYER_MAX_POOL) {
       copy_window(&layer, l);
       l->group = 1;
@@ -214,7 +336,13 @@ bool np_layer_read(nc_op *node, np_layer *l)
     l->vops_per_element = l->kind == NP_KIND_COPY ? 1 : l->kernel[0] * l->kernel[1];
     return true;
   case NC_DATAFLOW_LAYER_ELTWISE:
-    return read_eltwise(node, &layer, l);
+    return layer.op == NC_DATAFLOW_ELTWISE_MUL ? read_mul(node, &layer, l) : read_eltwise(node, &layer, l);
+  case NC_DATAFLOW_LAYER_CONCAT:
+    return read_concat(node, &layer, l);
+  case NC_DATAFLOW_LAYER_LUT:
+    return read_lut(node, &layer, l);
+  case NC_DATAFLOW_LAYER_SOFTMAX:
+    return read_softmax(node, &layer, l);
   case NC_DATAFLOW_LAYER_AVG_POOL:
   case NC_DATAFLOW_LAYER_GLOBAL_AVG_POOL:
     return read_avg_pool(node, &layer, l);
@@ -233,7 +361,8 @@ bool np_layer_read(nc_op *node, np_layer *l)
     return true;
   default:
     return nc_op_emit_error(node, "is a %s layer, which has no northpole implementation (northpole runs int8 conv "
-                            "and matmul with requantization, int8 max and average pools, residual adds and "
+                            "and matmul with requantization, int8 max and average pools, residual adds, channel concats, "
+                            "products, tables, softmax and "
                             "copies)", kind);
   }
 }
@@ -255,7 +384,7 @@ void np_layer_write(nc_bytes *b, const np_layer *l, int64_t lo, int64_t hi)
   for (int i = 0; i < 2; i++) nc_bytes_put_i64(b, l->dilation[i]);
   nc_bytes_put_i64(b, l->group);
   nc_bytes_put_i32(b, l->zero_point);
-  bool per_channel = l->n_requant > 1 && l->kind != NP_KIND_ELTWISE; /* eltwise: one per operand */
+  bool per_channel = l->n_requant > 1 && (l->kind == NP_KIND_CONV || l->kind == NP_KIND_MATMUL); /* else per operand */
   uint32_t nr = (uint32_t)(per_channel ? hi - lo : (int64_t)l->n_requant);
   nc_bytes_put_u32(b, nr);
   for (uint32_t i = 0; i < nr; i++) nc_bytes_put_i32(b, l->multiplier[per_channel ? lo + i : i]);
@@ -270,6 +399,12 @@ void np_layer_write(nc_bytes *b, const np_layer *l, int64_t lo, int64_t hi)
     nc_bytes_put_u64(b, (uint64_t)(l->k * (hi - lo)));
     for (int64_t k = 0; k < l->k; k++)
       nc_bytes_put(b, l->weights + k * l->n + lo, (size_t)(hi - lo));
+  } else if (l->kind == NP_KIND_LUT) { /* the whole table on every tile */
+    nc_bytes_put_u64(b, 256);
+    nc_bytes_put(b, l->weights, 256);
+  } else if (l->kind == NP_KIND_SOFTMAX) {
+    nc_bytes_put_u64(b, 1024);
+    nc_bytes_put(b, l->weights, 1024);
   } else {
     nc_bytes_put_u64(b, 0);
   }

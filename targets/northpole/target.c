@@ -19,11 +19,21 @@ extern const char nc_target_json_northpole_northpole[];
 extern const nc_target_sim nc_target_sim_northpole;
 
 static const char *const granularities[] = {"row", "pixel", NULL};
+static const char *const precisions[] = {"8", "4", "2", NULL};
+static const char *const methods[] = {"maxabs", "percentile", "mse", NULL};
 static const char *const levels[] = {"graph", "quantized", "dataflow", "core"};
 
 static const nc_pass_option_def options[] = {
   {"calibration", NC_PASS_OPT_STRING, "", "graph-quantize's calibration inputs (.npy, N x the input shape, f32)"},
   {"max-samples", NC_PASS_OPT_INT, "0", "Calibrate on at most this many samples (0: all)"},
+  {"calibration-method", NC_PASS_OPT_ENUM, "maxabs",
+   "Activation ranges: max |x|, a percentile of |x| (--calibration-percentile) or the least-squared-error clip",
+   methods},
+  {"calibration-percentile", NC_PASS_OPT_STRING, "99.99", "The percentile of |x| that --calibration-method=percentile clips at"},
+  {"precision", NC_PASS_OPT_ENUM, "8",
+   "Bits of weights and activations (first and last layers stay at 8 unless --precision-overrides names them)",
+   precisions},
+  {"precision-overrides", NC_PASS_OPT_STRING, "", "Per-layer widths LAYER:BITS,... (LAYER: the layer's ONNX node name)"},
   {"granularity", NC_PASS_OPT_ENUM, "row",
    "Work per layer iteration (one output row or pixel) and how the host streams inputs (rows or pixels)",
    granularities},
@@ -57,8 +67,10 @@ static bool build(nc_pass_manager *pm, const nc_pass *o, const char *stop_after,
     char *opts;
     size_t len;
     FILE *f = open_memstream(&opts, &len);
-    fprintf(f, "calibration=\"%s\" max-samples=%lld", nc_pass_get_option_string(o, "calibration"),
-            (long long)nc_pass_get_option_int(o, "max-samples"));
+    fprintf(f, "calibration=\"%s\" max-samples=%lld bits=%s overrides=\"%s\" method=%s percentile=\"%s\"",
+            nc_pass_get_option_string(o, "calibration"), (long long)nc_pass_get_option_int(o, "max-samples"),
+            nc_pass_get_option_string(o, "precision"), nc_pass_get_option_string(o, "precision-overrides"),
+            nc_pass_get_option_string(o, "calibration-method"), nc_pass_get_option_string(o, "calibration-percentile"));
     fclose(f);
     bool ok = add(nc_pass_manager_nest(pm, "func.func"), "graph-quantize", opts);
     free(opts);
@@ -78,7 +90,7 @@ static bool build(nc_pass_manager *pm, const nc_pass *o, const char *stop_after,
   }
   if (stop >= 3)
     return add(pm, "dataflow-to-core", NULL) &&
-           add(pm, "core-place", nc_pass_get_option_bool(o, "balance") ? "balance=true" : NULL) && add(pm, "core-schedule", NULL) &&
+           add(pm, "core-place", nc_pass_get_option_bool(o, "balance") ? "balance=true search-iterations=20000" : "search-iterations=20000") && add(pm, "core-schedule", NULL) &&
            add(pm, "core-plan-memory", NULL);
   return true;
 }

@@ -116,7 +116,7 @@ static void test_pool_random(nc_dtype dt, int iters)
       int64_t ek = (pc.k[i] - 1) * pc.d[i] + 1;
       pc.in[i] = rnd_in(ek, ek + (pc.nsp == 3 ? 5 : 12));
     }
-    bool is_max = rnd_in(0, 1), integer = dt == NC_DT_I8 || dt == NC_DT_U8;
+    bool is_max = rnd_in(0, 1), integer = dt == NC_DT_I8 || dt == NC_DT_U8 || dt == NC_DT_I4 || dt == NC_DT_I2;
     int64_t n = rnd_in(1, 2), c = rnd_in(1, 3), xs[5] = {n, c}, ys[5], want_ys[5] = {n, c};
     for (int i = 0; i < pc.nsp; i++) {
       xs[2 + i] = pc.in[i];
@@ -135,8 +135,10 @@ static void test_pool_random(nc_dtype dt, int iters)
     int64_t nx = nc_tensor_num_elements(x), ny = nc_tensor_num_elements(y);
     double *xv = malloc((size_t)nx * sizeof(double)), *want = malloc((size_t)ny * sizeof(double));
     for (int64_t i = 0; i < nx; i++) {
-      if (dt == NC_DT_I8 || dt == NC_DT_U8)
-        nc_tensor_set_i64(x, i, rnd_in(dt == NC_DT_I8 ? -128 : 0, dt == NC_DT_I8 ? 127 : 255));
+      if (integer) {
+        int64_t lo = dt == NC_DT_U8 ? 0 : dt == NC_DT_I8 ? -128 : dt == NC_DT_I4 ? -8 : -2;
+        nc_tensor_set_i64(x, i, rnd_in(lo, dt == NC_DT_U8 ? 255 : -lo - 1));
+      }
       else
         nc_tensor_set_f64(x, i, (double)rnd_in(-3000, 3000) / 1000.0);
       xv[i] = nc_tensor_get_f64(x, i);
@@ -282,5 +284,7 @@ int main(void)
   test_pool_random(NC_DT_BF16, 40);
   test_pool_random(NC_DT_I8, 60);
   test_pool_random(NC_DT_U8, 60);
+  test_pool_random(NC_DT_I4, 40);
+  test_pool_random(NC_DT_I2, 40);
   return kernels_test_report("kernels_pool_test");
 }

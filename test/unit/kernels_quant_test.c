@@ -629,7 +629,7 @@ static void test_fixed_point(void)
     nc_tensor_set_i64(acc, i, rnd_in(-3000000, 3000000));
   nc_tensor_set_i64(acc, 0, INT32_MIN);
   nc_tensor_set_i64(acc, 1, INT32_MAX);
-  static const nc_dtype outs[] = {NC_DT_I8, NC_DT_U8, NC_DT_I4, NC_DT_I16, NC_DT_I32};
+  static const nc_dtype outs[] = {NC_DT_I8, NC_DT_U8, NC_DT_I4, NC_DT_I2, NC_DT_I16, NC_DT_I32};
   for (size_t o = 0; o < sizeof outs / sizeof outs[0]; o++) {
     int32_t mult[3], shift[3];
     for (int c = 0; c < 3; c++)

@@ -67,6 +67,9 @@ typedef union ix_params {
   nc_pad_params pad;                                        /* the fill value is owned[0] */
   struct { int64_t axis; int64_t zero_point; bool relu; } requant; /* multipliers owned[0], shifts owned[1] */
   nc_eltwise_integer_params eltwise_integer;
+  struct { int64_t axis; int32_t zero_point; } concat_integer; /* multipliers owned[0], shifts owned[1] */
+  struct { int32_t multiplier, shift, zero_point; bool relu; } mul_integer;
+  struct { const int64_t *table; size_t n; } lut;           /* the table points into the attribute */
 } ix_params;
 
 /** One op, ready to run. */

@@ -699,6 +699,100 @@ static bool run_eltwise_integer(const ix_inst *inst, ix_args *a)
          nc_kernel_eltwise_integer(&inst->p.eltwise_integer, x, a->in[1], a->out[0], ERR);
 }
 
+/* graph.concat_integer: nc_kernel_concat_integer, rescales in owned[0..1]. */
+static bool prep_concat_integer(ix_inst *inst, char *err, size_t errlen)
+{
+  size_t nm, ns;
+  const int64_t *m = nc_graph_attr_ints(inst->op, "multiplier", &nm), *s = nc_graph_attr_ints(inst->op, "shift", &ns);
+  if (!m || !s || nm != inst->n_in || ns != inst->n_in || !nc_op_get_attr_str(inst->op, "axis"))
+    return snprintf(err, errlen, "needs an 'axis' and 'multiplier' and 'shift' arrays of one entry per input"), false;
+  int64_t n = (int64_t)nm;
+  inst->owned[0] = nc_tensor_create(NC_DT_I32, 1, &n, 0);
+  inst->owned[1] = nc_tensor_create(NC_DT_I32, 1, &n, 0);
+  for (size_t i = 0; i < nm; i++) {
+    if (m[i] < 0 || m[i] > INT32_MAX || s[i] < 0 || s[i] > 63)
+      return snprintf(err, errlen, "has multiplier %lld and shift %lld at %zu; expected [0, 2^31) and [0, 63]",
+                      (long long)m[i], (long long)s[i], i), false;
+    ((int32_t *)inst->owned[0]->data)[i] = (int32_t)m[i];
+    ((int32_t *)inst->owned[1]->data)[i] = (int32_t)s[i];
+  }
+  int64_t zp = nc_graph_attr_int(inst->op, "output_zero_point", 0);
+  if (zp < INT32_MIN || zp > INT32_MAX)
+    return snprintf(err, errlen, "has an output_zero_point outside the int32 range"), false;
+  inst->p.concat_integer.axis = nc_graph_attr_int(inst->op, "axis", 0);
+  inst->p.concat_integer.zero_point = (int32_t)zp;
+  return true;
+}
+
+static bool run_concat_integer(const ix_inst *inst, ix_args *a)
+{
+  int n = (int)inst->n_in, rank = a->in[0]->rank;
+  const int64_t **shapes = nc_xmalloc((size_t)n * sizeof *shapes);
+  bool ok = true;
+  for (int i = 0; i < n && ok; i++) {
+    shapes[i] = a->in[i]->shape;
+    ok = same_rank(a, a->in[0], a->in[i], "an operand");
+  }
+  int64_t shape[NC_TENSOR_MAX_RANK];
+  ok = ok && nc_kernel_concat_shape(inst->p.concat_integer.axis, n, rank, shapes, shape, ERR) &&
+       out(inst, a, 0, rank, shape) &&
+       nc_kernel_concat_integer(inst->p.concat_integer.axis, n, (const nc_tensor *const *)a->in,
+                                inst->owned[0]->data, inst->owned[1]->data, inst->p.concat_integer.zero_point,
+                                a->out[0], ERR);
+  free(shapes);
+  return ok;
+}
+
+/* graph.mul_integer: nc_kernel_mul_integer. */
+static bool prep_mul_integer(ix_inst *inst, char *err, size_t errlen)
+{
+  int64_t m = nc_graph_attr_int(inst->op, "multiplier", -1), s = nc_graph_attr_int(inst->op, "shift", -1);
+  int64_t zp = nc_graph_attr_int(inst->op, "output_zero_point", 0);
+  if (m < 0 || m > INT32_MAX || s < 0 || s > 63 || zp < INT32_MIN || zp > INT32_MAX)
+    return snprintf(err, errlen, "needs a multiplier in [0, 2^31), a shift in [0, 63] and an int32 zero point"),
+           false;
+  const char *act = nc_graph_attr_string(inst->op, "activation", NULL);
+  if (act && strcmp(act, "relu"))
+    return snprintf(err, errlen, "has activation \"%s\"; it takes only \"relu\"", act), false;
+  inst->p.mul_integer.multiplier = (int32_t)m;
+  inst->p.mul_integer.shift = (int32_t)s;
+  inst->p.mul_integer.zero_point = (int32_t)zp;
+  inst->p.mul_integer.relu = act != NULL;
+  return true;
+}
+
+static bool run_mul_integer(const ix_inst *inst, ix_args *a)
+{
+  nc_tensor *x = a->in[0];
+  return out(inst, a, 0, x->rank, x->shape) &&
+         nc_kernel_mul_integer(inst->p.mul_integer.multiplier, inst->p.mul_integer.shift,
+                               inst->p.mul_integer.zero_point, inst->p.mul_integer.relu, x, a->in[1], a->out[0], ERR);
+}
+
+/* graph.lut_integer: nc_kernel_lut_integer on the attribute's table. */
+static bool prep_lut_integer(ix_inst *inst, char *err, size_t errlen)
+{
+  inst->p.lut.table = nc_graph_attr_ints(inst->op, "table", &inst->p.lut.n);
+  if (!inst->p.lut.table)
+    return snprintf(err, errlen, "needs a 'table' array"), false;
+  return true;
+}
+
+static bool run_lut_integer(const ix_inst *inst, ix_args *a)
+{
+  nc_tensor *x = a->in[0];
+  return out(inst, a, 0, x->rank, x->shape) &&
+         nc_kernel_lut_integer(inst->p.lut.table, inst->p.lut.n, x, a->out[0], ERR);
+}
+
+/* graph.softmax_integer: nc_kernel_softmax_integer on the attribute's table (prep_lut_integer reads it). */
+static bool run_softmax_integer(const ix_inst *inst, ix_args *a)
+{
+  nc_tensor *x = a->in[0];
+  return out(inst, a, 0, x->rank, x->shape) &&
+         nc_kernel_softmax_integer(inst->p.lut.table, inst->p.lut.n, x, a->out[0], ERR);
+}
+
 /* --- the table, from graph_ops.def (indexed by graph_kind) ------------------------------------------------------ */
 
 #define DEF(OPERANDS, RESULTS, ATTRS, TRAITS, SHAPE, ACTIVATION, FOLD, PATTERNS) \

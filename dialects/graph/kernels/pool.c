@@ -127,12 +127,19 @@ static void taps(int64_t start, int64_t k, int64_t d, int64_t lo, int64_t hi, in
 DEFINE_POOL_PLANE(float, pool_plane_f32)
 DEFINE_POOL_PLANE(double, pool_plane_f64)
 
-/* Checks the input of a pool: float, or 8-bit integers. */
+/* 8-, 4- and 2-bit integers (sub-byte ones stored one per byte): the
+ * widths graph-quantize makes. */
+static bool narrow_int(nc_dtype dt)
+{
+  return dt == NC_DT_I8 || dt == NC_DT_U8 || dt == NC_DT_I4 || dt == NC_DT_U4 || dt == NC_DT_I2 || dt == NC_DT_U2;
+}
+
+/* Checks the input of a pool: float, or narrow integers. */
 static bool check_pool_input(const char *op, const nc_tensor *x, char *err, size_t errlen)
 {
   if (!nc_k_check_in(op, "X", x, err, errlen))
     return false;
-  if (!nc_k_is_float(x->dtype) && x->dtype != NC_DT_I8 && x->dtype != NC_DT_U8)
+  if (!nc_k_is_float(x->dtype) && !narrow_int(x->dtype))
     return nc_kerr(err, errlen, "%s: unsupported dtype %s", op, nc_dtype_name(x->dtype));
   return true;
 }
@@ -143,7 +150,7 @@ static bool pool_run(const char *op, bool is_max, const nc_pool_params *p, const
   if (!check_pool_input(op, x, err, errlen))
     return false;
   nc_dtype dt = x->dtype;
-  bool int8 = dt == NC_DT_I8 || dt == NC_DT_U8;
+  bool int8 = narrow_int(dt);
   nc_conv_geom g;
   if (!pool_geom(op, p, x->rank, x->shape, &g, err, errlen))
     return false;
@@ -221,7 +228,7 @@ static bool global_pool(const char *op, bool is_max, const nc_tensor *x, nc_tens
   if (!check_pool_input(op, x, err, errlen))
     return false;
   nc_dtype dt = x->dtype;
-  bool int8 = dt == NC_DT_I8 || dt == NC_DT_U8;
+  bool int8 = narrow_int(dt);
   int64_t out_shape[NC_TENSOR_MAX_RANK];
   if (!nc_kernel_global_pool_shape(x->rank, x->shape, out_shape, err, errlen) ||
       !nc_k_check_out(op, y, dt, x->rank, out_shape, err, errlen))

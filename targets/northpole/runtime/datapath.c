@@ -11,7 +11,11 @@
  * A residual add (NP_KIND_ELTWISE) rescales each of its two operands to the
  * output scale with the same rounding, then adds (or subtracts) them. An
  * average pool (NP_KIND_AVG_POOL) divides the window's exact sum by its
- * count, rounding half to even (the interpreter's integer avg_pool).
+ * count, rounding half to even (the interpreter's integer avg_pool). A
+ * concat (NP_KIND_CONCAT) rescales each element from its operand as the
+ * residual add does; a product (NP_KIND_MUL) rescales a * b once; a table (NP_KIND_LUT)
+ * maps each int8 value through its 256 entries; a softmax (NP_KIND_SOFTMAX)
+ * sums its row's exponential-table entries and divides exactly.
  *
  * Every input element is read through `valid`: data that has not arrived in
  * the core's buffers cannot be read, so a schedule that computes too early
@@ -119,7 +123,7 @@ static bool pool_element(np_tile *t, const window *g, int64_t e, uint32_t *opera
         best = t->in_data[0][idx];
     }
   }
-  t->out_data[e] = (int8_t)best;
+  t->out_data[e] = (int8_t)((t->flags & NP_FLAG_RELU) && best < 0 ? 0 : best);
   return true;
 }
 
@@ -194,6 +198,80 @@ static bool eltwise_element(np_tile *t, int64_t e, uint32_t *operand, int64_t *m
   if ((t->flags & NP_FLAG_RELU) && r < t->zero_point)
     r = t->zero_point;
   t->out_data[e] = (int8_t)(r < -128 ? -128 : r > 127 ? 127 : r);
+  return true;
+}
+
+/* The operand and its element that output element e of a channel concat
+ * reads (operands [1, C_i, H, W] in order). */
+static uint32_t concat_source(const np_tile *t, int64_t e, int64_t *idx)
+{
+  int64_t hw = t->out.dims[2] * t->out.dims[3], c = e / hw % t->out.dims[1], p = e % hw;
+  uint32_t i = 0;
+  while (i + 1 < t->n_operands && c >= t->in[i].dims[1])
+    c -= t->in[i++].dims[1];
+  *idx = c * hw + p;
+  return i;
+}
+
+static bool concat_element(np_tile *t, int64_t e, uint32_t *operand, int64_t *missing)
+{
+  int64_t idx;
+  uint32_t i = concat_source(t, e, &idx);
+  NEED(i, idx);
+  int64_t r = round_shift((int64_t)t->in_data[i][idx] * t->multiplier[i], t->shift[i]) + t->zero_point;
+  if ((t->flags & NP_FLAG_RELU) && r < t->zero_point)
+    r = t->zero_point;
+  t->out_data[e] = (int8_t)(r < -128 ? -128 : r > 127 ? 127 : r);
+  return true;
+}
+
+/* Operand 1's element of output element e: the same, or its channel's gate. */
+static int64_t mul_b_index(const np_tile *t, int64_t e)
+{
+  if (t->in[1].elements == t->out.elements)
+    return e;
+  return e / (t->out.dims[2] * t->out.dims[3]) % t->out.dims[1];
+}
+
+static bool mul_element(np_tile *t, int64_t e, uint32_t *operand, int64_t *missing)
+{
+  int64_t bi = mul_b_index(t, e);
+  NEED(0, e);
+  NEED(1, bi);
+  int64_t r = round_shift((int64_t)t->in_data[0][e] * t->in_data[1][bi] * t->multiplier[0], t->shift[0]) +
+              t->zero_point;
+  if ((t->flags & NP_FLAG_RELU) && r < t->zero_point)
+    r = t->zero_point;
+  t->out_data[e] = (int8_t)(r < -128 ? -128 : r > 127 ? 127 : r);
+  return true;
+}
+
+static bool lut_element(np_tile *t, int64_t e, uint32_t *operand, int64_t *missing)
+{
+  NEED(0, e);
+  t->out_data[e] = t->weights[t->in_data[0][e] + 128];
+  return true;
+}
+
+static int64_t softmax_entry(const np_tile *t, int64_t d)
+{
+  const uint8_t *w = (const uint8_t *)t->weights + 4 * (d + 255);
+  return (int64_t)(int32_t)((uint32_t)w[0] | (uint32_t)w[1] << 8 | (uint32_t)w[2] << 16 | (uint32_t)w[3] << 24);
+}
+
+static bool softmax_element(np_tile *t, int64_t e, uint32_t *operand, int64_t *missing)
+{
+  int64_t n = t->out.dims[t->out.rank - 1], row = e / n * n, m = -128, sum = 0;
+  for (int64_t j = 0; j < n; j++) {
+    NEED(0, row + j);
+    m = t->in_data[0][row + j] > m ? t->in_data[0][row + j] : m;
+  }
+  for (int64_t j = 0; j < n; j++)
+    sum += softmax_entry(t, t->in_data[0][row + j] - m);
+  int64_t num = softmax_entry(t, t->in_data[0][e] - m) * 127, q = sum > 0 ? num / sum : 0, rem = sum > 0 ? num % sum : 0;
+  if (2 * rem > sum || (2 * rem == sum && (q & 1)))
+    q++;
+  t->out_data[e] = (int8_t)(q > 127 ? 127 : q < 0 ? 0 : q);
   return true;
 }
 
@@ -400,6 +478,10 @@ bool np_compute_iteration(np_tile *t, const np_iter *it, uint32_t *operand, int6
     case NP_KIND_AVG_POOL: ok = avg_pool_element(t, &g, e, operand, missing); break;
     case NP_KIND_MATMUL: ok = matmul_element(t, e, operand, missing); break;
     case NP_KIND_ELTWISE: ok = eltwise_element(t, e, operand, missing); break;
+    case NP_KIND_CONCAT: ok = concat_element(t, e, operand, missing); break;
+    case NP_KIND_MUL: ok = mul_element(t, e, operand, missing); break;
+    case NP_KIND_LUT: ok = lut_element(t, e, operand, missing); break;
+    case NP_KIND_SOFTMAX: ok = softmax_element(t, e, operand, missing); break;
     default: /* NP_KIND_COPY: flatten / reshape keep the row-major order */
       ok = t->valid[0][e] || (*operand = 0, *missing = e, false);
       if (ok)
@@ -415,6 +497,12 @@ bool np_compute_iteration(np_tile *t, const np_iter *it, uint32_t *operand, int6
 
 int64_t np_read_key(const np_tile *t, int64_t e, int64_t *n_keys)
 {
+  if (t->kind == NP_KIND_SOFTMAX) { /* a row reads the same inputs */
+    int64_t n = t->out.dims[t->out.rank - 1];
+    if (n_keys)
+      *n_keys = t->out.elements / n;
+    return e / n;
+  }
   if (t->kind == NP_KIND_CONV) {
     int64_t hw = t->out.dims[2] * t->out.dims[3], mg = t->out.dims[1] / t->group;
     if (n_keys)
@@ -434,8 +522,25 @@ int64_t np_read_key(const np_tile *t, int64_t e, int64_t *n_keys)
 
 void np_foreach_read(const np_tile *t, int64_t e, void (*fn)(uint32_t operand, int64_t idx, void *user), void *user)
 {
-  if (t->kind == NP_KIND_COPY) {
+  if (t->kind == NP_KIND_COPY || t->kind == NP_KIND_LUT) {
     fn(0, e, user);
+    return;
+  }
+  if (t->kind == NP_KIND_CONCAT) {
+    int64_t idx;
+    uint32_t i = concat_source(t, e, &idx);
+    fn(i, idx, user);
+    return;
+  }
+  if (t->kind == NP_KIND_SOFTMAX) { /* the whole row */
+    int64_t n = t->out.dims[t->out.rank - 1], row = e / n * n;
+    for (int64_t j = 0; j < n; j++)
+      fn(0, row + j, user);
+    return;
+  }
+  if (t->kind == NP_KIND_MUL) {
+    fn(0, e, user);
+    fn(1, mul_b_index(t, e), user);
     return;
   }
   if (t->kind == NP_KIND_ELTWISE) {

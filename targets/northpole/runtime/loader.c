@@ -153,8 +153,10 @@ static bool check_layer(loader *l, np_tile *t)
   int64_t slice = t->ch_hi - t->ch_lo;
   if (t->out.rank < 2 || t->ch_lo < 0 || t->ch_hi > t->out.dims[1] || slice < 1)
     return bad(l, "output channels [%lld, %lld) are not inside the result", (long long)t->ch_lo, (long long)t->ch_hi);
-  if (t->n_operands != (t->kind == NP_KIND_ELTWISE ? 2u : 1u))
+  uint32_t want_ops = t->kind == NP_KIND_ELTWISE || t->kind == NP_KIND_MUL ? 2u : 1u;
+  if (t->kind == NP_KIND_CONCAT ? t->n_operands < 1 : t->n_operands != want_ops)
     return bad(l, "%u operands for a layer of kind %u", t->n_operands, t->kind);
+  bool per_operand = t->kind == NP_KIND_ELTWISE || t->kind == NP_KIND_CONCAT || t->kind == NP_KIND_MUL;
   uint64_t want_w = 0;
   bool requant = false;
   switch (t->kind) {
@@ -187,13 +189,52 @@ static bool check_layer(loader *l, np_tile *t)
     if (t->n_requant != 2 || t->n_bias)
       return bad(l, "an elementwise layer needs one multiplier and shift per operand and no bias");
     break;
+  case NP_KIND_CONCAT: { /* [1, C_i, H, W] operands joined along the channels, one rescale each */
+    int64_t c = 0;
+    for (uint32_t i = 0; i < t->n_operands; i++) {
+      const np_shape *x = &t->in[i];
+      if (x->rank != 4 || t->out.rank != 4 || x->dims[0] != 1 || x->dims[2] != t->out.dims[2] ||
+          x->dims[3] != t->out.dims[3])
+        return bad(l, "a concat needs [1, C, H, W] operands of the result's height and width");
+      c += x->dims[1];
+    }
+    if (c != t->out.dims[1] || t->n_requant != t->n_operands || t->n_bias)
+      return bad(l, "a concat needs operands whose channels add up to the result's and one rescale per operand");
+    break;
+  }
+  case NP_KIND_MUL: { /* operand 1 of the result's shape or [1, C, 1, 1] */
+    const np_shape *a0 = &t->in[0], *b = &t->in[1];
+    bool same = b->rank == t->out.rank && !memcmp(b->dims, t->out.dims, (size_t)b->rank * sizeof(int64_t));
+    bool gate = b->rank == 4 && t->out.rank == 4 && b->dims[0] == 1 && b->dims[1] == t->out.dims[1] &&
+                b->dims[2] == 1 && b->dims[3] == 1;
+    if (a0->rank != t->out.rank || memcmp(a0->dims, t->out.dims, (size_t)a0->rank * sizeof(int64_t)) ||
+        (!same && !gate))
+      return bad(l, "a product needs operand 0 of the result's shape and operand 1 the same or [1, C, 1, 1]");
+    if (t->n_requant != 1 || t->n_bias)
+      return bad(l, "a product needs one multiplier and shift and no bias");
+    break;
+  }
+  case NP_KIND_SOFTMAX:
+    if (t->in[0].rank != t->out.rank || memcmp(t->in[0].dims, t->out.dims, (size_t)t->out.rank * sizeof(int64_t)))
+      return bad(l, "a softmax layer needs an operand of the result's shape");
+    if (t->n_requant || t->n_bias)
+      return bad(l, "a softmax layer has no requantization");
+    want_w = 1024;
+    break;
+  case NP_KIND_LUT:
+    if (t->in[0].rank != t->out.rank || memcmp(t->in[0].dims, t->out.dims, (size_t)t->out.rank * sizeof(int64_t)))
+      return bad(l, "a table layer needs an operand of the result's shape");
+    if (t->n_requant || t->n_bias)
+      return bad(l, "a table layer has no requantization");
+    want_w = 256;
+    break;
   default:
     return bad(l, "unknown layer kind %u", t->kind);
   }
   if (t->weight_bytes != want_w)
     return bad(l, "%llu bytes of weights, the layer needs %llu", (unsigned long long)t->weight_bytes,
                (unsigned long long)want_w);
-  if (t->kind != NP_KIND_ELTWISE &&
+  if (!per_operand &&
       (requant ? (t->n_requant != 1 && t->n_requant != (uint64_t)slice) || (t->n_bias && t->n_bias != (uint64_t)slice)
                : t->n_requant || t->n_bias))
     return bad(l, "%u requantize multipliers and %u biases for %lld channels", t->n_requant, t->n_bias,

@@ -59,6 +59,17 @@
  *   y = round_half_even(sum of the window's int8 inputs inside the input / n)
  * where n counts those inputs, or with NP_FLAG_COUNT_PAD the window's
  * positions inside the padded input [-pad_begin, size + pad_end) per dim.
+ * NP_KIND_CONCAT joins its operands [1, C_i, H, W] along the channels
+ * (n_operands of them, n_requant = n_operands rescales, no weights):
+ *   y[c] = saturate_int8(round_half_even(x_i[c - C_0 - ... - C_(i-1)] * multiplier[i] / 2^shift[i]) + zero_point)
+ * NP_KIND_MUL multiplies operand 0 [1, C, H, W] by operand 1 of the same
+ * shape or [1, C, 1, 1] (a channel gate), one rescale (n_requant = 1):
+ *   r = round_half_even(x_0 * x_1 * multiplier[0] / 2^shift[0]) + zero_point, relu, saturate_int8
+ * NP_KIND_LUT has one operand of the result's shape and weights = the table
+ * of 256 int8 entries: y = table[x + 128].
+ * NP_KIND_SOFTMAX has one operand of the result's shape [.., N] and weights =
+ * 256 little-endian i32 entries e[0..255] (exp in fixed point); per row of N,
+ * m = max x, y_j = round_half_even(e[x_j - m + 255] * 127 / sum_k e[x_k - m + 255]).
  *
  * Section NP_SECTION_INPUT_STREAM (id = network input): how the host streams
  * that input (the dataflow input source P[y] or P[y, x]):
@@ -68,12 +79,14 @@
 #define NC_TARGETS_NORTHPOLE_NP_FORMAT_H
 
 enum { NP_SECTION_TILE = 1, NP_SECTION_INPUT_STREAM = 2, NP_SECTION_CHIP = 3 };
-enum { NP_KIND_CONV = 1, NP_KIND_MATMUL = 2, NP_KIND_MAX_POOL = 3, NP_KIND_COPY = 4, NP_KIND_ELTWISE = 5,
-       NP_KIND_AVG_POOL = 6 };
+enum {
+  NP_KIND_CONV = 1, NP_KIND_MATMUL = 2, NP_KIND_MAX_POOL = 3, NP_KIND_COPY = 4, NP_KIND_ELTWISE = 5,
+  NP_KIND_AVG_POOL = 6, NP_KIND_CONCAT = 7, NP_KIND_MUL = 8, NP_KIND_LUT = 9, NP_KIND_SOFTMAX = 10,
+};
 enum { NP_FLAG_RELU = 1, NP_FLAG_SUBTRACT = 2, NP_FLAG_COUNT_PAD = 4 };
 enum { NP_BUF_WEIGHTS = 1, NP_BUF_BIAS = 2, NP_BUF_INPUT = 3, NP_BUF_OUTPUT = 4, NP_BUF_SCRATCH = 5 };
 enum { NP_OP_RECV = 1, NP_OP_COMPUTE = 2, NP_OP_SEND = 3, NP_OP_WAIT = 4 };
-#define NP_MAX_OPERANDS 4
+#define NP_MAX_OPERANDS 32
 #define NP_MAX_RANK 8
 
 #endif

@@ -108,11 +108,23 @@ func.func @matmul(%x: tensor<4x3xf32>) -> tensor<4x2xf32> {
 
 // -----
 
-// Not folded: weights that are not constants, a parameter that is not a
-// constant, a conv result with another use, a conv with a fused activation,
-// a batch_norm after something else, a batched matmul.
+// Not folded into the producer: weights that are not constants, a parameter
+// that is not a constant, a conv result with another use, a conv with a
+// fused activation, a batch_norm after something else, a batched matmul.
+// The three of a 4-D input with constant parameters become 1x1 depthwise
+// convs (weight 1 / sqrt(1 + 1e-5), bias 0); the others stay.
 // CHECK-LABEL: func.func @not_folded
-// CHECK-COUNT-6: graph.batch_norm
+// CHECK-DAG: %[[DW:.*]] = graph.constant {value = dense<9.999950e-01> : tensor<2x1x1x1xf32>}
+// CHECK-DAG: %[[Z:.*]] = graph.constant {value = dense<0.000000e+00> : tensor<2xf32>}
+// CHECK: graph.batch_norm
+// CHECK: graph.batch_norm
+// CHECK: %[[C:.*]] = graph.conv %arg0
+// CHECK-NEXT: graph.conv %[[C]], %[[DW]], %[[Z]] {group = 2 : i64, kernel_shape = array<i64: 1, 1>}
+// CHECK: %[[R:.*]] = graph.conv %arg0, %{{.*}} {activation = "relu"}
+// CHECK-NEXT: graph.conv %[[R]], %[[DW]], %[[Z]] {group = 2 : i64, kernel_shape = array<i64: 1, 1>}
+// CHECK: %[[X:.*]] = graph.relu %arg0
+// CHECK-NEXT: graph.conv %[[X]], %[[DW]], %[[Z]] {group = 2 : i64, kernel_shape = array<i64: 1, 1>}
+// CHECK: graph.batch_norm {{.*}} tensor<3x4x2xf32>
 // CHECK-NOT: graph.batch_norm
 func.func @not_folded(%x: tensor<1x2x4x4xf32>, %w: tensor<2x2x1x1xf32>, %mean: tensor<2xf32>, %a: tensor<3x4x2xf32>) -> (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<3x4x2xf32>) {
   %wc = graph.constant {value = dense<1.0> : tensor<2x2x1x1xf32>} : () -> tensor<2x2x1x1xf32>
@@ -143,4 +155,4 @@ func.func @not_folded(%x: tensor<1x2x4x4xf32>, %w: tensor<2x2x1x1xf32>, %mean: t
 // STATS: GraphFoldBatchNorm
 // STATS-NEXT: (S) 2 num-folded
 // STATS: GraphFoldBatchNorm
-// STATS-NEXT: (S) 0 num-folded
+// STATS-NEXT: (S) 3 num-folded

@@ -45,7 +45,7 @@
 // ONE-NEXT: graph.dequantize_linear
 
 // STATS:      GraphQuantize
-// STATS-NEXT:   (S) 1 num-layers  - Number of conv / gemm / matmul layers and adds / subs of activations quantized
+// STATS-NEXT:   (S) 1 num-layers  - Number of conv / gemm / matmul layers, adds / subs, concats, products, tables and softmaxes quantized
 // STATS-NEXT:   (S) 2 num-samples - Number of calibration samples run
 func.func @conv(%x: tensor<1x1x1x2xf32>) -> tensor<1x2xf32> {
   %w = graph.constant {value = dense<[[[[2.0]]], [[[-0.5]]]]> : tensor<2x1x1x1xf32>} : () -> tensor<2x1x1x1xf32> loc("conv.weight")

@@ -3,7 +3,7 @@ import sys
 import numpy as np
 import onnx
 from onnx import helper, TensorProto
-node = helper.make_node("Sigmoid", ["x"], ["y"])  # no name, as many exported QDQ models
+node = helper.make_node("Exp", ["x"], ["y"])  # no name, as many exported QDQ models
 g = helper.make_graph([node], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4])],
                       [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4])])
 m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])

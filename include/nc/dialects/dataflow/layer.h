@@ -59,7 +59,9 @@
   X(ELTWISE, "eltwise", "elementwise combination of inputs of the same shape (channel broadcast allowed)")      \
   X(CONCAT, "concat", "concatenation along `axis` of the tensor coordinates")                                   \
   X(COPY, "copy", "reshape, flatten, transpose: elements moved, values unchanged")                              \
-  X(LUT, "lut", "an elementwise function applied as a lookup table of 2^bits entries")
+  X(LUT, "lut", "an elementwise function applied as a lookup table of 2^bits entries")                         \
+  X(SOFTMAX, "softmax", "softmax along the last coordinate: an exponential table of 2^bits entries (lut) "       \
+                        "indexed by x - max + 2^bits - 1, then round_half_even(e * type max / sum e)")
 
 /** A layer kind. */
 typedef enum nc_dataflow_layer_kind {
@@ -80,7 +82,7 @@ typedef enum nc_dataflow_eltwise_op {
 } nc_dataflow_eltwise_op;
 
 /** Most inputs a layer records zero points and rescales for. */
-#define NC_DATAFLOW_LAYER_MAX_INPUTS 8
+#define NC_DATAFLOW_LAYER_MAX_INPUTS 32
 
 /** A layer, decoded. Arrays and attributes are borrowed from the node's
  * attributes (valid while the node's context lives and the attribute is not

@@ -619,4 +619,49 @@ typedef struct nc_eltwise_integer_params {
 bool nc_kernel_eltwise_integer(NC_KEEP const nc_eltwise_integer_params *p, NC_KEEP const nc_tensor *a,
                                NC_KEEP const nc_tensor *b, NC_KEEP nc_tensor *y, char *err, size_t errlen);
 
+/** Integer concatenation along `axis` of n integer tensors (their shapes
+ * equal except along axis) into y, each input rescaled to the output scale
+ * first (graph.concat_integer):
+ *   y = saturate(nc_round_half_even_shift((int64)x_i * multiplier[i], shift[i]) + zero_point)
+ * multiplier[i] >= 0, shift[i] in [0, 63]; 2^30 with shift 30 copies x_i. */
+bool nc_kernel_concat_integer(int64_t axis, int n, NC_KEEP const nc_tensor *const *xs, NC_KEEP const int32_t *multiplier,
+                              NC_KEEP const int32_t *shift, int32_t zero_point, NC_KEEP nc_tensor *y, char *err,
+                              size_t errlen);
+
+/** Integer elementwise product of a and b (integers of at most 16 bits)
+ * into y (a's shape and y's dtype);
+ * b broadcasts to a's shape as in numpy (dims aligned from the right, each 1
+ * or equal: [1, C, 1, 1] scales the channels), then one rescale
+ * (graph.mul_integer):
+ *   r = nc_round_half_even_shift((int64)a * b * multiplier, shift) + zero_point
+ *   relu: r = max(r, zero_point);  y = saturate(r) */
+bool nc_kernel_mul_integer(int32_t multiplier, int32_t shift, int32_t zero_point, bool relu,
+                           NC_KEEP const nc_tensor *a, NC_KEEP const nc_tensor *b, NC_KEEP nc_tensor *y, char *err,
+                           size_t errlen);
+
+/** Elementwise table lookup (graph.lut_integer): y = table[x - min] where
+ * min is the lowest value of x's integer dtype and the table has one entry
+ * per value of it (2^bits; 256 for i8, 16 for i4); entries saturate to y's
+ * dtype. */
+bool nc_kernel_lut_integer(NC_KEEP const int64_t *table, size_t n_table, NC_KEEP const nc_tensor *x,
+                           NC_KEEP nc_tensor *y, char *err, size_t errlen);
+
+/** Builds the 2^bits-entry table of a real function f for signed `bits`-bit
+ * inputs of scale in_scale and outputs of scale out_scale (zero points 0):
+ *   table[i] = saturate_bits(round_half_even(f((i - 2^(bits-1)) * in_scale) / out_scale))
+ * into the caller's table (2^bits entries); f's userData is passed through.
+ * False (with a message) if a value of f is
+ * not finite or the scales are not positive. */
+bool nc_lut_build(double (*f)(double x, void *userData), void *userData, double in_scale, double out_scale,
+                  unsigned bits, int64_t *table, char *err, size_t errlen);
+
+/** Integer softmax along the last axis (graph.softmax_integer): for each
+ * row, with m its maximum and n_table = 2^bits of x's dtype,
+ *   e_j = table[x_j - m + n_table - 1]   (exp((x_j - m) * s_x) in fixed point, table[n_table - 1] the largest)
+ *   y_j = round_half_even(e_j * out_max / sum_k e_k)   (exact integer division)
+ * so y is the probability at scale 1 / out_max (out_max = the largest value of
+ * y's dtype, zero point 0). Entries must be in [0, 2^31) with a positive last one. */
+bool nc_kernel_softmax_integer(NC_KEEP const int64_t *table, size_t n_table, NC_KEEP const nc_tensor *x,
+                               NC_KEEP nc_tensor *y, char *err, size_t errlen);
+
 #endif
