@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run.sh BIN_DIR: the digits example end to end with the nc tools in BIN_DIR
+# run.sh BIN_DIR [TRACE_DIR]: the digits example end to end with the nc tools in BIN_DIR
 # (scripts/demo.sh builds them first). Compiles digits_cnn.onnx for the
 # default NorthPole-like target and for the xbar crossbar target, simulates
 # the test split on both, and prints the accuracy of the float interpreter,
@@ -7,9 +7,12 @@
 # how far the float interpreter is from torch's logits, whether simulator and
 # int8 interpreter agree bit for bit, and the chip's figures (cycles per
 # inference, frames/s, utilisation, roofline). Exits 1 if the simulator and
-# the interpreter disagree or the float interpreter strays from torch.
+# the interpreter disagree or the float interpreter strays from torch. With
+# TRACE_DIR, both simulated runs also write their timelines there
+# (digits-<target>.trace.json, nc-run --trace; open them in Perfetto).
 set -euo pipefail
-bin=${1:?usage: run.sh BIN_DIR}
+bin=${1:?usage: run.sh BIN_DIR [TRACE_DIR]}
+trace_dir=${2:-}
 dig=$(cd "$(dirname "$0")" && pwd)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -24,17 +27,22 @@ echo "== 2. quantized to int8 (calibrated on the training split), in the referen
 echo "== 3. compiled for northpole (graph -> int8 -> dataflow -> core -> binary) and simulated =="
 "$bin/nc-compile" "$dig/digits_cnn.onnx" --target=northpole --calibration="$dig/train_x.npy" -o "$out/digits.ncb"
 echo "nc-compile wrote $(stat -c %s "$out/digits.ncb") bytes of northpole binary"
-"$bin/nc-run" "$out/digits.ncb" --input "$dig/test_x.npy" --output "$out/sim.npy" --stats-json "$out/sim.json"
+trace=()
+[ -n "$trace_dir" ] && trace=(--trace "$trace_dir/digits-northpole.trace.json")
+"$bin/nc-run" "$out/digits.ncb" --input "$dig/test_x.npy" --output "$out/sim.npy" --stats-json "$out/sim.json" \
+  "${trace[@]}"
 
 echo "== 4. the same network on the xbar crossbar chip (cmnnc-like: weights in 256x256 crossbars) =="
 "$bin/nc-compile" "$dig/digits_cnn.onnx" --target=xbar --calibration="$dig/train_x.npy" -o "$out/digits_xbar.ncb"
-"$bin/nc-run" "$out/digits_xbar.ncb" --input "$dig/test_x.npy" --output "$out/xbar.npy" --stats-json "$out/xbar.json"
+[ -n "$trace_dir" ] && trace=(--trace "$trace_dir/digits-xbar.trace.json")
+"$bin/nc-run" "$out/digits_xbar.ncb" --input "$dig/test_x.npy" --output "$out/xbar.npy" --stats-json "$out/xbar.json" \
+  "${trace[@]}"
 
 echo "== 5. results =="
-/usr/bin/python3 - "$out" "$dig" <<'PY'
+/usr/bin/python3 - "$out" "$dig" "$trace_dir" <<'PY'
 import sys
 import numpy as np
-out, dig = sys.argv[1], sys.argv[2]
+out, dig, trace_dir = sys.argv[1], sys.argv[2], sys.argv[3]
 y = np.load(dig + "/test_y.npy")
 res = {k: np.load("%s/%s.npy" % (out, k)) for k in ("float", "int8", "sim", "xbar")}
 for name, k in (("float interpreter", "float"), ("int8 interpreter", "int8"), ("northpole simulator", "sim"),
@@ -66,5 +74,9 @@ for name, k in (("northpole", "sim"), ("xbar", "xbar")):
     same = res[k].shape == res["int8"].shape and (res[k].view(np.uint32) == res["int8"].view(np.uint32)).all()
     print("%s simulator == int8 interpreter, bit for bit, on all %d images: %s" % (name, len(y), "yes" if same else "NO"))
     ok = ok and same
+if trace_dir:
+    print("timelines (Chrome trace-event JSON; open in https://ui.perfetto.dev or chrome://tracing, docs/reports.md):")
+    for t in ("northpole", "xbar"):
+        print("  %s/digits-%s.trace.json" % (trace_dir, t))
 sys.exit(0 if ok else 1)
 PY

@@ -43,6 +43,7 @@ typedef struct seq_state {
   seq_layer *layers;
   int64_t in_elems, out_elems;
   size_t inferences; /**< of the last run */
+  nc_trace *trace;   /**< NULL: runs are not traced */
 } seq_state;
 
 /* Formats a one-line message into err; returns false, for `return error(...)`. */
@@ -361,6 +362,13 @@ static bool seq_run(void *state, size_t batch, const void *const *inputs, void *
   int32_t *in = malloc((size_t)s->in_elems * sizeof *in);
   if (!in)
     return error(err, errlen, "seq: out of memory");
+  static const char *const kind_name[] = {"?", "conv", "matmul", "max pool", "copy"};
+  uint64_t t = 0; /* the layers run back to back on the one MAC array */
+  if (s->trace) {
+    nc_trace_set_clock(s->trace, (uint64_t)s->clock_hz);
+    nc_trace_name_group(s->trace, 1, "chip (seq)");
+    nc_trace_name_track(s->trace, 1, 1, "core (0, 0) MAC array");
+  }
   for (size_t b = 0; b < batch; b++) {
     const int8_t *src = (const int8_t *)inputs[0] + b * (size_t)s->in_elems;
     for (int64_t i = 0; i < s->in_elems; i++)
@@ -374,6 +382,10 @@ static bool seq_run(void *state, size_t batch, const void *const *inputs, void *
         memcpy(l->value, x, (size_t)l->out_elems * sizeof *x);
       else
         run_window(l, x);
+      if (s->trace && l->cycles > 0)
+        nc_trace_complete(s->trace, 1, 1, "compute", kind_name[l->kind <= SEQ_COPY ? l->kind : 0], t,
+                          (uint64_t)l->cycles, (int64_t)b);
+      t += (uint64_t)l->cycles;
     }
     int8_t *dst = (int8_t *)outputs[0] + b * (size_t)s->out_elems;
     for (int64_t i = 0; i < s->out_elems; i++)
@@ -414,6 +426,12 @@ static void seq_figures(const void *state, nc_figures *out, void *userData)
   nc_figures_set_real(core, "mac_utilisation", cycles ? (double)macs / capacity : 0);
 }
 
+static void seq_set_trace(void *state, nc_trace *trace, void *userData)
+{
+  (void)userData;
+  ((seq_state *)state)->trace = trace;
+}
+
 /** The simulator; nc_target_register makes it known to the runtime. */
 const nc_target_sim seq_sim = {
   .name = "seq",
@@ -421,4 +439,5 @@ const nc_target_sim seq_sim = {
   .run = seq_run,
   .figures = seq_figures,
   .destroy = seq_destroy,
+  .set_trace = seq_set_trace,
 };

@@ -115,7 +115,8 @@ def compile(model, target="northpole", emit="binary", timing=False, **target_opt
 def simulate(binary, inputs, **simulator_options):
     """Runs a target binary (CompileResult, bytes or a .ncb path) on its
     target's simulator. Returns (outputs, stats) with stats the chip's
-    figures as a dict (docs/targets/figures.md)."""
+    figures as a dict (docs/targets/figures.md). Options go to nc-run:
+    trace="t.json" also writes the timeline (docs/reports.md)."""
     with tempfile.TemporaryDirectory() as tmp:
         if isinstance(binary, CompileResult):
             binary = binary.binary

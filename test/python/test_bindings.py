@@ -2,6 +2,7 @@
 DiagnosticError, run/compile/simulate, and the error paths of each.
 Run by bindings.test (lit) with PYTHONPATH=build/python."""
 import gc
+import json
 import os
 import sys
 import tempfile
@@ -433,6 +434,18 @@ class DriverTest(unittest.TestCase):
         finally:
             os.unlink(f.name)
         np.testing.assert_array_equal(outputs[0], ref)
+
+    def test_simulate_trace(self):
+        # simulator options pass through to nc-run: trace=PATH writes the timeline (docs/reports.md)
+        calib = np.load(os.path.join(DIGITS, "train_x.npy"))[:32]
+        r = nc.compile(self.model, target="northpole", calibration=calib)
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "t.json")
+            _, stats = nc.simulate(r, [self.x], trace=path)
+            with open(path) as f:
+                trace = json.load(f)
+        spans = [e for e in trace["traceEvents"] if e["ph"] == "X" and e["cat"] == "compute"]
+        self.assertEqual(sum(e["args"]["cycles"] for e in spans), sum(c["busy_cycles"] for c in stats["cores"]))
 
     def test_errors(self):
         with self.assertRaises(nc.DiagnosticError):

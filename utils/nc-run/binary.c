@@ -15,6 +15,7 @@
 
 #include "nc/support/file.h"
 #include "nc/runtime/nc_runtime.h"
+#include "nc/runtime/nc_trace.h"
 #include "nc_run.h"
 #include "print.h"
 
@@ -78,6 +79,17 @@ bool nc_run_binary(const options *o)
       nc_device_destroy(dev);
       return false;
     }
+  /* the trace file is opened before the run, so a bad path fails fast */
+  nc_file_writer *trace_w = NULL;
+  nc_trace *trace = NULL;
+  if (o->trace) {
+    char err[1024];
+    if (!(trace_w = nc_file_writer_open(o->trace, err, sizeof err))) {
+      fprintf(stderr, "nc-run: error: --trace: %s\n", err);
+      nc_device_destroy(dev);
+      return false;
+    }
+  }
   size_t n_in = nc_device_num_inputs(dev), n_out = nc_device_num_outputs(dev), batch = 0;
   nc_tensor **in = calloc(n_in + 1, sizeof *in), **out = calloc(n_out + 1, sizeof *out);
   if (o->n_inputs != n_in) {
@@ -114,6 +126,13 @@ bool nc_run_binary(const options *o)
   }
   double best = 0;
   for (long r = 0; r < o->repeat; r++) {
+    if (trace_w && r == o->repeat - 1) { /* the last run's timeline */
+      trace = nc_trace_create(nc_file_writer_stream(trace_w), o->trace_max_events);
+      if (nc_device_set_trace(dev, trace)) {
+        fprintf(stderr, "%s: error: --trace: %s\n", o->model, nc_device_error());
+        goto done;
+      }
+    }
     double t1 = now_seconds();
     if (nc_device_run(dev)) {
       fprintf(stderr, "%s: error: %s\n", o->model, nc_device_error());
@@ -165,7 +184,32 @@ bool nc_run_binary(const options *o)
     if (!ok)
       fprintf(stderr, "nc-run: error: %s\n", err);
   }
+  if (ok && trace) {
+    char err[1024];
+    uint64_t kept = nc_trace_num_events(trace), dropped = nc_trace_num_dropped(trace);
+    nc_device_set_trace(dev, NULL);
+    bool written = nc_trace_finish(trace);
+    trace = NULL;
+    if (!written) {
+      nc_file_writer_abort(trace_w);
+      snprintf(err, sizeof err, "%s: cannot write the trace", o->trace);
+      ok = false;
+    } else {
+      ok = nc_file_writer_commit(trace_w, err, sizeof err);
+    }
+    trace_w = NULL;
+    if (!ok)
+      fprintf(stderr, "nc-run: error: %s\n", err);
+    else if (dropped)
+      fprintf(stderr, "nc-run: note: the trace is capped at %llu events (--trace-max-events); %llu later events "
+                      "were dropped\n", (unsigned long long)kept, (unsigned long long)dropped);
+  }
 done:
+  if (trace) {
+    nc_device_set_trace(dev, NULL);
+    nc_trace_destroy(trace);
+  }
+  nc_file_writer_abort(trace_w);
   for (size_t i = 0; i < n_in; i++)
     nc_tensor_destroy(in[i]);
   for (size_t k = 0; k < n_out; k++)

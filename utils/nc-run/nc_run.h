@@ -13,6 +13,8 @@ typedef struct options {
   bool time;
   bool stats;
   const char *stats_json;   /* --stats-json=FILE (.ncb) */
+  const char *trace;        /* --trace=FILE (.ncb): the timeline as Chrome trace-event JSON */
+  uint64_t trace_max_events; /* --trace-max-events=N (0: the default cap) */
   const char **sim_keys, **sim_values; /* --<key>=<value> options of the target's simulator (.ncb) */
   size_t n_sim;
   long repeat;

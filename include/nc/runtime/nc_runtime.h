@@ -122,6 +122,14 @@ int nc_device_read_output_f32(nc_device *dev, size_t i, float *data, size_t coun
  * target does not have or a bad value. */
 int nc_device_set_option(nc_device *dev, const char *key, const char *value);
 
+/** The timeline sink of nc/runtime/nc_trace.h. */
+typedef struct nc_trace nc_trace;
+
+/** Makes later runs write their simulated timeline to `trace` (borrowed: it
+ * must outlive the runs, or be unset with NULL first). -1 if the target's
+ * simulator cannot trace. */
+int nc_device_set_trace(nc_device *dev, nc_trace *trace);
+
 /** The figures of the last run: named values (cycles_per_inference,
  * frames_per_second, ...; docs/targets/figures.md lists the keys every
  * target reports) and a per-core array. Owned by the device, valid until the

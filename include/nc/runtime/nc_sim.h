@@ -25,6 +25,7 @@
 #include "nc/support/base.h"
 #include <stdio.h>
 
+#include "nc/runtime/nc_trace.h"
 #include "nc/runtime/ncb.h"
 
 #ifdef __cplusplus
@@ -110,6 +111,11 @@ typedef struct nc_target_sim {
   /** Frees the state. */
   void (*destroy)(void *state, void *userData);
   void *userData;
+  /** Makes later runs report their timeline to `trace` (NULL: stop), at the
+   * points where the simulator accounts cycles: names its tracks, sets the
+   * chip's clock, then one event per compute, send, wait... (nc_trace.h).
+   * The trace outlives the runs. May be NULL: the target cannot trace. */
+  void (*set_trace)(void *state, nc_trace *trace, void *userData);
 } nc_target_sim;
 
 /** Makes a simulator known to the runtime (a plugin target calls this when

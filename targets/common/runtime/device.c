@@ -367,6 +367,16 @@ int nc_device_set_option(nc_device *dev, const char *key, const char *value)
   return 0;
 }
 
+int nc_device_set_trace(nc_device *dev, nc_trace *trace)
+{
+  if (!dev)
+    return set_error("no device");
+  if (!dev->sim->set_trace)
+    return set_error("the simulator of target '%s' cannot write a trace", dev->ncb.target);
+  dev->sim->set_trace(dev->state, trace, dev->sim->userData);
+  return 0;
+}
+
 const nc_figures *nc_device_get_figures(const nc_device *dev)
 {
   if (!dev || !dev->batch) {

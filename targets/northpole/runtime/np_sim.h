@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "../../common/runtime/sim.h"
+#include "nc/runtime/nc_trace.h"
 #include "np_format.h"
 
 /** A set of flat element indices (see np_format.h). */
@@ -132,6 +133,7 @@ typedef struct np_sim {
   np_tile *tiles;
   np_stream *streams;
   int32_t *tile_at; /* rows x cols: the last tile placed on each core (-1: none); built by the first run */
+  nc_trace *trace;  /* NULL: runs are not traced (nc_trace.h) */
   /* last run */
   size_t batch;
   uint64_t total_cycles, first_end, last_end, latency;

@@ -68,6 +68,39 @@ static bool sched_error(run_ctx *r, const char *fmt, ...)
 
 static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
+/* --- the trace (nc-run --trace): group 0 the host, group 1 the chip, tile i on track i + 1 ------------------------ */
+
+static void trace_span(np_sim *s, size_t ti, const char *cat, const char *name, uint64_t start, uint64_t cycles)
+{
+  if (s->trace && cycles)
+    nc_trace_complete(s->trace, 1, (int)ti + 1, cat, name, start, cycles, (int64_t)s->tiles[ti].inference);
+}
+
+static void trace_buffer(np_sim *s, const np_tile *t)
+{
+  if (!s->trace)
+    return;
+  int64_t bytes = t->out_live;
+  for (uint32_t k = 0; k < t->n_operands; k++)
+    bytes += t->live[k];
+  char name[64];
+  snprintf(name, sizeof name, "buffer bytes (%d, %d)", t->x, t->y);
+  nc_trace_counter(s->trace, 1, name, t->t, (double)bytes);
+}
+
+static void trace_tracks(np_sim *s)
+{
+  nc_trace_set_clock(s->trace, s->chip.clock_hz);
+  nc_trace_name_group(s->trace, 0, "host");
+  nc_trace_name_track(s->trace, 0, 0, "input stream");
+  nc_trace_name_group(s->trace, 1, "chip (northpole)");
+  for (size_t i = 0; i < s->n_tiles; i++) {
+    char name[64];
+    snprintf(name, sizeof name, "core (%d, %d) %s", s->tiles[i].x, s->tiles[i].y, s->tiles[i].node);
+    nc_trace_name_track(s->trace, 1, (int)i + 1, name);
+  }
+}
+
 static uint64_t hops(const np_tile *t, int64_t x, int64_t y)
 {
   if (x < 0) /* the host, beyond the corner (0, 0) */
@@ -254,8 +287,11 @@ static bool do_recv(run_ctx *r, np_tile *t, const np_instr *in)
   m = find_msg(t, src, (int)in->c, t->inference, in->d);
   m->received = true;
   uint32_t k = (uint32_t)in->c;
-  if (m->arrival > t->t)
+  if (m->arrival > t->t) {
+    trace_span(r->s, (size_t)(t - r->s->tiles), "recv", in->a < 0 ? "wait for the host" : "wait for data", t->t,
+               m->arrival - t->t);
     t->t = m->arrival;
+  }
   int64_t n = 0;
   NP_FOREACH_ELEMENT(m->what, e, {
     if (e >= t->in[k].elements) {
@@ -271,6 +307,7 @@ static bool do_recv(run_ctx *r, np_tile *t, const np_instr *in)
   })
   if (t->live[k] > t->peak[k])
     t->peak[k] = t->live[k];
+  trace_buffer(r->s, t);
   if (t->in_capacity[k] >= 0 && t->live[k] > t->in_capacity[k])
     return sched_error(r, "tile (%d, %d) '%s': after receiving iteration %lld (inference %zu) its input buffer for "
                        "operand %u holds %lld bytes, more than its %lld", t->x, t->y, t->node, (long long)in->d,
@@ -315,7 +352,9 @@ static bool do_compute(run_ctx *r, np_tile *t, const np_instr *in)
   uint64_t rate = t->rate, cycles = ceil_div(macs, rate) + ceil_div(vops, rate);
   if (!cycles)
     cycles = 1;
+  trace_span(r->s, (size_t)(t - r->s->tiles), "compute", t->node, t->t, cycles);
   t->t = np_sat_add(t->t, cycles);
+  trace_buffer(r->s, t);
   t->busy = np_sat_add(t->busy, cycles);
   t->macs = np_sat_add(t->macs, macs);
   return true;
@@ -337,7 +376,10 @@ static bool do_send(run_ctx *r, np_tile *t, size_t ti, const np_instr *in)
   const np_chip *chip = &r->s->chip;
   uint64_t serial = ceil_div((uint64_t)it->elements, chip->link_bytes_per_cycle);
   uint64_t arrival = np_sat_add(np_sat_add(t->t, serial), hops(t, in->a, in->b) * chip->hop_latency_cycles);
+  trace_span(r->s, ti, "send", in->a < 0 ? "send to the host" : "send", t->t, serial);
   t->t = np_sat_add(t->t, serial);
+  if (t->last_send[in->c] == (int64_t)t->pc)
+    trace_buffer(r->s, t);
   t->bytes_sent += (uint64_t)it->elements;
   if (in->a < 0) { /* to the host: the network's output */
     size_t n = nc_ncb_tensor_elements(&r->s->outputs[t->output_index]);
@@ -366,7 +408,10 @@ static bool step_tile(run_ctx *r, size_t ti)
   case NP_OP_RECV: ok = do_recv(r, t, in); break;
   case NP_OP_COMPUTE: ok = do_compute(r, t, in); break;
   case NP_OP_SEND: ok = do_send(r, t, ti, in); break;
-  default: t->t = np_sat_add(t->t, (uint64_t)in->a); break;
+  default:
+    trace_span(r->s, ti, "wait", "wait", t->t, (uint64_t)in->a);
+    t->t = np_sat_add(t->t, (uint64_t)in->a);
+    break;
   }
   if (!ok)
     return false;
@@ -435,7 +480,13 @@ static void step_host(run_ctx *r)
   const int8_t *data = r->inputs[input] + r->h_inf * nc_ncb_tensor_elements(&s->inputs[input]);
   np_msg *m = pack(-1, r->h_inf, hs->step, what, data);
   m->iter_operand = (int)hs->operand;
-  r->h_t = np_sat_add(r->h_t, ceil_div((uint64_t)what->elements, s->chip.link_bytes_per_cycle));
+  uint64_t serial = ceil_div((uint64_t)what->elements, s->chip.link_bytes_per_cycle);
+  if (s->trace) {
+    char name[64];
+    snprintf(name, sizeof name, "input to %s", t->node);
+    nc_trace_complete(s->trace, 0, 0, "stream", name, r->h_t, serial, (int64_t)r->h_inf);
+  }
+  r->h_t = np_sat_add(r->h_t, serial);
   m->arrival = np_sat_add(r->h_t, hops(t, -1, -1) * s->chip.hop_latency_cycles);
   post(t, m);
   if (++r->h_pos == r->n_sends) {
@@ -523,6 +574,8 @@ static bool np_sim_run(void *state, size_t batch, const void *const *inputs, voi
     }
   }
   plan_host(&r);
+  if (s->trace)
+    trace_tracks(s);
   bool ok = true;
   for (;;) {
     int best = -2; /* -1: the host */
@@ -614,10 +667,17 @@ static void np_sim_figures(const void *state, nc_figures *f, void *userData)
   }
 }
 
+static void np_sim_set_trace(void *state, nc_trace *trace, void *userData)
+{
+  (void)userData;
+  ((np_sim *)state)->trace = trace;
+}
+
 const nc_target_sim nc_target_sim_northpole = {
   .name = "northpole",
   .load = np_sim_load,
   .run = np_sim_run,
   .figures = np_sim_figures,
   .destroy = np_sim_destroy,
+  .set_trace = np_sim_set_trace,
 };

@@ -24,9 +24,46 @@
 
 #include "../../common/runtime/rt_util.h"
 #include "nc/runtime/nc_sim.h"
+#include "nc/runtime/nc_trace.h"
 #include "xbar_sim.h"
 
 static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+/* --- the trace (nc-run --trace): group 0 the host, group 1 the chip; core c has two tracks, its crossbar
+ * (2c + 1) and its digital unit (2c + 2), which work at the same time -------------------------------------------- */
+
+enum { TRACK_XBAR = 1, TRACK_DIGITAL = 2 };
+
+static void trace_span(xbar_state *s, uint32_t core, int unit, const char *cat, const char *name, uint64_t start,
+                       uint64_t end)
+{
+  if (s->trace && end > start)
+    nc_trace_complete(s->trace, 1, 2 * (int)core + unit, cat, name, start, end - start, (int64_t)s->inference);
+}
+
+static void trace_tracks(xbar_state *s)
+{
+  nc_trace_set_clock(s->trace, s->chip.clock_hz);
+  nc_trace_name_group(s->trace, 0, "host");
+  nc_trace_name_track(s->trace, 0, 0, "input stream");
+  char name[96];
+  snprintf(name, sizeof name, "chip (xbar, %s)", s->chip.name);
+  nc_trace_name_group(s->trace, 1, name);
+  for (uint32_t i = 0; i < s->n_stages; i++) {
+    const xbar_stage *st = &s->stages[i];
+    for (uint32_t k = 0; k < st->n_cores; k++) {
+      uint32_t c = st->cores[k], x = c % s->chip.mesh_cols, y = c / s->chip.mesh_cols;
+      if (st->matrix) {
+        snprintf(name, sizeof name, "core (%u, %u) %s crossbar", x, y, st->name);
+        nc_trace_name_track(s->trace, 1, 2 * (int)c + TRACK_XBAR, name);
+      }
+      if (st->matrix && k % (st->row_tiles * st->col_tiles) >= st->col_tiles)
+        continue; /* a row tile's partial sums are added by its column's owner */
+      snprintf(name, sizeof name, "core (%u, %u) %s digital", x, y, st->name);
+      nc_trace_name_track(s->trace, 1, 2 * (int)c + TRACK_DIGITAL, name);
+    }
+  }
+}
 
 static uint64_t hops(const xbar_chip *chip, int64_t a, int64_t b)
 {
@@ -93,6 +130,7 @@ static void time_iteration(xbar_state *s, xbar_stage *st, int64_t rank, uint64_t
   if (mvm) {
     uint64_t mvm_cyc = xbar_mvm_cycles(chip);
     uint64_t t0 = ready > st->xbar_free[rep] ? ready : st->xbar_free[rep], t1 = t0 + mvm_cyc;
+    uint64_t idle = st->xbar_free[rep];
     st->xbar_free[rep] = t1;
     uint64_t psum = 0, digital = 0;
     size_t base = (size_t)rep * st->row_tiles * st->col_tiles;
@@ -103,6 +141,8 @@ static void time_iteration(xbar_state *s, xbar_stage *st, int64_t rank, uint64_t
         uint32_t core = st->cores[base + (size_t)rt * st->col_tiles + ct];
         s->cores[core].mvms++;
         s->cores[core].mvm_busy += mvm_cyc;
+        trace_span(s, core, TRACK_XBAR, "recv", "wait for inputs", idle, t0);
+        trace_span(s, core, TRACK_XBAR, "compute", st->name, t0, t1);
         if (rt) {
           uint64_t t = hops(chip, core, own) * chip->hop_latency_cycles +
                        ceil_div(4 * (uint64_t)(c1 - c0), chip->link_bytes_per_cycle);
@@ -116,6 +156,14 @@ static void time_iteration(xbar_state *s, xbar_stage *st, int64_t rank, uint64_t
       digital = cyc > digital ? cyc : digital;
     }
     uint64_t t2 = t1 + psum > st->digital_free[rep] ? t1 + psum : st->digital_free[rep];
+    for (uint32_t ct = 0; s->trace && ct < st->col_tiles; ct++) { /* partial sums in, then add + requantize */
+      uint32_t c0 = ct * chip->xbar_cols, c1 = c0 + chip->xbar_cols < st->cols ? c0 + chip->xbar_cols : st->cols;
+      uint32_t own = st->cores[base + ct];
+      trace_span(s, own, TRACK_DIGITAL, "recv", st->row_tiles > 1 ? "wait for partial sums" : "wait for the MVM",
+                 st->digital_free[rep], t2);
+      trace_span(s, own, TRACK_DIGITAL, "compute", st->name, t2,
+                 t2 + ceil_div((uint64_t)st->row_tiles * (c1 - c0), chip->vector_ops_per_cycle));
+    }
     st->digital_free[rep] = t2 + digital;
     st->finish[rank] = t2 + digital;
     return;
@@ -128,6 +176,8 @@ static void time_iteration(xbar_state *s, xbar_stage *st, int64_t rank, uint64_t
     ops = bytes_per_iteration(st);
   uint64_t cyc = ceil_div(ops ? ops : 1, chip->vector_ops_per_cycle);
   uint64_t t0 = ready > st->digital_free[0] ? ready : st->digital_free[0];
+  trace_span(s, st->cores[0], TRACK_DIGITAL, "recv", "wait for inputs", st->digital_free[0], t0);
+  trace_span(s, st->cores[0], TRACK_DIGITAL, "compute", st->name, t0, t0 + cyc);
   st->digital_free[0] = t0 + cyc;
   st->finish[rank] = t0 + cyc;
   s->cores[st->cores[0]].vector_ops += ops;
@@ -169,9 +219,18 @@ static bool xbar_run(void *state, size_t batch, const void *const *inputs, void 
   bool ok = true;
   s->mvms_per_inference = 0;
   s->inferences = 0;
+  if (s->trace)
+    trace_tracks(s);
   for (size_t n = 0; n < batch && ok; n++) {
-    for (size_t i = 0; i < s->n_inputs; i++)
+    s->inference = n;
+    for (size_t i = 0; i < s->n_inputs; i++) {
       in_now[i] = (const int8_t *)inputs[i] + n * (size_t)s->inputs[i].elements;
+      if (s->trace && i == 0) { /* the host streams the input's steps back to back, one inference after another */
+        uint64_t cyc = ceil_div(step_bytes(&s->inputs[i]), s->chip.link_bytes_per_cycle);
+        uint64_t steps = step_count(&s->inputs[i]);
+        nc_trace_complete(s->trace, 0, 0, "stream", "input", n * steps * cyc, steps * cyc, (int64_t)n);
+      }
+    }
     uint64_t end = 0;
     for (uint32_t i = 0; i < s->n_stages && ok; i++) {
       xbar_stage *st = &s->stages[i];
@@ -305,6 +364,12 @@ static void xbar_figures(const void *state, nc_figures *f, void *userData)
   }
 }
 
+static void xbar_set_trace(void *state, nc_trace *trace, void *userData)
+{
+  (void)userData;
+  ((xbar_state *)state)->trace = trace;
+}
+
 static void xbar_destroy(void *state, void *userData)
 {
   (void)userData;
@@ -318,4 +383,5 @@ const nc_target_sim nc_target_sim_xbar = {
   .run = xbar_run,
   .figures = xbar_figures,
   .destroy = xbar_destroy,
+  .set_trace = xbar_set_trace,
 };

@@ -120,6 +120,8 @@ typedef struct xbar_state {
   uint64_t total_cycles, latency, first_end, last_end;
   uint64_t mvms_per_inference;
   xbar_core_stats *cores;  /**< mesh_rows * mesh_cols */
+  struct nc_trace *trace;  /**< NULL: runs are not traced (nc/runtime/nc_trace.h) */
+  size_t inference;        /**< the one being simulated (for the trace) */
 } xbar_state;
 
 /** Cycles of one MVM: one per input bit-slice. */
