@@ -196,7 +196,9 @@ static bool prep_concat(ix_inst *inst, char *err, size_t errlen)
   return true;
 }
 
-static bool run_concat(const ix_inst *inst, ix_args *a)
+/* The result of concatenating every input along `axis` (float and integer
+ * concat share it): checks ranks and shapes, then makes the output. */
+static bool concat_out(const ix_inst *inst, ix_args *a, int64_t axis)
 {
   int n = (int)inst->n_in, rank = a->in[0]->rank;
   const int64_t **shapes = nc_xmalloc((size_t)n * sizeof *shapes);
@@ -206,10 +208,15 @@ static bool run_concat(const ix_inst *inst, ix_args *a)
     ok = same_rank(a, a->in[0], a->in[i], "an operand");
   }
   int64_t shape[NC_TENSOR_MAX_RANK];
-  ok = ok && nc_kernel_concat_shape(inst->p.axis, n, rank, shapes, shape, ERR) && out(inst, a, 0, rank, shape) &&
-       nc_kernel_concat(inst->p.axis, n, (const nc_tensor *const *)a->in, a->out[0], ERR);
+  ok = ok && nc_kernel_concat_shape(axis, n, rank, shapes, shape, ERR) && out(inst, a, 0, rank, shape);
   free(shapes);
   return ok;
+}
+
+static bool run_concat(const ix_inst *inst, ix_args *a)
+{
+  return concat_out(inst, a, inst->p.axis) &&
+         nc_kernel_concat(inst->p.axis, (int)inst->n_in, (const nc_tensor *const *)a->in, a->out[0], ERR);
 }
 
 static bool prep_split(ix_inst *inst, char *err, size_t errlen)
@@ -726,21 +733,10 @@ static bool prep_concat_integer(ix_inst *inst, char *err, size_t errlen)
 
 static bool run_concat_integer(const ix_inst *inst, ix_args *a)
 {
-  int n = (int)inst->n_in, rank = a->in[0]->rank;
-  const int64_t **shapes = nc_xmalloc((size_t)n * sizeof *shapes);
-  bool ok = true;
-  for (int i = 0; i < n && ok; i++) {
-    shapes[i] = a->in[i]->shape;
-    ok = same_rank(a, a->in[0], a->in[i], "an operand");
-  }
-  int64_t shape[NC_TENSOR_MAX_RANK];
-  ok = ok && nc_kernel_concat_shape(inst->p.concat_integer.axis, n, rank, shapes, shape, ERR) &&
-       out(inst, a, 0, rank, shape) &&
-       nc_kernel_concat_integer(inst->p.concat_integer.axis, n, (const nc_tensor *const *)a->in,
-                                inst->owned[0]->data, inst->owned[1]->data, inst->p.concat_integer.zero_point,
-                                a->out[0], ERR);
-  free(shapes);
-  return ok;
+  return concat_out(inst, a, inst->p.concat_integer.axis) &&
+         nc_kernel_concat_integer(inst->p.concat_integer.axis, (int)inst->n_in, (const nc_tensor *const *)a->in,
+                                  inst->owned[0]->data, inst->owned[1]->data, inst->p.concat_integer.zero_point,
+                                  a->out[0], ERR);
 }
 
 /* graph.mul_integer: nc_kernel_mul_integer. */
