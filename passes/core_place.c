@@ -156,7 +156,7 @@ static size_t tiles_of(nc_op *chip, const char *node)
   return n;
 }
 
-static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx, const int64_t *extra)
+static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx, const int64_t *extra, int64_t cores)
 {
   int64_t sram = nc_core_chip_get_sram_bytes(chip), max_tiles = nc_pass_get_option_int(pass, "max-tiles-per-layer");
   size_t n_orig = nc_core_chip_get_num_tiles(chip), idx = 0;
@@ -165,8 +165,13 @@ static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx, co
     return nc_op_emit_error(chip, "core-place: out of memory");
   for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
     orig[idx++] = t;
+  int64_t *ks = calloc(n_orig ? n_orig : 1, sizeof *ks), used = 0; /* slices per tile; 0: split already */
   bool ok = false;
-  for (idx = 0; idx < n_orig; idx++) {
+  if (!ks) {
+    nc_op_emit_error(chip, "core-place: out of memory");
+    goto done;
+  }
+  for (idx = 0; idx < n_orig; idx++) { /* 1. the slices SRAM needs */
     nc_op *t = orig[idx];
     nc_op *node = nc_core_find_node(fn, nc_core_tile_get_node(t));
     if (!node) {
@@ -174,27 +179,37 @@ static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx, co
       goto done;
     }
     int64_t lo, hi;
+    used++;
     if (nc_core_tile_get_out_channels(t, &lo, &hi) || tiles_of(chip, nc_core_tile_get_node(t)) > 1)
       continue; /* split already (by an earlier run or by hand) */
-    int64_t whole = 0, fixed = 0, k;
+    int64_t whole = 0, fixed = 0;
     for (nc_op *b = nc_core_tile_first_buffer(t); b; b = nc_core_buffer_next(b)) {
       int64_t bytes = nc_core_buffer_get_bytes(b); /* sums saturate: hand-written sizes may be absurd */
       whole = whole > INT64_MAX - bytes ? INT64_MAX : whole + bytes;
       if (nc_core_buffer_get_kind(b) == NC_CORE_BUFFER_INPUT)
         fixed = fixed > INT64_MAX - bytes ? INT64_MAX : fixed + bytes;
     }
-    if (!choose_split(node, whole, fixed, sram, max_tiles, ictx, &k))
+    if (!choose_split(node, whole, fixed, sram, max_tiles, ictx, &ks[idx]))
       goto done;
-    if (extra && extra[idx] > k) /* balancing: the tiles balance_cores chose, never fewer than SRAM needs */
-      k = extra[idx];
-    if (k > 1) {
-      if (!split_tile(t, node, k, ictx))
+    used += ks[idx] - 1;
+  }
+  /* 2. balancing: the slices balance_cores chose, never fewer than SRAM
+   * needs, and only while the grid has cores left (balance_cores counted
+   * one core per tile; SRAM splits take some of its spare ones) */
+  for (idx = 0; extra && idx < n_orig; idx++)
+    if (ks[idx] && extra[idx] > ks[idx] && used < cores) {
+      int64_t more = extra[idx] - ks[idx] < cores - used ? extra[idx] - ks[idx] : cores - used;
+      ks[idx] += more, used += more;
+    }
+  for (idx = 0; idx < n_orig; idx++) /* 3. split */
+    if (ks[idx] > 1) {
+      if (!split_tile(orig[idx], nc_core_find_node(fn, nc_core_tile_get_node(orig[idx])), ks[idx], ictx))
         goto done;
       nc_pass_stat_add(pass, 1, 1);
     }
-  }
   ok = true;
 done:
+  free(ks);
   free(orig);
   return ok;
 }
@@ -495,7 +510,7 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
   if (nc_pass_get_option_bool(pass, "balance") &&
       !(extra = balance_cores(chip, fn, nc_core_chip_get_rows(chip) * nc_core_chip_get_cols(chip))))
     return nc_op_emit_error(chip, "core-place: out of memory");
-  bool split_ok = split_nodes(pass, chip, fn, ictx, extra);
+  bool split_ok = split_nodes(pass, chip, fn, ictx, extra, nc_core_chip_get_rows(chip) * nc_core_chip_get_cols(chip));
   free(extra);
   if (!split_ok)
     return false;
