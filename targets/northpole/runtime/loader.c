@@ -359,7 +359,7 @@ static void record_last(uint32_t operand, int64_t idx, void *user)
 }
 
 /* The most activations (tensor elements over all tiles) a simulation holds. */
-#define MAX_ELEMENTS ((int64_t)1 << 26)
+#define MAX_ELEMENTS ((int64_t)1 << 28) /* 256 MiB of int8 activations: above a real 16x16 chip's 192 MiB of SRAM */
 
 /* The most input reads the loader enumerates for one tile (a bound on the
  * work a malformed binary can ask of it). */
