@@ -42,6 +42,7 @@ typedef struct printer {
   const nc_chip_desc *desc;
   isl_ctx *isl;
   io io;
+  int64_t activations; /* operand and result elements of the tiles so far (NP_MAX_ACTIVATIONS) */
 } printer;
 
 /* --- inputs and outputs ------------------------------------------------------------------------------------------- */
@@ -416,6 +417,14 @@ static bool put_tile(printer *p, nc_op *tile, nc_bytes *b)
       return false;
   if (!static_i8(tile, nc_op_get_result(node, 0), "result"))
     return false;
+  for (size_t k = 0; k <= n_ops; k++) { /* the loader's bound on what the simulator holds */
+    nc_value *v = k < n_ops ? nc_op_get_operand(node, k) : nc_op_get_result(node, 0);
+    p->activations += nc_type_get_num_elements(nc_value_get_type(v));
+    if (p->activations > NP_MAX_ACTIVATIONS)
+      return nc_op_emit_error(tile, "the tiles hold more than %lld activations in all (operands and results), more "
+                              "than the simulator takes; use fewer cores (--balance=false) or a smaller input",
+                              (long long)NP_MAX_ACTIVATIONS);
+  }
   np_layer l;
   if (!np_layer_read(node, &l)) {
     np_layer_clear(&l);

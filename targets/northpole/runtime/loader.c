@@ -359,7 +359,6 @@ static void record_last(uint32_t operand, int64_t idx, void *user)
 }
 
 /* The most activations (tensor elements over all tiles) a simulation holds. */
-#define MAX_ELEMENTS ((int64_t)1 << 28) /* 256 MiB of int8 activations: above a real 16x16 chip's 192 MiB of SRAM */
 
 /* The most input reads the loader enumerates for one tile (a bound on the
  * work a malformed binary can ask of it). */
@@ -691,8 +690,8 @@ void *np_sim_load(const nc_ncb *ncb, char *err, size_t errlen, void *userData)
       goto fail;
     for (uint32_t k = 0; k < t->n_operands; k++)
       elements += t->in[k].elements;
-    if ((elements += t->out.elements) > MAX_ELEMENTS) {
-      bad(&l, "the tiles hold more than %lld activations in all, too many to simulate", (long long)MAX_ELEMENTS);
+    if ((elements += t->out.elements) > NP_MAX_ACTIVATIONS) {
+      bad(&l, "the tiles hold more than %lld activations in all, too many to simulate", (long long)NP_MAX_ACTIVATIONS);
       goto fail;
     }
     snprintf(where, sizeof where, "section %zu (tile %u at (%d, %d), '%s')", i, sec->id, t->x, t->y, t->node);

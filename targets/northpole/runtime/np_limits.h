@@ -26,6 +26,9 @@
 #define NP_MAX_ITER_WORK ((uint64_t)1 << 38)
 /* One core.wait. */
 #define NP_MAX_WAIT_CYCLES ((int64_t)1 << 40)
+/** Activations (operand and result elements, summed over every tile) the
+ * simulator holds: 256 MiB of int8, above a real 16x16 chip's 192 MiB of SRAM. */
+#define NP_MAX_ACTIVATIONS ((int64_t)1 << 28)
 /* The tile flags this version knows. */
 #define NP_KNOWN_FLAGS ((uint32_t)(NP_FLAG_RELU | NP_FLAG_SUBTRACT | NP_FLAG_COUNT_PAD))
 
