@@ -43,6 +43,8 @@ if [[ "${NC_SKIP_FUZZ:-0}" != 1 ]]; then
     step "fuzz ${name#fuzz_} (${secs} s)" "$f" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
          -artifact_prefix="$root/build-fuzz/$name-" \
          -print_final_stats=0 "$corpus" 2>"$root/build-fuzz/$name.log"
+    # a failure shows the sanitizer report and names the saved input, so CI's log is enough to reproduce
+    [[ ${results[-1]} == *FAILED ]] && grep -a -v '^#[0-9]' "$root/build-fuzz/$name.log" | tail -n 40
     rm -rf "$corpus"
   done
 fi

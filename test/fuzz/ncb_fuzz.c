@@ -7,6 +7,7 @@
  * binary that loads must describe itself consistently; every refusal must
  * carry a one-line message. Seeds are in corpus/ncb/.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,13 +51,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   free(b);
   if (!dev) {
     const char *e = nc_device_error();
-    if (!*e || strchr(e, '\n'))
+    if (!*e || strchr(e, '\n')) {
+      fprintf(stderr, "refusal without a one-line message: '%s'\n", e);
       __builtin_trap();
+    }
     return 0;
   }
   nc_device_tensor_info info;
-  if (nc_device_num_inputs(dev) < 1 || nc_device_input_info(dev, 0, &info) || !info.elements)
+  if (nc_device_num_inputs(dev) < 1 || nc_device_input_info(dev, 0, &info) || !info.elements) {
+    fprintf(stderr, "a binary loaded without a usable input\n");
     __builtin_trap();
+  }
   nc_device_destroy(dev);
   return 0;
 }

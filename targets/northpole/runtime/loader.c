@@ -150,9 +150,9 @@ static bool check_conv_like(loader *l, np_tile *t)
 
 static bool check_layer(loader *l, np_tile *t)
 {
-  int64_t slice = t->ch_hi - t->ch_lo;
-  if (t->out.rank < 2 || t->ch_lo < 0 || t->ch_hi > t->out.dims[1] || slice < 1)
+  if (t->out.rank < 2 || t->ch_lo < 0 || t->ch_hi > t->out.dims[1] || t->ch_hi <= t->ch_lo)
     return bad(l, "output channels [%lld, %lld) are not inside the result", (long long)t->ch_lo, (long long)t->ch_hi);
+  int64_t slice = t->ch_hi - t->ch_lo;
   uint32_t want_ops = t->kind == NP_KIND_ELTWISE || t->kind == NP_KIND_MUL ? 2u : 1u;
   if (t->kind == NP_KIND_CONCAT ? t->n_operands < 1 : t->n_operands != want_ops)
     return bad(l, "%u operands for a layer of kind %u", t->n_operands, t->kind);

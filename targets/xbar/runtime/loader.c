@@ -185,6 +185,9 @@ static bool read_stage(lctx *l, xbar_state *s, uint32_t index, const nc_ncb_sect
   if (!u32_in(l, &c, "flags", 0, 0, &flags))
     return false;
   nc_cursor_str(&c, st->name, sizeof st->name);
+  for (const char *q = st->name; *q; q++)
+    if (*q < 0x20 || *q > 0x7e) /* the name goes into one-line messages */
+      return fail(l, "the stage name has a byte that is not printable ASCII");
   snprintf(l->where, sizeof l->where, "xbar stage %u '%s'", index, st->name);
   if (!i32_in(l, &c, "output", -1, (int64_t)ncb->n_outputs - 1, &st->output) ||
       !u32_in(l, &c, "operands", 1, 1, &st->n_operands))
