@@ -30,6 +30,9 @@ static const nc_pass_option_def options[] = {
   {"balance", NC_PASS_OPT_BOOL, "false",
    "Give the grid's spare cores to the layers with the most work per core (output-channel splits), so the "
    "slowest pipeline stage is as short as it can be"},
+  {"balance-lookahead", NC_PASS_OPT_INT, "1",
+   "Slices one balancing round may add (to the slowest stage, then to whichever becomes the slowest) before "
+   "the slowest stage must be faster than at the round's start (1: stop at the first split that does not help)"},
   {"search-iterations", NC_PASS_OPT_INT, "0",
    "Moves tried by the placement search that lowers traffic x hops (0: keep the serpentine placement)"},
   {"seed", NC_PASS_OPT_INT, "1", "Seed of the placement search (the same seed, the same placement)"},
@@ -156,8 +159,11 @@ static size_t tiles_of(nc_op *chip, const char *node)
   return n;
 }
 
-static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx, const int64_t *extra, int64_t cores)
+static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores, int64_t lookahead, const int64_t *min_k);
+
+static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx, bool balance, int64_t cores)
 {
+  int64_t *extra = NULL;
   int64_t sram = nc_core_chip_get_sram_bytes(chip), max_tiles = nc_pass_get_option_int(pass, "max-tiles-per-layer");
   size_t n_orig = nc_core_chip_get_num_tiles(chip), idx = 0;
   nc_op **orig = malloc((n_orig ? n_orig : 1) * sizeof *orig); /* the tiles before splitting, as balance_cores indexes them */
@@ -193,9 +199,12 @@ static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx, co
       goto done;
     used += ks[idx] - 1;
   }
-  /* 2. balancing: the slices balance_cores chose, never fewer than SRAM
-   * needs, and only while the grid has cores left (balance_cores counted
-   * one core per tile; SRAM splits take some of its spare ones) */
+  /* 2. balancing: the slices balance_cores chose, starting from the ones
+   * SRAM needs, and only while the grid has cores left */
+  if (balance && !(extra = balance_cores(chip, fn, cores, nc_pass_get_option_int(pass, "balance-lookahead"), ks))) {
+    nc_op_emit_error(chip, "core-place: out of memory");
+    goto done;
+  }
   for (idx = 0; extra && idx < n_orig; idx++)
     if (ks[idx] && extra[idx] > ks[idx] && used < cores) {
       int64_t more = extra[idx] - ks[idx] < cores - used ? extra[idx] - ks[idx] : cores - used;
@@ -209,6 +218,7 @@ static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx, co
     }
   ok = true;
 done:
+  free(extra);
   free(ks);
   free(orig);
   return ok;
@@ -244,10 +254,12 @@ static double slowest(const stage *st, const int64_t *consumers, size_t n, doubl
 
 /* Tiles per node (indexed by the node's unsplit tile) so that the slowest
  * pipeline stage is as short as possible with at most `cores` tiles: while
- * cores remain, one more output-channel slice for the slowest stage, kept
- * only if the slowest stage got faster (more slices of a consumer make its
- * producers send more). Nodes already split count as fixed. */
-static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores)
+ * cores remain, one more output-channel slice for the slowest stage (and,
+ * in the same round, for the stages that become the slowest: two equally
+ * slow layers, or producers that now send to one more tile), kept only if
+ * the slowest stage got faster. The rounds start from min_k, the slices
+ * SRAM needs (0: a node split already, which stays as it is). */
+static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores, int64_t lookahead, const int64_t *min_k)
 {
   size_t n = nc_core_chip_get_num_tiles(chip);
   nc_chip_desc d;
@@ -275,7 +287,9 @@ static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores)
         st[i].work = (int64_t)((double)st[i].work * rate / wrate);
     }
     st[i].out_bytes = node ? nc_type_get_num_elements(nc_value_get_type(nc_op_get_result(node, 0))) : 0;
-    st[i].limit = fixed || !splittable(node) ? 1 : nc_core_node_get_out_channels(node);
+    st[i].k = min_k[i] > 1 ? min_k[i] : 1; /* the slices SRAM needs (0: split already, fixed) */
+    st[i].limit = fixed || !splittable(node) ? st[i].k : nc_core_node_get_out_channels(node);
+    st[i].limit = st[i].limit < st[i].k ? st[i].k : st[i].limit;
   }
   for (i = 0; i < n; i++) {
     bool consumed = false;
@@ -285,17 +299,32 @@ static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores)
           consumers[i * n + j] = 1, consumed = true;
     st[i].send_to_host = consumed ? 0 : 1;
   }
-  for (int64_t used = (int64_t)n; used < cores; used++) {
-    size_t best = 0, after_best;
-    double before = slowest(st, consumers, n, rate, bw, &best);
-    if (st[best].k >= st[best].limit)
-      break; /* the slowest stage cannot be split further */
-    st[best].k++;
-    if (slowest(st, consumers, n, rate, bw, &after_best) >= before) {
-      st[best].k--;
-      break; /* splitting it costs its producers more than it saves */
+  /* Each round splits the slowest stage once more; when that makes a
+   * producer the slowest (it now sends to one more tile), the round goes on
+   * splitting whichever stage is slowest, up to `lookahead` slices,
+   * and is kept only if the slowest stage ends up faster than before it. */
+  size_t max_added = lookahead <= 1 ? 1 : lookahead < cores ? (size_t)lookahead : (size_t)(cores > 1 ? cores : 1);
+  size_t *added = malloc(max_added * sizeof *added);
+  int64_t used = 0;
+  for (i = 0; i < n; i++)
+    used += st[i].k;
+  while (added && used < cores) {
+    size_t best = 0, n_added = 0;
+    double before = slowest(st, consumers, n, rate, bw, &best), now = before;
+    while (n_added < max_added && used + (int64_t)n_added < cores && st[best].k < st[best].limit) {
+      st[best].k++, added[n_added++] = best;
+      now = slowest(st, consumers, n, rate, bw, &best);
+      if (now < before)
+        break;
     }
+    if (now >= before) { /* the slowest stage cannot get faster: undo the round */
+      while (n_added)
+        st[added[--n_added]].k--;
+      break;
+    }
+    used += (int64_t)n_added;
   }
+  free(added);
   for (i = 0; i < n; i++)
     k[i] = st[i].k;
   free(st), free(consumers), free(nodes);
@@ -506,13 +535,8 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
   for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
     if (nc_core_program_get_size(nc_core_tile_get_program(t)))
       return nc_op_emit_error(t, "core-place: the tile already has a program; place tiles before core-schedule");
-  int64_t *extra = NULL;
-  if (nc_pass_get_option_bool(pass, "balance") &&
-      !(extra = balance_cores(chip, fn, nc_core_chip_get_rows(chip) * nc_core_chip_get_cols(chip))))
-    return nc_op_emit_error(chip, "core-place: out of memory");
-  bool split_ok = split_nodes(pass, chip, fn, ictx, extra, nc_core_chip_get_rows(chip) * nc_core_chip_get_cols(chip));
-  free(extra);
-  if (!split_ok)
+  if (!split_nodes(pass, chip, fn, ictx, nc_pass_get_option_bool(pass, "balance"),
+                   nc_core_chip_get_rows(chip) * nc_core_chip_get_cols(chip)))
     return false;
   int64_t rows = nc_core_chip_get_rows(chip), cols = nc_core_chip_get_cols(chip);
   int64_t n = (int64_t)nc_core_chip_get_num_tiles(chip);
