@@ -76,9 +76,12 @@ int gq_qdq_check(nc_op *op, float *scale)
                    gp_is(user, "matmul_integer");
         (void)nc_op_emit_error(user, "graph-quantize: '%s' of a quantized value: only DequantizeLinear may use "
                                "a QuantizeLinear result (QDQ form)%s", nc_ident_str(nc_op_get_name(user)),
-                               qop ? "; QOperator graphs (QLinearConv, QLinearMatMul, ConvInteger, MatMulInteger) "
-                                     "are not compiled yet: export the model in QDQ form"
-                                   : "");
+                               !qop ? ""
+                               : gp_is(user, "qlinear_conv") || gp_is(user, "qlinear_matmul")
+                                 ? "; run graph-optimize (graph-qoperator-to-qdq) first, which rewrites QLinearConv "
+                                   "and QLinearMatMul into that form"
+                                 : "; ConvInteger and MatMulInteger (dynamic quantization) are not compiled: export "
+                                   "the model in QDQ form");
         return -1;
       }
       if (!read_pair_op(user, &s2))

@@ -1,0 +1,48 @@
+// graph-qoperator-to-qdq: QLinearConv / QLinearMatMul become
+// DequantizeLinear -> conv / matmul -> QuantizeLinear with the op's own
+// scales; the int32 bias dequantizes at x_scale * w_scale (per channel), a
+// scalar zero zero point beside per-channel scales is dropped, and conv's
+// attributes carry over. Ops with non-constant scales stay.
+// RUN: nc-opt --graph-qoperator-to-qdq %s | FileCheck %s
+
+// CHECK-LABEL: func.func @conv
+func.func @conv(%x: tensor<1x1x4x4xi8>) -> tensor<1x2x2x2xi8> {
+  %xs = graph.constant {value = dense<0.5> : tensor<f32>} : () -> tensor<f32>
+  %z = graph.constant {value = dense<0> : tensor<i8>} : () -> tensor<i8>
+  %w = graph.constant {value = dense<1> : tensor<2x1x3x3xi8>} : () -> tensor<2x1x3x3xi8>
+  %ws = graph.constant {value = dense<[0.25, 0.125]> : tensor<2xf32>} : () -> tensor<2xf32>
+  %ys = graph.constant {value = dense<2.0> : tensor<f32>} : () -> tensor<f32>
+  %b = graph.constant {value = dense<[3, -4]> : tensor<2xi32>} : () -> tensor<2xi32>
+  // CHECK-DAG: %[[BS:.*]] = graph.constant {value = dense<[1.250000e-01, 6.250000e-02]> : tensor<2xf32>}
+  // CHECK: %[[XD:.*]] = graph.dequantize_linear %arg0, %{{.*}}, %{{.*}} : (tensor<1x1x4x4xi8>, tensor<f32>, tensor<i8>) -> tensor<1x1x4x4xf32>
+  // CHECK: %[[WD:.*]] = graph.dequantize_linear %{{.*}}, %{{.*}} {axis = 0 : i64} : (tensor<2x1x3x3xi8>, tensor<2xf32>) -> tensor<2x1x3x3xf32>
+  // CHECK: %[[BD:.*]] = graph.dequantize_linear %{{.*}}, %[[BS]] {axis = 0 : i64} : (tensor<2xi32>, tensor<2xf32>) -> tensor<2xf32>
+  // CHECK: %[[C:.*]] = graph.conv %[[XD]], %[[WD]], %[[BD]] {{{.*}}pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} {{.*}} -> tensor<1x2x2x2xf32>
+  // CHECK: %[[Q:.*]] = graph.quantize_linear %[[C]], %{{.*}}, %{{.*}} : (tensor<1x2x2x2xf32>, tensor<f32>, tensor<i8>) -> tensor<1x2x2x2xi8>
+  // CHECK: return %[[Q]]
+  %y = graph.qlinear_conv %x, %xs, %z, %w, %ws, %z, %ys, %z, %b {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x1x4x4xi8>, tensor<f32>, tensor<i8>, tensor<2x1x3x3xi8>, tensor<2xf32>, tensor<i8>, tensor<f32>, tensor<i8>, tensor<2xi32>) -> tensor<1x2x2x2xi8>
+  return %y : tensor<1x2x2x2xi8>
+}
+
+// CHECK-LABEL: func.func @matmul
+func.func @matmul(%a: tensor<1x3xi8>) -> tensor<1x2xi8> {
+  %s = graph.constant {value = dense<0.5> : tensor<f32>} : () -> tensor<f32>
+  %z = graph.constant {value = dense<0> : tensor<i8>} : () -> tensor<i8>
+  %b = graph.constant {value = dense<1> : tensor<3x2xi8>} : () -> tensor<3x2xi8>
+  %bs = graph.constant {value = dense<[0.25, 0.125]> : tensor<2xf32>} : () -> tensor<2xf32>
+  // CHECK: graph.dequantize_linear %arg0
+  // CHECK: graph.dequantize_linear %{{.*}}, %{{.*}} {axis = 1 : i64} : (tensor<3x2xi8>, tensor<2xf32>) -> tensor<3x2xf32>
+  // CHECK: graph.matmul {{.*}} -> tensor<1x2xf32>
+  // CHECK: graph.quantize_linear {{.*}} -> tensor<1x2xi8>
+  %y = graph.qlinear_matmul %a, %s, %z, %b, %bs, %z, %s, %z : (tensor<1x3xi8>, tensor<f32>, tensor<i8>, tensor<3x2xi8>, tensor<2xf32>, tensor<i8>, tensor<f32>, tensor<i8>) -> tensor<1x2xi8>
+  return %y : tensor<1x2xi8>
+}
+
+// CHECK-LABEL: func.func @dynamic_scale
+func.func @dynamic_scale(%a: tensor<1x3xi8>, %s: tensor<f32>) -> tensor<1x2xi8> {
+  %z = graph.constant {value = dense<0> : tensor<i8>} : () -> tensor<i8>
+  %b = graph.constant {value = dense<1> : tensor<3x2xi8>} : () -> tensor<3x2xi8>
+  // CHECK: graph.qlinear_matmul
+  %y = graph.qlinear_matmul %a, %s, %z, %b, %s, %z, %s, %z : (tensor<1x3xi8>, tensor<f32>, tensor<i8>, tensor<3x2xi8>, tensor<f32>, tensor<i8>, tensor<f32>, tensor<i8>) -> tensor<1x2xi8>
+  return %y : tensor<1x2xi8>
+}
