@@ -14,7 +14,9 @@
  * consumer of a QOperator result gets its own DequantizeLinear, so every
  * QuantizeLinear is used only by DequantizeLinears of its scale.
  * Unsupported forms (non-constant scales, ...) are left to graph-quantize,
- * which names them.
+ * which names them. The pass also folds each layer's weight
+ * DequantizeLinear itself (fold_weight), so that the model's weight scales
+ * survive to graph-quantize.
  */
 #include <string.h>
 
@@ -22,7 +24,8 @@
 #include "nc/dialects/graph/interp.h"
 
 static const nc_pass_stat_def stats[] = {
-  {"num-rewritten", "Number of QLinearConv / QLinearMatMul ops rewritten into the QDQ form"},
+  {"num-rewritten", "Number of QLinearConv / QLinearMatMul ops rewritten into the QDQ form, and weight "
+                    "DequantizeLinears folded"},
 };
 
 static nc_type *with_elt(nc_context *ctx, nc_type *t, nc_type *elt)
@@ -149,13 +152,73 @@ static bool rewrite(nc_op *op, nc_rewriter *rw)
   return true;
 }
 
+/* A layer's weights as the model stored them, DequantizeLinear(codes,
+ * scale, zero point) of constants: folded here into the f32 constant
+ * graph-constant-fold would make (the interpreter's kernel), which also
+ * keeps the model's scales as discardable attributes, so that
+ * graph-quantize reuses them (gq_qdq_weight_scales) instead of deriving
+ * max|w_c| / 127, which differs whenever a channel's largest code is not
+ * +-127. nc.weight_scale: the f32 scales (one, or one per `axis` index);
+ * nc.weight_axis; nc.weight_qmax: the largest code the element type holds
+ * (127 for int8, 7 for int4), so a narrower layer does not take them. */
+static bool fold_weight(nc_op *op, nc_rewriter *rw)
+{
+  nc_value *q = nc_op_get_operand(op, 0), *y = nc_op_get_result(op, 0);
+  nc_type *qt = nc_value_get_type(q), *et = nc_type_get_element_type(qt);
+  if (nc_type_get_kind(et) != NC_TYPE_INTEGER || nc_type_get_width(et) > 8 ||
+      nc_type_get_signedness(et) == NC_UNSIGNED || !nc_type_has_static_shape(qt))
+    return false;
+  bool weight = nc_value_get_first_use(y) != NULL;
+  for (nc_use *u = nc_value_get_first_use(y); u; u = nc_use_get_next(u)) {
+    nc_op *user = nc_use_get_owner(u);
+    weight &= (gp_is(user, "conv") || gp_is(user, "gemm") || gp_is(user, "matmul")) &&
+              nc_op_get_num_operands(user) > 1 && nc_op_get_operand(user, 1) == y;
+  }
+  nc_quant_params p;
+  size_t n = nc_op_get_num_operands(op);
+  nc_tensor *codes = weight ? gp_constant_tensor(q) : NULL, *sc = codes ? gp_constant_tensor(nc_op_get_operand(op, 1)) : NULL;
+  nc_tensor *zp = sc && n > 2 ? gp_constant_tensor(nc_op_get_operand(op, 2)) : NULL;
+  nc_tensor *w = NULL;
+  bool ok = sc && sc->dtype == NC_DT_F32 && (n < 3 || zp) && nc_graph_get_quant_params(op, &p) && !p.block_size;
+  for (int64_t i = 0; ok && zp && i < nc_tensor_num_elements(zp); i++)
+    ok = nc_tensor_get_f64(zp, i) == 0; /* symmetric codes only: the scales are then the layer's */
+  if (ok) {
+    char err[256];
+    w = nc_tensor_create(NC_DT_F32, codes->rank, codes->shape, 0);
+    ok = nc_kernel_dequantize_linear(&p, codes, sc, zp, w, err, sizeof err);
+  }
+  if (ok) {
+    nc_context *ctx = nc_op_get_context(op);
+    nc_rewriter_set_insertion_point_before(rw, op);
+    nc_value *c = gp_create_tensor_constant(rw, w, nc_value_get_type(y), y, "", "weight", nc_op_get_loc(op));
+    nc_op *cop = nc_value_get_defining_op(c);
+    nc_type *i64 = nc_type_integer(ctx, 64, NC_SIGNLESS);
+    int64_t ns = nc_tensor_num_elements(sc);
+    nc_op_set_attr_str(cop, "nc.weight_scale",
+                       gp_attr_from_tensor(ctx, sc, nc_type_tensor(ctx, 1, &ns, nc_type_f32(ctx), NULL), "scale",
+                                           INT64_MAX));
+    int64_t axis = p.axis < 0 ? p.axis + codes->rank : p.axis;
+    nc_op_set_attr_str(cop, "nc.weight_axis", nc_attr_integer(ctx, i64, ns > 1 ? axis : -1));
+    nc_op_set_attr_str(cop, "nc.weight_qmax",
+                       nc_attr_integer(ctx, i64, ((int64_t)1 << (nc_type_get_width(et) - 1)) - 1));
+    nc_rewriter_replace_op(rw, op, (nc_value *[]){c});
+  }
+  nc_tensor_destroy(codes);
+  nc_tensor_destroy(sc);
+  nc_tensor_destroy(zp);
+  nc_tensor_destroy(w);
+  return ok;
+}
+
 static const nc_pattern pattern = {"QOperatorToQDQ", 1, rewrite};
+static const nc_pattern weight_pattern = {"FoldWeightDequantize", 1, fold_weight};
 
 static bool initialize(nc_pass *pass, nc_context *ctx)
 {
   nc_pattern_set *set = nc_pattern_set_create(ctx);
   nc_pattern_set_add(set, "graph.qlinear_conv", &pattern);
   nc_pattern_set_add(set, "graph.qlinear_matmul", &pattern);
+  nc_pattern_set_add(set, "graph.dequantize_linear", &weight_pattern);
   nc_pass_set_state(pass, set, gp_free_pattern_set);
   return true;
 }
@@ -171,7 +234,9 @@ const nc_pass_def nc_graph_qoperator_to_qdq_pass = {
     "xs, xz), dequantize_linear(w, ws, wz), dequantize_linear(B, xs * ws)), ys, yz) and graph.qlinear_matmul "
     "likewise, which is the same function; graph-quantize then compiles it with the model's scales and codes, "
     "without calibration. Per-channel weight scales get axis 0 (conv) or the last dim of b (matmul). Ops with "
-    "non-constant scales or zero points, or dynamic result shapes, are left unchanged.",
+    "non-constant scales or zero points, or dynamic result shapes, are left unchanged. A conv / gemm / matmul "
+    "weight's DequantizeLinear of constant signed codes (zero point 0) folds into an f32 constant keeping the "
+    "model's scales (nc.weight_scale, nc.weight_axis, nc.weight_qmax), which graph-quantize reuses.",
   .anchor = "func.func",
   .stats = stats, .n_stats = NC_COUNTOF(stats),
   .initialize = initialize,

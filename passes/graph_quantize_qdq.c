@@ -113,3 +113,24 @@ bool gq_qdq_model_scale(nc_value *v, float *scale)
   }
   return false;
 }
+
+bool gq_qdq_weight_scales(nc_value *w, int64_t out_axis, int64_t channels, int qmax, double *sw)
+{
+  nc_op *c = nc_value_get_defining_op(w);
+  nc_attr *sa = c && gp_is(c, "constant") ? nc_op_get_attr_str(c, "nc.weight_scale") : NULL;
+  nc_attr *aa = sa ? nc_op_get_attr_str(c, "nc.weight_axis") : NULL;
+  nc_attr *qa = sa ? nc_op_get_attr_str(c, "nc.weight_qmax") : NULL;
+  if (!aa || !qa || nc_attr_get_kind(aa) != NC_ATTR_INTEGER || nc_attr_get_kind(qa) != NC_ATTR_INTEGER ||
+      nc_attr_get_int(qa) > qmax)
+    return false;
+  int64_t axis = nc_attr_get_int(aa);
+  nc_tensor *s = gp_tensor_from_attr(sa);
+  int64_t n = s ? nc_tensor_num_elements(s) : 0;
+  bool ok = s && s->dtype == NC_DT_F32 && (n == 1 ? axis == -1 : axis == out_axis && n == channels);
+  for (int64_t i = 0; ok && i < n; i++)
+    ok = nc_tensor_get_f64(s, i) > 0 && isfinite(nc_tensor_get_f64(s, i));
+  for (int64_t ch = 0; ok && ch < channels; ch++)
+    sw[ch] = nc_tensor_get_f64(s, n == 1 ? 0 : ch);
+  nc_tensor_destroy(s);
+  return ok;
+}

@@ -2,7 +2,9 @@
 // DequantizeLinear -> conv / matmul -> QuantizeLinear with the op's own
 // scales; the int32 bias dequantizes at x_scale * w_scale (per channel), a
 // scalar zero zero point beside per-channel scales is dropped, and conv's
-// attributes carry over. Ops with non-constant scales stay.
+// attributes carry over. Ops with non-constant scales stay. A layer's
+// weight DequantizeLinear folds into an f32 constant that keeps the model's
+// scales (nc.weight_scale / nc.weight_axis / nc.weight_qmax).
 // RUN: nc-opt --graph-qoperator-to-qdq %s | FileCheck %s
 
 // CHECK-LABEL: func.func @conv
@@ -14,8 +16,8 @@ func.func @conv(%x: tensor<1x1x4x4xi8>) -> tensor<1x2x2x2xi8> {
   %ys = graph.constant {value = dense<2.0> : tensor<f32>} : () -> tensor<f32>
   %b = graph.constant {value = dense<[3, -4]> : tensor<2xi32>} : () -> tensor<2xi32>
   // CHECK-DAG: %[[BS:.*]] = graph.constant {value = dense<[1.250000e-01, 6.250000e-02]> : tensor<2xf32>}
+  // CHECK-DAG: %[[WD:.*]] = graph.constant {nc.weight_axis = 0 : i64, nc.weight_qmax = 127 : i64, nc.weight_scale = dense<[2.500000e-01, 1.250000e-01]> : tensor<2xf32>, value = dense_resource<weight> : tensor<2x1x3x3xf32>}
   // CHECK: %[[XD:.*]] = graph.dequantize_linear %arg0, %{{.*}}, %{{.*}} : (tensor<1x1x4x4xi8>, tensor<f32>, tensor<i8>) -> tensor<1x1x4x4xf32>
-  // CHECK: %[[WD:.*]] = graph.dequantize_linear %{{.*}}, %{{.*}} {axis = 0 : i64} : (tensor<2x1x3x3xi8>, tensor<2xf32>) -> tensor<2x1x3x3xf32>
   // CHECK: %[[BD:.*]] = graph.dequantize_linear %{{.*}}, %[[BS]] {axis = 0 : i64} : (tensor<2xi32>, tensor<2xf32>) -> tensor<2xf32>
   // CHECK: %[[C:.*]] = graph.conv %[[XD]], %[[WD]], %[[BD]] {{{.*}}pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} {{.*}} -> tensor<1x2x2x2xf32>
   // CHECK: %[[Q:.*]] = graph.quantize_linear %[[C]], %{{.*}}, %{{.*}} : (tensor<1x2x2x2xf32>, tensor<f32>, tensor<i8>) -> tensor<1x2x2x2xi8>
@@ -30,9 +32,9 @@ func.func @matmul(%a: tensor<1x3xi8>) -> tensor<1x2xi8> {
   %z = graph.constant {value = dense<0> : tensor<i8>} : () -> tensor<i8>
   %b = graph.constant {value = dense<1> : tensor<3x2xi8>} : () -> tensor<3x2xi8>
   %bs = graph.constant {value = dense<[0.25, 0.125]> : tensor<2xf32>} : () -> tensor<2xf32>
+  // CHECK: %[[B:.*]] = graph.constant {nc.weight_axis = 1 : i64, nc.weight_qmax = 127 : i64, nc.weight_scale = dense<[2.500000e-01, 1.250000e-01]> : tensor<2xf32>, value = dense<{{\[}}[2.500000e-01, 1.250000e-01], [2.500000e-01, 1.250000e-01], [2.500000e-01, 1.250000e-01]]> : tensor<3x2xf32>}
   // CHECK: graph.dequantize_linear %arg0
-  // CHECK: graph.dequantize_linear %{{.*}}, %{{.*}} {axis = 1 : i64} : (tensor<3x2xi8>, tensor<2xf32>) -> tensor<3x2xf32>
-  // CHECK: graph.matmul {{.*}} -> tensor<1x2xf32>
+  // CHECK: graph.matmul %{{.*}}, %[[B]] : {{.*}} -> tensor<1x2xf32>
   // CHECK: graph.quantize_linear {{.*}} -> tensor<1x2xi8>
   %y = graph.qlinear_matmul %a, %s, %z, %b, %bs, %z, %s, %z : (tensor<1x3xi8>, tensor<f32>, tensor<i8>, tensor<3x2xi8>, tensor<2xf32>, tensor<i8>, tensor<f32>, tensor<i8>) -> tensor<1x2xi8>
   return %y : tensor<1x2xi8>

@@ -4,8 +4,8 @@ QLinearMatMul, DequantizeLinear), built with the onnx helper since
 onnxruntime is not a Debian package, and a numpy reference of the ONNX
 QLinear semantics (int32 accumulation, requantization by x_scale * w_scale /
 y_scale rounded half to even, saturation to int8).
-Each weight channel's largest code is 127, so nc's per-channel weight scales
-are the model's own.
+The second conv's and the matmul's channels have largest codes below 127
+(and one of -128), so nc matches only by keeping the model's own scales.
 
     qoperator_model.py OUT_DIR    writes model.onnx, x.npy and ref.npy
                                   (the reference output for x.npy)
@@ -25,13 +25,17 @@ os.makedirs(out, exist_ok=True)
 f = np.float32
 
 
-def codes(shape, axis=0):
-    w = rng.integers(-126, 127, shape).astype(np.int8)
-    np.moveaxis(w, axis, 0).reshape(shape[axis], -1)[:, 0] = 127  # the largest |code| per channel
-    return w
+def codes(shape, top, axis=0):  # channel c's largest |code| is top[c]
+    w = np.moveaxis(np.zeros(shape, np.int8), axis, 0).copy()
+    for c, t in enumerate(top):
+        w[c] = rng.integers(-abs(t) + 1, abs(t), w[c].shape)
+        w[c].reshape(-1)[0] = t
+    return np.ascontiguousarray(np.moveaxis(w, 0, axis))
 
 
-w1, w2, w3 = codes((4, 1, 3, 3)), codes((6, 4, 1, 1)), codes((96, 10), axis=1)
+w1 = codes((4, 1, 3, 3), [127] * 4)
+w2 = codes((6, 4, 1, 1), [127, 90, 60, -128, 33, 100])
+w3 = codes((96, 10), [64, 127, 20, 100, 7, 127, 50, 90, 126, 80], axis=1)
 b1, b2 = np.array([300, -200, 0, 70], np.int32), np.arange(-3, 3, dtype=np.int32) * 50
 s = dict(xs=f(0.02), w1s=np.array([0.01, 0.02, 0.005, 0.0125], f), y1s=f(0.05),
          w2s=np.full(6, 0.01, f), y2s=f(0.04), w3s=np.full(10, 0.003, f), y3s=f(0.1))
@@ -83,3 +87,5 @@ for x in xs:
     acc = c2.reshape(1, 96).astype(np.int64) @ w3.astype(np.int64)
     refs.append(requant(acc, s["y2s"] * s["w3s"], s["y3s"])[0] * s["y3s"])
 np.save(os.path.join(out, "ref.npy"), np.array(refs, f))
+with open(os.path.join(out, "codes.check"), "w") as fh:  # blobs: a u32 alignment header, then the bytes
+    fh.write('CHECK: "0x01000000%s"\n' % w2.tobytes().hex().upper())
