@@ -152,6 +152,51 @@ static bool rewrite(nc_op *op, nc_rewriter *rw)
   return true;
 }
 
+/* The codes q holds if it is a constant, or a QuantizeLinear of constants
+ * (Brevitas stores float weights and quantizes them in the graph), clamped
+ * by a Clip after it; NULL otherwise. *qmax: the largest code, from the
+ * type or the Clip's upper bound. */
+static nc_tensor *quantized_constant(nc_value *q, int64_t *qmax)
+{
+  nc_op *d = nc_value_get_defining_op(q);
+  nc_type *et = nc_type_get_element_type(nc_value_get_type(q));
+  *qmax = ((int64_t)1 << (nc_type_get_width(et) - 1)) - 1;
+  int64_t lo = INT64_MIN, hi = INT64_MAX;
+  if (d && gp_is(d, "clip")) {
+    nc_attr *a = nc_op_get_attr_str(d, "min"), *b = nc_op_get_attr_str(d, "max");
+    if (!a || !b || nc_attr_get_kind(a) != NC_ATTR_INTEGER || nc_attr_get_kind(b) != NC_ATTR_INTEGER)
+      return NULL;
+    lo = nc_attr_get_int(a);
+    hi = nc_attr_get_int(b);
+    if (hi < 1 || hi > *qmax || lo > -hi)
+      return NULL;
+    *qmax = hi;
+    d = nc_value_get_defining_op(nc_op_get_operand(d, 0));
+    if (!d || !gp_is(d, "quantize_linear"))
+      return NULL;
+  }
+  if (!d || !gp_is(d, "quantize_linear"))
+    return gp_constant_tensor(q);
+  size_t n = nc_op_get_num_operands(d);
+  nc_tensor *x = gp_constant_tensor(nc_op_get_operand(d, 0)), *s = gp_constant_tensor(nc_op_get_operand(d, 1));
+  nc_tensor *z = n > 2 ? gp_constant_tensor(nc_op_get_operand(d, 2)) : NULL;
+  nc_tensor *r = x && s && (n < 3 || z) ? gp_tensor_for_type(nc_value_get_type(q), 0) : NULL;
+  nc_quant_params p;
+  char err[256];
+  if (r && (!nc_graph_get_quant_params(d, &p) || !nc_kernel_quantize_linear(&p, x, s, z, r, err, sizeof err))) {
+    nc_tensor_destroy(r);
+    r = NULL;
+  }
+  for (int64_t i = 0; r && i < nc_tensor_num_elements(r); i++) {
+    double v = nc_tensor_get_f64(r, i);
+    nc_tensor_set_f64(r, i, v < (double)lo ? (double)lo : v > (double)hi ? (double)hi : v);
+  }
+  nc_tensor_destroy(x);
+  nc_tensor_destroy(s);
+  nc_tensor_destroy(z);
+  return r;
+}
+
 /* A layer's weights as the model stored them, DequantizeLinear(codes,
  * scale, zero point) of constants: folded here into the f32 constant
  * graph-constant-fold would make (the interpreter's kernel), which also
@@ -176,7 +221,8 @@ static bool fold_weight(nc_op *op, nc_rewriter *rw)
   }
   nc_quant_params p;
   size_t n = nc_op_get_num_operands(op);
-  nc_tensor *codes = weight ? gp_constant_tensor(q) : NULL, *sc = codes ? gp_constant_tensor(nc_op_get_operand(op, 1)) : NULL;
+  int64_t qmax = 0;
+  nc_tensor *codes = weight ? quantized_constant(q, &qmax) : NULL, *sc = codes ? gp_constant_tensor(nc_op_get_operand(op, 1)) : NULL;
   nc_tensor *zp = sc && n > 2 ? gp_constant_tensor(nc_op_get_operand(op, 2)) : NULL;
   nc_tensor *w = NULL;
   bool ok = sc && sc->dtype == NC_DT_F32 && (n < 3 || zp) && nc_graph_get_quant_params(op, &p) && !p.block_size;
@@ -199,8 +245,7 @@ static bool fold_weight(nc_op *op, nc_rewriter *rw)
                                            INT64_MAX));
     int64_t axis = p.axis < 0 ? p.axis + codes->rank : p.axis;
     nc_op_set_attr_str(cop, "nc.weight_axis", nc_attr_integer(ctx, i64, ns > 1 ? axis : -1));
-    nc_op_set_attr_str(cop, "nc.weight_qmax",
-                       nc_attr_integer(ctx, i64, ((int64_t)1 << (nc_type_get_width(et) - 1)) - 1));
+    nc_op_set_attr_str(cop, "nc.weight_qmax", nc_attr_integer(ctx, i64, qmax));
     nc_rewriter_replace_op(rw, op, (nc_value *[]){c});
   }
   nc_tensor_destroy(codes);
@@ -210,7 +255,92 @@ static bool fold_weight(nc_op *op, nc_rewriter *rw)
   return ok;
 }
 
+/* Brevitas writes a b-bit quantizer (b < 8) as QuantizeLinear to int8
+ * followed by Clip to the b-bit range. Saturating to int8 and then clamping
+ * to [-2^(b-1), 2^(b-1) - 1] (or the narrow [-2^(b-1) + 1, ...]) is
+ * saturating to that range, so the pair becomes one QuantizeLinear to the
+ * b-bit integer type (graph.quantize_linear saturates to the type's full
+ * range; a narrow range then differs only where the int8 code is -2^(b-1)).
+ * graph-quantize reads the width of a pair from that type. */
+/* True if v is absent or a constant of zeros. */
+static bool zero_or_absent(nc_value *v)
+{
+  if (!v)
+    return true;
+  nc_tensor *z = gp_constant_tensor(v);
+  bool zero = z != NULL;
+  for (int64_t i = 0; zero && i < nc_tensor_num_elements(z); i++)
+    zero = nc_tensor_get_f64(z, i) == 0;
+  nc_tensor_destroy(z);
+  return zero;
+}
+
+/* A zero constant shaped like zp (an int8 zero point) in the narrow type. */
+static nc_value *narrow_zero(nc_rewriter *rw, nc_value *zp, unsigned bits, nc_location loc)
+{
+  nc_context *ctx = nc_type_get_context(nc_value_get_type(zp));
+  nc_type *t = with_elt(ctx, nc_value_get_type(zp), nc_type_integer(ctx, bits, NC_SIGNLESS));
+  nc_tensor *z = gp_tensor_for_type(t, 0);
+  nc_value *r = z ? gp_create_tensor_constant(rw, z, t, zp, "", "zero_point", loc) : NULL;
+  nc_tensor_destroy(z);
+  return r;
+}
+
+static bool clip_to_narrow(nc_op *op, nc_rewriter *rw)
+{
+  nc_value *x = nc_op_get_operand(op, 0), *y = nc_op_get_result(op, 0);
+  nc_op *q = nc_value_get_defining_op(x);
+  nc_attr *lo = nc_op_get_attr_str(op, "min"), *hi = nc_op_get_attr_str(op, "max");
+  nc_type *xt = nc_value_get_type(x), *et = nc_type_get_element_type(xt);
+  if (!q || !gp_is(q, "quantize_linear") || !gp_only_user(x, op) || !lo || !hi ||
+      nc_attr_get_kind(lo) != NC_ATTR_INTEGER || nc_attr_get_kind(hi) != NC_ATTR_INTEGER ||
+      nc_type_get_kind(et) != NC_TYPE_INTEGER || nc_type_get_width(et) != 8 ||
+      nc_type_get_signedness(et) == NC_UNSIGNED || !nc_value_get_first_use(y))
+    return false;
+  int64_t a = nc_attr_get_int(lo), b = nc_attr_get_int(hi);
+  unsigned bits = b == 7 ? 4 : b == 1 ? 2 : 0;
+  if (!bits || (a != -b && a != -b - 1))
+    return false;
+  size_t n = nc_op_get_num_operands(q);
+  nc_op *src = nc_value_get_defining_op(nc_op_get_operand(q, 0));
+  if (!zero_or_absent(n > 2 ? nc_op_get_operand(q, 2) : NULL) || (src && gp_is(src, "constant")))
+    return false; /* weights: fold_weight reads the clip */
+  for (nc_use *u = nc_value_get_first_use(y); u; u = nc_use_get_next(u)) {
+    nc_op *d = nc_use_get_owner(u);
+    if (!gp_is(d, "dequantize_linear") || nc_op_get_operand(d, 0) != y ||
+        !zero_or_absent(nc_op_get_num_operands(d) > 2 ? nc_op_get_operand(d, 2) : NULL))
+      return false;
+  }
+  nc_context *ctx = nc_op_get_context(op);
+  nc_type *nt = with_elt(ctx, xt, nc_type_integer(ctx, bits, NC_SIGNLESS));
+  nc_rewriter_set_insertion_point_before(rw, op);
+  nc_value *ops[3] = {nc_op_get_operand(q, 0), nc_op_get_operand(q, 1), NULL};
+  if (n > 2 && !(ops[2] = narrow_zero(rw, nc_op_get_operand(q, 2), bits, nc_op_get_loc(q))))
+    return false;
+  nc_attr *axis = nc_op_get_attr_str(q, "axis");
+  nc_named_attr ax = {nc_ident_get_cstr(ctx, "axis"), axis};
+  nc_op *nq = nc_graph_create_op(ctx, "graph.quantize_linear", nc_op_get_loc(q), ops[2] ? 3 : 2, ops, axis ? 1 : 0,
+                                 &ax, 1, &nt);
+  if (!nq)
+    return false;
+  nc_value_set_type(nc_op_get_result(nq, 0), nt);
+  nc_rewriter_insert(rw, nq);
+  /* the DequantizeLinears read the narrow codes, with narrow zero points */
+  for (nc_use *u = nc_value_get_first_use(y); u; u = nc_use_get_next(u)) {
+    nc_op *d = nc_use_get_owner(u);
+    if (nc_op_get_num_operands(d) > 2) {
+      nc_value *z = narrow_zero(rw, nc_op_get_operand(d, 2), bits, nc_op_get_loc(d));
+      if (z)
+        nc_op_set_operand(d, 2, z);
+    }
+  }
+  nc_rewriter_replace_op(rw, op, (nc_value *[]){nc_op_get_result(nq, 0)});
+  nc_rewriter_erase_op(rw, q);
+  return true;
+}
+
 static const nc_pattern pattern = {"QOperatorToQDQ", 1, rewrite};
+static const nc_pattern clip_pattern = {"QuantizeClipToNarrow", 1, clip_to_narrow};
 static const nc_pattern weight_pattern = {"FoldWeightDequantize", 1, fold_weight};
 
 static bool initialize(nc_pass *pass, nc_context *ctx)
@@ -219,6 +349,7 @@ static bool initialize(nc_pass *pass, nc_context *ctx)
   nc_pattern_set_add(set, "graph.qlinear_conv", &pattern);
   nc_pattern_set_add(set, "graph.qlinear_matmul", &pattern);
   nc_pattern_set_add(set, "graph.dequantize_linear", &weight_pattern);
+  nc_pattern_set_add(set, "graph.clip", &clip_pattern);
   nc_pass_set_state(pass, set, gp_free_pattern_set);
   return true;
 }

@@ -701,6 +701,9 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const nc_tensor *calib)
     is_conv[k] = !is_residual(layers[k]) && !gp_is(layers[k], "relu");
   ok = ok && gq_layer_bits(func, nc_pass_get_option_int(pass, "bits"), nc_pass_get_option_string(pass, "overrides"),
                            n_layers, layers, is_conv, lbits);
+  for (size_t k = 0; ok && k < n_layers; k++) /* a pre-quantized model's widths are its own */
+    lbits[k] = gq_qdq_model_bits(nc_op_get_result(layers[k], 0)) ? gq_qdq_model_bits(nc_op_get_result(layers[k], 0))
+                                                                  : lbits[k];
   free(is_conv);
 
   /* 2. scales: the model's own (QDQ), else calibration: max |x| of the input and of each layer's result */

@@ -8,9 +8,12 @@
  * calibrating: a layer whose result feeds such a pair requantizes to that
  * pair's scale, the pair itself becomes the identity on int8, and the
  * function's input is quantized with the scale of the pair right after it.
- * Only the form nc's integer graph has is accepted (int8, zero point 0,
- * one scale per tensor); anything else is an error at the node, since a
- * silent recalibration would throw the model's scales away.
+ * Only the form nc's integer graph has is accepted (int8, int4 or int2 --
+ * Brevitas's QuantizeLinear + Clip, which graph-qoperator-to-qdq narrows
+ * -- zero point 0, one scale per tensor; the pair's width is the layer's);
+ * anything else is an error at the node, since a silent recalibration
+ * would throw the model's scales away. Weights keep the model's scales
+ * too (gq_qdq_weight_scales).
  */
 #include <math.h>
 
@@ -47,11 +50,11 @@ static bool read_pair_op(nc_op *q, float *scale)
   if (!(sc > 0) || !isfinite(sc))
     return nc_op_emit_error(q, "graph-quantize: the scale of this '%s' is %g, expected a finite positive number",
                             name, sc);
-  if (nc_type_get_kind(et) != NC_TYPE_INTEGER || nc_type_get_width(et) != 8 ||
-      nc_type_get_signedness(et) == NC_UNSIGNED)
+  unsigned w = nc_type_get_kind(et) == NC_TYPE_INTEGER ? nc_type_get_width(et) : 0;
+  if ((w != 8 && w != 4 && w != 2) || nc_type_get_signedness(et) == NC_UNSIGNED)
     return nc_op_emit_error(q, "graph-quantize: this '%s' is not int8; nc takes pre-quantized activations as "
-                            "signed int8 with zero point 0 (symmetric), e.g. torch's qint8 per_tensor_symmetric",
-                            name);
+                            "signed int8 (or int4 / int2) with zero point 0 (symmetric), e.g. torch's qint8 "
+                            "per_tensor_symmetric", name);
   if (z && scalar_of(z) != 0)
     return nc_op_emit_error(q, "graph-quantize: the zero point of this '%s' is %g; nc takes pre-quantized "
                             "activations with zero point 0 (symmetric)", name, scalar_of(z));
@@ -133,4 +136,15 @@ bool gq_qdq_weight_scales(nc_value *w, int64_t out_axis, int64_t channels, int q
     sw[ch] = nc_tensor_get_f64(s, n == 1 ? 0 : ch);
   nc_tensor_destroy(s);
   return ok;
+}
+
+int gq_qdq_model_bits(nc_value *v)
+{
+  float scale;
+  for (nc_use *u = nc_value_get_first_use(v); u; u = nc_use_get_next(u)) {
+    nc_op *user = nc_use_get_owner(u);
+    if (gp_is(user, "quantize_linear") && gq_qdq_check(user, &scale) == 1)
+      return (int)nc_type_get_width(nc_type_get_element_type(nc_value_get_type(nc_op_get_result(user, 0))));
+  }
+  return 0;
 }

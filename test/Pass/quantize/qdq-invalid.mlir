@@ -17,7 +17,7 @@ func.func @zero_point(%x: tensor<1x2xf32>) -> tensor<1x2xf32> {
 func.func @uint8(%x: tensor<1x2xf32>) -> tensor<1x2xf32> {
   %s = graph.constant {value = dense<0.5> : tensor<f32>} : () -> tensor<f32>
   %z = graph.constant {value = dense<0> : tensor<ui8>} : () -> tensor<ui8>
-  // expected-error@+1 {{graph-quantize: this 'graph.quantize_linear' is not int8; nc takes pre-quantized activations as signed int8 with zero point 0}}
+  // expected-error@+1 {{graph-quantize: this 'graph.quantize_linear' is not int8; nc takes pre-quantized activations as signed int8 (or int4 / int2) with zero point 0}}
   %0 = graph.quantize_linear %x, %s, %z : (tensor<1x2xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x2xui8>
   %1 = graph.dequantize_linear %0, %s, %z : (tensor<1x2xui8>, tensor<f32>, tensor<ui8>) -> tensor<1x2xf32>
   return %1 : tensor<1x2xf32>
