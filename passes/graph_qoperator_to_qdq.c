@@ -358,8 +358,8 @@ const nc_pass_def nc_graph_qoperator_to_qdq_pass = {
   .argument = "graph-qoperator-to-qdq",
   .name = "GraphQOperatorToQDQ",
   .group = "Graph",
-  .summary = "Rewrite QLinearConv / QLinearMatMul (ONNX QOperator form) into DequantizeLinear -> conv / matmul -> "
-             "QuantizeLinear (QDQ form)",
+  .summary = "Read pre-quantized models: QLinearConv / QLinearMatMul into the QDQ form, Brevitas's QuantizeLinear + "
+             "Clip into int4 / int2 pairs, weight DequantizeLinears folded keeping the model's scales",
   .description =
     "Rewrites graph.qlinear_conv(x, xs, xz, w, ws, wz, ys, yz[, B]) into quantize_linear(conv(dequantize_linear(x, "
     "xs, xz), dequantize_linear(w, ws, wz), dequantize_linear(B, xs * ws)), ys, yz) and graph.qlinear_matmul "
@@ -367,7 +367,9 @@ const nc_pass_def nc_graph_qoperator_to_qdq_pass = {
     "without calibration. Per-channel weight scales get axis 0 (conv) or the last dim of b (matmul). Ops with "
     "non-constant scales or zero points, or dynamic result shapes, are left unchanged. A conv / gemm / matmul "
     "weight's DequantizeLinear of constant signed codes (zero point 0) folds into an f32 constant keeping the "
-    "model's scales (nc.weight_scale, nc.weight_axis, nc.weight_qmax), which graph-quantize reuses.",
+    "model's scales (nc.weight_scale, nc.weight_axis, nc.weight_qmax), which graph-quantize reuses. Brevitas's "
+    "sub-8-bit form, QuantizeLinear to int8 then Clip to the int4 / int2 range, becomes a QuantizeLinear to i4 / i2 "
+    "on activations and folds with clipped weights.",
   .anchor = "func.func",
   .stats = stats, .n_stats = NC_COUNTOF(stats),
   .initialize = initialize,
