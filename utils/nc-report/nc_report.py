@@ -1,0 +1,203 @@
+#!/usr/bin/python3
+"""nc_report.py: one self-contained HTML page from nc-run --stats-json (docs/reports.md).
+
+Why a script over the figures: every target already writes its own figures through
+--stats-json (targets/figures.md), so the page shows whatever per-core numbers a target
+reports (SRAM, crossbar or MAC utilisation...) with no edit here when a target adds one.
+The page is offline: inline SVG and CSS, a few lines of inline JS to pick the heatmap's
+figure; nothing is fetched from the network.
+
+  nc_report.py STATS.json -o DIR [--quant-report=Q.json] [--title=T]
+
+writes DIR/index.html. Views: summary, chip heatmap (one cell per core), NoC links (the
+"links" of --stats-json when the simulator counts them), per-core table, quantization
+(per-layer SQNR and bits from nc-compile --quant-report, when given).
+"""
+import argparse
+import html
+import json
+import math
+import os
+import sys
+
+
+def esc(v):
+    return html.escape(str(v), quote=True)
+
+
+def fmt(v):
+    if isinstance(v, float):
+        return f"{v:.4g}"
+    return str(v)
+
+
+def colour(t):
+    """White (0) to dark red (1)."""
+    t = min(max(t, 0.0), 1.0)
+    r, g, b = 255, int(255 - 200 * t), int(255 - 230 * t)
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
+def mesh_shape(stats, cores):
+    """The chip's mesh: the square of cores_total when it is one, else the used cores' box."""
+    total = stats.get("cores_total", 0)
+    side = math.isqrt(total) if isinstance(total, int) and total > 0 else 0
+    w = max([c["x"] for c in cores] + [-1]) + 1
+    h = max([c["y"] for c in cores] + [-1]) + 1
+    if side * side == total and side >= w and side >= h:
+        return side, side
+    return w, h
+
+
+def numeric_fields(cores):
+    keys = []
+    for c in cores:
+        for k, v in c.items():
+            if k not in ("x", "y") and isinstance(v, (int, float)) and not isinstance(v, bool) and k not in keys:
+                keys.append(k)
+    return keys
+
+
+CELL = 28
+
+
+def heatmap(stats, cores):
+    w, h = mesh_shape(stats, cores)
+    fields = numeric_fields(cores)
+    default = "utilisation" if "utilisation" in fields else (fields[0] if fields else None)
+    by_xy = {}
+    for c in cores:
+        by_xy.setdefault((c["x"], c["y"]), []).append(c)
+    out = [f'<svg id="heatmap" xmlns="http://www.w3.org/2000/svg" width="{w * CELL + 2}" height="{h * CELL + 2}">']
+    for y in range(h):
+        for x in range(w):
+            here = by_xy.get((x, y), [])
+            data = {}
+            for k in fields:
+                vals = [c[k] for c in here if k in c]
+                if vals:
+                    data[k] = sum(vals) if len(vals) > 1 else vals[0]
+            names = sorted({str(c.get("node", "")) for c in here})
+            tip = f"core ({x}, {y})" + (": " + ", ".join(names) if names else ": unused")
+            tip += "".join(f"\n{k} = {fmt(v)}" for k, v in data.items())
+            attrs = "".join(f' data-{esc(k.replace("_", "-"))}="{esc(v)}"' for k, v in data.items())
+            out.append(f'<rect class="core{" used" if here else ""}" x="{x * CELL + 1}" y="{y * CELL + 1}" '
+                       f'width="{CELL - 2}" height="{CELL - 2}" fill="#eeeeee"{attrs}><title>{esc(tip)}</title></rect>')
+    out.append("</svg>")
+    select = "".join(f'<option{" selected" if k == default else ""}>{esc(k)}</option>' for k in fields)
+    return ("<h2>Chip</h2><p>One cell per core (x right, y down); colour: "
+            f'<select id="metric">{select}</select> (white 0, red the largest). Hover a core for its layer and figures.</p>'
+            + "".join(out))
+
+
+def links_view(stats, cores):
+    links = stats.get("links")
+    if not links:
+        return ("<h2>NoC links</h2><p>This run's figures have no link counters "
+                "(<code>links</code> in --stats-json).</p>")
+    w, h = mesh_shape(stats, cores)
+    top = max(l.get("bytes", 0) for l in links) or 1
+    out = [f'<svg id="links" xmlns="http://www.w3.org/2000/svg" width="{w * CELL * 2}" height="{h * CELL * 2}">']
+    for y in range(h):
+        for x in range(w):
+            out.append(f'<rect x="{x * 2 * CELL + CELL // 2}" y="{y * 2 * CELL + CELL // 2}" width="{CELL}" '
+                       f'height="{CELL}" fill="#dddddd"/>')
+    for l in links:
+        (fx, fy), (tx, ty) = l["from"], l["to"]
+        off = 4 if l.get("network") == "partial_sum" else -4
+        cx = lambda v: v * 2 * CELL + CELL
+        t = l.get("bytes", 0) / top
+        out.append(f'<line class="link" x1="{cx(fx) + off}" y1="{cx(fy) + off}" x2="{cx(tx) + off}" y2="{cx(ty) + off}" '
+                   f'stroke="{colour(0.15 + 0.85 * t)}" stroke-width="{1 + 5 * t:.2f}"><title>'
+                   + esc("(%d, %d) -> (%d, %d) %s: %s bytes, %s busy cycles" % (fx, fy, tx, ty, l.get("network", ""), l.get("bytes", 0), l.get("busy_cycles", 0)))
+                   + "</title></line>")
+    out.append("</svg>")
+    util = stats.get("max_link_utilization")
+    note = f"<p>Largest link utilisation: {fmt(util)}.</p>" if util is not None else ""
+    return "<h2>NoC links</h2><p>Width and colour: bytes over the link (hover for figures).</p>" + note + "".join(out)
+
+
+def table(rows, cols, ident):
+    head = "".join(f"<th>{esc(c)}</th>" for c in cols)
+    body = "".join("<tr>" + "".join(f"<td>{esc(fmt(r.get(c, '')))}</td>" for c in cols) + "</tr>" for r in rows)
+    return f'<table id="{ident}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+
+def cores_view(cores):
+    cols = ["x", "y"] + [k for k in (cores[0].keys() if cores else []) if k not in ("x", "y")]
+    for c in cores:
+        cols += [k for k in c if k not in cols]
+    return "<h2>Cores</h2>" + table(cores, cols, "cores")
+
+
+def quant_view(path):
+    if not path:
+        return ""
+    with open(path) as f:
+        q = json.load(f)
+    layers = q.get("layers", q) if isinstance(q, dict) else q
+    if not isinstance(layers, list) or not all(isinstance(r, dict) for r in layers):
+        raise ValueError(f"{path}: expected a list of layers (or an object with 'layers')")
+    cols = []
+    for r in layers:
+        cols += [k for k in r if k not in cols]
+    return "<h2>Quantization</h2>" + table(layers, cols, "quant")
+
+
+STYLE = """body{font:14px sans-serif;margin:1.5em;color:#222}table{border-collapse:collapse}
+td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}th{background:#f3f3f3}
+rect.core{stroke:#999;stroke-width:1}svg{display:block;margin:.5em 0}"""
+
+SCRIPT = """(function(){
+var sel=document.getElementById('metric');if(!sel)return;
+function paint(){var k='data-'+sel.value.replace(/_/g,'-'),cells=document.querySelectorAll('rect.core'),max=0,i,v;
+for(i=0;i<cells.length;i++){v=parseFloat(cells[i].getAttribute(k));if(v>max)max=v;}
+for(i=0;i<cells.length;i++){v=parseFloat(cells[i].getAttribute(k));
+if(isNaN(v)){cells[i].setAttribute('fill','#eeeeee');continue;}
+var t=max>0?v/max:0,g=Math.round(255-200*t),b=Math.round(255-230*t);
+cells[i].setAttribute('fill','rgb(255,'+g+','+b+')');}}
+sel.addEventListener('change',paint);paint();})();"""
+
+
+def render(stats, quant_path, title):
+    cores = stats.get("cores", [])
+    if not isinstance(cores, list) or not all(isinstance(c, dict) and "x" in c and "y" in c for c in cores):
+        raise ValueError("'cores' must be a list of objects with x and y")
+    summary = {k: v for k, v in stats.items() if not isinstance(v, (list, dict))}
+    srows = "".join(f"<tr><th>{esc(k)}</th><td>{esc(fmt(v))}</td></tr>" for k, v in summary.items())
+    parts = [f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{esc(title)}</title>",
+             f"<style>{STYLE}</style></head><body><h1>{esc(title)}</h1>",
+             f'<h2>Summary</h2><table id="summary">{srows}</table>',
+             heatmap(stats, cores), links_view(stats, cores), cores_view(cores), quant_view(quant_path),
+             f"<script>{SCRIPT}</script></body></html>\n"]
+    return "".join(parts)
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(prog="nc_report.py", description=__doc__.splitlines()[0])
+    ap.add_argument("stats", help="nc-run --stats-json output")
+    ap.add_argument("-o", "--output", required=True, help="directory to write index.html into")
+    ap.add_argument("--quant-report", help="nc-compile --quant-report JSON")
+    ap.add_argument("--title", help="page title (default: nc report: TARGET)")
+    a = ap.parse_args(argv)
+    try:
+        with open(a.stats) as f:
+            stats = json.load(f)
+        if not isinstance(stats, dict):
+            raise ValueError("expected a JSON object")
+        page = render(stats, a.quant_report, a.title or f"nc report: {stats.get('target', '?')}")
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        print(f"nc_report.py: error: {a.stats}: {e}", file=sys.stderr)
+        return 1
+    os.makedirs(a.output, exist_ok=True)
+    dest = os.path.join(a.output, "index.html")
+    tmp = dest + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(page)
+    os.replace(tmp, dest)  # a failed run leaves an existing report untouched
+    print(f"nc_report.py: wrote {dest}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
