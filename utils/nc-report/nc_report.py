@@ -9,7 +9,7 @@ figure; nothing is fetched from the network.
 
   nc_report.py STATS.json -o DIR [--quant-report=Q.json] [--title=T]
 
-writes DIR/index.html. Views: summary, chip heatmap (one cell per core), NoC links (the
+writes DIR/index.html (and DIR/stats.json, the figures it shows). Views: summary, chip heatmap (one cell per core), NoC links (the
 "links" of --stats-json when the simulator counts them), per-core table, quantization
 (per-layer SQNR and bits from nc-compile --quant-report, when given).
 """
@@ -195,6 +195,9 @@ def main(argv):
     with open(tmp, "w") as f:
         f.write(page)
     os.replace(tmp, dest)  # a failed run leaves an existing report untouched
+    with open(tmp, "w") as f:  # the figures beside the page they drew
+        json.dump(stats, f, indent=1)
+    os.replace(tmp, os.path.join(a.output, "stats.json"))
     print(f"nc_report.py: wrote {dest}", file=sys.stderr)
     return 0
 
