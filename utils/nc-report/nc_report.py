@@ -130,6 +130,29 @@ def cores_view(cores):
     return "<h2>Cores</h2>" + table(cores, cols, "cores")
 
 
+def layers_view(stats, cores):
+    """Per layer: its cores, MACs and busiest core per inference, and its share of the
+    critical stage (the busiest core of the chip sets the pipeline's rate)."""
+    n = stats.get("inferences") or 1
+    layers = {}
+    for c in cores:
+        layers.setdefault(str(c.get("node", "?")), []).append(c)
+    top = max([c.get("busy_cycles", 0) for c in cores] + [0]) or 1
+    rows = []
+    for name, cs in layers.items():
+        busy = max(c.get("busy_cycles", 0) for c in cs)
+        row = {"layer": name, "cores": len(cs)}
+        if any("macs" in c for c in cs):
+            row["MACs/inference"] = sum(c.get("macs", 0) for c in cs) // n
+        row["busiest core cycles/inference"] = round(busy / n, 2)
+        row["share of critical stage"] = f"{100 * busy / top:.1f}%"
+        rows.append(row)
+    cols = []
+    for r in rows:
+        cols += [k for k in r if k not in cols]
+    return "<h2>Layers</h2>" + table(rows, cols, "layers")
+
+
 def quant_view(path):
     if not path:
         return ""
@@ -168,7 +191,7 @@ def render(stats, quant_path, title):
     parts = [f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{esc(title)}</title>",
              f"<style>{STYLE}</style></head><body><h1>{esc(title)}</h1>",
              f'<h2>Summary</h2><table id="summary">{srows}</table>',
-             heatmap(stats, cores), links_view(stats, cores), cores_view(cores), quant_view(quant_path),
+             heatmap(stats, cores), links_view(stats, cores), layers_view(stats, cores), cores_view(cores), quant_view(quant_path),
              f"<script>{SCRIPT}</script></body></html>\n"]
     return "".join(parts)
 

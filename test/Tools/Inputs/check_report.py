@@ -60,9 +60,14 @@ for row, c in zip(body, stats["cores"]):
     got = dict(zip(head, row))
     assert int(got["busy_cycles"]) == c["busy_cycles"], (got, c)
 print(f"cores table: {len(body)} rows, busy_cycles equal --stats-json")
+layers = {c["node"] for c in stats["cores"]}
+lrows = p.tables["layers"][1:]
+assert sorted(r[0] for r in lrows) == sorted(layers), (lrows, layers)
+assert any(r[-1] == "100.0%" for r in lrows)
+print(f"layers table: {len(lrows)} layers, the critical one at 100.0%")
 summary = dict(p.tables["summary"][i] for i in range(len(p.tables["summary"])))
 assert int(summary["total_cycles"]) == stats["total_cycles"]
 print(f"summary: total_cycles {summary['total_cycles']}")
 for t in sorted(p.tables):
-    if t not in ("cores", "summary"):
+    if t not in ("cores", "summary", "layers"):
         print(f"table {t}: {len(p.tables[t]) - 1} rows")
