@@ -153,6 +153,46 @@ def layers_view(stats, cores):
     return "<h2>Layers</h2>" + table(rows, cols, "layers")
 
 
+def roofline_view(stats, cores):
+    """Achieved against bound, per layer and overall, as bars on a log scale. A layer's bound is
+    its MACs per inference over its cores' MAC rate (macs_per_cycle_per_core); a target whose
+    figures have no MAC rate shows the overall bars only (roofline_bound_cycles)."""
+    n = stats.get("inferences") or 1
+    rate = stats.get("macs_per_cycle_per_core")
+    bars = []
+    if "cycles_per_inference" in stats and "roofline_bound_cycles" in stats:
+        bars.append(("overall", stats["cycles_per_inference"], stats["roofline_bound_cycles"]))
+    if rate:
+        layers = {}
+        for c in cores:
+            layers.setdefault(str(c.get("node", "?")), []).append(c)
+        for name, cs in layers.items():
+            macs = sum(c.get("macs", 0) for c in cs) / n
+            if macs > 0:
+                bars.append((name, max(c.get("busy_cycles", 0) for c in cs) / n, macs / (len(cs) * rate)))
+    if not bars:
+        return ""
+    top = max(max(a, b) for _, a, b in bars)
+    lo = min(min(v for v in (a, b) if v > 0) for _, a, b in bars if a > 0 or b > 0)
+    lo = 10 ** math.floor(math.log10(lo)) if lo > 0 else 1
+    span = max(math.log10(top / lo), 1e-9) if top > 0 else 1
+    W, BAR, LABEL = 520, 9, 90
+    width = lambda v: 0 if v <= 0 else max(1.0, (math.log10(v / lo)) / span * W)
+    out = [f'<svg id="roofline" xmlns="http://www.w3.org/2000/svg" width="{LABEL + W + 60}" height="{len(bars) * 26 + 10}">']
+    for i, (name, achieved, bound) in enumerate(bars):
+        y = i * 26 + 4
+        out.append(f'<text x="{LABEL - 4}" y="{y + 14}" text-anchor="end" font-size="12">{esc(name)}</text>')
+        out.append(f'<rect class="achieved" x="{LABEL}" y="{y}" width="{width(achieved):.1f}" height="{BAR}" fill="#d9534f">'
+                   f'<title>{esc(name)}: achieved {fmt(float(achieved))} cycles/inference</title></rect>')
+        out.append(f'<rect class="bound" x="{LABEL}" y="{y + BAR + 1}" width="{width(bound):.1f}" height="{BAR}" fill="#5b8def">'
+                   f'<title>{esc(name)}: bound {fmt(float(bound))} cycles/inference</title></rect>')
+        ratio = achieved / bound if bound > 0 else 0
+        out.append(f'<text x="{LABEL + max(width(achieved), width(bound)) + 4}" y="{y + 14}" font-size="11">{ratio:.2f}x</text>')
+    out.append("</svg>")
+    return ("<h2>Roofline</h2><p>Cycles per inference on a log scale from "
+            f"{fmt(float(lo))}: achieved (red) against the compute bound (blue), and their ratio.</p>" + "".join(out))
+
+
 def quant_view(path):
     if not path:
         return ""
@@ -191,7 +231,7 @@ def render(stats, quant_path, title):
     parts = [f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{esc(title)}</title>",
              f"<style>{STYLE}</style></head><body><h1>{esc(title)}</h1>",
              f'<h2>Summary</h2><table id="summary">{srows}</table>',
-             heatmap(stats, cores), links_view(stats, cores), layers_view(stats, cores), cores_view(cores), quant_view(quant_path),
+             heatmap(stats, cores), links_view(stats, cores), layers_view(stats, cores), roofline_view(stats, cores), cores_view(cores), quant_view(quant_path),
              f"<script>{SCRIPT}</script></body></html>\n"]
     return "".join(parts)
 

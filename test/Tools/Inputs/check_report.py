@@ -68,6 +68,15 @@ print(f"layers table: {len(lrows)} layers, the critical one at 100.0%")
 summary = dict(p.tables["summary"][i] for i in range(len(p.tables["summary"])))
 assert int(summary["total_cycles"]) == stats["total_cycles"]
 print(f"summary: total_cycles {summary['total_cycles']}")
+import re
+roof = re.findall(r"<title>([^<:]*): (achieved|bound) ([0-9.e+-]+) cycles/inference</title>", page_text)
+if roof:
+    got = {(n, k): float(v) for n, k, v in roof}
+    want = stats["cycles_per_inference"]
+    assert abs(got[("overall", "achieved")] - want) <= 1e-3 * want, (got, want)
+    bound = stats["roofline_bound_cycles"]
+    assert abs(got[("overall", "bound")] - bound) <= 1e-3 * bound, (got, bound)
+    print(f"roofline: {len(roof) // 2} bars, overall equals --stats-json")
 for t in sorted(p.tables):
     if t not in ("cores", "summary", "layers"):
         print(f"table {t}: {len(p.tables[t]) - 1} rows")
