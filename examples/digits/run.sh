@@ -42,7 +42,8 @@ echo "== 4. the same network on the xbar crossbar chip (cmnnc-like: weights in 2
 if [ -n "$trace_dir" ]; then
   for t in northpole xbar; do
     json=$out/sim.json; [ $t = xbar ] && json=$out/xbar.json
-    /usr/bin/python3 "$dig/../../utils/nc-report/nc_report.py" "$json" -o "$trace_dir/digits-$t-report" 2>/dev/null
+    /usr/bin/python3 "$dig/../../utils/nc-report/nc_report.py" "$json" --trace "$trace_dir/digits-$t.trace.json" \
+      -o "$trace_dir/digits-$t-report" 2>/dev/null
   done
 fi
 

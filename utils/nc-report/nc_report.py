@@ -7,10 +7,11 @@ reports (SRAM, crossbar or MAC utilisation...) with no edit here when a target a
 The page is offline: inline SVG and CSS, a few lines of inline JS to pick the heatmap's
 figure; nothing is fetched from the network.
 
-  nc_report.py STATS.json -o DIR [--quant-report=Q.json] [--title=T]
+  nc_report.py STATS.json -o DIR [--trace=TRACE.json] [--quant-report=Q.json] [--title=T]
 
 writes DIR/index.html (and DIR/stats.json, the figures it shows). Views: summary, chip heatmap (one cell per core), NoC links (the
-"links" of --stats-json when the simulator counts them), per-core table, quantization
+"links" of --stats-json when the simulator counts them), per-layer table, roofline,
+schedule of one frame (from nc-run --trace, when given), per-core table, quantization
 (per-layer SQNR and bits from nc-compile --quant-report, when given).
 """
 import argparse
@@ -193,6 +194,58 @@ def roofline_view(stats, cores):
             f"{fmt(float(lo))}: achieved (red) against the compute bound (blue), and their ratio.</p>" + "".join(out))
 
 
+CAT_COLOURS = {"compute": "#d9534f", "send": "#5b8def", "recv": "#cccccc", "wait": "#999999",
+               "stream": "#5cb85c", "sync": "#f0ad4e", "exchange": "#9b59b6"}
+
+
+def load_trace(path):
+    with open(path) as f:
+        t = json.load(f)
+    events = t.get("traceEvents") if isinstance(t, dict) else None
+    if not isinstance(events, list):
+        raise ValueError(f"{path}: no traceEvents (expected nc-run --trace output)")
+    return events
+
+
+def gantt_view(events):
+    """The spans of one steady-state frame (the middle inference of the run), one row per track,
+    cycles on the x axis: which core works when, and where the frame waits."""
+    names, spans = {}, []
+    for e in events:
+        if e.get("ph") == "M" and e.get("name") == "thread_name":
+            names[(e["pid"], e["tid"])] = e["args"]["name"]
+        elif e.get("ph") == "X" and "inference" in e.get("args", {}):
+            spans.append(e)
+    if not spans:
+        return ""
+    frame = max(e["args"]["inference"] for e in spans) // 2
+    spans = [e for e in spans if e["args"]["inference"] == frame and e["args"].get("cycles", 0) > 0]
+    if not spans:
+        return ""
+    t0 = min(e["args"]["start_cycle"] for e in spans)
+    t1 = max(e["args"]["start_cycle"] + e["args"]["cycles"] for e in spans)
+    tracks = sorted({(e["pid"], e["tid"]) for e in spans})
+    row = {k: i for i, k in enumerate(tracks)}
+    W, H, LABEL = 700, 16, 200
+    sx = lambda c: LABEL + (c - t0) / max(t1 - t0, 1) * W
+    out = [f'<svg id="gantt" xmlns="http://www.w3.org/2000/svg" width="{LABEL + W + 10}" height="{len(tracks) * H + 24}">']
+    for k, i in row.items():
+        out.append(f'<text x="{LABEL - 4}" y="{i * H + 12}" text-anchor="end" font-size="11">{esc(names.get(k, k))}</text>')
+    for e in spans:
+        a = e["args"]
+        x0, x1 = sx(a["start_cycle"]), sx(a["start_cycle"] + a["cycles"])
+        out.append(f'<rect class="span" x="{x0:.2f}" y="{row[(e["pid"], e["tid"])] * H + 2}" width="{max(x1 - x0, 0.5):.2f}" '
+                   f'height="{H - 4}" fill="{CAT_COLOURS.get(e.get("cat"), "#777777")}"><title>'
+                   + esc(f"{e.get('cat', '')} {e.get('name', '')}: cycles {a['start_cycle']}..{a['start_cycle'] + a['cycles']}")
+                   + "</title></rect>")
+    y = len(tracks) * H + 16
+    out.append(f'<text x="{LABEL}" y="{y}" font-size="11">cycle {t0}</text>'
+               f'<text x="{LABEL + W}" y="{y}" text-anchor="end" font-size="11">cycle {t1}</text></svg>')
+    legend = ", ".join(f'<span style="color:{c}">&#9632;</span> {k}' for k, c in CAT_COLOURS.items())
+    return (f"<h2>Schedule</h2><p>Inference {frame} (the run's middle frame), from --trace: {len(spans)} spans on "
+            f"{len(tracks)} tracks. {legend}.</p>" + "".join(out))
+
+
 def quant_view(path):
     if not path:
         return ""
@@ -222,7 +275,7 @@ cells[i].setAttribute('fill','rgb(255,'+g+','+b+')');}}
 sel.addEventListener('change',paint);paint();})();"""
 
 
-def render(stats, quant_path, title):
+def render(stats, quant_path, title, trace_path=None):
     cores = stats.get("cores", [])
     if not isinstance(cores, list) or not all(isinstance(c, dict) and "x" in c and "y" in c for c in cores):
         raise ValueError("'cores' must be a list of objects with x and y")
@@ -231,7 +284,8 @@ def render(stats, quant_path, title):
     parts = [f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{esc(title)}</title>",
              f"<style>{STYLE}</style></head><body><h1>{esc(title)}</h1>",
              f'<h2>Summary</h2><table id="summary">{srows}</table>',
-             heatmap(stats, cores), links_view(stats, cores), layers_view(stats, cores), roofline_view(stats, cores), cores_view(cores), quant_view(quant_path),
+             heatmap(stats, cores), links_view(stats, cores), layers_view(stats, cores), roofline_view(stats, cores),
+             gantt_view(load_trace(trace_path)) if trace_path else "", cores_view(cores), quant_view(quant_path),
              f"<script>{SCRIPT}</script></body></html>\n"]
     return "".join(parts)
 
@@ -241,6 +295,7 @@ def main(argv):
     ap.add_argument("stats", help="nc-run --stats-json output")
     ap.add_argument("-o", "--output", required=True, help="directory to write index.html into")
     ap.add_argument("--quant-report", help="nc-compile --quant-report JSON")
+    ap.add_argument("--trace", help="nc-run --trace output of the same run (schedule view)")
     ap.add_argument("--title", help="page title (default: nc report: TARGET)")
     a = ap.parse_args(argv)
     try:
@@ -248,7 +303,7 @@ def main(argv):
             stats = json.load(f)
         if not isinstance(stats, dict):
             raise ValueError("expected a JSON object")
-        page = render(stats, a.quant_report, a.title or f"nc report: {stats.get('target', '?')}")
+        page = render(stats, a.quant_report, a.title or f"nc report: {stats.get('target', '?')}", a.trace)
     except (OSError, ValueError, KeyError, TypeError) as e:
         print(f"nc_report.py: error: {a.stats}: {e}", file=sys.stderr)
         return 1

@@ -33,7 +33,7 @@ def chromium_path(given):
 
 def run(browser, url, extra, timeout=60):
     cmd = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--hide-scrollbars",
-           "--window-size=1200,1400", "--virtual-time-budget=2000"] + extra + [url]
+           "--window-size=1200,2200", "--virtual-time-budget=2000"] + extra + [url]
     return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
 
 

@@ -77,6 +77,14 @@ if roof:
     bound = stats["roofline_bound_cycles"]
     assert abs(got[("overall", "bound")] - bound) <= 1e-3 * bound, (got, bound)
     print(f"roofline: {len(roof) // 2} bars, overall equals --stats-json")
+if len(sys.argv) > 3:  # the trace the schedule view came from
+    ev = json.load(open(sys.argv[3]))["traceEvents"]
+    xs = [e for e in ev if e.get("ph") == "X" and "inference" in e.get("args", {})]
+    frame = max(e["args"]["inference"] for e in xs) // 2
+    want = [e for e in xs if e["args"]["inference"] == frame and e["args"]["cycles"] > 0]
+    drawn = page_text.count('<rect class="span"')
+    assert drawn == len(want), (drawn, len(want))
+    print(f"schedule: inference {frame}, {drawn} spans = the trace's")
 for t in sorted(p.tables):
     if t not in ("cores", "summary", "layers"):
         print(f"table {t}: {len(p.tables[t]) - 1} rows")
