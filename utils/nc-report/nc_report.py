@@ -246,6 +246,43 @@ def gantt_view(events):
             f"{len(tracks)} tracks. {legend}.</p>" + "".join(out))
 
 
+def memory_view(events):
+    """Each counter of the trace (northpole: a core's buffered bytes) as a step line over the
+    whole run, one small chart per counter, with its peak."""
+    series = {}
+    for e in events:
+        if e.get("ph") == "C":
+            for k, v in e.get("args", {}).items():
+                name = e["name"] if k == "value" else f"{e['name']} {k}"
+                series.setdefault(name, []).append((float(e["ts"]), float(v)))
+    if not series:
+        return ""
+    t1 = max(t for pts in series.values() for t, _ in pts) or 1.0
+    W, H, LABEL = 700, 34, 200
+    out = [f'<svg id="memory" xmlns="http://www.w3.org/2000/svg" width="{LABEL + W + 120}" height="{len(series) * (H + 6) + 20}">']
+    for i, (name, pts) in enumerate(sorted(series.items())):
+        pts.sort()
+        peak = max(v for _, v in pts) or 1.0
+        shown = int(peak) if peak.is_integer() else peak  # exact, as the trace has it
+        y0 = i * (H + 6) + H
+        xy, last = [f"{LABEL},{y0}"], y0
+        for t, v in pts:
+            x = LABEL + t / t1 * W
+            y = y0 - v / peak * (H - 4)
+            xy.append(f"{x:.1f},{last:.1f}")
+            xy.append(f"{x:.1f},{y:.1f}")
+            last = y
+        xy.append(f"{LABEL + W},{last:.1f}")
+        out.append(f'<text x="{LABEL - 4}" y="{y0 - 4}" text-anchor="end" font-size="11">{esc(name)}</text>')
+        out.append(f'<polyline class="counter" points="{" ".join(xy)}" fill="none" stroke="#5b8def"><title>'
+                   + esc(f"{name}: peak {shown}") + "</title></polyline>")
+        out.append(f'<text x="{LABEL + W + 4}" y="{y0 - 4}" font-size="11">peak {esc(fmt(shown))}</text>')
+    out.append(f'<text x="{LABEL}" y="{len(series) * (H + 6) + 14}" font-size="11">0 us</text>'
+               f'<text x="{LABEL + W}" y="{len(series) * (H + 6) + 14}" text-anchor="end" font-size="11">{fmt(t1)} us</text></svg>')
+    return (f"<h2>Memory over time</h2><p>The trace's counters over the whole run ({len(series)}), each scaled "
+            "to its own peak.</p>" + "".join(out))
+
+
 def quant_view(path):
     if not path:
         return ""
@@ -275,6 +312,13 @@ cells[i].setAttribute('fill','rgb(255,'+g+','+b+')');}}
 sel.addEventListener('change',paint);paint();})();"""
 
 
+def trace_views(path):
+    if not path:
+        return []
+    events = load_trace(path)
+    return [gantt_view(events), memory_view(events)]
+
+
 def render(stats, quant_path, title, trace_path=None):
     cores = stats.get("cores", [])
     if not isinstance(cores, list) or not all(isinstance(c, dict) and "x" in c and "y" in c for c in cores):
@@ -285,7 +329,7 @@ def render(stats, quant_path, title, trace_path=None):
              f"<style>{STYLE}</style></head><body><h1>{esc(title)}</h1>",
              f'<h2>Summary</h2><table id="summary">{srows}</table>',
              heatmap(stats, cores), links_view(stats, cores), layers_view(stats, cores), roofline_view(stats, cores),
-             gantt_view(load_trace(trace_path)) if trace_path else "", cores_view(cores), quant_view(quant_path),
+             *trace_views(trace_path), cores_view(cores), quant_view(quant_path),
              f"<script>{SCRIPT}</script></body></html>\n"]
     return "".join(parts)
 

@@ -2,6 +2,7 @@
 against the --stats-json it came from: one heatmap cell per core of the chip, the used cells
 are the cores of the figures, and the cores table holds each core's figures."""
 import json
+import re
 import sys
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
@@ -85,6 +86,13 @@ if len(sys.argv) > 3:  # the trace the schedule view came from
     drawn = page_text.count('<rect class="span"')
     assert drawn == len(want), (drawn, len(want))
     print(f"schedule: inference {frame}, {drawn} spans = the trace's")
+    peaks = {}
+    for e in ev:
+        if e.get("ph") == "C":
+            peaks[e["name"]] = max(peaks.get(e["name"], 0), e["args"]["value"])
+    drawn = re.findall(r'<polyline class="counter"[^>]*><title>([^<]*): peak ([0-9.e+]+)</title>', page_text)
+    assert {n: float(v) for n, v in drawn} == {n: float(v) for n, v in peaks.items()}, (drawn, peaks)
+    print(f"memory: {len(drawn)} counters, peaks equal the trace's")
 for t in sorted(p.tables):
     if t not in ("cores", "summary", "layers"):
         print(f"table {t}: {len(p.tables[t]) - 1} rows")
