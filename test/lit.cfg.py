@@ -38,6 +38,11 @@ if config.mlir_opt and os.path.exists(config.mlir_opt):
     config.substitutions.append(("%mlir-opt", config.mlir_opt))
 if shutil.which("dot"):
     config.available_features.add("dot")
+# Headless chromium for the report's browser test (scripts/setup.sh installs Debian's).
+if shutil.which("chromium"):
+    config.available_features.add("chromium")
+else:
+    lit_config.note("no chromium: Tools/report-browser.test is skipped (scripts/setup.sh installs it)")
 # The Python bindings (python/) are built when python3-dev is installed.
 if os.path.exists(os.path.join(config.nc_build_dir, "python", "nc", "_nc.so")):
     config.available_features.add("python-bindings")
