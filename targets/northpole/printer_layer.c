@@ -240,23 +240,33 @@ static bool read_lut(nc_op *node, const nc_dataflow_layer *layer, np_layer *l)
   return true;
 }
 
-/* Softmax along the last coordinate of int8, its exponential table as
- * 256 little-endian i32 in the weights. */
+/* Softmax along the last coordinate of int8 (or 4-/2-bit) data, its
+ * exponential table widened to the 256 little-endian i32 the chip indexes
+ * by the difference from the row's maximum + 255 (a narrow input's 2^w
+ * entries are the last ones; the rest are never read); the result in steps
+ * of 1 / (the width's maximum). */
 static bool read_softmax(nc_op *node, const nc_dataflow_layer *layer, np_layer *l)
 {
   int64_t *v;
+  unsigned out_w = layer->output_bits;
+  int64_t n = np_width_ok(layer->input_bits) ? (int64_t)1 << layer->input_bits : 0;
   nc_type *t = layer->lut ? nc_attr_get_type(layer->lut) : NULL;
-  if (!t || nc_type_get_num_elements(t) != 256 || !attr_ints(layer->lut, 32, 256, &v))
-    return nc_op_emit_error(node, "northpole runs softmax on int8 with a table of 256 entries only");
-  if (layer->n_requant || layer->bias || layer->output_bits != 8 || layer->clamp_max != 127 ||
-      nc_value_get_type(nc_op_get_operand(node, 0)) != nc_value_get_type(nc_op_get_result(node, 0)))
-    return nc_op_emit_error(node, "northpole runs softmax from int8 to int8 of one shape, with nothing else");
-  l->kind = NP_KIND_SOFTMAX;
-  l->weights = l->owned_weights = nc_xmalloc(1024);
-  for (int i = 0; i < 256; i++)
+  if (!n || !t || nc_type_get_num_elements(t) != n || !attr_ints(layer->lut, 32, n, &v))
+    return nc_op_emit_error(node, "northpole runs softmax on int8, 4- or 2-bit data with a table of one entry per "
+                            "input value only");
+  if (layer->n_requant || layer->bias || !np_width_ok(out_w) || layer->clamp_max != ((int64_t)1 << (out_w - 1)) - 1 ||
+      !same_shape(node, 0)) {
+    free(v);
+    return nc_op_emit_error(node, "northpole runs softmax from int8 (or 4-/2-bit) data to a result of one shape, with "
+                            "nothing else");
+  }
+  l->bits = out_w;
+  l->weights = l->owned_weights = nc_xcalloc(1024, 1);
+  for (int64_t i = 0; i < n; i++)
     for (int b = 0; b < 4; b++)
-      l->owned_weights[4 * i + b] = (int8_t)(uint8_t)((uint32_t)v[i] >> (8 * b));
+      l->owned_weights[4 * (256 - n + i) + b] = (int8_t)(uint8_t)((uint32_t)v[i] >> (8 * b));
   free(v);
+  l->kind = NP_KIND_SOFTMAX;
   l->group = 1;
   int64_t rank = (int64_t)nc_type_get_rank(nc_value_get_type(nc_op_get_result(node, 0)));
   l->vops_per_element = 3 * nc_type_get_shape(nc_value_get_type(nc_op_get_result(node, 0)))[rank - 1];
@@ -322,7 +332,8 @@ bool np_layer_read(nc_op *node, np_layer *l)
                    layer.kind == NC_DATAFLOW_LAYER_MAX_POOL || layer.kind == NC_DATAFLOW_LAYER_COPY ||
                    layer.kind == NC_DATAFLOW_LAYER_GLOBAL_MAX_POOL || layer.kind == NC_DATAFLOW_LAYER_LUT ||
                    layer.kind == NC_DATAFLOW_LAYER_AVG_POOL || layer.kind == NC_DATAFLOW_LAYER_GLOBAL_AVG_POOL ||
-                   layer.kind == NC_DATAFLOW_LAYER_ELTWISE || layer.kind == NC_DATAFLOW_LAYER_CONCAT;
+                   layer.kind == NC_DATAFLOW_LAYER_ELTWISE || layer.kind == NC_DATAFLOW_LAYER_CONCAT ||
+                   layer.kind == NC_DATAFLOW_LAYER_SOFTMAX;
   if (layer.input_bits != 8 && !(narrow_ok && np_width_ok(layer.input_bits)))
     return nc_op_emit_error(node, "needs int8 data on northpole");
   l->bits = 8;
