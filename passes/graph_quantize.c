@@ -773,7 +773,9 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const nc_tensor *calib)
     if (kinds[k] == K_CONSTANT || kinds[k] == K_FUSED)
       continue;
     if (kinds[k] == K_ACTS) {
-      ok = gq_acts_quantize(&rw, ops[k], act_scale(max_abs[l++], qmax), qmax);
+      float sy = act_scale(max_abs[l], (1 << (lbits[l] - 1)) - 1);
+      ok = gq_acts_quantize(&rw, ops[k], sy, lbits[l]);
+      l++;
       continue;
     }
     const qval *x = lookup(&rw, nc_op_get_operand(ops[k], 0));

@@ -92,8 +92,8 @@ bool gq_acts_unfuse(nc_op *op);
  * (channel broadcast), or an activation that becomes a lookup table. */
 gq_acts_class gq_acts_classify(NC_KEEP nc_op *op);
 /** Quantizes an op gq_acts_classify called GQ_ACTS_OP, with its calibrated
- * output scale sy and qmax = 2^(bits-1) - 1; binds its result. */
-bool gq_acts_quantize(rewrite *rw, nc_op *op, float sy, int qmax);
+ * output scale sy, its result `bits` wide (8, 4 or 2); binds its result. */
+bool gq_acts_quantize(rewrite *rw, nc_op *op, float sy, int bits);
 
 /** QDQ graphs (graph_quantize_qdq.c). For op a graph.quantize_linear or
  * graph.dequantize_linear: 1 if it is half of an activation's

@@ -268,10 +268,11 @@ static bool softmax_element(np_tile *t, int64_t e, uint32_t *operand, int64_t *m
   }
   for (int64_t j = 0; j < n; j++)
     sum += softmax_entry(t, t->in_data[0][row + j] - m);
-  int64_t num = softmax_entry(t, t->in_data[0][e] - m) * 127, q = sum > 0 ? num / sum : 0, rem = sum > 0 ? num % sum : 0;
+  int64_t num = softmax_entry(t, t->in_data[0][e] - m) * t->out_max, q = sum > 0 ? num / sum : 0,
+          rem = sum > 0 ? num % sum : 0; /* probabilities in 1 / out_max steps: 127, 7 or 1 */
   if (2 * rem > sum || (2 * rem == sum && (q & 1)))
     q++;
-  t->out_data[e] = (int8_t)(q > 127 ? 127 : q < 0 ? 0 : q);
+  t->out_data[e] = (int8_t)(q > t->out_max ? t->out_max : q < 0 ? 0 : q);
   return true;
 }
 
