@@ -9,7 +9,8 @@
 # inference, frames/s, utilisation, roofline). Exits 1 if the simulator and
 # the interpreter disagree or the float interpreter strays from torch. With
 # TRACE_DIR, both simulated runs also write their timelines there
-# (digits-<target>.trace.json, nc-run --trace; open them in Perfetto).
+# (digits-<target>.trace.json, nc-run --trace; open them in Perfetto) and their
+# HTML reports (digits-<target>-report/index.html, utils/nc-report/nc_report.py).
 set -euo pipefail
 bin=${1:?usage: run.sh BIN_DIR [TRACE_DIR]}
 trace_dir=${2:-}
@@ -37,6 +38,14 @@ echo "== 4. the same network on the xbar crossbar chip (cmnnc-like: weights in 2
 [ -n "$trace_dir" ] && trace=(--trace "$trace_dir/digits-xbar.trace.json")
 "$bin/nc-run" "$out/digits_xbar.ncb" --input "$dig/test_x.npy" --output "$out/xbar.npy" --stats-json "$out/xbar.json" \
   "${trace[@]}"
+
+if [ -n "$trace_dir" ]; then
+  for t in northpole xbar; do
+    json=$out/sim.json; [ $t = xbar ] && json=$out/xbar.json
+    /usr/bin/python3 "$dig/../../utils/nc-report/nc_report.py" "$json" --trace "$trace_dir/digits-$t.trace.json" \
+      -o "$trace_dir/digits-$t-report" 2>/dev/null
+  done
+fi
 
 echo "== 5. results =="
 /usr/bin/python3 - "$out" "$dig" "$trace_dir" <<'PY'
@@ -78,5 +87,8 @@ if trace_dir:
     print("timelines (Chrome trace-event JSON; open in https://ui.perfetto.dev or chrome://tracing, docs/reports.md):")
     for t in ("northpole", "xbar"):
         print("  %s/digits-%s.trace.json" % (trace_dir, t))
+    print("reports (self-contained HTML; open in a browser, docs/reports.md):")
+    for t in ("northpole", "xbar"):
+        print("  %s/digits-%s-report/index.html" % (trace_dir, t))
 sys.exit(0 if ok else 1)
 PY
