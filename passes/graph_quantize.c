@@ -508,6 +508,10 @@ static bool quantize_layer(rewrite *rw, nc_op *op, const qval *x, float sy, int 
   /* weights: per output channel, symmetric in [-qmax, qmax] */
   for (int64_t c = 0; c < C; c++)
     sw[c] = sw[c] > 0 ? sw[c] / qmax : 1.0;
+  /* a pre-quantized model's weights keep its scales and codes (-qmax - 1 too) */
+  int wmin = (conv || L.alpha == 1) &&
+                 gq_qdq_weight_scales(nc_op_get_operand(op, 1), conv || L.trans_b ? 0 : L.rank - 1, C, qmax, sw)
+               ? -qmax - 1 : -qmax;
   nc_tensor *wq = nc_tensor_create(bits == 8 ? NC_DT_I8 : bits == 4 ? NC_DT_I4 : NC_DT_I2, L.rank, L.shape, 0);
   int8_t *wq8 = wq->data;
   for (int64_t i0 = 0; ft && i0 < L.rows; i0 += 256) /* 256 x 256 tiles: reads along K, writes along N */
@@ -515,7 +519,7 @@ static bool quantize_layer(rewrite *rw, nc_op *op, const qval *x, float sy, int 
       for (int64_t j = j0; j < len && j < j0 + 256; j++)
         for (int64_t i = i0; i < L.rows && i < i0 + 256; i++) {
           double q = rint(L.alpha * (double)ft[j * L.rows + i] / sw[j]);
-          wq8[i * len + j] = (int8_t)(q > qmax ? qmax : q < -qmax ? -qmax : q);
+          wq8[i * len + j] = (int8_t)(q > qmax ? qmax : q < wmin ? wmin : q);
         }
   for (int64_t r0 = 0; !ft && r0 < L.rows; r0 += nblk) {
     int64_t n = L.rows - r0 < nblk ? L.rows - r0 : nblk;
@@ -523,7 +527,7 @@ static bool quantize_layer(rewrite *rw, nc_op *op, const qval *x, float sy, int 
     for (int64_t r = 0; r < n; r++)
       for (int64_t j = 0; j < len; j++) {
         double q = rint(w[r * len + j] / sw[conv ? r0 + r : j]);
-        wq8[(r0 + r) * len + j] = (int8_t)(q > qmax ? qmax : q < -qmax ? -qmax : q);
+        wq8[(r0 + r) * len + j] = (int8_t)(q > qmax ? qmax : q < wmin ? wmin : q);
       }
   }
   free(w);
@@ -700,6 +704,9 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const nc_tensor *calib)
     is_conv[k] = !is_residual(layers[k]) && !gp_is(layers[k], "relu");
   ok = ok && gq_layer_bits(func, nc_pass_get_option_int(pass, "bits"), nc_pass_get_option_string(pass, "overrides"),
                            n_layers, layers, is_conv, lbits);
+  for (size_t k = 0; ok && k < n_layers; k++) /* a pre-quantized model's widths are its own */
+    lbits[k] = gq_qdq_model_bits(nc_op_get_result(layers[k], 0)) ? gq_qdq_model_bits(nc_op_get_result(layers[k], 0))
+                                                                  : lbits[k];
   free(is_conv);
 
   /* 2. scales: the model's own (QDQ), else calibration: max |x| of the input and of each layer's result */

@@ -104,6 +104,17 @@ int gq_qdq_check(NC_KEEP nc_op *op, float *scale);
 /** True if a user of v is such a QuantizeLinear: the model's own scale for
  * v, written to *scale. */
 bool gq_qdq_model_scale(NC_KEEP nc_value *v, float *scale);
+/** The width (8, 4 or 2) of the model's QuantizeLinear -> DequantizeLinear
+ * pair on v (gq_qdq_model_scale's), or 0 if v has none. */
+int gq_qdq_model_bits(NC_KEEP nc_value *v);
+/** The model's own weight scales, when the constant w is a pre-quantized
+ * model's weights (graph-qoperator-to-qdq folded its DequantizeLinear and
+ * kept the scales as nc.weight_scale / nc.weight_axis / nc.weight_qmax):
+ * overwrites sw[0..channels) if those scales are per tensor or along
+ * out_axis (the stored dim of the output channels) and the model's codes
+ * fit in [-qmax - 1, qmax], and returns true; else leaves sw as it is and
+ * returns false. */
+bool gq_qdq_weight_scales(NC_KEEP nc_value *w, int64_t out_axis, int64_t channels, int qmax, double *sw);
 
 /** gq_calibrate with the ranges chosen by `method` (gq_clip_range), each
  * op's for its own qmax[i] (the input's for 127). */
