@@ -50,6 +50,9 @@ static const nc_pass_option_def options[] = {
   {"method", NC_PASS_OPT_STRING, "maxabs",
    "How activation ranges are chosen: maxabs, percentile (see `percentile`) or mse (least squared error)"},
   {"percentile", NC_PASS_OPT_STRING, "99.99", "The percentile of |x| that method=percentile clips at, in (0, 100]"},
+  {"report", NC_PASS_OPT_STRING, "",
+   "Write each layer's bits, scale and SQNR (dB, against float on the calibration inputs) to this JSON file and "
+   "a table to stderr"},
 };
 
 static const nc_pass_stat_def stats[] = {
@@ -826,6 +829,24 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const nc_tensor *calib)
     ok = dq != NULL;
     if (dq)
       nc_op_set_operand(ret, r, nc_op_get_result(dq, 0));
+  }
+  const char *report = nc_pass_get_option_string(pass, "report");
+  if (ok && *report && samples == 0)
+    ok = nc_op_emit_error(func, "graph-quantize: the quant report (report=FILE, --quant-report) measures on the "
+                          "calibration inputs; give calibration=PATH (--calibration=FILE)");
+  if (ok && *report) { /* float and integer ops side by side, before the float ones go */
+    gq_report_layer *rl = nc_xcalloc(n_layers + 1, sizeof *rl);
+    for (size_t k = 0; k < n_layers; k++) {
+      const qval *q = lookup(&rw, nc_op_get_result(layers[k], 0));
+      gp_name_hint(nc_op_get_result(layers[k], 0), "", "", rl[k].name, sizeof rl[k].name);
+      rl[k].op = nc_ident_str(nc_op_get_name(layers[k]));
+      rl[k].bits = lbits[k];
+      rl[k].scale = q ? q->scale : NAN;
+      rl[k].float_op = layers[k];
+      rl[k].quant_op = q && !nc_value_is_block_arg(q->v) ? nc_value_get_defining_op(q->v) : NULL;
+    }
+    ok = gq_report_measure(func, &view, n_layers, rl) && gq_report_write(func, report, samples, n_layers, rl);
+    free(rl);
   }
   if (ok) {
     for (nc_op *op = nc_op_get_prev(ret), *prev; op; op = prev) {

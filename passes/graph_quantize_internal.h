@@ -142,4 +142,26 @@ bool gq_bits_valid(int64_t bits);
 bool gq_layer_bits(NC_KEEP nc_op *func, int64_t bits, const char *overrides, size_t n, nc_op *const *layers,
                    const bool *is_conv, int *out);
 
+/* --- the quant report (graph_quantize_report.c) --- */
+
+/** One quantized layer in the report. */
+typedef struct gq_report_layer {
+  char name[128];     /**< the result's location name (as --precision-overrides spells it) */
+  const char *op;     /**< the float op's name (static) */
+  int bits;
+  float scale;        /**< the output scale */
+  NC_KEEP nc_op *float_op, *quant_op; /**< the float op and the op defining its quantized form (NULL: none) */
+  double sqnr;        /**< dB; +inf when exact, NaN when not measured */
+} gq_report_layer;
+
+/** Runs `func`, holding both the float and the integer ops, on the
+ * calibration inputs `view` and sets each layer's sqnr. False after an
+ * error at func. */
+bool gq_report_measure(NC_KEEP nc_op *func, NC_KEEP const nc_tensor *view, size_t n, gq_report_layer *layers);
+
+/** Writes the report as JSON to `path` and as a table on stderr. False
+ * after an error at func. */
+bool gq_report_write(NC_KEEP nc_op *func, const char *path, int64_t samples, size_t n,
+                     NC_KEEP const gq_report_layer *layers);
+
 #endif
