@@ -1,5 +1,8 @@
 /* graph_optimize.c: graph-optimize, the named pipeline of the graph-level
  * cleanups in the order they help each other, on every func.func:
+ *   graph-qoperator-to-qdq  QLinearConv / QLinearMatMul into the QDQ form
+ *                           graph-quantize reads (before the folds that
+ *                           turn weight dequantizes into constants);
  *   graph-shape-inference   types as precise as possible first, so folds
  *                           and fusions see static shapes;
  *   canonicalize            shape simplification, no-op removal, dead code,
@@ -29,7 +32,7 @@ static bool build(nc_pass_manager *pm, nc_pass *opts, void *userData)
   bool nest = !strcmp(nc_pass_manager_get_anchor(pm), "builtin.module");
   char text[512];
   snprintf(text, sizeof text,
-           "%sgraph-shape-inference{refine-signature=%s},canonicalize,graph-constant-fold{size-limit=%lld},"
+           "%sgraph-qoperator-to-qdq,graph-shape-inference{refine-signature=%s},canonicalize,graph-constant-fold{size-limit=%lld},"
            "graph-fold-batchnorm,%scanonicalize%s",
            nest ? "func.func(" : "", nc_pass_get_option_bool(opts, "refine-signature") ? "true" : "false",
            (long long)nc_pass_get_option_int(opts, "size-limit"),

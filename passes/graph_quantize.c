@@ -50,6 +50,9 @@ static const nc_pass_option_def options[] = {
   {"method", NC_PASS_OPT_STRING, "maxabs",
    "How activation ranges are chosen: maxabs, percentile (see `percentile`) or mse (least squared error)"},
   {"percentile", NC_PASS_OPT_STRING, "99.99", "The percentile of |x| that method=percentile clips at, in (0, 100]"},
+  {"report", NC_PASS_OPT_STRING, "",
+   "Write each layer's bits, scale and SQNR (dB, against float on the calibration inputs) to this JSON file and "
+   "a table to stderr"},
 };
 
 static const nc_pass_stat_def stats[] = {
@@ -505,6 +508,10 @@ static bool quantize_layer(rewrite *rw, nc_op *op, const qval *x, float sy, int 
   /* weights: per output channel, symmetric in [-qmax, qmax] */
   for (int64_t c = 0; c < C; c++)
     sw[c] = sw[c] > 0 ? sw[c] / qmax : 1.0;
+  /* a pre-quantized model's weights keep its scales and codes (-qmax - 1 too) */
+  int wmin = (conv || L.alpha == 1) &&
+                 gq_qdq_weight_scales(nc_op_get_operand(op, 1), conv || L.trans_b ? 0 : L.rank - 1, C, qmax, sw)
+               ? -qmax - 1 : -qmax;
   nc_tensor *wq = nc_tensor_create(bits == 8 ? NC_DT_I8 : bits == 4 ? NC_DT_I4 : NC_DT_I2, L.rank, L.shape, 0);
   int8_t *wq8 = wq->data;
   for (int64_t i0 = 0; ft && i0 < L.rows; i0 += 256) /* 256 x 256 tiles: reads along K, writes along N */
@@ -512,7 +519,7 @@ static bool quantize_layer(rewrite *rw, nc_op *op, const qval *x, float sy, int 
       for (int64_t j = j0; j < len && j < j0 + 256; j++)
         for (int64_t i = i0; i < L.rows && i < i0 + 256; i++) {
           double q = rint(L.alpha * (double)ft[j * L.rows + i] / sw[j]);
-          wq8[i * len + j] = (int8_t)(q > qmax ? qmax : q < -qmax ? -qmax : q);
+          wq8[i * len + j] = (int8_t)(q > qmax ? qmax : q < wmin ? wmin : q);
         }
   for (int64_t r0 = 0; !ft && r0 < L.rows; r0 += nblk) {
     int64_t n = L.rows - r0 < nblk ? L.rows - r0 : nblk;
@@ -520,7 +527,7 @@ static bool quantize_layer(rewrite *rw, nc_op *op, const qval *x, float sy, int 
     for (int64_t r = 0; r < n; r++)
       for (int64_t j = 0; j < len; j++) {
         double q = rint(w[r * len + j] / sw[conv ? r0 + r : j]);
-        wq8[(r0 + r) * len + j] = (int8_t)(q > qmax ? qmax : q < -qmax ? -qmax : q);
+        wq8[(r0 + r) * len + j] = (int8_t)(q > qmax ? qmax : q < wmin ? wmin : q);
       }
   }
   free(w);
@@ -697,6 +704,9 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const nc_tensor *calib)
     is_conv[k] = !is_residual(layers[k]) && !gp_is(layers[k], "relu");
   ok = ok && gq_layer_bits(func, nc_pass_get_option_int(pass, "bits"), nc_pass_get_option_string(pass, "overrides"),
                            n_layers, layers, is_conv, lbits);
+  for (size_t k = 0; ok && k < n_layers; k++) /* a pre-quantized model's widths are its own */
+    lbits[k] = gq_qdq_model_bits(nc_op_get_result(layers[k], 0)) ? gq_qdq_model_bits(nc_op_get_result(layers[k], 0))
+                                                                  : lbits[k];
   free(is_conv);
 
   /* 2. scales: the model's own (QDQ), else calibration: max |x| of the input and of each layer's result */
@@ -766,7 +776,9 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const nc_tensor *calib)
     if (kinds[k] == K_CONSTANT || kinds[k] == K_FUSED)
       continue;
     if (kinds[k] == K_ACTS) {
-      ok = gq_acts_quantize(&rw, ops[k], act_scale(max_abs[l++], qmax), qmax);
+      float sy = act_scale(max_abs[l], (1 << (lbits[l] - 1)) - 1);
+      ok = gq_acts_quantize(&rw, ops[k], sy, lbits[l]);
+      l++;
       continue;
     }
     const qval *x = lookup(&rw, nc_op_get_operand(ops[k], 0));
@@ -817,6 +829,24 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const nc_tensor *calib)
     ok = dq != NULL;
     if (dq)
       nc_op_set_operand(ret, r, nc_op_get_result(dq, 0));
+  }
+  const char *report = nc_pass_get_option_string(pass, "report");
+  if (ok && *report && samples == 0)
+    ok = nc_op_emit_error(func, "graph-quantize: the quant report (report=FILE, --quant-report) measures on the "
+                          "calibration inputs; give calibration=PATH (--calibration=FILE)");
+  if (ok && *report) { /* float and integer ops side by side, before the float ones go */
+    gq_report_layer *rl = nc_xcalloc(n_layers + 1, sizeof *rl);
+    for (size_t k = 0; k < n_layers; k++) {
+      const qval *q = lookup(&rw, nc_op_get_result(layers[k], 0));
+      gp_name_hint(nc_op_get_result(layers[k], 0), "", "", rl[k].name, sizeof rl[k].name);
+      rl[k].op = nc_ident_str(nc_op_get_name(layers[k]));
+      rl[k].bits = lbits[k];
+      rl[k].scale = q ? q->scale : NAN;
+      rl[k].float_op = layers[k];
+      rl[k].quant_op = q && !nc_value_is_block_arg(q->v) ? nc_value_get_defining_op(q->v) : NULL;
+    }
+    ok = gq_report_measure(func, &view, n_layers, rl) && gq_report_write(func, report, samples, n_layers, rl);
+    free(rl);
   }
   if (ok) {
     for (nc_op *op = nc_op_get_prev(ret), *prev; op; op = prev) {

@@ -244,7 +244,7 @@ static bool rescale(nc_op *op, double scale, int64_t *m, int64_t *s)
 /* One graph.concat_integer of n inputs with the given rescales, typed as
  * `like` with its axis extent; NULL after an error. */
 static nc_value *concat_op(rewrite *rw, nc_op *op, size_t n, nc_value *const *in, const int64_t *m,
-                           const int64_t *s, int64_t axis)
+                           const int64_t *s, int64_t axis, nc_type *elt)
 {
   nc_type *t = nc_value_get_type(nc_op_get_result(op, 0));
   size_t rank = nc_type_get_rank(t), ax = (size_t)(axis < 0 ? axis + (int64_t)rank : axis);
@@ -259,12 +259,12 @@ static nc_value *concat_op(rewrite *rw, nc_op *op, size_t n, nc_value *const *in
     gq_named(rw, "shift", nc_attr_dense_array(rw->ctx, rw->i64, n, s)),
     gq_named(rw, "output_zero_point", nc_attr_integer(rw->ctx, rw->i64, 0)),
   };
-  nc_type *ty = nc_type_tensor(rw->ctx, rank, shape, rw->i8, NULL);
+  nc_type *ty = nc_type_tensor(rw->ctx, rank, shape, elt, NULL);
   nc_op *q = gq_add_op(rw, op, "graph.concat_integer", nc_op_get_loc(op), n, in, NC_COUNTOF(attrs), attrs, ty);
   return q ? nc_op_get_result(q, 0) : NULL;
 }
 
-static bool quantize_concat(rewrite *rw, nc_op *op, float sy)
+static bool quantize_concat(rewrite *rw, nc_op *op, float sy, nc_type *elt)
 {
   size_t n = nc_op_get_num_operands(op), max = NC_DATAFLOW_LAYER_MAX_INPUTS;
   if (n > max * max)
@@ -282,7 +282,7 @@ static bool quantize_concat(rewrite *rw, nc_op *op, float sy)
   }
   nc_value *y = NULL;
   if (ok && n <= max) {
-    y = concat_op(rw, op, n, in, m, s, axis);
+    y = concat_op(rw, op, n, in, m, s, axis, elt);
   } else if (ok) { /* chunks of `max` rescaled to sy, then copied together */
     size_t chunks = (n + max - 1) / max;
     nc_value *part[NC_DATAFLOW_LAYER_MAX_INPUTS];
@@ -292,12 +292,12 @@ static bool quantize_concat(rewrite *rw, nc_op *op, float sy)
       if (k == 1) { /* a lone input keeps its own rescale at the root */
         part[c] = in[lo], pm[c] = m[lo], ps[c] = s[lo];
       } else {
-        part[c] = concat_op(rw, op, k, in + lo, m + lo, s + lo, axis);
+        part[c] = concat_op(rw, op, k, in + lo, m + lo, s + lo, axis, elt);
         pm[c] = (int64_t)1 << 30, ps[c] = 30;
       }
       ok = part[c] != NULL;
     }
-    y = ok ? concat_op(rw, op, chunks, part, pm, ps, axis) : NULL;
+    y = ok ? concat_op(rw, op, chunks, part, pm, ps, axis, elt) : NULL;
   }
   if (y)
     gq_bind(rw, nc_op_get_result(op, 0), y, sy);
@@ -307,7 +307,7 @@ static bool quantize_concat(rewrite *rw, nc_op *op, float sy)
   return y != NULL;
 }
 
-static bool quantize_mul(rewrite *rw, nc_op *op, float sy)
+static bool quantize_mul(rewrite *rw, nc_op *op, float sy, nc_type *elt)
 {
   nc_value *a = nc_op_get_operand(op, 0), *b = nc_op_get_operand(op, 1);
   if (!broadcasts_to(b, a)) { /* the full-shape operand first */
@@ -327,7 +327,7 @@ static bool quantize_mul(rewrite *rw, nc_op *op, float sy)
   };
   nc_value *y = nc_op_get_result(op, 0);
   nc_op *q = gq_add_op(rw, op, "graph.mul_integer", nc_op_get_loc(op), 2, (nc_value *[]){qa->v, qb->v},
-                       NC_COUNTOF(attrs), attrs, gq_like(rw, y, rw->i8));
+                       NC_COUNTOF(attrs), attrs, gq_like(rw, y, elt));
   if (q)
     gq_bind(rw, y, nc_op_get_result(q, 0), sy);
   return q != NULL;
@@ -385,28 +385,36 @@ static double eval_fn(double x, void *userData)
   return eval_op(f, f->root, (float)x);
 }
 
-static bool quantize_lut(rewrite *rw, nc_op *op, float sy, int qmax)
+/* The width of a quantized value's integer elements (8 if it has none). */
+static unsigned value_bits(nc_value *v)
+{
+  nc_type *t = nc_value_get_type(v), *e = nc_type_is_tensor(t) ? nc_type_get_element_type(t) : t;
+  return e && nc_type_is_integer(e) ? nc_type_get_width(e) : 8;
+}
+
+/* The table has one entry per value of the input's width; its entries are
+ * the function at the result's width (out_bits), which may differ. */
+static bool quantize_lut(rewrite *rw, nc_op *op, float sy, nc_type *elt)
 {
   const char *name = nc_ident_str(nc_op_get_name(op));
   lut_fn f = {op, cone_input(op)};
   const qval *x = f.x ? gq_lookup(rw, f.x) : NULL;
   if (!x)
     return nc_op_emit_error(op, "graph-quantize: the input of '%s' has no quantized form", name);
-  unsigned bits = 1;
-  while (((1 << (bits - 1)) - 1) < qmax)
-    bits++;
-  size_t n = (size_t)1 << bits;
-  int64_t *table = nc_xcalloc(n, sizeof *table);
+  unsigned in_bits = value_bits(x->v), out_bits = nc_type_get_width(elt);
+  unsigned bits = in_bits > out_bits ? in_bits : out_bits; /* built at the wider width, clamped to it */
+  size_t n = (size_t)1 << in_bits, wide = (size_t)1 << bits;
+  int64_t *table = nc_xcalloc(wide, sizeof *table);
   char err[256];
   bool ok = nc_lut_build(eval_fn, &f, x->scale, sy, bits, table, err, sizeof err);
   nc_op *q = NULL;
   if (!ok) {
     nc_op_emit_error(op, "graph-quantize cannot tabulate '%s': %s", name, err);
-  } else {
-    nc_named_attr attrs[] = {gq_named(rw, "table", nc_attr_dense_array(rw->ctx, rw->i64, n, table))};
+  } else { /* the input's values are the middle n entries of the wide table */
+    nc_named_attr attrs[] = {gq_named(rw, "table", nc_attr_dense_array(rw->ctx, rw->i64, n, table + (wide - n) / 2))};
     nc_value *y = nc_op_get_result(op, 0);
     q = gq_add_op(rw, op, "graph.lut_integer", nc_op_get_loc(op), 1, (nc_value *[]){x->v}, 1, attrs,
-                  gq_like(rw, y, rw->i8));
+                  gq_like(rw, y, elt));
     if (q)
       gq_bind(rw, y, nc_op_get_result(q, 0), sy);
   }
@@ -417,32 +425,34 @@ static bool quantize_lut(rewrite *rw, nc_op *op, float sy, int qmax)
 /* softmax: graph.softmax_integer with the exponential table of the input's
  * scale in 16 fractional bits; the result's scale is 1 / qmax (the
  * probability, whatever the calibration saw). */
-static bool quantize_softmax(rewrite *rw, nc_op *op, int qmax)
+static bool quantize_softmax(rewrite *rw, nc_op *op, nc_type *elt)
 {
   const qval *x = gq_lookup(rw, nc_op_get_operand(op, 0));
   if (!x)
     return nc_op_emit_error(op, "graph-quantize: operand #0 has no quantized form");
-  size_t n = (size_t)(qmax + 1) * 2;
+  int qmax = (1 << (nc_type_get_width(elt) - 1)) - 1;
+  size_t n = (size_t)1 << value_bits(x->v); /* one entry per difference of two inputs' values */
   int64_t *table = nc_xcalloc(n, sizeof *table);
   for (size_t k = 0; k < n; k++)
     table[k] = (int64_t)nearbyint(65536.0 * exp((double)((int64_t)k - (int64_t)n + 1) * (double)x->scale));
   nc_named_attr attrs[] = {gq_named(rw, "table", nc_attr_dense_array(rw->ctx, rw->i64, n, table))};
   nc_value *y = nc_op_get_result(op, 0);
   nc_op *q = gq_add_op(rw, op, "graph.softmax_integer", nc_op_get_loc(op), 1, (nc_value *[]){x->v}, 1, attrs,
-                       gq_like(rw, y, rw->i8));
+                       gq_like(rw, y, elt));
   if (q)
     gq_bind(rw, y, nc_op_get_result(q, 0), 1.0f / (float)qmax);
   free(table);
   return q != NULL;
 }
 
-bool gq_acts_quantize(rewrite *rw, nc_op *op, float sy, int qmax)
+bool gq_acts_quantize(rewrite *rw, nc_op *op, float sy, int bits)
 {
+  nc_type *elt = nc_type_integer(rw->ctx, (unsigned)bits, NC_SIGNLESS);
   if (gp_is(op, "softmax"))
-    return quantize_softmax(rw, op, qmax);
+    return quantize_softmax(rw, op, elt);
   if (gp_is(op, "concat"))
-    return quantize_concat(rw, op, sy);
+    return quantize_concat(rw, op, sy, elt);
   if (gp_is(op, "mul") && !cone_input(op))
-    return quantize_mul(rw, op, sy);
-  return quantize_lut(rw, op, sy, qmax);
+    return quantize_mul(rw, op, sy, elt);
+  return quantize_lut(rw, op, sy, elt);
 }

@@ -92,8 +92,8 @@ bool gq_acts_unfuse(nc_op *op);
  * (channel broadcast), or an activation that becomes a lookup table. */
 gq_acts_class gq_acts_classify(NC_KEEP nc_op *op);
 /** Quantizes an op gq_acts_classify called GQ_ACTS_OP, with its calibrated
- * output scale sy and qmax = 2^(bits-1) - 1; binds its result. */
-bool gq_acts_quantize(rewrite *rw, nc_op *op, float sy, int qmax);
+ * output scale sy, its result `bits` wide (8, 4 or 2); binds its result. */
+bool gq_acts_quantize(rewrite *rw, nc_op *op, float sy, int bits);
 
 /** QDQ graphs (graph_quantize_qdq.c). For op a graph.quantize_linear or
  * graph.dequantize_linear: 1 if it is half of an activation's
@@ -104,6 +104,17 @@ int gq_qdq_check(NC_KEEP nc_op *op, float *scale);
 /** True if a user of v is such a QuantizeLinear: the model's own scale for
  * v, written to *scale. */
 bool gq_qdq_model_scale(NC_KEEP nc_value *v, float *scale);
+/** The width (8, 4 or 2) of the model's QuantizeLinear -> DequantizeLinear
+ * pair on v (gq_qdq_model_scale's), or 0 if v has none. */
+int gq_qdq_model_bits(NC_KEEP nc_value *v);
+/** The model's own weight scales, when the constant w is a pre-quantized
+ * model's weights (graph-qoperator-to-qdq folded its DequantizeLinear and
+ * kept the scales as nc.weight_scale / nc.weight_axis / nc.weight_qmax):
+ * overwrites sw[0..channels) if those scales are per tensor or along
+ * out_axis (the stored dim of the output channels) and the model's codes
+ * fit in [-qmax - 1, qmax], and returns true; else leaves sw as it is and
+ * returns false. */
+bool gq_qdq_weight_scales(NC_KEEP nc_value *w, int64_t out_axis, int64_t channels, int qmax, double *sw);
 
 /** gq_calibrate with the ranges chosen by `method` (gq_clip_range), each
  * op's for its own qmax[i] (the input's for 127). */
@@ -130,5 +141,27 @@ bool gq_bits_valid(int64_t bits);
  * an error at `func` (a malformed entry, a bad width, an unknown layer). */
 bool gq_layer_bits(NC_KEEP nc_op *func, int64_t bits, const char *overrides, size_t n, nc_op *const *layers,
                    const bool *is_conv, int *out);
+
+/* --- the quant report (graph_quantize_report.c) --- */
+
+/** One quantized layer in the report. */
+typedef struct gq_report_layer {
+  char name[128];     /**< the result's location name (as --precision-overrides spells it) */
+  const char *op;     /**< the float op's name (static) */
+  int bits;
+  float scale;        /**< the output scale */
+  NC_KEEP nc_op *float_op, *quant_op; /**< the float op and the op defining its quantized form (NULL: none) */
+  double sqnr;        /**< dB; +inf when exact, NaN when not measured */
+} gq_report_layer;
+
+/** Runs `func`, holding both the float and the integer ops, on the
+ * calibration inputs `view` and sets each layer's sqnr. False after an
+ * error at func. */
+bool gq_report_measure(NC_KEEP nc_op *func, NC_KEEP const nc_tensor *view, size_t n, gq_report_layer *layers);
+
+/** Writes the report as JSON to `path` and as a table on stderr. False
+ * after an error at func. */
+bool gq_report_write(NC_KEEP nc_op *func, const char *path, int64_t samples, size_t n,
+                     NC_KEEP const gq_report_layer *layers);
 
 #endif

@@ -8,9 +8,12 @@
  * calibrating: a layer whose result feeds such a pair requantizes to that
  * pair's scale, the pair itself becomes the identity on int8, and the
  * function's input is quantized with the scale of the pair right after it.
- * Only the form nc's integer graph has is accepted (int8, zero point 0,
- * one scale per tensor); anything else is an error at the node, since a
- * silent recalibration would throw the model's scales away.
+ * Only the form nc's integer graph has is accepted (int8, int4 or int2 --
+ * Brevitas's QuantizeLinear + Clip, which graph-qoperator-to-qdq narrows
+ * -- zero point 0, one scale per tensor; the pair's width is the layer's);
+ * anything else is an error at the node, since a silent recalibration
+ * would throw the model's scales away. Weights keep the model's scales
+ * too (gq_qdq_weight_scales).
  */
 #include <math.h>
 
@@ -47,11 +50,11 @@ static bool read_pair_op(nc_op *q, float *scale)
   if (!(sc > 0) || !isfinite(sc))
     return nc_op_emit_error(q, "graph-quantize: the scale of this '%s' is %g, expected a finite positive number",
                             name, sc);
-  if (nc_type_get_kind(et) != NC_TYPE_INTEGER || nc_type_get_width(et) != 8 ||
-      nc_type_get_signedness(et) == NC_UNSIGNED)
+  unsigned w = nc_type_get_kind(et) == NC_TYPE_INTEGER ? nc_type_get_width(et) : 0;
+  if ((w != 8 && w != 4 && w != 2) || nc_type_get_signedness(et) == NC_UNSIGNED)
     return nc_op_emit_error(q, "graph-quantize: this '%s' is not int8; nc takes pre-quantized activations as "
-                            "signed int8 with zero point 0 (symmetric), e.g. torch's qint8 per_tensor_symmetric",
-                            name);
+                            "signed int8 (or int4 / int2) with zero point 0 (symmetric), e.g. torch's qint8 "
+                            "per_tensor_symmetric", name);
   if (z && scalar_of(z) != 0)
     return nc_op_emit_error(q, "graph-quantize: the zero point of this '%s' is %g; nc takes pre-quantized "
                             "activations with zero point 0 (symmetric)", name, scalar_of(z));
@@ -76,9 +79,12 @@ int gq_qdq_check(nc_op *op, float *scale)
                    gp_is(user, "matmul_integer");
         (void)nc_op_emit_error(user, "graph-quantize: '%s' of a quantized value: only DequantizeLinear may use "
                                "a QuantizeLinear result (QDQ form)%s", nc_ident_str(nc_op_get_name(user)),
-                               qop ? "; QOperator graphs (QLinearConv, QLinearMatMul, ConvInteger, MatMulInteger) "
-                                     "are not compiled yet: export the model in QDQ form"
-                                   : "");
+                               !qop ? ""
+                               : gp_is(user, "qlinear_conv") || gp_is(user, "qlinear_matmul")
+                                 ? "; run graph-optimize (graph-qoperator-to-qdq) first, which rewrites QLinearConv "
+                                   "and QLinearMatMul into that form"
+                                 : "; ConvInteger and MatMulInteger (dynamic quantization) are not compiled: export "
+                                   "the model in QDQ form");
         return -1;
       }
       if (!read_pair_op(user, &s2))
@@ -109,4 +115,36 @@ bool gq_qdq_model_scale(nc_value *v, float *scale)
       return true;
   }
   return false;
+}
+
+bool gq_qdq_weight_scales(nc_value *w, int64_t out_axis, int64_t channels, int qmax, double *sw)
+{
+  nc_op *c = nc_value_get_defining_op(w);
+  nc_attr *sa = c && gp_is(c, "constant") ? nc_op_get_attr_str(c, "nc.weight_scale") : NULL;
+  nc_attr *aa = sa ? nc_op_get_attr_str(c, "nc.weight_axis") : NULL;
+  nc_attr *qa = sa ? nc_op_get_attr_str(c, "nc.weight_qmax") : NULL;
+  if (!aa || !qa || nc_attr_get_kind(aa) != NC_ATTR_INTEGER || nc_attr_get_kind(qa) != NC_ATTR_INTEGER ||
+      nc_attr_get_int(qa) > qmax)
+    return false;
+  int64_t axis = nc_attr_get_int(aa);
+  nc_tensor *s = gp_tensor_from_attr(sa);
+  int64_t n = s ? nc_tensor_num_elements(s) : 0;
+  bool ok = s && s->dtype == NC_DT_F32 && (n == 1 ? axis == -1 : axis == out_axis && n == channels);
+  for (int64_t i = 0; ok && i < n; i++)
+    ok = nc_tensor_get_f64(s, i) > 0 && isfinite(nc_tensor_get_f64(s, i));
+  for (int64_t ch = 0; ok && ch < channels; ch++)
+    sw[ch] = nc_tensor_get_f64(s, n == 1 ? 0 : ch);
+  nc_tensor_destroy(s);
+  return ok;
+}
+
+int gq_qdq_model_bits(nc_value *v)
+{
+  float scale;
+  for (nc_use *u = nc_value_get_first_use(v); u; u = nc_use_get_next(u)) {
+    nc_op *user = nc_use_get_owner(u);
+    if (gp_is(user, "quantize_linear") && gq_qdq_check(user, &scale) == 1)
+      return (int)nc_type_get_width(nc_type_get_element_type(nc_value_get_type(nc_op_get_result(user, 0))));
+  }
+  return 0;
 }

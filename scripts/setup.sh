@@ -4,7 +4,7 @@
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config llvm-19-dev llvm-19-tools clang-19 libclang-rt-19-dev mlir-19-tools
       libisl-dev libprotobuf-c-dev protobuf-c-compiler libonnx-dev libjansson-dev graphviz python3 python3-numpy python3-dev
-      time)
+      time chromium)
 if [[ "${1:-}" == "--python" ]]; then
   pkgs+=(python3-torch python3-torchvision python3-onnx python3-sklearn python3-h5py)
 fi

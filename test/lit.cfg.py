@@ -38,7 +38,29 @@ if config.mlir_opt and os.path.exists(config.mlir_opt):
     config.substitutions.append(("%mlir-opt", config.mlir_opt))
 if shutil.which("dot"):
     config.available_features.add("dot")
+# Headless chromium for the report's browser test (scripts/setup.sh installs Debian's).
+if shutil.which("chromium"):
+    config.available_features.add("chromium")
+else:
+    lit_config.note("no chromium: Tools/report-browser.test is skipped (scripts/setup.sh installs it)")
 # The Python bindings (python/) are built when python3-dev is installed.
 if os.path.exists(os.path.join(config.nc_build_dir, "python", "nc", "_nc.so")):
     config.available_features.add("python-bindings")
     config.environment["PYTHONPATH"] = os.path.join(config.nc_build_dir, "python")
+# %pync runs python on the nc package. In the sanitized build _nc.so
+# links the ASan runtime, which must be the first library loaded, so it is
+# preloaded into /usr/bin/python3 (found with ldd, as the build linked it).
+# LeakSanitizer is off there: CPython and NumPy keep allocations at exit and
+# every stack passes through the interpreter, so no suppression can separate
+# their leaks from ours; test_bindings.py's test_no_reference_leaks checks
+# the bindings' own objects with tracemalloc instead.
+python_nc = "/usr/bin/python3"
+if os.environ.get("NC_SANITIZED") == "1" and "python-bindings" in config.available_features:
+    import subprocess
+    ldd = subprocess.run(["ldd", os.path.join(config.nc_build_dir, "python", "nc", "_nc.so")],
+                         capture_output=True, text=True).stdout
+    asan = [l.split("=>")[1].split()[0] for l in ldd.splitlines() if "libasan" in l and "=>" in l]
+    if asan:
+        python_nc = ("env LD_PRELOAD=%s ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 "
+                     "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 /usr/bin/python3" % asan[0])
+config.substitutions.append(("%pync", python_nc))

@@ -9,7 +9,8 @@
 # inference, frames/s, utilisation, roofline). Exits 1 if the simulator and
 # the interpreter disagree or the float interpreter strays from torch. With
 # TRACE_DIR, both simulated runs also write their timelines there
-# (digits-<target>.trace.json, nc-run --trace; open them in Perfetto).
+# (digits-<target>.trace.json, nc-run --trace; open them in Perfetto) and their
+# HTML reports (digits-<target>-report/index.html, utils/nc-report/nc_report.py).
 set -euo pipefail
 bin=${1:?usage: run.sh BIN_DIR [TRACE_DIR]}
 trace_dir=${2:-}
@@ -32,11 +33,27 @@ trace=()
 "$bin/nc-run" "$out/digits.ncb" --input "$dig/test_x.npy" --output "$out/sim.npy" --stats-json "$out/sim.json" \
   "${trace[@]}"
 
+echo "== 3b. the same network at 4 bits on northpole (first and last layer kept at 8), interpreter and simulator =="
+"$bin/nc-compile" "$dig/digits_cnn.onnx" --target=northpole --precision=4 --calibration="$dig/train_x.npy" \
+  --emit=quantized -o "$out/digits_int4.mlir"
+"$bin/nc-run" "$out/digits_int4.mlir" --input "$dig/test_x.npy" --output "$out/int4.npy"
+"$bin/nc-compile" "$dig/digits_cnn.onnx" --target=northpole --precision=4 --calibration="$dig/train_x.npy" \
+  -o "$out/digits4.ncb"
+"$bin/nc-run" "$out/digits4.ncb" --input "$dig/test_x.npy" --output "$out/sim4.npy" --stats-json "$out/sim4.json"
+
 echo "== 4. the same network on the xbar crossbar chip (cmnnc-like: weights in 256x256 crossbars) =="
 "$bin/nc-compile" "$dig/digits_cnn.onnx" --target=xbar --calibration="$dig/train_x.npy" -o "$out/digits_xbar.ncb"
 [ -n "$trace_dir" ] && trace=(--trace "$trace_dir/digits-xbar.trace.json")
 "$bin/nc-run" "$out/digits_xbar.ncb" --input "$dig/test_x.npy" --output "$out/xbar.npy" --stats-json "$out/xbar.json" \
   "${trace[@]}"
+
+if [ -n "$trace_dir" ]; then
+  for t in northpole xbar; do
+    json=$out/sim.json; [ $t = xbar ] && json=$out/xbar.json
+    /usr/bin/python3 "$dig/../../utils/nc-report/nc_report.py" "$json" --trace "$trace_dir/digits-$t.trace.json" \
+      -o "$trace_dir/digits-$t-report" 2>/dev/null
+  done
+fi
 
 echo "== 5. results =="
 /usr/bin/python3 - "$out" "$dig" "$trace_dir" <<'PY'
@@ -44,9 +61,9 @@ import sys
 import numpy as np
 out, dig, trace_dir = sys.argv[1], sys.argv[2], sys.argv[3]
 y = np.load(dig + "/test_y.npy")
-res = {k: np.load("%s/%s.npy" % (out, k)) for k in ("float", "int8", "sim", "xbar")}
+res = {k: np.load("%s/%s.npy" % (out, k)) for k in ("float", "int8", "sim", "xbar", "int4", "sim4")}
 for name, k in (("float interpreter", "float"), ("int8 interpreter", "int8"), ("northpole simulator", "sim"),
-                ("xbar simulator", "xbar")):
+                ("xbar simulator", "xbar"), ("4-bit interpreter", "int4"), ("4-bit northpole sim", "sim4")):
     hit = int((res[k].argmax(1) == y).sum())
     print("%-22s accuracy %6.2f%% (%d/%d)" % (name, 100.0 * hit / len(y), hit, len(y)))
 import json
@@ -60,6 +77,9 @@ print("  roofline bound        %.3g cycles/inference; achieved / bound %.1fx" % 
 print("  cores used            %d of %d" % (f["cores_used"], f["cores_total"]))
 for c in f["cores"]:
     print("  core (%2d, %2d) %-10s busy %5.1f%%  MAC utilisation %5.2f%%" % (c["x"], c["y"], c["node"], 100 * c["utilisation"], 100 * c["mac_utilisation"]))
+f4 = json.load(open(out + "/sim4.json"))
+print("northpole at 4 bits:    cycles/inference %.1f, frames/s %.0f, achieved / bound %.1fx"
+      % (f4["cycles_per_inference"], f4["frames_per_second"], f4["roofline_ratio"]))
 x = json.load(open(out + "/xbar.json"))
 print("xbar chip figures (nc-run --stats-json):")
 print("  cycles/inference      %.1f; frames/s %.0f at %.0f MHz; latency %d cycles" % (x["cycles_per_inference"], x["frames_per_second"], x["clock_hz"] / 1e6, x["latency_cycles"]))
@@ -70,13 +90,16 @@ dev = float(np.abs(res["float"] - torch_logits).max())
 close = res["float"].shape == torch_logits.shape and dev <= 1e-3
 print("float interpreter vs torch: max |difference| %.2g over all logits: %s" % (dev, "ok" if close else "TOO FAR"))
 ok = close
-for name, k in (("northpole", "sim"), ("xbar", "xbar")):
-    same = res[k].shape == res["int8"].shape and (res[k].view(np.uint32) == res["int8"].view(np.uint32)).all()
-    print("%s simulator == int8 interpreter, bit for bit, on all %d images: %s" % (name, len(y), "yes" if same else "NO"))
+for name, k, ref in (("northpole", "sim", "int8"), ("xbar", "xbar", "int8"), ("northpole 4-bit", "sim4", "int4")):
+    same = res[k].shape == res[ref].shape and (res[k].view(np.uint32) == res[ref].view(np.uint32)).all()
+    print("%s simulator == %s interpreter, bit for bit, on all %d images: %s" % (name, ref, len(y), "yes" if same else "NO"))
     ok = ok and same
 if trace_dir:
     print("timelines (Chrome trace-event JSON; open in https://ui.perfetto.dev or chrome://tracing, docs/reports.md):")
     for t in ("northpole", "xbar"):
         print("  %s/digits-%s.trace.json" % (trace_dir, t))
+    print("reports (self-contained HTML; open in a browser, docs/reports.md):")
+    for t in ("northpole", "xbar"):
+        print("  %s/digits-%s-report/index.html" % (trace_dir, t))
 sys.exit(0 if ok else 1)
 PY

@@ -18,8 +18,11 @@
 #include "nc/dialects/dialects.h"
 #include "nc/passes/passes.h"
 #include "nc/targets/targets.h"
+#include "runtime.h"
 
 static PyObject *DiagnosticError;
+
+PyObject *nc_py_diagnostic_error(void) { return DiagnosticError; }
 
 /* --- Context ----------------------------------------------------------------------- */
 
@@ -1032,6 +1035,11 @@ static PyMethodDef module_methods[] = {
   {"op_defs", op_defs, METH_O,
    "op_defs(context): every registered op's table entry (name, summary, description, operand, result and "
    "attribute names) as dicts: the one source of the generated op classes."},
+  {"simulate", nc_py_simulate, METH_VARARGS,
+   "simulate(binary, inputs, options, trace_path, trace_max_events): runs a target binary (bytes) on its "
+   "simulator in-process on a list of C-contiguous float32 or int8 arrays (all int8: int8 outputs); options "
+   "is a dict of simulator options (str -> str); trace_path (or None) gets the timeline. Returns "
+   "([(bytearray, shape)], stats JSON text); raises nc.DiagnosticError."},
   {"register_pass", register_pass, METH_O,
    "register_pass(cls): registers a pass written in Python (class attributes `argument`, optional `summary` "
    "and `anchor` (an op name, e.g. 'func.func'; None: any op), and a method run(self, op) returning None/True "

@@ -1,8 +1,10 @@
 """run, compile and simulate on NumPy arrays.
 
-They drive nc's tools (nc-run, nc-compile) in a temporary directory: the
-compile driver lives in utils/nc-compile, not yet in a library the extension
-could call. Tool errors (file:line:col diagnostics) raise nc.DiagnosticError.
+run and compile drive nc's tools (nc-run, nc-compile) in a temporary
+directory: the compile driver lives in utils/nc-compile, not yet in a
+library the extension could call; simulate runs in-process through the
+host runtime ABI (_nc.simulate, python/nc/runtime.c). Errors
+(file:line:col diagnostics) raise nc.DiagnosticError.
 """
 import json
 import os
@@ -11,7 +13,7 @@ import tempfile
 
 import numpy as np
 
-from . import DiagnosticError
+from . import DiagnosticError, _nc
 from ._paths import BIN_DIR
 
 
@@ -112,25 +114,32 @@ def compile(model, target="northpole", emit="binary", timing=False, **target_opt
             return CompileResult(f.read(), target, proc.stderr)
 
 
-def simulate(binary, inputs, **simulator_options):
+def simulate(binary, inputs, trace=None, trace_max_events=0, **simulator_options):
     """Runs a target binary (CompileResult, bytes or a .ncb path) on its
-    target's simulator. Returns (outputs, stats) with stats the chip's
-    figures as a dict (docs/targets/figures.md). Options go to nc-run:
-    trace="t.json" also writes the timeline (docs/reports.md)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        if isinstance(binary, CompileResult):
-            binary = binary.binary
-        if isinstance(binary, (bytes, bytearray)):
-            path = os.path.join(tmp, "model.ncb")
-            with open(path, "wb") as f:
-                f.write(binary)
-        elif isinstance(binary, (str, os.PathLike)):
-            path = os.fspath(binary)
-        else:
-            raise TypeError("binary: expected a CompileResult, bytes or a path, got %s" % type(binary).__name__)
-        stats = os.path.join(tmp, "stats.json")
-        extra = ["--stats-json", stats]
-        extra += ["--%s=%s" % (k.replace("_", "-"), v) for k, v in simulator_options.items()]
-        outputs = _run_tool(path, inputs, extra, tmp)
-        with open(stats) as f:
-            return outputs, json.load(f)
+    target's simulator, in this process (the GIL is released while it
+    runs). Inputs are float32 arrays (others are converted) or int8 arrays
+    (then the outputs are int8 too), with a leading dim N times the model's
+    to run N inferences. Returns (outputs, stats) with stats the chip's
+    figures as a dict (docs/targets/figures.md). trace="t.json" also writes
+    the timeline (docs/reports.md); other keyword arguments are the
+    simulator's options (as nc-run's --KEY=VALUE)."""
+    if isinstance(binary, CompileResult):
+        binary = binary.binary
+    if isinstance(binary, (str, os.PathLike)):
+        with open(binary, "rb") as f:
+            binary = f.read()
+    elif not isinstance(binary, (bytes, bytearray)):
+        raise TypeError("binary: expected a CompileResult, bytes or a path, got %s" % type(binary).__name__)
+    if isinstance(inputs, np.ndarray):
+        inputs = [inputs]
+    arrays = []
+    for i, x in enumerate(inputs):
+        if not isinstance(x, np.ndarray):
+            raise TypeError("inputs[%d]: expected a numpy.ndarray, got %s" % (i, type(x).__name__))
+        arrays.append(np.ascontiguousarray(x, dtype=np.int8 if x.dtype == np.int8 else np.float32))
+    options = {k.replace("_", "-"): str(v) for k, v in simulator_options.items()}
+    outs, stats = _nc.simulate(bytes(binary), arrays, options,
+                               None if trace is None else os.fspath(trace), int(trace_max_events))
+    int8 = bool(arrays) and all(a.dtype == np.int8 for a in arrays)
+    outputs = [np.frombuffer(data, dtype=np.int8 if int8 else np.float32).reshape(shape) for data, shape in outs]
+    return outputs, json.loads(stats)

@@ -101,6 +101,28 @@ static bool read_requantize(nc_op *node, const nc_dataflow_layer *layer, np_laye
   return true;
 }
 
+/* Output int8 (or 4-/2-bit in int8 containers: the tile record's width
+ * saturates) with a zero point in range, saturation or relu as the clamp. */
+static bool int8_output(nc_op *node, const nc_dataflow_layer *layer)
+{
+  unsigned w = layer->output_bits;
+  int64_t hi = np_width_ok(w) ? ((int64_t)1 << (w - 1)) - 1 : 127, lo = -hi - 1;
+  if (layer->output_zero_point < lo || layer->output_zero_point > hi || !np_width_ok(w))
+    return nc_op_emit_error(node, "must produce int8, 4 or 2 bits with a zero point in range on northpole");
+  if (layer->clamp_max < hi || (layer->clamp_min != lo && layer->clamp_min != layer->output_zero_point))
+    return nc_op_emit_error(node, "clamps to [%lld, %lld]; northpole saturates to the width and applies only relu",
+                            (long long)layer->clamp_min, (long long)layer->clamp_max);
+  return true;
+}
+
+/* Operand i has the result's shape (its width may differ: int8 containers). */
+static bool same_shape(nc_op *node, size_t i)
+{
+  nc_type *a = nc_value_get_type(nc_op_get_operand(node, i)), *b = nc_value_get_type(nc_op_get_result(node, 0));
+  size_t r = nc_type_get_rank(a);
+  return r == nc_type_get_rank(b) && !memcmp(nc_type_get_shape(a), nc_type_get_shape(b), r * sizeof(int64_t));
+}
+
 /* A residual add or subtract: two int8 inputs of the result's shape, each
  * rescaled by its multiplier and shift (n_requant = 2, one per operand). */
 static bool read_eltwise(nc_op *node, const nc_dataflow_layer *layer, np_layer *l)
@@ -108,15 +130,11 @@ static bool read_eltwise(nc_op *node, const nc_dataflow_layer *layer, np_layer *
   if ((layer->op != NC_DATAFLOW_ELTWISE_ADD && layer->op != NC_DATAFLOW_ELTWISE_SUB) || layer->n_inputs != 2 ||
       layer->n_requant || layer->bias)
     return nc_op_emit_error(node, "northpole runs elementwise layers that add or subtract two rescaled inputs only");
-  if (layer->output_zero_point < -128 || layer->output_zero_point > 127 || layer->output_bits != 8)
-    return nc_op_emit_error(node, "must produce int8 with an int8 zero point on northpole");
-  if (layer->clamp_max < 127 || (layer->clamp_min != -128 && layer->clamp_min != layer->output_zero_point))
-    return nc_op_emit_error(node, "clamps to [%lld, %lld]; northpole saturates to int8 and applies only relu",
-                            (long long)layer->clamp_min, (long long)layer->clamp_max);
-  nc_type *out = nc_value_get_type(nc_op_get_result(node, 0));
+  if (!int8_output(node, layer))
+    return false;
   for (size_t i = 0; i < 2; i++)
-    if (nc_value_get_type(nc_op_get_operand(node, i)) != out)
-      return nc_op_emit_error(node, "northpole adds inputs of the result's shape and type only");
+    if (!same_shape(node, i))
+      return nc_op_emit_error(node, "northpole adds inputs of the result's shape only");
   l->kind = NP_KIND_ELTWISE;
   l->flags |= layer->clamp_min == layer->output_zero_point ? NP_FLAG_RELU : 0;
   l->flags |= layer->op == NC_DATAFLOW_ELTWISE_SUB ? NP_FLAG_SUBTRACT : 0;
@@ -130,17 +148,6 @@ static bool read_eltwise(nc_op *node, const nc_dataflow_layer *layer, np_layer *
   }
   l->group = 1;
   l->vops_per_element = 2;
-  return true;
-}
-
-/* Output int8 with an int8 zero point, saturation or relu as the clamp. */
-static bool int8_output(nc_op *node, const nc_dataflow_layer *layer)
-{
-  if (layer->output_zero_point < -128 || layer->output_zero_point > 127 || layer->output_bits != 8)
-    return nc_op_emit_error(node, "must produce int8 with an int8 zero point on northpole");
-  if (layer->clamp_max < 127 || (layer->clamp_min != -128 && layer->clamp_min != layer->output_zero_point))
-    return nc_op_emit_error(node, "clamps to [%lld, %lld]; northpole saturates to int8 and applies only relu",
-                            (long long)layer->clamp_min, (long long)layer->clamp_max);
   return true;
 }
 
@@ -189,7 +196,7 @@ static bool read_mul(nc_op *node, const nc_dataflow_layer *layer, np_layer *l)
               nc_type_get_shape(b)[1] == nc_type_get_shape(out)[1] && nc_type_get_num_elements(b) ==
                                                                            nc_type_get_shape(out)[1];
   if (layer->n_inputs != 2 || layer->n_requant != 1 || layer->bias || layer->input_multiplier[0] ||
-      layer->input_multiplier[1] || nc_value_get_type(nc_op_get_operand(node, 0)) != out || (b != out && !gate))
+      layer->input_multiplier[1] || !same_shape(node, 0) || (!same_shape(node, 1) && !gate))
     return nc_op_emit_error(node, "northpole multiplies a tensor by one of its shape or a [1, C, 1, 1] channel gate, "
                             "requantized once, only");
   if (!int8_output(node, layer))
@@ -203,43 +210,63 @@ static bool read_mul(nc_op *node, const nc_dataflow_layer *layer, np_layer *l)
   return true;
 }
 
-/* A 256-entry table on int8 (the entries saturated to int8 already). */
+/* A table on int8, 4- or 2-bit data (int8 containers): the table's 2^w
+ * entries, one per input value, widened to the 256-entry int8 table the
+ * chip indexes by value + 128 (the rest are never read), each saturated to
+ * the result's width. */
 static bool read_lut(nc_op *node, const nc_dataflow_layer *layer, np_layer *l)
 {
   nc_type *t = layer->lut ? nc_attr_get_type(layer->lut) : NULL;
-  int64_t *v;
-  if (!t || nc_type_get_num_elements(t) != 256 || !attr_ints(layer->lut, 8, 256, &v))
-    return nc_op_emit_error(node, "northpole looks up int8 values in a table of 256 entries only");
-  if (layer->n_requant || layer->bias || layer->output_bits != 8 ||
-      nc_value_get_type(nc_op_get_operand(node, 0)) != nc_value_get_type(nc_op_get_result(node, 0)))
-    return nc_op_emit_error(node, "northpole runs a table on int8 of the result's shape, with nothing else");
+  unsigned in_w = layer->input_bits, out_w = layer->output_bits;
+  int64_t n = np_width_ok(in_w) ? (int64_t)1 << in_w : 0, *v;
+  if (!n || !t || nc_type_get_num_elements(t) != n || !attr_ints(layer->lut, 8, n, &v))
+    return nc_op_emit_error(node, "northpole looks up int8, 4- or 2-bit values in a table of one entry per value only");
+  nc_type *in = nc_value_get_type(nc_op_get_operand(node, 0)), *out = nc_value_get_type(nc_op_get_result(node, 0));
+  if (layer->n_requant || layer->bias || !np_width_ok(out_w) || nc_type_get_rank(in) != nc_type_get_rank(out) ||
+      nc_type_get_num_elements(in) != nc_type_get_num_elements(out)) {
+    free(v);
+    return nc_op_emit_error(node, "northpole runs a table on int8 (or 4-/2-bit) data of the result's shape, with "
+                            "nothing else");
+  }
+  int64_t lo = -((int64_t)1 << (out_w - 1)), hi = -lo - 1;
   l->kind = NP_KIND_LUT;
-  l->weights = l->owned_weights = nc_xmalloc(256);
-  for (int i = 0; i < 256; i++)
-    l->owned_weights[i] = (int8_t)(v[i] < -128 ? -128 : v[i] > 127 ? 127 : v[i]);
+  l->bits = out_w;
+  l->weights = l->owned_weights = nc_xcalloc(256, 1);
+  for (int64_t i = 0; i < n; i++)
+    l->owned_weights[128 - n / 2 + i] = (int8_t)(v[i] < lo ? lo : v[i] > hi ? hi : v[i]);
   free(v);
   l->group = 1;
   l->vops_per_element = 1;
   return true;
 }
 
-/* Softmax along the last coordinate of int8, its exponential table as
- * 256 little-endian i32 in the weights. */
+/* Softmax along the last coordinate of int8 (or 4-/2-bit) data, its
+ * exponential table widened to the 256 little-endian i32 the chip indexes
+ * by the difference from the row's maximum + 255 (a narrow input's 2^w
+ * entries are the last ones; the rest are never read); the result in steps
+ * of 1 / (the width's maximum). */
 static bool read_softmax(nc_op *node, const nc_dataflow_layer *layer, np_layer *l)
 {
   int64_t *v;
+  unsigned out_w = layer->output_bits;
+  int64_t n = np_width_ok(layer->input_bits) ? (int64_t)1 << layer->input_bits : 0;
   nc_type *t = layer->lut ? nc_attr_get_type(layer->lut) : NULL;
-  if (!t || nc_type_get_num_elements(t) != 256 || !attr_ints(layer->lut, 32, 256, &v))
-    return nc_op_emit_error(node, "northpole runs softmax on int8 with a table of 256 entries only");
-  if (layer->n_requant || layer->bias || layer->output_bits != 8 || layer->clamp_max != 127 ||
-      nc_value_get_type(nc_op_get_operand(node, 0)) != nc_value_get_type(nc_op_get_result(node, 0)))
-    return nc_op_emit_error(node, "northpole runs softmax from int8 to int8 of one shape, with nothing else");
-  l->kind = NP_KIND_SOFTMAX;
-  l->weights = l->owned_weights = nc_xmalloc(1024);
-  for (int i = 0; i < 256; i++)
+  if (!n || !t || nc_type_get_num_elements(t) != n || !attr_ints(layer->lut, 32, n, &v))
+    return nc_op_emit_error(node, "northpole runs softmax on int8, 4- or 2-bit data with a table of one entry per "
+                            "input value only");
+  if (layer->n_requant || layer->bias || !np_width_ok(out_w) || layer->clamp_max != ((int64_t)1 << (out_w - 1)) - 1 ||
+      !same_shape(node, 0)) {
+    free(v);
+    return nc_op_emit_error(node, "northpole runs softmax from int8 (or 4-/2-bit) data to a result of one shape, with "
+                            "nothing else");
+  }
+  l->bits = out_w;
+  l->weights = l->owned_weights = nc_xcalloc(1024, 1);
+  for (int64_t i = 0; i < n; i++)
     for (int b = 0; b < 4; b++)
-      l->owned_weights[4 * i + b] = (int8_t)(uint8_t)((uint32_t)v[i] >> (8 * b));
+      l->owned_weights[4 * (256 - n + i) + b] = (int8_t)(uint8_t)((uint32_t)v[i] >> (8 * b));
   free(v);
+  l->kind = NP_KIND_SOFTMAX;
   l->group = 1;
   int64_t rank = (int64_t)nc_type_get_rank(nc_value_get_type(nc_op_get_result(node, 0)));
   l->vops_per_element = 3 * nc_type_get_shape(nc_value_get_type(nc_op_get_result(node, 0)))[rank - 1];
@@ -266,8 +293,8 @@ static bool read_avg_pool(nc_op *node, const nc_dataflow_layer *layer, np_layer 
   if (layer->n_requant || layer->bias || layer->clamp_min != INT64_MIN || layer->clamp_max != INT64_MAX)
     return nc_op_emit_error(node, "a %s layer that requantizes or clamps has no northpole implementation", kind);
   nc_type *in = nc_value_get_type(nc_op_get_operand(node, 0));
-  if (nc_type_get_rank(in) != 4 || layer->output_bits != 8)
-    return nc_op_emit_error(node, "northpole runs %s layers on [1, C, H, W] int8 tensors only", kind);
+  if (nc_type_get_rank(in) != 4 || !np_width_ok(layer->output_bits) || layer->output_bits != layer->input_bits)
+    return nc_op_emit_error(node, "northpole runs %s layers on [1, C, H, W] int8 (or 4-/2-bit) tensors only", kind);
   l->kind = NP_KIND_AVG_POOL;
   l->group = 1;
   if (layer->kind == NC_DATAFLOW_LAYER_GLOBAL_AVG_POOL) {
@@ -300,10 +327,13 @@ bool np_layer_read(nc_op *node, np_layer *l)
                             "own", kind);
   if (layer.op && layer.kind != NC_DATAFLOW_LAYER_ELTWISE)
     return nc_op_emit_error(node, "combines inputs in a %s layer; northpole does not", kind);
-  /* conv, matmul and the max pools and copies read 4- and 2-bit data in int8 containers as they are */
+  /* conv, matmul, pools, tables and copies read 4- and 2-bit data in int8 containers as they are */
   bool narrow_ok = layer.kind == NC_DATAFLOW_LAYER_CONV || layer.kind == NC_DATAFLOW_LAYER_MATMUL ||
                    layer.kind == NC_DATAFLOW_LAYER_MAX_POOL || layer.kind == NC_DATAFLOW_LAYER_COPY ||
-                   layer.kind == NC_DATAFLOW_LAYER_GLOBAL_MAX_POOL;
+                   layer.kind == NC_DATAFLOW_LAYER_GLOBAL_MAX_POOL || layer.kind == NC_DATAFLOW_LAYER_LUT ||
+                   layer.kind == NC_DATAFLOW_LAYER_AVG_POOL || layer.kind == NC_DATAFLOW_LAYER_GLOBAL_AVG_POOL ||
+                   layer.kind == NC_DATAFLOW_LAYER_ELTWISE || layer.kind == NC_DATAFLOW_LAYER_CONCAT ||
+                   layer.kind == NC_DATAFLOW_LAYER_SOFTMAX;
   if (layer.input_bits != 8 && !(narrow_ok && np_width_ok(layer.input_bits)))
     return nc_op_emit_error(node, "needs int8 data on northpole");
   l->bits = 8;

@@ -34,6 +34,9 @@ static const nc_pass_option_def options[] = {
    "Bits of weights and activations (first and last layers stay at 8 unless --precision-overrides names them)",
    precisions},
   {"precision-overrides", NC_PASS_OPT_STRING, "", "Per-layer widths LAYER:BITS,... (LAYER: the layer's ONNX node name)"},
+  {"quant-report", NC_PASS_OPT_STRING, "",
+   "Write each quantized layer's bits, scale and SQNR (dB, against float on the calibration inputs) to this JSON "
+   "file, and the table to stderr"},
   {"granularity", NC_PASS_OPT_ENUM, "row",
    "Work per layer iteration (one output row or pixel) and how the host streams inputs (rows or pixels)",
    granularities},
@@ -67,10 +70,11 @@ static bool build(nc_pass_manager *pm, const nc_pass *o, const char *stop_after,
     char *opts;
     size_t len;
     FILE *f = open_memstream(&opts, &len);
-    fprintf(f, "calibration=\"%s\" max-samples=%lld bits=%s overrides=\"%s\" method=%s percentile=\"%s\"",
+    fprintf(f, "calibration=\"%s\" max-samples=%lld bits=%s overrides=\"%s\" method=%s percentile=\"%s\" report=\"%s\"",
             nc_pass_get_option_string(o, "calibration"), (long long)nc_pass_get_option_int(o, "max-samples"),
             nc_pass_get_option_string(o, "precision"), nc_pass_get_option_string(o, "precision-overrides"),
-            nc_pass_get_option_string(o, "calibration-method"), nc_pass_get_option_string(o, "calibration-percentile"));
+            nc_pass_get_option_string(o, "calibration-method"), nc_pass_get_option_string(o, "calibration-percentile"),
+            nc_pass_get_option_string(o, "quant-report"));
     fclose(f);
     bool ok = add(nc_pass_manager_nest(pm, "func.func"), "graph-quantize", opts);
     free(opts);

@@ -436,7 +436,7 @@ class DriverTest(unittest.TestCase):
         np.testing.assert_array_equal(outputs[0], ref)
 
     def test_simulate_trace(self):
-        # simulator options pass through to nc-run: trace=PATH writes the timeline (docs/reports.md)
+        # trace=PATH writes the timeline (docs/reports.md), as nc-run --trace does
         calib = np.load(os.path.join(DIGITS, "train_x.npy"))[:32]
         r = nc.compile(self.model, target="northpole", calibration=calib)
         with tempfile.TemporaryDirectory() as d:
@@ -462,6 +462,78 @@ class DriverTest(unittest.TestCase):
             nc.simulate(3.5, [self.x])
         with self.assertRaises(nc.DiagnosticError):
             nc.simulate(b"not a binary", [self.x])
+
+
+class SimulateInProcessTest(unittest.TestCase):
+    """nc.simulate runs the binary inside this process (python/nc/runtime.c)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.x = np.load(os.path.join(DIGITS, "test_x.npy"))[:4]
+        calib = np.load(os.path.join(DIGITS, "train_x.npy"))[:32]
+        cls.binary = nc.compile(os.path.join(DIGITS, "digits_cnn.onnx"), target="northpole",
+                                calibration=calib).binary
+
+    def test_no_tool_needed(self):
+        # no nc-run: a missing tool would fail the call
+        saved = nc.driver._tool
+        nc.driver._tool = lambda name: self.fail("simulate spawned " + name)
+        try:
+            outputs, stats = nc.simulate(self.binary, [self.x])
+        finally:
+            nc.driver._tool = saved
+        self.assertEqual(outputs[0].shape, (4, 10))
+        self.assertEqual(outputs[0].dtype, np.float32)
+        self.assertTrue(outputs[0].flags.writeable)
+        self.assertEqual(stats["inferences"], 4)
+
+    def test_path_batches_and_layouts_agree(self):
+        with tempfile.NamedTemporaryFile(suffix=".ncb", delete=False) as f:
+            f.write(self.binary)
+        try:
+            (a,), _ = nc.simulate(f.name, [self.x])
+        finally:
+            os.unlink(f.name)
+        (b,), _ = nc.simulate(self.binary, [np.asfortranarray(self.x.astype(np.float64))])
+        np.testing.assert_array_equal(a, b)
+        (one,), stats = nc.simulate(self.binary, self.x[1:2])
+        self.assertEqual(stats["inferences"], 1)
+        np.testing.assert_array_equal(one[0], a[1])
+
+    def test_int8_in_int8_out(self):
+        (y,), _ = nc.simulate(self.binary, [np.zeros((2,) + self.x.shape[1:], np.int8)])
+        self.assertEqual((y.dtype, y.shape), (np.int8, (2, 10)))
+
+    def test_threads_run_concurrently_and_agree(self):
+        import threading
+        results = [None] * 3
+
+        def work(i):
+            results[i] = nc.simulate(self.binary, [self.x])[0][0]
+
+        threads = [threading.Thread(target=work, args=(i,)) for i in range(3)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        for r in results[1:]:
+            np.testing.assert_array_equal(r, results[0])
+
+    def test_errors(self):
+        with self.assertRaisesRegex(nc.DiagnosticError, r"inputs\[0\]: error: 'input' must be float32 or int8 of shape \(1, 1, 8, 8\)"):
+            nc.simulate(self.binary, [self.x[:, :, :4]])
+        with self.assertRaisesRegex(nc.DiagnosticError, "takes 1 input"):
+            nc.simulate(self.binary, [self.x, self.x])
+        with self.assertRaises(nc.DiagnosticError) as e:
+            nc.simulate(self.binary[:100], [self.x])
+        self.assertEqual(e.exception.severity, "error")
+        self.assertTrue(str(e.exception).startswith("binary: error:"))
+        with self.assertRaisesRegex(nc.DiagnosticError, "no-such-option: error: .*no simulator options"):
+            nc.simulate(self.binary, [self.x], no_such_option=1)
+        with self.assertRaises(OSError):
+            nc.simulate(self.binary, [self.x], trace="/nonexistent/dir/t.json")
+        with self.assertRaises(TypeError):
+            nc.simulate(self.binary, ["x"])
 
 
 class LeakTest(unittest.TestCase):

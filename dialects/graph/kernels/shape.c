@@ -30,7 +30,7 @@ static void gather_row(size_t es, int64_t n, const char *src, int64_t sst, char 
   case 1: for (int64_t i = 0; i < n; i++) dst[i] = src[i * sst]; break;
   case 2: for (int64_t i = 0; i < n; i++) memcpy(dst + 2 * i, src + 2 * i * sst, 2); break;
   case 4: for (int64_t i = 0; i < n; i++) memcpy(dst + 4 * i, src + 4 * i * sst, 4); break;
-  default: for (int64_t i = 0; i < n; i++) memcpy(dst + (size_t)i * es, src + (size_t)(i * sst) * es, es); break;
+  default: for (int64_t i = 0; i < n; i++) memcpy(dst + (size_t)i * es, src + i * sst * (int64_t)es, es); break;
   }
 }
 

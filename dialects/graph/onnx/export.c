@@ -473,6 +473,161 @@ static bool add_activation(exporter *ex, nc_op *op, const nc_graph_activation *a
   return true;
 }
 
+/* ---- graph.requantize as integer ONNX ops ------------------------------------------------------------ */
+
+/* A node of type `type` reading in[0..n) and writing a fresh tensor, whose
+ * name it returns (owned by the node). */
+static const char *rq_node(exporter *ex, const char *base, const char *type, size_t n, const char *const *in)
+{
+  char b[512];
+  snprintf(b, sizeof b, "%s/%s", base, type);
+  char *nn = unique_node(ex, b);
+  Onnx__NodeProto *node = add_node(ex, type, nn);
+  free(nn);
+  for (size_t i = 0; i < n; i++)
+    add_input(node, in[i]);
+  char *out = unique_tensor(ex, b);
+  add_output(node, out);
+  free(out);
+  if (!strcmp(type, "Cast"))
+    attr_int(node, "to", ONNX__TENSOR_PROTO__DATA_TYPE__INT64);
+  return node->output[node->n_output - 1];
+}
+
+/* An int64 initializer of per-channel values v[c] (k of them, or one),
+ * shaped to broadcast along `axis` of a rank-`rank` tensor. */
+static const char *rq_const(exporter *ex, const char *base, const char *what, size_t k, const int64_t *v,
+                            int64_t axis, int64_t rank)
+{
+  int64_t shape[NC_TENSOR_MAX_RANK] = {0};
+  int r = 0;
+  if (k > 1) {
+    shape[r++] = (int64_t)k;
+    for (int64_t d = axis + 1; d < rank; d++)
+      shape[r++] = 1;
+  }
+  nc_tensor *t = nc_tensor_create(NC_DT_I64, r, shape, 0);
+  for (size_t i = 0; i < k; i++)
+    nc_tensor_set_i64(t, (int64_t)i, v[i]);
+  char b[512];
+  snprintf(b, sizeof b, "%s_%s", base, what);
+  return add_initializer(ex, b, t);
+}
+
+/* graph.requantize has no ONNX op; it is written as the same integer
+ * arithmetic in int64 ONNX ops (opset 13), so that any ONNX runtime
+ * reproduces nc's interpreter bit for bit:
+ *   v = Cast<int64>(acc [+ bias])          (the int32 add wraps, as nc's)
+ *   p = v * m[c]                           (|p| < 2^62: exact)
+ *   q, r = floor(p / 2^s[c]), p - q * 2^s in [0, 2^s)   (from Div)
+ *   q += r > half || (r == half && q odd)  (round half to even, written
+ *                                           with Clip and Abs)
+ *   y = Cast<T>(Clip(q + zero_point, relu ? zero_point : Tmin, Tmax)) */
+static bool export_requantize(exporter *ex, nc_op *op)
+{
+  nc_attr *ma = nc_op_get_attr_str(op, "multiplier"), *sa = nc_op_get_attr_str(op, "shift");
+  nc_value *y = nc_op_get_result(op, 0);
+  nc_type *yt = nc_value_get_type(y);
+  int32_t yet = elem_type(ex, op, yt);
+  if (!yet)
+    return false;
+  nc_dtype dt;
+  nc_interp_dtype_from_type(nc_type_get_element_type(yt), &dt);
+  if (dt != NC_DT_I8 && dt != NC_DT_U8 && dt != NC_DT_I32)
+    return nc_op_emit_error(op, "cannot be exported to ONNX: results of type %s are not written (i8, u8, i32 are)",
+                            nc_dtype_name(dt));
+  size_t k = ma ? nc_attr_get_num_elements(ma) : 0;
+  if (!k || !sa || nc_attr_get_num_elements(sa) != k)
+    return nc_op_emit_error(op, "cannot be exported to ONNX: multiplier and shift differ in length");
+  int64_t rank = (int64_t)nc_type_get_rank(yt), axis = nc_graph_attr_int(op, "axis", 1);
+  axis = axis < 0 ? axis + rank : axis;
+  int64_t *m = nc_xcalloc(k, sizeof *m), *d = nc_xcalloc(k, sizeof *d), *h = nc_xcalloc(k, sizeof *h);
+  bool ok = true;
+  for (size_t i = 0; i < k && ok; i++) {
+    int64_t sh = nc_attr_dense_array_get_int(sa, i);
+    m[i] = nc_attr_dense_array_get_int(ma, i);
+    ok = sh >= 0 && sh <= 62;
+    d[i] = ok ? (int64_t)1 << sh : 1;
+    h[i] = sh ? d[i] / 2 : d[i]; /* shift 0: no remainder, never a tie */
+  }
+  if (!ok) {
+    free(m), free(d), free(h);
+    return nc_op_emit_error(op, "cannot be exported to ONNX: a shift above 62 does not fit int64 arithmetic");
+  }
+  const char *lname = loc_name(ex->ctx, nc_op_get_loc(op));
+  char base[256];
+  snprintf(base, sizeof base, "%s", lname && *lname ? lname : "requantize");
+  const char *acc = val_name(ex, nc_op_get_operand(op, 0));
+  if (nc_op_get_num_operands(op) > 1) {
+    const char *bias = val_name(ex, nc_op_get_operand(op, 1));
+    nc_type *bt = nc_value_get_type(nc_op_get_operand(op, 1));
+    if (nc_type_get_rank(bt) == 1 && nc_type_get_shape(bt)[0] > 1 && axis + 1 < rank) { /* [C] -> [C, 1, ..] */
+      int64_t shape[NC_TENSOR_MAX_RANK] = {nc_type_get_shape(bt)[0]};
+      for (int64_t i = 1; i < rank - axis; i++)
+        shape[i] = 1;
+      char b[300];
+      snprintf(b, sizeof b, "%s_bias_shape", base);
+      nc_tensor *st = nc_tensor_create(NC_DT_I64, 1, (int64_t[]){rank - axis}, 0);
+      memcpy(st->data, shape, (size_t)(rank - axis) * sizeof *shape);
+      bias = rq_node(ex, base, "Reshape", 2, (const char *[]){bias, add_initializer(ex, b, st)});
+    }
+    acc = rq_node(ex, base, "Add", 2, (const char *[]){acc, bias});
+  }
+  const char *v = rq_node(ex, base, "Cast", 1, &acc);
+  const char *p = rq_node(ex, base, "Mul", 2, (const char *[]){v, rq_const(ex, base, "multiplier", k, m, axis, rank)});
+  const char *dn = rq_const(ex, base, "divisor", k, d, axis, rank);
+  const char *hn = rq_const(ex, base, "half", k, h, axis, rank);
+  /* Only arithmetic and Clip (no comparisons: every ONNX runtime, nc's
+   * importer too, runs them on int64). floor division from Div (which
+   * truncates): neg = Clip(-rt, 0, 1) is rt < 0, q = qt - neg, r = rt + neg * d */
+  int64_t zero = 0, one = 1, two = 2;
+  const char *zn = rq_const(ex, base, "zero", 1, &zero, 0, 0), *onen = rq_const(ex, base, "one", 1, &one, 0, 0);
+  const char *twon = rq_const(ex, base, "two", 1, &two, 0, 0);
+  const char *qt = rq_node(ex, base, "Div", 2, (const char *[]){p, dn});
+  const char *rt = rq_node(ex, base, "Sub", 2, (const char *[]){p, rq_node(ex, base, "Mul", 2, (const char *[]){qt, dn})});
+  const char *neg = rq_node(ex, base, "Clip", 3, (const char *[]){rq_node(ex, base, "Neg", 1, &rt), zn, onen});
+  const char *q = rq_node(ex, base, "Sub", 2, (const char *[]){qt, neg});
+  const char *r = rq_node(ex, base, "Add", 2, (const char *[]){rt, rq_node(ex, base, "Mul", 2, (const char *[]){neg, dn})});
+  /* odd = |q - 2 * trunc(q / 2)|; above = Clip(r - half, 0, 1);
+   * tie = 1 - Clip(|r - half|, 0, 1); q += above + tie * odd */
+  const char *half_q = rq_node(ex, base, "Div", 2, (const char *[]){q, twon});
+  const char *par = rq_node(ex, base, "Sub", 2, (const char *[]){q, rq_node(ex, base, "Mul", 2, (const char *[]){half_q, twon})});
+  const char *odd = rq_node(ex, base, "Abs", 1, &par);
+  const char *rh = rq_node(ex, base, "Sub", 2, (const char *[]){r, hn});
+  const char *above = rq_node(ex, base, "Clip", 3, (const char *[]){rh, zn, onen});
+  const char *ne = rq_node(ex, base, "Clip", 3, (const char *[]){rq_node(ex, base, "Abs", 1, &rh), zn, onen});
+  const char *tie = rq_node(ex, base, "Sub", 2, (const char *[]){onen, ne});
+  const char *up = rq_node(ex, base, "Add", 2, (const char *[]){above, rq_node(ex, base, "Mul", 2, (const char *[]){tie, odd})});
+  q = rq_node(ex, base, "Add", 2, (const char *[]){q, up});
+  int64_t zp = nc_graph_attr_int(op, "output_zero_point", 0);
+  if (zp)
+    q = rq_node(ex, base, "Add", 2, (const char *[]){q, rq_const(ex, base, "zero_point", 1, &zp, 0, 0)});
+  const char *act = nc_op_get_attr_str(op, "activation") ? "relu" : NULL;
+  int64_t lo = dt == NC_DT_I8 ? -128 : dt == NC_DT_U8 ? 0 : INT32_MIN, hi = dt == NC_DT_I8 ? 127 : dt == NC_DT_U8 ? 255 : INT32_MAX;
+  if (act && zp > lo)
+    lo = zp;
+  q = rq_node(ex, base, "Clip", 3, (const char *[]){q, rq_const(ex, base, "min", 1, &lo, 0, 0),
+                                                     rq_const(ex, base, "max", 1, &hi, 0, 0)});
+  free(m), free(d), free(h);
+  /* the last Cast writes the result's own name */
+  char cb[512];
+  snprintf(cb, sizeof cb, "%s/Cast", base);
+  char *nn = unique_node(ex, cb);
+  Onnx__NodeProto *cast = add_node(ex, "Cast", nn);
+  free(nn);
+  add_input(cast, q);
+  attr_int(cast, "to", yet);
+  const char *name = val_name(ex, y);
+  if (!name) {
+    char *fresh = unique_tensor(ex, base);
+    val_set(ex, y, fresh);
+    free(fresh);
+    name = val_name(ex, y);
+  }
+  add_output(cast, name);
+  return true;
+}
+
 static bool export_op(exporter *ex, nc_op *op)
 {
   const char *opname = nc_ident_str(nc_op_get_name(op));
@@ -480,6 +635,8 @@ static bool export_op(exporter *ex, nc_op *op)
   for (size_t i = 0; i < NC_COUNTOF(defs); i++)
     if (defs[i].onnx && !strcmp(defs[i].graph, opname))
       d = &defs[i];
+  if (!d && !strcmp(opname, "graph.requantize"))
+    return export_requantize(ex, op);
   if (!d)
     return nc_op_emit_error(op, "cannot be exported to ONNX (only graph dialect ops can)");
   if (ex->opset < d->since)

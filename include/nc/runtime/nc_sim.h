@@ -41,13 +41,14 @@ typedef enum nc_figure_kind {
   NC_FIGURE_INT,  /**< int64 */
   NC_FIGURE_REAL, /**< double */
   NC_FIGURE_TEXT, /**< a string */
+  NC_FIGURE_PAIR, /**< two int64s, i and j (a core's [x, y]) */
 } nc_figure_kind;
 
 /** One named value ("cycles_per_inference" = 1234). */
 typedef struct nc_figure {
   const char *key;
   nc_figure_kind kind;
-  int64_t i;
+  int64_t i, j;
   double r;
   const char *text;
 } nc_figure;
@@ -67,8 +68,15 @@ void nc_figures_reset(nc_figures *f);
 void nc_figures_set_int(nc_figures *f, const char *key, int64_t value);
 void nc_figures_set_real(nc_figures *f, const char *key, double value);
 void nc_figures_set_text(nc_figures *f, const char *key, const char *value);
+void nc_figures_set_pair(nc_figures *f, const char *key, int64_t first, int64_t second);
 /** Appends a per-core set and returns it (owned by f). */
 NC_KEEP nc_figures *nc_figures_add_core(nc_figures *f);
+/** Appends a per-link set (the `links` array, written only when there is
+ * one) and returns it (owned by f). */
+NC_KEEP nc_figures *nc_figures_add_link(nc_figures *f);
+/** Number of per-link sets and set i. */
+size_t nc_figures_num_links(const nc_figures *f);
+NC_KEEP const nc_figures *nc_figures_get_link(const nc_figures *f, size_t i);
 /** Number of figures and figure i (in the order they were first set). */
 size_t nc_figures_count(const nc_figures *f);
 NC_KEEP const nc_figure *nc_figures_get(const nc_figures *f, size_t i);

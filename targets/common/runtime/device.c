@@ -400,6 +400,8 @@ static void print_value(const nc_figure *it, FILE *out)
     fprintf(out, "%lld", (long long)it->i);
   else if (it->kind == NC_FIGURE_REAL)
     fprintf(out, "%.6g", it->r);
+  else if (it->kind == NC_FIGURE_PAIR)
+    fprintf(out, "(%lld, %lld)", (long long)it->i, (long long)it->j);
   else
     fputs(it->text, out);
 }

@@ -17,6 +17,8 @@ struct nc_figures {
   size_t n, cap;
   nc_figures **cores;
   size_t n_cores, cap_cores;
+  nc_figures **links;
+  size_t n_links, cap_links;
 };
 
 nc_figures *nc_figures_create(void) { return nc_rt_calloc(1, sizeof(nc_figures)); }
@@ -37,6 +39,9 @@ void nc_figures_reset(nc_figures *f)
   for (size_t i = 0; i < f->n_cores; i++)
     nc_figures_destroy(f->cores[i]);
   f->n_cores = 0;
+  for (size_t i = 0; i < f->n_links; i++)
+    nc_figures_destroy(f->links[i]);
+  f->n_links = 0;
 }
 
 void nc_figures_destroy(nc_figures *f)
@@ -46,6 +51,7 @@ void nc_figures_destroy(nc_figures *f)
   nc_figures_reset(f);
   free(f->items);
   free(f->cores);
+  free(f->links);
   free(f);
 }
 
@@ -97,6 +103,26 @@ nc_figures *nc_figures_add_core(nc_figures *f)
   return f->cores[f->n_cores++] = nc_figures_create();
 }
 
+nc_figures *nc_figures_add_link(nc_figures *f)
+{
+  if (f->n_links == f->cap_links) {
+    f->cap_links = f->cap_links ? 2 * f->cap_links : 16;
+    f->links = nc_rt_realloc(f->links, f->cap_links * sizeof *f->links);
+  }
+  return f->links[f->n_links++] = nc_figures_create();
+}
+
+void nc_figures_set_pair(nc_figures *f, const char *key, int64_t first, int64_t second)
+{
+  nc_figure *it = slot(f, key);
+  it->kind = NC_FIGURE_PAIR;
+  it->i = first;
+  it->j = second;
+}
+
+size_t nc_figures_num_links(const nc_figures *f) { return f ? f->n_links : 0; }
+const nc_figures *nc_figures_get_link(const nc_figures *f, size_t i) { return f && i < f->n_links ? f->links[i] : NULL; }
+
 size_t nc_figures_count(const nc_figures *f) { return f ? f->n : 0; }
 const nc_figure *nc_figures_get(const nc_figures *f, size_t i) { return f && i < f->n ? &f->items[i] : NULL; }
 size_t nc_figures_num_cores(const nc_figures *f) { return f ? f->n_cores : 0; }
@@ -134,6 +160,8 @@ static void write_object(const nc_figures *f, FILE *out, int indent)
     fputs(": ", out);
     if (it->kind == NC_FIGURE_INT)
       fprintf(out, "%lld", (long long)it->i);
+    else if (it->kind == NC_FIGURE_PAIR)
+      fprintf(out, "[%lld, %lld]", (long long)it->i, (long long)it->j);
     else if (it->kind == NC_FIGURE_REAL && isfinite(it->r))
       fprintf(out, "%.17g", it->r);
     else if (it->kind == NC_FIGURE_REAL)
@@ -148,6 +176,14 @@ static void write_object(const nc_figures *f, FILE *out, int indent)
       write_object(f->cores[i], out, indent + 4);
     }
     fprintf(out, "%s]", f->n_cores ? "\n  " : "");
+  }
+  if (f->n_links) {
+    fprintf(out, ",\n%*s\"links\": [", indent + 2, "");
+    for (size_t i = 0; i < f->n_links; i++) {
+      fprintf(out, "%s\n%*s", i ? "," : "", indent + 4, "");
+      write_object(f->links[i], out, indent + 4);
+    }
+    fputs("\n  ]", out);
   }
   fprintf(out, "\n%*s}", indent, "");
 }

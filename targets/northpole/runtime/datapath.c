@@ -268,10 +268,11 @@ static bool softmax_element(np_tile *t, int64_t e, uint32_t *operand, int64_t *m
   }
   for (int64_t j = 0; j < n; j++)
     sum += softmax_entry(t, t->in_data[0][row + j] - m);
-  int64_t num = softmax_entry(t, t->in_data[0][e] - m) * 127, q = sum > 0 ? num / sum : 0, rem = sum > 0 ? num % sum : 0;
+  int64_t num = softmax_entry(t, t->in_data[0][e] - m) * t->out_max, q = sum > 0 ? num / sum : 0,
+          rem = sum > 0 ? num % sum : 0; /* probabilities in 1 / out_max steps: 127, 7 or 1 */
   if (2 * rem > sum || (2 * rem == sum && (q & 1)))
     q++;
-  t->out_data[e] = (int8_t)(q > 127 ? 127 : q < 0 ? 0 : q);
+  t->out_data[e] = (int8_t)(q > t->out_max ? t->out_max : q < 0 ? 0 : q);
   return true;
 }
 
@@ -426,12 +427,26 @@ static bool conv_fast(np_tile *t, const window *g, const np_iter *it)
           }
         }
     }
-  NP_FOREACH_ELEMENT(it, e, {
-    int64_t ox = e % g->ow, oy = e / g->ow % g->oh, k = e / hw % m, kl = k - t->ch_lo;
-    int32_t acc = dot_i8(col + ((oy - oy0) * cols + ox - ox0) * kk, t->weights + kl * kk, kk);
-    t->out_data[e] = requantize(t, kl, acc);
-    t->computed[e] = 1;
-  })
+  /* each run of consecutive outputs: divide once at its start, then step (ox, oy, k) */
+  for (uint32_t b = 0; b < it->n_blocks; b++) {
+    const np_block *bk = &it->blocks[b];
+    for (int64_t i = 0; i < bk->count; i++) {
+      int64_t e0 = bk->start + i * bk->stride, e1 = e0 + bk->len;
+      if (e1 <= e0)
+        continue;
+      int64_t ox = e0 % g->ow, oy = e0 / g->ow % g->oh, kl = e0 / hw % m - t->ch_lo;
+      for (int64_t e = e0; e < e1; e++) {
+        int32_t acc = dot_i8(col + ((oy - oy0) * cols + ox - ox0) * kk, t->weights + kl * kk, kk);
+        t->out_data[e] = requantize(t, kl, acc);
+        if (++ox == g->ow) {
+          ox = 0;
+          if (++oy == g->oh)
+            oy = 0, kl = (kl + t->ch_lo + 1) % m - t->ch_lo;
+        }
+      }
+      memset(t->computed + e0, 1, (size_t)(e1 - e0));
+    }
+  }
   return true;
 }
 
@@ -462,6 +477,40 @@ static bool matmul_fast(np_tile *t, const np_iter *it)
   return true;
 }
 
+/* A residual add whose operands have all arrived: one validity check per run
+ * (memchr), then a loop without per-element branches on arrival. */
+static bool eltwise_fast(np_tile *t, const np_iter *it)
+{
+  for (uint32_t b = 0; b < it->n_blocks; b++) {
+    const np_block *bk = &it->blocks[b];
+    for (int64_t i = 0; i < bk->count && bk->len > 0; i++) {
+      int64_t e0 = bk->start + i * bk->stride;
+      if (memchr(t->valid[0] + e0, 0, (size_t)bk->len) || memchr(t->valid[1] + e0, 0, (size_t)bk->len))
+        return false;
+    }
+  }
+  const int8_t *restrict x0 = t->in_data[0], *restrict x1 = t->in_data[1];
+  int8_t *restrict y = t->out_data;
+  int64_t m0 = t->multiplier[0], m1 = t->multiplier[1], zp = t->zero_point;
+  int s0 = t->shift[0], s1 = t->shift[1];
+  int64_t floor_ = t->flags & NP_FLAG_RELU ? zp : INT64_MIN, lo = t->out_min, hi = t->out_max;
+  bool sub = t->flags & NP_FLAG_SUBTRACT;
+  for (uint32_t b = 0; b < it->n_blocks; b++) {
+    const np_block *bk = &it->blocks[b];
+    for (int64_t i = 0; i < bk->count && bk->len > 0; i++) {
+      int64_t e0 = bk->start + i * bk->stride, e1 = e0 + bk->len;
+      for (int64_t e = e0; e < e1; e++) {
+        int64_t r0 = round_shift((int64_t)x0[e] * m0, s0), r1 = round_shift((int64_t)x1[e] * m1, s1);
+        int64_t r = (sub ? r0 - r1 : r0 + r1) + zp;
+        r = r < floor_ ? floor_ : r;
+        y[e] = (int8_t)(r < lo ? lo : r > hi ? hi : r);
+      }
+      memset(t->computed + e0, 1, (size_t)bk->len);
+    }
+  }
+  return true;
+}
+
 bool np_compute_iteration(np_tile *t, const np_iter *it, uint32_t *operand, int64_t *missing)
 {
   window g = t->kind == NP_KIND_CONV || t->kind == NP_KIND_MAX_POOL || t->kind == NP_KIND_AVG_POOL ? window_of(t)
@@ -469,6 +518,8 @@ bool np_compute_iteration(np_tile *t, const np_iter *it, uint32_t *operand, int6
   if (t->kind == NP_KIND_CONV && conv_fast(t, &g, it))
     return true;
   if (t->kind == NP_KIND_MATMUL && matmul_fast(t, it))
+    return true;
+  if (t->kind == NP_KIND_ELTWISE && eltwise_fast(t, it))
     return true;
   NP_FOREACH_ELEMENT(it, e, {
     bool ok;

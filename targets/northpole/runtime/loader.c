@@ -302,8 +302,9 @@ static bool check_program(loader *l, np_sim *s, np_tile *t)
   for (uint32_t i = 0; i < t->n_instrs; i++) {
     np_instr *in = &t->prog[i];
     bool host = in->a == -1 && in->b == -1;
-    if (in->zero)
-      return bad(l, "instruction %u: the word after the opcode is %u, it must be 0", i, in->zero);
+    if (in->zero && !(in->op == NP_OP_SEND && in->zero < NP_NUM_NETS))
+      return bad(l, "instruction %u: the word after the opcode is %u, it must be 0%s", i, in->zero,
+                 in->op == NP_OP_SEND ? " (activation network) or 1 (partial-sum network)" : "");
     switch (in->op) {
     case NP_OP_RECV:
       if (in->c < 0 || in->c >= t->n_operands)
@@ -585,6 +586,7 @@ void np_sim_destroy(void *state, void *userData)
     free(s->streams[i].iters), free(s->streams[i].blocks);
   free(s->streams);
   free(s->tile_at);
+  np_noc_destroy(&s->noc);
   free(s->tiles);
   free(s->inputs);
   free(s->outputs);

@@ -50,7 +50,9 @@
  *   u32 n_instrs                then per instruction: u32 opcode, u32 0, i64 a, b, c, d
  *     NP_OP_RECV     a, b = source x, y (-1, -1: the host), c = operand, d = iteration
  *     NP_OP_COMPUTE  a, b = iterations [a, b)
- *     NP_OP_SEND     a, b = destination x, y (-1, -1: the host), c = iteration, d = bytes
+ *     NP_OP_SEND     a, b = destination x, y (-1, -1: the host), c = iteration, d = bytes;
+ *                    the word after the opcode is its network: 0 activations,
+ *                    1 partial sums (np_noc.h; separate links, same routes)
  *     NP_OP_WAIT     a = cycles
  *
  * NP_KIND_ELTWISE (a residual add) has two operands of the result's shape

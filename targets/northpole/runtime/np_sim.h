@@ -10,6 +10,7 @@
 #include "../../common/runtime/sim.h"
 #include "nc/runtime/nc_trace.h"
 #include "np_format.h"
+#include "np_noc.h"
 
 /** A set of flat element indices (see np_format.h). */
 typedef struct np_block {
@@ -134,6 +135,7 @@ typedef struct np_sim {
   np_stream *streams;
   int32_t *tile_at; /* rows x cols: the last tile placed on each core (-1: none); built by the first run */
   nc_trace *trace;  /* NULL: runs are not traced (nc_trace.h) */
+  np_noc noc;       /* the mesh links (noc.c); set up by the first run */
   /* last run */
   size_t batch;
   uint64_t total_cycles, first_end, last_end, latency;

@@ -11,13 +11,15 @@
  *            cycles, at least 1 (pooling and copies count one vector op per
  *            element read);
  *   send     the core's NoC port is busy ceil(bytes / link width) cycles;
- *            the message arrives hops x hop latency later (Manhattan hops;
- *            the host is one hop beyond the corner tile (0, 0));
+ *            the message follows its XY route on its network (activations
+ *            or partial sums), each link busy as long, queued behind the
+ *            messages that reserved the link first (noc.c); with free links
+ *            it arrives hops x hop latency after its last byte left (the
+ *            host is one hop beyond the corner tile (0, 0));
  *   recv     waits until the message has arrived;
  *   wait     the given cycles.
- * Link contention between different senders is not modelled. The host's
- * input link sends the input steps back to back, in order, to every tile
- * that receives them.
+ * The host's input link sends the input steps back to back, in order, to
+ * every tile that receives them, on the activation network from (0, 0).
  *
  * Events are processed in the order of the agents' clocks (the host and the
  * tiles, lowest first), which keeps the messages in flight few; the
@@ -99,13 +101,6 @@ static void trace_tracks(np_sim *s)
     snprintf(name, sizeof name, "core (%d, %d) %s", s->tiles[i].x, s->tiles[i].y, s->tiles[i].node);
     nc_trace_name_track(s->trace, 1, (int)i + 1, name);
   }
-}
-
-static uint64_t hops(const np_tile *t, int64_t x, int64_t y)
-{
-  if (x < 0) /* the host, beyond the corner (0, 0) */
-    return (uint64_t)(t->x + t->y + 1);
-  return (uint64_t)((t->x > x ? t->x - x : x - t->x) + (t->y > y ? t->y - y : y - t->y));
 }
 
 /* "In0[3, 4, 0]": a flat index in a tensor's coordinates (batch 1 dropped). */
@@ -375,7 +370,11 @@ static bool do_send(run_ctx *r, np_tile *t, size_t ti, const np_instr *in)
     t->out_live -= it->elements;
   const np_chip *chip = &r->s->chip;
   uint64_t serial = ceil_div((uint64_t)it->elements, chip->link_bytes_per_cycle);
-  uint64_t arrival = np_sat_add(np_sat_add(t->t, serial), hops(t, in->a, in->b) * chip->hop_latency_cycles);
+  uint64_t arrival = in->a < 0 /* the host, one hop beyond (0, 0) */
+                       ? np_sat_add(np_noc_send(&r->s->noc, (int)in->zero, t->x, t->y, 0, 0, t->t,
+                                                (uint64_t)it->elements), chip->hop_latency_cycles)
+                       : np_noc_send(&r->s->noc, (int)in->zero, t->x, t->y, in->a, in->b, t->t,
+                                     (uint64_t)it->elements);
   trace_span(r->s, ti, "send", in->a < 0 ? "send to the host" : "send", t->t, serial);
   t->t = np_sat_add(t->t, serial);
   if (t->last_send[in->c] == (int64_t)t->pc)
@@ -486,8 +485,9 @@ static void step_host(run_ctx *r)
     snprintf(name, sizeof name, "input to %s", t->node);
     nc_trace_complete(s->trace, 0, 0, "stream", name, r->h_t, serial, (int64_t)r->h_inf);
   }
+  m->arrival = np_noc_send(&s->noc, NP_NET_ACTIVATION, 0, 0, t->x, t->y, np_sat_add(r->h_t, s->chip.hop_latency_cycles),
+                           (uint64_t)what->elements);
   r->h_t = np_sat_add(r->h_t, serial);
-  m->arrival = np_sat_add(r->h_t, hops(t, -1, -1) * s->chip.hop_latency_cycles);
   post(t, m);
   if (++r->h_pos == r->n_sends) {
     r->h_pos = 0;
@@ -573,6 +573,9 @@ static bool np_sim_run(void *state, size_t batch, const void *const *inputs, voi
         s->tile_at[(size_t)t->y * s->chip.cols + (size_t)t->x] = (int32_t)i;
     }
   }
+  if (!s->noc.free_at)
+    np_noc_init(&s->noc, s->chip.rows, s->chip.cols, s->chip.link_bytes_per_cycle, s->chip.hop_latency_cycles);
+  np_noc_reset(&s->noc);
   plan_host(&r);
   if (s->trace)
     trace_tracks(s);
@@ -624,6 +627,34 @@ static bool np_sim_run(void *state, size_t batch, const void *const *inputs, voi
 
 /* --- figures -------------------------------------------------------------------------------------------------------- */
 
+/* Every link that carried data, network by network, row by row, and the
+ * busiest link's share of the run. */
+static void link_figures(const np_sim *s, nc_figures *f)
+{
+  static const char *const net_name[NP_NUM_NETS] = {"activation", "partial_sum"};
+  const np_noc *n = &s->noc;
+  uint64_t max_busy = 0;
+  for (int net = 0; n->free_at && net < NP_NUM_NETS; net++)
+    for (uint32_t y = 0; y < n->rows; y++)
+      for (uint32_t x = 0; x < n->cols; x++)
+        for (int d = 0; d < NP_NUM_DIRS; d++) {
+          uint64_t l = np_noc_link(n, net, x, y, d);
+          if (!n->bytes[l])
+            continue;
+          if (n->busy[l] > max_busy)
+            max_busy = n->busy[l];
+          int64_t tx = (int64_t)x + (d == NP_DIR_EAST) - (d == NP_DIR_WEST);
+          int64_t ty = (int64_t)y + (d == NP_DIR_SOUTH) - (d == NP_DIR_NORTH);
+          nc_figures *k = nc_figures_add_link(f);
+          nc_figures_set_pair(k, "from", x, y);
+          nc_figures_set_pair(k, "to", tx, ty);
+          nc_figures_set_text(k, "network", net_name[net]);
+          nc_figures_set_int(k, "bytes", (int64_t)n->bytes[l]);
+          nc_figures_set_int(k, "busy_cycles", (int64_t)n->busy[l]);
+        }
+  nc_figures_set_real(f, "max_link_utilization", s->total_cycles ? (double)max_busy / (double)s->total_cycles : 0);
+}
+
 static void np_sim_figures(const void *state, nc_figures *f, void *userData)
 {
   const np_sim *s = state;
@@ -652,6 +683,7 @@ static void np_sim_figures(const void *state, nc_figures *f, void *userData)
   nc_figures_set_int(f, "cores_total", (int64_t)cores);
   nc_figures_set_real(f, "used_roofline_bound_cycles",
                       (double)ch->macs_per_inference * per_mac / (double)s->n_tiles);
+  link_figures(s, f);
   for (size_t i = 0; i < s->n_tiles; i++) {
     const np_tile *t = &s->tiles[i];
     nc_figures *c = nc_figures_add_core(f);

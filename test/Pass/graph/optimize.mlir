@@ -1,14 +1,15 @@
-// graph-optimize, the named pipeline of the graph passes: shape inference,
+// graph-optimize, the named pipeline of the graph passes: QOperator to QDQ, shape inference,
 // canonicalize, constant folding, batch_norm folding, bias and activation
 // fusion, canonicalize, on every func.func.
 // RUN: nc-opt %s --graph-optimize --dump-pass-pipeline 2>&1 >/dev/null | FileCheck %s --check-prefix=PIPE --match-full-lines
-// PIPE: builtin.module(func.func(graph-shape-inference{refine-signature=true},canonicalize{max-iterations=10 max-num-rewrites=-1 region-simplify=normal test-convergence=false top-down=true},graph-constant-fold{dense-limit=16 size-limit=16777216},graph-fold-batchnorm,graph-fuse-activation{fuse-bias=true fuse-into-add=true},canonicalize{max-iterations=10 max-num-rewrites=-1 region-simplify=normal test-convergence=false top-down=true}))
+// PIPE: builtin.module(func.func(graph-qoperator-to-qdq,graph-shape-inference{refine-signature=true},canonicalize{max-iterations=10 max-num-rewrites=-1 region-simplify=normal test-convergence=false top-down=true},graph-constant-fold{dense-limit=16 size-limit=16777216},graph-fold-batchnorm,graph-fuse-activation{fuse-bias=true fuse-into-add=true},canonicalize{max-iterations=10 max-num-rewrites=-1 region-simplify=normal test-convergence=false top-down=true}))
 // RUN: nc-opt %s --pass-pipeline='builtin.module(func.func(graph-optimize{size-limit=64 fuse-activations=false}))' --dump-pass-pipeline 2>&1 >/dev/null | FileCheck %s --check-prefix=NESTED --match-full-lines
-// NESTED: builtin.module(func.func(graph-shape-inference{refine-signature=true},canonicalize{max-iterations=10 max-num-rewrites=-1 region-simplify=normal test-convergence=false top-down=true},graph-constant-fold{dense-limit=16 size-limit=64},graph-fold-batchnorm,canonicalize{max-iterations=10 max-num-rewrites=-1 region-simplify=normal test-convergence=false top-down=true}))
+// NESTED: builtin.module(func.func(graph-qoperator-to-qdq,graph-shape-inference{refine-signature=true},canonicalize{max-iterations=10 max-num-rewrites=-1 region-simplify=normal test-convergence=false top-down=true},graph-constant-fold{dense-limit=16 size-limit=64},graph-fold-batchnorm,canonicalize{max-iterations=10 max-num-rewrites=-1 region-simplify=normal test-convergence=false top-down=true}))
 // RUN: nc-opt --list-passes | FileCheck %s --check-prefix=LIST
 // LIST: graph-constant-fold
 // LIST-NEXT: graph-fold-batchnorm
 // LIST-NEXT: graph-fuse-activation
+// LIST-NEXT: graph-qoperator-to-qdq
 // LIST-NEXT: graph-quantize
 // LIST-NEXT: graph-set-input-shape
 // LIST-NEXT: graph-shape-inference

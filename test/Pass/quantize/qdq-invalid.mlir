@@ -17,7 +17,7 @@ func.func @zero_point(%x: tensor<1x2xf32>) -> tensor<1x2xf32> {
 func.func @uint8(%x: tensor<1x2xf32>) -> tensor<1x2xf32> {
   %s = graph.constant {value = dense<0.5> : tensor<f32>} : () -> tensor<f32>
   %z = graph.constant {value = dense<0> : tensor<ui8>} : () -> tensor<ui8>
-  // expected-error@+1 {{graph-quantize: this 'graph.quantize_linear' is not int8; nc takes pre-quantized activations as signed int8 with zero point 0}}
+  // expected-error@+1 {{graph-quantize: this 'graph.quantize_linear' is not int8; nc takes pre-quantized activations as signed int8 (or int4 / int2) with zero point 0}}
   %0 = graph.quantize_linear %x, %s, %z : (tensor<1x2xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x2xui8>
   %1 = graph.dequantize_linear %0, %s, %z : (tensor<1x2xui8>, tensor<f32>, tensor<ui8>) -> tensor<1x2xf32>
   return %1 : tensor<1x2xf32>
@@ -65,7 +65,7 @@ func.func @qoperator(%x: tensor<1x2xf32>) -> tensor<1x2xf32> {
   %z = graph.constant {value = dense<0> : tensor<i8>} : () -> tensor<i8>
   %w = graph.constant {value = dense<1> : tensor<2x2xi8>} : () -> tensor<2x2xi8>
   %0 = graph.quantize_linear %x, %s, %z : (tensor<1x2xf32>, tensor<f32>, tensor<i8>) -> tensor<1x2xi8>
-  // expected-error@+1 {{graph-quantize: 'graph.qlinear_matmul' of a quantized value: only DequantizeLinear may use a QuantizeLinear result (QDQ form); QOperator graphs (QLinearConv, QLinearMatMul, ConvInteger, MatMulInteger) are not compiled yet: export the model in QDQ form}}
+  // expected-error@+1 {{graph-quantize: 'graph.qlinear_matmul' of a quantized value: only DequantizeLinear may use a QuantizeLinear result (QDQ form); run graph-optimize (graph-qoperator-to-qdq) first, which rewrites QLinearConv and QLinearMatMul into that form}}
   %1 = graph.qlinear_matmul %0, %s, %z, %w, %s, %z, %s, %z : (tensor<1x2xi8>, tensor<f32>, tensor<i8>, tensor<2x2xi8>, tensor<f32>, tensor<i8>, tensor<f32>, tensor<i8>) -> tensor<1x2xi8>
   %2 = graph.dequantize_linear %1, %s, %z : (tensor<1x2xi8>, tensor<f32>, tensor<i8>) -> tensor<1x2xf32>
   return %2 : tensor<1x2xf32>

@@ -9,11 +9,11 @@ mobile (squeeze-and-excitation) blocks, exported by torch.onnx at opset 13
   the channels, SiLU, sigmoid, tanh, leaky relu, a standalone relu6, max
   pool, flatten, fully connected, softmax.
 Writes OUT/model.onnx, OUT/calib.npy [4, 3, 8, 8] and OUT/x.npy [1, 3, 8, 8]."""
-import os
 import sys
 
-import numpy as np
 import torch
+
+import model_files
 
 
 class Acts(torch.nn.Module):
@@ -51,15 +51,7 @@ class Acts(torch.nn.Module):
 
 
 def main():
-    out = sys.argv[1]
-    os.makedirs(out, exist_ok=True)
-    torch.manual_seed(0)
-    model = Acts().eval()
-    x = torch.randn(1, 3, 8, 8)
-    torch.onnx.export(model, x, os.path.join(out, "model.onnx"), opset_version=13)
-    rng = np.random.RandomState(0)
-    np.save(os.path.join(out, "calib.npy"), rng.randn(4, 3, 8, 8).astype(np.float32))
-    np.save(os.path.join(out, "x.npy"), rng.randn(1, 3, 8, 8).astype(np.float32))
+    model_files.write(sys.argv[1], Acts, (3, 8, 8))
 
 
 if __name__ == "__main__":

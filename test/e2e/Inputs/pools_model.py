@@ -10,11 +10,11 @@ seed), plus calibration inputs and one test image:
   average pool -> flatten -> linear.
 Writes OUT/model.onnx, OUT/calib.npy [4, 3, 12, 12], OUT/x.npy [1, 3, 12, 12]
 and OUT/expected.npy (torch's float output on x)."""
-import os
 import sys
 
-import numpy as np
 import torch
+
+import model_files
 
 
 class Pools(torch.nn.Module):
@@ -39,19 +39,8 @@ class Pools(torch.nn.Module):
 
 
 def main():
-    out = sys.argv[1]
-    os.makedirs(out, exist_ok=True)
-    torch.manual_seed(0)
-    model = Pools().eval()
-    x = torch.randn(1, 3, 12, 12)
-    torch.onnx.export(model, x, os.path.join(out, "model.onnx"), opset_version=13, input_names=["image"],
-                      output_names=["logits"], dynamic_axes={"image": {0: "batch"}, "logits": {0: "batch"}})
-    rng = np.random.RandomState(0)
-    np.save(os.path.join(out, "calib.npy"), rng.randn(4, 3, 12, 12).astype(np.float32))
-    x = rng.randn(1, 3, 12, 12).astype(np.float32)
-    np.save(os.path.join(out, "x.npy"), x)
-    with torch.no_grad():
-        np.save(os.path.join(out, "expected.npy"), model(torch.from_numpy(x)).numpy())
+    model_files.write(sys.argv[1], Pools, (3, 12, 12), expected=True, input_names=["image"], output_names=["logits"],
+                      dynamic_axes={"image": {0: "batch"}, "logits": {0: "batch"}})
 
 
 if __name__ == "__main__":

@@ -6,11 +6,11 @@ calibration inputs and one test image:
   result with a relu (residual add), a subtraction of two branches, flatten,
   fully connected.
 Writes OUT/model.onnx, OUT/calib.npy [4, 3, 8, 8] and OUT/x.npy [1, 3, 8, 8]."""
-import os
 import sys
 
-import numpy as np
 import torch
+
+import model_files
 
 
 class Residual(torch.nn.Module):
@@ -31,15 +31,7 @@ class Residual(torch.nn.Module):
 
 
 def main():
-    out = sys.argv[1]
-    os.makedirs(out, exist_ok=True)
-    torch.manual_seed(0)
-    model = Residual().eval()
-    x = torch.randn(1, 3, 8, 8)
-    torch.onnx.export(model, x, os.path.join(out, "model.onnx"), opset_version=13)
-    rng = np.random.RandomState(0)
-    np.save(os.path.join(out, "calib.npy"), rng.randn(4, 3, 8, 8).astype(np.float32))
-    np.save(os.path.join(out, "x.npy"), rng.randn(1, 3, 8, 8).astype(np.float32))
+    model_files.write(sys.argv[1], Residual, (3, 8, 8))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,80 @@
+/* noc.c: the NorthPole network on chip, kept out of the datapath.
+ *
+ * A message follows its dimension-ordered route (along x, then along y),
+ * cut-through: its head moves one hop per hop latency, and each link it
+ * crosses is busy ceil(bytes / link width) cycles. A link that is already
+ * reserved delays the head until it is free, so flows that share a link
+ * serialise and flows on disjoint links do not interact. Reservations are
+ * first come, first served in the order the simulator issues the sends
+ * (by the sender's clock, ties by tile index: see sim.c), which makes every
+ * run reproducible. Activations and partial sums have separate links.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../common/runtime/rt_util.h"
+#include "np_noc.h"
+
+void np_noc_init(np_noc *n, uint32_t rows, uint32_t cols, uint32_t link_bytes_per_cycle, uint32_t hop_latency_cycles)
+{
+  memset(n, 0, sizeof *n);
+  n->rows = rows, n->cols = cols;
+  n->link_bytes_per_cycle = link_bytes_per_cycle ? link_bytes_per_cycle : 1;
+  n->hop_latency_cycles = hop_latency_cycles;
+  uint64_t links = np_noc_num_links(n);
+  n->free_at = nc_rt_calloc(links ? links : 1, sizeof *n->free_at);
+  n->bytes = nc_rt_calloc(links ? links : 1, sizeof *n->bytes);
+  n->busy = nc_rt_calloc(links ? links : 1, sizeof *n->busy);
+}
+
+void np_noc_destroy(np_noc *n)
+{
+  free(n->free_at), free(n->bytes), free(n->busy);
+  n->free_at = n->bytes = n->busy = NULL;
+}
+
+uint64_t np_noc_num_links(const np_noc *n) { return (uint64_t)NP_NUM_NETS * n->rows * n->cols * NP_NUM_DIRS; }
+
+void np_noc_reset(np_noc *n)
+{
+  uint64_t links = np_noc_num_links(n);
+  memset(n->free_at, 0, links * sizeof *n->free_at);
+  memset(n->bytes, 0, links * sizeof *n->bytes);
+  memset(n->busy, 0, links * sizeof *n->busy);
+}
+
+uint64_t np_noc_link(const np_noc *n, int net, uint32_t x, uint32_t y, int dir)
+{
+  return (((uint64_t)net * n->rows + y) * n->cols + x) * NP_NUM_DIRS + (uint64_t)dir;
+}
+
+uint64_t np_noc_hops(int64_t sx, int64_t sy, int64_t dx, int64_t dy)
+{
+  return (uint64_t)(sx > dx ? sx - dx : dx - sx) + (uint64_t)(sy > dy ? sy - dy : dy - sy);
+}
+
+static uint64_t sat_add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+
+static int inside(const np_noc *n, int64_t x, int64_t y) { return x >= 0 && y >= 0 && x < n->cols && y < n->rows; }
+
+uint64_t np_noc_send(np_noc *n, int net, int64_t sx, int64_t sy, int64_t dx, int64_t dy, uint64_t t, uint64_t bytes)
+{
+  uint64_t serial = (bytes + n->link_bytes_per_cycle - 1) / n->link_bytes_per_cycle;
+  uint64_t hops = np_noc_hops(sx, sy, dx, dy);
+  if (net < 0 || net >= NP_NUM_NETS || !inside(n, sx, sy) || !inside(n, dx, dy))
+    return sat_add(sat_add(t, serial), hops * n->hop_latency_cycles);
+  uint64_t head = t; /* when the head reaches the next link */
+  int64_t x = sx, y = sy;
+  while (x != dx || y != dy) {
+    int dir = x != dx ? (dx > x ? NP_DIR_EAST : NP_DIR_WEST) : (dy > y ? NP_DIR_SOUTH : NP_DIR_NORTH);
+    uint64_t l = np_noc_link(n, net, (uint32_t)x, (uint32_t)y, dir);
+    uint64_t start = head > n->free_at[l] ? head : n->free_at[l];
+    n->free_at[l] = sat_add(start, serial);
+    n->busy[l] = sat_add(n->busy[l], serial);
+    n->bytes[l] = sat_add(n->bytes[l], bytes);
+    head = sat_add(start, n->hop_latency_cycles);
+    x += dir == NP_DIR_EAST ? 1 : dir == NP_DIR_WEST ? -1 : 0;
+    y += dir == NP_DIR_SOUTH ? 1 : dir == NP_DIR_NORTH ? -1 : 0;
+  }
+  return sat_add(head, serial);
+}
