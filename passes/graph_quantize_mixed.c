@@ -296,8 +296,9 @@ void gq_mixed_print(size_t n, nc_op *const *layers, const int *bits, const gq_mi
           r->accuracy ? "drop@2 pt" : "drop@2 dB");
   for (size_t k = 0; k < n; k++) {
     const gq_mixed_layer *L = &r->layers[k];
-    char name[256], d4[32] = "-", d2[32] = "-";
-    gp_name_hint(nc_op_get_result(layers[k], 0), "", "", name, sizeof name);
+    char name[256], fallback[64], d4[32] = "-", d2[32] = "-";
+    snprintf(fallback, sizeof fallback, "#%zu %s", k, nc_ident_str(nc_op_get_name(layers[k]))); /* no location name */
+    gp_name_hint(nc_op_get_result(layers[k], 0), "", fallback, name, sizeof name);
     if (!isnan(L->drop[0]))
       snprintf(d4, sizeof d4, "%.2f", L->drop[0]);
     if (!isnan(L->drop[1]))
