@@ -228,6 +228,7 @@ bool gq_mixed_choose(nc_op *func, const nc_tensor *view, int64_t samples, int64_
 
   /* 2. greedy: the most cycles saved per unit of sensitivity first */
   double eps = 1e-3;
+  metric chosen = base;
   while (ok && base_ok) {
     size_t best = SIZE_MAX;
     double best_score = -1, best_gain = 0;
@@ -250,13 +251,11 @@ bool gq_mixed_choose(nc_op *func, const nc_tensor *view, int64_t samples, int64_
     if (ok && !within(&s, &m, ref.accuracy)) {
       cur[best] = was;
       pass[best] = width_index(was); /* frozen */
+    } else if (ok) {
+      chosen = m;
     }
   }
 
-  /* the chosen widths, measured once more for the report */
-  metric chosen = base;
-  if (ok && memcmp(cur, bits, n * sizeof *cur))
-    ok = run_trial(&s, cur, &chosen);
   if (ok) {
     res->base_accuracy = base.accuracy, res->base_sqnr = base.sqnr;
     res->chosen_accuracy = chosen.accuracy, res->chosen_sqnr = chosen.sqnr;
