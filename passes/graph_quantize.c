@@ -430,45 +430,6 @@ static nc_value *add_blob(rewrite *rw, nc_op *before, const nc_tensor *t, nc_typ
                       loc);
 }
 
-/* Mixed precision's trials quantize each layer's weights once per width. */
-typedef struct gq_wentry {
-  nc_op *op;
-  int bits;
-  nc_attr *w;  /* the constant's value */
-  double *sw;  /* the per-channel scales */
-} gq_wentry;
-
-typedef struct gq_wcache {
-  gq_wentry *e;
-  size_t n, cap;
-} gq_wcache;
-
-static gq_wentry *wcache_find(gq_wcache *c, nc_op *op, int bits)
-{
-  for (size_t i = 0; i < c->n; i++)
-    if (c->e[i].op == op && c->e[i].bits == bits)
-      return &c->e[i];
-  return NULL;
-}
-
-static void wcache_add(gq_wcache *c, nc_op *op, int bits, nc_attr *w, const double *sw, int64_t channels)
-{
-  if (c->n == c->cap) {
-    c->cap = c->cap ? 2 * c->cap : 16;
-    c->e = nc_xrealloc(c->e, c->cap * sizeof *c->e);
-  }
-  double *copy = nc_xmalloc((size_t)(channels + 1) * sizeof *copy);
-  memcpy(copy, sw, (size_t)channels * sizeof *copy);
-  c->e[c->n++] = (gq_wentry){op, bits, w, copy};
-}
-
-static void wcache_free(gq_wcache *c)
-{
-  for (size_t i = 0; i < c->n; i++)
-    free(c->e[i].sw);
-  free(c->e);
-}
-
 static nc_value *add_scalar(rewrite *rw, nc_op *before, nc_type *elt, const void *data, size_t size, nc_location loc)
 {
   nc_type *type = nc_type_tensor(rw->ctx, 0, NULL, elt, NULL);
@@ -605,7 +566,7 @@ static nc_value *quantize_weights(rewrite *rw, nc_op *op, layer_data *Lp, int bi
   nc_type *elt = nc_type_integer(rw->ctx, (unsigned)bits, NC_SIGNLESS);
   const char *name = nc_ident_str(nc_op_get_name(op));
   nc_location loc = nc_op_get_loc(op);
-  gq_wentry *hit = rw->cache ? wcache_find(rw->cache, op, bits) : NULL;
+  gq_wentry *hit = rw->cache ? gq_wcache_find(rw->cache, op, bits) : NULL;
   if (hit) {
     memcpy(sw, hit->sw, (size_t)L.channels * sizeof *sw);
     return add_constant(rw, op, hit->w, loc);
@@ -671,7 +632,7 @@ static nc_value *quantize_weights(rewrite *rw, nc_op *op, layer_data *Lp, int bi
                           loc);
   nc_tensor_destroy(wq);
   if (rw->cache)
-    wcache_add(rw->cache, op, bits, nc_op_get_attr_str(nc_value_get_defining_op(wv), "value"), sw, C);
+    gq_wcache_add(rw->cache, op, bits, nc_op_get_attr_str(nc_value_get_defining_op(wv), "value"), sw, C);
   return wv;
 }
 
@@ -805,22 +766,7 @@ static bool quantize_eltwise(rewrite *rw, nc_op *op, const qval *a, const qval *
 
 /* --- the pass ----------------------------------------------------------------------------------------------- */
 
-/* What the checks and the calibration found: the ops to rewrite, the
- * layers, the model's own scales. The real rewrite and mixed precision's
- * trials both build the integer graph from it. */
-typedef struct plan {
-  nc_context *ctx;
-  nc_op *func, *ret;
-  nc_block *block;
-  nc_value *arg;
-  size_t n_ops, n_layers;
-  nc_op **ops, **layers;
-  int *kinds;
-  float *given, in_given; /* the model's own scales (QDQ; 0: none) */
-  double in_max;          /* the input's calibrated range */
-} plan;
-
-static void rewrite_init(rewrite *rw, const plan *p)
+void gq_rewrite_init(rewrite *rw, const gq_plan *p)
 {
   nc_context *ctx = p->ctx;
   *rw = (rewrite){ctx, nc_type_integer(ctx, 8, NC_SIGNLESS), nc_type_integer(ctx, 32, NC_SIGNLESS),
@@ -829,7 +775,7 @@ static void rewrite_init(rewrite *rw, const plan *p)
   rw->vals = nc_xcalloc(p->n_ops + 2, sizeof *rw->vals);
 }
 
-static void rewrite_free(rewrite *rw)
+void gq_rewrite_free(rewrite *rw)
 {
   gq_map_free(&rw->map);
   free(rw->vals);
@@ -838,7 +784,7 @@ static void rewrite_free(rewrite *rw)
 /* 3. the integer graph, op by op beside the float one (layer l at width
  * lbits[l], its output scale from max_abs[l] unless the model gives one);
  * 4. the results go back to f32. The float ops stay (dead) for the caller. */
-static bool rewrite_graph(const plan *p, rewrite *rw, const int *lbits, const double *max_abs)
+bool gq_rewrite_graph(const gq_plan *p, rewrite *rw, const int *lbits, const double *max_abs)
 {
   bool ok = true;
   nc_value *arg = p->arg;
@@ -916,105 +862,6 @@ static bool rewrite_graph(const plan *p, rewrite *rw, const int *lbits, const do
   return ok;
 }
 
-/* Mixed precision's trials: the integer graph is built in the function
- * itself, run in the interpreter, then erased again (every op that was not
- * there before, the results put back), so nothing is copied or re-read. */
-typedef struct trial_state {
-  const plan *p;
-  const nc_tensor *view;
-  const double *ranges[3]; /* each layer's range at 8, 4 and 2 bits */
-  gq_map orig;             /* the function's ops before any trial */
-  gq_wcache cache;
-} trial_state;
-
-static bool trial(const int *bits, nc_tensor **out, void *user)
-{
-  trial_state *t = user;
-  const plan *p = t->p;
-  size_t n_ret = nc_op_get_num_operands(p->ret);
-  nc_value **saved = nc_xcalloc(n_ret + 1, sizeof *saved);
-  for (size_t r = 0; r < n_ret; r++)
-    saved[r] = nc_op_get_operand(p->ret, r);
-  double *max_abs = nc_xcalloc(p->n_layers + 1, sizeof *max_abs);
-  for (size_t k = 0; k < p->n_layers; k++)
-    max_abs[k] = t->ranges[bits[k] == 8 ? 0 : bits[k] == 4 ? 1 : 2][k];
-  rewrite rw;
-  rewrite_init(&rw, p);
-  rw.cache = &t->cache;
-  bool ok = rewrite_graph(p, &rw, bits, max_abs);
-  rewrite_free(&rw);
-  *out = NULL;
-  if (ok) {
-    nc_interp *it = nc_interp_create(p->func);
-    size_t n_out = 0;
-    nc_tensor **res = NULL;
-    ok = it && nc_interp_run(it, 1, &t->view, &n_out, &res) && n_out > 0;
-    if (ok) {
-      *out = res[0];
-      res[0] = NULL;
-    }
-    nc_interp_outputs_destroy(n_out, res);
-    nc_interp_destroy(it);
-  }
-  for (size_t r = 0; r < n_ret; r++) /* undo: users before producers */
-    nc_op_set_operand(p->ret, r, saved[r]);
-  for (nc_op *op = nc_op_get_prev(p->ret), *prev; op; op = prev) {
-    prev = nc_op_get_prev(op);
-    if (gq_map_get(&t->orig, op) == SIZE_MAX)
-      nc_op_erase(op);
-  }
-  free(saved);
-  free(max_abs);
-  return ok;
-}
-
-/* graph-quantize{mixed}: calibrates at every width (mse's clip depends on
- * it), then lets graph_quantize_mixed.c choose lbits by trials. */
-static bool choose_widths(nc_pass *pass, plan *p, const nc_tensor *view, int64_t samples, int64_t total,
-                          const bool *is_conv, int *lbits, gq_mixed_result *res)
-{
-  size_t n = p->n_layers;
-  int *b4 = nc_xcalloc(n + 1, sizeof *b4), *qmax = nc_xcalloc(n + 1, sizeof *qmax);
-  bool *candidate = nc_xcalloc(n + 1, sizeof *candidate);
-  double *ranges[3] = {NULL, NULL, NULL};
-  bool ok = gq_layer_bits(p->func, 4, nc_pass_get_option_string(pass, "overrides"), n, p->layers, is_conv, b4);
-  for (size_t k = 0; ok && k < n; k++) /* searched: what --precision=4 would narrow, not the model's own widths */
-    candidate[k] = is_conv[k] && b4[k] != lbits[k] && !gq_qdq_model_bits(nc_op_get_result(p->layers[k], 0));
-  gq_calib_method method = GQ_CALIB_MAXABS;
-  gq_calib_method_parse(nc_pass_get_option_string(pass, "method"), &method);
-  double pct = strtod(nc_pass_get_option_string(pass, "percentile"), NULL), in_max = 0;
-  for (int w = 0; ok && w < 3; w++) {
-    ranges[w] = nc_xcalloc(n + 1, sizeof *ranges[w]);
-    if (w > 0 && method != GQ_CALIB_MSE) { /* maxabs and percentile do not depend on the width */
-      memcpy(ranges[w], ranges[0], n * sizeof *ranges[w]);
-      continue;
-    }
-    for (size_t k = 0; k < n; k++)
-      qmax[k] = w == 0 ? 127 : w == 1 ? 7 : 1;
-    ok = gq_calibrate_method(p->func, view, n, p->layers, qmax, method, pct, ranges[w], w == 0 ? &p->in_max : &in_max);
-  }
-  for (size_t k = 0; ok && k < n; k++)
-    for (int w = 0; ok && w < 3; w++)
-      if (!isfinite(ranges[w][k]))
-        ok = nc_op_emit_error(p->layers[k], "graph-quantize: the result of '%s' is not finite on the calibration "
-                              "data", nc_ident_str(nc_op_get_name(p->layers[k])));
-  trial_state t = {p, view, {ranges[0], ranges[1], ranges[2]}, {0}, {0}};
-  gq_map_init(&t.orig, p->n_ops + 1);
-  for (size_t k = 0; k < p->n_ops; k++)
-    gq_map_put(&t.orig, p->ops[k], k);
-  const state *st = nc_pass_get_state(pass);
-  ok = ok &&
-       gq_mixed_choose(p->func, view, samples, total, n, p->layers, candidate, &st->budget, trial, &t, lbits, res);
-  gq_map_free(&t.orig);
-  wcache_free(&t.cache);
-  free(b4);
-  free(qmax);
-  free(candidate);
-  for (int w = 0; w < 3; w++)
-    free(ranges[w]);
-  return ok;
-}
-
 static bool quantize_func(nc_pass *pass, nc_op *func, const state *st)
 {
   const nc_tensor *calib = st->calib;
@@ -1084,7 +931,7 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const state *st)
                                                                   : lbits[k];
 
   /* 2. scales: the model's own (QDQ), else calibration: max |x| of the input and of each layer's result */
-  plan p = {ctx, func, ret, block, arg, n_ops, n_layers, ops, layers, kinds, NULL, 0, 0};
+  gq_plan p = {ctx, func, ret, block, arg, n_ops, n_layers, ops, layers, kinds, NULL, 0, 0};
   double *max_abs = nc_xcalloc(n_layers + 1, sizeof *max_abs);
   p.given = nc_xcalloc(n_layers + 1, sizeof *p.given);
   nc_op *uncovered = NULL; /* the first layer without a model scale */
@@ -1123,7 +970,10 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const state *st)
   if (ok && mixed) {
     nc_tensor all;
     int64_t total = gq_calibration_view(func, arg, calib, path, 0, &all);
-    have_mixed = ok = choose_widths(pass, &p, &view, samples, total, is_conv, lbits, &mres);
+    gq_mixed_options mo = {nc_pass_get_option_string(pass, "overrides"), GQ_CALIB_MAXABS,
+                           strtod(nc_pass_get_option_string(pass, "percentile"), NULL), &st->budget};
+    gq_calib_method_parse(nc_pass_get_option_string(pass, "method"), &mo.method);
+    have_mixed = ok = gq_mixed_widths(&p, &mo, &view, samples, total, is_conv, lbits, &mres);
     if (ok)
       gq_mixed_print(n_layers, layers, lbits, &mres);
   }
@@ -1147,8 +997,8 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const state *st)
 
   /* 3. and 4. the integer graph, op by op beside the float one; the results back to f32 */
   rewrite rw;
-  rewrite_init(&rw, &p);
-  ok = ok && rewrite_graph(&p, &rw, lbits, max_abs);
+  gq_rewrite_init(&rw, &p);
+  ok = ok && gq_rewrite_graph(&p, &rw, lbits, max_abs);
   const char *report = nc_pass_get_option_string(pass, "report");
   if (ok && *report && samples == 0)
     ok = nc_op_emit_error(func, "graph-quantize: the quant report (report=FILE, --quant-report) measures on the "
@@ -1181,7 +1031,7 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const state *st)
     nc_pass_stat_add(pass, 1, (uint64_t)samples);
   }
   gq_mixed_result_free(&mres);
-  rewrite_free(&rw);
+  gq_rewrite_free(&rw);
   free(max_abs);
   free(p.given);
   free(lbits);

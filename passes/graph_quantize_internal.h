@@ -146,7 +146,55 @@ bool gq_bits_valid(int64_t bits);
 bool gq_layer_bits(NC_KEEP nc_op *func, int64_t bits, const char *overrides, size_t n, nc_op *const *layers,
                    const bool *is_conv, int *out);
 
-/* --- mixed precision (graph_quantize_mixed.c) --- */
+/* --- the rewrite as a whole (graph_quantize.c), for mixed precision's trials --- */
+
+/** What the checks and the calibration found: the ops to rewrite, the
+ * layers, the model's own scales. The real rewrite and mixed precision's
+ * trials both build the integer graph from it. */
+typedef struct gq_plan {
+  nc_context *ctx;
+  nc_op *func, *ret;
+  nc_block *block;
+  nc_value *arg;
+  size_t n_ops, n_layers;
+  nc_op **ops, **layers; /**< every op before the return; the quantized layers among them */
+  int *kinds;            /**< per op, graph_quantize.c's op_kind */
+  float *given, in_given; /**< the model's own scales (QDQ; 0: none) */
+  double in_max;          /**< the input's calibrated range */
+} gq_plan;
+
+/** Starts a rewrite of p's function (free with gq_rewrite_free). */
+void gq_rewrite_init(rewrite *rw, NC_KEEP const gq_plan *p);
+/** Frees what gq_rewrite_init allocated (not the ops built). */
+void gq_rewrite_free(rewrite *rw);
+/** Builds the integer graph beside the float one (layer l at width
+ * lbits[l], its output scale from the range max_abs[l] unless the model
+ * gives one) and points the results at it, dequantized to f32; the float
+ * ops stay, dead. False after an error at an op. */
+bool gq_rewrite_graph(NC_KEEP const gq_plan *p, rewrite *rw, const int *lbits, const double *max_abs);
+
+/** One layer's weights quantized at one width, kept across trials. */
+typedef struct gq_wentry {
+  NC_KEEP nc_op *op;
+  int bits;
+  NC_KEEP nc_attr *w; /**< the constant's value */
+  double *sw;         /**< the per-channel scales (owned) */
+} gq_wentry;
+
+/** The weights of mixed precision's trials (rewrite.cache). */
+typedef struct gq_wcache {
+  gq_wentry *e;
+  size_t n, cap;
+} gq_wcache;
+
+/** The entry of (op, bits), or NULL. */
+NC_KEEP gq_wentry *gq_wcache_find(gq_wcache *c, NC_KEEP nc_op *op, int bits);
+/** Keeps w and a copy of sw[0..channels) for (op, bits). */
+void gq_wcache_add(gq_wcache *c, NC_KEEP nc_op *op, int bits, NC_KEEP nc_attr *w, const double *sw, int64_t channels);
+/** Frees the entries (not the attributes, which the context owns). */
+void gq_wcache_free(gq_wcache *c);
+
+/* --- mixed precision (graph_quantize_trial.c: trials; graph_quantize_mixed.c: the search) --- */
 
 /** The budget of graph-quantize{mixed}: the chosen widths must keep the
  * network's output within it on the calibration samples. */
@@ -193,6 +241,22 @@ typedef struct gq_mixed_result {
 bool gq_mixed_choose(NC_KEEP nc_op *func, NC_KEEP const nc_tensor *view, int64_t samples, int64_t total, size_t n,
                      nc_op *const *layers, const bool *candidate, NC_KEEP const gq_mixed_budget *budget,
                      gq_trial_fn trial, void *userData, int *bits, gq_mixed_result *res);
+
+/** graph-quantize's options mixed precision reads. */
+typedef struct gq_mixed_options {
+  const char *overrides;
+  gq_calib_method method;
+  double percentile;
+  NC_KEEP const gq_mixed_budget *budget;
+} gq_mixed_options;
+
+/** Mixed precision for p's function: calibrates at each width (mse's clip
+ * depends on it; sets p->in_max), then chooses lbits[] (in: the 8-bit
+ * widths with overrides; out: the chosen ones) by trials that quantize the
+ * function in memory, run it on `view` and undo it. is_conv[k]: layer k is
+ * a conv / gemm / matmul, as gq_layer_bits takes it. False after an error. */
+bool gq_mixed_widths(gq_plan *p, NC_KEEP const gq_mixed_options *o, NC_KEEP const nc_tensor *view, int64_t samples,
+                     int64_t total, const bool *is_conv, int *lbits, gq_mixed_result *res);
 
 /** Prints the chosen widths as a table on stderr. */
 void gq_mixed_print(size_t n, nc_op *const *layers, const int *bits, NC_KEEP const gq_mixed_result *res);

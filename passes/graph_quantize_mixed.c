@@ -5,7 +5,7 @@
  * halving on NorthPole), but layers differ widely in how much a narrow width
  * costs the network, and only measuring tells. So the choice is made by
  * trials: the quantized graph at candidate widths runs in the reference
- * interpreter on the calibration samples (graph_quantize.c quantizes in
+ * interpreter on the calibration samples (graph_quantize_trial.c quantizes in
  * memory and undoes it), and its output is compared with the float model's:
  * accuracy against labels when there are some, else the SQNR of the output.
  *   1. each searched layer alone at 4, then at 2 bits: its sensitivity (the
