@@ -54,6 +54,7 @@ typedef struct run_ctx {
   uint64_t h_t;
   uint64_t *out_end;    /* per inference: when its last output element arrived */
   int64_t *out_missing; /* per inference: output elements not yet received */
+  size_t n_complete;    /* inferences whose outputs all arrived (progress) */
 } run_ctx;
 
 static bool sched_error(run_ctx *r, const char *fmt, ...) NC_RT_PRINTF(2, 3);
@@ -385,6 +386,8 @@ static bool do_send(run_ctx *r, np_tile *t, size_t ti, const np_instr *in)
     int8_t *dst = r->outputs[t->output_index] + t->inference * n;
     NP_FOREACH_ELEMENT(it, e, { dst[e] = t->out_data[e]; })
     r->out_missing[t->inference] -= it->elements;
+    if (!r->out_missing[t->inference] && r->s->progress)
+      r->s->progress(++r->n_complete, r->batch, r->s->progress_data);
     if (arrival > r->out_end[t->inference])
       r->out_end[t->inference] = arrival;
     return true;
@@ -705,6 +708,21 @@ static void np_sim_set_trace(void *state, nc_trace *trace, void *userData)
   ((np_sim *)state)->trace = trace;
 }
 
+static void np_sim_set_progress(void *state, nc_sim_progress_fn progress, void *progressData, void *userData)
+{
+  (void)userData;
+  ((np_sim *)state)->progress = progress;
+  ((np_sim *)state)->progress_data = progressData;
+}
+
+/* The report's northpole views (docs/reports.md): how busy each core's MAC array is, and the
+ * traffic each layer puts on the mesh. */
+static const char report_views[] =
+  "[{\"kind\": \"heatmap\", \"figure\": \"mac_utilisation\", \"title\": \"MAC array utilisation\", "
+  "\"note\": \"per core: its MACs over its MAC rate times the run's cycles\"},"
+  " {\"kind\": \"layer_bars\", \"figure\": \"bytes_sent\", \"title\": \"Bytes each layer sends on the mesh\", "
+  "\"note\": \"the sum over the layer's cores, whole run\"}]";
+
 const nc_target_sim nc_target_sim_northpole = {
   .name = "northpole",
   .load = np_sim_load,
@@ -712,4 +730,6 @@ const nc_target_sim nc_target_sim_northpole = {
   .figures = np_sim_figures,
   .destroy = np_sim_destroy,
   .set_trace = np_sim_set_trace,
+  .set_progress = np_sim_set_progress,
+  .report_views = report_views,
 };
