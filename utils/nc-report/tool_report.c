@@ -119,7 +119,7 @@ bool nc_tool_report_page(const char *tool, const char *dir, const char *const *a
   else
     fprintf(stderr, "%s: wrote the report %s/index.html\n", tool, dir);
   free(stats);
-  return rc == 0;
+  return rc <= 0; /* without a Python the figures are still there, and the note says how to draw them */
 }
 
 /* --- progress ------------------------------------------------------------------------------------------------------- */

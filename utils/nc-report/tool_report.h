@@ -15,7 +15,8 @@ char *nc_tool_report_path(const char *dir, const char *name);
  * prints a note naming the .dot file (false). */
 bool nc_tool_report_render_dot(const char *tool, const char *dot, const char *svg);
 /* Writes DIR/index.html with nc_report.py from DIR/stats.json and the extra
- * arguments (NULL-terminated); false after printing what went wrong. */
+ * arguments (NULL-terminated); false after printing what went wrong. Without
+ * a Python to run it: a note saying how to draw the page, and true. */
 bool nc_tool_report_page(const char *tool, const char *dir, const char *const *args);
 
 /* Progress on stderr: on when NC_PROGRESS=1 (every update, one line each),
