@@ -246,12 +246,13 @@ def gantt_view(events):
             f"{len(tracks)} tracks. {legend}.</p>" + "".join(out))
 
 
-def memory_view(events):
+def memory_view(events, links=False):
     """Each counter of the trace (northpole: a core's buffered bytes) as a step line over the
-    whole run, one small chart per counter, with its peak."""
+    whole run, one small chart per counter, with its peak; links=True: the link-load counters
+    ("link load ...", 1 while the link carries a message) instead."""
     series = {}
     for e in events:
-        if e.get("ph") == "C":
+        if e.get("ph") == "C" and e["name"].startswith("link load ") == links:
             for k, v in e.get("args", {}).items():
                 name = e["name"] if k == "value" else f"{e['name']} {k}"
                 series.setdefault(name, []).append((float(e["ts"]), float(v)))
@@ -259,7 +260,7 @@ def memory_view(events):
         return ""
     t1 = max(t for pts in series.values() for t, _ in pts) or 1.0
     W, H, LABEL = 700, 34, 200
-    out = [f'<svg id="memory" xmlns="http://www.w3.org/2000/svg" width="{LABEL + W + 120}" height="{len(series) * (H + 6) + 20}">']
+    out = [f'<svg id="{"linkload" if links else "memory"}" xmlns="http://www.w3.org/2000/svg" width="{LABEL + W + 120}" height="{len(series) * (H + 6) + 20}">']
     for i, (name, pts) in enumerate(sorted(series.items())):
         pts.sort()
         peak = max(v for _, v in pts) or 1.0
@@ -279,6 +280,9 @@ def memory_view(events):
         out.append(f'<text x="{LABEL + W + 4}" y="{y0 - 4}" font-size="11">peak {esc(fmt(shown))}</text>')
     out.append(f'<text x="{LABEL}" y="{len(series) * (H + 6) + 14}" font-size="11">0 us</text>'
                f'<text x="{LABEL + W}" y="{len(series) * (H + 6) + 14}" text-anchor="end" font-size="11">{fmt(t1)} us</text></svg>')
+    if links:
+        return (f"<h2>Link load over time</h2><p>The trace's link-load counters over the whole run ({len(series)} "
+                "links that carried data): high while the link carries a message.</p>" + "".join(out))
     return (f"<h2>Memory over time</h2><p>The trace's counters over the whole run ({len(series)}), each scaled "
             "to its own peak.</p>" + "".join(out))
 
@@ -406,7 +410,7 @@ def trace_views(path):
     if not path:
         return []
     events = load_trace(path)
-    return [gantt_view(events), memory_view(events)]
+    return [gantt_view(events), memory_view(events), memory_view(events, links=True)]
 
 
 def render(stats, quant_path, title, trace_path=None, views=(), graphs=()):

@@ -579,6 +579,7 @@ static bool np_sim_run(void *state, size_t batch, const void *const *inputs, voi
   if (!s->noc.free_at)
     np_noc_init(&s->noc, s->chip.rows, s->chip.cols, s->chip.link_bytes_per_cycle, s->chip.hop_latency_cycles);
   np_noc_reset(&s->noc);
+  s->noc.trace = s->trace;
   plan_host(&r);
   if (s->trace)
     trace_tracks(s);
@@ -610,6 +611,8 @@ static bool np_sim_run(void *state, size_t batch, const void *const *inputs, voi
     ok = all_done ? leftovers(&r) : deadlock(&r);
     break;
   }
+  if (s->trace)
+    np_noc_trace_end(&s->noc);
   if (ok) {
     s->batch = batch;
     s->first_end = r.out_end[0];
