@@ -3,8 +3,8 @@
  * the quantization report (the target's quant-report option, when it has
  * one), and the figures of the compiled binary: one inference simulated on
  * zero inputs by the target's simulator (cycles, placement, SRAM, per-layer
- * work; the schedule is static, so these are the figures of any input),
- * with the target's own views. nc_report.py draws the page
+ * work; the schedule is static, so these are the figures of any input), its
+ * timeline (schedule and memory views) and the target's own views. nc_report.py draws the page
  * (utils/nc-report/tool_report.c says why it stays in Python).
  */
 #include <stdio.h>
@@ -14,6 +14,7 @@
 
 #include "nc/passes/graph_pictures.h"
 #include "nc/runtime/nc_runtime.h"
+#include "nc/runtime/nc_trace.h"
 #include "nc/support/file.h"
 #include "report.h"
 #include "../nc-report/tool_report.h"
@@ -49,11 +50,19 @@ static char *picture(const char *dir, const char *name, bool (*draw)(nc_op *, FI
 
 /* The figures of one inference on zero inputs into DIR/stats.json (and the target's views into
  * DIR/views.json); a target without a simulator gets a note and the target's name only. */
-static bool figures(const char *dir, const char *target, const uint8_t *image, size_t size, bool *has_views)
+static bool figures(const char *dir, const char *target, const uint8_t *image, size_t size, bool *has_views,
+                    bool *traced)
 {
-  char *stats = nc_tool_report_path(dir, "stats.json"), err[1024];
+  char *stats = nc_tool_report_path(dir, "stats.json"), *trace_path = nc_tool_report_path(dir, "trace.json");
+  char err[1024];
   nc_device *dev = nc_device_open_memory(image, size);
   bool ok = dev != NULL;
+  /* the inference's timeline too, for the schedule and memory views, when the simulator traces */
+  nc_file_writer *trace_w = ok && !nc_device_set_trace(dev, NULL) ? nc_file_writer_open(trace_path, err, sizeof err)
+                                                                  : NULL;
+  nc_trace *trace = trace_w ? nc_trace_create(nc_file_writer_stream(trace_w), 0) : NULL;
+  if (trace)
+    nc_device_set_trace(dev, trace);
   for (size_t i = 0; ok && i < nc_device_num_inputs(dev); i++) {
     nc_device_tensor_info info;
     nc_device_input_info(dev, i, &info);
@@ -62,7 +71,13 @@ static bool figures(const char *dir, const char *target, const uint8_t *image, s
     free(zeros);
   }
   ok = ok && !nc_device_run(dev);
-  if (!ok) {
+  if (trace) {
+    nc_device_set_trace(dev, NULL);
+    if (nc_trace_finish(trace) && ok)
+      *traced = nc_file_writer_commit(trace_w, err, sizeof err); /* a trace that cannot be written is left out */
+    else
+      nc_file_writer_abort(trace_w);
+  }  if (!ok) {
     fprintf(stderr, "nc-compile: note: --report: no simulated figures for target '%s' (%s)\n", target,
             nc_device_error());
     char text[256];
@@ -86,14 +101,15 @@ static bool figures(const char *dir, const char *target, const uint8_t *image, s
     fprintf(stderr, "nc-compile: error: --report: %s\n", err);
   nc_device_destroy(dev);
   free(stats);
+  free(trace_path);
   return ok;
 }
 
 bool nc_compile_write_report(const char *dir, const char *model, const char *target, nc_op *module,
                              const uint8_t *image, size_t size, const char *quant_report)
 {
-  bool has_views = false;
-  if (!figures(dir, target, image, size, &has_views))
+  bool has_views = false, traced = false;
+  if (!figures(dir, target, image, size, &has_views, &traced))
     return false;
   char *graphs[2] = {picture(dir, "dataflow", nc_graph_picture_dataflow, module),
                      picture(dir, "cores", nc_graph_picture_cores, module)};
@@ -107,6 +123,12 @@ bool nc_compile_write_report(const char *dir, const char *model, const char *tar
   if (quant_report && !access(quant_report, R_OK)) {
     args[n] = malloc(strlen(quant_report) + 32);
     sprintf(args[n++], "--quant-report=%s", quant_report);
+  }
+  if (traced) {
+    char *trace = nc_tool_report_path(dir, "trace.json");
+    args[n] = malloc(strlen(trace) + 16);
+    sprintf(args[n++], "--trace=%s", trace);
+    free(trace);
   }
   if (has_views) {
     char *views = nc_tool_report_path(dir, "views.json");
