@@ -24,6 +24,10 @@ extern char **environ;
 
 bool nc_tool_report_mkdir(const char *tool, const char *dir)
 {
+  if (!*dir) {
+    fprintf(stderr, "%s: error: --report needs a directory\n", tool);
+    return false;
+  }
   char *p = strdup(dir);
   bool ok = p != NULL && *p;
   for (char *s = p + 1; ok && *s; s++)
