@@ -7,12 +7,15 @@ reports (SRAM, crossbar or MAC utilisation...) with no edit here when a target a
 The page is offline: inline SVG and CSS, a few lines of inline JS to pick the heatmap's
 figure; nothing is fetched from the network.
 
-  nc_report.py STATS.json -o DIR [--trace=TRACE.json] [--quant-report=Q.json] [--title=T]
+  nc_report.py STATS.json -o DIR [--trace=TRACE.json] [--quant-report=Q.json] [--views=V.json]
+               [--graph=G.svg|G.dot ...] [--title=T] [--quiet]
 
 writes DIR/index.html (and DIR/stats.json, the figures it shows). Views: summary, chip heatmap (one cell per core), NoC links (the
 "links" of --stats-json when the simulator counts them), per-layer table, roofline,
-schedule of one frame (from nc-run --trace, when given), per-core table, quantization
-(per-layer SQNR and bits from nc-compile --quant-report, when given).
+schedule of one frame, memory and link load over time (from nc-run --trace, when given), the
+target's own views (--views: generic kinds over its figures), per-core table, quantization
+(per-layer SQNR and bits from nc-compile --quant-report, when given), graph pictures (--graph).
+nc-compile --report and nc-run --report run this script (utils/nc-report/tool_report.c).
 """
 import argparse
 import html
