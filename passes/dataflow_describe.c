@@ -350,6 +350,71 @@ static bool elementwise_layer(lctx *l, nc_op *op, const char *kind, const int *s
   return L->domain && L->writes;
 }
 
+/* A layer that moves elements of an image [1, C, H, W] into an image output
+ * [1, OC, OH, OW] (resize, pad, channel shuffle): iterations S[y] or
+ * S[y, x] as for elementwise layers, output element (c, y, x) reading input
+ * element (rc, ry, rx), expressions of c, y, x in isl syntax; outputs whose
+ * source falls outside the input (padding) read nothing. */
+static bool moved_layer(lctx *l, nc_op *op, const char *x_name, const char *kind, const char *rc, const char *ry,
+                        const char *rx, layer *L)
+{
+  nc_deps_shape in, o;
+  if (!image(vtype(nc_op_get_operand(op, 0)), &in) || !image(vtype(nc_op_get_result(op, 0)), &o))
+    return fail(l, "only [1, C, H, W] tensors of static shape are supported");
+  bool row = l->g == NC_DEPS_PER_ROW;
+  L->kind = kind;
+  char *dom = row ? mprintf("{ S[y] : 0 <= y < %lld }", (long long)o.height)
+                  : mprintf("{ S[y, x] : 0 <= y < %lld and 0 <= x < %lld }", (long long)o.height, (long long)o.width);
+  char *wr = mprintf("{ %s -> Out[c, y, x] : 0 <= c < %lld and 0 <= y < %lld and 0 <= x < %lld }",
+                     row ? "S[y]" : "S[y, x]", (long long)o.channels, (long long)o.height, (long long)o.width);
+  char *rd = mprintf("{ %s -> %s[ci, yi, xi] : exists (c%s : 0 <= c < %lld and 0 <= y < %lld and 0 <= x < %lld "
+                     "and ci = %s and yi = %s and xi = %s and 0 <= ci < %lld and 0 <= yi < %lld and 0 <= xi < %lld) }",
+                     row ? "S[y]" : "S[y, x]", x_name, row ? ", x" : "", (long long)o.channels, (long long)o.height,
+                     (long long)o.width, rc, ry, rx, (long long)in.channels, (long long)in.height,
+                     (long long)in.width);
+  L->domain = isl_set_read_from_str(l->ctx, dom);
+  L->writes = isl_map_read_from_str(l->ctx, wr);
+  isl_map *m = isl_map_read_from_str(l->ctx, rd);
+  free(dom);
+  free(wr);
+  free(rd);
+  if (!m)
+    return fail(l, "isl rejected the access of a %s layer", kind);
+  L->reads[0] = m;
+  return L->domain && L->writes;
+}
+
+/* resize (nearest, whole factors checked by the layer record), pad, shuffle */
+static bool resample_layer(lctx *l, nc_op *op, const char *x_name, layer *L)
+{
+  nc_deps_shape in, o;
+  if (!image(vtype(nc_op_get_operand(op, 0)), &in) || !image(vtype(nc_op_get_result(op, 0)), &o))
+    return fail(l, "only [1, C, H, W] tensors of static shape are supported");
+  char ry[64], rx[64], rc[96] = "c";
+  if (nc_op_is(op, "graph.resize")) {
+    if (o.height % in.height || o.width % in.width)
+      return fail(l, "a resize by a factor that is not whole has no dataflow layer");
+    snprintf(ry, sizeof ry, "floor(y / %lld)", (long long)(o.height / in.height));
+    snprintf(rx, sizeof rx, "floor(x / %lld)", (long long)(o.width / in.width));
+    return moved_layer(l, op, x_name, "resize", rc, ry, rx, L);
+  }
+  if (nc_op_is(op, "graph.pad")) {
+    size_t n;
+    const int64_t *p = nc_graph_attr_ints(op, "pads", &n);
+    if (!p || n != 8)
+      return fail(l, "only pads of [1, C, H, W] tensors are supported");
+    snprintf(ry, sizeof ry, "y - %lld", (long long)p[2]);
+    snprintf(rx, sizeof rx, "x - %lld", (long long)p[3]);
+    return moved_layer(l, op, x_name, "pad", rc, ry, rx, L);
+  }
+  int64_t g = nc_graph_attr_int(op, "group", 1); /* graph.channel_shuffle */
+  if (g < 1 || o.channels % g)
+    return fail(l, "a channel shuffle needs a group count dividing the channels");
+  snprintf(rc, sizeof rc, "(c - %lld * floor(c / %lld)) * %lld + floor(c / %lld)", (long long)g, (long long)g,
+           (long long)(o.channels / g), (long long)g);
+  return moved_layer(l, op, x_name, "shuffle", rc, "y", "x", L);
+}
+
 /* --- the public entry ------------------------------------------------------------------------------------ */
 
 static const char *const elementwise_ops[] = {
@@ -413,6 +478,8 @@ bool nc_dataflow_describe_layer(nc_op *op, size_t n_inputs, nc_value *const *inp
     ok = matmul_layer(&l, op, 0, x0, &L);
   } else if (nc_op_is(op, "graph.flatten") || nc_op_is(op, "graph.reshape")) {
     ok = flatten_layer(&l, op, x0, &L);
+  } else if (nc_op_is(op, "graph.resize") || nc_op_is(op, "graph.pad") || nc_op_is(op, "graph.channel_shuffle")) {
+    ok = resample_layer(&l, op, x0, &L);
   } else if (channel_concat(op)) {
     ok = elementwise_layer(&l, op, "concat", slot_input, &L);
   } else if (nc_op_is(op, "graph.concat")) {

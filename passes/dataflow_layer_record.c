@@ -525,6 +525,62 @@ static bool follower(rec *r, nc_op *op, nc_value *prev)
                           nc_dataflow_layer_kind_name(l->kind), nc_ident_str(nc_op_get_name(op)));
 }
 
+/* resize (nearest, whole factors: each output row and column reads
+ * floor(o / factor), checked against the op's own index map), pad (constant
+ * mode, spatial dims only, an integral fill value) and channel shuffle:
+ * layers that move elements of [1, C, H, W] tensors. */
+static bool resample_head(rec *r, nc_op *op)
+{
+  nc_type *xt = nc_value_get_type(nc_op_get_operand(op, 0)), *yt = nc_value_get_type(nc_op_get_result(op, 0));
+  if (nc_type_get_rank(xt) != 4 || nc_type_get_rank(yt) != 4 || nc_type_get_shape(xt)[0] != 1 ||
+      nc_type_get_shape(yt)[0] != 1)
+    return unexpressible(op, "only [1, C, H, W] tensors move in a layer");
+  const int64_t *xs = nc_type_get_shape(xt), *ys = nc_type_get_shape(yt);
+  if (nc_op_is(op, "graph.channel_shuffle")) {
+    r->l = nc_dataflow_layer_make(NC_DATAFLOW_LAYER_SHUFFLE);
+    r->l.group = nc_graph_attr_int(op, "group", 1);
+    return true;
+  }
+  if (nc_op_is(op, "graph.pad")) {
+    nc_pad_params p;
+    double value;
+    if (!nc_graph_get_pad_params(op, &p, &value) || p.mode != NC_PAD_CONSTANT || p.naxes || p.pads[0] || p.pads[1] ||
+        p.pads[4] || p.pads[5])
+      return unexpressible(op, "only constant pads of the spatial dims have a layer");
+    for (int i = 0; i < 8; i++)
+      if (p.pads[i] < 0)
+        return unexpressible(op, "a pad that crops has no layer");
+    if (value != floor(value) || fabs(value) > INT32_MAX)
+      return unexpressible(op, "its fill value is not an integer");
+    r->l = nc_dataflow_layer_make(NC_DATAFLOW_LAYER_PAD);
+    int64_t pads[4] = {p.pads[2], p.pads[3], p.pads[6], p.pads[7]};
+    memcpy(r->l.pads, pads, sizeof pads);
+    r->l.pad_value = (int64_t)value;
+    return true;
+  }
+  nc_attr *c = nc_op_get_attr_str(op, "coordinate_transformation_mode"), *m = nc_op_get_attr_str(op, "nearest_mode");
+  const char *cm = c ? nc_attr_get_string(c, NULL) : "half_pixel", *nm = m ? nc_attr_get_string(m, NULL)
+                                                                             : "round_prefer_floor";
+  if (xs[1] != ys[1])
+    return unexpressible(op, "a resize of the channels has no layer");
+  r->l = nc_dataflow_layer_make(NC_DATAFLOW_LAYER_RESIZE);
+  for (int a = 0; a < 2; a++) {
+    int64_t in = xs[2 + a], out = ys[2 + a], f = out / in;
+    if (out % in)
+      return unexpressible(op, "only resizes by whole factors have a layer");
+    int64_t *map = nc_xmalloc((size_t)out * sizeof *map);
+    char err[160];
+    bool ok = nc_kernel_resize_nearest_map(cm, nm, in, out, map, err, sizeof err);
+    for (int64_t o = 0; ok && o < out; o++)
+      ok = map[o] == o / f;
+    free(map);
+    if (!ok)
+      return unexpressible(op, "its coordinate mode does not copy each input element to a block of whole factors");
+    r->l.scale[a] = f;
+  }
+  return true;
+}
+
 /* --- the entries ---------------------------------------------------------------------------------------------------- */
 
 static bool record_head(rec *r, nc_op *op)
@@ -541,6 +597,8 @@ static bool record_head(rec *r, nc_op *op)
                                                                        : NC_DATAFLOW_LAYER_GLOBAL_AVG_POOL);
     return true;
   }
+  if (nc_op_is(op, "graph.resize") || nc_op_is(op, "graph.pad") || nc_op_is(op, "graph.channel_shuffle"))
+    return resample_head(r, op);
   if (nc_op_is(op, "graph.flatten") || nc_op_is(op, "graph.reshape")) {
     r->l = nc_dataflow_layer_make(NC_DATAFLOW_LAYER_COPY);
     return true;

@@ -24,8 +24,8 @@
 #include "nc/dialects/graph/interp.h"
 
 static const nc_pass_stat_def stats[] = {
-  {"num-rewritten", "Number of QLinearConv / QLinearMatMul ops rewritten into the QDQ form, and weight "
-                    "DequantizeLinears folded"},
+  {"num-rewritten", "Number of QLinearConv / QLinearMatMul / ConvInteger / MatMulInteger ops rewritten into the "
+                    "QDQ form, and weight DequantizeLinears folded"},
 };
 
 static nc_type *with_elt(nc_context *ctx, nc_type *t, nc_type *elt)
@@ -149,6 +149,94 @@ static bool rewrite(nc_op *op, nc_rewriter *rw)
   nc_value_set_type(nc_op_get_result(q, 0), yt);
   nc_rewriter_insert(rw, q);
   nc_rewriter_replace_op(rw, op, (nc_value *[]){nc_op_get_result(q, 0)});
+  return true;
+}
+
+/* The only user of v, or NULL. */
+static nc_op *sole_user(nc_value *v)
+{
+  nc_use *u = nc_value_get_first_use(v);
+  return u && !nc_use_get_next(u) ? nc_use_get_owner(u) : NULL;
+}
+
+/* ConvInteger / MatMulInteger with a static input scale, as ONNX Runtime's
+ * integer ops appear in QOperator graphs:
+ *   y = Mul(Cast<f32>(ConvInteger(x_q, w, x_zp, w_zp)), s)
+ * where x_q = QuantizeLinear(x, xs, ...) with a constant scalar xs and s is
+ * the constant xs * ws (a scalar, or one per output channel). That is
+ *   Conv(DequantizeLinear(x_q, xs, x_zp), DequantizeLinear(w, s / xs, w_zp))
+ * (ws = s / xs in f32), the QDQ form graph-quantize compiles with the
+ * model's weight codes. A dynamic input scale (DynamicQuantizeLinear) is
+ * left to graph-quantize, which refuses it. */
+static bool rewrite_integer(nc_op *op, nc_rewriter *rw)
+{
+  bool conv = gp_is(op, "conv_integer");
+  nc_context *ctx = nc_op_get_context(op);
+  size_t n = nc_op_get_num_operands(op);
+  nc_value *xq = nc_op_get_operand(op, 0), *w = nc_op_get_operand(op, 1);
+  nc_op *q = nc_value_get_defining_op(xq), *cast = sole_user(nc_op_get_result(op, 0));
+  nc_op *mul = cast && gp_is(cast, "cast") ? sole_user(nc_op_get_result(cast, 0)) : NULL;
+  if (!q || !gp_is(q, "quantize_linear") || !mul || !gp_is(mul, "mul") || num_elements(nc_op_get_operand(q, 1)) != 1 ||
+      num_elements(w) < 1 || (n > 2 && num_elements(nc_op_get_operand(op, 2)) != 1) ||
+      (n > 3 && num_elements(nc_op_get_operand(op, 3)) < 1))
+    return false;
+  nc_value *cv = nc_op_get_result(cast, 0), *yv = nc_op_get_result(mul, 0);
+  nc_type *yt = nc_value_get_type(yv), *ct = nc_value_get_type(cv);
+  if (!nc_type_has_static_shape(yt) || yt != ct || nc_type_get_element_type(ct) != nc_type_f32(ctx))
+    return false;
+  nc_value *sv = nc_op_get_operand(mul, nc_op_get_operand(mul, 0) == cv ? 1 : 0);
+  nc_tensor *st = gp_constant_tensor(sv), *xs = gp_constant_tensor(nc_op_get_operand(q, 1));
+  const int64_t *ys = nc_type_get_shape(yt);
+  size_t yr = nc_type_get_rank(yt);
+  int64_t m = conv ? ys[1] : ys[yr - 1], ns = st ? nc_tensor_num_elements(st) : 0;
+  bool ok = st && xs && (ns == 1 || ns == m) && nc_tensor_get_f64(xs, 0) > 0;
+  if (ok && ns == m && m > 1) { /* per channel: s must lie along the channel dim ([M], [M, 1, 1], [1, M, 1, 1]) */
+    int64_t at = st->rank - 1;
+    for (int d = st->rank - 1; d >= 0; d--)
+      if (st->shape[d] == m)
+        at = d;
+    ok = conv ? st->rank >= 1 && (int64_t)yr - st->rank + at == 1 : at == st->rank - 1;
+  }
+  nc_tensor *ws = ok ? nc_tensor_create(NC_DT_F32, 1, &ns, 0) : NULL;
+  for (int64_t i = 0; ok && i < ns; i++) {
+    double v = (double)((float)nc_tensor_get_f64(st, i) / (float)nc_tensor_get_f64(xs, 0));
+    nc_tensor_set_f64(ws, i, v);
+    ok = v > 0;
+  }
+  nc_value *wsv = NULL;
+  if (ok) {
+    nc_rewriter_set_insertion_point_before(rw, op);
+    wsv = gp_create_tensor_constant(rw, ws, ns == 1 ? nc_type_tensor(ctx, 0, NULL, nc_type_f32(ctx), NULL)
+                                                    : nc_type_tensor(ctx, 1, &ns, nc_type_f32(ctx), NULL),
+                                    sv, "_weight_scale", "weight_scale", nc_op_get_loc(op));
+  }
+  nc_tensor_destroy(st);
+  nc_tensor_destroy(xs);
+  nc_tensor_destroy(ws);
+  if (!wsv)
+    return false;
+  int64_t waxis = conv ? 0 : (int64_t)nc_type_get_rank(nc_value_get_type(w)) - 1;
+  nc_value *xd = dequant(rw, op, xq, nc_op_get_operand(q, 1), n > 2 ? nc_op_get_operand(op, 2) : NULL, 1);
+  nc_value *wd = dequant(rw, op, w, wsv, n > 3 ? nc_op_get_operand(op, 3) : NULL, waxis);
+  if (!xd || !wd)
+    return false;
+  static const char *conv_attrs[] = {"auto_pad", "dilations", "group", "kernel_shape", "pads", "strides"};
+  nc_named_attr attrs[NC_COUNTOF(conv_attrs)];
+  size_t na = 0;
+  for (size_t i = 0; conv && i < NC_COUNTOF(conv_attrs); i++) {
+    nc_attr *a = nc_op_get_attr_str(op, conv_attrs[i]);
+    if (a)
+      attrs[na++] = (nc_named_attr){nc_ident_get_cstr(ctx, conv_attrs[i]), a};
+  }
+  nc_op *f = nc_graph_create_op(ctx, conv ? "graph.conv" : "graph.matmul", nc_op_get_loc(op), 2,
+                                (nc_value *[]){xd, wd}, na, attrs, 1, &yt);
+  if (!f)
+    return false;
+  nc_value_set_type(nc_op_get_result(f, 0), yt);
+  nc_rewriter_insert(rw, f);
+  nc_rewriter_replace_op(rw, mul, (nc_value *[]){nc_op_get_result(f, 0)});
+  nc_rewriter_erase_op(rw, cast);
+  nc_rewriter_erase_op(rw, op);
   return true;
 }
 
@@ -340,6 +428,7 @@ static bool clip_to_narrow(nc_op *op, nc_rewriter *rw)
 }
 
 static const nc_pattern pattern = {"QOperatorToQDQ", 1, rewrite};
+static const nc_pattern integer_pattern = {"IntegerOpToQDQ", 1, rewrite_integer};
 static const nc_pattern clip_pattern = {"QuantizeClipToNarrow", 1, clip_to_narrow};
 static const nc_pattern weight_pattern = {"FoldWeightDequantize", 1, fold_weight};
 
@@ -348,6 +437,8 @@ static bool initialize(nc_pass *pass, nc_context *ctx)
   nc_pattern_set *set = nc_pattern_set_create(ctx);
   nc_pattern_set_add(set, "graph.qlinear_conv", &pattern);
   nc_pattern_set_add(set, "graph.qlinear_matmul", &pattern);
+  nc_pattern_set_add(set, "graph.conv_integer", &integer_pattern);
+  nc_pattern_set_add(set, "graph.matmul_integer", &integer_pattern);
   nc_pattern_set_add(set, "graph.dequantize_linear", &weight_pattern);
   nc_pattern_set_add(set, "graph.clip", &clip_pattern);
   nc_pass_set_state(pass, set, gp_free_pattern_set);
@@ -369,7 +460,9 @@ const nc_pass_def nc_graph_qoperator_to_qdq_pass = {
     "weight's DequantizeLinear of constant signed codes (zero point 0) folds into an f32 constant keeping the "
     "model's scales (nc.weight_scale, nc.weight_axis, nc.weight_qmax), which graph-quantize reuses. Brevitas's "
     "sub-8-bit form, QuantizeLinear to int8 then Clip to the int4 / int2 range, becomes a QuantizeLinear to i4 / i2 "
-    "on activations and folds with clipped weights.",
+    "on activations and folds with clipped weights. ConvInteger / MatMulInteger of a QuantizeLinear with a constant "
+    "scale xs, followed by Cast to f32 and Mul by a constant s = xs * ws (per tensor or per output channel), becomes "
+    "conv / matmul(dequantize_linear(x_q, xs, x_zp), dequantize_linear(w, s / xs, w_zp)).",
   .anchor = "func.func",
   .stats = stats, .n_stats = NC_COUNTOF(stats),
   .initialize = initialize,

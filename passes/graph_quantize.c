@@ -21,8 +21,9 @@
  *     requantize scale s_x * s_w[c] / s_y becomes (multiplier, shift) by
  *     nc_fixed_point_from_scale;
  *   - the ops whose row in dialects/graph/graph_ops.def says PASS_THROUGH
- *     (max_pool, avg_pool, flatten, reshape, relu, ...) run on int8 with
- *     their input's scale (average pools as the integer mean);
+ *     (max_pool, avg_pool, flatten, reshape, resize, pad, relu, ...) run on
+ *     int8 with their input's scale (average pools as the integer mean, a
+ *     pad's fill value as round_half_even(value / scale));
  *   - the input gets graph.quantize_linear and each result
  *     graph.dequantize_linear, so the function keeps its f32 signature.
  * Any other op, fused activation or non-constant weight is an error at that
@@ -379,10 +380,7 @@ static int check_op(nc_op *op)
   bool foldable = nc_graph_get_quant_class(nc_op_get_def(op)) == NC_GRAPH_QUANT_FOLD_FIRST;
   nc_op_emit_error(op, "graph-quantize cannot quantize '%s': it has no integer form here (supported: %s)%s",
                    nc_ident_str(nc_op_get_name(op)), supported,
-                   foldable ? "; graph-optimize folds bias adds and batch_norm into the conv or gemm before them"
-                   : gp_is(op, "pad") ? "; a constant-zero pad of the spatial dims folds into the padding of the conv "
-                                        "or average pool reading it (canonicalize), other pads have no integer form"
-                                      : "");
+                   foldable ? "; graph-optimize folds bias adds and batch_norm into the conv or gemm before them" : "");
   return -1;
 }
 
@@ -728,7 +726,21 @@ static bool quantize_pass_through(rewrite *rw, nc_op *op, const qval *x)
   nc_op *q = nc_op_clone(op, m);
   nc_mapping_destroy(m);
   nc_value *y = nc_op_get_result(op, 0);
-  nc_value_set_type(nc_op_get_result(q, 0), like(rw, y, nc_type_get_element_type(nc_value_get_type(x->v))));
+  nc_type *elt = nc_type_get_element_type(nc_value_get_type(x->v));
+  nc_value_set_type(nc_op_get_result(q, 0), like(rw, y, elt));
+  nc_attr *fill = gp_is(op, "pad") ? nc_op_get_attr_str(op, "value") : NULL;
+  if (fill && nc_attr_get_kind(fill) == NC_ATTR_FLOAT && nc_attr_get_float(fill) != 0) {
+    /* a constant pad's fill value in the stored integers of its input's scale */
+    double v = nearbyint(nc_attr_get_float(fill) / (double)x->scale);
+    int64_t hi = nc_type_is_integer(elt) ? ((int64_t)1 << (nc_type_get_width(elt) - 1)) - 1 : 0;
+    if (v < (double)(-hi - 1) || v > (double)hi) {
+      nc_op_destroy(q);
+      return nc_op_emit_error(op, "graph-quantize cannot quantize 'graph.pad': its value %g is %g steps of the "
+                              "input's scale %g, outside the %u-bit range", nc_attr_get_float(fill), v,
+                              (double)x->scale, nc_type_get_width(elt));
+    }
+    nc_op_set_attr_str(q, "value", nc_attr_float(rw->ctx, rw->f32, v));
+  }
   nc_op_insert_before(q, op);
   bind(rw, y, nc_op_get_result(q, 0), x->scale);
   return true;
@@ -806,8 +818,8 @@ bool gq_rewrite_graph(const gq_plan *p, rewrite *rw, const int *lbits, const dou
   for (size_t k = 0, l = 0; ok && k < p->n_ops; k++) {
     if (kinds[k] == K_CONSTANT || kinds[k] == K_FUSED)
       continue;
-    if (kinds[k] == K_ACTS) {
-      float sy = act_scale(max_abs[l], (1 << (lbits[l] - 1)) - 1);
+    if (kinds[k] == K_ACTS) { /* a pre-quantized model's scale, else the calibrated one */
+      float sy = given[l] > 0 ? given[l] : act_scale(max_abs[l], (1 << (lbits[l] - 1)) - 1);
       ok = gq_acts_quantize(rw, ops[k], sy, lbits[l]);
       l++;
       continue;
@@ -820,13 +832,8 @@ bool gq_rewrite_graph(const gq_plan *p, rewrite *rw, const int *lbits, const dou
     if (kinds[k] == K_QDQ) { /* the identity on int8, at the scale the previous op already has */
       float s;
       gq_qdq_check(ops[k], &s);
-      if (s != x->scale)
-        ok = nc_op_emit_error(ops[k], "graph-quantize: this '%s' rescales from %g to %g after '%s'; only conv, "
-                              "gemm, matmul, add and sub results can change scale in nc's integer graph",
-                              nc_ident_str(nc_op_get_name(ops[k])), (double)x->scale, (double)s,
-                              nc_value_get_defining_op(nc_op_get_operand(ops[k], 0))
-                                ? nc_ident_str(nc_op_get_name(nc_value_get_defining_op(nc_op_get_operand(ops[k], 0))))
-                                : "the input");
+      if (s != x->scale) /* a rescale to the model's scale (QOperator ops such as QLinearGlobalAveragePool) */
+        ok = gq_acts_rescale(rw, ops[k], x, s);
       else
         bind(rw, nc_op_get_result(ops[k], 0), x->v, x->scale);
       continue;

@@ -307,6 +307,19 @@ static bool quantize_concat(rewrite *rw, nc_op *op, float sy, nc_type *elt)
   return y != NULL;
 }
 
+bool gq_acts_rescale(rewrite *rw, nc_op *op, const qval *x, float sy)
+{
+  int64_t m, s;
+  size_t rank = nc_type_get_rank(nc_value_get_type(x->v));
+  if (!rescale(op, (double)x->scale / (double)sy, &m, &s))
+    return false;
+  nc_value *y = concat_op(rw, op, 1, &x->v, &m, &s, rank >= 2 ? 1 : 0,
+                          nc_type_get_element_type(nc_value_get_type(x->v)));
+  if (y)
+    gq_bind(rw, nc_op_get_result(op, 0), y, sy);
+  return y != NULL;
+}
+
 static bool quantize_mul(rewrite *rw, nc_op *op, float sy, nc_type *elt)
 {
   nc_value *a = nc_op_get_operand(op, 0), *b = nc_op_get_operand(op, 1);

@@ -98,6 +98,10 @@ gq_acts_class gq_acts_classify(NC_KEEP nc_op *op);
 /** Quantizes an op gq_acts_classify called GQ_ACTS_OP, with its calibrated
  * output scale sy, its result `bits` wide (8, 4 or 2); binds its result. */
 bool gq_acts_quantize(rewrite *rw, nc_op *op, float sy, int bits);
+/** Binds op's result to x rescaled from its scale to sy: a graph.concat_integer
+ * of the one input x whose multiplier and shift are x's scale / sy (the
+ * fixed-point rule), of x's element type. False after an error at op. */
+bool gq_acts_rescale(rewrite *rw, nc_op *op, NC_KEEP const qval *x, float sy);
 
 /** QDQ graphs (graph_quantize_qdq.c). For op a graph.quantize_linear or
  * graph.dequantize_linear: 1 if it is half of an activation's

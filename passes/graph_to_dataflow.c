@@ -9,6 +9,7 @@
  *   max_pool / avg_pool / global pools, add and other elementwise ops,
  *   concat                               + the same
  *   flatten / reshape, lut_integer       alone
+ *   resize / pad / channel_shuffle       alone
  * The group (with the constants it uses, moved in or cloned when shared)
  * becomes one node whose isl attributes nc_dataflow_describe_layer computes
  * with deps.h's builders at the chosen granularity (an iteration per output
@@ -62,7 +63,8 @@ static bool is_follower_kind(nc_op *op)
 
 static bool takes_followers(nc_op *head)
 {
-  return !nc_op_is(head, "graph.flatten") && !nc_op_is(head, "graph.reshape");
+  return !nc_op_is(head, "graph.flatten") && !nc_op_is(head, "graph.reshape") && !nc_op_is(head, "graph.resize") &&
+         !nc_op_is(head, "graph.pad") && !nc_op_is(head, "graph.channel_shuffle");
 }
 
 /* The op that continues the group after `cur`, or NULL. */

@@ -74,7 +74,7 @@ const char *nc_dataflow_layer_kind_summary(nc_dataflow_layer_kind kind)
 
 nc_dataflow_layer nc_dataflow_layer_make(nc_dataflow_layer_kind kind)
 {
-  return (nc_dataflow_layer){.kind = kind, .stride = {1, 1}, .dilation = {1, 1}, .group = 1,
+  return (nc_dataflow_layer){.kind = kind, .stride = {1, 1}, .dilation = {1, 1}, .scale = {1, 1}, .group = 1,
                              .clamp_min = INT64_MIN, .clamp_max = INT64_MAX};
 }
 
@@ -170,6 +170,10 @@ static bool decode_entry(decoder *d, nc_dataflow_layer *l, const char *key, nc_a
     return ints_param(d, key, a, 2, 0, 1, INT32_MAX, l->stride, NULL);
   if (!strcmp(key, "dilation"))
     return ints_param(d, key, a, 2, 0, 1, INT32_MAX, l->dilation, NULL);
+  if (!strcmp(key, "scale"))
+    return ints_param(d, key, a, 2, 0, 1, INT32_MAX, l->scale, NULL);
+  if (!strcmp(key, "pad_value"))
+    return int_param(d, key, a, INT32_MIN, INT32_MAX, &l->pad_value);
   if (!strcmp(key, "pads"))
     return ints_param(d, key, a, 4, 0, 0, INT32_MAX, l->pads, NULL);
   if (!strcmp(key, "group"))
@@ -355,10 +359,12 @@ void nc_dataflow_node_set_layer(nc_op *node, const nc_dataflow_layer *l)
   put_ints(&e, "kernel", l->kernel, 2, 0);
   put_ints(&e, "stride", l->stride, 2, 1);
   put_ints(&e, "dilation", l->dilation, 2, 1);
+  put_ints(&e, "scale", l->scale, 2, 1);
   put_ints(&e, "pads", l->pads, 4, 0);
   put_int(&e, "group", l->group, z.group);
   put_int(&e, "count_include_pad", l->count_include_pad, 0);
   put_int(&e, "axis", l->axis, 0);
+  put_int(&e, "pad_value", l->pad_value, 0);
   if (l->op > NC_DATAFLOW_ELTWISE_NONE && (size_t)l->op < NC_COUNTOF(eltwise_names))
     put(&e, "op", nc_attr_string_cstr(ctx, eltwise_names[l->op]));
   put_ints(&e, "input_zero_points", l->input_zero_points, n_in, 0);

@@ -284,6 +284,13 @@ static const nc_attr_def a_pad[] = {
   {"mode", &nc_ac_string, true, NULL, "constant, reflect or edge (default \"constant\")"},
   {"value", &nc_ac_f32, true, NULL, "fill value of constant mode (default 0.0)"},
 };
+static const nc_attr_def a_resize[] = {
+  {"sizes", &nc_ac_i64_array, false, NULL, "the result's size in each dim"},
+  {"coordinate_transformation_mode", &nc_ac_string, true, NULL, "ONNX's (default \"half_pixel\")"},
+  {"nearest_mode", &nc_ac_string, true, NULL, "ONNX's (default \"round_prefer_floor\")"},
+};
+static const nc_attr_def a_channel_shuffle[] = {
+  {"group", &nc_ac_i64, false, NULL, "the number of groups (divides the channels)"}};
 static const nc_attr_def a_softmax[] = {{"axis", &nc_ac_i64, true, NULL, "the dim normalised over (default -1)"}};
 static const nc_attr_def a_quantize[] = {
   {"axis", &nc_ac_i64, true, NULL, "the dim of per-axis scales (default 1)"},

@@ -299,9 +299,44 @@ static bool fold_pad_into_window(nc_op *op, nc_rewriter *rw)
   return true;
 }
 
+/* reshape [N, C, H, W] -> [N, g, C/g, H, W], transpose (0, 2, 1, 3, 4),
+ * reshape to [N, C, H, W] (ShuffleNet's channel shuffle as torch exports
+ * it): one graph.channel_shuffle, a layer the targets can move data by. */
+static bool form_channel_shuffle(nc_op *op, nc_rewriter *rw)
+{
+  nc_op *tr = nc_value_get_defining_op(nc_op_get_operand(op, 0));
+  nc_op *r1 = tr && graph_kind_of(tr) == G_TRANSPOSE ? nc_value_get_defining_op(nc_op_get_operand(tr, 0)) : NULL;
+  if (!r1 || graph_kind_of(r1) != G_RESHAPE || !nc_value_has_one_use(nc_op_get_result(tr, 0)))
+    return false;
+  nc_value *x = nc_op_get_operand(r1, 0);
+  nc_type *xt = nc_value_get_type(x), *mt = nc_value_get_type(nc_op_get_result(r1, 0));
+  nc_type *yt = nc_value_get_type(nc_op_get_result(op, 0));
+  size_t n;
+  const int64_t *perm = nc_graph_attr_ints(tr, "perm", &n);
+  static const int64_t shuffle[5] = {0, 2, 1, 3, 4};
+  if (!perm || n != 5 || memcmp(perm, shuffle, sizeof shuffle) || nc_type_get_kind(xt) != NC_TYPE_TENSOR ||
+      !nc_type_has_static_shape(xt) || !nc_type_has_static_shape(mt) || nc_type_get_rank(xt) != 4 ||
+      nc_type_get_rank(mt) != 5 || xt != yt)
+    return false;
+  const int64_t *xs = nc_type_get_shape(xt), *ms = nc_type_get_shape(mt);
+  if (ms[0] != xs[0] || ms[1] * ms[2] != xs[1] || ms[3] != xs[2] || ms[4] != xs[3])
+    return false;
+  nc_context *ctx = nc_rewriter_get_context(rw);
+  nc_named_attr attr = {nc_ident_get_cstr(ctx, "group"), nc_attr_integer(ctx, nc_type_integer(ctx, 64, NC_SIGNLESS),
+                                                                          ms[1])};
+  nc_op *s = nc_rewriter_create(rw, &(nc_op_state){.ctx = ctx, .name = "graph.channel_shuffle",
+                                                   .loc = nc_op_get_loc(op), .n_operands = 1, .operands = &x,
+                                                   .n_results = 1, .result_types = &yt, .n_attrs = 1, .attrs = &attr});
+  if (!s)
+    return false;
+  nc_rewriter_replace_op_with_op(rw, op, s);
+  return true;
+}
+
 const nc_pattern graph_pad_into_window_patterns[] = {{"FoldPadIntoWindow", 1, fold_pad_into_window}};
 const nc_pattern graph_reshape_like_patterns[] = {{"ComposeReshapeLike", 1, compose_reshape_like}};
 const nc_pattern graph_transpose_patterns[] = {{"TransposeToReshape", 1, transpose_to_reshape}};
+const nc_pattern graph_channel_shuffle_patterns[] = {{"FormChannelShuffle", 3, form_channel_shuffle}};
 
 nc_op *graph_materialize_constant(nc_context *ctx, nc_attr *value, nc_type *type, nc_location loc)
 {

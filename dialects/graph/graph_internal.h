@@ -128,6 +128,8 @@ bool graph_infer_slice(gx *g);
 bool graph_infer_reshape(gx *g);        /* reshape, flatten, squeeze, unsqueeze */
 bool graph_infer_transpose(gx *g);
 bool graph_infer_pad(gx *g);
+bool graph_infer_resize(gx *g);
+bool graph_infer_channel_shuffle(gx *g);
 
 /* --- hooks used by the op table ------------------------------------------------------ */
 
@@ -146,6 +148,7 @@ nc_op *graph_materialize_constant(nc_context *ctx, nc_attr *value, nc_type *type
  * reshape-like op become one reshape; transposes moving only size-1 dims too. */
 extern const nc_pattern graph_reshape_like_patterns[1];
 extern const nc_pattern graph_transpose_patterns[1];
+extern const nc_pattern graph_channel_shuffle_patterns[1];
 /** conv / avg_pool of a constant-zero spatial graph.pad: the pad becomes the window's padding. */
 extern const nc_pattern graph_pad_into_window_patterns[1];
 

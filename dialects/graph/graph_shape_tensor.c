@@ -488,3 +488,36 @@ bool graph_infer_pad(gx *g)
   gx_set(g, 0, rank, out, g_elt(x));
   return true;
 }
+
+bool graph_infer_resize(gx *g)
+{
+  nc_type *x = g->in[0];
+  size_t rank = g_rank(x), n;
+  const int64_t *sizes = gx_ints(g, "sizes", &n);
+  if (n != rank)
+    return gx_error(g, "expects 'sizes' to have %zu entries (one per dim), got %zu", rank, n);
+  const char *cm = gx_str(g, "coordinate_transformation_mode", "half_pixel");
+  const char *nm = gx_str(g, "nearest_mode", "round_prefer_floor");
+  int64_t one;
+  char err[160];
+  if (!nc_kernel_resize_nearest_map(cm, nm, 1, 1, &one, err, sizeof err))
+    return gx_error(g, "%s", err + strlen("resize: "));
+  for (size_t i = 0; i < rank; i++)
+    if (sizes[i] < 1)
+      return gx_error(g, "expects positive 'sizes', got %lld in dim %zu", (long long)sizes[i], i);
+  gx_set(g, 0, rank, sizes, g_elt(x));
+  return true;
+}
+
+bool graph_infer_channel_shuffle(gx *g)
+{
+  nc_type *x = g->in[0];
+  int64_t group = gx_int(g, "group", 0);
+  if (g_rank(x) < 2)
+    return gx_error(g, "expects an input of rank >= 2, got rank %zu", g_rank(x));
+  int64_t c = g_dims(x)[1];
+  if (group < 1 || (!g_dyn(c) && c % group))
+    return gx_error(g, "expects 'group' to divide the %lld channels, got %lld", (long long)c, (long long)group);
+  g->out[0] = x;
+  return true;
+}

@@ -14,6 +14,7 @@
  *   a [1, C, 1, 1] gate, requantized once           -> NP_KIND_MUL
  *   a 256-entry table on int8 (activations)         -> NP_KIND_LUT
  *   softmax along the last coordinate of int8       -> NP_KIND_SOFTMAX
+ *   resize (nearest, whole factors), pad, shuffle   -> NP_KIND_MOVE
  * Weights, bias, multipliers and shifts are the layer's parameters;
  * everything the core cannot do exactly (zero points, a clamp other than
  * int8 saturation or relu, a table after another layer, other kinds) is an error at the
@@ -310,6 +311,33 @@ static bool read_avg_pool(nc_op *node, const nc_dataflow_layer *layer, np_layer 
   return true;
 }
 
+/* resize, pad and shuffle: NP_KIND_MOVE, which copies int8 (or 4-/2-bit)
+ * elements of [1, C, H, W] and fills padding with the layer's value. */
+static bool read_move(nc_op *node, const nc_dataflow_layer *layer, np_layer *l)
+{
+  const char *kind = nc_dataflow_layer_kind_name(layer->kind);
+  nc_type *in = nc_value_get_type(nc_op_get_operand(node, 0));
+  if (layer->n_requant || layer->bias || layer->clamp_min != INT64_MIN || layer->clamp_max != INT64_MAX ||
+      nc_type_get_rank(in) != 4 || !np_width_ok(layer->output_bits) || layer->output_bits != layer->input_bits)
+    return nc_op_emit_error(node, "northpole runs %s layers on [1, C, H, W] int8 (or 4-/2-bit) tensors only, with "
+                            "nothing else", kind);
+  int64_t hi = ((int64_t)1 << (layer->output_bits - 1)) - 1;
+  if (layer->pad_value < -hi - 1 || layer->pad_value > hi)
+    return nc_op_emit_error(node, "pads with %lld, outside the layer's %u-bit range", (long long)layer->pad_value,
+                            layer->output_bits);
+  l->kind = NP_KIND_MOVE;
+  l->group = layer->kind == NC_DATAFLOW_LAYER_SHUFFLE ? layer->group : 1;
+  for (int a = 0; a < 2; a++) {
+    l->kernel[a] = layer->kind == NC_DATAFLOW_LAYER_RESIZE ? layer->scale[a] : 1;
+    l->stride[a] = l->dilation[a] = 1;
+  }
+  if (layer->kind == NC_DATAFLOW_LAYER_PAD)
+    memcpy(l->pad, layer->pads, sizeof l->pad);
+  l->zero_point = (int32_t)layer->pad_value;
+  l->vops_per_element = 1;
+  return true;
+}
+
 bool np_layer_read(nc_op *node, np_layer *l)
 {
   memset(l, 0, sizeof *l);
@@ -333,7 +361,8 @@ bool np_layer_read(nc_op *node, np_layer *l)
                    layer.kind == NC_DATAFLOW_LAYER_GLOBAL_MAX_POOL || layer.kind == NC_DATAFLOW_LAYER_LUT ||
                    layer.kind == NC_DATAFLOW_LAYER_AVG_POOL || layer.kind == NC_DATAFLOW_LAYER_GLOBAL_AVG_POOL ||
                    layer.kind == NC_DATAFLOW_LAYER_ELTWISE || layer.kind == NC_DATAFLOW_LAYER_CONCAT ||
-                   layer.kind == NC_DATAFLOW_LAYER_SOFTMAX;
+                   layer.kind == NC_DATAFLOW_LAYER_SOFTMAX || layer.kind == NC_DATAFLOW_LAYER_RESIZE ||
+                   layer.kind == NC_DATAFLOW_LAYER_PAD || layer.kind == NC_DATAFLOW_LAYER_SHUFFLE;
   if (layer.input_bits != 8 && !(narrow_ok && np_width_ok(layer.input_bits)))
     return nc_op_emit_error(node, "needs int8 data on northpole");
   l->bits = 8;
@@ -383,6 +412,10 @@ bool np_layer_read(nc_op *node, np_layer *l)
     return read_concat(node, &layer, l);
   case NC_DATAFLOW_LAYER_LUT:
     return read_lut(node, &layer, l);
+  case NC_DATAFLOW_LAYER_RESIZE:
+  case NC_DATAFLOW_LAYER_PAD:
+  case NC_DATAFLOW_LAYER_SHUFFLE:
+    return read_move(node, &layer, l);
   case NC_DATAFLOW_LAYER_SOFTMAX:
     return read_softmax(node, &layer, l);
   case NC_DATAFLOW_LAYER_AVG_POOL:

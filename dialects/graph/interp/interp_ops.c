@@ -282,6 +282,48 @@ static bool run_pad(const ix_inst *inst, ix_args *a)
          nc_kernel_pad(&inst->p.pad, x, inst->owned[0], a->out[0], ERR);
 }
 
+static bool prep_resize(ix_inst *inst, char *err, size_t errlen)
+{
+  nc_attr *c = nc_op_get_attr_str(inst->op, "coordinate_transformation_mode");
+  nc_attr *m = nc_op_get_attr_str(inst->op, "nearest_mode");
+  inst->p.resize.coord = c && nc_attr_get_kind(c) == NC_ATTR_STRING ? nc_attr_get_string(c, NULL) : "half_pixel";
+  inst->p.resize.nearest = m && nc_attr_get_kind(m) == NC_ATTR_STRING ? nc_attr_get_string(m, NULL)
+                                                                       : "round_prefer_floor";
+  int64_t one;
+  return nc_kernel_resize_nearest_map(inst->p.resize.coord, inst->p.resize.nearest, 1, 1, &one, err, errlen);
+}
+
+static bool run_resize(const ix_inst *inst, ix_args *a)
+{
+  nc_tensor *x = a->in[0];
+  size_t n;
+  const int64_t *sizes = nc_graph_attr_ints(inst->op, "sizes", &n);
+  if (!sizes || n != (size_t)x->rank)
+    return ix_fail(a, "has %zu sizes for an input of rank %d", n, x->rank);
+  return out(inst, a, 0, x->rank, sizes) &&
+         nc_kernel_resize_nearest(inst->p.resize.coord, inst->p.resize.nearest, x, a->out[0], ERR);
+}
+
+static bool run_channel_shuffle(const ix_inst *inst, ix_args *a)
+{
+  nc_tensor *x = a->in[0];
+  int64_t g = nc_graph_attr_int(inst->op, "group", 0), c = x->rank >= 2 ? x->shape[1] : 0;
+  if (g < 1 || c % g)
+    return ix_fail(a, "group %lld does not divide %lld channels", (long long)g, (long long)c);
+  if (!out(inst, a, 0, x->rank, x->shape))
+    return false;
+  int64_t plane = 1;
+  for (int d = 2; d < x->rank; d++)
+    plane *= x->shape[d];
+  size_t bytes = (size_t)plane * nc_dtype_size(x->dtype);
+  const char *src = x->data;
+  char *dst = a->out[0]->data;
+  for (int64_t n = 0; n < x->shape[0]; n++)
+    for (int64_t k = 0; k < c; k++) /* result channel k = i * g + j reads j * (c / g) + i */
+      memcpy(dst + (size_t)(n * c + k) * bytes, src + (size_t)(n * c + k % g * (c / g) + k / g) * bytes, bytes);
+  return true;
+}
+
 /* --- products and convolutions ----------------------------------------------------------------------------- */
 
 static bool prep_conv(ix_inst *inst, char *err, size_t errlen)

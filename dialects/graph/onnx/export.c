@@ -628,6 +628,55 @@ static bool export_requantize(exporter *ex, nc_op *op)
   return true;
 }
 
+/* graph.channel_shuffle has no ONNX op; it is written as torch exports it:
+ * Reshape [N, g, C/g, rest] -> Transpose (0, 2, 1, 3, ...) -> Reshape back
+ * (which nc's canonicalize turns into the op again). */
+static bool export_channel_shuffle(exporter *ex, nc_op *op)
+{
+  nc_type *t = nc_value_get_type(nc_op_get_result(op, 0));
+  size_t rank = nc_type_get_rank(t);
+  int64_t g = nc_graph_attr_int(op, "group", 0);
+  if (!nc_type_has_static_shape(t) || rank < 2 || rank + 1 > NC_TENSOR_MAX_RANK || g < 1)
+    return nc_op_emit_error(op, "cannot be exported to ONNX: needs a static shape of rank 2 to %d",
+                            NC_TENSOR_MAX_RANK - 1);
+  const int64_t *d = nc_type_get_shape(t);
+  int64_t split[NC_TENSOR_MAX_RANK] = {d[0], g, d[1] / g}, perm[NC_TENSOR_MAX_RANK] = {0, 2, 1};
+  for (size_t i = 2; i < rank; i++)
+    split[i + 1] = d[i], perm[i + 1] = (int64_t)i + 1;
+  const char *lname = loc_name(ex->ctx, nc_op_get_loc(op));
+  char base[256], b[300];
+  snprintf(base, sizeof base, "%s", lname && *lname ? lname : "channel_shuffle");
+  nc_tensor *s1 = nc_tensor_create(NC_DT_I64, 1, (int64_t[]){(int64_t)rank + 1}, 0);
+  memcpy(s1->data, split, (rank + 1) * sizeof *split);
+  nc_tensor *s2 = nc_tensor_create(NC_DT_I64, 1, (int64_t[]){(int64_t)rank}, 0);
+  memcpy(s2->data, d, rank * sizeof *d);
+  snprintf(b, sizeof b, "%s_split_shape", base);
+  const char *x = val_name(ex, nc_op_get_operand(op, 0));
+  if (!x)
+    return nc_op_emit_error(op, "operand 0 is not defined before the op");
+  const char *r1 = rq_node(ex, base, "Reshape", 2, (const char *[]){x, add_initializer(ex, b, s1)});
+  const char *tr = rq_node(ex, base, "Transpose", 1, &r1);
+  attr_ints(ex->g->node[ex->g->n_node - 1], "perm", rank + 1, perm);
+  snprintf(b, sizeof b, "%s_shape", base);
+  const char *shape = add_initializer(ex, b, s2);
+  snprintf(b, sizeof b, "%s/Reshape_back", base);
+  char *nn = unique_node(ex, b);
+  Onnx__NodeProto *back = add_node(ex, "Reshape", nn);
+  free(nn);
+  add_input(back, tr);
+  add_input(back, shape);
+  nc_value *y = nc_op_get_result(op, 0);
+  const char *name = val_name(ex, y);
+  if (!name) {
+    char *fresh = unique_tensor(ex, base);
+    val_set(ex, y, fresh);
+    free(fresh);
+    name = val_name(ex, y);
+  }
+  add_output(back, name);
+  return true;
+}
+
 static bool export_op(exporter *ex, nc_op *op)
 {
   const char *opname = nc_ident_str(nc_op_get_name(op));
@@ -637,6 +686,8 @@ static bool export_op(exporter *ex, nc_op *op)
       d = &defs[i];
   if (!d && !strcmp(opname, "graph.requantize"))
     return export_requantize(ex, op);
+  if (!d && !strcmp(opname, "graph.channel_shuffle"))
+    return export_channel_shuffle(ex, op);
   if (!d)
     return nc_op_emit_error(op, "cannot be exported to ONNX (only graph dialect ops can)");
   if (ex->opset < d->since)

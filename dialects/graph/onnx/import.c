@@ -755,7 +755,7 @@ static bool import_node(importer *im, const Onnx__NodeProto *n, size_t index)
   node_ctx nc = {.im = im, .n = n, .index = index, .op_type = n->op_type};
   nc.loc = name_loc(im, n->name);
   const char *d = n->domain;
-  nc.op = !*d || !strcmp(d, "ai.onnx") ? imp_find_handler(n->op_type) : NULL;
+  nc.op = !*d || !strcmp(d, "ai.onnx") ? imp_find_handler(n->op_type) : imp_find_domain_handler(d, n->op_type);
   if (!nc.op)
     return imp_unsupported_op(&nc, NULL);
   if (im->opset > NC_ONNX_IMPORT_MAX_OPSET)

@@ -236,6 +236,8 @@ bool imp_type_from_value_info(const Onnx__ValueInfoProto *vi, imp_type *out, int
 
 /** The handler of an op type of the default domain, or NULL. */
 const imp_op *imp_find_handler(const char *op_type);
+/** The handler of op_type in a domain other than ONNX's ("com.microsoft"), or NULL. */
+const imp_op *imp_find_domain_handler(const char *domain, const char *op_type);
 
 /* Fold-only shape ops (import_fold.c), listed in import_ops.c's table. */
 bool imp_fold_shape(node_ctx *nc);

@@ -944,6 +944,12 @@ bool imp_squeeze(node_ctx *nc);
 bool imp_unsqueeze(node_ctx *nc);
 bool imp_transpose(node_ctx *nc);
 bool imp_pad(node_ctx *nc);
+bool imp_resize(node_ctx *nc);
+bool imp_upsample(node_ctx *nc);
+bool imp_qlinear_add(node_ctx *nc);
+bool imp_qlinear_mul(node_ctx *nc);
+bool imp_qlinear_concat(node_ctx *nc);
+bool imp_qlinear_global_average_pool(node_ctx *nc);
 bool imp_constant(node_ctx *nc);
 bool imp_identity(node_ctx *nc);
 bool imp_dropout(node_ctx *nc);
@@ -975,6 +981,7 @@ static const imp_op ops[] = {
 #undef NO_KERNEL_OP
   {"Dropout", imp_dropout, "graph.identity", 0, 1}, /* inference: the identity */
   {"CastLike", imp_cast, "graph.cast", 0, 15},
+  {"Upsample", imp_upsample, "graph.resize", 0, 7},
   /* evaluated at import time only */
   {"Shape", imp_fold_shape}, {"Size", imp_fold_size}, {"Gather", imp_fold_gather},
   {"ConstantOfShape", imp_fold_constant_of_shape}, {"Range", imp_fold_range}, {"Expand", imp_fold_expand},
@@ -984,6 +991,23 @@ static const imp_op ops[] = {
   {"Where", imp_fold_where}, {"Floor", imp_fold_rounding}, {"Ceil", imp_fold_rounding},
   {"Round", imp_fold_rounding}, {"ReduceProd", imp_fold_reduce_prod}, {"Mod", imp_fold_mod},
 };
+
+/* The com.microsoft ops nc imports: ONNX Runtime's QOperator ops (import_qoperator.c). */
+static const imp_op ms_ops[] = {
+  {"QLinearAdd", imp_qlinear_add, "graph.add", 0, 1},
+  {"QLinearMul", imp_qlinear_mul, "graph.mul", 0, 1},
+  {"QLinearConcat", imp_qlinear_concat, "graph.concat", 0, 1},
+  {"QLinearGlobalAveragePool", imp_qlinear_global_average_pool, "graph.global_avg_pool", 0, 1},
+};
+
+const imp_op *imp_find_domain_handler(const char *domain, const char *op_type)
+{
+  if (!strcmp(domain, "com.microsoft"))
+    for (size_t i = 0; i < NC_COUNTOF(ms_ops); i++)
+      if (!strcmp(ms_ops[i].op_type, op_type))
+        return &ms_ops[i];
+  return NULL;
+}
 
 const imp_op *imp_find_handler(const char *op_type)
 {

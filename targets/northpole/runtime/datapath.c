@@ -15,7 +15,9 @@
  * concat (NP_KIND_CONCAT) rescales each element from its operand as the
  * residual add does; a product (NP_KIND_MUL) rescales a * b once; a table (NP_KIND_LUT)
  * maps each int8 value through its 256 entries; a softmax (NP_KIND_SOFTMAX)
- * sums its row's exponential-table entries and divides exactly.
+ * sums its row's exponential-table entries and divides exactly; a move
+ * (NP_KIND_MOVE: nearest resize, pad, channel shuffle) copies one element or
+ * the fill value.
  *
  * Every input element is read through `valid`: data that has not arrived in
  * the core's buffers cannot be read, so a schedule that computes too early
@@ -243,6 +245,28 @@ static bool mul_element(np_tile *t, int64_t e, uint32_t *operand, int64_t *missi
   if ((t->flags & NP_FLAG_RELU) && r < t->zero_point)
     r = t->zero_point;
   t->out_data[e] = (int8_t)(r < t->out_min ? t->out_min : r > t->out_max ? t->out_max : r);
+  return true;
+}
+
+/* The operand element output element e of a move layer copies, or -1 (the fill value). */
+static int64_t move_source(const np_tile *t, int64_t e)
+{
+  const np_shape *in = &t->in[0];
+  int64_t ow = t->out.dims[3], oh = t->out.dims[2], c = t->out.dims[1], h = in->dims[2], w = in->dims[3];
+  int64_t x = e % ow, y = e / ow % oh, k = e / (ow * oh) % c, g = t->group;
+  int64_t ci = g > 1 ? k % g * (c / g) + k / g : k;
+  int64_t dy = y - t->pad[0], dx = x - t->pad[1];
+  if (dy < 0 || dx < 0 || dy / t->kernel[0] >= h || dx / t->kernel[1] >= w)
+    return -1;
+  return (ci * h + dy / t->kernel[0]) * w + dx / t->kernel[1];
+}
+
+static bool move_element(np_tile *t, int64_t e, uint32_t *operand, int64_t *missing)
+{
+  int64_t idx = move_source(t, e);
+  if (idx >= 0)
+    NEED(0, idx);
+  t->out_data[e] = idx >= 0 ? t->in_data[0][idx] : (int8_t)t->zero_point;
   return true;
 }
 
@@ -532,6 +556,7 @@ bool np_compute_iteration(np_tile *t, const np_iter *it, uint32_t *operand, int6
     case NP_KIND_CONCAT: ok = concat_element(t, e, operand, missing); break;
     case NP_KIND_MUL: ok = mul_element(t, e, operand, missing); break;
     case NP_KIND_LUT: ok = lut_element(t, e, operand, missing); break;
+    case NP_KIND_MOVE: ok = move_element(t, e, operand, missing); break;
     case NP_KIND_SOFTMAX: ok = softmax_element(t, e, operand, missing); break;
     default: /* NP_KIND_COPY: flatten / reshape keep the row-major order */
       ok = t->valid[0][e] || (*operand = 0, *missing = e, false);
@@ -575,6 +600,12 @@ void np_foreach_read(const np_tile *t, int64_t e, void (*fn)(uint32_t operand, i
 {
   if (t->kind == NP_KIND_COPY || t->kind == NP_KIND_LUT) {
     fn(0, e, user);
+    return;
+  }
+  if (t->kind == NP_KIND_MOVE) {
+    int64_t idx = move_source(t, e);
+    if (idx >= 0)
+      fn(0, idx, user);
     return;
   }
   if (t->kind == NP_KIND_CONCAT) {

@@ -214,6 +214,17 @@ static bool check_layer(loader *l, np_tile *t)
       return bad(l, "a product needs one multiplier and shift and no bias");
     break;
   }
+  case NP_KIND_MOVE: { /* resize, pad, shuffle: [1, C, H, W] -> [1, C, OH, OW] */
+    const np_shape *x = &t->in[0], *y = &t->out;
+    if (x->rank != 4 || y->rank != 4 || x->dims[0] != 1 || y->dims[0] != 1 || x->dims[1] != y->dims[1] ||
+        t->group < 1 || x->dims[1] % t->group)
+      return bad(l, "a move layer needs [1, C, H, W] operand and result and a group count dividing C");
+    for (int a = 0; a < 2; a++)
+      if (t->kernel[a] < 1 || t->kernel[a] > 4096 || t->pad[a] < 0 || t->pad[2 + a] < 0 ||
+          y->dims[2 + a] != x->dims[2 + a] * t->kernel[a] + t->pad[a] + t->pad[2 + a])
+        return bad(l, "a move layer's result size does not match its factors and padding");
+    break;
+  }
   case NP_KIND_SOFTMAX:
     if (t->in[0].rank != t->out.rank || memcmp(t->in[0].dims, t->out.dims, (size_t)t->out.rank * sizeof(int64_t)))
       return bad(l, "a softmax layer needs an operand of the result's shape");

@@ -78,6 +78,14 @@
  * 256 little-endian i32 entries e[0..255] (exp in fixed point); per row of N,
  * m = max x, y_j = round_half_even(e[x_j - m + 255] * 127 / sum_k e[x_k - m + 255]).
  *
+ * NP_KIND_MOVE (nearest resize, constant pad, channel shuffle) has one operand
+ * [1, C, H, W], a result [1, C, OH, OW], no weights, bias or requantization:
+ *   ci = (c mod group) * (C / group) + c / group          (group 1: ci = c)
+ *   yi = (y - pad_top) / kernel[0], xi = (x - pad_left) / kernel[1]   (floor)
+ *   y[c, y, x] = x[ci, yi, xi] when y >= pad_top, x >= pad_left, yi < H and
+ *   xi < W, else zero_point (the fill value); OH = H * kernel[0] + pad_top +
+ *   pad_bottom, likewise OW.
+ *
  * Section NP_SECTION_INPUT_STREAM (id = network input): how the host streams
  * that input (the dataflow input source P[y] or P[y, x]):
  *   u32 n_iterations, then per iteration: u32 n_blocks, u32 0, blocks
@@ -89,6 +97,7 @@ enum { NP_SECTION_TILE = 1, NP_SECTION_INPUT_STREAM = 2, NP_SECTION_CHIP = 3 };
 enum {
   NP_KIND_CONV = 1, NP_KIND_MATMUL = 2, NP_KIND_MAX_POOL = 3, NP_KIND_COPY = 4, NP_KIND_ELTWISE = 5,
   NP_KIND_AVG_POOL = 6, NP_KIND_CONCAT = 7, NP_KIND_MUL = 8, NP_KIND_LUT = 9, NP_KIND_SOFTMAX = 10,
+  NP_KIND_MOVE = 11,
 };
 enum { NP_FLAG_RELU = 1, NP_FLAG_SUBTRACT = 2, NP_FLAG_COUNT_PAD = 4 };
 #define NP_WIDTH_SHIFT 8 /* the tile record's flags: bits 8..15 hold the layer's width */

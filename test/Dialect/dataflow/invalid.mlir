@@ -333,7 +333,7 @@ func.func @yield_parent() {
 // Layer kinds and parameters (layer.h): the kind must be one of the table,
 // the parameters known, well typed and consistent with the node.
 func.func @bad_kind(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
-  // expected-error@+1 {{'dataflow.node' op kind "pool" is not a layer kind ("conv", "matmul", "max_pool", "avg_pool", "global_max_pool", "global_avg_pool", "eltwise", "concat", "copy", "lut", "softmax")}}
+  // expected-error@+1 {{'dataflow.node' op kind "pool" is not a layer kind ("conv", "matmul", "max_pool", "avg_pool", "global_max_pool", "global_avg_pool", "eltwise", "concat", "copy", "lut", "resize", "pad", "shuffle", "softmax")}}
   %0 = dataflow.node "n" (%x) {domain = #dataflow.set<"{ S[] }">, reads = [#dataflow.map<"{ S[] -> In0[i] : 0 <= i < 4 }">],
          writes = #dataflow.map<"{ S[] -> Out[i] : 0 <= i < 4 }">, macs = 0 : i64, kind = "pool"} ({
     ^bb0(%a: tensor<1x4xf32>):

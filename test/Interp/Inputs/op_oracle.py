@@ -91,6 +91,18 @@ case("pad_reflect", "graph.pad", [f32(1, 4, 5)], lambda a: np.pad(a, ((0, 0), (2
      "{mode = \"reflect\", pads = array<i64: 0, 2, 1, 0, 1, 3>}")
 case("pad_edge", "graph.pad", [f32(3, 3)], lambda a: np.pad(a, ((2, 2), (0, 1)), mode="edge"),
      "{mode = \"edge\", pads = array<i64: 2, 0, 2, 1>}")
+case("resize_nearest", "graph.resize", [f32(1, 2, 3, 5)],
+     lambda a: F.interpolate(t(a), size=(7, 8), mode="nearest").numpy(),
+     "{coordinate_transformation_mode = \"asymmetric\", nearest_mode = \"floor\", sizes = array<i64: 1, 2, 7, 8>}")
+case("resize_nearest_exact", "graph.resize", [f32(1, 2, 3, 5)],
+     lambda a: F.interpolate(t(a), size=(4, 11), mode="nearest-exact").numpy(),
+     "{nearest_mode = \"round_prefer_ceil\", sizes = array<i64: 1, 2, 4, 11>}")
+case("resize_i8", "graph.resize", [ints(np.int8, 1, 3, 2, 2)], lambda a: a.repeat(2, axis=2).repeat(3, axis=3),
+     "{coordinate_transformation_mode = \"asymmetric\", nearest_mode = \"floor\", sizes = array<i64: 1, 3, 4, 6>}")
+case("channel_shuffle", "graph.channel_shuffle", [f32(1, 6, 2, 3)],
+     lambda a: a.reshape(1, 3, 2, 2, 3).transpose(0, 2, 1, 3, 4).reshape(1, 6, 2, 3), "{group = 3 : i64}")
+case("channel_shuffle_i8", "graph.channel_shuffle", [ints(np.int8, 2, 4, 3)],
+     lambda a: a.reshape(2, 2, 2, 3).transpose(0, 2, 1, 3).reshape(2, 4, 3), "{group = 2 : i64}")
 
 # --- elementwise ----------------------------------------------------------------------------------------------------
 a, b = f32(2, 3, 4), f32(3, 1)

@@ -86,3 +86,27 @@ func.func @gemm_alpha(%x: tensor<1x4xf32>) -> tensor<1x2xf32> {
   %g = graph.gemm %x, %w {alpha = 2.0 : f32} : (tensor<1x4xf32>, tensor<4x2xf32>) -> tensor<1x2xf32>
   return %g : tensor<1x2xf32>
 }
+
+// -----
+
+func.func @resize_not_whole(%x: tensor<1x1x4x4xi8>) -> tensor<1x1x6x6xi8> {
+  // expected-error@+1 {{'graph.resize' op cannot become a dataflow node: a resize by a factor that is not whole has no dataflow layer}}
+  %r = graph.resize %x {sizes = array<i64: 1, 1, 6, 6>} : (tensor<1x1x4x4xi8>) -> tensor<1x1x6x6xi8>
+  return %r : tensor<1x1x6x6xi8>
+}
+
+// -----
+
+func.func @resize_half_pixel_x3(%x: tensor<1x1x2x2xi8>) -> tensor<1x1x6x6xi8> {
+  // expected-error@+1 {{'graph.resize' op cannot become a dataflow layer: its coordinate mode does not copy each input element to a block of whole factors}}
+  %r = graph.resize %x {coordinate_transformation_mode = "asymmetric", sizes = array<i64: 1, 1, 6, 6>} : (tensor<1x1x2x2xi8>) -> tensor<1x1x6x6xi8>
+  return %r : tensor<1x1x6x6xi8>
+}
+
+// -----
+
+func.func @pad_reflect(%x: tensor<1x1x4x4xi8>) -> tensor<1x1x6x6xi8> {
+  // expected-error@+1 {{'graph.pad' op cannot become a dataflow layer: only constant pads of the spatial dims have a layer}}
+  %p = graph.pad %x {mode = "reflect", pads = array<i64: 0, 0, 1, 1, 0, 0, 1, 1>} : (tensor<1x1x4x4xi8>) -> tensor<1x1x6x6xi8>
+  return %p : tensor<1x1x6x6xi8>
+}

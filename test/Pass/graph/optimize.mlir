@@ -9,6 +9,7 @@
 // LIST: graph-constant-fold
 // LIST-NEXT: graph-fold-batchnorm
 // LIST-NEXT: graph-fuse-activation
+// LIST-NEXT: graph-integer-to-qdq
 // LIST-NEXT: graph-qoperator-to-qdq
 // LIST-NEXT: graph-quantize
 // LIST-NEXT: graph-set-input-shape

@@ -5,16 +5,17 @@
 
 func.func @add(%x: tensor<1x1x1x2xf32>) -> tensor<1x1x1x2xf32> {
   %c = graph.constant {value = dense<1.0> : tensor<1x1x1x2xf32>} : () -> tensor<1x1x1x2xf32>
-  // expected-error@+1 {{graph-quantize cannot quantize 'graph.add': it has no integer form here (supported: conv, gemm and matmul with constant weights and an optional fused relu; add and sub of two activations of one shape; concat; mul of two activations, one broadcasting; sigmoid, hard_sigmoid, hard_swish, tanh, erf, leaky_relu, elu, softplus and clip as tables; avg_pool, flatten, global_avg_pool, global_max_pool, identity, max_pool, relu, reshape, squeeze, transpose, unsqueeze); graph-optimize folds bias adds and batch_norm into the conv or gemm before them}}
+  // expected-error@+1 {{graph-quantize cannot quantize 'graph.add': it has no integer form here (supported: conv, gemm and matmul with constant weights and an optional fused relu; add and sub of two activations of one shape; concat; mul of two activations, one broadcasting; sigmoid, hard_sigmoid, hard_swish, tanh, erf, leaky_relu, elu, softplus and clip as tables; avg_pool, channel_shuffle, flatten, global_avg_pool, global_max_pool, identity, max_pool, pad, relu, reshape, resize, squeeze, transpose, unsqueeze); graph-optimize folds bias adds and batch_norm into the conv or gemm before them}}
   %0 = graph.add %x, %c : (tensor<1x1x1x2xf32>, tensor<1x1x1x2xf32>) -> tensor<1x1x1x2xf32>
   return %0 : tensor<1x1x1x2xf32>
 }
 
 // -----
 
-// A pad left by canonicalize (here: a fill of 1) has no integer form.
+// A pad left by canonicalize keeps its input's scale (conv.npy: 2^-7); its
+// fill value must be an int8 code there, and 1.0 is 128 steps.
 func.func @pad(%x: tensor<1x1x1x2xf32>) -> tensor<1x1x3x4xf32> {
-  // expected-error@+1 {{transpose, unsqueeze); a constant-zero pad of the spatial dims folds into the padding of the conv or average pool reading it (canonicalize), other pads have no integer form}}
+  // expected-error@+1 {{graph-quantize cannot quantize 'graph.pad': its value 1 is 128 steps of the input's scale 0.0078125, outside the 8-bit range}}
   %0 = graph.pad %x {pads = array<i64: 0, 0, 1, 1, 0, 0, 1, 1>, value = 1.0 : f32} : (tensor<1x1x1x2xf32>) -> tensor<1x1x3x4xf32>
   return %0 : tensor<1x1x3x4xf32>
 }

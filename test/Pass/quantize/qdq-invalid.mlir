@@ -35,20 +35,6 @@ func.func @per_axis(%x: tensor<1x2xf32>) -> tensor<1x2xf32> {
 
 // -----
 
-func.func @rescale_after_pool(%x: tensor<1x1x2x2xf32>) -> tensor<1x1x1x1xf32> {
-  %s = graph.constant {value = dense<0.5> : tensor<f32>} : () -> tensor<f32>
-  %s2 = graph.constant {value = dense<0.25> : tensor<f32>} : () -> tensor<f32>
-  %0 = graph.quantize_linear %x, %s : (tensor<1x1x2x2xf32>, tensor<f32>) -> tensor<1x1x2x2xi8>
-  %1 = graph.dequantize_linear %0, %s : (tensor<1x1x2x2xi8>, tensor<f32>) -> tensor<1x1x2x2xf32>
-  %2 = graph.max_pool %1 {kernel_shape = array<i64: 2, 2>} : (tensor<1x1x2x2xf32>) -> tensor<1x1x1x1xf32>
-  // expected-error@+1 {{graph-quantize: this 'graph.quantize_linear' rescales from 0.5 to 0.25 after 'graph.max_pool'; only conv, gemm, matmul, add and sub results can change scale}}
-  %3 = graph.quantize_linear %2, %s2 : (tensor<1x1x1x1xf32>, tensor<f32>) -> tensor<1x1x1x1xi8>
-  %4 = graph.dequantize_linear %3, %s2 : (tensor<1x1x1x1xi8>, tensor<f32>) -> tensor<1x1x1x1xf32>
-  return %4 : tensor<1x1x1x1xf32>
-}
-
-// -----
-
 func.func @int_weights_not_folded(%x: tensor<1x2xf32>) -> tensor<1x2xf32> {
   %s = graph.constant {value = dense<0.5> : tensor<f32>} : () -> tensor<f32>
   %c = graph.constant {value = dense<1> : tensor<1x2xi8>} : () -> tensor<1x2xi8>

@@ -20,7 +20,7 @@
  *                                                     the graph ops compute it: the real zero when the
  *                                                     output zero point is 0, as graph-quantize makes it)
  *   y    = lut[y - type min]                         (when lut is present: an elementwise table)
- * Layers that only move data (copy, concat, max pools) have no requantization
+ * Layers that only move data (copy, resize, pad, shuffle, concat, max pools) have no requantization
  * (n_requant == 0) and keep their input's scale. ELTWISE layers first rescale
  * each input to the output scale with input_multiplier/input_shift (the same
  * fixed-point rule, after subtracting its zero point), then combine them with
@@ -60,6 +60,11 @@
   X(CONCAT, "concat", "concatenation along `axis` of the tensor coordinates")                                   \
   X(COPY, "copy", "reshape, flatten, transpose: elements moved, values unchanged")                              \
   X(LUT, "lut", "an elementwise function applied as a lookup table of 2^bits entries")                         \
+  X(RESIZE, "resize", "nearest upsampling of [C, H, W] by whole factors `scale`: "                              \
+                      "out[c, y, x] = in[c, y / scale_h, x / scale_w]")                                          \
+  X(PAD, "pad", "[C, H, W] padded by `pads` (top, left, bottom, right) with the stored value `pad_value`")        \
+  X(SHUFFLE, "shuffle", "channel shuffle of [C, H, W] in `group` groups: "                                        \
+                        "out[c] = in[(c mod group) * (C / group) + c / group]")                                 \
   X(SOFTMAX, "softmax", "softmax along the last coordinate: an exponential table of 2^bits entries (lut) "       \
                         "indexed by x - max + 2^bits - 1, then round_half_even(e * type max / sum e)")
 
@@ -98,6 +103,8 @@ typedef struct nc_dataflow_layer {
   bool count_include_pad;     /**< avg_pool: divide by the whole window */
   int64_t axis;               /**< concat: the tensor coordinate joined along */
   nc_dataflow_eltwise_op op;  /**< eltwise */
+  int64_t scale[2];           /**< resize: the whole upsampling factors (H, W); 1 otherwise */
+  int64_t pad_value;          /**< pad: the value (a stored integer on integer layers) of padded elements */
   /* integer semantics (see the header comment); zero points of the inputs in operand order */
   size_t n_inputs;
   int64_t input_zero_points[NC_DATAFLOW_LAYER_MAX_INPUTS];

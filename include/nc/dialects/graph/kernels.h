@@ -456,6 +456,19 @@ bool nc_kernel_transpose_shape(NC_KEEP const int64_t *perm, int rank, NC_KEEP co
 bool nc_kernel_transpose(NC_KEEP const int64_t *perm, NC_KEEP const nc_tensor *x, NC_KEEP nc_tensor *y,
                          char *err, size_t errlen);
 
+/** The input index each of `out_len` outputs copies along one dim under
+ * ONNX Resize's nearest mode (scale out_len / in_len): `coord_mode` is one
+ * of half_pixel, pytorch_half_pixel, asymmetric, align_corners,
+ * tf_half_pixel_for_nn; `nearest_mode` one of round_prefer_floor,
+ * round_prefer_ceil, floor, ceil; indices clamp to [0, in_len). */
+bool nc_kernel_resize_nearest_map(NC_KEEP const char *coord_mode, NC_KEEP const char *nearest_mode, int64_t in_len,
+                                  int64_t out_len, int64_t *map, char *err, size_t errlen);
+
+/** ONNX Resize, mode nearest, of x into y (whose shape, set by the caller,
+ * gives the output sizes): y[o] = x[map_0(o_0), ..., map_r(o_r)]. Any dtype. */
+bool nc_kernel_resize_nearest(NC_KEEP const char *coord_mode, NC_KEEP const char *nearest_mode,
+                              NC_KEEP const nc_tensor *x, NC_KEEP nc_tensor *y, char *err, size_t errlen);
+
 /** Pad modes. */
 typedef enum nc_pad_mode { NC_PAD_CONSTANT, NC_PAD_REFLECT, NC_PAD_EDGE, NC_PAD_WRAP } nc_pad_mode;
 

@@ -698,8 +698,7 @@ def unnamed_error():
 
 @model
 def unsupported_op():
-    return make([node("Resize", ["x", "", "scales"], ["y"], name="Resize_12")], [vi("x", [1, 1, 2, 2])],
-                [vi("y", [1, 1, 4, 4])], inits=[init("scales", np.array([1, 1, 2, 2], np.float32))], opset=13)
+    return make([node("Det", ["x"], ["y"], name="Det_12")], [vi("x", [1, 2, 2])], [vi("y", [1])], opset=13)
 
 
 @model

@@ -1,0 +1,144 @@
+/* import_resize.c: ONNX Resize and Upsample -> graph.resize (nearest mode
+ * only). The target sizes are resolved at import, from `sizes` or from
+ * `scales` (whose products with the input's dims must be whole numbers, so
+ * that the scale ONNX computes with equals sizes / in and the op needs only
+ * integer sizes); the input's shape must be static. Linear and cubic modes,
+ * a region of interest (tf_crop_and_resize) and `axes` are refused with a
+ * message, never approximated.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "import_internal.h"
+
+/* Sizes from per-dim scales: each in * scale must be whole. */
+static bool sizes_from_scales(node_ctx *nc, const imp_type *x, size_t n, const double *scales, int64_t *sizes)
+{
+  if (n != (size_t)x->rank)
+    return imp_error(nc, "has %zu scales for an input of rank %d", n, x->rank);
+  for (size_t i = 0; i < n; i++) {
+    double s = (double)x->dims[i] * scales[i];
+    if (!(scales[i] > 0) || s != floor(s) || s < 1)
+      return imp_unsupported(nc, "scale %g of dim %zu (size %lld), whose output size is not a whole number,",
+                             scales[i], i, (long long)x->dims[i]);
+    sizes[i] = (int64_t)s;
+  }
+  return true;
+}
+
+static bool known_floats(node_ctx *nc, imp_value *v, const char *what, size_t *n, double *out)
+{
+  nc_tensor *t = imp_known(nc->im, v);
+  if (!t || (t->dtype != NC_DT_F32 && t->dtype != NC_DT_F64 && t->dtype != NC_DT_F16) || t->rank > 1)
+    return imp_unsupported(nc, "'%s' that is not a constant float vector", what);
+  int64_t m = nc_tensor_num_elements(t);
+  if (m > NC_TENSOR_MAX_RANK)
+    return imp_error(nc, "'%s' has %lld entries", what, (long long)m);
+  for (int64_t i = 0; i < m; i++)
+    out[i] = nc_elem_load_f64(t->data, t->dtype, i);
+  *n = (size_t)m;
+  return true;
+}
+
+static bool emit_resize(node_ctx *nc, imp_value *x, const int64_t *sizes, const char *coord, const char *nearest)
+{
+  imp_type t = x->type;
+  memcpy(t.dims, sizes, (size_t)t.rank * sizeof *sizes);
+  memset(t.sym, 0, sizeof t.sym);
+  imp_attrs attrs = {0};
+  imp_add_i64s(nc, &attrs, "sizes", (size_t)t.rank, sizes);
+  if (strcmp(coord, "half_pixel"))
+    imp_add_str(nc, &attrs, "coordinate_transformation_mode", coord);
+  if (strcmp(nearest, "round_prefer_floor"))
+    imp_add_str(nc, &attrs, "nearest_mode", nearest);
+  return imp_emit(nc, nc->op->graph, 1, &x, &attrs, 1, &t);
+}
+
+static bool static_input(node_ctx *nc, imp_value *x)
+{
+  if (x->type.rank < 1 || !imp_type_is_static(&x->type))
+    return imp_unsupported(nc, "an input of unknown shape (give the model static shapes, --input-shape)");
+  return true;
+}
+
+bool imp_resize(node_ctx *nc)
+{
+  imp_value *x = imp_input_required(nc, 0, "X");
+  if (!x || !static_input(nc, x))
+    return false;
+  const char *mode, *coord = "asymmetric", *nearest = "floor"; /* opset 10: as Upsample */
+  if (!imp_attr_string(nc, "mode", "nearest", &mode))
+    return false;
+  if (strcmp(mode, "nearest"))
+    return imp_unsupported(nc, "mode \"%s\" (nc resizes in mode nearest only)", mode);
+  if (nc->im->opset >= 11 &&
+      (!imp_attr_string(nc, "coordinate_transformation_mode", "half_pixel", &coord) ||
+       !imp_attr_string(nc, "nearest_mode", "round_prefer_floor", &nearest)))
+    return false;
+  if (imp_attr(nc, "axes"))
+    return imp_unsupported(nc, "attribute 'axes'");
+  double unused; /* cubic_coeff_a, exclude_outside, extrapolation_value: for other modes */
+  int64_t unused_i;
+  if (!imp_attr_float(nc, "cubic_coeff_a", -0.75, &unused) || !imp_attr_int(nc, "exclude_outside", 0, &unused_i) ||
+      !imp_attr_float(nc, "extrapolation_value", 0, &unused))
+    return false;
+  if (!strcmp(coord, "tf_crop_and_resize"))
+    return imp_unsupported(nc, "coordinate_transformation_mode \"tf_crop_and_resize\"");
+  int64_t sizes[NC_TENSOR_MAX_RANK];
+  double scales[NC_TENSOR_MAX_RANK];
+  size_t ns = 0;
+  imp_value *sv = imp_input(nc, nc->im->opset >= 11 ? 2 : 1), *zv = nc->im->opset >= 11 ? imp_input(nc, 3) : NULL;
+  if (sv && !known_floats(nc, sv, "scales", &ns, scales))
+    return false;
+  if (zv) {
+    int64_t *z, nz;
+    if (!imp_const_ints(nc, 3, "sizes", &z, &nz))
+      return false;
+    if (ns)
+      return imp_error(nc, "has both 'scales' and 'sizes'");
+    if (nz != x->type.rank)
+      return imp_error(nc, "has %lld sizes for an input of rank %d", (long long)nz, x->type.rank);
+    for (int i = 0; i < x->type.rank; i++)
+      if (z[i] < 1)
+        return imp_error(nc, "size %lld of dim %d is not positive", (long long)z[i], i);
+    memcpy(sizes, z, (size_t)nz * sizeof *z);
+  } else if (ns) {
+    if (!sizes_from_scales(nc, &x->type, ns, scales, sizes))
+      return false;
+  } else {
+    return imp_error(nc, "needs 'scales' or 'sizes'");
+  }
+  return emit_resize(nc, x, sizes, coord, nearest);
+}
+
+/* Upsample (opsets 7 to 9): nearest is out[o] = in[floor(o / scale)]. */
+bool imp_upsample(node_ctx *nc)
+{
+  imp_value *x = imp_input_required(nc, 0, "X");
+  if (!x || !static_input(nc, x))
+    return false;
+  const char *mode;
+  if (!imp_attr_string(nc, "mode", "nearest", &mode))
+    return false;
+  if (strcmp(mode, "nearest"))
+    return imp_unsupported(nc, "mode \"%s\" (nc resizes in mode nearest only)", mode);
+  double scales[NC_TENSOR_MAX_RANK];
+  size_t ns = 0;
+  if (imp_input(nc, 1)) {
+    if (!known_floats(nc, imp_input(nc, 1), "scales", &ns, scales))
+      return false;
+  } else {
+    const float *f;
+    bool present;
+    if (!imp_attr_floats(nc, "scales", &f, &ns, &present))
+      return false;
+    if (!present)
+      return imp_error(nc, "needs 'scales'");
+    if (ns > NC_TENSOR_MAX_RANK)
+      return imp_error(nc, "has %zu scales", ns);
+    for (size_t i = 0; i < ns; i++)
+      scales[i] = f[i];
+  }
+  int64_t sizes[NC_TENSOR_MAX_RANK];
+  return sizes_from_scales(nc, &x->type, ns, scales, sizes) && emit_resize(nc, x, sizes, "asymmetric", "floor");
+}

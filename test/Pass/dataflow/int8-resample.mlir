@@ -1,0 +1,24 @@
+// Nearest resize by whole factors, constant pads of the spatial dims and
+// channel shuffles on int8 become resize / pad / shuffle layers that move
+// elements: the factors, the pads and the stored fill value, the group count
+// are the layer's parameters, and the read relations say which input element
+// each output row (or pixel) copies; padding rows read nothing.
+// dataflow-inline gives the graph back unchanged.
+// RUN: nc-opt --graph-to-dataflow --dataflow-deps %s | FileCheck %s
+// RUN: nc-opt --graph-to-dataflow=granularity=pixel %s | FileCheck %s --check-prefix=PIXEL
+// RUN: nc-opt --graph-to-dataflow --dataflow-inline %s | nc-opt > %t.out
+// RUN: nc-opt %s > %t.ref
+// RUN: diff %t.ref %t.out
+
+// CHECK-LABEL: func.func @moves
+// CHECK: dataflow.node "resize1"(%arg0) {{.*}}kind = "resize", macs = 0 : i64, params = {scale = array<i64: 2, 3>}, reads = [#dataflow.map<"{ S[y] -> In0[ci, yi, xi] : 0 <= y <= 5 and 0 <= ci <= 3 and -1 + y <= 2yi <= y and 0 <= xi <= 1 }">], writes = #dataflow.map<"{ S[y] -> Out[c, y, x] : 0 <= y <= 5 and 0 <= c <= 3 and 0 <= x <= 5 }">
+// CHECK: dataflow.node "pad1"({{.*}}) {{.*}}kind = "pad", macs = 0 : i64, params = {pad_value = -3 : i64, pads = array<i64: 1, 0, 2, 1>}, reads = [#dataflow.map<"{ S[y] -> In0[ci, yi = -1 + y, xi] : 0 < y <= 6 and 0 <= ci <= 3 and 0 <= xi <= 5 }">], writes = #dataflow.map<"{ S[y] -> Out[c, y, x] : 0 <= y <= 8 and 0 <= c <= 3 and 0 <= x <= 6 }">
+// CHECK: dataflow.node "shuffle1"({{.*}}) {{.*}}kind = "shuffle", macs = 0 : i64, params = {group = 2 : i64}, reads = [#dataflow.map<"{ S[y] -> In0[ci, yi = y, xi] : 0 <= y <= 8 and 0 <= ci <= 3 and 0 <= xi <= 6 }">]
+// PIXEL: kind = "resize", {{.*}}reads = [#dataflow.map<"{ S[y, x] -> In0[ci, yi, xi] : 0 <= y <= 5 and 0 <= x <= 5 and 0 <= ci <= 3 and -1 + y <= 2yi <= y and 0 <= xi <= 1 and -2 + x <= 3xi <= x }">]
+// PIXEL: kind = "shuffle", {{.*}}reads = [#dataflow.map<"{ S[y, x] -> In0[ci, yi = y, xi = x] : 0 <= y <= 8 and 0 <= x <= 6 and 0 <= ci <= 3 }">]
+func.func @moves(%x: tensor<1x4x3x2xi8>) -> tensor<1x4x9x7xi8> {
+  %r = graph.resize %x {coordinate_transformation_mode = "asymmetric", nearest_mode = "floor", sizes = array<i64: 1, 4, 6, 6>} : (tensor<1x4x3x2xi8>) -> tensor<1x4x6x6xi8>
+  %p = graph.pad %r {pads = array<i64: 0, 0, 1, 0, 0, 0, 2, 1>, value = -3.0 : f32} : (tensor<1x4x6x6xi8>) -> tensor<1x4x9x7xi8>
+  %s = graph.channel_shuffle %p {group = 2 : i64} : (tensor<1x4x9x7xi8>) -> tensor<1x4x9x7xi8>
+  return %s : tensor<1x4x9x7xi8>
+}
