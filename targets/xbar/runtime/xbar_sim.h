@@ -93,6 +93,8 @@ typedef struct xbar_stage {
   int64_t *write_rank;                 /**< per output element, the iteration that wrote it (-1: none yet) */
   uint64_t *finish;                    /**< per iteration of the current inference, when its output is ready */
   uint64_t *xbar_free, *digital_free;  /**< per replica */
+  int64_t last_wait[XBAR_MAX_OPERANDS];  /**< the producer iteration last sent for each operand (-1: none) */
+  int64_t last_dest[XBAR_MAX_OPERANDS];  /**< and the core it went to */
   int64_t iterations;
 } xbar_stage;
 
@@ -102,6 +104,8 @@ typedef struct xbar_core_stats {
   uint64_t mvms, vector_ops;
   uint64_t mvm_busy, digital_busy;
   uint64_t cells;           /**< crossbar cells holding weights */
+  uint64_t bytes_sent;      /**< on the mesh: partial sums, results (to a consumer or the host) */
+  uint64_t sent_until;      /**< for the trace: when its last send of the run so far arrives */
 } xbar_core_stats;
 
 /** The simulator's state. */
