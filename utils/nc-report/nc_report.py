@@ -287,8 +287,9 @@ def memory_view(events, links=False):
     out = [f'<svg id="{"linkload" if links else "memory"}" xmlns="http://www.w3.org/2000/svg" width="{LABEL + W + 120}" height="{len(series) * (H + 6) + 20}">']
     for i, (name, pts) in enumerate(sorted(series.items())):
         pts.sort()
-        peak = max(v for _, v in pts) or 1.0
-        shown = int(peak) if peak.is_integer() else peak  # exact, as the trace has it
+        top = max(v for _, v in pts)
+        peak = top or 1.0  # the scale; an all-zero counter is drawn flat at 0
+        shown = int(top) if top.is_integer() else top  # exact, as the trace has it
         y0 = i * (H + 6) + H
         xy, last = [f"{LABEL},{y0}"], y0
         for t, v in pts:

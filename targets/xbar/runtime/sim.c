@@ -101,6 +101,65 @@ static void trace_bytes_sent(xbar_state *s)
     }
 }
 
+/* --- partial sums held by a column's owner core: its crossbar's from the end of the MVM, the other row tiles'
+ * from their arrival, until its digital unit adds them (they wait for the slowest and for the unit); arrivals and
+ * uses of successive iterations interleave, so changes are kept and applied in time order once no later
+ * iteration can come before them (flush_holds) ------------------------------------------------------------------ */
+
+static void hold(xbar_state *s, uint32_t core, uint64_t at, int64_t delta)
+{
+  if (s->n_holds == s->cap_holds) {
+    s->cap_holds = s->cap_holds ? 2 * s->cap_holds : 256;
+    s->holds = nc_rt_realloc(s->holds, s->cap_holds * sizeof *s->holds);
+  }
+  s->holds[s->n_holds++] = (xbar_hold){at, core, delta};
+}
+
+static int cmp_hold(const void *a, const void *b)
+{
+  const xbar_hold *x = a, *y = b;
+  if (x->at != y->at)
+    return x->at < y->at ? -1 : 1;
+  return x->core < y->core ? -1 : x->core > y->core;
+}
+
+/* Applies the changes before `horizon` in time order (those at one cycle on one core together): each core's
+ * held bytes and peak, and when tracing a "partial sums (x, y)" counter. */
+static void flush_holds(xbar_state *s, uint64_t horizon)
+{
+  qsort(s->holds, s->n_holds, sizeof *s->holds, cmp_hold);
+  size_t i = 0;
+  for (; i < s->n_holds && s->holds[i].at < horizon; i++) {
+    const xbar_hold *h = &s->holds[i];
+    xbar_core_stats *cs = &s->cores[h->core];
+    cs->psum_held = (uint64_t)((int64_t)cs->psum_held + h->delta);
+    if (i + 1 < s->n_holds && s->holds[i + 1].at == h->at && s->holds[i + 1].core == h->core &&
+        s->holds[i + 1].at < horizon)
+      continue;
+    cs->psum_peak = cs->psum_held > cs->psum_peak ? cs->psum_held : cs->psum_peak;
+    if (s->trace && cs->psum_held != cs->psum_traced) { /* a change (a core whose sums never wait has none) */
+      cs->psum_traced = cs->psum_held;
+      char name[64];
+      snprintf(name, sizeof name, "partial sums (%u, %u)", h->core % s->chip.mesh_cols, h->core / s->chip.mesh_cols);
+      nc_trace_counter(s->trace, 1, name, h->at, (double)cs->psum_held);
+    }
+  }
+  memmove(s->holds, s->holds + i, (s->n_holds - i) * sizeof *s->holds);
+  s->n_holds -= i;
+}
+
+/* No later MVM can start before its replica's crossbars are free: the earliest such time bounds every change
+ * still to come. */
+static uint64_t holds_horizon(const xbar_state *s)
+{
+  uint64_t h = UINT64_MAX;
+  for (uint32_t i = 0; i < s->n_stages; i++)
+    for (uint32_t r = 0; s->stages[i].matrix && r < s->stages[i].replicas; r++)
+      if (s->stages[i].xbar_free[r] && s->stages[i].xbar_free[r] < h) /* 0: a replica no iteration uses */
+        h = s->stages[i].xbar_free[r];
+  return h;
+}
+
 static uint64_t hops(const xbar_chip *chip, int64_t a, int64_t b)
 {
   /* -1: the host, one hop beyond (0, 0) */
@@ -184,6 +243,7 @@ static void time_iteration(xbar_state *s, xbar_stage *st, int64_t rank, uint64_t
                        ceil_div(4 * (uint64_t)(c1 - c0), chip->link_bytes_per_cycle);
           psum = t > psum ? t : psum;
           trace_send(s, core, own, "partial sums", t1, t1 + t, 4 * (uint64_t)(c1 - c0));
+          hold(s, own, t1 + t, 4 * (int64_t)(c1 - c0));
         }
       }
       uint64_t ops = (uint64_t)st->row_tiles * (c1 - c0);
@@ -193,6 +253,11 @@ static void time_iteration(xbar_state *s, xbar_stage *st, int64_t rank, uint64_t
       digital = cyc > digital ? cyc : digital;
     }
     uint64_t t2 = t1 + psum > st->digital_free[rep] ? t1 + psum : st->digital_free[rep];
+    for (uint32_t ct = 0; ct < st->col_tiles; ct++) { /* the owner's own from the end of its MVM; all used at t2 */
+      uint32_t c0 = ct * chip->xbar_cols, c1 = c0 + chip->xbar_cols < st->cols ? c0 + chip->xbar_cols : st->cols;
+      hold(s, st->cores[base + ct], t1, 4 * (int64_t)(c1 - c0));
+      hold(s, st->cores[base + ct], t2, -4 * (int64_t)st->row_tiles * (c1 - c0));
+    }
     for (uint32_t ct = 0; s->trace && ct < st->col_tiles; ct++) { /* partial sums in, then add + requantize */
       uint32_t c0 = ct * chip->xbar_cols, c1 = c0 + chip->xbar_cols < st->cols ? c0 + chip->xbar_cols : st->cols;
       uint32_t own = st->cores[base + ct];
@@ -267,6 +332,7 @@ static bool xbar_run(void *state, size_t batch, const void *const *inputs, void 
     memset(st->xbar_free, 0, st->replicas * sizeof *st->xbar_free);
     memset(st->digital_free, 0, st->replicas * sizeof *st->digital_free);
   }
+  s->n_holds = 0;
   const int8_t **in_now = nc_rt_calloc(s->n_inputs, sizeof *in_now);
   bool ok = true;
   s->mvms_per_inference = 0;
@@ -311,6 +377,7 @@ static bool xbar_run(void *state, size_t batch, const void *const *inputs, void 
     if (!ok)
       break;
     trace_bytes_sent(s);
+    flush_holds(s, holds_horizon(s));
     if (n == 0)
       s->latency = s->first_end = end;
     s->last_end = end;
@@ -318,6 +385,7 @@ static bool xbar_run(void *state, size_t batch, const void *const *inputs, void 
     if (s->progress)
       s->progress(n + 1, batch, s->progress_data);
   }
+  flush_holds(s, UINT64_MAX);
   s->total_cycles = s->last_end;
   free(in_now);
   return ok;
@@ -417,6 +485,8 @@ static void xbar_figures(const void *state, nc_figures *f, void *userData)
       nc_figures_set_int(c, "digital_busy_cycles", (int64_t)cs->digital_busy);
       nc_figures_set_int(c, "busy_cycles", (int64_t)busy);
       nc_figures_set_int(c, "bytes_sent", (int64_t)cs->bytes_sent);
+      if (st->matrix && k % (st->row_tiles * st->col_tiles) < st->col_tiles)
+        nc_figures_set_int(c, "peak_partial_sum_bytes", (int64_t)cs->psum_peak);
       nc_figures_set_real(c, "utilisation", s->total_cycles ? (double)busy / (double)s->total_cycles : 0);
     }
   }

@@ -106,7 +106,16 @@ typedef struct xbar_core_stats {
   uint64_t cells;           /**< crossbar cells holding weights */
   uint64_t bytes_sent;      /**< on the mesh: partial sums, results (to a consumer or the host) */
   uint64_t sent_until;      /**< for the trace: when its last send of the run so far arrives */
+  uint64_t psum_held, psum_peak; /**< partial-sum bytes waiting for the digital unit: now, and the run's peak */
+  uint64_t psum_traced;     /**< the last value of its trace counter */
 } xbar_core_stats;
+
+/** A change of the partial-sum bytes a core holds (arrival +, use -), applied in time order. */
+typedef struct xbar_hold {
+  uint64_t at;
+  uint32_t core;
+  int64_t delta;
+} xbar_hold;
 
 /** The simulator's state. */
 typedef struct xbar_state {
@@ -126,6 +135,8 @@ typedef struct xbar_state {
   xbar_core_stats *cores;  /**< mesh_rows * mesh_cols */
   struct nc_trace *trace;  /**< NULL: runs are not traced (nc/runtime/nc_trace.h) */
   size_t inference;        /**< the one being simulated (for the trace) */
+  xbar_hold *holds;        /**< changes not yet applied (they come out of time order across iterations) */
+  size_t n_holds, cap_holds;
   void (*progress)(size_t done, size_t total, void *userData); /**< NULL: no progress (nc_sim.h) */
   void *progress_data;
 } xbar_state;

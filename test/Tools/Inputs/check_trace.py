@@ -16,7 +16,8 @@
   unique, the "e" is at or after the "b", and ts are the cycles in the b's args;
   with --stats, the bytes of each core's async sends ("core (x, y) sends") add up to
   its bytes_sent, and its "bytes sent (x, y)" counter never decreases over time and
-  ends at that figure;
+  ends at that figure; a "partial sums (x, y)" counter (what a core holds for its
+  digital unit) is never negative, ends at 0 and peaks at its peak_partial_sum_bytes;
 - with --capped N: exactly N events were kept, the rest dropped, and the
   file says so (otherData.note, a process label and a global instant).
 Prints one summary line per check for FileCheck; exits 1 on a failure.
@@ -183,6 +184,23 @@ def main():
                         xy, pts[-1][1] if pts else None, want.get(xy)))
             print("bytes sent: %d cores, async sends and counters equal --stats-json" % len(
                 [v for v in want.values() if v]))
+        # partial sums a core holds (xbar): never negative, all used by the end, the peak equals
+        # peak_partial_sum_bytes of --stats-json
+        held = collections.defaultdict(list)
+        for e in doc["traceEvents"]:
+            m = re.match(r"partial sums \((\d+), (\d+)\)$", e["name"]) if e.get("ph") == "C" else None
+            if m:
+                held[(int(m.group(1)), int(m.group(2)))].append((e["ts"], e["args"]["value"]))
+        want = {(c["x"], c["y"]): c["peak_partial_sum_bytes"] for c in cores if "peak_partial_sum_bytes" in c}
+        if held or want:
+            for xy in set(held) | set(want):
+                pts = held.get(xy, [])
+                if any(v < 0 for _, v in pts) or (pts and pts[-1][1] != 0):
+                    fail("partial sums %r: negative or not all used at the end: %r" % (xy, pts[-3:]))
+                if max([v for _, v in pts] + [0]) != want.get(xy):
+                    fail("partial sums %r: peak %r in the trace, %r in --stats-json" % (
+                        xy, max([v for _, v in pts] + [0]), want.get(xy)))
+            print("partial sums held: %d cores, never negative, all used, peaks equal --stats-json" % len(want))
     dropped = doc["otherData"]["dropped_events"]
     if a.capped is not None:
         kept = n_spans + counters + len(asyncs)
