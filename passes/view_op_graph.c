@@ -386,6 +386,19 @@ static nc_walk_result collect_name(nc_op *op, void *user)
   return NC_WALK_ADVANCE;
 }
 
+/* Whether an op of dialect `ns` (the target's own: "xbar.mvm") is nested in the op. */
+typedef struct ns_search {
+  const char *ns;
+  size_t len;
+} ns_search;
+
+static nc_walk_result find_ns(nc_op *op, void *user)
+{
+  const ns_search *q = user;
+  const char *name = nc_ident_str(nc_op_get_name(op));
+  return !strncmp(name, q->ns, q->len) && name[q->len] == '.' ? NC_WALK_INTERRUPT : NC_WALK_ADVANCE;
+}
+
 /* level=dataflow|core: the pictures of graph_pictures.c instead of the ops. */
 static bool run_level(nc_op *op, const char *level)
 {
@@ -395,12 +408,22 @@ static bool run_level(nc_op *op, const char *level)
   bool dataflow = !strcmp(level, "dataflow");
   bool ok = dataflow ? nc_graph_picture_dataflow(op, f) : nc_graph_picture_cores(op, f);
   fclose(f);
+  nc_attr *target = nc_op_get_attr_str(op, "nc.target");
+  ns_search q = {NULL, 0};
+  if (target && nc_attr_get_kind(target) == NC_ATTR_STRING)
+    q.ns = nc_attr_get_string(target, &q.len);
   if (ok)
     nc_pass_write(text, len);
+  else if (dataflow)
+    nc_op_emit_error(op, "view-op-graph{level=dataflow}: no dataflow.node to draw (the IR is not at the dataflow level "
+                         "or below)");
+  else if (q.ns && nc_op_walk(op, NC_WALK_PRE_ORDER, find_ns, &q) == NC_WALK_INTERRUPT)
+    /* a target outside the mesh family (xbar): its placement is in its own ops, which passes/ cannot read */
+    nc_op_emit_error(op, "view-op-graph{level=core}: no core.chip to draw (target '%.*s' places its nodes in its own "
+                         "ops, not the core dialect; nc-compile --report's Chip and NoC views show its cores)",
+                     (int)q.len, q.ns);
   else
-    nc_op_emit_error(op, dataflow ? "view-op-graph{level=dataflow}: no dataflow.node to draw (the IR is not at the "
-                                    "dataflow level or below)"
-                                  : "view-op-graph{level=core}: no core.chip to draw (the IR is not at the core level)");
+    nc_op_emit_error(op, "view-op-graph{level=core}: no core.chip to draw (the IR is not at the core level)");
   free(text);
   return ok;
 }

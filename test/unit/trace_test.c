@@ -138,8 +138,70 @@ static void test_write_error(void)
   fclose(f);
 }
 
+/* What a BSP target writes: per tile a compute span, a superstep (sync, then exchange), and the exchange's
+ * transfers as async spans on the tile's async track, two of them overlapping. */
+static void fill_bsp(nc_trace *tr)
+{
+  nc_trace_set_clock(tr, 1000000000);
+  nc_trace_name_group(tr, 1, "chip (bsp)");
+  nc_trace_name_track(tr, 1, 1, "tile (0, 0)");
+  nc_trace_complete(tr, 1, 1, NC_TRACE_COMPUTE, "conv", 0, 10, 0);
+  nc_trace_superstep(tr, 1, 1, 10, 4, 6, 0);
+  nc_trace_superstep(tr, 1, 1, 20, 0, 3, 0); /* no wait at the barrier: no sync span */
+  nc_trace_async(tr, 1, "tile (0, 0) sends", NC_TRACE_EXCHANGE, "to (1, 0)", 14, 5, 64, 0);
+  nc_trace_async(tr, 1, "tile (0, 0) sends", NC_TRACE_EXCHANGE, "to (0, 1)", 15, 5, 0, -1);
+}
+
+static void test_bsp(void)
+{
+  char *text = NULL;
+  json_t *doc = traced(0, fill_bsp, &text);
+  json_t *sync = event(doc, "X", 1), *ex = event(doc, "X", 2), *ex2 = event(doc, "X", 3);
+  CHECK(sync && !strcmp(json_string_value(json_object_get(sync, "cat")), "sync") &&
+            !strcmp(json_string_value(json_object_get(sync, "name")), "sync") &&
+            json_integer_value(json_object_get(json_object_get(sync, "args"), "start_cycle")) == 10 &&
+            json_integer_value(json_object_get(json_object_get(sync, "args"), "cycles")) == 4,
+        "a sync span from the arrival at the barrier");
+  CHECK(ex && !strcmp(json_string_value(json_object_get(ex, "cat")), "exchange") &&
+            json_integer_value(json_object_get(json_object_get(ex, "args"), "start_cycle")) == 14 &&
+            json_integer_value(json_object_get(json_object_get(ex, "args"), "cycles")) == 6,
+        "an exchange span from the release");
+  CHECK(ex2 && !strcmp(json_string_value(json_object_get(ex2, "cat")), "exchange") && !event(doc, "X", 4),
+        "a superstep without sync time: only its exchange");
+  /* the async pairs: b then e, same name, category and id, ids distinct, ts at the clock, args on the b */
+  json_t *b0 = event(doc, "b", 0), *e0 = event(doc, "e", 0), *b1 = event(doc, "b", 1), *e1 = event(doc, "e", 1);
+  CHECK(b0 && e0 && b1 && e1 && !event(doc, "b", 2), "two async pairs");
+  if (b0 && e0 && b1 && e1) {
+    CHECK(json_integer_value(json_object_get(b0, "id")) == json_integer_value(json_object_get(e0, "id")) &&
+              json_integer_value(json_object_get(b1, "id")) == json_integer_value(json_object_get(e1, "id")) &&
+              json_integer_value(json_object_get(b0, "id")) != json_integer_value(json_object_get(b1, "id")),
+          "one id per async span");
+    CHECK(!strcmp(json_string_value(json_object_get(b0, "name")), "tile (0, 0) sends") &&
+              !strcmp(json_string_value(json_object_get(e0, "name")), "tile (0, 0) sends") &&
+              !strcmp(json_string_value(json_object_get(e0, "cat")), "exchange"),
+          "named by the async track");
+    CHECK(fabs(json_real_value(json_object_get(b0, "ts")) - 0.014) < 1e-12 &&
+              fabs(json_real_value(json_object_get(e0, "ts")) - 0.019) < 1e-12,
+          "b at the start, e at the end");
+    json_t *args = json_object_get(b0, "args");
+    CHECK(!strcmp(json_string_value(json_object_get(args, "what")), "to (1, 0)") &&
+              json_integer_value(json_object_get(args, "bytes")) == 64 &&
+              json_integer_value(json_object_get(args, "cycles")) == 5 &&
+              json_integer_value(json_object_get(args, "inference")) == 0,
+          "what, bytes, cycles and inference in the args");
+    CHECK(!json_object_get(json_object_get(b1, "args"), "bytes") &&
+              !json_object_get(json_object_get(b1, "args"), "inference"),
+          "no bytes for 0, no inference for -1");
+  }
+  CHECK(json_integer_value(json_object_get(json_object_get(doc, "otherData"), "events")) == 6,
+        "an async pair counts as one event");
+  json_decref(doc);
+  free(text);
+}
+
 int main(void)
 {
+  test_bsp();
   test_basic();
   test_cap();
   test_clock();

@@ -96,6 +96,26 @@ def heatmap(stats, cores):
 
 def links_view(stats, cores):
     links = stats.get("links")
+    if not links and any(isinstance(c.get("bytes_sent"), (int, float)) and c.get("bytes_sent") for c in cores):
+        # a target without a link model (xbar): what each core puts on the mesh
+        w, h = mesh_shape(stats, cores)
+        sent = {}
+        for c in cores:
+            if isinstance(c.get("bytes_sent"), (int, float)):
+                sent[(c["x"], c["y"])] = sent.get((c["x"], c["y"]), 0) + c["bytes_sent"]
+        top = max(sent.values()) or 1
+        out = [f'<svg id="links" xmlns="http://www.w3.org/2000/svg" width="{w * CELL + 2}" height="{h * CELL + 2}">']
+        for y in range(h):
+            for x in range(w):
+                v = sent.get((x, y))
+                tip = f"core ({x}, {y}) " + ("unused" if v is None else f"sends {fmt(v)} bytes")
+                out.append(f'<rect class="sends" x="{x * CELL + 1}" y="{y * CELL + 1}" width="{CELL - 2}" '
+                           f'height="{CELL - 2}" fill="{"#eeeeee" if v is None else colour(v / top)}" stroke="#999999">'
+                           f"<title>{esc(tip)}</title></rect>")
+        out.append("</svg>")
+        return ("<h2>NoC links</h2><p>This target's simulator models no links (no <code>links</code> in "
+                "--stats-json): the bytes each core sends on the mesh instead (<code>bytes_sent</code>: white 0, "
+                f"red {esc(fmt(top))}; hover a core).</p>" + "".join(out))
     if not links:
         return ("<h2>NoC links</h2><p>This run's figures have no link counters "
                 "(<code>links</code> in --stats-json).</p>")
@@ -252,10 +272,11 @@ def gantt_view(events):
 def memory_view(events, links=False):
     """Each counter of the trace (northpole: a core's buffered bytes) as a step line over the
     whole run, one small chart per counter, with its peak; links=True: the link-load counters
-    ("link load ...", 1 while the link carries a message) instead."""
+    ("link load ...", 1 while the link carries a message; "bytes sent ...", a core's bytes sent so
+    far, on a target that models no links) instead."""
     series = {}
     for e in events:
-        if e.get("ph") == "C" and e["name"].startswith("link load ") == links:
+        if e.get("ph") == "C" and e["name"].startswith(("link load ", "bytes sent ")) == links:
             for k, v in e.get("args", {}).items():
                 name = e["name"] if k == "value" else f"{e['name']} {k}"
                 series.setdefault(name, []).append((float(e["ts"]), float(v)))
@@ -266,8 +287,9 @@ def memory_view(events, links=False):
     out = [f'<svg id="{"linkload" if links else "memory"}" xmlns="http://www.w3.org/2000/svg" width="{LABEL + W + 120}" height="{len(series) * (H + 6) + 20}">']
     for i, (name, pts) in enumerate(sorted(series.items())):
         pts.sort()
-        peak = max(v for _, v in pts) or 1.0
-        shown = int(peak) if peak.is_integer() else peak  # exact, as the trace has it
+        top = max(v for _, v in pts)
+        peak = top or 1.0  # the scale; an all-zero counter is drawn flat at 0
+        shown = int(top) if top.is_integer() else top  # exact, as the trace has it
         y0 = i * (H + 6) + H
         xy, last = [f"{LABEL},{y0}"], y0
         for t, v in pts:
@@ -285,7 +307,8 @@ def memory_view(events, links=False):
                f'<text x="{LABEL + W}" y="{len(series) * (H + 6) + 14}" text-anchor="end" font-size="11">{fmt(t1)} us</text></svg>')
     if links:
         return (f"<h2>Link load over time</h2><p>The trace's link-load counters over the whole run ({len(series)} "
-                "links that carried data): high while the link carries a message.</p>" + "".join(out))
+                "links or cores that carried data): a link's is high while it carries a message; a target that "
+                "models no links (xbar) counts the bytes each core has sent so far instead.</p>" + "".join(out))
     return (f"<h2>Memory over time</h2><p>The trace's counters over the whole run ({len(series)}), each scaled "
             "to its own peak.</p>" + "".join(out))
 

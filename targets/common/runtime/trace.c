@@ -22,6 +22,7 @@ struct nc_trace {
   int decimals;       /* of a microsecond, enough to show one cycle */
   uint64_t scale;     /* 10^(decimals + 6) */
   uint64_t last_end;  /* latest cycle written (for the note on a capped trace) */
+  uint64_t next_id;   /* of the next async span */
   bool first, failed;
 };
 
@@ -142,6 +143,49 @@ void nc_trace_complete(nc_trace *tr, int group, int track, const char *category,
   if (inference >= 0)
     fprintf(tr->out, ",\"inference\":%lld", (long long)inference);
   fputs("}}", tr->out);
+}
+
+void nc_trace_superstep(nc_trace *tr, int group, int track, uint64_t start, uint64_t sync_cycles,
+                        uint64_t exchange_cycles, int64_t inference)
+{
+  if (sync_cycles)
+    nc_trace_complete(tr, group, track, NC_TRACE_SYNC, "sync", start, sync_cycles, inference);
+  if (exchange_cycles)
+    nc_trace_complete(tr, group, track, NC_TRACE_EXCHANGE, "exchange", start + sync_cycles, exchange_cycles, inference);
+}
+
+/* One half of an async pair: the fields both halves share. */
+static void async_head(nc_trace *tr, char ph, int group, const char *async_track, const char *category, uint64_t id,
+                       uint64_t at)
+{
+  next_event(tr);
+  fprintf(tr->out, "{\"ph\":\"%c\",\"pid\":%d,\"tid\":0,\"cat\":", ph, group);
+  put_string(tr, category);
+  fputs(",\"name\":", tr->out);
+  put_string(tr, async_track);
+  fprintf(tr->out, ",\"id\":%llu,\"ts\":", (unsigned long long)id);
+  put_us(tr, units(tr, at));
+}
+
+void nc_trace_async(nc_trace *tr, int group, const char *async_track, const char *category, const char *name,
+                    uint64_t start, uint64_t cycles, uint64_t bytes, int64_t inference)
+{
+  if (!admit(tr))
+    return;
+  if (start + cycles > tr->last_end)
+    tr->last_end = start + cycles;
+  uint64_t id = ++tr->next_id;
+  async_head(tr, 'b', group, async_track, category, id, start);
+  fputs(",\"args\":{\"what\":", tr->out);
+  put_string(tr, name);
+  fprintf(tr->out, ",\"start_cycle\":%llu,\"cycles\":%llu", (unsigned long long)start, (unsigned long long)cycles);
+  if (bytes)
+    fprintf(tr->out, ",\"bytes\":%llu", (unsigned long long)bytes);
+  if (inference >= 0)
+    fprintf(tr->out, ",\"inference\":%lld", (long long)inference);
+  fputs("}}", tr->out);
+  async_head(tr, 'e', group, async_track, category, id, start + cycles);
+  fputs("}", tr->out);
 }
 
 void nc_trace_counter(nc_trace *tr, int group, const char *name, uint64_t at, double value)

@@ -405,6 +405,7 @@ void xbar_state_destroy(xbar_state *s)
   free(s->outputs);
   free(s->output_stage);
   free(s->cores);
+  free(s->holds);
   free(s);
 }
 

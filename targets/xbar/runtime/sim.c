@@ -16,7 +16,8 @@
  *   - data moves over the mesh: Manhattan hops x hop latency plus the
  *     message over the link width; the host is one hop beyond core (0, 0)
  *     and streams the inputs step by step (pixels), one link.
- * Link contention and buffer back-pressure are not modelled.
+ * Link contention and buffer back-pressure are not modelled: links are not
+ * modelled at all, so the trace counts the bytes each core sends instead.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +64,100 @@ static void trace_tracks(xbar_state *s)
       nc_trace_name_track(s->trace, 1, 2 * (int)c + TRACK_DIGITAL, name);
     }
   }
+}
+
+/* A message on the mesh from core `from` to core `to` (-1: the host) arriving at `end`: counted in the core's
+ * bytes_sent and, when tracing, an async span on the core's "sends" track (messages from one core overlap: the
+ * model has no port contention). */
+static void trace_send(xbar_state *s, uint32_t from, int64_t to, const char *what, uint64_t start, uint64_t end,
+                       uint64_t bytes)
+{
+  xbar_core_stats *cs = &s->cores[from];
+  cs->bytes_sent += bytes;
+  cs->sent_until = end > cs->sent_until ? end : cs->sent_until;
+  if (!s->trace)
+    return;
+  char track[64], name[96];
+  snprintf(track, sizeof track, "core (%u, %u) sends", from % s->chip.mesh_cols, from / s->chip.mesh_cols);
+  if (to < 0)
+    snprintf(name, sizeof name, "%s to the host", what);
+  else
+    snprintf(name, sizeof name, "%s to (%u, %u)", what, (uint32_t)to % s->chip.mesh_cols,
+             (uint32_t)to / s->chip.mesh_cols);
+  nc_trace_async(s->trace, 1, track, "send", name, start, end - start, bytes, (int64_t)s->inference);
+}
+
+/* After each inference: per core that sent, the bytes it has sent so far in the run ("bytes sent (x, y)"), at
+ * the arrival of its last message (xbar models no links, so this stands for their load). */
+static void trace_bytes_sent(xbar_state *s)
+{
+  size_t total = (size_t)s->chip.mesh_rows * s->chip.mesh_cols;
+  for (size_t c = 0; s->trace && c < total; c++)
+    if (s->cores[c].bytes_sent) {
+      char name[64];
+      snprintf(name, sizeof name, "bytes sent (%u, %u)", (uint32_t)c % s->chip.mesh_cols,
+               (uint32_t)c / s->chip.mesh_cols);
+      nc_trace_counter(s->trace, 1, name, s->cores[c].sent_until, (double)s->cores[c].bytes_sent);
+    }
+}
+
+/* --- partial sums held by a column's owner core: its crossbar's from the end of the MVM, the other row tiles'
+ * from their arrival, until its digital unit adds them (they wait for the slowest and for the unit); arrivals and
+ * uses of successive iterations interleave, so changes are kept and applied in time order once no later
+ * iteration can come before them (flush_holds) ------------------------------------------------------------------ */
+
+static void hold(xbar_state *s, uint32_t core, uint64_t at, int64_t delta)
+{
+  if (s->n_holds == s->cap_holds) {
+    s->cap_holds = s->cap_holds ? 2 * s->cap_holds : 256;
+    s->holds = nc_rt_realloc(s->holds, s->cap_holds * sizeof *s->holds);
+  }
+  s->holds[s->n_holds++] = (xbar_hold){at, core, delta};
+}
+
+static int cmp_hold(const void *a, const void *b)
+{
+  const xbar_hold *x = a, *y = b;
+  if (x->at != y->at)
+    return x->at < y->at ? -1 : 1;
+  return x->core < y->core ? -1 : x->core > y->core;
+}
+
+/* Applies the changes before `horizon` in time order (those at one cycle on one core together): each core's
+ * held bytes and peak, and when tracing a "partial sums (x, y)" counter. */
+static void flush_holds(xbar_state *s, uint64_t horizon)
+{
+  qsort(s->holds, s->n_holds, sizeof *s->holds, cmp_hold);
+  size_t i = 0;
+  for (; i < s->n_holds && s->holds[i].at < horizon; i++) {
+    const xbar_hold *h = &s->holds[i];
+    xbar_core_stats *cs = &s->cores[h->core];
+    cs->psum_held = (uint64_t)((int64_t)cs->psum_held + h->delta);
+    if (i + 1 < s->n_holds && s->holds[i + 1].at == h->at && s->holds[i + 1].core == h->core &&
+        s->holds[i + 1].at < horizon)
+      continue;
+    cs->psum_peak = cs->psum_held > cs->psum_peak ? cs->psum_held : cs->psum_peak;
+    if (s->trace && cs->psum_held != cs->psum_traced) { /* a change (a core whose sums never wait has none) */
+      cs->psum_traced = cs->psum_held;
+      char name[64];
+      snprintf(name, sizeof name, "partial sums (%u, %u)", h->core % s->chip.mesh_cols, h->core / s->chip.mesh_cols);
+      nc_trace_counter(s->trace, 1, name, h->at, (double)cs->psum_held);
+    }
+  }
+  memmove(s->holds, s->holds + i, (s->n_holds - i) * sizeof *s->holds);
+  s->n_holds -= i;
+}
+
+/* No later MVM can start before its replica's crossbars are free: the earliest such time bounds every change
+ * still to come. */
+static uint64_t holds_horizon(const xbar_state *s)
+{
+  uint64_t h = UINT64_MAX;
+  for (uint32_t i = 0; i < s->n_stages; i++)
+    for (uint32_t r = 0; s->stages[i].matrix && r < s->stages[i].replicas; r++)
+      if (s->stages[i].xbar_free[r] && s->stages[i].xbar_free[r] < h) /* 0: a replica no iteration uses */
+        h = s->stages[i].xbar_free[r];
+  return h;
 }
 
 static uint64_t hops(const xbar_chip *chip, int64_t a, int64_t b)
@@ -147,6 +242,8 @@ static void time_iteration(xbar_state *s, xbar_stage *st, int64_t rank, uint64_t
           uint64_t t = hops(chip, core, own) * chip->hop_latency_cycles +
                        ceil_div(4 * (uint64_t)(c1 - c0), chip->link_bytes_per_cycle);
           psum = t > psum ? t : psum;
+          trace_send(s, core, own, "partial sums", t1, t1 + t, 4 * (uint64_t)(c1 - c0));
+          hold(s, own, t1 + t, 4 * (int64_t)(c1 - c0));
         }
       }
       uint64_t ops = (uint64_t)st->row_tiles * (c1 - c0);
@@ -156,6 +253,11 @@ static void time_iteration(xbar_state *s, xbar_stage *st, int64_t rank, uint64_t
       digital = cyc > digital ? cyc : digital;
     }
     uint64_t t2 = t1 + psum > st->digital_free[rep] ? t1 + psum : st->digital_free[rep];
+    for (uint32_t ct = 0; ct < st->col_tiles; ct++) { /* the owner's own from the end of its MVM; all used at t2 */
+      uint32_t c0 = ct * chip->xbar_cols, c1 = c0 + chip->xbar_cols < st->cols ? c0 + chip->xbar_cols : st->cols;
+      hold(s, st->cores[base + ct], t1, 4 * (int64_t)(c1 - c0));
+      hold(s, st->cores[base + ct], t2, -4 * (int64_t)st->row_tiles * (c1 - c0));
+    }
     for (uint32_t ct = 0; s->trace && ct < st->col_tiles; ct++) { /* partial sums in, then add + requantize */
       uint32_t c0 = ct * chip->xbar_cols, c1 = c0 + chip->xbar_cols < st->cols ? c0 + chip->xbar_cols : st->cols;
       uint32_t own = st->cores[base + ct];
@@ -187,6 +289,8 @@ static void time_iteration(xbar_state *s, xbar_stage *st, int64_t rank, uint64_t
 static bool run_stage(xbar_state *s, xbar_stage *st, size_t n, const int8_t *const *inputs, char *err, size_t errlen)
 {
   int64_t c[XBAR_MAX_RANK] = {0};
+  for (uint32_t op = 0; op < XBAR_MAX_OPERANDS; op++)
+    st->last_wait[op] = st->last_dest[op] = -1;
   for (int64_t rank = 0; rank < st->iterations; rank++) {
     /* the coordinates of iteration `rank` in the box domain, row-major */
     int64_t r = rank;
@@ -198,7 +302,20 @@ static bool run_stage(xbar_state *s, xbar_stage *st, size_t n, const int8_t *con
     if (!xbar_iteration_waits(st, rank, c, waits, err, errlen) ||
         !xbar_compute_iteration(s, st, rank, c, waits, inputs, err, errlen))
       return false;
-    time_iteration(s, st, rank, ready_time(s, st, rank, waits, n, owner(st, rank)));
+    int64_t dest = owner(st, rank);
+    for (uint32_t op = 0; op < st->n_operands; op++) { /* the producer iteration waited for, sent once per core */
+      int32_t src = st->ops[op].source;
+      if (src < 0 || waits[op] < 0 || (waits[op] == st->last_wait[op] && dest == st->last_dest[op]))
+        continue;
+      const xbar_stage *p = &s->stages[src];
+      uint64_t start = p->finish[waits[op]], from = (uint64_t)owner(p, waits[op]);
+      uint64_t end = start + hops(&s->chip, (int64_t)from, dest) * s->chip.hop_latency_cycles +
+                     ceil_div(bytes_per_iteration(p), s->chip.link_bytes_per_cycle);
+      trace_send(s, (uint32_t)from, dest, p->name, start, end, bytes_per_iteration(p));
+      st->last_wait[op] = waits[op];
+      st->last_dest[op] = dest;
+    }
+    time_iteration(s, st, rank, ready_time(s, st, rank, waits, n, dest));
   }
   return true;
 }
@@ -215,6 +332,7 @@ static bool xbar_run(void *state, size_t batch, const void *const *inputs, void 
     memset(st->xbar_free, 0, st->replicas * sizeof *st->xbar_free);
     memset(st->digital_free, 0, st->replicas * sizeof *st->digital_free);
   }
+  s->n_holds = 0;
   const int8_t **in_now = nc_rt_calloc(s->n_inputs, sizeof *in_now);
   bool ok = true;
   s->mvms_per_inference = 0;
@@ -250,12 +368,16 @@ static bool xbar_run(void *state, size_t batch, const void *const *inputs, void 
                                                           s->chip.hop_latency_cycles +
                      ceil_div((uint64_t)st->out.elements, s->chip.link_bytes_per_cycle);
         end = t > end ? t : end;
+        trace_send(s, (uint32_t)owner(st, st->iterations - 1), -1, st->name, st->finish[st->iterations - 1], t,
+                   (uint64_t)st->out.elements);
       }
       if (ok && n == 0 && (st->kind == XBAR_KIND_CONV || st->kind == XBAR_KIND_MATMUL))
         s->mvms_per_inference += (uint64_t)st->iterations * st->row_tiles * st->col_tiles;
     }
     if (!ok)
       break;
+    trace_bytes_sent(s);
+    flush_holds(s, holds_horizon(s));
     if (n == 0)
       s->latency = s->first_end = end;
     s->last_end = end;
@@ -263,6 +385,7 @@ static bool xbar_run(void *state, size_t batch, const void *const *inputs, void 
     if (s->progress)
       s->progress(n + 1, batch, s->progress_data);
   }
+  flush_holds(s, UINT64_MAX);
   s->total_cycles = s->last_end;
   free(in_now);
   return ok;
@@ -361,6 +484,9 @@ static void xbar_figures(const void *state, nc_figures *f, void *userData)
       nc_figures_set_int(c, "mvm_busy_cycles", (int64_t)cs->mvm_busy);
       nc_figures_set_int(c, "digital_busy_cycles", (int64_t)cs->digital_busy);
       nc_figures_set_int(c, "busy_cycles", (int64_t)busy);
+      nc_figures_set_int(c, "bytes_sent", (int64_t)cs->bytes_sent);
+      if (st->matrix && k % (st->row_tiles * st->col_tiles) < st->col_tiles)
+        nc_figures_set_int(c, "peak_partial_sum_bytes", (int64_t)cs->psum_peak);
       nc_figures_set_real(c, "utilisation", s->total_cycles ? (double)busy / (double)s->total_cycles : 0);
     }
   }
@@ -385,7 +511,9 @@ static const char report_views[] =
   "[{\"kind\": \"heatmap\", \"figure\": \"cell_utilisation\", \"title\": \"Crossbar utilisation\", "
   "\"note\": \"per core: the share of its crossbar cells holding weights\"},"
   " {\"kind\": \"layer_bars\", \"figure\": \"mvm_busy_cycles\", \"title\": \"Crossbar (MVM) cycles per layer\", "
-  "\"note\": \"the sum over the layer's cores, whole run\"}]";
+  "\"note\": \"the sum over the layer's cores, whole run\"},"
+  " {\"kind\": \"layer_bars\", \"figure\": \"bytes_sent\", \"title\": \"Bytes each layer sends on the mesh\", "
+  "\"note\": \"partial sums and results, whole run (xbar models no links: this is their load)\"}]";
 
 static void xbar_destroy(void *state, void *userData)
 {

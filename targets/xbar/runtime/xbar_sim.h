@@ -93,6 +93,8 @@ typedef struct xbar_stage {
   int64_t *write_rank;                 /**< per output element, the iteration that wrote it (-1: none yet) */
   uint64_t *finish;                    /**< per iteration of the current inference, when its output is ready */
   uint64_t *xbar_free, *digital_free;  /**< per replica */
+  int64_t last_wait[XBAR_MAX_OPERANDS];  /**< the producer iteration last sent for each operand (-1: none) */
+  int64_t last_dest[XBAR_MAX_OPERANDS];  /**< and the core it went to */
   int64_t iterations;
 } xbar_stage;
 
@@ -102,7 +104,18 @@ typedef struct xbar_core_stats {
   uint64_t mvms, vector_ops;
   uint64_t mvm_busy, digital_busy;
   uint64_t cells;           /**< crossbar cells holding weights */
+  uint64_t bytes_sent;      /**< on the mesh: partial sums, results (to a consumer or the host) */
+  uint64_t sent_until;      /**< for the trace: when its last send of the run so far arrives */
+  uint64_t psum_held, psum_peak; /**< partial-sum bytes waiting for the digital unit: now, and the run's peak */
+  uint64_t psum_traced;     /**< the last value of its trace counter */
 } xbar_core_stats;
+
+/** A change of the partial-sum bytes a core holds (arrival +, use -), applied in time order. */
+typedef struct xbar_hold {
+  uint64_t at;
+  uint32_t core;
+  int64_t delta;
+} xbar_hold;
 
 /** The simulator's state. */
 typedef struct xbar_state {
@@ -122,6 +135,8 @@ typedef struct xbar_state {
   xbar_core_stats *cores;  /**< mesh_rows * mesh_cols */
   struct nc_trace *trace;  /**< NULL: runs are not traced (nc/runtime/nc_trace.h) */
   size_t inference;        /**< the one being simulated (for the trace) */
+  xbar_hold *holds;        /**< changes not yet applied (they come out of time order across iterations) */
+  size_t n_holds, cap_holds;
   void (*progress)(size_t done, size_t total, void *userData); /**< NULL: no progress (nc_sim.h) */
   void *progress_data;
 } xbar_state;

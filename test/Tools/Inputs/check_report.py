@@ -116,6 +116,16 @@ for title, kind, key in views:
         got = {n: float(v) for n, v in re.findall(r'<title>([^<:]*): ' + re.escape(key) + r' = ([0-9.e+-]+)</title>', page_text)}
         assert got.keys() == want.keys() and all(abs(got[k] - want[k]) <= 1e-3 * abs(want[k]) + 1e-9 for k in want), (got, want)
     print(f"target view: {title} ({kind} of {key}), equal --stats-json")
+# the NoC view of a target without links (xbar): each core's bytes_sent
+sends = re.findall(r'<rect class="sends"[^>]*><title>core \((\d+), (\d+)\) sends ([0-9.e+]+) bytes</title>', page_text)
+if sends:
+    want = {}
+    for c in stats["cores"]:
+        if "bytes_sent" in c:
+            want[(c["x"], c["y"])] = want.get((c["x"], c["y"]), 0) + c["bytes_sent"]
+    got = {(int(x), int(y)): float(v) for x, y, v in sends}
+    assert got == want, (got, want)
+    print(f"noc view: bytes sent by {len(got)} cores, equal --stats-json")  # (0 for a core that sends nothing)
 graphs = re.findall(r'<h2 class="graph">Graph: ([^<]*)</h2>', page_text)
 if graphs:
     print("graphs: " + " ".join(graphs))

@@ -11,6 +11,13 @@
 - with --stats: per core ("core (x, y) ..." tracks), the compute cycles
   summed over each of the core's tracks, taking the busiest unit, equal the
   per-core busy_cycles of `nc-run --stats-json` (every core of the figures);
+- async spans ("b"/"e" pairs: work that overlaps on one unit, xbar's sends): each
+  "b" has one "e" with the same pid, cat, name (the async track) and id, ids are
+  unique, the "e" is at or after the "b", and ts are the cycles in the b's args;
+  with --stats, the bytes of each core's async sends ("core (x, y) sends") add up to
+  its bytes_sent, and its "bytes sent (x, y)" counter never decreases over time and
+  ends at that figure; a "partial sums (x, y)" counter (what a core holds for its
+  digital unit) is never negative, ends at 0 and peaks at its peak_partial_sum_bytes;
 - with --capped N: exactly N events were kept, the rest dropped, and the
   file says so (otherData.note, a process label and a global instant).
 Prints one summary line per check for FileCheck; exits 1 on a failure.
@@ -39,6 +46,7 @@ def main():
         fail("not a trace-event object with traceEvents and displayTimeUnit")
     clock = doc["otherData"]["clock_hz"]
     names, spans, counters, instants, labels = {}, collections.defaultdict(list), 0, [], []
+    async_open, async_ids, asyncs = {}, set(), []
     for e in doc["traceEvents"]:
         ph = e.get("ph")
         if ph == "M":
@@ -62,10 +70,36 @@ def main():
             counters += 1
         elif ph == "i":
             instants.append(e)
+        elif ph in ("b", "e"):
+            for k in ("pid", "ts", "name", "cat", "id"):
+                if k not in e:
+                    fail("%s event without %s: %r" % (ph, k, e))
+            key = (e["pid"], e["cat"], e["name"], e["id"])
+            if ph == "b":
+                if key in async_open or e["id"] in async_ids:
+                    fail("async id used twice: %r" % e)
+                start, cyc = e["args"]["start_cycle"], e["args"]["cycles"]
+                if abs(e["ts"] - start * 1e6 / clock) > 1e-3 or cyc <= 0:
+                    fail("async begin: ts is not the start cycle at the clock, or no cycles: %r" % e)
+                async_open[key] = e
+                async_ids.add(e["id"])
+            else:
+                b = async_open.pop(key, None)
+                if b is None:
+                    fail("async end without its begin (same pid, cat, name, id): %r" % e)
+                a0 = b["args"]
+                if abs(e["ts"] - (a0["start_cycle"] + a0["cycles"]) * 1e6 / clock) > 1e-3:
+                    fail("async end is not at the begin's start + cycles: %r" % e)
+                asyncs.append(b)
         else:
             fail("unknown phase %r" % ph)
     n_spans = sum(len(v) for v in spans.values())
     print("parsed: %d spans on %d tracks, %d counters" % (n_spans, len(spans), counters))
+    if async_open:
+        fail("async begin without its end: %r" % next(iter(async_open.values())))
+    if asyncs:
+        print("async: %d spans on %d async tracks, every begin has its end, categories: %s" % (
+            len(asyncs), len({(b["pid"], b["name"]) for b in asyncs}), " ".join(sorted({b["cat"] for b in asyncs}))))
     for track, evs in spans.items():
         if track not in names:
             fail("track %r has events but no name" % (track,))
@@ -126,9 +160,50 @@ def main():
             if set(steps) != set(want):
                 fail("links in the trace and --stats-json differ: %r" % (set(steps) ^ set(want)))
             print("link loads: %d links, busy cycles equal --stats-json" % len(steps))
+        # bytes sent per core (xbar): the async sends and the "bytes sent (x, y)" counters against bytes_sent
+        sent = collections.defaultdict(int)
+        for b in asyncs:
+            m = re.match(r"core \((\d+), (\d+)\) sends$", b["name"])
+            if m:
+                sent[(int(m.group(1)), int(m.group(2)))] += b["args"].get("bytes", 0)
+        series = collections.defaultdict(list)
+        for e in doc["traceEvents"]:
+            m = re.match(r"bytes sent \((\d+), (\d+)\)$", e["name"]) if e.get("ph") == "C" else None
+            if m:
+                series[(int(m.group(1)), int(m.group(2)))].append((e["ts"], e["args"]["value"]))
+        if sent or series:
+            want = {(c.get("x", 0), c.get("y", 0)): c.get("bytes_sent", 0) for c in cores}
+            for xy in set(want) | set(sent) | set(series):
+                if sent.get(xy, 0) != want.get(xy, 0):
+                    fail("core %r: %d bytes in its async sends, %r in --stats-json" % (xy, sent.get(xy, 0), want.get(xy)))
+                pts = sorted(series.get(xy, []), key=lambda p: p[0])  # as a viewer orders them
+                if any(b[1] < a[1] for a, b in zip(pts, pts[1:])):
+                    fail("bytes sent %r decreases over time" % (xy,))
+                if (pts[-1][1] if pts else 0) != want.get(xy, 0):
+                    fail("core %r: bytes sent counter ends at %r, --stats-json says %r" % (
+                        xy, pts[-1][1] if pts else None, want.get(xy)))
+            print("bytes sent: %d cores, async sends and counters equal --stats-json" % len(
+                [v for v in want.values() if v]))
+        # partial sums a core holds (xbar): never negative, all used by the end, the peak equals
+        # peak_partial_sum_bytes of --stats-json
+        held = collections.defaultdict(list)
+        for e in doc["traceEvents"]:
+            m = re.match(r"partial sums \((\d+), (\d+)\)$", e["name"]) if e.get("ph") == "C" else None
+            if m:
+                held[(int(m.group(1)), int(m.group(2)))].append((e["ts"], e["args"]["value"]))
+        want = {(c["x"], c["y"]): c["peak_partial_sum_bytes"] for c in cores if "peak_partial_sum_bytes" in c}
+        if held or want:
+            for xy in set(held) | set(want):
+                pts = held.get(xy, [])
+                if any(v < 0 for _, v in pts) or (pts and pts[-1][1] != 0):
+                    fail("partial sums %r: negative or not all used at the end: %r" % (xy, pts[-3:]))
+                if max([v for _, v in pts] + [0]) != want.get(xy):
+                    fail("partial sums %r: peak %r in the trace, %r in --stats-json" % (
+                        xy, max([v for _, v in pts] + [0]), want.get(xy)))
+            print("partial sums held: %d cores, never negative, all used, peaks equal --stats-json" % len(want))
     dropped = doc["otherData"]["dropped_events"]
     if a.capped is not None:
-        kept = n_spans + counters
+        kept = n_spans + counters + len(asyncs)
         if kept != a.capped or doc["otherData"]["events"] != a.capped or dropped <= 0:
             fail("expected %d events kept and some dropped, got %d kept, %d dropped" % (a.capped, kept, dropped))
         note = doc["otherData"].get("note", "")
