@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core_split_rows.h"
 #include "core_util.h"
 #include "nc/dialects/core/chip_desc.h"
 #include "nc/dialects/core/core.h"
@@ -33,6 +34,12 @@ static const nc_pass_option_def options[] = {
   {"balance-lookahead", NC_PASS_OPT_INT, "1",
    "Slices one balancing round may add (to the slowest stage, then to whichever becomes the slowest) before "
    "the slowest stage must be faster than at the round's start (1: stop at the first split that does not help)"},
+  {"row-split", NC_PASS_OPT_INT, "0",
+   "Split every conv, pool and elementwise layer's tiles into this many bands of output rows (0, 1: none; at most "
+   "one band per row)"},
+  {"row-balance", NC_PASS_OPT_BOOL, "false",
+   "After the output-channel split and balancing, give the spare cores to the slowest stages as bands of output "
+   "rows while that makes them faster (core_split_rows.c)"},
   {"search-iterations", NC_PASS_OPT_INT, "0",
    "Moves tried by the placement search that lowers traffic x hops (0: keep the serpentine placement)"},
   {"seed", NC_PASS_OPT_INT, "1", "Seed of the placement search (the same seed, the same placement)"},
@@ -46,6 +53,7 @@ static const nc_pass_stat_def stats[] = {
   {"stage-imbalance-pct", "100 x (slowest tile's work / mean tile work - 1)"},
   {"traffic-hops-initial", "Bytes per frame x NoC hops over all tile pairs, serpentine placement"},
   {"traffic-hops", "Bytes per frame x NoC hops over all tile pairs, final placement"},
+  {"num-row-split-layers", "Number of layers split into bands of output rows"},
 };
 
 static int64_t sum_bytes(const nc_core_buffer_spec *s, size_t n, bool inputs_only)
@@ -339,6 +347,9 @@ static void work_stats(nc_pass *pass, nc_op *chip, nc_op *fn)
     int64_t w = node ? node_work(node) : 0, lo, hi, c = node ? nc_core_node_get_out_channels(node) : 1;
     if (nc_core_tile_get_out_channels(t, &lo, &hi) && c > 0)
       w = w / c * (hi - lo);
+    int64_t rows = node ? nc_core_node_get_out_rows(node) : 0;
+    if (nc_core_tile_get_out_rows(t, &lo, &hi) && rows > 0)
+      w = w / rows * (hi - lo);
     most = w > most ? w : most;
     sum += w;
   }
@@ -538,6 +549,11 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
   if (!split_nodes(pass, chip, fn, ictx, nc_pass_get_option_bool(pass, "balance"),
                    nc_core_chip_get_rows(chip) * nc_core_chip_get_cols(chip)))
     return false;
+  int64_t banded = 0;
+  if (!core_split_rows(chip, fn, nc_pass_get_option_int(pass, "row-split"), nc_pass_get_option_bool(pass, "row-balance"),
+                       nc_core_chip_get_rows(chip) * nc_core_chip_get_cols(chip), &banded))
+    return false;
+  nc_pass_stat_add(pass, 7, (uint64_t)banded);
   int64_t rows = nc_core_chip_get_rows(chip), cols = nc_core_chip_get_cols(chip);
   int64_t n = (int64_t)nc_core_chip_get_num_tiles(chip);
   if (rows <= 0 || cols <= 0 || n / cols + (n % cols != 0) > rows) { /* n > rows * cols, without overflow */

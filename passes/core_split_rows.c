@@ -1,0 +1,235 @@
+/* core_split_rows.c: core-place's row bands (core.tile out_rows): splitting
+ * a layer's tiles into bands of output rows, either a fixed number of bands
+ * per layer (core-place{row-split=N}) or as many as lower the slowest
+ * pipeline stage (core-place{row-balance}).
+ *
+ * Why rows as well as output channels: a tile of an output-channel slice
+ * reads the whole input, so every slice adds a copy of the producer's output
+ * to the NoC (and of the network's input to the host's single link); a row
+ * band reads only its rows plus the window's halo, so a producer sends each
+ * row to about one band. Early layers (few channels, many rows: a stem conv
+ * at 112x112) are where channel slices stop paying and bands do not.
+ *
+ * The balancing runs after the channel split (core_place.c), on the cores
+ * it left, with the same kind of cost model: a stage's cycles per frame are
+ * its work at the MAC rate plus the bytes it sends at the link width, both
+ * divided by its tiles; a producer sends each row to every channel slice of
+ * a consumer and, for a banded consumer, to 1 + (bands - 1) x halo / rows
+ * bands on average (halo: kernel rows - stride). The host, sending the
+ * network's inputs the same way, is a stage that cannot be split. Each round
+ * gives the slowest stage one more band (costing a core per channel slice)
+ * and is kept when that stage got faster and no stage became slower than it
+ * was; equally slow stages are split in turn.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core_split_rows.h"
+#include "nc/dialects/core/chip_desc.h"
+#include "nc/dialects/dataflow/dataflow.h"
+#include "nc/dialects/dataflow/layer.h"
+#include "nc/ir/diag.h"
+
+/* One layer: its tiles (channel slices) and the bands they get. */
+typedef struct band_stage {
+  nc_op *node;
+  int64_t k;        /* channel slices (tiles before banding) */
+  int64_t r, limit; /* bands, and the most it may have (1: not banded) */
+  int64_t rows;     /* output rows */
+  int64_t halo;     /* kernel rows - stride: rows two bands both read */
+  double work;      /* 8-bit MAC cycles' worth of work per frame */
+  double out_bytes; /* output bytes per frame */
+  bool to_host;
+} band_stage;
+
+bool core_node_row_splittable(NC_KEEP const nc_op *node)
+{
+  nc_dataflow_layer l;
+  if (!nc_dataflow_node_get_layer((nc_op *)node, &l) || nc_core_node_get_out_rows(node) < 2)
+    return false;
+  return l.kind == NC_DATAFLOW_LAYER_CONV || l.kind == NC_DATAFLOW_LAYER_MAX_POOL ||
+         l.kind == NC_DATAFLOW_LAYER_AVG_POOL || l.kind == NC_DATAFLOW_LAYER_ELTWISE;
+}
+
+/* Multiply-accumulates (or vector operations) per frame, as core-place counts them. */
+static double layer_work(nc_op *node, int64_t *halo)
+{
+  nc_dataflow_layer l;
+  nc_type *out = nc_value_get_type(nc_op_get_result(node, 0));
+  double elems = (double)nc_type_get_num_elements(out), per = 1;
+  int64_t c = nc_core_node_get_out_channels(node);
+  *halo = 0;
+  if (!nc_dataflow_node_get_layer(node, &l))
+    return elems;
+  if (l.kind == NC_DATAFLOW_LAYER_CONV && l.weights && c > 0)
+    per = (double)nc_type_get_num_elements(nc_attr_get_type(l.weights)) / (double)c;
+  else if (l.kind == NC_DATAFLOW_LAYER_MATMUL && l.weights)
+    per = (double)nc_type_get_shape(nc_attr_get_type(l.weights))[0];
+  else if (l.kind == NC_DATAFLOW_LAYER_MAX_POOL || l.kind == NC_DATAFLOW_LAYER_AVG_POOL)
+    per = (double)(l.kernel[0] * l.kernel[1]);
+  if (l.kind == NC_DATAFLOW_LAYER_CONV || l.kind == NC_DATAFLOW_LAYER_MAX_POOL || l.kind == NC_DATAFLOW_LAYER_AVG_POOL) {
+    int64_t span = (l.kernel[0] - 1) * (l.dilation[0] > 0 ? l.dilation[0] : 1) + 1;
+    *halo = span > l.stride[0] ? span - l.stride[0] : 0;
+  }
+  return elems * per;
+}
+
+/* How many tiles of consumer j one row of its input reaches. */
+static double reach(const band_stage *j, int64_t in_rows)
+{
+  double extra = in_rows > 0 ? (double)(j->r - 1) * (double)j->halo / (double)in_rows : 0;
+  return (double)j->k * (1.0 + (extra < (double)(j->r - 1) ? extra : (double)(j->r - 1)));
+}
+
+/* Cycles per frame of stage i's tiles (i == n: the host). */
+static double band_cycles(const band_stage *st, const bool *reads, const double *in_bytes, const int64_t *in_rows,
+                          size_t n, size_t i, double rate, double bw)
+{
+  double dests = i < n && st[i].to_host ? 1 : 0, bytes = i < n ? st[i].out_bytes : 0;
+  int64_t rows = i < n ? st[i].rows : 0;
+  for (size_t j = 0; j < n; j++)
+    if (reads[i * n + j])
+      dests += reach(&st[j], rows ? rows : st[j].rows);
+  if (i == n) { /* the host: every input to every tile reading it */
+    double t = 0;
+    for (size_t j = 0; j < n; j++)
+      if (reads[n * n + j])
+        t += in_bytes[j] * reach(&st[j], in_rows[j]) / bw;
+    return t;
+  }
+  return (st[i].work / rate + bytes * dests / bw) / (double)(st[i].k * st[i].r);
+}
+
+static double slowest_band(const band_stage *st, const bool *reads, const double *in_bytes, const int64_t *in_rows,
+                           size_t n, double rate, double bw, size_t *which)
+{
+  double most = -1;
+  for (size_t i = 0; i <= n; i++) {
+    double c = band_cycles(st, reads, in_bytes, in_rows, n, i, rate, bw);
+    if (c > most)
+      most = c, *which = i;
+  }
+  return most;
+}
+
+/* Bands per stage: the slowest stage gets one more while that helps. */
+static void balance_bands(nc_op *chip, band_stage *st, size_t n, int64_t cores)
+{
+  nc_chip_desc d;
+  if (!nc_chip_desc_of_module(nc_op_get_parent_op(chip), false, &d))
+    return;
+  double rate = (double)nc_chip_desc_macs_per_cycle(&d, 8), bw = (double)d.link_bytes_per_cycle;
+  rate = rate > 0 ? rate : 1, bw = bw > 0 ? bw : 1;
+  bool *reads = calloc((n + 1) * n + 1, sizeof *reads); /* [producer or host][consumer] */
+  double *in_bytes = calloc(n + 1, sizeof *in_bytes);  /* per consumer: bytes it reads from the host */
+  int64_t *in_rows = calloc(n + 1, sizeof *in_rows);  /* and the rows of that input */
+  if (!reads || !in_bytes || !in_rows) {
+    free(reads), free(in_bytes), free(in_rows);
+    return;
+  }
+  for (size_t j = 0; j < n; j++)
+    for (size_t o = 0, m = nc_op_get_num_operands(st[j].node); o < m; o++) {
+      nc_op *p = nc_dataflow_node_get_producer(st[j].node, o);
+      for (size_t i = 0; i < n; i++)
+        if (p == st[i].node)
+          reads[i * n + j] = true;
+      if (!p) {
+        reads[n * n + j] = true;
+        nc_type *t = nc_value_get_type(nc_op_get_operand(st[j].node, o));
+        int64_t dims[NC_MAX_RANK];
+        in_bytes[j] += (double)nc_type_get_num_elements(t);
+        in_rows[j] = nc_dataflow_tensor_coords(t, dims) == 3 ? dims[1] : 0;
+      }
+    }
+  int64_t used = 0;
+  for (size_t i = 0; i < n; i++)
+    used += st[i].k * st[i].r;
+  for (;;) {
+    size_t s = 0, after_which = 0;
+    double before = slowest_band(st, reads, in_bytes, in_rows, n, rate, bw, &s);
+    if (s == n || st[s].r >= st[s].limit || used + st[s].k > cores)
+      break;
+    double mine = band_cycles(st, reads, in_bytes, in_rows, n, s, rate, bw);
+    st[s].r++;
+    double after = slowest_band(st, reads, in_bytes, in_rows, n, rate, bw, &after_which);
+    if (band_cycles(st, reads, in_bytes, in_rows, n, s, rate, bw) >= mine || after > before) {
+      st[s].r--; /* no faster, or a producer now slower than the stage was */
+      break;
+    }
+    used += st[s].k;
+  }
+  free(reads), free(in_bytes), free(in_rows);
+}
+
+/* Splits every tile of st->node into st->r bands of its rows, in place. */
+static void split_bands(nc_op *chip, band_stage *st)
+{
+  const char *name = nc_dataflow_node_get_name(st->node);
+  nc_op **tiles = calloc((size_t)st->k + 1, sizeof *tiles);
+  if (!tiles)
+    return;
+  int64_t n = 0;
+  for (nc_op *t = nc_core_chip_first_tile(chip); t && n < st->k; t = nc_core_tile_next(t))
+    if (!strcmp(nc_core_tile_get_node(t), name))
+      tiles[n++] = t;
+  for (int64_t i = 0; i < n; i++) {
+    nc_op *t = tiles[i], *prev = t;
+    int64_t lo = 0, hi = 0;
+    nc_core_tile_get_out_channels(t, &lo, &hi);
+    for (int64_t b = 1; b < st->r; b++) {
+      nc_op *nt = nc_core_tile_create(chip, nc_op_get_loc(t), name, -1, -1, lo, hi);
+      nc_core_tile_set_out_rows(nt, st->rows * b / st->r, st->rows * (b + 1) / st->r);
+      for (nc_op *buf = nc_core_tile_first_buffer(t); buf; buf = nc_core_buffer_next(buf))
+        nc_core_tile_add_buffer(nt, nc_core_buffer_get_name(buf), nc_core_buffer_get_kind(buf),
+                                nc_core_buffer_get_bytes(buf), -1); /* a band needs what the slice needs */
+      nc_op_move_after(nt, prev);
+      prev = nt;
+    }
+    nc_core_tile_set_out_rows(t, 0, st->rows / st->r);
+  }
+  free(tiles);
+}
+
+bool core_split_rows(nc_op *chip, nc_op *fn, int64_t forced, bool balance, int64_t cores, int64_t *n_split)
+{
+  *n_split = 0;
+  size_t n = nc_dataflow_num_nodes(fn), i = 0;
+  band_stage *st = calloc(n + 1, sizeof *st);
+  if (!st)
+    return nc_op_emit_error(chip, "core-place: out of memory");
+  for (nc_op *node = nc_dataflow_first_node(fn); node; node = nc_dataflow_next_node(node), i++) {
+    band_stage *s = &st[i];
+    bool banded = false;
+    s->node = node;
+    s->r = s->limit = 1;
+    s->rows = nc_core_node_get_out_rows(node);
+    s->work = layer_work(node, &s->halo);
+    s->out_bytes = (double)nc_type_get_num_elements(nc_value_get_type(nc_op_get_result(node, 0)));
+    unsigned w = nc_type_get_width(nc_type_get_element_type(nc_value_get_type(nc_op_get_result(node, 0))));
+    nc_chip_desc d;
+    if (w && w < 8 && nc_chip_desc_of_module(nc_op_get_parent_op(chip), false, &d) &&
+        nc_chip_desc_macs_per_cycle(&d, w) > nc_chip_desc_macs_per_cycle(&d, 8))
+      s->work = s->work * (double)nc_chip_desc_macs_per_cycle(&d, 8) / (double)nc_chip_desc_macs_per_cycle(&d, w);
+    for (nc_use *u = nc_value_get_first_use(nc_op_get_result(node, 0)); u; u = nc_use_get_next(u))
+      s->to_host = s->to_host || !nc_dataflow_is_node(nc_use_get_owner(u));
+    for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
+      if (!strcmp(nc_core_tile_get_node(t), nc_dataflow_node_get_name(node))) {
+        int64_t lo, hi;
+        s->k++;
+        banded = banded || nc_core_tile_get_out_rows(t, &lo, &hi);
+      }
+    if (s->k && !banded && core_node_row_splittable(node))
+      s->limit = s->rows;
+    if (forced > 1)
+      s->r = forced < s->limit ? forced : s->limit;
+  }
+  if (balance)
+    balance_bands(chip, st, n, cores);
+  for (i = 0; i < n; i++)
+    if (st[i].r > 1) {
+      split_bands(chip, &st[i]);
+      ++*n_split;
+    }
+  free(st);
+  return true;
+}
