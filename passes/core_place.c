@@ -550,7 +550,7 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
                    nc_core_chip_get_rows(chip) * nc_core_chip_get_cols(chip)))
     return false;
   int64_t banded = 0;
-  if (!core_split_rows(chip, fn, nc_pass_get_option_int(pass, "row-split"), nc_pass_get_option_bool(pass, "row-balance"),
+  if (!core_split_rows(chip, fn, ictx, nc_pass_get_option_int(pass, "row-split"), nc_pass_get_option_bool(pass, "row-balance"),
                        nc_core_chip_get_rows(chip) * nc_core_chip_get_cols(chip), &banded))
     return false;
   nc_pass_stat_add(pass, 7, (uint64_t)banded);

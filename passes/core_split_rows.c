@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "core_split_rows.h"
+#include "core_util.h"
 #include "nc/dialects/core/chip_desc.h"
 #include "nc/dialects/dataflow/dataflow.h"
 #include "nc/dialects/dataflow/layer.h"
@@ -190,7 +191,50 @@ static void split_bands(nc_op *chip, band_stage *st)
   free(tiles);
 }
 
-bool core_split_rows(nc_op *chip, nc_op *fn, int64_t forced, bool balance, int64_t cores, int64_t *n_split)
+static bool reads_host(nc_op *node)
+{
+  for (size_t o = 0, m = nc_op_get_num_operands(node); o < m; o++)
+    if (!nc_dataflow_node_get_producer(node, o))
+      return true;
+  return false;
+}
+
+/* Joins the output-channel slices of a node that reads a network input back
+ * into one tile when the whole node fits a core: the host's one link sends
+ * the input to every slice, bands get it about once. */
+static bool join_host_slices(nc_op *chip, nc_op *node, isl_ctx *ictx)
+{
+  const char *name = nc_dataflow_node_get_name(node);
+  nc_core_buffer_spec *specs;
+  size_t n_specs;
+  char err[512];
+  if (!core_node_buffers(node, 0, 0, ictx, &specs, &n_specs, err, sizeof err))
+    return nc_op_emit_error(node, "core-place: %s", err);
+  int64_t need = 0;
+  for (size_t i = 0; i < n_specs; i++)
+    need = need > INT64_MAX - specs[i].bytes ? INT64_MAX : need + specs[i].bytes;
+  nc_op *first = NULL, *next;
+  if (need <= nc_core_chip_get_sram_bytes(chip))
+    for (nc_op *t = nc_core_chip_first_tile(chip); t; t = next) {
+      next = nc_core_tile_next(t);
+      if (strcmp(nc_core_tile_get_node(t), name))
+        continue;
+      if (first) {
+        nc_op_erase(t);
+        continue;
+      }
+      first = t;
+      nc_op_remove_attr(t, nc_ident_get_cstr(nc_op_get_context(t), "out_channels"));
+      nc_core_tile_clear_buffers(t);
+      for (size_t i = 0; i < n_specs; i++)
+        nc_core_tile_add_buffer(t, specs[i].name, specs[i].kind, specs[i].bytes, -1);
+    }
+  free(specs);
+  return true;
+}
+
+bool core_split_rows(nc_op *chip, nc_op *fn, isl_ctx *ictx, int64_t forced, bool balance, int64_t cores,
+                     int64_t *n_split)
 {
   *n_split = 0;
   size_t n = nc_dataflow_num_nodes(fn), i = 0;
@@ -212,6 +256,10 @@ bool core_split_rows(nc_op *chip, nc_op *fn, int64_t forced, bool balance, int64
       s->work = s->work * (double)nc_chip_desc_macs_per_cycle(&d, 8) / (double)nc_chip_desc_macs_per_cycle(&d, w);
     for (nc_use *u = nc_value_get_first_use(nc_op_get_result(node, 0)); u; u = nc_use_get_next(u))
       s->to_host = s->to_host || !nc_dataflow_is_node(nc_use_get_owner(u));
+    if (balance && reads_host(node) && core_node_row_splittable(node) && !join_host_slices(chip, node, ictx)) {
+      free(st);
+      return false;
+    }
     for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
       if (!strcmp(nc_core_tile_get_node(t), nc_dataflow_node_get_name(node))) {
         int64_t lo, hi;

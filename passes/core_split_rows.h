@@ -14,8 +14,12 @@ bool core_node_row_splittable(NC_KEEP const nc_op *node);
  * `chip` into bands of output rows: `forced` bands per node when it is
  * above 1 (at most one per row), then, with `balance`, one more band for the
  * slowest pipeline stage while that makes it faster and the chip's `cores`
- * allow (each band of a node costs one core per channel slice). Nodes
- * already banded are left alone. *n_split counts the nodes banded. */
-bool core_split_rows(nc_op *chip, nc_op *fn, int64_t forced, bool balance, int64_t cores, int64_t *n_split);
+ * allow (each band of a node costs one core per channel slice); before
+ * that, `balance` joins the channel slices of a node reading a network input
+ * back into one tile when it fits a core (the host's link sends the input
+ * to every slice). Nodes already banded are left alone. *n_split counts the
+ * nodes banded. */
+bool core_split_rows(nc_op *chip, nc_op *fn, isl_ctx *ictx, int64_t forced, bool balance, int64_t cores,
+                     int64_t *n_split);
 
 #endif
