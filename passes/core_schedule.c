@@ -6,15 +6,19 @@
  *   - earliest[k] (set by dataflow-deps) maps each iteration i of C to the
  *     producer iteration it waits for: every producer iteration C reads from
  *     up to i is at most that one (it is the prefix lexmax of the last one);
- *   - needed[k][t] is the set of iterations of producer tile t whose output
- *     (its channel slice) holds an element C reads: the domain of P's writes
- *     restricted to the slice and to the range of C's reads (isl).
+ *   - needed[k][c][t] is the set of iterations of producer tile t whose
+ *     output (its slice: channels, rows) holds an element consumer tile c
+ *     reads: the domain of P's writes restricted to the slice and to the
+ *     range of c's reads (isl); a row band (out_rows) of C reads only what
+ *     the iterations writing its rows read, its rows plus the halo, and
+ *     tiles of one band share the array.
  * The program runs C's iterations in order; before iteration i it receives,
  * for each operand in order, every needed producer iteration up to
  * earliest[k](i) not received yet, from each producer tile in tile order;
- * then it computes i (consecutive computes merge into one range); then it
- * sends i's output to every tile of every consumer node that needs it (tiles
- * in chip order) and, when the node's result leaves the nodes, to the host.
+ * then it computes i (consecutive computes merge into one range; a row
+ * band skips the iterations writing none of its rows); then it sends i's
+ * output to every tile of every consumer node that needs it (tiles in chip
+ * order) and, when the node's result leaves the nodes, to the host.
  * Everything is in pipeline order and deterministic. Simple for now: there
  * is no timing model, so the schedule is the dependences' eager order (recv
  * as late as, and compute as early as, they allow), computes are never
@@ -463,9 +467,10 @@ const nc_pass_def nc_core_schedule_pass = {
   .description =
     "For every placed tile, in pipeline order: for each iteration i of its node, `core.recv` of every producer "
     "iteration it needs that has not arrived yet, per operand up to the one `earliest` names for i (from each "
-    "tile of the producer whose channel slice holds an element the node reads, or from the host (-1, -1) for "
-    "function arguments), then `core.compute` of i (consecutive computes merge), then `core.send` of i's output "
-    "to each tile of each node that reads it and, for the function's results, to the host. Replaces existing "
+    "tile of the producer whose slice holds an element the tile reads, or from the host (-1, -1) for "
+    "function arguments), then `core.compute` of i (consecutive computes merge; a row-band tile, `out_rows`, "
+    "computes only the iterations writing its rows and receives only what they read, halo rows included), then "
+    "`core.send` of i's output to each tile of each node that reads it and, for the function's results, to the host. Replaces existing "
     "programs; deterministic.",
   .anchor = "builtin.module",
   .stats = stats, .n_stats = NC_COUNTOF(stats),
