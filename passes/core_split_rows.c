@@ -13,13 +13,17 @@
  * The balancing runs after the channel split (core_place.c), on the cores
  * it left, with the same kind of cost model: a stage's cycles per frame are
  * its work at the MAC rate plus the bytes it sends at the link width, both
- * divided by its tiles; a producer sends each row to every channel slice of
+ * divided by its tiles (bands are whole rows: a stage is as slow as its
+ * largest band); a producer sends each row to every channel slice of
  * a consumer and, for a banded consumer, to 1 + (bands - 1) x halo / rows
  * bands on average (halo: kernel rows - stride). The host, sending the
  * network's inputs the same way, is a stage that cannot be split. Each round
- * gives the slowest stage one more band (costing a core per channel slice)
- * and is kept when that stage got faster and no stage became slower than it
- * was; equally slow stages are split in turn.
+ * gives the slowest stage the fewest more bands that make its largest band
+ * smaller (costing a core per channel slice each); when that leaves another
+ * stage (a producer now sending to more bands) slower than the round's
+ * start, the round goes on with that one, up to BAND_LOOKAHEAD steps, and is
+ * kept when the slowest stage is no slower than at the round's start and
+ * every stage split got faster; equally slow stages are split in turn.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +79,21 @@ static double layer_work(nc_op *node, int64_t *halo)
   return elems * per;
 }
 
+/* The share of a stage's rows its largest band holds: bands are whole rows. */
+static double band_share(const band_stage *s)
+{
+  if (s->r <= 1 || s->rows <= 0)
+    return 1.0;
+  return (double)((s->rows + s->r - 1) / s->r) / (double)s->rows;
+}
+
+/* The fewest bands above r whose largest band is smaller than r's. */
+static int64_t next_bands(const band_stage *s)
+{
+  int64_t most = (s->rows + s->r - 1) / s->r; /* rows in the largest band now */
+  return most <= 1 ? s->r + 1 : (s->rows + most - 2) / (most - 1);
+}
+
 /* How many tiles of consumer j one row of its input reaches. */
 static double reach(const band_stage *j, int64_t in_rows)
 {
@@ -98,7 +117,7 @@ static double band_cycles(const band_stage *st, const bool *reads, const double 
         t += in_bytes[j] * reach(&st[j], in_rows[j]) / bw;
     return t;
   }
-  return (st[i].work / rate + bytes * dests / bw) / (double)(st[i].k * st[i].r);
+  return (st[i].work / rate + bytes * dests / bw) * band_share(&st[i]) / (double)st[i].k;
 }
 
 static double slowest_band(const band_stage *st, const bool *reads, const double *in_bytes, const int64_t *in_rows,
@@ -112,6 +131,9 @@ static double slowest_band(const band_stage *st, const bool *reads, const double
   }
   return most;
 }
+
+/* Bands one balancing round may add (see balance_bands). */
+#define BAND_LOOKAHEAD 8
 
 /* Bands per stage: the slowest stage gets one more while that helps. */
 static void balance_bands(nc_op *chip, band_stage *st, size_t n, int64_t cores)
@@ -146,18 +168,33 @@ static void balance_bands(nc_op *chip, band_stage *st, size_t n, int64_t cores)
   for (size_t i = 0; i < n; i++)
     used += st[i].k * st[i].r;
   for (;;) {
-    size_t s = 0, after_which = 0;
-    double before = slowest_band(st, reads, in_bytes, in_rows, n, rate, bw, &s);
-    if (s == n || st[s].r >= st[s].limit || used + st[s].k > cores)
-      break;
-    double mine = band_cycles(st, reads, in_bytes, in_rows, n, s, rate, bw);
-    st[s].r++;
-    double after = slowest_band(st, reads, in_bytes, in_rows, n, rate, bw, &after_which);
-    if (band_cycles(st, reads, in_bytes, in_rows, n, s, rate, bw) >= mine || after > before) {
-      st[s].r--; /* no faster, or a producer now slower than the stage was */
+    size_t s = 0, cur, added[BAND_LOOKAHEAD], n_added = 0;
+    int64_t steps[BAND_LOOKAHEAD];
+    double before = slowest_band(st, reads, in_bytes, in_rows, n, rate, bw, &s), after = before;
+    bool failed = false;
+    /* a round: one more band for the slowest stage; when that leaves a stage
+     * (a producer now sending to more bands) slower than the round's start,
+     * the round goes on with whichever stage is slowest, a few bands at most */
+    for (cur = s; !failed && n_added < BAND_LOOKAHEAD;) {
+      int64_t more = cur < n ? next_bands(&st[cur]) - st[cur].r : 0;
+      if (cur == n || st[cur].r + more > st[cur].limit || used + more * st[cur].k > cores) {
+        failed = true;
+        break;
+      }
+      double mine = band_cycles(st, reads, in_bytes, in_rows, n, cur, rate, bw);
+      st[cur].r += more, used += more * st[cur].k, added[n_added] = cur, steps[n_added++] = more;
+      failed = band_cycles(st, reads, in_bytes, in_rows, n, cur, rate, bw) >= mine; /* no faster */
+      after = slowest_band(st, reads, in_bytes, in_rows, n, rate, bw, &cur);
+      if (after <= before)
+        break;
+    }
+    if (failed || after > before) {
+      while (n_added) { /* undo the round */
+        size_t u = added[--n_added];
+        st[u].r -= steps[n_added], used -= steps[n_added] * st[u].k;
+      }
       break;
     }
-    used += st[s].k;
   }
   free(reads), free(in_bytes), free(in_rows);
 }
