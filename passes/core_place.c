@@ -546,12 +546,15 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
   for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
     if (nc_core_program_get_size(nc_core_tile_get_program(t)))
       return nc_op_emit_error(t, "core-place: the tile already has a program; place tiles before core-schedule");
-  if (!split_nodes(pass, chip, fn, ictx, nc_pass_get_option_bool(pass, "balance"),
-                   nc_core_chip_get_rows(chip) * nc_core_chip_get_cols(chip)))
-    return false;
+  bool *presplit = core_nodes_split_already(chip, fn); /* hand-made splits stay */
   int64_t banded = 0;
-  if (!core_split_rows(chip, fn, ictx, nc_pass_get_option_int(pass, "row-split"), nc_pass_get_option_bool(pass, "row-balance"),
-                       nc_core_chip_get_rows(chip) * nc_core_chip_get_cols(chip), &banded))
+  bool ok = presplit && split_nodes(pass, chip, fn, ictx, nc_pass_get_option_bool(pass, "balance"),
+                                    nc_core_chip_get_rows(chip) * nc_core_chip_get_cols(chip)) &&
+            core_split_rows(chip, fn, ictx, presplit, nc_pass_get_option_int(pass, "row-split"),
+                            nc_pass_get_option_bool(pass, "row-balance"),
+                            nc_core_chip_get_rows(chip) * nc_core_chip_get_cols(chip), &banded);
+  free(presplit);
+  if (!ok)
     return false;
   nc_pass_stat_add(pass, 7, (uint64_t)banded);
   int64_t rows = nc_core_chip_get_rows(chip), cols = nc_core_chip_get_cols(chip);

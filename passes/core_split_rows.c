@@ -270,8 +270,26 @@ static bool join_host_slices(nc_op *chip, nc_op *node, isl_ctx *ictx)
   return true;
 }
 
-bool core_split_rows(nc_op *chip, nc_op *fn, isl_ctx *ictx, int64_t forced, bool balance, int64_t cores,
-                     int64_t *n_split)
+bool *core_nodes_split_already(nc_op *chip, nc_op *fn)
+{
+  size_t n = nc_dataflow_num_nodes(fn), i = 0;
+  bool *split = calloc(n + 1, sizeof *split);
+  if (!split) {
+    nc_op_emit_error(chip, "core-place: out of memory");
+    return NULL;
+  }
+  for (nc_op *node = nc_dataflow_first_node(fn); node; node = nc_dataflow_next_node(node), i++) {
+    int64_t tiles = 0, lo, hi;
+    for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
+      if (!strcmp(nc_core_tile_get_node(t), nc_dataflow_node_get_name(node)))
+        tiles += 1 + (nc_core_tile_get_out_channels(t, &lo, &hi) || nc_core_tile_get_out_rows(t, &lo, &hi));
+    split[i] = tiles > 1;
+  }
+  return split;
+}
+
+bool core_split_rows(nc_op *chip, nc_op *fn, isl_ctx *ictx, const bool *presplit, int64_t forced, bool balance,
+                     int64_t cores, int64_t *n_split)
 {
   *n_split = 0;
   size_t n = nc_dataflow_num_nodes(fn), i = 0;
@@ -293,7 +311,8 @@ bool core_split_rows(nc_op *chip, nc_op *fn, isl_ctx *ictx, int64_t forced, bool
       s->work = s->work * (double)nc_chip_desc_macs_per_cycle(&d, 8) / (double)nc_chip_desc_macs_per_cycle(&d, w);
     for (nc_use *u = nc_value_get_first_use(nc_op_get_result(node, 0)); u; u = nc_use_get_next(u))
       s->to_host = s->to_host || !nc_dataflow_is_node(nc_use_get_owner(u));
-    if (balance && reads_host(node) && core_node_row_splittable(node) && !join_host_slices(chip, node, ictx)) {
+    if (balance && !presplit[i] && reads_host(node) && core_node_row_splittable(node) &&
+        !join_host_slices(chip, node, ictx)) {
       free(st);
       return false;
     }

@@ -17,9 +17,16 @@ bool core_node_row_splittable(NC_KEEP const nc_op *node);
  * allow (each band of a node costs one core per channel slice); before
  * that, `balance` joins the channel slices of a node reading a network input
  * back into one tile when it fits a core (the host's link sends the input
- * to every slice). Nodes already banded are left alone. *n_split counts the
+ * to every slice), unless `presplit` (core_nodes_split_already) says
+ * they came split. Nodes already banded are left alone. *n_split counts the
  * nodes banded. */
-bool core_split_rows(nc_op *chip, nc_op *fn, isl_ctx *ictx, int64_t forced, bool balance, int64_t cores,
-                     int64_t *n_split);
+bool core_split_rows(nc_op *chip, nc_op *fn, isl_ctx *ictx, const bool *presplit, int64_t forced, bool balance,
+                     int64_t cores, int64_t *n_split);
+
+/** Per node of `fn` (in order): whether its tiles on `chip` are split
+ * already (several tiles, or a slice), before core-place splits anything:
+ * core_split_rows never joins those. NULL (and an error) when out of memory;
+ * free() the array. */
+NC_GIVE bool *core_nodes_split_already(NC_KEEP nc_op *chip, NC_KEEP nc_op *fn);
 
 #endif
