@@ -6,7 +6,8 @@
  * whose largest slice fits (balanced slices [C*j/k, C*(j+1)/k)), at most
  * max-tiles-per-layer of them when that option is set; splitting cannot
  * shrink the input line buffers, so a node whose inputs alone overflow is
- * left whole for core-plan-memory to report. Then the tiles, in pipeline
+ * left whole for core-plan-memory to report. Bands of output rows
+ * (row-split, row-balance) are cut in core_split_rows.c. Then the tiles, in pipeline
  * order, are laid along a serpentine path (row 0 left to right, row 1 right
  * to left, ...), so consecutive layers, and the slices of a split layer,
  * sit on neighbouring cores: a chain of layers talks over single NoC hops.
@@ -602,7 +603,8 @@ const nc_pass_def nc_core_place_pass = {
     "buffers alone overflow is left whole: splitting cannot help, core-plan-memory reports it), then lays the "
     "tiles in pipeline order along a serpentine path through the grid (row 0 left to right, row 1 right to "
     "left, ...) so that consecutive layers are NoC neighbours. Fails if the network needs more cores than the "
-    "grid has. `search-iterations` (with `seed`) then runs simulated annealing over the positions, lowering bytes per frame x NoC hops over every tile pair (skip connections and the host included) and keeping the best placement seen (statistics traffic-hops-initial and traffic-hops).",
+    "grid has. `row-balance` (after `balance`) and `row-split` cut conv, pool and elementwise layers into bands of "
+    "output rows (`out_rows`, passes/core_split_rows.c). `search-iterations` (with `seed`) then runs simulated annealing over the positions, lowering bytes per frame x NoC hops over every tile pair (skip connections and the host included) and keeping the best placement seen (statistics traffic-hops-initial and traffic-hops).",
   .anchor = "builtin.module",
   .options = options, .n_options = NC_COUNTOF(options),
   .stats = stats, .n_stats = NC_COUNTOF(stats),
