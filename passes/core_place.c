@@ -6,7 +6,8 @@
  * whose largest slice fits (balanced slices [C*j/k, C*(j+1)/k)), at most
  * max-tiles-per-layer of them when that option is set; splitting cannot
  * shrink the input line buffers, so a node whose inputs alone overflow is
- * left whole for core-plan-memory to report. Then the tiles, in pipeline
+ * left whole for core-plan-memory to report. Bands of output rows
+ * (row-split, row-balance) are cut in core_split_rows.c. Then the tiles, in pipeline
  * order, are laid along a serpentine path (row 0 left to right, row 1 right
  * to left, ...), so consecutive layers, and the slices of a split layer,
  * sit on neighbouring cores: a chain of layers talks over single NoC hops.
@@ -17,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core_split_rows.h"
 #include "core_util.h"
 #include "nc/dialects/core/chip_desc.h"
 #include "nc/dialects/core/core.h"
@@ -33,6 +35,12 @@ static const nc_pass_option_def options[] = {
   {"balance-lookahead", NC_PASS_OPT_INT, "1",
    "Slices one balancing round may add (to the slowest stage, then to whichever becomes the slowest) before "
    "the slowest stage must be faster than at the round's start (1: stop at the first split that does not help)"},
+  {"row-split", NC_PASS_OPT_INT, "0",
+   "Split every conv, pool and elementwise layer's tiles into this many bands of output rows (0, 1: none; at most "
+   "one band per row)"},
+  {"row-balance", NC_PASS_OPT_BOOL, "false",
+   "After the output-channel split and balancing, give the spare cores to the slowest stages as bands of output "
+   "rows while that makes them faster (core_split_rows.c)"},
   {"search-iterations", NC_PASS_OPT_INT, "0",
    "Moves tried by the placement search that lowers traffic x hops (0: keep the serpentine placement)"},
   {"seed", NC_PASS_OPT_INT, "1", "Seed of the placement search (the same seed, the same placement)"},
@@ -46,6 +54,7 @@ static const nc_pass_stat_def stats[] = {
   {"stage-imbalance-pct", "100 x (slowest tile's work / mean tile work - 1)"},
   {"traffic-hops-initial", "Bytes per frame x NoC hops over all tile pairs, serpentine placement"},
   {"traffic-hops", "Bytes per frame x NoC hops over all tile pairs, final placement"},
+  {"num-row-split-layers", "Number of layers split into bands of output rows"},
 };
 
 static int64_t sum_bytes(const nc_core_buffer_spec *s, size_t n, bool inputs_only)
@@ -339,6 +348,9 @@ static void work_stats(nc_pass *pass, nc_op *chip, nc_op *fn)
     int64_t w = node ? node_work(node) : 0, lo, hi, c = node ? nc_core_node_get_out_channels(node) : 1;
     if (nc_core_tile_get_out_channels(t, &lo, &hi) && c > 0)
       w = w / c * (hi - lo);
+    int64_t rows = node ? nc_core_node_get_out_rows(node) : 0;
+    if (nc_core_tile_get_out_rows(t, &lo, &hi) && rows > 0)
+      w = w / rows * (hi - lo);
     most = w > most ? w : most;
     sum += w;
   }
@@ -535,9 +547,17 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
   for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
     if (nc_core_program_get_size(nc_core_tile_get_program(t)))
       return nc_op_emit_error(t, "core-place: the tile already has a program; place tiles before core-schedule");
-  if (!split_nodes(pass, chip, fn, ictx, nc_pass_get_option_bool(pass, "balance"),
-                   nc_core_chip_get_rows(chip) * nc_core_chip_get_cols(chip)))
+  bool *presplit = core_nodes_split_already(chip, fn); /* hand-made splits stay */
+  int64_t banded = 0;
+  bool ok = presplit && split_nodes(pass, chip, fn, ictx, nc_pass_get_option_bool(pass, "balance"),
+                                    nc_core_chip_get_rows(chip) * nc_core_chip_get_cols(chip)) &&
+            core_split_rows(chip, fn, ictx, presplit, nc_pass_get_option_int(pass, "row-split"),
+                            nc_pass_get_option_bool(pass, "row-balance"),
+                            nc_core_chip_get_rows(chip) * nc_core_chip_get_cols(chip), &banded);
+  free(presplit);
+  if (!ok)
     return false;
+  nc_pass_stat_add(pass, 7, (uint64_t)banded);
   int64_t rows = nc_core_chip_get_rows(chip), cols = nc_core_chip_get_cols(chip);
   int64_t n = (int64_t)nc_core_chip_get_num_tiles(chip);
   if (rows <= 0 || cols <= 0 || n / cols + (n % cols != 0) > rows) { /* n > rows * cols, without overflow */
@@ -583,7 +603,8 @@ const nc_pass_def nc_core_place_pass = {
     "buffers alone overflow is left whole: splitting cannot help, core-plan-memory reports it), then lays the "
     "tiles in pipeline order along a serpentine path through the grid (row 0 left to right, row 1 right to "
     "left, ...) so that consecutive layers are NoC neighbours. Fails if the network needs more cores than the "
-    "grid has. `search-iterations` (with `seed`) then runs simulated annealing over the positions, lowering bytes per frame x NoC hops over every tile pair (skip connections and the host included) and keeping the best placement seen (statistics traffic-hops-initial and traffic-hops).",
+    "grid has. `row-balance` (after `balance`) and `row-split` cut conv, pool and elementwise layers into bands of "
+    "output rows (`out_rows`, passes/core_split_rows.c). `search-iterations` (with `seed`) then runs simulated annealing over the positions, lowering bytes per frame x NoC hops over every tile pair (skip connections and the host included) and keeping the best placement seen (statistics traffic-hops-initial and traffic-hops).",
   .anchor = "builtin.module",
   .options = options, .n_options = NC_COUNTOF(options),
   .stats = stats, .n_stats = NC_COUNTOF(stats),

@@ -6,15 +6,19 @@
  *   - earliest[k] (set by dataflow-deps) maps each iteration i of C to the
  *     producer iteration it waits for: every producer iteration C reads from
  *     up to i is at most that one (it is the prefix lexmax of the last one);
- *   - needed[k][t] is the set of iterations of producer tile t whose output
- *     (its channel slice) holds an element C reads: the domain of P's writes
- *     restricted to the slice and to the range of C's reads (isl).
+ *   - needed[k][c][t] is the set of iterations of producer tile t whose
+ *     output (its slice: channels, rows) holds an element consumer tile c
+ *     reads: the domain of P's writes restricted to the slice and to the
+ *     range of c's reads (isl); a row band (out_rows) of C reads only what
+ *     the iterations writing its rows read, its rows plus the halo, and
+ *     tiles of one band share the array.
  * The program runs C's iterations in order; before iteration i it receives,
  * for each operand in order, every needed producer iteration up to
  * earliest[k](i) not received yet, from each producer tile in tile order;
- * then it computes i (consecutive computes merge into one range); then it
- * sends i's output to every tile of every consumer node that needs it (tiles
- * in chip order) and, when the node's result leaves the nodes, to the host.
+ * then it computes i (consecutive computes merge into one range; a row
+ * band skips the iterations writing none of its rows); then it sends i's
+ * output to every tile of every consumer node that needs it (tiles in chip
+ * order) and, when the node's result leaves the nodes, to the host.
  * Everything is in pipeline order and deterministic. Simple for now: there
  * is no timing model, so the schedule is the dependences' eager order (recv
  * as late as, and compute as early as, they allow), computes are never
@@ -51,13 +55,15 @@ typedef struct tile_info {
   nc_op *op;
   int64_t x, y;
   int64_t *out_bytes; /* per iteration of the node: bytes of its slice */
+  int64_t rlo, rhi;   /* its row band (out_rows), or 0, 0 */
 } tile_info;
 
 /* An operand k of a consumer node: where it comes from and what it needs. */
 typedef struct operand_info {
   int producer;       /* node index, or -1 for the host */
   int64_t *earliest;  /* per consumer iteration: producer iteration, or -1 (free) */
-  bool **needed;      /* [producer tile][producer iteration]; one "tile" for the host */
+  bool ***needed;     /* [consumer tile][producer tile][producer iteration]; one "tile" for the host;
+                         consumer tiles of the same row band share their arrays */
   size_t n_ptiles;
   size_t n_piters;
 } operand_info;
@@ -155,14 +161,18 @@ static bool host_source(isl_ctx *ctx, nc_type *t, int d, const char *tensor, nc_
 
 /* Marks the producer iterations whose writes (restricted to channels
  * [lo, hi) when lo < hi) hold an element of `read_elements`. */
-static bool mark_needed(isl_map *writes, int64_t lo, int64_t hi, isl_set *read_elements, const nc_iters *piters,
-                        bool *marks)
+static bool mark_needed(isl_map *writes, int64_t lo, int64_t hi, int64_t rlo, int64_t rhi, isl_set *read_elements,
+                        const nc_iters *piters, bool *marks)
 {
   isl_map *w = isl_map_copy(writes);
   isl_set *elts = isl_set_copy(read_elements);
   if (lo < hi) {
     elts = isl_set_lower_bound_si(elts, isl_dim_set, 0, lo);
     elts = isl_set_upper_bound_si(elts, isl_dim_set, 0, hi - 1);
+  }
+  if (rlo < rhi && elts && isl_set_dim(elts, isl_dim_set) >= 2) { /* the producer tile's row band */
+    elts = isl_set_lower_bound_si(elts, isl_dim_set, 1, rlo);
+    elts = isl_set_upper_bound_si(elts, isl_dim_set, 1, rhi - 1);
   }
   isl_set *dom = isl_map_domain(isl_map_intersect_range(w, elts));
   pair_walk pw = {piters, NULL, NULL, marks, false};
@@ -174,6 +184,25 @@ static bool mark_needed(isl_map *writes, int64_t lo, int64_t hi, isl_set *read_e
 static bool fail(nc_op *node, const char *what, size_t k)
 {
   return nc_op_emit_error(node, "core-schedule: cannot read %s of operand %zu with isl", what, k);
+}
+
+/* The elements of an operand that the iterations writing rows [rlo, rhi)
+ * of the node's output read (every iteration's when rlo = rhi): a row
+ * band's rows plus the window's halo rows. */
+static isl_set *band_reads(nc_op *node, isl_map *read, int64_t rlo, int64_t rhi, isl_ctx *ctx)
+{
+  isl_map *r = isl_map_copy(read);
+  if (rlo < rhi) {
+    isl_map *w = nc_dataflow_node_get_writes(node, ctx);
+    if (w && isl_map_dim(w, isl_dim_out) >= 2) {
+      w = isl_map_lower_bound_si(w, isl_dim_out, 1, rlo);
+      w = isl_map_upper_bound_si(w, isl_dim_out, 1, rhi - 1);
+      r = isl_map_intersect_domain(r, isl_map_domain(w));
+    } else {
+      isl_map_free(w);
+    }
+  }
+  return isl_map_range(r);
 }
 
 static bool analyse_operand(sched *s, node_info *c, size_t k)
@@ -218,16 +247,28 @@ static bool analyse_operand(sched *s, node_info *c, size_t k)
   isl_set *pairs = isl_map_wrap(earliest);
   bool ok = pairs && isl_set_foreach_point(pairs, walk_pair, &pw) == isl_stat_ok && !pw.failed;
   isl_set_free(pairs);
-  isl_set *elements = isl_map_range(read);
-  o->needed = nc_xcalloc(o->n_ptiles, sizeof *o->needed);
-  for (size_t t = 0; t < o->n_ptiles && ok; t++) {
-    int64_t lo = 0, hi = 0;
-    if (pnode)
-      nc_core_tile_get_out_channels(s->nodes[o->producer].tiles[t].op, &lo, &hi);
-    o->needed[t] = nc_xcalloc(o->n_piters + 1, sizeof **o->needed);
-    ok = pwrites && elements && mark_needed(pwrites, lo, hi, elements, piters, o->needed[t]);
+  o->needed = nc_xcalloc(c->n_tiles + 1, sizeof *o->needed);
+  for (size_t ct = 0; ct < c->n_tiles && ok; ct++) {
+    tile_info *me = &c->tiles[ct];
+    for (size_t prev = 0; prev < ct && !o->needed[ct]; prev++) /* the same band reads the same elements */
+      if (c->tiles[prev].rlo == me->rlo && c->tiles[prev].rhi == me->rhi)
+        o->needed[ct] = o->needed[prev];
+    if (o->needed[ct])
+      continue;
+    isl_set *elements = band_reads(node, read, me->rlo, me->rhi, s->ctx);
+    bool **needed = o->needed[ct] = nc_xcalloc(o->n_ptiles, sizeof *needed);
+    for (size_t t = 0; t < o->n_ptiles && ok; t++) {
+      int64_t lo = 0, hi = 0, rlo = 0, rhi = 0;
+      if (pnode) {
+        nc_core_tile_get_out_channels(s->nodes[o->producer].tiles[t].op, &lo, &hi);
+        rlo = s->nodes[o->producer].tiles[t].rlo, rhi = s->nodes[o->producer].tiles[t].rhi;
+      }
+      needed[t] = nc_xcalloc(o->n_piters + 1, sizeof **needed);
+      ok = pwrites && elements && mark_needed(pwrites, lo, hi, rlo, rhi, elements, piters, needed[t]);
+    }
+    isl_set_free(elements);
   }
-  isl_set_free(elements);
+  isl_map_free(read);
   isl_map_free(pwrites);
   nc_iters_clear(&host_iters);
   return ok || fail(node, "earliest and the channel's elements", k);
@@ -274,25 +315,29 @@ static void schedule_tile(sched *s, node_info *c, size_t ti)
       operand_info *o = &c->ops[k];
       for (; next[k] <= o->earliest[i]; next[k]++)
         for (size_t t = 0; t < o->n_ptiles; t++) {
-          if (!o->needed[t][next[k]])
+          if (!o->needed[ti][t][next[k]])
             continue;
           tile_info *from = o->producer >= 0 ? &s->nodes[o->producer].tiles[t] : NULL;
           emit(&e, (nc_core_instr){.kind = NC_CORE_RECV, .x = from ? from->x : NC_CORE_HOST,
                                    .y = from ? from->y : NC_CORE_HOST, .operand = (int64_t)k, .iter = next[k]});
         }
     }
-    emit(&e, (nc_core_instr){.kind = NC_CORE_COMPUTE, .begin = (int64_t)i, .end = (int64_t)i + 1});
     int64_t bytes = me->out_bytes[i];
+    if (me->rlo < me->rhi && bytes <= 0)
+      continue; /* outside the tile's row band */
+    emit(&e, (nc_core_instr){.kind = NC_CORE_COMPUTE, .begin = (int64_t)i, .end = (int64_t)i + 1});
     if (bytes <= 0)
       continue;
     for (size_t ci = 0; ci < s->n; ci++) { /* consumers in pipeline order, each tile once */
       node_info *cons = &s->nodes[ci];
-      bool needs = false;
-      for (size_t k = 0; k < cons->n_ops && !needs; k++)
-        needs = cons->ops[k].producer == c - s->nodes && cons->ops[k].needed[ti][i];
-      for (size_t t = 0; needs && t < cons->n_tiles; t++)
-        emit(&e, (nc_core_instr){.kind = NC_CORE_SEND, .x = cons->tiles[t].x, .y = cons->tiles[t].y,
-                                 .iter = (int64_t)i, .bytes = bytes});
+      for (size_t t = 0; t < cons->n_tiles; t++) { /* each tile whose band (halo included) reads i */
+        bool needs = false;
+        for (size_t k = 0; k < cons->n_ops && !needs; k++)
+          needs = cons->ops[k].producer == c - s->nodes && cons->ops[k].needed[t][ti][i];
+        if (needs)
+          emit(&e, (nc_core_instr){.kind = NC_CORE_SEND, .x = cons->tiles[t].x, .y = cons->tiles[t].y,
+                                   .iter = (int64_t)i, .bytes = bytes});
+      }
     }
     if (c->to_host)
       emit(&e, (nc_core_instr){.kind = NC_CORE_SEND, .x = NC_CORE_HOST, .y = NC_CORE_HOST, .iter = (int64_t)i,
@@ -331,11 +376,12 @@ static bool collect(sched *s, nc_op *chip, nc_op *fn)
     node_info *ni = &s->nodes[node_index(s, n)];
     ni->tiles = nc_xrealloc(ni->tiles, (ni->n_tiles + 1) * sizeof *ni->tiles);
     tile_info *ti = &ni->tiles[ni->n_tiles++];
-    *ti = (tile_info){t, nc_core_tile_get_x(t), nc_core_tile_get_y(t), NULL};
+    *ti = (tile_info){t, nc_core_tile_get_x(t), nc_core_tile_get_y(t), NULL, 0, 0};
     int64_t lo = 0, hi = 0;
     nc_core_tile_get_out_channels(t, &lo, &hi);
+    nc_core_tile_get_out_rows(t, &ti->rlo, &ti->rhi);
     size_t n_iters;
-    if (!nc_mapping_output_elements(n, lo, hi, s->ctx, &ti->out_bytes, &n_iters))
+    if (!nc_mapping_output_elements_in(n, lo, hi, ti->rlo, ti->rhi, s->ctx, &ti->out_bytes, &n_iters))
       return nc_op_emit_error(n, "core-schedule: cannot enumerate the node's writes: they are unbounded or hold more "
                               "than 2^26 points (the most nc enumerates)");
     nc_type *elt = nc_type_get_element_type(nc_value_get_type(nc_op_get_result(n, 0)));
@@ -363,8 +409,15 @@ static void release(sched *s)
     for (size_t t = 0; t < ni->n_tiles; t++)
       free(ni->tiles[t].out_bytes);
     for (size_t k = 0; k < ni->n_ops; k++) {
-      for (size_t t = 0; ni->ops[k].needed && t < ni->ops[k].n_ptiles; t++)
-        free(ni->ops[k].needed[t]);
+      for (size_t ct = 0; ni->ops[k].needed && ct < ni->n_tiles; ct++) {
+        bool **nd = ni->ops[k].needed[ct], shared = false;
+        for (size_t later = ct + 1; later < ni->n_tiles && !shared; later++)
+          shared = ni->ops[k].needed[later] == nd; /* freed with the last tile sharing it */
+        for (size_t t = 0; nd && !shared && t < ni->ops[k].n_ptiles; t++)
+          free(nd[t]);
+        if (!shared)
+          free(nd);
+      }
       free(ni->ops[k].needed);
       free(ni->ops[k].earliest);
     }
@@ -414,9 +467,10 @@ const nc_pass_def nc_core_schedule_pass = {
   .description =
     "For every placed tile, in pipeline order: for each iteration i of its node, `core.recv` of every producer "
     "iteration it needs that has not arrived yet, per operand up to the one `earliest` names for i (from each "
-    "tile of the producer whose channel slice holds an element the node reads, or from the host (-1, -1) for "
-    "function arguments), then `core.compute` of i (consecutive computes merge), then `core.send` of i's output "
-    "to each tile of each node that reads it and, for the function's results, to the host. Replaces existing "
+    "tile of the producer whose slice holds an element the tile reads, or from the host (-1, -1) for "
+    "function arguments), then `core.compute` of i (consecutive computes merge; a row-band tile, `out_rows`, "
+    "computes only the iterations writing its rows and receives only what they read, halo rows included), then "
+    "`core.send` of i's output to each tile of each node that reads it and, for the function's results, to the host. Replaces existing "
     "programs; deterministic.",
   .anchor = "builtin.module",
   .stats = stats, .n_stats = NC_COUNTOF(stats),

@@ -284,7 +284,32 @@ static isl_stat box_point(isl_point *pt, void *user)
   return isl_stat_ok;
 }
 
+/* The writes restricted to [lo, hi) of the first output coordinate and
+ * [rlo, rhi) of the second (empty ranges: no restriction). */
+static isl_map *slice_writes(isl_map *w, int64_t lo, int64_t hi, int64_t rlo, int64_t rhi)
+{
+  int n_out = w ? (int)isl_map_dim(w, isl_dim_out) : -1;
+  if (!w || !((lo < hi && n_out >= 1) || (rlo < rhi && n_out >= 2)))
+    return w;
+  isl_set *slice = isl_set_universe(isl_space_range(isl_map_get_space(w)));
+  if (lo < hi) {
+    slice = isl_set_lower_bound_si(slice, isl_dim_set, 0, lo);
+    slice = isl_set_upper_bound_si(slice, isl_dim_set, 0, hi - 1);
+  }
+  if (rlo < rhi && n_out >= 2) {
+    slice = isl_set_lower_bound_si(slice, isl_dim_set, 1, rlo);
+    slice = isl_set_upper_bound_si(slice, isl_dim_set, 1, rhi - 1);
+  }
+  return isl_map_intersect_range(w, slice);
+}
+
 int nc_mapping_write_boxes(const nc_op *node, int64_t lo, int64_t hi, isl_ctx *ctx, nc_write_boxes *out)
+{
+  return nc_mapping_write_boxes_in(node, lo, hi, 0, 0, ctx, out);
+}
+
+int nc_mapping_write_boxes_in(const nc_op *node, int64_t lo, int64_t hi, int64_t rlo, int64_t rhi, isl_ctx *ctx,
+                              nc_write_boxes *out)
 {
   memset(out, 0, sizeof *out);
   nc_iters it;
@@ -293,12 +318,7 @@ int nc_mapping_write_boxes(const nc_op *node, int64_t lo, int64_t hi, isl_ctx *c
   mapping_isl_scope scope = mapping_isl_scope_enter(ctx);
   isl_map *w = nc_dataflow_node_get_writes(node, ctx);
   int n_out = w ? (int)isl_map_dim(w, isl_dim_out) : -1;
-  if (w && lo < hi && n_out >= 1) {
-    isl_set *slice = isl_set_universe(isl_space_range(isl_map_get_space(w)));
-    slice = isl_set_lower_bound_si(slice, isl_dim_set, 0, lo);
-    slice = isl_set_upper_bound_si(slice, isl_dim_set, 0, hi - 1);
-    w = isl_map_intersect_range(w, slice);
-  }
+  w = slice_writes(w, lo, hi, rlo, rhi);
   isl_multi_aff *off = NULL;
   int answer = w && n_out <= NC_MAX_RANK && it.dim <= NC_MAX_RANK && (int)isl_map_dim(w, isl_dim_in) == it.dim
                    ? nc_deps_map_fixed_box(w, &off, out->size, &out->per_iter)
@@ -333,6 +353,12 @@ void nc_write_boxes_clear(nc_write_boxes *b)
 bool nc_mapping_output_elements(const nc_op *node, int64_t lo, int64_t hi, isl_ctx *ctx, int64_t **counts,
                                   size_t *n)
 {
+  return nc_mapping_output_elements_in(node, lo, hi, 0, 0, ctx, counts, n);
+}
+
+bool nc_mapping_output_elements_in(const nc_op *node, int64_t lo, int64_t hi, int64_t rlo, int64_t rhi, isl_ctx *ctx,
+                                   int64_t **counts, size_t *n)
+{
   *counts = NULL;
   *n = 0;
   nc_iters it;
@@ -343,16 +369,10 @@ bool nc_mapping_output_elements(const nc_op *node, int64_t lo, int64_t hi, isl_c
     return false;
   }
   mapping_isl_scope scope = mapping_isl_scope_enter(ctx);
-  isl_map *w = nc_dataflow_node_get_writes(node, ctx);
-  if (w && lo < hi && isl_map_dim(w, isl_dim_out) >= 1) {
-    isl_set *slice = isl_set_universe(isl_space_range(isl_map_get_space(w)));
-    slice = isl_set_lower_bound_si(slice, isl_dim_set, 0, lo);
-    slice = isl_set_upper_bound_si(slice, isl_dim_set, 0, hi - 1);
-    w = isl_map_intersect_range(w, slice);
-  }
+  isl_map *w = slice_writes(nc_dataflow_node_get_writes(node, ctx), lo, hi, rlo, rhi);
   counter c = {&it, nc_xcalloc(it.n + 1, sizeof *c.counts), {0}, false};
   nc_write_boxes boxes;
-  int boxed = w ? nc_mapping_write_boxes(node, lo, hi, ctx, &boxes) : -1;
+  int boxed = w ? nc_mapping_write_boxes_in(node, lo, hi, rlo, rhi, ctx, &boxes) : -1;
   bool ok = boxed == 1;
   if (ok)
     for (size_t i = 0; i < it.n; i++)

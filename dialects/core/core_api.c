@@ -200,6 +200,16 @@ void nc_core_tile_set_out_channels(nc_op *tile, int64_t lo, int64_t hi)
   nc_op_set_attr_str(tile, "out_channels", pair(nc_op_get_context(tile), lo, hi));
 }
 
+bool nc_core_tile_get_out_rows(const nc_op *tile, int64_t *lo, int64_t *hi)
+{
+  return core_pair_attr(tile, "out_rows", lo, hi);
+}
+
+void nc_core_tile_set_out_rows(nc_op *tile, int64_t lo, int64_t hi)
+{
+  nc_op_set_attr_str(tile, "out_rows", pair(nc_op_get_context(tile), lo, hi));
+}
+
 nc_op *nc_core_tile_get_program(const nc_op *tile)
 {
   nc_block *b = body(tile);

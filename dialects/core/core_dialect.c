@@ -69,6 +69,9 @@ static bool verify_tile(nc_op *op)
       !(0 <= lo && lo < hi))
     return nc_op_emit_error(op, "out_channels [%lld, %lld) must be a non-empty range of non-negative channels",
                             (long long)lo, (long long)hi);
+  if (nc_op_get_attr_str(op, "out_rows") && core_pair_attr(op, "out_rows", &lo, &hi) && !(0 <= lo && lo < hi))
+    return nc_op_emit_error(op, "out_rows [%lld, %lld) must be a non-empty range of non-negative rows",
+                            (long long)lo, (long long)hi);
   return true;
 }
 
@@ -191,6 +194,9 @@ static const nc_attr_def tile_attrs[] = {
   {"node", &nc_ac_string, false, NULL, "the name of the dataflow.node the tile computes"},
   {"out_channels", &ac_pair, true, NULL,
    "`array<i64: lo, hi>`: the output channels [lo, hi) this tile computes when the node is split over tiles"},
+  {"out_rows", &ac_pair, true, NULL,
+   "`array<i64: lo, hi>`: the output rows [lo, hi) (second coordinate of `Out[c, y, x]`) this tile computes when "
+   "the node is split into row bands"},
 };
 static const nc_region_def tile_regions[] = {{"body", false, true, "core.buffer ops, then one core.program"}};
 static const char *const tile_parents[] = {"core.chip", NULL};
@@ -236,7 +242,8 @@ static const nc_op_def core_ops[] = {
       "within the SRAM, and buffers whose addresses overlap are never live at the same time; every `core.recv` "
       "and `core.send` names a placed tile of the chip (not its own) or the host (-1, -1), and tiles with a "
       "non-empty program are placed. With `function`: it exists, every tile names one of its nodes, the "
-      "`out_channels` of a split node's tiles partition its output channels, computes stay within the node's "
+      "slices of a split node's tiles (`out_channels` x `out_rows`) partition its output channels x rows, computes "
+      "stay within the node's "
       "iterations, and every recv names an operand of the node and comes from a tile of that operand's "
       "producer (from the host for function arguments).",
     .attrs = N(chip_attrs), .regions = N(chip_regions),
@@ -251,7 +258,9 @@ static const nc_op_def core_ops[] = {
     .summary = "The work of one core",
     .description =
       "One core at grid position (`x`, `y`) computing the `dataflow.node` named `node`, or output channels "
-      "[lo, hi) of it when `out_channels = array<i64: lo, hi>` (a layer split over several cores). Before "
+      "[lo, hi) of it when `out_channels = array<i64: lo, hi>`, and/or output rows [lo, hi) of it when "
+      "`out_rows = array<i64: lo, hi>` (a layer split over several cores; a row-band tile computes only the "
+      "iterations that write its rows and receives only the producer rows they read, halo rows included). Before "
       "`core-place`, x = y = -1. The body holds the tile's `core.buffer`s and then its `core.program`; buffer "
       "names are unique in the tile.",
     .attrs = N(tile_attrs), .regions = N(tile_regions),
@@ -352,9 +361,13 @@ const nc_dialect_def nc_core_dialect = {
     "assumed (a row `P[y]` or a pixel `P[y, x]`, row-major); tiles of nodes whose result leaves the nodes send "
     "every iteration to the host.\n"
     "- A message is identified by (sender position, sender iteration); it carries the elements that iteration "
-    "writes in the sender's channel slice and lands in the receiver's input buffer `in<operand>`.\n"
+    "writes in the sender's slice (channels, rows) and lands in the receiver's input buffer `in<operand>`.\n"
     "- A tile computing output channels [lo, hi) of a node (`out_channels`) computes the first coordinate of "
     "the node's `Out` in [lo, hi) and reads all of its inputs.\n"
+    "- A tile computing output rows [lo, hi) (`out_rows`, the second coordinate of `Out[c, y, x]`) computes only "
+    "the iterations that write an element of its slice (channels x rows), receives only the producer iterations "
+    "whose elements those iterations read (the band's rows plus the window's halo rows), and its messages carry "
+    "the elements of its slice.\n"
     "- Sizes are bytes; an N-bit element takes N/8 bytes, rounded up per buffer.\n\n"
     "The C API is `nc/dialects/core/core.h` (builders, accessors, instruction decoding, iteration numbering, "
     "the buffers a node needs, lifetimes and first-fit allocation); the chip description attribute is "

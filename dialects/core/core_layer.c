@@ -37,6 +37,16 @@ int64_t nc_core_node_get_out_channels(const nc_op *node)
   return n >= 1 ? dims[0] : 0;
 }
 
+int64_t nc_core_node_get_out_rows(const nc_op *node)
+{
+  nc_dataflow_layer l;
+  if (!nc_dataflow_node_get_layer(node, &l) || l.kind == NC_DATAFLOW_LAYER_COPY || nc_op_get_num_results(node) != 1)
+    return 0;
+  int64_t dims[NC_MAX_RANK];
+  int n = nc_dataflow_tensor_coords(nc_value_get_type(nc_op_get_result(node, 0)), dims);
+  return n == 3 ? dims[1] : 0;
+}
+
 /* --- sizes ------------------------------------------------------------------------------------------------- */
 
 static unsigned type_bits(const nc_type *t)

@@ -205,17 +205,59 @@ static int cmp_slice(const void *a, const void *b)
   return (x[0] > y[0]) - (x[0] < y[0]);
 }
 
-/* The tiles of each node: one whole tile, or slices partitioning its channels. */
+/* A node with row bands: the tiles' slices (channels x rows, a missing
+ * range meaning all of them) are disjoint rectangles covering every output
+ * channel x row. */
+static bool check_row_slices(nc_op *chip, node_info *ni, size_t n)
+{
+  const char *name = nc_dataflow_node_get_name(ni->node);
+  int64_t c = nc_core_node_get_out_channels(ni->node), r = nc_core_node_get_out_rows(ni->node);
+  int64_t (*s)[4] = nc_xcalloc(n, sizeof *s), area = 0;
+  size_t i = 0;
+  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
+    if (!strcmp(nc_core_tile_get_node(t), name)) {
+      if (!nc_core_tile_get_out_channels(t, &s[i][0], &s[i][1]))
+        s[i][0] = 0, s[i][1] = c;
+      if (!nc_core_tile_get_out_rows(t, &s[i][2], &s[i][3]))
+        s[i][2] = 0, s[i][3] = r;
+      if (n > 1 && !nc_op_get_attr_str(t, "out_channels") && !nc_op_get_attr_str(t, "out_rows")) {
+        free(s);
+        return nc_op_emit_error(chip, "node '%s' has %zu tiles, so each must compute a slice of its output "
+                                      "(out_channels, out_rows)", name, n);
+      }
+      area += (s[i][1] - s[i][0]) * (s[i][3] - s[i][2]);
+      i++;
+    }
+  bool ok = true;
+  for (i = 0; i < n && ok; i++)
+    for (size_t j = i + 1; j < n && ok; j++)
+      if (s[i][0] < s[j][1] && s[j][0] < s[i][1] && s[i][2] < s[j][3] && s[j][2] < s[i][3])
+        ok = nc_op_emit_error(chip, "the slices of node '%s''s tiles overlap: channels [%lld, %lld) x rows [%lld, "
+                                    "%lld) and channels [%lld, %lld) x rows [%lld, %lld)", name,
+                              (long long)s[i][0], (long long)s[i][1], (long long)s[i][2], (long long)s[i][3],
+                              (long long)s[j][0], (long long)s[j][1], (long long)s[j][2], (long long)s[j][3]);
+  if (ok && area != c * r)
+    ok = nc_op_emit_error(chip, "the slices (out_channels x out_rows) of node '%s''s tiles must partition its %lld "
+                                "output channels x %lld rows: they leave a gap", name, (long long)c, (long long)r);
+  free(s);
+  return ok;
+}
+
+/* The tiles of each node: one whole tile, or slices partitioning its channels
+ * (and rows, check_row_slices). */
 static bool check_slices(nc_op *chip, node_info *ni)
 {
   const char *name = nc_dataflow_node_get_name(ni->node);
-  size_t n = 0, n_split = 0;
+  size_t n = 0, n_split = 0, n_rows = 0;
   for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
     if (!strcmp(nc_core_tile_get_node(t), name)) {
       int64_t lo, hi;
       n++;
       n_split += nc_core_tile_get_out_channels(t, &lo, &hi);
+      n_rows += nc_core_tile_get_out_rows(t, &lo, &hi);
     }
+  if (n_rows)
+    return check_row_slices(chip, ni, n);
   if (n <= 1 && n_split == 0)
     return true;
   if (n_split != n)
@@ -344,6 +386,12 @@ bool core_verify_chip_symbols(nc_op *chip, nc_symbol_table_collection *tables)
                                     (long long)lo, (long long)hi, nc_core_tile_get_node(t), (long long)c)
                  : nc_op_emit_error(t, "splits node '%s' by output channels, but a %s node is not split",
                                     nc_core_tile_get_node(t), nc_dataflow_node_get_kind(ni->node));
+    int64_t rows = nc_core_node_get_out_rows(ni->node);
+    if (ok && nc_core_tile_get_out_rows(t, &lo, &hi) && hi > rows)
+      ok = rows > 0 ? nc_op_emit_error(t, "computes output rows [%lld, %lld) of node '%s', which has %lld",
+                                       (long long)lo, (long long)hi, nc_core_tile_get_node(t), (long long)rows)
+                    : nc_op_emit_error(t, "splits node '%s' by output rows, but its output has no rows",
+                                       nc_core_tile_get_node(t));
     ok = ok && check_accumulator(t, ni->node) && check_tile_program(&v, &g, t, ni);
   }
   for (size_t i = 0; i < v.n && ok; i++)

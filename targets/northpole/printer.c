@@ -6,7 +6,8 @@
  * and outputs with their scales (the function's I/O records, layer.h). One
  * section per input says how the host streams it (rows or pixels, as
  * dataflow-deps assumed); one section per tile holds its layer (printer_layer.c)
- * restricted to its output channels, its buffers and their lifetimes, the
+ * restricted to its output channels (and rows: a row band's tile has no
+ * element in the iterations outside its band), its buffers and their lifetimes, the
  * output elements of every node iteration (strided blocks: computed from
  * the node's `writes` as fixed-size boxes when they are, enumerated with
  * isl otherwise) and its
@@ -123,6 +124,7 @@ typedef struct pairs {
   int n_in, n_out;
   const int64_t *dims; /* the output's coordinates */
   int64_t lo, hi;      /* first coordinate restricted to [lo, hi) */
+  int64_t rlo, rhi;    /* second coordinate restricted to [rlo, rhi) when rlo < rhi (a row band) */
   bool failed;
 } pairs;
 
@@ -138,6 +140,8 @@ static isl_stat add_pair(isl_point *pt, void *user)
   isl_point_free(pt);
   const int64_t *o = c + ps->n_in;
   if (ps->n_out > 0 && (o[0] < ps->lo || o[0] >= ps->hi))
+    return isl_stat_ok;
+  if (ps->rlo < ps->rhi && ps->n_out > 1 && (o[1] < ps->rlo || o[1] >= ps->rhi))
     return isl_stat_ok;
   int64_t flat = 0;
   for (int i = 0; i < ps->n_out; i++) {
@@ -311,7 +315,9 @@ static bool node_iterations(printer *p, nc_op *tile, nc_op *node, const np_layer
                             nc_dataflow_node_get_name(node));
   }
   nc_write_boxes boxes;
-  int boxed = nc_mapping_write_boxes(node, lo, hi, p->isl, &boxes);
+  int64_t rlo = 0, rhi = 0;
+  nc_core_tile_get_out_rows(tile, &rlo, &rhi);
+  int boxed = nc_mapping_write_boxes_in(node, lo, hi, rlo, rhi, p->isl, &boxes);
   if (boxed == 1) {
     bool ok = boxes.dim == n_out;
     int64_t most = l->macs_per_element > l->vops_per_element ? l->macs_per_element : l->vops_per_element;
@@ -340,7 +346,7 @@ static bool node_iterations(printer *p, nc_op *tile, nc_op *node, const np_layer
     return ok;
   }
   pairs ps = {.iters = &iters, .n_in = (int)isl_map_dim(writes, isl_dim_in), .n_out = n_out, .dims = dims,
-              .lo = lo, .hi = hi};
+              .lo = lo, .hi = hi, .rlo = rlo, .rhi = rhi};
   isl_set *wrapped = isl_map_wrap(writes);
   if (!nc_set_fits_enumeration(wrapped, NC_ITERS_MAX_POINTS)) {
     isl_set_free(wrapped);

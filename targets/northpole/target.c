@@ -46,8 +46,8 @@ static const nc_pass_option_def options[] = {
    "Work per layer iteration (one output row or pixel) and how the host streams inputs (rows or pixels)",
    granularities},
   {"balance", NC_PASS_OPT_BOOL, "true",
-   "Spread the layers with the most work over the grid's spare cores (core-place{balance}), so the slowest "
-   "pipeline stage is as short as it can be"},
+   "Spread the layers with the most work over the grid's spare cores (core-place{balance row-balance}: "
+   "output-channel slices, then bands of output rows), so the slowest pipeline stage is as short as it can be"},
 };
 
 static const nc_target_desc_def descs[] = {
@@ -105,7 +105,7 @@ static bool build(nc_pass_manager *pm, const nc_pass *o, const char *stop_after,
   }
   if (stop >= 3)
     return add(pm, "dataflow-to-core", NULL) &&
-           add(pm, "core-place", nc_pass_get_option_bool(o, "balance") ? "balance=true search-iterations=20000" : "search-iterations=20000") && add(pm, "core-schedule", NULL) &&
+           add(pm, "core-place", nc_pass_get_option_bool(o, "balance") ? "balance=true row-balance=true search-iterations=20000" : "search-iterations=20000") && add(pm, "core-schedule", NULL) &&
            add(pm, "core-plan-memory", NULL);
   return true;
 }

@@ -74,6 +74,11 @@ static void test_build_and_verify(void)
   CHECK(!nc_core_tile_get_out_channels(a, &lo, &hi) && nc_core_tile_get_out_channels(b, &lo, &hi) && lo == 0 &&
           hi == 8,
         "out_channels");
+  CHECK(!nc_core_tile_get_out_rows(b, &lo, &hi) && lo == 0 && hi == 0, "no out_rows: every row");
+  nc_core_tile_set_out_rows(b, 2, 5);
+  CHECK(nc_core_tile_get_out_rows(b, &lo, &hi) && lo == 2 && hi == 5 && nc_core_tile_get_out_channels(b, &lo, &hi) &&
+          hi == 8,
+        "out_rows beside out_channels");
   CHECK(!strcmp(nc_core_chip_get_target(chip), "northpole") && nc_core_chip_get_rows(chip) == 2 &&
           !nc_core_chip_get_function_name(chip),
         "chip attributes");
@@ -102,7 +107,8 @@ static void test_build_and_verify(void)
   CHECK(nc_op_verify(module), "the built chip verifies");
   char *text = nc_op_print_to_string(module, &(nc_print_flags){0}, NULL);
   CHECK(text && strstr(text, "core.wait {cycles = 7 : i64}") &&
-          strstr(text, "core.tile {node = \"b\", out_channels = array<i64: 0, 8>, x = 1 : i64, y = 0 : i64}"),
+          strstr(text, "core.tile {node = \"b\", out_channels = array<i64: 0, 8>, out_rows = array<i64: 2, 5>, x = 1 : "
+                       "i64, y = 0 : i64}"),
         "printed:\n%s", text ? text : "");
   free(text);
 

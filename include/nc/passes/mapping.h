@@ -53,6 +53,12 @@ void nc_iters_clear(nc_iters *it);
 bool nc_mapping_output_elements(NC_KEEP const nc_op *node, int64_t lo, int64_t hi, isl_ctx *ctx,
                                 NC_GIVE int64_t **counts, size_t *n);
 
+/** The same restricted to rows [rlo, rhi) too (the second output
+ * coordinate; rlo = rhi = 0: all): what a row-band tile (core.tile
+ * out_rows) writes per iteration. */
+bool nc_mapping_output_elements_in(NC_KEEP const nc_op *node, int64_t lo, int64_t hi, int64_t rlo, int64_t rhi,
+                                   isl_ctx *ctx, NC_GIVE int64_t **counts, size_t *n);
+
 /** The elements each iteration of a node writes, when they form a box of
  * one fixed size at an offset affine in the iteration (isl's fixed-size box
  * hull of the writes, checked to be exact): no element is enumerated. */
@@ -71,6 +77,10 @@ typedef struct nc_write_boxes {
  * instead), -1 on an isl error or an unenumerable domain. */
 int nc_mapping_write_boxes(NC_KEEP const nc_op *node, int64_t lo, int64_t hi, isl_ctx *ctx,
                            nc_write_boxes *out);
+/** The same restricted to rows [rlo, rhi) too (rlo = rhi = 0: all rows);
+ * iterations writing no row of the band are not present. */
+int nc_mapping_write_boxes_in(NC_KEEP const nc_op *node, int64_t lo, int64_t hi, int64_t rlo, int64_t rhi,
+                              isl_ctx *ctx, nc_write_boxes *out);
 /** Frees the boxes' arrays. */
 void nc_write_boxes_clear(nc_write_boxes *b);
 

@@ -9,18 +9,21 @@
 // STATS:      CorePlace
 // STATS-NEXT:   (S) 288 max-tile-work       - Most work (multiply-accumulates, or vector operations) of one tile per frame
 // STATS-NEXT:   (S)   3 noc-hops            - Sum of the NoC distances of all producer -> consumer tile pairs
+// STATS-NEXT:   (S)   0 num-row-split-layers
 // STATS-NEXT:   (S)   0 num-split-layers    - Number of layers split over several tiles
 // STATS-NEXT:   (S)   4 num-tiles           - Number of tiles placed
 // STATS-NEXT:   (S) 227 stage-imbalance-pct - 100 x (slowest tile's work / mean tile work - 1)
 // STATS:      CorePlace
 // STATS-NEXT:   (S) 288 max-tile-work
 // STATS-NEXT:   (S)   3 noc-hops
+// STATS-NEXT:   (S)   0 num-row-split-layers
 // STATS-NEXT:   (S)   1 num-split-layers
 // STATS-NEXT:   (S)   3 num-tiles
 // STATS-NEXT:   (S)  42 stage-imbalance-pct
 // STATS:      CorePlace
 // STATS-NEXT:   (S) {{[0-9]+}} max-tile-work
 // STATS-NEXT:   (S) 6 noc-hops
+// STATS-NEXT:   (S)   0 num-row-split-layers
 // STATS-NEXT:   (S) 1 num-split-layers
 // STATS-NEXT:   (S) 4 num-tiles
 //
@@ -40,6 +43,7 @@
 // BSTATS:      CorePlace
 // BSTATS-NEXT:   (S) 144 max-tile-work
 // BSTATS-NEXT:   (S)   5 noc-hops
+// BSTATS-NEXT:   (S)   0 num-row-split-layers
 // BSTATS-NEXT:   (S)   1 num-split-layers
 // BSTATS-NEXT:   (S)   5 num-tiles
 

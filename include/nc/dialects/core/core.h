@@ -2,7 +2,8 @@
  * a 2-D grid (docs/design/spine.md, section 3; docs/dialects/core.md).
  *
  *   core.chip {target, rows, cols, sram_bytes, function = @f}   the grid
- *     core.tile {x, y, node, out_channels = array<i64: lo, hi>?} one core's work
+ *     core.tile {x, y, node, out_channels = array<i64: lo, hi>?,
+ *                out_rows = array<i64: lo, hi>?}                one core's work
  *       core.buffer {name, kind, bytes, offset}                SRAM buffers
  *       core.program                                           its static schedule:
  *         core.recv {from, operand, iter}   wait for a producer iteration's data
@@ -13,7 +14,9 @@
  * Conventions every stage shares:
  *   - A tile computes (part of) one dataflow.node of the chip's function: the
  *     node named by `node`, restricted to output channels [lo, hi) (the first
- *     coordinate of the node's `Out`) when `out_channels` is present.
+ *     coordinate of the node's `Out`) when `out_channels` is present, and
+ *     to output rows [lo, hi) (the second coordinate) when `out_rows` is:
+ *     it computes only the iterations writing an element of that slice.
  *   - Iteration i of a node is the i-th point of its `domain` in
  *     lexicographic order (nc_iters, nc/passes/mapping.h); `core.compute {begin, end}` runs
  *     iterations begin .. end-1 in order; `iter` of a send is the sender's
@@ -96,6 +99,11 @@ NC_KEEP const char *nc_core_tile_get_node(NC_KEEP const nc_op *tile);
  * tile computes the whole node. */
 bool nc_core_tile_get_out_channels(NC_KEEP const nc_op *tile, int64_t *lo, int64_t *hi);
 void nc_core_tile_set_out_channels(nc_op *tile, int64_t lo, int64_t hi);
+/** The tile's output rows [lo, hi) (the second coordinate of the node's
+ * `Out[c, y, x]`); false (and *lo = *hi = 0) when the tile computes every
+ * row. A row-band tile computes only the iterations writing its rows. */
+bool nc_core_tile_get_out_rows(NC_KEEP const nc_op *tile, int64_t *lo, int64_t *hi);
+void nc_core_tile_set_out_rows(nc_op *tile, int64_t lo, int64_t hi);
 /** The tile's core.program (NULL if malformed). */
 NC_KEEP nc_op *nc_core_tile_get_program(NC_KEEP const nc_op *tile);
 /** Buffers in order (the ops before the program). */
@@ -186,6 +194,11 @@ typedef struct nc_core_buffer_spec {
  * split; 0 if the node is not split by output channels (a copy layer, or a
  * node without a valid layer). */
 int64_t nc_core_node_get_out_channels(NC_KEEP const nc_op *node);
+
+/** The extent of the node's output along its second coordinate (rows y of
+ * `Out[c, y, x]`): how far it can be split into row bands; 0 if the node's
+ * output has no rows (not three coordinates) or it is a copy layer. */
+int64_t nc_core_node_get_out_rows(NC_KEEP const nc_op *node);
 
 /** Bytes of `elements` elements of type `elt` (bits rounded up to bytes). */
 int64_t nc_core_bytes(int64_t elements, NC_KEEP const nc_type *elt);

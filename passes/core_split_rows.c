@@ -1,0 +1,339 @@
+/* core_split_rows.c: core-place's row bands (core.tile out_rows): splitting
+ * a layer's tiles into bands of output rows, either a fixed number of bands
+ * per layer (core-place{row-split=N}) or as many as lower the slowest
+ * pipeline stage (core-place{row-balance}).
+ *
+ * Why rows as well as output channels: a tile of an output-channel slice
+ * reads the whole input, so every slice adds a copy of the producer's output
+ * to the NoC (and of the network's input to the host's single link); a row
+ * band reads only its rows plus the window's halo, so a producer sends each
+ * row to about one band. Early layers (few channels, many rows: a stem conv
+ * at 112x112) are where channel slices stop paying and bands do not.
+ *
+ * The balancing runs after the channel split (core_place.c), on the cores
+ * it left, with the same kind of cost model: a stage's cycles per frame are
+ * its work at the MAC rate plus the bytes it sends at the link width, both
+ * divided by its tiles (bands are whole rows: a stage is as slow as its
+ * largest band); a producer sends each row to every channel slice of
+ * a consumer and, for a banded consumer, to 1 + (bands - 1) x halo / rows
+ * bands on average (halo: kernel rows - stride). The host, sending the
+ * network's inputs the same way, is a stage that cannot be split. Each round
+ * gives the slowest stage the fewest more bands that make its largest band
+ * smaller (costing a core per channel slice each); when that leaves another
+ * stage (a producer now sending to more bands) slower than the round's
+ * start, the round goes on with that one, up to BAND_LOOKAHEAD steps, and is
+ * kept when the slowest stage is no slower than at the round's start and
+ * every stage split got faster; equally slow stages are split in turn.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core_split_rows.h"
+#include "core_util.h"
+#include "nc/dialects/core/chip_desc.h"
+#include "nc/dialects/dataflow/dataflow.h"
+#include "nc/dialects/dataflow/layer.h"
+#include "nc/ir/diag.h"
+
+/* One layer: its tiles (channel slices) and the bands they get. */
+typedef struct band_stage {
+  nc_op *node;
+  int64_t k;        /* channel slices (tiles before banding) */
+  int64_t r, limit; /* bands, and the most it may have (1: not banded) */
+  int64_t rows;     /* output rows */
+  int64_t halo;     /* kernel rows - stride: rows two bands both read */
+  double work;      /* 8-bit MAC cycles' worth of work per frame */
+  double out_bytes; /* output bytes per frame */
+  bool to_host;
+} band_stage;
+
+bool core_node_row_splittable(NC_KEEP const nc_op *node)
+{
+  nc_dataflow_layer l;
+  if (!nc_dataflow_node_get_layer((nc_op *)node, &l) || nc_core_node_get_out_rows(node) < 2)
+    return false;
+  return l.kind == NC_DATAFLOW_LAYER_CONV || l.kind == NC_DATAFLOW_LAYER_MAX_POOL ||
+         l.kind == NC_DATAFLOW_LAYER_AVG_POOL || l.kind == NC_DATAFLOW_LAYER_ELTWISE;
+}
+
+/* Multiply-accumulates (or vector operations) per frame, as core-place counts them. */
+static double layer_work(nc_op *node, int64_t *halo)
+{
+  nc_dataflow_layer l;
+  nc_type *out = nc_value_get_type(nc_op_get_result(node, 0));
+  double elems = (double)nc_type_get_num_elements(out), per = 1;
+  int64_t c = nc_core_node_get_out_channels(node);
+  *halo = 0;
+  if (!nc_dataflow_node_get_layer(node, &l))
+    return elems;
+  if (l.kind == NC_DATAFLOW_LAYER_CONV && l.weights && c > 0)
+    per = (double)nc_type_get_num_elements(nc_attr_get_type(l.weights)) / (double)c;
+  else if (l.kind == NC_DATAFLOW_LAYER_MATMUL && l.weights)
+    per = (double)nc_type_get_shape(nc_attr_get_type(l.weights))[0];
+  else if (l.kind == NC_DATAFLOW_LAYER_MAX_POOL || l.kind == NC_DATAFLOW_LAYER_AVG_POOL)
+    per = (double)(l.kernel[0] * l.kernel[1]);
+  if (l.kind == NC_DATAFLOW_LAYER_CONV || l.kind == NC_DATAFLOW_LAYER_MAX_POOL || l.kind == NC_DATAFLOW_LAYER_AVG_POOL) {
+    int64_t span = (l.kernel[0] - 1) * (l.dilation[0] > 0 ? l.dilation[0] : 1) + 1;
+    *halo = span > l.stride[0] ? span - l.stride[0] : 0;
+  }
+  return elems * per;
+}
+
+/* The share of a stage's rows its largest band holds: bands are whole rows. */
+static double band_share(const band_stage *s)
+{
+  if (s->r <= 1 || s->rows <= 0)
+    return 1.0;
+  return (double)((s->rows + s->r - 1) / s->r) / (double)s->rows;
+}
+
+/* The fewest bands above r whose largest band is smaller than r's. */
+static int64_t next_bands(const band_stage *s)
+{
+  int64_t most = (s->rows + s->r - 1) / s->r; /* rows in the largest band now */
+  return most <= 1 ? s->r + 1 : (s->rows + most - 2) / (most - 1);
+}
+
+/* How many tiles of consumer j one row of its input reaches. */
+static double reach(const band_stage *j, int64_t in_rows)
+{
+  double extra = in_rows > 0 ? (double)(j->r - 1) * (double)j->halo / (double)in_rows : 0;
+  return (double)j->k * (1.0 + (extra < (double)(j->r - 1) ? extra : (double)(j->r - 1)));
+}
+
+/* Cycles per frame of stage i's tiles (i == n: the host). */
+static double band_cycles(const band_stage *st, const bool *reads, const double *in_bytes, const int64_t *in_rows,
+                          size_t n, size_t i, double rate, double bw)
+{
+  double dests = i < n && st[i].to_host ? 1 : 0, bytes = i < n ? st[i].out_bytes : 0;
+  int64_t rows = i < n ? st[i].rows : 0;
+  for (size_t j = 0; j < n; j++)
+    if (reads[i * n + j])
+      dests += reach(&st[j], rows ? rows : st[j].rows);
+  if (i == n) { /* the host: every input to every tile reading it */
+    double t = 0;
+    for (size_t j = 0; j < n; j++)
+      if (reads[n * n + j])
+        t += in_bytes[j] * reach(&st[j], in_rows[j]) / bw;
+    return t;
+  }
+  return (st[i].work / rate + bytes * dests / bw) * band_share(&st[i]) / (double)st[i].k;
+}
+
+static double slowest_band(const band_stage *st, const bool *reads, const double *in_bytes, const int64_t *in_rows,
+                           size_t n, double rate, double bw, size_t *which)
+{
+  double most = -1;
+  for (size_t i = 0; i <= n; i++) {
+    double c = band_cycles(st, reads, in_bytes, in_rows, n, i, rate, bw);
+    if (c > most)
+      most = c, *which = i;
+  }
+  return most;
+}
+
+/* Bands one balancing round may add (see balance_bands). */
+#define BAND_LOOKAHEAD 8
+
+/* Bands per stage: the slowest stage gets one more while that helps. */
+static void balance_bands(nc_op *chip, band_stage *st, size_t n, int64_t cores)
+{
+  nc_chip_desc d;
+  if (!nc_chip_desc_of_module(nc_op_get_parent_op(chip), false, &d))
+    return;
+  double rate = (double)nc_chip_desc_macs_per_cycle(&d, 8), bw = (double)d.link_bytes_per_cycle;
+  rate = rate > 0 ? rate : 1, bw = bw > 0 ? bw : 1;
+  bool *reads = calloc((n + 1) * n + 1, sizeof *reads); /* [producer or host][consumer] */
+  double *in_bytes = calloc(n + 1, sizeof *in_bytes);  /* per consumer: bytes it reads from the host */
+  int64_t *in_rows = calloc(n + 1, sizeof *in_rows);  /* and the rows of that input */
+  if (!reads || !in_bytes || !in_rows) {
+    free(reads), free(in_bytes), free(in_rows);
+    return;
+  }
+  for (size_t j = 0; j < n; j++)
+    for (size_t o = 0, m = nc_op_get_num_operands(st[j].node); o < m; o++) {
+      nc_op *p = nc_dataflow_node_get_producer(st[j].node, o);
+      for (size_t i = 0; i < n; i++)
+        if (p == st[i].node)
+          reads[i * n + j] = true;
+      if (!p) {
+        reads[n * n + j] = true;
+        nc_type *t = nc_value_get_type(nc_op_get_operand(st[j].node, o));
+        int64_t dims[NC_MAX_RANK];
+        in_bytes[j] += (double)nc_type_get_num_elements(t);
+        in_rows[j] = nc_dataflow_tensor_coords(t, dims) == 3 ? dims[1] : 0;
+      }
+    }
+  int64_t used = 0;
+  for (size_t i = 0; i < n; i++)
+    used += st[i].k * st[i].r;
+  for (;;) {
+    size_t s = 0, cur, added[BAND_LOOKAHEAD], n_added = 0;
+    int64_t steps[BAND_LOOKAHEAD];
+    double before = slowest_band(st, reads, in_bytes, in_rows, n, rate, bw, &s), after = before;
+    bool failed = false;
+    /* a round: one more band for the slowest stage; when that leaves a stage
+     * (a producer now sending to more bands) slower than the round's start,
+     * the round goes on with whichever stage is slowest, a few bands at most */
+    for (cur = s; !failed && n_added < BAND_LOOKAHEAD;) {
+      int64_t more = cur < n ? next_bands(&st[cur]) - st[cur].r : 0;
+      if (cur == n || st[cur].r + more > st[cur].limit || used + more * st[cur].k > cores) {
+        failed = true;
+        break;
+      }
+      double mine = band_cycles(st, reads, in_bytes, in_rows, n, cur, rate, bw);
+      st[cur].r += more, used += more * st[cur].k, added[n_added] = cur, steps[n_added++] = more;
+      failed = band_cycles(st, reads, in_bytes, in_rows, n, cur, rate, bw) >= mine; /* no faster */
+      after = slowest_band(st, reads, in_bytes, in_rows, n, rate, bw, &cur);
+      if (after <= before)
+        break;
+    }
+    if (failed || after > before) {
+      while (n_added) { /* undo the round */
+        size_t u = added[--n_added];
+        st[u].r -= steps[n_added], used -= steps[n_added] * st[u].k;
+      }
+      break;
+    }
+  }
+  free(reads), free(in_bytes), free(in_rows);
+}
+
+/* Splits every tile of st->node into st->r bands of its rows, in place. */
+static void split_bands(nc_op *chip, band_stage *st)
+{
+  const char *name = nc_dataflow_node_get_name(st->node);
+  nc_op **tiles = calloc((size_t)st->k + 1, sizeof *tiles);
+  if (!tiles)
+    return;
+  int64_t n = 0;
+  for (nc_op *t = nc_core_chip_first_tile(chip); t && n < st->k; t = nc_core_tile_next(t))
+    if (!strcmp(nc_core_tile_get_node(t), name))
+      tiles[n++] = t;
+  for (int64_t i = 0; i < n; i++) {
+    nc_op *t = tiles[i], *prev = t;
+    int64_t lo = 0, hi = 0;
+    nc_core_tile_get_out_channels(t, &lo, &hi);
+    for (int64_t b = 1; b < st->r; b++) {
+      nc_op *nt = nc_core_tile_create(chip, nc_op_get_loc(t), name, -1, -1, lo, hi);
+      nc_core_tile_set_out_rows(nt, st->rows * b / st->r, st->rows * (b + 1) / st->r);
+      for (nc_op *buf = nc_core_tile_first_buffer(t); buf; buf = nc_core_buffer_next(buf))
+        nc_core_tile_add_buffer(nt, nc_core_buffer_get_name(buf), nc_core_buffer_get_kind(buf),
+                                nc_core_buffer_get_bytes(buf), -1); /* a band needs what the slice needs */
+      nc_op_move_after(nt, prev);
+      prev = nt;
+    }
+    nc_core_tile_set_out_rows(t, 0, st->rows / st->r);
+  }
+  free(tiles);
+}
+
+static bool reads_host(nc_op *node)
+{
+  for (size_t o = 0, m = nc_op_get_num_operands(node); o < m; o++)
+    if (!nc_dataflow_node_get_producer(node, o))
+      return true;
+  return false;
+}
+
+/* Joins the output-channel slices of a node that reads a network input back
+ * into one tile when the whole node fits a core: the host's one link sends
+ * the input to every slice, bands get it about once. */
+static bool join_host_slices(nc_op *chip, nc_op *node, isl_ctx *ictx)
+{
+  const char *name = nc_dataflow_node_get_name(node);
+  nc_core_buffer_spec *specs;
+  size_t n_specs;
+  char err[512];
+  if (!core_node_buffers(node, 0, 0, ictx, &specs, &n_specs, err, sizeof err))
+    return nc_op_emit_error(node, "core-place: %s", err);
+  int64_t need = 0;
+  for (size_t i = 0; i < n_specs; i++)
+    need = need > INT64_MAX - specs[i].bytes ? INT64_MAX : need + specs[i].bytes;
+  nc_op *first = NULL, *next;
+  if (need <= nc_core_chip_get_sram_bytes(chip))
+    for (nc_op *t = nc_core_chip_first_tile(chip); t; t = next) {
+      next = nc_core_tile_next(t);
+      if (strcmp(nc_core_tile_get_node(t), name))
+        continue;
+      if (first) {
+        nc_op_erase(t);
+        continue;
+      }
+      first = t;
+      nc_op_remove_attr(t, nc_ident_get_cstr(nc_op_get_context(t), "out_channels"));
+      nc_core_tile_clear_buffers(t);
+      for (size_t i = 0; i < n_specs; i++)
+        nc_core_tile_add_buffer(t, specs[i].name, specs[i].kind, specs[i].bytes, -1);
+    }
+  free(specs);
+  return true;
+}
+
+bool *core_nodes_split_already(nc_op *chip, nc_op *fn)
+{
+  size_t n = nc_dataflow_num_nodes(fn), i = 0;
+  bool *split = calloc(n + 1, sizeof *split);
+  if (!split) {
+    nc_op_emit_error(chip, "core-place: out of memory");
+    return NULL;
+  }
+  for (nc_op *node = nc_dataflow_first_node(fn); node; node = nc_dataflow_next_node(node), i++) {
+    int64_t tiles = 0, lo, hi;
+    for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
+      if (!strcmp(nc_core_tile_get_node(t), nc_dataflow_node_get_name(node)))
+        tiles += 1 + (nc_core_tile_get_out_channels(t, &lo, &hi) || nc_core_tile_get_out_rows(t, &lo, &hi));
+    split[i] = tiles > 1;
+  }
+  return split;
+}
+
+bool core_split_rows(nc_op *chip, nc_op *fn, isl_ctx *ictx, const bool *presplit, int64_t forced, bool balance,
+                     int64_t cores, int64_t *n_split)
+{
+  *n_split = 0;
+  size_t n = nc_dataflow_num_nodes(fn), i = 0;
+  band_stage *st = calloc(n + 1, sizeof *st);
+  if (!st)
+    return nc_op_emit_error(chip, "core-place: out of memory");
+  for (nc_op *node = nc_dataflow_first_node(fn); node; node = nc_dataflow_next_node(node), i++) {
+    band_stage *s = &st[i];
+    bool banded = false;
+    s->node = node;
+    s->r = s->limit = 1;
+    s->rows = nc_core_node_get_out_rows(node);
+    s->work = layer_work(node, &s->halo);
+    s->out_bytes = (double)nc_type_get_num_elements(nc_value_get_type(nc_op_get_result(node, 0)));
+    unsigned w = nc_type_get_width(nc_type_get_element_type(nc_value_get_type(nc_op_get_result(node, 0))));
+    nc_chip_desc d;
+    if (w && w < 8 && nc_chip_desc_of_module(nc_op_get_parent_op(chip), false, &d) &&
+        nc_chip_desc_macs_per_cycle(&d, w) > nc_chip_desc_macs_per_cycle(&d, 8))
+      s->work = s->work * (double)nc_chip_desc_macs_per_cycle(&d, 8) / (double)nc_chip_desc_macs_per_cycle(&d, w);
+    for (nc_use *u = nc_value_get_first_use(nc_op_get_result(node, 0)); u; u = nc_use_get_next(u))
+      s->to_host = s->to_host || !nc_dataflow_is_node(nc_use_get_owner(u));
+    if (balance && !presplit[i] && reads_host(node) && core_node_row_splittable(node) &&
+        !join_host_slices(chip, node, ictx)) {
+      free(st);
+      return false;
+    }
+    for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
+      if (!strcmp(nc_core_tile_get_node(t), nc_dataflow_node_get_name(node))) {
+        int64_t lo, hi;
+        s->k++;
+        banded = banded || nc_core_tile_get_out_rows(t, &lo, &hi);
+      }
+    if (s->k && !banded && core_node_row_splittable(node))
+      s->limit = s->rows;
+    if (forced > 1)
+      s->r = forced < s->limit ? forced : s->limit;
+  }
+  if (balance)
+    balance_bands(chip, st, n, cores);
+  for (i = 0; i < n; i++)
+    if (st[i].r > 1) {
+      split_bands(chip, &st[i]);
+      ++*n_split;
+    }
+  free(st);
+  return true;
+}

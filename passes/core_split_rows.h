@@ -1,0 +1,32 @@
+/* core_split_rows.h: core-place's row bands (core.tile out_rows), kept
+ * apart from its output-channel splitting and placement search.
+ */
+#ifndef NC_PASSES_CORE_SPLIT_ROWS_H
+#define NC_PASSES_CORE_SPLIT_ROWS_H
+
+#include "nc/dialects/core/core.h"
+
+/** Whether core-place may split `node` into bands of output rows: a conv,
+ * max or average pool or elementwise layer with at least two output rows. */
+bool core_node_row_splittable(NC_KEEP const nc_op *node);
+
+/** Splits the (unplaced) tiles of the row-splittable nodes of `fn` on
+ * `chip` into bands of output rows: `forced` bands per node when it is
+ * above 1 (at most one per row), then, with `balance`, one more band for the
+ * slowest pipeline stage while that makes it faster and the chip's `cores`
+ * allow (each band of a node costs one core per channel slice); before
+ * that, `balance` joins the channel slices of a node reading a network input
+ * back into one tile when it fits a core (the host's link sends the input
+ * to every slice), unless `presplit` (core_nodes_split_already) says
+ * they came split. Nodes already banded are left alone. *n_split counts the
+ * nodes banded. */
+bool core_split_rows(nc_op *chip, nc_op *fn, isl_ctx *ictx, const bool *presplit, int64_t forced, bool balance,
+                     int64_t cores, int64_t *n_split);
+
+/** Per node of `fn` (in order): whether its tiles on `chip` are split
+ * already (several tiles, or a slice), before core-place splits anything:
+ * core_split_rows never joins those. NULL (and an error) when out of memory;
+ * free() the array. */
+NC_GIVE bool *core_nodes_split_already(NC_KEEP nc_op *chip, NC_KEEP nc_op *fn);
+
+#endif
