@@ -19,6 +19,7 @@
 #include "nc/passes/passes.h"
 #include "nc/targets/targets.h"
 #include "runtime.h"
+#include "bindings.h"
 
 static PyObject *DiagnosticError;
 
@@ -405,11 +406,7 @@ static void Value_dealloc(ValueObject *v) {
 static PyObject *Value_type(ValueObject *v, void *unused) {
   (void)unused;
   if (!op_check(v->owner)) return NULL;
-  char *s = nc_type_to_string(nc_value_get_type(v->value));
-  if (!s) return PyErr_NoMemory();
-  PyObject *r = PyUnicode_FromString(s);
-  free(s);
-  return r;
+  return nc_py_type_wrap(nc_py_op_keeper((PyObject *)v->owner), nc_value_get_type(v->value));
 }
 
 static PyObject *Value_num_uses(ValueObject *v, void *unused) {
@@ -438,7 +435,7 @@ static PyObject *Value_replace_all_uses_with(ValueObject *v, PyObject *arg) {
 }
 
 static PyGetSetDef Value_getset[] = {
-  {"type", (getter)Value_type, NULL, "The type, as text (e.g. 'tensor<1x10xf32>').", NULL},
+  {"type", (getter)Value_type, NULL, "The type (an nc.ir.Type; equal to its text, e.g. 'tensor<1x10xf32>').", NULL},
   {"num_uses", (getter)Value_num_uses, NULL, "Number of uses.", NULL},
   {NULL, NULL, NULL, NULL, NULL},
 };
@@ -862,6 +859,72 @@ static PyTypeObject PassManagerType = {
   .tp_str = (reprfunc)PassManager_str,
 };
 
+/* --- for the other C files of the extension (bindings.h) --------------------------- */
+
+nc_context *nc_py_context_get(PyObject *o) {
+  if (!PyObject_TypeCheck(o, &ContextType)) {
+    PyErr_Format(PyExc_TypeError, "expected a Context, got %s", Py_TYPE(o)->tp_name);
+    return NULL;
+  }
+  return ((ContextObject *)o)->ctx;
+}
+
+PyObject *nc_py_raise_diagnostics(PyObject *context, const char *fallback) {
+  if (!context) { PyErr_SetString(PyExc_ValueError, fallback); return NULL; }
+  return raise_diags((ContextObject *)context, fallback);
+}
+
+void nc_py_clear_diagnostics(PyObject *context) {
+  if (context) clear_diags((ContextObject *)context);
+}
+
+bool nc_py_is_op(PyObject *o) { return PyObject_TypeCheck(o, &OperationType); }
+
+nc_op *nc_py_op_get(PyObject *o) {
+  if (!nc_py_is_op(o)) {
+    PyErr_Format(PyExc_TypeError, "expected an Operation, got %s", Py_TYPE(o)->tp_name);
+    return NULL;
+  }
+  return op_check((OperationObject *)o) ? ((OperationObject *)o)->op : NULL;
+}
+
+PyObject *nc_py_op_wrap(PyObject *like, nc_op *op) { return make_operation(((OperationObject *)like)->module, op); }
+
+nc_op *nc_py_op_root(PyObject *o) { return ((OperationObject *)o)->module->op; }
+
+PyObject *nc_py_op_keeper(PyObject *o) {
+  ModuleObject *m = ((OperationObject *)o)->module;
+  return m->context ? (PyObject *)m->context : (PyObject *)m;
+}
+
+bool nc_py_is_value(PyObject *o) { return PyObject_TypeCheck(o, &ValueType); }
+
+nc_value *nc_py_value_get(PyObject *o) {
+  if (!nc_py_is_value(o)) {
+    PyErr_Format(PyExc_TypeError, "expected a Value, got %s", Py_TYPE(o)->tp_name);
+    return NULL;
+  }
+  return op_check(((ValueObject *)o)->owner) ? ((ValueObject *)o)->value : NULL;
+}
+
+PyObject *nc_py_value_op(PyObject *o) { return (PyObject *)((ValueObject *)o)->owner; }
+
+PyObject *nc_py_value_wrap(PyObject *op, nc_value *v) { return make_value((OperationObject *)op, v); }
+
+nc_context *nc_py_keeper_context(PyObject *keeper) {
+  if (PyObject_TypeCheck(keeper, &ContextType)) return ((ContextObject *)keeper)->ctx;
+  ModuleObject *m = (ModuleObject *)keeper;
+  if (!m->op) {
+    PyErr_SetString(PyExc_RuntimeError, "type, attribute or location used after the pass that reached it ended");
+    return NULL;
+  }
+  return nc_op_get_context(m->op);
+}
+
+PyObject *nc_py_keeper_context_object(PyObject *keeper) {
+  return PyObject_TypeCheck(keeper, &ContextType) ? keeper : NULL;
+}
+
 /* --- op tables ------------------------------------------------------------------- */
 
 static PyObject *names_of(const void *arr, size_t n, size_t stride) {
@@ -1053,6 +1116,7 @@ static struct PyModuleDef nc_module = {PyModuleDef_HEAD_INIT, "_nc", "nc's C API
 PyMODINIT_FUNC PyInit__nc(void) {
   nc_register_all_passes();
   nc_register_all_targets();
+  nc_py_ir_regions_prepare(&OperationType, &ValueType);
   if (PyType_Ready(&ContextType) < 0 || PyType_Ready(&ModuleType) < 0 || PyType_Ready(&OperationType) < 0 || PyType_Ready(&ValueType) < 0 ||
       PyType_Ready(&PassManagerType) < 0)
     return NULL;
@@ -1070,5 +1134,6 @@ PyMODINIT_FUNC PyInit__nc(void) {
   PyModule_AddObject(m, "Value", (PyObject *)&ValueType);
   Py_INCREF(&PassManagerType);
   PyModule_AddObject(m, "PassManager", (PyObject *)&PassManagerType);
+  if (nc_py_ir_types_init(m) < 0 || nc_py_ir_regions_init(m, &OperationType, &ValueType) < 0) return NULL;
   return m;
 }

@@ -1,0 +1,90 @@
+/* bindings.h: what the extension's C files share. _nc.c owns Context,
+ * Module, Operation and Value and exports them to the other files through
+ * these functions (not their structs), so the object model of nc.ir (types,
+ * attributes, locations in ir_types.c; regions, blocks, uses, builders in
+ * ir_regions.c) is added without touching how handles stay valid.
+ *
+ * A "keeper" is the Python object that keeps a context's C objects alive:
+ * the Context object, or, inside a Python pass (no Context object exists),
+ * the pass's borrowed module view, which dies with the pass. */
+#ifndef NC_PY_BINDINGS_H
+#define NC_PY_BINDINGS_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdbool.h>
+
+#include "nc/ir.h"
+
+/* --- exported by _nc.c ------------------------------------------------------- */
+
+/** The nc_context of a Context object; NULL (TypeError set) for anything else. */
+nc_context *nc_py_context_get(PyObject *context);
+/** Raises nc.DiagnosticError from what the context collected (`context` may
+ * be NULL: a plain ValueError with `fallback`); returns NULL. */
+PyObject *nc_py_raise_diagnostics(PyObject *context, const char *fallback);
+/** Drops the diagnostics collected so far (NULL context: nothing). */
+void nc_py_clear_diagnostics(PyObject *context);
+/** The op of an Operation object; NULL with TypeError (not an Operation) or
+ * RuntimeError (stale handle) set. */
+nc_op *nc_py_op_get(PyObject *op);
+/** True if `o` is an Operation object (valid or not). */
+bool nc_py_is_op(PyObject *o);
+/** A new Operation handle to `op`, which lives in the same IR as the op of
+ * the Operation object `like`. */
+PyObject *nc_py_op_wrap(PyObject *like, nc_op *op);
+/** The op at the root of the IR an Operation handle points into (the
+ * module, or a Python pass's anchor): two handles with the same root may
+ * be combined. */
+nc_op *nc_py_op_root(PyObject *op);
+/** The keeper (borrowed) of the context of an Operation handle's IR. */
+PyObject *nc_py_op_keeper(PyObject *op);
+/** The value of a Value object; NULL with TypeError / RuntimeError set. */
+nc_value *nc_py_value_get(PyObject *value);
+/** True if `o` is a Value object. */
+bool nc_py_is_value(PyObject *o);
+/** The Operation handle (borrowed) a Value object was reached from. */
+PyObject *nc_py_value_op(PyObject *value);
+/** A new Value handle to `v`, reached from the Operation object `op`. */
+PyObject *nc_py_value_wrap(PyObject *op, nc_value *v);
+/** The nc_context behind a keeper; NULL with RuntimeError set if the
+ * keeper (a finished pass's view) no longer has one. */
+nc_context *nc_py_keeper_context(PyObject *keeper);
+/** The Context object of a keeper (borrowed), or NULL (no error set) when
+ * the keeper is a pass view. */
+PyObject *nc_py_keeper_context_object(PyObject *keeper);
+
+/* --- ir_types.c: Type, Attribute, Location ------------------------------- */
+
+/** A Type object for `t` (NULL: None). */
+PyObject *nc_py_type_wrap(PyObject *keeper, nc_type *t);
+/** An Attribute object for `a` (NULL: None). */
+PyObject *nc_py_attr_wrap(PyObject *keeper, nc_attr *a);
+/** A Location object. */
+PyObject *nc_py_location_wrap(PyObject *keeper, nc_location loc);
+/** The type of a Type object, or the type that IR text (str) parses to, in
+ * `ctx`; NULL with an exception set (wrong Python type, another context,
+ * bad text: DiagnosticError through `context`, which may be NULL). */
+nc_type *nc_py_type_from(PyObject *o, nc_context *ctx, PyObject *context);
+/** The attribute of an Attribute object, or one converted from a Python
+ * value (bool, int, float, str, list, dict, Type), in `ctx`; NULL with an
+ * exception set. With `text_is_ir`, a str is parsed as IR text instead of
+ * becoming a string attribute. */
+nc_attr *nc_py_attr_from(PyObject *o, nc_context *ctx, PyObject *context, bool text_is_ir);
+/** The location of a Location object in `ctx`; false with an exception set. */
+bool nc_py_location_from(PyObject *o, nc_context *ctx, nc_location *loc);
+/** The innermost `with Location(...)` of this thread (borrowed), or NULL. */
+PyObject *nc_py_location_current(void);
+/** Readies Type, Attribute and Location and adds them to the module. */
+int nc_py_ir_types_init(PyObject *module);
+
+/* --- ir_regions.c: Region, Block, attribute maps, uses, builders ----------- */
+
+/** Sets slots of Operation and Value (comparison, hashing) before they are
+ * readied. */
+void nc_py_ir_regions_prepare(PyTypeObject *operation, PyTypeObject *value);
+/** Readies Region, Block and the attribute map, adds Operation's and
+ * Value's new members, and adds build_op to the module. */
+int nc_py_ir_regions_init(PyObject *module, PyTypeObject *operation, PyTypeObject *value);
+
+#endif
