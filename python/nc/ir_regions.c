@@ -192,9 +192,9 @@ static PyObject *Block_add_argument(NestedObject *o, PyObject *args, PyObject *k
 
 static PyMethodDef Block_methods[] = {
   {"append", (PyCFunction)Block_append, METH_O,
-   "append(op)\n--\n\nMoves an op of the same module to the end of this block."},
+   "append($self, op)\n--\n\nMoves an op of the same module to the end of this block."},
   {"add_argument", (PyCFunction)(void (*)(void))Block_add_argument, METH_VARARGS | METH_KEYWORDS,
-   "add_argument(type, location=None)\n--\n\nAppends an argument of `type` (a Type or type text); returns it."},
+   "add_argument($self, type, location=None)\n--\n\nAppends an argument of `type` (a Type or type text); returns it."},
   {NULL, NULL, 0, NULL},
 };
 
@@ -372,9 +372,9 @@ static PyObject *Op_move_after(PyObject *o, PyObject *anchor) { return op_move(o
 
 static PyMethodDef Op_methods[] = {
   {"move_before", (PyCFunction)Op_move_before, METH_O,
-   "move_before(other)\n--\n\nMoves the op in front of `other` (any block of the same module)."},
+   "move_before($self, other)\n--\n\nMoves the op in front of `other` (any block of the same module)."},
   {"move_after", (PyCFunction)Op_move_after, METH_O,
-   "move_after(other)\n--\n\nMoves the op right after `other` (any block of the same module)."},
+   "move_after($self, other)\n--\n\nMoves the op right after `other` (any block of the same module)."},
   {"_attribute_names", (PyCFunction)Op_attribute_names, METH_NOARGS, "Inherent then discardable attribute names."},
   {"_get_attribute", (PyCFunction)Op_get_attribute, METH_O, "The Attribute named so; KeyError if absent."},
   {"_set_attribute", (PyCFunction)Op_set_attribute, METH_VARARGS,

@@ -367,11 +367,11 @@ static PyObject *Type_integer(PyTypeObject *cls, PyObject *args, PyObject *kw) {
 
 static PyMethodDef Type_methods[] = {
   {"parse", (PyCFunction)(void (*)(void))Type_parse, METH_VARARGS | METH_KEYWORDS | METH_CLASS,
-   "parse(text, context)\n--\n\nThe type written as `text` (e.g. 'tensor<1x3xf32>'); raises nc.DiagnosticError."},
+   "parse($type, text, context)\n--\n\nThe type written as `text` (e.g. 'tensor<1x3xf32>'); raises nc.DiagnosticError."},
   {"tensor", (PyCFunction)(void (*)(void))Type_tensor, METH_VARARGS | METH_KEYWORDS | METH_CLASS,
-   "tensor(shape, element_type)\n--\n\nA ranked tensor type; None in `shape` is a dynamic dim."},
+   "tensor($type, shape, element_type)\n--\n\nA ranked tensor type; None in `shape` is a dynamic dim."},
   {"integer", (PyCFunction)(void (*)(void))Type_integer, METH_VARARGS | METH_KEYWORDS | METH_CLASS,
-   "integer(width, context, signedness='signless')\n--\n\nAn integer type (signedness: 'signless', "
+   "integer($type, width, context, signedness='signless')\n--\n\nAn integer type (signedness: 'signless', "
    "'signed', 'unsigned')."},
   {NULL, NULL, 0, NULL},
 };
@@ -705,10 +705,10 @@ static PyMappingMethods Attribute_mapping = {
 
 static PyMethodDef Attribute_methods[] = {
   {"parse", (PyCFunction)(void (*)(void))Attribute_parse, METH_VARARGS | METH_KEYWORDS | METH_CLASS,
-   "parse(text, context)\n--\n\nThe attribute written as `text` (e.g. 'array<i64: 1, 2>', '3 : i32', "
+   "parse($type, text, context)\n--\n\nThe attribute written as `text` (e.g. 'array<i64: 1, 2>', '3 : i32', "
    "'dense<1.0> : tensor<2xf32>'); raises nc.DiagnosticError."},
   {"get", (PyCFunction)(void (*)(void))Attribute_get, METH_VARARGS | METH_KEYWORDS | METH_CLASS,
-   "get(value, context)\n--\n\nAn attribute from a Python value: bool, int (i64), float (f32), str (string), "
+   "get($type, value, context)\n--\n\nAn attribute from a Python value: bool, int (i64), float (f32), str (string), "
    "list of ints (array<i64: ...>), other lists (arrays), dict (dictionary), Type (type attribute)."},
   {NULL, NULL, 0, NULL},
 };
@@ -920,13 +920,13 @@ static PyObject *Location_current(PyObject *cls, PyObject *unused) {
 
 static PyMethodDef Location_methods[] = {
   {"unknown", (PyCFunction)(void (*)(void))Location_unknown, METH_VARARGS | METH_KEYWORDS | METH_CLASS,
-   "unknown(context)\n--\n\nThe unknown location."},
+   "unknown($type, context)\n--\n\nThe unknown location."},
   {"file", (PyCFunction)(void (*)(void))Location_file, METH_VARARGS | METH_KEYWORDS | METH_CLASS,
-   "file(filename, line, col, context)\n--\n\nloc(\"filename\":line:col)."},
+   "file($type, filename, line, col, context)\n--\n\nloc(\"filename\":line:col)."},
   {"name", (PyCFunction)(void (*)(void))Location_name, METH_VARARGS | METH_KEYWORDS | METH_CLASS,
-   "name(name, context, child=None)\n--\n\nloc(\"name\"(child))."},
+   "name($type, name, context, child=None)\n--\n\nloc(\"name\"(child))."},
   {"current", (PyCFunction)Location_current, METH_NOARGS | METH_CLASS,
-   "current()\n--\n\nThe location of the innermost `with location:` block of this thread, or None."},
+   "current($type)\n--\n\nThe location of the innermost `with location:` block of this thread, or None."},
   {"__enter__", (PyCFunction)Location_enter, METH_NOARGS,
    "Makes this the location of the ops built in the `with` block (nc.dialects op classes)."},
   {"__exit__", (PyCFunction)Location_exit, METH_VARARGS, "Restores the enclosing location."},
