@@ -564,39 +564,71 @@ static PyObject *Attribute_type(HandleObject *o, void *unused) {
   return a ? nc_py_type_wrap(o->keeper, nc_attr_get_type(a)) : NULL;
 }
 
-/* numpy.ndarray of a dense elements attribute, in the element type's dtype. */
+/* The numpy dtype name for elements of `elt` (float16 only when exact). */
+static const char *dtype_name(nc_type *elt) {
+  unsigned width = nc_type_get_width(elt);
+  if (nc_type_is_float(elt))
+    return nc_type_get_kind(elt) == NC_TYPE_F16 ? "float16" : width == 64 ? "float64" : "float32";
+  if (width == 1) return "bool";
+  if (nc_type_is_integer(elt) && nc_type_get_signedness(elt) == NC_UNSIGNED)
+    return width <= 8 ? "uint8" : width <= 16 ? "uint16" : width <= 32 ? "uint32" : "uint64";
+  return width <= 8 ? "int8" : width <= 16 ? "int16" : width <= 32 ? "int32" : "int64";
+}
+
+/* `flat` (a 1-d numpy array, stolen) reshaped to the static shape of `t`. */
+static PyObject *reshaped(PyObject *flat, nc_type *t) {
+  size_t rank = nc_type_get_rank(t);
+  const int64_t *shape = nc_type_get_shape(t);
+  PyObject *shp = flat ? PyTuple_New((Py_ssize_t)rank) : NULL, *arr = NULL;
+  for (size_t i = 0; shp && i < rank; i++) {
+    PyObject *d = PyLong_FromLongLong(shape[i]);
+    if (!d) { Py_CLEAR(shp); break; }
+    PyTuple_SET_ITEM(shp, (Py_ssize_t)i, d);
+  }
+  if (shp) arr = PyObject_CallMethod(flat, "reshape", "O", shp);
+  Py_XDECREF(shp);
+  Py_XDECREF(flat);
+  return arr;
+}
+
+/* numpy.ndarray (a copy) of a dense elements or dense_resource attribute,
+ * in the element type's dtype. */
 static PyObject *dense_value(nc_attr *a) {
   nc_type *t = nc_attr_get_type(a), *elt = nc_type_get_element_type(t);
   if (!nc_type_has_static_shape(t)) { PyErr_SetString(PyExc_ValueError, "dense: the shape is not static"); return NULL; }
   int64_t n = nc_type_get_num_elements(t);
-  bool is_float = nc_type_is_float(elt);
-  unsigned width = nc_type_get_width(elt);
-  const char *dtype = is_float ? (width == 64 ? "float64" : "float32")
-                    : width == 1 ? "bool" : nc_type_is_integer(elt) && nc_type_get_signedness(elt) == NC_UNSIGNED
-                    ? (width <= 8 ? "uint8" : width <= 16 ? "uint16" : width <= 32 ? "uint32" : "uint64")
-                    : (width <= 8 ? "int8" : width <= 16 ? "int16" : width <= 32 ? "int32" : "int64");
-  PyObject *np = PyImport_ImportModule("numpy");
+  const char *dtype = dtype_name(elt);
+  PyObject *np = PyImport_ImportModule("numpy"), *flat = NULL;
   if (!np) return NULL;
-  PyObject *list = PyList_New((Py_ssize_t)n), *arr = NULL;
-  for (int64_t i = 0; list && i < n; i++) {
-    PyObject *e = is_float ? PyFloat_FromDouble(nc_attr_dense_get_float(a, i))
-                           : PyLong_FromLongLong(nc_attr_dense_get_int(a, i));
-    if (!e) { Py_CLEAR(list); break; }
-    PyList_SET_ITEM(list, (Py_ssize_t)i, e);
+  if (nc_attr_get_kind(a) == NC_ATTR_DENSE_RESOURCE) { /* a blob: the elements as stored */
+    nc_resource *r = nc_attr_dense_resource_get(a);
+    const void *data = nc_resource_get_data(r);
+    size_t size = nc_resource_get_size(r), width = nc_type_get_width(elt);
+    bool exact = nc_type_get_kind(elt) != NC_TYPE_BF16 && (width == 1 || width % 8 == 0);
+    if (!data || !exact || size != (size_t)n * nc_dense_element_size(elt)) {
+      PyErr_Format(PyExc_ValueError, "dense_resource<%s>: %s", nc_ident_str(nc_resource_get_name(r)),
+                   !data ? "the resource has no data" : !exact ? "no numpy dtype holds its elements"
+                   : "its size does not match its type");
+    } else {
+      PyObject *bytes = PyBytes_FromStringAndSize(data, (Py_ssize_t)size);
+      if (bytes) flat = PyObject_CallMethod(np, "frombuffer", "Os", bytes, dtype);
+      Py_XDECREF(bytes);
+      if (flat) Py_SETREF(flat, PyObject_CallMethod(flat, "copy", NULL)); /* writable, owns its data */
+    }
+  } else { /* element by element: handles splats and sub-byte types */
+    bool is_float = nc_type_is_float(elt);
+    PyObject *list = PyList_New((Py_ssize_t)n);
+    for (int64_t i = 0; list && i < n; i++) {
+      PyObject *e = is_float ? PyFloat_FromDouble(nc_attr_dense_get_float(a, i))
+                             : PyLong_FromLongLong(nc_attr_dense_get_int(a, i));
+      if (!e) { Py_CLEAR(list); break; }
+      PyList_SET_ITEM(list, (Py_ssize_t)i, e);
+    }
+    if (list) flat = PyObject_CallMethod(np, "array", "Os", list, dtype);
+    Py_XDECREF(list);
   }
-  if (list) {
-    PyObject *flat = PyObject_CallMethod(np, "array", "Os", list, dtype);
-    size_t rank = nc_type_get_rank(t);
-    const int64_t *shape = nc_type_get_shape(t);
-    PyObject *shp = flat ? PyTuple_New((Py_ssize_t)rank) : NULL;
-    for (size_t i = 0; shp && i < rank; i++) PyTuple_SET_ITEM(shp, (Py_ssize_t)i, PyLong_FromLongLong(shape[i]));
-    if (shp) arr = PyObject_CallMethod(flat, "reshape", "O", shp);
-    Py_XDECREF(shp);
-    Py_XDECREF(flat);
-  }
-  Py_XDECREF(list);
   Py_DECREF(np);
-  return arr;
+  return flat ? reshaped(flat, t) : NULL;
 }
 
 static PyObject *attr_value(PyObject *keeper, nc_attr *a);
@@ -650,7 +682,8 @@ static PyObject *attr_value(PyObject *keeper, nc_attr *a) {
     return r;
   }
   case NC_ATTR_TYPE: return nc_py_type_wrap(keeper, nc_attr_get_type_value(a));
-  case NC_ATTR_DENSE_ELEMENTS: return dense_value(a);
+  case NC_ATTR_DENSE_ELEMENTS:
+  case NC_ATTR_DENSE_RESOURCE: return dense_value(a);
   case NC_ATTR_SYMBOL_REF: return string_result(nc_attr_to_string(a));
   default: {
     PyObject *text = string_result(nc_attr_to_string(a));
@@ -722,7 +755,7 @@ static PyGetSetDef Attribute_getset[] = {
    NULL},
   {"value", (getter)Attribute_value, NULL,
    "The Python value: int (bool for i1), float, str, True (unit), list (arrays), dict, Type, numpy.ndarray "
-   "(dense elements), '@sym' text (symbol refs); TypeError for dialect attributes.", NULL},
+   "(dense elements, dense resources), '@sym' text (symbol refs); TypeError for dialect attributes.", NULL},
   {NULL, NULL, NULL, NULL, NULL},
 };
 

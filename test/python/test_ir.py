@@ -142,6 +142,21 @@ class AttributeTest(unittest.TestCase):
         splat = self.attr("dense<0.25> : tensor<3xf32>").value
         self.assertEqual((splat.dtype, splat.tolist()), (np.float32, [0.25] * 3))
 
+    def test_dense_resource_value(self):
+        m = Module.parse('func.func @f() -> tensor<2x2xi16> {\n'
+                         '  %0 = graph.constant {value = dense_resource<w> : tensor<2x2xi16>} : () -> tensor<2x2xi16>\n'
+                         '  return %0 : tensor<2x2xi16>\n}\n'
+                         '{-#\n  dialect_resources: {\n    builtin: {\n'
+                         '      w: "0x0200000001000200FFFF0300"\n    }\n  }\n#-}\n', self.ctx)
+        value = m.operations[2].attributes["value"]
+        self.assertEqual(value.kind, "dense_resource")
+        arr = value.value
+        self.assertEqual((arr.dtype, arr.tolist()), (np.int16, [[1, 2], [-1, 3]]))
+        arr[0, 0] = 7  # a copy: the IR is unchanged
+        self.assertEqual(value.value[0, 0], 1)
+        with self.assertRaisesRegex(ValueError, "has no data"):
+            Attribute.parse("dense_resource<nowhere> : tensor<2xf32>", self.ctx).value
+
     def test_equality_and_hash(self):
         a, b = self.attr("array<i64: 1, 2>"), self.attr("array<i64:1,2>")
         self.assertEqual(a, b)
