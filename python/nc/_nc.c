@@ -859,7 +859,7 @@ static PyTypeObject PassManagerType = {
   .tp_str = (reprfunc)PassManager_str,
 };
 
-/* --- for the other C files of the extension (bindings.h) --------------------------- */
+/* --- handles.h and bindings.h: the other C files' view of the objects above --------- */
 
 nc_context *nc_py_context_get(PyObject *o) {
   if (!PyObject_TypeCheck(o, &ContextType)) {
@@ -870,7 +870,7 @@ nc_context *nc_py_context_get(PyObject *o) {
 }
 
 PyObject *nc_py_raise_diagnostics(PyObject *context, const char *fallback) {
-  if (!context) { PyErr_SetString(PyExc_ValueError, fallback); return NULL; }
+  if (!context) { PyErr_SetString(DiagnosticError, fallback); return NULL; }
   return raise_diags((ContextObject *)context, fallback);
 }
 
@@ -878,17 +878,31 @@ void nc_py_clear_diagnostics(PyObject *context) {
   if (context) clear_diags((ContextObject *)context);
 }
 
-bool nc_py_is_op(PyObject *o) { return PyObject_TypeCheck(o, &OperationType); }
-
-nc_op *nc_py_op_get(PyObject *o) {
-  if (!nc_py_is_op(o)) {
+nc_op *nc_py_operation_get(PyObject *o) {
+  if (!PyObject_TypeCheck(o, &OperationType)) {
     PyErr_Format(PyExc_TypeError, "expected an Operation, got %s", Py_TYPE(o)->tp_name);
     return NULL;
   }
   return op_check((OperationObject *)o) ? ((OperationObject *)o)->op : NULL;
 }
 
-PyObject *nc_py_op_wrap(PyObject *like, nc_op *op) { return make_operation(((OperationObject *)like)->module, op); }
+PyObject *nc_py_operation_wrap_like(PyObject *like, nc_op *op) {
+  return make_operation(((OperationObject *)like)->module, op);
+}
+
+nc_value *nc_py_value_get(PyObject *o) {
+  if (!PyObject_TypeCheck(o, &ValueType)) {
+    PyErr_Format(PyExc_TypeError, "expected a Value, got %s", Py_TYPE(o)->tp_name);
+    return NULL;
+  }
+  return op_check(((ValueObject *)o)->owner) ? ((ValueObject *)o)->value : NULL;
+}
+
+PyObject *nc_py_value_wrap(PyObject *op, nc_value *v) { return make_value((OperationObject *)op, v); }
+
+/* bindings.h only */
+
+bool nc_py_is_op(PyObject *o) { return PyObject_TypeCheck(o, &OperationType); }
 
 nc_op *nc_py_op_root(PyObject *o) { return ((OperationObject *)o)->module->op; }
 
@@ -899,17 +913,7 @@ PyObject *nc_py_op_keeper(PyObject *o) {
 
 bool nc_py_is_value(PyObject *o) { return PyObject_TypeCheck(o, &ValueType); }
 
-nc_value *nc_py_value_get(PyObject *o) {
-  if (!nc_py_is_value(o)) {
-    PyErr_Format(PyExc_TypeError, "expected a Value, got %s", Py_TYPE(o)->tp_name);
-    return NULL;
-  }
-  return op_check(((ValueObject *)o)->owner) ? ((ValueObject *)o)->value : NULL;
-}
-
 PyObject *nc_py_value_op(PyObject *o) { return (PyObject *)((ValueObject *)o)->owner; }
-
-PyObject *nc_py_value_wrap(PyObject *op, nc_value *v) { return make_value((OperationObject *)op, v); }
 
 nc_context *nc_py_keeper_context(PyObject *keeper) {
   if (PyObject_TypeCheck(keeper, &ContextType)) return ((ContextObject *)keeper)->ctx;

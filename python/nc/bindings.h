@@ -1,8 +1,8 @@
-/* bindings.h: what the extension's C files share. _nc.c owns Context,
- * Module, Operation and Value and exports them to the other files through
- * these functions (not their structs), so the object model of nc.ir (types,
- * attributes, locations in ir_types.c; regions, blocks, uses, builders in
- * ir_regions.c) is added without touching how handles stay valid.
+/* bindings.h: what the object model of nc.ir (types, attributes, locations
+ * in ir_types.c; regions, blocks, uses, builders in ir_regions.c) needs
+ * from _nc.c beyond handles.h, and what those files export. _nc.c owns
+ * Context, Module, Operation and Value and exports them through functions
+ * (not their structs), so these files cannot break how handles stay valid.
  *
  * A "keeper" is the Python object that keeps a context's C objects alive:
  * the Context object, or, inside a Python pass (no Context object exists),
@@ -15,38 +15,22 @@
 #include <stdbool.h>
 
 #include "nc/ir.h"
+#include "handles.h"
 
-/* --- exported by _nc.c ------------------------------------------------------- */
+/* --- exported by _nc.c, beside handles.h ------------------------------------ */
 
-/** The nc_context of a Context object; NULL (TypeError set) for anything else. */
-nc_context *nc_py_context_get(PyObject *context);
-/** Raises nc.DiagnosticError from what the context collected (`context` may
- * be NULL: a plain ValueError with `fallback`); returns NULL. */
-PyObject *nc_py_raise_diagnostics(PyObject *context, const char *fallback);
-/** Drops the diagnostics collected so far (NULL context: nothing). */
-void nc_py_clear_diagnostics(PyObject *context);
-/** The op of an Operation object; NULL with TypeError (not an Operation) or
- * RuntimeError (stale handle) set. */
-nc_op *nc_py_op_get(PyObject *op);
 /** True if `o` is an Operation object (valid or not). */
 bool nc_py_is_op(PyObject *o);
-/** A new Operation handle to `op`, which lives in the same IR as the op of
- * the Operation object `like`. */
-PyObject *nc_py_op_wrap(PyObject *like, nc_op *op);
 /** The op at the root of the IR an Operation handle points into (the
  * module, or a Python pass's anchor): two handles with the same root may
  * be combined. */
 nc_op *nc_py_op_root(PyObject *op);
 /** The keeper (borrowed) of the context of an Operation handle's IR. */
 PyObject *nc_py_op_keeper(PyObject *op);
-/** The value of a Value object; NULL with TypeError / RuntimeError set. */
-nc_value *nc_py_value_get(PyObject *value);
 /** True if `o` is a Value object. */
 bool nc_py_is_value(PyObject *o);
 /** The Operation handle (borrowed) a Value object was reached from. */
 PyObject *nc_py_value_op(PyObject *value);
-/** A new Value handle to `v`, reached from the Operation object `op`. */
-PyObject *nc_py_value_wrap(PyObject *op, nc_value *v);
 /** The nc_context behind a keeper; NULL with RuntimeError set if the
  * keeper (a finished pass's view) no longer has one. */
 nc_context *nc_py_keeper_context(PyObject *keeper);

@@ -31,7 +31,7 @@ static void Nested_dealloc(NestedObject *o) {
   PyObject_Free(o);
 }
 
-static void *nested_get(NestedObject *o) { return nc_py_op_get(o->op) ? o->handle : NULL; }
+static void *nested_get(NestedObject *o) { return nc_py_operation_get(o->op) ? o->handle : NULL; }
 
 static Py_hash_t Nested_hash(NestedObject *o) { return nested_get(o) ? _Py_HashPointer(o->handle) : -1; }
 
@@ -53,7 +53,7 @@ static PyObject *Nested_owner(NestedObject *o, void *unused) {
 static PyObject *wrap_block(PyObject *like, nc_block *b) {
   if (!b) Py_RETURN_NONE;
   nc_op *parent = nc_block_get_parent_op(b);
-  PyObject *op = parent ? nc_py_op_wrap(like, parent) : NULL;
+  PyObject *op = parent ? nc_py_operation_wrap_like(like, parent) : NULL;
   if (!op) {
     if (!parent) PyErr_SetString(PyExc_ValueError, "the block is not in a region");
     return NULL;
@@ -114,7 +114,7 @@ static PyObject *Block_operations(NestedObject *o, void *unused) {
   if (!b) return NULL;
   PyObject *list = PyList_New(0);
   for (nc_op *op = nc_block_get_first_op(b); list && op; op = nc_op_get_next(op)) {
-    PyObject *h = nc_py_op_wrap(o->op, op);
+    PyObject *h = nc_py_operation_wrap_like(o->op, op);
     if (!h || PyList_Append(list, h) < 0) Py_CLEAR(list);
     Py_XDECREF(h);
   }
@@ -151,7 +151,7 @@ static PyObject *Block_region(NestedObject *o, void *unused) {
 
 /* Checks that `opobj` may be moved next to / into IR reached from `anchor`. */
 static nc_op *movable(PyObject *opobj, PyObject *anchor, const char *what) {
-  nc_op *op = nc_py_op_get(opobj);
+  nc_op *op = nc_py_operation_get(opobj);
   if (!op) return NULL;
   if (nc_py_op_root(opobj) != nc_py_op_root(anchor)) {
     PyErr_Format(PyExc_ValueError, "%s: the ops belong to different modules", what);
@@ -183,7 +183,7 @@ static PyObject *Block_add_argument(NestedObject *o, PyObject *args, PyObject *k
   if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O", kwlist, &type, &locobj)) return NULL;
   nc_block *b = nested_get(o);
   if (!b) return NULL;
-  nc_context *ctx = nc_op_get_context(nc_py_op_get(o->op));
+  nc_context *ctx = nc_op_get_context(nc_py_operation_get(o->op));
   nc_type *t = nc_py_type_from(type, ctx, nc_py_keeper_context_object(nc_py_op_keeper(o->op)));
   nc_location loc = nc_op_get_loc(nc_block_get_parent_op(b));
   if (!t || (locobj != Py_None && !nc_py_location_from(locobj, ctx, &loc))) return NULL;
@@ -224,20 +224,20 @@ static PyTypeObject BlockType = {
 /* --- Operation: regions, block, location, attributes, moves ---------------------------- */
 
 static Py_hash_t Op_hash(PyObject *o) {
-  nc_op *op = nc_py_op_get(o);
+  nc_op *op = nc_py_operation_get(o);
   return op ? _Py_HashPointer(op) : -1;
 }
 
 static PyObject *Op_richcompare(PyObject *a, PyObject *b, int op) {
   if ((op != Py_EQ && op != Py_NE) || !nc_py_is_op(b)) Py_RETURN_NOTIMPLEMENTED;
-  nc_op *x = nc_py_op_get(a), *y = x ? nc_py_op_get(b) : NULL;
+  nc_op *x = nc_py_operation_get(a), *y = x ? nc_py_operation_get(b) : NULL;
   if (!y) return NULL;
   return PyBool_FromLong((x == y) == (op == Py_EQ));
 }
 
 static PyObject *Op_regions(PyObject *o, void *unused) {
   (void)unused;
-  nc_op *op = nc_py_op_get(o);
+  nc_op *op = nc_py_operation_get(o);
   if (!op) return NULL;
   size_t n = nc_op_get_num_regions(op);
   PyObject *list = PyList_New((Py_ssize_t)n);
@@ -251,19 +251,19 @@ static PyObject *Op_regions(PyObject *o, void *unused) {
 
 static PyObject *Op_block(PyObject *o, void *unused) {
   (void)unused;
-  nc_op *op = nc_py_op_get(o);
+  nc_op *op = nc_py_operation_get(o);
   return op ? wrap_block(o, nc_op_get_block(op)) : NULL;
 }
 
 static PyObject *Op_location(PyObject *o, void *unused) {
   (void)unused;
-  nc_op *op = nc_py_op_get(o);
+  nc_op *op = nc_py_operation_get(o);
   return op ? nc_py_location_wrap(nc_py_op_keeper(o), nc_op_get_loc(op)) : NULL;
 }
 
 static int Op_set_location(PyObject *o, PyObject *value, void *unused) {
   (void)unused;
-  nc_op *op = nc_py_op_get(o);
+  nc_op *op = nc_py_operation_get(o);
   if (!op) return -1;
   nc_location loc;
   if (!value) { PyErr_SetString(PyExc_AttributeError, "location cannot be deleted"); return -1; }
@@ -274,7 +274,7 @@ static int Op_set_location(PyObject *o, PyObject *value, void *unused) {
 
 static PyObject *Op_context(PyObject *o, void *unused) {
   (void)unused;
-  if (!nc_py_op_get(o)) return NULL;
+  if (!nc_py_operation_get(o)) return NULL;
   PyObject *c = nc_py_keeper_context_object(nc_py_op_keeper(o));
   if (!c) Py_RETURN_NONE;
   Py_INCREF(c);
@@ -284,7 +284,7 @@ static PyObject *Op_context(PyObject *o, void *unused) {
 /* op.attributes: an nc.ir.OpAttributeMap (ir.py) over the primitives below. */
 static PyObject *Op_attributes(PyObject *o, void *unused) {
   (void)unused;
-  if (!nc_py_op_get(o)) return NULL;
+  if (!nc_py_operation_get(o)) return NULL;
   PyObject *ir = PyImport_ImportModule("nc.ir");
   if (!ir) return NULL;
   PyObject *r = PyObject_CallMethod(ir, "OpAttributeMap", "O", o);
@@ -306,7 +306,7 @@ static int add_names(PyObject *list, nc_attr *dict) {
 /* Names of the inherent attributes (properties), then the discardable ones. */
 static PyObject *Op_attribute_names(PyObject *o, PyObject *unused) {
   (void)unused;
-  nc_op *op = nc_py_op_get(o);
+  nc_op *op = nc_py_operation_get(o);
   if (!op) return NULL;
   PyObject *list = PyList_New(0);
   if (list && (add_names(list, nc_op_get_props(op)) < 0 || add_names(list, nc_op_get_attr_dict(op)) < 0))
@@ -315,7 +315,7 @@ static PyObject *Op_attribute_names(PyObject *o, PyObject *unused) {
 }
 
 static PyObject *Op_get_attribute(PyObject *o, PyObject *name) {
-  nc_op *op = nc_py_op_get(o);
+  nc_op *op = nc_py_operation_get(o);
   if (!op) return NULL;
   const char *s = PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : NULL;
   if (!s) {
@@ -331,7 +331,7 @@ static PyObject *Op_set_attribute(PyObject *o, PyObject *args) {
   const char *name;
   PyObject *value;
   if (!PyArg_ParseTuple(args, "sO", &name, &value)) return NULL;
-  nc_op *op = nc_py_op_get(o);
+  nc_op *op = nc_py_operation_get(o);
   if (!op) return NULL;
   nc_context *ctx = nc_op_get_context(op);
   nc_attr *a = nc_py_attr_from(value, ctx, nc_py_keeper_context_object(nc_py_op_keeper(o)), false);
@@ -341,7 +341,7 @@ static PyObject *Op_set_attribute(PyObject *o, PyObject *args) {
 }
 
 static PyObject *Op_remove_attribute(PyObject *o, PyObject *name) {
-  nc_op *op = nc_py_op_get(o);
+  nc_op *op = nc_py_operation_get(o);
   if (!op) return NULL;
   const char *s = PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : NULL;
   if (!s) {
@@ -414,7 +414,7 @@ static PyObject *Value_uses(PyObject *o, void *unused) {
   if (!v) return NULL;
   PyObject *list = PyList_New(0), *like = nc_py_value_op(o);
   for (nc_use *u = nc_value_get_first_use(v); list && u; u = nc_use_get_next(u)) {
-    PyObject *t = Py_BuildValue("(NI)", nc_py_op_wrap(like, nc_use_get_owner(u)), nc_use_get_operand_index(u));
+    PyObject *t = Py_BuildValue("(NI)", nc_py_operation_wrap_like(like, nc_use_get_owner(u)), nc_use_get_operand_index(u));
     if (!t || PyList_Append(list, t) < 0) Py_CLEAR(list);
     Py_XDECREF(t);
   }
@@ -426,7 +426,7 @@ static PyObject *Value_owner(PyObject *o, void *unused) {
   nc_value *v = nc_py_value_get(o);
   if (!v) return NULL;
   if (nc_value_is_block_arg(v)) return wrap_block(nc_py_value_op(o), nc_value_get_parent_block(v));
-  return nc_py_op_wrap(nc_py_value_op(o), nc_value_get_defining_op(v));
+  return nc_py_operation_wrap_like(nc_py_value_op(o), nc_value_get_defining_op(v));
 }
 
 static PyObject *Value_is_block_argument(PyObject *o, void *unused) {
@@ -470,13 +470,13 @@ static PyObject *build_op(PyObject *self, PyObject *args, PyObject *kw) {
   if (!block) return NULL;
   nc_op *before = NULL;
   if (before_obj != Py_None) {
-    if (!(before = nc_py_op_get(before_obj))) return NULL;
+    if (!(before = nc_py_operation_get(before_obj))) return NULL;
     if (nc_op_get_block(before) != block) {
       PyErr_SetString(PyExc_ValueError, "build: `before` is not in the block");
       return NULL;
     }
   }
-  nc_op *owner = nc_py_op_get(bo->op);
+  nc_op *owner = nc_py_operation_get(bo->op);
   nc_context *ctx = nc_op_get_context(owner);
   PyObject *cobj = nc_py_keeper_context_object(nc_py_op_keeper(bo->op));
   const nc_op_def *def = nc_context_lookup_op_def(ctx, name, strlen(name));
@@ -561,7 +561,7 @@ static PyObject *build_op(PyObject *self, PyObject *args, PyObject *kw) {
   }
   if (before) nc_op_insert_before(op, before);
   else nc_block_append_op(block, op);
-  result = nc_py_op_wrap(bo->op, op);
+  result = nc_py_operation_wrap_like(bo->op, op);
 done:
   PyMem_Free(vals);
   PyMem_Free(otypes);
