@@ -658,10 +658,11 @@ static PyObject *Operation_create(PyObject *cls, PyObject *args, PyObject *kw) {
     PyObject *parts = PyList_New(0), *key, *val;
     Py_ssize_t pos = 0;
     while (parts && PyDict_Next(attrs, &pos, &key, &val)) {
-      PyObject *item = PyUnicode_FromFormat("%S = %S", key, val);
-      if (!PyUnicode_Check(key) || !PyUnicode_Check(val)) {
+      PyObject *item = PyUnicode_FromFormat("%S = %S", key, val); /* an Attribute prints as its text */
+      if (!PyUnicode_Check(key) || !(PyUnicode_Check(val) || (nc_py_is_attr(val) && nc_py_attr_from(val, ctx, NULL, false)))) {
         Py_XDECREF(item);
-        PyErr_SetString(PyExc_TypeError, "create: attributes must map names to attribute text (str)");
+        if (!PyErr_Occurred())
+          PyErr_SetString(PyExc_TypeError, "create: attributes must map names to Attributes or attribute text (str)");
         Py_CLEAR(parts);
         break;
       }
@@ -683,16 +684,12 @@ static PyObject *Operation_create(PyObject *cls, PyObject *args, PyObject *kw) {
     if (!props) { create_fail(cobj, "invalid attribute"); goto done; }
   }
   if (rtypes != Py_None) {
-    PyObject *rs = PySequence_Fast(rtypes, "create: result_types must be a sequence of type text");
+    PyObject *rs = PySequence_Fast(rtypes, "create: result_types must be a sequence of Types or type text");
     if (!rs) goto done;
     n_results = (size_t)PySequence_Fast_GET_SIZE(rs);
     types = PyMem_Calloc(n_results + 1, sizeof *types);
-    for (size_t i = 0; types && i < n_results; i++) {
-      PyObject *t = PySequence_Fast_GET_ITEM(rs, (Py_ssize_t)i);
-      const char *txt = PyUnicode_Check(t) ? PyUnicode_AsUTF8(t) : NULL;
-      if (!txt) { PyErr_SetString(PyExc_TypeError, "create: result types are IR text (str)"); break; }
-      if (!(types[i] = nc_parse_type(ctx, txt))) { create_fail(cobj, "invalid type"); break; }
-    }
+    for (size_t i = 0; types && i < n_results; i++)
+      if (!(types[i] = nc_py_type_from(PySequence_Fast_GET_ITEM(rs, (Py_ssize_t)i), ctx, (PyObject *)cobj))) break;
     Py_DECREF(rs);
     if (!types) { PyErr_NoMemory(); goto done; }
     if (PyErr_Occurred()) goto done;
@@ -734,7 +731,7 @@ static PyMethodDef Operation_methods[] = {
    "set_operand(i, value): makes operand #i use `value` (no type check: verify() after rewriting)."},
   {"create", (PyCFunction)(void (*)(void))Operation_create, METH_VARARGS | METH_KEYWORDS | METH_STATIC,
    "create(name, operands, before, attributes=None, result_types=None): a new op inserted before the op "
-   "`before` (its insertion point); attributes map names to attribute text; result types (type text) are "
+   "`before` (its insertion point); attributes map names to Attributes or attribute text; result types (Types or text) are "
    "inferred when omitted. Raises nc.DiagnosticError if the op does not verify."},
   {"walk", (PyCFunction)Operation_walk, METH_VARARGS,
    "walk(fn=None): the op and every op nested in it, pre-order; with fn, calls fn(op) on each (the list "

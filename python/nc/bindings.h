@@ -50,6 +50,8 @@ PyObject *nc_py_location_wrap(PyObject *keeper, nc_location loc);
  * `ctx`; NULL with an exception set (wrong Python type, another context,
  * bad text: DiagnosticError through `context`, which may be NULL). */
 nc_type *nc_py_type_from(PyObject *o, nc_context *ctx, PyObject *context);
+/** True if `o` is an Attribute object. */
+bool nc_py_is_attr(PyObject *o);
 /** The attribute of an Attribute object, or one converted from a Python
  * value (bool, int, float, str, list, dict, Type), in `ctx`; NULL with an
  * exception set. With `text_is_ir`, a str is parsed as IR text instead of

@@ -418,6 +418,8 @@ PyObject *nc_py_attr_wrap(PyObject *keeper, nc_attr *a) { return wrap_handle(&At
 
 static nc_attr *attr_get(PyObject *o) { return handle_get((HandleObject *)o); }
 
+bool nc_py_is_attr(PyObject *o) { return PyObject_TypeCheck(o, &AttributeType); }
+
 static nc_attr *attr_from_list(PyObject *o, nc_context *ctx, PyObject *context) {
   PyObject *seq = PySequence_Fast(o, "expected a list");
   if (!seq) return NULL;

@@ -421,6 +421,19 @@ class BuilderTest(unittest.TestCase):
         pool = graph.MaxPoolOp(x, kernel_shape=Attribute.parse("array<i64: 1, 1>", self.ctx), before=self.ret)
         self.assertEqual(pool.operation.attributes["kernel_shape"].value, [1, 1])
 
+    def test_operation_create_takes_objects(self):
+        c = Operation.create("arith.constant", [], self.ret, {"value": Attribute.parse("5 : i32", self.ctx)},
+                             [Type.parse("i32", self.ctx)])
+        self.assertEqual(str(c).strip(), "%0 = arith.constant 5 : i32")
+        with self.assertRaises(ValueError):
+            Operation.create("arith.constant", [], self.ret, {"value": Attribute.parse("5 : i32", Context())}, ["i32"])
+        with self.assertRaises(ValueError):
+            Operation.create("arith.constant", [], self.ret, {"value": "5 : i32"}, [Type.parse("i32", Context())])
+        with self.assertRaises(TypeError):
+            Operation.create("arith.constant", [], self.ret, {"value": 5}, ["i32"])
+        with self.assertRaises(TypeError):
+            Operation.create("arith.constant", [], self.ret, {"value": "5 : i32"}, [3])
+
     def test_add_argument(self):
         arg = self.entry.add_argument(Type.parse("tensor<2xf32>", self.ctx))
         self.assertEqual((arg.index, arg.type.shape), (3, (2,)))
