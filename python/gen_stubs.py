@@ -16,7 +16,7 @@ from nc import _nc, dialects, ir
 # Return types of nc.ir members (the C extension does not declare them);
 # members not listed return Any.
 IR_RETURNS = {
-    "Module.operations": "list[Operation]", "Module.operation": "Operation", "Module.context": "Context",
+    "Module.operations": "list[Operation]", "Module.body": "Block", "Module.operation": "Operation", "Module.context": "Context",
     "Operation.name": "str", "Operation.operands": "list[Value]", "Operation.results": "list[Value]",
     "Operation.arguments": "list[Value]", "Operation.parent": "Optional[Operation]",
     "Operation.regions": "list[Region]", "Operation.block": "Optional[Block]", "Operation.location": "Location",

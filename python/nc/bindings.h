@@ -69,8 +69,8 @@ int nc_py_ir_types_init(PyObject *module);
 /** Sets slots of Operation and Value (comparison, hashing) before they are
  * readied. */
 void nc_py_ir_regions_prepare(PyTypeObject *operation, PyTypeObject *value);
-/** Readies Region, Block and the attribute map, adds Operation's and
- * Value's new members, and adds build_op to the module. */
+/** Readies Region and Block, adds the new members of Operation, Value and
+ * the module's Module type, and adds build_op to the module. */
 int nc_py_ir_regions_init(PyObject *module, PyTypeObject *operation, PyTypeObject *value);
 
 #endif

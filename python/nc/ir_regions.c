@@ -394,6 +394,26 @@ static PyGetSetDef Op_getset[] = {
   {NULL, NULL, NULL, NULL, NULL},
 };
 
+/* Module.body: the block of the top-level op (the module's ops). */
+static PyObject *Module_body(PyObject *m, void *unused) {
+  (void)unused;
+  PyObject *op = PyObject_GetAttrString(m, "operation"), *r = NULL;
+  nc_op *top = op ? nc_py_operation_get(op) : NULL;
+  if (top) {
+    nc_region *region = nc_op_get_num_regions(top) ? nc_op_get_region(top, 0) : NULL;
+    nc_block *b = region ? nc_region_get_first_block(region) : NULL;
+    if (b) r = wrap_nested(&BlockType, op, b);
+    else PyErr_SetString(PyExc_ValueError, "body: the top-level op has no block");
+  }
+  Py_XDECREF(op);
+  return r;
+}
+
+static PyGetSetDef Module_getset[] = {
+  {"body", (getter)Module_body, NULL, "The Block of the top-level op (the module's ops).", NULL},
+  {NULL, NULL, NULL, NULL, NULL},
+};
+
 /* --- Value: uses, owner --------------------------------------------------------------- */
 
 static Py_hash_t Value_hash(PyObject *o) {
@@ -609,6 +629,11 @@ int nc_py_ir_regions_init(PyObject *module, PyTypeObject *operation, PyTypeObjec
   if (PyModule_AddObject(module, "Region", (PyObject *)&RegionType) < 0) return -1;
   Py_INCREF(&BlockType);
   if (PyModule_AddObject(module, "Block", (PyObject *)&BlockType) < 0) return -1;
-  if (extend_type(operation, Op_getset, Op_methods) < 0 || extend_type(value, Value_getset, NULL) < 0) return -1;
+  PyObject *module_type = PyObject_GetAttrString(module, "Module");
+  int err = !module_type || !PyType_Check(module_type) ||
+            extend_type((PyTypeObject *)module_type, Module_getset, NULL) < 0;
+  Py_XDECREF(module_type);
+  if (err || extend_type(operation, Op_getset, Op_methods) < 0 || extend_type(value, Value_getset, NULL) < 0)
+    return -1;
   return PyModule_AddFunctions(module, module_methods);
 }

@@ -257,6 +257,7 @@ class StructureTest(unittest.TestCase):
         self.assertEqual(region.owner, self.module_op)
         (body,) = region.blocks
         self.assertIsInstance(body, Block)
+        self.assertEqual(self.m.body, body)
         self.assertEqual([op.name for op in body], ["func.func"])
         (entry,) = self.func.regions[0]
         self.assertEqual([op.name for op in entry.operations], ["arith.addi", "arith.muli", "func.return"])
@@ -305,6 +306,8 @@ class StructureTest(unittest.TestCase):
         del attrs["nc.tag"]
         self.assertNotIn("nc.tag", pool.attributes)
         self.assertIn("kernel_shape", repr(attrs))
+        del attrs["strides"]  # an inherent one
+        self.assertEqual(list(pool.attributes), ["kernel_shape"])
         with self.assertRaises(KeyError):
             attrs["nosuch"]
         with self.assertRaises(KeyError):
@@ -349,7 +352,7 @@ class StructureTest(unittest.TestCase):
         loc = addi.location
         attrs = addi.attributes
         self.m.destroy()
-        for fn in (lambda: entry.operations, lambda: region.blocks, lambda: entry.arguments, lambda: addi.regions,
+        for fn in (lambda: entry.operations, lambda: self.m.body, lambda: region.blocks, lambda: entry.arguments, lambda: addi.regions,
                    lambda: addi.location, lambda: value.uses, lambda: value.owner, lambda: attrs["x"],
                    lambda: list(attrs), lambda: hash(addi), lambda: addi == addi, lambda: entry == entry,
                    lambda: addi.move_before(addi), lambda: InsertionPoint(entry).build("arith.constant", []),
