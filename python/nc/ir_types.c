@@ -351,9 +351,10 @@ static PyObject *Type_integer(PyTypeObject *cls, PyObject *args, PyObject *kw) {
   if (!PyArg_ParseTupleAndKeywords(args, kw, "IO|s", kwlist, &width, &context, &sign)) return NULL;
   nc_context *ctx = nc_py_context_get(context);
   if (!ctx) return NULL;
-  nc_signedness s = !strcmp(sign, "signless") ? NC_SIGNLESS : !strcmp(sign, "signed") ? NC_SIGNED
-                  : !strcmp(sign, "unsigned") ? NC_UNSIGNED : (nc_signedness)-1;
-  if ((int)s < 0) {
+  nc_signedness s = NC_SIGNLESS;
+  if (!strcmp(sign, "signed")) s = NC_SIGNED;
+  else if (!strcmp(sign, "unsigned")) s = NC_UNSIGNED;
+  else if (strcmp(sign, "signless")) {
     PyErr_Format(PyExc_ValueError, "integer: signedness is 'signless', 'signed' or 'unsigned', not '%s'", sign);
     return NULL;
   }
