@@ -1135,6 +1135,8 @@ PyMODINIT_FUNC PyInit__nc(void) {
   PyModule_AddObject(m, "Value", (PyObject *)&ValueType);
   Py_INCREF(&PassManagerType);
   PyModule_AddObject(m, "PassManager", (PyObject *)&PassManagerType);
-  if (nc_py_ir_types_init(m) < 0 || nc_py_ir_regions_init(m, &OperationType, &ValueType) < 0) return NULL;
+  if (nc_py_ir_types_init(m) < 0 || nc_py_ir_locations_init(m) < 0 ||
+      nc_py_ir_regions_init(m, &OperationType, &ValueType) < 0)
+    return NULL;
   return m;
 }

@@ -38,7 +38,7 @@ nc_context *nc_py_keeper_context(PyObject *keeper);
  * the keeper is a pass view. */
 PyObject *nc_py_keeper_context_object(PyObject *keeper);
 
-/* --- ir_types.c: Type, Attribute, Location ------------------------------- */
+/* --- ir_types.c: Type, Attribute; ir_locations.c: Location ----------------- */
 
 /** A Type object for `t` (NULL: None). */
 PyObject *nc_py_type_wrap(PyObject *keeper, nc_type *t);
@@ -61,8 +61,10 @@ nc_attr *nc_py_attr_from(PyObject *o, nc_context *ctx, PyObject *context, bool t
 bool nc_py_location_from(PyObject *o, nc_context *ctx, nc_location *loc);
 /** The innermost `with Location(...)` of this thread (borrowed), or NULL. */
 PyObject *nc_py_location_current(void);
-/** Readies Type, Attribute and Location and adds them to the module. */
+/** Readies Type and Attribute and adds them to the module. */
 int nc_py_ir_types_init(PyObject *module);
+/** Readies Location and adds it to the module. */
+int nc_py_ir_locations_init(PyObject *module);
 
 /* --- ir_regions.c: Region, Block, attribute maps, uses, builders ----------- */
 
