@@ -8,11 +8,13 @@ described twice: `nc.dialects.graph.ConvOp`, `nc.dialects.arith.AddiOp`, ...
         z = graph.ReluOp(y).result
 
 Each class's docstring is the op's summary and description; operands are
-Values, attributes keyword arguments (nc.ir.Attribute objects, IR text, or
-Python int, float, str, bool and lists of ints), `before` the op to insert
+Values, attributes keyword arguments (nc.ir.Attribute objects, Types for
+type attributes, IR text, or Python int, float, str, bool and lists of ints), `before` the op to insert
 in front of, or `ip` an nc.ir.InsertionPoint, or neither inside
 `with InsertionPoint(...)`; `loc` an nc.ir.Location (or `with Location`);
-`result_types` (Types or type text) optional when the op infers them.
+`result_types` (Types or type text) optional when the op infers them. An
+op with regions gets them empty (fill them with Region.append_block) and is
+verified with its module.
 """
 import sys
 import types
@@ -57,8 +59,8 @@ class OpView:
     OPERATION_NAME = None
 
     def __init__(self, *operands, before=None, result_types=None, ip=None, loc=None, **attributes):
-        from .ir import Attribute, InsertionPoint
-        attrs = {k: v if isinstance(v, Attribute) else attribute_text(v) for k, v in attributes.items()}
+        from .ir import Attribute, InsertionPoint, Type
+        attrs = {k: v if isinstance(v, (Attribute, Type)) else attribute_text(v) for k, v in attributes.items()}
         if before is not None:
             ip = InsertionPoint(before)
         elif ip is None:

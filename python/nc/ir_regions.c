@@ -86,6 +86,55 @@ static PyObject *Region_iter(NestedObject *o) {
   return it;
 }
 
+/* Region.append_block(arg_types=(), arg_locations=None): a new block at the end. */
+static PyObject *Region_append_block(NestedObject *o, PyObject *args, PyObject *kw) {
+  static char *kwlist[] = {"arg_types", "arg_locations", NULL};
+  PyObject *types_obj = NULL, *locs_obj = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|OO", kwlist, &types_obj, &locs_obj)) return NULL;
+  nc_region *r = nested_get(o);
+  if (!r) return NULL;
+  nc_op *owner = nc_py_operation_get(o->op);
+  nc_context *ctx = nc_op_get_context(owner);
+  PyObject *cobj = nc_py_keeper_context_object(nc_py_op_keeper(o->op));
+  PyObject *empty = types_obj ? NULL : PyTuple_New(0);
+  PyObject *types = types_obj || empty ? PySequence_Fast(types_obj ? types_obj : empty,
+                                                         "append_block: arg_types must be a sequence of Types")
+                                       : NULL;
+  Py_XDECREF(empty);
+  PyObject *locs = types && locs_obj != Py_None ? PySequence_Fast(locs_obj, "append_block: arg_locations must be "
+                                                                  "a sequence of Locations") : NULL;
+  nc_block *b = NULL;
+  if (!types || (locs_obj != Py_None && !locs)) goto done;
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(types);
+  if (locs && PySequence_Fast_GET_SIZE(locs) != n) {
+    PyErr_SetString(PyExc_ValueError, "append_block: as many arg_locations as arg_types");
+    goto done;
+  }
+  b = nc_block_create(ctx);
+  for (Py_ssize_t i = 0; i < n; i++) {
+    nc_type *t = nc_py_type_from(PySequence_Fast_GET_ITEM(types, i), ctx, cobj);
+    nc_location loc = nc_op_get_loc(owner);
+    if (!t || (locs && !nc_py_location_from(PySequence_Fast_GET_ITEM(locs, i), ctx, &loc))) {
+      nc_block_destroy(b);
+      b = NULL;
+      goto done;
+    }
+    nc_block_add_arg(b, t, loc);
+  }
+  nc_region_append_block(r, b);
+done:
+  Py_XDECREF(types);
+  Py_XDECREF(locs);
+  return b ? wrap_nested(&BlockType, o->op, b) : NULL;
+}
+
+static PyMethodDef Region_methods[] = {
+  {"append_block", (PyCFunction)(void (*)(void))Region_append_block, METH_VARARGS | METH_KEYWORDS,
+   "append_block($self, arg_types=(), arg_locations=None)\n--\n\nAppends a new block with arguments of these "
+   "Types (or type text) at these Locations (default: the op's); returns it."},
+  {NULL, NULL, 0, NULL},
+};
+
 static PyGetSetDef Region_getset[] = {
   {"blocks", (getter)Region_blocks, NULL, "The blocks, in order (a list; iterating the region gives the same).",
    NULL},
@@ -103,6 +152,7 @@ static PyTypeObject RegionType = {
   .tp_hash = (hashfunc)Nested_hash,
   .tp_richcompare = Nested_richcompare,
   .tp_iter = (getiterfunc)Region_iter,
+  .tp_methods = Region_methods,
   .tp_getset = Region_getset,
 };
 
@@ -476,7 +526,9 @@ static PyGetSetDef Value_getset[] = {
  * the end (None). Attributes are Attributes or IR text; result types Types or
  * text, inferred by the op definition when None; the location is the given
  * one, else the innermost `with Location`, else `before`'s or the block
- * owner's. The new op is verified before it is inserted. */
+ * owner's. The new op is verified where it was inserted (and erased again
+ * if it fails), unless it has regions: they are created empty, for the
+ * caller to fill (Region.append_block) and verify. */
 static PyObject *build_op(PyObject *self, PyObject *args, PyObject *kw) {
   (void)self;
   static char *kwlist[] = {"name", "operands", "block", "before", "attributes", "result_types", "location", NULL};
@@ -558,29 +610,31 @@ static PyObject *build_op(PyObject *self, PyObject *args, PyObject *kw) {
     Py_DECREF(rs);
     if (PyErr_Occurred()) goto done;
   } else {
-    if (!def->infer_types) {
+    if (!def->infer_types && def->n_results) {
       PyErr_Format(PyExc_ValueError, "build: '%s' cannot infer its result types: pass result_types", name);
       goto done;
     }
     n_results = def->n_results;
     types = PyMem_Calloc(n_results + 1, sizeof *types);
     if (!types) { PyErr_NoMemory(); goto done; }
-    if (!def->infer_types(ctx, loc, (size_t)n, otypes, props, n_results, types)) {
+    if (n_results && !def->infer_types(ctx, loc, (size_t)n, otypes, props, n_results, types)) {
       nc_py_raise_diagnostics(cobj, "result type inference failed");
       goto done;
     }
   }
   nc_op *op = nc_op_create(&(nc_op_state){.ctx = ctx, .name = name, .loc = loc, .n_operands = (size_t)n,
                                           .operands = vals, .n_results = n_results, .result_types = types,
-                                          .n_attrs = n_attrs, .attrs = named});
+                                          .n_attrs = n_attrs, .attrs = named, .n_regions = def->n_regions});
   if (!op) { nc_py_raise_diagnostics(cobj, "cannot create op"); goto done; }
-  if (!nc_op_verify(op)) {
-    nc_op_destroy(op);
+  if (before) nc_op_insert_before(op, before);
+  else nc_block_append_op(block, op);
+  /* verified in place (parent constraints, dominance); ops with regions once their body is built */
+  if (!def->n_regions && !nc_op_verify(op)) {
+    nc_op_erase(op);
     nc_py_raise_diagnostics(cobj, "the new op does not verify");
     goto done;
   }
-  if (before) nc_op_insert_before(op, before);
-  else nc_block_append_op(block, op);
+  nc_py_clear_diagnostics(cobj);
   result = nc_py_operation_wrap_like(bo->op, op);
 done:
   PyMem_Free(vals);
@@ -596,7 +650,8 @@ static PyMethodDef module_methods[] = {
    "build_op(name, operands, block, before=None, attributes=None, result_types=None, location=None)\n--\n\n"
    "Creates op `name` in `block`, before `before` or at the end; attributes map names to Attributes or IR "
    "text, result types (Types or text) are inferred when None; the location defaults to the innermost "
-   "`with Location`. Raises nc.DiagnosticError if the op does not verify."},
+   "`with Location`. Raises nc.DiagnosticError if the op does not verify (ops with regions get them empty, "
+   "verified once their body is built)."},
   {NULL, NULL, 0, NULL},
 };
 

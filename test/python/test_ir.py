@@ -424,6 +424,44 @@ class BuilderTest(unittest.TestCase):
         pool = graph.MaxPoolOp(x, kernel_shape=Attribute.parse("array<i64: 1, 1>", self.ctx), before=self.ret)
         self.assertEqual(pool.operation.attributes["kernel_shape"].value, [1, 1])
 
+    def test_function_from_scratch(self):
+        from nc.dialects import func
+        import os
+        import tempfile
+        m = Module.parse("", self.ctx)
+        ftype = Type.parse("(tensor<4xf32>) -> tensor<4xf32>", self.ctx)
+        with InsertionPoint(m.body), Location.file("build.py", 1, 1, self.ctx):
+            f = func.FuncOp(sym_name="relu4", function_type=ftype)  # a Type as a type attribute
+            (region,) = f.operation.regions
+            self.assertEqual(region.blocks, [])  # regions come empty
+            entry = region.append_block(ftype.inputs, [Location.name("x", self.ctx)])
+            with InsertionPoint(entry):
+                r = self.graph.ReluOp(entry.arguments[0])
+                func.ReturnOp(r.result)  # no results: nothing to infer
+        self.assertTrue(m.verify())
+        self.assertEqual(f.operation.attributes["function_type"].value, ftype)
+        self.assertEqual(str(entry.arguments[0].type), "tensor<4xf32>")
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "f.mlir")
+            with open(path, "w") as out:
+                out.write(str(m))
+            (y,) = nc.run(path, [np.array([-1, 2, -3, 4], np.float32)])
+        self.assertEqual(y.tolist(), [0, 2, 0, 4])
+        # a terminator that needs its parent verifies where it is inserted, not detached
+        with self.assertRaises(nc.DiagnosticError):
+            with InsertionPoint(m.body):
+                func.ReturnOp()
+        self.assertEqual([op.name for op in m.body], ["func.func"])
+        with self.assertRaises(TypeError):
+            region.append_block([3])
+        with self.assertRaises(ValueError):
+            region.append_block(["f32"], [])
+        with self.assertRaises(ValueError):
+            region.append_block([Type.parse("f32", Context())])
+        with self.assertRaises(TypeError):
+            region.append_block(["f32"], ["here"])
+        self.assertEqual(len(region.blocks), 1)  # nothing added by the failures
+
     def test_operation_create_takes_objects(self):
         c = Operation.create("arith.constant", [], self.ret, {"value": Attribute.parse("5 : i32", self.ctx)},
                              [Type.parse("i32", self.ctx)])
