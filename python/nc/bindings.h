@@ -24,43 +24,43 @@ bool nc_py_is_op(PyObject *o);
 /** The op at the root of the IR an Operation handle points into (the
  * module, or a Python pass's anchor): two handles with the same root may
  * be combined. */
-nc_op *nc_py_op_root(PyObject *op);
+NC_KEEP nc_op *nc_py_op_root(PyObject *op);
 /** The keeper (borrowed) of the context of an Operation handle's IR. */
-PyObject *nc_py_op_keeper(PyObject *op);
+NC_KEEP PyObject *nc_py_op_keeper(PyObject *op);
 /** True if `o` is a Value object. */
 bool nc_py_is_value(PyObject *o);
 /** The Operation handle (borrowed) a Value object was reached from. */
-PyObject *nc_py_value_op(PyObject *value);
+NC_KEEP PyObject *nc_py_value_op(PyObject *value);
 /** The nc_context behind a keeper; NULL with RuntimeError set if the
  * keeper (a finished pass's view) no longer has one. */
-nc_context *nc_py_keeper_context(PyObject *keeper);
+NC_KEEP nc_context *nc_py_keeper_context(PyObject *keeper);
 /** The Context object of a keeper (borrowed), or NULL (no error set) when
  * the keeper is a pass view. */
-PyObject *nc_py_keeper_context_object(PyObject *keeper);
+NC_KEEP PyObject *nc_py_keeper_context_object(PyObject *keeper);
 
 /* --- ir_types.c: Type, Attribute; ir_locations.c: Location ----------------- */
 
 /** A Type object for `t` (NULL: None). */
-PyObject *nc_py_type_wrap(PyObject *keeper, nc_type *t);
+NC_GIVE PyObject *nc_py_type_wrap(PyObject *keeper, nc_type *t);
 /** An Attribute object for `a` (NULL: None). */
-PyObject *nc_py_attr_wrap(PyObject *keeper, nc_attr *a);
+NC_GIVE PyObject *nc_py_attr_wrap(PyObject *keeper, nc_attr *a);
 /** A Location object. */
-PyObject *nc_py_location_wrap(PyObject *keeper, nc_location loc);
+NC_GIVE PyObject *nc_py_location_wrap(PyObject *keeper, nc_location loc);
 /** The type of a Type object, or the type that IR text (str) parses to, in
  * `ctx`; NULL with an exception set (wrong Python type, another context,
  * bad text: DiagnosticError through `context`, which may be NULL). */
-nc_type *nc_py_type_from(PyObject *o, nc_context *ctx, PyObject *context);
+NC_KEEP nc_type *nc_py_type_from(PyObject *o, nc_context *ctx, PyObject *context);
 /** True if `o` is an Attribute object. */
 bool nc_py_is_attr(PyObject *o);
 /** The attribute of an Attribute object, or one converted from a Python
  * value (bool, int, float, str, list, dict, Type), in `ctx`; NULL with an
  * exception set. With `text_is_ir`, a str is parsed as IR text instead of
  * becoming a string attribute. */
-nc_attr *nc_py_attr_from(PyObject *o, nc_context *ctx, PyObject *context, bool text_is_ir);
+NC_KEEP nc_attr *nc_py_attr_from(PyObject *o, nc_context *ctx, PyObject *context, bool text_is_ir);
 /** The location of a Location object in `ctx`; false with an exception set. */
 bool nc_py_location_from(PyObject *o, nc_context *ctx, nc_location *loc);
 /** The innermost `with Location(...)` of this thread (borrowed), or NULL. */
-PyObject *nc_py_location_current(void);
+NC_KEEP PyObject *nc_py_location_current(void);
 /** Readies Type and Attribute and adds them to the module. */
 int nc_py_ir_types_init(PyObject *module);
 /** Readies Location and adds it to the module. */
