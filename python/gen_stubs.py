@@ -1,57 +1,21 @@
 """gen_stubs.py: writes the .pyi stubs of nc.dialects (PEP 561 stub-only
 package nc-stubs, marked partial) from the same op tables the op classes are
 generated from at import time (_nc.op_defs), so editors and type checkers see
-`nc.dialects.graph.ConvOp` with its attributes and docstring; and nc/ir.pyi
-from the classes of nc.ir themselves (their members, docstrings and text
-signatures), with the return types below. Run by the build: gen_stubs.py
-OUT_DIR, with the built nc package on PYTHONPATH."""
-import inspect
+`nc.dialects.graph.ConvOp` with its attributes and docstring (nc.ir's stub:
+gen_ir_stubs.py). Run by the build: gen_stubs.py OUT_DIR, with the built nc
+package on PYTHONPATH."""
 import keyword
 import os
 import sys
-import types
 
-from nc import _nc, dialects, ir
+from nc import _nc, dialects
 
-# Return types of nc.ir members (the C extension does not declare them);
-# members not listed return Any.
-IR_RETURNS = {
-    "Module.operations": "list[Operation]", "Module.body": "Block", "Module.operation": "Operation", "Module.context": "Context",
-    "Operation.name": "str", "Operation.operands": "list[Value]", "Operation.results": "list[Value]",
-    "Operation.arguments": "list[Value]", "Operation.parent": "Optional[Operation]",
-    "Operation.regions": "list[Region]", "Operation.block": "Optional[Block]", "Operation.location": "Location",
-    "Operation.attributes": "OpAttributeMap", "Operation.context": "Optional[Context]",
-    "Operation.num_operands": "int", "Operation.num_results": "int", "Operation.move_before": "None",
-    "Operation.move_after": "None", "Operation.erase": "None", "Operation.create": "Operation",
-    "Value.type": "Type", "Value.num_uses": "int", "Value.uses": "list[tuple[Operation, int]]",
-    "Value.owner": "Union[Operation, Block]", "Value.is_block_argument": "bool", "Value.index": "int",
-    "Region.blocks": "list[Block]", "Region.owner": "Operation", "Region.append_block": "Block", "Region.__iter__": "Iterator[Block]",
-    "Block.operations": "list[Operation]", "Block.arguments": "list[Value]", "Block.owner": "Operation",
-    "Block.region": "Region", "Block.__iter__": "Iterator[Operation]", "Block.add_argument": "Value",
-    "Block.append": "None",
-    "Type.parse": "Type", "Type.tensor": "Type", "Type.integer": "Type", "Type.kind": "str",
-    "Type.context": "Optional[Context]", "Type.is_integer": "bool", "Type.is_float": "bool",
-    "Type.is_shaped": "bool", "Type.width": "int", "Type.signedness": "str", "Type.rank": "int",
-    "Type.shape": "tuple[Optional[int], ...]", "Type.has_static_shape": "bool",
-    "Type.num_elements": "Optional[int]", "Type.element_type": "Type", "Type.inputs": "tuple[Type, ...]",
-    "Type.results": "tuple[Type, ...]", "Type.types": "tuple[Type, ...]", "Type.dialect": "Optional[str]",
-    "Attribute.parse": "Attribute", "Attribute.get": "Attribute", "Attribute.kind": "str",
-    "Attribute.type": "Optional[Type]", "Attribute.context": "Optional[Context]",
-    "Location.unknown": "Location", "Location.file": "Location", "Location.name": "Location",
-    "Location.current": "Optional[Location]", "Location.filename": "Optional[str]",
-    "Location.line": "Optional[int]", "Location.col": "Optional[int]", "Location.is_unknown": "bool",
-    "Location.attribute": "Attribute", "Location.context": "Optional[Context]", "Location.__enter__": "Location",
-    "InsertionPoint.current": "InsertionPoint", "InsertionPoint.at_block_begin": "InsertionPoint",
-    "InsertionPoint.at_block_terminator": "InsertionPoint", "InsertionPoint.build": "Operation",
-    "InsertionPoint.insert": "None", "InsertionPoint.__enter__": "InsertionPoint",
-    "OpAttributeMap.__getitem__": "Attribute",
-}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gen_ir_stubs  # noqa: E402
+
 # OpView's keyword parameters (python/nc/dialects.py)
 OPVIEW_KEYWORDS = ["before: Optional[Operation] = None", "result_types: Optional[Sequence[Union[Type, str]]] = None",
                    "ip: Optional[InsertionPoint] = None", "loc: Optional[Location] = None"]
-IR_SETTABLE = {"Operation.location"}
-IR_DUNDERS = {"__init__", "__enter__", "__exit__", "__iter__", "__len__", "__getitem__", "__setitem__",
-              "__delitem__", "__contains__"}
 
 
 def _literal(text):
@@ -76,62 +40,6 @@ def stub_text(dialect, defs):
     return "\n".join(out)
 
 
-def _params(fn, first):
-    """The parameter list of `fn` from its signature (text signature for C
-    functions), `first` (self/cls) first; any parameters if it has none."""
-    try:
-        sig = inspect.signature(fn)
-    except (ValueError, TypeError):
-        return "%s, *args: Any, **kwargs: Any" % first
-    params = list(sig.parameters.values())
-    if params and params[0].name in ("self", "cls", "type", "$self", "$type"):
-        params = params[1:]
-    out = [first]
-    for p in params:
-        text = ("*" if p.kind == p.VAR_POSITIONAL else "**" if p.kind == p.VAR_KEYWORD else "") + p.name + ": Any"
-        if p.default is not p.empty:
-            text += " = ..."
-        out.append(text)
-    return ", ".join(out)
-
-
-def ir_stub_text():
-    """nc/ir.pyi: every public member of every class nc.ir exports."""
-    out = ['"""nc.ir (generated by python/gen_stubs.py)."""',
-           "from collections.abc import MutableMapping",
-           "from typing import Any, Iterator, Optional, Union", ""]
-    for name in ir.__all__:
-        cls = getattr(ir, name)
-        base = "(MutableMapping[str, Attribute])" if issubclass(cls, ir.MutableMapping) else ""
-        out += ["class %s%s:" % (name, base), "    " + _literal(inspect.cleandoc(cls.__doc__ or name))]
-        for attr, member in sorted(vars(cls).items()):
-            if attr.startswith("_") and attr not in IR_DUNDERS:
-                continue
-            ret = IR_RETURNS.get("%s.%s" % (name, attr), "Any")
-            doc = getattr(member, "__doc__", None)
-            if isinstance(member, (property, types.GetSetDescriptorType)):
-                out += ["    @property", "    def %s(self) -> %s:" % (attr, ret)]
-                out += ["        " + _literal(doc), "        ..."] if doc else ["        ..."]
-                if "%s.%s" % (name, attr) in IR_SETTABLE:
-                    out += ["    @%s.setter" % attr, "    def %s(self, value: %s) -> None: ..." % (attr, ret)]
-                continue
-            if isinstance(member, (classmethod, types.ClassMethodDescriptorType)):
-                out += ["    @classmethod", "    def %s(%s) -> %s:" % (attr, _params(getattr(cls, attr), "cls"), ret)]
-            elif isinstance(member, staticmethod):
-                out += ["    @staticmethod", "    def %s(%s) -> %s:" % (attr, _params(getattr(cls, attr), "")
-                                                                 .lstrip(", "), ret)]
-            elif callable(member):
-                out.append("    def %s(%s) -> %s:" % (attr, _params(member, "self"), ret))
-            else:
-                continue
-            doc = inspect.getdoc(getattr(cls, attr))
-            out[-1] += "" if doc and not attr.startswith("__") else " ..."
-            if doc and not attr.startswith("__"):
-                out += ["        " + _literal(doc), "        ..."]
-        out.append("")
-    return "\n".join(out)
-
-
 def main(out_dir):
     by_dialect = {}
     for d in _nc.op_defs(_nc.Context()):
@@ -141,7 +49,7 @@ def main(out_dir):
     with open(os.path.join(out_dir, "nc-stubs", "py.typed"), "w") as f:
         f.write("partial\n")
     with open(os.path.join(out_dir, "nc-stubs", "ir.pyi"), "w") as f:
-        f.write(ir_stub_text())
+        f.write(gen_ir_stubs.ir_stub_text())
     with open(os.path.join(out_dir, "nc-stubs", "__init__.pyi"), "w") as f:
         f.write("from typing import Any\ndef __getattr__(name: str) -> Any: ...\n")
     init = ['"""nc.dialects: op classes generated from nc\'s op tables."""',
