@@ -420,7 +420,19 @@ static PyObject *op_move(PyObject *o, PyObject *anchor_obj, bool before) {
 static PyObject *Op_move_before(PyObject *o, PyObject *anchor) { return op_move(o, anchor, true); }
 static PyObject *Op_move_after(PyObject *o, PyObject *anchor) { return op_move(o, anchor, false); }
 
+static PyObject *Op_verify(PyObject *o, PyObject *unused) {
+  (void)unused;
+  nc_op *op = nc_py_operation_get(o);
+  if (!op) return NULL;
+  PyObject *cobj = nc_py_keeper_context_object(nc_py_op_keeper(o));
+  if (!nc_op_verify(op)) return nc_py_raise_diagnostics(cobj, "verification failed");
+  nc_py_clear_diagnostics(cobj);
+  Py_RETURN_TRUE;
+}
+
 static PyMethodDef Op_methods[] = {
+  {"verify", (PyCFunction)Op_verify, METH_NOARGS,
+   "verify($self)\n--\n\nVerifies the op and the ops nested in it; True, or raises nc.DiagnosticError."},
   {"move_before", (PyCFunction)Op_move_before, METH_O,
    "move_before($self, other)\n--\n\nMoves the op in front of `other` (any block of the same module)."},
   {"move_after", (PyCFunction)Op_move_after, METH_O,

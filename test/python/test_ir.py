@@ -330,6 +330,13 @@ class StructureTest(unittest.TestCase):
         InsertionPoint.at_block_begin(entry).insert(c)
         self.assertEqual(entry.operations[0], c)
         self.assertTrue(self.m.verify())
+        self.assertTrue(self.func.verify())
+        c.move_before(ret)
+        muli.move_before(addi)  # uses addi's result before its definition
+        with self.assertRaisesRegex(nc.DiagnosticError, "does not dominate"):
+            self.func.verify()
+        muli.move_after(addi)
+        self.assertTrue(addi.verify())
         with self.assertRaises(ValueError):
             self.func.move_before(addi)  # into itself
         with self.assertRaises(ValueError):
@@ -352,7 +359,8 @@ class StructureTest(unittest.TestCase):
         loc = addi.location
         attrs = addi.attributes
         self.m.destroy()
-        for fn in (lambda: entry.operations, lambda: self.m.body, lambda: region.blocks, lambda: entry.arguments, lambda: addi.regions,
+        for fn in (lambda: entry.operations, lambda: self.m.body, lambda: region.blocks, lambda: entry.arguments,
+                   lambda: addi.regions, lambda: addi.verify(),
                    lambda: addi.location, lambda: value.uses, lambda: value.owner, lambda: attrs["x"],
                    lambda: list(attrs), lambda: hash(addi), lambda: addi == addi, lambda: entry == entry,
                    lambda: addi.move_before(addi), lambda: InsertionPoint(entry).build("arith.constant", []),
