@@ -88,6 +88,46 @@ static PyObject *Location_name(PyTypeObject *cls, PyObject *args, PyObject *kw) 
   return nc_py_location_wrap(context, nc_location_from_attr(a));
 }
 
+static PyObject *Location_callsite(PyTypeObject *cls, PyObject *args, PyObject *kw) {
+  (void)cls;
+  static char *kwlist[] = {"callee", "caller", NULL};
+  PyObject *callee, *caller;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O!", kwlist, &LocationType, &callee, &LocationType, &caller))
+    return NULL;
+  PyObject *keeper = ((LocationObject *)callee)->keeper;
+  nc_context *ctx = nc_py_keeper_context(keeper);
+  nc_location a, b;
+  if (!ctx || !nc_py_location_from(callee, ctx, &a) || !nc_py_location_from(caller, ctx, &b)) return NULL;
+  nc_attr *loc = nc_loc_callsite(ctx, nc_location_get_attr(ctx, a), nc_location_get_attr(ctx, b));
+  return nc_py_location_wrap(keeper, nc_location_from_attr(loc));
+}
+
+static PyObject *Location_fused(PyTypeObject *cls, PyObject *args, PyObject *kw) {
+  (void)cls;
+  static char *kwlist[] = {"locations", "context", "metadata", NULL};
+  PyObject *locs_obj, *context, *meta_obj = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|O", kwlist, &locs_obj, &context, &meta_obj)) return NULL;
+  nc_context *ctx = nc_py_context_get(context);
+  if (!ctx) return NULL;
+  nc_attr *meta = meta_obj == Py_None ? NULL : nc_py_attr_from(meta_obj, ctx, context, false);
+  if (meta_obj != Py_None && !meta) return NULL;
+  PyObject *seq = PySequence_Fast(locs_obj, "fused: locations must be a sequence of Locations");
+  if (!seq) return NULL;
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(seq), i = 0;
+  nc_attr **attrs = PyMem_Calloc((size_t)n + 1, sizeof *attrs);
+  PyObject *r = NULL;
+  if (!attrs) PyErr_NoMemory();
+  for (; attrs && i < n; i++) {
+    nc_location l;
+    if (!nc_py_location_from(PySequence_Fast_GET_ITEM(seq, i), ctx, &l)) break;
+    attrs[i] = nc_location_get_attr(ctx, l);
+  }
+  if (attrs && i == n) r = nc_py_location_wrap(context, nc_location_from_attr(nc_loc_fused(ctx, (size_t)n, attrs, meta)));
+  PyMem_Free(attrs);
+  Py_DECREF(seq);
+  return r;
+}
+
 static nc_context *location_context(LocationObject *o) { return nc_py_keeper_context(o->keeper); }
 
 static PyObject *Location_str(LocationObject *o) {
@@ -205,6 +245,11 @@ static PyMethodDef Location_methods[] = {
    "file($type, filename, line, col, context)\n--\n\nloc(\"filename\":line:col)."},
   {"name", (PyCFunction)(void (*)(void))Location_name, METH_VARARGS | METH_KEYWORDS | METH_CLASS,
    "name($type, name, context, child=None)\n--\n\nloc(\"name\"(child))."},
+  {"callsite", (PyCFunction)(void (*)(void))Location_callsite, METH_VARARGS | METH_KEYWORDS | METH_CLASS,
+   "callsite($type, callee, caller)\n--\n\nloc(callsite(callee at caller))."},
+  {"fused", (PyCFunction)(void (*)(void))Location_fused, METH_VARARGS | METH_KEYWORDS | METH_CLASS,
+   "fused($type, locations, context, metadata=None)\n--\n\nloc(fused<metadata>[locations]) (canonical as in MLIR: "
+   "unknown ones dropped, a single one gives itself)."},
   {"current", (PyCFunction)Location_current, METH_NOARGS | METH_CLASS,
    "current($type)\n--\n\nThe location of the innermost `with location:` block of this thread, or None."},
   {"__enter__", (PyCFunction)Location_enter, METH_NOARGS,

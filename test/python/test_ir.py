@@ -222,6 +222,13 @@ class LocationTest(unittest.TestCase):
         self.assertEqual(str(addi.location), 'loc("conv1"("f.mlir":2:8))')
         self.assertEqual(addi.location.line, 2)
         self.assertIn('loc("conv1"', m.print(debuginfo=True))
+        a, b = Location.file("a.py", 1, 2, self.ctx), Location.file("b.py", 3, 4, self.ctx)
+        call = Location.callsite(a, b)
+        self.assertEqual(str(call), 'loc(callsite("a.py":1:2 at "b.py":3:4))')
+        self.assertEqual((call.filename, call.line), ("a.py", 1))
+        fused = Location.fused([a, b, Location.unknown(self.ctx)], self.ctx, metadata="conv")
+        self.assertEqual(str(fused), 'loc(fused<"conv">["a.py":1:2, "b.py":3:4])')
+        self.assertEqual(Location.fused([a], self.ctx), a)  # canonical: a single one gives itself
         u = Location.unknown(self.ctx)
         self.assertTrue(u.is_unknown)
         self.assertIsNone(u.filename)
@@ -239,6 +246,16 @@ class LocationTest(unittest.TestCase):
             Location.file("f", "1", 0, self.ctx)
         with self.assertRaises(TypeError):
             Location.unknown(42)
+        with self.assertRaises(TypeError):
+            Location.callsite(Location.unknown(self.ctx), "here")
+        with self.assertRaises(ValueError):
+            Location.callsite(Location.unknown(self.ctx), Location.unknown(Context()))
+        with self.assertRaises(ValueError):
+            Location.fused([Location.unknown(Context())], self.ctx)
+        with self.assertRaises(TypeError):
+            Location.fused([1], self.ctx)
+        with self.assertRaises(TypeError):
+            Location.fused([], self.ctx, metadata=object())
         with self.assertRaises(RuntimeError):
             with Location.unknown(self.ctx):
                 Location.unknown(self.ctx).__exit__(None, None, None)
