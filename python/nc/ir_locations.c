@@ -122,7 +122,8 @@ static PyObject *Location_fused(PyTypeObject *cls, PyObject *args, PyObject *kw)
     if (!nc_py_location_from(PySequence_Fast_GET_ITEM(seq, i), ctx, &l)) break;
     attrs[i] = nc_location_get_attr(ctx, l);
   }
-  if (attrs && i == n) r = nc_py_location_wrap(context, nc_location_from_attr(nc_loc_fused(ctx, (size_t)n, attrs, meta)));
+  if (attrs && i == n)
+    r = nc_py_location_wrap(context, nc_location_from_attr(nc_loc_fused(ctx, (size_t)n, attrs, meta)));
   PyMem_Free(attrs);
   Py_DECREF(seq);
   return r;
