@@ -25,7 +25,7 @@ IR_RETURNS = {
     "Operation.move_after": "None", "Operation.erase": "None", "Operation.verify": "bool",
     "Operation.create": "Operation",
     "Value.type": "Type", "Value.num_uses": "int", "Value.uses": "list[tuple[Operation, int]]",
-    "Value.owner": "Union[Operation, Block]", "Value.is_block_argument": "bool", "Value.index": "int",
+    "Value.owner": "Union[Operation, Block]", "Value.is_block_argument": "bool", "Value.index": "int", "Value.set_type": "None",
     "Region.blocks": "list[Block]", "Region.owner": "Operation", "Region.append_block": "Block",
     "Region.__iter__": "Iterator[Block]",
     "Block.operations": "list[Operation]", "Block.arguments": "list[Value]", "Block.owner": "Operation",

@@ -523,6 +523,23 @@ static PyObject *Value_index(PyObject *o, void *unused) {
   return v ? PyLong_FromUnsignedLong(nc_value_get_index(v)) : NULL;
 }
 
+static PyObject *Value_set_type(PyObject *o, PyObject *type) {
+  nc_value *v = nc_py_value_get(o);
+  if (!v) return NULL;
+  nc_op *op = nc_py_operation_get(nc_py_value_op(o));
+  PyObject *cobj = nc_py_keeper_context_object(nc_py_op_keeper(nc_py_value_op(o)));
+  nc_type *t = op ? nc_py_type_from(type, nc_op_get_context(op), cobj) : NULL;
+  if (!t) return NULL;
+  nc_value_set_type(v, t);
+  Py_RETURN_NONE;
+}
+
+static PyMethodDef Value_methods[] = {
+  {"set_type", (PyCFunction)Value_set_type, METH_O,
+   "set_type($self, type)\n--\n\nChanges the value's type (a Type or type text); verify() after rewriting."},
+  {NULL, NULL, 0, NULL},
+};
+
 static PyGetSetDef Value_getset[] = {
   {"uses", (getter)Value_uses, NULL, "The uses, as (Operation, operand index) pairs.", NULL},
   {"owner", (getter)Value_owner, NULL, "The defining Operation of a result, the Block of a block argument.", NULL},
@@ -700,7 +717,7 @@ int nc_py_ir_regions_init(PyObject *module, PyTypeObject *operation, PyTypeObjec
   int err = !module_type || !PyType_Check(module_type) ||
             extend_type((PyTypeObject *)module_type, Module_getset, NULL) < 0;
   Py_XDECREF(module_type);
-  if (err || extend_type(operation, Op_getset, Op_methods) < 0 || extend_type(value, Value_getset, NULL) < 0)
+  if (err || extend_type(operation, Op_getset, Op_methods) < 0 || extend_type(value, Value_getset, Value_methods) < 0)
     return -1;
   return PyModule_AddFunctions(module, module_methods);
 }

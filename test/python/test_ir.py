@@ -297,6 +297,16 @@ class StructureTest(unittest.TestCase):
         self.assertTrue(all(op == muli for op, _ in s.uses))
         self.assertEqual(muli.results[0].uses, [(ret, 0)])
         self.assertEqual(ret.results, [])
+        s.set_type(Type.parse("i64", self.ctx))  # the uses no longer match: verify says so
+        self.assertEqual(addi.results[0].type, "i64")
+        with self.assertRaises(nc.DiagnosticError):
+            self.m.verify()
+        s.set_type("i32")
+        self.assertTrue(self.m.verify())
+        with self.assertRaises(ValueError):
+            s.set_type(Type.parse("i32", Context()))
+        with self.assertRaises(TypeError):
+            s.set_type(32)
         self.assertEqual(hash(s), hash(muli.operands[0]))
         self.assertEqual({addi: 1}[self.m.operations[2]], 1)
 
