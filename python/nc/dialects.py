@@ -9,7 +9,8 @@ described twice: `nc.dialects.graph.ConvOp`, `nc.dialects.arith.AddiOp`, ...
 
 Each class's docstring is the op's summary and description; operands are
 Values, attributes keyword arguments (nc.ir.Attribute objects, Types for
-type attributes, IR text, or Python int, float, str, bool and lists of ints), `before` the op to insert
+type attributes, NumPy arrays for dense<...>, IR text, or Python int,
+float, str, bool and lists of ints), `before` the op to insert
 in front of, or `ip` an nc.ir.InsertionPoint, or neither inside
 `with InsertionPoint(...)`; `loc` an nc.ir.Location (or `with Location`);
 `result_types` (Types or type text) optional when the op infers them. An
@@ -60,7 +61,8 @@ class OpView:
 
     def __init__(self, *operands, before=None, result_types=None, ip=None, loc=None, **attributes):
         from .ir import Attribute, InsertionPoint, Type
-        attrs = {k: v if isinstance(v, (Attribute, Type)) else attribute_text(v) for k, v in attributes.items()}
+        attrs = {k: v if isinstance(v, (Attribute, Type)) or hasattr(v, "__array_interface__") else attribute_text(v)
+                 for k, v in attributes.items()}
         if before is not None:
             ip = InsertionPoint(before)
         elif ip is None:

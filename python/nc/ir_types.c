@@ -466,6 +466,43 @@ done:
   return r;
 }
 
+/* dense<...> from a NumPy array (its bytes, in the matching element type). */
+static nc_attr *attr_from_array(PyObject *o, nc_context *ctx) {
+  PyObject *np = PyImport_ImportModule("numpy");
+  PyObject *asarray = np ? PyObject_GetAttrString(np, "asarray") : NULL;
+  PyObject *pos = asarray ? PyTuple_Pack(1, o) : NULL, *kw = pos ? Py_BuildValue("{ss}", "order", "C") : NULL;
+  PyObject *arr = kw ? PyObject_Call(asarray, pos, kw) : NULL; /* ascontiguousarray makes 0-d arrays 1-d */
+  Py_XDECREF(kw);
+  Py_XDECREF(pos);
+  Py_XDECREF(asarray);
+  Py_XDECREF(np);
+  if (!arr) return NULL;
+  Py_buffer view;
+  if (PyObject_GetBuffer(arr, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) { Py_DECREF(arr); return NULL; }
+  const char *f = view.format ? view.format : "B";
+  while (*f == '@' || *f == '=' || *f == '<') f++;
+  nc_type *elt = NULL;
+  bool one = f[0] && !f[1];
+  if (one && (*f == 'f' || *f == 'd' || *f == 'e'))
+    elt = *f == 'f' ? nc_type_f32(ctx) : *f == 'd' ? nc_type_f64(ctx) : nc_type_f16(ctx);
+  else if (one && *f == '?') elt = nc_type_integer(ctx, 1, NC_SIGNLESS);
+  else if (one && strchr("bhilq", *f)) elt = nc_type_integer(ctx, 8 * (unsigned)view.itemsize, NC_SIGNLESS);
+  else if (one && strchr("BHILQ", *f)) elt = nc_type_integer(ctx, 8 * (unsigned)view.itemsize, NC_UNSIGNED);
+  nc_attr *a = NULL;
+  if (!elt) PyErr_Format(PyExc_TypeError, "no nc element type for NumPy arrays of format '%s'", view.format);
+  else if (view.ndim > NC_MAX_RANK) PyErr_SetString(PyExc_ValueError, "the array's rank is too large");
+  else {
+    int64_t shape[NC_MAX_RANK];
+    for (int i = 0; i < view.ndim; i++) shape[i] = view.shape[i];
+    nc_type *t = nc_type_tensor(ctx, (size_t)view.ndim, shape, elt, NULL);
+    a = t ? nc_attr_dense_elements(ctx, t, view.buf, (size_t)view.len) : NULL;
+    if (!a) PyErr_SetString(PyExc_ValueError, "cannot make a dense attribute of the array");
+  }
+  PyBuffer_Release(&view);
+  Py_DECREF(arr);
+  return a;
+}
+
 nc_attr *nc_py_attr_from(PyObject *o, nc_context *ctx, PyObject *context, bool text_is_ir) {
   if (PyObject_TypeCheck(o, &AttributeType)) {
     nc_attr *a = attr_get(o);
@@ -496,6 +533,7 @@ nc_attr *nc_py_attr_from(PyObject *o, nc_context *ctx, PyObject *context, bool t
     return a;
   }
   if (PyList_Check(o) || PyTuple_Check(o)) return attr_from_list(o, ctx, context);
+  if (!PyBytes_Check(o) && PyObject_HasAttrString(o, "__array_interface__")) return attr_from_array(o, ctx);
   if (PyDict_Check(o)) return attr_from_dict(o, ctx, context);
   PyErr_Format(PyExc_TypeError, "cannot convert %s to an attribute", Py_TYPE(o)->tp_name);
   return NULL;
@@ -582,7 +620,9 @@ static PyObject *reshaped(PyObject *flat, nc_type *t) {
     if (!d) { Py_CLEAR(shp); break; }
     PyTuple_SET_ITEM(shp, (Py_ssize_t)i, d);
   }
-  if (shp) arr = PyObject_CallMethod(flat, "reshape", "O", shp);
+  PyObject *reshape = shp ? PyObject_GetAttrString(flat, "reshape") : NULL;
+  if (reshape) arr = PyObject_CallOneArg(reshape, shp); /* one tuple argument, also for rank 0 */
+  Py_XDECREF(reshape);
   Py_XDECREF(shp);
   Py_XDECREF(flat);
   return arr;
@@ -739,7 +779,8 @@ static PyMethodDef Attribute_methods[] = {
    "'dense<1.0> : tensor<2xf32>'); raises nc.DiagnosticError."},
   {"get", (PyCFunction)(void (*)(void))Attribute_get, METH_VARARGS | METH_KEYWORDS | METH_CLASS,
    "get($type, value, context)\n--\n\nAn attribute from a Python value: bool, int (i64), float (f32), str (string), "
-   "list of ints (array<i64: ...>), other lists (arrays), dict (dictionary), Type (type attribute)."},
+   "list of ints (array<i64: ...>), other lists (arrays), dict (dictionary), Type (type attribute), NumPy "
+   "array (dense<...> : tensor<...>, a copy of its elements)."},
   {NULL, NULL, 0, NULL},
 };
 

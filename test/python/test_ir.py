@@ -177,6 +177,22 @@ class AttributeTest(unittest.TestCase):
         self.assertEqual(get({"k": 1}), self.attr("{k = 1 : i64}"))
         self.assertEqual(get(Type.parse("i8", self.ctx)), self.attr("i8"))
 
+    def test_from_numpy(self):
+        for a in (np.arange(6, dtype=np.int8).reshape(2, 3), np.array([1.5, -2], np.float32),
+                  np.array([True, False]), np.array([1, 2], np.uint16), np.float16([0.5]), np.array(3.0),
+                  np.arange(12, dtype=np.int64).reshape(3, 4)[:, 1]):  # the last one is not contiguous
+            attr = Attribute.get(a, self.ctx)
+            self.assertEqual(attr.kind, "dense_elements")
+            self.assertEqual(attr.type.shape, a.shape)
+            back = attr.value
+            self.assertEqual((back.dtype, back.shape), (a.dtype, a.shape))
+            self.assertTrue((back == a).all())
+        self.assertEqual(str(Attribute.get(np.arange(6, dtype=np.int8).reshape(2, 3), self.ctx)),
+                         "dense<[[0, 1, 2], [3, 4, 5]]> : tensor<2x3xi8>")
+        for bad in (np.array([1j]), np.array([1], ">i4"), np.array(["a"])):
+            with self.assertRaises(TypeError):
+                Attribute.get(bad, self.ctx)
+
     def test_errors(self):
         with self.assertRaises(nc.DiagnosticError):
             self.attr("array<i64: bogus")
@@ -509,6 +525,18 @@ class BuilderTest(unittest.TestCase):
             Operation.create("arith.constant", [], self.ret, {"value": 5}, ["i32"])
         with self.assertRaises(TypeError):
             Operation.create("arith.constant", [], self.ret, {"value": "5 : i32"}, [3])
+
+    def test_constant_from_numpy(self):
+        graph = self.graph
+        x = self.entry.arguments[0]
+        bias = np.random.default_rng(2).standard_normal((1, 1, 8, 8)).astype(np.float32)
+        with InsertionPoint(self.ret):
+            c = graph.ConstantOp(value=bias)
+            y = graph.AddOp(x, c.result)
+        self.ret.set_operand(0, y.result)
+        self.assertTrue(self.m.verify())
+        self.assertEqual(c.result.type, "tensor<1x1x8x8xf32>")
+        self.assertTrue((c.operation.attributes["value"].value == bias).all())
 
     def test_add_argument(self):
         arg = self.entry.add_argument(Type.parse("tensor<2xf32>", self.ctx))
