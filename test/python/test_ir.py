@@ -455,6 +455,24 @@ class BuilderTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             InsertionPoint.current()
 
+    def test_contexts_are_per_thread(self):
+        import threading
+        seen = []
+
+        def other():
+            seen.append(Location.current())
+            try:
+                InsertionPoint.current()
+            except ValueError:
+                seen.append("no insertion point")
+
+        with InsertionPoint(self.ret), Location.unknown(self.ctx):
+            t = threading.Thread(target=other)
+            t.start()
+            t.join()
+            self.assertIsNotNone(Location.current())
+        self.assertEqual(seen, [None, "no insertion point"])
+
     def test_block_begin_end_and_objects(self):
         graph = self.graph
         x = self.entry.arguments[0]
