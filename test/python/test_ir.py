@@ -634,9 +634,14 @@ class PassTest(unittest.TestCase):
 
 class LeakTest(unittest.TestCase):
     def test_no_reference_leaks(self):
+        import tracemalloc
         ctx = Context()
         base = sys.getrefcount(ctx)
-        for _ in range(50):
+        for i in range(250):
+            if i == 50:  # warmed up (caches, interned names)
+                gc.collect()
+                tracemalloc.start()
+                before = tracemalloc.take_snapshot()
             m = Module.parse(FUNC, ctx)
             for op in m.operations:
                 op.location.line
@@ -646,8 +651,19 @@ class LeakTest(unittest.TestCase):
                 [b.arguments for r in op.regions for b in r]
             Attribute.parse("dense<1> : tensor<2xi8>", ctx).value
             Type.parse("tensor<2xf32>", ctx).shape
+            Attribute.get(np.ones((2, 2), np.float32), ctx).value
+            with InsertionPoint(m.body), Location.unknown(ctx):
+                InsertionPoint.current().build("arith.constant", [], {"value": "1 : i32"}, ["i32"]).location
+            try:
+                Type.parse("tensor<", ctx)
+            except nc.DiagnosticError:
+                pass
             del m, op
         gc.collect()
+        after = tracemalloc.take_snapshot()
+        tracemalloc.stop()
+        grown = sum(s.size_diff for s in after.compare_to(before, "filename"))
+        self.assertLess(grown, 64 * 1024, "Python memory grew by %d bytes over 200 iterations" % grown)
         self.assertEqual(sys.getrefcount(ctx), base)
 
 
