@@ -68,8 +68,8 @@ int nc_py_ir_locations_init(PyObject *module);
 
 /* --- ir_regions.c: Region, Block, attribute maps, uses, builders ----------- */
 
-/** Sets slots of Operation and Value (comparison, hashing) before they are
- * readied. */
+/** Sets slots of Operation and Value (repr, comparison, hashing) before
+ * they are readied. */
 void nc_py_ir_regions_prepare(PyTypeObject *operation, PyTypeObject *value);
 /** Readies Region and Block, adds the new members of Operation, Value and
  * the module's Module type, and adds build_op to the module. */

@@ -7,6 +7,7 @@
  * the op erased or a pass run, every use raises instead of dangling. */
 #include "bindings.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct {
@@ -684,7 +685,37 @@ static PyMethodDef module_methods[] = {
   {NULL, NULL, 0, NULL},
 };
 
+/* repr: what the handle points to, in one line (str() prints the IR); a
+ * stale handle says so instead of raising, as repr serves debugging. */
+static PyObject *Op_repr(PyObject *o) {
+  nc_op *op = nc_py_operation_get(o);
+  if (!op) { /* debugging output never raises */
+    PyErr_Clear();
+    return PyUnicode_FromString("Operation(<stale handle>)");
+  }
+  nc_ident *name = nc_op_get_name(op);
+  return PyUnicode_FromFormat("Operation(%s)", nc_ident_str(name));
+}
+
+static PyObject *Value_repr(PyObject *o) {
+  nc_value *v = nc_py_value_get(o);
+  if (!v) {
+    PyErr_Clear();
+    return PyUnicode_FromString("Value(<stale handle>)");
+  }
+  char *t = nc_type_to_string(nc_value_get_type(v));
+  if (!t) return PyErr_NoMemory();
+  PyObject *r = nc_value_is_block_arg(v)
+                  ? PyUnicode_FromFormat("Value(argument #%u: %s)", nc_value_get_index(v), t)
+                  : PyUnicode_FromFormat("Value(result #%u of %s: %s)", nc_value_get_index(v),
+                                         nc_ident_str(nc_op_get_name(nc_value_get_defining_op(v))), t);
+  free(t);
+  return r;
+}
+
 void nc_py_ir_regions_prepare(PyTypeObject *operation, PyTypeObject *value) {
+  operation->tp_repr = Op_repr;
+  value->tp_repr = Value_repr;
   operation->tp_hash = Op_hash;
   operation->tp_richcompare = Op_richcompare;
   value->tp_hash = Value_hash;

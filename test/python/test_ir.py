@@ -312,6 +312,9 @@ class StructureTest(unittest.TestCase):
         self.assertEqual(sorted(i for _, i in s.uses), [0, 1])
         self.assertTrue(all(op == muli for op, _ in s.uses))
         self.assertEqual(muli.results[0].uses, [(ret, 0)])
+        self.assertEqual(repr(muli), "Operation(arith.muli)")
+        self.assertEqual(repr(s), "Value(result #0 of arith.addi: i32)")
+        self.assertEqual(repr(self.func.arguments[1]), "Value(argument #1: i32)")
         self.assertEqual(ret.results, [])
         s.set_type(Type.parse("i64", self.ctx))  # the uses no longer match: verify says so
         self.assertEqual(addi.results[0].type, "i64")
@@ -410,6 +413,7 @@ class StructureTest(unittest.TestCase):
                    lambda: value.is_block_argument):
             with self.assertRaises(RuntimeError):
                 fn()
+        self.assertEqual((repr(addi), repr(value)), ("Operation(<stale handle>)", "Value(<stale handle>)"))
         # types and locations belong to the context, which is still alive
         self.assertEqual(t, "i32")
         self.assertEqual(loc.line, 2)
