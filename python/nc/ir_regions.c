@@ -582,10 +582,11 @@ static PyObject *build_op(PyObject *self, PyObject *args, PyObject *kw) {
   nc_context *ctx = nc_op_get_context(owner);
   PyObject *cobj = nc_py_keeper_context_object(nc_py_op_keeper(bo->op));
   const nc_op_def *def = nc_context_lookup_op_def(ctx, name, strlen(name));
-  if (!def) {
+  if (!def && !nc_context_get_allow_unregistered_dialects(ctx)) {
     PyErr_Format(PyExc_ValueError, "build: unknown op '%s'", name);
     return NULL;
   }
+  size_t n_regions = def ? def->n_regions : 0; /* an unregistered op: none, and explicit result types */
   nc_location loc = before ? nc_op_get_loc(before) : nc_op_get_loc(owner);
   if (locobj == Py_None) locobj = nc_py_location_current();
   if (locobj && locobj != Py_None && !nc_py_location_from(locobj, ctx, &loc)) return NULL;
@@ -640,6 +641,10 @@ static PyObject *build_op(PyObject *self, PyObject *args, PyObject *kw) {
     Py_DECREF(rs);
     if (PyErr_Occurred()) goto done;
   } else {
+    if (!def) {
+      PyErr_Format(PyExc_ValueError, "build: '%s' is not registered: pass result_types", name);
+      goto done;
+    }
     if (!def->infer_types && def->n_results) {
       PyErr_Format(PyExc_ValueError, "build: '%s' cannot infer its result types: pass result_types", name);
       goto done;
@@ -654,12 +659,12 @@ static PyObject *build_op(PyObject *self, PyObject *args, PyObject *kw) {
   }
   nc_op *op = nc_op_create(&(nc_op_state){.ctx = ctx, .name = name, .loc = loc, .n_operands = (size_t)n,
                                           .operands = vals, .n_results = n_results, .result_types = types,
-                                          .n_attrs = n_attrs, .attrs = named, .n_regions = def->n_regions});
+                                          .n_attrs = n_attrs, .attrs = named, .n_regions = n_regions});
   if (!op) { nc_py_raise_diagnostics(cobj, "cannot create op"); goto done; }
   if (before) nc_op_insert_before(op, before);
   else nc_block_append_op(block, op);
   /* verified in place (parent constraints, dominance); ops with regions once their body is built */
-  if (!def->n_regions && !nc_op_verify(op)) {
+  if (!n_regions && !nc_op_verify(op)) {
     nc_op_erase(op);
     nc_py_raise_diagnostics(cobj, "the new op does not verify");
     goto done;

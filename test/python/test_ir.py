@@ -560,6 +560,17 @@ class BuilderTest(unittest.TestCase):
         self.assertEqual(c.result.type, "tensor<1x1x8x8xf32>")
         self.assertTrue((c.operation.attributes["value"].value == bias).all())
 
+    def test_unregistered_ops(self):
+        ctx = Context(allow_unregistered_dialects=True)
+        m = Module.parse(FUNC, ctx)
+        ret = m.operations[-1]
+        op = InsertionPoint(ret).build("mine.op", [m.operations[1].arguments[0]], {"k": "3 : i8"}, ["f32"])
+        self.assertEqual(str(op).strip(), '%2 = "mine.op"(%arg0) {k = 3 : i8} : (i32) -> f32')
+        with self.assertRaises(ValueError):  # nothing to infer types from
+            InsertionPoint(ret).build("mine.other", [])
+        with self.assertRaises(ValueError):  # not allowed in this context
+            InsertionPoint(self.ret).build("mine.op", [], None, ["f32"])
+
     def test_add_argument(self):
         arg = self.entry.add_argument(Type.parse("tensor<2xf32>", self.ctx))
         self.assertEqual((arg.index, arg.type.shape), (3, (2,)))
