@@ -659,7 +659,8 @@ static PyObject *Operation_create(PyObject *cls, PyObject *args, PyObject *kw) {
     Py_ssize_t pos = 0;
     while (parts && PyDict_Next(attrs, &pos, &key, &val)) {
       PyObject *item = PyUnicode_FromFormat("%S = %S", key, val); /* an Attribute prints as its text */
-      if (!PyUnicode_Check(key) || !(PyUnicode_Check(val) || (nc_py_is_attr(val) && nc_py_attr_from(val, ctx, NULL, false)))) {
+      bool ok_val = PyUnicode_Check(val) || (nc_py_is_attr(val) && nc_py_attr_from(val, ctx, NULL, false));
+      if (!PyUnicode_Check(key) || !ok_val) {
         Py_XDECREF(item);
         if (!PyErr_Occurred())
           PyErr_SetString(PyExc_TypeError, "create: attributes must map names to Attributes or attribute text (str)");
@@ -731,7 +732,8 @@ static PyMethodDef Operation_methods[] = {
    "set_operand(i, value): makes operand #i use `value` (no type check: verify() after rewriting)."},
   {"create", (PyCFunction)(void (*)(void))Operation_create, METH_VARARGS | METH_KEYWORDS | METH_STATIC,
    "create(name, operands, before, attributes=None, result_types=None): a new op inserted before the op "
-   "`before` (its insertion point); attributes map names to Attributes or attribute text; result types (Types or text) are "
+   "`before` (its insertion point); attributes map names to Attributes or attribute text; result types "
+   "(Types or text) are "
    "inferred when omitted. Raises nc.DiagnosticError if the op does not verify."},
   {"walk", (PyCFunction)Operation_walk, METH_VARARGS,
    "walk(fn=None): the op and every op nested in it, pre-order; with fn, calls fn(op) on each (the list "
@@ -1136,7 +1138,9 @@ PyMODINIT_FUNC PyInit__nc(void) {
   Py_INCREF(&PassManagerType);
   PyModule_AddObject(m, "PassManager", (PyObject *)&PassManagerType);
   if (nc_py_ir_types_init(m) < 0 || nc_py_ir_locations_init(m) < 0 ||
-      nc_py_ir_regions_init(m, &OperationType, &ValueType) < 0)
+      nc_py_ir_regions_init(m, &OperationType, &ValueType) < 0) {
+    Py_DECREF(m);
     return NULL;
+  }
   return m;
 }
