@@ -22,7 +22,7 @@ IR_RETURNS = {
     "Operation.regions": "list[Region]", "Operation.block": "Optional[Block]", "Operation.location": "Location",
     "Operation.attributes": "OpAttributeMap", "Operation.context": "Optional[Context]",
     "Operation.num_operands": "int", "Operation.num_results": "int", "Operation.move_before": "None",
-    "Operation.move_after": "None", "Operation.erase": "None", "Operation.verify": "bool",
+    "Operation.move_after": "None", "Operation.erase": "None", "Operation.verify": "bool", "Operation.clone": "Operation",
     "Operation.create": "Operation",
     "Value.type": "Type", "Value.num_uses": "int", "Value.uses": "list[tuple[Operation, int]]",
     "Value.owner": "Union[Operation, Block]", "Value.is_block_argument": "bool", "Value.index": "int", "Value.set_type": "None",

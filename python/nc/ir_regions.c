@@ -431,7 +431,57 @@ static PyObject *Op_verify(PyObject *o, PyObject *unused) {
   Py_RETURN_TRUE;
 }
 
+/* clone(ip=None): a deep copy of the op (operands kept) inserted at `ip`, an
+ * nc.ir.InsertionPoint, or at the innermost `with InsertionPoint`. */
+static PyObject *Op_clone(PyObject *o, PyObject *args, PyObject *kw) {
+  static char *kwlist[] = {"ip", NULL};
+  PyObject *ip = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|O", kwlist, &ip)) return NULL;
+  nc_op *op = nc_py_operation_get(o);
+  if (!op) return NULL;
+  PyObject *ir = PyImport_ImportModule("nc.ir");
+  PyObject *cls = ir ? PyObject_GetAttrString(ir, "InsertionPoint") : NULL;
+  Py_XDECREF(ir);
+  if (!cls) return NULL;
+  int is_ip = ip == Py_None ? 1 : PyObject_IsInstance(ip, cls);
+  if (is_ip == 0) PyErr_Format(PyExc_TypeError, "clone: expected an InsertionPoint, got %s", Py_TYPE(ip)->tp_name);
+  if (is_ip <= 0) { Py_DECREF(cls); return NULL; }
+  ip = ip == Py_None ? PyObject_CallMethod(cls, "current", NULL) : (Py_INCREF(ip), ip);
+  Py_DECREF(cls);
+  if (!ip) return NULL;
+  PyObject *block_obj = PyObject_GetAttrString(ip, "block"), *ref = NULL, *r = NULL;
+  if (block_obj) ref = PyObject_GetAttrString(ip, "ref_operation");
+  Py_DECREF(ip);
+  if (!ref) goto done;
+  if (!PyObject_TypeCheck(block_obj, &BlockType)) {
+    PyErr_SetString(PyExc_TypeError, "clone: the insertion point has no Block");
+    goto done;
+  }
+  nc_block *block = nested_get((NestedObject *)block_obj);
+  nc_op *before = block && ref != Py_None ? nc_py_operation_get(ref) : NULL;
+  if (!block || (ref != Py_None && !before)) goto done;
+  if (nc_py_op_root(((NestedObject *)block_obj)->op) != nc_py_op_root(o)) {
+    PyErr_SetString(PyExc_ValueError, "clone: the insertion point is in another module");
+    goto done;
+  }
+  if (before && nc_op_get_block(before) != block) {
+    PyErr_SetString(PyExc_ValueError, "clone: the insertion point's op left its block");
+    goto done;
+  }
+  nc_op *copy = nc_op_clone(op, NULL);
+  if (before) nc_op_insert_before(copy, before);
+  else nc_block_append_op(block, copy);
+  r = nc_py_operation_wrap_like(o, copy);
+done:
+  Py_XDECREF(block_obj);
+  Py_XDECREF(ref);
+  return r;
+}
+
 static PyMethodDef Op_methods[] = {
+  {"clone", (PyCFunction)(void (*)(void))Op_clone, METH_VARARGS | METH_KEYWORDS,
+   "clone($self, ip=None)\n--\n\nA deep copy of the op (same operands) inserted at `ip` or at the innermost "
+   "`with InsertionPoint(...)`; returns it."},
   {"verify", (PyCFunction)Op_verify, METH_NOARGS,
    "verify($self)\n--\n\nVerifies the op and the ops nested in it; True, or raises nc.DiagnosticError."},
   {"move_before", (PyCFunction)Op_move_before, METH_O,

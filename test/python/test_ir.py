@@ -396,6 +396,28 @@ class StructureTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             entry.append(self.func)  # into itself
 
+    def test_clone(self):
+        addi, muli, ret = self.func.regions[0].blocks[0].operations
+        entry = self.func.regions[0].blocks[0]
+        copy = muli.clone(ip=InsertionPoint(ret))
+        self.assertEqual([op.name for op in entry], ["arith.addi", "arith.muli", "arith.muli", "func.return"])
+        self.assertEqual(copy.operands, muli.operands)
+        self.assertNotEqual(copy, muli)
+        ret.set_operand(0, copy.results[0])
+        with InsertionPoint(self.m.body):
+            g = self.func.clone()  # a whole function, with its body
+        g.attributes["sym_name"] = "g"
+        self.assertEqual([op.name for op in g.regions[0].blocks[0]],
+                         ["arith.addi", "arith.muli", "arith.muli", "func.return"])
+        self.assertTrue(self.m.verify())
+        self.assertIn("func.func @g(", str(self.m))
+        with self.assertRaises(ValueError):
+            muli.clone()  # no insertion point
+        with self.assertRaises(TypeError):
+            muli.clone(ip="here")
+        with self.assertRaises(ValueError):
+            muli.clone(ip=InsertionPoint(Module.parse(FUNC, self.ctx).body))
+
     def test_stale_handles_raise(self):
         entry = self.func.regions[0].blocks[0]
         region = self.func.regions[0]
