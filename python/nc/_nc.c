@@ -19,6 +19,7 @@
 #include "nc/passes/passes.h"
 #include "nc/targets/targets.h"
 #include "runtime.h"
+#include "bindings.h"
 
 static PyObject *DiagnosticError;
 
@@ -405,11 +406,7 @@ static void Value_dealloc(ValueObject *v) {
 static PyObject *Value_type(ValueObject *v, void *unused) {
   (void)unused;
   if (!op_check(v->owner)) return NULL;
-  char *s = nc_type_to_string(nc_value_get_type(v->value));
-  if (!s) return PyErr_NoMemory();
-  PyObject *r = PyUnicode_FromString(s);
-  free(s);
-  return r;
+  return nc_py_type_wrap(nc_py_op_keeper((PyObject *)v->owner), nc_value_get_type(v->value));
 }
 
 static PyObject *Value_num_uses(ValueObject *v, void *unused) {
@@ -438,7 +435,7 @@ static PyObject *Value_replace_all_uses_with(ValueObject *v, PyObject *arg) {
 }
 
 static PyGetSetDef Value_getset[] = {
-  {"type", (getter)Value_type, NULL, "The type, as text (e.g. 'tensor<1x10xf32>').", NULL},
+  {"type", (getter)Value_type, NULL, "The type (an nc.ir.Type; equal to its text, e.g. 'tensor<1x10xf32>').", NULL},
   {"num_uses", (getter)Value_num_uses, NULL, "Number of uses.", NULL},
   {NULL, NULL, NULL, NULL, NULL},
 };
@@ -661,10 +658,12 @@ static PyObject *Operation_create(PyObject *cls, PyObject *args, PyObject *kw) {
     PyObject *parts = PyList_New(0), *key, *val;
     Py_ssize_t pos = 0;
     while (parts && PyDict_Next(attrs, &pos, &key, &val)) {
-      PyObject *item = PyUnicode_FromFormat("%S = %S", key, val);
-      if (!PyUnicode_Check(key) || !PyUnicode_Check(val)) {
+      PyObject *item = PyUnicode_FromFormat("%S = %S", key, val); /* an Attribute prints as its text */
+      bool ok_val = PyUnicode_Check(val) || (nc_py_is_attr(val) && nc_py_attr_from(val, ctx, NULL, false));
+      if (!PyUnicode_Check(key) || !ok_val) {
         Py_XDECREF(item);
-        PyErr_SetString(PyExc_TypeError, "create: attributes must map names to attribute text (str)");
+        if (!PyErr_Occurred())
+          PyErr_SetString(PyExc_TypeError, "create: attributes must map names to Attributes or attribute text (str)");
         Py_CLEAR(parts);
         break;
       }
@@ -686,16 +685,12 @@ static PyObject *Operation_create(PyObject *cls, PyObject *args, PyObject *kw) {
     if (!props) { create_fail(cobj, "invalid attribute"); goto done; }
   }
   if (rtypes != Py_None) {
-    PyObject *rs = PySequence_Fast(rtypes, "create: result_types must be a sequence of type text");
+    PyObject *rs = PySequence_Fast(rtypes, "create: result_types must be a sequence of Types or type text");
     if (!rs) goto done;
     n_results = (size_t)PySequence_Fast_GET_SIZE(rs);
     types = PyMem_Calloc(n_results + 1, sizeof *types);
-    for (size_t i = 0; types && i < n_results; i++) {
-      PyObject *t = PySequence_Fast_GET_ITEM(rs, (Py_ssize_t)i);
-      const char *txt = PyUnicode_Check(t) ? PyUnicode_AsUTF8(t) : NULL;
-      if (!txt) { PyErr_SetString(PyExc_TypeError, "create: result types are IR text (str)"); break; }
-      if (!(types[i] = nc_parse_type(ctx, txt))) { create_fail(cobj, "invalid type"); break; }
-    }
+    for (size_t i = 0; types && i < n_results; i++)
+      if (!(types[i] = nc_py_type_from(PySequence_Fast_GET_ITEM(rs, (Py_ssize_t)i), ctx, (PyObject *)cobj))) break;
     Py_DECREF(rs);
     if (!types) { PyErr_NoMemory(); goto done; }
     if (PyErr_Occurred()) goto done;
@@ -737,7 +732,8 @@ static PyMethodDef Operation_methods[] = {
    "set_operand(i, value): makes operand #i use `value` (no type check: verify() after rewriting)."},
   {"create", (PyCFunction)(void (*)(void))Operation_create, METH_VARARGS | METH_KEYWORDS | METH_STATIC,
    "create(name, operands, before, attributes=None, result_types=None): a new op inserted before the op "
-   "`before` (its insertion point); attributes map names to attribute text; result types (type text) are "
+   "`before` (its insertion point); attributes map names to Attributes or attribute text; result types "
+   "(Types or text) are "
    "inferred when omitted. Raises nc.DiagnosticError if the op does not verify."},
   {"walk", (PyCFunction)Operation_walk, METH_VARARGS,
    "walk(fn=None): the op and every op nested in it, pre-order; with fn, calls fn(op) on each (the list "
@@ -861,6 +857,76 @@ static PyTypeObject PassManagerType = {
   .tp_methods = PassManager_methods,
   .tp_str = (reprfunc)PassManager_str,
 };
+
+/* --- handles.h and bindings.h: the other C files' view of the objects above --------- */
+
+nc_context *nc_py_context_get(PyObject *o) {
+  if (!PyObject_TypeCheck(o, &ContextType)) {
+    PyErr_Format(PyExc_TypeError, "expected a Context, got %s", Py_TYPE(o)->tp_name);
+    return NULL;
+  }
+  return ((ContextObject *)o)->ctx;
+}
+
+PyObject *nc_py_raise_diagnostics(PyObject *context, const char *fallback) {
+  if (!context) { PyErr_SetString(DiagnosticError, fallback); return NULL; }
+  return raise_diags((ContextObject *)context, fallback);
+}
+
+void nc_py_clear_diagnostics(PyObject *context) {
+  if (context) clear_diags((ContextObject *)context);
+}
+
+nc_op *nc_py_operation_get(PyObject *o) {
+  if (!PyObject_TypeCheck(o, &OperationType)) {
+    PyErr_Format(PyExc_TypeError, "expected an Operation, got %s", Py_TYPE(o)->tp_name);
+    return NULL;
+  }
+  return op_check((OperationObject *)o) ? ((OperationObject *)o)->op : NULL;
+}
+
+PyObject *nc_py_operation_wrap_like(PyObject *like, nc_op *op) {
+  return make_operation(((OperationObject *)like)->module, op);
+}
+
+nc_value *nc_py_value_get(PyObject *o) {
+  if (!PyObject_TypeCheck(o, &ValueType)) {
+    PyErr_Format(PyExc_TypeError, "expected a Value, got %s", Py_TYPE(o)->tp_name);
+    return NULL;
+  }
+  return op_check(((ValueObject *)o)->owner) ? ((ValueObject *)o)->value : NULL;
+}
+
+PyObject *nc_py_value_wrap(PyObject *op, nc_value *v) { return make_value((OperationObject *)op, v); }
+
+/* bindings.h only */
+
+bool nc_py_is_op(PyObject *o) { return PyObject_TypeCheck(o, &OperationType); }
+
+nc_op *nc_py_op_root(PyObject *o) { return ((OperationObject *)o)->module->op; }
+
+PyObject *nc_py_op_keeper(PyObject *o) {
+  ModuleObject *m = ((OperationObject *)o)->module;
+  return m->context ? (PyObject *)m->context : (PyObject *)m;
+}
+
+bool nc_py_is_value(PyObject *o) { return PyObject_TypeCheck(o, &ValueType); }
+
+PyObject *nc_py_value_op(PyObject *o) { return (PyObject *)((ValueObject *)o)->owner; }
+
+nc_context *nc_py_keeper_context(PyObject *keeper) {
+  if (PyObject_TypeCheck(keeper, &ContextType)) return ((ContextObject *)keeper)->ctx;
+  ModuleObject *m = (ModuleObject *)keeper;
+  if (!m->op) {
+    PyErr_SetString(PyExc_RuntimeError, "type, attribute or location used after the pass that reached it ended");
+    return NULL;
+  }
+  return nc_op_get_context(m->op);
+}
+
+PyObject *nc_py_keeper_context_object(PyObject *keeper) {
+  return PyObject_TypeCheck(keeper, &ContextType) ? keeper : NULL;
+}
 
 /* --- op tables ------------------------------------------------------------------- */
 
@@ -1053,6 +1119,7 @@ static struct PyModuleDef nc_module = {PyModuleDef_HEAD_INIT, "_nc", "nc's C API
 PyMODINIT_FUNC PyInit__nc(void) {
   nc_register_all_passes();
   nc_register_all_targets();
+  nc_py_ir_regions_prepare(&OperationType, &ValueType);
   if (PyType_Ready(&ContextType) < 0 || PyType_Ready(&ModuleType) < 0 || PyType_Ready(&OperationType) < 0 || PyType_Ready(&ValueType) < 0 ||
       PyType_Ready(&PassManagerType) < 0)
     return NULL;
@@ -1070,5 +1137,10 @@ PyMODINIT_FUNC PyInit__nc(void) {
   PyModule_AddObject(m, "Value", (PyObject *)&ValueType);
   Py_INCREF(&PassManagerType);
   PyModule_AddObject(m, "PassManager", (PyObject *)&PassManagerType);
+  if (nc_py_ir_types_init(m) < 0 || nc_py_ir_locations_init(m) < 0 ||
+      nc_py_ir_regions_init(m, &OperationType, &ValueType) < 0) {
+    Py_DECREF(m);
+    return NULL;
+  }
   return m;
 }

@@ -51,6 +51,21 @@ class StubsTest(unittest.TestCase):
                    isinstance(v, property))}
         self.assertEqual(members - {"__init__"}, runtime)
 
+    def test_ir_stub_lists_every_public_member(self):
+        from nc import ir
+        classes = stub_classes(os.path.join(STUBS, "ir.pyi"))
+        self.assertEqual(sorted(classes), sorted(ir.__all__))
+        for name in ir.__all__:
+            stubbed = {n.name for n in classes[name].body if isinstance(n, ast.FunctionDef)}
+            public = {n for n in vars(getattr(ir, name)) if not n.startswith("_")}
+            self.assertEqual(public - stubbed, set(), name)
+        # C members carry their signatures and return types
+        tensor = next(n for n in classes["Type"].body if isinstance(n, ast.FunctionDef) and n.name == "tensor")
+        self.assertEqual([a.arg for a in tensor.args.args], ["cls", "shape", "element_type"])
+        self.assertEqual(ast.unparse(tensor.returns), "Type")
+        uses = next(n for n in classes["Value"].body if isinstance(n, ast.FunctionDef) and n.name == "uses")
+        self.assertEqual(ast.unparse(uses.returns), "list[tuple[Operation, int]]")
+
 
 if __name__ == "__main__":
     unittest.main()
