@@ -1,10 +1,12 @@
-"""run, compile and simulate on NumPy arrays.
+"""run, compile and simulate on NumPy arrays; ONNX import and export.
 
-run and compile drive nc's tools (nc-run, nc-compile) in a temporary
-directory: the compile driver lives in utils/nc-compile, not yet in a
-library the extension could call; simulate runs in-process through the
-host runtime ABI (_nc.simulate, python/nc/runtime.c). Errors
-(file:line:col diagnostics) raise nc.DiagnosticError.
+run (the reference interpreter), simulate (a target binary on its
+simulator, through the host runtime ABI: python/nc/runtime.c) and the ONNX
+importer/exporter run in this process (python/nc/interp.c), with the GIL
+released while they work. compile still drives the nc-compile tool in a
+temporary directory: the compile driver lives in utils/nc-compile, not yet
+in a library below python/. Errors (file:line:col diagnostics) raise
+nc.DiagnosticError.
 """
 import json
 import os
@@ -30,41 +32,91 @@ def _check(proc):
         raise DiagnosticError(text, [("error", text)])
 
 
+def _onnx_bytes(model):
+    """The serialized model of an onnx.ModelProto (or anything with
+    SerializeToString), bytes as they are, else None."""
+    if isinstance(model, (bytes, bytearray, memoryview)):
+        return bytes(model)
+    serialize = getattr(model, "SerializeToString", None)
+    return serialize() if callable(serialize) else None
+
+
 def _model_path(model, tmp):
-    """A path for `model`: a path as is, bytes (ONNX) written to a file."""
-    if isinstance(model, (bytes, bytearray)):
+    """A path for `model`: a path as is, ONNX (bytes or ModelProto) written to a file."""
+    data = _onnx_bytes(model)
+    if data is not None:
         path = os.path.join(tmp, "model.onnx")
         with open(path, "wb") as f:
-            f.write(model)
+            f.write(data)
         return path
     if isinstance(model, (str, os.PathLike)):
         return os.fspath(model)
-    raise TypeError("model: expected a path or ONNX bytes, got %s" % type(model).__name__)
+    raise TypeError("model: expected a path, ONNX bytes or an onnx.ModelProto, got %s" % type(model).__name__)
 
 
-def _run_tool(model, inputs, extra, tmp):
+def import_onnx(model, context=None):
+    """Imports an ONNX model (a path, bytes or an onnx.ModelProto) into
+    `context` (default: a new Context) as a verified graph-dialect
+    nc.ir.Module. Raises nc.DiagnosticError on a bad model."""
+    from .ir import Context
+    context = Context() if context is None else context
+    data = _onnx_bytes(model)
+    if data is not None:
+        return _nc.import_onnx(context, data, "<memory>")
+    if not isinstance(model, (str, os.PathLike)):
+        raise TypeError("import_onnx: expected a path, bytes or an onnx.ModelProto, got %s" % type(model).__name__)
+    return _nc.import_onnx(context, os.fspath(model), os.fspath(model))
+
+
+def export_onnx(module, path=None, function=None, opset=0):
+    """Exports the graph-dialect function of `module` (an nc.ir.Module; its
+    only function, or `function`) as ONNX (opset 13 or 17; 0: 17). Returns
+    the serialized ModelProto (bytes; onnx.load_from_string reads it), and
+    writes it to `path` if given. Raises nc.DiagnosticError for an op ONNX
+    cannot express."""
+    data = _nc.export_onnx(module, module.context, function, int(opset))
+    if path is not None:
+        with open(path, "wb") as f:
+            f.write(data)
+    return data
+
+
+def _load(model, context):
+    from .ir import Module
+    if isinstance(model, Module):
+        return model
+    if isinstance(model, (str, os.PathLike)) and os.fspath(model).endswith(".mlir"):
+        module = Module.parse_file(os.fspath(model), context)
+        module.verify()
+        return module
+    if isinstance(model, (str, os.PathLike)) and not os.fspath(model).endswith(".onnx"):
+        raise ValueError("run: unknown model format '%s' (expected .mlir or .onnx)" % os.fspath(model))
+    return import_onnx(model, context)
+
+
+def _as_array(t):
+    a = np.asarray(t)  # a view of the interpreter's buffer: no copy
+    return a.view(np.uint16).astype(np.uint32).__lshift__(16).view(np.float32) if t.dtype == "bf16" else a
+
+
+def run(model, inputs, function=None):
+    """Runs `model` in the reference interpreter, in this process, on NumPy
+    arrays; returns every output as a NumPy array. `model` is a path (.onnx
+    or .mlir), ONNX bytes, an onnx.ModelProto or an nc.ir.Module (its only
+    function, `main`, or `function`). Inputs are used in place when
+    C-contiguous (others are copied); outputs view the interpreter's
+    buffers. A leading dim N times the model's runs N inferences. Raises
+    nc.DiagnosticError (e.g. a wrong input shape, at the argument)."""
+    from .ir import Context
     if isinstance(inputs, np.ndarray):
         inputs = [inputs]
-    args = [_tool("nc-run"), model]
+    arrays = []
     for i, x in enumerate(inputs):
         if not isinstance(x, np.ndarray):
             raise TypeError("inputs[%d]: expected a numpy.ndarray, got %s" % (i, type(x).__name__))
-        p = os.path.join(tmp, "in%d.npy" % i)
-        np.save(p, np.ascontiguousarray(x))
-        args += ["--input", p]
-    # the first result only: nc-run has no way yet to say how many results
-    # a model has before it runs (see the report's "left" list)
-    out = os.path.join(tmp, "out0.npy")
-    proc = subprocess.run(args + ["--output", out] + extra, capture_output=True, text=True)
-    _check(proc)
-    return [np.load(out)]
-
-
-def run(model, inputs):
-    """Runs `model` (a path to .onnx/.mlir, or ONNX bytes) in the reference
-    interpreter on a list of NumPy arrays; returns the outputs as a list."""
-    with tempfile.TemporaryDirectory() as tmp:
-        return _run_tool(_model_path(model, tmp), inputs, [], tmp)
+        arrays.append(np.ascontiguousarray(x))
+    module = _load(model, getattr(model, "context", None) or Context())
+    return [_as_array(t) for t in _nc.interpret(module, module.context, arrays, function)]
 
 
 class CompileResult:
