@@ -1,35 +1,19 @@
 """run, compile and simulate on NumPy arrays; ONNX import and export.
 
-run (the reference interpreter), simulate (a target binary on its
-simulator, through the host runtime ABI: python/nc/runtime.c) and the ONNX
-importer/exporter run in this process (python/nc/interp.c), with the GIL
-released while they work. compile still drives the nc-compile tool in a
-temporary directory: the compile driver lives in utils/nc-compile, not yet
-in a library below python/. Errors (file:line:col diagnostics) raise
-nc.DiagnosticError.
+Everything runs in this process, with the GIL released while C works: run
+(the reference interpreter) and the ONNX importer/exporter
+(python/nc/interp.c), compile (the target API, as nc-compile drives it:
+python/nc/compile.c), simulate (a target binary on its simulator, through
+the host runtime ABI: python/nc/runtime.c). Errors (file:line:col
+diagnostics) raise nc.DiagnosticError.
 """
 import json
 import os
-import subprocess
 import tempfile
 
 import numpy as np
 
-from . import DiagnosticError, _nc
-from ._paths import BIN_DIR
-
-
-def _tool(name):
-    path = os.path.join(BIN_DIR, name)
-    if not os.access(path, os.X_OK):
-        raise FileNotFoundError("nc tool not found: %s" % path)
-    return path
-
-
-def _check(proc):
-    if proc.returncode != 0:
-        text = proc.stderr.strip() or "%s failed" % proc.args[0]
-        raise DiagnosticError(text, [("error", text)])
+from . import _nc
 
 
 def _onnx_bytes(model):
@@ -39,19 +23,6 @@ def _onnx_bytes(model):
         return bytes(model)
     serialize = getattr(model, "SerializeToString", None)
     return serialize() if callable(serialize) else None
-
-
-def _model_path(model, tmp):
-    """A path for `model`: a path as is, ONNX (bytes or ModelProto) written to a file."""
-    data = _onnx_bytes(model)
-    if data is not None:
-        path = os.path.join(tmp, "model.onnx")
-        with open(path, "wb") as f:
-            f.write(data)
-        return path
-    if isinstance(model, (str, os.PathLike)):
-        return os.fspath(model)
-    raise TypeError("model: expected a path, ONNX bytes or an onnx.ModelProto, got %s" % type(model).__name__)
 
 
 def import_onnx(model, context=None):
@@ -135,35 +106,37 @@ class CompileResult:
 
 
 def _option_value(name, value, tmp):
-    if isinstance(value, np.ndarray):
+    if isinstance(value, np.ndarray):  # options read arrays from .npy files (e.g. calibration)
         p = os.path.join(tmp, "%s.npy" % name)
         np.save(p, np.ascontiguousarray(value, dtype=np.float32))
         return p
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return ",".join(str(v) for v in value)
     return str(value)
 
 
-def compile(model, target="northpole", emit="binary", timing=False, **target_options):
-    """Compiles `model` (path or ONNX bytes) for `target`. Target options are
-    keyword arguments with '_' for '-' (calibration=array or path,
-    max_samples=..., ...). With emit="binary" returns a CompileResult; with
-    an IR level (e.g. emit="quantized") returns the IR text."""
+def compile(model, target="northpole", emit="binary", timing=False, input_shape=None, **target_options):
+    """Compiles `model` (a path to .onnx or .mlir, ONNX bytes, an
+    onnx.ModelProto or an nc.ir.Module, which is left as it is) for
+    `target`, in this process (the GIL is released while the pipeline
+    runs). Target options are keyword arguments with '_' for '-'
+    (calibration=array or path, max_samples=..., ...; arrays are written
+    to a temporary .npy file); input_shape="name:1x1x28x28" fixes dynamic
+    input dims. With emit="binary" returns a CompileResult (its `reports`
+    holds the timing report with timing=True); with an IR level (e.g.
+    emit="quantized") or one of the target's own outputs, the text. Raises
+    nc.DiagnosticError."""
+    from .ir import Context
     with tempfile.TemporaryDirectory() as tmp:
-        path = _model_path(model, tmp)
-        out = os.path.join(tmp, "out.ncb" if emit == "binary" else "out.mlir")
-        args = [_tool("nc-compile"), path, "--target=" + target, "--emit=" + emit, "-o", out]
-        if timing:
-            args.append("--mlir-timing")
-        for k, v in target_options.items():
-            args.append("--%s=%s" % (k.replace("_", "-"), _option_value(k, v, tmp)))
-        proc = subprocess.run(args, capture_output=True, text=True)
-        _check(proc)
-        if emit != "binary":
-            with open(out) as f:
-                return f.read()
-        with open(out, "rb") as f:
-            return CompileResult(f.read(), target, proc.stderr)
+        options = [(k.replace("_", "-"), _option_value(k, v, tmp)) for k, v in target_options.items()]
+        module = _load(model, getattr(model, "context", None) or Context())
+        kind, data, target_name, report = _nc.compile_module(module, module.context, target, emit, options,
+                                                             input_shape, bool(timing))
+    if kind != "binary":
+        return data
+    return CompileResult(data, target_name, report or "")
 
 
 def simulate(binary, inputs, trace=None, trace_max_events=0, **simulator_options):

@@ -2,7 +2,8 @@
  * feature: passes.c (passes written in Python: options, statistics),
  * rewrite.c (rewrite patterns in Python on nc's greedy driver),
  * diagnostics.c (nc.Diagnostic records and capture handlers) and interp.c
- * (the reference interpreter and ONNX import/export in-process). _nc.c
+ * (the reference interpreter and ONNX import/export in-process), compile.c
+ * (nc.compile through the target API, in-process). _nc.c
  * lists their functions with NC_PY_EXTRA_METHODS and readies their types. */
 #ifndef NC_PYTHON_EXTRAS_H
 #define NC_PYTHON_EXTRAS_H
@@ -34,6 +35,8 @@ PyObject *nc_py_interpret(PyObject *self, PyObject *args);
 PyObject *nc_py_import_onnx(PyObject *self, PyObject *args);
 PyObject *nc_py_export_onnx(PyObject *self, PyObject *args);
 bool nc_py_interp_ready(void);
+/* compile.c */
+PyObject *nc_py_compile_module(PyObject *self, PyObject *args);
 bool nc_py_interp_add_types(PyObject *m);
 
 #define NC_PY_EXTRA_METHODS                                                                                  \
@@ -60,6 +63,10 @@ bool nc_py_interp_add_types(PyObject *m);
   {"import_onnx", nc_py_import_onnx, METH_VARARGS,                                                          \
    "import_onnx(context, data or path, label, base_dir=None): an ONNX model (bytes or a file) as a "       \
    "verified Module."},       \
+  {"compile_module", nc_py_compile_module, METH_VARARGS,                                                   \
+   "compile_module(module, context, target, emit, options, input_shapes=None, timing=False): a copy of the "\
+   "module through the target's pipeline; returns (kind 'binary'|'ir'|'output', bytes or text, target, "    \
+   "timing report or None)."},                                                                               \
   {"export_onnx", nc_py_export_onnx, METH_VARARGS,                                                          \
    "export_onnx(module, context, function=None, opset=0): the module's function as ONNX bytes."},
 

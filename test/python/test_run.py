@@ -178,5 +178,68 @@ class RunTest(unittest.TestCase):
         self.assertEqual(sys.getrefcount(x), before)
 
 
+class CompileTest(unittest.TestCase):
+    """nc.compile in-process (python/nc/compile.c, the target API as nc-compile drives it)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.model = os.path.join(DIGITS, "digits_cnn.onnx")
+        cls.x = np.load(os.path.join(DIGITS, "test_x.npy"))[:4]
+        cls.calib = np.load(os.path.join(DIGITS, "train_x.npy"))[:32]
+
+    def test_binary_matches_nc_compile(self):
+        import subprocess
+        r = nc.compile(self.model, calibration=self.calib, timing=True)
+        self.assertEqual(r.target, "northpole")
+        self.assertIn("Total Execution Time", r.reports)
+        with tempfile.TemporaryDirectory() as d:
+            np.save(os.path.join(d, "c.npy"), self.calib)
+            out = os.path.join(d, "m.ncb")
+            tool = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(nc.__file__))), "bin", "nc-compile")
+            subprocess.run([tool, self.model, "--calibration=" + os.path.join(d, "c.npy"), "-o", out], check=True)
+            with open(out, "rb") as f:
+                self.assertEqual(r.binary, f.read())  # the same bytes as the tool's
+
+    def test_levels_and_module_input(self):
+        ctx = Context()
+        m = nc.import_onnx(self.model, ctx)
+        before = str(m)
+        graph = nc.compile(m, emit="graph")
+        self.assertIn("graph.conv", graph)
+        self.assertEqual(str(m), before)  # the caller's module is left as it was
+        core = nc.compile(m, emit="core", calibration=self.calib)
+        self.assertIn("nc.target", core)
+        # IR that names its target is not lowered again: on to the binary
+        lowered = Module.parse(core, ctx)
+        r = nc.compile(lowered)
+        outputs, _ = nc.simulate(r, [self.x])
+        self.assertEqual(outputs[0].shape, (4, 10))
+        with self.assertRaises(nc.DiagnosticError):  # behind the module's level
+            nc.compile(lowered, emit="quantized")
+        with self.assertRaises(nc.DiagnosticError):  # options have no effect on lowered IR
+            nc.compile(lowered, calibration=self.calib)
+
+    def test_input_shape(self):
+        # graph-set-input-shape runs first: the digits input is static, so only its own shape passes
+        text = nc.compile(self.model, emit="graph", input_shape="input:1x1x8x8")
+        self.assertIn("tensor<1x1x8x8xf32>", text)
+        with self.assertRaisesRegex(nc.DiagnosticError, "dim 0 is 1, not 2"):
+            nc.compile(self.model, emit="graph", input_shape="input:2x1x8x8")
+
+    def test_errors(self):
+        for kw, message in [(dict(target="nosuch"), "unknown target 'nosuch'"),
+                            (dict(emit="nosuch"), "cannot emit 'nosuch'"),
+                            (dict(no_such_option=1), "no-such-option"),
+                            (dict(max_samples="x"), "max-samples")]:
+            with self.subTest(kw=kw):
+                with self.assertRaises(nc.DiagnosticError) as cm:
+                    nc.compile(self.model, **kw)
+                self.assertIn(message, str(cm.exception))
+        with self.assertRaises(nc.DiagnosticError):  # no calibration data for the quantizer
+            nc.compile(b"garbage")
+        with self.assertRaises(TypeError):
+            nc.compile(3)
+
+
 if __name__ == "__main__":
     unittest.main()
