@@ -5,8 +5,8 @@
 
 nc.ir (Context, Module, Operation) and nc.passmanager (PassManager, passes
 written in Python) and nc.rewrite (rewrite patterns in Python) wrap the C
-API through the extension nc._nc; run (the reference interpreter) and
-simulate run in-process on NumPy arrays, compile drives nc-compile.
+API through the extension nc._nc; run (the reference interpreter),
+compile and simulate run in-process on NumPy arrays.
 """
 
 
