@@ -97,12 +97,13 @@ class ListOption(Option):
 
 class Statistic:
     """A pass statistic (a counter): `Statistic(summary, name=None)`. In
-    run(), `self.<attribute> += n` counts (summed over the threads a
-    parallel pipeline runs the pass on); its name in reports is the
+    run(), `self.<attribute> += n` counts; reading it gives this run's
+    count, and the statistics report sums the runs (over the ops and
+    threads a pipeline runs the pass on). Its name in reports is the
     attribute's with '_' -> '-' (or `name`)."""
 
     def __init__(self, summary, name=None):
-        self.summary, self.name, self.index, self.attribute = summary, name, None, None
+        self.summary, self.name, self.attribute = summary, name, None
 
     def __set_name__(self, owner, attribute):
         self.attribute = attribute
@@ -112,13 +113,15 @@ class Statistic:
     def __get__(self, instance, owner):
         if instance is None:
             return self
-        return instance._nc_pass.stat_get(self.index)
+        instance._nc_pass  # AttributeError outside a run
+        return instance.__dict__.get("_nc_stat_" + self.attribute, 0)
 
     def __set__(self, instance, value):
-        current = instance._nc_pass.stat_get(self.index)
+        current = self.__get__(instance, type(instance))
         if not isinstance(value, int) or value < current:
             raise ValueError("statistic '%s' only counts up (got %r after %d)" % (self.name, value, current))
-        instance._nc_pass.stat_add(self.index, value - current)
+        instance._nc_pass.stat_add(type(instance)._nc_stat_index[self.attribute], value - current)
+        instance.__dict__["_nc_stat_" + self.attribute] = value
 
 
 class Pass:
@@ -157,8 +160,7 @@ def register_pass(cls):
         raise TypeError("register_pass: %s.argument must be a non-empty str" % cls.__name__)
     options = _declared(cls, Option)
     statistics = _declared(cls, Statistic)
-    for i, s in enumerate(statistics):
-        s.index = i
+    cls._nc_stat_index = {s.attribute: i for i, s in enumerate(statistics)}
     doc = cls.__doc__ if cls.__doc__ is not Pass.__doc__ else None
     return _register_pass(cls, argument, cls.__name__, getattr(cls, "summary", "") or "",
                           (doc or "").strip() or None, getattr(cls, "anchor", None),

@@ -147,6 +147,27 @@ class PassTest(unittest.TestCase):
         self.assertIn("1 num-cse'd", report)
         self.assertEqual(names(m), ["builtin.module", "func.func", "graph.add", "graph.mul", "func.return"])
 
+    def test_subclass_adds_a_statistic(self):
+        # inherited options and statistics keep working; each class numbers its own
+        @register_pass
+        class CountingForward(ForwardIdentity):
+            argument = "test-py-forward-counting"
+            num_runs = Statistic("Number of runs")
+
+            def run(self, func):
+                self.num_runs += 1
+                super().run(func)
+                assert self.num_runs == 1  # reading gives this run's count
+
+        m = Module.parse(IDENTITY_INPUT + IDENTITY_INPUT.replace("@f", "@g"), self.ctx)
+        report = PassManager.parse("builtin.module(func.func(test-py-forward-counting{max-forwards=1}))",
+                                   self.ctx).run(m, statistics=True)
+        self.assertIn("2 num-runs", report)
+        self.assertIn("2 num-forwarded", report)
+        report = PassManager.parse("builtin.module(func.func(test-py-forward))", self.ctx).run(
+            Module.parse(IDENTITY_INPUT, self.ctx), statistics=True)
+        self.assertIn("2 num-forwarded", report)  # the base class's numbering is unchanged
+
     def test_option_changes_the_rewrite(self):
         m = Module.parse(IDENTITY_INPUT, self.ctx)
         report = PassManager.parse("builtin.module(func.func(test-py-forward{max-forwards=1}))", self.ctx).run(
