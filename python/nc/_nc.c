@@ -312,6 +312,10 @@ static PyObject *Module_destroy(ModuleObject *m, PyObject *unused) {
     PyErr_SetString(PyExc_RuntimeError, "a pass cannot destroy the IR it runs on");
     return NULL;
   }
+  if (nc_py_in_pattern()) {
+    PyErr_SetString(PyExc_RuntimeError, "destroy: not while a rewrite pattern runs");
+    return NULL;
+  }
   if (m->op) nc_op_destroy(m->op);
   m->op = NULL;
   m->epoch++;
@@ -538,6 +542,10 @@ static nc_walk_result note_erased(nc_op *op, void *user) {
 static PyObject *Operation_erase(OperationObject *o, PyObject *unused) {
   (void)unused;
   if (!op_check(o)) return NULL;
+  if (nc_py_in_pattern()) {
+    PyErr_SetString(PyExc_RuntimeError, "erase: inside a rewrite pattern, erase through the rewriter (erase_op)");
+    return NULL;
+  }
   if (!nc_op_get_parent_op(o->op)) {
     PyErr_SetString(PyExc_ValueError, "erase: the top-level op cannot be erased (use Module.destroy)");
     return NULL;
@@ -815,6 +823,10 @@ static PyObject *PassManager_run(PassManagerObject *p, PyObject *args, PyObject 
                                    &print_after_all))
     return NULL;
   if (!module_check(m)) return NULL;
+  if (nc_py_in_pattern()) {
+    PyErr_SetString(PyExc_RuntimeError, "run: not while a rewrite pattern runs");
+    return NULL;
+  }
   if (m->context != p->context) {
     PyErr_SetString(PyExc_ValueError, "the module and the pass manager belong to different contexts");
     return NULL;

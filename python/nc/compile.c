@@ -159,6 +159,8 @@ PyObject *nc_py_compile_module(PyObject *self, PyObject *args) {
     }
   }
   nc_op_destroy(module);
+  if (j.timing) nc_timing_destroy(j.timing); /* before the pass manager, whose clocks it points to */
+  j.timing = NULL;
   if (j.pm) nc_pass_manager_destroy(j.pm);
   Py_END_ALLOW_THREADS
   if (!ok) {

@@ -19,6 +19,10 @@ PyObject *nc_py_register_pass(PyObject *self, PyObject *args);
 /* rewrite.c */
 PyObject *nc_py_apply_patterns_greedily(PyObject *self, PyObject *args, PyObject *kw);
 bool nc_py_rewrite_ready(void);
+/** True while a pattern written in Python runs: IR must then change only
+ * through its rewriter (erasing behind the driver's back would leave it
+ * pointers to freed ops). */
+bool nc_py_in_pattern(void);
 bool nc_py_rewrite_add_types(PyObject *m);
 /* diagnostics.c */
 PyObject *nc_py_set_diagnostic_class(PyObject *self, PyObject *cls);

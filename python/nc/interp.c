@@ -4,7 +4,8 @@
  * (a C-contiguous array is not copied); each output is a Tensor object
  * that owns the interpreter's result and exposes it through the buffer
  * protocol, so numpy.asarray(tensor) is a view, not a copy. The GIL is
- * released while the interpreter works; errors are the interpreter's
+ * released while the interpreter works, on a copy of the module (so other
+ * threads may change or destroy it meanwhile); errors are the interpreter's
  * diagnostics (at the op or argument), raised as nc.DiagnosticError. */
 #include "extras.h"
 #include "handles.h"
@@ -136,12 +137,17 @@ PyObject *nc_py_interpret(PyObject *self, PyObject *args) {
   PyObject *modobj, *inputs, *ctxobj;
   const char *fname = NULL;
   if (!PyArg_ParseTuple(args, "OOO|z", &modobj, &ctxobj, &inputs, &fname)) return NULL;
-  nc_op *module = nc_py_module_get(modobj);
-  if (!module || !nc_py_context_get(ctxobj)) return NULL;
-  nc_op *func = find_function(module, fname);
-  if (!func) return NULL;
+  nc_op *orig = nc_py_module_get(modobj);
+  if (!orig || !nc_py_context_get(ctxobj)) return NULL;
+  if (!find_function(orig, fname)) return NULL;
+  /* the interpreter reads the IR without the GIL: a copy, so another
+   * thread may change or destroy the module meanwhile */
+  nc_op *module = nc_op_clone(orig, NULL), *func = find_function(module, fname);
   PyObject *seq = PySequence_Fast(inputs, "run: inputs must be a sequence of arrays");
-  if (!seq) return NULL;
+  if (!seq) {
+    nc_op_destroy(module);
+    return NULL;
+  }
   size_t n = (size_t)PySequence_Fast_GET_SIZE(seq), got = 0;
   Py_buffer *bufs = PyMem_Calloc(n + 1, sizeof *bufs);
   nc_tensor *tensors = PyMem_Calloc(n + 1, sizeof *tensors);
@@ -175,6 +181,8 @@ PyObject *nc_py_interpret(PyObject *self, PyObject *args) {
   it = nc_interp_create(func);
   ok = it && nc_interp_run(it, n, ptrs, &n_outs, &outs);
   nc_interp_destroy(it);
+  nc_op_destroy(module);
+  module = NULL;
   Py_END_ALLOW_THREADS
   if (!ok) {
     nc_py_raise_diagnostics(ctxobj, "the interpreter failed");
@@ -190,6 +198,7 @@ PyObject *nc_py_interpret(PyObject *self, PyObject *args) {
     PyList_SET_ITEM(result, (Py_ssize_t)i, (PyObject *)t);
   }
 done:
+  if (module) nc_op_destroy(module);
   nc_interp_outputs_destroy(n_outs, outs);
   for (size_t i = 0; i < got && bufs; i++) PyBuffer_Release(&bufs[i]);
   PyMem_Free(bufs);

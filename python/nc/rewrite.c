@@ -16,6 +16,10 @@
 
 typedef struct apply_state apply_state;
 
+static int pattern_depth; /* patterns running now (the GIL is held throughout) */
+
+bool nc_py_in_pattern(void) { return pattern_depth > 0; }
+
 typedef struct {
   nc_pattern pattern;
   PyObject *obj;      /* the Python pattern (borrowed from the list) */
@@ -260,7 +264,9 @@ static bool match_python_pattern(nc_op *op, nc_rewriter *rw, void *user) {
     Py_INCREF(st->root);
     robj->root = st->root;
     robj->matched = op;
+    pattern_depth++;
     r = PyObject_CallMethod(p->obj, "match_and_rewrite", "OO", opobj, (PyObject *)robj);
+    pattern_depth--;
     robj->rw = NULL;
   } else if (robj) {
     robj->root = NULL;
@@ -302,6 +308,10 @@ PyObject *nc_py_apply_patterns_greedily(PyObject *self, PyObject *args, PyObject
     return NULL;
   nc_op *op = nc_py_operation_get(root);
   if (!op) return NULL;
+  if (pattern_depth) {
+    PyErr_SetString(PyExc_RuntimeError, "apply_patterns_greedily: not from inside a pattern");
+    return NULL;
+  }
   PyObject *seq = PySequence_Fast(patterns, "apply_patterns_greedily: patterns must be a sequence");
   if (!seq) return NULL;
   Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);

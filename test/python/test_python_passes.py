@@ -413,10 +413,17 @@ class RewriteTest(unittest.TestCase):
             (lambda self, op, rw: rw.create("graph.nosuch", [op.operands[0]]), ValueError),
             (lambda self, op, rw: rw.modified("op"), TypeError),
             (lambda self, op, rw: 1 / 0, ZeroDivisionError),
+            # changes behind the driver's back are refused
+            (lambda self, op, rw: [o for o in op.parent.walk() if o.name == "graph.mul"][0].erase(), RuntimeError),
+            (lambda self, op, rw: PassManager.parse("builtin.module(cse)", self_ctx[0]).run(module_of[0]),
+             RuntimeError),
+            (lambda self, op, rw: apply_patterns_greedily(op.parent, []), RuntimeError),
+            (lambda self, op, rw: module_of[0].destroy(), RuntimeError),
         ]
+        self_ctx, module_of = [self.ctx], [None]
         for fn, exc in cases:
             with self.subTest(exc=exc):
-                m = Module.parse(IDENTITY_INPUT, self.ctx)
+                m = module_of[0] = Module.parse(IDENTITY_INPUT, self.ctx)
                 with self.assertRaises(exc):
                     apply_patterns_greedily(m.operations[1], [pattern(fn)], fold=False)
                 m.verify()  # a failed rewrite leaves valid IR
