@@ -528,5 +528,44 @@ class DiagnosticTest(unittest.TestCase):
         self.assertIsNone(nc.DiagnosticError("plain").location)
 
 
+class LeakTest(unittest.TestCase):
+    def test_no_reference_leaks(self):
+        # Python passes, patterns, diagnostics and handlers release what they make
+        import gc
+        import sys
+        import tracemalloc
+        ctx = Context()
+        pattern = ForwardIdentityPattern()
+        pattern_base = sys.getrefcount(pattern)
+        pm = PassManager.parse("builtin.module(func.func(test-py-forward,cse),test-py-options{ids=4})", ctx)
+        base = sys.getrefcount(ctx)  # the pass manager holds one
+
+        def once():
+            m = Module.parse(IDENTITY_INPUT, ctx, filename="leak.mlir")
+            pm.run(m, statistics=True)
+            m = Module.parse(IDENTITY_INPUT, ctx)
+            apply_patterns_greedily(m.operation, [pattern], fold=False)
+            try:
+                PassManager.parse("builtin.module(test-py-error-at)", ctx).run(m)
+            except nc.DiagnosticError:
+                pass
+            with ctx.diagnostic_handler(lambda d: True):
+                nc.emit_warning(m.operation, "w", notes=[(m.operation, "n")])
+        for _ in range(3):  # warm up caches
+            once()
+        gc.collect()
+        tracemalloc.start()
+        before = tracemalloc.take_snapshot()
+        for _ in range(200):
+            once()
+        gc.collect()
+        after = tracemalloc.take_snapshot()
+        tracemalloc.stop()
+        grown = sum(s.size_diff for s in after.compare_to(before, "filename"))
+        self.assertLess(grown, 64 * 1024, "Python memory grew by %d bytes over 200 iterations" % grown)
+        self.assertEqual(sys.getrefcount(ctx), base)
+        self.assertEqual(sys.getrefcount(pattern), pattern_base)
+
+
 if __name__ == "__main__":
     unittest.main()
