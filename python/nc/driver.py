@@ -39,16 +39,20 @@ def import_onnx(model, context=None):
     return _nc.import_onnx(context, os.fspath(model), os.fspath(model))
 
 
-def export_onnx(module, path=None, function=None, opset=0):
+def export_onnx(module, path=None, function=None, opset=0, proto=False):
     """Exports the graph-dialect function of `module` (an nc.ir.Module; its
     only function, or `function`) as ONNX (opset 13 or 17; 0: 17). Returns
-    the serialized ModelProto (bytes; onnx.load_from_string reads it), and
-    writes it to `path` if given. Raises nc.DiagnosticError for an op ONNX
-    cannot express."""
+    the serialized ModelProto (bytes), or with proto=True an
+    onnx.ModelProto (the onnx package parses the bytes), and writes it to
+    `path` if given. Raises nc.DiagnosticError for an op ONNX cannot
+    express."""
     data = _nc.export_onnx(module, module.context, function, int(opset))
     if path is not None:
         with open(path, "wb") as f:
             f.write(data)
+    if proto:
+        import onnx
+        return onnx.load_from_string(data)
     return data
 
 

@@ -94,6 +94,7 @@ class RunTest(unittest.TestCase):
         data = nc.export_onnx(m)
         proto = onnx.load_from_string(data)
         onnx.checker.check_model(proto)
+        self.assertEqual(nc.export_onnx(m, proto=True), proto)
         np.testing.assert_array_equal(nc.run(proto, self.x)[0], nc.run(self.model, self.x)[0])
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "out.onnx")
