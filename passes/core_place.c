@@ -30,7 +30,7 @@ static const nc_pass_option_def options[] = {
   {"balance", NC_PASS_OPT_BOOL, "false",
    "Give the grid's spare cores to the layers with the most work per core (output-channel splits), so the "
    "slowest pipeline stage is as short as it can be"},
-  {"balance-lookahead", NC_PASS_OPT_INT, "1",
+  {"balance-lookahead", NC_PASS_OPT_INT, "16",
    "Slices one balancing round may add (to the slowest stage, then to whichever becomes the slowest) before "
    "the slowest stage must be faster than at the round's start (1: stop at the first split that does not help)"},
   {"search-iterations", NC_PASS_OPT_INT, "0",
@@ -159,7 +159,8 @@ static size_t tiles_of(nc_op *chip, const char *node)
   return n;
 }
 
-static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores, int64_t lookahead, const int64_t *min_k);
+static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores, int64_t lookahead, const int64_t *min_k,
+                              isl_ctx *ictx);
 
 static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx, bool balance, int64_t cores)
 {
@@ -201,7 +202,7 @@ static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx, bo
   }
   /* 2. balancing: the slices balance_cores chose, starting from the ones
    * SRAM needs, and only while the grid has cores left */
-  if (balance && !(extra = balance_cores(chip, fn, cores, nc_pass_get_option_int(pass, "balance-lookahead"), ks))) {
+  if (balance && !(extra = balance_cores(chip, fn, cores, nc_pass_get_option_int(pass, "balance-lookahead"), ks, ictx))) {
     nc_op_emit_error(chip, "core-place: out of memory");
     goto done;
   }
@@ -227,23 +228,41 @@ done:
 /* One stage of the pipeline cost model balance_cores minimises. */
 typedef struct stage {
   int64_t work, out_bytes, k, limit;
+  int64_t steps;          /**< messages per frame to each consumer tile (the node's iterations) */
+  int64_t host_bytes;     /**< bytes per frame each tile receives from the host (network inputs) */
+  int64_t host_steps;     /**< the messages they come in */
   double send_to_host;    /**< 1 when the node's output goes to the host */
 } stage;
 
 /* Cycles per frame of node i's tiles: its share of the work at the MAC
  * rate plus sending its share of the output once to every tile of every
- * consumer (the simulator sends to each destination in turn). */
+ * consumer (the simulator sends to each destination in turn), one message
+ * per iteration, each holding the port ceil(bytes / link width) cycles. */
 static double stage_cycles(const stage *st, const int64_t *consumers, size_t n, size_t i, double rate, double bw)
 {
   double dests = st[i].send_to_host;
   for (size_t j = 0; j < n; j++)
     dests += (double)consumers[i * n + j] * (double)st[j].k;
-  return ((double)st[i].work / rate + (double)st[i].out_bytes * dests / bw) / (double)st[i].k;
+  return (double)st[i].work / rate / (double)st[i].k +
+         core_message_cycles((double)st[i].out_bytes / (double)st[i].k, st[i].steps, bw) * dests;
 }
 
+/* Cycles per frame of the host's input link: every input step goes to
+ * every tile that reads it, one after the other. */
+static double host_cycles(const stage *st, size_t n, double bw)
+{
+  double c = 0;
+  for (size_t i = 0; i < n; i++)
+    c += core_message_cycles((double)st[i].host_bytes, st[i].host_steps, bw) * (double)st[i].k;
+  return c;
+}
+
+/* The slowest stage's cycles per frame; *which is its index, or n for the
+ * host's input link (which no split makes faster). */
 static double slowest(const stage *st, const int64_t *consumers, size_t n, double rate, double bw, size_t *which)
 {
-  double most = -1;
+  double most = host_cycles(st, n, bw);
+  *which = n;
   for (size_t i = 0; i < n; i++) {
     double c = stage_cycles(st, consumers, n, i, rate, bw);
     if (c > most)
@@ -259,7 +278,8 @@ static double slowest(const stage *st, const int64_t *consumers, size_t n, doubl
  * slow layers, or producers that now send to one more tile), kept only if
  * the slowest stage got faster. The rounds start from min_k, the slices
  * SRAM needs (0: a node split already, which stays as it is). */
-static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores, int64_t lookahead, const int64_t *min_k)
+static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores, int64_t lookahead, const int64_t *min_k,
+                              isl_ctx *ictx)
 {
   size_t n = nc_core_chip_get_num_tiles(chip);
   nc_chip_desc d;
@@ -287,6 +307,12 @@ static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores, int64_t loo
         st[i].work = (int64_t)((double)st[i].work * rate / wrate);
     }
     st[i].out_bytes = node ? nc_type_get_num_elements(nc_value_get_type(nc_op_get_result(node, 0))) : 0;
+    st[i].steps = node ? core_node_steps(node, ictx) : 1;
+    for (size_t o = 0, m = node ? nc_op_get_num_operands(node) : 0; o < m; o++)
+      if (!nc_dataflow_node_get_producer(node, o)) { /* a network input, from the host */
+        st[i].host_bytes += nc_type_get_num_elements(nc_value_get_type(nc_op_get_operand(node, o)));
+        st[i].host_steps = core_input_steps(node, o, ictx);
+      }
     st[i].k = min_k[i] > 1 ? min_k[i] : 1; /* the slices SRAM needs (0: split already, fixed) */
     st[i].limit = fixed || !splittable(node) ? st[i].k : nc_core_node_get_out_channels(node);
     st[i].limit = st[i].limit < st[i].k ? st[i].k : st[i].limit;
@@ -311,7 +337,7 @@ static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores, int64_t loo
   while (added && used < cores) {
     size_t best = 0, n_added = 0;
     double before = slowest(st, consumers, n, rate, bw, &best), now = before;
-    while (n_added < max_added && used + (int64_t)n_added < cores && st[best].k < st[best].limit) {
+    while (n_added < max_added && used + (int64_t)n_added < cores && best < n && st[best].k < st[best].limit) {
       st[best].k++, added[n_added++] = best;
       now = slowest(st, consumers, n, rate, bw, &best);
       if (now < before)
