@@ -33,6 +33,9 @@ static const nc_pass_option_def options[] = {
   {"balance-lookahead", NC_PASS_OPT_INT, "16",
    "Slices one balancing round may add (to the slowest stage, then to whichever becomes the slowest) before "
    "the slowest stage must be faster than at the round's start (1: stop at the first split that does not help)"},
+  {"multicast", NC_PASS_OPT_BOOL, "false",
+   "Cost sends as core-multicast will leave them: an iteration's output once to all the tiles of its consumers, "
+   "each input step once to all its tiles"},
   {"search-iterations", NC_PASS_OPT_INT, "0",
    "Moves tried by the placement search that lowers traffic x hops (0: keep the serpentine placement)"},
   {"seed", NC_PASS_OPT_INT, "1", "Seed of the placement search (the same seed, the same placement)"},
@@ -160,7 +163,7 @@ static size_t tiles_of(nc_op *chip, const char *node)
 }
 
 static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores, int64_t lookahead, const int64_t *min_k,
-                              isl_ctx *ictx);
+                              isl_ctx *ictx, bool multicast);
 
 static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx, bool balance, int64_t cores)
 {
@@ -202,7 +205,8 @@ static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx, bo
   }
   /* 2. balancing: the slices balance_cores chose, starting from the ones
    * SRAM needs, and only while the grid has cores left */
-  if (balance && !(extra = balance_cores(chip, fn, cores, nc_pass_get_option_int(pass, "balance-lookahead"), ks, ictx))) {
+  if (balance && !(extra = balance_cores(chip, fn, cores, nc_pass_get_option_int(pass, "balance-lookahead"), ks, ictx,
+                                         nc_pass_get_option_bool(pass, "multicast")))) {
     nc_op_emit_error(chip, "core-place: out of memory");
     goto done;
   }
@@ -232,7 +236,12 @@ typedef struct stage {
   int64_t host_bytes;     /**< bytes per frame each tile receives from the host (network inputs) */
   int64_t host_steps;     /**< the messages they come in */
   double send_to_host;    /**< 1 when the node's output goes to the host */
+  bool multicast;         /**< sends leave as multicasts (core-multicast): once to all tiles */
 } stage;
+
+/* Links a core's incoming messages share, on average, in the cost model
+ * (a core has four; XY routes from a cluster of producers use one or two). */
+#define RECV_LINKS 2.0
 
 /* Cycles per frame of node i's tiles: its share of the work at the MAC
  * rate plus sending its share of the output once to every tile of every
@@ -242,9 +251,19 @@ static double stage_cycles(const stage *st, const int64_t *consumers, size_t n, 
 {
   double dests = st[i].send_to_host;
   for (size_t j = 0; j < n; j++)
-    dests += (double)consumers[i * n + j] * (double)st[j].k;
-  return (double)st[i].work / rate / (double)st[i].k +
-         core_message_cycles((double)st[i].out_bytes / (double)st[i].k, st[i].steps, bw) * dests;
+    dests += (double)consumers[i * n + j] * (double)(st[i].multicast ? 1 : st[j].k);
+  if (st[i].multicast && dests > st[i].send_to_host + 1)
+    dests = st[i].send_to_host + 1; /* one multicast to every consumer tile */
+  double busy = (double)st[i].work / rate / (double)st[i].k +
+                core_message_cycles((double)st[i].out_bytes / (double)st[i].k, st[i].steps, bw) * dests;
+  /* every tile receives every message of every producer tile (and of the
+   * host), over the links into its core: many small slices upstream flood it */
+  double in = core_message_cycles((double)st[i].host_bytes, st[i].host_steps, bw);
+  for (size_t p = 0; p < n; p++)
+    if (consumers[p * n + i])
+      in += core_message_cycles((double)st[p].out_bytes / (double)st[p].k, st[p].steps, bw) * (double)st[p].k;
+  in /= RECV_LINKS;
+  return busy > in ? busy : in;
 }
 
 /* Cycles per frame of the host's input link: every input step goes to
@@ -253,7 +272,7 @@ static double host_cycles(const stage *st, size_t n, double bw)
 {
   double c = 0;
   for (size_t i = 0; i < n; i++)
-    c += core_message_cycles((double)st[i].host_bytes, st[i].host_steps, bw) * (double)st[i].k;
+    c += core_message_cycles((double)st[i].host_bytes, st[i].host_steps, bw) * (double)(st[i].multicast ? 1 : st[i].k);
   return c;
 }
 
@@ -279,7 +298,7 @@ static double slowest(const stage *st, const int64_t *consumers, size_t n, doubl
  * the slowest stage got faster. The rounds start from min_k, the slices
  * SRAM needs (0: a node split already, which stays as it is). */
 static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores, int64_t lookahead, const int64_t *min_k,
-                              isl_ctx *ictx)
+                              isl_ctx *ictx, bool multicast)
 {
   size_t n = nc_core_chip_get_num_tiles(chip);
   nc_chip_desc d;
@@ -308,6 +327,7 @@ static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores, int64_t loo
     }
     st[i].out_bytes = node ? nc_type_get_num_elements(nc_value_get_type(nc_op_get_result(node, 0))) : 0;
     st[i].steps = node ? core_node_steps(node, ictx) : 1;
+    st[i].multicast = multicast;
     for (size_t o = 0, m = node ? nc_op_get_num_operands(node) : 0; o < m; o++)
       if (!nc_dataflow_node_get_producer(node, o)) { /* a network input, from the host */
         st[i].host_bytes += nc_type_get_num_elements(nc_value_get_type(nc_op_get_operand(node, o)));

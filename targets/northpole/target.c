@@ -43,6 +43,9 @@ static const nc_pass_option_def options[] = {
   {"balance", NC_PASS_OPT_BOOL, "true",
    "Spread the layers with the most work over the grid's spare cores (core-place{balance}), so the slowest "
    "pipeline stage is as short as it can be"},
+  {"multicast", NC_PASS_OPT_BOOL, "true",
+   "Send an iteration's output to all the tiles of a split consumer, and each input step to all the tiles that "
+   "read it, as one multicast (core-multicast; core-place's cost model counts it)"},
 };
 
 static const nc_target_desc_def descs[] = {
@@ -92,10 +95,14 @@ static bool build(nc_pass_manager *pm, const nc_pass *o, const char *stop_after,
     if (!add(fn, "dataflow-deps", opts))
       return false;
   }
-  if (stop >= 3)
-    return add(pm, "dataflow-to-core", NULL) &&
-           add(pm, "core-place", nc_pass_get_option_bool(o, "balance") ? "balance=true search-iterations=20000" : "search-iterations=20000") && add(pm, "core-schedule", NULL) &&
-           add(pm, "core-plan-memory", NULL);
+  if (stop >= 3) {
+    bool mc = nc_pass_get_option_bool(o, "multicast");
+    char place[96];
+    snprintf(place, sizeof place, "%ssearch-iterations=20000%s", nc_pass_get_option_bool(o, "balance") ? "balance=true " : "",
+             mc ? " multicast=true" : "");
+    return add(pm, "dataflow-to-core", NULL) && add(pm, "core-place", place) && add(pm, "core-schedule", NULL) &&
+           (!mc || add(pm, "core-multicast", NULL)) && add(pm, "core-plan-memory", NULL);
+  }
   return true;
 }
 
