@@ -39,6 +39,9 @@ static const nc_pass_option_def options[] = {
   {"search-iterations", NC_PASS_OPT_INT, "0",
    "Moves tried by the placement search that lowers traffic x hops (0: keep the serpentine placement)"},
   {"seed", NC_PASS_OPT_INT, "1", "Seed of the placement search (the same seed, the same placement)"},
+  {"link-iterations", NC_PASS_OPT_INT, "0",
+   "Moves tried after the search to spread the load over the mesh links (sum of squared bytes per link, XY "
+   "routes), each kept only if it lowers that sum and keeps traffic x hops within 10% of the search's (0: none)"},
 };
 
 static const nc_pass_stat_def stats[] = {
@@ -49,6 +52,8 @@ static const nc_pass_stat_def stats[] = {
   {"stage-imbalance-pct", "100 x (slowest tile's work / mean tile work - 1)"},
   {"traffic-hops-initial", "Bytes per frame x NoC hops over all tile pairs, serpentine placement"},
   {"traffic-hops", "Bytes per frame x NoC hops over all tile pairs, final placement"},
+  {"max-link-load-initial", "Bytes per frame on the busiest mesh link (XY routes) before link-iterations"},
+  {"max-link-load", "Bytes per frame on the busiest mesh link (XY routes), final placement"},
 };
 
 static int64_t sum_bytes(const nc_core_buffer_spec *s, size_t n, bool inputs_only)
@@ -475,6 +480,99 @@ static int64_t swap_delta(const edge *e, size_t n_e, const size_t *inc, const si
   return after - before;
 }
 
+/* --- link load ------------------------------------------------------------------------------------------------ */
+
+/* The bytes per frame each directed mesh link carries (4 per cell: +x, -x,
+ * +y, -y) when every edge follows its XY route (the host enters and leaves
+ * at (0, 0)); with multicast, a producer tile's edges (sorted by producer in
+ * `order`) load each link of their route tree once. Returns the sum of the
+ * squared loads (the spread the refinement lowers) and sets *max. */
+static double link_loads(const edge *e, const size_t *order, size_t n_e, const int64_t *cell, int64_t cells,
+                         int64_t cols, bool multicast, int64_t *load, size_t *stamp, int64_t *max)
+{
+  memset(load, 0, (size_t)cells * 4 * sizeof *load);
+  memset(stamp, 0, (size_t)cells * 4 * sizeof *stamp);
+  for (size_t k = 0; k < n_e; k++) {
+    const edge *x = &e[order[k]];
+    int64_t a = cell[x->from] < 0 ? 0 : cell[x->from], b = cell[x->to] < 0 ? 0 : cell[x->to];
+    int64_t ax = a % cols, ay = a / cols, bx = b % cols, by = b / cols;
+    while (ax != bx || ay != by) {
+      int dir = ax != bx ? (bx > ax ? 0 : 1) : (by > ay ? 2 : 3);
+      size_t l = (size_t)(ay * cols + ax) * 4 + (size_t)dir;
+      if (!multicast || stamp[l] != x->from + 1)
+        load[l] += x->bytes, stamp[l] = x->from + 1;
+      ax += dir == 0 ? 1 : dir == 1 ? -1 : 0;
+      ay += dir == 2 ? 1 : dir == 3 ? -1 : 0;
+    }
+  }
+  double sq = 0;
+  *max = 0;
+  for (int64_t l = 0; l < cells * 4; l++) {
+    sq += (double)load[l] * (double)load[l];
+    *max = load[l] > *max ? load[l] : *max;
+  }
+  return sq;
+}
+
+static const edge *sort_edges_base;
+static int cmp_edge_from(const void *a, const void *b)
+{
+  size_t x = sort_edges_base[*(const size_t *)a].from, y = sort_edges_base[*(const size_t *)b].from;
+  return x < y ? -1 : x > y ? 1 : (*(const size_t *)a > *(const size_t *)b) - (*(const size_t *)a < *(const size_t *)b);
+}
+
+/* After the traffic x hops search: random swaps kept only if they lower the
+ * sum of squared link loads (which flattens the busiest links, the ones the
+ * simulator's flows queue on) while traffic x hops stays within 10% of what
+ * the search reached. `cell` is the placement (updated in place). */
+static int64_t refine_link_load(nc_pass *pass, const edge *e, size_t n_e, const size_t *inc, const size_t *inc_start,
+                                int64_t *cell, size_t n, int64_t rows, int64_t cols, int64_t cost, uint64_t *state)
+{
+  int64_t iters = nc_pass_get_option_int(pass, "link-iterations"), cells = rows * cols, max = 0;
+  bool multicast = nc_pass_get_option_bool(pass, "multicast");
+  int64_t *load = malloc((size_t)cells * 4 * sizeof *load), *owner = malloc((size_t)cells * sizeof *owner);
+  size_t *stamp = malloc((size_t)cells * 4 * sizeof *stamp), *order = malloc((n_e ? n_e : 1) * sizeof *order);
+  if (!load || !owner || !stamp || !order) {
+    free(load), free(owner), free(stamp), free(order);
+    return cost;
+  }
+  for (size_t k = 0; k < n_e; k++)
+    order[k] = k;
+  sort_edges_base = e;
+  qsort(order, n_e, sizeof *order, cmp_edge_from);
+  double sq = link_loads(e, order, n_e, cell, cells, cols, multicast, load, stamp, &max);
+  nc_pass_stat_add(pass, 7, (uint64_t)max);
+  int64_t limit = cost + cost / 10;
+  for (int64_t c = 0; c < cells; c++)
+    owner[c] = -1;
+  for (size_t k = 0; k < n; k++)
+    owner[cell[k]] = (int64_t)k;
+  for (int64_t it = 0; it < iters && n > 1; it++) {
+    int64_t ta = (int64_t)(next_random(state) % n), cb = (int64_t)(next_random(state) % (uint64_t)cells);
+    int64_t ca = cell[ta], tb = owner[cb], m;
+    if (cb == ca)
+      continue;
+    int64_t d = swap_delta(e, n_e, inc, inc_start, cell, cols, ta, tb, ca, cb);
+    if (cost + d > limit)
+      continue;
+    cell[ta] = cb;
+    if (tb >= 0)
+      cell[tb] = ca;
+    double now = link_loads(e, order, n_e, cell, cells, cols, multicast, load, stamp, &m);
+    if (now < sq) {
+      sq = now, cost += d, owner[cb] = ta, owner[ca] = tb;
+    } else {
+      cell[ta] = ca;
+      if (tb >= 0)
+        cell[tb] = cb;
+    }
+  }
+  link_loads(e, order, n_e, cell, cells, cols, multicast, load, stamp, &max);
+  nc_pass_stat_add(pass, 8, (uint64_t)max);
+  free(load), free(owner), free(stamp), free(order);
+  return cost;
+}
+
 /* Simulated annealing over tile positions from the serpentine placement:
  * swap a random tile with a random cell (empty or not); a worse state is
  * accepted with probability exp(-delta / T), T falling linearly to 0; the
@@ -566,6 +664,8 @@ static void search_placement(nc_pass *pass, nc_op *chip, nc_op *fn)
     if (cost < best_cost)
       best_cost = cost, memcpy(best, cell, (n + 1) * sizeof *cell);
   }
+  if (nc_pass_get_option_int(pass, "link-iterations") > 0)
+    best_cost = refine_link_load(pass, e, n_e, inc, inc_start, best, n, rows, cols, best_cost, &state);
   for (size_t k = 0; k < n; k++)
     nc_core_tile_set_position(tiles[k], best[k] % cols, best[k] / cols);
   nc_pass_stat_add(pass, 6, (uint64_t)best_cost);

@@ -98,7 +98,7 @@ static bool build(nc_pass_manager *pm, const nc_pass *o, const char *stop_after,
   if (stop >= 3) {
     bool mc = nc_pass_get_option_bool(o, "multicast");
     char place[96];
-    snprintf(place, sizeof place, "%ssearch-iterations=20000%s", nc_pass_get_option_bool(o, "balance") ? "balance=true " : "",
+    snprintf(place, sizeof place, "%ssearch-iterations=20000 link-iterations=2000%s", nc_pass_get_option_bool(o, "balance") ? "balance=true " : "",
              mc ? " multicast=true" : "");
     return add(pm, "dataflow-to-core", NULL) && add(pm, "core-place", place) && add(pm, "core-schedule", NULL) &&
            (!mc || add(pm, "core-multicast", NULL)) && add(pm, "core-plan-memory", NULL);
