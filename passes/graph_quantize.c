@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "graph_quantize_internal.h"
+#include "nc/dialects/graph/interp.h"
 #include "nc/ir/asm.h"
 #include "nc/ir/pass.h"
 #include "nc/support/npy.h"
@@ -53,6 +54,16 @@ static const nc_pass_option_def options[] = {
   {"report", NC_PASS_OPT_STRING, "",
    "Write each layer's bits, scale and SQNR (dB, against float on the calibration inputs) to this JSON file and "
    "a table to stderr"},
+  {"mixed", NC_PASS_OPT_BOOL, "false",
+   "Choose each layer's width (8, 4 or 2) by measured sensitivity under a budget (min-sqnr, max-accuracy-drop), "
+   "narrowing the layers that save the most MAC cycles first (graph_quantize_mixed.c)"},
+  {"labels", NC_PASS_OPT_STRING, "",
+   "mixed: .npy file of the calibration samples' integer class labels; the budget is then accuracy"},
+  {"max-accuracy-drop", NC_PASS_OPT_STRING, "",
+   "mixed (with labels): the most accuracy, in percentage points below the float model's on the labelled "
+   "calibration samples, the chosen widths may lose (default 0.5)"},
+  {"min-sqnr", NC_PASS_OPT_STRING, "",
+   "mixed: the least SQNR (dB) of the network's output against float on the calibration samples"},
 };
 
 static const nc_pass_stat_def stats[] = {
@@ -62,7 +73,86 @@ static const nc_pass_stat_def stats[] = {
 
 /* --- options and the calibration file -------------------------------------------------------------------- */
 
-static void free_calibration(void *t) { nc_tensor_destroy(t); }
+/* What initialize reads once for every function: the calibration inputs,
+ * the labels and the budget of mixed precision. */
+typedef struct state {
+  nc_tensor *calib, *labels;
+  gq_mixed_budget budget;
+} state;
+
+static void free_state(void *p)
+{
+  state *st = p;
+  nc_tensor_destroy(st->calib);
+  nc_tensor_destroy(st->labels);
+  free(st);
+}
+
+/* A budget value: "" (not given) or a finite number in [lo, hi]. */
+static bool parse_budget(nc_context *ctx, const char *opt, const char *s, double lo, double hi, bool *has, double *v)
+{
+  char *end = NULL;
+  *has = *s != 0;
+  if (!*has)
+    return true;
+  *v = strtod(s, &end);
+  if (end != s && !*end && *v >= lo && *v <= hi)
+    return true;
+  nc_emit_error(ctx, nc_location_unknown(), "graph-quantize: %s '%s' is not a number in [%g, %g]", opt, s, lo, hi);
+  return false;
+}
+
+/* mixed precision's options: a budget (the accuracy one needs labels), none of them without mixed. */
+static bool initialize_mixed(nc_pass *pass, nc_context *ctx, state *st)
+{
+  bool mixed = nc_pass_get_option_bool(pass, "mixed");
+  const char *labels = nc_pass_get_option_string(pass, "labels");
+  gq_mixed_budget *b = &st->budget;
+  if (!parse_budget(ctx, "max-accuracy-drop", nc_pass_get_option_string(pass, "max-accuracy-drop"), 0, 100,
+                    &b->has_accuracy, &b->max_accuracy_drop) ||
+      !parse_budget(ctx, "min-sqnr", nc_pass_get_option_string(pass, "min-sqnr"), -1000, 1000, &b->has_sqnr,
+                    &b->min_sqnr))
+    return false;
+  if (!mixed && (*labels || b->has_accuracy || b->has_sqnr)) {
+    nc_emit_error(ctx, nc_location_unknown(), "graph-quantize: %s only applies to mixed precision (mixed=true, "
+                  "nc-compile --precision=mixed)", *labels ? "labels" : b->has_accuracy ? "max-accuracy-drop"
+                                                                                       : "min-sqnr");
+    return false;
+  }
+  if (!mixed)
+    return true;
+  if (nc_pass_get_option_int(pass, "bits") != 8) {
+    nc_emit_error(ctx, nc_location_unknown(), "graph-quantize: mixed chooses every width itself; bits=%lld cannot "
+                  "go with it (use overrides to fix a layer's width)", (long long)nc_pass_get_option_int(pass, "bits"));
+    return false;
+  }
+  if (b->has_accuracy && !*labels) {
+    nc_emit_error(ctx, nc_location_unknown(), "graph-quantize: max-accuracy-drop needs labels=FILE (nc-compile "
+                  "--labels=y.npy): the class of each calibration sample");
+    return false;
+  }
+  if (*labels && !b->has_accuracy) { /* the default budget */
+    b->has_accuracy = true;
+    b->max_accuracy_drop = 0.5;
+  }
+  if (!b->has_accuracy && !b->has_sqnr) {
+    nc_emit_error(ctx, nc_location_unknown(), "graph-quantize: mixed precision needs a budget: min-sqnr=DB "
+                  "(nc-compile --min-sqnr), or labels=FILE with max-accuracy-drop=POINTS (--labels, "
+                  "--max-accuracy-drop)");
+    return false;
+  }
+  if (*labels) {
+    char err[512];
+    st->labels = nc_npy_read(labels, err, sizeof err);
+    if (!st->labels) {
+      nc_emit_error(ctx, nc_location_unknown(), "graph-quantize: cannot read the labels: %s", err);
+      return false;
+    }
+    b->labels = st->labels;
+    b->labels_path = labels;
+  }
+  return true;
+}
 
 static bool initialize(nc_pass *pass, nc_context *ctx)
 {
@@ -90,15 +180,18 @@ static bool initialize(nc_pass *pass, nc_context *ctx)
     nc_emit_error(ctx, nc_location_unknown(), "graph-quantize: max-samples must be >= 0 (0: all samples)");
     return false;
   }
+  state *st = nc_xcalloc(1, sizeof *st);
+  nc_pass_set_state(pass, st, free_state);
+  if (!initialize_mixed(pass, ctx, st))
+    return false;
   if (!*path)
     return true; /* fine for a pre-quantized (QDQ) model; else an error at the function */
   char err[512];
-  nc_tensor *t = nc_npy_read(path, err, sizeof err);
-  if (!t) {
+  st->calib = nc_npy_read(path, err, sizeof err);
+  if (!st->calib) {
     nc_emit_error(ctx, nc_location_unknown(), "graph-quantize: cannot read the calibration data: %s", err);
     return false;
   }
-  nc_pass_set_state(pass, t, free_calibration);
   return true;
 }
 
@@ -324,14 +417,17 @@ static nc_value *add_constant(rewrite *rw, nc_op *before, nc_attr *value, nc_loc
   return nc_op_get_result(c, 0);
 }
 
-/* A blob constant (weights, biases: never decimal lists). */
+/* A blob constant (weights, biases: never decimal lists). A trial of mixed
+ * precision keeps a bias inline instead (`small`): the blob would outlive
+ * the trial under a name the real rewrite then could not have. */
 static nc_value *add_blob(rewrite *rw, nc_op *before, const nc_tensor *t, nc_type *elt, nc_value *like_v,
-                          const char *suffix, const char *fallback, nc_location loc)
+                          const char *suffix, const char *fallback, bool small, nc_location loc)
 {
   char hint[256];
   gp_name_hint(like_v, suffix, fallback, hint, sizeof hint);
   nc_type *type = nc_type_tensor(rw->ctx, (size_t)t->rank, t->shape, elt, NULL);
-  return add_constant(rw, before, gp_attr_from_tensor(rw->ctx, t, type, hint, 0), loc);
+  return add_constant(rw, before, gp_attr_from_tensor(rw->ctx, t, type, hint, rw->cache && small ? INT64_MAX : 0),
+                      loc);
 }
 
 static nc_value *add_scalar(rewrite *rw, nc_op *before, nc_type *elt, const void *data, size_t size, nc_location loc)
@@ -459,22 +555,24 @@ static int64_t block_rows(const layer_data *L)
   return n;
 }
 
-/* Replaces one layer: int8 weights, conv_integer / matmul_integer, int32
- * bias, requantize to the output scale `sy`. */
-static bool quantize_layer(rewrite *rw, nc_op *op, const qval *x, float sy, int bits)
+/* The layer's weights quantized per output channel to [-qmax, qmax] (a
+ * pre-quantized model's keep their codes), as a constant before `op`, and
+ * their scales in sw[0..channels); NULL after an error at op. Mixed
+ * precision's trials quantize each layer once per width (rw->cache). */
+static nc_value *quantize_weights(rewrite *rw, nc_op *op, layer_data *Lp, int bits, double *sw)
 {
+  layer_data L = *Lp;
   int qmax = (1 << (bits - 1)) - 1;
   nc_type *elt = nc_type_integer(rw->ctx, (unsigned)bits, NC_SIGNLESS);
   const char *name = nc_ident_str(nc_op_get_name(op));
   nc_location loc = nc_op_get_loc(op);
-  layer_data L;
-  if (!layer_read(op, &L)) {
-    layer_free(&L);
-    return nc_op_emit_error(op, "graph-quantize cannot read the constant weights of '%s'", name);
+  gq_wentry *hit = rw->cache ? gq_wcache_find(rw->cache, op, bits) : NULL;
+  if (hit) {
+    memcpy(sw, hit->sw, (size_t)L.channels * sizeof *sw);
+    return add_constant(rw, op, hit->w, loc);
   }
   bool ok = true, conv = L.conv;
   int64_t C = L.channels, len = L.row_len, nblk = block_rows(&L);
-  double *sw = nc_xcalloc((size_t)C + 1, sizeof *sw);
   double *w = nc_xmalloc((size_t)(nblk * len + 1) * sizeof *w);
   /* A transposed f32 gemm is read in its stored order ([N, K]: channel j's
    * weights are contiguous), so neither pass strides across pages. */
@@ -500,10 +598,9 @@ static bool quantize_layer(rewrite *rw, nc_op *op, const qval *x, float sy, int 
   for (int64_t c = 0; c < C && ok && L.bias; c++)
     ok = isfinite(L.bias[c]);
   if (!ok) {
-    free(sw);
     free(w);
-    layer_free(&L);
-    return nc_op_emit_error(op, "graph-quantize cannot quantize '%s': its weights or bias are not finite", name);
+    nc_op_emit_error(op, "graph-quantize cannot quantize '%s': its weights or bias are not finite", name);
+    return NULL;
   }
   /* weights: per output channel, symmetric in [-qmax, qmax] */
   for (int64_t c = 0; c < C; c++)
@@ -531,8 +628,36 @@ static bool quantize_layer(rewrite *rw, nc_op *op, const qval *x, float sy, int 
       }
   }
   free(w);
-  nc_value *wv = add_blob(rw, op, wq, elt, nc_op_get_operand(op, 1), "_q", "weight", loc);
+  nc_value *wv = add_blob(rw, op, wq, elt, nc_op_get_operand(op, 1), rw->cache ? "_q_trial" : "_q", "weight", false,
+                          loc);
   nc_tensor_destroy(wq);
+  if (rw->cache)
+    gq_wcache_add(rw->cache, op, bits, nc_op_get_attr_str(nc_value_get_defining_op(wv), "value"), sw, C);
+  return wv;
+}
+
+/* Replaces one layer: int8 weights, conv_integer / matmul_integer, int32
+ * bias, requantize to the output scale `sy`. */
+static bool quantize_layer(rewrite *rw, nc_op *op, const qval *x, float sy, int bits)
+{
+  int qmax = (1 << (bits - 1)) - 1;
+  nc_type *elt = nc_type_integer(rw->ctx, (unsigned)bits, NC_SIGNLESS);
+  const char *name = nc_ident_str(nc_op_get_name(op));
+  nc_location loc = nc_op_get_loc(op);
+  layer_data L;
+  if (!layer_read(op, &L)) {
+    layer_free(&L);
+    return nc_op_emit_error(op, "graph-quantize cannot read the constant weights of '%s'", name);
+  }
+  bool ok = true, conv = L.conv;
+  int64_t C = L.channels;
+  double *sw = nc_xcalloc((size_t)C + 1, sizeof *sw);
+  nc_value *wv = quantize_weights(rw, op, &L, bits, sw);
+  if (!wv) {
+    free(sw);
+    layer_free(&L);
+    return false;
+  }
 
   /* requantize parameters and the int32 bias, per channel */
   int64_t *mult = nc_xcalloc((size_t)C + 1, sizeof *mult), *shift = nc_xcalloc((size_t)C + 1, sizeof *shift);
@@ -572,7 +697,7 @@ static bool quantize_layer(rewrite *rw, nc_op *op, const qval *x, float sy, int 
   }
   if (acc) {
     nc_value *in[2] = {nc_op_get_result(acc, 0), bq ? add_blob(rw, op, bq, rw->i32, nc_op_get_operand(op, 2), "_q",
-                                                               "bias", loc)
+                                                               "bias", true, loc)
                                                     : NULL};
     nc_value *y = nc_op_get_result(op, 0);
     nc_named_attr attrs[5];
@@ -641,15 +766,112 @@ static bool quantize_eltwise(rewrite *rw, nc_op *op, const qval *a, const qval *
 
 /* --- the pass ----------------------------------------------------------------------------------------------- */
 
-static bool quantize_func(nc_pass *pass, nc_op *func, const nc_tensor *calib)
+void gq_rewrite_init(rewrite *rw, const gq_plan *p)
 {
+  nc_context *ctx = p->ctx;
+  *rw = (rewrite){ctx, nc_type_integer(ctx, 8, NC_SIGNLESS), nc_type_integer(ctx, 32, NC_SIGNLESS),
+                  nc_type_integer(ctx, 64, NC_SIGNLESS), nc_type_f32(ctx), {0}, NULL, 0, NULL};
+  gq_map_init(&rw->map, p->n_ops + 1);
+  rw->vals = nc_xcalloc(p->n_ops + 2, sizeof *rw->vals);
+}
+
+void gq_rewrite_free(rewrite *rw)
+{
+  gq_map_free(&rw->map);
+  free(rw->vals);
+}
+
+/* 3. the integer graph, op by op beside the float one (layer l at width
+ * lbits[l], its output scale from max_abs[l] unless the model gives one);
+ * 4. the results go back to f32. The float ops stay (dead) for the caller. */
+bool gq_rewrite_graph(const gq_plan *p, rewrite *rw, const int *lbits, const double *max_abs)
+{
+  bool ok = true;
+  nc_value *arg = p->arg;
+  nc_op *first = nc_block_get_first_op(p->block), *ret = p->ret, *const *ops = p->ops;
+  const int *kinds = p->kinds;
+  const float *given = p->given;
+  { /* the input: quantize_linear with s_in, zero point 0 (the first layer reads 8 bits) */
+    float s_in = p->in_given > 0 ? p->in_given : act_scale(p->in_max, 127);
+    int8_t zero = 0;
+    nc_location loc = nc_value_get_loc(arg);
+    nc_value *s = add_scalar(rw, first, rw->f32, &s_in, sizeof s_in, loc);
+    nc_value *z = add_scalar(rw, first, rw->i8, &zero, 1, loc);
+    nc_op *q = add_op(rw, first, "graph.quantize_linear", loc, 3, (nc_value *[]){arg, s, z}, 0, NULL,
+                      like(rw, arg, rw->i8));
+    ok = q != NULL;
+    if (q)
+      bind(rw, arg, nc_op_get_result(q, 0), s_in);
+  }
+  for (size_t k = 0, l = 0; ok && k < p->n_ops; k++) {
+    if (kinds[k] == K_CONSTANT || kinds[k] == K_FUSED)
+      continue;
+    if (kinds[k] == K_ACTS) {
+      float sy = act_scale(max_abs[l], (1 << (lbits[l] - 1)) - 1);
+      ok = gq_acts_quantize(rw, ops[k], sy, lbits[l]);
+      l++;
+      continue;
+    }
+    const qval *x = lookup(rw, nc_op_get_operand(ops[k], 0));
+    if (!x) { /* cannot happen after the checks: operands are the input or earlier results */
+      ok = nc_op_emit_error(ops[k], "graph-quantize: operand #0 has no quantized form");
+      break;
+    }
+    if (kinds[k] == K_QDQ) { /* the identity on int8, at the scale the previous op already has */
+      float s;
+      gq_qdq_check(ops[k], &s);
+      if (s != x->scale)
+        ok = nc_op_emit_error(ops[k], "graph-quantize: this '%s' rescales from %g to %g after '%s'; only conv, "
+                              "gemm, matmul, add and sub results can change scale in nc's integer graph",
+                              nc_ident_str(nc_op_get_name(ops[k])), (double)x->scale, (double)s,
+                              nc_value_get_defining_op(nc_op_get_operand(ops[k], 0))
+                                ? nc_ident_str(nc_op_get_name(nc_value_get_defining_op(nc_op_get_operand(ops[k], 0))))
+                                : "the input");
+      else
+        bind(rw, nc_op_get_result(ops[k], 0), x->v, x->scale);
+      continue;
+    }
+    if (kinds[k] == K_ELTWISE) {
+      const qval *b = lookup(rw, nc_op_get_operand(ops[k], 1));
+      float sy = given[l] > 0 ? given[l] : act_scale(max_abs[l], (1 << (lbits[l] - 1)) - 1);
+      ok = b ? quantize_eltwise(rw, ops[k], x, b, sy, sole_relu_user(ops[k]), lbits[l])
+             : nc_op_emit_error(ops[k], "graph-quantize: operand #1 has no quantized form");
+      l++;
+      continue;
+    }
+    if (kinds[k] == K_LAYER) {
+      float sy = given[l] > 0 ? given[l] : act_scale(max_abs[l], (1 << (lbits[l] - 1)) - 1);
+      ok = quantize_layer(rw, ops[k], x, sy, lbits[l]);
+      l++;
+    } else
+      ok = quantize_pass_through(rw, ops[k], x);
+  }
+  for (size_t r = 0; ok && r < nc_op_get_num_operands(ret); r++) {
+    nc_value *v = nc_op_get_operand(ret, r);
+    qval *q = nc_value_is_block_arg(v) ? NULL : lookup(rw, v);
+    if (!q)
+      continue; /* the input itself, or a constant: already f32 */
+    nc_op *def = nc_value_get_defining_op(v);
+    nc_location loc = def ? nc_op_get_loc(def) : nc_op_get_loc(ret);
+    nc_value *s = add_scalar(rw, ret, rw->f32, &q->scale, sizeof q->scale, loc);
+    nc_op *dq = add_op(rw, ret, "graph.dequantize_linear", loc, 2, (nc_value *[]){q->v, s}, 0, NULL, NULL);
+    ok = dq != NULL;
+    if (dq)
+      nc_op_set_operand(ret, r, nc_op_get_result(dq, 0));
+  }
+  return ok;
+}
+
+static bool quantize_func(nc_pass *pass, nc_op *func, const state *st)
+{
+  const nc_tensor *calib = st->calib;
+  bool mixed = nc_pass_get_option_bool(pass, "mixed");
   nc_region *body = nc_op_get_region(func, 0);
   nc_block *block = nc_region_get_first_block(body);
   if (!block)
     return true; /* a declaration */
   nc_context *ctx = nc_op_get_context(func);
   const char *path = nc_pass_get_option_string(pass, "calibration");
-  int qmax = 127; /* the input: the first layer reads 8 bits */
   if (nc_region_get_num_blocks(body) != 1)
     return nc_op_emit_error(func, "graph-quantize expects a function of one block");
   if (nc_block_get_num_args(block) != 1)
@@ -707,23 +929,27 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const nc_tensor *calib)
   for (size_t k = 0; ok && k < n_layers; k++) /* a pre-quantized model's widths are its own */
     lbits[k] = gq_qdq_model_bits(nc_op_get_result(layers[k], 0)) ? gq_qdq_model_bits(nc_op_get_result(layers[k], 0))
                                                                   : lbits[k];
-  free(is_conv);
 
   /* 2. scales: the model's own (QDQ), else calibration: max |x| of the input and of each layer's result */
-  double *max_abs = nc_xcalloc(n_layers + 1, sizeof *max_abs), in_max = 0;
-  float *given = nc_xcalloc(n_layers + 1, sizeof *given), in_given = 0;
+  gq_plan p = {ctx, func, ret, block, arg, n_ops, n_layers, ops, layers, kinds, NULL, 0, 0};
+  double *max_abs = nc_xcalloc(n_layers + 1, sizeof *max_abs);
+  p.given = nc_xcalloc(n_layers + 1, sizeof *p.given);
   nc_op *uncovered = NULL; /* the first layer without a model scale */
-  bool need_calib = ok && !gq_qdq_model_scale(arg, &in_given);
+  bool need_calib = ok && !gq_qdq_model_scale(arg, &p.in_given);
+  need_calib = need_calib || (ok && mixed); /* the trials run on the calibration inputs */
   for (size_t k = 0; ok && k < n_layers; k++)
-    if (!gq_qdq_model_scale(nc_op_get_result(layers[k], 0), &given[k])) {
-      given[k] = 0;
+    if (!gq_qdq_model_scale(nc_op_get_result(layers[k], 0), &p.given[k])) {
+      p.given[k] = 0;
       uncovered = uncovered ? uncovered : layers[k];
       need_calib = true;
     }
   nc_tensor view;
   int64_t samples = 0;
   if (ok && need_calib && !calib) {
-    if (uncovered)
+    if (mixed)
+      ok = nc_op_emit_error(func, "graph-quantize: mixed precision needs calibration=PATH (nc-compile: "
+                            "--calibration=FILE): its trials run the quantized graph on those inputs");
+    else if (uncovered)
       ok = nc_op_emit_error(uncovered, "graph-quantize needs calibration=PATH (nc-compile: --calibration=FILE): a "
                             ".npy file of f32 inputs (N x the function's input shape) to measure activation ranges "
                             "on, since the model gives no scale for the result of this '%s' (a pre-quantized "
@@ -735,101 +961,44 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const nc_tensor *calib)
                             "since the model gives no scale for its input (a pre-quantized model has "
                             "QuantizeLinear -> DequantizeLinear after it)");
   }
+  gq_mixed_result mres = {0};
+  bool have_mixed = false;
   if (ok && need_calib) {
     samples = gq_calibration_view(func, arg, calib, path, nc_pass_get_option_int(pass, "max-samples"), &view);
+    ok = samples > 0;
+  }
+  if (ok && mixed) {
+    nc_tensor all;
+    int64_t total = gq_calibration_view(func, arg, calib, path, 0, &all);
+    gq_mixed_options mo = {nc_pass_get_option_string(pass, "overrides"), GQ_CALIB_MAXABS,
+                           strtod(nc_pass_get_option_string(pass, "percentile"), NULL), &st->budget};
+    gq_calib_method_parse(nc_pass_get_option_string(pass, "method"), &mo.method);
+    have_mixed = ok = gq_mixed_widths(&p, &mo, &view, samples, total, is_conv, lbits, &mres);
+    if (ok)
+      gq_mixed_print(n_layers, layers, lbits, &mres);
+  }
+  if (ok && need_calib) { /* the ranges at the widths chosen (the same as a plain run with those widths) */
     int *lqmax = nc_xcalloc(n_layers + 1, sizeof *lqmax);
     for (size_t k = 0; k < n_layers; k++)
       lqmax[k] = (1 << (lbits[k] - 1)) - 1;
     gq_calib_method method = GQ_CALIB_MAXABS;
     gq_calib_method_parse(nc_pass_get_option_string(pass, "method"), &method);
-    ok = samples > 0 &&
-         gq_calibrate_method(func, &view, n_layers, layers, lqmax, method,
-                             strtod(nc_pass_get_option_string(pass, "percentile"), NULL), max_abs, &in_max);
+    ok = gq_calibrate_method(func, &view, n_layers, layers, lqmax, method,
+                             strtod(nc_pass_get_option_string(pass, "percentile"), NULL), max_abs, &p.in_max);
     free(lqmax);
   }
-  if (ok && !isfinite(in_max))
+  free(is_conv);
+  if (ok && !isfinite(p.in_max))
     ok = nc_op_emit_error(func, "graph-quantize: the calibration data '%s' holds infinite values", path);
   for (size_t k = 0; ok && k < n_layers; k++)
     if (!isfinite(max_abs[k]))
       ok = nc_op_emit_error(layers[k], "graph-quantize: the result of '%s' is not finite on the calibration data",
                             nc_ident_str(nc_op_get_name(layers[k])));
 
-  /* 3. the integer graph, op by op beside the float one */
-  rewrite rw = {ctx, nc_type_integer(ctx, 8, NC_SIGNLESS), nc_type_integer(ctx, 32, NC_SIGNLESS),
-                nc_type_integer(ctx, 64, NC_SIGNLESS), nc_type_f32(ctx), {0}, NULL, 0};
-  gq_map_init(&rw.map, n_ops + 1);
-  rw.vals = nc_xcalloc(n_ops + 2, sizeof *rw.vals);
-  nc_op *first = nc_block_get_first_op(block);
-  if (ok) { /* the input: quantize_linear with s_in, zero point 0 */
-    float s_in = in_given > 0 ? in_given : act_scale(in_max, qmax);
-    int8_t zero = 0;
-    nc_location loc = nc_value_get_loc(arg);
-    nc_value *s = add_scalar(&rw, first, rw.f32, &s_in, sizeof s_in, loc);
-    nc_value *z = add_scalar(&rw, first, rw.i8, &zero, 1, loc);
-    nc_op *q = add_op(&rw, first, "graph.quantize_linear", loc, 3, (nc_value *[]){arg, s, z}, 0, NULL,
-                      like(&rw, arg, rw.i8));
-    ok = q != NULL;
-    if (q)
-      bind(&rw, arg, nc_op_get_result(q, 0), s_in);
-  }
-  for (size_t k = 0, l = 0; ok && k < n_ops; k++) {
-    if (kinds[k] == K_CONSTANT || kinds[k] == K_FUSED)
-      continue;
-    if (kinds[k] == K_ACTS) {
-      float sy = act_scale(max_abs[l], (1 << (lbits[l] - 1)) - 1);
-      ok = gq_acts_quantize(&rw, ops[k], sy, lbits[l]);
-      l++;
-      continue;
-    }
-    const qval *x = lookup(&rw, nc_op_get_operand(ops[k], 0));
-    if (!x) { /* cannot happen after the checks: operands are the input or earlier results */
-      ok = nc_op_emit_error(ops[k], "graph-quantize: operand #0 has no quantized form");
-      break;
-    }
-    if (kinds[k] == K_QDQ) { /* the identity on int8, at the scale the previous op already has */
-      float s;
-      gq_qdq_check(ops[k], &s);
-      if (s != x->scale)
-        ok = nc_op_emit_error(ops[k], "graph-quantize: this '%s' rescales from %g to %g after '%s'; only conv, "
-                              "gemm, matmul, add and sub results can change scale in nc's integer graph",
-                              nc_ident_str(nc_op_get_name(ops[k])), (double)x->scale, (double)s,
-                              nc_value_get_defining_op(nc_op_get_operand(ops[k], 0))
-                                ? nc_ident_str(nc_op_get_name(nc_value_get_defining_op(nc_op_get_operand(ops[k], 0))))
-                                : "the input");
-      else
-        bind(&rw, nc_op_get_result(ops[k], 0), x->v, x->scale);
-      continue;
-    }
-    if (kinds[k] == K_ELTWISE) {
-      const qval *b = lookup(&rw, nc_op_get_operand(ops[k], 1));
-      float sy = given[l] > 0 ? given[l] : act_scale(max_abs[l], (1 << (lbits[l] - 1)) - 1);
-      ok = b ? quantize_eltwise(&rw, ops[k], x, b, sy, sole_relu_user(ops[k]), lbits[l])
-             : nc_op_emit_error(ops[k], "graph-quantize: operand #1 has no quantized form");
-      l++;
-      continue;
-    }
-    if (kinds[k] == K_LAYER) {
-      float sy = given[l] > 0 ? given[l] : act_scale(max_abs[l], (1 << (lbits[l] - 1)) - 1);
-      ok = quantize_layer(&rw, ops[k], x, sy, lbits[l]);
-      l++;
-    } else
-      ok = quantize_pass_through(&rw, ops[k], x);
-  }
-
-  /* 4. results go back to f32; the float graph is then dead */
-  for (size_t r = 0; ok && r < nc_op_get_num_operands(ret); r++) {
-    nc_value *v = nc_op_get_operand(ret, r);
-    qval *q = nc_value_is_block_arg(v) ? NULL : lookup(&rw, v);
-    if (!q)
-      continue; /* the input itself, or a constant: already f32 */
-    nc_op *def = nc_value_get_defining_op(v);
-    nc_location loc = def ? nc_op_get_loc(def) : nc_op_get_loc(ret);
-    nc_value *s = add_scalar(&rw, ret, rw.f32, &q->scale, sizeof q->scale, loc);
-    nc_op *dq = add_op(&rw, ret, "graph.dequantize_linear", loc, 2, (nc_value *[]){q->v, s}, 0, NULL, NULL);
-    ok = dq != NULL;
-    if (dq)
-      nc_op_set_operand(ret, r, nc_op_get_result(dq, 0));
-  }
+  /* 3. and 4. the integer graph, op by op beside the float one; the results back to f32 */
+  rewrite rw;
+  gq_rewrite_init(&rw, &p);
+  ok = ok && gq_rewrite_graph(&p, &rw, lbits, max_abs);
   const char *report = nc_pass_get_option_string(pass, "report");
   if (ok && *report && samples == 0)
     ok = nc_op_emit_error(func, "graph-quantize: the quant report (report=FILE, --quant-report) measures on the "
@@ -845,7 +1014,8 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const nc_tensor *calib)
       rl[k].float_op = layers[k];
       rl[k].quant_op = q && !nc_value_is_block_arg(q->v) ? nc_value_get_defining_op(q->v) : NULL;
     }
-    ok = gq_report_measure(func, &view, n_layers, rl) && gq_report_write(func, report, samples, n_layers, rl);
+    ok = gq_report_measure(func, &view, n_layers, rl) &&
+         gq_report_write(func, report, samples, n_layers, rl, have_mixed ? &mres : NULL);
     free(rl);
   }
   if (ok) {
@@ -860,10 +1030,10 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const nc_tensor *calib)
     nc_pass_stat_add(pass, 0, n_layers);
     nc_pass_stat_add(pass, 1, (uint64_t)samples);
   }
-  gq_map_free(&rw.map);
-  free(rw.vals);
+  gq_mixed_result_free(&mres);
+  gq_rewrite_free(&rw);
   free(max_abs);
-  free(given);
+  free(p.given);
   free(lbits);
   free(ops);
   free(layers);
@@ -873,7 +1043,9 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const nc_tensor *calib)
 
 static bool run(nc_pass *pass, nc_op *func)
 {
-  return quantize_func(pass, func, nc_pass_get_state(pass));
+  const state *st = nc_pass_get_state(pass);
+  static const state none = {0};
+  return quantize_func(pass, func, st ? st : &none);
 }
 
 const nc_pass_def nc_graph_quantize_pass = {

@@ -4,6 +4,8 @@
 #ifndef NC_PASSES_GRAPH_QUANTIZE_INTERNAL_H
 #define NC_PASSES_GRAPH_QUANTIZE_INTERNAL_H
 
+#include <stdio.h>
+
 #include "graph_util.h"
 #include "nc/ir/diag.h"
 
@@ -62,6 +64,8 @@ typedef struct rewrite {
   gq_map map; /* old f32 value -> index into vals */
   qval *vals;
   size_t n_vals;
+  struct gq_wcache *cache; /* mixed precision's trials: weights kept per (layer, width), biases inline (NULL: the
+                              real rewrite, blobs named after the float ones) */
 } rewrite;
 
 /** Records that `old` is now `v` with scale `scale`. */
@@ -142,6 +146,127 @@ bool gq_bits_valid(int64_t bits);
 bool gq_layer_bits(NC_KEEP nc_op *func, int64_t bits, const char *overrides, size_t n, nc_op *const *layers,
                    const bool *is_conv, int *out);
 
+/* --- the rewrite as a whole (graph_quantize.c), for mixed precision's trials --- */
+
+/** What the checks and the calibration found: the ops to rewrite, the
+ * layers, the model's own scales. The real rewrite and mixed precision's
+ * trials both build the integer graph from it. */
+typedef struct gq_plan {
+  nc_context *ctx;
+  nc_op *func, *ret;
+  nc_block *block;
+  nc_value *arg;
+  size_t n_ops, n_layers;
+  nc_op **ops, **layers; /**< every op before the return; the quantized layers among them */
+  int *kinds;            /**< per op, graph_quantize.c's op_kind */
+  float *given, in_given; /**< the model's own scales (QDQ; 0: none) */
+  double in_max;          /**< the input's calibrated range */
+} gq_plan;
+
+/** Starts a rewrite of p's function (free with gq_rewrite_free). */
+void gq_rewrite_init(rewrite *rw, NC_KEEP const gq_plan *p);
+/** Frees what gq_rewrite_init allocated (not the ops built). */
+void gq_rewrite_free(rewrite *rw);
+/** Builds the integer graph beside the float one (layer l at width
+ * lbits[l], its output scale from the range max_abs[l] unless the model
+ * gives one) and points the results at it, dequantized to f32; the float
+ * ops stay, dead. False after an error at an op. */
+bool gq_rewrite_graph(NC_KEEP const gq_plan *p, rewrite *rw, const int *lbits, const double *max_abs);
+
+/** One layer's weights quantized at one width, kept across trials. */
+typedef struct gq_wentry {
+  NC_KEEP nc_op *op;
+  int bits;
+  NC_KEEP nc_attr *w; /**< the constant's value */
+  double *sw;         /**< the per-channel scales (owned) */
+} gq_wentry;
+
+/** The weights of mixed precision's trials (rewrite.cache). */
+typedef struct gq_wcache {
+  gq_wentry *e;
+  size_t n, cap;
+} gq_wcache;
+
+/** The entry of (op, bits), or NULL. */
+NC_KEEP gq_wentry *gq_wcache_find(gq_wcache *c, NC_KEEP nc_op *op, int bits);
+/** Keeps w and a copy of sw[0..channels) for (op, bits). */
+void gq_wcache_add(gq_wcache *c, NC_KEEP nc_op *op, int bits, NC_KEEP nc_attr *w, const double *sw, int64_t channels);
+/** Frees the entries (not the attributes, which the context owns). */
+void gq_wcache_free(gq_wcache *c);
+
+/* --- mixed precision (graph_quantize_trial.c: trials; graph_quantize_mixed.c: the search) --- */
+
+/** The budget of graph-quantize{mixed}: the chosen widths must keep the
+ * network's output within it on the calibration samples. */
+typedef struct gq_mixed_budget {
+  bool has_accuracy, has_sqnr;
+  double max_accuracy_drop;          /**< percentage points below the float model's accuracy */
+  double min_sqnr;                   /**< dB of the first output against float */
+  NC_KEEP const nc_tensor *labels;   /**< one integer class per calibration sample, or NULL */
+  const char *labels_path;
+} gq_mixed_budget;
+
+/** Runs the function quantized with layer k at width bits[k] on the
+ * calibration inputs and gives its first output (owned) in *out; false
+ * after an error. */
+typedef bool (*gq_trial_fn)(const int *bits, NC_GIVE nc_tensor **out, void *userData);
+
+/** What the search measured about one layer. */
+typedef struct gq_mixed_layer {
+  int64_t macs;    /**< multiply-accumulates per inference (0: not a conv / gemm / matmul) */
+  bool candidate;  /**< its width was searched (not first / last, not overridden, not the model's own) */
+  double drop[2];  /**< the metric lost with only this layer at 4 / 2 bits (NaN: not measured) */
+} gq_mixed_layer;
+
+/** The outcome of the search, for the table and the quant report. */
+typedef struct gq_mixed_result {
+  bool accuracy;          /**< the sensitivity metric is accuracy (labels), else output SQNR */
+  gq_mixed_budget budget;
+  int64_t samples;
+  double float_accuracy;  /**< percent (labels only) */
+  double base_accuracy, base_sqnr;     /**< all searched layers at 8 bits */
+  double chosen_accuracy, chosen_sqnr; /**< at the chosen widths */
+  double cycles_base, cycles_chosen;   /**< MAC cycles per inference on one core, summed over layers */
+  int64_t macs_per_cycle[3];           /**< at 8, 4, 2 bits (the chip description's, or 1024 / 2048 / 4096) */
+  int trials;
+  gq_mixed_layer *layers;              /**< n of them (owned) */
+} gq_mixed_result;
+
+/** Chooses the widths of the n layers on the first `samples` of the
+ * `total` calibration inputs (the labels hold `total`) (bits[]: in, the widths of a plain
+ * 8-bit quantization with the overrides applied; out, the chosen ones). A
+ * layer with candidate[k] goes down to 4 and then 2 bits greedily, most MAC
+ * cycles saved per unit of measured sensitivity first, while the trials
+ * stay within the budget. False after an error at func. */
+bool gq_mixed_choose(NC_KEEP nc_op *func, NC_KEEP const nc_tensor *view, int64_t samples, int64_t total, size_t n,
+                     nc_op *const *layers, const bool *candidate, NC_KEEP const gq_mixed_budget *budget,
+                     gq_trial_fn trial, void *userData, int *bits, gq_mixed_result *res);
+
+/** graph-quantize's options mixed precision reads. */
+typedef struct gq_mixed_options {
+  const char *overrides;
+  gq_calib_method method;
+  double percentile;
+  NC_KEEP const gq_mixed_budget *budget;
+} gq_mixed_options;
+
+/** Mixed precision for p's function: calibrates at each width (mse's clip
+ * depends on it; sets p->in_max), then chooses lbits[] (in: the 8-bit
+ * widths with overrides; out: the chosen ones) by trials that quantize the
+ * function in memory, run it on `view` and undo it. is_conv[k]: layer k is
+ * a conv / gemm / matmul, as gq_layer_bits takes it. False after an error. */
+bool gq_mixed_widths(gq_plan *p, NC_KEEP const gq_mixed_options *o, NC_KEEP const nc_tensor *view, int64_t samples,
+                     int64_t total, const bool *is_conv, int *lbits, gq_mixed_result *res);
+
+/** Prints the chosen widths as a table on stderr. */
+void gq_mixed_print(size_t n, nc_op *const *layers, const int *bits, NC_KEEP const gq_mixed_result *res);
+
+/** Writes the search as the JSON value of the report's "mixed" key. */
+void gq_mixed_write_json(FILE *f, NC_KEEP const gq_mixed_result *res);
+
+/** Frees what res owns. */
+void gq_mixed_result_free(gq_mixed_result *res);
+
 /* --- the quant report (graph_quantize_report.c) --- */
 
 /** One quantized layer in the report. */
@@ -159,9 +284,10 @@ typedef struct gq_report_layer {
  * error at func. */
 bool gq_report_measure(NC_KEEP nc_op *func, NC_KEEP const nc_tensor *view, size_t n, gq_report_layer *layers);
 
-/** Writes the report as JSON to `path` and as a table on stderr. False
- * after an error at func. */
+/** Writes the report as JSON to `path` and as a table on stderr, with
+ * mixed precision's search when `mixed` is not NULL. False after an error
+ * at func. */
 bool gq_report_write(NC_KEEP nc_op *func, const char *path, int64_t samples, size_t n,
-                     NC_KEEP const gq_report_layer *layers);
+                     NC_KEEP const gq_report_layer *layers, NC_KEEP const gq_mixed_result *mixed);
 
 #endif

@@ -111,7 +111,8 @@ static void json_number(FILE *f, double v)
     fprintf(f, "null"); /* JSON has no infinity: an exact layer (no error) or one not measured */
 }
 
-bool gq_report_write(nc_op *func, const char *path, int64_t samples, size_t n, const gq_report_layer *layers)
+bool gq_report_write(nc_op *func, const char *path, int64_t samples, size_t n, const gq_report_layer *layers,
+                     const gq_mixed_result *mixed)
 {
   FILE *f = fopen(path, "w");
   if (!f)
@@ -136,6 +137,13 @@ bool gq_report_write(nc_op *func, const char *path, int64_t samples, size_t n, c
       fprintf(f, "null");
     fprintf(f, ", \"sqnr_db\": ");
     json_number(f, L->sqnr);
+    if (mixed && mixed->layers[i].macs) {
+      fprintf(f, ", \"macs\": %lld, \"searched\": %s, \"drop_4\": ", (long long)mixed->layers[i].macs,
+              mixed->layers[i].candidate ? "true" : "false");
+      json_number(f, mixed->layers[i].drop[0]);
+      fprintf(f, ", \"drop_2\": ");
+      json_number(f, mixed->layers[i].drop[1]);
+    }
     fprintf(f, "}");
     char db[32];
     if (isnan(L->sqnr))
@@ -144,7 +152,12 @@ bool gq_report_write(nc_op *func, const char *path, int64_t samples, size_t n, c
       snprintf(db, sizeof db, "%.2f", L->sqnr);
     fprintf(stderr, "  %-32s %4d %12.6g %10s\n", L->name, L->bits, L->scale, db);
   }
-  fprintf(f, "\n  ]\n}\n");
+  fprintf(f, "\n  ]");
+  if (mixed) {
+    fprintf(f, ",\n  \"mixed\": ");
+    gq_mixed_write_json(f, mixed);
+  }
+  fprintf(f, "\n}\n");
   bool ok = !ferror(f);
   ok = !fclose(f) && ok;
   return ok || nc_op_emit_error(func, "graph-quantize: writing the quant report '%s' failed", path);

@@ -19,7 +19,7 @@ extern const char nc_target_json_northpole_northpole[];
 extern const nc_target_sim nc_target_sim_northpole;
 
 static const char *const granularities[] = {"row", "pixel", NULL};
-static const char *const precisions[] = {"8", "4", "2", NULL};
+static const char *const precisions[] = {"8", "4", "2", "mixed", NULL};
 static const char *const methods[] = {"maxabs", "percentile", "mse", NULL};
 static const char *const levels[] = {"graph", "quantized", "dataflow", "core"};
 
@@ -31,8 +31,13 @@ static const nc_pass_option_def options[] = {
    methods},
   {"calibration-percentile", NC_PASS_OPT_STRING, "99.99", "The percentile of |x| that --calibration-method=percentile clips at"},
   {"precision", NC_PASS_OPT_ENUM, "8",
-   "Bits of weights and activations (first and last layers stay at 8 unless --precision-overrides names them)",
+   "Bits of weights and activations (first and last layers stay at 8 unless --precision-overrides names them); "
+   "mixed: each layer's width chosen by measured sensitivity under --min-sqnr or --max-accuracy-drop",
    precisions},
+  {"labels", NC_PASS_OPT_STRING, "", "--precision=mixed: the calibration samples' classes (.npy of integers)"},
+  {"max-accuracy-drop", NC_PASS_OPT_STRING, "",
+   "--precision=mixed with --labels: accuracy points below float the widths may lose (default 0.5)"},
+  {"min-sqnr", NC_PASS_OPT_STRING, "", "--precision=mixed: the least SQNR (dB) of the output against float"},
   {"precision-overrides", NC_PASS_OPT_STRING, "", "Per-layer widths LAYER:BITS,... (LAYER: the layer's ONNX node name)"},
   {"quant-report", NC_PASS_OPT_STRING, "",
    "Write each quantized layer's bits, scale and SQNR (dB, against float on the calibration inputs) to this JSON "
@@ -73,11 +78,17 @@ static bool build(nc_pass_manager *pm, const nc_pass *o, const char *stop_after,
     char *opts;
     size_t len;
     FILE *f = open_memstream(&opts, &len);
+    const char *precision = nc_pass_get_option_string(o, "precision");
+    bool mixed = !strcmp(precision, "mixed");
     fprintf(f, "calibration=\"%s\" max-samples=%lld bits=%s overrides=\"%s\" method=%s percentile=\"%s\" report=\"%s\"",
             nc_pass_get_option_string(o, "calibration"), (long long)nc_pass_get_option_int(o, "max-samples"),
-            nc_pass_get_option_string(o, "precision"), nc_pass_get_option_string(o, "precision-overrides"),
+            mixed ? "8" : precision, nc_pass_get_option_string(o, "precision-overrides"),
             nc_pass_get_option_string(o, "calibration-method"), nc_pass_get_option_string(o, "calibration-percentile"),
             nc_pass_get_option_string(o, "quant-report"));
+    if (mixed) /* graph_quantize_mixed.c */
+      fprintf(f, " mixed=true");
+    fprintf(f, " labels=\"%s\" max-accuracy-drop=\"%s\" min-sqnr=\"%s\"", nc_pass_get_option_string(o, "labels"),
+            nc_pass_get_option_string(o, "max-accuracy-drop"), nc_pass_get_option_string(o, "min-sqnr"));
     fclose(f);
     bool ok = add(nc_pass_manager_nest(pm, "func.func"), "graph-quantize", opts);
     free(opts);
