@@ -32,7 +32,7 @@ static const nc_pass_option_def options[] = {
   {"balance", NC_PASS_OPT_BOOL, "false",
    "Give the grid's spare cores to the layers with the most work per core (output-channel splits), so the "
    "slowest pipeline stage is as short as it can be"},
-  {"balance-lookahead", NC_PASS_OPT_INT, "1",
+  {"balance-lookahead", NC_PASS_OPT_INT, "16",
    "Slices one balancing round may add (to the slowest stage, then to whichever becomes the slowest) before "
    "the slowest stage must be faster than at the round's start (1: stop at the first split that does not help)"},
   {"row-split", NC_PASS_OPT_INT, "0",
@@ -41,9 +41,15 @@ static const nc_pass_option_def options[] = {
   {"row-balance", NC_PASS_OPT_BOOL, "false",
    "After the output-channel split and balancing, give the spare cores to the slowest stages as bands of output "
    "rows while that makes them faster (core_split_rows.c)"},
+  {"multicast", NC_PASS_OPT_BOOL, "false",
+   "Cost sends as core-multicast will leave them: an iteration's output once to all the tiles of its consumers, "
+   "each input step once to all its tiles"},
   {"search-iterations", NC_PASS_OPT_INT, "0",
    "Moves tried by the placement search that lowers traffic x hops (0: keep the serpentine placement)"},
   {"seed", NC_PASS_OPT_INT, "1", "Seed of the placement search (the same seed, the same placement)"},
+  {"link-iterations", NC_PASS_OPT_INT, "0",
+   "Moves tried after the search to spread the load over the mesh links (sum of squared bytes per link, XY "
+   "routes), each kept only if it lowers that sum and keeps traffic x hops within 10% of the search's (0: none)"},
 };
 
 static const nc_pass_stat_def stats[] = {
@@ -55,6 +61,8 @@ static const nc_pass_stat_def stats[] = {
   {"traffic-hops-initial", "Bytes per frame x NoC hops over all tile pairs, serpentine placement"},
   {"traffic-hops", "Bytes per frame x NoC hops over all tile pairs, final placement"},
   {"num-row-split-layers", "Number of layers split into bands of output rows"},
+  {"max-link-load-initial", "Bytes per frame on the busiest mesh link (XY routes) before link-iterations"},
+  {"max-link-load", "Bytes per frame on the busiest mesh link (XY routes), final placement"},
 };
 
 static int64_t sum_bytes(const nc_core_buffer_spec *s, size_t n, bool inputs_only)
@@ -168,7 +176,8 @@ static size_t tiles_of(nc_op *chip, const char *node)
   return n;
 }
 
-static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores, int64_t lookahead, const int64_t *min_k);
+static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores, int64_t lookahead, const int64_t *min_k,
+                              isl_ctx *ictx, bool multicast);
 
 static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx, bool balance, int64_t cores)
 {
@@ -210,7 +219,8 @@ static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx, bo
   }
   /* 2. balancing: the slices balance_cores chose, starting from the ones
    * SRAM needs, and only while the grid has cores left */
-  if (balance && !(extra = balance_cores(chip, fn, cores, nc_pass_get_option_int(pass, "balance-lookahead"), ks))) {
+  if (balance && !(extra = balance_cores(chip, fn, cores, nc_pass_get_option_int(pass, "balance-lookahead"), ks, ictx,
+                                         nc_pass_get_option_bool(pass, "multicast")))) {
     nc_op_emit_error(chip, "core-place: out of memory");
     goto done;
   }
@@ -236,23 +246,56 @@ done:
 /* One stage of the pipeline cost model balance_cores minimises. */
 typedef struct stage {
   int64_t work, out_bytes, k, limit;
+  int64_t steps;          /**< messages per frame to each consumer tile (the node's iterations) */
+  int64_t host_bytes;     /**< bytes per frame each tile receives from the host (network inputs) */
+  int64_t host_steps;     /**< the messages they come in */
   double send_to_host;    /**< 1 when the node's output goes to the host */
+  bool multicast;         /**< sends leave as multicasts (core-multicast): once to all tiles */
 } stage;
+
+/* Links a core's incoming messages share, on average, in the cost model
+ * (a core has four; XY routes from a cluster of producers use one or two). */
+#define RECV_LINKS 2.0
 
 /* Cycles per frame of node i's tiles: its share of the work at the MAC
  * rate plus sending its share of the output once to every tile of every
- * consumer (the simulator sends to each destination in turn). */
+ * consumer (the simulator sends to each destination in turn), one message
+ * per iteration, each holding the port ceil(bytes / link width) cycles. */
 static double stage_cycles(const stage *st, const int64_t *consumers, size_t n, size_t i, double rate, double bw)
 {
   double dests = st[i].send_to_host;
   for (size_t j = 0; j < n; j++)
-    dests += (double)consumers[i * n + j] * (double)st[j].k;
-  return ((double)st[i].work / rate + (double)st[i].out_bytes * dests / bw) / (double)st[i].k;
+    dests += (double)consumers[i * n + j] * (double)(st[i].multicast ? 1 : st[j].k);
+  if (st[i].multicast && dests > st[i].send_to_host + 1)
+    dests = st[i].send_to_host + 1; /* one multicast to every consumer tile */
+  double busy = (double)st[i].work / rate / (double)st[i].k +
+                core_message_cycles((double)st[i].out_bytes / (double)st[i].k, st[i].steps, bw) * dests;
+  /* every tile receives every message of every producer tile (and of the
+   * host), over the links into its core: many small slices upstream flood it */
+  double in = core_message_cycles((double)st[i].host_bytes, st[i].host_steps, bw);
+  for (size_t p = 0; p < n; p++)
+    if (consumers[p * n + i])
+      in += core_message_cycles((double)st[p].out_bytes / (double)st[p].k, st[p].steps, bw) * (double)st[p].k;
+  in /= RECV_LINKS;
+  return busy > in ? busy : in;
 }
 
+/* Cycles per frame of the host's input link: every input step goes to
+ * every tile that reads it, one after the other. */
+static double host_cycles(const stage *st, size_t n, double bw)
+{
+  double c = 0;
+  for (size_t i = 0; i < n; i++)
+    c += core_message_cycles((double)st[i].host_bytes, st[i].host_steps, bw) * (double)(st[i].multicast ? 1 : st[i].k);
+  return c;
+}
+
+/* The slowest stage's cycles per frame; *which is its index, or n for the
+ * host's input link (which no split makes faster). */
 static double slowest(const stage *st, const int64_t *consumers, size_t n, double rate, double bw, size_t *which)
 {
-  double most = -1;
+  double most = host_cycles(st, n, bw);
+  *which = n;
   for (size_t i = 0; i < n; i++) {
     double c = stage_cycles(st, consumers, n, i, rate, bw);
     if (c > most)
@@ -268,7 +311,8 @@ static double slowest(const stage *st, const int64_t *consumers, size_t n, doubl
  * slow layers, or producers that now send to one more tile), kept only if
  * the slowest stage got faster. The rounds start from min_k, the slices
  * SRAM needs (0: a node split already, which stays as it is). */
-static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores, int64_t lookahead, const int64_t *min_k)
+static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores, int64_t lookahead, const int64_t *min_k,
+                              isl_ctx *ictx, bool multicast)
 {
   size_t n = nc_core_chip_get_num_tiles(chip);
   nc_chip_desc d;
@@ -296,6 +340,13 @@ static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores, int64_t loo
         st[i].work = (int64_t)((double)st[i].work * rate / wrate);
     }
     st[i].out_bytes = node ? nc_type_get_num_elements(nc_value_get_type(nc_op_get_result(node, 0))) : 0;
+    st[i].steps = node ? core_node_steps(node, ictx) : 1;
+    st[i].multicast = multicast;
+    for (size_t o = 0, m = node ? nc_op_get_num_operands(node) : 0; o < m; o++)
+      if (!nc_dataflow_node_get_producer(node, o)) { /* a network input, from the host */
+        st[i].host_bytes += nc_type_get_num_elements(nc_value_get_type(nc_op_get_operand(node, o)));
+        st[i].host_steps = core_input_steps(node, o, ictx);
+      }
     st[i].k = min_k[i] > 1 ? min_k[i] : 1; /* the slices SRAM needs (0: split already, fixed) */
     st[i].limit = fixed || !splittable(node) ? st[i].k : nc_core_node_get_out_channels(node);
     st[i].limit = st[i].limit < st[i].k ? st[i].k : st[i].limit;
@@ -320,7 +371,7 @@ static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores, int64_t loo
   while (added && used < cores) {
     size_t best = 0, n_added = 0;
     double before = slowest(st, consumers, n, rate, bw, &best), now = before;
-    while (n_added < max_added && used + (int64_t)n_added < cores && st[best].k < st[best].limit) {
+    while (n_added < max_added && used + (int64_t)n_added < cores && best < n && st[best].k < st[best].limit) {
       st[best].k++, added[n_added++] = best;
       now = slowest(st, consumers, n, rate, bw, &best);
       if (now < before)
@@ -441,6 +492,99 @@ static int64_t swap_delta(const edge *e, size_t n_e, const size_t *inc, const si
   return after - before;
 }
 
+/* --- link load ------------------------------------------------------------------------------------------------ */
+
+/* The bytes per frame each directed mesh link carries (4 per cell: +x, -x,
+ * +y, -y) when every edge follows its XY route (the host enters and leaves
+ * at (0, 0)); with multicast, a producer tile's edges (sorted by producer in
+ * `order`) load each link of their route tree once. Returns the sum of the
+ * squared loads (the spread the refinement lowers) and sets *max. */
+static double link_loads(const edge *e, const size_t *order, size_t n_e, const int64_t *cell, int64_t cells,
+                         int64_t cols, bool multicast, int64_t *load, size_t *stamp, int64_t *max)
+{
+  memset(load, 0, (size_t)cells * 4 * sizeof *load);
+  memset(stamp, 0, (size_t)cells * 4 * sizeof *stamp);
+  for (size_t k = 0; k < n_e; k++) {
+    const edge *x = &e[order[k]];
+    int64_t a = cell[x->from] < 0 ? 0 : cell[x->from], b = cell[x->to] < 0 ? 0 : cell[x->to];
+    int64_t ax = a % cols, ay = a / cols, bx = b % cols, by = b / cols;
+    while (ax != bx || ay != by) {
+      int dir = ax != bx ? (bx > ax ? 0 : 1) : (by > ay ? 2 : 3);
+      size_t l = (size_t)(ay * cols + ax) * 4 + (size_t)dir;
+      if (!multicast || stamp[l] != x->from + 1)
+        load[l] += x->bytes, stamp[l] = x->from + 1;
+      ax += dir == 0 ? 1 : dir == 1 ? -1 : 0;
+      ay += dir == 2 ? 1 : dir == 3 ? -1 : 0;
+    }
+  }
+  double sq = 0;
+  *max = 0;
+  for (int64_t l = 0; l < cells * 4; l++) {
+    sq += (double)load[l] * (double)load[l];
+    *max = load[l] > *max ? load[l] : *max;
+  }
+  return sq;
+}
+
+static const edge *sort_edges_base;
+static int cmp_edge_from(const void *a, const void *b)
+{
+  size_t x = sort_edges_base[*(const size_t *)a].from, y = sort_edges_base[*(const size_t *)b].from;
+  return x < y ? -1 : x > y ? 1 : (*(const size_t *)a > *(const size_t *)b) - (*(const size_t *)a < *(const size_t *)b);
+}
+
+/* After the traffic x hops search: random swaps kept only if they lower the
+ * sum of squared link loads (which flattens the busiest links, the ones the
+ * simulator's flows queue on) while traffic x hops stays within 10% of what
+ * the search reached. `cell` is the placement (updated in place). */
+static int64_t refine_link_load(nc_pass *pass, const edge *e, size_t n_e, const size_t *inc, const size_t *inc_start,
+                                int64_t *cell, size_t n, int64_t rows, int64_t cols, int64_t cost, uint64_t *state)
+{
+  int64_t iters = nc_pass_get_option_int(pass, "link-iterations"), cells = rows * cols, max = 0;
+  bool multicast = nc_pass_get_option_bool(pass, "multicast");
+  int64_t *load = malloc((size_t)cells * 4 * sizeof *load), *owner = malloc((size_t)cells * sizeof *owner);
+  size_t *stamp = malloc((size_t)cells * 4 * sizeof *stamp), *order = malloc((n_e ? n_e : 1) * sizeof *order);
+  if (!load || !owner || !stamp || !order) {
+    free(load), free(owner), free(stamp), free(order);
+    return cost;
+  }
+  for (size_t k = 0; k < n_e; k++)
+    order[k] = k;
+  sort_edges_base = e;
+  qsort(order, n_e, sizeof *order, cmp_edge_from);
+  double sq = link_loads(e, order, n_e, cell, cells, cols, multicast, load, stamp, &max);
+  nc_pass_stat_add(pass, 7, (uint64_t)max);
+  int64_t limit = cost + cost / 10;
+  for (int64_t c = 0; c < cells; c++)
+    owner[c] = -1;
+  for (size_t k = 0; k < n; k++)
+    owner[cell[k]] = (int64_t)k;
+  for (int64_t it = 0; it < iters && n > 1; it++) {
+    int64_t ta = (int64_t)(next_random(state) % n), cb = (int64_t)(next_random(state) % (uint64_t)cells);
+    int64_t ca = cell[ta], tb = owner[cb], m;
+    if (cb == ca)
+      continue;
+    int64_t d = swap_delta(e, n_e, inc, inc_start, cell, cols, ta, tb, ca, cb);
+    if (cost + d > limit)
+      continue;
+    cell[ta] = cb;
+    if (tb >= 0)
+      cell[tb] = ca;
+    double now = link_loads(e, order, n_e, cell, cells, cols, multicast, load, stamp, &m);
+    if (now < sq) {
+      sq = now, cost += d, owner[cb] = ta, owner[ca] = tb;
+    } else {
+      cell[ta] = ca;
+      if (tb >= 0)
+        cell[tb] = cb;
+    }
+  }
+  link_loads(e, order, n_e, cell, cells, cols, multicast, load, stamp, &max);
+  nc_pass_stat_add(pass, 8, (uint64_t)max);
+  free(load), free(owner), free(stamp), free(order);
+  return cost;
+}
+
 /* Simulated annealing over tile positions from the serpentine placement:
  * swap a random tile with a random cell (empty or not); a worse state is
  * accepted with probability exp(-delta / T), T falling linearly to 0; the
@@ -532,6 +676,8 @@ static void search_placement(nc_pass *pass, nc_op *chip, nc_op *fn)
     if (cost < best_cost)
       best_cost = cost, memcpy(best, cell, (n + 1) * sizeof *cell);
   }
+  if (nc_pass_get_option_int(pass, "link-iterations") > 0)
+    best_cost = refine_link_load(pass, e, n_e, inc, inc_start, best, n, rows, cols, best_cost, &state);
   for (size_t k = 0; k < n; k++)
     nc_core_tile_set_position(tiles[k], best[k] % cols, best[k] / cols);
   nc_pass_stat_add(pass, 6, (uint64_t)best_cost);

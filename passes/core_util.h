@@ -24,4 +24,16 @@
 bool core_node_buffers(NC_KEEP const nc_op *node, int64_t lo, int64_t hi, isl_ctx *ctx,
                        NC_GIVE nc_core_buffer_spec **specs, size_t *n, char *err, size_t errlen);
 
+/** Iterations of a node per frame (its domain's points; at least 1): the
+ * messages it sends to each consumer tile (core_steps.c). */
+int64_t core_node_steps(NC_KEEP const nc_op *node, isl_ctx *ctx);
+
+/** Steps in which operand i of `node` arrives (the domain of its control
+ * relation; at least 1): for a network input, the messages the host sends. */
+int64_t core_input_steps(NC_KEEP const nc_op *node, size_t i, isl_ctx *ctx);
+
+/** Link cycles of `bytes` sent in `steps` equal messages, each holding a
+ * link ceil(message bytes / link width) cycles. */
+double core_message_cycles(double bytes, int64_t steps, double link_bytes_per_cycle);
+
 #endif

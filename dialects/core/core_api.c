@@ -355,6 +355,7 @@ bool nc_core_instr_get(const nc_op *op, nc_core_instr *in)
     in->kind = NC_CORE_SEND;
     in->iter = core_int_attr(op, "iter", -1);
     in->bytes = core_int_attr(op, "bytes", 0);
+    in->multicast = nc_op_get_attr_str(op, "multicast") != NULL;
     return core_pair_attr(op, "to", &in->x, &in->y) && in->iter >= 0 && in->bytes > 0;
   }
   if (nc_op_is(op, "core.wait")) {
@@ -368,7 +369,7 @@ bool nc_core_instr_get(const nc_op *op, nc_core_instr *in)
 nc_op *nc_core_program_append(nc_op *program, nc_location loc, const nc_core_instr *in)
 {
   nc_context *ctx = nc_op_get_context(program);
-  nc_named_attr a[3];
+  nc_named_attr a[4];
   size_t n = 0;
   const char *name = "core.wait";
   switch (in->kind) {
@@ -388,6 +389,8 @@ nc_op *nc_core_program_append(nc_op *program, nc_location loc, const nc_core_ins
     a[n++] = named(ctx, "to", pair(ctx, in->x, in->y));
     a[n++] = named(ctx, "iter", i64(ctx, in->iter));
     a[n++] = named(ctx, "bytes", i64(ctx, in->bytes));
+    if (in->multicast)
+      a[n++] = named(ctx, "multicast", nc_attr_unit(ctx));
     break;
   case NC_CORE_WAIT:
     a[n++] = named(ctx, "cycles", i64(ctx, in->cycles));

@@ -155,7 +155,21 @@ static bool verify_compute(nc_op *op)
 
 static bool verify_send(nc_op *op)
 {
-  return verify_endpoint(op, "to") && non_negative(op, "iter") && positive(op, "bytes");
+  if (!verify_endpoint(op, "to") || !non_negative(op, "iter") || !positive(op, "bytes"))
+    return false;
+  if (!nc_op_get_attr_str(op, "multicast"))
+    return true;
+  /* a multicast group: consecutive sends of one iteration and size, to tiles */
+  nc_op *next = nc_op_get_next(op);
+  int64_t x, y;
+  if (core_pair_attr(op, "to", &x, &y) && x == NC_CORE_HOST)
+    return nc_op_emit_error(op, "is a multicast to the host; only tiles receive multicasts");
+  if (!next || !nc_op_is(next, "core.send") || core_int_attr(next, "iter", -1) != core_int_attr(op, "iter", -1) ||
+      core_int_attr(next, "bytes", -1) != core_int_attr(op, "bytes", -1) ||
+      (core_pair_attr(next, "to", &x, &y) && x == NC_CORE_HOST))
+    return nc_op_emit_error(op, "is `multicast`, so the next op must be a core.send of the same iteration and bytes "
+                            "to a tile");
+  return true;
 }
 
 static bool verify_wait(nc_op *op) { return non_negative(op, "cycles"); }
@@ -185,6 +199,9 @@ static const nc_attr_def chip_attrs[] = {
   {"sram_bytes", &nc_ac_i64, false, NULL, "SRAM per core, in bytes"},
   {"function", &nc_ac_flat_symbol_ref, true, NULL,
    "the function whose dataflow.nodes the tiles compute (`@name`); when present, tiles are checked against it"},
+  {"host_multicast", &nc_ac_unit, true, NULL,
+   "the host sends each input step once to all the tiles that receive it (one message over the union of their "
+   "routes) instead of once per tile (core-multicast)"},
 };
 static const nc_region_def chip_regions[] = {{"body", false, true, "the tiles"}};
 
@@ -226,6 +243,9 @@ static const nc_attr_def send_attrs[] = {
   {"to", &ac_pair, false, NULL, "`array<i64: x, y>`: the receiving tile, (-1, -1) for the host"},
   {"iter", &nc_ac_i64, false, NULL, "the iteration (of this tile's node) whose output is sent"},
   {"bytes", &nc_ac_i64, false, NULL, "the message size: the output elements of that iteration in this tile's slice"},
+  {"multicast", &nc_ac_unit, true, NULL,
+   "this send and the next one (a send of the same iteration) leave as one message: the port sends it once and "
+   "each link of the union of their routes carries it once (core-multicast)"},
 };
 static const nc_attr_def wait_attrs[] = {{"cycles", &nc_ac_i64, false, NULL, "how long to wait"}};
 

@@ -521,7 +521,7 @@ static bool put_tile(printer *p, nc_op *tile, nc_bytes *b)
       return nc_op_emit_error(op, "waits %lld cycles; the northpole binary holds 0 to 2^40",
                               (long long)in.cycles);
     nc_bytes_put_u32(b, codes[in.kind]);
-    nc_bytes_put_u32(b, 0);
+    nc_bytes_put_u32(b, in.kind == NC_CORE_SEND && in.multicast ? NP_SEND_MULTICAST : 0);
     for (int k = 0; k < 4; k++)
       nc_bytes_put_i64(b, f[k]);
   }
@@ -562,6 +562,8 @@ static bool put_stream(printer *p, size_t i, nc_bytes *b)
     for (int k = 0; k < 4; k++)
       nc_bytes_put_i64(b, blk[k]);
   }
+  if (nc_op_get_attr_str(p->chip, "host_multicast")) /* core-multicast: one message per step */
+    nc_bytes_put_u32(b, NP_STREAM_MULTICAST);
   return true;
 }
 

@@ -48,6 +48,9 @@ static const nc_pass_option_def options[] = {
   {"balance", NC_PASS_OPT_BOOL, "true",
    "Spread the layers with the most work over the grid's spare cores (core-place{balance row-balance}: "
    "output-channel slices, then bands of output rows), so the slowest pipeline stage is as short as it can be"},
+  {"multicast", NC_PASS_OPT_BOOL, "true",
+   "Send an iteration's output to all the tiles of a split consumer, and each input step to all the tiles that "
+   "read it, as one multicast (core-multicast; core-place's cost model counts it)"},
 };
 
 static const nc_target_desc_def descs[] = {
@@ -103,10 +106,14 @@ static bool build(nc_pass_manager *pm, const nc_pass *o, const char *stop_after,
     if (!add(fn, "dataflow-deps", opts))
       return false;
   }
-  if (stop >= 3)
-    return add(pm, "dataflow-to-core", NULL) &&
-           add(pm, "core-place", nc_pass_get_option_bool(o, "balance") ? "balance=true row-balance=true search-iterations=20000" : "search-iterations=20000") && add(pm, "core-schedule", NULL) &&
-           add(pm, "core-plan-memory", NULL);
+  if (stop >= 3) {
+    bool mc = nc_pass_get_option_bool(o, "multicast"), balance = nc_pass_get_option_bool(o, "balance");
+    char place[160];
+    snprintf(place, sizeof place, "search-iterations=20000 link-iterations=2000%s%s",
+             balance ? " balance=true balance-lookahead=1 row-balance=true" : "", mc ? " multicast=true" : "");
+    return add(pm, "dataflow-to-core", NULL) && add(pm, "core-place", place) && add(pm, "core-schedule", NULL) &&
+           (!mc || add(pm, "core-multicast", NULL)) && add(pm, "core-plan-memory", NULL);
+  }
   return true;
 }
 

@@ -313,6 +313,14 @@ static bool check_program(loader *l, np_sim *s, np_tile *t)
   for (uint32_t i = 0; i < t->n_instrs; i++) {
     np_instr *in = &t->prog[i];
     bool host = in->a == -1 && in->b == -1;
+    if (in->op == NP_OP_SEND && (in->zero & NP_SEND_MULTICAST)) { /* one multicast with the next send */
+      const np_instr *next = i + 1 < t->n_instrs ? &t->prog[i + 1] : NULL;
+      in->multicast = true, in->zero &= ~NP_SEND_MULTICAST;
+      if (host || !next || next->op != NP_OP_SEND || next->c != in->c || (next->zero & ~NP_SEND_MULTICAST) != in->zero ||
+          (next->a == -1 && next->b == -1))
+        return bad(l, "instruction %u is a multicast send, but the next instruction is no send of the same iteration "
+                   "and network to a tile", i);
+    }
     if (in->zero && !(in->op == NP_OP_SEND && in->zero < NP_NUM_NETS))
       return bad(l, "instruction %u: the word after the opcode is %u, it must be 0%s", i, in->zero,
                  in->op == NP_OP_SEND ? " (activation network) or 1 (partial-sum network)" : "");
@@ -575,6 +583,12 @@ static bool load_stream(loader *l, np_sim *s, uint32_t input)
   if (!truncated(l) ||
       !read_iters(l, st->n_iters, false, (int64_t)nc_ncb_tensor_elements(&s->inputs[input]), &st->iters, &st->blocks))
     return false;
+  if (l->c.len - l->c.pos >= 4) { /* the optional flags */
+    uint32_t flags = nc_cursor_u32(&l->c);
+    if (flags & ~NP_STREAM_MULTICAST)
+      return bad(l, "stream flags %u: only %u (multicast) is defined", flags, NP_STREAM_MULTICAST);
+    st->multicast = flags & NP_STREAM_MULTICAST;
+  }
   if (l->c.pos != l->c.len)
     return bad(l, "%zu unexpected bytes at the end", l->c.len - l->c.pos);
   return true;

@@ -8,6 +8,8 @@
  * first come, first served in the order the simulator issues the sends
  * (by the sender's clock, ties by tile index: see sim.c), which makes every
  * run reproducible. Activations and partial sums have separate links.
+ * A multicast reserves the union of its destinations' routes, each link
+ * once (np_noc_multicast).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,12 +28,14 @@ void np_noc_init(np_noc *n, uint32_t rows, uint32_t cols, uint32_t link_bytes_pe
   n->free_at = nc_rt_calloc(links ? links : 1, sizeof *n->free_at);
   n->bytes = nc_rt_calloc(links ? links : 1, sizeof *n->bytes);
   n->busy = nc_rt_calloc(links ? links : 1, sizeof *n->busy);
+  n->mc_stamp = nc_rt_calloc(links ? links : 1, sizeof *n->mc_stamp);
+  n->mc_head = nc_rt_calloc(links ? links : 1, sizeof *n->mc_head);
 }
 
 void np_noc_destroy(np_noc *n)
 {
-  free(n->free_at), free(n->bytes), free(n->busy);
-  n->free_at = n->bytes = n->busy = NULL;
+  free(n->free_at), free(n->bytes), free(n->busy), free(n->mc_stamp), free(n->mc_head);
+  n->free_at = n->bytes = n->busy = n->mc_stamp = n->mc_head = NULL;
 }
 
 uint64_t np_noc_num_links(const np_noc *n) { return (uint64_t)NP_NUM_NETS * n->rows * n->cols * NP_NUM_DIRS; }
@@ -42,6 +46,8 @@ void np_noc_reset(np_noc *n)
   memset(n->free_at, 0, links * sizeof *n->free_at);
   memset(n->bytes, 0, links * sizeof *n->bytes);
   memset(n->busy, 0, links * sizeof *n->busy);
+  memset(n->mc_stamp, 0, links * sizeof *n->mc_stamp);
+  n->mc_count = 0;
 }
 
 uint64_t np_noc_link(const np_noc *n, int net, uint32_t x, uint32_t y, int dir)
@@ -101,4 +107,46 @@ uint64_t np_noc_send(np_noc *n, int net, int64_t sx, int64_t sy, int64_t dx, int
     y += dir == NP_DIR_SOUTH ? 1 : dir == NP_DIR_NORTH ? -1 : 0;
   }
   return sat_add(head, serial);
+}
+
+/* Multicast: each destination's XY route in turn, as np_noc_send, except
+ * that a link this multicast already reserved is not reserved again: the
+ * head moves on from when it left that link (the copies split where the
+ * routes part, so every link of the tree carries the bytes once). */
+void np_noc_multicast(np_noc *n, int net, int64_t sx, int64_t sy, const int64_t *dxy, uint64_t nd, uint64_t t,
+                      uint64_t bytes, uint64_t *arrival)
+{
+  uint64_t serial = (bytes + n->link_bytes_per_cycle - 1) / n->link_bytes_per_cycle;
+  uint64_t stamp = ++n->mc_count;
+  for (uint64_t i = 0; i < nd; i++) {
+    int64_t dx = dxy[2 * i], dy = dxy[2 * i + 1];
+    if (net < 0 || net >= NP_NUM_NETS || !inside(n, sx, sy) || !inside(n, dx, dy)) {
+      arrival[i] = sat_add(sat_add(t, serial), np_noc_hops(sx, sy, dx, dy) * n->hop_latency_cycles);
+      continue;
+    }
+    uint64_t head = t;
+    int64_t x = sx, y = sy;
+    while (x != dx || y != dy) {
+      int dir = x != dx ? (dx > x ? NP_DIR_EAST : NP_DIR_WEST) : (dy > y ? NP_DIR_SOUTH : NP_DIR_NORTH);
+      uint64_t l = np_noc_link(n, net, (uint32_t)x, (uint32_t)y, dir);
+      if (n->mc_stamp[l] == stamp) {
+        head = n->mc_head[l];
+      } else {
+        uint64_t start = head > n->free_at[l] ? head : n->free_at[l];
+        if (n->trace && (!n->busy[l] || start > n->free_at[l])) { /* as np_noc_send */
+          if (n->busy[l])
+            trace_link(n, l, n->free_at[l], 0);
+          trace_link(n, l, start, 1);
+        }
+        n->free_at[l] = sat_add(start, serial);
+        n->busy[l] = sat_add(n->busy[l], serial);
+        n->bytes[l] = sat_add(n->bytes[l], bytes);
+        head = sat_add(start, n->hop_latency_cycles);
+        n->mc_stamp[l] = stamp, n->mc_head[l] = head;
+      }
+      x += dir == NP_DIR_EAST ? 1 : dir == NP_DIR_WEST ? -1 : 0;
+      y += dir == NP_DIR_SOUTH ? 1 : dir == NP_DIR_NORTH ? -1 : 0;
+    }
+    arrival[i] = sat_add(head, serial);
+  }
 }

@@ -52,7 +52,11 @@
  *     NP_OP_COMPUTE  a, b = iterations [a, b)
  *     NP_OP_SEND     a, b = destination x, y (-1, -1: the host), c = iteration, d = bytes;
  *                    the word after the opcode is its network: 0 activations,
- *                    1 partial sums (np_noc.h; separate links, same routes)
+ *                    1 partial sums (np_noc.h; separate links, same routes); with
+ *                    NP_SEND_MULTICAST (bit 8) in that word, the send and the next
+ *                    one (a send of the same iteration and network to a tile) leave as
+ *                    one multicast: the port sends the bytes once and each link of the
+ *                    union of their XY routes carries them once
  *     NP_OP_WAIT     a = cycles
  *
  * NP_KIND_ELTWISE (a residual add) has two operands of the result's shape
@@ -89,6 +93,9 @@
  * Section NP_SECTION_INPUT_STREAM (id = network input): how the host streams
  * that input (the dataflow input source P[y] or P[y, x]):
  *   u32 n_iterations, then per iteration: u32 n_blocks, u32 0, blocks
+ *   u32 flags                   (optional; absent means 0) NP_STREAM_MULTICAST: the host
+ *                               sends each step once, as a multicast, to all the tiles
+ *                               that receive it, instead of once per tile
  */
 #ifndef NC_TARGETS_NORTHPOLE_NP_FORMAT_H
 #define NC_TARGETS_NORTHPOLE_NP_FORMAT_H
@@ -103,6 +110,8 @@ enum { NP_FLAG_RELU = 1, NP_FLAG_SUBTRACT = 2, NP_FLAG_COUNT_PAD = 4 };
 #define NP_WIDTH_SHIFT 8 /* the tile record's flags: bits 8..15 hold the layer's width */
 enum { NP_BUF_WEIGHTS = 1, NP_BUF_BIAS = 2, NP_BUF_INPUT = 3, NP_BUF_OUTPUT = 4, NP_BUF_SCRATCH = 5 };
 enum { NP_OP_RECV = 1, NP_OP_COMPUTE = 2, NP_OP_SEND = 3, NP_OP_WAIT = 4 };
+#define NP_SEND_MULTICAST 0x100u /* a send's network word: it and the next send are one multicast */
+#define NP_STREAM_MULTICAST 1u   /* an input stream's flags: the host multicasts each step */
 #define NP_MAX_OPERANDS 32
 #define NP_MAX_RANK 8
 

@@ -19,6 +19,8 @@ typedef struct np_noc {
   uint32_t rows, cols, link_bytes_per_cycle, hop_latency_cycles;
   uint64_t *free_at;     /* per link: the first cycle it is free */
   uint64_t *bytes, *busy; /* per link: bytes carried and cycles busy in this run */
+  uint64_t *mc_stamp, *mc_head; /* per link: the multicast that last crossed it, and when its head left it */
+  uint64_t mc_count;            /* multicasts sent (the stamps) */
   nc_trace *trace;        /* NULL, or where each link's load goes as a counter (1 busy, 0 idle) */
 } np_noc;
 
@@ -43,5 +45,12 @@ void np_noc_trace_end(np_noc *n);
  * reaches it or the link is free, whichever is later; returns the cycle the
  * message's tail arrives. A core outside the mesh costs hops only. */
 uint64_t np_noc_send(np_noc *n, int net, int64_t sx, int64_t sy, int64_t dx, int64_t dy, uint64_t t, uint64_t bytes);
+/** Multicasts `bytes` from (sx, sy) to the nd cores at (dxy[2i], dxy[2i+1])
+ * on network net, leaving at cycle t: the union of their XY routes (a tree:
+ * they share the source's row, then each column) is reserved link by link as
+ * np_noc_send does, each link once; arrival[i] is when the tail reaches
+ * destination i. A destination outside the mesh costs hops only. */
+void np_noc_multicast(np_noc *n, int net, int64_t sx, int64_t sy, const int64_t *dxy, uint64_t nd, uint64_t t,
+                      uint64_t bytes, uint64_t *arrival);
 
 #endif

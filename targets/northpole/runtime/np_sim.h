@@ -27,8 +27,9 @@ typedef struct np_iter {
 
 typedef struct np_instr {
   uint32_t op;
-  uint32_t zero; /* the reserved word after the opcode (must be 0) */
+  uint32_t zero; /* the reserved word after the opcode (must be 0; a send's network) */
   int64_t a, b, c, d;
+  bool multicast; /* a send: it and the next send leave as one message (NP_SEND_MULTICAST) */
 } np_instr;
 
 typedef struct np_shape {
@@ -112,6 +113,7 @@ typedef struct np_tile {
 
 /** The host's input streams (one per network input). */
 typedef struct np_stream {
+  bool multicast; /* each step once to all the tiles that receive it (NP_STREAM_MULTICAST) */
   uint32_t n_iters;
   np_iter *iters;
   np_block *blocks;

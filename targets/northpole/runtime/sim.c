@@ -356,6 +356,39 @@ static bool do_compute(run_ctx *r, np_tile *t, const np_instr *in)
   return true;
 }
 
+/* --- multicast (core-multicast; np_noc_multicast) ------------------------------------------------------------------ */
+
+/* Sends the group of sends starting at `in` (marked multicast, up to the
+ * first unmarked one) as one message: the port is busy once, the tree of
+ * routes carries it once, each destination gets its copy when it arrives. */
+static bool send_multicast(run_ctx *r, np_tile *t, size_t ti, const np_instr *in)
+{
+  const np_iter *it = &t->iters[in->c];
+  uint64_t nd = 1;
+  while (in[nd - 1].multicast)
+    nd++;
+  int64_t *dxy = nc_rt_calloc(2 * nd, sizeof *dxy);
+  uint64_t *arrival = nc_rt_calloc(nd, sizeof *arrival);
+  for (uint64_t i = 0; i < nd; i++)
+    dxy[2 * i] = in[i].a, dxy[2 * i + 1] = in[i].b;
+  np_noc_multicast(&r->s->noc, (int)in->zero, t->x, t->y, dxy, nd, t->t, (uint64_t)it->elements, arrival);
+  uint64_t serial = ceil_div((uint64_t)it->elements, r->s->chip.link_bytes_per_cycle);
+  trace_span(r->s, ti, "send", "multicast", t->t, serial);
+  t->t = np_sat_add(t->t, serial);
+  if (t->last_send[in->c] == (int64_t)t->pc)
+    trace_buffer(r->s, t);
+  t->bytes_sent += (uint64_t)it->elements;
+  for (uint64_t i = 0; i < nd; i++)
+    for (size_t k = 0; k < r->s->n_tiles; k++)
+      if (r->s->tiles[k].x == dxy[2 * i] && r->s->tiles[k].y == dxy[2 * i + 1]) {
+        np_msg *m = pack((int)ti, t->inference, in->c, it, t->out_data);
+        m->arrival = arrival[i];
+        post(&r->s->tiles[k], m);
+      }
+  free(dxy), free(arrival);
+  return true;
+}
+
 static bool do_send(run_ctx *r, np_tile *t, size_t ti, const np_instr *in)
 {
   const np_iter *it = &t->iters[in->c];
@@ -369,6 +402,13 @@ static bool do_send(run_ctx *r, np_tile *t, size_t ti, const np_instr *in)
   })
   if (t->last_send[in->c] == (int64_t)t->pc)
     t->out_live -= it->elements;
+  if (t->pc > 0 && t->prog[t->pc - 1].op == NP_OP_SEND && t->prog[t->pc - 1].multicast) {
+    if (t->last_send[in->c] == (int64_t)t->pc) /* the group's first send delivered it */
+      trace_buffer(r->s, t);
+    return true;
+  }
+  if (in->multicast)
+    return send_multicast(r, t, ti, in);
   const np_chip *chip = &r->s->chip;
   uint64_t serial = ceil_div((uint64_t)it->elements, chip->link_bytes_per_cycle);
   uint64_t arrival = in->a < 0 /* the host, one hop beyond (0, 0) */
@@ -472,12 +512,51 @@ static void plan_host(run_ctx *r)
   }
 }
 
+/* The host's multicast of one input step to every tile that receives it
+ * (the run of plan_host's sends of that input and step). */
+static void step_host_multicast(run_ctx *r, int32_t input)
+{
+  np_sim *s = r->s;
+  const host_send *hs = &r->sends[r->h_pos];
+  size_t nd = 1;
+  while (r->h_pos + nd < r->n_sends && r->sends[r->h_pos + nd].step == hs->step &&
+         s->tiles[r->sends[r->h_pos + nd].tile].host_input[r->sends[r->h_pos + nd].operand] == input)
+    nd++;
+  const np_iter *what = &s->streams[input].iters[hs->step];
+  const int8_t *data = r->inputs[input] + r->h_inf * nc_ncb_tensor_elements(&s->inputs[input]);
+  int64_t *dxy = nc_rt_calloc(2 * nd, sizeof *dxy);
+  uint64_t *arrival = nc_rt_calloc(nd, sizeof *arrival);
+  for (size_t i = 0; i < nd; i++)
+    dxy[2 * i] = s->tiles[hs[i].tile].x, dxy[2 * i + 1] = s->tiles[hs[i].tile].y;
+  uint64_t serial = ceil_div((uint64_t)what->elements, s->chip.link_bytes_per_cycle);
+  if (s->trace)
+    nc_trace_complete(s->trace, 0, 0, "stream", "input (multicast)", r->h_t, serial, (int64_t)r->h_inf);
+  np_noc_multicast(&s->noc, NP_NET_ACTIVATION, 0, 0, dxy, nd, np_sat_add(r->h_t, s->chip.hop_latency_cycles),
+                   (uint64_t)what->elements, arrival);
+  r->h_t = np_sat_add(r->h_t, serial);
+  for (size_t i = 0; i < nd; i++) {
+    np_msg *m = pack(-1, r->h_inf, hs[i].step, what, data);
+    m->iter_operand = (int)hs[i].operand;
+    m->arrival = arrival[i];
+    post(&s->tiles[hs[i].tile], m);
+  }
+  free(dxy), free(arrival);
+  if ((r->h_pos += nd) == r->n_sends) {
+    r->h_pos = 0;
+    r->h_inf++;
+  }
+}
+
 static void step_host(run_ctx *r)
 {
   np_sim *s = r->s;
   host_send *hs = &r->sends[r->h_pos];
   np_tile *t = &s->tiles[hs->tile];
   int32_t input = t->host_input[hs->operand];
+  if (s->streams[input].multicast) {
+    step_host_multicast(r, input);
+    return;
+  }
   const np_iter *what = &s->streams[input].iters[hs->step];
   const int8_t *data = r->inputs[input] + r->h_inf * nc_ncb_tensor_elements(&s->inputs[input]);
   np_msg *m = pack(-1, r->h_inf, hs->step, what, data);

@@ -715,3 +715,37 @@ core.chip {rows = 2 : i64, cols = 3 : i64, sram_bytes = 1024 : i64, target = "ti
     })
   })
 }) : () -> ()
+
+// -----
+
+// A multicast send joins the next send: it must be a send of the same iteration and size to a tile.
+core.chip {rows = 2 : i64, cols = 3 : i64, sram_bytes = 1024 : i64, target = "tiny"} ({
+  core.tile {x = 0 : i64, y = 0 : i64, node = "a"} ({
+    core.program ({
+      // expected-error@+1 {{'core.send' op is `multicast`, so the next op must be a core.send of the same iteration and bytes to a tile}}
+      core.send {to = array<i64: 1, 0>, iter = 0 : i64, bytes = 8 : i64, multicast}
+      core.send {to = array<i64: 2, 0>, iter = 1 : i64, bytes = 8 : i64}
+    })
+  })
+  core.tile {x = 1 : i64, y = 0 : i64, node = "b"} ({
+    core.program ({
+    })
+  })
+  core.tile {x = 2 : i64, y = 0 : i64, node = "c"} ({
+    core.program ({
+    })
+  })
+}) : () -> ()
+
+// -----
+
+// A send to the host cannot be a multicast (the host is no tile of the mesh).
+core.chip {rows = 2 : i64, cols = 3 : i64, sram_bytes = 1024 : i64, target = "tiny"} ({
+  core.tile {x = 0 : i64, y = 0 : i64, node = "a"} ({
+    core.program ({
+      // expected-error@+1 {{'core.send' op is a multicast to the host; only tiles receive multicasts}}
+      core.send {to = array<i64: -1, -1>, iter = 0 : i64, bytes = 8 : i64, multicast}
+      core.send {to = array<i64: -1, -1>, iter = 0 : i64, bytes = 8 : i64}
+    })
+  })
+}) : () -> ()

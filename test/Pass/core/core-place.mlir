@@ -7,6 +7,8 @@
 // RUN: nc-opt --split-input-file --pass-pipeline='builtin.module(target-attach{target=northpole},dataflow-to-core{sram-bytes=200},core-place{max-tiles-per-layer=2})' %s | FileCheck %s --check-prefix=LIMIT
 // RUN: nc-opt --split-input-file --pass-pipeline='builtin.module(target-attach{target=northpole},dataflow-to-core{rows=2 cols=3 sram-bytes=200},core-place)' --mlir-pass-statistics %s 2>&1 >/dev/null | FileCheck %s --check-prefix=STATS
 // STATS:      CorePlace
+// STATS-NEXT:   (S)   0 max-link-load
+// STATS-NEXT:   (S)   0 max-link-load-initial
 // STATS-NEXT:   (S) 288 max-tile-work       - Most work (multiply-accumulates, or vector operations) of one tile per frame
 // STATS-NEXT:   (S)   3 noc-hops            - Sum of the NoC distances of all producer -> consumer tile pairs
 // STATS-NEXT:   (S)   0 num-row-split-layers
@@ -14,6 +16,8 @@
 // STATS-NEXT:   (S)   4 num-tiles           - Number of tiles placed
 // STATS-NEXT:   (S) 227 stage-imbalance-pct - 100 x (slowest tile's work / mean tile work - 1)
 // STATS:      CorePlace
+// STATS-NEXT:   (S)   0 max-link-load
+// STATS-NEXT:   (S)   0 max-link-load-initial
 // STATS-NEXT:   (S) 288 max-tile-work
 // STATS-NEXT:   (S)   3 noc-hops
 // STATS-NEXT:   (S)   0 num-row-split-layers
@@ -21,31 +25,36 @@
 // STATS-NEXT:   (S)   3 num-tiles
 // STATS-NEXT:   (S)  42 stage-imbalance-pct
 // STATS:      CorePlace
+// STATS-NEXT:   (S)   0 max-link-load
+// STATS-NEXT:   (S)   0 max-link-load-initial
 // STATS-NEXT:   (S) {{[0-9]+}} max-tile-work
 // STATS-NEXT:   (S) 6 noc-hops
 // STATS-NEXT:   (S)   0 num-row-split-layers
 // STATS-NEXT:   (S) 1 num-split-layers
 // STATS-NEXT:   (S) 4 num-tiles
 //
-// balance: conv1 (2 channels x 144 multiply-accumulates per frame, the
-// slowest stage) gets a spare core per output channel; it cannot be split
-// further, so the sixth core stays idle. max-tile-work halves (288 -> 144).
+// balance: conv1 (2 channels x 144 multiply-accumulates per frame) is the
+// slowest stage, but splitting it gains nothing: its compute is under a cycle,
+// each of its four 8-byte rows already holds the link to pool1 one cycle,
+// whole or split, and two slices would make the host send every input row
+// twice (8 link cycles per frame instead of 4). So nothing is split.
 // RUN: nc-opt --split-input-file --pass-pipeline='builtin.module(target-attach{target=northpole},dataflow-to-core{rows=2 cols=3},core-place{balance})' %s | FileCheck %s --check-prefix=BALANCE
 // RUN: nc-opt --split-input-file --pass-pipeline='builtin.module(target-attach{target=northpole},dataflow-to-core{rows=2 cols=3},core-place{balance})' --mlir-pass-statistics %s 2>&1 >/dev/null | FileCheck %s --check-prefix=BSTATS
-// BALANCE:      core.tile {node = "conv1", out_channels = array<i64: 0, 1>, x = 0 : i64, y = 0 : i64}
-// BALANCE-NEXT: core.buffer {bytes = 9 : i64, kind = "weights"
-// BALANCE:      core.tile {node = "conv1", out_channels = array<i64: 1, 2>, x = 1 : i64, y = 0 : i64}
-// BALANCE:      core.tile {node = "pool1", x = 2 : i64, y = 0 : i64}
-// BALANCE:      core.tile {node = "flatten1", x = 2 : i64, y = 1 : i64}
-// BALANCE:      core.tile {node = "matmul1", x = 1 : i64, y = 1 : i64}
+// BALANCE:      core.tile {node = "conv1", x = 0 : i64, y = 0 : i64}
+// BALANCE-NEXT: core.buffer {bytes = 18 : i64, kind = "weights"
+// BALANCE:      core.tile {node = "pool1", x = 1 : i64, y = 0 : i64}
+// BALANCE:      core.tile {node = "flatten1", x = 2 : i64, y = 0 : i64}
+// BALANCE:      core.tile {node = "matmul1", x = 2 : i64, y = 1 : i64}
 // BALANCE-NOT:  core.tile
 // BALANCE:      // -----
 // BSTATS:      CorePlace
-// BSTATS-NEXT:   (S) 144 max-tile-work
-// BSTATS-NEXT:   (S)   5 noc-hops
+// BSTATS-NEXT:   (S)   0 max-link-load
+// BSTATS-NEXT:   (S)   0 max-link-load-initial
+// BSTATS-NEXT:   (S) 288 max-tile-work
+// BSTATS-NEXT:   (S)   3 noc-hops
 // BSTATS-NEXT:   (S)   0 num-row-split-layers
-// BSTATS-NEXT:   (S)   1 num-split-layers
-// BSTATS-NEXT:   (S)   5 num-tiles
+// BSTATS-NEXT:   (S)   0 num-split-layers
+// BSTATS-NEXT:   (S)   4 num-tiles
 
 // Four layers on a 2x2 grid: (0,0) (1,0), then back along row 1: (1,1) (0,1).
 // Every layer fits; nothing is split.

@@ -8,7 +8,7 @@
  *       core.program                                           its static schedule:
  *         core.recv {from, operand, iter}   wait for a producer iteration's data
  *         core.compute {begin, end}         run node iterations [begin, end)
- *         core.send {to, iter, bytes}       send an iteration's output
+ *         core.send {to, iter, bytes, multicast?} send an iteration's output
  *         core.wait {cycles}                explicit delay
  *
  * Conventions every stage shares:
@@ -165,6 +165,7 @@ typedef struct nc_core_instr {
   int64_t begin, end;     /**< compute */
   int64_t bytes;          /**< send */
   int64_t cycles;         /**< wait */
+  bool multicast;         /**< send: it and the next send leave as one message (core-multicast) */
 } nc_core_instr;
 
 /** The program's body block (ops in execution order). */

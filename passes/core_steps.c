@@ -1,0 +1,52 @@
+/* core_steps.c: how many messages a layer's output (or a network input)
+ * travels in, for core-place's pipeline cost model.
+ *
+ * A producer sends one message per iteration (a row, or a pixel) to every
+ * consumer tile, and the host one per input step; a message holds a link
+ * ceil(bytes / link width) cycles, so many small messages cost more than
+ * their bytes say. Splitting a layer finely shrinks its messages below the
+ * link width, which the byte count alone hides: the steps are what shows it.
+ */
+#include <isl/set.h>
+#include <isl/map.h>
+
+#include "core_util.h"
+#include "nc/dialects/dataflow/dataflow.h"
+
+static isl_stat count_point(__isl_take isl_point *p, void *user)
+{
+  isl_point_free(p);
+  ++*(int64_t *)user;
+  return isl_stat_ok;
+}
+
+static int64_t count_points(__isl_take isl_set *s)
+{
+  int64_t n = 0;
+  if (s && isl_set_foreach_point(s, count_point, &n) < 0)
+    n = 0;
+  isl_set_free(s);
+  return n;
+}
+
+int64_t core_node_steps(const nc_op *node, isl_ctx *ctx)
+{
+  int64_t n = node ? count_points(nc_dataflow_node_get_domain(node, ctx)) : 0;
+  return n > 0 ? n : 1;
+}
+
+int64_t core_input_steps(const nc_op *node, size_t i, isl_ctx *ctx)
+{
+  isl_map *control = node ? nc_dataflow_node_get_control(node, i, ctx) : NULL;
+  int64_t n = control ? count_points(isl_map_domain(control)) : 0;
+  return n > 0 ? n : 1;
+}
+
+double core_message_cycles(double bytes, int64_t steps, double link_bytes_per_cycle)
+{
+  if (bytes <= 0 || steps <= 0)
+    return 0;
+  double per = bytes / (double)steps / link_bytes_per_cycle;
+  double whole = (double)(int64_t)per;
+  return (double)steps * (per > whole ? whole + 1 : whole);
+}
