@@ -33,6 +33,9 @@ static const nc_pass_option_def options[] = {
   {"balance-lookahead", NC_PASS_OPT_INT, "1",
    "Slices one balancing round may add (to the slowest stage, then to whichever becomes the slowest) before "
    "the slowest stage must be faster than at the round's start (1: stop at the first split that does not help)"},
+  {"input-channel-split", NC_PASS_OPT_INT, "0",
+   "Split every conv (group 1) and matmul layer into this many input-channel slices whose int32 partial sums the "
+   "slice at channel 0 adds (0: only layers that output-channel slices cannot fit in SRAM)"},
   {"search-iterations", NC_PASS_OPT_INT, "0",
    "Moves tried by the placement search that lowers traffic x hops (0: keep the serpentine placement)"},
   {"seed", NC_PASS_OPT_INT, "1", "Seed of the placement search (the same seed, the same placement)"},
@@ -46,6 +49,7 @@ static const nc_pass_stat_def stats[] = {
   {"stage-imbalance-pct", "100 x (slowest tile's work / mean tile work - 1)"},
   {"traffic-hops-initial", "Bytes per frame x NoC hops over all tile pairs, serpentine placement"},
   {"traffic-hops", "Bytes per frame x NoC hops over all tile pairs, final placement"},
+  {"num-input-split-layers", "Number of layers split by input channels (partial sums)"},
 };
 
 static int64_t sum_bytes(const nc_core_buffer_spec *s, size_t n, bool inputs_only)
@@ -159,7 +163,8 @@ static size_t tiles_of(nc_op *chip, const char *node)
   return n;
 }
 
-static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores, int64_t lookahead, const int64_t *min_k);
+static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores, int64_t lookahead, const int64_t *min_k,
+                              const int64_t *kin);
 
 static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx, bool balance, int64_t cores)
 {
@@ -172,8 +177,10 @@ static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx, bo
   for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
     orig[idx++] = t;
   int64_t *ks = calloc(n_orig ? n_orig : 1, sizeof *ks), used = 0; /* slices per tile; 0: split already */
+  int64_t *kin = calloc(n_orig ? n_orig : 1, sizeof *kin); /* input-channel slices per tile (0, 1: none) */
+  int64_t forced_in = nc_pass_get_option_int(pass, "input-channel-split");
   bool ok = false;
-  if (!ks) {
+  if (!ks || !kin) {
     nc_op_emit_error(chip, "core-place: out of memory");
     goto done;
   }
@@ -197,21 +204,35 @@ static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx, bo
     }
     if (!choose_split(node, whole, fixed, sram, max_tiles, ictx, &ks[idx]))
       goto done;
-    used += ks[idx] - 1;
+    int64_t slice = whole;
+    if (whole > sram && !forced_in && nc_core_node_get_in_channels(node, NULL) > 1 && !slice_bytes(node,
+        (nc_core_node_get_out_channels(node) + ks[idx] - 1) / (ks[idx] ? ks[idx] : 1), ictx, &slice))
+      goto done;
+    if ((forced_in > 1 || slice > sram) &&
+        !core_choose_input_split(node, sram, forced_in, max_tiles, ictx, &ks[idx], &kin[idx]))
+      goto done;
+    used += ks[idx] * (kin[idx] > 1 ? kin[idx] : 1) - 1;
   }
   /* 2. balancing: the slices balance_cores chose, starting from the ones
    * SRAM needs, and only while the grid has cores left */
-  if (balance && !(extra = balance_cores(chip, fn, cores, nc_pass_get_option_int(pass, "balance-lookahead"), ks))) {
+  if (balance &&
+      !(extra = balance_cores(chip, fn, cores, nc_pass_get_option_int(pass, "balance-lookahead"), ks, kin))) {
     nc_op_emit_error(chip, "core-place: out of memory");
     goto done;
   }
   for (idx = 0; extra && idx < n_orig; idx++)
-    if (ks[idx] && extra[idx] > ks[idx] && used < cores) {
+    if (ks[idx] && kin[idx] <= 1 && extra[idx] > ks[idx] && used < cores) {
       int64_t more = extra[idx] - ks[idx] < cores - used ? extra[idx] - ks[idx] : cores - used;
       ks[idx] += more, used += more;
     }
   for (idx = 0; idx < n_orig; idx++) /* 3. split */
-    if (ks[idx] > 1) {
+    if (kin[idx] > 1) { /* by input channels (and output channels) */
+      if (!core_split_input_channels(orig[idx], nc_core_find_node(fn, nc_core_tile_get_node(orig[idx])), ks[idx],
+                                     kin[idx], ictx))
+        goto done;
+      nc_pass_stat_add(pass, 1, 1);
+      nc_pass_stat_add(pass, 7, 1);
+    } else if (ks[idx] > 1) {
       if (!split_tile(orig[idx], nc_core_find_node(fn, nc_core_tile_get_node(orig[idx])), ks[idx], ictx))
         goto done;
       nc_pass_stat_add(pass, 1, 1);
@@ -220,6 +241,7 @@ static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx, bo
 done:
   free(extra);
   free(ks);
+  free(kin);
   free(orig);
   return ok;
 }
@@ -259,7 +281,8 @@ static double slowest(const stage *st, const int64_t *consumers, size_t n, doubl
  * slow layers, or producers that now send to one more tile), kept only if
  * the slowest stage got faster. The rounds start from min_k, the slices
  * SRAM needs (0: a node split already, which stays as it is). */
-static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores, int64_t lookahead, const int64_t *min_k)
+static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores, int64_t lookahead, const int64_t *min_k,
+                              const int64_t *kin)
 {
   size_t n = nc_core_chip_get_num_tiles(chip);
   nc_chip_desc d;
@@ -288,6 +311,8 @@ static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores, int64_t loo
     }
     st[i].out_bytes = node ? nc_type_get_num_elements(nc_value_get_type(nc_op_get_result(node, 0))) : 0;
     st[i].k = min_k[i] > 1 ? min_k[i] : 1; /* the slices SRAM needs (0: split already, fixed) */
+    if (kin[i] > 1) /* split by input channels too: its tiles are fixed */
+      st[i].k *= kin[i], fixed = true;
     st[i].limit = fixed || !splittable(node) ? st[i].k : nc_core_node_get_out_channels(node);
     st[i].limit = st[i].limit < st[i].k ? st[i].k : st[i].limit;
   }
@@ -339,6 +364,9 @@ static void work_stats(nc_pass *pass, nc_op *chip, nc_op *fn)
     int64_t w = node ? node_work(node) : 0, lo, hi, c = node ? nc_core_node_get_out_channels(node) : 1;
     if (nc_core_tile_get_out_channels(t, &lo, &hi) && c > 0)
       w = w / c * (hi - lo);
+    int64_t cin = node ? nc_core_node_get_in_channels(node, NULL) : 0;
+    if (nc_core_tile_get_in_channels(t, &lo, &hi) && cin > 0)
+      w = w / cin * (hi - lo);
     most = w > most ? w : most;
     sum += w;
   }

@@ -50,7 +50,9 @@ static const nc_pass_stat_def stats[] = {
 typedef struct tile_info {
   nc_op *op;
   int64_t x, y;
-  int64_t *out_bytes; /* per iteration of the node: bytes of its slice */
+  int64_t *out_bytes; /* per iteration of the node: bytes of its slice (int32 partial sums: 4 per element) */
+  int64_t in_lo, in_hi; /* input channels of operand 0 it sums over (in_lo = in_hi: all) */
+  bool partial;         /* sends int32 partial sums to its group's reducer, no activations */
 } tile_info;
 
 /* An operand k of a consumer node: where it comes from and what it needs. */
@@ -58,6 +60,7 @@ typedef struct operand_info {
   int producer;       /* node index, or -1 for the host */
   int64_t *earliest;  /* per consumer iteration: producer iteration, or -1 (free) */
   bool **needed;      /* [producer tile][producer iteration]; one "tile" for the host */
+  bool ***tile_needed; /* [consumer tile]: its own `needed` when it reads an input-channel slice, else NULL */
   size_t n_ptiles;
   size_t n_piters;
 } operand_info;
@@ -225,7 +228,31 @@ static bool analyse_operand(sched *s, node_info *c, size_t k)
     if (pnode)
       nc_core_tile_get_out_channels(s->nodes[o->producer].tiles[t].op, &lo, &hi);
     o->needed[t] = nc_xcalloc(o->n_piters + 1, sizeof **o->needed);
+    if (pnode && s->nodes[o->producer].tiles[t].partial)
+      continue; /* it sends partial sums to its reducer only */
     ok = pwrites && elements && mark_needed(pwrites, lo, hi, elements, piters, o->needed[t]);
+  }
+  int coord = 0;
+  nc_core_node_get_in_channels(node, &coord);
+  o->tile_needed = nc_xcalloc(c->n_tiles + 1, sizeof *o->tile_needed);
+  for (size_t ct = 0; ct < c->n_tiles && ok && k == 0; ct++) { /* input-channel slices read part of operand 0 */
+    tile_info *me = &c->tiles[ct];
+    if (me->in_lo >= me->in_hi)
+      continue;
+    isl_set *mine = isl_set_copy(elements);
+    mine = isl_set_lower_bound_si(mine, isl_dim_set, (unsigned)coord, me->in_lo);
+    mine = isl_set_upper_bound_si(mine, isl_dim_set, (unsigned)coord, me->in_hi - 1);
+    o->tile_needed[ct] = nc_xcalloc(o->n_ptiles + 1, sizeof **o->tile_needed);
+    for (size_t t = 0; t < o->n_ptiles && ok; t++) {
+      int64_t lo = 0, hi = 0;
+      if (pnode)
+        nc_core_tile_get_out_channels(s->nodes[o->producer].tiles[t].op, &lo, &hi);
+      o->tile_needed[ct][t] = nc_xcalloc(o->n_piters + 1, sizeof ***o->tile_needed);
+      if (pnode && s->nodes[o->producer].tiles[t].partial)
+        continue;
+      ok = pwrites && mine && mark_needed(pwrites, lo, hi, mine, piters, o->tile_needed[ct][t]);
+    }
+    isl_set_free(mine);
   }
   isl_set_free(elements);
   isl_map_free(pwrites);
@@ -264,6 +291,24 @@ static void emit(emitter *e, nc_core_instr in)
   }
 }
 
+/* The tiles of c's input-channel group of tile ti other than ti itself: the
+ * same out_channels, with in_channels. */
+static bool same_group(node_info *c, size_t a, size_t b)
+{
+  int64_t a0 = 0, a1 = 0, b0 = 0, b1 = 0;
+  tile_info *x = &c->tiles[a], *y = &c->tiles[b];
+  nc_core_tile_get_out_channels(x->op, &a0, &a1);
+  nc_core_tile_get_out_channels(y->op, &b0, &b1);
+  return a != b && x->in_lo < x->in_hi && y->in_lo < y->in_hi && a0 == b0 && a1 == b1;
+}
+
+/* Whether consumer tile ct of cons needs iteration i of producer tile pt (operand k). */
+static bool tile_needs(node_info *cons, size_t k, size_t ct, size_t pt, size_t i)
+{
+  operand_info *o = &cons->ops[k];
+  return o->tile_needed && o->tile_needed[ct] ? o->tile_needed[ct][pt][i] : o->needed[pt][i];
+}
+
 static void schedule_tile(sched *s, node_info *c, size_t ti)
 {
   tile_info *me = &c->tiles[ti];
@@ -274,25 +319,38 @@ static void schedule_tile(sched *s, node_info *c, size_t ti)
       operand_info *o = &c->ops[k];
       for (; next[k] <= o->earliest[i]; next[k]++)
         for (size_t t = 0; t < o->n_ptiles; t++) {
-          if (!o->needed[t][next[k]])
+          if (!tile_needs(c, k, ti, t, (size_t)next[k]))
             continue;
           tile_info *from = o->producer >= 0 ? &s->nodes[o->producer].tiles[t] : NULL;
           emit(&e, (nc_core_instr){.kind = NC_CORE_RECV, .x = from ? from->x : NC_CORE_HOST,
                                    .y = from ? from->y : NC_CORE_HOST, .operand = (int64_t)k, .iter = next[k]});
         }
     }
+    for (size_t t = 0; !me->partial && me->out_bytes[i] > 0 && t < c->n_tiles; t++) /* the group's partial sums */
+      if (same_group(c, ti, t))
+        emit(&e, (nc_core_instr){.kind = NC_CORE_RECV, .x = c->tiles[t].x, .y = c->tiles[t].y, .operand = 0,
+                                 .iter = (int64_t)i, .network = NC_CORE_NET_PARTIAL_SUM});
     emit(&e, (nc_core_instr){.kind = NC_CORE_COMPUTE, .begin = (int64_t)i, .end = (int64_t)i + 1});
     int64_t bytes = me->out_bytes[i];
     if (bytes <= 0)
       continue;
-    for (size_t ci = 0; ci < s->n; ci++) { /* consumers in pipeline order, each tile once */
+    if (me->partial) { /* to the reducer, on the partial-sum network */
+      for (size_t t = 0; t < c->n_tiles; t++)
+        if (same_group(c, ti, t) && !c->tiles[t].partial)
+          emit(&e, (nc_core_instr){.kind = NC_CORE_SEND, .x = c->tiles[t].x, .y = c->tiles[t].y, .iter = (int64_t)i,
+                                   .bytes = bytes, .network = NC_CORE_NET_PARTIAL_SUM});
+      continue;
+    }
+    for (size_t ci = 0; ci < s->n; ci++) { /* consumers in pipeline order, each tile that needs it once */
       node_info *cons = &s->nodes[ci];
-      bool needs = false;
-      for (size_t k = 0; k < cons->n_ops && !needs; k++)
-        needs = cons->ops[k].producer == c - s->nodes && cons->ops[k].needed[ti][i];
-      for (size_t t = 0; needs && t < cons->n_tiles; t++)
-        emit(&e, (nc_core_instr){.kind = NC_CORE_SEND, .x = cons->tiles[t].x, .y = cons->tiles[t].y,
-                                 .iter = (int64_t)i, .bytes = bytes});
+      for (size_t t = 0; t < cons->n_tiles; t++) {
+        bool needs = false;
+        for (size_t k = 0; k < cons->n_ops && !needs; k++)
+          needs = cons->ops[k].producer == c - s->nodes && tile_needs(cons, k, t, ti, i);
+        if (needs)
+          emit(&e, (nc_core_instr){.kind = NC_CORE_SEND, .x = cons->tiles[t].x, .y = cons->tiles[t].y,
+                                   .iter = (int64_t)i, .bytes = bytes});
+      }
     }
     if (c->to_host)
       emit(&e, (nc_core_instr){.kind = NC_CORE_SEND, .x = NC_CORE_HOST, .y = NC_CORE_HOST, .iter = (int64_t)i,
@@ -331,7 +389,9 @@ static bool collect(sched *s, nc_op *chip, nc_op *fn)
     node_info *ni = &s->nodes[node_index(s, n)];
     ni->tiles = nc_xrealloc(ni->tiles, (ni->n_tiles + 1) * sizeof *ni->tiles);
     tile_info *ti = &ni->tiles[ni->n_tiles++];
-    *ti = (tile_info){t, nc_core_tile_get_x(t), nc_core_tile_get_y(t), NULL};
+    *ti = (tile_info){t, nc_core_tile_get_x(t), nc_core_tile_get_y(t), NULL, 0, 0, false};
+    nc_core_tile_get_in_channels(t, &ti->in_lo, &ti->in_hi);
+    ti->partial = !nc_core_tile_is_reducer(t);
     int64_t lo = 0, hi = 0;
     nc_core_tile_get_out_channels(t, &lo, &hi);
     size_t n_iters;
@@ -339,6 +399,8 @@ static bool collect(sched *s, nc_op *chip, nc_op *fn)
       return nc_op_emit_error(n, "core-schedule: cannot enumerate the node's writes: they are unbounded or hold more "
                               "than 2^26 points (the most nc enumerates)");
     nc_type *elt = nc_type_get_element_type(nc_value_get_type(nc_op_get_result(n, 0)));
+    if (ti->partial)
+      elt = nc_type_integer(nc_op_get_context(n), 32, NC_SIGNLESS);
     for (size_t k = 0; k < n_iters; k++)
       ti->out_bytes[k] = nc_core_bytes(ti->out_bytes[k], elt);
   }
@@ -366,6 +428,12 @@ static void release(sched *s)
       for (size_t t = 0; ni->ops[k].needed && t < ni->ops[k].n_ptiles; t++)
         free(ni->ops[k].needed[t]);
       free(ni->ops[k].needed);
+      for (size_t ct = 0; ni->ops[k].tile_needed && ct < ni->n_tiles; ct++) {
+        for (size_t t = 0; ni->ops[k].tile_needed[ct] && t < ni->ops[k].n_ptiles; t++)
+          free(ni->ops[k].tile_needed[ct][t]);
+        free(ni->ops[k].tile_needed[ct]);
+      }
+      free(ni->ops[k].tile_needed);
       free(ni->ops[k].earliest);
     }
     free(ni->ops);
