@@ -35,7 +35,7 @@ static const nc_pass_option_def options[] = {
    "the slowest stage must be faster than at the round's start (1: stop at the first split that does not help)"},
   {"input-channel-split", NC_PASS_OPT_INT, "0",
    "Split every conv (group 1) and matmul layer into this many input-channel slices whose int32 partial sums the "
-   "slice at channel 0 adds (0: only layers that output-channel slices cannot fit in SRAM)"},
+   "slice at channel 0 adds (0: only layers that output-channel slices cannot fit in SRAM; -1: none)"},
   {"search-iterations", NC_PASS_OPT_INT, "0",
    "Moves tried by the placement search that lowers traffic x hops (0: keep the serpentine placement)"},
   {"seed", NC_PASS_OPT_INT, "1", "Seed of the placement search (the same seed, the same placement)"},
@@ -49,7 +49,7 @@ static const nc_pass_stat_def stats[] = {
   {"stage-imbalance-pct", "100 x (slowest tile's work / mean tile work - 1)"},
   {"traffic-hops-initial", "Bytes per frame x NoC hops over all tile pairs, serpentine placement"},
   {"traffic-hops", "Bytes per frame x NoC hops over all tile pairs, final placement"},
-  {"num-input-split-layers", "Number of layers split by input channels (partial sums)"},
+  {"with-partial-sums", "Number of layers split by input channels, whose partial sums a reducer tile adds"},
 };
 
 static int64_t sum_bytes(const nc_core_buffer_spec *s, size_t n, bool inputs_only)
@@ -205,10 +205,10 @@ static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx, bo
     if (!choose_split(node, whole, fixed, sram, max_tiles, ictx, &ks[idx]))
       goto done;
     int64_t slice = whole;
-    if (whole > sram && !forced_in && nc_core_node_get_in_channels(node, NULL) > 1 && !slice_bytes(node,
+    if (whole > sram && forced_in == 0 && nc_core_node_get_in_channels(node, NULL) > 1 && !slice_bytes(node,
         (nc_core_node_get_out_channels(node) + ks[idx] - 1) / (ks[idx] ? ks[idx] : 1), ictx, &slice))
       goto done;
-    if ((forced_in > 1 || slice > sram) &&
+    if ((forced_in > 1 || (forced_in == 0 && slice > sram)) &&
         !core_choose_input_split(node, sram, forced_in, max_tiles, ictx, &ks[idx], &kin[idx]))
       goto done;
     used += ks[idx] * (kin[idx] > 1 ? kin[idx] : 1) - 1;

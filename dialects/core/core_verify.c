@@ -216,13 +216,14 @@ static bool check_partition(nc_op *chip, const char *name, const char *what, con
   for (size_t i = 0; i < n; i++) {
     const int64_t *r = s + i * stride;
     if (r[0] != next)
-      return nc_op_emit_error(chip, "the %s of node '%s''s tiles must partition its %lld channels: %s at channel %lld",
-                              what, name, (long long)c, r[0] > next ? "a gap" : "an overlap", (long long)next);
+      return nc_op_emit_error(chip, "the %s of node '%s''s tiles must partition its %lld %s channels: %s at channel "
+                              "%lld", what, name, (long long)c, what[0] == 'o' ? "output" : "input",
+                              r[0] > next ? "a gap" : "an overlap", (long long)next);
     next = r[1];
   }
   if (next != c)
-    return nc_op_emit_error(chip, "the %s of node '%s''s tiles must partition its %lld channels, not [0, %lld)", what,
-                            name, (long long)c, (long long)next);
+    return nc_op_emit_error(chip, "the %s of node '%s''s tiles must partition its %lld %s channels, not [0, %lld)",
+                            what, name, (long long)c, what[0] == 'o' ? "output" : "input", (long long)next);
   return true;
 }
 
