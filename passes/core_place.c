@@ -12,6 +12,9 @@
  * sit on neighbouring cores: a chain of layers talks over single NoC hops.
  * The statistic noc-hops sums the Manhattan distance of every producer ->
  * consumer tile pair. A network with more tiles than cores is an error.
+ * A conv or matmul that output-channel slices cannot fit (or every one,
+ * with input-channel-split=N) is split by input channels as well, with
+ * partial sums (core_split_channels.c).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -611,7 +614,7 @@ const nc_pass_def nc_core_place_pass = {
     "buffers alone overflow is left whole: splitting cannot help, core-plan-memory reports it), then lays the "
     "tiles in pipeline order along a serpentine path through the grid (row 0 left to right, row 1 right to "
     "left, ...) so that consecutive layers are NoC neighbours. Fails if the network needs more cores than the "
-    "grid has. `search-iterations` (with `seed`) then runs simulated annealing over the positions, lowering bytes per frame x NoC hops over every tile pair (skip connections and the host included) and keeping the best placement seen (statistics traffic-hops-initial and traffic-hops).",
+    "grid has. `search-iterations` (with `seed`) then runs simulated annealing over the positions, lowering bytes per frame x NoC hops over every tile pair (skip connections and the host included) and keeping the best placement seen (statistics traffic-hops-initial and traffic-hops). A conv (group 1) or matmul that output-channel slices cannot fit is split by input channels too (core.tile in_channels, partial sums added by the slice at channel 0; `input-channel-split=N` forces N slices, -1 never).",
   .anchor = "builtin.module",
   .options = options, .n_options = NC_COUNTOF(options),
   .stats = stats, .n_stats = NC_COUNTOF(stats),
