@@ -332,6 +332,7 @@ void nc_context_destroy(nc_context *ctx)
   }
   free(ctx->sources);
   free(ctx->whole_file_reads);
+  free(ctx->checked.slots);
   free(ctx->handlers);
   free(ctx->dialects);
   free(ctx->idents.slots);
@@ -373,6 +374,51 @@ nc_ident *nc_context_get_whole_file_reader(nc_context *ctx, nc_ident *file)
       r = ctx->whole_file_reads[i].source;
   pthread_mutex_unlock(&ctx->lock);
   return r;
+}
+
+/* Fibonacci hashing of a pointer (its low bits are alignment zeros). */
+static size_t checked_slot(const void *key, size_t cap)
+{
+  return (size_t)(((uint64_t)(uintptr_t)key * 0x9E3779B97F4A7C15ull) >> 20) & (cap - 1);
+}
+
+static bool checked_find(nc_context *ctx, const void *key, size_t *slot)
+{
+  size_t cap = ctx->checked.cap, i = checked_slot(key, cap);
+  for (; ctx->checked.slots[i]; i = (i + 1) & (cap - 1))
+    if (ctx->checked.slots[i] == key)
+      return *slot = i, true;
+  return *slot = i, false;
+}
+
+bool nc_context_check_passed(nc_context *ctx, const void *key)
+{
+  pthread_mutex_lock(&ctx->lock);
+  size_t i;
+  bool found = ctx->checked.cap && checked_find(ctx, key, &i);
+  pthread_mutex_unlock(&ctx->lock);
+  return found;
+}
+
+void nc_context_note_check_passed(nc_context *ctx, const void *key)
+{
+  pthread_mutex_lock(&ctx->lock);
+  if ((ctx->checked.count + 1) * 2 > ctx->checked.cap) {
+    size_t old_cap = ctx->checked.cap, i;
+    const void **old = ctx->checked.slots;
+    ctx->checked.cap = old_cap ? old_cap * 2 : 64;
+    ctx->checked.slots = nc_xcalloc(ctx->checked.cap, sizeof *ctx->checked.slots);
+    for (size_t j = 0; j < old_cap; j++)
+      if (old[j] && !checked_find(ctx, old[j], &i))
+        ctx->checked.slots[i] = old[j];
+    free(old);
+  }
+  size_t i;
+  if (!checked_find(ctx, key, &i)) {
+    ctx->checked.slots[i] = key;
+    ctx->checked.count++;
+  }
+  pthread_mutex_unlock(&ctx->lock);
 }
 
 void nc_context_set_allow_unregistered_dialects(nc_context *ctx, bool allow) { ctx->allow_unregistered = allow; }

@@ -233,6 +233,7 @@ struct nc_context {
   struct { nc_ident *file, *source; } *whole_file_reads; /* see nc_context_get_whole_file_reader */
   uint16_t id;                 /* its slot in the table of live contexts (nc_context_by_id) */
   size_t n_whole_file_reads;
+  struct { const void **slots; size_t count, cap; } checked; /* nc_context_check_passed's set */
 };
 
 /* The live context with this id (attributes store ids, not pointers). */

@@ -243,11 +243,30 @@ bool df_verify_node(nc_op *op)
     if (nc_attr_dense_array_get_int(buf, i) < 1) /* every operand is read through its buffer */
       return nc_op_emit_error(op, "buffer_elements[%zu] must be at least 1, not %lld", i,
                               (long long)nc_attr_dense_array_get_int(buf, i));
+  /* The isl checks read only these attributes and types, all uniqued: a
+   * node lowered through many passes is parsed once, not after each pass. */
+  nc_context *nctx = nc_op_get_context(op);
+  static const char *const keyed[] = {"domain", "reads", "writes", "earliest", "control"};
+  nc_attr *stack[16], **key_elts = n + 6 <= 16 ? stack : nc_xmalloc((n + 6) * sizeof *key_elts);
+  for (size_t i = 0; i < 5; i++) {
+    nc_attr *a = nc_op_get_attr_str(op, keyed[i]);
+    key_elts[i] = a ? a : nc_attr_unit(nctx);
+  }
+  for (size_t i = 0; i < n; i++)
+    key_elts[5 + i] = nc_attr_type(nctx, nc_value_get_type(nc_op_get_operand(op, i)));
+  key_elts[5 + n] = nc_attr_type(nctx, nc_value_get_type(nc_op_get_result(op, 0)));
+  nc_attr *key = nc_attr_array(nctx, n + 6, key_elts);
+  if (key_elts != stack)
+    free(key_elts);
+  if (nc_context_check_passed(nctx, key))
+    return true;
   isl_ctx *ctx = isl_ctx_alloc();
   df_isl_scope scope = df_isl_scope_enter(ctx);
   bool ok = verify_isl(op, ctx);
   df_isl_scope_exit(scope);
   isl_ctx_free(ctx);
+  if (ok)
+    nc_context_note_check_passed(nctx, key);
   return ok;
 }
 

@@ -120,6 +120,9 @@ bool graph_check_activation(gx *g);     /* the fusion attributes */
 bool graph_infer_elementwise(gx *g);    /* binary, variadic, unary, prelu, clip, softmax */
 bool graph_infer_reduce(gx *g);
 bool graph_infer_concat(gx *g);
+/* Concat's result dims (the operands' dims, summed along 'axis') into out
+ * and its rank into *rank; same_elt also requires one element type. */
+bool graph_concat_shape(gx *g, bool same_elt, int64_t out[NC_MAX_RANK], size_t *rank);
 bool graph_infer_split(gx *g);
 bool graph_infer_slice(gx *g);
 bool graph_infer_reshape(gx *g);        /* reshape, flatten, squeeze, unsqueeze */

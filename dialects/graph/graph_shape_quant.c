@@ -53,28 +53,10 @@ bool graph_infer_concat_integer(gx *g)
   for (size_t i = 0; i < nm; i++)
     if (!check_rescale(g, m[i], s[i], i))
       return false;
-  nc_type *x = g->in[0];
-  size_t rank = g_rank(x), axis;
-  if (rank == 0)
-    return gx_error(g, "expects operands of rank at least 1");
-  if (!g_axis(g, "'axis'", gx_int(g, "axis", 0), rank, false, &axis))
-    return false;
   int64_t out[NC_MAX_RANK];
-  memcpy(out, g_dims(x), rank * sizeof *out);
-  for (size_t i = 1; i < g->n_in; i++) {
-    const int64_t *d = g_dims(g->in[i]);
-    if (g_rank(g->in[i]) != rank)
-      return gx_error(g, "expects all operands to have rank %zu like operand #0", rank);
-    for (size_t k = 0; k < rank; k++) {
-      if (k == axis)
-        out[k] = g_dyn(out[k]) || g_dyn(d[k]) ? NC_DYNAMIC : out[k] + d[k];
-      else if (g_dyn(out[k]))
-        out[k] = d[k];
-      else if (!g_dyn(d[k]) && d[k] != out[k])
-        return gx_error(g, "expects operand #%zu to match the other operands in dim %zu (%lld vs %lld)", i, k,
-                        (long long)d[k], (long long)out[k]);
-    }
-  }
+  size_t rank;
+  if (!graph_concat_shape(g, false, out, &rank))
+    return false;
   int64_t lo, hi;
   nc_type *elt = result_elt(g, &lo, &hi);
   if (!elt || !check_zero_point(g, lo, hi))

@@ -164,7 +164,7 @@ bool graph_infer_reduce(gx *g)
 
 /* --- concat and split ----------------------------------------------------------------------------------------- */
 
-bool graph_infer_concat(gx *g)
+bool graph_concat_shape(gx *g, bool same_elt, int64_t out[NC_MAX_RANK], size_t *rank_out)
 {
   nc_type *x = g->in[0];
   size_t rank = g_rank(x), axis;
@@ -172,11 +172,10 @@ bool graph_infer_concat(gx *g)
     return gx_error(g, "expects operands of rank at least 1");
   if (!g_axis(g, "'axis'", gx_int(g, "axis", 0), rank, false, &axis))
     return false;
-  int64_t out[NC_MAX_RANK];
   memcpy(out, g_dims(x), rank * sizeof *out);
   for (size_t i = 1; i < g->n_in; i++) {
     nc_type *t = g->in[i];
-    if (!g_same_elt(g, 0, i))
+    if (same_elt && !g_same_elt(g, 0, i))
       return false;
     if (g_rank(t) != rank)
       return gx_error(g, "expects all operands to have rank %zu like operand #0, operand #%zu has rank %zu", rank, i,
@@ -195,7 +194,17 @@ bool graph_infer_concat(gx *g)
       }
     }
   }
-  gx_set(g, 0, rank, out, g_elt(x));
+  *rank_out = rank;
+  return true;
+}
+
+bool graph_infer_concat(gx *g)
+{
+  int64_t out[NC_MAX_RANK];
+  size_t rank;
+  if (!graph_concat_shape(g, true, out, &rank))
+    return false;
+  gx_set(g, 0, rank, out, g_elt(g->in[0]));
   return true;
 }
 

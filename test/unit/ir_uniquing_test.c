@@ -313,6 +313,25 @@ static void test_strings(nc_context *ctx)
   free(s);
 }
 
+/* --- the memo of passed checks: keyed by uniqued objects, kept across growth ------------ */
+
+static void test_check_memo(void)
+{
+  nc_context *ctx = nc_context_create();
+  nc_attr *keys[300];
+  for (int i = 0; i < 300; i++)
+    keys[i] = nc_attr_integer(ctx, nc_type_integer(ctx, 64, NC_SIGNLESS), i);
+  CHECK(!nc_context_check_passed(ctx, keys[0]), "an empty memo holds nothing");
+  for (int i = 0; i < 300; i += 2)
+    nc_context_note_check_passed(ctx, keys[i]);
+  nc_context_note_check_passed(ctx, keys[0]); /* twice is once */
+  int wrong = 0;
+  for (int i = 0; i < 300; i++)
+    wrong += nc_context_check_passed(ctx, keys[i]) != (i % 2 == 0);
+  CHECK(wrong == 0, "%d keys answer wrongly after the memo grew", wrong);
+  nc_context_destroy(ctx);
+}
+
 int main(void)
 {
   nc_context *ctx = ir_context();
@@ -325,5 +344,6 @@ int main(void)
   nc_context_destroy(ctx);
   test_threads();
   test_floats();
+  test_check_memo();
   return ir_check_status("ir_uniquing_test");
 }

@@ -600,6 +600,23 @@ static bool run_dequantize_linear(const ix_inst *inst, ix_args *a)
          nc_kernel_dequantize_linear(&inst->p.quant, x, a->in[1], IN(2), a->out[0], ERR);
 }
 
+/* Copies n (multiplier, shift) pairs into int32 tensors owned[0] and
+ * owned[1], refusing values the fixed-point rescale cannot take. */
+static bool own_rescales(ix_inst *inst, const int64_t *m, const int64_t *s, size_t nm, char *err, size_t errlen)
+{
+  int64_t n = (int64_t)nm;
+  inst->owned[0] = nc_tensor_create(NC_DT_I32, 1, &n, 0);
+  inst->owned[1] = nc_tensor_create(NC_DT_I32, 1, &n, 0);
+  for (size_t i = 0; i < nm; i++) {
+    if (m[i] < 0 || m[i] > INT32_MAX || s[i] < 0 || s[i] > 63)
+      return snprintf(err, errlen, "has multiplier %lld and shift %lld at %zu; expected [0, 2^31) and [0, 63]",
+                      (long long)m[i], (long long)s[i], i), false;
+    ((int32_t *)inst->owned[0]->data)[i] = (int32_t)m[i];
+    ((int32_t *)inst->owned[1]->data)[i] = (int32_t)s[i];
+  }
+  return true;
+}
+
 /* graph.requantize (docs/design/spine.md): y = saturate(round_half_even((acc
  * + bias[c]) * multiplier[c] / 2^shift[c]) + zero_point), with relu taking
  * max(r, zero_point) before saturating. The bias add wraps in int32 (it is
@@ -611,16 +628,8 @@ static bool prep_requantize(ix_inst *inst, char *err, size_t errlen)
   const int64_t *m = nc_graph_attr_ints(inst->op, "multiplier", &nm), *s = nc_graph_attr_ints(inst->op, "shift", &ns);
   if (!m || !s || nm != ns || nm == 0)
     return snprintf(err, errlen, "needs 'multiplier' and 'shift' arrays of one length"), false;
-  int64_t n = (int64_t)nm;
-  inst->owned[0] = nc_tensor_create(NC_DT_I32, 1, &n, 0);
-  inst->owned[1] = nc_tensor_create(NC_DT_I32, 1, &n, 0);
-  for (size_t i = 0; i < nm; i++) {
-    if (m[i] < 0 || m[i] > INT32_MAX || s[i] < 0 || s[i] > 63)
-      return snprintf(err, errlen, "has multiplier %lld and shift %lld at %zu; expected [0, 2^31) and [0, 63]",
-                      (long long)m[i], (long long)s[i], i), false;
-    ((int32_t *)inst->owned[0]->data)[i] = (int32_t)m[i];
-    ((int32_t *)inst->owned[1]->data)[i] = (int32_t)s[i];
-  }
+  if (!own_rescales(inst, m, s, nm, err, errlen))
+    return false;
   inst->p.requant.axis = nc_graph_attr_int(inst->op, "axis", 1);
   inst->p.requant.zero_point = nc_graph_attr_int(inst->op, "output_zero_point", 0);
   const char *act = nc_graph_attr_string(inst->op, "activation", NULL);
@@ -713,16 +722,8 @@ static bool prep_concat_integer(ix_inst *inst, char *err, size_t errlen)
   const int64_t *m = nc_graph_attr_ints(inst->op, "multiplier", &nm), *s = nc_graph_attr_ints(inst->op, "shift", &ns);
   if (!m || !s || nm != inst->n_in || ns != inst->n_in || !nc_op_get_attr_str(inst->op, "axis"))
     return snprintf(err, errlen, "needs an 'axis' and 'multiplier' and 'shift' arrays of one entry per input"), false;
-  int64_t n = (int64_t)nm;
-  inst->owned[0] = nc_tensor_create(NC_DT_I32, 1, &n, 0);
-  inst->owned[1] = nc_tensor_create(NC_DT_I32, 1, &n, 0);
-  for (size_t i = 0; i < nm; i++) {
-    if (m[i] < 0 || m[i] > INT32_MAX || s[i] < 0 || s[i] > 63)
-      return snprintf(err, errlen, "has multiplier %lld and shift %lld at %zu; expected [0, 2^31) and [0, 63]",
-                      (long long)m[i], (long long)s[i], i), false;
-    ((int32_t *)inst->owned[0]->data)[i] = (int32_t)m[i];
-    ((int32_t *)inst->owned[1]->data)[i] = (int32_t)s[i];
-  }
+  if (!own_rescales(inst, m, s, nm, err, errlen))
+    return false;
   int64_t zp = nc_graph_attr_int(inst->op, "output_zero_point", 0);
   if (zp < INT32_MIN || zp > INT32_MAX)
     return snprintf(err, errlen, "has an output_zero_point outside the int32 range"), false;

@@ -117,4 +117,15 @@ void nc_context_get_line_col(nc_context *ctx, unsigned id, size_t offset, unsign
 /** Finds the buffer registered under `filename`, if any. */
 bool nc_context_find_source(nc_context *ctx, const char *filename, size_t len, unsigned *id);
 
+/* --- memo of passed checks ------------------------------------------------ */
+
+/** Records that a pure, costly check of the uniqued object `key` (an
+ * attribute or type of this context, which lives as long as it) passed, so
+ * a verifier that runs after every pass can skip it next time: the dataflow
+ * dialect checks a node's isl relations once per distinct set of relations
+ * and types, not once per pass. Thread-safe. */
+void nc_context_note_check_passed(nc_context *ctx, NC_KEEP const void *key);
+/** Whether nc_context_note_check_passed recorded `key`. Thread-safe. */
+bool nc_context_check_passed(nc_context *ctx, NC_KEEP const void *key);
+
 #endif
