@@ -372,13 +372,13 @@ static bool check_program(loader *l, np_sim *s, np_tile *t)
     case NP_OP_RECV:
       if (in->c < 0 || in->c >= t->n_operands)
         return bad(l, "instruction %u receives operand %lld of %u", i, (long long)in->c, t->n_operands);
-      if (host != (t->host_input[in->c] >= 0))
+      if (in->zero != NP_NET_PARTIAL_SUM && host != (t->host_input[in->c] >= 0))
         return bad(l, "instruction %u receives operand %lld from %s, but it comes from %s", i, (long long)in->c,
                    host ? "the host" : "a tile", t->host_input[in->c] >= 0 ? "the host" : "a tile");
       if (!host && find_tile(s, in->a, in->b) < 0)
         return bad(l, "instruction %u receives from (%lld, %lld), which holds no tile", i, (long long)in->a,
                    (long long)in->b);
-      if (host && (in->d < 0 || in->d >= s->streams[t->host_input[in->c]].n_iters))
+      if (host && t->host_input[in->c] >= 0 && (in->d < 0 || in->d >= s->streams[t->host_input[in->c]].n_iters))
         return bad(l, "instruction %u receives input step %lld, which the host does not send", i, (long long)in->d);
       if (in->d < 0)
         return bad(l, "instruction %u receives iteration %lld", i, (long long)in->d);
