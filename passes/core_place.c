@@ -460,6 +460,33 @@ static int64_t swap_delta(const edge *e, size_t n_e, const size_t *inc, const si
   return after - before;
 }
 
+/* The int32 partial sums each partial-sum tile sends its reducer per frame
+ * (4 bytes per element of its output slice), appended to e. */
+static size_t add_partial_sum_edges(nc_op **tiles, size_t n, nc_op *fn, edge **e, size_t n_e, size_t *cap)
+{
+  for (size_t c = 0; c < n; c++) {
+    if (nc_core_tile_is_reducer(tiles[c]))
+      continue;
+    nc_op *node = nc_core_find_node(fn, nc_core_tile_get_node(tiles[c]));
+    int64_t a0 = 0, a1 = 0, lo, hi, ch = node ? nc_core_node_get_out_channels(node) : 0;
+    bool sliced = nc_core_tile_get_out_channels(tiles[c], &a0, &a1);
+    int64_t bytes = node ? 4 * out_elements(node) : 4;
+    if (sliced && ch > 0)
+      bytes = bytes / ch * (a1 - a0);
+    for (size_t r = 0; r < n; r++) {
+      int64_t b0 = 0, b1 = 0;
+      nc_core_tile_get_out_channels(tiles[r], &b0, &b1);
+      if (r == c || strcmp(nc_core_tile_get_node(tiles[r]), nc_core_tile_get_node(tiles[c])) || b0 != a0 ||
+          b1 != a1 || !nc_core_tile_get_in_channels(tiles[r], &lo, &hi) || lo != 0)
+        continue;
+      if (n_e == *cap)
+        *e = realloc(*e, (*cap *= 2) * sizeof **e);
+      (*e)[n_e++] = (edge){c, r, bytes > 0 ? bytes : 1};
+    }
+  }
+  return n_e;
+}
+
 /* Simulated annealing over tile positions from the serpentine placement:
  * swap a random tile with a random cell (empty or not); a worse state is
  * accepted with probability exp(-delta / T), T falling linearly to 0; the
@@ -486,6 +513,8 @@ static void search_placement(nc_pass *pass, nc_op *chip, nc_op *fn)
       nc_op *producer = o < no ? nc_dataflow_node_get_producer(node, o) : NULL;
       if (o == no && read)
         break;
+      if (o == no && !nc_core_tile_is_reducer(tiles[c]))
+        break;
       if (!producer) { /* a network input, or (o == no) an output: host traffic */
         int64_t bytes = out_elements(node), lo, hi, ch = nc_core_node_get_out_channels(node);
         if (o < no) {
@@ -501,7 +530,8 @@ static void search_placement(nc_pass *pass, nc_op *chip, nc_op *fn)
         continue;
       }
       for (size_t p = 0; p < n && producer; p++) {
-        if (strcmp(nc_core_tile_get_node(tiles[p]), nc_dataflow_node_get_name(producer)))
+        if (strcmp(nc_core_tile_get_node(tiles[p]), nc_dataflow_node_get_name(producer)) ||
+            !nc_core_tile_is_reducer(tiles[p])) /* a partial-sum tile sends to its reducer only (below) */
           continue;
         int64_t bytes = out_elements(producer), lo, hi, ch = nc_core_node_get_out_channels(producer);
         if (ch > 0 && nc_core_tile_get_out_channels(tiles[p], &lo, &hi))
@@ -512,6 +542,7 @@ static void search_placement(nc_pass *pass, nc_op *chip, nc_op *fn)
       }
     }
   }
+  n_e = add_partial_sum_edges(tiles, n, fn, &e, n_e, &cap);
   cell[n] = -1;
   size_t *inc_start = calloc(n + 2, sizeof *inc_start), *inc = malloc((2 * n_e + 1) * sizeof *inc);
   for (size_t k = 0; k < n_e; k++)
