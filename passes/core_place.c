@@ -169,6 +169,39 @@ static size_t tiles_of(nc_op *chip, const char *node)
 static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores, int64_t lookahead, const int64_t *min_k,
                               const int64_t *kin);
 
+/* A layer split into kin input slices reads operand 0 by channel slices:
+ * its producer, if whole and splittable by output channels over the same
+ * channels, is split into the same kin slices (while the grid has cores),
+ * so that each producer tile sends only to the consumer tiles whose slice
+ * it holds: that saves (kin - 1) x its output and costs up to (kin - 1) x
+ * its inputs (each producer tile receives them), so only producers whose
+ * output is larger than their inputs are split. Returns the cores then used. */
+static bool output_outweighs_inputs(nc_op *node)
+{
+  int64_t in = 0;
+  for (size_t i = 0, n = nc_op_get_num_operands(node); i < n; i++)
+    in += nc_type_get_num_elements(nc_value_get_type(nc_op_get_operand(node, i)));
+  return nc_type_get_num_elements(nc_value_get_type(nc_op_get_result(node, 0))) > in;
+}
+
+static int64_t align_producers(nc_op *fn, nc_op **orig, size_t n, int64_t *ks, const int64_t *kin, int64_t used,
+                               int64_t cores)
+{
+  for (size_t c = 0; c < n; c++) {
+    nc_op *node = kin[c] > 1 ? nc_core_find_node(fn, nc_core_tile_get_node(orig[c])) : NULL;
+    nc_op *producer = node ? nc_dataflow_node_get_producer(node, 0) : NULL;
+    for (size_t p = 0; producer && p < n; p++)
+      if (!strcmp(nc_core_tile_get_node(orig[p]), nc_dataflow_node_get_name(producer)) && ks[p] == 1 && kin[p] <= 1 &&
+          splittable(producer) && output_outweighs_inputs(producer) &&
+          nc_core_node_get_out_channels(producer) == nc_core_node_get_in_channels(node, NULL) &&
+          nc_core_node_get_in_channels(node, NULL) >= kin[c] && used + kin[c] - 1 <= cores) {
+        ks[p] = kin[c];
+        used += kin[c] - 1;
+      }
+  }
+  return used;
+}
+
 static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx, bool balance, int64_t cores)
 {
   int64_t *extra = NULL;
@@ -228,6 +261,7 @@ static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx, bo
       int64_t more = extra[idx] - ks[idx] < cores - used ? extra[idx] - ks[idx] : cores - used;
       ks[idx] += more, used += more;
     }
+  used = align_producers(fn, orig, n_orig, ks, kin, used, cores);
   for (idx = 0; idx < n_orig; idx++) /* 3. split */
     if (kin[idx] > 1) { /* by input channels (and output channels) */
       if (!core_split_input_channels(orig[idx], nc_core_find_node(fn, nc_core_tile_get_node(orig[idx])), ks[idx],
