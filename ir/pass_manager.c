@@ -454,7 +454,15 @@ bool nc_pass_manager_run(nc_pass_manager *pm, nc_op *op, const nc_pass_run_optio
   run_ctx *saved = tl_run;
   tl_run = &rc;
   uint64_t t0 = nc_clock_ns();
-  bool ok = pm_run(&rc, pm, op);
+  bool ok = true;
+  for (size_t i = 0; ok && i < pm->n; i++) { /* pm_run, telling opts->progress of each top-level entry */
+    pm_entry *e = &pm->entries[i];
+    if (opts->progress)
+      opts->progress(e->pass ? e->pass->def->argument : e->nested->anchor, i, pm->n, opts->progress_user_data);
+    ok = e->pass ? run_pass(&rc, pm, e->pass, op) : run_nested(&rc, e->nested, op);
+  }
+  if (opts->progress)
+    opts->progress(NULL, pm->n, pm->n, opts->progress_user_data);
   /* a nested pass is verified on the op it ran on; what relates ops across
    * the whole IR (a core.chip naming its function's nodes, symbol uses) is
    * verified once more at the end, so a run never succeeds with IR that

@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nc/ir/diag.h"
 #include "nc/ir/pass.h"
+#include "nc/passes/graph_pictures.h"
 
 typedef struct node {
   int id;
@@ -384,8 +386,30 @@ static nc_walk_result collect_name(nc_op *op, void *user)
   return NC_WALK_ADVANCE;
 }
 
+/* level=dataflow|core: the pictures of graph_pictures.c instead of the ops. */
+static bool run_level(nc_op *op, const char *level)
+{
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  bool dataflow = !strcmp(level, "dataflow");
+  bool ok = dataflow ? nc_graph_picture_dataflow(op, f) : nc_graph_picture_cores(op, f);
+  fclose(f);
+  if (ok)
+    nc_pass_write(text, len);
+  else
+    nc_op_emit_error(op, dataflow ? "view-op-graph{level=dataflow}: no dataflow.node to draw (the IR is not at the "
+                                    "dataflow level or below)"
+                                  : "view-op-graph{level=core}: no core.chip to draw (the IR is not at the core level)");
+  free(text);
+  return ok;
+}
+
 static bool run(nc_pass *pass, nc_op *op)
 {
+  const char *level = nc_pass_get_option_string(pass, "level");
+  if (strcmp(level, "op"))
+    return run_level(op, level);
   graph g = {.pass = pass};
   int64_t max_label = nc_pass_get_option_int(pass, "max-label-len");
   g.max_label = max_label < 0 ? 0 : (size_t)max_label;
@@ -432,7 +456,11 @@ static bool run(nc_pass *pass, nc_op *op)
   return true;
 }
 
+static const char *const levels[] = {"op", "dataflow", "core", NULL};
+
 static const nc_pass_option_def options[] = {
+  {"level", NC_PASS_OPT_ENUM, "op", "What to draw: op (every op), dataflow (the dataflow nodes with their domains and "
+                                    "buffers), core (the tiles at their place on the chip)", .enum_values = levels},
   {"max-label-len", NC_PASS_OPT_INT, "20", "Limit attribute/type length to number of chars"},
   {"print-attrs", NC_PASS_OPT_BOOL, "true", "Print attributes of operations"},
   {"print-control-flow-edges", NC_PASS_OPT_BOOL, "false", "Print control flow edges"},
@@ -446,7 +474,9 @@ const nc_pass_def nc_view_op_graph_pass = {
   .group = "Generic",
   .summary = "Print Graphviz visualization of an operation",
   .description = "Writes the op as a Graphviz `digraph` to stderr: ops as nodes, ops with regions and blocks as "
-                 "clusters, SSA values as edges from their definition to each use. Render with `dot -Tsvg`.",
+                 "clusters, SSA values as edges from their definition to each use. Render with `dot -Tsvg`. "
+                 "level=dataflow draws the dataflow nodes instead (layer kind, iteration domain, MACs, input "
+                 "buffers), level=core the tiles at their mesh position with the bytes they send each other.",
   .options = options, .n_options = NC_COUNTOF(options),
   .run = run,
 };

@@ -10,7 +10,8 @@
 # the interpreter disagree or the float interpreter strays from torch. With
 # TRACE_DIR, both simulated runs also write their timelines there
 # (digits-<target>.trace.json, nc-run --trace; open them in Perfetto) and their
-# HTML reports (digits-<target>-report/index.html, utils/nc-report/nc_report.py).
+# HTML reports (digits-<target>-report/index.html, nc-run --report), and the
+# northpole compile writes its report (digits-northpole-compile-report/, nc-compile --report).
 set -euo pipefail
 bin=${1:?usage: run.sh BIN_DIR [TRACE_DIR]}
 trace_dir=${2:-}
@@ -26,10 +27,13 @@ echo "== 2. quantized to int8 (calibrated on the training split), in the referen
 "$bin/nc-run" "$out/digits_int8.mlir" --input "$dig/test_x.npy" --output "$out/int8.npy"
 
 echo "== 3. compiled for northpole (graph -> int8 -> dataflow -> core -> binary) and simulated =="
-"$bin/nc-compile" "$dig/digits_cnn.onnx" --target=northpole --calibration="$dig/train_x.npy" -o "$out/digits.ncb"
+report=()
+[ -n "$trace_dir" ] && report=(--report="$trace_dir/digits-northpole-compile-report")
+"$bin/nc-compile" "$dig/digits_cnn.onnx" --target=northpole --calibration="$dig/train_x.npy" -o "$out/digits.ncb" \
+  "${report[@]}"
 echo "nc-compile wrote $(stat -c %s "$out/digits.ncb") bytes of northpole binary"
 trace=()
-[ -n "$trace_dir" ] && trace=(--trace "$trace_dir/digits-northpole.trace.json")
+[ -n "$trace_dir" ] && trace=(--trace "$trace_dir/digits-northpole.trace.json" --report="$trace_dir/digits-northpole-report")
 "$bin/nc-run" "$out/digits.ncb" --input "$dig/test_x.npy" --output "$out/sim.npy" --stats-json "$out/sim.json" \
   "${trace[@]}"
 
@@ -43,17 +47,9 @@ echo "== 3b. the same network at 4 bits on northpole (first and last layer kept 
 
 echo "== 4. the same network on the xbar crossbar chip (cmnnc-like: weights in 256x256 crossbars) =="
 "$bin/nc-compile" "$dig/digits_cnn.onnx" --target=xbar --calibration="$dig/train_x.npy" -o "$out/digits_xbar.ncb"
-[ -n "$trace_dir" ] && trace=(--trace "$trace_dir/digits-xbar.trace.json")
+[ -n "$trace_dir" ] && trace=(--trace "$trace_dir/digits-xbar.trace.json" --report="$trace_dir/digits-xbar-report")
 "$bin/nc-run" "$out/digits_xbar.ncb" --input "$dig/test_x.npy" --output "$out/xbar.npy" --stats-json "$out/xbar.json" \
   "${trace[@]}"
-
-if [ -n "$trace_dir" ]; then
-  for t in northpole xbar; do
-    json=$out/sim.json; [ $t = xbar ] && json=$out/xbar.json
-    /usr/bin/python3 "$dig/../../utils/nc-report/nc_report.py" "$json" --trace "$trace_dir/digits-$t.trace.json" \
-      -o "$trace_dir/digits-$t-report" 2>/dev/null
-  done
-fi
 
 echo "== 5. results =="
 /usr/bin/python3 - "$out" "$dig" "$trace_dir" <<'PY'
@@ -98,8 +94,8 @@ if trace_dir:
     print("timelines (Chrome trace-event JSON; open in https://ui.perfetto.dev or chrome://tracing, docs/reports.md):")
     for t in ("northpole", "xbar"):
         print("  %s/digits-%s.trace.json" % (trace_dir, t))
-    print("reports (self-contained HTML; open in a browser, docs/reports.md):")
-    for t in ("northpole", "xbar"):
+    print("reports (self-contained HTML, nc-run/nc-compile --report; open in a browser, docs/reports.md):")
+    for t in ("northpole", "xbar", "northpole-compile"):
         print("  %s/digits-%s-report/index.html" % (trace_dir, t))
 sys.exit(0 if ok else 1)
 PY

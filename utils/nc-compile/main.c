@@ -28,10 +28,15 @@
 #include "nc/passes/passes.h"
 #include "nc/targets/host_stub.h"
 #include "nc/targets/targets.h"
+#include "report.h"
+#include "../nc-report/tool_report.h"
 
 typedef struct options {
   const char *model, *output, *target, *emit;
   const char *stub_name, *stub_header;
+  const char *report;       /* --report=DIR */
+  const char *quant_report; /* the quant-report option's file (--report sets one) */
+  char *report_quant;       /* DIR/quant.json when --report set it */
   char *input_shapes; /* --input-shape values joined with ',' (NULL: none) */
   bool dump_pipeline, timing, help;
   nc_print_flags print;
@@ -61,6 +66,8 @@ static void usage(FILE *out)
           "  --host-stub-name=<identifier>    Prefix of the host stub's symbols (default: from the output name)\n"
           "  --host-stub-header=<file>        The host stub's header (default: the object's name with .h)\n"
           "  --load-target-plugin=<file.so>   Load a target built out of tree\n"
+          "  --report=<dir>                   Write an HTML report to dir/index.html: figures of one simulated\n"
+          "                                   inference, dataflow and placement pictures, quantization report\n"
           "  --dump-pass-pipeline             Print the pipeline that runs to stderr\n"
           "  --mlir-timing                    Report the time of the import, each pass and the output\n"
           "  --mlir-print-op-generic, --mlir-print-debuginfo, --mlir-elide-elementsattrs-if-larger=<n>\n"
@@ -114,6 +121,11 @@ static bool set_input_shapes(nc_context *ctx, const options *o, nc_op *module)
   return ok;
 }
 
+static void progress(const char *pass, size_t index, size_t total, void *userData)
+{
+  nc_tool_progress_update(userData, pass ? pass : "done", index, total);
+}
+
 /* Runs the target's pipeline; the pass manager stays alive in *pm_out
  * (the timing report reads its clocks), destroyed by the caller. */
 static bool run_pipeline(nc_context *ctx, const options *o, const nc_target_def *t, const char *stop, nc_op *module,
@@ -135,11 +147,15 @@ static bool run_pipeline(nc_context *ctx, const options *o, const nc_target_def 
     free(s);
   }
   nc_pass_run_options ro = nc_pass_run_options_default();
+  nc_tool_progress *prog = nc_tool_progress_create("nc-compile"); /* pass names on a terminal */
+  ro.progress = progress;
+  ro.progress_user_data = prog;
   if (timing) {
     ro.timing = ro.timing_tree = true;
     nc_pass_manager_set_timing(pm, timing);
   }
   ok = nc_pass_manager_run(pm, module, &ro);
+  nc_tool_progress_destroy(prog);
   *pm_out = pm;
   return ok;
 }
@@ -272,6 +288,8 @@ static bool compile(nc_context *ctx, const options *o)
     size_t size = 0;
     uint8_t *image = nc_target_print_binary(module, &size);
     ok = image != NULL;
+    if (ok && o->report)
+      ok = nc_compile_write_report(o->report, o->model, t->name, module, image, size, o->quant_report);
     if (ok && !strcmp(emit, "binary")) {
       char *def = o->output ? NULL : derived_name(o->model, ".ncb");
       ok = write_bytes(o->output ? o->output : def, image, size);
@@ -334,6 +352,32 @@ static void list_targets(void)
   }
 }
 
+/* --report=DIR: the directory, and the quantization report into it when the target writes one. */
+static bool report_options(options *o)
+{
+  if (o->emit && strcmp(o->emit, "binary") && strcmp(o->emit, "host-stub")) {
+    fprintf(stderr, "nc-compile: error: --report needs a binary (--emit=binary or host-stub), not --emit=%s\n",
+            o->emit);
+    return false;
+  }
+  if (!nc_tool_report_mkdir("nc-compile", o->report))
+    return false;
+  const nc_target_def *t = nc_target_lookup(o->target);
+  bool calibrated = false; /* the quant report measures on the calibration inputs */
+  for (size_t i = 0; i < o->n_pass; i++) {
+    if (!strcmp(o->pass_names[i], "quant-report"))
+      o->quant_report = o->pass_values[i];
+    calibrated |= !strcmp(o->pass_names[i], "calibration");
+  }
+  for (size_t i = 0; t && calibrated && !o->quant_report && i < t->n_options; i++)
+    if (!strcmp(t->options[i].name, "quant-report")) {
+      o->quant_report = o->report_quant = nc_tool_report_path(o->report, "quant.json");
+      o->pass_names[o->n_pass] = strdup("quant-report");
+      o->pass_values[o->n_pass++] = o->report_quant;
+    }
+  return true;
+}
+
 static bool parse_args(int argc, char **argv, options *o, int *status)
 {
   *o = (options){.target = "northpole"};
@@ -391,6 +435,8 @@ static bool parse_args(int argc, char **argv, options *o, int *status)
       }
     } else if ((v = value_of(argc, argv, &i, "target", &missing))) {
       o->target = v;
+    } else if ((v = value_of(argc, argv, &i, "report", &missing))) {
+      o->report = v;
     } else if ((v = value_of(argc, argv, &i, "emit", &missing))) {
       o->emit = v;
     } else if ((v = value_of(argc, argv, &i, "input-shape", &missing))) {
@@ -439,6 +485,8 @@ static bool parse_args(int argc, char **argv, options *o, int *status)
     fprintf(stderr, "nc-compile: error: no model given (see --help)\n");
     return false;
   }
+  if (o->report && !report_options(o))
+    return false;
   if (o->emit && !strcmp(o->emit, "host-stub") && o->output && !strcmp(o->output, "-")) {
     fprintf(stderr, "nc-compile: error: a host stub is two files; give -o with a file name\n");
     return false;
@@ -468,5 +516,6 @@ int main(int argc, char **argv)
   free(o.pass_names);
   free(o.pass_values);
   free(o.input_shapes);
+  free(o.report_quant);
   return status;
 }

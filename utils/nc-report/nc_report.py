@@ -7,12 +7,15 @@ reports (SRAM, crossbar or MAC utilisation...) with no edit here when a target a
 The page is offline: inline SVG and CSS, a few lines of inline JS to pick the heatmap's
 figure; nothing is fetched from the network.
 
-  nc_report.py STATS.json -o DIR [--trace=TRACE.json] [--quant-report=Q.json] [--title=T]
+  nc_report.py STATS.json -o DIR [--trace=TRACE.json] [--quant-report=Q.json] [--views=V.json]
+               [--graph=G.svg|G.dot ...] [--title=T] [--quiet]
 
 writes DIR/index.html (and DIR/stats.json, the figures it shows). Views: summary, chip heatmap (one cell per core), NoC links (the
 "links" of --stats-json when the simulator counts them), per-layer table, roofline,
-schedule of one frame (from nc-run --trace, when given), per-core table, quantization
-(per-layer SQNR and bits from nc-compile --quant-report, when given).
+schedule of one frame, memory and link load over time (from nc-run --trace, when given), the
+target's own views (--views: generic kinds over its figures), per-core table, quantization
+(per-layer SQNR and bits from nc-compile --quant-report, when given), graph pictures (--graph).
+nc-compile --report and nc-run --report run this script (utils/nc-report/tool_report.c).
 """
 import argparse
 import html
@@ -246,12 +249,13 @@ def gantt_view(events):
             f"{len(tracks)} tracks. {legend}.</p>" + "".join(out))
 
 
-def memory_view(events):
+def memory_view(events, links=False):
     """Each counter of the trace (northpole: a core's buffered bytes) as a step line over the
-    whole run, one small chart per counter, with its peak."""
+    whole run, one small chart per counter, with its peak; links=True: the link-load counters
+    ("link load ...", 1 while the link carries a message) instead."""
     series = {}
     for e in events:
-        if e.get("ph") == "C":
+        if e.get("ph") == "C" and e["name"].startswith("link load ") == links:
             for k, v in e.get("args", {}).items():
                 name = e["name"] if k == "value" else f"{e['name']} {k}"
                 series.setdefault(name, []).append((float(e["ts"]), float(v)))
@@ -259,7 +263,7 @@ def memory_view(events):
         return ""
     t1 = max(t for pts in series.values() for t, _ in pts) or 1.0
     W, H, LABEL = 700, 34, 200
-    out = [f'<svg id="memory" xmlns="http://www.w3.org/2000/svg" width="{LABEL + W + 120}" height="{len(series) * (H + 6) + 20}">']
+    out = [f'<svg id="{"linkload" if links else "memory"}" xmlns="http://www.w3.org/2000/svg" width="{LABEL + W + 120}" height="{len(series) * (H + 6) + 20}">']
     for i, (name, pts) in enumerate(sorted(series.items())):
         pts.sort()
         peak = max(v for _, v in pts) or 1.0
@@ -279,8 +283,101 @@ def memory_view(events):
         out.append(f'<text x="{LABEL + W + 4}" y="{y0 - 4}" font-size="11">peak {esc(fmt(shown))}</text>')
     out.append(f'<text x="{LABEL}" y="{len(series) * (H + 6) + 14}" font-size="11">0 us</text>'
                f'<text x="{LABEL + W}" y="{len(series) * (H + 6) + 14}" text-anchor="end" font-size="11">{fmt(t1)} us</text></svg>')
+    if links:
+        return (f"<h2>Link load over time</h2><p>The trace's link-load counters over the whole run ({len(series)} "
+                "links that carried data): high while the link carries a message.</p>" + "".join(out))
     return (f"<h2>Memory over time</h2><p>The trace's counters over the whole run ({len(series)}), each scaled "
             "to its own peak.</p>" + "".join(out))
+
+
+def target_heatmap(stats, cores, view, ident):
+    """A target's heatmap view: one per-core figure, coloured here (no script)."""
+    key = view.get("figure")
+    w, h = mesh_shape(stats, cores)
+    vals = {}
+    for c in cores:
+        v = c.get(key)
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            vals[(c["x"], c["y"])] = vals.get((c["x"], c["y"]), 0) + v
+    top = max(list(vals.values()) + [0]) or 1
+    out = [f'<svg id="{ident}" xmlns="http://www.w3.org/2000/svg" width="{w * CELL + 2}" height="{h * CELL + 2}">']
+    for y in range(h):
+        for x in range(w):
+            v = vals.get((x, y))
+            fill = "#eeeeee" if v is None else colour(v / top)
+            tip = f"core ({x}, {y}): " + ("unused" if v is None else f"{key} = {fmt(v)}")
+            out.append(f'<rect class="tcell" x="{x * CELL + 1}" y="{y * CELL + 1}" width="{CELL - 2}" height="{CELL - 2}" '
+                       f'fill="{fill}" stroke="#999999"><title>{esc(tip)}</title></rect>')
+    out.append("</svg>")
+    return out, f"white 0, red {fmt(top)}"
+
+
+def target_layer_bars(stats, cores, view, ident):
+    """A target's per-layer bars: one per-core figure summed over each layer's cores."""
+    key = view.get("figure")
+    layers = {}
+    for c in cores:
+        v = c.get(key)
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            name = str(c.get("node", "?"))
+            layers[name] = layers.get(name, 0) + v
+    top = max(list(layers.values()) + [0]) or 1
+    W, LABEL = 480, 90
+    out = [f'<svg id="{ident}" xmlns="http://www.w3.org/2000/svg" width="{LABEL + W + 120}" height="{len(layers) * 18 + 6}">']
+    for i, (name, v) in enumerate(layers.items()):
+        y = i * 18 + 3
+        out.append(f'<text x="{LABEL - 4}" y="{y + 11}" text-anchor="end" font-size="11">{esc(name)}</text>')
+        out.append(f'<rect class="tbar" x="{LABEL}" y="{y}" width="{max(v / top * W, 0.5):.1f}" height="13" fill="#5b8def">'
+                   f'<title>{esc(name)}: {esc(key)} = {esc(fmt(v))}</title></rect>')
+        out.append(f'<text x="{LABEL + v / top * W + 4:.1f}" y="{y + 11}" font-size="11">{esc(fmt(v))}</text>')
+    out.append("</svg>")
+    return out, f"{key} per layer"
+
+
+TARGET_VIEWS = {"heatmap": target_heatmap, "layer_bars": target_layer_bars}
+
+
+def load_views(path):
+    if not path:
+        return []
+    with open(path) as f:
+        views = json.load(f)
+    if not isinstance(views, list) or not all(isinstance(v, dict) and v.get("kind") in TARGET_VIEWS
+                                              and isinstance(v.get("figure"), str) for v in views):
+        raise ValueError(f"{path}: expected a list of views with a kind ({', '.join(TARGET_VIEWS)}) and a figure")
+    return views
+
+
+def target_views(stats, cores, views):
+    """The views the target supplies through its simulator (nc_target_sim.report_views): generic
+    kinds over its own figures, so a new target adds views without an edit here."""
+    parts = []
+    for i, v in enumerate(views):
+        svg, scale = TARGET_VIEWS[v["kind"]](stats, cores, v, f"view{i}")
+        title = v.get("title", v["figure"])
+        note = f' {esc(v["note"])}.' if v.get("note") else ""
+        parts.append(f'<h2 class="target-view">{esc(title)}</h2><p>From the target ({esc(v["kind"])} of '
+                     f'<code>{esc(v["figure"])}</code>; {esc(scale)}).{note}</p>' + "".join(svg))
+    return parts
+
+
+def graph_views(paths):
+    """Graph pictures (nc-compile --report): an SVG from Graphviz inlined, a .dot named with a note."""
+    parts = []
+    for p in paths or []:
+        name = os.path.basename(p)
+        if p.endswith(".svg"):
+            with open(p) as f:
+                text = f.read()
+            i = text.find("<svg")
+            if i < 0:
+                raise ValueError(f"{p}: not an SVG")
+            parts.append(f'<h2 class="graph">Graph: {esc(name)}</h2>' + text[i:])
+        else:
+            parts.append(f'<h2 class="graph">Graph: {esc(name)}</h2><p>Graphviz is not installed, so the picture '
+                         f'is the Graphviz text <code>{esc(name)}</code> beside this page (render it with '
+                         f'<code>dot -Tsvg {esc(name)}</code>).</p>')
+    return parts
 
 
 def quant_view(path):
@@ -316,10 +413,10 @@ def trace_views(path):
     if not path:
         return []
     events = load_trace(path)
-    return [gantt_view(events), memory_view(events)]
+    return [gantt_view(events), memory_view(events), memory_view(events, links=True)]
 
 
-def render(stats, quant_path, title, trace_path=None):
+def render(stats, quant_path, title, trace_path=None, views=(), graphs=()):
     cores = stats.get("cores", [])
     if not isinstance(cores, list) or not all(isinstance(c, dict) and "x" in c and "y" in c for c in cores):
         raise ValueError("'cores' must be a list of objects with x and y")
@@ -329,7 +426,8 @@ def render(stats, quant_path, title, trace_path=None):
              f"<style>{STYLE}</style></head><body><h1>{esc(title)}</h1>",
              f'<h2>Summary</h2><table id="summary">{srows}</table>',
              heatmap(stats, cores), links_view(stats, cores), layers_view(stats, cores), roofline_view(stats, cores),
-             *trace_views(trace_path), cores_view(cores), quant_view(quant_path),
+             *trace_views(trace_path), *target_views(stats, cores, views), cores_view(cores), quant_view(quant_path),
+             *graph_views(graphs),
              f"<script>{SCRIPT}</script></body></html>\n"]
     return "".join(parts)
 
@@ -341,14 +439,18 @@ def main(argv):
     ap.add_argument("--quant-report", help="nc-compile --quant-report JSON")
     ap.add_argument("--trace", help="nc-run --trace output of the same run (schedule view)")
     ap.add_argument("--title", help="page title (default: nc report: TARGET)")
+    ap.add_argument("--views", help="the target's views (JSON list; nc-run --report writes views.json)")
+    ap.add_argument("--quiet", action="store_true", help="no note on stderr (the tools say where the page is)")
+    ap.add_argument("--graph", action="append", help="a graph picture to show (.svg inlined, .dot named)")
     a = ap.parse_args(argv)
     try:
         with open(a.stats) as f:
             stats = json.load(f)
         if not isinstance(stats, dict):
             raise ValueError("expected a JSON object")
-        page = render(stats, a.quant_report, a.title or f"nc report: {stats.get('target', '?')}", a.trace)
-    except (OSError, ValueError, KeyError, TypeError) as e:
+        page = render(stats, a.quant_report, a.title or f"nc report: {stats.get('target', '?')}", a.trace,
+                      load_views(a.views), a.graph)
+    except (OSError, ValueError, KeyError, TypeError) as e:  # json's errors are ValueErrors
         print(f"nc_report.py: error: {a.stats}: {e}", file=sys.stderr)
         return 1
     os.makedirs(a.output, exist_ok=True)
@@ -357,10 +459,13 @@ def main(argv):
     with open(tmp, "w") as f:
         f.write(page)
     os.replace(tmp, dest)  # a failed run leaves an existing report untouched
-    with open(tmp, "w") as f:  # the figures beside the page they drew
-        json.dump(stats, f, indent=1)
-    os.replace(tmp, os.path.join(a.output, "stats.json"))
-    print(f"nc_report.py: wrote {dest}", file=sys.stderr)
+    beside = os.path.join(a.output, "stats.json")
+    if not os.path.exists(beside) or not os.path.samefile(a.stats, beside):
+        with open(tmp, "w") as f:  # the figures beside the page they drew
+            json.dump(stats, f, indent=1)
+        os.replace(tmp, beside)
+    if not a.quiet:
+        print(f"nc_report.py: wrote {dest}", file=sys.stderr)
     return 0
 
 

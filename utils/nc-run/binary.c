@@ -18,6 +18,7 @@
 #include "nc/runtime/nc_trace.h"
 #include "nc_run.h"
 #include "print.h"
+#include "../nc-report/tool_report.h"
 
 bool nc_run_is_binary(const char *path)
 {
@@ -63,6 +64,63 @@ static size_t input_batch(const char *path, size_t i, const nc_tensor *t, const 
   return 0;
 }
 
+static bool write_stats(nc_device *dev, const char *path)
+{
+  char err[1024];
+  nc_file_writer *w = nc_file_writer_open(path, err, sizeof err);
+  bool ok = w != NULL;
+  if (ok && nc_device_write_stats_json(dev, nc_file_writer_stream(w))) {
+    nc_file_writer_abort(w);
+    snprintf(err, sizeof err, "%s: cannot write the figures", path);
+    ok = false;
+  } else if (ok) {
+    ok = nc_file_writer_commit(w, err, sizeof err);
+  }
+  if (!ok)
+    fprintf(stderr, "nc-run: error: %s\n", err);
+  return ok;
+}
+
+static void progress(size_t done, size_t total, void *userData)
+{
+  nc_tool_progress_update(userData, "inferences", done, total);
+}
+
+/* --report=DIR after a run: the target's views beside the figures and trace, then the page. */
+static bool write_report(nc_device *dev, const options *o, bool traced)
+{
+  char *views = nc_tool_report_path(o->report, "views.json"), *trace = nc_tool_report_path(o->report, "trace.json");
+  char *trace_arg = NULL, *views_arg = NULL, title[512];
+  const char *text = nc_device_report_views(dev), *args[8];
+  size_t n = 0;
+  bool ok = true;
+  if (text) {
+    char err[1024];
+    ok = nc_file_write_all(views, text, strlen(text), err, sizeof err);
+    if (!ok)
+      fprintf(stderr, "nc-run: error: %s\n", err);
+    views_arg = malloc(strlen(views) + 16);
+    sprintf(views_arg, "--views=%s", views);
+    args[n++] = views_arg;
+  }
+  if (traced) {
+    const char *path = o->trace ? o->trace : trace;
+    trace_arg = malloc(strlen(path) + 16);
+    sprintf(trace_arg, "--trace=%s", path);
+    args[n++] = trace_arg;
+  }
+  const char *base = strrchr(o->model, '/');
+  snprintf(title, sizeof title, "--title=nc-run report: %s on %s", base ? base + 1 : o->model, nc_device_target(dev));
+  args[n++] = title;
+  args[n] = NULL;
+  ok = ok && nc_tool_report_page("nc-run", o->report, args);
+  free(views);
+  free(trace);
+  free(trace_arg);
+  free(views_arg);
+  return ok;
+}
+
 bool nc_run_binary(const options *o)
 {
   double t0 = now_seconds();
@@ -79,14 +137,33 @@ bool nc_run_binary(const options *o)
       nc_device_destroy(dev);
       return false;
     }
+  /* --report=DIR: its figures and (when the simulator traces) its trace go into DIR */
+  char *report_stats = NULL, *report_trace = NULL;
+  const char *trace_path = o->trace;
+  if (o->report) {
+    if (!nc_tool_report_mkdir("nc-run", o->report)) {
+      nc_device_destroy(dev);
+      return false;
+    }
+    report_stats = nc_tool_report_path(o->report, "stats.json");
+    if (!o->trace && !nc_device_set_trace(dev, NULL))
+      trace_path = report_trace = nc_tool_report_path(o->report, "trace.json");
+  }
+  nc_tool_progress *prog = nc_tool_progress_create("nc-run");
+  if (prog)
+    nc_device_set_progress(dev, progress, prog); /* a target without progress stays quiet */
   /* the trace file is opened before the run, so a bad path fails fast */
   nc_file_writer *trace_w = NULL;
   nc_trace *trace = NULL;
-  if (o->trace) {
+  bool traced = false;
+  if (trace_path) {
     char err[1024];
-    if (!(trace_w = nc_file_writer_open(o->trace, err, sizeof err))) {
+    if (!(trace_w = nc_file_writer_open(trace_path, err, sizeof err))) {
       fprintf(stderr, "nc-run: error: --trace: %s\n", err);
       nc_device_destroy(dev);
+      nc_tool_progress_destroy(prog);
+      free(report_stats);
+      free(report_trace);
       return false;
     }
   }
@@ -169,21 +246,10 @@ bool nc_run_binary(const options *o)
   }
   if (ok && o->stats)
     nc_device_print_stats(dev, stdout);
-  if (ok && o->stats_json) {
-    char err[1024];
-    nc_file_writer *w = nc_file_writer_open(o->stats_json, err, sizeof err);
-    if (!w) {
-      ok = false;
-    } else if (nc_device_write_stats_json(dev, nc_file_writer_stream(w))) {
-      nc_file_writer_abort(w);
-      snprintf(err, sizeof err, "%s: cannot write the figures", o->stats_json);
-      ok = false;
-    } else {
-      ok = nc_file_writer_commit(w, err, sizeof err);
-    }
-    if (!ok)
-      fprintf(stderr, "nc-run: error: %s\n", err);
-  }
+  if (ok && o->stats_json)
+    ok = write_stats(dev, o->stats_json);
+  if (ok && report_stats)
+    ok = write_stats(dev, report_stats);
   if (ok && trace) {
     char err[1024];
     uint64_t kept = nc_trace_num_events(trace), dropped = nc_trace_num_dropped(trace);
@@ -192,19 +258,25 @@ bool nc_run_binary(const options *o)
     trace = NULL;
     if (!written) {
       nc_file_writer_abort(trace_w);
-      snprintf(err, sizeof err, "%s: cannot write the trace", o->trace);
+      snprintf(err, sizeof err, "%s: cannot write the trace", trace_path);
       ok = false;
     } else {
       ok = nc_file_writer_commit(trace_w, err, sizeof err);
     }
     trace_w = NULL;
+    traced = ok;
     if (!ok)
       fprintf(stderr, "nc-run: error: %s\n", err);
     else if (dropped)
       fprintf(stderr, "nc-run: note: the trace is capped at %llu events (--trace-max-events); %llu later events "
                       "were dropped\n", (unsigned long long)kept, (unsigned long long)dropped);
   }
+  if (ok && o->report)
+    ok = write_report(dev, o, traced);
 done:
+  nc_tool_progress_destroy(prog);
+  free(report_stats);
+  free(report_trace);
   if (trace) {
     nc_device_set_trace(dev, NULL);
     nc_trace_destroy(trace);

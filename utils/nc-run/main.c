@@ -66,6 +66,8 @@ static void usage(FILE *out)
           "  --trace <file>           (.ncb) Write the simulated timeline as Chrome trace-event JSON\n"
           "                           (open in Perfetto or chrome://tracing; docs/reports.md)\n"
           "  --trace-max-events <n>   (.ncb) Keep at most n trace events (default 1000000)\n"
+          "  --report <dir>           (.ncb) Write an HTML report of the run to dir/index.html (with its\n"
+          "                           figures, trace and the target's views beside it; docs/reports.md)\n"
           "  --<key>=<value>          (.ncb) An option of the target's simulator, e.g. --noise=SEED,SIGMA\n"
           "  --help                   Show this help\n");
 }
@@ -287,7 +289,7 @@ done:
 }
 
 enum { OPT_PRINT = 256, OPT_FUNCTION, OPT_REPEAT, OPT_TIME, OPT_STATS, OPT_STATS_JSON, OPT_TRACE, OPT_TRACE_MAX,
-       OPT_PLUGIN, OPT_HELP };
+       OPT_PLUGIN, OPT_REPORT, OPT_HELP };
 
 /* A trace with more events than this would not load in any viewer. */
 #define NC_RUN_MAX_TRACE_EVENTS 1000000000
@@ -302,7 +304,7 @@ int main(int argc, char **argv)
   /* --<key>=<value> that is not one of nc-run's own options goes to the
    * target's simulator (nc-run knows no target's options) */
   static const char *const own[] = {"input", "output", "print", "function", "repeat", "time", "stats", "stats-json",
-                                    "trace", "trace-max-events", "help", "load-target-plugin"};
+                                    "trace", "trace-max-events", "help", "load-target-plugin", "report"};
   int kept = 1;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *eq = !strncmp(a, "--", 2) ? strchr(a, '=') : NULL;
@@ -323,7 +325,7 @@ int main(int argc, char **argv)
     {"repeat", required_argument, NULL, OPT_REPEAT}, {"time", no_argument, NULL, OPT_TIME},
     {"stats", no_argument, NULL, OPT_STATS},   {"stats-json", required_argument, NULL, OPT_STATS_JSON},
     {"trace", required_argument, NULL, OPT_TRACE}, {"trace-max-events", required_argument, NULL, OPT_TRACE_MAX},
-    {"load-target-plugin", required_argument, NULL, OPT_PLUGIN},
+    {"load-target-plugin", required_argument, NULL, OPT_PLUGIN}, {"report", required_argument, NULL, OPT_REPORT},
     {"help", no_argument, NULL, OPT_HELP},     {NULL, 0, NULL, 0},
   };
   int status = 1, c;
@@ -338,6 +340,7 @@ int main(int argc, char **argv)
     case OPT_STATS: o.stats = true; break;
     case OPT_STATS_JSON: o.stats_json = optarg; break;
     case OPT_TRACE: o.trace = optarg; break;
+    case OPT_REPORT: o.report = optarg; break;
     case OPT_TRACE_MAX: {
       int64_t n;
       if (!nc_parse_int_in_range(optarg, 1, NC_RUN_MAX_TRACE_EVENTS, &n)) {
@@ -381,9 +384,9 @@ int main(int argc, char **argv)
     fprintf(stderr, "nc-run: error: no model given (see --help)\n");
     goto out;
   }
-  if (!o.n_outputs && !o.print && !o.time && !o.stats && !o.stats_json && !o.trace) {
-    fprintf(stderr, "nc-run: error: nothing to do: give --output files, --print, --stats, --stats-json, --trace or "
-                    "--time\n");
+  if (!o.n_outputs && !o.print && !o.time && !o.stats && !o.stats_json && !o.trace && !o.report) {
+    fprintf(stderr, "nc-run: error: nothing to do: give --output files, --print, --stats, --stats-json, --trace, "
+                    "--report or --time\n");
     goto out;
   }
   for (size_t i = 0; i < o.n_inputs; i++)
@@ -392,8 +395,9 @@ int main(int argc, char **argv)
   for (size_t i = 0; i < o.n_outputs; i++)
     if (!tensor_ext_ok(o.outputs[i]))
       goto out;
-  if ((o.stats || o.stats_json || o.trace || o.trace_max_events || o.n_sim) && !nc_run_is_binary(o.model)) {
-    const char *which = o.stats ? "stats" : o.stats_json ? "stats-json" : o.trace ? "trace"
+  if ((o.stats || o.stats_json || o.trace || o.trace_max_events || o.report || o.n_sim) &&
+      !nc_run_is_binary(o.model)) {
+    const char *which = o.stats ? "stats" : o.stats_json ? "stats-json" : o.trace ? "trace" : o.report ? "report"
                         : o.trace_max_events ? "trace-max-events" : o.sim_keys[0];
     fprintf(stderr, "nc-run: error: --%s is for a simulated chip; give a target binary (.ncb)\n", which);
     goto out;

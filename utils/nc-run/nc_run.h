@@ -15,6 +15,7 @@ typedef struct options {
   const char *stats_json;   /* --stats-json=FILE (.ncb) */
   const char *trace;        /* --trace=FILE (.ncb): the timeline as Chrome trace-event JSON */
   uint64_t trace_max_events; /* --trace-max-events=N (0: the default cap) */
+  const char *report;       /* --report=DIR (.ncb): stats.json, trace.json, views.json and index.html */
   const char **sim_keys, **sim_values; /* --<key>=<value> options of the target's simulator (.ncb) */
   size_t n_sim;
   long repeat;

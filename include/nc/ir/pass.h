@@ -152,6 +152,11 @@ typedef struct nc_pass_run_options {
   /* crash/failure reproducer */
   const char *reproducer_file; /* --mlir-pass-pipeline-crash-reproducer: on failure or crash,
                                   the IR before the failing pass and the pipeline that reruns it */
+  /* progress (nc-compile's on a terminal): called before each top-level entry with the pass's
+     argument (a nested pipeline: its anchor), its index and the number of entries, and once
+     more with NULL and index == total when the run ends (also after a failure) */
+  void (*progress)(const char *pass, size_t index, size_t total, void *userData);
+  void *progress_user_data;
 } nc_pass_run_options;
 
 /** The default run options (verify_each on). */

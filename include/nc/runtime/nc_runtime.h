@@ -129,6 +129,14 @@ typedef struct nc_trace nc_trace;
  * must outlive the runs, or be unset with NULL first). -1 if the target's
  * simulator cannot trace. */
 int nc_device_set_trace(nc_device *dev, nc_trace *trace);
+/** Makes later runs call `progress(done, total, userData)` as inferences
+ * complete (NULL: stop). 0, or -1 if the target's simulator reports no
+ * progress (nc_device_error says so). */
+int nc_device_set_progress(nc_device *dev, void (*progress)(size_t done, size_t total, void *userData),
+                           void *userData);
+/** The target's report views (nc_target_sim.report_views: a JSON array), or
+ * NULL when it has none. */
+NC_KEEP const char *nc_device_report_views(const nc_device *dev);
 
 /** The figures of the last run: named values (cycles_per_inference,
  * frames_per_second, ...; docs/targets/figures.md lists the keys every

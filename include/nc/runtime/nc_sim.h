@@ -94,6 +94,9 @@ bool nc_figures_write_json(const nc_figures *f, FILE *out);
 /* A target's simulator                                                      */
 /* ------------------------------------------------------------------------ */
 
+/** Told that `done` of `total` inferences of a run are complete. */
+typedef void (*nc_sim_progress_fn)(size_t done, size_t total, void *userData);
+
 /** A target's loader and simulator. Every callback receives the struct's
  * `userData`. */
 typedef struct nc_target_sim {
@@ -124,6 +127,16 @@ typedef struct nc_target_sim {
    * chip's clock, then one event per compute, send, wait... (nc_trace.h).
    * The trace outlives the runs. May be NULL: the target cannot trace. */
   void (*set_trace)(void *state, nc_trace *trace, void *userData);
+  /** Makes later runs call `progress` (NULL: stop) with `progressData` each
+   * time an inference's outputs are complete: `done` of `total` (nc-run's
+   * progress on a terminal). May be NULL: the target reports no progress. */
+  void (*set_progress)(void *state, nc_sim_progress_fn progress, void *progressData, void *userData);
+  /** The target's own views of an HTML report (nc-run --report), as a JSON
+   * array of generic view kinds over its figures, e.g.
+   * [{"kind": "heatmap", "figure": "cell_utilisation", "title": "...", "note": "..."},
+   *  {"kind": "layer_bars", "figure": "bytes_sent", "title": "..."}]
+   * (docs/reports.md lists the kinds). May be NULL: the generic views only. */
+  const char *report_views;
 } nc_target_sim;
 
 /** Makes a simulator known to the runtime (a plugin target calls this when

@@ -377,6 +377,21 @@ int nc_device_set_trace(nc_device *dev, nc_trace *trace)
   return 0;
 }
 
+int nc_device_set_progress(nc_device *dev, void (*progress)(size_t done, size_t total, void *userData), void *userData)
+{
+  if (!dev)
+    return set_error("no device");
+  if (!dev->sim->set_progress)
+    return set_error("the simulator of target '%s' reports no progress", dev->ncb.target);
+  dev->sim->set_progress(dev->state, progress, userData, dev->sim->userData);
+  return 0;
+}
+
+const char *nc_device_report_views(const nc_device *dev)
+{
+  return dev ? dev->sim->report_views : NULL;
+}
+
 const nc_figures *nc_device_get_figures(const nc_device *dev)
 {
   if (!dev || !dev->batch) {

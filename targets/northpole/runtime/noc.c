@@ -9,6 +9,7 @@
  * (by the sender's clock, ties by tile index: see sim.c), which makes every
  * run reproducible. Activations and partial sums have separate links.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,6 +54,24 @@ uint64_t np_noc_hops(int64_t sx, int64_t sy, int64_t dx, int64_t dy)
   return (uint64_t)(sx > dx ? sx - dx : dx - sx) + (uint64_t)(sy > dy ? sy - dy : dy - sy);
 }
 
+/* The link-load counter of link l: "link load (x, y) east" (partial sums: "... east psum"). */
+static void trace_link(const np_noc *n, uint64_t l, uint64_t at, double value)
+{
+  static const char *const dirs[NP_NUM_DIRS] = {"east", "west", "south", "north"};
+  uint64_t dir = l % NP_NUM_DIRS, cell = l / NP_NUM_DIRS, x = cell % n->cols, y = cell / n->cols % n->rows;
+  char name[64];
+  snprintf(name, sizeof name, "link load (%u, %u) %s%s", (unsigned)x, (unsigned)y, dirs[dir],
+           cell / n->cols / n->rows == NP_NET_PARTIAL_SUM ? " psum" : "");
+  nc_trace_counter(n->trace, 1, name, at, value);
+}
+
+void np_noc_trace_end(np_noc *n)
+{
+  for (uint64_t l = 0; n->trace && l < np_noc_num_links(n); l++)
+    if (n->busy[l])
+      trace_link(n, l, n->free_at[l], 0);
+}
+
 static uint64_t sat_add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
 
 static int inside(const np_noc *n, int64_t x, int64_t y) { return x >= 0 && y >= 0 && x < n->cols && y < n->rows; }
@@ -69,6 +88,11 @@ uint64_t np_noc_send(np_noc *n, int net, int64_t sx, int64_t sy, int64_t dx, int
     int dir = x != dx ? (dx > x ? NP_DIR_EAST : NP_DIR_WEST) : (dy > y ? NP_DIR_SOUTH : NP_DIR_NORTH);
     uint64_t l = np_noc_link(n, net, (uint32_t)x, (uint32_t)y, dir);
     uint64_t start = head > n->free_at[l] ? head : n->free_at[l];
+    if (n->trace && (!n->busy[l] || start > n->free_at[l])) { /* idle until start: one step per busy period */
+      if (n->busy[l])
+        trace_link(n, l, n->free_at[l], 0);
+      trace_link(n, l, start, 1);
+    }
     n->free_at[l] = sat_add(start, serial);
     n->busy[l] = sat_add(n->busy[l], serial);
     n->bytes[l] = sat_add(n->bytes[l], bytes);

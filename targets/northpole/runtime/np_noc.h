@@ -6,6 +6,8 @@
 
 #include <stdint.h>
 
+#include "nc/runtime/nc_trace.h"
+
 /** The networks a send can travel on (the send instruction's network word). */
 enum { NP_NET_ACTIVATION = 0, NP_NET_PARTIAL_SUM = 1, NP_NUM_NETS = 2 };
 
@@ -17,6 +19,7 @@ typedef struct np_noc {
   uint32_t rows, cols, link_bytes_per_cycle, hop_latency_cycles;
   uint64_t *free_at;     /* per link: the first cycle it is free */
   uint64_t *bytes, *busy; /* per link: bytes carried and cycles busy in this run */
+  nc_trace *trace;        /* NULL, or where each link's load goes as a counter (1 busy, 0 idle) */
 } np_noc;
 
 /** Sets up the links of a rows x cols mesh (all free, no load). */
@@ -31,6 +34,9 @@ uint64_t np_noc_num_links(const np_noc *n);
 uint64_t np_noc_link(const np_noc *n, int net, uint32_t x, uint32_t y, int dir);
 /** Hops of the XY route from (sx, sy) to (dx, dy). */
 uint64_t np_noc_hops(int64_t sx, int64_t sy, int64_t dx, int64_t dy);
+/** Ends the link-load counters of a traced run: each used link drops to 0
+ * when its last message has passed. */
+void np_noc_trace_end(np_noc *n);
 /** Sends `bytes` from core (sx, sy) to (dx, dy) on network net, leaving at
  * cycle t: reserves every link of the XY route (x first, then y) in turn,
  * each for ceil(bytes / link width) cycles from when the message's head

@@ -139,6 +139,8 @@ typedef struct np_sim {
   np_stream *streams;
   int32_t *tile_at; /* rows x cols: the last tile placed on each core (-1: none); built by the first run */
   nc_trace *trace;  /* NULL: runs are not traced (nc_trace.h) */
+  void (*progress)(size_t done, size_t total, void *userData); /* NULL: no progress (nc_sim.h) */
+  void *progress_data;
   np_noc noc;       /* the mesh links (noc.c); set up by the first run */
   /* last run */
   size_t batch;

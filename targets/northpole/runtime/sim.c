@@ -54,6 +54,7 @@ typedef struct run_ctx {
   uint64_t h_t;
   uint64_t *out_end;    /* per inference: when its last output element arrived */
   int64_t *out_missing; /* per inference: output elements not yet received */
+  size_t n_complete;    /* inferences whose outputs all arrived (progress) */
 } run_ctx;
 
 static bool sched_error(run_ctx *r, const char *fmt, ...) NC_RT_PRINTF(2, 3);
@@ -425,6 +426,8 @@ static bool do_send(run_ctx *r, np_tile *t, size_t ti, const np_instr *in)
     int8_t *dst = r->outputs[t->output_index] + t->inference * n;
     NP_FOREACH_ELEMENT(it, e, { dst[e] = t->out_data[e]; })
     r->out_missing[t->inference] -= it->elements;
+    if (!r->out_missing[t->inference] && r->s->progress)
+      r->s->progress(++r->n_complete, r->batch, r->s->progress_data);
     if (arrival > r->out_end[t->inference])
       r->out_end[t->inference] = arrival;
     return true;
@@ -625,6 +628,7 @@ static bool np_sim_run(void *state, size_t batch, const void *const *inputs, voi
   if (!s->noc.free_at)
     np_noc_init(&s->noc, s->chip.rows, s->chip.cols, s->chip.link_bytes_per_cycle, s->chip.hop_latency_cycles);
   np_noc_reset(&s->noc);
+  s->noc.trace = s->trace;
   plan_host(&r);
   if (s->trace)
     trace_tracks(s);
@@ -656,6 +660,8 @@ static bool np_sim_run(void *state, size_t batch, const void *const *inputs, voi
     ok = all_done ? leftovers(&r) : deadlock(&r);
     break;
   }
+  if (s->trace)
+    np_noc_trace_end(&s->noc);
   if (ok) {
     s->batch = batch;
     s->first_end = r.out_end[0];
@@ -754,6 +760,21 @@ static void np_sim_set_trace(void *state, nc_trace *trace, void *userData)
   ((np_sim *)state)->trace = trace;
 }
 
+static void np_sim_set_progress(void *state, nc_sim_progress_fn progress, void *progressData, void *userData)
+{
+  (void)userData;
+  ((np_sim *)state)->progress = progress;
+  ((np_sim *)state)->progress_data = progressData;
+}
+
+/* The report's northpole views (docs/reports.md): how busy each core's MAC array is, and the
+ * traffic each layer puts on the mesh. */
+static const char report_views[] =
+  "[{\"kind\": \"heatmap\", \"figure\": \"mac_utilisation\", \"title\": \"MAC array utilisation\", "
+  "\"note\": \"per core: its MACs over its MAC rate times the run's cycles\"},"
+  " {\"kind\": \"layer_bars\", \"figure\": \"bytes_sent\", \"title\": \"Bytes each layer sends on the mesh\", "
+  "\"note\": \"the sum over the layer's cores, whole run\"}]";
+
 const nc_target_sim nc_target_sim_northpole = {
   .name = "northpole",
   .load = np_sim_load,
@@ -761,4 +782,6 @@ const nc_target_sim nc_target_sim_northpole = {
   .figures = np_sim_figures,
   .destroy = np_sim_destroy,
   .set_trace = np_sim_set_trace,
+  .set_progress = np_sim_set_progress,
+  .report_views = report_views,
 };

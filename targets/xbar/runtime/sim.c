@@ -260,6 +260,8 @@ static bool xbar_run(void *state, size_t batch, const void *const *inputs, void 
       s->latency = s->first_end = end;
     s->last_end = end;
     s->inferences = n + 1;
+    if (s->progress)
+      s->progress(n + 1, batch, s->progress_data);
   }
   s->total_cycles = s->last_end;
   free(in_now);
@@ -370,6 +372,21 @@ static void xbar_set_trace(void *state, nc_trace *trace, void *userData)
   ((xbar_state *)state)->trace = trace;
 }
 
+static void xbar_set_progress(void *state, nc_sim_progress_fn progress, void *progressData, void *userData)
+{
+  (void)userData;
+  ((xbar_state *)state)->progress = progress;
+  ((xbar_state *)state)->progress_data = progressData;
+}
+
+/* The report's xbar views (docs/reports.md): how full each core's crossbars are, and how long
+ * each layer's crossbars compute. */
+static const char report_views[] =
+  "[{\"kind\": \"heatmap\", \"figure\": \"cell_utilisation\", \"title\": \"Crossbar utilisation\", "
+  "\"note\": \"per core: the share of its crossbar cells holding weights\"},"
+  " {\"kind\": \"layer_bars\", \"figure\": \"mvm_busy_cycles\", \"title\": \"Crossbar (MVM) cycles per layer\", "
+  "\"note\": \"the sum over the layer's cores, whole run\"}]";
+
 static void xbar_destroy(void *state, void *userData)
 {
   (void)userData;
@@ -384,4 +401,6 @@ const nc_target_sim nc_target_sim_xbar = {
   .figures = xbar_figures,
   .destroy = xbar_destroy,
   .set_trace = xbar_set_trace,
+  .set_progress = xbar_set_progress,
+  .report_views = report_views,
 };

@@ -122,6 +122,8 @@ typedef struct xbar_state {
   xbar_core_stats *cores;  /**< mesh_rows * mesh_cols */
   struct nc_trace *trace;  /**< NULL: runs are not traced (nc/runtime/nc_trace.h) */
   size_t inference;        /**< the one being simulated (for the trace) */
+  void (*progress)(size_t done, size_t total, void *userData); /**< NULL: no progress (nc_sim.h) */
+  void *progress_data;
 } xbar_state;
 
 /** Cycles of one MVM: one per input bit-slice. */

@@ -5,7 +5,10 @@ console, so the copy starts with a script that records every error (window.onerr
 on <html data-js-errors>; the dumped DOM then says whether any script failed. The heatmap's cells
 are painted by the page's own script, so painted cells also show the script ran.
 
-  browser_check.py REPORT.html [--screenshot OUT.png] [--chromium PATH]
+  browser_check.py REPORT.html [--screenshot OUT.png] [--views DIR [--prefix NAME] [--only V,...]] [--chromium PATH]
+
+--views writes one PNG per view of the page (DIR/NAME-<view>.png, cropped to what the view draws):
+the screenshots of docs/reports.md.
 """
 import argparse
 import os
@@ -37,11 +40,61 @@ def run(browser, url, extra, timeout=60):
     return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
 
 
+def view_pages(page):
+    """(slug, page) for each view: the page's head and script around one <h2> section."""
+    head, body = page.split("<body>", 1)
+    body, tail = body.rsplit("<script>", 1)
+    parts = re.split(r"(?=<h2[ >])", body)[1:]
+    out = []
+    for part in parts:
+        title = re.sub(r"<[^>]*>", "", re.match(r"<h2[^>]*>(.*?)</h2>", part).group(1))
+        slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
+        out.append((slug, head + "<body>" + part + "<script>" + tail))
+    return out
+
+
+def crop(path):
+    """Crops a screenshot to its non-white content plus a margin (when PIL is there)."""
+    try:
+        from PIL import Image, ImageChops
+    except ImportError:
+        return
+    im = Image.open(path).convert("RGB")
+    box = ImageChops.difference(im, Image.new("RGB", im.size, (255, 255, 255))).getbbox()
+    if box:
+        m = 12
+        im.crop((max(box[0] - m, 0), max(box[1] - m, 0), min(box[2] + m, im.width), min(box[3] + m, im.height))).save(path, optimize=True)
+
+
+def shoot_views(browser, page, outdir, prefix, tmp, only=None):
+    os.makedirs(outdir, exist_ok=True)
+    views = [(s, t) for s, t in view_pages(page) if not only or s in only.split(",")]
+    if only and len(views) != len(only.split(",")):
+        print(f"browser_check.py: error: --only {only}: the page's views are "
+              + ",".join(s for s, _ in view_pages(page)), file=sys.stderr)
+        return False
+    for i, (slug, text) in enumerate(views):
+        src = os.path.join(tmp, f"view{i}.html")
+        with open(src, "w") as f:
+            f.write(text)
+        png = os.path.abspath(os.path.join(outdir, f"{prefix}-{slug}.png"))
+        run(browser, "file://" + src, [f"--screenshot={png}", f"--user-data-dir={tmp}/profile-v{i}"])
+        if not os.path.exists(png):
+            print(f"browser_check.py: error: no screenshot of view {slug}", file=sys.stderr)
+            return False
+        crop(png)
+        print(f"view: {slug}")
+    return True
+
+
 def main(argv):
     ap = argparse.ArgumentParser()
     ap.add_argument("report")
     ap.add_argument("--screenshot")
     ap.add_argument("--chromium")
+    ap.add_argument("--views", help="a directory for one PNG per view")
+    ap.add_argument("--prefix", default="report", help="the views' file names start with this")
+    ap.add_argument("--only", help="comma-separated views to shoot (their file-name slugs), default all")
     a = ap.parse_args(argv)
     browser = chromium_path(a.chromium)
     if not browser:
@@ -61,6 +114,8 @@ def main(argv):
             if not os.path.exists(a.screenshot):
                 print(f"browser_check.py: error: no screenshot written:\n{shot.stderr}", file=sys.stderr)
                 return 1
+        if a.views and not shoot_views(browser, page, a.views, a.prefix, tmp, a.only):
+            return 1
     m = re.search(r'<html[^>]*data-js-errors="([^"]*)"', dom)
     if not m:
         print("browser_check.py: error: the page's scripts did not run (no data-js-errors in the DOM)", file=sys.stderr)

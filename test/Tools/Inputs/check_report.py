@@ -96,3 +96,26 @@ if len(sys.argv) > 3:  # the trace the schedule view came from
 for t in sorted(p.tables):
     if t not in ("cores", "summary", "layers"):
         print(f"table {t}: {len(p.tables[t]) - 1} rows")
+# the target's own views (nc_target_sim.report_views): each heatmap cell holds the core's figure
+views = re.findall(r'<h2 class="target-view">([^<]*)</h2><p>From the target \((heatmap|layer_bars) of <code>([^<]*)</code>',
+                   page_text)
+for title, kind, key in views:
+    if kind == "heatmap":
+        want = {}
+        for c in stats["cores"]:
+            if key in c:
+                want[(c["x"], c["y"])] = want.get((c["x"], c["y"]), 0) + c[key]
+        got = {(int(x), int(y)): float(v) for x, y, v in
+               re.findall(r'<title>core \((\d+), (\d+)\): ' + re.escape(key) + r' = ([0-9.e+-]+)</title>', page_text)}
+        assert got.keys() == want.keys() and all(abs(got[k] - want[k]) <= 1e-3 * abs(want[k]) + 1e-9 for k in want), (got, want)
+    else:
+        want = {}
+        for c in stats["cores"]:
+            if key in c:
+                want[c["node"]] = want.get(c["node"], 0) + c[key]
+        got = {n: float(v) for n, v in re.findall(r'<title>([^<:]*): ' + re.escape(key) + r' = ([0-9.e+-]+)</title>', page_text)}
+        assert got.keys() == want.keys() and all(abs(got[k] - want[k]) <= 1e-3 * abs(want[k]) + 1e-9 for k in want), (got, want)
+    print(f"target view: {title} ({kind} of {key}), equal --stats-json")
+graphs = re.findall(r'<h2 class="graph">Graph: ([^<]*)</h2>', page_text)
+if graphs:
+    print("graphs: " + " ".join(graphs))

@@ -98,6 +98,34 @@ def main():
             if got != c["busy_cycles"]:
                 fail("core %r: %d busy cycles in the trace, %d in --stats-json" % (xy, got, c["busy_cycles"]))
         print("busy cycles equal --stats-json on %d cores" % len(cores))
+        # link-load counters ("link load (x, y) east [psum]": 1 busy, 0 idle): the busy time of
+        # each link summed from the trace equals the busy_cycles of its --stats-json link
+        steps = collections.defaultdict(list)
+        for e in doc["traceEvents"]:
+            if e.get("ph") == "C" and e["name"].startswith("link load "):
+                steps[e["name"]].append((round(e["ts"] * clock / 1e6), e["args"]["value"]))
+        if steps:
+            step = {"east": (1, 0), "west": (-1, 0), "south": (0, 1), "north": (0, -1)}
+            want = {}
+            for l in stats.get("links", []):
+                (fx, fy), (tx, ty) = l["from"], l["to"]
+                d = [k for k, v in step.items() if v == (tx - fx, ty - fy)][0]
+                psum = " psum" if l["network"] == "partial_sum" else ""
+                want[f"link load ({fx}, {fy}) {d}{psum}"] = l["busy_cycles"]
+            for name, pts in steps.items():
+                busy, since = 0, None
+                for t, v in pts:  # written in time order, alternating 1 and 0, ending at 0
+                    if v == 1 and since is None:
+                        since = t
+                    elif v == 0 and since is not None:
+                        busy, since = busy + t - since, None
+                    else:
+                        fail("%s: not alternating busy/idle at cycle %d" % (name, t))
+                if since is not None or busy != want.get(name):
+                    fail("%s: %d busy cycles in the trace, %r in --stats-json" % (name, busy, want.get(name)))
+            if set(steps) != set(want):
+                fail("links in the trace and --stats-json differ: %r" % (set(steps) ^ set(want)))
+            print("link loads: %d links, busy cycles equal --stats-json" % len(steps))
     dropped = doc["otherData"]["dropped_events"]
     if a.capped is not None:
         kept = n_spans + counters
