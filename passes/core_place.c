@@ -13,6 +13,9 @@
  * sit on neighbouring cores: a chain of layers talks over single NoC hops.
  * The statistic noc-hops sums the Manhattan distance of every producer ->
  * consumer tile pair. A network with more tiles than cores is an error.
+ * A conv or matmul that output-channel slices cannot fit (or every one,
+ * with input-channel-split=N) is split by input channels as well, with
+ * partial sums (core_split_channels.c).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -41,6 +44,9 @@ static const nc_pass_option_def options[] = {
   {"row-balance", NC_PASS_OPT_BOOL, "false",
    "After the output-channel split and balancing, give the spare cores to the slowest stages as bands of output "
    "rows while that makes them faster (core_split_rows.c)"},
+  {"input-channel-split", NC_PASS_OPT_INT, "0",
+   "Split every conv (group 1) and matmul layer into this many input-channel slices whose int32 partial sums the "
+   "slice at channel 0 adds (0: only layers that output-channel slices cannot fit in SRAM; -1: none)"},
   {"search-iterations", NC_PASS_OPT_INT, "0",
    "Moves tried by the placement search that lowers traffic x hops (0: keep the serpentine placement)"},
   {"seed", NC_PASS_OPT_INT, "1", "Seed of the placement search (the same seed, the same placement)"},
@@ -55,6 +61,7 @@ static const nc_pass_stat_def stats[] = {
   {"traffic-hops-initial", "Bytes per frame x NoC hops over all tile pairs, serpentine placement"},
   {"traffic-hops", "Bytes per frame x NoC hops over all tile pairs, final placement"},
   {"num-row-split-layers", "Number of layers split into bands of output rows"},
+  {"with-partial-sums", "Number of layers split by input channels, whose partial sums a reducer tile adds"},
 };
 
 static int64_t sum_bytes(const nc_core_buffer_spec *s, size_t n, bool inputs_only)
@@ -168,7 +175,41 @@ static size_t tiles_of(nc_op *chip, const char *node)
   return n;
 }
 
-static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores, int64_t lookahead, const int64_t *min_k);
+static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores, int64_t lookahead, const int64_t *min_k,
+                              const int64_t *kin);
+
+/* A layer split into kin input slices reads operand 0 by channel slices:
+ * its producer, if whole and splittable by output channels over the same
+ * channels, is split into the same kin slices (while the grid has cores),
+ * so that each producer tile sends only to the consumer tiles whose slice
+ * it holds: that saves (kin - 1) x its output and costs up to (kin - 1) x
+ * its inputs (each producer tile receives them), so only producers whose
+ * output is larger than their inputs are split. Returns the cores then used. */
+static bool output_outweighs_inputs(nc_op *node)
+{
+  int64_t in = 0;
+  for (size_t i = 0, n = nc_op_get_num_operands(node); i < n; i++)
+    in += nc_type_get_num_elements(nc_value_get_type(nc_op_get_operand(node, i)));
+  return nc_type_get_num_elements(nc_value_get_type(nc_op_get_result(node, 0))) > in;
+}
+
+static int64_t align_producers(nc_op *fn, nc_op **orig, size_t n, int64_t *ks, const int64_t *kin, int64_t used,
+                               int64_t cores)
+{
+  for (size_t c = 0; c < n; c++) {
+    nc_op *node = kin[c] > 1 ? nc_core_find_node(fn, nc_core_tile_get_node(orig[c])) : NULL;
+    nc_op *producer = node ? nc_dataflow_node_get_producer(node, 0) : NULL;
+    for (size_t p = 0; producer && p < n; p++)
+      if (!strcmp(nc_core_tile_get_node(orig[p]), nc_dataflow_node_get_name(producer)) && ks[p] == 1 && kin[p] <= 1 &&
+          splittable(producer) && output_outweighs_inputs(producer) &&
+          nc_core_node_get_out_channels(producer) == nc_core_node_get_in_channels(node, NULL) &&
+          nc_core_node_get_in_channels(node, NULL) >= kin[c] && used + kin[c] - 1 <= cores) {
+        ks[p] = kin[c];
+        used += kin[c] - 1;
+      }
+  }
+  return used;
+}
 
 static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx, bool balance, int64_t cores)
 {
@@ -181,8 +222,10 @@ static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx, bo
   for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
     orig[idx++] = t;
   int64_t *ks = calloc(n_orig ? n_orig : 1, sizeof *ks), used = 0; /* slices per tile; 0: split already */
+  int64_t *kin = calloc(n_orig ? n_orig : 1, sizeof *kin); /* input-channel slices per tile (0, 1: none) */
+  int64_t forced_in = nc_pass_get_option_int(pass, "input-channel-split");
   bool ok = false;
-  if (!ks) {
+  if (!ks || !kin) {
     nc_op_emit_error(chip, "core-place: out of memory");
     goto done;
   }
@@ -206,21 +249,36 @@ static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx, bo
     }
     if (!choose_split(node, whole, fixed, sram, max_tiles, ictx, &ks[idx]))
       goto done;
-    used += ks[idx] - 1;
+    int64_t slice = whole;
+    if (whole > sram && forced_in == 0 && nc_core_node_get_in_channels(node, NULL) > 1 && !slice_bytes(node,
+        (nc_core_node_get_out_channels(node) + ks[idx] - 1) / (ks[idx] ? ks[idx] : 1), ictx, &slice))
+      goto done;
+    if ((forced_in > 1 || (forced_in == 0 && slice > sram)) &&
+        !core_choose_input_split(node, sram, forced_in, max_tiles, ictx, &ks[idx], &kin[idx]))
+      goto done;
+    used += ks[idx] * (kin[idx] > 1 ? kin[idx] : 1) - 1;
   }
   /* 2. balancing: the slices balance_cores chose, starting from the ones
    * SRAM needs, and only while the grid has cores left */
-  if (balance && !(extra = balance_cores(chip, fn, cores, nc_pass_get_option_int(pass, "balance-lookahead"), ks))) {
+  if (balance &&
+      !(extra = balance_cores(chip, fn, cores, nc_pass_get_option_int(pass, "balance-lookahead"), ks, kin))) {
     nc_op_emit_error(chip, "core-place: out of memory");
     goto done;
   }
   for (idx = 0; extra && idx < n_orig; idx++)
-    if (ks[idx] && extra[idx] > ks[idx] && used < cores) {
+    if (ks[idx] && kin[idx] <= 1 && extra[idx] > ks[idx] && used < cores) {
       int64_t more = extra[idx] - ks[idx] < cores - used ? extra[idx] - ks[idx] : cores - used;
       ks[idx] += more, used += more;
     }
+  used = align_producers(fn, orig, n_orig, ks, kin, used, cores);
   for (idx = 0; idx < n_orig; idx++) /* 3. split */
-    if (ks[idx] > 1) {
+    if (kin[idx] > 1) { /* by input channels (and output channels) */
+      if (!core_split_input_channels(orig[idx], nc_core_find_node(fn, nc_core_tile_get_node(orig[idx])), ks[idx],
+                                     kin[idx], ictx))
+        goto done;
+      nc_pass_stat_add(pass, 1, 1);
+      nc_pass_stat_add(pass, 8, 1);
+    } else if (ks[idx] > 1) {
       if (!split_tile(orig[idx], nc_core_find_node(fn, nc_core_tile_get_node(orig[idx])), ks[idx], ictx))
         goto done;
       nc_pass_stat_add(pass, 1, 1);
@@ -229,6 +287,7 @@ static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx, bo
 done:
   free(extra);
   free(ks);
+  free(kin);
   free(orig);
   return ok;
 }
@@ -268,7 +327,8 @@ static double slowest(const stage *st, const int64_t *consumers, size_t n, doubl
  * slow layers, or producers that now send to one more tile), kept only if
  * the slowest stage got faster. The rounds start from min_k, the slices
  * SRAM needs (0: a node split already, which stays as it is). */
-static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores, int64_t lookahead, const int64_t *min_k)
+static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores, int64_t lookahead, const int64_t *min_k,
+                              const int64_t *kin)
 {
   size_t n = nc_core_chip_get_num_tiles(chip);
   nc_chip_desc d;
@@ -297,6 +357,8 @@ static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores, int64_t loo
     }
     st[i].out_bytes = node ? nc_type_get_num_elements(nc_value_get_type(nc_op_get_result(node, 0))) : 0;
     st[i].k = min_k[i] > 1 ? min_k[i] : 1; /* the slices SRAM needs (0: split already, fixed) */
+    if (kin[i] > 1) /* split by input channels too: its tiles are fixed */
+      st[i].k *= kin[i], fixed = true;
     st[i].limit = fixed || !splittable(node) ? st[i].k : nc_core_node_get_out_channels(node);
     st[i].limit = st[i].limit < st[i].k ? st[i].k : st[i].limit;
   }
@@ -351,6 +413,9 @@ static void work_stats(nc_pass *pass, nc_op *chip, nc_op *fn)
     int64_t rows = node ? nc_core_node_get_out_rows(node) : 0;
     if (nc_core_tile_get_out_rows(t, &lo, &hi) && rows > 0)
       w = w / rows * (hi - lo);
+    int64_t cin = node ? nc_core_node_get_in_channels(node, NULL) : 0;
+    if (nc_core_tile_get_in_channels(t, &lo, &hi) && cin > 0)
+      w = w / cin * (hi - lo);
     most = w > most ? w : most;
     sum += w;
   }
@@ -441,6 +506,33 @@ static int64_t swap_delta(const edge *e, size_t n_e, const size_t *inc, const si
   return after - before;
 }
 
+/* The int32 partial sums each partial-sum tile sends its reducer per frame
+ * (4 bytes per element of its output slice), appended to e. */
+static size_t add_partial_sum_edges(nc_op **tiles, size_t n, nc_op *fn, edge **e, size_t n_e, size_t *cap)
+{
+  for (size_t c = 0; c < n; c++) {
+    if (nc_core_tile_is_reducer(tiles[c]))
+      continue;
+    nc_op *node = nc_core_find_node(fn, nc_core_tile_get_node(tiles[c]));
+    int64_t a0 = 0, a1 = 0, lo, hi, ch = node ? nc_core_node_get_out_channels(node) : 0;
+    bool sliced = nc_core_tile_get_out_channels(tiles[c], &a0, &a1);
+    int64_t bytes = node ? 4 * out_elements(node) : 4;
+    if (sliced && ch > 0)
+      bytes = bytes / ch * (a1 - a0);
+    for (size_t r = 0; r < n; r++) {
+      int64_t b0 = 0, b1 = 0;
+      nc_core_tile_get_out_channels(tiles[r], &b0, &b1);
+      if (r == c || strcmp(nc_core_tile_get_node(tiles[r]), nc_core_tile_get_node(tiles[c])) || b0 != a0 ||
+          b1 != a1 || !nc_core_tile_get_in_channels(tiles[r], &lo, &hi) || lo != 0)
+        continue;
+      if (n_e == *cap)
+        *e = realloc(*e, (*cap *= 2) * sizeof **e);
+      (*e)[n_e++] = (edge){c, r, bytes > 0 ? bytes : 1};
+    }
+  }
+  return n_e;
+}
+
 /* Simulated annealing over tile positions from the serpentine placement:
  * swap a random tile with a random cell (empty or not); a worse state is
  * accepted with probability exp(-delta / T), T falling linearly to 0; the
@@ -467,6 +559,8 @@ static void search_placement(nc_pass *pass, nc_op *chip, nc_op *fn)
       nc_op *producer = o < no ? nc_dataflow_node_get_producer(node, o) : NULL;
       if (o == no && read)
         break;
+      if (o == no && !nc_core_tile_is_reducer(tiles[c]))
+        break;
       if (!producer) { /* a network input, or (o == no) an output: host traffic */
         int64_t bytes = out_elements(node), lo, hi, ch = nc_core_node_get_out_channels(node);
         if (o < no) {
@@ -482,7 +576,8 @@ static void search_placement(nc_pass *pass, nc_op *chip, nc_op *fn)
         continue;
       }
       for (size_t p = 0; p < n && producer; p++) {
-        if (strcmp(nc_core_tile_get_node(tiles[p]), nc_dataflow_node_get_name(producer)))
+        if (strcmp(nc_core_tile_get_node(tiles[p]), nc_dataflow_node_get_name(producer)) ||
+            !nc_core_tile_is_reducer(tiles[p])) /* a partial-sum tile sends to its reducer only (below) */
           continue;
         int64_t bytes = out_elements(producer), lo, hi, ch = nc_core_node_get_out_channels(producer);
         if (ch > 0 && nc_core_tile_get_out_channels(tiles[p], &lo, &hi))
@@ -493,6 +588,7 @@ static void search_placement(nc_pass *pass, nc_op *chip, nc_op *fn)
       }
     }
   }
+  n_e = add_partial_sum_edges(tiles, n, fn, &e, n_e, &cap);
   cell[n] = -1;
   size_t *inc_start = calloc(n + 2, sizeof *inc_start), *inc = malloc((2 * n_e + 1) * sizeof *inc);
   for (size_t k = 0; k < n_e; k++)
@@ -604,7 +700,7 @@ const nc_pass_def nc_core_place_pass = {
     "tiles in pipeline order along a serpentine path through the grid (row 0 left to right, row 1 right to "
     "left, ...) so that consecutive layers are NoC neighbours. Fails if the network needs more cores than the "
     "grid has. `row-balance` (after `balance`) and `row-split` cut conv, pool and elementwise layers into bands of "
-    "output rows (`out_rows`, passes/core_split_rows.c). `search-iterations` (with `seed`) then runs simulated annealing over the positions, lowering bytes per frame x NoC hops over every tile pair (skip connections and the host included) and keeping the best placement seen (statistics traffic-hops-initial and traffic-hops).",
+    "output rows (`out_rows`, passes/core_split_rows.c). `search-iterations` (with `seed`) then runs simulated annealing over the positions, lowering bytes per frame x NoC hops over every tile pair (skip connections and the host included) and keeping the best placement seen (statistics traffic-hops-initial and traffic-hops). A conv (group 1) or matmul that output-channel slices cannot fit is split by input channels too (core.tile in_channels, partial sums added by the slice at channel 0; `input-channel-split=N` forces N slices, -1 never); a layer split by input channels is never cut into row bands.",
   .anchor = "builtin.module",
   .options = options, .n_options = NC_COUNTOF(options),
   .stats = stats, .n_stats = NC_COUNTOF(stats),

@@ -48,6 +48,9 @@ static const nc_pass_option_def options[] = {
   {"balance", NC_PASS_OPT_BOOL, "true",
    "Spread the layers with the most work over the grid's spare cores (core-place{balance row-balance}: "
    "output-channel slices, then bands of output rows), so the slowest pipeline stage is as short as it can be"},
+  {"input-channel-split", NC_PASS_OPT_INT, "0",
+   "Split conv and matmul layers by input channels with partial sums (core-place{input-channel-split}): 0 where "
+   "output-channel slices cannot fit a core, N > 1 every such layer into N slices, -1 never"},
 };
 
 static const nc_target_desc_def descs[] = {
@@ -103,9 +106,13 @@ static bool build(nc_pass_manager *pm, const nc_pass *o, const char *stop_after,
     if (!add(fn, "dataflow-deps", opts))
       return false;
   }
+  char place[128];
+  snprintf(place, sizeof place, "%ssearch-iterations=20000 input-channel-split=%lld",
+           nc_pass_get_option_bool(o, "balance") ? "balance=true row-balance=true " : "",
+           (long long)nc_pass_get_option_int(o, "input-channel-split"));
   if (stop >= 3)
     return add(pm, "dataflow-to-core", NULL) &&
-           add(pm, "core-place", nc_pass_get_option_bool(o, "balance") ? "balance=true row-balance=true search-iterations=20000" : "search-iterations=20000") && add(pm, "core-schedule", NULL) &&
+           add(pm, "core-place", place) && add(pm, "core-schedule", NULL) &&
            add(pm, "core-plan-memory", NULL);
   return true;
 }
