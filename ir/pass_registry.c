@@ -1,10 +1,14 @@
 /* pass_registry.c: the process-wide registry of passes and named pipelines,
  * pass instances with typed option values and statistics, and --help.
+ * The registry has one lock: passes written in Python (python/) and plugins
+ * may register while other threads parse pipelines. Definitions are never
+ * removed, so a looked-up pointer stays valid without the lock.
  */
 #include "pass_internal.h"
 
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +16,7 @@ static const nc_pass_def **passes;
 static size_t n_passes, cap_passes;
 static const nc_pipeline_def **pipelines;
 static size_t n_pipelines, cap_pipelines;
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static int cmp_pass(const void *a, const void *b)
 {
@@ -23,7 +28,23 @@ static int cmp_pipe(const void *a, const void *b)
   return strcmp((*(const nc_pipeline_def *const *)a)->argument, (*(const nc_pipeline_def *const *)b)->argument);
 }
 
-void nc_pass_register(const nc_pass_def *def)
+static const nc_pipeline_def *lookup_pipeline_locked(const char *arg, size_t len)
+{
+  for (size_t i = 0; i < n_pipelines; i++)
+    if (strlen(pipelines[i]->argument) == len && !memcmp(pipelines[i]->argument, arg, len))
+      return pipelines[i];
+  return NULL;
+}
+
+static const nc_pass_def *lookup_pass_locked(const char *arg, size_t len)
+{
+  for (size_t i = 0; i < n_passes; i++)
+    if (strlen(passes[i]->argument) == len && !memcmp(passes[i]->argument, arg, len))
+      return passes[i];
+  return NULL;
+}
+
+static void register_pass_locked(const nc_pass_def *def)
 {
   for (size_t i = 0; i < n_passes; i++)
     if (passes[i] == def)
@@ -36,39 +57,88 @@ void nc_pass_register(const nc_pass_def *def)
   qsort(passes, n_passes, sizeof *passes, cmp_pass);
 }
 
+void nc_pass_register(const nc_pass_def *def)
+{
+  pthread_mutex_lock(&registry_lock);
+  register_pass_locked(def);
+  pthread_mutex_unlock(&registry_lock);
+}
+
+bool nc_pass_register_unique(const nc_pass_def *def)
+{
+  pthread_mutex_lock(&registry_lock);
+  const nc_pass_def *old = lookup_pass_locked(def->argument, strlen(def->argument));
+  bool ok = !old && !lookup_pipeline_locked(def->argument, strlen(def->argument));
+  if (ok)
+    register_pass_locked(def);
+  pthread_mutex_unlock(&registry_lock);
+  return ok;
+}
+
 void nc_pipeline_register(const nc_pipeline_def *def)
 {
+  pthread_mutex_lock(&registry_lock);
+  bool known = false;
   for (size_t i = 0; i < n_pipelines; i++)
-    if (pipelines[i] == def)
-      return;
-  if (n_pipelines == cap_pipelines) {
-    cap_pipelines = cap_pipelines ? cap_pipelines * 2 : 8;
-    pipelines = nc_xrealloc(pipelines, cap_pipelines * sizeof *pipelines);
+    known |= pipelines[i] == def;
+  if (!known) {
+    if (n_pipelines == cap_pipelines) {
+      cap_pipelines = cap_pipelines ? cap_pipelines * 2 : 8;
+      pipelines = nc_xrealloc(pipelines, cap_pipelines * sizeof *pipelines);
+    }
+    pipelines[n_pipelines++] = def;
+    qsort(pipelines, n_pipelines, sizeof *pipelines, cmp_pipe);
   }
-  pipelines[n_pipelines++] = def;
-  qsort(pipelines, n_pipelines, sizeof *pipelines, cmp_pipe);
+  pthread_mutex_unlock(&registry_lock);
 }
 
 const nc_pass_def *nc_pass_lookup(const char *arg, size_t len)
 {
-  for (size_t i = 0; i < n_passes; i++)
-    if (strlen(passes[i]->argument) == len && !memcmp(passes[i]->argument, arg, len))
-      return passes[i];
-  return NULL;
+  pthread_mutex_lock(&registry_lock);
+  const nc_pass_def *d = lookup_pass_locked(arg, len);
+  pthread_mutex_unlock(&registry_lock);
+  return d;
 }
 
 const nc_pipeline_def *nc_pipeline_lookup(const char *arg, size_t len)
 {
-  for (size_t i = 0; i < n_pipelines; i++)
-    if (strlen(pipelines[i]->argument) == len && !memcmp(pipelines[i]->argument, arg, len))
-      return pipelines[i];
-  return NULL;
+  pthread_mutex_lock(&registry_lock);
+  const nc_pipeline_def *d = lookup_pipeline_locked(arg, len);
+  pthread_mutex_unlock(&registry_lock);
+  return d;
 }
 
-size_t nc_pass_registry_size(void) { return n_passes; }
-const nc_pass_def *nc_pass_registry_get(size_t i) { return passes[i]; }
-size_t nc_pipeline_registry_size(void) { return n_pipelines; }
-const nc_pipeline_def *nc_pipeline_registry_get(size_t i) { return pipelines[i]; }
+size_t nc_pass_registry_size(void)
+{
+  pthread_mutex_lock(&registry_lock);
+  size_t n = n_passes;
+  pthread_mutex_unlock(&registry_lock);
+  return n;
+}
+
+const nc_pass_def *nc_pass_registry_get(size_t i)
+{
+  pthread_mutex_lock(&registry_lock);
+  const nc_pass_def *d = i < n_passes ? passes[i] : NULL;
+  pthread_mutex_unlock(&registry_lock);
+  return d;
+}
+
+size_t nc_pipeline_registry_size(void)
+{
+  pthread_mutex_lock(&registry_lock);
+  size_t n = n_pipelines;
+  pthread_mutex_unlock(&registry_lock);
+  return n;
+}
+
+const nc_pipeline_def *nc_pipeline_registry_get(size_t i)
+{
+  pthread_mutex_lock(&registry_lock);
+  const nc_pipeline_def *d = i < n_pipelines ? pipelines[i] : NULL;
+  pthread_mutex_unlock(&registry_lock);
+  return d;
+}
 
 static const char *kind_name(nc_pass_option_kind k)
 {
@@ -113,6 +183,7 @@ void nc_pass_registry_print_help(FILE *out)
   /* groups in order of first appearance among sorted passes */
   const char *groups[64];
   size_t ng = 0;
+  pthread_mutex_lock(&registry_lock);
   for (size_t i = 0; i < n_passes; i++) {
     const char *g = passes[i]->group ? passes[i]->group : "Other";
     bool seen = false;
@@ -140,14 +211,17 @@ void nc_pass_registry_print_help(FILE *out)
       print_options(out, pipelines[i]->options, pipelines[i]->n_options);
     }
   }
+  pthread_mutex_unlock(&registry_lock);
 }
 
 void nc_pass_registry_print_list(FILE *out)
 {
+  pthread_mutex_lock(&registry_lock);
   for (size_t i = 0; i < n_passes; i++)
     fprintf(out, "%s\n", passes[i]->argument);
   for (size_t i = 0; i < n_pipelines; i++)
     fprintf(out, "%s\n", pipelines[i]->argument);
+  pthread_mutex_unlock(&registry_lock);
 }
 
 /* --- strings and edit distance ------------------------------------------------------------ */

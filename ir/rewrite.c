@@ -589,7 +589,9 @@ static bool process(driver *d, nc_op *op, const nc_greedy_config *cfg)
   for (int pass = 0; pass < 2; pass++) { /* the op's own patterns, then those for any op */
     for (size_t i = 0; i < n; i++) {
       nc_rewriter_set_insertion_point_before(&d->rw, op);
-      if (pats[i].p->match_and_rewrite(op, &d->rw)) {
+      const nc_pattern *p = pats[i].p;
+      if (p->match_and_rewrite ? p->match_and_rewrite(op, &d->rw)
+                               : p->match_and_rewrite_with_data(op, &d->rw, p->userData)) {
         if ((op->flags & (NC_OP_KNOWN_CONSTANT | NC_OP_ERASED)) == NC_OP_KNOWN_CONSTANT)
           cval_put(d, op, NULL); /* it may have changed in place: ask it again */
         d->stats.rewrites++;

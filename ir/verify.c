@@ -430,7 +430,7 @@ static bool check_symbol_table(nc_op *op)
     nc_attr *name = nc_op_get_attr_str(o, "sym_name");
     if (!name || name->kind != NC_ATTR_STRING)
       continue;
-    size_t j = nc_uniq_hash_of(name) & (cap - 1);
+    size_t j = name->hash & (cap - 1); /* attributes keep their hash inline, not in a header */
     while (slots[j]) {
       if (nc_op_get_attr_str(slots[j], "sym_name") == name) {
         nc_diag *d = nc_op_diag_error(o, "redefinition of symbol named '%s'", name->str.s);

@@ -18,7 +18,10 @@
 #include "nc/dialects/dialects.h"
 #include "nc/passes/passes.h"
 #include "nc/targets/targets.h"
+#include "handles.h"
+#include "extras.h"
 #include "runtime.h"
+#include "bindings.h"
 
 static PyObject *DiagnosticError;
 
@@ -29,6 +32,7 @@ PyObject *nc_py_diagnostic_error(void) { return DiagnosticError; }
 typedef struct {
   const char *severity; /* "error", "warning", "note", "remark" */
   char *text;           /* file:line:col: severity: message, with notes */
+  nc_diag *diag;        /* a copy, made into an nc.Diagnostic when taken */
 } diag_rec;
 
 typedef struct {
@@ -64,22 +68,26 @@ static bool collect_diag(const nc_diag *d, void *user) {
     c->diags = n;
     c->cap_diags = cap;
   }
-  c->diags[c->n_diags++] = (diag_rec){severity_name(nc_diag_get_severity(d)), buf};
+  c->diags[c->n_diags++] = (diag_rec){severity_name(nc_diag_get_severity(d)), buf, nc_diag_clone(d)};
   pthread_mutex_unlock(&c->lock);
   return true;
 }
 
 static void clear_diags(ContextObject *c) {
-  for (size_t i = 0; i < c->n_diags; i++) free(c->diags[i].text);
+  for (size_t i = 0; i < c->n_diags; i++) {
+    free(c->diags[i].text);
+    nc_diag_destroy(c->diags[i].diag);
+  }
   c->n_diags = 0;
 }
 
-/* Takes the collected diagnostics as a list of (severity, text). */
+/* Takes the collected diagnostics as a list of nc.Diagnostic (severity, text,
+ * file, line, col, message, notes). */
 static PyObject *take_diags(ContextObject *c) {
   PyObject *list = PyList_New(0);
   if (!list) return NULL;
   for (size_t i = 0; i < c->n_diags; i++) {
-    PyObject *t = Py_BuildValue("(ss)", c->diags[i].severity, c->diags[i].text);
+    PyObject *t = nc_py_diagnostic(c->diags[i].diag, c->ctx);
     if (!t || PyList_Append(list, t) < 0) { Py_XDECREF(t); Py_DECREF(list); clear_diags(c); return NULL; }
     Py_DECREF(t);
   }
@@ -136,7 +144,8 @@ static PyObject *Context_take_diagnostics(ContextObject *c, PyObject *unused) {
 
 static PyMethodDef Context_methods[] = {
   {"take_diagnostics", (PyCFunction)Context_take_diagnostics, METH_NOARGS,
-   "Returns and clears the diagnostics emitted so far, as (severity, text) pairs."},
+   "Returns and clears the diagnostics emitted so far, as nc.Diagnostic records."},
+  NC_PY_EXTRA_CONTEXT_METHODS
   {NULL, NULL, 0, NULL},
 };
 
@@ -304,6 +313,10 @@ static PyObject *Module_destroy(ModuleObject *m, PyObject *unused) {
     PyErr_SetString(PyExc_RuntimeError, "a pass cannot destroy the IR it runs on");
     return NULL;
   }
+  if (nc_py_in_pattern()) {
+    PyErr_SetString(PyExc_RuntimeError, "destroy: not while a rewrite pattern runs");
+    return NULL;
+  }
   if (m->op) nc_op_destroy(m->op);
   m->op = NULL;
   m->epoch++;
@@ -405,11 +418,7 @@ static void Value_dealloc(ValueObject *v) {
 static PyObject *Value_type(ValueObject *v, void *unused) {
   (void)unused;
   if (!op_check(v->owner)) return NULL;
-  char *s = nc_type_to_string(nc_value_get_type(v->value));
-  if (!s) return PyErr_NoMemory();
-  PyObject *r = PyUnicode_FromString(s);
-  free(s);
-  return r;
+  return nc_py_type_wrap(nc_py_op_keeper((PyObject *)v->owner), nc_value_get_type(v->value));
 }
 
 static PyObject *Value_num_uses(ValueObject *v, void *unused) {
@@ -438,7 +447,7 @@ static PyObject *Value_replace_all_uses_with(ValueObject *v, PyObject *arg) {
 }
 
 static PyGetSetDef Value_getset[] = {
-  {"type", (getter)Value_type, NULL, "The type, as text (e.g. 'tensor<1x10xf32>').", NULL},
+  {"type", (getter)Value_type, NULL, "The type (an nc.ir.Type; equal to its text, e.g. 'tensor<1x10xf32>').", NULL},
   {"num_uses", (getter)Value_num_uses, NULL, "Number of uses.", NULL},
   {NULL, NULL, NULL, NULL, NULL},
 };
@@ -530,6 +539,10 @@ static nc_walk_result note_erased(nc_op *op, void *user) {
 static PyObject *Operation_erase(OperationObject *o, PyObject *unused) {
   (void)unused;
   if (!op_check(o)) return NULL;
+  if (nc_py_in_pattern()) {
+    PyErr_SetString(PyExc_RuntimeError, "erase: inside a rewrite pattern, erase through the rewriter (erase_op)");
+    return NULL;
+  }
   if (!nc_op_get_parent_op(o->op)) {
     PyErr_SetString(PyExc_ValueError, "erase: the top-level op cannot be erased (use Module.destroy)");
     return NULL;
@@ -661,10 +674,12 @@ static PyObject *Operation_create(PyObject *cls, PyObject *args, PyObject *kw) {
     PyObject *parts = PyList_New(0), *key, *val;
     Py_ssize_t pos = 0;
     while (parts && PyDict_Next(attrs, &pos, &key, &val)) {
-      PyObject *item = PyUnicode_FromFormat("%S = %S", key, val);
-      if (!PyUnicode_Check(key) || !PyUnicode_Check(val)) {
+      PyObject *item = PyUnicode_FromFormat("%S = %S", key, val); /* an Attribute prints as its text */
+      bool ok_val = PyUnicode_Check(val) || (nc_py_is_attr(val) && nc_py_attr_from(val, ctx, NULL, false));
+      if (!PyUnicode_Check(key) || !ok_val) {
         Py_XDECREF(item);
-        PyErr_SetString(PyExc_TypeError, "create: attributes must map names to attribute text (str)");
+        if (!PyErr_Occurred())
+          PyErr_SetString(PyExc_TypeError, "create: attributes must map names to Attributes or attribute text (str)");
         Py_CLEAR(parts);
         break;
       }
@@ -686,16 +701,12 @@ static PyObject *Operation_create(PyObject *cls, PyObject *args, PyObject *kw) {
     if (!props) { create_fail(cobj, "invalid attribute"); goto done; }
   }
   if (rtypes != Py_None) {
-    PyObject *rs = PySequence_Fast(rtypes, "create: result_types must be a sequence of type text");
+    PyObject *rs = PySequence_Fast(rtypes, "create: result_types must be a sequence of Types or type text");
     if (!rs) goto done;
     n_results = (size_t)PySequence_Fast_GET_SIZE(rs);
     types = PyMem_Calloc(n_results + 1, sizeof *types);
-    for (size_t i = 0; types && i < n_results; i++) {
-      PyObject *t = PySequence_Fast_GET_ITEM(rs, (Py_ssize_t)i);
-      const char *txt = PyUnicode_Check(t) ? PyUnicode_AsUTF8(t) : NULL;
-      if (!txt) { PyErr_SetString(PyExc_TypeError, "create: result types are IR text (str)"); break; }
-      if (!(types[i] = nc_parse_type(ctx, txt))) { create_fail(cobj, "invalid type"); break; }
-    }
+    for (size_t i = 0; types && i < n_results; i++)
+      if (!(types[i] = nc_py_type_from(PySequence_Fast_GET_ITEM(rs, (Py_ssize_t)i), ctx, (PyObject *)cobj))) break;
     Py_DECREF(rs);
     if (!types) { PyErr_NoMemory(); goto done; }
     if (PyErr_Occurred()) goto done;
@@ -737,7 +748,8 @@ static PyMethodDef Operation_methods[] = {
    "set_operand(i, value): makes operand #i use `value` (no type check: verify() after rewriting)."},
   {"create", (PyCFunction)(void (*)(void))Operation_create, METH_VARARGS | METH_KEYWORDS | METH_STATIC,
    "create(name, operands, before, attributes=None, result_types=None): a new op inserted before the op "
-   "`before` (its insertion point); attributes map names to attribute text; result types (type text) are "
+   "`before` (its insertion point); attributes map names to Attributes or attribute text; result types "
+   "(Types or text) are "
    "inferred when omitted. Raises nc.DiagnosticError if the op does not verify."},
   {"walk", (PyCFunction)Operation_walk, METH_VARARGS,
    "walk(fn=None): the op and every op nested in it, pre-order; with fn, calls fn(op) on each (the list "
@@ -807,6 +819,10 @@ static PyObject *PassManager_run(PassManagerObject *p, PyObject *args, PyObject 
                                    &print_after_all))
     return NULL;
   if (!module_check(m)) return NULL;
+  if (nc_py_in_pattern()) {
+    PyErr_SetString(PyExc_RuntimeError, "run: not while a rewrite pattern runs");
+    return NULL;
+  }
   if (m->context != p->context) {
     PyErr_SetString(PyExc_ValueError, "the module and the pass manager belong to different contexts");
     return NULL;
@@ -862,6 +878,35 @@ static PyTypeObject PassManagerType = {
   .tp_str = (reprfunc)PassManager_str,
 };
 
+/* --- bindings.h: what nc.ir's object model needs beyond handles.h ----------------- */
+
+bool nc_py_is_op(PyObject *o) { return PyObject_TypeCheck(o, &OperationType); }
+
+nc_op *nc_py_op_root(PyObject *o) { return ((OperationObject *)o)->module->op; }
+
+PyObject *nc_py_op_keeper(PyObject *o) {
+  ModuleObject *m = ((OperationObject *)o)->module;
+  return m->context ? (PyObject *)m->context : (PyObject *)m;
+}
+
+bool nc_py_is_value(PyObject *o) { return PyObject_TypeCheck(o, &ValueType); }
+
+PyObject *nc_py_value_op(PyObject *o) { return (PyObject *)((ValueObject *)o)->owner; }
+
+nc_context *nc_py_keeper_context(PyObject *keeper) {
+  if (PyObject_TypeCheck(keeper, &ContextType)) return ((ContextObject *)keeper)->ctx;
+  ModuleObject *m = (ModuleObject *)keeper;
+  if (!m->op) {
+    PyErr_SetString(PyExc_RuntimeError, "type, attribute or location used after the pass that reached it ended");
+    return NULL;
+  }
+  return nc_op_get_context(m->op);
+}
+
+PyObject *nc_py_keeper_context_object(PyObject *keeper) {
+  return PyObject_TypeCheck(keeper, &ContextType) ? keeper : NULL;
+}
+
 /* --- op tables ------------------------------------------------------------------- */
 
 static PyObject *names_of(const void *arr, size_t n, size_t stride) {
@@ -909,113 +954,106 @@ static PyObject *op_defs(PyObject *self, PyObject *arg) {
   return c.list;
 }
 
-/* --- passes written in Python ------------------------------------------------------ */
+/* --- handles.h: the other C files' view of the objects above ---------------------- */
 
-/* A registered Python pass: the C definition first, so nc_pass_get_def(pass)
- * leads back to the Python class. Never freed: the registry keeps the
- * definition for the life of the process. */
-typedef struct {
-  nc_pass_def def;
-  PyObject *cls;
-} py_pass_def;
+nc_context *nc_py_context_get(PyObject *ctx) {
+  if (!PyObject_TypeCheck(ctx, &ContextType)) {
+    PyErr_Format(PyExc_TypeError, "expected a Context, got %s", Py_TYPE(ctx)->tp_name);
+    return NULL;
+  }
+  return ((ContextObject *)ctx)->ctx;
+}
 
-static bool run_python_pass(nc_pass *pass, nc_op *op) {
-  const py_pass_def *pd = (const py_pass_def *)nc_pass_get_def(pass);
-  PyGILState_STATE gil = PyGILState_Ensure();
-  bool ok = false;
-  /* a borrowed view of the IR the pass runs on; invalidated afterwards so
-   * handles the pass kept raise instead of dangling */
+bool nc_py_is_context(PyObject *obj) { return PyObject_TypeCheck(obj, &ContextType); }
+
+PyObject *nc_py_raise_diagnostics(PyObject *ctx, const char *fallback) {
+  if (!ctx) {
+    PyErr_SetString(DiagnosticError, fallback);
+    return NULL;
+  }
+  return raise_diags((ContextObject *)ctx, fallback);
+}
+
+void nc_py_clear_diagnostics(PyObject *ctx) {
+  if (ctx) clear_diags((ContextObject *)ctx);
+}
+
+PyObject *nc_py_module_wrap(PyObject *ctx, nc_op *op) {
+  ModuleObject *m = (ModuleObject *)ModuleType.tp_alloc(&ModuleType, 0);
+  if (!m) { nc_op_destroy(op); return NULL; }
+  Py_INCREF(ctx);
+  m->context = (ContextObject *)ctx;
+  m->op = op;
+  return (PyObject *)m;
+}
+
+nc_op *nc_py_module_get(PyObject *module) {
+  if (!PyObject_TypeCheck(module, &ModuleType)) {
+    PyErr_Format(PyExc_TypeError, "expected a Module, got %s", Py_TYPE(module)->tp_name);
+    return NULL;
+  }
+  return module_check((ModuleObject *)module) ? ((ModuleObject *)module)->op : NULL;
+}
+
+nc_op *nc_py_operation_get(PyObject *op) {
+  if (!PyObject_TypeCheck(op, &OperationType)) {
+    PyErr_Format(PyExc_TypeError, "expected an Operation, got %s", Py_TYPE(op)->tp_name);
+    return NULL;
+  }
+  return op_check((OperationObject *)op) ? ((OperationObject *)op)->op : NULL;
+}
+
+PyObject *nc_py_operation_context(PyObject *op) { return (PyObject *)((OperationObject *)op)->module->context; }
+
+PyObject *nc_py_operation_wrap_like(PyObject *like, nc_op *op) {
+  return make_operation(((OperationObject *)like)->module, op);
+}
+
+void nc_py_operation_invalidate_others(PyObject *like) {
+  OperationObject *o = (OperationObject *)like;
+  o->module->epoch++;
+  o->epoch = o->module->epoch;
+}
+
+bool nc_py_operation_note_erased(PyObject *like, nc_op *op) {
+  ModuleObject *m = ((OperationObject *)like)->module;
+  if (!m->erased && !(m->erased = PySet_New(NULL))) return false;
+  return nc_op_walk(op, NC_WALK_PRE_ORDER, note_erased, m->erased) != NC_WALK_INTERRUPT;
+}
+
+PyObject *nc_py_view_open(nc_op *op) {
   ModuleObject *view = (ModuleObject *)ModuleType.tp_alloc(&ModuleType, 0);
-  PyObject *opobj = NULL, *inst = NULL, *r = NULL;
-  if (view) {
-    view->op = op;
-    view->borrowed = true;
-    opobj = make_operation(view, op);
-  }
-  if (opobj) inst = PyObject_CallNoArgs(pd->cls);
-  if (inst) r = PyObject_CallMethod(inst, "run", "O", opobj);
-  if (r) {
-    ok = r == Py_None || PyObject_IsTrue(r) == 1;
-    if (!ok) nc_op_emit_error(op, "python pass '%s' returned failure", pd->def.argument);
-  } else {
-    PyObject *type, *value, *tb;
-    PyErr_Fetch(&type, &value, &tb);
-    PyObject *text = value ? PyObject_Str(value) : NULL;
-    const char *msg = text ? PyUnicode_AsUTF8(text) : NULL;
-    nc_op_emit_error(op, "python pass '%s' raised %s: %s", pd->def.argument,
-                     type ? ((PyTypeObject *)type)->tp_name : "an exception", msg ? msg : "");
-    PyErr_Clear();
-    Py_XDECREF(text);
-    Py_XDECREF(type);
-    Py_XDECREF(value);
-    Py_XDECREF(tb);
-  }
-  if (view) {
-    view->op = NULL;
-    view->epoch++;
-  }
-  Py_XDECREF(r);
-  Py_XDECREF(inst);
-  Py_XDECREF(opobj);
-  Py_XDECREF(view);
-  PyGILState_Release(gil);
-  return ok;
+  if (!view) return NULL;
+  view->op = op;
+  view->borrowed = true;
+  return (PyObject *)view;
 }
 
-static char *dup_attr(PyObject *cls, const char *name, const char *fallback) {
-  PyObject *v = PyObject_GetAttrString(cls, name);
-  if (!v) {
-    if (!fallback) return NULL;
-    PyErr_Clear();
-    return strdup(fallback);
-  }
-  const char *s = PyUnicode_Check(v) ? PyUnicode_AsUTF8(v) : NULL;
-  char *r = s ? strdup(s) : NULL;
-  if (!s) PyErr_Format(PyExc_TypeError, "pass attribute '%s' must be a str", name);
-  Py_DECREF(v);
-  return r;
+void nc_py_view_close(PyObject *view) {
+  ModuleObject *m = (ModuleObject *)view;
+  m->op = NULL;
+  m->epoch++;
+  Py_DECREF(view);
 }
 
-static PyObject *register_pass(PyObject *self, PyObject *cls) {
-  (void)self;
-  if (!PyType_Check(cls)) {
-    PyErr_SetString(PyExc_TypeError, "register_pass: expected a class with `argument` and `run(self, op)`");
-    return NULL;
-  }
-  if (!PyObject_HasAttrString(cls, "run")) {
-    PyErr_SetString(PyExc_TypeError, "register_pass: the class has no run(self, op) method");
-    return NULL;
-  }
-  char *argument = dup_attr(cls, "argument", NULL);
-  if (!argument) return NULL;
-  if (nc_pass_lookup(argument, strlen(argument))) {
-    PyErr_Format(PyExc_ValueError, "register_pass: a pass named '%s' is already registered", argument);
-    free(argument);
-    return NULL;
-  }
-  PyObject *anchor_obj = PyObject_GetAttrString(cls, "anchor");
-  char *anchor = NULL;
-  if (!anchor_obj) PyErr_Clear();
-  else {
-    if (anchor_obj != Py_None) anchor = dup_attr(cls, "anchor", NULL);
-    Py_DECREF(anchor_obj);
-    if (anchor_obj != Py_None && !anchor) { free(argument); return NULL; }
-  }
-  py_pass_def *pd = calloc(1, sizeof *pd);
-  if (!pd) { free(argument); free(anchor); return PyErr_NoMemory(); }
-  pd->def.argument = argument;
-  pd->def.name = dup_attr(cls, "__name__", argument);
-  pd->def.group = "Python";
-  pd->def.summary = dup_attr(cls, "summary", "");
-  pd->def.description = "";
-  pd->def.anchor = anchor;
-  pd->def.run = run_python_pass;
-  Py_INCREF(cls);
-  pd->cls = cls;
-  nc_pass_register(&pd->def);
-  Py_INCREF(cls);
-  return cls;
+PyObject *nc_py_view_operation(PyObject *view) {
+  ModuleObject *m = (ModuleObject *)view;
+  return make_operation(m, m->op);
 }
+
+nc_value *nc_py_value_get(PyObject *value) {
+  if (!PyObject_TypeCheck(value, &ValueType)) {
+    PyErr_Format(PyExc_TypeError, "expected a Value, got %s", Py_TYPE(value)->tp_name);
+    return NULL;
+  }
+  return op_check(((ValueObject *)value)->owner) ? ((ValueObject *)value)->value : NULL;
+}
+
+bool nc_py_value_in_module_of(PyObject *value, PyObject *op) {
+  return ((ValueObject *)value)->owner->module->op == ((OperationObject *)op)->module->op;
+}
+
+PyObject *nc_py_value_wrap(PyObject *owner, nc_value *v) { return make_value((OperationObject *)owner, v); }
 
 /* --- module ------------------------------------------------------------------------ */
 
@@ -1040,10 +1078,7 @@ static PyMethodDef module_methods[] = {
    "simulator in-process on a list of C-contiguous float32 or int8 arrays (all int8: int8 outputs); options "
    "is a dict of simulator options (str -> str); trace_path (or None) gets the timeline. Returns "
    "([(bytearray, shape)], stats JSON text); raises nc.DiagnosticError."},
-  {"register_pass", register_pass, METH_O,
-   "register_pass(cls): registers a pass written in Python (class attributes `argument`, optional `summary` "
-   "and `anchor` (an op name, e.g. 'func.func'; None: any op), and a method run(self, op) returning None/True "
-   "or False on failure) under `argument`, usable in pipeline strings next to C passes. Usable as a decorator."},
+  NC_PY_EXTRA_METHODS
   {NULL, NULL, 0, NULL},
 };
 
@@ -1053,8 +1088,9 @@ static struct PyModuleDef nc_module = {PyModuleDef_HEAD_INIT, "_nc", "nc's C API
 PyMODINIT_FUNC PyInit__nc(void) {
   nc_register_all_passes();
   nc_register_all_targets();
+  nc_py_ir_regions_prepare(&OperationType, &ValueType);
   if (PyType_Ready(&ContextType) < 0 || PyType_Ready(&ModuleType) < 0 || PyType_Ready(&OperationType) < 0 || PyType_Ready(&ValueType) < 0 ||
-      PyType_Ready(&PassManagerType) < 0)
+      PyType_Ready(&PassManagerType) < 0 || !nc_py_extras_ready())
     return NULL;
   PyObject *m = PyModule_Create(&nc_module);
   if (!m) return NULL;
@@ -1070,5 +1106,11 @@ PyMODINIT_FUNC PyInit__nc(void) {
   PyModule_AddObject(m, "Value", (PyObject *)&ValueType);
   Py_INCREF(&PassManagerType);
   PyModule_AddObject(m, "PassManager", (PyObject *)&PassManagerType);
+  if (!nc_py_extras_add_types(m)) { Py_DECREF(m); return NULL; }
+  if (nc_py_ir_types_init(m) < 0 || nc_py_ir_locations_init(m) < 0 ||
+      nc_py_ir_regions_init(m, &OperationType, &ValueType) < 0) {
+    Py_DECREF(m);
+    { Py_DECREF(m); return NULL; }
+  }
   return m;
 }

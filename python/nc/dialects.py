@@ -4,11 +4,18 @@ described twice: `nc.dialects.graph.ConvOp`, `nc.dialects.arith.AddiOp`, ...
 
     from nc.dialects import graph
     y = graph.AddOp(x, x, before=ret).result
+    with InsertionPoint(ret):
+        z = graph.ReluOp(y).result
 
 Each class's docstring is the op's summary and description; operands are
-Values, attributes keyword arguments (IR text, or Python int, float, str,
-bool and lists of ints), `before` the op to insert in front of (the
-insertion point), `result_types` optional when the op infers them.
+Values, attributes keyword arguments (nc.ir.Attribute objects, Types for
+type attributes, NumPy arrays for dense<...>, IR text, or Python int,
+float, str, bool and lists of ints), `before` the op to insert
+in front of, or `ip` an nc.ir.InsertionPoint, or neither inside
+`with InsertionPoint(...)`; `loc` an nc.ir.Location (or `with Location`);
+`result_types` (Types or type text) optional when the op infers them. An
+op with regions gets them empty (fill them with Region.append_block) and is
+verified with its module.
 """
 import sys
 import types
@@ -45,13 +52,24 @@ def class_name(op_name):
 
 
 class OpView:
-    """Base of the generated op classes: wraps the created nc.ir.Operation."""
+    """Base of the generated op classes: creates the op and wraps the new
+    nc.ir.Operation. The op goes in front of `before`, else at `ip` (an
+    nc.ir.InsertionPoint), else at the innermost `with InsertionPoint(...)`;
+    its location is `loc`, else the innermost `with Location`, else that of
+    the op it is inserted in front of (or of the block's owner)."""
     OPERATION_NAME = None
 
-    def __init__(self, *operands, before, result_types=None, **attributes):
-        attrs = {k: attribute_text(v) for k, v in attributes.items()}
-        self.operation = _nc.Operation.create(self.OPERATION_NAME, list(operands), before,
-                                              attrs or None, result_types)
+    def __init__(self, *operands, before=None, result_types=None, ip=None, loc=None, **attributes):
+        from .ir import Attribute, InsertionPoint, Type
+        attrs = {k: v if isinstance(v, (Attribute, Type)) or hasattr(v, "__array_interface__") else attribute_text(v)
+                 for k, v in attributes.items()}
+        if before is not None:
+            ip = InsertionPoint(before)
+        elif ip is None:
+            ip = InsertionPoint.current()
+        elif not isinstance(ip, InsertionPoint):
+            raise TypeError("ip: expected an InsertionPoint, got %s" % type(ip).__name__)
+        self.operation = ip.build(self.OPERATION_NAME, operands, attrs or None, result_types, loc)
 
     @property
     def results(self):

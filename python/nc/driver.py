@@ -1,70 +1,97 @@
-"""run, compile and simulate on NumPy arrays.
+"""run, compile and simulate on NumPy arrays; ONNX import and export.
 
-run and compile drive nc's tools (nc-run, nc-compile) in a temporary
-directory: the compile driver lives in utils/nc-compile, not yet in a
-library the extension could call; simulate runs in-process through the
-host runtime ABI (_nc.simulate, python/nc/runtime.c). Errors
-(file:line:col diagnostics) raise nc.DiagnosticError.
+Everything runs in this process, with the GIL released while C works: run
+(the reference interpreter) and the ONNX importer/exporter
+(python/nc/interp.c), compile (the target API, as nc-compile drives it:
+python/nc/compile.c), simulate (a target binary on its simulator, through
+the host runtime ABI: python/nc/runtime.c). Errors (file:line:col
+diagnostics) raise nc.DiagnosticError.
 """
 import json
 import os
-import subprocess
 import tempfile
 
 import numpy as np
 
-from . import DiagnosticError, _nc
-from ._paths import BIN_DIR
+from . import _nc
 
 
-def _tool(name):
-    path = os.path.join(BIN_DIR, name)
-    if not os.access(path, os.X_OK):
-        raise FileNotFoundError("nc tool not found: %s" % path)
-    return path
+def _onnx_bytes(model):
+    """The serialized model of an onnx.ModelProto (or anything with
+    SerializeToString), bytes as they are, else None."""
+    if isinstance(model, (bytes, bytearray, memoryview)):
+        return bytes(model)
+    serialize = getattr(model, "SerializeToString", None)
+    return serialize() if callable(serialize) else None
 
 
-def _check(proc):
-    if proc.returncode != 0:
-        text = proc.stderr.strip() or "%s failed" % proc.args[0]
-        raise DiagnosticError(text, [("error", text)])
+def import_onnx(model, context=None):
+    """Imports an ONNX model (a path, bytes or an onnx.ModelProto) into
+    `context` (default: a new Context) as a verified graph-dialect
+    nc.ir.Module. Raises nc.DiagnosticError on a bad model."""
+    from .ir import Context
+    context = Context() if context is None else context
+    data = _onnx_bytes(model)
+    if data is not None:
+        return _nc.import_onnx(context, data, "<memory>")
+    if not isinstance(model, (str, os.PathLike)):
+        raise TypeError("import_onnx: expected a path, bytes or an onnx.ModelProto, got %s" % type(model).__name__)
+    return _nc.import_onnx(context, os.fspath(model), os.fspath(model))
 
 
-def _model_path(model, tmp):
-    """A path for `model`: a path as is, bytes (ONNX) written to a file."""
-    if isinstance(model, (bytes, bytearray)):
-        path = os.path.join(tmp, "model.onnx")
+def export_onnx(module, path=None, function=None, opset=0, proto=False):
+    """Exports the graph-dialect function of `module` (an nc.ir.Module; its
+    only function, or `function`) as ONNX (opset 13 or 17; 0: 17). Returns
+    the serialized ModelProto (bytes), or with proto=True an
+    onnx.ModelProto (the onnx package parses the bytes), and writes it to
+    `path` if given. Raises nc.DiagnosticError for an op ONNX cannot
+    express."""
+    data = _nc.export_onnx(module, module.context, function, int(opset))
+    if path is not None:
         with open(path, "wb") as f:
-            f.write(model)
-        return path
-    if isinstance(model, (str, os.PathLike)):
-        return os.fspath(model)
-    raise TypeError("model: expected a path or ONNX bytes, got %s" % type(model).__name__)
+            f.write(data)
+    if proto:
+        import onnx
+        return onnx.load_from_string(data)
+    return data
 
 
-def _run_tool(model, inputs, extra, tmp):
+def _load(model, context):
+    from .ir import Module
+    if isinstance(model, Module):
+        return model
+    if isinstance(model, (str, os.PathLike)) and os.fspath(model).endswith(".mlir"):
+        module = Module.parse_file(os.fspath(model), context)
+        module.verify()
+        return module
+    if isinstance(model, (str, os.PathLike)) and not os.fspath(model).endswith(".onnx"):
+        raise ValueError("run: unknown model format '%s' (expected .mlir or .onnx)" % os.fspath(model))
+    return import_onnx(model, context)
+
+
+def _as_array(t):
+    a = np.asarray(t)  # a view of the interpreter's buffer: no copy
+    return a.view(np.uint16).astype(np.uint32).__lshift__(16).view(np.float32) if t.dtype == "bf16" else a
+
+
+def run(model, inputs, function=None):
+    """Runs `model` in the reference interpreter, in this process, on NumPy
+    arrays; returns every output as a NumPy array. `model` is a path (.onnx
+    or .mlir), ONNX bytes, an onnx.ModelProto or an nc.ir.Module (its only
+    function, `main`, or `function`). Inputs are used in place when
+    C-contiguous (others are copied); outputs view the interpreter's
+    buffers. A leading dim N times the model's runs N inferences. Raises
+    nc.DiagnosticError (e.g. a wrong input shape, at the argument)."""
+    from .ir import Context
     if isinstance(inputs, np.ndarray):
         inputs = [inputs]
-    args = [_tool("nc-run"), model]
+    arrays = []
     for i, x in enumerate(inputs):
         if not isinstance(x, np.ndarray):
             raise TypeError("inputs[%d]: expected a numpy.ndarray, got %s" % (i, type(x).__name__))
-        p = os.path.join(tmp, "in%d.npy" % i)
-        np.save(p, np.ascontiguousarray(x))
-        args += ["--input", p]
-    # the first result only: nc-run has no way yet to say how many results
-    # a model has before it runs (see the report's "left" list)
-    out = os.path.join(tmp, "out0.npy")
-    proc = subprocess.run(args + ["--output", out] + extra, capture_output=True, text=True)
-    _check(proc)
-    return [np.load(out)]
-
-
-def run(model, inputs):
-    """Runs `model` (a path to .onnx/.mlir, or ONNX bytes) in the reference
-    interpreter on a list of NumPy arrays; returns the outputs as a list."""
-    with tempfile.TemporaryDirectory() as tmp:
-        return _run_tool(_model_path(model, tmp), inputs, [], tmp)
+        arrays.append(np.ascontiguousarray(x))
+    module = _load(model, getattr(model, "context", None) or Context())
+    return [_as_array(t) for t in _nc.interpret(module, module.context, arrays, function)]
 
 
 class CompileResult:
@@ -83,35 +110,37 @@ class CompileResult:
 
 
 def _option_value(name, value, tmp):
-    if isinstance(value, np.ndarray):
+    if isinstance(value, np.ndarray):  # options read arrays from .npy files (e.g. calibration)
         p = os.path.join(tmp, "%s.npy" % name)
         np.save(p, np.ascontiguousarray(value, dtype=np.float32))
         return p
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return ",".join(str(v) for v in value)
     return str(value)
 
 
-def compile(model, target="northpole", emit="binary", timing=False, **target_options):
-    """Compiles `model` (path or ONNX bytes) for `target`. Target options are
-    keyword arguments with '_' for '-' (calibration=array or path,
-    max_samples=..., ...). With emit="binary" returns a CompileResult; with
-    an IR level (e.g. emit="quantized") returns the IR text."""
+def compile(model, target="northpole", emit="binary", timing=False, input_shape=None, **target_options):
+    """Compiles `model` (a path to .onnx or .mlir, ONNX bytes, an
+    onnx.ModelProto or an nc.ir.Module, which is left as it is) for
+    `target`, in this process (the GIL is released while the pipeline
+    runs). Target options are keyword arguments with '_' for '-'
+    (calibration=array or path, max_samples=..., ...; arrays are written
+    to a temporary .npy file); input_shape="name:1x1x28x28" fixes dynamic
+    input dims. With emit="binary" returns a CompileResult (its `reports`
+    holds the timing report with timing=True); with an IR level (e.g.
+    emit="quantized") or one of the target's own outputs, the text. Raises
+    nc.DiagnosticError."""
+    from .ir import Context
     with tempfile.TemporaryDirectory() as tmp:
-        path = _model_path(model, tmp)
-        out = os.path.join(tmp, "out.ncb" if emit == "binary" else "out.mlir")
-        args = [_tool("nc-compile"), path, "--target=" + target, "--emit=" + emit, "-o", out]
-        if timing:
-            args.append("--mlir-timing")
-        for k, v in target_options.items():
-            args.append("--%s=%s" % (k.replace("_", "-"), _option_value(k, v, tmp)))
-        proc = subprocess.run(args, capture_output=True, text=True)
-        _check(proc)
-        if emit != "binary":
-            with open(out) as f:
-                return f.read()
-        with open(out, "rb") as f:
-            return CompileResult(f.read(), target, proc.stderr)
+        options = [(k.replace("_", "-"), _option_value(k, v, tmp)) for k, v in target_options.items()]
+        module = _load(model, getattr(model, "context", None) or Context())
+        kind, data, target_name, report = _nc.compile_module(module, module.context, target, emit, options,
+                                                             input_shape, bool(timing))
+    if kind != "binary":
+        return data
+    return CompileResult(data, target_name, report or "")
 
 
 def simulate(binary, inputs, trace=None, trace_max_events=0, **simulator_options):

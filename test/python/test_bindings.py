@@ -475,13 +475,20 @@ class SimulateInProcessTest(unittest.TestCase):
                                 calibration=calib).binary
 
     def test_no_tool_needed(self):
-        # no nc-run: a missing tool would fail the call
-        saved = nc.driver._tool
-        nc.driver._tool = lambda name: self.fail("simulate spawned " + name)
+        # compile, run and simulate all work in-process: spawning a tool fails the test
+        import subprocess
+        saved = subprocess.Popen.__init__
+
+        def refuse(popen, args, *rest, **kw):
+            self.fail("spawned %s" % (args,))
+        subprocess.Popen.__init__ = refuse
         try:
+            nc.run(os.path.join(DIGITS, "digits_cnn.onnx"), [self.x])
+            calib = np.load(os.path.join(DIGITS, "train_x.npy"))[:32]
+            nc.compile(os.path.join(DIGITS, "digits_cnn.onnx"), calibration=calib, emit="quantized")
             outputs, stats = nc.simulate(self.binary, [self.x])
         finally:
-            nc.driver._tool = saved
+            subprocess.Popen.__init__ = saved
         self.assertEqual(outputs[0].shape, (4, 10))
         self.assertEqual(outputs[0].dtype, np.float32)
         self.assertTrue(outputs[0].flags.writeable)

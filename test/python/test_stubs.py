@@ -51,6 +51,36 @@ class StubsTest(unittest.TestCase):
                    isinstance(v, property))}
         self.assertEqual(members - {"__init__"}, runtime)
 
+    def test_ir_stub_lists_every_public_member(self):
+        from nc import ir
+        classes = stub_classes(os.path.join(STUBS, "ir.pyi"))
+        self.assertEqual(sorted(classes), sorted(ir.__all__))
+        for name in ir.__all__:
+            stubbed = {n.name for n in classes[name].body if isinstance(n, ast.FunctionDef)}
+            public = {n for n in vars(getattr(ir, name)) if not n.startswith("_")}
+            self.assertEqual(public - stubbed, set(), name)
+        # C members carry their signatures and return types
+        tensor = next(n for n in classes["Type"].body if isinstance(n, ast.FunctionDef) and n.name == "tensor")
+        self.assertEqual([a.arg for a in tensor.args.args], ["cls", "shape", "element_type"])
+        self.assertEqual(ast.unparse(tensor.returns), "Type")
+        uses = next(n for n in classes["Value"].body if isinstance(n, ast.FunctionDef) and n.name == "uses")
+        self.assertEqual(ast.unparse(uses.returns), "list[tuple[Operation, int]]")
+
+    def test_python_api_stubs(self):
+        # nc's Python API (the package, nc.passmanager, nc.rewrite) is described too
+        from nc import passmanager, rewrite
+        for stub, module in [("__init__.pyi", None), ("passmanager.pyi", passmanager), ("rewrite.pyi", rewrite)]:
+            tree = ast.parse(open(os.path.join(STUBS, stub)).read())
+            defined = {n.name for n in tree.body if isinstance(n, (ast.ClassDef, ast.FunctionDef))}
+            names = module.__all__ if module else ["run", "import_onnx", "export_onnx", "DiagnosticError",
+                                                   "Diagnostic", "emit_error"]
+            self.assertLessEqual(set(names), defined, stub)
+        tree = ast.parse(open(os.path.join(STUBS, "rewrite.pyi")).read())
+        fn = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "apply_patterns_greedily")
+        self.assertEqual([a.arg for a in fn.args.args],
+                         list(inspect.signature(rewrite.apply_patterns_greedily).parameters))
+        self.assertEqual(ast.get_docstring(fn), inspect.getdoc(rewrite.apply_patterns_greedily))
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -23,6 +23,7 @@
 #include "nc/plugin.h"
 #include "nc/support/strutil.h"
 #include "nc/targets/targets.h"
+#include "python_pass.h"
 #include "verify_diags.h"
 
 typedef struct options {
@@ -61,6 +62,7 @@ static void usage(FILE *out)
           "  --list-passes                             List pass and pipeline names, one per line\n"
           "  --load-pass-plugin=<file>                 Load passes from a plugin library (docs/plugins.md)\n"
           "  --load-dialect-plugin=<file>              Load dialects from a plugin library\n"
+          "  --load-python-pass=<file.py>              Load passes written in Python (docs/tutorials/python.md)\n"
           "\n Printing:\n"
           "  --mlir-print-op-generic                   Print ops in the generic form\n"
           "  --mlir-print-debuginfo                    Print locations\n"
@@ -131,6 +133,7 @@ static const struct option long_opts[] = {
   {"run-reproducer", no_argument, NULL, OPT_RUN_REPRODUCER},
   {"load-pass-plugin", required_argument, NULL, OPT_LOAD_PASS_PLUGIN},
   {"load-dialect-plugin", required_argument, NULL, OPT_LOAD_DIALECT_PLUGIN},
+  {"load-python-pass", required_argument, NULL, OPT_LOAD_DIALECT_PLUGIN}, /* loaded first, as plugins */
   {NULL, 0, NULL, 0},
 };
 
@@ -262,7 +265,7 @@ static bool parse_args(int argc, char **argv, options *o)
 {
   memset(o, 0, sizeof *o);
   o->run = nc_pass_run_options_default();
-  if (!load_plugins(argc, argv))
+  if (!load_plugins(argc, argv) || !nc_opt_load_python_passes(argc, argv))
     return false;
   argc = take_legacy_passes(argc, argv, o);
   int c;

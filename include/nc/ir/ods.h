@@ -184,6 +184,11 @@ typedef struct nc_pattern {
   unsigned benefit;
   /** Returns true if it changed the IR, which it must do only through `rw`. */
   bool (*match_and_rewrite)(nc_op *op, nc_rewriter *rw);
+  /** Used instead when match_and_rewrite is NULL: the same contract, with
+   * `userData` (patterns made at run time, e.g. the Python bindings'). */
+  bool (*match_and_rewrite_with_data)(nc_op *op, nc_rewriter *rw, void *userData);
+  /** Passed to match_and_rewrite_with_data. */
+  void *userData;
 } nc_pattern;
 
 /** Parser and printer handles for custom assembly hooks (see nc/ir/asm.h). */

@@ -83,8 +83,13 @@ typedef struct nc_pipeline_def {
 
 /* --- registry --------------------------------------------------------------------------- */
 
-/** Registers a pass definition (idempotent). */
+/** Registers a pass definition (idempotent). The registry is locked:
+ * registration and lookups may come from several threads. */
 void nc_pass_register(NC_KEEP const nc_pass_def *def);
+/** Registers `def` unless a pass or pipeline with its argument exists (one
+ * atomic step, for passes registered at run time, e.g. from Python); returns
+ * whether it was registered. */
+bool nc_pass_register_unique(NC_KEEP const nc_pass_def *def);
 /** Registers a named pipeline (idempotent). */
 void nc_pipeline_register(NC_KEEP const nc_pipeline_def *def);
 /** Finds a pass / pipeline by argument, or NULL. */
