@@ -37,7 +37,8 @@ static void mark_program(nc_pass *pass, nc_op *program)
     }
     nc_op *last = op;
     size_t n = 1;
-    for (nc_op *x = nc_op_get_next(op); x && tile_send(x, &in) && in.iter == first.iter && in.bytes == first.bytes;
+    for (nc_op *x = nc_op_get_next(op); x && tile_send(x, &in) && in.iter == first.iter && in.bytes == first.bytes &&
+                                                   in.network == first.network;
          x = nc_op_get_next(x))
       last = x, n++;
     for (nc_op *x = op; x != last; x = nc_op_get_next(x))

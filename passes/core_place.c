@@ -13,6 +13,9 @@
  * sit on neighbouring cores: a chain of layers talks over single NoC hops.
  * The statistic noc-hops sums the Manhattan distance of every producer ->
  * consumer tile pair. A network with more tiles than cores is an error.
+ * A conv or matmul that output-channel slices cannot fit (or every one,
+ * with input-channel-split=N) is split by input channels as well, with
+ * partial sums (core_split_channels.c).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -44,12 +47,21 @@ static const nc_pass_option_def options[] = {
   {"multicast", NC_PASS_OPT_BOOL, "false",
    "Cost sends as core-multicast will leave them: an iteration's output once to all the tiles of its consumers, "
    "each input step once to all its tiles"},
+  {"input-channel-split", NC_PASS_OPT_INT, "0",
+   "Split every conv (group 1) and matmul layer into this many input-channel slices whose int32 partial sums the "
+   "slice at channel 0 adds (0: only layers that output-channel slices cannot fit in SRAM; -1: none)"},
   {"search-iterations", NC_PASS_OPT_INT, "0",
    "Moves tried by the placement search that lowers traffic x hops (0: keep the serpentine placement)"},
   {"seed", NC_PASS_OPT_INT, "1", "Seed of the placement search (the same seed, the same placement)"},
   {"link-iterations", NC_PASS_OPT_INT, "0",
    "Moves tried after the search to spread the load over the mesh links (sum of squared bytes per link, XY "
    "routes), each kept only if it lowers that sum and keeps traffic x hops within 10% of the search's (0: none)"},
+};
+
+/* Indices of stats[] (nc_pass_stat_add), in its order. */
+enum {
+  ST_TILES, ST_SPLIT_LAYERS, ST_NOC_HOPS, ST_MAX_TILE_WORK, ST_IMBALANCE, ST_TRAFFIC_INITIAL, ST_TRAFFIC,
+  ST_ROW_SPLIT_LAYERS, ST_LINK_LOAD_INITIAL, ST_LINK_LOAD, ST_PARTIAL_SUMS
 };
 
 static const nc_pass_stat_def stats[] = {
@@ -63,6 +75,7 @@ static const nc_pass_stat_def stats[] = {
   {"num-row-split-layers", "Number of layers split into bands of output rows"},
   {"max-link-load-initial", "Bytes per frame on the busiest mesh link (XY routes) before link-iterations"},
   {"max-link-load", "Bytes per frame on the busiest mesh link (XY routes), final placement"},
+  {"with-partial-sums", "Number of layers split by input channels, whose partial sums a reducer tile adds"},
 };
 
 static int64_t sum_bytes(const nc_core_buffer_spec *s, size_t n, bool inputs_only)
@@ -177,7 +190,40 @@ static size_t tiles_of(nc_op *chip, const char *node)
 }
 
 static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores, int64_t lookahead, const int64_t *min_k,
-                              isl_ctx *ictx, bool multicast);
+                              isl_ctx *ictx, bool multicast, const int64_t *kin);
+
+/* A layer split into kin input slices reads operand 0 by channel slices:
+ * its producer, if whole and splittable by output channels over the same
+ * channels, is split into the same kin slices (while the grid has cores),
+ * so that each producer tile sends only to the consumer tiles whose slice
+ * it holds: that saves (kin - 1) x its output and costs up to (kin - 1) x
+ * its inputs (each producer tile receives them), so only producers whose
+ * output is larger than their inputs are split. Returns the cores then used. */
+static bool output_outweighs_inputs(nc_op *node)
+{
+  int64_t in = 0;
+  for (size_t i = 0, n = nc_op_get_num_operands(node); i < n; i++)
+    in += nc_type_get_num_elements(nc_value_get_type(nc_op_get_operand(node, i)));
+  return nc_type_get_num_elements(nc_value_get_type(nc_op_get_result(node, 0))) > in;
+}
+
+static int64_t align_producers(nc_op *fn, nc_op **orig, size_t n, int64_t *ks, const int64_t *kin, int64_t used,
+                               int64_t cores)
+{
+  for (size_t c = 0; c < n; c++) {
+    nc_op *node = kin[c] > 1 ? nc_core_find_node(fn, nc_core_tile_get_node(orig[c])) : NULL;
+    nc_op *producer = node ? nc_dataflow_node_get_producer(node, 0) : NULL;
+    for (size_t p = 0; producer && p < n; p++)
+      if (!strcmp(nc_core_tile_get_node(orig[p]), nc_dataflow_node_get_name(producer)) && ks[p] == 1 && kin[p] <= 1 &&
+          splittable(producer) && output_outweighs_inputs(producer) &&
+          nc_core_node_get_out_channels(producer) == nc_core_node_get_in_channels(node, NULL) &&
+          nc_core_node_get_in_channels(node, NULL) >= kin[c] && used + kin[c] - 1 <= cores) {
+        ks[p] = kin[c];
+        used += kin[c] - 1;
+      }
+  }
+  return used;
+}
 
 static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx, bool balance, int64_t cores)
 {
@@ -190,8 +236,10 @@ static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx, bo
   for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
     orig[idx++] = t;
   int64_t *ks = calloc(n_orig ? n_orig : 1, sizeof *ks), used = 0; /* slices per tile; 0: split already */
+  int64_t *kin = calloc(n_orig ? n_orig : 1, sizeof *kin); /* input-channel slices per tile (0, 1: none) */
+  int64_t forced_in = nc_pass_get_option_int(pass, "input-channel-split");
   bool ok = false;
-  if (!ks) {
+  if (!ks || !kin) {
     nc_op_emit_error(chip, "core-place: out of memory");
     goto done;
   }
@@ -215,30 +263,45 @@ static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx, bo
     }
     if (!choose_split(node, whole, fixed, sram, max_tiles, ictx, &ks[idx]))
       goto done;
-    used += ks[idx] - 1;
+    int64_t slice = whole;
+    if (whole > sram && forced_in == 0 && nc_core_node_get_in_channels(node, NULL) > 1 && !slice_bytes(node,
+        (nc_core_node_get_out_channels(node) + ks[idx] - 1) / (ks[idx] ? ks[idx] : 1), ictx, &slice))
+      goto done;
+    if ((forced_in > 1 || (forced_in == 0 && slice > sram)) &&
+        !core_choose_input_split(node, sram, forced_in, max_tiles, ictx, &ks[idx], &kin[idx]))
+      goto done;
+    used += ks[idx] * (kin[idx] > 1 ? kin[idx] : 1) - 1;
   }
   /* 2. balancing: the slices balance_cores chose, starting from the ones
    * SRAM needs, and only while the grid has cores left */
   if (balance && !(extra = balance_cores(chip, fn, cores, nc_pass_get_option_int(pass, "balance-lookahead"), ks, ictx,
-                                         nc_pass_get_option_bool(pass, "multicast")))) {
+                                         nc_pass_get_option_bool(pass, "multicast"), kin))) {
     nc_op_emit_error(chip, "core-place: out of memory");
     goto done;
   }
   for (idx = 0; extra && idx < n_orig; idx++)
-    if (ks[idx] && extra[idx] > ks[idx] && used < cores) {
+    if (ks[idx] && kin[idx] <= 1 && extra[idx] > ks[idx] && used < cores) {
       int64_t more = extra[idx] - ks[idx] < cores - used ? extra[idx] - ks[idx] : cores - used;
       ks[idx] += more, used += more;
     }
+  used = align_producers(fn, orig, n_orig, ks, kin, used, cores);
   for (idx = 0; idx < n_orig; idx++) /* 3. split */
-    if (ks[idx] > 1) {
+    if (kin[idx] > 1) { /* by input channels (and output channels) */
+      if (!core_split_input_channels(orig[idx], nc_core_find_node(fn, nc_core_tile_get_node(orig[idx])), ks[idx],
+                                     kin[idx], ictx))
+        goto done;
+      nc_pass_stat_add(pass, ST_SPLIT_LAYERS, 1);
+      nc_pass_stat_add(pass, ST_PARTIAL_SUMS, 1);
+    } else if (ks[idx] > 1) {
       if (!split_tile(orig[idx], nc_core_find_node(fn, nc_core_tile_get_node(orig[idx])), ks[idx], ictx))
         goto done;
-      nc_pass_stat_add(pass, 1, 1);
+      nc_pass_stat_add(pass, ST_SPLIT_LAYERS, 1);
     }
   ok = true;
 done:
   free(extra);
   free(ks);
+  free(kin);
   free(orig);
   return ok;
 }
@@ -312,7 +375,7 @@ static double slowest(const stage *st, const int64_t *consumers, size_t n, doubl
  * the slowest stage got faster. The rounds start from min_k, the slices
  * SRAM needs (0: a node split already, which stays as it is). */
 static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores, int64_t lookahead, const int64_t *min_k,
-                              isl_ctx *ictx, bool multicast)
+                              isl_ctx *ictx, bool multicast, const int64_t *kin)
 {
   size_t n = nc_core_chip_get_num_tiles(chip);
   nc_chip_desc d;
@@ -348,6 +411,8 @@ static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores, int64_t loo
         st[i].host_steps = core_input_steps(node, o, ictx);
       }
     st[i].k = min_k[i] > 1 ? min_k[i] : 1; /* the slices SRAM needs (0: split already, fixed) */
+    if (kin[i] > 1) /* split by input channels too: its tiles are fixed */
+      st[i].k *= kin[i], fixed = true;
     st[i].limit = fixed || !splittable(node) ? st[i].k : nc_core_node_get_out_channels(node);
     st[i].limit = st[i].limit < st[i].k ? st[i].k : st[i].limit;
   }
@@ -402,11 +467,14 @@ static void work_stats(nc_pass *pass, nc_op *chip, nc_op *fn)
     int64_t rows = node ? nc_core_node_get_out_rows(node) : 0;
     if (nc_core_tile_get_out_rows(t, &lo, &hi) && rows > 0)
       w = w / rows * (hi - lo);
+    int64_t cin = node ? nc_core_node_get_in_channels(node, NULL) : 0;
+    if (nc_core_tile_get_in_channels(t, &lo, &hi) && cin > 0)
+      w = w / cin * (hi - lo);
     most = w > most ? w : most;
     sum += w;
   }
-  nc_pass_stat_add(pass, 3, (uint64_t)most);
-  nc_pass_stat_add(pass, 4, sum > 0 ? (uint64_t)((double)most * n / (double)sum * 100.0 - 100.0 + 0.5) : 0);
+  nc_pass_stat_add(pass, ST_MAX_TILE_WORK, (uint64_t)most);
+  nc_pass_stat_add(pass, ST_IMBALANCE, sum > 0 ? (uint64_t)((double)most * n / (double)sum * 100.0 - 100.0 + 0.5) : 0);
 }
 
 static int64_t manhattan(nc_op *a, nc_op *b)
@@ -553,7 +621,7 @@ static int64_t refine_link_load(nc_pass *pass, const edge *e, size_t n_e, const 
   sort_edges_base = e;
   qsort(order, n_e, sizeof *order, cmp_edge_from);
   double sq = link_loads(e, order, n_e, cell, cells, cols, multicast, load, stamp, &max);
-  nc_pass_stat_add(pass, 7, (uint64_t)max);
+  nc_pass_stat_add(pass, ST_LINK_LOAD_INITIAL, (uint64_t)max);
   int64_t limit = cost + cost / 10;
   for (int64_t c = 0; c < cells; c++)
     owner[c] = -1;
@@ -580,9 +648,36 @@ static int64_t refine_link_load(nc_pass *pass, const edge *e, size_t n_e, const 
     }
   }
   link_loads(e, order, n_e, cell, cells, cols, multicast, load, stamp, &max);
-  nc_pass_stat_add(pass, 8, (uint64_t)max);
+  nc_pass_stat_add(pass, ST_LINK_LOAD, (uint64_t)max);
   free(load), free(owner), free(stamp), free(order);
   return cost;
+}
+
+/* The int32 partial sums each partial-sum tile sends its reducer per frame
+ * (4 bytes per element of its output slice), appended to e. */
+static size_t add_partial_sum_edges(nc_op **tiles, size_t n, nc_op *fn, edge **e, size_t n_e, size_t *cap)
+{
+  for (size_t c = 0; c < n; c++) {
+    if (nc_core_tile_is_reducer(tiles[c]))
+      continue;
+    nc_op *node = nc_core_find_node(fn, nc_core_tile_get_node(tiles[c]));
+    int64_t a0 = 0, a1 = 0, lo, hi, ch = node ? nc_core_node_get_out_channels(node) : 0;
+    bool sliced = nc_core_tile_get_out_channels(tiles[c], &a0, &a1);
+    int64_t bytes = node ? 4 * out_elements(node) : 4;
+    if (sliced && ch > 0)
+      bytes = bytes / ch * (a1 - a0);
+    for (size_t r = 0; r < n; r++) {
+      int64_t b0 = 0, b1 = 0;
+      nc_core_tile_get_out_channels(tiles[r], &b0, &b1);
+      if (r == c || strcmp(nc_core_tile_get_node(tiles[r]), nc_core_tile_get_node(tiles[c])) || b0 != a0 ||
+          b1 != a1 || !nc_core_tile_get_in_channels(tiles[r], &lo, &hi) || lo != 0)
+        continue;
+      if (n_e == *cap)
+        *e = realloc(*e, (*cap *= 2) * sizeof **e);
+      (*e)[n_e++] = (edge){c, r, bytes > 0 ? bytes : 1};
+    }
+  }
+  return n_e;
 }
 
 /* Simulated annealing over tile positions from the serpentine placement:
@@ -611,6 +706,8 @@ static void search_placement(nc_pass *pass, nc_op *chip, nc_op *fn)
       nc_op *producer = o < no ? nc_dataflow_node_get_producer(node, o) : NULL;
       if (o == no && read)
         break;
+      if (o == no && !nc_core_tile_is_reducer(tiles[c]))
+        break;
       if (!producer) { /* a network input, or (o == no) an output: host traffic */
         int64_t bytes = out_elements(node), lo, hi, ch = nc_core_node_get_out_channels(node);
         if (o < no) {
@@ -626,7 +723,8 @@ static void search_placement(nc_pass *pass, nc_op *chip, nc_op *fn)
         continue;
       }
       for (size_t p = 0; p < n && producer; p++) {
-        if (strcmp(nc_core_tile_get_node(tiles[p]), nc_dataflow_node_get_name(producer)))
+        if (strcmp(nc_core_tile_get_node(tiles[p]), nc_dataflow_node_get_name(producer)) ||
+            !nc_core_tile_is_reducer(tiles[p])) /* a partial-sum tile sends to its reducer only (below) */
           continue;
         int64_t bytes = out_elements(producer), lo, hi, ch = nc_core_node_get_out_channels(producer);
         if (ch > 0 && nc_core_tile_get_out_channels(tiles[p], &lo, &hi))
@@ -637,6 +735,7 @@ static void search_placement(nc_pass *pass, nc_op *chip, nc_op *fn)
       }
     }
   }
+  n_e = add_partial_sum_edges(tiles, n, fn, &e, n_e, &cap);
   cell[n] = -1;
   size_t *inc_start = calloc(n + 2, sizeof *inc_start), *inc = malloc((2 * n_e + 1) * sizeof *inc);
   for (size_t k = 0; k < n_e; k++)
@@ -651,7 +750,7 @@ static void search_placement(nc_pass *pass, nc_op *chip, nc_op *fn)
   int64_t cost = 0;
   for (size_t k = 0; k < n_e; k++)
     cost += edge_cost(&e[k], cell, cols);
-  nc_pass_stat_add(pass, 5, (uint64_t)cost);
+  nc_pass_stat_add(pass, ST_TRAFFIC_INITIAL, (uint64_t)cost);
   for (int64_t c = 0; c < rows * cols; c++)
     owner[c] = -1;
   for (size_t k = 0; k < n; k++)
@@ -680,7 +779,7 @@ static void search_placement(nc_pass *pass, nc_op *chip, nc_op *fn)
     best_cost = refine_link_load(pass, e, n_e, inc, inc_start, best, n, rows, cols, best_cost, &state);
   for (size_t k = 0; k < n; k++)
     nc_core_tile_set_position(tiles[k], best[k] % cols, best[k] / cols);
-  nc_pass_stat_add(pass, 6, (uint64_t)best_cost);
+  nc_pass_stat_add(pass, ST_TRAFFIC, (uint64_t)best_cost);
   free(tiles), free(cell), free(best), free(owner), free(e), free(inc_start), free(inc), free(fill);
 }
 
@@ -703,7 +802,7 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
   free(presplit);
   if (!ok)
     return false;
-  nc_pass_stat_add(pass, 7, (uint64_t)banded);
+  nc_pass_stat_add(pass, ST_ROW_SPLIT_LAYERS, (uint64_t)banded);
   int64_t rows = nc_core_chip_get_rows(chip), cols = nc_core_chip_get_cols(chip);
   int64_t n = (int64_t)nc_core_chip_get_num_tiles(chip);
   if (rows <= 0 || cols <= 0 || n / cols + (n % cols != 0) > rows) { /* n > rows * cols, without overflow */
@@ -721,8 +820,8 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
     nc_core_tile_set_position(t, x, y);
   }
   search_placement(pass, chip, fn);
-  nc_pass_stat_add(pass, 0, (uint64_t)n);
-  nc_pass_stat_add(pass, 2, (uint64_t)noc_hops(chip, fn));
+  nc_pass_stat_add(pass, ST_TILES, (uint64_t)n);
+  nc_pass_stat_add(pass, ST_NOC_HOPS, (uint64_t)noc_hops(chip, fn));
   work_stats(pass, chip, fn);
   return true;
 }
@@ -750,7 +849,7 @@ const nc_pass_def nc_core_place_pass = {
     "tiles in pipeline order along a serpentine path through the grid (row 0 left to right, row 1 right to "
     "left, ...) so that consecutive layers are NoC neighbours. Fails if the network needs more cores than the "
     "grid has. `row-balance` (after `balance`) and `row-split` cut conv, pool and elementwise layers into bands of "
-    "output rows (`out_rows`, passes/core_split_rows.c). `search-iterations` (with `seed`) then runs simulated annealing over the positions, lowering bytes per frame x NoC hops over every tile pair (skip connections and the host included) and keeping the best placement seen (statistics traffic-hops-initial and traffic-hops).",
+    "output rows (`out_rows`, passes/core_split_rows.c). `search-iterations` (with `seed`) then runs simulated annealing over the positions, lowering bytes per frame x NoC hops over every tile pair (skip connections and the host included) and keeping the best placement seen (statistics traffic-hops-initial and traffic-hops). A conv (group 1) or matmul that output-channel slices cannot fit is split by input channels too (core.tile in_channels, partial sums added by the slice at channel 0; `input-channel-split=N` forces N slices, -1 never); a layer split by input channels is never cut into row bands.",
   .anchor = "builtin.module",
   .options = options, .n_options = NC_COUNTOF(options),
   .stats = stats, .n_stats = NC_COUNTOF(stats),

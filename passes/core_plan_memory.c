@@ -64,7 +64,7 @@ static void suggest(FILE *f, nc_op *chip, nc_op *tile, nc_op *node, int64_t need
   const char *name = nc_core_tile_get_node(tile);
   int64_t c = node ? nc_core_node_get_out_channels(node) : 0, lo, hi;
   int64_t mine = nc_core_tile_get_out_channels(tile, &lo, &hi) ? hi - lo : c;
-  char changes[3][256], why[256] = "";
+  char changes[4][256], why[256] = "";
   int n = 0;
   if (inputs >= sram) {
     snprintf(why, sizeof why,
@@ -86,6 +86,10 @@ static void suggest(FILE *f, nc_op *chip, nc_op *tile, nc_op *node, int64_t need
                (long long)(inputs > INT64_MAX - per_channel ? INT64_MAX : inputs + per_channel));
     }
   }
+  int64_t ilo, ihi;
+  if (why[0] && node && nc_core_node_get_in_channels(node, NULL) > 1 && !nc_core_tile_get_in_channels(tile, &ilo, &ihi))
+    snprintf(changes[n++], sizeof changes[0], "split '%s' by input channels (core-place input-channel-split, in "
+             "nc-compile --input-channel-split)", name);
   unsigned bits = node ? nc_type_get_width(nc_type_get_element_type(nc_value_get_type(nc_op_get_result(node, 0))))
                        : 0;
   /* Only suggest what nc can do: graph-quantize has bits=8 alone for now. */

@@ -10,8 +10,11 @@
  *     output (its slice: channels, rows) holds an element consumer tile c
  *     reads: the domain of P's writes restricted to the slice and to the
  *     range of c's reads (isl); a row band (out_rows) of C reads only what
- *     the iterations writing its rows read, its rows plus the halo, and
- *     tiles of one band share the array.
+ *     the iterations writing its rows read, its rows plus the halo, an
+ *     input-channel slice (in_channels) only its channels of operand 0, and
+ *     tiles of one band and slice share the array; a partial-sum tile is
+ *     needed by nobody (it sends int32 sums to its group's reducer, which
+ *     receives them before computing the iteration).
  * The program runs C's iterations in order; before iteration i it receives,
  * for each operand in order, every needed producer iteration up to
  * earliest[k](i) not received yet, from each producer tile in tile order;
@@ -54,8 +57,10 @@ static const nc_pass_stat_def stats[] = {
 typedef struct tile_info {
   nc_op *op;
   int64_t x, y;
-  int64_t *out_bytes; /* per iteration of the node: bytes of its slice */
-  int64_t rlo, rhi;   /* its row band (out_rows), or 0, 0 */
+  int64_t *out_bytes;    /* per iteration of the node: bytes of its slice (int32 partial sums: 4 per element) */
+  int64_t rlo, rhi;      /* its row band (out_rows), or 0, 0 */
+  int64_t in_lo, in_hi;  /* input channels of operand 0 it sums over (in_lo = in_hi: all) */
+  bool partial;          /* sends int32 partial sums to its group's reducer, no activations */
 } tile_info;
 
 /* An operand k of a consumer node: where it comes from and what it needs. */
@@ -63,7 +68,8 @@ typedef struct operand_info {
   int producer;       /* node index, or -1 for the host */
   int64_t *earliest;  /* per consumer iteration: producer iteration, or -1 (free) */
   bool ***needed;     /* [consumer tile][producer tile][producer iteration]; one "tile" for the host;
-                         consumer tiles of the same row band share their arrays */
+                         consumer tiles reading the same elements (same row band and input-channel slice)
+                         share their arrays */
   size_t n_ptiles;
   size_t n_piters;
 } operand_info;
@@ -247,15 +253,25 @@ static bool analyse_operand(sched *s, node_info *c, size_t k)
   isl_set *pairs = isl_map_wrap(earliest);
   bool ok = pairs && isl_set_foreach_point(pairs, walk_pair, &pw) == isl_stat_ok && !pw.failed;
   isl_set_free(pairs);
+  int coord = 0;
+  nc_core_node_get_in_channels(node, &coord);
   o->needed = nc_xcalloc(c->n_tiles + 1, sizeof *o->needed);
   for (size_t ct = 0; ct < c->n_tiles && ok; ct++) {
     tile_info *me = &c->tiles[ct];
-    for (size_t prev = 0; prev < ct && !o->needed[ct]; prev++) /* the same band reads the same elements */
-      if (c->tiles[prev].rlo == me->rlo && c->tiles[prev].rhi == me->rhi)
+    bool sliced = k == 0 && me->in_lo < me->in_hi; /* an input-channel slice reads part of operand 0 */
+    for (size_t prev = 0; prev < ct && !o->needed[ct]; prev++) { /* the same band and slice read the same elements */
+      tile_info *p = &c->tiles[prev];
+      if (p->rlo == me->rlo && p->rhi == me->rhi &&
+          (k != 0 || (p->in_lo == me->in_lo && p->in_hi == me->in_hi)))
         o->needed[ct] = o->needed[prev];
+    }
     if (o->needed[ct])
       continue;
     isl_set *elements = band_reads(node, read, me->rlo, me->rhi, s->ctx);
+    if (sliced && elements) {
+      elements = isl_set_lower_bound_si(elements, isl_dim_set, (unsigned)coord, me->in_lo);
+      elements = isl_set_upper_bound_si(elements, isl_dim_set, (unsigned)coord, me->in_hi - 1);
+    }
     bool **needed = o->needed[ct] = nc_xcalloc(o->n_ptiles, sizeof *needed);
     for (size_t t = 0; t < o->n_ptiles && ok; t++) {
       int64_t lo = 0, hi = 0, rlo = 0, rhi = 0;
@@ -264,6 +280,8 @@ static bool analyse_operand(sched *s, node_info *c, size_t k)
         rlo = s->nodes[o->producer].tiles[t].rlo, rhi = s->nodes[o->producer].tiles[t].rhi;
       }
       needed[t] = nc_xcalloc(o->n_piters + 1, sizeof **needed);
+      if (pnode && s->nodes[o->producer].tiles[t].partial)
+        continue; /* it sends partial sums to its reducer only */
       ok = pwrites && elements && mark_needed(pwrites, lo, hi, rlo, rhi, elements, piters, needed[t]);
     }
     isl_set_free(elements);
@@ -305,6 +323,18 @@ static void emit(emitter *e, nc_core_instr in)
   }
 }
 
+/* The tiles of c's input-channel group of tile ti other than ti itself: the
+ * same out_channels, with in_channels. */
+static bool same_group(node_info *c, size_t a, size_t b)
+{
+  int64_t a0 = 0, a1 = 0, b0 = 0, b1 = 0;
+  tile_info *x = &c->tiles[a], *y = &c->tiles[b];
+  nc_core_tile_get_out_channels(x->op, &a0, &a1);
+  nc_core_tile_get_out_channels(y->op, &b0, &b1);
+  return a != b && x->in_lo < x->in_hi && y->in_lo < y->in_hi && a0 == b0 && a1 == b1 && x->rlo == y->rlo &&
+         x->rhi == y->rhi;
+}
+
 static void schedule_tile(sched *s, node_info *c, size_t ti)
 {
   tile_info *me = &c->tiles[ti];
@@ -325,12 +355,23 @@ static void schedule_tile(sched *s, node_info *c, size_t ti)
     int64_t bytes = me->out_bytes[i];
     if (me->rlo < me->rhi && bytes <= 0)
       continue; /* outside the tile's row band */
+    for (size_t t = 0; !me->partial && bytes > 0 && t < c->n_tiles; t++) /* the group's partial sums */
+      if (same_group(c, ti, t))
+        emit(&e, (nc_core_instr){.kind = NC_CORE_RECV, .x = c->tiles[t].x, .y = c->tiles[t].y, .operand = 0,
+                                 .iter = (int64_t)i, .network = NC_CORE_NET_PARTIAL_SUM});
     emit(&e, (nc_core_instr){.kind = NC_CORE_COMPUTE, .begin = (int64_t)i, .end = (int64_t)i + 1});
     if (bytes <= 0)
       continue;
-    for (size_t ci = 0; ci < s->n; ci++) { /* consumers in pipeline order, each tile once */
+    if (me->partial) { /* to the reducer, on the partial-sum network */
+      for (size_t t = 0; t < c->n_tiles; t++)
+        if (same_group(c, ti, t) && !c->tiles[t].partial)
+          emit(&e, (nc_core_instr){.kind = NC_CORE_SEND, .x = c->tiles[t].x, .y = c->tiles[t].y, .iter = (int64_t)i,
+                                   .bytes = bytes, .network = NC_CORE_NET_PARTIAL_SUM});
+      continue;
+    }
+    for (size_t ci = 0; ci < s->n; ci++) { /* consumers in pipeline order, each tile that needs it once */
       node_info *cons = &s->nodes[ci];
-      for (size_t t = 0; t < cons->n_tiles; t++) { /* each tile whose band (halo included) reads i */
+      for (size_t t = 0; t < cons->n_tiles; t++) { /* each tile whose band (halo included) and slice read i */
         bool needs = false;
         for (size_t k = 0; k < cons->n_ops && !needs; k++)
           needs = cons->ops[k].producer == c - s->nodes && cons->ops[k].needed[t][ti][i];
@@ -376,7 +417,9 @@ static bool collect(sched *s, nc_op *chip, nc_op *fn)
     node_info *ni = &s->nodes[node_index(s, n)];
     ni->tiles = nc_xrealloc(ni->tiles, (ni->n_tiles + 1) * sizeof *ni->tiles);
     tile_info *ti = &ni->tiles[ni->n_tiles++];
-    *ti = (tile_info){t, nc_core_tile_get_x(t), nc_core_tile_get_y(t), NULL, 0, 0};
+    *ti = (tile_info){t, nc_core_tile_get_x(t), nc_core_tile_get_y(t), NULL, 0, 0, 0, 0, false};
+    nc_core_tile_get_in_channels(t, &ti->in_lo, &ti->in_hi);
+    ti->partial = !nc_core_tile_is_reducer(t);
     int64_t lo = 0, hi = 0;
     nc_core_tile_get_out_channels(t, &lo, &hi);
     nc_core_tile_get_out_rows(t, &ti->rlo, &ti->rhi);
@@ -385,6 +428,8 @@ static bool collect(sched *s, nc_op *chip, nc_op *fn)
       return nc_op_emit_error(n, "core-schedule: cannot enumerate the node's writes: they are unbounded or hold more "
                               "than 2^26 points (the most nc enumerates)");
     nc_type *elt = nc_type_get_element_type(nc_value_get_type(nc_op_get_result(n, 0)));
+    if (ti->partial)
+      elt = nc_type_integer(nc_op_get_context(n), 32, NC_SIGNLESS);
     for (size_t k = 0; k < n_iters; k++)
       ti->out_bytes[k] = nc_core_bytes(ti->out_bytes[k], elt);
   }

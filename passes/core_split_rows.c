@@ -9,6 +9,8 @@
  * band reads only its rows plus the window's halo, so a producer sends each
  * row to about one band. Early layers (few channels, many rows: a stem conv
  * at 112x112) are where channel slices stop paying and bands do not.
+ * A layer split by input channels (core_split_channels.c: partial sums) is
+ * never banded: the core dialect does not combine in_channels with out_rows.
  *
  * The balancing runs after the channel split (core_place.c), on the cores
  * it left, with the same kind of cost model: a stage's cycles per frame are
@@ -282,7 +284,8 @@ bool *core_nodes_split_already(nc_op *chip, nc_op *fn)
     int64_t tiles = 0, lo, hi;
     for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
       if (!strcmp(nc_core_tile_get_node(t), nc_dataflow_node_get_name(node)))
-        tiles += 1 + (nc_core_tile_get_out_channels(t, &lo, &hi) || nc_core_tile_get_out_rows(t, &lo, &hi));
+        tiles += 1 + (nc_core_tile_get_out_channels(t, &lo, &hi) || nc_core_tile_get_out_rows(t, &lo, &hi) ||
+                      nc_core_tile_get_in_channels(t, &lo, &hi));
     split[i] = tiles > 1;
   }
   return split;
@@ -311,7 +314,13 @@ bool core_split_rows(nc_op *chip, nc_op *fn, isl_ctx *ictx, const bool *presplit
       s->work = s->work * (double)nc_chip_desc_macs_per_cycle(&d, 8) / (double)nc_chip_desc_macs_per_cycle(&d, w);
     for (nc_use *u = nc_value_get_first_use(nc_op_get_result(node, 0)); u; u = nc_use_get_next(u))
       s->to_host = s->to_host || !nc_dataflow_is_node(nc_use_get_owner(u));
-    if (balance && !presplit[i] && reads_host(node) && core_node_row_splittable(node) &&
+    bool partial = false; /* split by input channels: row bands of partial sums are not supported */
+    for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t)) {
+      int64_t lo, hi;
+      if (!strcmp(nc_core_tile_get_node(t), nc_dataflow_node_get_name(node)))
+        partial = partial || nc_core_tile_get_in_channels(t, &lo, &hi);
+    }
+    if (balance && !presplit[i] && !partial && reads_host(node) && core_node_row_splittable(node) &&
         !join_host_slices(chip, node, ictx)) {
       free(st);
       return false;
@@ -322,7 +331,7 @@ bool core_split_rows(nc_op *chip, nc_op *fn, isl_ctx *ictx, const bool *presplit
         s->k++;
         banded = banded || nc_core_tile_get_out_rows(t, &lo, &hi);
       }
-    if (s->k && !banded && core_node_row_splittable(node))
+    if (s->k && !banded && !partial && core_node_row_splittable(node))
       s->limit = s->rows;
     if (forced > 1)
       s->r = forced < s->limit ? forced : s->limit;

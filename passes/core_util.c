@@ -5,6 +5,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core_util.h"
 #include "nc/dialects/dataflow/dataflow.h"
@@ -95,6 +96,54 @@ bool core_node_buffers(const nc_op *node, int64_t lo, int64_t hi, isl_ctx *ctx, 
     v[k++] = (nc_core_buffer_spec){"acc", NC_CORE_BUFFER_SCRATCH, nc_core_bytes(per_iter, i32)};
   }
   *specs = v;
+  *n = k;
+  return true;
+}
+
+/* A part [lo, hi) of `total` of `bytes`, rounded up. */
+static int64_t part_of(int64_t bytes, int64_t lo, int64_t hi, int64_t total)
+{
+  if (total <= 0 || bytes <= 0)
+    return bytes;
+  return (int64_t)(((__int128)bytes * (hi - lo) + total - 1) / total);
+}
+
+bool core_node_buffers_sliced(const nc_op *node, int64_t lo, int64_t hi, int64_t in_lo, int64_t in_hi, isl_ctx *ctx,
+                              nc_core_buffer_spec **specs, size_t *n, char *err, size_t errlen)
+{
+  if (!core_node_buffers(node, lo, hi, ctx, specs, n, err, errlen))
+    return false;
+  if (in_lo >= in_hi)
+    return true;
+  int64_t cin = nc_core_node_get_in_channels(node, NULL);
+  if (cin <= 0 || in_lo < 0 || in_hi > cin) {
+    snprintf(err, errlen, "node '%s' has no input channels [%lld, %lld) to sum over", nc_dataflow_node_get_name(node),
+             (long long)in_lo, (long long)in_hi);
+    free(*specs);
+    *specs = NULL;
+    return false;
+  }
+  bool reducer = in_lo == 0;
+  nc_core_buffer_spec *v = *specs;
+  int64_t out_elems = 0;
+  size_t k = 0;
+  for (size_t i = 0; i < *n; i++) {
+    nc_core_buffer_spec b = v[i];
+    if (b.kind == NC_CORE_BUFFER_WEIGHTS || !strcmp(b.name, "in0"))
+      b.bytes = part_of(b.bytes, in_lo, in_hi, cin);
+    if (b.kind == NC_CORE_BUFFER_BIAS && !reducer)
+      continue;
+    if (!strcmp(b.name, "acc"))
+      out_elems = b.bytes / 4;
+    v[k++] = b;
+  }
+  for (size_t i = 0; i < k && !reducer; i++) /* partial sums leave as int32 */
+    if (v[i].kind == NC_CORE_BUFFER_OUTPUT && out_elems > 0)
+      v[i].bytes = 4 * out_elems;
+  nc_core_buffer_spec *w = nc_xrealloc(v, (k + 1) * sizeof *w);
+  if (reducer && out_elems > 0)
+    w[k++] = (nc_core_buffer_spec){"psum", NC_CORE_BUFFER_SCRATCH, 4 * out_elems};
+  *specs = w;
   *n = k;
   return true;
 }

@@ -36,4 +36,27 @@ int64_t core_input_steps(NC_KEEP const nc_op *node, size_t i, isl_ctx *ctx);
  * link ceil(message bytes / link width) cycles. */
 double core_message_cycles(double bytes, int64_t steps, double link_bytes_per_cycle);
 
+/** The buffers of a tile of `node` computing output channels [lo, hi)
+ * (lo = hi = 0: all) over input channels [in_lo, in_hi) of operand 0
+ * (in_lo = in_hi = 0: all; nc_core_node_get_in_channels): the weights and
+ * operand 0's line buffer shrink to the slice; a tile that is not its
+ * group's reducer (in_lo > 0) has no bias and sends int32 partial sums (its
+ * `out` holds 4 bytes per element); the reducer gets a scratch `psum` for the
+ * partial sums it adds. As core_node_buffers otherwise. */
+bool core_node_buffers_sliced(NC_KEEP const nc_op *node, int64_t lo, int64_t hi, int64_t in_lo, int64_t in_hi,
+                              isl_ctx *ctx, NC_GIVE nc_core_buffer_spec **specs, size_t *n, char *err, size_t errlen);
+
+/** core-place's input-channel split of `node` (core_split_channels.c): with
+ * `forced` > 0, that many input slices (at most its input channels) and the
+ * fewest output slices that fit `sram`; otherwise the split with the fewest
+ * tiles (at most max_tiles if > 0) whose largest tile fits, if one with input
+ * slices exists. *ks (in: the output slices chosen so far) and *kin are set
+ * only when input slices are chosen (*kin > 1); false after a diagnostic. */
+bool core_choose_input_split(nc_op *node, int64_t sram, int64_t forced, int64_t max_tiles, isl_ctx *ctx, int64_t *ks,
+                             int64_t *kin);
+/** Splits the single, whole tile of `node` into ks output slices times kin
+ * input slices (tiles of one output slice together, the reducer first), in
+ * place, with their buffers. False after a diagnostic. */
+bool core_split_input_channels(nc_op *tile, nc_op *node, int64_t ks, int64_t kin, isl_ctx *ctx);
+
 #endif

@@ -210,6 +210,22 @@ void nc_core_tile_set_out_rows(nc_op *tile, int64_t lo, int64_t hi)
   nc_op_set_attr_str(tile, "out_rows", pair(nc_op_get_context(tile), lo, hi));
 }
 
+bool nc_core_tile_get_in_channels(const nc_op *tile, int64_t *lo, int64_t *hi)
+{
+  return core_pair_attr(tile, "in_channels", lo, hi);
+}
+
+void nc_core_tile_set_in_channels(nc_op *tile, int64_t lo, int64_t hi)
+{
+  nc_op_set_attr_str(tile, "in_channels", pair(nc_op_get_context(tile), lo, hi));
+}
+
+bool nc_core_tile_is_reducer(const nc_op *tile)
+{
+  int64_t lo, hi;
+  return !nc_core_tile_get_in_channels(tile, &lo, &hi) || lo == 0;
+}
+
 nc_op *nc_core_tile_get_program(const nc_op *tile)
 {
   nc_block *b = body(tile);
@@ -343,7 +359,9 @@ bool nc_core_instr_get(const nc_op *op, nc_core_instr *in)
     in->kind = NC_CORE_RECV;
     in->operand = core_int_attr(op, "operand", -1);
     in->iter = core_int_attr(op, "iter", -1);
-    return core_pair_attr(op, "from", &in->x, &in->y) && in->operand >= 0 && in->iter >= 0;
+    in->network = core_int_attr(op, "network", 0);
+    return core_pair_attr(op, "from", &in->x, &in->y) && in->operand >= 0 && in->iter >= 0 &&
+           (in->network == NC_CORE_NET_ACTIVATION || in->network == NC_CORE_NET_PARTIAL_SUM);
   }
   if (nc_op_is(op, "core.compute")) {
     in->kind = NC_CORE_COMPUTE;
@@ -356,7 +374,9 @@ bool nc_core_instr_get(const nc_op *op, nc_core_instr *in)
     in->iter = core_int_attr(op, "iter", -1);
     in->bytes = core_int_attr(op, "bytes", 0);
     in->multicast = nc_op_get_attr_str(op, "multicast") != NULL;
-    return core_pair_attr(op, "to", &in->x, &in->y) && in->iter >= 0 && in->bytes > 0;
+    in->network = core_int_attr(op, "network", 0);
+    return core_pair_attr(op, "to", &in->x, &in->y) && in->iter >= 0 && in->bytes > 0 &&
+           (in->network == NC_CORE_NET_ACTIVATION || in->network == NC_CORE_NET_PARTIAL_SUM);
   }
   if (nc_op_is(op, "core.wait")) {
     in->kind = NC_CORE_WAIT;
@@ -378,6 +398,8 @@ nc_op *nc_core_program_append(nc_op *program, nc_location loc, const nc_core_ins
     a[n++] = named(ctx, "from", pair(ctx, in->x, in->y));
     a[n++] = named(ctx, "operand", i64(ctx, in->operand));
     a[n++] = named(ctx, "iter", i64(ctx, in->iter));
+    if (in->network)
+      a[n++] = named(ctx, "network", i64(ctx, in->network));
     break;
   case NC_CORE_COMPUTE:
     name = "core.compute";
@@ -391,6 +413,8 @@ nc_op *nc_core_program_append(nc_op *program, nc_location loc, const nc_core_ins
     a[n++] = named(ctx, "bytes", i64(ctx, in->bytes));
     if (in->multicast)
       a[n++] = named(ctx, "multicast", nc_attr_unit(ctx));
+    if (in->network)
+      a[n++] = named(ctx, "network", i64(ctx, in->network));
     break;
   case NC_CORE_WAIT:
     a[n++] = named(ctx, "cycles", i64(ctx, in->cycles));

@@ -72,6 +72,9 @@ static bool verify_tile(nc_op *op)
   if (nc_op_get_attr_str(op, "out_rows") && core_pair_attr(op, "out_rows", &lo, &hi) && !(0 <= lo && lo < hi))
     return nc_op_emit_error(op, "out_rows [%lld, %lld) must be a non-empty range of non-negative rows",
                             (long long)lo, (long long)hi);
+  if (nc_op_get_attr_str(op, "in_channels") && core_pair_attr(op, "in_channels", &lo, &hi) && !(0 <= lo && lo < hi))
+    return nc_op_emit_error(op, "in_channels [%lld, %lld) must be a non-empty range of non-negative channels",
+                            (long long)lo, (long long)hi);
   return true;
 }
 
@@ -139,9 +142,19 @@ static bool verify_endpoint(nc_op *op, const char *name)
   return check_position(op, name, x, y);
 }
 
+static bool verify_network(nc_op *op)
+{
+  int64_t net = core_int_attr(op, "network", 0);
+  if (net != 0 && net != 1)
+    return nc_op_emit_error(op, "network %lld must be 0 (activations) or 1 (partial sums)", (long long)net);
+  return true;
+}
+
 static bool verify_recv(nc_op *op)
 {
-  return verify_endpoint(op, "from") && non_negative(op, "operand") && non_negative(op, "iter");
+  if (core_int_attr(op, "network", 0) == 1 && core_int_attr(op, "operand", 0) != 0)
+    return nc_op_emit_error(op, "receives partial sums (network 1), which are for no operand: operand must be 0");
+  return verify_endpoint(op, "from") && non_negative(op, "operand") && non_negative(op, "iter") && verify_network(op);
 }
 
 static bool verify_compute(nc_op *op)
@@ -155,20 +168,21 @@ static bool verify_compute(nc_op *op)
 
 static bool verify_send(nc_op *op)
 {
-  if (!verify_endpoint(op, "to") || !non_negative(op, "iter") || !positive(op, "bytes"))
+  if (!verify_endpoint(op, "to") || !non_negative(op, "iter") || !positive(op, "bytes") || !verify_network(op))
     return false;
   if (!nc_op_get_attr_str(op, "multicast"))
     return true;
-  /* a multicast group: consecutive sends of one iteration and size, to tiles */
+  /* a multicast group: consecutive sends of one iteration, size and network, to tiles */
   nc_op *next = nc_op_get_next(op);
   int64_t x, y;
   if (core_pair_attr(op, "to", &x, &y) && x == NC_CORE_HOST)
     return nc_op_emit_error(op, "is a multicast to the host; only tiles receive multicasts");
   if (!next || !nc_op_is(next, "core.send") || core_int_attr(next, "iter", -1) != core_int_attr(op, "iter", -1) ||
       core_int_attr(next, "bytes", -1) != core_int_attr(op, "bytes", -1) ||
+      core_int_attr(next, "network", 0) != core_int_attr(op, "network", 0) ||
       (core_pair_attr(next, "to", &x, &y) && x == NC_CORE_HOST))
-    return nc_op_emit_error(op, "is `multicast`, so the next op must be a core.send of the same iteration and bytes "
-                            "to a tile");
+    return nc_op_emit_error(op, "is `multicast`, so the next op must be a core.send of the same iteration, bytes "
+                            "and network to a tile");
   return true;
 }
 
@@ -214,6 +228,9 @@ static const nc_attr_def tile_attrs[] = {
   {"out_rows", &ac_pair, true, NULL,
    "`array<i64: lo, hi>`: the output rows [lo, hi) (second coordinate of `Out[c, y, x]`) this tile computes when "
    "the node is split into row bands"},
+  {"in_channels", &ac_pair, true, NULL,
+   "`array<i64: lo, hi>`: the input channels [lo, hi) of operand 0 (a conv's channels, a matmul's K) this tile "
+   "sums over (not combined with `out_rows`); its int32 partial sums go to the group's reducer, the tile whose slice starts at 0"},
 };
 static const nc_region_def tile_regions[] = {{"body", false, true, "core.buffer ops, then one core.program"}};
 static const char *const tile_parents[] = {"core.chip", NULL};
@@ -234,6 +251,9 @@ static const nc_attr_def recv_attrs[] = {
   {"from", &ac_pair, false, NULL, "`array<i64: x, y>`: the sending tile, (-1, -1) for the host"},
   {"operand", &nc_ac_i64, false, NULL, "the node operand (input buffer `in<operand>`) the data is for"},
   {"iter", &nc_ac_i64, false, NULL, "the producer's iteration whose output to wait for"},
+  {"network", &nc_ac_i64, true, NULL,
+   "0 (absent): activations; 1: the int32 partial sums of iteration `iter` from a tile of the same input-channel "
+   "group, added into the accumulator (operand 0)"},
 };
 static const nc_attr_def compute_attrs[] = {
   {"begin", &nc_ac_i64, false, NULL, "first iteration"},
@@ -246,6 +266,8 @@ static const nc_attr_def send_attrs[] = {
   {"multicast", &nc_ac_unit, true, NULL,
    "this send and the next one (a send of the same iteration) leave as one message: the port sends it once and "
    "each link of the union of their routes carries it once (core-multicast)"},
+  {"network", &nc_ac_i64, true, NULL,
+   "0 (absent): activations; 1: the iteration's int32 partial sums (4 bytes per element) to the group's reducer"},
 };
 static const nc_attr_def wait_attrs[] = {{"cycles", &nc_ac_i64, false, NULL, "how long to wait"}};
 
@@ -262,10 +284,12 @@ static const nc_op_def core_ops[] = {
       "within the SRAM, and buffers whose addresses overlap are never live at the same time; every `core.recv` "
       "and `core.send` names a placed tile of the chip (not its own) or the host (-1, -1), and tiles with a "
       "non-empty program are placed. With `function`: it exists, every tile names one of its nodes, the "
-      "slices of a split node's tiles (`out_channels` x `out_rows`) partition its output channels x rows, computes "
-      "stay within the node's "
-      "iterations, and every recv names an operand of the node and comes from a tile of that operand's "
-      "producer (from the host for function arguments).",
+      "slices of a split node's tiles (`out_channels` x `out_rows`) partition its output channels x rows and, "
+      "within each output-channel slice, the `in_channels` of its tiles partition operand 0's input channels (a "
+      "conv with group 1 or a matmul; a node split by `out_rows` has no `in_channels`), computes stay within the "
+      "node's iterations, and every recv names an operand of the node and comes from a tile of that operand's "
+      "producer (from the host for function arguments); partial sums (`network = 1`) go from a tile of an "
+      "input-channel group to its reducer only.",
     .attrs = N(chip_attrs), .regions = N(chip_regions),
     .traits = NC_TRAIT_ISOLATED_FROM_ABOVE | NC_TRAIT_NO_TERMINATOR | NC_TRAIT_SINGLE_BLOCK,
     .verify = verify_chip,
@@ -280,8 +304,15 @@ static const nc_op_def core_ops[] = {
       "One core at grid position (`x`, `y`) computing the `dataflow.node` named `node`, or output channels "
       "[lo, hi) of it when `out_channels = array<i64: lo, hi>`, and/or output rows [lo, hi) of it when "
       "`out_rows = array<i64: lo, hi>` (a layer split over several cores; a row-band tile computes only the "
-      "iterations that write its rows and receives only the producer rows they read, halo rows included). Before "
-      "`core-place`, x = y = -1. The body holds the tile's `core.buffer`s and then its `core.program`; buffer "
+      "iterations that write its rows and receives only the producer rows they read, halo rows included). With "
+      "`in_channels = array<i64: lo, hi>` (a conv with group 1 or a matmul, combinable with `out_channels` but not "
+      "with `out_rows`) the "
+      "tile sums over input channels [lo, hi) of operand 0 only (a conv's channels, a matmul's K), receives only "
+      "them, and holds only their weights: the tiles of one output slice form an input-channel group whose "
+      "reducer (the tile with lo = 0) receives the others' int32 partial sums of each iteration on the "
+      "partial-sum network (`network = 1`), adds them to its own (int32 sums are exact, so the order does not "
+      "matter), then adds the bias and requantizes once and sends the result; the other tiles send partial sums "
+      "only. Before `core-place`, x = y = -1. The body holds the tile's `core.buffer`s and then its `core.program`; buffer "
       "names are unique in the tile.",
     .attrs = N(tile_attrs), .regions = N(tile_regions),
     .traits = NC_TRAIT_NO_TERMINATOR | NC_TRAIT_SINGLE_BLOCK | NC_TRAIT_HAS_PARENT,
@@ -321,7 +352,9 @@ static const nc_op_def core_ops[] = {
     .summary = "Wait for a producer iteration's data",
     .description =
       "Blocks until the output of iteration `iter` of the tile at `from` (the host at (-1, -1)) has arrived in "
-      "input buffer `in<operand>`. Messages are matched by (sender, iteration).",
+      "input buffer `in<operand>`. Messages are matched by (sender, iteration). With `network = 1` it waits for "
+      "the int32 partial sums of iteration `iter` of the node from a tile of the same input-channel group and "
+      "adds them into the accumulator `psum` (the compute of that iteration reads them).",
     .attrs = N(recv_attrs),
     .traits = NC_TRAIT_HAS_PARENT, .parents = instr_parents,
     .verify = verify_recv,
@@ -345,7 +378,8 @@ static const nc_op_def core_ops[] = {
       "Sends the output of iteration `iter` (`bytes` bytes: the elements that iteration writes in the tile's "
       "channel slice) to the tile at `to`, or to the host at (-1, -1). A send does not wait for the receiver "
       "to reach its recv; the NoC holds the message (and, in hardware, back-pressures the sender when the "
-      "receiver's input buffer is full).",
+      "receiver's input buffer is full). With `network = 1` it sends the iteration's int32 partial sums (4 bytes "
+      "per element) on the partial-sum network to the reducer of the tile's input-channel group.",
     .attrs = N(send_attrs),
     .traits = NC_TRAIT_HAS_PARENT, .parents = instr_parents,
     .verify = verify_send,
@@ -383,11 +417,13 @@ const nc_dialect_def nc_core_dialect = {
     "- A message is identified by (sender position, sender iteration); it carries the elements that iteration "
     "writes in the sender's slice (channels, rows) and lands in the receiver's input buffer `in<operand>`.\n"
     "- A tile computing output channels [lo, hi) of a node (`out_channels`) computes the first coordinate of "
-    "the node's `Out` in [lo, hi) and reads all of its inputs.\n"
+    "the node's `Out` in [lo, hi) and reads all of its inputs, or with `in_channels` only channels [lo, hi) of "
+    "operand 0 (a conv's first coordinate, a matmul's last): the int32 partial sums of such tiles travel on the "
+    "partial-sum network (`network = 1`) to their group's reducer, which alone requantizes and sends.\n"
     "- A tile computing output rows [lo, hi) (`out_rows`, the second coordinate of `Out[c, y, x]`) computes only "
     "the iterations that write an element of its slice (channels x rows), receives only the producer iterations "
     "whose elements those iterations read (the band's rows plus the window's halo rows), and its messages carry "
-    "the elements of its slice.\n"
+    "the elements of its slice. Row bands are not split by input channels (no `in_channels` with `out_rows`).\n"
     "- Sizes are bytes; an N-bit element takes N/8 bytes, rounded up per buffer.\n\n"
     "The C API is `nc/dialects/core/core.h` (builders, accessors, instruction decoding, iteration numbering, "
     "the buffers a node needs, lifetimes and first-fit allocation); the chip description attribute is "

@@ -47,6 +47,27 @@ int64_t nc_core_node_get_out_rows(const nc_op *node)
   return n == 3 ? dims[1] : 0;
 }
 
+/* A conv with group 1 sums over its input's channels (coordinate 0 of
+ * [C, H, W]), a matmul over K (the last coordinate of [M, K] or [K]):
+ * those sums split into partial sums over channel slices. */
+int64_t nc_core_node_get_in_channels(const nc_op *node, int *coord)
+{
+  nc_dataflow_layer l;
+  if (coord)
+    *coord = 0;
+  if (!nc_dataflow_node_get_layer(node, &l) || nc_op_get_num_operands(node) < 1 || nc_op_get_num_results(node) != 1 ||
+      !((l.kind == NC_DATAFLOW_LAYER_CONV && l.group == 1) || l.kind == NC_DATAFLOW_LAYER_MATMUL))
+    return 0;
+  int64_t dims[NC_MAX_RANK];
+  int n = nc_dataflow_tensor_coords(nc_value_get_type(nc_op_get_operand(node, 0)), dims);
+  if (n < 1)
+    return 0;
+  int c = l.kind == NC_DATAFLOW_LAYER_CONV ? 0 : n - 1;
+  if (coord)
+    *coord = c;
+  return dims[c];
+}
+
 /* --- sizes ------------------------------------------------------------------------------------------------- */
 
 static unsigned type_bits(const nc_type *t)

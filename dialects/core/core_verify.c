@@ -199,10 +199,13 @@ static int64_t n_iters(fn_view *v, node_info *ni)
   return ni->n_iters;
 }
 
-static int cmp_slice(const void *a, const void *b)
+static int cmp_slice4(const void *a, const void *b)
 {
   const int64_t *x = a, *y = b;
-  return (x[0] > y[0]) - (x[0] < y[0]);
+  for (int i = 0; i < 4; i++)
+    if (x[i] != y[i])
+      return (x[i] > y[i]) - (x[i] < y[i]);
+  return 0;
 }
 
 /* A node with row bands: the tiles' slices (channels x rows, a missing
@@ -243,44 +246,80 @@ static bool check_row_slices(nc_op *chip, node_info *ni, size_t n)
   return ok;
 }
 
-/* The tiles of each node: one whole tile, or slices partitioning its channels
- * (and rows, check_row_slices). */
+/* Whether sorted ranges s[i][k], s[i][k+1] (i < n, step `stride` int64s) partition [0, c); else a diagnostic. */
+static bool check_partition(nc_op *chip, const char *name, const char *what, const int64_t *s, size_t n,
+                            size_t stride, int64_t c)
+{
+  int64_t next = 0;
+  for (size_t i = 0; i < n; i++) {
+    const int64_t *r = s + i * stride;
+    if (r[0] != next)
+      return nc_op_emit_error(chip, "the %s of node '%s''s tiles must partition its %lld %s channels: %s at channel "
+                              "%lld", what, name, (long long)c, what[0] == 'o' ? "output" : "input",
+                              r[0] > next ? "a gap" : "an overlap", (long long)next);
+    next = r[1];
+  }
+  if (next != c)
+    return nc_op_emit_error(chip, "the %s of node '%s''s tiles must partition its %lld %s channels, not [0, %lld)",
+                            what, name, (long long)c, what[0] == 'o' ? "output" : "input", (long long)next);
+  return true;
+}
+
+/* The tiles of each node: one whole tile, or slices whose out_channels
+ * partition its output channels and, within each output slice (an
+ * input-channel group), whose in_channels partition operand 0's input
+ * channels. Row bands (check_row_slices) and input-channel slices are not
+ * combined: a node split by rows has no in_channels. */
 static bool check_slices(nc_op *chip, node_info *ni)
 {
   const char *name = nc_dataflow_node_get_name(ni->node);
-  size_t n = 0, n_split = 0, n_rows = 0;
+  size_t n = 0, n_split = 0, n_in = 0, n_rows = 0;
   for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
     if (!strcmp(nc_core_tile_get_node(t), name)) {
       int64_t lo, hi;
       n++;
       n_split += nc_core_tile_get_out_channels(t, &lo, &hi);
+      n_in += nc_core_tile_get_in_channels(t, &lo, &hi);
       n_rows += nc_core_tile_get_out_rows(t, &lo, &hi);
     }
+  if (n_rows && n_in)
+    return nc_op_emit_error(chip, "node '%s' is split both by output rows (out_rows) and by input channels "
+                                  "(in_channels): input-channel slices of row bands are not supported", name);
   if (n_rows)
     return check_row_slices(chip, ni, n);
-  if (n <= 1 && n_split == 0)
+  if (n <= 1 && n_split == 0 && n_in == 0)
     return true;
-  if (n_split != n)
+  if (n_split != n && (n_in == 0 || n_split != 0))
     return nc_op_emit_error(chip, "node '%s' has %zu tiles, so each must compute a slice of its output channels "
-                                  "(out_channels)", name, n);
-  int64_t c = nc_core_node_get_out_channels(ni->node), (*s)[2] = nc_xcalloc(n, sizeof *s);
+                                  "(out_channels)%s", name, n, n_in ? " or all of them (none has out_channels)" : "");
+  int64_t c = nc_core_node_get_out_channels(ni->node), cin = nc_core_node_get_in_channels(ni->node, NULL);
+  int64_t (*s)[4] = nc_xcalloc(n, sizeof *s);
   size_t i = 0;
   for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
-    if (!strcmp(nc_core_tile_get_node(t), name))
-      nc_core_tile_get_out_channels(t, &s[i][0], &s[i][1]), i++;
-  qsort(s, n, sizeof *s, cmp_slice);
-  int64_t next = 0;
-  bool ok = true;
-  for (i = 0; i < n && ok; i++) {
-    if (s[i][0] != next)
-      ok = nc_op_emit_error(chip, "the out_channels of node '%s''s tiles must partition its %lld output channels: "
-                                  "%s at channel %lld",
-                            name, (long long)c, s[i][0] > next ? "a gap" : "an overlap", (long long)next);
-    next = s[i][1];
+    if (!strcmp(nc_core_tile_get_node(t), name)) {
+      if (!nc_core_tile_get_out_channels(t, &s[i][0], &s[i][1]))
+        s[i][0] = 0, s[i][1] = c;
+      if (!nc_core_tile_get_in_channels(t, &s[i][2], &s[i][3]))
+        s[i][2] = 0, s[i][3] = cin;
+      i++;
+    }
+  qsort(s, n, sizeof *s, cmp_slice4);
+  /* the output slices (one per group) partition the output channels */
+  int64_t(*outs)[4] = nc_xcalloc(n, sizeof *outs);
+  size_t n_groups = 0;
+  for (i = 0; i < n; i++)
+    if (!n_groups || s[i][0] != outs[n_groups - 1][0] || s[i][1] != outs[n_groups - 1][1])
+      memcpy(outs[n_groups++], s[i], sizeof *outs);
+  bool ok = check_partition(chip, name, "out_channels", &outs[0][0], n_groups, 4, c);
+  for (size_t g = 0, first = 0; ok && g < n_groups; g++) { /* each group's input slices partition the inputs */
+    size_t m = 0;
+    while (first + m < n && s[first + m][0] == outs[g][0] && s[first + m][1] == outs[g][1])
+      m++;
+    if (m > 1 || n_in)
+      ok = check_partition(chip, name, "in_channels", &s[first][2], m, 4, cin);
+    first += m;
   }
-  if (ok && next != c)
-    ok = nc_op_emit_error(chip, "the out_channels of node '%s''s tiles must partition its %lld output channels, "
-                                "not [0, %lld)", name, (long long)c, (long long)next);
+  free(outs);
   free(s);
   return ok;
 }
@@ -303,6 +342,26 @@ static bool result_leaves_nodes(nc_op *node)
   return false;
 }
 
+/* A partial-sum recv or send: between two tiles of one input-channel group
+ * (same node and out_channels, both with in_channels), from a tile to the
+ * group's reducer. */
+static bool check_partial_sum(nc_op *tile, nc_op *op, const nc_core_instr *in, nc_op *peer)
+{
+  int64_t a0 = 0, a1 = 0, b0 = 0, b1 = 0, lo, hi;
+  bool recv = in->kind == NC_CORE_RECV;
+  if (!peer || strcmp(nc_core_tile_get_node(peer), nc_core_tile_get_node(tile)) ||
+      !nc_core_tile_get_in_channels(tile, &lo, &hi) || !nc_core_tile_get_in_channels(peer, &lo, &hi) ||
+      nc_core_tile_get_out_channels(tile, &a0, &a1) != nc_core_tile_get_out_channels(peer, &b0, &b1) || a0 != b0 ||
+      a1 != b1)
+    return nc_op_emit_error(op, "%s partial sums (network 1) %s a tile outside its input-channel group (a tile of "
+                            "node '%s' with in_channels and the same out_channels)", recv ? "receives" : "sends",
+                            recv ? "from" : "to", nc_core_tile_get_node(tile));
+  if (!nc_core_tile_is_reducer(recv ? tile : peer))
+    return nc_op_emit_error(op, "%s partial sums (network 1) %s a tile that is not the group's reducer (the slice "
+                            "at input channel 0)", recv ? "receives" : "sends", recv ? "on" : "to");
+  return true;
+}
+
 static bool check_tile_program(fn_view *v, const grid *g, nc_op *tile, node_info *ni)
 {
   nc_op *node = ni->node;
@@ -322,6 +381,9 @@ static bool check_tile_program(fn_view *v, const grid *g, nc_op *tile, node_info
       if (total >= 0 && in.end > total)
         return nc_op_emit_error(op, "computes iterations [%lld, %lld) but node '%s' has %lld", (long long)in.begin,
                                 (long long)in.end, name, (long long)total);
+    } else if (in.network == NC_CORE_NET_PARTIAL_SUM) {
+      if (!check_partial_sum(tile, op, &in, peer))
+        return false;
     } else if (in.kind == NC_CORE_RECV) {
       if (in.operand >= (int64_t)n_ops)
         return nc_op_emit_error(op, "receives operand %lld but node '%s' has %zu operand%s", (long long)in.operand,
@@ -392,6 +454,12 @@ bool core_verify_chip_symbols(nc_op *chip, nc_symbol_table_collection *tables)
                                        (long long)lo, (long long)hi, nc_core_tile_get_node(t), (long long)rows)
                     : nc_op_emit_error(t, "splits node '%s' by output rows, but its output has no rows",
                                        nc_core_tile_get_node(t));
+    int64_t cin = nc_core_node_get_in_channels(ni->node, NULL);
+    if (ok && nc_core_tile_get_in_channels(t, &lo, &hi) && hi > cin)
+      ok = cin > 0 ? nc_op_emit_error(t, "sums over input channels [%lld, %lld) of node '%s', which has %lld",
+                                      (long long)lo, (long long)hi, nc_core_tile_get_node(t), (long long)cin)
+                   : nc_op_emit_error(t, "splits node '%s' by input channels, but only a conv with group 1 or a "
+                                      "matmul sums over them", nc_core_tile_get_node(t));
     ok = ok && check_accumulator(t, ni->node) && check_tile_program(&v, &g, t, ni);
   }
   for (size_t i = 0; i < v.n && ok; i++)

@@ -432,9 +432,16 @@ static bool put_tile(printer *p, nc_op *tile, nc_bytes *b)
                               (long long)NP_MAX_ACTIVATIONS);
   }
   np_layer l;
+  np_in_slice in_slice;
+  if (!np_tile_in_slice(tile, node, &in_slice))
+    return false;
   if (!np_layer_read(node, &l)) {
     np_layer_clear(&l);
     return false;
+  }
+  if (in_slice.flags) { /* the slice's MACs; a reducer adds the partial sums too */
+    l.macs_per_element = l.macs_per_element / in_slice.cin * (in_slice.hi - in_slice.lo);
+    l.vops_per_element += in_slice.n_partials;
   }
   nc_type *out = nc_value_get_type(nc_op_get_result(node, 0));
   int64_t lo = 0, hi = nc_type_get_rank(out) >= 2 ? nc_type_get_shape(out)[1] : 1, slo, shi;
@@ -448,9 +455,10 @@ static bool put_tile(printer *p, nc_op *tile, nc_bytes *b)
   nc_bytes_put_i32(b, (int32_t)x);
   nc_bytes_put_i32(b, (int32_t)y);
   nc_bytes_put_u32(b, l.kind);
-  nc_bytes_put_u32(b, l.flags | (uint32_t)l.bits << NP_WIDTH_SHIFT);
+  nc_bytes_put_u32(b, l.flags | in_slice.flags | (uint32_t)l.bits << NP_WIDTH_SHIFT);
   nc_bytes_put_str(b, name, 32);
-  nc_bytes_put_i32(b, (int32_t)index_of(p->io.out_values, p->io.n_outputs, nc_op_get_result(node, 0)));
+  nc_bytes_put_i32(b, in_slice.flags & NP_FLAG_PARTIAL
+                        ? -1 : (int32_t)index_of(p->io.out_values, p->io.n_outputs, nc_op_get_result(node, 0)));
   nc_bytes_put_u32(b, (uint32_t)n_ops);
   for (size_t k = 0; k < n_ops; k++) {
     nc_value *v = nc_op_get_operand(node, k);
@@ -466,7 +474,10 @@ static bool put_tile(printer *p, nc_op *tile, nc_bytes *b)
   put_shape(b, out);
   nc_bytes_put_i64(b, lo);
   nc_bytes_put_i64(b, hi);
-  np_layer_write(b, &l, lo, hi);
+  if (in_slice.flags)
+    np_layer_write_sliced(b, &l, lo, hi, &in_slice);
+  else
+    np_layer_write(b, &l, lo, hi);
   /* buffers with their lifetimes */
   size_t nb = nc_core_tile_get_num_buffers(tile);
   nc_core_lifetime *life = nc_xcalloc(nb + 1, sizeof *life);
@@ -521,10 +532,13 @@ static bool put_tile(printer *p, nc_op *tile, nc_bytes *b)
       return nc_op_emit_error(op, "waits %lld cycles; the northpole binary holds 0 to 2^40",
                               (long long)in.cycles);
     nc_bytes_put_u32(b, codes[in.kind]);
-    nc_bytes_put_u32(b, in.kind == NC_CORE_SEND && in.multicast ? NP_SEND_MULTICAST : 0);
+    /* the network (1: partial sums) and, on a send, NP_SEND_MULTICAST */
+    nc_bytes_put_u32(b, (uint32_t)in.network | (in.kind == NC_CORE_SEND && in.multicast ? NP_SEND_MULTICAST : 0));
     for (int k = 0; k < 4; k++)
       nc_bytes_put_i64(b, f[k]);
   }
+  if (in_slice.flags)
+    np_put_in_slice(b, &in_slice);
   return true;
 }
 

@@ -31,4 +31,19 @@ void np_layer_clear(np_layer *l);
  * (np_format.h) for output channels [lo, hi). */
 void np_layer_write(nc_bytes *b, const np_layer *l, int64_t lo, int64_t hi);
 
+/** A tile's input-channel slice (core.tile in_channels; printer_psum.c). */
+typedef struct np_in_slice {
+  int64_t lo, hi, cin;  /* lo = hi = 0: all input channels */
+  uint32_t flags;       /* NP_FLAG_PARTIAL, NP_FLAG_REDUCE or 0 */
+  uint32_t n_partials;  /* a reducer: the other tiles of its group */
+} np_in_slice;
+
+/** Reads the tile's in_channels and its role in its group; false after a diagnostic. */
+bool np_tile_in_slice(nc_op *tile, nc_op *node, np_in_slice *s);
+/** np_layer_write for a tile summing over input channels s (flags != 0):
+ * the weights of the slice, no bias or requantization on a partial-sum tile. */
+void np_layer_write_sliced(nc_bytes *b, const np_layer *l, int64_t lo, int64_t hi, const np_in_slice *s);
+/** The tile record's trailer for an input-channel slice (np_format.h). */
+void np_put_in_slice(nc_bytes *b, const np_in_slice *s);
+
 #endif

@@ -60,6 +60,41 @@ static int8_t requantize(const np_tile *t, int64_t ch, int64_t acc64)
   return (int8_t)(r < t->out_min ? t->out_min : r > t->out_max ? t->out_max : r);
 }
 
+/* Whether the tile sums over a slice of its input channels (np_format.h). */
+static bool sliced(const np_tile *t) { return t->flags & (NP_FLAG_PARTIAL | NP_FLAG_REDUCE); }
+
+/* The end of a conv or matmul element: a partial-sum tile keeps its int32
+ * sum to send; a reducer adds the partial sums it received (int32,
+ * wrapping, so their order does not matter), then requantizes once. */
+static int8_t finish(np_tile *t, int64_t e, int64_t ch, int64_t acc)
+{
+  if (t->flags & NP_FLAG_PARTIAL) {
+    t->psum[e] = (int32_t)(uint32_t)acc;
+    return 0;
+  }
+  if (t->flags & NP_FLAG_REDUCE) {
+    acc = (int32_t)((uint32_t)acc + (uint32_t)t->psum[e]);
+    t->psum[e] = 0;
+    t->psum_count[e] = 0;
+  }
+  return requantize(t, ch, acc);
+}
+
+/* A reducer's compute needs all of its elements' partial sums. */
+static bool partial_sums_arrived(const np_tile *t, const np_iter *it, uint32_t *operand, int64_t *missing)
+{
+  if (!(t->flags & NP_FLAG_REDUCE))
+    return true;
+  NP_FOREACH_ELEMENT(it, e, {
+    if (t->psum_count[e] != t->n_partials) {
+      *operand = NP_PSUM_OPERAND;
+      *missing = e;
+      return false;
+    }
+  })
+  return true;
+}
+
 /* The 2-D window geometry of conv and pooling: output (oy, ox) reads input
  * rows oy*stride - pad_top + ky*dilation, likewise columns. */
 typedef struct window {
@@ -87,6 +122,8 @@ static bool conv_element(np_tile *t, const window *g, int64_t e, uint32_t *opera
   int64_t m = t->out.dims[1], c = t->in[0].dims[1];
   int64_t ox = e % g->ow, oy = e / g->ow % g->oh, k = e / (g->ow * g->oh) % m;
   int64_t cg = c / t->group, mg = m / t->group, c0 = k / mg * cg, kl = k - t->ch_lo;
+  if (sliced(t)) /* group 1: channels [in_lo, in_hi) */
+    c0 = t->in_lo, cg = t->in_hi - t->in_lo;
   const int8_t *x = t->in_data[0], *w = t->weights + kl * cg * g->kh * g->kw;
   int64_t acc = 0;
   for (int64_t ci = 0; ci < cg; ci++)
@@ -103,7 +140,7 @@ static bool conv_element(np_tile *t, const window *g, int64_t e, uint32_t *opera
         acc += (int64_t)x[idx] * w[(ci * g->kh + ky) * g->kw + kx];
       }
     }
-  t->out_data[e] = requantize(t, kl, acc);
+  t->out_data[e] = finish(t, e, kl, acc);
   return true;
 }
 
@@ -180,13 +217,13 @@ static bool matmul_element(np_tile *t, int64_t e, uint32_t *operand, int64_t *mi
 {
   int64_t n = t->out.dims[t->out.rank - 1], k = t->in[0].dims[t->in[0].rank - 1];
   int64_t col = e % n, row = e / n, slice = t->ch_hi - t->ch_lo, cl = col - t->ch_lo;
-  int64_t acc = 0;
-  for (int64_t i = 0; i < k; i++) {
+  int64_t acc = 0, i0 = sliced(t) ? t->in_lo : 0, i1 = sliced(t) ? t->in_hi : k;
+  for (int64_t i = i0; i < i1; i++) {
     int64_t idx = row * k + i;
     NEED(0, idx);
-    acc += (int64_t)t->in_data[0][idx] * t->weights[i * slice + cl];
+    acc += (int64_t)t->in_data[0][idx] * t->weights[(i - i0) * slice + cl];
   }
-  t->out_data[e] = requantize(t, cl, acc);
+  t->out_data[e] = finish(t, e, cl, acc);
   return true;
 }
 
@@ -405,9 +442,11 @@ static int8_t *np_scratch_i8(np_tile *t, size_t n)
 
 static bool conv_fast(np_tile *t, const window *g, const np_iter *it)
 {
-  int64_t m = t->out.dims[1], c = t->in[0].dims[1];
+  int64_t m = t->out.dims[1], c = t->in[0].dims[1], c0 = 0;
   if (t->group != 1 || it->n_blocks == 0)
     return false;
+  if (sliced(t)) /* channels [in_lo, in_hi) */
+    c0 = t->in_lo, c = t->in_hi - t->in_lo;
   int64_t kk = c * g->kh * g->kw, hw = g->oh * g->ow;
   if (kk <= 0 || hw <= 0 || kk > INT32_MAX / (128 * 128))
     return false;
@@ -430,7 +469,7 @@ static bool conv_fast(np_tile *t, const window *g, const np_iter *it)
   int64_t rows = oy1 - oy0 + 1, cols = ox1 - ox0 + 1;
   if (rows * cols * kk > ((int64_t)1 << 26)) /* the im2col scratch stays under 64 MB */
     return false;
-  if (!box_valid(t, 0, c, oy0 * g->sh - g->pt, oy1 * g->sh - g->pt + (g->kh - 1) * g->dh, ox0 * g->sw - g->pl,
+  if (!box_valid(t, c0, c0 + c, oy0 * g->sh - g->pt, oy1 * g->sh - g->pt + (g->kh - 1) * g->dh, ox0 * g->sw - g->pl,
                  ox1 * g->sw - g->pl + (g->kw - 1) * g->dw, g->h, g->w))
     return false;
   /* im2col of the covered pixels: [rows * cols][kk], padding 0 */
@@ -447,7 +486,7 @@ static bool conv_fast(np_tile *t, const window *g, const np_iter *it)
           int64_t iy = oy * g->sh - g->pt + ky * g->dh;
           for (int64_t kx = 0; kx < g->kw; kx++) {
             int64_t ix = ox * g->sw - g->pl + kx * g->dw;
-            *p++ = iy < 0 || iy >= g->h || ix < 0 || ix >= g->w ? 0 : x[(ci * g->h + iy) * g->w + ix];
+            *p++ = iy < 0 || iy >= g->h || ix < 0 || ix >= g->w ? 0 : x[((c0 + ci) * g->h + iy) * g->w + ix];
           }
         }
     }
@@ -461,7 +500,7 @@ static bool conv_fast(np_tile *t, const window *g, const np_iter *it)
       int64_t ox = e0 % g->ow, oy = e0 / g->ow % g->oh, kl = e0 / hw % m - t->ch_lo;
       for (int64_t e = e0; e < e1; e++) {
         int32_t acc = dot_i8(col + ((oy - oy0) * cols + ox - ox0) * kk, t->weights + kl * kk, kk);
-        t->out_data[e] = requantize(t, kl, acc);
+        t->out_data[e] = finish(t, e, kl, acc);
         if (++ox == g->ow) {
           ox = 0;
           if (++oy == g->oh)
@@ -477,25 +516,25 @@ static bool conv_fast(np_tile *t, const window *g, const np_iter *it)
 static bool matmul_fast(np_tile *t, const np_iter *it)
 {
   int64_t n = t->out.dims[t->out.rank - 1], k = t->in[0].dims[t->in[0].rank - 1];
-  int64_t slice = t->ch_hi - t->ch_lo;
+  int64_t slice = t->ch_hi - t->ch_lo, i0 = sliced(t) ? t->in_lo : 0, i1 = sliced(t) ? t->in_hi : k;
   if (it->n_blocks == 0 || k > INT32_MAX / (128 * 128) || slice < 1)
     return false;
   /* one output row per iteration */
   const np_block *b0 = &it->blocks[0], *bl = &it->blocks[it->n_blocks - 1];
   int64_t first = b0->start, last = bl->start + (bl->count - 1) * bl->stride + bl->len - 1, row = first / n;
-  if (last / n != row || memchr(t->valid[0] + row * k, 0, (size_t)k))
+  if (last / n != row || memchr(t->valid[0] + row * k + i0, 0, (size_t)(i1 - i0)))
     return false;
   int32_t *acc = (int32_t *)(void *)np_scratch_i8(t, (size_t)slice * sizeof(int32_t));
   if (!acc)
     return false;
   memset(acc, 0, (size_t)slice * sizeof *acc);
   const int8_t *x = t->in_data[0] + row * k;
-  for (int64_t i = 0; i < k; i++)
+  for (int64_t i = i0; i < i1; i++)
     if (x[i])
-      axpy_i8(acc, x[i], t->weights + i * slice, slice);
+      axpy_i8(acc, x[i], t->weights + (i - i0) * slice, slice);
   NP_FOREACH_ELEMENT(it, e, {
     int64_t cl = e % n - t->ch_lo;
-    t->out_data[e] = requantize(t, cl, acc[cl]);
+    t->out_data[e] = finish(t, e, cl, acc[cl]);
     t->computed[e] = 1;
   })
   return true;
@@ -539,6 +578,8 @@ bool np_compute_iteration(np_tile *t, const np_iter *it, uint32_t *operand, int6
 {
   window g = t->kind == NP_KIND_CONV || t->kind == NP_KIND_MAX_POOL || t->kind == NP_KIND_AVG_POOL ? window_of(t)
                                                                                                   : (window){0};
+  if (!partial_sums_arrived(t, it, operand, missing))
+    return false;
   if (t->kind == NP_KIND_CONV && conv_fast(t, &g, it))
     return true;
   if (t->kind == NP_KIND_MATMUL && matmul_fast(t, it))
@@ -632,7 +673,7 @@ void np_foreach_read(const np_tile *t, int64_t e, void (*fn)(uint32_t operand, i
   }
   if (t->kind == NP_KIND_MATMUL) {
     int64_t n = t->out.dims[t->out.rank - 1], k = t->in[0].dims[t->in[0].rank - 1], row = e / n;
-    for (int64_t i = 0; i < k; i++)
+    for (int64_t i = sliced(t) ? t->in_lo : 0; i < (sliced(t) ? t->in_hi : k); i++)
       fn(0, row * k + i, user);
     return;
   }
@@ -642,6 +683,8 @@ void np_foreach_read(const np_tile *t, int64_t e, void (*fn)(uint32_t operand, i
   if (t->kind == NP_KIND_CONV) {
     cg = t->in[0].dims[1] / t->group;
     c0 = k / (t->out.dims[1] / t->group) * cg;
+    if (sliced(t))
+      c0 = t->in_lo, cg = t->in_hi - t->in_lo;
   }
   for (int64_t ci = 0; ci < cg; ci++)
     for (int64_t ky = 0; ky < g.kh; ky++) {

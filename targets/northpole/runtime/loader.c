@@ -148,11 +148,41 @@ static bool check_conv_like(loader *l, np_tile *t)
   return true;
 }
 
+/* The input channels a tile sums over: all of them, or with NP_FLAG_PARTIAL /
+ * NP_FLAG_REDUCE a slice of a conv's (group 1) or matmul's (np_format.h). */
+static bool check_input_slice(loader *l, np_tile *t)
+{
+  bool split = t->flags & (NP_FLAG_PARTIAL | NP_FLAG_REDUCE);
+  const np_shape *in = &t->in[0];
+  int64_t cin = t->kind == NP_KIND_CONV ? (in->rank == 4 ? in->dims[1] : 0) : in->dims[in->rank - 1];
+  if (!split) {
+    t->in_lo = 0, t->in_hi = t->kind == NP_KIND_CONV ? cin / (t->group > 0 ? t->group : 1) : cin;
+    return true;
+  }
+  if ((t->flags & NP_FLAG_PARTIAL) && (t->flags & NP_FLAG_REDUCE))
+    return bad(l, "flags 0x%x: a tile either sends partial sums or reduces them", t->flags);
+  if (!(t->kind == NP_KIND_CONV && t->group == 1) && t->kind != NP_KIND_MATMUL)
+    return bad(l, "only a conv with group 1 or a matmul sums over an input-channel slice (kind %u)", t->kind);
+  if (t->in_lo < 0 || t->in_lo >= t->in_hi || t->in_hi > cin)
+    return bad(l, "input channels [%lld, %lld) are not inside operand 0's %lld", (long long)t->in_lo,
+               (long long)t->in_hi, (long long)cin);
+  if (t->flags & NP_FLAG_REDUCE ? t->in_lo != 0 || t->n_partials < 1 || t->n_partials > NP_MAX_PARTIALS
+                                : t->n_partials != 0)
+    return bad(l, "%s tile with input channels from %lld adds %u partial sums (a reducer's slice starts at 0 and "
+               "adds 1 to %u, a partial tile's none)", t->flags & NP_FLAG_REDUCE ? "a reducer" : "a partial-sum",
+               (long long)t->in_lo, t->n_partials, NP_MAX_PARTIALS);
+  if (t->output_index >= 0 && (t->flags & NP_FLAG_PARTIAL))
+    return bad(l, "a partial-sum tile's result cannot be a network output");
+  return true;
+}
+
 static bool check_layer(loader *l, np_tile *t)
 {
   if (t->out.rank < 2 || t->ch_lo < 0 || t->ch_hi > t->out.dims[1] || t->ch_hi <= t->ch_lo)
     return bad(l, "output channels [%lld, %lld) are not inside the result", (long long)t->ch_lo, (long long)t->ch_hi);
   int64_t slice = t->ch_hi - t->ch_lo;
+  if (!check_input_slice(l, t))
+    return false;
   uint32_t want_ops = t->kind == NP_KIND_ELTWISE || t->kind == NP_KIND_MUL ? 2u : 1u;
   if (t->kind == NP_KIND_CONCAT ? t->n_operands < 1 : t->n_operands != want_ops)
     return bad(l, "%u operands for a layer of kind %u", t->n_operands, t->kind);
@@ -163,7 +193,7 @@ static bool check_layer(loader *l, np_tile *t)
   case NP_KIND_CONV:
     if (!check_conv_like(l, t))
       return false;
-    want_w = (uint64_t)slice * (uint64_t)(t->in[0].dims[1] / t->group) * (uint64_t)(t->kernel[0] * t->kernel[1]);
+    want_w = (uint64_t)slice * (uint64_t)(t->in_hi - t->in_lo) * (uint64_t)(t->kernel[0] * t->kernel[1]);
     requant = true;
     break;
   case NP_KIND_MAX_POOL:
@@ -174,7 +204,7 @@ static bool check_layer(loader *l, np_tile *t)
   case NP_KIND_MATMUL:
     if (t->in[0].rank != 2 || t->out.rank != 2 || t->in[0].dims[0] != t->out.dims[0])
       return bad(l, "a matmul needs [M, K] input and [M, N] output");
-    want_w = (uint64_t)t->in[0].dims[1] * (uint64_t)slice;
+    want_w = (uint64_t)(t->in_hi - t->in_lo) * (uint64_t)slice;
     requant = true;
     break;
   case NP_KIND_COPY:
@@ -245,11 +275,12 @@ static bool check_layer(loader *l, np_tile *t)
   if (t->weight_bytes != want_w)
     return bad(l, "%llu bytes of weights, the layer needs %llu", (unsigned long long)t->weight_bytes,
                (unsigned long long)want_w);
-  if (!per_operand &&
+  if (t->flags & NP_FLAG_PARTIAL ? t->n_requant || t->n_bias
+                                  : !per_operand &&
       (requant ? (t->n_requant != 1 && t->n_requant != (uint64_t)slice) || (t->n_bias && t->n_bias != (uint64_t)slice)
                : t->n_requant || t->n_bias))
-    return bad(l, "%u requantize multipliers and %u biases for %lld channels", t->n_requant, t->n_bias,
-               (long long)slice);
+    return bad(l, "%u requantize multipliers and %u biases for %lld channels%s", t->n_requant, t->n_bias,
+               (long long)slice, t->flags & NP_FLAG_PARTIAL ? " of partial sums (which have neither)" : "");
   for (uint32_t i = 0; i < t->n_requant; i++)
     if (t->multiplier[i] < 0 || t->shift[i] < 0 || t->shift[i] > 63)
       return bad(l, "requantize multiplier %d / shift %d out of range", t->multiplier[i], t->shift[i]);
@@ -308,6 +339,35 @@ static int find_tile(const np_sim *s, int64_t x, int64_t y)
   return -1;
 }
 
+/* Partial sums travel from a NP_FLAG_PARTIAL tile, on network 1 only, to a
+ * NP_FLAG_REDUCE tile of the same layer and output channels, whose recvs of
+ * them are on network 1 too; everything else on network 0. */
+static bool check_partial_sum_instr(loader *l, np_sim *s, np_tile *t, uint32_t i)
+{
+  const np_instr *in = &t->prog[i];
+  if (in->op != NP_OP_SEND && in->op != NP_OP_RECV)
+    return true;
+  bool psum = in->zero == NP_NET_PARTIAL_SUM, partial = t->flags & NP_FLAG_PARTIAL;
+  if (in->op == NP_OP_SEND && psum != partial)
+    return bad(l, "instruction %u sends on network %u, but %s", i, in->zero,
+               partial ? "a partial-sum tile sends on the partial-sum network (1) only"
+                       : "only a partial-sum tile sends on the partial-sum network (1)");
+  if (!psum)
+    return true;
+  if (in->op == NP_OP_RECV && (!(t->flags & NP_FLAG_REDUCE) || in->c != 0))
+    return bad(l, "instruction %u receives partial sums (network 1) into %s", i,
+               t->flags & NP_FLAG_REDUCE ? "an operand other than 0" : "a tile that is no reducer");
+  int peer = find_tile(s, in->a, in->b);
+  const np_tile *p = peer >= 0 ? &s->tiles[peer] : NULL;
+  uint32_t want = in->op == NP_OP_SEND ? NP_FLAG_REDUCE : NP_FLAG_PARTIAL;
+  if (!p || !(p->flags & want) || strcmp(p->node, t->node) || p->ch_lo != t->ch_lo || p->ch_hi != t->ch_hi)
+    return bad(l, "instruction %u %s partial sums %s (%lld, %lld), which is no %s tile of '%s' with output channels "
+               "[%lld, %lld)", i, in->op == NP_OP_SEND ? "sends" : "receives", in->op == NP_OP_SEND ? "to" : "from",
+               (long long)in->a, (long long)in->b, in->op == NP_OP_SEND ? "reducer" : "partial-sum", t->node,
+               (long long)t->ch_lo, (long long)t->ch_hi);
+  return true;
+}
+
 static bool check_program(loader *l, np_sim *s, np_tile *t)
 {
   for (uint32_t i = 0; i < t->n_instrs; i++) {
@@ -321,20 +381,23 @@ static bool check_program(loader *l, np_sim *s, np_tile *t)
         return bad(l, "instruction %u is a multicast send, but the next instruction is no send of the same iteration "
                    "and network to a tile", i);
     }
-    if (in->zero && !(in->op == NP_OP_SEND && in->zero < NP_NUM_NETS))
+    if (in->zero && !((in->op == NP_OP_SEND || in->op == NP_OP_RECV) && in->zero < NP_NUM_NETS))
       return bad(l, "instruction %u: the word after the opcode is %u, it must be 0%s", i, in->zero,
-                 in->op == NP_OP_SEND ? " (activation network) or 1 (partial-sum network)" : "");
+                 in->op == NP_OP_SEND || in->op == NP_OP_RECV ? " (activation network) or 1 (partial-sum network)"
+                                                              : "");
+    if (!check_partial_sum_instr(l, s, t, i))
+      return false;
     switch (in->op) {
     case NP_OP_RECV:
       if (in->c < 0 || in->c >= t->n_operands)
         return bad(l, "instruction %u receives operand %lld of %u", i, (long long)in->c, t->n_operands);
-      if (host != (t->host_input[in->c] >= 0))
+      if (in->zero != NP_NET_PARTIAL_SUM && host != (t->host_input[in->c] >= 0))
         return bad(l, "instruction %u receives operand %lld from %s, but it comes from %s", i, (long long)in->c,
                    host ? "the host" : "a tile", t->host_input[in->c] >= 0 ? "the host" : "a tile");
       if (!host && find_tile(s, in->a, in->b) < 0)
         return bad(l, "instruction %u receives from (%lld, %lld), which holds no tile", i, (long long)in->a,
                    (long long)in->b);
-      if (host && (in->d < 0 || in->d >= s->streams[t->host_input[in->c]].n_iters))
+      if (host && t->host_input[in->c] >= 0 && (in->d < 0 || in->d >= s->streams[t->host_input[in->c]].n_iters))
         return bad(l, "instruction %u receives input step %lld, which the host does not send", i, (long long)in->d);
       if (in->d < 0)
         return bad(l, "instruction %u receives iteration %lld", i, (long long)in->d);
@@ -350,9 +413,10 @@ static bool check_program(loader *l, np_sim *s, np_tile *t)
       if (host ? t->output_index < 0 : find_tile(s, in->a, in->b) < 0)
         return bad(l, "instruction %u sends to (%lld, %lld), which %s", i, (long long)in->a, (long long)in->b,
                    host ? "is the host, but the tile's result is no network output" : "holds no tile");
-      if (in->d != t->iters[in->c].elements)
+      if (in->d != t->iters[in->c].elements * (t->flags & NP_FLAG_PARTIAL ? 4 : 1))
         return bad(l, "instruction %u sends %lld bytes for iteration %lld, which produces %lld here", i,
-                   (long long)in->d, (long long)in->c, (long long)t->iters[in->c].elements);
+                   (long long)in->d, (long long)in->c,
+                   (long long)(t->iters[in->c].elements * (t->flags & NP_FLAG_PARTIAL ? 4 : 1)));
       break;
     case NP_OP_WAIT:
       if (in->a < 0 || in->a > NP_MAX_WAIT_CYCLES)
@@ -524,7 +588,7 @@ static bool load_tile(loader *l, np_sim *s, np_tile *t)
     return l->c.bad ? false : bad(l, "%llu bytes of weights do not fit a core", (unsigned long long)t->weight_bytes);
   t->weights = (const int8_t *)nc_cursor_bytes(c, t->weight_bytes);
   nc_cursor_align(c, 8);
-  if (!truncated(l) || !check_layer(l, t))
+  if (!truncated(l))
     return false;
   t->n_buffers = nc_cursor_u32(c);
   if (!truncated(l) || t->n_buffers > 256)
@@ -561,9 +625,19 @@ static bool load_tile(loader *l, np_sim *s, np_tile *t)
   }
   if (!truncated(l))
     return false;
+  if (t->flags & (NP_FLAG_PARTIAL | NP_FLAG_REDUCE)) { /* the input-channel slice */
+    t->in_lo = nc_cursor_i64(c);
+    t->in_hi = nc_cursor_i64(c);
+    t->n_partials = nc_cursor_u32(c);
+    uint32_t zero = nc_cursor_u32(c);
+    if (!truncated(l))
+      return false;
+    if (zero)
+      return bad(l, "the word after n_partials is %u, it must be 0", zero);
+  }
   if (c->pos != c->len)
     return bad(l, "%zu unexpected bytes at the end", c->len - c->pos);
-  if (!check_buffers(l, t, s->chip.sram_bytes))
+  if (!check_layer(l, t) || !check_buffers(l, t, s->chip.sram_bytes))
     return false;
   t->last_send = nc_rt_malloc((t->n_iters ? t->n_iters : 1) * sizeof(int64_t));
   for (uint32_t i = 0; i < t->n_iters; i++)
@@ -603,6 +677,7 @@ void np_sim_destroy(void *state, void *userData)
     np_tile *t = &s->tiles[i];
     free(t->multiplier), free(t->shift), free(t->bias), free(t->buffers), free(t->iters), free(t->blocks);
     free(t->prog), free(t->out_data), free(t->computed), free(t->last_send), free(t->scratch);
+    free(t->psum), free(t->psum_count);
     np_clear_inbox(t);
     for (int k = 0; k < NP_MAX_OPERANDS; k++)
       free(t->last_read[k]), free(t->in_data[k]), free(t->valid[k]), free(t->release_off[k]), free(t->release_idx[k]);

@@ -22,7 +22,8 @@
  * Section NP_SECTION_TILE (id = tile number), one per core with work:
  *   i32 x, y                    grid position
  *   u32 kind                    NP_KIND_*
- *   u32 flags                   NP_FLAG_RELU, NP_FLAG_SUBTRACT, NP_FLAG_COUNT_PAD in bits 0..7;
+ *   u32 flags                   NP_FLAG_RELU, NP_FLAG_SUBTRACT, NP_FLAG_COUNT_PAD, NP_FLAG_PARTIAL,
+ *                               NP_FLAG_REDUCE in bits 0..7;
  *                               bits 8..15: the layer's width (8, 4 or 2; 0 in older binaries
  *                               means 8): results saturate to [-2^(w-1), 2^(w-1)-1], stored in
  *                               int8 containers, and MACs run at the chip's rate for w bits
@@ -58,6 +59,20 @@
  *                    one multicast: the port sends the bytes once and each link of the
  *                    union of their XY routes carries them once
  *     NP_OP_WAIT     a = cycles
+ *   with NP_FLAG_PARTIAL or NP_FLAG_REDUCE (a conv with group 1 or a matmul split by
+ *   input channels), then:
+ *   i64 in_lo, in_hi            the input channels of operand 0 (a conv's axis 1, a
+ *                               matmul's K) the tile sums over; weights are conv
+ *                               [ch_hi-ch_lo, in_hi-in_lo, kh, kw], matmul [in_hi-in_lo, ch_hi-ch_lo]
+ *   u32 n_partials, u32 0       NP_FLAG_REDUCE: the tiles whose partial sums it adds (>= 1);
+ *                               NP_FLAG_PARTIAL: 0
+ *   A NP_FLAG_PARTIAL tile has no requantization or bias: each iteration's
+ *   int32 sums go, 4 little-endian bytes per element in block order, on the
+ *   partial-sum network (send word 1, d = 4 x elements) to its reducer. A
+ *   NP_FLAG_REDUCE tile (in_lo = 0) receives them with NP_OP_RECV whose word
+ *   after the opcode is 1 (c = 0, d = the iteration), adds them to its own
+ *   sums (int32, wrapping: the order does not matter), then adds the bias and
+ *   requantizes once; a compute needs every partial sum of its elements.
  *
  * NP_KIND_ELTWISE (a residual add) has two operands of the result's shape
  * [1, C, H, W] and no weights or bias; each output element is
@@ -106,7 +121,7 @@ enum {
   NP_KIND_AVG_POOL = 6, NP_KIND_CONCAT = 7, NP_KIND_MUL = 8, NP_KIND_LUT = 9, NP_KIND_SOFTMAX = 10,
   NP_KIND_MOVE = 11,
 };
-enum { NP_FLAG_RELU = 1, NP_FLAG_SUBTRACT = 2, NP_FLAG_COUNT_PAD = 4 };
+enum { NP_FLAG_RELU = 1, NP_FLAG_SUBTRACT = 2, NP_FLAG_COUNT_PAD = 4, NP_FLAG_PARTIAL = 16, NP_FLAG_REDUCE = 32 };
 #define NP_WIDTH_SHIFT 8 /* the tile record's flags: bits 8..15 hold the layer's width */
 enum { NP_BUF_WEIGHTS = 1, NP_BUF_BIAS = 2, NP_BUF_INPUT = 3, NP_BUF_OUTPUT = 4, NP_BUF_SCRATCH = 5 };
 enum { NP_OP_RECV = 1, NP_OP_COMPUTE = 2, NP_OP_SEND = 3, NP_OP_WAIT = 4 };

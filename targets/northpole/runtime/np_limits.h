@@ -30,7 +30,10 @@
  * simulator holds: 256 MiB of int8, above a real 16x16 chip's 192 MiB of SRAM. */
 #define NP_MAX_ACTIVATIONS ((int64_t)1 << 28)
 /* The tile flags this version knows. */
-#define NP_KNOWN_FLAGS ((uint32_t)(NP_FLAG_RELU | NP_FLAG_SUBTRACT | NP_FLAG_COUNT_PAD))
+#define NP_KNOWN_FLAGS \
+  ((uint32_t)(NP_FLAG_RELU | NP_FLAG_SUBTRACT | NP_FLAG_COUNT_PAD | NP_FLAG_PARTIAL | NP_FLAG_REDUCE))
+/* The most tiles one reducer adds the partial sums of. */
+#define NP_MAX_PARTIALS 4096u
 
 /** Whether a layer width (bits, the tile record's flags >> NP_WIDTH_SHIFT) is one northpole runs. */
 static inline bool np_width_ok(uint64_t bits)

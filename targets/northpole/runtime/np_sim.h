@@ -72,6 +72,8 @@ typedef struct np_tile {
   int32_t host_input[NP_MAX_OPERANDS];
   np_shape in[NP_MAX_OPERANDS], out;
   int64_t ch_lo, ch_hi;
+  int64_t in_lo, in_hi;  /* operand 0's input channels it sums over (all, unless NP_FLAG_PARTIAL / NP_FLAG_REDUCE) */
+  uint32_t n_partials;   /* NP_FLAG_REDUCE: the tiles whose partial sums it adds */
   int64_t kernel[2], stride[2], pad[4], dilation[2], group;
   int32_t zero_point;
   uint32_t n_requant, n_bias;
@@ -97,6 +99,8 @@ typedef struct np_tile {
   int8_t *in_data[NP_MAX_OPERANDS], *out_data;
   uint8_t *valid[NP_MAX_OPERANDS], *computed;
   int8_t *scratch; /* the datapath's fast path (im2col rows, accumulators) */
+  int32_t *psum;       /* per output element: NP_FLAG_PARTIAL its sums, NP_FLAG_REDUCE the partial sums received */
+  uint32_t *psum_count; /* NP_FLAG_REDUCE: partial sums received per output element */
   size_t scratch_cap;
   int64_t live[NP_MAX_OPERANDS], peak[NP_MAX_OPERANDS];
   int64_t out_live, out_peak; /* computed elements not yet sent */
@@ -157,6 +161,9 @@ void np_sim_destroy(void *state, void *userData);
  * arrived. On a read of missing data returns false with the flat index in
  * *operand / *missing. */
 bool np_compute_iteration(np_tile *t, const np_iter *it, uint32_t *operand, int64_t *missing);
+/** The `operand` np_compute_iteration reports when a reducer's compute
+ * needs partial sums of output element *missing that have not arrived. */
+#define NP_PSUM_OPERAND UINT32_MAX
 /** Calls fn for every input element that output element `e` of tile `t`
  * reads (the datapath's read pattern, used to find last readers). */
 /** A key such that output elements with the same key read the same input

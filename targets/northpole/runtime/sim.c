@@ -231,6 +231,23 @@ static np_msg *pack(int src, size_t inference, int64_t iter, const np_iter *what
   return m;
 }
 
+/* A partial-sum message: 4 little-endian bytes per element, in block order. */
+static np_msg *pack_partial_sums(int src, size_t inference, int64_t iter, const np_iter *what, const int32_t *from)
+{
+  np_msg *m = nc_rt_calloc(1, sizeof *m);
+  m->src = src;
+  m->inference = inference;
+  m->iter = iter;
+  m->what = what;
+  m->data = nc_rt_malloc((size_t)what->elements * 4);
+  uint8_t *d = (uint8_t *)m->data;
+  NP_FOREACH_ELEMENT(what, e, {
+    uint32_t v = (uint32_t)from[e];
+    *d++ = (uint8_t)v, *d++ = (uint8_t)(v >> 8), *d++ = (uint8_t)(v >> 16), *d++ = (uint8_t)(v >> 24);
+  })
+  return m;
+}
+
 /* --- tiles --------------------------------------------------------------------------------------------------------- */
 
 static bool unreceived(run_ctx *r, const np_tile *t, const np_msg *m)
@@ -276,6 +293,19 @@ static bool tile_ready(np_sim *s, np_tile *t)
   return find_msg(t, src, (int)in->c, t->inference, in->d) != NULL;
 }
 
+/* A reducer receives a tile's int32 partial sums (4 little-endian bytes per
+ * element, np_format.h) and adds them into its accumulator. */
+static void add_partial_sums(np_tile *t, const np_msg *m)
+{
+  const uint8_t *d = (const uint8_t *)m->data;
+  NP_FOREACH_ELEMENT(m->what, e, {
+    uint32_t v = (uint32_t)d[0] | (uint32_t)d[1] << 8 | (uint32_t)d[2] << 16 | (uint32_t)d[3] << 24;
+    t->psum[e] = (int32_t)((uint32_t)t->psum[e] + v);
+    t->psum_count[e]++;
+    d += 4;
+  })
+}
+
 static bool do_recv(run_ctx *r, np_tile *t, const np_instr *in)
 {
   np_msg *m;
@@ -287,6 +317,10 @@ static bool do_recv(run_ctx *r, np_tile *t, const np_instr *in)
     trace_span(r->s, (size_t)(t - r->s->tiles), "recv", in->a < 0 ? "wait for the host" : "wait for data", t->t,
                m->arrival - t->t);
     t->t = m->arrival;
+  }
+  if (in->zero == NP_NET_PARTIAL_SUM) {
+    add_partial_sums(t, m);
+    return true;
   }
   int64_t n = 0;
   NP_FOREACH_ELEMENT(m->what, e, {
@@ -319,6 +353,12 @@ static bool do_compute(run_ctx *r, np_tile *t, const np_instr *in)
     int64_t missing = 0;
     if (!np_compute_iteration(t, &t->iters[i], &op, &missing)) {
       char c[128], text[96];
+      if (op == NP_PSUM_OPERAND) {
+        coords(&t->out, missing, c, sizeof c);
+        return sched_error(r, "tile (%d, %d) '%s': %s (instruction %zu, inference %zu) adds the partial sums of "
+                           "Out[%s] before all %u arrived", t->x, t->y, t->node, instr_text(in, text, sizeof text),
+                           t->pc, t->inference, c, t->n_partials);
+      }
       coords(&t->in[op], missing, c, sizeof c);
       return sched_error(r, "tile (%d, %d) '%s': %s (instruction %zu, inference %zu) reads In%u[%s] before it "
                          "arrived", t->x, t->y, t->node, instr_text(in, text, sizeof text), t->pc, t->inference, op, c);
@@ -410,17 +450,17 @@ static bool do_send(run_ctx *r, np_tile *t, size_t ti, const np_instr *in)
   if (in->multicast)
     return send_multicast(r, t, ti, in);
   const np_chip *chip = &r->s->chip;
-  uint64_t serial = ceil_div((uint64_t)it->elements, chip->link_bytes_per_cycle);
+  uint64_t bytes = (uint64_t)in->d; /* the elements, or 4 bytes each for partial sums (checked by the loader) */
+  uint64_t serial = ceil_div(bytes, chip->link_bytes_per_cycle);
   uint64_t arrival = in->a < 0 /* the host, one hop beyond (0, 0) */
-                       ? np_sat_add(np_noc_send(&r->s->noc, (int)in->zero, t->x, t->y, 0, 0, t->t,
-                                                (uint64_t)it->elements), chip->hop_latency_cycles)
-                       : np_noc_send(&r->s->noc, (int)in->zero, t->x, t->y, in->a, in->b, t->t,
-                                     (uint64_t)it->elements);
+                       ? np_sat_add(np_noc_send(&r->s->noc, (int)in->zero, t->x, t->y, 0, 0, t->t, bytes),
+                                    chip->hop_latency_cycles)
+                       : np_noc_send(&r->s->noc, (int)in->zero, t->x, t->y, in->a, in->b, t->t, bytes);
   trace_span(r->s, ti, "send", in->a < 0 ? "send to the host" : "send", t->t, serial);
   t->t = np_sat_add(t->t, serial);
   if (t->last_send[in->c] == (int64_t)t->pc)
     trace_buffer(r->s, t);
-  t->bytes_sent += (uint64_t)it->elements;
+  t->bytes_sent += bytes;
   if (in->a < 0) { /* to the host: the network's output */
     size_t n = nc_ncb_tensor_elements(&r->s->outputs[t->output_index]);
     int8_t *dst = r->outputs[t->output_index] + t->inference * n;
@@ -434,7 +474,8 @@ static bool do_send(run_ctx *r, np_tile *t, size_t ti, const np_instr *in)
   }
   for (size_t i = 0; i < r->s->n_tiles; i++)
     if (r->s->tiles[i].x == in->a && r->s->tiles[i].y == in->b) {
-      np_msg *m = pack((int)ti, t->inference, in->c, it, t->out_data);
+      np_msg *m = t->flags & NP_FLAG_PARTIAL ? pack_partial_sums((int)ti, t->inference, in->c, it, t->psum)
+                                             : pack((int)ti, t->inference, in->c, it, t->out_data);
       m->arrival = arrival;
       post(&r->s->tiles[i], m);
     }
@@ -635,6 +676,14 @@ static bool np_sim_run(void *state, size_t batch, const void *const *inputs, voi
     if (!t->out_data) {
       t->out_data = nc_rt_calloc((size_t)t->out.elements, 1);
       t->computed = nc_rt_calloc((size_t)t->out.elements, 1);
+    }
+    if (!t->psum && (t->flags & (NP_FLAG_PARTIAL | NP_FLAG_REDUCE))) {
+      t->psum = nc_rt_calloc((size_t)t->out.elements, sizeof *t->psum);
+      t->psum_count = nc_rt_calloc((size_t)t->out.elements, sizeof *t->psum_count);
+    }
+    if (t->psum) { /* a run that failed may have left partial sums */
+      memset(t->psum, 0, (size_t)t->out.elements * sizeof *t->psum);
+      memset(t->psum_count, 0, (size_t)t->out.elements * sizeof *t->psum_count);
     }
     np_clear_inbox(t);
     t->inbox = nc_rt_calloc(batch, sizeof *t->inbox);

@@ -722,7 +722,7 @@ core.chip {rows = 2 : i64, cols = 3 : i64, sram_bytes = 1024 : i64, target = "ti
 core.chip {rows = 2 : i64, cols = 3 : i64, sram_bytes = 1024 : i64, target = "tiny"} ({
   core.tile {x = 0 : i64, y = 0 : i64, node = "a"} ({
     core.program ({
-      // expected-error@+1 {{'core.send' op is `multicast`, so the next op must be a core.send of the same iteration and bytes to a tile}}
+      // expected-error@+1 {{'core.send' op is `multicast`, so the next op must be a core.send of the same iteration, bytes and network to a tile}}
       core.send {to = array<i64: 1, 0>, iter = 0 : i64, bytes = 8 : i64, multicast}
       core.send {to = array<i64: 2, 0>, iter = 1 : i64, bytes = 8 : i64}
     })

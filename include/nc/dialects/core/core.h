@@ -104,6 +104,15 @@ void nc_core_tile_set_out_channels(nc_op *tile, int64_t lo, int64_t hi);
  * row. A row-band tile computes only the iterations writing its rows. */
 bool nc_core_tile_get_out_rows(NC_KEEP const nc_op *tile, int64_t *lo, int64_t *hi);
 void nc_core_tile_set_out_rows(nc_op *tile, int64_t lo, int64_t hi);
+/** The input channels [lo, hi) of operand 0 the tile sums over
+ * (`in_channels`: the tile computes int32 partial sums that the group's
+ * reducer adds); false (and *lo = *hi = 0) when it reads all of them. */
+bool nc_core_tile_get_in_channels(NC_KEEP const nc_op *tile, int64_t *lo, int64_t *hi);
+void nc_core_tile_set_in_channels(nc_op *tile, int64_t lo, int64_t hi);
+/** Whether the tile requantizes and sends activations: a tile without
+ * in_channels, or the reducer of an input-channel group (the slice starting
+ * at channel 0), which adds the group's partial sums. */
+bool nc_core_tile_is_reducer(NC_KEEP const nc_op *tile);
 /** The tile's core.program (NULL if malformed). */
 NC_KEEP nc_op *nc_core_tile_get_program(NC_KEEP const nc_op *tile);
 /** Buffers in order (the ops before the program). */
@@ -148,6 +157,12 @@ int nc_core_buffer_get_operand(NC_KEEP const nc_op *buffer);
 /* Programs                                                                  */
 /* ------------------------------------------------------------------------ */
 
+/** The networks a message travels on (core.send / core.recv `network`). */
+typedef enum nc_core_network {
+  NC_CORE_NET_ACTIVATION = 0, /**< activations (the default) */
+  NC_CORE_NET_PARTIAL_SUM = 1, /**< int32 partial sums, to the reducer of an input-channel group */
+} nc_core_network;
+
 /** The kinds of program instructions. */
 typedef enum nc_core_instr_kind {
   NC_CORE_RECV,
@@ -166,6 +181,7 @@ typedef struct nc_core_instr {
   int64_t bytes;          /**< send */
   int64_t cycles;         /**< wait */
   bool multicast;         /**< send: it and the next send leave as one message (core-multicast) */
+  int64_t network;        /**< recv, send: nc_core_network */
 } nc_core_instr;
 
 /** The program's body block (ops in execution order). */
@@ -200,6 +216,12 @@ int64_t nc_core_node_get_out_channels(NC_KEEP const nc_op *node);
  * `Out[c, y, x]`): how far it can be split into row bands; 0 if the node's
  * output has no rows (not three coordinates) or it is a copy layer. */
 int64_t nc_core_node_get_out_rows(NC_KEEP const nc_op *node);
+
+/** The extent of operand 0's input channels (a conv with group 1: its
+ * channels; a matmul: K), how far the node can be split by input channels
+ * with partial sums; 0 if it cannot be. In *coord (if not NULL), the
+ * coordinate of operand 0 (dataflow coordinates) that holds them. */
+int64_t nc_core_node_get_in_channels(NC_KEEP const nc_op *node, int *coord);
 
 /** Bytes of `elements` elements of type `elt` (bits rounded up to bytes). */
 int64_t nc_core_bytes(int64_t elements, NC_KEEP const nc_type *elt);
