@@ -80,6 +80,21 @@ static nc_value *bias_scale(nc_rewriter *rw, nc_op *at, nc_value *xs, nc_value *
   return r;
 }
 
+/* The attributes a conv keeps from its QLinearConv / ConvInteger. */
+static const char *const conv_attrs[] = {"auto_pad", "dilations", "group", "kernel_shape", "pads", "strides"};
+
+/* Copies op's conv_attrs that are set into attrs; returns how many. */
+static size_t copy_conv_attrs(nc_context *ctx, nc_op *op, nc_named_attr attrs[NC_COUNTOF(conv_attrs)])
+{
+  size_t na = 0;
+  for (size_t i = 0; i < NC_COUNTOF(conv_attrs); i++) {
+    nc_attr *a = nc_op_get_attr_str(op, conv_attrs[i]);
+    if (a)
+      attrs[na++] = (nc_named_attr){nc_ident_get_cstr(ctx, conv_attrs[i]), a};
+  }
+  return na;
+}
+
 /* The zero point for a DequantizeLinear of scale s: z itself, or NULL for a
  * scalar zero beside per-axis scales (ONNX QLinear ops allow it, the
  * dialect wants one zero point per scale); false if z cannot be used. */
@@ -127,14 +142,8 @@ static bool rewrite(nc_op *op, nc_rewriter *rw)
   if (!xd || !wd)
     return false;
   nc_type *ft = with_elt(ctx, yt, nc_type_f32(ctx));
-  static const char *conv_attrs[] = {"auto_pad", "dilations", "group", "kernel_shape", "pads", "strides"};
   nc_named_attr attrs[NC_COUNTOF(conv_attrs)];
-  size_t na = 0;
-  for (size_t i = 0; conv && i < NC_COUNTOF(conv_attrs); i++) {
-    nc_attr *a = nc_op_get_attr_str(op, conv_attrs[i]);
-    if (a)
-      attrs[na++] = (nc_named_attr){nc_ident_get_cstr(ctx, conv_attrs[i]), a};
-  }
+  size_t na = conv ? copy_conv_attrs(ctx, op, attrs) : 0;
   nc_op *f = nc_graph_create_op(ctx, conv ? "graph.conv" : "graph.matmul", nc_op_get_loc(op), bd ? 3 : 2,
                                 (nc_value *[]){xd, wd, bd}, na, attrs, 1, &ft);
   if (!f)
@@ -220,14 +229,8 @@ static bool rewrite_integer(nc_op *op, nc_rewriter *rw)
   nc_value *wd = dequant(rw, op, w, wsv, n > 3 ? nc_op_get_operand(op, 3) : NULL, waxis);
   if (!xd || !wd)
     return false;
-  static const char *conv_attrs[] = {"auto_pad", "dilations", "group", "kernel_shape", "pads", "strides"};
   nc_named_attr attrs[NC_COUNTOF(conv_attrs)];
-  size_t na = 0;
-  for (size_t i = 0; conv && i < NC_COUNTOF(conv_attrs); i++) {
-    nc_attr *a = nc_op_get_attr_str(op, conv_attrs[i]);
-    if (a)
-      attrs[na++] = (nc_named_attr){nc_ident_get_cstr(ctx, conv_attrs[i]), a};
-  }
+  size_t na = conv ? copy_conv_attrs(ctx, op, attrs) : 0;
   nc_op *f = nc_graph_create_op(ctx, conv ? "graph.conv" : "graph.matmul", nc_op_get_loc(op), 2,
                                 (nc_value *[]){xd, wd}, na, attrs, 1, &yt);
   if (!f)

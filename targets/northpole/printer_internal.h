@@ -30,6 +30,9 @@ void np_layer_clear(np_layer *l);
 /** Writes the window, requantize, bias and weight fields of a tile section
  * (np_format.h) for output channels [lo, hi). */
 void np_layer_write(nc_bytes *b, const np_layer *l, int64_t lo, int64_t hi);
+/** The layer record's geometry: kernel, stride, pad, dilation, group and
+ * zero point, which every layer kind writes first. */
+void np_layer_write_geometry(nc_bytes *b, const np_layer *l);
 
 /** A tile's input-channel slice (core.tile in_channels; printer_psum.c). */
 typedef struct np_in_slice {

@@ -451,7 +451,7 @@ void np_layer_clear(np_layer *l)
   memset(l, 0, sizeof *l);
 }
 
-void np_layer_write(nc_bytes *b, const np_layer *l, int64_t lo, int64_t hi)
+void np_layer_write_geometry(nc_bytes *b, const np_layer *l)
 {
   for (int i = 0; i < 2; i++) nc_bytes_put_i64(b, l->kernel[i]);
   for (int i = 0; i < 2; i++) nc_bytes_put_i64(b, l->stride[i]);
@@ -459,6 +459,11 @@ void np_layer_write(nc_bytes *b, const np_layer *l, int64_t lo, int64_t hi)
   for (int i = 0; i < 2; i++) nc_bytes_put_i64(b, l->dilation[i]);
   nc_bytes_put_i64(b, l->group);
   nc_bytes_put_i32(b, l->zero_point);
+}
+
+void np_layer_write(nc_bytes *b, const np_layer *l, int64_t lo, int64_t hi)
+{
+  np_layer_write_geometry(b, l);
   bool per_channel = l->n_requant > 1 && (l->kind == NP_KIND_CONV || l->kind == NP_KIND_MATMUL); /* else per operand */
   uint32_t nr = (uint32_t)(per_channel ? hi - lo : (int64_t)l->n_requant);
   nc_bytes_put_u32(b, nr);

@@ -39,12 +39,7 @@ bool np_tile_in_slice(nc_op *tile, nc_op *node, np_in_slice *s)
 void np_layer_write_sliced(nc_bytes *b, const np_layer *l, int64_t lo, int64_t hi, const np_in_slice *s)
 {
   bool partial = s->flags & NP_FLAG_PARTIAL;
-  for (int i = 0; i < 2; i++) nc_bytes_put_i64(b, l->kernel[i]);
-  for (int i = 0; i < 2; i++) nc_bytes_put_i64(b, l->stride[i]);
-  for (int i = 0; i < 4; i++) nc_bytes_put_i64(b, l->pad[i]);
-  for (int i = 0; i < 2; i++) nc_bytes_put_i64(b, l->dilation[i]);
-  nc_bytes_put_i64(b, l->group);
-  nc_bytes_put_i32(b, l->zero_point);
+  np_layer_write_geometry(b, l);
   /* a partial-sum tile neither adds the bias nor requantizes: its reducer does, once */
   uint32_t nr = partial ? 0 : (uint32_t)(l->n_requant > 1 ? hi - lo : (int64_t)l->n_requant);
   nc_bytes_put_u32(b, nr);

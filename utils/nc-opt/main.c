@@ -213,15 +213,31 @@ static int take_legacy_passes(int argc, char **argv, options *o)
   return out;
 }
 
-/* Loads the plugins named by --load-pass-plugin / --load-dialect-plugin (as
- * -flag=X, --flag=X, -flag X or --flag X) in command-line order, before the
- * other flags are parsed: a plugin's passes may appear as legacy pass flags. */
+/* Loads a plugin, printing why not. */
+static bool load_plugin(const char *path, nc_plugin_kind kind)
+{
+  char err[1024];
+  if (nc_plugin_load(path, kind, err, sizeof err))
+    return true;
+  fprintf(stderr, "nc-opt: error: %s\n", err);
+  return false;
+}
+
+static bool load_pass_plugin(const char *path) { return load_plugin(path, NC_PLUGIN_PASS); }
+static bool load_dialect_plugin(const char *path) { return load_plugin(path, NC_PLUGIN_DIALECT); }
+
+/* Loads the plugins and Python passes named by --load-pass-plugin,
+ * --load-dialect-plugin and --load-python-pass (as -flag=X, --flag=X,
+ * -flag X or --flag X) in command-line order, before the other flags are
+ * parsed: their passes may appear as legacy pass flags. */
 static bool load_plugins(int argc, char **argv)
 {
   static const struct {
-    const char *flag;
-    nc_plugin_kind kind;
-  } flags[] = {{"load-pass-plugin", NC_PLUGIN_PASS}, {"load-dialect-plugin", NC_PLUGIN_DIALECT}};
+    const char *flag, *what;
+    bool (*load)(const char *path);
+  } flags[] = {{"load-pass-plugin", "a plugin file", load_pass_plugin},
+               {"load-dialect-plugin", "a plugin file", load_dialect_plugin},
+               {"load-python-pass", "a Python file", nc_opt_load_python_pass}};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--"))
@@ -235,14 +251,11 @@ static bool load_plugins(int argc, char **argv)
         continue;
       const char *path = name[n] == '=' ? name + n + 1 : i + 1 < argc ? argv[++i] : NULL;
       if (!path || !*path) {
-        fprintf(stderr, "nc-opt: error: option '--%s' requires a plugin file\n", flags[f].flag);
+        fprintf(stderr, "nc-opt: error: option '--%s' requires %s\n", flags[f].flag, flags[f].what);
         return false;
       }
-      char err[1024];
-      if (!nc_plugin_load(path, flags[f].kind, err, sizeof err)) {
-        fprintf(stderr, "nc-opt: error: %s\n", err);
+      if (!flags[f].load(path))
         return false;
-      }
     }
   }
   return true;
@@ -265,7 +278,7 @@ static bool parse_args(int argc, char **argv, options *o)
 {
   memset(o, 0, sizeof *o);
   o->run = nc_pass_run_options_default();
-  if (!load_plugins(argc, argv) || !nc_opt_load_python_passes(argc, argv))
+  if (!load_plugins(argc, argv))
     return false;
   argc = take_legacy_passes(argc, argv, o);
   int c;

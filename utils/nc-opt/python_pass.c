@@ -45,31 +45,15 @@ static load_fn open_loader(void)
   return fn;
 }
 
-bool nc_opt_load_python_passes(int argc, char **argv)
+bool nc_opt_load_python_pass(const char *path)
 {
-  load_fn load = NULL;
-  size_t n = strlen(flag);
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--"))
-      break;
-    if (a[0] != '-')
-      continue;
-    const char *name = a + (a[1] == '-' ? 2 : 1);
-    if (strncmp(name, flag, n) || (name[n] && name[n] != '='))
-      continue;
-    const char *path = name[n] == '=' ? name + n + 1 : i + 1 < argc ? argv[++i] : NULL;
-    if (!path || !*path) {
-      fprintf(stderr, "nc-opt: error: option '--%s' requires a Python file\n", flag);
-      return false;
-    }
-    if (!load && !(load = open_loader()))
-      return false;
-    char err[1024];
-    if (!load(path, err, sizeof err)) {
-      fprintf(stderr, "nc-opt: error: %s\n", err);
-      return false;
-    }
+  static load_fn load;
+  if (!load && !(load = open_loader()))
+    return false;
+  char err[1024];
+  if (!load(path, err, sizeof err)) {
+    fprintf(stderr, "nc-opt: error: %s\n", err);
+    return false;
   }
   return true;
 }

@@ -5,10 +5,10 @@
 
 #include <stdbool.h>
 
-/** Loads every --load-python-pass=FILE (also -flag FILE) in command-line
- * order, before the other flags are parsed, so the passes the files
- * register can be named in pipelines and as legacy pass flags. Prints an
- * error and returns false when the loader or a file cannot be loaded. */
-bool nc_opt_load_python_passes(int argc, char **argv);
+/** Runs the Python file at `path` in the embedded interpreter (opening the
+ * loader library the first time), so the passes it registers can be named
+ * in pipelines and as legacy pass flags. Prints an error and returns false
+ * when the loader or the file cannot be loaded. */
+bool nc_opt_load_python_pass(const char *path);
 
 #endif

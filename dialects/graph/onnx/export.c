@@ -153,6 +153,17 @@ static void val_set(exporter *ex, const nc_value *v, const char *name)
   ex->vals[i] = (slot){v, xstrdup(name)};
 }
 
+/* y's ONNX name: the one it has, else a fresh one from `base`, kept. */
+static const char *result_name(exporter *ex, const nc_value *y, const char *base)
+{
+  if (!val_name(ex, y)) {
+    char *fresh = unique_tensor(ex, base);
+    val_set(ex, y, fresh);
+    free(fresh);
+  }
+  return val_name(ex, y);
+}
+
 /* The name a location gives: `loc("name")` (possibly around a child), or
  * the first name inside a fused location; NULL otherwise. */
 static const char *loc_name(nc_context *ctx, nc_location loc)
@@ -617,13 +628,7 @@ static bool export_requantize(exporter *ex, nc_op *op)
   free(nn);
   add_input(cast, q);
   attr_int(cast, "to", yet);
-  const char *name = val_name(ex, y);
-  if (!name) {
-    char *fresh = unique_tensor(ex, base);
-    val_set(ex, y, fresh);
-    free(fresh);
-    name = val_name(ex, y);
-  }
+  const char *name = result_name(ex, y, base);
   add_output(cast, name);
   return true;
 }
@@ -666,13 +671,7 @@ static bool export_channel_shuffle(exporter *ex, nc_op *op)
   add_input(back, tr);
   add_input(back, shape);
   nc_value *y = nc_op_get_result(op, 0);
-  const char *name = val_name(ex, y);
-  if (!name) {
-    char *fresh = unique_tensor(ex, base);
-    val_set(ex, y, fresh);
-    free(fresh);
-    name = val_name(ex, y);
-  }
+  const char *name = result_name(ex, y, base);
   add_output(back, name);
   return true;
 }

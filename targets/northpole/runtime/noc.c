@@ -82,6 +82,23 @@ static uint64_t sat_add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UI
 
 static int inside(const np_noc *n, int64_t x, int64_t y) { return x >= 0 && y >= 0 && x < n->cols && y < n->rows; }
 
+/* Reserves link l for a message whose head reaches it at `head` and which
+ * holds it `serial` cycles (first come, first served: it starts when the
+ * link is free); returns when the head reaches the next link. */
+static uint64_t reserve_link(np_noc *n, uint64_t l, uint64_t head, uint64_t serial, uint64_t bytes)
+{
+  uint64_t start = head > n->free_at[l] ? head : n->free_at[l];
+  if (n->trace && (!n->busy[l] || start > n->free_at[l])) { /* idle until start: one step per busy period */
+    if (n->busy[l])
+      trace_link(n, l, n->free_at[l], 0);
+    trace_link(n, l, start, 1);
+  }
+  n->free_at[l] = sat_add(start, serial);
+  n->busy[l] = sat_add(n->busy[l], serial);
+  n->bytes[l] = sat_add(n->bytes[l], bytes);
+  return sat_add(start, n->hop_latency_cycles);
+}
+
 uint64_t np_noc_send(np_noc *n, int net, int64_t sx, int64_t sy, int64_t dx, int64_t dy, uint64_t t, uint64_t bytes)
 {
   uint64_t serial = (bytes + n->link_bytes_per_cycle - 1) / n->link_bytes_per_cycle;
@@ -93,16 +110,7 @@ uint64_t np_noc_send(np_noc *n, int net, int64_t sx, int64_t sy, int64_t dx, int
   while (x != dx || y != dy) {
     int dir = x != dx ? (dx > x ? NP_DIR_EAST : NP_DIR_WEST) : (dy > y ? NP_DIR_SOUTH : NP_DIR_NORTH);
     uint64_t l = np_noc_link(n, net, (uint32_t)x, (uint32_t)y, dir);
-    uint64_t start = head > n->free_at[l] ? head : n->free_at[l];
-    if (n->trace && (!n->busy[l] || start > n->free_at[l])) { /* idle until start: one step per busy period */
-      if (n->busy[l])
-        trace_link(n, l, n->free_at[l], 0);
-      trace_link(n, l, start, 1);
-    }
-    n->free_at[l] = sat_add(start, serial);
-    n->busy[l] = sat_add(n->busy[l], serial);
-    n->bytes[l] = sat_add(n->bytes[l], bytes);
-    head = sat_add(start, n->hop_latency_cycles);
+    head = reserve_link(n, l, head, serial, bytes);
     x += dir == NP_DIR_EAST ? 1 : dir == NP_DIR_WEST ? -1 : 0;
     y += dir == NP_DIR_SOUTH ? 1 : dir == NP_DIR_NORTH ? -1 : 0;
   }
@@ -132,16 +140,7 @@ void np_noc_multicast(np_noc *n, int net, int64_t sx, int64_t sy, const int64_t 
       if (n->mc_stamp[l] == stamp) {
         head = n->mc_head[l];
       } else {
-        uint64_t start = head > n->free_at[l] ? head : n->free_at[l];
-        if (n->trace && (!n->busy[l] || start > n->free_at[l])) { /* as np_noc_send */
-          if (n->busy[l])
-            trace_link(n, l, n->free_at[l], 0);
-          trace_link(n, l, start, 1);
-        }
-        n->free_at[l] = sat_add(start, serial);
-        n->busy[l] = sat_add(n->busy[l], serial);
-        n->bytes[l] = sat_add(n->bytes[l], bytes);
-        head = sat_add(start, n->hop_latency_cycles);
+        head = reserve_link(n, l, head, serial, bytes);
         n->mc_stamp[l] = stamp, n->mc_head[l] = head;
       }
       x += dir == NP_DIR_EAST ? 1 : dir == NP_DIR_WEST ? -1 : 0;

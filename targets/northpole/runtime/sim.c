@@ -218,14 +218,21 @@ void np_clear_inbox(np_tile *t)
   t->n_inbox = t->n_buckets = t->n_msgs = 0;
 }
 
-static np_msg *pack(int src, size_t inference, int64_t iter, const np_iter *what, const int8_t *from)
+/* A message of `what`'s elements, `width` bytes each, data to be filled. */
+static np_msg *new_msg(int src, size_t inference, int64_t iter, const np_iter *what, size_t width)
 {
   np_msg *m = nc_rt_calloc(1, sizeof *m);
   m->src = src;
   m->inference = inference;
   m->iter = iter;
   m->what = what;
-  m->data = nc_rt_malloc((size_t)what->elements);
+  m->data = nc_rt_malloc((size_t)what->elements * width);
+  return m;
+}
+
+static np_msg *pack(int src, size_t inference, int64_t iter, const np_iter *what, const int8_t *from)
+{
+  np_msg *m = new_msg(src, inference, iter, what, 1);
   int64_t n = 0;
   NP_FOREACH_ELEMENT(what, e, { m->data[n++] = from[e]; })
   return m;
@@ -234,12 +241,7 @@ static np_msg *pack(int src, size_t inference, int64_t iter, const np_iter *what
 /* A partial-sum message: 4 little-endian bytes per element, in block order. */
 static np_msg *pack_partial_sums(int src, size_t inference, int64_t iter, const np_iter *what, const int32_t *from)
 {
-  np_msg *m = nc_rt_calloc(1, sizeof *m);
-  m->src = src;
-  m->inference = inference;
-  m->iter = iter;
-  m->what = what;
-  m->data = nc_rt_malloc((size_t)what->elements * 4);
+  np_msg *m = new_msg(src, inference, iter, what, 4);
   uint8_t *d = (uint8_t *)m->data;
   NP_FOREACH_ELEMENT(what, e, {
     uint32_t v = (uint32_t)from[e];
