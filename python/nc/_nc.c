@@ -169,6 +169,7 @@ typedef struct {
   uint64_t epoch;   /* bumped whenever handles into the module may dangle */
   bool borrowed;    /* a Python pass's view of IR owned elsewhere: never destroyed here */
   PyObject *erased; /* set of addresses of ops erased through Operation.erase */
+  int running;       /* a pass pipeline runs on it (without the GIL): no other use until it ends */
 } ModuleObject;
 
 typedef struct {
@@ -229,6 +230,10 @@ static void Module_dealloc(ModuleObject *m) {
 
 static bool module_check(ModuleObject *m) {
   if (!m->op) { PyErr_SetString(PyExc_RuntimeError, "the module was destroyed"); return false; }
+  if (m->running) {
+    PyErr_SetString(PyExc_RuntimeError, "the module is in use: a pass pipeline runs on it in another thread");
+    return false;
+  }
   return true;
 }
 
@@ -317,6 +322,10 @@ static PyObject *Module_destroy(ModuleObject *m, PyObject *unused) {
     PyErr_SetString(PyExc_RuntimeError, "destroy: not while a rewrite pattern runs");
     return NULL;
   }
+  if (m->running) {
+    PyErr_SetString(PyExc_RuntimeError, "destroy: a pass pipeline runs on this module in another thread");
+    return NULL;
+  }
   if (m->op) nc_op_destroy(m->op);
   m->op = NULL;
   m->epoch++;
@@ -377,6 +386,10 @@ static void Operation_dealloc(OperationObject *o) {
 static bool op_check(OperationObject *o) {
   if (!o->module->op || o->epoch != o->module->epoch) {
     PyErr_SetString(PyExc_RuntimeError, "operation used after its module was destroyed or rewritten");
+    return false;
+  }
+  if (o->module->running) {
+    PyErr_SetString(PyExc_RuntimeError, "the module is in use: a pass pipeline runs on it in another thread");
     return false;
   }
   if (o->module->erased) {
@@ -839,10 +852,12 @@ static PyObject *PassManager_run(PassManagerObject *p, PyObject *args, PyObject 
   opts.print_stream = out;
   bool ok;
   m->epoch++; /* passes may erase any op: earlier handles go stale */
+  m->running++; /* other threads may run Python meanwhile: they must not touch the module */
   Py_BEGIN_ALLOW_THREADS
   ok = nc_pass_manager_run(p->pm, m->op, &opts);
   if (ok && statistics) nc_pass_manager_print_statistics(p->pm, false, out);
   Py_END_ALLOW_THREADS
+  m->running--;
   fclose(out);
   if (!ok) { free(report); return raise_diags(p->context, "pass pipeline failed"); }
   PyObject *r = PyUnicode_DecodeUTF8(report, (Py_ssize_t)report_len, "replace");

@@ -106,6 +106,18 @@ class CountsDown(Pass):
         self.n = 1  # statistics only count up: raises ValueError
 
 
+@register_pass
+class WaitsForTheTest(Pass):
+    """Holds the pipeline until the test says go (test_module_in_use_while_a_pipeline_runs)."""
+    argument = "test-py-wait"
+    started = threading.Event()
+    proceed = threading.Event()
+
+    def run(self, op):
+        WaitsForTheTest.started.set()
+        WaitsForTheTest.proceed.wait(30)
+
+
 class PassTest(unittest.TestCase):
     def setUp(self):
         self.ctx = Context()
@@ -126,6 +138,28 @@ class PassTest(unittest.TestCase):
         self.assertIn("limit=7", text)
         self.assertIn("mode=exact", text)
         self.assertEqual(str(PassManager.parse(text, self.ctx)), text)
+
+    def test_module_in_use_while_a_pipeline_runs(self):
+        # the pipeline runs without the GIL: another thread must not destroy or read the module meanwhile
+        m = Module.parse(IDENTITY_INPUT, self.ctx)
+        pm = PassManager.parse("builtin.module(test-py-wait)", self.ctx)
+        WaitsForTheTest.started.clear()
+        WaitsForTheTest.proceed.clear()
+        worker = threading.Thread(target=pm.run, args=(m,))
+        worker.start()
+        try:
+            self.assertTrue(WaitsForTheTest.started.wait(30))
+            with self.assertRaisesRegex(RuntimeError, "pipeline runs on this module"):
+                m.destroy()
+            with self.assertRaisesRegex(RuntimeError, "in use"):
+                m.operation
+            with self.assertRaisesRegex(RuntimeError, "in use"):
+                pm.run(m)
+        finally:
+            WaitsForTheTest.proceed.set()
+            worker.join()
+        self.assertEqual(m.operation.name, "builtin.module")
+        m.destroy()
 
     def test_bad_option_values(self):
         for options, message in [("limit=x", "limit"), ("limit=101", "limit"), ("mode=slow", "slow"),
