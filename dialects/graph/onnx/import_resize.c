@@ -7,6 +7,7 @@
  * message, never approximated.
  */
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "import_internal.h"
@@ -21,6 +22,9 @@ static bool sizes_from_scales(node_ctx *nc, const imp_type *x, size_t n, const d
     if (!(scales[i] > 0) || s != floor(s) || s < 1)
       return imp_unsupported(nc, "scale %g of dim %zu (size %lld), whose output size is not a whole number,",
                              scales[i], i, (long long)x->dims[i]);
+    if (s > (double)INT32_MAX) /* also keeps the conversion below defined */
+      return imp_error(nc, "scale %g of dim %zu (size %lld) gives an output size of %g, too large", scales[i], i,
+                       (long long)x->dims[i], s);
     sizes[i] = (int64_t)s;
   }
   return true;
