@@ -1,10 +1,12 @@
-# check_roofline.py STATS.json CHIP.json INPUT.npy: recomputes NorthPole's
+# check_roofline.py STATS.json CHIP.json INPUT.npy [ROWS]: recomputes NorthPole's
 # roofline figures (docs/targets/northpole.md) from the chip description and
 # the input, independently of the simulator, and checks the --stats-json
 # keys against them: the compute ceiling (MACs over every core's rate; an
 # 8-bit network), the host-I/O ceiling (one frame's input bytes over the host
 # link's width), the roofline as the higher of the two, both ratios, the
 # ceiling named, and that the simulated cycles per frame respect the bound.
+# ROWS: the input rows (of an [N, C, H, W] input) the network reads, when not
+# all of them (the host sends only rows some tile receives).
 # Prints the ceiling that binds.
 import json
 import math
@@ -21,6 +23,8 @@ assert not missing, missing
 cores = chip["grid"]["rows"] * chip["grid"]["cols"]
 macs_per_cycle = chip["core"]["ops_per_cycle"]["8"] // 2
 frame_bytes = x.size // x.shape[0]  # int8 on the chip: a byte per element
+if len(sys.argv) > 4:
+    frame_bytes = frame_bytes // x.shape[2] * int(sys.argv[4])
 compute = stats["macs_per_inference"] / (cores * macs_per_cycle)
 host_io = frame_bytes / chip["noc"]["link_bytes_per_cycle"]
 cpi = stats["cycles_per_inference"]
