@@ -14,7 +14,7 @@
  *   a [1, C, 1, 1] gate, requantized once           -> NP_KIND_MUL
  *   a 256-entry table on int8 (activations)         -> NP_KIND_LUT
  *   softmax along the last coordinate of int8       -> NP_KIND_SOFTMAX
- *   resize (nearest, whole factors), pad, shuffle   -> NP_KIND_MOVE
+ *   resize (nearest, whole factors), pad (constant, reflect, edge), shuffle -> NP_KIND_MOVE
  * Weights, bias, multipliers and shifts are the layer's parameters;
  * everything the core cannot do exactly (zero points, a clamp other than
  * int8 saturation or relu, a table after another layer, other kinds) is an error at the
@@ -331,8 +331,12 @@ static bool read_move(nc_op *node, const nc_dataflow_layer *layer, np_layer *l)
     l->kernel[a] = layer->kind == NC_DATAFLOW_LAYER_RESIZE ? layer->scale[a] : 1;
     l->stride[a] = l->dilation[a] = 1;
   }
-  if (layer->kind == NC_DATAFLOW_LAYER_PAD)
+  if (layer->kind == NC_DATAFLOW_LAYER_PAD) {
     memcpy(l->pad, layer->pads, sizeof l->pad);
+    l->flags |= layer->pad_mode == NC_DATAFLOW_PAD_REFLECT ? NP_FLAG_PAD_REFLECT
+                : layer->pad_mode == NC_DATAFLOW_PAD_EDGE  ? NP_FLAG_PAD_EDGE
+                                                           : 0;
+  }
   l->zero_point = (int32_t)layer->pad_value;
   l->vops_per_element = 1;
   return true;

@@ -293,6 +293,13 @@ static int64_t move_source(const np_tile *t, int64_t e)
   int64_t x = e % ow, y = e / ow % oh, k = e / (ow * oh) % c, g = t->group;
   int64_t ci = g > 1 ? k % g * (c / g) + k / g : k;
   int64_t dy = y - t->pad[0], dx = x - t->pad[1];
+  if (t->flags & NP_FLAG_PAD_EDGE) {
+    dy = dy < 0 ? 0 : dy >= h ? h - 1 : dy;
+    dx = dx < 0 ? 0 : dx >= w ? w - 1 : dx;
+  } else if (t->flags & NP_FLAG_PAD_REFLECT) { /* the loader keeps pads below the dims */
+    dy = dy < 0 ? -dy : dy >= h ? 2 * (h - 1) - dy : dy;
+    dx = dx < 0 ? -dx : dx >= w ? 2 * (w - 1) - dx : dx;
+  }
   if (dy < 0 || dx < 0 || dy / t->kernel[0] >= h || dx / t->kernel[1] >= w)
     return -1;
   return (ci * h + dy / t->kernel[0]) * w + dx / t->kernel[1];

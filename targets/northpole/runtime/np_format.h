@@ -103,7 +103,10 @@
  *   yi = (y - pad_top) / kernel[0], xi = (x - pad_left) / kernel[1]   (floor)
  *   y[c, y, x] = x[ci, yi, xi] when y >= pad_top, x >= pad_left, yi < H and
  *   xi < W, else zero_point (the fill value); OH = H * kernel[0] + pad_top +
- *   pad_bottom, likewise OW.
+ *   pad_bottom, likewise OW. With NP_FLAG_PAD_EDGE (kernel 1) yi and xi
+ *   outside the input clamp to it (the edge element); with
+ *   NP_FLAG_PAD_REFLECT (kernel 1, each pad below its dim) they mirror
+ *   without repeating the edge: yi < 0 reads -yi, yi >= H reads 2 (H - 1) - yi.
  *
  * Section NP_SECTION_INPUT_STREAM (id = network input): how the host streams
  * that input (the dataflow input source P[y] or P[y, x]):
@@ -121,7 +124,10 @@ enum {
   NP_KIND_AVG_POOL = 6, NP_KIND_CONCAT = 7, NP_KIND_MUL = 8, NP_KIND_LUT = 9, NP_KIND_SOFTMAX = 10,
   NP_KIND_MOVE = 11,
 };
-enum { NP_FLAG_RELU = 1, NP_FLAG_SUBTRACT = 2, NP_FLAG_COUNT_PAD = 4, NP_FLAG_PARTIAL = 16, NP_FLAG_REDUCE = 32 };
+enum {
+  NP_FLAG_RELU = 1, NP_FLAG_SUBTRACT = 2, NP_FLAG_COUNT_PAD = 4, NP_FLAG_PARTIAL = 16, NP_FLAG_REDUCE = 32,
+  NP_FLAG_PAD_REFLECT = 64, NP_FLAG_PAD_EDGE = 128,
+};
 #define NP_WIDTH_SHIFT 8 /* the tile record's flags: bits 8..15 hold the layer's width */
 enum { NP_BUF_WEIGHTS = 1, NP_BUF_BIAS = 2, NP_BUF_INPUT = 3, NP_BUF_OUTPUT = 4, NP_BUF_SCRATCH = 5 };
 enum { NP_OP_RECV = 1, NP_OP_COMPUTE = 2, NP_OP_SEND = 3, NP_OP_WAIT = 4 };
