@@ -287,7 +287,8 @@ static const nc_attr_def a_pad[] = {
 static const nc_attr_def a_resize[] = {
   {"sizes", &nc_ac_i64_array, false, NULL, "the result's size in each dim"},
   {"coordinate_transformation_mode", &nc_ac_string, true, NULL, "ONNX's (default \"half_pixel\")"},
-  {"nearest_mode", &nc_ac_string, true, NULL, "ONNX's (default \"round_prefer_floor\")"},
+  {"nearest_mode", &nc_ac_string, true, NULL, "ONNX's, for mode nearest (default \"round_prefer_floor\")"},
+  {"mode", &nc_ac_string, true, NULL, "nearest or linear (default \"nearest\")"},
 };
 static const nc_attr_def a_channel_shuffle[] = {
   {"group", &nc_ac_i64, false, NULL, "the number of groups (divides the channels)"}};

@@ -289,8 +289,11 @@ static bool prep_resize(ix_inst *inst, char *err, size_t errlen)
   inst->p.resize.coord = c && nc_attr_get_kind(c) == NC_ATTR_STRING ? nc_attr_get_string(c, NULL) : "half_pixel";
   inst->p.resize.nearest = m && nc_attr_get_kind(m) == NC_ATTR_STRING ? nc_attr_get_string(m, NULL)
                                                                        : "round_prefer_floor";
-  int64_t one;
-  return nc_kernel_resize_nearest_map(inst->p.resize.coord, inst->p.resize.nearest, 1, 1, &one, err, errlen);
+  inst->p.resize.linear = !strcmp(nc_graph_attr_string(inst->op, "mode", "nearest"), "linear");
+  int64_t one, abd[3];
+  return inst->p.resize.linear
+           ? nc_kernel_resize_linear_coord(inst->p.resize.coord, 1, 1, abd, err, errlen)
+           : nc_kernel_resize_nearest_map(inst->p.resize.coord, inst->p.resize.nearest, 1, 1, &one, err, errlen);
 }
 
 static bool run_resize(const ix_inst *inst, ix_args *a)
@@ -300,8 +303,10 @@ static bool run_resize(const ix_inst *inst, ix_args *a)
   const int64_t *sizes = nc_graph_attr_ints(inst->op, "sizes", &n);
   if (!sizes || n != (size_t)x->rank)
     return ix_fail(a, "has %zu sizes for an input of rank %d", n, x->rank);
-  return out(inst, a, 0, x->rank, sizes) &&
-         nc_kernel_resize_nearest(inst->p.resize.coord, inst->p.resize.nearest, x, a->out[0], ERR);
+  if (!out(inst, a, 0, x->rank, sizes))
+    return false;
+  return inst->p.resize.linear ? nc_kernel_resize_linear(inst->p.resize.coord, x, a->out[0], ERR)
+                               : nc_kernel_resize_nearest(inst->p.resize.coord, inst->p.resize.nearest, x, a->out[0], ERR);
 }
 
 static bool run_channel_shuffle(const ix_inst *inst, ix_args *a)
