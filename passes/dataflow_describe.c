@@ -26,6 +26,7 @@
 
 #include "nc/passes/dataflow_layers.h"
 #include "nc/dialects/graph/graph.h"
+#include "nc/dialects/graph/kernels.h"
 
 typedef struct lctx {
   isl_ctx *ctx;
@@ -406,13 +407,34 @@ static bool pad_source(const char *mode, const char *o, const char *i, int64_t p
   return true;
 }
 
-/* resize (nearest, whole factors checked by the layer record), pad, shuffle */
+/* The constraint "i is floor((a o + b) / d) or that + 1": d i <= a o + b < d i + d, or the same with b + d. */
+static void linear_source(const int64_t abd[3], const char *o, const char *i, char *buf, size_t len)
+{
+  long long a = abd[0], b = abd[1], d = abd[2];
+  snprintf(buf, len, "(%lld%s <= %lld%s + %lld < %lld%s + %lld or %lld%s <= %lld%s + %lld < %lld%s + %lld)", d, i, a, o,
+           b, d, i, d, d, i, a, o, b + d, d, i, d);
+}
+
+/* resize (nearest, whole factors checked by the layer record; linear), pad, shuffle */
 static bool resample_layer(lctx *l, nc_op *op, const char *x_name, layer *L)
 {
   nc_deps_shape in, o;
   if (!image(vtype(nc_op_get_operand(op, 0)), &in) || !image(vtype(nc_op_get_result(op, 0)), &o))
     return fail(l, "only [1, C, H, W] tensors of static shape are supported");
   char ry[256], rx[256], rc[96] = "c";
+  if (nc_op_is(op, "graph.resize") && !strcmp(nc_graph_attr_string(op, "mode", "nearest"), "linear")) {
+    /* the neighbours floor(c) and floor(c) + 1 of the source coordinate c, clamped (the layer record keeps
+     * floor(c) within [-1, in - 1], so clamping is the intersection with the input) */
+    int64_t abd[2][3];
+    const char *cm = nc_graph_attr_string(op, "coordinate_transformation_mode", "half_pixel");
+    char err[200];
+    if (!nc_kernel_resize_linear_coord(cm, in.height, o.height, abd[0], err, sizeof err) ||
+        !nc_kernel_resize_linear_coord(cm, in.width, o.width, abd[1], err, sizeof err))
+      return fail(l, "%s", err);
+    linear_source(abd[0], "y", "yi", ry, sizeof ry);
+    linear_source(abd[1], "x", "xi", rx, sizeof rx);
+    return moved_layer(l, op, x_name, "resize", rc, ry, rx, L);
+  }
   if (nc_op_is(op, "graph.resize")) {
     if (o.height % in.height || o.width % in.width)
       return fail(l, "a resize by a factor that is not whole has no dataflow layer");

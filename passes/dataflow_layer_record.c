@@ -526,7 +526,8 @@ static bool follower(rec *r, nc_op *op, nc_value *prev)
 }
 
 /* resize (nearest, whole factors: each output row and column reads
- * floor(o / factor), checked against the op's own index map), pad (spatial
+ * floor(o / factor), checked against the op's own index map; linear, with
+ * the kernel's rational source coordinate per axis), pad (spatial
  * dims only: constant with an integral fill value, reflect with pads below
  * the dim, edge) and channel shuffle:
  * layers that move elements of [1, C, H, W] tensors. */
@@ -571,6 +572,20 @@ static bool resample_head(rec *r, nc_op *op)
   if (xs[1] != ys[1])
     return unexpressible(op, "a resize of the channels has no layer");
   r->l = nc_dataflow_layer_make(NC_DATAFLOW_LAYER_RESIZE);
+  if (!strcmp(nc_graph_attr_string(op, "mode", "nearest"), "linear")) {
+    for (int a = 0; a < 2; a++) { /* the source coordinate's neighbours stay within [-1, in] */
+      int64_t in = xs[2 + a], out = ys[2 + a], *abd = r->l.linear + 3 * a;
+      char err[200];
+      if (!nc_kernel_resize_linear_coord(cm, in, out, abd, err, sizeof err))
+        return unexpressible(op, "its coordinate mode has no linear layer");
+      if (abd[0] > INT32_MAX || abd[2] > INT32_MAX || abd[1] < INT32_MIN || abd[1] > INT32_MAX)
+        return unexpressible(op, "its sizes are too large for a layer");
+      int64_t lo = abd[1] >= 0 ? abd[1] / abd[2] : -((-abd[1] + abd[2] - 1) / abd[2]);
+      if (lo < -1 || (abd[0] * (out - 1) + abd[1]) / abd[2] > in - 1)
+        return unexpressible(op, "its source coordinates leave the input");
+    }
+    return true;
+  }
   for (int a = 0; a < 2; a++) {
     int64_t in = xs[2 + a], out = ys[2 + a], f = out / in;
     if (out % in)

@@ -108,6 +108,14 @@
  *   NP_FLAG_PAD_REFLECT (kernel 1, each pad below its dim) they mirror
  *   without repeating the edge: yi < 0 reads -yi, yi >= H reads 2 (H - 1) - yi.
  *
+ * NP_KIND_RESIZE (ONNX Resize, mode linear) has one operand [1, C, H, W], a
+ * result [1, C, OH, OW], no bias or requantization, and weights = 6
+ * little-endian i32 (a_h, b_h, d_h, a_w, b_w, d_w): along each axis the
+ * source coordinate of output o is (a o + b) / d (a >= 0, d >= 1),
+ *   f = floor((a o + b) / d), i0 = clamp(f, 0, n - 1), i1 = clamp(f + 1, 0, n - 1),
+ *   w1 = round_half_even(1024 ((a o + b) - f d) / d), w0 = 1024 - w1
+ *   y[c, y, x] = round_half_even(sum over the 4 corners of wy * wx * x[c, iy, ix] / 2^20)
+ *
  * Section NP_SECTION_INPUT_STREAM (id = network input): how the host streams
  * that input (the dataflow input source P[y] or P[y, x]):
  *   u32 n_iterations, then per iteration: u32 n_blocks, u32 0, blocks
@@ -122,7 +130,7 @@ enum { NP_SECTION_TILE = 1, NP_SECTION_INPUT_STREAM = 2, NP_SECTION_CHIP = 3 };
 enum {
   NP_KIND_CONV = 1, NP_KIND_MATMUL = 2, NP_KIND_MAX_POOL = 3, NP_KIND_COPY = 4, NP_KIND_ELTWISE = 5,
   NP_KIND_AVG_POOL = 6, NP_KIND_CONCAT = 7, NP_KIND_MUL = 8, NP_KIND_LUT = 9, NP_KIND_SOFTMAX = 10,
-  NP_KIND_MOVE = 11,
+  NP_KIND_MOVE = 11, NP_KIND_RESIZE = 12,
 };
 enum {
   NP_FLAG_RELU = 1, NP_FLAG_SUBTRACT = 2, NP_FLAG_COUNT_PAD = 4, NP_FLAG_PARTIAL = 16, NP_FLAG_REDUCE = 32,
