@@ -955,6 +955,7 @@ bool imp_qlinear_leaky_relu(node_ctx *nc);
 bool imp_qlinear_sigmoid(node_ctx *nc);
 bool imp_qlinear_softmax(node_ctx *nc);
 bool imp_qgemm(node_ctx *nc);
+bool imp_dynamic_quantize(node_ctx *nc);
 bool imp_constant(node_ctx *nc);
 bool imp_identity(node_ctx *nc);
 bool imp_dropout(node_ctx *nc);

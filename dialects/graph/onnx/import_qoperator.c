@@ -242,3 +242,16 @@ bool imp_qgemm(node_ctx *nc)
   imp_value *y = float_op(nc, "Gemm", dc ? 3 : 2, in);
   return y && quant(nc, y, ys, imp_input(nc, 8), a->type.dt);
 }
+
+/* DynamicQuantizeLinear(x) -> (y ui8, y_scale f32 scalar, y_zero_point ui8 scalar). */
+bool imp_dynamic_quantize(node_ctx *nc)
+{
+  imp_value *x = imp_input_required(nc, 0, "x");
+  if (!x)
+    return false;
+  if (x->type.dt != NC_DT_F32)
+    return imp_unsupported(nc, "an input of type %s (f32 only)", nc_dtype_name(x->type.dt));
+  imp_type t[3] = {x->type, {.dt = NC_DT_F32}, {.dt = NC_DT_U8}};
+  t[0].dt = NC_DT_U8;
+  return imp_emit(nc, nc->op->graph, 1, &x, NULL, 3, t) != NULL;
+}
