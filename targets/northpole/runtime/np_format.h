@@ -103,7 +103,18 @@
  *   yi = (y - pad_top) / kernel[0], xi = (x - pad_left) / kernel[1]   (floor)
  *   y[c, y, x] = x[ci, yi, xi] when y >= pad_top, x >= pad_left, yi < H and
  *   xi < W, else zero_point (the fill value); OH = H * kernel[0] + pad_top +
- *   pad_bottom, likewise OW.
+ *   pad_bottom, likewise OW. With NP_FLAG_PAD_EDGE (kernel 1) yi and xi
+ *   outside the input clamp to it (the edge element); with
+ *   NP_FLAG_PAD_REFLECT (kernel 1, each pad below its dim) they mirror
+ *   without repeating the edge: yi < 0 reads -yi, yi >= H reads 2 (H - 1) - yi.
+ *
+ * NP_KIND_RESIZE (ONNX Resize, mode linear) has one operand [1, C, H, W], a
+ * result [1, C, OH, OW], no bias or requantization, and weights = 6
+ * little-endian i32 (a_h, b_h, d_h, a_w, b_w, d_w): along each axis the
+ * source coordinate of output o is (a o + b) / d (a >= 0, d >= 1),
+ *   f = floor((a o + b) / d), i0 = clamp(f, 0, n - 1), i1 = clamp(f + 1, 0, n - 1),
+ *   w1 = round_half_even(1024 ((a o + b) - f d) / d), w0 = 1024 - w1
+ *   y[c, y, x] = round_half_even(sum over the 4 corners of wy * wx * x[c, iy, ix] / 2^20)
  *
  * Section NP_SECTION_INPUT_STREAM (id = network input): how the host streams
  * that input (the dataflow input source P[y] or P[y, x]):
@@ -119,9 +130,12 @@ enum { NP_SECTION_TILE = 1, NP_SECTION_INPUT_STREAM = 2, NP_SECTION_CHIP = 3 };
 enum {
   NP_KIND_CONV = 1, NP_KIND_MATMUL = 2, NP_KIND_MAX_POOL = 3, NP_KIND_COPY = 4, NP_KIND_ELTWISE = 5,
   NP_KIND_AVG_POOL = 6, NP_KIND_CONCAT = 7, NP_KIND_MUL = 8, NP_KIND_LUT = 9, NP_KIND_SOFTMAX = 10,
-  NP_KIND_MOVE = 11,
+  NP_KIND_MOVE = 11, NP_KIND_RESIZE = 12,
 };
-enum { NP_FLAG_RELU = 1, NP_FLAG_SUBTRACT = 2, NP_FLAG_COUNT_PAD = 4, NP_FLAG_PARTIAL = 16, NP_FLAG_REDUCE = 32 };
+enum {
+  NP_FLAG_RELU = 1, NP_FLAG_SUBTRACT = 2, NP_FLAG_COUNT_PAD = 4, NP_FLAG_PARTIAL = 16, NP_FLAG_REDUCE = 32,
+  NP_FLAG_PAD_REFLECT = 64, NP_FLAG_PAD_EDGE = 128,
+};
 #define NP_WIDTH_SHIFT 8 /* the tile record's flags: bits 8..15 hold the layer's width */
 enum { NP_BUF_WEIGHTS = 1, NP_BUF_BIAS = 2, NP_BUF_INPUT = 3, NP_BUF_OUTPUT = 4, NP_BUF_SCRATCH = 5 };
 enum { NP_OP_RECV = 1, NP_OP_COMPUTE = 2, NP_OP_SEND = 3, NP_OP_WAIT = 4 };

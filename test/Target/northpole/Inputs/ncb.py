@@ -131,6 +131,8 @@ def corrupt_fields(path, d):
     fl = struct.unpack_from("<I", b, f["flags"])[0] & 0xff
     out("width3", lambda m: struct.pack_into("<I", m, f["flags"], fl | 3 << 8))
     out("width0", lambda m: struct.pack_into("<I", m, f["flags"], fl))
+    # a reflect-pad flag (64) on tile 0, a conv
+    out("padflag", lambda m: struct.pack_into("<I", m, f["flags"], fl | 64 | 8 << 8))
     def wait(m):
         struct.pack_into("<Iiqqqq", m, f["instrs"], 4, 0, 1 << 62, 0, 0, 0)
     out("wait", wait)
