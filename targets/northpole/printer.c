@@ -44,6 +44,7 @@ typedef struct printer {
   isl_ctx *isl;
   io io;
   int64_t activations; /* operand and result elements of the tiles so far (NP_MAX_ACTIVATIONS) */
+  np_weight_pool weights; /* slices several tiles share (row bands) */
 } printer;
 
 /* --- inputs and outputs ------------------------------------------------------------------------------------------- */
@@ -475,9 +476,9 @@ static bool put_tile(printer *p, nc_op *tile, nc_bytes *b)
   nc_bytes_put_i64(b, lo);
   nc_bytes_put_i64(b, hi);
   if (in_slice.flags)
-    np_layer_write_sliced(b, &l, lo, hi, &in_slice);
+    np_layer_write_sliced(b, &l, lo, hi, &in_slice, &p->weights, np_weight_pool_slot(&p->weights, tile));
   else
-    np_layer_write(b, &l, lo, hi);
+    np_layer_write(b, &l, lo, hi, &p->weights, np_weight_pool_slot(&p->weights, tile));
   /* buffers with their lifetimes */
   size_t nb = nc_core_tile_get_num_buffers(tile);
   nc_core_lifetime *life = nc_xcalloc(nb + 1, sizeof *life);
@@ -659,8 +660,12 @@ bool np_print_binary(nc_op *module, nc_ncb_writer *w, void *userData)
   for (size_t i = 0; ok && i < p.io.n_inputs; i++)
     ok = put_stream(&p, i, nc_ncb_writer_add_section(w, NP_SECTION_INPUT_STREAM, (uint32_t)i));
   uint32_t id = 0;
+  np_weight_pool_init(&p.weights, p.chip);
   for (nc_op *t = nc_core_chip_first_tile(p.chip); ok && t; t = nc_core_tile_next(t))
     ok = put_tile(&p, t, nc_ncb_writer_add_section(w, NP_SECTION_TILE, id++));
+  if (ok)
+    np_weight_pool_finish(&p.weights, w);
+  np_weight_pool_clear(&p.weights);
   isl_ctx_free(p.isl);
   free(p.io.in_values);
   free(p.io.out_values);
