@@ -11,7 +11,9 @@
  * output elements of every node iteration (strided blocks: computed from
  * the node's `writes` as fixed-size boxes when they are, enumerated with
  * isl otherwise) and its
- * program. Everything is written in IR order with fixed-width fields, so the
+ * program. A weight slice several tiles hold (row bands) is written once, in
+ * the weights section (printer_weights.c). Everything is written in IR order
+ * with fixed-width fields, so the
  * same input always gives the same bytes.
  */
 #include <stdlib.h>

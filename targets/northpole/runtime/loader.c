@@ -596,7 +596,7 @@ static bool load_tile(loader *l, np_sim *s, np_tile *t)
     if (!l->weights)
       return bad(l, "weights at offset %llu of the weights section, but the binary has none", (unsigned long long)off);
     if (off % 8 || off > l->weights->size || t->weight_bytes > l->weights->size - off)
-      return bad(l, "%llu bytes of weights at offset %llu are not 8-byte aligned inside the %llu-byte weights section",
+      return bad(l, "%llu bytes of weights at offset %llu: not an 8-byte aligned range of the %llu-byte weights section",
                  (unsigned long long)t->weight_bytes, (unsigned long long)off, (unsigned long long)l->weights->size);
     t->weights = (const int8_t *)l->weights->data + off;
   } else {
