@@ -352,6 +352,19 @@ int nc_mapping_write_boxes_in(const nc_op *node, int64_t lo, int64_t hi, int64_t
   return answer;
 }
 
+int nc_mapping_write_boxes_from(const nc_iters *it, isl_map *writes, int64_t lo, int64_t hi, int64_t rlo, int64_t rhi,
+                                nc_write_boxes *out)
+{
+  memset(out, 0, sizeof *out);
+  if (!writes)
+    return -1;
+  mapping_isl_scope scope = mapping_isl_scope_enter(isl_map_get_ctx(writes));
+  int n_out = (int)isl_map_dim(writes, isl_dim_out);
+  int answer = write_boxes(it, slice_writes(isl_map_copy(writes), lo, hi, rlo, rhi), n_out, out);
+  mapping_isl_scope_exit(scope);
+  return answer;
+}
+
 void nc_write_boxes_clear(nc_write_boxes *b)
 {
   free(b->present);

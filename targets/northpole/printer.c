@@ -320,7 +320,7 @@ static bool node_iterations(printer *p, nc_op *tile, nc_op *node, const np_layer
   nc_write_boxes boxes;
   int64_t rlo = 0, rhi = 0;
   nc_core_tile_get_out_rows(tile, &rlo, &rhi);
-  int boxed = nc_mapping_write_boxes_in(node, lo, hi, rlo, rhi, p->isl, &boxes);
+  int boxed = nc_mapping_write_boxes_from(&iters, writes, lo, hi, rlo, rhi, &boxes);
   if (boxed == 1) {
     bool ok = boxes.dim == n_out;
     int64_t most = l->macs_per_element > l->vops_per_element ? l->macs_per_element : l->vops_per_element;
