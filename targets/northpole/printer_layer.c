@@ -487,7 +487,7 @@ void np_layer_write_geometry(nc_bytes *b, const np_layer *l)
   nc_bytes_put_i32(b, l->zero_point);
 }
 
-void np_layer_write(nc_bytes *b, const np_layer *l, int64_t lo, int64_t hi)
+void np_layer_write(nc_bytes *b, const np_layer *l, int64_t lo, int64_t hi, np_weight_pool *pool, int64_t slot)
 {
   np_layer_write_geometry(b, l);
   bool per_channel = l->n_requant > 1 && (l->kind == NP_KIND_CONV || l->kind == NP_KIND_MATMUL); /* else per operand */
@@ -498,24 +498,16 @@ void np_layer_write(nc_bytes *b, const np_layer *l, int64_t lo, int64_t hi)
   uint32_t nb = l->n_bias ? (uint32_t)(hi - lo) : 0;
   nc_bytes_put_u32(b, nb);
   for (uint32_t i = 0; i < nb; i++) nc_bytes_put_i32(b, l->bias[lo + i]);
-  if (l->kind == NP_KIND_CONV) { /* [hi - lo, C/group, kh, kw]: rows lo..hi of the weights */
-    nc_bytes_put_u64(b, (uint64_t)((hi - lo) * l->weight_row_bytes));
-    nc_bytes_put(b, l->weights + lo * l->weight_row_bytes, (size_t)((hi - lo) * l->weight_row_bytes));
-  } else if (l->kind == NP_KIND_MATMUL) { /* [K, hi - lo]: columns lo..hi of [K, N] */
-    nc_bytes_put_u64(b, (uint64_t)(l->k * (hi - lo)));
-    for (int64_t k = 0; k < l->k; k++)
-      nc_bytes_put(b, l->weights + k * l->n + lo, (size_t)(hi - lo));
-  } else if (l->kind == NP_KIND_LUT) { /* the whole table on every tile */
-    nc_bytes_put_u64(b, 256);
-    nc_bytes_put(b, l->weights, 256);
-  } else if (l->kind == NP_KIND_RESIZE) {
-    nc_bytes_put_u64(b, 24);
-    nc_bytes_put(b, l->weights, 24);
-  } else if (l->kind == NP_KIND_SOFTMAX) {
-    nc_bytes_put_u64(b, 1024);
-    nc_bytes_put(b, l->weights, 1024);
-  } else {
-    nc_bytes_put_u64(b, 0);
-  }
-  nc_bytes_align(b, 8);
+  if (l->kind == NP_KIND_CONV) /* [hi - lo, C/group, kh, kw]: rows lo..hi of the weights */
+    np_put_weights(b, pool, slot, l->weights + lo * l->weight_row_bytes, 1, (hi - lo) * l->weight_row_bytes, 0);
+  else if (l->kind == NP_KIND_MATMUL) /* [K, hi - lo]: columns lo..hi of [K, N] */
+    np_put_weights(b, pool, slot, l->weights + lo, l->k, hi - lo, l->n);
+  else if (l->kind == NP_KIND_LUT) /* the whole table on every tile */
+    np_put_weights(b, pool, slot, l->weights, 1, 256, 0);
+  else if (l->kind == NP_KIND_RESIZE)
+    np_put_weights(b, pool, slot, l->weights, 1, 24, 0);
+  else if (l->kind == NP_KIND_SOFTMAX)
+    np_put_weights(b, pool, slot, l->weights, 1, 1024, 0);
+  else
+    np_put_weights(b, pool, slot, l->weights, 0, 0, 0);
 }

@@ -24,6 +24,7 @@ typedef struct loader {
   char *err;
   size_t errlen;
   const char *where; /* "tile 3 (1, 0)" for messages */
+  const nc_ncb_section *weights; /* the NP_SECTION_WEIGHTS section, or NULL */
 } loader;
 
 static bool bad(loader *l, const char *fmt, ...) NC_RT_PRINTF(2, 3);
@@ -614,9 +615,23 @@ static bool load_tile(loader *l, np_sim *s, np_tile *t)
   t->bias = nc_rt_calloc(t->n_bias, sizeof(int32_t));
   for (uint32_t i = 0; i < t->n_bias; i++) t->bias[i] = nc_cursor_i32(c);
   t->weight_bytes = nc_cursor_u64(c);
+  bool shared = t->weight_bytes & NP_WEIGHTS_SHARED;
+  t->weight_bytes &= ~NP_WEIGHTS_SHARED;
   if (!truncated(l) || t->weight_bytes > s->chip.sram_bytes)
     return l->c.bad ? false : bad(l, "%llu bytes of weights do not fit a core", (unsigned long long)t->weight_bytes);
-  t->weights = (const int8_t *)nc_cursor_bytes(c, t->weight_bytes);
+  if (shared) { /* a slice of the weights section, which the tiles of a row-banded layer share */
+    uint64_t off = nc_cursor_u64(c);
+    if (!truncated(l))
+      return false;
+    if (!l->weights)
+      return bad(l, "weights at offset %llu of the weights section, but the binary has none", (unsigned long long)off);
+    if (off % 8 || off > l->weights->size || t->weight_bytes > l->weights->size - off)
+      return bad(l, "%llu bytes of weights at offset %llu: not an 8-byte aligned range of the %llu-byte weights section",
+                 (unsigned long long)t->weight_bytes, (unsigned long long)off, (unsigned long long)l->weights->size);
+    t->weights = (const int8_t *)l->weights->data + off;
+  } else {
+    t->weights = (const int8_t *)nc_cursor_bytes(c, t->weight_bytes);
+  }
   nc_cursor_align(c, 8);
   if (!truncated(l))
     return false;
@@ -799,6 +814,13 @@ void *np_sim_load(const nc_ncb *ncb, char *err, size_t errlen, void *userData)
       }
       if (!load_stream(&l, s, sec->id))
         goto fail;
+    } else if (sec->type == NP_SECTION_WEIGHTS) {
+      snprintf(where, sizeof where, "section %zu (weights)", i);
+      if (l.weights || sec->id != 0) {
+        bad(&l, l.weights ? "a second weights section" : "weights section id %u, not 0", sec->id);
+        goto fail;
+      }
+      l.weights = sec;
     } else if (sec->type != NP_SECTION_TILE && sec->type != NP_SECTION_CHIP) {
       snprintf(where, sizeof where, "section %zu", i);
       bad(&l, "unknown section type %u", sec->type);

@@ -85,7 +85,13 @@ def tile_fields(b, off):
     n_bias = struct.unpack_from("<I", b, p)[0]
     p += 4 + 4 * n_bias
     wbytes = struct.unpack_from("<Q", b, p)[0]
-    p += 8 + wbytes
+    f["weight_bytes"] = p
+    if wbytes >> 63:  # shared: the low bits count the bytes, an offset into the weights section follows
+        f["weights"] = ("shared", wbytes & ~(1 << 63), struct.unpack_from("<Q", b, p + 8)[0])
+        p += 16
+    else:
+        f["weights"] = ("inline", wbytes, None)
+        p += 8 + wbytes
     p += (8 - (p - off) % 8) % 8
     n_buf = struct.unpack_from("<I", b, p)[0]
     f["buffers"] = []
