@@ -58,8 +58,23 @@ static bool check_position(nc_op *op, const char *what, int64_t x, int64_t y)
                           (long long)y);
 }
 
+/* `replica` on a tile, `frames` on a recv or send: array<i64: r, n> with
+ * 0 <= r < n and 2 <= n <= NC_CORE_MAX_REPLICAS (frame f when f mod n == r). */
+static bool check_frames(nc_op *op, const char *name)
+{
+  int64_t r, n;
+  if (!nc_op_get_attr_str(op, name) || !core_pair_attr(op, name, &r, &n))
+    return true;
+  if (n < 2 || n > NC_CORE_MAX_REPLICAS || r < 0 || r >= n)
+    return nc_op_emit_error(op, "%s [%lld, %lld) must be a frame residue r and a count n with 0 <= r < n and 2 <= n "
+                            "<= %d", name, (long long)r, (long long)n, NC_CORE_MAX_REPLICAS);
+  return true;
+}
+
 static bool verify_tile(nc_op *op)
 {
+  if (!check_frames(op, "replica"))
+    return false;
   if (!check_position(op, "position", core_int_attr(op, "x", 0), core_int_attr(op, "y", 0)))
     return false;
   if (!*core_str_attr(op, "node"))
@@ -154,7 +169,8 @@ static bool verify_recv(nc_op *op)
 {
   if (core_int_attr(op, "network", 0) == 1 && core_int_attr(op, "operand", 0) != 0)
     return nc_op_emit_error(op, "receives partial sums (network 1), which are for no operand: operand must be 0");
-  return verify_endpoint(op, "from") && non_negative(op, "operand") && non_negative(op, "iter") && verify_network(op);
+  return verify_endpoint(op, "from") && non_negative(op, "operand") && non_negative(op, "iter") && verify_network(op) &&
+         check_frames(op, "frames");
 }
 
 static bool verify_compute(nc_op *op)
@@ -168,7 +184,8 @@ static bool verify_compute(nc_op *op)
 
 static bool verify_send(nc_op *op)
 {
-  if (!verify_endpoint(op, "to") || !non_negative(op, "iter") || !positive(op, "bytes") || !verify_network(op))
+  if (!verify_endpoint(op, "to") || !non_negative(op, "iter") || !positive(op, "bytes") || !verify_network(op) ||
+      !check_frames(op, "frames"))
     return false;
   if (!nc_op_get_attr_str(op, "multicast"))
     return true;
@@ -183,6 +200,11 @@ static bool verify_send(nc_op *op)
       (core_pair_attr(next, "to", &x, &y) && x == NC_CORE_HOST))
     return nc_op_emit_error(op, "is `multicast`, so the next op must be a core.send of the same iteration, bytes "
                             "and network to a tile");
+  int64_t a, an, b, bn;
+  core_pair_attr(op, "frames", &a, &an);
+  core_pair_attr(next, "frames", &b, &bn);
+  if (a != b || an != bn)
+    return nc_op_emit_error(op, "is `multicast`, so the next send must run on the same frames (`frames`)");
   return true;
 }
 
@@ -231,6 +253,9 @@ static const nc_attr_def tile_attrs[] = {
   {"in_channels", &ac_pair, true, NULL,
    "`array<i64: lo, hi>`: the input channels [lo, hi) of operand 0 (a conv's channels, a matmul's K) this tile "
    "sums over (not combined with `out_rows`); its int32 partial sums go to the group's reducer, the tile whose slice starts at 0"},
+  {"replica", &ac_pair, true, NULL,
+   "`array<i64: r, n>`: the tile is copy r of n of its node's tiles and handles only frames f with f mod n == r "
+   "(replication for alternate frames, core-replicate); each copy holds the same weights and program"},
 };
 static const nc_region_def tile_regions[] = {{"body", false, true, "core.buffer ops, then one core.program"}};
 static const char *const tile_parents[] = {"core.chip", NULL};
@@ -254,6 +279,9 @@ static const nc_attr_def recv_attrs[] = {
   {"network", &nc_ac_i64, true, NULL,
    "0 (absent): activations; 1: the int32 partial sums of iteration `iter` from a tile of the same input-channel "
    "group, added into the accumulator (operand 0)"},
+  {"frames", &ac_pair, true, NULL,
+   "`array<i64: r, n>`: runs only on frames f with f mod n == r (a peer that is a replica handling those frames, "
+   "core-replicate); absent: on every frame the tile handles"},
 };
 static const nc_attr_def compute_attrs[] = {
   {"begin", &nc_ac_i64, false, NULL, "first iteration"},
@@ -268,6 +296,9 @@ static const nc_attr_def send_attrs[] = {
    "each link of the union of their routes carries it once (core-multicast)"},
   {"network", &nc_ac_i64, true, NULL,
    "0 (absent): activations; 1: the iteration's int32 partial sums (4 bytes per element) to the group's reducer"},
+  {"frames", &ac_pair, true, NULL,
+   "`array<i64: r, n>`: runs only on frames f with f mod n == r (a peer that is a replica handling those frames, "
+   "core-replicate); absent: on every frame the tile handles"},
 };
 static const nc_attr_def wait_attrs[] = {{"cycles", &nc_ac_i64, false, NULL, "how long to wait"}};
 
