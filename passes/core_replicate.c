@@ -101,6 +101,34 @@ static double tile_cycles(nc_op *tile, nc_op *node, const nc_chip_desc *d, bool 
   return c;
 }
 
+/* Links a core's incoming messages share, on average (core-place's model). */
+#define RECV_LINKS 2.0
+
+/* Adds to recv[i] (tile i) the link cycles of the messages every send delivers
+ * to it per frame, over RECV_LINKS links: a tile that many producer tiles
+ * send to is a stage a copy of its producer does not speed up. */
+static void receive_cycles(nc_op *chip, const nc_chip_desc *d, double *recv)
+{
+  int64_t rows = nc_core_chip_get_rows(chip), cols = nc_core_chip_get_cols(chip);
+  double bw = d->link_bytes_per_cycle > 0 ? (double)d->link_bytes_per_cycle : 1;
+  int32_t *at = nc_xcalloc((size_t)(rows * cols) + 1, sizeof *at);
+  size_t i = 0;
+  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t), i++) {
+    int64_t x = nc_core_tile_get_x(t), y = nc_core_tile_get_y(t);
+    if (x >= 0 && y >= 0 && x < cols && y < rows)
+      at[y * cols + x] = (int32_t)i + 1;
+  }
+  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
+    for (nc_op *op = nc_block_get_first_op(nc_core_program_get_body(nc_core_tile_get_program(t))); op;
+         op = nc_op_get_next(op)) {
+      nc_core_instr in;
+      if (nc_core_instr_get(op, &in) && in.kind == NC_CORE_SEND && in.x >= 0 && in.y >= 0 && in.x < cols &&
+          in.y < rows && at[in.y * cols + in.x])
+        recv[at[in.y * cols + in.x] - 1] += ceil_cycles(in.bytes, bw) / RECV_LINKS;
+    }
+  free(at);
+}
+
 /* Cycles per frame of the host's input link: each input step once (multicast)
  * or once per tile reading it. */
 static double host_cycles(nc_op *chip, nc_op *fn, const nc_chip_desc *d, bool multicast, isl_ctx *ictx)
@@ -295,8 +323,11 @@ static bool replicate_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
     max_copies = NC_CORE_MAX_REPLICAS;
   size_t n_tiles = nc_core_chip_get_num_tiles(chip), n = 0;
   group *g = nc_xcalloc(n_tiles + 1, sizeof *g);
+  double *recv = nc_xcalloc(n_tiles + 1, sizeof *recv);
+  receive_cycles(chip, &d, recv);
   bool ok = true;
-  for (nc_op *t = nc_core_chip_first_tile(chip); t && ok; t = nc_core_tile_next(t)) {
+  size_t k = 0;
+  for (nc_op *t = nc_core_chip_first_tile(chip); t && ok; t = nc_core_tile_next(t), k++) {
     int64_t r, rn;
     if (nc_core_tile_get_replica(t, &r, &rn)) {
       ok = nc_op_emit_error(t, "core-replicate: the tile is a replica already; run the pass once");
@@ -319,6 +350,8 @@ static bool replicate_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
       g[n++] = (group){node, nc_core_tile_get_node(t), nc_xcalloc(n_tiles, sizeof(nc_op *)), 0, 0, 1, NULL};
     g[i].tiles[g[i].n++] = t;
     double c = tile_cycles(t, node, &d, multicast);
+    if (recv[k] > c) /* a copy receives only its frames' messages */
+      c = recv[k];
     if (c > g[i].cycles)
       g[i].cycles = c;
   }
@@ -368,7 +401,7 @@ static bool replicate_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
   }
   for (size_t i = 0; i < n; i++)
     free(g[i].tiles), free(g[i].pos);
-  free(g), free(copies), free(best_copies);
+  free(g), free(copies), free(best_copies), free(recv);
   return ok;
 }
 

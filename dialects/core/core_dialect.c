@@ -320,7 +320,9 @@ static const nc_op_def core_ops[] = {
       "conv with group 1 or a matmul; a node split by `out_rows` has no `in_channels`), computes stay within the "
       "node's iterations, and every recv names an operand of the node and comes from a tile of that operand's "
       "producer (from the host for function arguments); partial sums (`network = 1`) go from a tile of an "
-      "input-channel group to its reducer only.",
+      "input-channel group to its reducer only. The copies of a replicated node (`replica`) agree on their count "
+      "and each holds as many tiles (the slice checks look at copy 0), and a recv or send naming a copy runs only "
+      "on that copy's frames (its tile's own `replica` or its `frames` imply them).",
     .attrs = N(chip_attrs), .regions = N(chip_regions),
     .traits = NC_TRAIT_ISOLATED_FROM_ABOVE | NC_TRAIT_NO_TERMINATOR | NC_TRAIT_SINGLE_BLOCK,
     .verify = verify_chip,
@@ -343,7 +345,10 @@ static const nc_op_def core_ops[] = {
       "reducer (the tile with lo = 0) receives the others' int32 partial sums of each iteration on the "
       "partial-sum network (`network = 1`), adds them to its own (int32 sums are exact, so the order does not "
       "matter), then adds the bias and requantizes once and sends the result; the other tiles send partial sums "
-      "only. Before `core-place`, x = y = -1. The body holds the tile's `core.buffer`s and then its `core.program`; buffer "
+      "only. With `replica = array<i64: r, n>` the tile is copy r of n of its node's tiles (core-replicate): each "
+      "copy holds every slice with the same weights and program and handles only the frames f with f mod n == r, "
+      "so a layer that cannot be split further takes alternate frames on spare cores; the recvs and sends naming a "
+      "copy carry its `frames`. Before `core-place`, x = y = -1. The body holds the tile's `core.buffer`s and then its `core.program`; buffer "
       "names are unique in the tile.",
     .attrs = N(tile_attrs), .regions = N(tile_regions),
     .traits = NC_TRAIT_NO_TERMINATOR | NC_TRAIT_SINGLE_BLOCK | NC_TRAIT_HAS_PARENT,
@@ -385,7 +390,9 @@ static const nc_op_def core_ops[] = {
       "Blocks until the output of iteration `iter` of the tile at `from` (the host at (-1, -1)) has arrived in "
       "input buffer `in<operand>`. Messages are matched by (sender, iteration). With `network = 1` it waits for "
       "the int32 partial sums of iteration `iter` of the node from a tile of the same input-channel group and "
-      "adds them into the accumulator `psum` (the compute of that iteration reads them).",
+      "adds them into the accumulator `psum` (the compute of that iteration reads them). With `frames = "
+      "array<i64: r, n>` it runs only on frames f with f mod n == r (it names a copy that handles those frames); "
+      "on other frames it is skipped.",
     .attrs = N(recv_attrs),
     .traits = NC_TRAIT_HAS_PARENT, .parents = instr_parents,
     .verify = verify_recv,
@@ -410,7 +417,8 @@ static const nc_op_def core_ops[] = {
       "channel slice) to the tile at `to`, or to the host at (-1, -1). A send does not wait for the receiver "
       "to reach its recv; the NoC holds the message (and, in hardware, back-pressures the sender when the "
       "receiver's input buffer is full). With `network = 1` it sends the iteration's int32 partial sums (4 bytes "
-      "per element) on the partial-sum network to the reducer of the tile's input-channel group.",
+      "per element) on the partial-sum network to the reducer of the tile's input-channel group. With `frames = "
+      "array<i64: r, n>` it runs only on frames f with f mod n == r (to the copy that handles them).",
     .attrs = N(send_attrs),
     .traits = NC_TRAIT_HAS_PARENT, .parents = instr_parents,
     .verify = verify_send,

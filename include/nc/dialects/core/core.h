@@ -3,12 +3,15 @@
  *
  *   core.chip {target, rows, cols, sram_bytes, function = @f}   the grid
  *     core.tile {x, y, node, out_channels = array<i64: lo, hi>?,
- *                out_rows = array<i64: lo, hi>?}                one core's work
+ *                out_rows = array<i64: lo, hi>?,
+ *                replica = array<i64: r, n>?}                   one core's work (copy r of n:
+ *                                                               frames f with f mod n == r)
  *       core.buffer {name, kind, bytes, offset}                SRAM buffers
  *       core.program                                           its static schedule:
  *         core.recv {from, operand, iter}   wait for a producer iteration's data
  *         core.compute {begin, end}         run node iterations [begin, end)
  *         core.send {to, iter, bytes, multicast?} send an iteration's output
+ *         (recv and send: frames = array<i64: r, n>? on frames f mod n == r only)
  *         core.wait {cycles}                explicit delay
  *
  * Conventions every stage shares:
