@@ -152,25 +152,6 @@ static bool split_tile(nc_op *tile, nc_op *node, int64_t k, isl_ctx *ictx)
   return true;
 }
 
-/* Work per frame of a whole node: its output elements times the
- * multiply-accumulates (conv, matmul: one weight row) or vector operations
- * (pool window, 1 for the rest) per element, as the printer counts them. */
-static int64_t node_work(nc_op *node)
-{
-  nc_dataflow_layer layer;
-  nc_type *out = nc_value_get_type(nc_op_get_result(node, 0));
-  int64_t elems = nc_type_get_num_elements(out), per = 1, c = nc_core_node_get_out_channels(node);
-  if (!nc_dataflow_node_get_layer(node, &layer))
-    return elems;
-  if ((layer.kind == NC_DATAFLOW_LAYER_CONV || layer.kind == NC_DATAFLOW_LAYER_MATMUL) && layer.weights) {
-    int64_t w = nc_type_get_num_elements(nc_attr_get_type(layer.weights));
-    per = layer.kind == NC_DATAFLOW_LAYER_CONV ? w / (c > 0 ? c : 1) : nc_type_get_shape(nc_attr_get_type(layer.weights))[0];
-  } else if (layer.kind == NC_DATAFLOW_LAYER_MAX_POOL || layer.kind == NC_DATAFLOW_LAYER_AVG_POOL) {
-    per = layer.kernel[0] * layer.kernel[1];
-  }
-  return elems > 0 && per > 0 ? elems * per : 0;
-}
-
 /* Layers whose output-channel slices are independent (no cross-channel
  * combination), so balancing may split them. */
 static bool splittable(nc_op *node)
@@ -335,7 +316,7 @@ static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores, int64_t loo
     bool fixed = !node || nc_core_tile_get_out_channels(t, &lo, &hi) || tiles_of(chip, nc_core_tile_get_node(t)) > 1;
     nodes[i] = node;
     st[i].k = 1;
-    st[i].work = node ? node_work(node) : 0;
+    st[i].work = node ? core_node_work(node) : 0;
     if (node) { /* a 4- or 2-bit layer runs at its width's rate: its work in 8-bit cycles shrinks */
       unsigned w = nc_type_get_width(nc_type_get_element_type(nc_value_get_type(nc_op_get_result(node, 0))));
       double wrate = (double)nc_chip_desc_macs_per_cycle(&d, w && w < 8 ? w : 8);
@@ -376,7 +357,7 @@ static void work_stats(nc_pass *pass, nc_op *chip, nc_op *fn)
   int64_t most = 0, sum = 0, n = 0;
   for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t), n++) {
     nc_op *node = nc_core_find_node(fn, nc_core_tile_get_node(t));
-    int64_t w = node ? node_work(node) : 0, lo, hi, c = node ? nc_core_node_get_out_channels(node) : 1;
+    int64_t w = node ? core_node_work(node) : 0, lo, hi, c = node ? nc_core_node_get_out_channels(node) : 1;
     if (nc_core_tile_get_out_channels(t, &lo, &hi) && c > 0)
       w = w / c * (hi - lo);
     int64_t rows = node ? nc_core_node_get_out_rows(node) : 0;

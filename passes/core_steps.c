@@ -12,6 +12,7 @@
 
 #include "core_util.h"
 #include "nc/dialects/dataflow/dataflow.h"
+#include "nc/dialects/dataflow/layer.h"
 
 static isl_stat count_point(__isl_take isl_point *p, void *user)
 {
@@ -49,4 +50,20 @@ double core_message_cycles(double bytes, int64_t steps, double link_bytes_per_cy
   double per = bytes / (double)steps / link_bytes_per_cycle;
   double whole = (double)(int64_t)per;
   return (double)steps * (per > whole ? whole + 1 : whole);
+}
+
+int64_t core_node_work(const nc_op *node)
+{
+  nc_dataflow_layer layer;
+  nc_type *out = nc_value_get_type(nc_op_get_result(node, 0));
+  int64_t elems = nc_type_get_num_elements(out), per = 1, c = nc_core_node_get_out_channels(node);
+  if (!nc_dataflow_node_get_layer(node, &layer))
+    return elems;
+  if ((layer.kind == NC_DATAFLOW_LAYER_CONV || layer.kind == NC_DATAFLOW_LAYER_MATMUL) && layer.weights) {
+    int64_t w = nc_type_get_num_elements(nc_attr_get_type(layer.weights));
+    per = layer.kind == NC_DATAFLOW_LAYER_CONV ? w / (c > 0 ? c : 1) : nc_type_get_shape(nc_attr_get_type(layer.weights))[0];
+  } else if (layer.kind == NC_DATAFLOW_LAYER_MAX_POOL || layer.kind == NC_DATAFLOW_LAYER_AVG_POOL) {
+    per = layer.kernel[0] * layer.kernel[1];
+  }
+  return elems > 0 && per > 0 ? elems * per : 0;
 }

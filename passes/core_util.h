@@ -32,6 +32,12 @@ int64_t core_node_steps(NC_KEEP const nc_op *node, isl_ctx *ctx);
  * relation; at least 1): for a network input, the messages the host sends. */
 int64_t core_input_steps(NC_KEEP const nc_op *node, size_t i, isl_ctx *ctx);
 
+/** Work per frame of a whole node: its output elements times the
+ * multiply-accumulates (conv, matmul: one weight row) or vector operations
+ * (pool window, 1 for the rest) per element, as the printer counts them
+ * (core_steps.c; core-place's and core-replicate's cost models). */
+int64_t core_node_work(NC_KEEP const nc_op *node);
+
 /** Link cycles of `bytes` sent in `steps` equal messages, each holding a
  * link ceil(message bytes / link width) cycles. */
 double core_message_cycles(double bytes, int64_t steps, double link_bytes_per_cycle);

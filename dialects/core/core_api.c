@@ -226,6 +226,41 @@ bool nc_core_tile_is_reducer(const nc_op *tile)
   return !nc_core_tile_get_in_channels(tile, &lo, &hi) || lo == 0;
 }
 
+bool nc_core_tile_get_replica(const nc_op *tile, int64_t *r, int64_t *n)
+{
+  if (core_pair_attr(tile, "replica", r, n))
+    return true;
+  *r = 0, *n = 1;
+  return false;
+}
+
+void nc_core_tile_set_replica(nc_op *tile, int64_t r, int64_t n)
+{
+  nc_op_set_attr_str(tile, "replica", pair(nc_op_get_context(tile), r, n));
+}
+
+static int64_t gcd64(int64_t a, int64_t b)
+{
+  while (b) {
+    int64_t t = a % b;
+    a = b, b = t;
+  }
+  return a;
+}
+
+bool nc_core_frames_meet(int64_t a, int64_t an, int64_t b, int64_t bn)
+{
+  if (an < 1 || bn < 1)
+    return false;
+  int64_t g = gcd64(an, bn);
+  return ((a % g) + g) % g == ((b % g) + g) % g; /* the Chinese remainder theorem */
+}
+
+bool nc_core_frames_imply(int64_t a, int64_t an, int64_t b, int64_t bn)
+{
+  return an >= 1 && bn >= 1 && an % bn == 0 && a % bn == b;
+}
+
 nc_op *nc_core_tile_get_program(const nc_op *tile)
 {
   nc_block *b = body(tile);
@@ -360,6 +395,7 @@ bool nc_core_instr_get(const nc_op *op, nc_core_instr *in)
     in->operand = core_int_attr(op, "operand", -1);
     in->iter = core_int_attr(op, "iter", -1);
     in->network = core_int_attr(op, "network", 0);
+    core_pair_attr(op, "frames", &in->frame, &in->frames);
     return core_pair_attr(op, "from", &in->x, &in->y) && in->operand >= 0 && in->iter >= 0 &&
            (in->network == NC_CORE_NET_ACTIVATION || in->network == NC_CORE_NET_PARTIAL_SUM);
   }
@@ -375,6 +411,7 @@ bool nc_core_instr_get(const nc_op *op, nc_core_instr *in)
     in->bytes = core_int_attr(op, "bytes", 0);
     in->multicast = nc_op_get_attr_str(op, "multicast") != NULL;
     in->network = core_int_attr(op, "network", 0);
+    core_pair_attr(op, "frames", &in->frame, &in->frames);
     return core_pair_attr(op, "to", &in->x, &in->y) && in->iter >= 0 && in->bytes > 0 &&
            (in->network == NC_CORE_NET_ACTIVATION || in->network == NC_CORE_NET_PARTIAL_SUM);
   }
@@ -389,7 +426,7 @@ bool nc_core_instr_get(const nc_op *op, nc_core_instr *in)
 nc_op *nc_core_program_append(nc_op *program, nc_location loc, const nc_core_instr *in)
 {
   nc_context *ctx = nc_op_get_context(program);
-  nc_named_attr a[4];
+  nc_named_attr a[6];
   size_t n = 0;
   const char *name = "core.wait";
   switch (in->kind) {
@@ -400,6 +437,8 @@ nc_op *nc_core_program_append(nc_op *program, nc_location loc, const nc_core_ins
     a[n++] = named(ctx, "iter", i64(ctx, in->iter));
     if (in->network)
       a[n++] = named(ctx, "network", i64(ctx, in->network));
+    if (in->frames)
+      a[n++] = named(ctx, "frames", pair(ctx, in->frame, in->frames));
     break;
   case NC_CORE_COMPUTE:
     name = "core.compute";
@@ -415,6 +454,8 @@ nc_op *nc_core_program_append(nc_op *program, nc_location loc, const nc_core_ins
       a[n++] = named(ctx, "multicast", nc_attr_unit(ctx));
     if (in->network)
       a[n++] = named(ctx, "network", i64(ctx, in->network));
+    if (in->frames)
+      a[n++] = named(ctx, "frames", pair(ctx, in->frame, in->frames));
     break;
   case NC_CORE_WAIT:
     a[n++] = named(ctx, "cycles", i64(ctx, in->cycles));

@@ -58,8 +58,23 @@ static bool check_position(nc_op *op, const char *what, int64_t x, int64_t y)
                           (long long)y);
 }
 
+/* `replica` on a tile, `frames` on a recv or send: array<i64: r, n> with
+ * 0 <= r < n and 2 <= n <= NC_CORE_MAX_REPLICAS (frame f when f mod n == r). */
+static bool check_frames(nc_op *op, const char *name)
+{
+  int64_t r, n;
+  if (!nc_op_get_attr_str(op, name) || !core_pair_attr(op, name, &r, &n))
+    return true;
+  if (n < 2 || n > NC_CORE_MAX_REPLICAS || r < 0 || r >= n)
+    return nc_op_emit_error(op, "%s [%lld, %lld) must be a frame residue r and a count n with 0 <= r < n and 2 <= n "
+                            "<= %d", name, (long long)r, (long long)n, NC_CORE_MAX_REPLICAS);
+  return true;
+}
+
 static bool verify_tile(nc_op *op)
 {
+  if (!check_frames(op, "replica"))
+    return false;
   if (!check_position(op, "position", core_int_attr(op, "x", 0), core_int_attr(op, "y", 0)))
     return false;
   if (!*core_str_attr(op, "node"))
@@ -154,7 +169,8 @@ static bool verify_recv(nc_op *op)
 {
   if (core_int_attr(op, "network", 0) == 1 && core_int_attr(op, "operand", 0) != 0)
     return nc_op_emit_error(op, "receives partial sums (network 1), which are for no operand: operand must be 0");
-  return verify_endpoint(op, "from") && non_negative(op, "operand") && non_negative(op, "iter") && verify_network(op);
+  return verify_endpoint(op, "from") && non_negative(op, "operand") && non_negative(op, "iter") && verify_network(op) &&
+         check_frames(op, "frames");
 }
 
 static bool verify_compute(nc_op *op)
@@ -168,7 +184,8 @@ static bool verify_compute(nc_op *op)
 
 static bool verify_send(nc_op *op)
 {
-  if (!verify_endpoint(op, "to") || !non_negative(op, "iter") || !positive(op, "bytes") || !verify_network(op))
+  if (!verify_endpoint(op, "to") || !non_negative(op, "iter") || !positive(op, "bytes") || !verify_network(op) ||
+      !check_frames(op, "frames"))
     return false;
   if (!nc_op_get_attr_str(op, "multicast"))
     return true;
@@ -183,6 +200,11 @@ static bool verify_send(nc_op *op)
       (core_pair_attr(next, "to", &x, &y) && x == NC_CORE_HOST))
     return nc_op_emit_error(op, "is `multicast`, so the next op must be a core.send of the same iteration, bytes "
                             "and network to a tile");
+  int64_t a, an, b, bn;
+  core_pair_attr(op, "frames", &a, &an);
+  core_pair_attr(next, "frames", &b, &bn);
+  if (a != b || an != bn)
+    return nc_op_emit_error(op, "is `multicast`, so the next send must run on the same frames (`frames`)");
   return true;
 }
 
@@ -231,6 +253,9 @@ static const nc_attr_def tile_attrs[] = {
   {"in_channels", &ac_pair, true, NULL,
    "`array<i64: lo, hi>`: the input channels [lo, hi) of operand 0 (a conv's channels, a matmul's K) this tile "
    "sums over (not combined with `out_rows`); its int32 partial sums go to the group's reducer, the tile whose slice starts at 0"},
+  {"replica", &ac_pair, true, NULL,
+   "`array<i64: r, n>`: the tile is copy r of n of its node's tiles and handles only frames f with f mod n == r "
+   "(replication for alternate frames, core-replicate); each copy holds the same weights and program"},
 };
 static const nc_region_def tile_regions[] = {{"body", false, true, "core.buffer ops, then one core.program"}};
 static const char *const tile_parents[] = {"core.chip", NULL};
@@ -254,6 +279,9 @@ static const nc_attr_def recv_attrs[] = {
   {"network", &nc_ac_i64, true, NULL,
    "0 (absent): activations; 1: the int32 partial sums of iteration `iter` from a tile of the same input-channel "
    "group, added into the accumulator (operand 0)"},
+  {"frames", &ac_pair, true, NULL,
+   "`array<i64: r, n>`: runs only on frames f with f mod n == r (a peer that is a replica handling those frames, "
+   "core-replicate); absent: on every frame the tile handles"},
 };
 static const nc_attr_def compute_attrs[] = {
   {"begin", &nc_ac_i64, false, NULL, "first iteration"},
@@ -268,6 +296,9 @@ static const nc_attr_def send_attrs[] = {
    "each link of the union of their routes carries it once (core-multicast)"},
   {"network", &nc_ac_i64, true, NULL,
    "0 (absent): activations; 1: the iteration's int32 partial sums (4 bytes per element) to the group's reducer"},
+  {"frames", &ac_pair, true, NULL,
+   "`array<i64: r, n>`: runs only on frames f with f mod n == r (a peer that is a replica handling those frames, "
+   "core-replicate); absent: on every frame the tile handles"},
 };
 static const nc_attr_def wait_attrs[] = {{"cycles", &nc_ac_i64, false, NULL, "how long to wait"}};
 
@@ -289,7 +320,9 @@ static const nc_op_def core_ops[] = {
       "conv with group 1 or a matmul; a node split by `out_rows` has no `in_channels`), computes stay within the "
       "node's iterations, and every recv names an operand of the node and comes from a tile of that operand's "
       "producer (from the host for function arguments); partial sums (`network = 1`) go from a tile of an "
-      "input-channel group to its reducer only.",
+      "input-channel group to its reducer only. The copies of a replicated node (`replica`) agree on their count "
+      "and each holds as many tiles (the slice checks look at copy 0), and a recv or send naming a copy runs only "
+      "on that copy's frames (its tile's own `replica` or its `frames` imply them).",
     .attrs = N(chip_attrs), .regions = N(chip_regions),
     .traits = NC_TRAIT_ISOLATED_FROM_ABOVE | NC_TRAIT_NO_TERMINATOR | NC_TRAIT_SINGLE_BLOCK,
     .verify = verify_chip,
@@ -312,7 +345,10 @@ static const nc_op_def core_ops[] = {
       "reducer (the tile with lo = 0) receives the others' int32 partial sums of each iteration on the "
       "partial-sum network (`network = 1`), adds them to its own (int32 sums are exact, so the order does not "
       "matter), then adds the bias and requantizes once and sends the result; the other tiles send partial sums "
-      "only. Before `core-place`, x = y = -1. The body holds the tile's `core.buffer`s and then its `core.program`; buffer "
+      "only. With `replica = array<i64: r, n>` the tile is copy r of n of its node's tiles (core-replicate): each "
+      "copy holds every slice with the same weights and program and handles only the frames f with f mod n == r, "
+      "so a layer that cannot be split further takes alternate frames on spare cores; the recvs and sends naming a "
+      "copy carry its `frames`. Before `core-place`, x = y = -1. The body holds the tile's `core.buffer`s and then its `core.program`; buffer "
       "names are unique in the tile.",
     .attrs = N(tile_attrs), .regions = N(tile_regions),
     .traits = NC_TRAIT_NO_TERMINATOR | NC_TRAIT_SINGLE_BLOCK | NC_TRAIT_HAS_PARENT,
@@ -354,7 +390,9 @@ static const nc_op_def core_ops[] = {
       "Blocks until the output of iteration `iter` of the tile at `from` (the host at (-1, -1)) has arrived in "
       "input buffer `in<operand>`. Messages are matched by (sender, iteration). With `network = 1` it waits for "
       "the int32 partial sums of iteration `iter` of the node from a tile of the same input-channel group and "
-      "adds them into the accumulator `psum` (the compute of that iteration reads them).",
+      "adds them into the accumulator `psum` (the compute of that iteration reads them). With `frames = "
+      "array<i64: r, n>` it runs only on frames f with f mod n == r (it names a copy that handles those frames); "
+      "on other frames it is skipped.",
     .attrs = N(recv_attrs),
     .traits = NC_TRAIT_HAS_PARENT, .parents = instr_parents,
     .verify = verify_recv,
@@ -379,7 +417,8 @@ static const nc_op_def core_ops[] = {
       "channel slice) to the tile at `to`, or to the host at (-1, -1). A send does not wait for the receiver "
       "to reach its recv; the NoC holds the message (and, in hardware, back-pressures the sender when the "
       "receiver's input buffer is full). With `network = 1` it sends the iteration's int32 partial sums (4 bytes "
-      "per element) on the partial-sum network to the reducer of the tile's input-channel group.",
+      "per element) on the partial-sum network to the reducer of the tile's input-channel group. With `frames = "
+      "array<i64: r, n>` it runs only on frames f with f mod n == r (to the copy that handles them).",
     .attrs = N(send_attrs),
     .traits = NC_TRAIT_HAS_PARENT, .parents = instr_parents,
     .verify = verify_send,

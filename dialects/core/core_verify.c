@@ -199,6 +199,57 @@ static int64_t n_iters(fn_view *v, node_info *ni)
   return ni->n_iters;
 }
 
+/* Whether t is the first copy of its node's tiles (replica 0 or none): the
+ * slice checks look at one copy, check_replicas at the copies. */
+static bool first_copy(nc_op *t)
+{
+  int64_t r, n;
+  nc_core_tile_get_replica(t, &r, &n);
+  return r == 0;
+}
+
+/* A replicated node: every tile has the same replica count n and each copy
+ * r < n has as many tiles (copies of the same slices). */
+static bool check_replicas(nc_op *chip, node_info *ni)
+{
+  const char *name = nc_dataflow_node_get_name(ni->node);
+  int64_t n = -1, count[NC_CORE_MAX_REPLICAS] = {0};
+  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t)) {
+    if (strcmp(nc_core_tile_get_node(t), name))
+      continue;
+    int64_t r, m;
+    nc_core_tile_get_replica(t, &r, &m);
+    if (n >= 0 && m != n)
+      return nc_op_emit_error(t, "is copy %lld of %lld of node '%s', whose other tiles are copies of %lld: every "
+                              "tile of a replicated node has the same `replica` count", (long long)r, (long long)m,
+                              name, (long long)n);
+    n = m;
+    if (r >= 0 && r < NC_CORE_MAX_REPLICAS)
+      count[r]++;
+  }
+  for (int64_t r = 1; r < n; r++)
+    if (count[r] != count[0])
+      return nc_op_emit_error(chip, "node '%s' has %lld tiles in copy 0 but %lld in copy %lld (`replica`): each copy "
+                              "holds every slice", name, (long long)count[0], (long long)count[r], (long long)r);
+  return true;
+}
+
+/* A recv or send naming a replica (copy p of pn) runs only on that copy's
+ * frames: the tile's own replica or the instruction's `frames` implies them. */
+static bool check_peer_frames(nc_op *tile, nc_op *op, const nc_core_instr *in, nc_op *peer)
+{
+  int64_t p, pn, a, an;
+  if (!peer || !nc_core_tile_get_replica(peer, &p, &pn))
+    return true;
+  nc_core_tile_get_replica(tile, &a, &an);
+  if (nc_core_frames_imply(a, an, p, pn) || (in->frames && nc_core_frames_imply(in->frame, in->frames, p, pn)))
+    return true;
+  return nc_op_emit_error(op, "%s a tile of '%s' that handles frames f with f mod %lld == %lld, on frames it does not "
+                          "handle: give it `frames = array<i64: %lld, %lld>`", in->kind == NC_CORE_RECV ?
+                          "receives from" : "sends to", nc_core_tile_get_node(peer), (long long)pn, (long long)p,
+                          (long long)p, (long long)pn);
+}
+
 static int cmp_slice4(const void *a, const void *b)
 {
   const int64_t *x = a, *y = b;
@@ -218,7 +269,7 @@ static bool check_row_slices(nc_op *chip, node_info *ni, size_t n)
   int64_t (*s)[4] = nc_xcalloc(n, sizeof *s), area = 0;
   size_t i = 0;
   for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
-    if (!strcmp(nc_core_tile_get_node(t), name)) {
+    if (!strcmp(nc_core_tile_get_node(t), name) && first_copy(t)) {
       if (!nc_core_tile_get_out_channels(t, &s[i][0], &s[i][1]))
         s[i][0] = 0, s[i][1] = c;
       if (!nc_core_tile_get_out_rows(t, &s[i][2], &s[i][3]))
@@ -274,8 +325,10 @@ static bool check_slices(nc_op *chip, node_info *ni)
 {
   const char *name = nc_dataflow_node_get_name(ni->node);
   size_t n = 0, n_split = 0, n_in = 0, n_rows = 0;
+  if (!check_replicas(chip, ni))
+    return false;
   for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
-    if (!strcmp(nc_core_tile_get_node(t), name)) {
+    if (!strcmp(nc_core_tile_get_node(t), name) && first_copy(t)) {
       int64_t lo, hi;
       n++;
       n_split += nc_core_tile_get_out_channels(t, &lo, &hi);
@@ -296,7 +349,7 @@ static bool check_slices(nc_op *chip, node_info *ni)
   int64_t (*s)[4] = nc_xcalloc(n, sizeof *s);
   size_t i = 0;
   for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
-    if (!strcmp(nc_core_tile_get_node(t), name)) {
+    if (!strcmp(nc_core_tile_get_node(t), name) && first_copy(t)) {
       if (!nc_core_tile_get_out_channels(t, &s[i][0], &s[i][1]))
         s[i][0] = 0, s[i][1] = c;
       if (!nc_core_tile_get_in_channels(t, &s[i][2], &s[i][3]))
@@ -376,6 +429,8 @@ static bool check_tile_program(fn_view *v, const grid *g, nc_op *tile, node_info
     bool host = in.x == NC_CORE_HOST && in.y == NC_CORE_HOST;
     nc_op *peer = host ? NULL : grid_get(g, in.x, in.y);
     node_info *pi = peer ? find_node(v, nc_core_tile_get_node(peer)) : NULL;
+    if (in.kind != NC_CORE_COMPUTE && in.kind != NC_CORE_WAIT && !check_peer_frames(tile, op, &in, peer))
+      return false;
     if (in.kind == NC_CORE_COMPUTE) {
       int64_t total = n_iters(v, ni);
       if (total >= 0 && in.end > total)

@@ -458,7 +458,9 @@ static bool put_tile(printer *p, nc_op *tile, nc_bytes *b)
   nc_bytes_put_i32(b, (int32_t)x);
   nc_bytes_put_i32(b, (int32_t)y);
   nc_bytes_put_u32(b, l.kind);
-  nc_bytes_put_u32(b, l.flags | in_slice.flags | (uint32_t)l.bits << NP_WIDTH_SHIFT);
+  int64_t rep, reps;
+  bool replica = nc_core_tile_get_replica(tile, &rep, &reps);
+  nc_bytes_put_u32(b, l.flags | in_slice.flags | (replica ? NP_FLAG_REPLICA : 0) | (uint32_t)l.bits << NP_WIDTH_SHIFT);
   nc_bytes_put_str(b, name, 32);
   nc_bytes_put_i32(b, in_slice.flags & NP_FLAG_PARTIAL
                         ? -1 : (int32_t)index_of(p->io.out_values, p->io.n_outputs, nc_op_get_result(node, 0)));
@@ -536,12 +538,18 @@ static bool put_tile(printer *p, nc_op *tile, nc_bytes *b)
                               (long long)in.cycles);
     nc_bytes_put_u32(b, codes[in.kind]);
     /* the network (1: partial sums) and, on a send, NP_SEND_MULTICAST */
-    nc_bytes_put_u32(b, (uint32_t)in.network | (in.kind == NC_CORE_SEND && in.multicast ? NP_SEND_MULTICAST : 0));
+    nc_bytes_put_u32(b, (uint32_t)in.network | (in.kind == NC_CORE_SEND && in.multicast ? NP_SEND_MULTICAST : 0) |
+                          (uint32_t)(in.frames & 0xff) << NP_FRAMES_SHIFT |
+                          (uint32_t)(in.frame & 0xff) << (NP_FRAMES_SHIFT + 8));
     for (int k = 0; k < 4; k++)
       nc_bytes_put_i64(b, f[k]);
   }
   if (in_slice.flags)
     np_put_in_slice(b, &in_slice);
+  if (replica) {
+    nc_bytes_put_u32(b, (uint32_t)rep);
+    nc_bytes_put_u32(b, (uint32_t)reps);
+  }
   return true;
 }
 

@@ -51,6 +51,9 @@ static const nc_pass_option_def options[] = {
   {"multicast", NC_PASS_OPT_BOOL, "true",
    "Send an iteration's output to all the tiles of a split consumer, and each input step to all the tiles that "
    "read it, as one multicast (core-multicast; core-place's cost model counts it)"},
+  {"replicate", NC_PASS_OPT_BOOL, "true",
+   "Copy the slowest layer's tiles onto the cores balancing left spare, each copy handling alternate frames "
+   "(core-replicate)"},
   {"input-channel-split", NC_PASS_OPT_INT, "0",
    "Split conv and matmul layers by input channels with partial sums (core-place{input-channel-split}): 0 where "
    "output-channel slices cannot fit a core, N > 1 every such layer into N slices, -1 never"},
@@ -116,8 +119,9 @@ static bool build(nc_pass_manager *pm, const nc_pass *o, const char *stop_after,
     snprintf(place, sizeof place, "search-iterations=20000 link-iterations=2000 input-channel-split=%lld%s%s",
              (long long)nc_pass_get_option_int(o, "input-channel-split"),
              balance ? " balance=true balance-lookahead=1 row-balance=true" : "", mc ? " multicast=true" : "");
+    bool rep = nc_pass_get_option_bool(o, "replicate");
     return add(pm, "dataflow-to-core", NULL) && add(pm, "core-place", place) && add(pm, "core-schedule", NULL) &&
-           (!mc || add(pm, "core-multicast", NULL)) && add(pm, "core-plan-memory", NULL);
+           (!rep || add(pm, "core-replicate", mc ? "multicast=true" : NULL)) && (!mc || add(pm, "core-multicast", NULL)) && add(pm, "core-plan-memory", NULL);
   }
   return true;
 }

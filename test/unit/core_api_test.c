@@ -145,9 +145,44 @@ static void test_build_and_verify(void)
   nc_context_destroy(ctx);
 }
 
+/* The frame residues of core-replicate's copies (`replica`, `frames`). */
+static void test_frames(void)
+{
+  CHECK(nc_core_frames_meet(1, 2, 0, 1) && nc_core_frames_meet(1, 2, 1, 4) && !nc_core_frames_meet(1, 2, 2, 4),
+        "odd frames meet every frame and 1 mod 4, not 2 mod 4");
+  CHECK(nc_core_frames_meet(0, 2, 1, 3) && nc_core_frames_meet(2, 3, 1, 2), "coprime periods always meet");
+  CHECK(!nc_core_frames_meet(0, 0, 0, 2), "a period of 0 is no period");
+  CHECK(nc_core_frames_imply(3, 4, 1, 2) && !nc_core_frames_imply(1, 2, 3, 4) && !nc_core_frames_imply(0, 3, 0, 2),
+        "3 mod 4 implies odd; odd does not imply 3 mod 4; 0 mod 3 does not imply even");
+  nc_context *ctx = ir_context();
+  nc_op *module = nc_module_create(ctx, nc_location_unknown());
+  nc_chip_desc d = northpole_like();
+  nc_op *chip = nc_core_chip_create(ctx, nc_location_unknown(), &d, NULL);
+  nc_block_append_op(nc_module_get_body(module), chip);
+  nc_op *tile = nc_core_tile_create(chip, nc_location_unknown(), "a", 0, 0, 0, 0);
+  int64_t r = -1, n = -1;
+  CHECK(!nc_core_tile_get_replica(tile, &r, &n) && r == 0 && n == 1, "no replica: every frame (0 of 1)");
+  nc_core_tile_set_replica(tile, 2, 3);
+  CHECK(nc_core_tile_get_replica(tile, &r, &n) && r == 2 && n == 3, "copy 2 of 3 round trip");
+  CHECK(nc_op_verify(module), "a tile that is copy 2 of 3 verifies");
+  int errors = 0;
+  unsigned handler = nc_context_push_diag_handler(ctx, count_diag, &errors);
+  nc_core_tile_set_replica(tile, 3, 3);
+  CHECK(!nc_op_verify(module) && errors == 1, "copy 3 of 3 is refused");
+  nc_context_pop_diag_handler(ctx, handler);
+  nc_op *prog = nc_core_tile_get_program(tile);
+  nc_core_instr in = {.kind = NC_CORE_SEND, .x = 1, .y = 0, .iter = 0, .bytes = 4, .frame = 1, .frames = 2};
+  nc_core_instr back;
+  nc_op *op = nc_core_program_append(prog, nc_location_unknown(), &in);
+  CHECK(nc_core_instr_get(op, &back) && back.frame == 1 && back.frames == 2, "a send's frames round trip");
+  nc_op_destroy(module);
+  nc_context_destroy(ctx);
+}
+
 int main(void)
 {
   test_chip_desc();
   test_build_and_verify();
+  test_frames();
   return ir_check_status("core_api_test");
 }

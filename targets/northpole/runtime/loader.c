@@ -402,10 +402,15 @@ static bool check_program(loader *l, np_sim *s, np_tile *t)
   for (uint32_t i = 0; i < t->n_instrs; i++) {
     np_instr *in = &t->prog[i];
     bool host = in->a == -1 && in->b == -1;
+    if ((in->frames || in->frame) &&
+        ((in->op != NP_OP_SEND && in->op != NP_OP_RECV) || in->frames < 2 || in->frame >= in->frames))
+      return bad(l, "instruction %u runs on frames %u mod %u: only a recv or send has frames, a residue r of a "
+                 "period n with 0 <= r < n and n >= 2", i, in->frame, in->frames);
     if (in->op == NP_OP_SEND && (in->zero & NP_SEND_MULTICAST)) { /* one multicast with the next send */
       const np_instr *next = i + 1 < t->n_instrs ? &t->prog[i + 1] : NULL;
       in->multicast = true, in->zero &= ~NP_SEND_MULTICAST;
       if (host || !next || next->op != NP_OP_SEND || next->c != in->c || (next->zero & ~NP_SEND_MULTICAST) != in->zero ||
+          next->frame != in->frame || next->frames != in->frames ||
           (next->a == -1 && next->b == -1))
         return bad(l, "instruction %u is a multicast send, but the next instruction is no send of the same iteration "
                    "and network to a tile", i);
@@ -562,9 +567,7 @@ static bool load_tile(loader *l, np_sim *s, np_tile *t)
   if (t->x < 0 || t->y < 0 || (uint32_t)t->x >= s->chip.cols || (uint32_t)t->y >= s->chip.rows)
     return bad(l, "position (%d, %d) is outside the %ux%u grid", t->x, t->y, s->chip.cols, s->chip.rows);
   t->bits = (t->flags >> NP_WIDTH_SHIFT) & 0xff;
-  if (t->flags >> NP_WIDTH_SHIFT > 0xff)
-    t->bits = 0xff; /* refused below, with the rest of the flags */
-  t->flags &= (1u << NP_WIDTH_SHIFT) - 1;
+  t->flags &= ~(0xffu << NP_WIDTH_SHIFT); /* flags in bits 0..7 and 16..31 */
   if (!t->bits)
     t->bits = 8; /* an older binary */
   if (!np_width_ok(t->bits))
@@ -663,6 +666,9 @@ static bool load_tile(loader *l, np_sim *s, np_tile *t)
   for (uint32_t i = 0; i < t->n_instrs; i++) {
     t->prog[i].op = nc_cursor_u32(c);
     t->prog[i].zero = nc_cursor_u32(c);
+    t->prog[i].frames = (t->prog[i].zero >> NP_FRAMES_SHIFT) & 0xffu; /* checked in check_program */
+    t->prog[i].frame = t->prog[i].zero >> (NP_FRAMES_SHIFT + 8);
+    t->prog[i].zero &= (1u << NP_FRAMES_SHIFT) - 1;
     t->prog[i].a = nc_cursor_i64(c);
     t->prog[i].b = nc_cursor_i64(c);
     t->prog[i].c = nc_cursor_i64(c);
@@ -679,6 +685,16 @@ static bool load_tile(loader *l, np_sim *s, np_tile *t)
       return false;
     if (zero)
       return bad(l, "the word after n_partials is %u, it must be 0", zero);
+  }
+  t->replica = 0, t->replicas = 1;
+  if (t->flags & NP_FLAG_REPLICA) { /* a copy for alternate frames */
+    t->replica = nc_cursor_u32(c);
+    t->replicas = nc_cursor_u32(c);
+    if (!truncated(l))
+      return false;
+    if (t->replicas < 2 || t->replicas > 255 || t->replica >= t->replicas)
+      return bad(l, "copy %u of %u: a replica is copy r of n with 0 <= r < n and 2 <= n <= 255", t->replica,
+                 t->replicas);
   }
   if (c->pos != c->len)
     return bad(l, "%zu unexpected bytes at the end", c->len - c->pos);

@@ -23,7 +23,8 @@
  *   i32 x, y                    grid position
  *   u32 kind                    NP_KIND_*
  *   u32 flags                   NP_FLAG_RELU, NP_FLAG_SUBTRACT, NP_FLAG_COUNT_PAD, NP_FLAG_PARTIAL,
- *                               NP_FLAG_REDUCE in bits 0..7;
+ *                               NP_FLAG_REDUCE, NP_FLAG_PAD_REFLECT, NP_FLAG_PAD_EDGE in bits 0..7,
+ *                               NP_FLAG_REPLICA in bit 16 (bits 16..31: further flags);
  *                               bits 8..15: the layer's width (8, 4 or 2; 0 in older binaries
  *                               means 8): results saturate to [-2^(w-1), 2^(w-1)-1], stored in
  *                               int8 containers, and MACs run at the chip's rate for w bits
@@ -70,6 +71,14 @@
  *                               [ch_hi-ch_lo, in_hi-in_lo, kh, kw], matmul [in_hi-in_lo, ch_hi-ch_lo]
  *   u32 n_partials, u32 0       NP_FLAG_REDUCE: the tiles whose partial sums it adds (>= 1);
  *                               NP_FLAG_PARTIAL: 0
+ *   with NP_FLAG_REPLICA (a copy of a layer's tiles for alternate frames), then:
+ *   u32 replica, u32 replicas   the tile runs its program on inferences f with
+ *                               f mod replicas == replica only (2 <= replicas <= 255)
+ *   In every tile, bits 16..23 of a recv's or send's word after the opcode
+ *   are a frame period n (0: every inference the tile runs) and bits 24..31
+ *   a residue r < n: the instruction runs only on inferences f with f mod n
+ *   == r (a peer that is a copy handling those frames); the host sends an
+ *   input step for inference f to the tiles whose recv of it runs on f.
  *   A NP_FLAG_PARTIAL tile has no requantization or bias: each iteration's
  *   int32 sums go, 4 little-endian bytes per element in block order, on the
  *   partial-sum network (send word 1, d = 4 x elements) to its reducer. A
@@ -144,11 +153,13 @@ enum {
 enum {
   NP_FLAG_RELU = 1, NP_FLAG_SUBTRACT = 2, NP_FLAG_COUNT_PAD = 4, NP_FLAG_PARTIAL = 16, NP_FLAG_REDUCE = 32,
   NP_FLAG_PAD_REFLECT = 64, NP_FLAG_PAD_EDGE = 128,
+  NP_FLAG_REPLICA = 1 << 16, /* bits 8..15 hold the width, so flags continue at bit 16 */
 };
 #define NP_WIDTH_SHIFT 8 /* the tile record's flags: bits 8..15 hold the layer's width */
 enum { NP_BUF_WEIGHTS = 1, NP_BUF_BIAS = 2, NP_BUF_INPUT = 3, NP_BUF_OUTPUT = 4, NP_BUF_SCRATCH = 5 };
 enum { NP_OP_RECV = 1, NP_OP_COMPUTE = 2, NP_OP_SEND = 3, NP_OP_WAIT = 4 };
 #define NP_SEND_MULTICAST 0x100u /* a send's network word: it and the next send are one multicast */
+#define NP_FRAMES_SHIFT 16   /* a recv's or send's word: bits 16..23 the frame period, 24..31 the residue */
 #define NP_STREAM_MULTICAST 1u   /* an input stream's flags: the host multicasts each step */
 #define NP_MAX_OPERANDS 32
 #define NP_MAX_RANK 8

@@ -30,6 +30,7 @@ typedef struct np_instr {
   uint32_t zero; /* the reserved word after the opcode (must be 0; a send's network) */
   int64_t a, b, c, d;
   bool multicast; /* a send: it and the next send leave as one message (NP_SEND_MULTICAST) */
+  uint32_t frame, frames; /* a recv or send runs on inferences f with f mod frames == frame (frames 0: all) */
 } np_instr;
 
 typedef struct np_shape {
@@ -74,6 +75,7 @@ typedef struct np_tile {
   int64_t ch_lo, ch_hi;
   int64_t in_lo, in_hi;  /* operand 0's input channels it sums over (all, unless NP_FLAG_PARTIAL / NP_FLAG_REDUCE) */
   uint32_t n_partials;   /* NP_FLAG_REDUCE: the tiles whose partial sums it adds */
+  uint32_t replica, replicas; /* NP_FLAG_REPLICA: runs on inferences f with f mod replicas == replica (else 0, 1) */
   int64_t kernel[2], stride[2], pad[4], dilation[2], group;
   int32_t zero_point;
   uint32_t n_requant, n_bias;

@@ -39,6 +39,8 @@ typedef struct host_send {
   size_t tile;
   uint32_t operand;
   int64_t step;
+  uint32_t frame, frames; /* the inferences it is for: the tile's replica, the recv's frames */
+  uint32_t frame2, frames2;
 } host_send;
 
 typedef struct run_ctx {
@@ -284,12 +286,19 @@ static int source_tile(const np_sim *s, int64_t x, int64_t y)
   return i < 0 ? 0 : i;
 }
 
+/* Whether the instruction runs on the tile's current inference (a recv or
+ * send with frames names a peer that is a copy handling some frames only). */
+static bool runs_now(const np_tile *t, const np_instr *in)
+{
+  return !in->frames || t->inference % in->frames == in->frame;
+}
+
 static bool tile_ready(np_sim *s, np_tile *t)
 {
   if (t->done)
     return false;
   const np_instr *in = &t->prog[t->pc];
-  if (in->op != NP_OP_RECV)
+  if (in->op != NP_OP_RECV || !runs_now(t, in))
     return true;
   int src = in->a < 0 ? -1 : source_tile(s, in->a, in->b);
   return find_msg(t, src, (int)in->c, t->inference, in->d) != NULL;
@@ -487,8 +496,14 @@ static bool do_send(run_ctx *r, np_tile *t, size_t ti, const np_instr *in)
 static bool step_tile(run_ctx *r, size_t ti)
 {
   np_tile *t = &r->s->tiles[ti];
+  static const np_instr skip = {.op = NP_OP_WAIT}; /* waits 0 cycles */
   const np_instr *in = &t->prog[t->pc];
   bool ok = true;
+  if (!runs_now(t, in)) { /* another inference's instruction: skipped, in no time */
+    if (in->op == NP_OP_SEND && t->last_send[in->c] == (int64_t)t->pc)
+      t->out_live -= t->iters[in->c].elements;
+    in = &skip;
+  }
   switch (in->op) {
   case NP_OP_RECV: ok = do_recv(r, t, in); break;
   case NP_OP_COMPUTE: ok = do_compute(r, t, in); break;
@@ -519,7 +534,8 @@ static bool step_tile(run_ctx *r, size_t ti)
   }
   t->inbox_tail[t->inference] = NULL;
   reset_inference(t);
-  t->done = ++t->inference == r->batch;
+  t->inference += t->replicas ? t->replicas : 1; /* a copy runs every replicas-th inference */
+  t->done = t->inference >= r->batch;
   return true;
 }
 
@@ -549,10 +565,27 @@ static void plan_host(run_ctx *r)
       for (uint32_t k = 0; k < s->tiles[i].n_instrs; k++) {
         const np_instr *p = &s->tiles[i].prog[k];
         if (p->op == NP_OP_RECV && p->a < 0 && s->tiles[i].host_input[p->c] == (int32_t)in)
-          r->sends[r->n_sends++] = (host_send){i, (uint32_t)p->c, p->d};
+          r->sends[r->n_sends++] = (host_send){i, (uint32_t)p->c, p->d, s->tiles[i].replica, s->tiles[i].replicas,
+                                               p->frame, p->frames};
       }
     qsort(r->sends + first, r->n_sends - first, sizeof *r->sends, cmp_send);
   }
+}
+
+/* Whether the host sends hs for inference f (to a copy handling f, a recv running on f). */
+static bool host_sends(const host_send *hs, size_t f)
+{
+  return (hs->frames < 2 || f % hs->frames == hs->frame) && (hs->frames2 < 2 || f % hs->frames2 == hs->frame2);
+}
+
+/* Past the sends that are not for the current inference (replicas). */
+static void host_skip(run_ctx *r)
+{
+  while (r->h_inf < r->batch && r->n_sends && !host_sends(&r->sends[r->h_pos], r->h_inf))
+    if (++r->h_pos == r->n_sends) {
+      r->h_pos = 0;
+      r->h_inf++;
+    }
 }
 
 /* The host's multicast of one input step to every tile that receives it
@@ -561,10 +594,16 @@ static void step_host_multicast(run_ctx *r, int32_t input)
 {
   np_sim *s = r->s;
   const host_send *hs = &r->sends[r->h_pos];
-  size_t nd = 1;
-  while (r->h_pos + nd < r->n_sends && r->sends[r->h_pos + nd].step == hs->step &&
-         s->tiles[r->sends[r->h_pos + nd].tile].host_input[r->sends[r->h_pos + nd].operand] == input)
-    nd++;
+  size_t nd = 1, run = 1;
+  while (r->h_pos + run < r->n_sends && r->sends[r->h_pos + run].step == hs->step &&
+         s->tiles[r->sends[r->h_pos + run].tile].host_input[r->sends[r->h_pos + run].operand] == input)
+    run++;
+  host_send *to = nc_rt_calloc(run, sizeof *to); /* those for this inference (host_skip: the first is) */
+  to[0] = *hs;
+  for (size_t i = 1; i < run; i++)
+    if (host_sends(&hs[i], r->h_inf))
+      to[nd++] = hs[i];
+  hs = to;
   const np_iter *what = &s->streams[input].iters[hs->step];
   const int8_t *data = r->inputs[input] + r->h_inf * nc_ncb_tensor_elements(&s->inputs[input]);
   int64_t *dxy = nc_rt_calloc(2 * nd, sizeof *dxy);
@@ -583,8 +622,8 @@ static void step_host_multicast(run_ctx *r, int32_t input)
     m->arrival = arrival[i];
     post(&s->tiles[hs[i].tile], m);
   }
-  free(dxy), free(arrival);
-  if ((r->h_pos += nd) == r->n_sends) {
+  free(dxy), free(arrival), free(to);
+  if ((r->h_pos += run) == r->n_sends) {
     r->h_pos = 0;
     r->h_inf++;
   }
@@ -692,9 +731,9 @@ static bool np_sim_run(void *state, size_t batch, const void *const *inputs, voi
     t->inbox_tail = nc_rt_calloc(batch, sizeof *t->inbox_tail);
     t->n_inbox = batch;
     reset_inference(t);
-    t->inference = 0;
+    t->inference = t->replica; /* a copy's first inference */
     t->t = t->busy = t->macs = t->bytes_sent = 0;
-    t->done = t->n_instrs == 0;
+    t->done = t->n_instrs == 0 || t->inference >= batch;
   }
   if (!s->tile_at) {
     s->tile_at = nc_rt_calloc((size_t)s->chip.rows * s->chip.cols + 1, sizeof *s->tile_at);
@@ -717,6 +756,7 @@ static bool np_sim_run(void *state, size_t batch, const void *const *inputs, voi
   for (;;) {
     int best = -2; /* -1: the host */
     uint64_t best_t = 0;
+    host_skip(&r);
     if (r.h_inf < batch && r.n_sends) {
       best = -1;
       best_t = r.h_t;

@@ -3,12 +3,15 @@
  *
  *   core.chip {target, rows, cols, sram_bytes, function = @f}   the grid
  *     core.tile {x, y, node, out_channels = array<i64: lo, hi>?,
- *                out_rows = array<i64: lo, hi>?}                one core's work
+ *                out_rows = array<i64: lo, hi>?,
+ *                replica = array<i64: r, n>?}                   one core's work (copy r of n:
+ *                                                               frames f with f mod n == r)
  *       core.buffer {name, kind, bytes, offset}                SRAM buffers
  *       core.program                                           its static schedule:
  *         core.recv {from, operand, iter}   wait for a producer iteration's data
  *         core.compute {begin, end}         run node iterations [begin, end)
  *         core.send {to, iter, bytes, multicast?} send an iteration's output
+ *         (recv and send: frames = array<i64: r, n>? on frames f mod n == r only)
  *         core.wait {cycles}                explicit delay
  *
  * Conventions every stage shares:
@@ -45,6 +48,9 @@
 
 /** The core dialect definition (registered by nc_register_all_dialects). */
 extern const nc_dialect_def nc_core_dialect;
+
+/** The most copies of a node (`replica`) and the largest frame period (`frames`). */
+#define NC_CORE_MAX_REPLICAS 255
 
 /** The position that stands for the host in `from` / `to`. */
 #define NC_CORE_HOST (-1)
@@ -113,6 +119,16 @@ void nc_core_tile_set_in_channels(nc_op *tile, int64_t lo, int64_t hi);
  * in_channels, or the reducer of an input-channel group (the slice starting
  * at channel 0), which adds the group's partial sums. */
 bool nc_core_tile_is_reducer(NC_KEEP const nc_op *tile);
+/** The frames the tile handles (`replica = array<i64: r, n>`): frame f when
+ * f mod n == r, a copy of the node's work on alternate frames
+ * (core-replicate); false (and *r = 0, *n = 1) when it handles every frame. */
+bool nc_core_tile_get_replica(NC_KEEP const nc_op *tile, int64_t *r, int64_t *n);
+void nc_core_tile_set_replica(nc_op *tile, int64_t r, int64_t n);
+/** Whether frame residues (a mod an) and (b mod bn) can hold at once, i.e.
+ * some frame f has f mod an == a and f mod bn == b (an, bn >= 1). */
+bool nc_core_frames_meet(int64_t a, int64_t an, int64_t b, int64_t bn);
+/** Whether every frame with f mod an == a also has f mod bn == b. */
+bool nc_core_frames_imply(int64_t a, int64_t an, int64_t b, int64_t bn);
 /** The tile's core.program (NULL if malformed). */
 NC_KEEP nc_op *nc_core_tile_get_program(NC_KEEP const nc_op *tile);
 /** Buffers in order (the ops before the program). */
@@ -182,6 +198,8 @@ typedef struct nc_core_instr {
   int64_t cycles;         /**< wait */
   bool multicast;         /**< send: it and the next send leave as one message (core-multicast) */
   int64_t network;        /**< recv, send: nc_core_network */
+  int64_t frame, frames;  /**< recv, send: run only on frames f with f mod frames == frame (`frames =
+                               array<i64: frame, frames>`); frames 0: every frame the tile handles */
 } nc_core_instr;
 
 /** The program's body block (ops in execution order). */

@@ -133,6 +133,8 @@ def corrupt_fields(path, d):
     out("iter-zero-word", lambda m: struct.pack_into("<I", m, f["iters"] + 20, 7))
     out("instr-zero-word", lambda m: struct.pack_into("<I", m, f["instrs"] + 4, 7))
     out("flags", lambda m: struct.pack_into("<I", m, f["flags"], 10))
+    # a recv's frames (bits 16..31 of its word): a period of 1 frame says nothing (core-replicate)
+    out("frames", lambda m: struct.pack_into("<I", m, f["instrs"] + 4, 1 << 16))
     # the layer width in flags bits 8..15: 3 is not 8, 4 or 2; 0 is an older binary's 8
     fl = struct.unpack_from("<I", b, f["flags"])[0] & 0xff
     out("width3", lambda m: struct.pack_into("<I", m, f["flags"], fl | 3 << 8))
