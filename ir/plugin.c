@@ -7,12 +7,12 @@
  * contexts hold pointers into them).
  */
 #include <dlfcn.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "nc/plugin.h"
+#include "nc/support/strutil.h"
 
 struct nc_plugin {
   char *path;
@@ -43,21 +43,10 @@ const char *nc_plugin_kind_symbol(nc_plugin_kind kind)
   return (size_t)kind < NC_COUNTOF(kinds) ? kinds[kind].symbol : "?";
 }
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...) NC_PRINTF(3, 4);
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-  if (!err || !errlen)
-    return;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, errlen, fmt, ap);
-  va_end(ap);
-}
-
 nc_plugin *nc_plugin_load(const char *path, nc_plugin_kind kind, char *err, size_t errlen)
 {
   if ((size_t)kind >= NC_COUNTOF(kinds)) {
-    set_err(err, errlen, "unknown plugin kind %d", (int)kind);
+    nc_error_format(err, errlen, "unknown plugin kind %d", (int)kind);
     return NULL;
   }
   const char *what = kinds[kind].name;
@@ -77,7 +66,7 @@ nc_plugin *nc_plugin_load(const char *path, nc_plugin_kind kind, char *err, size
   free(rel);
   if (!handle) {
     const char *why = dlerror();
-    set_err(err, errlen, "cannot load %s plugin '%s': %s", what, path, why ? why : "unknown error");
+    nc_error_format(err, errlen, "cannot load %s plugin '%s': %s", what, path, why ? why : "unknown error");
     return NULL;
   }
   for (size_t i = 0; i < n_loaded; i++)
@@ -88,8 +77,8 @@ nc_plugin *nc_plugin_load(const char *path, nc_plugin_kind kind, char *err, size
   dlerror();
   void *sym = dlsym(handle, kinds[kind].symbol);
   if (!sym) {
-    set_err(err, errlen, "%s plugin '%s' does not export '%s' (is it a %s plugin?)", what, path, kinds[kind].symbol,
-            what);
+    nc_error_format(err, errlen, "%s plugin '%s' does not export '%s' (is it a %s plugin?)", what, path,
+                    kinds[kind].symbol, what);
     dlclose(handle);
     return NULL;
   }
@@ -97,13 +86,13 @@ nc_plugin *nc_plugin_load(const char *path, nc_plugin_kind kind, char *err, size
   memcpy(&get_info, &sym, sizeof get_info); /* ISO C has no object-to-function pointer cast */
   const nc_plugin_info *info = get_info();
   if (!info) {
-    set_err(err, errlen, "%s plugin '%s': %s() returned NULL", what, path, kinds[kind].symbol);
+    nc_error_format(err, errlen, "%s plugin '%s': %s() returned NULL", what, path, kinds[kind].symbol);
     dlclose(handle);
     return NULL;
   }
   if (info->api_version != NC_PLUGIN_API_VERSION) {
-    set_err(err, errlen, "%s plugin '%s' was built for plugin API version %u, but this nc has version %u", what,
-            path, (unsigned)info->api_version, (unsigned)NC_PLUGIN_API_VERSION);
+    nc_error_format(err, errlen, "%s plugin '%s' was built for plugin API version %u, but this nc has version %u", what,
+                    path, (unsigned)info->api_version, (unsigned)NC_PLUGIN_API_VERSION);
     dlclose(handle);
     return NULL;
   }
@@ -114,7 +103,7 @@ nc_plugin *nc_plugin_load(const char *path, nc_plugin_kind kind, char *err, size
   case NC_PLUGIN_TARGET: has_callback = info->register_targets != NULL; break;
   }
   if (!has_callback) {
-    set_err(err, errlen, "%s plugin '%s' has no registration callback", what, path);
+    nc_error_format(err, errlen, "%s plugin '%s' has no registration callback", what, path);
     dlclose(handle);
     return NULL;
   }

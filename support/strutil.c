@@ -3,6 +3,8 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 size_t nc_edit_distance(const char *a, size_t al, const char *b, size_t bl)
@@ -40,4 +42,15 @@ bool nc_parse_int_in_range(const char *s, int64_t lo, int64_t hi, int64_t *out)
     return false;
   *out = v;
   return true;
+}
+
+bool nc_error_format(char *err, size_t errlen, const char *fmt, ...)
+{
+  if (err && errlen) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+  }
+  return false;
 }

@@ -115,6 +115,14 @@ bool graph_infer_concat_integer(gx *g); /* concat_integer */
 bool graph_infer_mul_integer(gx *g);    /* mul_integer */
 bool graph_infer_lut_integer(gx *g);    /* lut_integer */
 bool graph_infer_softmax_integer(gx *g); /* softmax_integer */
+/* The integer ops' shared checks (graph_shape_quant.c), each reporting its
+ * error at g: the result element type (the declared one or i8), a 2- to
+ * 32-bit integer holding 'output_zero_point' when zero_point, else NULL; n
+ * (multiplier, shift) pairs the fixed-point rescale can take (multipliers
+ * in [0, 2^31), shifts in [0, 63]); 'activation' absent or "relu". */
+nc_type *graph_int_result(gx *g, bool zero_point);
+bool graph_check_rescales(gx *g, const int64_t *m, const int64_t *s, size_t n);
+bool graph_check_relu_only(gx *g);
 bool graph_check_activation(gx *g);     /* the fusion attributes */
 
 bool graph_infer_elementwise(gx *g);    /* binary, variadic, unary, prelu, clip, softmax */

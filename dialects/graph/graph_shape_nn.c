@@ -505,12 +505,8 @@ bool graph_infer_requantize(gx *g)
   if (nm == 0 || nm != ns)
     return gx_error(g, "expects 'multiplier' and 'shift' to have the same number of entries (at least one), got "
                        "%zu and %zu", nm, ns);
-  for (size_t i = 0; i < nm; i++) {
-    if (m[i] < 0 || m[i] > INT32_MAX)
-      return gx_error(g, "expects multipliers in [0, 2^31), got %lld at %zu", (long long)m[i], i);
-    if (s[i] < 0 || s[i] > 63)
-      return gx_error(g, "expects shifts in [0, 63], got %lld at %zu", (long long)s[i], i);
-  }
+  if (!graph_check_rescales(g, m, s, nm))
+    return false;
   int64_t nb = 1;
   if (g->n_in > 1) {
     nc_type *b = g->in[1];
@@ -529,20 +525,9 @@ bool graph_infer_requantize(gx *g)
       return gx_error(g, "expects a bias of 1 or %lld elements (acc.shape[axis]), got %lld", (long long)c,
                       (long long)nb);
   }
-  const char *act = gx_str(g, "activation", NULL);
-  if (act && strcmp(act, "relu"))
-    return gx_error(g, "expects 'activation' to be \"relu\" (or absent), got \"%s\"", act);
-  nc_type *hint = g->out[0] && nc_type_is_tensor(g->out[0]) ? g_elt(g->out[0]) : NULL;
-  nc_type *elt = hint ? hint : nc_type_integer(g->ctx, 8, NC_SIGNLESS);
-  if (!nc_type_is_integer(elt) || nc_type_get_width(elt) < 2 || nc_type_get_width(elt) > 32)
-    return gx_error(g, "expects a 2- to 32-bit integer result element type");
-  unsigned w = nc_type_get_width(elt);
-  bool is_unsigned = nc_type_get_signedness(elt) == NC_UNSIGNED;
-  int64_t lo = is_unsigned ? 0 : -((int64_t)1 << (w - 1)), hi = is_unsigned ? ((int64_t)1 << w) - 1 : -lo - 1;
-  int64_t zp = gx_int(g, "output_zero_point", 0);
-  if (zp < lo || zp > hi)
-    return gx_error(g, "expects 'output_zero_point' (%lld) in the result element type's range [%lld, %lld]",
-                    (long long)zp, (long long)lo, (long long)hi);
+  nc_type *elt = graph_check_relu_only(g) ? graph_int_result(g, true) : NULL;
+  if (!elt)
+    return false;
   gx_set(g, 0, g_rank(acc), g_dims(acc), elt);
   return true;
 }
@@ -560,26 +545,11 @@ bool graph_infer_eltwise_integer(gx *g)
   const int64_t *m = gx_ints(g, "multiplier", &nm), *s = gx_ints(g, "shift", &ns);
   if (nm != 2 || ns != 2)
     return gx_error(g, "expects 'multiplier' and 'shift' to have one entry per input (2), got %zu and %zu", nm, ns);
-  for (size_t i = 0; i < nm; i++) {
-    if (m[i] < 0 || m[i] > INT32_MAX)
-      return gx_error(g, "expects multipliers in [0, 2^31), got %lld at %zu", (long long)m[i], i);
-    if (s[i] < 0 || s[i] > 63)
-      return gx_error(g, "expects shifts in [0, 63], got %lld at %zu", (long long)s[i], i);
-  }
-  const char *act = gx_str(g, "activation", NULL);
-  if (act && strcmp(act, "relu"))
-    return gx_error(g, "expects 'activation' to be \"relu\" (or absent), got \"%s\"", act);
-  nc_type *hint = g->out[0] && nc_type_is_tensor(g->out[0]) ? g_elt(g->out[0]) : NULL;
-  nc_type *elt = hint ? hint : nc_type_integer(g->ctx, 8, NC_SIGNLESS);
-  if (!nc_type_is_integer(elt) || nc_type_get_width(elt) < 2 || nc_type_get_width(elt) > 32)
-    return gx_error(g, "expects a 2- to 32-bit integer result element type");
-  unsigned w = nc_type_get_width(elt);
-  bool is_unsigned = nc_type_get_signedness(elt) == NC_UNSIGNED;
-  int64_t lo = is_unsigned ? 0 : -((int64_t)1 << (w - 1)), hi = is_unsigned ? ((int64_t)1 << w) - 1 : -lo - 1;
-  int64_t zp = gx_int(g, "output_zero_point", 0);
-  if (zp < lo || zp > hi)
-    return gx_error(g, "expects 'output_zero_point' (%lld) in the result element type's range [%lld, %lld]",
-                    (long long)zp, (long long)lo, (long long)hi);
+  if (!graph_check_rescales(g, m, s, nm))
+    return false;
+  nc_type *elt = graph_check_relu_only(g) ? graph_int_result(g, true) : NULL;
+  if (!elt)
+    return false;
   gx_set(g, 0, g_rank(a), g_dims(a), elt);
   return true;
 }

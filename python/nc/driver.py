@@ -74,6 +74,20 @@ def _as_array(t):
     return a.view(np.uint16).astype(np.uint32).__lshift__(16).view(np.float32) if t.dtype == "bf16" else a
 
 
+def _input_arrays(inputs, dtype_of):
+    """inputs (one array or a sequence of them) as a list of C-contiguous
+    arrays, each of dtype_of(x) (converted, or the array itself when it
+    already is); a TypeError names the first that is not an array."""
+    if isinstance(inputs, np.ndarray):
+        inputs = [inputs]
+    arrays = []
+    for i, x in enumerate(inputs):
+        if not isinstance(x, np.ndarray):
+            raise TypeError("inputs[%d]: expected a numpy.ndarray, got %s" % (i, type(x).__name__))
+        arrays.append(np.ascontiguousarray(x, dtype=dtype_of(x)))
+    return arrays
+
+
 def run(model, inputs, function=None):
     """Runs `model` in the reference interpreter, in this process, on NumPy
     arrays; returns every output as a NumPy array. `model` is a path (.onnx
@@ -83,13 +97,7 @@ def run(model, inputs, function=None):
     buffers. A leading dim N times the model's runs N inferences. Raises
     nc.DiagnosticError (e.g. a wrong input shape, at the argument)."""
     from .ir import Context
-    if isinstance(inputs, np.ndarray):
-        inputs = [inputs]
-    arrays = []
-    for i, x in enumerate(inputs):
-        if not isinstance(x, np.ndarray):
-            raise TypeError("inputs[%d]: expected a numpy.ndarray, got %s" % (i, type(x).__name__))
-        arrays.append(np.ascontiguousarray(x))
+    arrays = _input_arrays(inputs, lambda x: x.dtype)
     module = _load(model, getattr(model, "context", None) or Context())
     return [_as_array(t) for t in _nc.interpret(module, module.context, arrays, function)]
 
@@ -159,13 +167,7 @@ def simulate(binary, inputs, trace=None, trace_max_events=0, **simulator_options
             binary = f.read()
     elif not isinstance(binary, (bytes, bytearray)):
         raise TypeError("binary: expected a CompileResult, bytes or a path, got %s" % type(binary).__name__)
-    if isinstance(inputs, np.ndarray):
-        inputs = [inputs]
-    arrays = []
-    for i, x in enumerate(inputs):
-        if not isinstance(x, np.ndarray):
-            raise TypeError("inputs[%d]: expected a numpy.ndarray, got %s" % (i, type(x).__name__))
-        arrays.append(np.ascontiguousarray(x, dtype=np.int8 if x.dtype == np.int8 else np.float32))
+    arrays = _input_arrays(inputs, lambda x: np.int8 if x.dtype == np.int8 else np.float32)
     options = {k.replace("_", "-"): str(v) for k, v in simulator_options.items()}
     outs, stats = _nc.simulate(bytes(binary), arrays, options,
                                None if trace is None else os.fspath(trace), int(trace_max_events))

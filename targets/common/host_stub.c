@@ -12,7 +12,6 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +23,7 @@
 #include "nc/targets/host_stub.h"
 #include "nc/runtime/ncb.h"
 #include "nc/support/file.h"
+#include "nc/support/strutil.h"
 
 #define NC_LLVM_FUNCTIONS(X) \
   X(LLVMAddFunction) \
@@ -125,16 +125,6 @@ static bool llvm_load(char *err, size_t errlen)
     return false;
   }
   return true;
-}
-
-static bool fail(char *err, size_t errlen, const char *fmt, ...) NC_PRINTF(3, 4);
-static bool fail(char *err, size_t errlen, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, errlen, fmt, ap);
-  va_end(ap);
-  return false;
 }
 
 bool nc_host_stub_name_ok(const char *name)
@@ -336,12 +326,13 @@ bool nc_host_stub_generate(const void *ncb, size_t size, const char *name, const
   *object = NULL;
   *header = NULL;
   if (!nc_host_stub_name_ok(name))
-    return fail(err, errlen, "'%s' is not a C identifier of at most 64 characters (choose the model name with "
-                "--host-stub-name)", name);
+    return nc_error_format(err, errlen,
+                           "'%s' is not a C identifier of at most 64 characters (choose the model name with "
+                           "--host-stub-name)", name);
   nc_ncb parsed;
   char perr[512];
   if (!nc_ncb_parse(ncb, size, &parsed, perr, sizeof perr))
-    return fail(err, errlen, "not a valid .ncb binary: %s", perr);
+    return nc_error_format(err, errlen, "not a valid .ncb binary: %s", perr);
   if (!llvm_load(err, errlen)) {
     nc_ncb_clear(&parsed);
     return false;
@@ -352,7 +343,7 @@ bool nc_host_stub_generate(const void *ncb, size_t size, const char *name, const
   char *msg = NULL;
   bool ok = false;
   if (llvm.LLVMGetTargetFromTriple(tt, &target, &msg)) {
-    fail(err, errlen, "LLVM has no target for triple '%s': %s", tt, msg ? msg : "");
+    nc_error_format(err, errlen, "LLVM has no target for triple '%s': %s", tt, msg ? msg : "");
     llvm.LLVMDisposeMessage(msg);
     llvm.LLVMDisposeMessage(host);
     nc_ncb_clear(&parsed);
@@ -373,7 +364,7 @@ bool nc_host_stub_generate(const void *ncb, size_t size, const char *name, const
   build_module(&g, ncb, size);
   LLVMMemoryBufferRef buf = NULL;
   if (llvm.LLVMTargetMachineEmitToMemoryBuffer(tm, g.m, LLVMObjectFile, &msg, &buf)) {
-    fail(err, errlen, "LLVM could not generate the object file: %s", msg ? msg : "");
+    nc_error_format(err, errlen, "LLVM could not generate the object file: %s", msg ? msg : "");
     llvm.LLVMDisposeMessage(msg);
   } else {
     *object_size = llvm.LLVMGetBufferSize(buf);
@@ -416,7 +407,7 @@ static bool write_pair(const char *object_path, const void *obj, size_t obj_size
     int saved = errno;
     nc_file_writer_abort(wo);
     nc_file_writer_abort(wh);
-    return fail(err, errlen, "%s: write failed: %s", obj_ok ? header_path : object_path, strerror(saved));
+    return nc_error_format(err, errlen, "%s: write failed: %s", obj_ok ? header_path : object_path, strerror(saved));
   }
   if (!nc_file_writer_commit(wo, err, errlen)) {
     nc_file_writer_abort(wh);
@@ -444,7 +435,7 @@ bool nc_host_stub_write(const void *ncb, size_t size, const char *name, const ch
   }
   bool ok = strcmp(header_path, object_path)
               ? write_pair(object_path, obj, obj_size, header_path, header, err, errlen)
-              : fail(err, errlen, "the header would overwrite the object file '%s'", object_path);
+              : nc_error_format(err, errlen, "the header would overwrite the object file '%s'", object_path);
   free(hpath);
   free(obj);
   free(header);

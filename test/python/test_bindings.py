@@ -4,9 +4,7 @@ Run by bindings.test (lit) with PYTHONPATH=build/python."""
 import gc
 import json
 import os
-import sys
 import tempfile
-import tracemalloc
 import unittest
 
 import numpy as np
@@ -14,6 +12,8 @@ import numpy as np
 import nc
 from nc.ir import Context, Module, Operation
 from nc.passmanager import PassManager, register_pass
+
+from leaks import assert_no_leaks
 
 SRC = os.environ.get("NC_SRC", os.path.join(os.path.dirname(__file__), "..", ".."))
 DIGITS = os.path.join(SRC, "examples", "digits")
@@ -546,30 +546,16 @@ class SimulateInProcessTest(unittest.TestCase):
 class LeakTest(unittest.TestCase):
     def test_no_reference_leaks(self):
         ctx = Context()
-        base = sys.getrefcount(ctx)
-        tracemalloc.start()
-        for _ in range(3):  # warm up caches
+
+        def once():
             m = Module.parse(CSE_INPUT, ctx)
-            [op.name for op in m.operations]
-            PassManager.parse("builtin.module(func.func(cse))", ctx).run(m)
-            del m
-        gc.collect()
-        before = tracemalloc.take_snapshot()
-        for _ in range(200):
-            m = Module.parse(CSE_INPUT, ctx)
-            [op.parent for op in m.operations]
+            [(op.name, op.parent) for op in m.operations]
             PassManager.parse("builtin.module(func.func(cse))", ctx).run(m)
             try:
                 Module.parse("bogus", ctx)
             except nc.DiagnosticError:
                 pass
-            del m
-        gc.collect()
-        after = tracemalloc.take_snapshot()
-        tracemalloc.stop()
-        grown = sum(s.size_diff for s in after.compare_to(before, "filename"))
-        self.assertLess(grown, 64 * 1024, "Python memory grew by %d bytes over 200 iterations" % grown)
-        self.assertEqual(sys.getrefcount(ctx), base)
+        assert_no_leaks(self, once, keep=[ctx])
 
 
 if __name__ == "__main__":

@@ -3,7 +3,6 @@ Type/Attribute/Location objects, regions and blocks, op attributes as typed
 objects, uses and owners, moving ops, insertion points, and the error path
 of each (misuse raises, never crashes). Run by ir.test (also under ASan)."""
 import gc
-import sys
 import unittest
 
 import numpy as np
@@ -12,6 +11,8 @@ import nc
 from nc.ir import (Attribute, Block, Context, InsertionPoint, Location, Module, Operation, Region, Type,
                    Value)
 from nc.passmanager import PassManager, register_pass
+
+from leaks import assert_no_leaks
 
 FUNC = """func.func @f(%a: i32, %b: i32) -> i32 {
   %0 = arith.addi %a, %b : i32
@@ -671,14 +672,9 @@ class PassTest(unittest.TestCase):
 
 class LeakTest(unittest.TestCase):
     def test_no_reference_leaks(self):
-        import tracemalloc
         ctx = Context()
-        base = sys.getrefcount(ctx)
-        for i in range(250):
-            if i == 50:  # warmed up (caches, interned names)
-                gc.collect()
-                tracemalloc.start()
-                before = tracemalloc.take_snapshot()
+
+        def once():
             m = Module.parse(FUNC, ctx)
             for op in m.operations:
                 op.location.line
@@ -695,13 +691,7 @@ class LeakTest(unittest.TestCase):
                 Type.parse("tensor<", ctx)
             except nc.DiagnosticError:
                 pass
-            del m, op
-        gc.collect()
-        after = tracemalloc.take_snapshot()
-        tracemalloc.stop()
-        grown = sum(s.size_diff for s in after.compare_to(before, "filename"))
-        self.assertLess(grown, 64 * 1024, "Python memory grew by %d bytes over 200 iterations" % grown)
-        self.assertEqual(sys.getrefcount(ctx), base)
+        assert_no_leaks(self, once, keep=[ctx], warmup=50)  # caches, interned names
 
 
 if __name__ == "__main__":

@@ -13,6 +13,8 @@ from nc.ir import Context, Module
 from nc.passmanager import ListOption, Option, Pass, PassManager, Statistic, register_pass
 from nc.rewrite import RewritePattern, apply_patterns_greedily
 
+from leaks import assert_no_leaks
+
 IDENTITY_INPUT = """func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = graph.identity %x : (tensor<4xf32>) -> tensor<4xf32>
   %1 = graph.identity %x : (tensor<4xf32>) -> tensor<4xf32>
@@ -565,14 +567,9 @@ class DiagnosticTest(unittest.TestCase):
 class LeakTest(unittest.TestCase):
     def test_no_reference_leaks(self):
         # Python passes, patterns, diagnostics and handlers release what they make
-        import gc
-        import sys
-        import tracemalloc
         ctx = Context()
         pattern = ForwardIdentityPattern()
-        pattern_base = sys.getrefcount(pattern)
         pm = PassManager.parse("builtin.module(func.func(test-py-forward,cse),test-py-options{ids=4})", ctx)
-        base = sys.getrefcount(ctx)  # the pass manager holds one
 
         def once():
             m = Module.parse(IDENTITY_INPUT, ctx, filename="leak.mlir")
@@ -585,20 +582,7 @@ class LeakTest(unittest.TestCase):
                 pass
             with ctx.diagnostic_handler(lambda d: True):
                 nc.emit_warning(m.operation, "w", notes=[(m.operation, "n")])
-        for _ in range(3):  # warm up caches
-            once()
-        gc.collect()
-        tracemalloc.start()
-        before = tracemalloc.take_snapshot()
-        for _ in range(200):
-            once()
-        gc.collect()
-        after = tracemalloc.take_snapshot()
-        tracemalloc.stop()
-        grown = sum(s.size_diff for s in after.compare_to(before, "filename"))
-        self.assertLess(grown, 64 * 1024, "Python memory grew by %d bytes over 200 iterations" % grown)
-        self.assertEqual(sys.getrefcount(ctx), base)
-        self.assertEqual(sys.getrefcount(pattern), pattern_base)
+        assert_no_leaks(self, once, keep=[ctx, pattern])
 
 
 if __name__ == "__main__":

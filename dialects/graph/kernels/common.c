@@ -1,23 +1,11 @@
-/* common.c: helpers every kernel file shares: error messages, shape and dtype
- * checks, f16/bf16 staging buffers, and the window geometry (output size and
+/* common.c: helpers every kernel file shares: shape and dtype checks,
+ * f16/bf16 staging buffers, and the window geometry (output size and
  * resolved pads) of convolutions and pooling, which ONNX defines once for all
- * of them. */
+ * of them. (Error messages: nc_kerr, i.e. nc_error_format.) */
 #include "kernels_internal.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-bool nc_kerr(char *err, size_t errlen, const char *fmt, ...)
-{
-  if (err && errlen) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-  }
-  return false;
-}
 
 int64_t nc_k_numel(int rank, const int64_t *shape)
 {

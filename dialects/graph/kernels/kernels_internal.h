@@ -8,6 +8,7 @@
 #define NC_DIALECTS_GRAPH_KERNELS_INTERNAL_H
 
 #include "nc/dialects/graph/kernels.h"
+#include "nc/support/strutil.h"
 
 #include <math.h>
 #include <string.h>
@@ -37,8 +38,9 @@
     }                                                                \
   } while (0)
 
-/** Writes a printf-style message into err (if non-NULL) and returns false. */
-bool nc_kerr(char *err, size_t errlen, const char *fmt, ...) NC_PRINTF(3, 4);
+/** Writes a printf-style message into err (if non-NULL) and returns false:
+ * nc_error_format under the kernels' short name. */
+#define nc_kerr nc_error_format
 
 /** True for f32, f64, f16 and bf16. */
 static inline bool nc_k_is_float(nc_dtype dt)

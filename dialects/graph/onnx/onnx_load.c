@@ -12,6 +12,7 @@
  */
 #include "onnx_proto_internal.h"
 #include "nc/support/file.h"
+#include "nc/support/strutil.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -25,17 +26,6 @@
 
 /* Protobuf messages cannot exceed 2 GiB; larger models use external data. */
 #define MAX_PROTO_BYTES ((size_t)INT32_MAX)
-
-NC_PRINTF(3, 4)
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-  if (!err || !errlen)
-    return;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, errlen, fmt, ap);
-  va_end(ap);
-}
 
 static char *xstrdup(const char *s)
 {
@@ -720,12 +710,12 @@ nc_onnx_model *nc_onnx_model_load_from_memory(const void *buf, size_t len, const
   char msg[256];
   const uint8_t *p = buf ? buf : (const uint8_t *)"";
   if (!wire_check(&onnx__model_proto__descriptor, p, len, 0, 0, msg, sizeof msg)) {
-    set_err(err, errlen, "not a valid ONNX model: %s", msg);
+    nc_error_format(err, errlen, "not a valid ONNX model: %s", msg);
     return NULL;
   }
   Onnx__ModelProto *m = onnx__model_proto__unpack(NULL, len, p);
   if (!m) {
-    set_err(err, errlen, "not a valid ONNX model: protobuf-c cannot decode it as a ModelProto");
+    nc_error_format(err, errlen, "not a valid ONNX model: protobuf-c cannot decode it as a ModelProto");
     return NULL;
   }
   loader L = {.err = err, .errlen = errlen, .base_dir = base_dir};
@@ -747,7 +737,7 @@ nc_onnx_model *nc_onnx_model_load(const char *path, char *err, size_t errlen)
   uint8_t *buf;
   size_t len;
   if (!read_file(path, MAX_PROTO_BYTES, &buf, &len, msg, sizeof msg)) {
-    set_err(err, errlen, "%s: %s", path, msg);
+    nc_error_format(err, errlen, "%s: %s", path, msg);
     return NULL;
   }
   /* External data is relative to the model's directory. */
@@ -766,7 +756,7 @@ nc_onnx_model *nc_onnx_model_load(const char *path, char *err, size_t errlen)
   free(dir);
   free(buf);
   if (!m) {
-    set_err(err, errlen, "%s: %s", path, msg);
+    nc_error_format(err, errlen, "%s: %s", path, msg);
     return NULL;
   }
   m->path = xstrdup(path);
@@ -851,17 +841,17 @@ nc_tensor *nc_onnx_pb_read_from_memory(const void *buf, size_t len, const char *
   if (name)
     *name = NULL;
   if (!wire_check(&onnx__tensor_proto__descriptor, p, len, 0, 0, msg, sizeof msg)) {
-    set_err(err, errlen, "%s: not a serialized TensorProto: %s", label, msg);
+    nc_error_format(err, errlen, "%s: not a serialized TensorProto: %s", label, msg);
     return NULL;
   }
   Onnx__TensorProto *t = onnx__tensor_proto__unpack(NULL, len, p);
   if (!t) {
-    set_err(err, errlen, "%s: not a serialized TensorProto: protobuf-c cannot decode it", label);
+    nc_error_format(err, errlen, "%s: not a serialized TensorProto: protobuf-c cannot decode it", label);
     return NULL;
   }
   nc_tensor *h = nc_onnx_tensor_to_host(t, msg, sizeof msg);
   if (!h)
-    set_err(err, errlen, "%s: %s", label, msg);
+    nc_error_format(err, errlen, "%s: %s", label, msg);
   else if (name)
     *name = xstrdup(t->name ? t->name : "");
   nc_onnx_tensor_proto_destroy(t);
@@ -876,7 +866,7 @@ nc_tensor *nc_onnx_pb_read(const char *path, char **name, char *err, size_t errl
   if (name)
     *name = NULL;
   if (!read_file(path, MAX_PROTO_BYTES, &buf, &len, msg, sizeof msg)) {
-    set_err(err, errlen, "%s: %s", path, msg);
+    nc_error_format(err, errlen, "%s: %s", path, msg);
     return NULL;
   }
   nc_tensor *t = nc_onnx_pb_read_from_memory(buf, len, path, name, err, errlen);

@@ -14,14 +14,14 @@ import os
 import sys
 
 import numpy as np
-import onnx
 from onnx import TensorProto as T
 from onnx import helper as h
 from onnx import numpy_helper as nh
 
+import model_files
+
 rng = np.random.default_rng(5)
 out = sys.argv[1]
-os.makedirs(out, exist_ok=True)
 f = np.float32
 
 xs, y1s, y2s = f(0.02), f(0.05), f(0.08)
@@ -51,11 +51,7 @@ nodes = [
     h.make_node("QuantizeLinear", ["m", "y2s", "z"], ["mq"], name="m_q"),
     h.make_node("DequantizeLinear", ["mq", "y2s", "z"], ["y"], name="y_dq"),
 ]
-g = h.make_graph(nodes, "integer_ops", [h.make_tensor_value_info("x", T.FLOAT, [1, 3, 6, 6])],
-                 [h.make_tensor_value_info("y", T.FLOAT, [1, 10])], inits)
-m = h.make_model(g, opset_imports=[h.make_opsetid("", 13)])
-onnx.checker.check_model(m, full_check=True)
-onnx.save(m, os.path.join(out, "model.onnx"))
+model_files.save_graph(out, "integer_ops", nodes, inits, [1, 3, 6, 6], [1, 10])
 
 
 def fixed_point(scale):  # nc_fixed_point_from_scale: scale = m / 2^shift, m in [2^30, 2^31)

@@ -13,14 +13,13 @@ import os
 import sys
 
 import numpy as np
-import onnx
-from onnx import TensorProto as T
 from onnx import helper as h
 from onnx import numpy_helper as nh
 
+import model_files
+
 rng = np.random.default_rng(0)
 out = sys.argv[1]
-os.makedirs(out, exist_ok=True)
 
 
 def codes(shape):
@@ -55,12 +54,8 @@ nodes = [
     h.make_node("QuantizeLinear", ["g", "os", "z"], ["gq"], name="fc_q"),
     h.make_node("DequantizeLinear", ["gq", "os", "z"], ["y"], name="fc_dq"),
 ]
-g = h.make_graph(nodes, "ort_qdq", [h.make_tensor_value_info("x", T.FLOAT, [1, 1, 8, 8])],
-                 [h.make_tensor_value_info("y", T.FLOAT, [1, 10])], inits)
-m = h.make_model(g, opset_imports=[h.make_opsetid("", 13)])
-onnx.checker.check_model(m, full_check=True)
-onnx.save(m, os.path.join(out, "model.onnx"))
+model_files.save_graph(out, "ort_qdq", nodes, inits, [1, 1, 8, 8], [1, 10])
 np.save(os.path.join(out, "x.npy"), rng.standard_normal((2, 1, 8, 8)).astype(f))
-with open(os.path.join(out, "codes.check"), "w") as fh:  # blobs: a u32 alignment header, then the bytes
-    fh.write('CHECK: w1_dq_q: "0x01000000%s"\n' % w1.tobytes().hex().upper())
-    fh.write('CHECK: b1_dq_q: "0x04000000%s"\n' % np.array([100, -50, 0, 7], "<i4").tobytes().hex().upper())
+with open(os.path.join(out, "codes.check"), "w") as fh:
+    fh.write(model_files.blob_check(w1, "w1_dq_q"))
+    fh.write(model_files.blob_check(np.array([100, -50, 0, 7], np.int32), "b1_dq_q"))

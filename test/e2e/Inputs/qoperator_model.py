@@ -14,14 +14,13 @@ import os
 import sys
 
 import numpy as np
-import onnx
-from onnx import TensorProto as T
 from onnx import helper as h
 from onnx import numpy_helper as nh
 
+import model_files
+
 rng = np.random.default_rng(1)
 out = sys.argv[1]
-os.makedirs(out, exist_ok=True)
 f = np.float32
 
 
@@ -54,11 +53,7 @@ nodes = [
     h.make_node("QLinearMatMul", ["flatq", "y2s", "z", "w3", "w3s", "z", "y3s", "z"], ["m"], name="fc"),
     h.make_node("DequantizeLinear", ["m", "y3s", "z"], ["y"], name="fc_dq"),
 ]
-g = h.make_graph(nodes, "qoperator", [h.make_tensor_value_info("x", T.FLOAT, [1, 1, 8, 8])],
-                 [h.make_tensor_value_info("y", T.FLOAT, [1, 10])], inits)
-m = h.make_model(g, opset_imports=[h.make_opsetid("", 13)])
-onnx.checker.check_model(m, full_check=True)
-onnx.save(m, os.path.join(out, "model.onnx"))
+model_files.save_graph(out, "qoperator", nodes, inits, [1, 1, 8, 8], [1, 10])
 
 
 def requant(acc, scale, ys):
@@ -87,5 +82,5 @@ for x in xs:
     acc = c2.reshape(1, 96).astype(np.int64) @ w3.astype(np.int64)
     refs.append(requant(acc, s["y2s"] * s["w3s"], s["y3s"])[0] * s["y3s"])
 np.save(os.path.join(out, "ref.npy"), np.array(refs, f))
-with open(os.path.join(out, "codes.check"), "w") as fh:  # blobs: a u32 alignment header, then the bytes
-    fh.write('CHECK: "0x01000000%s"\n' % w2.tobytes().hex().upper())
+with open(os.path.join(out, "codes.check"), "w") as fh:
+    fh.write(model_files.blob_check(w2))
