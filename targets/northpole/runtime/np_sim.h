@@ -152,6 +152,12 @@ typedef struct np_sim {
 /** Frees the messages of every inference in a tile's inbox (sim.c). */
 void np_clear_inbox(np_tile *t);
 
+/** The host's input link per inference (host_link.c): in *bytes the input
+ * elements some program receives from the host, each step once; in
+ * *busy_cycles the cycles the link is busy sending them as the programs ask
+ * (a multicast stream's step once, another's once per receiving tile). */
+void np_host_link_load(const np_sim *s, uint64_t *bytes, uint64_t *busy_cycles);
+
 /** Loader (loader.c): checks the sections and builds the state. */
 void *np_sim_load(const nc_ncb *ncb, char *err, size_t errlen, void *userData);
 void np_sim_destroy(void *state, void *userData);
