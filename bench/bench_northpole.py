@@ -20,7 +20,14 @@ yardstick: at most 3 s) -- at each precision (8 and 4 bits), this measures:
              the host link's width), the fraction of the compute bound achieved
              (1 / compute_roofline_ratio) and of the roofline, the higher of the
              two (1 / roofline_ratio), with the ceiling that binds; plus the
-             host seconds the simulation took;
+             host seconds the simulation took; cycles per inference are the
+             steady state: the two images repeated to --frames (F) and to F/2
+             frames, (total cycles of F - those of F/2) / (F - F/2), which
+             leaves out the pipeline's filling (a row-pipelined ResNet-50
+             needs about ten frames before each frame takes the same time: on
+             two frames the second still waits for the first at every layer);
+             the two-image figure (docs/targets/figures.md) is kept beside it
+             (--frames=2: only that one);
   exact      the simulator's outputs equal the int8 interpreter's
              (`nc-run` on the --emit=quantized graph) on both images;
   SQNR       of the simulator's output against the float model's (torch's
@@ -164,6 +171,25 @@ def bench_one(args, name, onnx, calib, x2, ref, bits, work):
                compute_bound=fig.get("compute_bound_cycles", fig.get("roofline_bound_cycles")),
                compute_ratio=fig.get("compute_roofline_ratio", fig.get("roofline_ratio")),
                host_io_bound=fig.get("host_io_bound_cycles"), ceiling=fig.get("roofline_ceiling"))
+    row["cycles2"] = row["cycles"]
+    if args.frames > 2:  # the steady state, without the pipeline's filling
+        totals = []
+        for f in (args.frames // 2, args.frames):
+            xs = os.path.join(work, "%s_%d_x%d.npy" % (name, bits, f))
+            x = np.load(x2)
+            np.save(xs, np.concatenate([x] * ((f + len(x) - 1) // len(x)))[:f])
+            js = os.path.join(work, "%s_%d_%d.json" % (name, bits, f))
+            rc, _, err, _, _ = run([os.path.join(args.bin, "nc-run"), ncb, "--input", xs, "--output",
+                                    os.path.join(work, "frames.npy"), "--stats-json", js], args.timeout)
+            if rc != 0:
+                row["error"] = "simulate: %s" % first_error(err)
+                return row
+            totals.append(json.load(open(js))["total_cycles"])
+        cpi = (totals[1] - totals[0]) / (args.frames - args.frames // 2)
+        bound, cbound = fig.get("roofline_bound_cycles"), row.get("compute_bound")
+        row.update(cycles=cpi, fps=fig.get("clock_hz", 4e8) / cpi if cpi > 0 else None,
+                   roofline=cpi / bound if bound and cpi > 0 else None,
+                   compute_ratio=cpi / cbound if cbound and cpi > 0 else None)
     q = os.path.join(work, "%s_%d_q.mlir" % (name, bits))
     interp = os.path.join(work, "%s_%d_interp.npy" % (name, bits))
     rc1, _, e1, _, _ = run(base + ["--emit=quantized", "-o", q], args.timeout)
@@ -194,9 +220,9 @@ CEILING = {"compute": "compute", "host_io": "host I/O"}
 
 def table(rows):
     out = ["| model | bits | compile s | quantize s | peak RSS MB | ONNX MB | cores | cycles/inference | "
-           "frames/s @400MHz | bound cycles: compute / host I/O | % of compute bound | "
+           "frames/s @400MHz | cycles/inference (2 frames) | bound cycles: compute / host I/O | % of compute bound | "
            "% of roofline (binding ceiling) | bit-exact (2 images) | SQNR dB | simulator s/inference |",
-           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         head = "| %s | %d | %s | %s | %s | %.1f |" % (r["model"], r["bits"], fmt(r.get("compile_s"), "%.2f"),
                                                    fmt(r.get("quantize_s"), "%.2f"),
@@ -207,7 +233,7 @@ def table(rows):
             if len(msg) > 160:
                 msg = msg[:157] + "..."
             out.append(head + " %s |" % ("does not compile: `%s`" % msg if not msg.startswith("simulate")
-                                           else "`%s`" % msg) + " |" * 8)
+                                           else "`%s`" % msg) + " |" * 9)
             continue
         exact = {True: "yes", False: "**no**", None: "-"}[r.get("exact")]
         pct = 100.0 / r["roofline"] if r.get("roofline") else None
@@ -215,8 +241,9 @@ def table(rows):
         cyc = lambda v: fmt(v, "%.0f" if v is not None and v >= 100 else "%.3g")
         bounds = "%s / %s" % (cyc(r.get("compute_bound")), cyc(r.get("host_io_bound")))
         roof = fmt(pct, "%.2f") + (" (%s)" % CEILING.get(r["ceiling"], r["ceiling"]) if r.get("ceiling") else "")
-        out.append(head + " %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            fmt(r.get("cores"), "%d"), fmt(r.get("cycles"), "%.0f"), fmt(r.get("fps"), "%.0f"), bounds,
+        out.append(head + " %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            fmt(r.get("cores"), "%d"), fmt(r.get("cycles"), "%.0f"), fmt(r.get("fps"), "%.0f"),
+            fmt(r.get("cycles2"), "%.0f"), bounds,
             fmt(cpct, "%.2f"), roof, exact, fmt(r.get("sqnr"), "%.1f"), fmt(r.get("sim_s"), "%.2f")))
     return "\n".join(out)
 
@@ -231,6 +258,8 @@ def main():
     ap.add_argument("--bits", default=None, help="comma-separated precisions (default: 8, and 4 if nc-compile has "
                     "--precision)")
     ap.add_argument("--seed", type=int, default=1234)
+    ap.add_argument("--frames", type=int, default=16, help="frames of the steady-state runs (F and F/2; 2: the "
+                    "two-image run's figure only; default: %(default)s)")
     ap.add_argument("--timeout", type=int, default=1800, help="seconds per command (default: %(default)s)")
     ap.add_argument("--no-write", action="store_true", help="print the table, leave docs/benchmarks.md alone")
     args = ap.parse_args()

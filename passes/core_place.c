@@ -45,6 +45,10 @@ static const nc_pass_option_def options[] = {
   {"row-balance", NC_PASS_OPT_BOOL, "false",
    "After the output-channel split and balancing, give the spare cores to the slowest stages as bands of output "
    "rows while that makes them faster (core_split_rows.c)"},
+  {"joint-split", NC_PASS_OPT_BOOL, "false",
+   "With balance and row-balance: choose each conv and max-pool layer's output-channel slices and row bands together "
+   "(the slowest stage gets the combination with the fewest tiles that shrinks its largest tile) instead of channel "
+   "slices first and bands on the cores left (core_split_rows.c)"},
   {"multicast", NC_PASS_OPT_BOOL, "false",
    "Cost sends as core-multicast will leave them: an iteration's output once to all the tiles of its consumers, "
    "each input step once to all its tiles"},
@@ -256,7 +260,8 @@ static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx, bo
   }
   /* 2. balancing: the slices balance_cores chose, starting from the ones
    * SRAM needs, and only while the grid has cores left */
-  if (balance && !(extra = balance_cores(chip, fn, cores, nc_pass_get_option_int(pass, "balance-lookahead"), ks, ictx,
+  bool joint = nc_pass_get_option_bool(pass, "joint-split") && nc_pass_get_option_bool(pass, "row-balance");
+  if (balance && !joint && !(extra = balance_cores(chip, fn, cores, nc_pass_get_option_int(pass, "balance-lookahead"), ks, ictx,
                                          nc_pass_get_option_bool(pass, "multicast"), kin))) {
     nc_op_emit_error(chip, "core-place: out of memory");
     goto done;
@@ -693,7 +698,7 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
   bool ok = presplit && split_nodes(pass, chip, fn, ictx, nc_pass_get_option_bool(pass, "balance"),
                                     nc_core_chip_get_rows(chip) * nc_core_chip_get_cols(chip)) &&
             core_split_rows(chip, fn, ictx, presplit, nc_pass_get_option_int(pass, "row-split"),
-                            nc_pass_get_option_bool(pass, "row-balance"),
+                            nc_pass_get_option_bool(pass, "row-balance"), nc_pass_get_option_bool(pass, "joint-split"),
                             nc_core_chip_get_rows(chip) * nc_core_chip_get_cols(chip), &banded);
   free(presplit);
   if (!ok)

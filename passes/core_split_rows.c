@@ -41,6 +41,9 @@
 typedef struct band_stage {
   nc_op *node;
   int64_t k;        /* channel slices (tiles before banding) */
+  int64_t k0;       /* the channel slices core-place made (the fewest SRAM allows) */
+  int64_t klimit;   /* the most channel slices a joint round may give it (k0: none) */
+  int64_t c;        /* output channels */
   int64_t r, limit; /* bands, and the most it may have (1: not banded) */
   int64_t rows;     /* output rows */
   int64_t halo;     /* kernel rows - stride: rows two bands both read */
@@ -81,12 +84,74 @@ static double layer_work(nc_op *node, int64_t *halo)
   return elems * per;
 }
 
-/* The share of a stage's rows its largest band holds: bands are whole rows. */
-static double band_share(const band_stage *s)
+/* The share of a stage's work its largest tile holds: bands are whole rows,
+ * and (for a stage whose channel slices a joint round may change) slices
+ * whole channels; otherwise its k slices are taken as equal. */
+static double share_of(const band_stage *s, int64_t k, int64_t r)
 {
-  if (s->r <= 1 || s->rows <= 0)
-    return 1.0;
-  return (double)((s->rows + s->r - 1) / s->r) / (double)s->rows;
+  double rows = r <= 1 || s->rows <= 0 ? 1.0 : (double)((s->rows + r - 1) / r) / (double)s->rows;
+  if (s->klimit > s->k0 && s->c > 0)
+    return rows * (double)((s->c + k - 1) / k) / (double)s->c;
+  return rows / (double)(k > 0 ? k : 1);
+}
+
+static int64_t next_bands(const band_stage *s);
+
+/* One split a joint round may give a stage. */
+typedef struct split_choice {
+  int64_t k, r;
+} split_choice;
+
+/* Candidates a joint round tries, at most (the fewest tiles first). */
+#define MAX_CHOICES 24
+
+static const band_stage *choice_stage;
+static int cmp_choice(const void *a, const void *b)
+{
+  const split_choice *x = a, *y = b;
+  int64_t tx = x->k * x->r, ty = y->k * y->r;
+  if (tx != ty)
+    return tx < ty ? -1 : 1;
+  double sx = share_of(choice_stage, x->k, x->r), sy = share_of(choice_stage, y->k, y->r);
+  return sx < sy ? -1 : sx > sy ? 1 : (x->k > y->k) - (x->k < y->k);
+}
+
+/* The splits that make a stage's largest tile smaller than now: per number
+ * of channel slices (its current ones up to klimit), the fewest bands (at
+ * most limit) that do it, ordered by tiles (ties: the smaller tile). Without
+ * channel choice, the fewest more bands. Returns how many (at most
+ * MAX_CHOICES) are in c[]. */
+static size_t split_choices(const band_stage *s, int64_t cores, split_choice *c)
+{
+  if (s->klimit <= s->k0) {
+    c[0] = (split_choice){s->k, next_bands(s)};
+    return c[0].r <= s->limit ? 1 : 0;
+  }
+  double cur = share_of(s, s->k, s->r);
+  size_t n = 0;
+  split_choice all[4 * MAX_CHOICES];
+  for (int64_t kk = s->k; kk <= s->klimit && kk <= cores && n < 4 * MAX_CHOICES; kk++) {
+    double cs = share_of(s, kk, 1);
+    int64_t rr = 1;
+    if (cs >= cur) { /* bands too: the most rows per band that make the tile smaller than now */
+      if (s->rows <= 0 || s->limit <= 1)
+        continue;
+      double m = cur / cs * (double)s->rows;
+      int64_t most = (int64_t)m;
+      if ((double)most >= m)
+        most--;
+      if (most < 1)
+        continue;
+      rr = (s->rows + most - 1) / most;
+    }
+    if (rr <= s->limit && share_of(s, kk, rr) < cur && kk * rr <= cores && kk * rr > s->k * s->r)
+      all[n++] = (split_choice){kk, rr};
+  }
+  choice_stage = s;
+  qsort(all, n, sizeof *all, cmp_choice);
+  n = n < MAX_CHOICES ? n : MAX_CHOICES;
+  memcpy(c, all, n * sizeof *c);
+  return n;
 }
 
 /* The fewest bands above r whose largest band is smaller than r's. */
@@ -119,7 +184,7 @@ static double band_cycles(const band_stage *st, const bool *reads, const double 
         t += in_bytes[j] * reach(&st[j], in_rows[j]) / bw;
     return t;
   }
-  return (st[i].work / rate + bytes * dests / bw) * band_share(&st[i]) / (double)st[i].k;
+  return (st[i].work / rate + bytes * dests / bw) * share_of(&st[i], st[i].k, st[i].r);
 }
 
 static double slowest_band(const band_stage *st, const bool *reads, const double *in_bytes, const int64_t *in_rows,
@@ -137,7 +202,8 @@ static double slowest_band(const band_stage *st, const bool *reads, const double
 /* Bands one balancing round may add (see balance_bands). */
 #define BAND_LOOKAHEAD 8
 
-/* Bands per stage: the slowest stage gets one more while that helps. */
+/* Bands (and, for joint stages, channel slices) per stage: the slowest
+ * stage gets its next split while that helps. */
 static void balance_bands(nc_op *chip, band_stage *st, size_t n, int64_t cores)
 {
   nc_chip_desc d;
@@ -171,21 +237,49 @@ static void balance_bands(nc_op *chip, band_stage *st, size_t n, int64_t cores)
     used += st[i].k * st[i].r;
   for (;;) {
     size_t s = 0, cur, added[BAND_LOOKAHEAD], n_added = 0;
-    int64_t steps[BAND_LOOKAHEAD];
+    int64_t old_k[BAND_LOOKAHEAD], old_r[BAND_LOOKAHEAD];
     double before = slowest_band(st, reads, in_bytes, in_rows, n, rate, bw, &s), after = before;
     bool failed = false;
     /* a round: one more band for the slowest stage; when that leaves a stage
      * (a producer now sending to more bands) slower than the round's start,
      * the round goes on with whichever stage is slowest, a few bands at most */
     for (cur = s; !failed && n_added < BAND_LOOKAHEAD;) {
-      int64_t more = cur < n ? next_bands(&st[cur]) - st[cur].r : 0;
-      if (cur == n || st[cur].r + more > st[cur].limit || used + more * st[cur].k > cores) {
+      split_choice c[MAX_CHOICES];
+      size_t n_c = cur < n ? split_choices(&st[cur], cores, c) : 0, pick = 0;
+      while (n_c && used + c[n_c - 1].k * c[n_c - 1].r - st[cur].k * st[cur].r > cores)
+        n_c--; /* sorted by tiles: the last ones need the most */
+      if (!n_c) {
         failed = true;
         break;
       }
       double mine = band_cycles(st, reads, in_bytes, in_rows, n, cur, rate, bw);
-      st[cur].r += more, used += more * st[cur].k, added[n_added] = cur, steps[n_added++] = more;
-      failed = band_cycles(st, reads, in_bytes, in_rows, n, cur, rate, bw) >= mine; /* no faster */
+      size_t at = cur;
+      old_k[n_added] = st[at].k, old_r[n_added] = st[at].r, added[n_added++] = at;
+      /* the choice with the fewest tiles that makes the slowest stage
+       * faster (channel slices each receive the whole input: they may make
+       * the producers, or the host, slower than bands would), the one that
+       * leaves the slowest stage fastest among those; if none does, the
+       * same among the choices that make this stage faster, and the round
+       * goes on with the slowest stage */
+      double best_glob = 0, best_local = 0;
+      int best_class = 2;
+      for (size_t q = 0; q < n_c; q++) {
+        st[at].k = c[q].k, st[at].r = c[q].r;
+        if (band_cycles(st, reads, in_bytes, in_rows, n, at, rate, bw) >= mine)
+          continue;
+        double glob = slowest_band(st, reads, in_bytes, in_rows, n, rate, bw, &cur), local = 0;
+        for (size_t p = 0; p <= n; p++) /* the stage and what feeds it: ties between equal slowest stages */
+          if (p == at || (p == n ? reads[n * n + at] : reads[p * n + at]))
+            local += band_cycles(st, reads, in_bytes, in_rows, n, p, rate, bw);
+        int cls = glob < before ? 0 : 1;
+        int64_t tq = c[q].k * c[q].r, tp = c[pick].k * c[pick].r;
+        if (cls < best_class ||
+            (cls == best_class && (tq < tp || (tq == tp && (glob < best_glob || (glob == best_glob && local < best_local))))))
+          pick = q, best_class = cls, best_glob = glob, best_local = local;
+      }
+      st[at].k = old_k[n_added - 1], st[at].r = old_r[n_added - 1];
+      used += c[pick].k * c[pick].r - st[at].k * st[at].r, st[at].k = c[pick].k, st[at].r = c[pick].r;
+      failed = band_cycles(st, reads, in_bytes, in_rows, n, at, rate, bw) >= mine; /* no faster */
       after = slowest_band(st, reads, in_bytes, in_rows, n, rate, bw, &cur);
       if (after <= before)
         break;
@@ -193,12 +287,61 @@ static void balance_bands(nc_op *chip, band_stage *st, size_t n, int64_t cores)
     if (failed || after > before) {
       while (n_added) { /* undo the round */
         size_t u = added[--n_added];
-        st[u].r -= steps[n_added], used -= steps[n_added] * st[u].k;
+        used -= st[u].k * st[u].r - old_k[n_added] * old_r[n_added], st[u].k = old_k[n_added], st[u].r = old_r[n_added];
       }
       break;
     }
   }
   free(reads), free(in_bytes), free(in_rows);
+}
+
+/* Layers whose output-channel slices a joint round may change (as
+ * core-place's balancing splits them). */
+static bool channel_splittable(nc_op *node)
+{
+  nc_dataflow_layer l;
+  return nc_dataflow_node_get_layer(node, &l) && (l.kind == NC_DATAFLOW_LAYER_CONV || l.kind == NC_DATAFLOW_LAYER_MAX_POOL);
+}
+
+/* Replaces the channel slices of st->node (whole or in st->k0 slices, no
+ * bands yet) by st->k balanced slices [C*j/k, C*(j+1)/k), in place. */
+static bool resplit_channels(nc_op *chip, band_stage *st, isl_ctx *ictx)
+{
+  const char *name = nc_dataflow_node_get_name(st->node);
+  nc_op *first = NULL, *next, *prev;
+  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = next) {
+    next = nc_core_tile_next(t);
+    if (strcmp(nc_core_tile_get_node(t), name))
+      continue;
+    if (first)
+      nc_op_erase(t);
+    else
+      first = t;
+  }
+  if (!first)
+    return true;
+  prev = first;
+  for (int64_t j = 0; j < st->k; j++) {
+    int64_t lo = st->c * j / st->k, hi = st->c * (j + 1) / st->k;
+    nc_core_buffer_spec *specs;
+    size_t n;
+    char err[512];
+    if (!core_node_buffers(st->node, lo, hi, ictx, &specs, &n, err, sizeof err))
+      return nc_op_emit_error(st->node, "core-place: %s", err);
+    nc_op *t = first;
+    if (j == 0) {
+      nc_core_tile_set_out_channels(first, lo, hi);
+      nc_core_tile_clear_buffers(first);
+    } else {
+      t = nc_core_tile_create(chip, nc_op_get_loc(first), name, -1, -1, lo, hi);
+      nc_op_move_after(t, prev);
+      prev = t;
+    }
+    for (size_t i = 0; i < n; i++)
+      nc_core_tile_add_buffer(t, specs[i].name, specs[i].kind, specs[i].bytes, -1);
+    free(specs);
+  }
+  return true;
 }
 
 /* Splits every tile of st->node into st->r bands of its rows, in place. */
@@ -292,7 +435,7 @@ bool *core_nodes_split_already(nc_op *chip, nc_op *fn)
 }
 
 bool core_split_rows(nc_op *chip, nc_op *fn, isl_ctx *ictx, const bool *presplit, int64_t forced, bool balance,
-                     int64_t cores, int64_t *n_split)
+                     bool joint, int64_t cores, int64_t *n_split)
 {
   *n_split = 0;
   size_t n = nc_dataflow_num_nodes(fn), i = 0;
@@ -333,16 +476,25 @@ bool core_split_rows(nc_op *chip, nc_op *fn, isl_ctx *ictx, const bool *presplit
       }
     if (s->k && !banded && !partial && core_node_row_splittable(node))
       s->limit = s->rows;
+    s->k0 = s->klimit = s->k;
+    s->c = nc_core_node_get_out_channels(node);
+    if (joint && balance && s->k && !banded && !partial && !presplit[i] && channel_splittable(node) && s->c > s->k)
+      s->klimit = s->c < cores ? s->c : cores;
     if (forced > 1)
       s->r = forced < s->limit ? forced : s->limit;
   }
   if (balance)
     balance_bands(chip, st, n, cores);
-  for (i = 0; i < n; i++)
+  for (i = 0; i < n; i++) {
+    if (st[i].k != st[i].k0 && !resplit_channels(chip, &st[i], ictx)) {
+      free(st);
+      return false;
+    }
     if (st[i].r > 1) {
       split_bands(chip, &st[i]);
       ++*n_split;
     }
+  }
   free(st);
   return true;
 }

@@ -18,10 +18,13 @@ bool core_node_row_splittable(NC_KEEP const nc_op *node);
  * that, `balance` joins the channel slices of a node reading a network input
  * back into one tile when it fits a core (the host's link sends the input
  * to every slice), unless `presplit` (core_nodes_split_already) says
- * they came split. Nodes already banded are left alone. *n_split counts the
- * nodes banded. */
+ * they came split. Nodes already banded are left alone. With `joint` (and
+ * `balance`), a round may also give a conv or max-pool layer core-place
+ * split (or left whole) more output-channel slices: the slowest stage gets
+ * the combination of channel slices x bands with the fewest tiles that
+ * makes its largest tile smaller. *n_split counts the nodes banded. */
 bool core_split_rows(nc_op *chip, nc_op *fn, isl_ctx *ictx, const bool *presplit, int64_t forced, bool balance,
-                     int64_t cores, int64_t *n_split);
+                     bool joint, int64_t cores, int64_t *n_split);
 
 /** Per node of `fn` (in order): whether its tiles on `chip` are split
  * already (several tiles, or a slice), before core-place splits anything:
