@@ -430,7 +430,7 @@ static bool check_program(loader *l, np_sim *s, np_tile *t)
 }
 
 typedef struct last_ctx {
-  np_tile *t;
+  int32_t **last_read; /* per operand, per element */
   int32_t iter;
   uint64_t reads;
 } last_ctx;
@@ -438,7 +438,7 @@ typedef struct last_ctx {
 static void record_last(uint32_t operand, int64_t idx, void *user)
 {
   last_ctx *c = user;
-  c->t->last_read[operand][idx] = c->iter;
+  c->last_read[operand][idx] = c->iter;
   c->reads++;
 }
 
@@ -459,14 +459,15 @@ static bool analyse_iterations(loader *l, np_tile *t)
   for (int d = 2; d < t->out.rank; d++)
     inner *= t->out.dims[d];
   np_read_key(t, 0, &n_keys);
+  int32_t *last_read[NP_MAX_OPERANDS] = {0};
   for (uint32_t k = 0; k < t->n_operands; k++) {
-    t->last_read[k] = nc_rt_malloc((size_t)t->in[k].elements * sizeof(int32_t));
-    memset(t->last_read[k], 0xFF, (size_t)t->in[k].elements * sizeof(int32_t));
+    last_read[k] = nc_rt_malloc((size_t)t->in[k].elements * sizeof(int32_t));
+    memset(last_read[k], 0xFF, (size_t)t->in[k].elements * sizeof(int32_t));
   }
   int32_t *seen = nc_rt_malloc((size_t)n_keys * sizeof *seen);
   memset(seen, 0xFF, (size_t)n_keys * sizeof *seen);
   uint8_t *written = nc_rt_calloc((size_t)t->out.elements, 1);
-  last_ctx c = {t, 0, 0};
+  last_ctx c = {last_read, 0, 0};
   bool ok = true;
   for (uint32_t i = 0; ok && i < t->n_iters; i++) {
     c.iter = (int32_t)i;
@@ -497,22 +498,11 @@ static bool analyse_iterations(loader *l, np_tile *t)
 done:
   free(seen);
   free(written);
-  if (!ok)
-    return false;
-  for (uint32_t k = 0; k < t->n_operands; k++) {
-    int64_t n = t->in[k].elements;
-    t->release_off[k] = nc_rt_calloc(t->n_iters + 2, sizeof(int64_t));
-    t->release_idx[k] = nc_rt_malloc((size_t)n * sizeof(int64_t));
-    for (int64_t e = 0; e < n; e++)
-      if (t->last_read[k][e] >= 0)
-        t->release_off[k][t->last_read[k][e] + 2]++;
-    for (uint32_t i = 0; i < t->n_iters; i++)
-      t->release_off[k][i + 2] += t->release_off[k][i + 1];
-    for (int64_t e = 0; e < n; e++) /* a counting sort: off[i + 1] is the next free slot of iteration i */
-      if (t->last_read[k][e] >= 0)
-        t->release_idx[k][t->release_off[k][t->last_read[k][e] + 1]++] = e;
-  }
-  return true;
+  for (uint32_t k = 0; ok && k < t->n_operands; k++)
+    np_inbuf_plan(t, k, last_read[k]);
+  for (uint32_t k = 0; k < t->n_operands; k++)
+    free(last_read[k]);
+  return ok;
 }
 
 static bool load_tile(loader *l, np_sim *s, np_tile *t)
@@ -680,7 +670,7 @@ void np_sim_destroy(void *state, void *userData)
     free(t->psum), free(t->psum_count);
     np_clear_inbox(t);
     for (int k = 0; k < NP_MAX_OPERANDS; k++)
-      free(t->last_read[k]), free(t->in_data[k]), free(t->valid[k]), free(t->release_off[k]), free(t->release_idx[k]);
+      free(t->read[k]), free(t->in_data[k]), free(t->valid[k]), free(t->release_off[k]), free(t->release_runs[k]);
   }
   for (size_t i = 0; i < s->n_inputs && s->streams; i++)
     free(s->streams[i].iters), free(s->streams[i].blocks);

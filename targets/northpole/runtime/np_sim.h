@@ -17,6 +17,11 @@ typedef struct np_block {
   int64_t start, len, stride, count;
 } np_block;
 
+/** Consecutive flat elements [start, start + len) (tensors hold at most 2^24). */
+typedef struct np_run {
+  int32_t start, len;
+} np_run;
+
 /** The blocks of one iteration (or one input-stream step). */
 typedef struct np_iter {
   uint64_t macs, vector_ops;
@@ -90,11 +95,13 @@ typedef struct np_tile {
   np_block *blocks;
   uint32_t n_instrs;
   np_instr *prog;
-  /* per-element last reading iteration of each operand (-1: never read) */
-  int32_t *last_read[NP_MAX_OPERANDS];
-  /* the same as lists: elements whose last reader is iteration i are
-   * release_idx[k][release_off[k][i] .. release_off[k][i + 1]) */
-  int64_t *release_off[NP_MAX_OPERANDS], *release_idx[NP_MAX_OPERANDS];
+  /* per element of each operand: 1 if an iteration reads it (it then counts
+   * in the buffer while it is there), else 0 */
+  uint8_t *read[NP_MAX_OPERANDS];
+  /* the elements whose last reader is iteration i, as runs:
+   * release_runs[k][release_off[k][i] .. release_off[k][i + 1]) (inbuf.c) */
+  int64_t *release_off[NP_MAX_OPERANDS];
+  np_run *release_runs[NP_MAX_OPERANDS];
   /* simulation state */
   int8_t *in_data[NP_MAX_OPERANDS], *out_data;
   uint8_t *valid[NP_MAX_OPERANDS], *computed;
@@ -151,6 +158,23 @@ typedef struct np_sim {
 
 /** Frees the messages of every inference in a tile's inbox (sim.c). */
 void np_clear_inbox(np_tile *t);
+
+/** Input buffers (inbuf.c): copies `len` received elements from `data` to
+ * operand k's elements from e0 on, marks them arrived and counts those an
+ * iteration reads into t->live[k]. */
+void np_inbuf_arrive(np_tile *t, uint32_t k, int64_t e0, const int8_t *data, int64_t len);
+/** Drops the elements of operand k whose last reader is iteration `iter`
+ * from the buffer (no longer arrived, no longer counted). */
+void np_inbuf_release(np_tile *t, uint32_t k, int64_t iter);
+/** Sets t->read[k] and the release runs of operand k from each element's
+ * last reading iteration (-1: none); needs t->in[k] and t->n_iters. */
+void np_inbuf_plan(np_tile *t, uint32_t k, const int32_t *last_read);
+/** Copies the elements of `it`'s blocks from `from` to `to`, in block order;
+ * returns their number. */
+int64_t np_gather(const np_iter *it, const int8_t *from, int8_t *to);
+/** Whether flags[e] is non-zero for every element e of `it`; if not, the
+ * first (in block order) that is zero in *unset. */
+bool np_all_set(const np_iter *it, const uint8_t *flags, int64_t *unset);
 
 /** Loader (loader.c): checks the sections and builds the state. */
 void *np_sim_load(const nc_ncb *ncb, char *err, size_t errlen, void *userData);
