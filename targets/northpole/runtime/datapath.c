@@ -110,7 +110,7 @@ static window window_of(const np_tile *t)
 
 #define NEED(op, idx)                                                                                               \
   do {                                                                                                              \
-    if (!t->valid[op][idx]) {                                                                                       \
+    if (!np_bit(t->valid[op], idx)) {                                                                               \
       *operand = (op);                                                                                              \
       *missing = (idx);                                                                                             \
       return false;                                                                                                 \
@@ -339,7 +339,7 @@ static bool softmax_element(np_tile *t, int64_t e, uint32_t *operand, int64_t *m
 
 /* --- the fast path ----------------------------------------------------------------------------------------------
  * When every input element an iteration could read has arrived (checked
- * over a box that covers its reads, one memchr per channel), the iteration
+ * over a box that covers its reads, one bit range per channel), the iteration
  * runs without per-element checks on vectorisable loops: a conv gathers each
  * output pixel's window once (im2col, zeros for padding, which add nothing),
  * then takes int8 dot products per output channel; a matmul accumulates a
@@ -415,14 +415,14 @@ static bool box_valid(const np_tile *t, int64_t c0, int64_t c1, int64_t y0, int6
   if (y1 < y0 || x1 < x0)
     return true;
   for (int64_t c = c0; c < c1; c++)
-    for (int64_t y = y0; y <= y1; y++)
-      if (memchr(t->valid[0] + (c * h + y) * w + x0, 0, (size_t)(x1 - x0 + 1)))
+    if (x0 == 0 && x1 == w - 1) { /* whole rows: one range */
+      if (!np_bits_all(t->valid[0], (c * h + y0) * w, (y1 - y0 + 1) * w))
         return false;
-      else if (x0 == 0 && x1 == w - 1) { /* whole rows: one memchr for all of them */
-        if (memchr(t->valid[0] + (c * h + y) * w, 0, (size_t)((y1 - y) * w + w)))
+    } else {
+      for (int64_t y = y0; y <= y1; y++)
+        if (!np_bits_all(t->valid[0], (c * h + y) * w + x0, x1 - x0 + 1))
           return false;
-        break;
-      }
+    }
   return true;
 }
 
@@ -522,7 +522,7 @@ static bool matmul_fast(np_tile *t, const np_iter *it)
   /* one output row per iteration */
   const np_block *b0 = &it->blocks[0], *bl = &it->blocks[it->n_blocks - 1];
   int64_t first = b0->start, last = bl->start + (bl->count - 1) * bl->stride + bl->len - 1, row = first / n;
-  if (last / n != row || memchr(t->valid[0] + row * k + i0, 0, (size_t)(i1 - i0)))
+  if (last / n != row || !np_bits_all(t->valid[0], row * k + i0, i1 - i0))
     return false;
   int32_t *acc = (int32_t *)(void *)np_scratch_i8(t, (size_t)slice * sizeof(int32_t));
   if (!acc)
@@ -541,14 +541,14 @@ static bool matmul_fast(np_tile *t, const np_iter *it)
 }
 
 /* A residual add whose operands have all arrived: one validity check per run
- * (memchr), then a loop without per-element branches on arrival. */
+ * (a bit range), then a loop without per-element branches on arrival. */
 static bool eltwise_fast(np_tile *t, const np_iter *it)
 {
   for (uint32_t b = 0; b < it->n_blocks; b++) {
     const np_block *bk = &it->blocks[b];
     for (int64_t i = 0; i < bk->count && bk->len > 0; i++) {
       int64_t e0 = bk->start + i * bk->stride;
-      if (memchr(t->valid[0] + e0, 0, (size_t)bk->len) || memchr(t->valid[1] + e0, 0, (size_t)bk->len))
+      if (!np_bits_all(t->valid[0], e0, bk->len) || !np_bits_all(t->valid[1], e0, bk->len))
         return false;
     }
   }
@@ -600,7 +600,7 @@ bool np_compute_iteration(np_tile *t, const np_iter *it, uint32_t *operand, int6
     case NP_KIND_MOVE: ok = move_element(t, e, operand, missing); break;
     case NP_KIND_SOFTMAX: ok = softmax_element(t, e, operand, missing); break;
     default: /* NP_KIND_COPY: flatten / reshape keep the row-major order */
-      ok = t->valid[0][e] || (*operand = 0, *missing = e, false);
+      ok = np_bit(t->valid[0], e) || (*operand = 0, *missing = e, false);
       if (ok)
         t->out_data[e] = t->in_data[0][e];
       break;

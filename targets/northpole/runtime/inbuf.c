@@ -8,79 +8,48 @@
  * element) this bookkeeping cost more than the arithmetic; a message's
  * elements come as blocks of runs, and the elements an iteration releases
  * are mostly runs too, so every step here works on a run with loops the
- * compiler vectorises (memcpy, byte sums, memset). The counts are the same
- * as element by element: this changes the host's time, not the model.
+ * compiler vectorises or that take 64 elements at a time (memcpy, the
+ * bitsets of np_bits.h). The counts are the same as element by element:
+ * this changes the host's time and memory, not the model.
  */
 #include <string.h>
 
 #include "../../common/runtime/rt_util.h"
 #include "np_sim.h"
 
-#if defined(__GNUC__) && !defined(__clang__)
-#define NP_VECTORISE __attribute__((optimize("O3")))
-#else
-#define NP_VECTORISE
-#endif
-
-/* Byte sums in chunks a uint16 lane cannot overflow (255 * 256 < 2^16). */
-NP_VECTORISE static int64_t count_newly_valid(const uint8_t *restrict valid, const uint8_t *restrict read, int64_t n)
-{
-  int64_t total = 0;
-  for (int64_t i = 0; i < n; i += 256) {
-    int64_t m = n - i < 256 ? n - i : 256;
-    uint16_t s = 0;
-    for (int64_t j = 0; j < m; j++)
-      s = (uint16_t)(s + (read[i + j] & (valid[i + j] ^ 1)));
-    total += s;
-  }
-  return total;
-}
-
-NP_VECTORISE static int64_t count_valid(const uint8_t *restrict valid, int64_t n)
-{
-  int64_t total = 0;
-  for (int64_t i = 0; i < n; i += 256) {
-    int64_t m = n - i < 256 ? n - i : 256;
-    uint16_t s = 0;
-    for (int64_t j = 0; j < m; j++)
-      s = (uint16_t)(s + valid[i + j]);
-    total += s;
-  }
-  return total;
-}
-
 void np_inbuf_arrive(np_tile *t, uint32_t k, int64_t e0, const int8_t *data, int64_t len)
 {
   memcpy(t->in_data[k] + e0, data, (size_t)len);
-  t->live[k] += count_newly_valid(t->valid[k] + e0, t->read[k] + e0, len);
-  memset(t->valid[k] + e0, 1, (size_t)len);
+  t->live[k] += np_bits_count_andnot(t->read[k], t->valid[k], e0, len);
+  np_bits_set(t->valid[k], e0, len);
 }
 
 void np_inbuf_release(np_tile *t, uint32_t k, int64_t iter)
 {
   for (int64_t j = t->release_off[k][iter]; j < t->release_off[k][iter + 1]; j++) {
     const np_run *r = &t->release_runs[k][j];
-    t->live[k] -= count_valid(t->valid[k] + r->start, r->len);
-    memset(t->valid[k] + r->start, 0, (size_t)r->len);
+    t->live[k] -= np_bits_count(t->valid[k], r->start, r->len);
+    np_bits_clear(t->valid[k], r->start, r->len);
   }
 }
 
 void np_inbuf_plan(np_tile *t, uint32_t k, const int32_t *last_read)
 {
   int64_t n = t->in[k].elements;
-  uint8_t *read = nc_rt_malloc((size_t)n);
+  uint64_t *read = nc_rt_calloc((size_t)np_bits_words(n), sizeof *read);
   int64_t *off = nc_rt_calloc(t->n_iters + 2, sizeof *off);
   /* a run starts where the last reader changes; count them per iteration */
-  for (int64_t e = 0; e < n; e++) {
-    read[e] = last_read[e] >= 0;
-    if (read[e] && (e == 0 || last_read[e - 1] != last_read[e]))
-      off[last_read[e] + 2]++;
-  }
+  for (int64_t e = 0; e < n; e++)
+    if (last_read[e] >= 0) {
+      read[e >> 6] |= UINT64_C(1) << (e & 63);
+      if (e == 0 || last_read[e - 1] != last_read[e])
+        off[last_read[e] + 2]++;
+    }
   for (uint32_t i = 0; i < t->n_iters; i++)
     off[i + 2] += off[i + 1];
   np_run *runs = nc_rt_malloc((size_t)off[t->n_iters + 1] * sizeof *runs);
   for (int64_t e = 0; e < n; e++) { /* a counting sort: off[i + 1] is the next free slot of iteration i */
-    if (!read[e])
+    if (last_read[e] < 0)
       continue;
     if (e == 0 || last_read[e - 1] != last_read[e])
       runs[off[last_read[e] + 1]++] = (np_run){(int32_t)e, 1};

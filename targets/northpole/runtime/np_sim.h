@@ -9,6 +9,7 @@
 
 #include "../../common/runtime/sim.h"
 #include "nc/runtime/nc_trace.h"
+#include "np_bits.h"
 #include "np_format.h"
 #include "np_noc.h"
 
@@ -95,16 +96,17 @@ typedef struct np_tile {
   np_block *blocks;
   uint32_t n_instrs;
   np_instr *prog;
-  /* per element of each operand: 1 if an iteration reads it (it then counts
-   * in the buffer while it is there), else 0 */
-  uint8_t *read[NP_MAX_OPERANDS];
+  /* per element of each operand, a bit (np_bits.h): set if an iteration reads
+   * it (it then counts in the buffer while it is there) */
+  uint64_t *read[NP_MAX_OPERANDS];
   /* the elements whose last reader is iteration i, as runs:
    * release_runs[k][release_off[k][i] .. release_off[k][i + 1]) (inbuf.c) */
   int64_t *release_off[NP_MAX_OPERANDS];
   np_run *release_runs[NP_MAX_OPERANDS];
   /* simulation state */
   int8_t *in_data[NP_MAX_OPERANDS], *out_data;
-  uint8_t *valid[NP_MAX_OPERANDS], *computed;
+  uint64_t *valid[NP_MAX_OPERANDS]; /* per input element, a bit: it has arrived (np_bits.h) */
+  uint8_t *computed;
   int8_t *scratch; /* the datapath's fast path (im2col rows, accumulators) */
   int32_t *psum;       /* per output element: NP_FLAG_PARTIAL its sums, NP_FLAG_REDUCE the partial sums received */
   uint32_t *psum_count; /* NP_FLAG_REDUCE: partial sums received per output element */

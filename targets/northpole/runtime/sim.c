@@ -264,7 +264,7 @@ static bool unreceived(run_ctx *r, const np_tile *t, const np_msg *m)
 static void reset_inference(np_tile *t)
 {
   for (uint32_t k = 0; k < t->n_operands; k++) {
-    memset(t->valid[k], 0, (size_t)t->in[k].elements);
+    memset(t->valid[k], 0, (size_t)np_bits_words(t->in[k].elements) * sizeof(uint64_t));
     t->live[k] = 0;
   }
   memset(t->computed, 0, (size_t)t->out.elements);
@@ -665,7 +665,7 @@ static bool np_sim_run(void *state, size_t batch, const void *const *inputs, voi
     for (uint32_t k = 0; k < t->n_operands; k++) {
       if (!t->in_data[k]) {
         t->in_data[k] = nc_rt_calloc((size_t)t->in[k].elements, 1);
-        t->valid[k] = nc_rt_calloc((size_t)t->in[k].elements, 1);
+        t->valid[k] = nc_rt_calloc((size_t)np_bits_words(t->in[k].elements), sizeof(uint64_t));
       }
       t->peak[k] = 0;
     }
