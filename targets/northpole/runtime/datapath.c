@@ -395,8 +395,75 @@ static int32_t dot_i8(const int8_t *a, const int8_t *b, int64_t n)
 {
   return __builtin_cpu_supports("avx2") ? dot_i8_avx2(a, b, n) : dot_i8_plain(a, b, n);
 }
+
+/* With AVX512-VNNI one vpdpbusd does 64 u8 x s8 products summed into int32
+ * lanes (wrapping). The im2col rows then hold x + 128 as u8 (x ^ 0x80), and
+ * 128 * sum(w) per channel is subtracted after: exact modulo 2^32, and the
+ * true sum fits in int32 (conv_fast checks K * 128 * 128 < 2^31). Four
+ * pixels share each load of the weights. */
+static bool have_vnni(void)
+{
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+         __builtin_cpu_supports("avx512vnni");
+}
+
+#define NP_VNNI __attribute__((target("avx512f,avx512bw,avx512vnni")))
+
+/* dots of the u8 rows u[0..3] with the s8 row w, n bytes each, into out[0..3] */
+NP_VNNI static void dot4_vnni(const uint8_t *const u[4], const int8_t *w, int64_t n, int32_t out[4])
+{
+  __m512i a0 = _mm512_setzero_si512(), a1 = a0, a2 = a0, a3 = a0;
+  int64_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    __m512i wv = _mm512_loadu_si512((const void *)(w + i));
+    a0 = _mm512_dpbusd_epi32(a0, _mm512_loadu_si512((const void *)(u[0] + i)), wv);
+    a1 = _mm512_dpbusd_epi32(a1, _mm512_loadu_si512((const void *)(u[1] + i)), wv);
+    a2 = _mm512_dpbusd_epi32(a2, _mm512_loadu_si512((const void *)(u[2] + i)), wv);
+    a3 = _mm512_dpbusd_epi32(a3, _mm512_loadu_si512((const void *)(u[3] + i)), wv);
+  }
+  if (i < n) { /* the tail: masked loads give 0, which adds nothing */
+    __mmask64 m = (__mmask64)(~UINT64_C(0) >> (64 - (n - i)));
+    __m512i wv = _mm512_maskz_loadu_epi8(m, w + i);
+    a0 = _mm512_dpbusd_epi32(a0, _mm512_maskz_loadu_epi8(m, u[0] + i), wv);
+    a1 = _mm512_dpbusd_epi32(a1, _mm512_maskz_loadu_epi8(m, u[1] + i), wv);
+    a2 = _mm512_dpbusd_epi32(a2, _mm512_maskz_loadu_epi8(m, u[2] + i), wv);
+    a3 = _mm512_dpbusd_epi32(a3, _mm512_maskz_loadu_epi8(m, u[3] + i), wv);
+  }
+  out[0] = _mm512_reduce_add_epi32(a0), out[1] = _mm512_reduce_add_epi32(a1);
+  out[2] = _mm512_reduce_add_epi32(a2), out[3] = _mm512_reduce_add_epi32(a3);
+}
+
+NP_VNNI static int32_t dot1_vnni(const uint8_t *u, const int8_t *w, int64_t n)
+{
+  __m512i a = _mm512_setzero_si512();
+  int64_t i = 0;
+  for (; i + 64 <= n; i += 64)
+    a = _mm512_dpbusd_epi32(a, _mm512_loadu_si512((const void *)(u + i)), _mm512_loadu_si512((const void *)(w + i)));
+  if (i < n) {
+    __mmask64 m = (__mmask64)(~UINT64_C(0) >> (64 - (n - i)));
+    a = _mm512_dpbusd_epi32(a, _mm512_maskz_loadu_epi8(m, u + i), _mm512_maskz_loadu_epi8(m, w + i));
+  }
+  return _mm512_reduce_add_epi32(a);
+}
+
+/* The dots of n im2col rows (u8, x ^ 0x80) with one weight row, less 128 * sum(w). */
+static void dots_vnni(const int8_t *const *rows, int64_t n, const int8_t *w, int64_t kk, int32_t wsum128, int32_t *acc)
+{
+  int64_t j = 0;
+  for (; j + 4 <= n; j += 4)
+    dot4_vnni((const uint8_t *const *)(const void *)(rows + j), w, kk, acc + j);
+  for (; j < n; j++)
+    acc[j] = dot1_vnni((const uint8_t *)rows[j], w, kk);
+  for (j = 0; j < n; j++)
+    acc[j] = (int32_t)((uint32_t)acc[j] - (uint32_t)wsum128);
+}
 #else
 static int32_t dot_i8(const int8_t *a, const int8_t *b, int64_t n) { return dot_i8_plain(a, b, n); }
+static bool have_vnni(void) { return false; }
+static void dots_vnni(const int8_t *const *rows, int64_t n, const int8_t *w, int64_t kk, int32_t wsum128, int32_t *acc)
+{
+  (void)rows, (void)n, (void)w, (void)kk, (void)wsum128, (void)acc;
+}
 #endif
 
 NP_VECTORISE static void axpy_i8(int32_t *acc, int8_t a, const int8_t *b, int64_t n)
@@ -440,6 +507,53 @@ static int8_t *np_scratch_i8(np_tile *t, size_t n)
   return t->scratch;
 }
 
+/* The pixels conv_fast computes at a time (a stack array of pointers and sums). */
+#define NP_RUN 64
+
+/* 128 x the sum of each local channel's kk weights (wrapping), for dots_vnni;
+ * computed once per tile. */
+static const int32_t *weight_sums(np_tile *t, int64_t kk)
+{
+  if (!t->wsum128) {
+    int64_t n = t->ch_hi - t->ch_lo;
+    if (t->weight_bytes < (uint64_t)(n * kk) || !(t->wsum128 = malloc((size_t)n * sizeof *t->wsum128)))
+      return NULL;
+    for (int64_t k = 0; k < n; k++) {
+      uint32_t sum = 0;
+      for (int64_t i = 0; i < kk; i++)
+        sum += (uint32_t)(int32_t)t->weights[k * kk + i];
+      t->wsum128[k] = (int32_t)(sum * 128u);
+    }
+  }
+  return t->wsum128;
+}
+
+/* finish() of n consecutive elements of local channel kl from e on: the
+ * requantize hoisted out of the loop (the same arithmetic as requantize). */
+NP_VECTORISE static void finish_run(np_tile *t, int64_t e, int64_t kl, const int32_t *acc, int64_t n)
+{
+  int64_t ri = t->n_requant == 1 ? 0 : kl;
+  if (sliced(t) || !t->n_requant || t->shift[ri] <= 0) {
+    for (int64_t j = 0; j < n; j++)
+      t->out_data[e + j] = finish(t, e + j, kl, acc[j]);
+    return;
+  }
+  uint32_t bias = t->n_bias ? (uint32_t)t->bias[kl] : 0;
+  int64_t mult = t->multiplier[ri], zp = t->zero_point, lo = t->out_min, hi = t->out_max;
+  int64_t floor_ = t->flags & NP_FLAG_RELU ? zp : INT64_MIN;
+  int shift = t->shift[ri] > 63 ? 63 : t->shift[ri];
+  uint64_t mask = (UINT64_C(1) << shift) - 1, half = UINT64_C(1) << (shift - 1);
+  int8_t *y = t->out_data + e;
+  for (int64_t j = 0; j < n; j++) {
+    int64_t v = (int64_t)(int32_t)((uint32_t)acc[j] + bias) * mult, q = v >> shift;
+    uint64_t r = (uint64_t)v & mask;
+    q += r > half || (r == half && (q & 1));
+    q += zp;
+    q = q < floor_ ? floor_ : q;
+    y[j] = (int8_t)(q < lo ? lo : q > hi ? hi : q);
+  }
+}
+
 static bool conv_fast(np_tile *t, const window *g, const np_iter *it)
 {
   int64_t m = t->out.dims[1], c = t->in[0].dims[1], c0 = 0;
@@ -472,9 +586,12 @@ static bool conv_fast(np_tile *t, const window *g, const np_iter *it)
   if (!box_valid(t, c0, c0 + c, oy0 * g->sh - g->pt, oy1 * g->sh - g->pt + (g->kh - 1) * g->dh, ox0 * g->sw - g->pl,
                  ox1 * g->sw - g->pl + (g->kw - 1) * g->dw, g->h, g->w))
     return false;
-  /* im2col of the covered pixels: [rows * cols][kk], padding 0 */
+  /* im2col of the covered pixels: [rows * cols][kk], padding 0 (with VNNI: x ^ 0x80, see dots_vnni) */
+  bool vnni = have_vnni();
+  int8_t flip = vnni ? (int8_t)0x80 : 0;
+  const int32_t *wsum128 = vnni ? weight_sums(t, kk) : NULL;
   int8_t *col = np_scratch_i8(t, (size_t)(rows * cols * kk));
-  if (!col)
+  if (!col || (vnni && !wsum128))
     return false;
   const int8_t *x = t->in_data[0];
   for (int64_t r = 0; r < rows; r++)
@@ -486,7 +603,7 @@ static bool conv_fast(np_tile *t, const window *g, const np_iter *it)
           int64_t iy = oy * g->sh - g->pt + ky * g->dh;
           for (int64_t kx = 0; kx < g->kw; kx++) {
             int64_t ix = ox * g->sw - g->pl + kx * g->dw;
-            *p++ = iy < 0 || iy >= g->h || ix < 0 || ix >= g->w ? 0 : x[((c0 + ci) * g->h + iy) * g->w + ix];
+            *p++ = (int8_t)((iy < 0 || iy >= g->h || ix < 0 || ix >= g->w ? 0 : x[((c0 + ci) * g->h + iy) * g->w + ix]) ^ flip);
           }
         }
     }
@@ -498,14 +615,29 @@ static bool conv_fast(np_tile *t, const window *g, const np_iter *it)
       if (e1 <= e0)
         continue;
       int64_t ox = e0 % g->ow, oy = e0 / g->ow % g->oh, kl = e0 / hw % m - t->ch_lo;
-      for (int64_t e = e0; e < e1; e++) {
-        int32_t acc = dot_i8(col + ((oy - oy0) * cols + ox - ox0) * kk, t->weights + kl * kk, kk);
-        t->out_data[e] = finish(t, e, kl, acc);
-        if (++ox == g->ow) {
-          ox = 0;
-          if (++oy == g->oh)
-            oy = 0, kl = (kl + t->ch_lo + 1) % m - t->ch_lo;
+      for (int64_t e = e0; e < e1;) { /* up to NP_RUN pixels of one channel at a time */
+        int64_t n = e1 - e, left = hw - (oy * g->ow + ox);
+        n = n < left ? n : left;
+        n = n < NP_RUN ? n : NP_RUN;
+        const int8_t *rows_[NP_RUN], *w = t->weights + kl * kk;
+        int32_t acc[NP_RUN];
+        for (int64_t j = 0; j < n; j++) {
+          rows_[j] = col + ((oy - oy0) * cols + ox - ox0) * kk;
+          if (++ox == g->ow) {
+            ox = 0;
+            if (++oy == g->oh)
+              oy = 0;
+          }
         }
+        if (vnni)
+          dots_vnni(rows_, n, w, kk, wsum128[kl], acc);
+        else
+          for (int64_t j = 0; j < n; j++)
+            acc[j] = dot_i8(rows_[j], w, kk);
+        finish_run(t, e, kl, acc, n);
+        e += n;
+        if (ox == 0 && oy == 0) /* the plane is done: the next channel */
+          kl = (kl + t->ch_lo + 1) % m - t->ch_lo;
       }
       memset(t->computed + e0, 1, (size_t)(e1 - e0));
     }

@@ -666,7 +666,7 @@ void np_sim_destroy(void *state, void *userData)
   for (size_t i = 0; i < s->n_tiles; i++) {
     np_tile *t = &s->tiles[i];
     free(t->multiplier), free(t->shift), free(t->bias), free(t->buffers), free(t->iters), free(t->blocks);
-    free(t->prog), free(t->out_data), free(t->computed), free(t->last_send), free(t->scratch);
+    free(t->prog), free(t->out_data), free(t->computed), free(t->last_send), free(t->scratch), free(t->wsum128);
     free(t->psum), free(t->psum_count);
     np_clear_inbox(t);
     for (int k = 0; k < NP_MAX_OPERANDS; k++)

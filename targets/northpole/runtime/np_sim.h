@@ -108,6 +108,7 @@ typedef struct np_tile {
   uint64_t *valid[NP_MAX_OPERANDS]; /* per input element, a bit: it has arrived (np_bits.h) */
   uint8_t *computed;
   int8_t *scratch; /* the datapath's fast path (im2col rows, accumulators) */
+  int32_t *wsum128; /* the datapath's 128 x each local channel's weight sum (VNNI dots), NULL until used */
   int32_t *psum;       /* per output element: NP_FLAG_PARTIAL its sums, NP_FLAG_REDUCE the partial sums received */
   uint32_t *psum_count; /* NP_FLAG_REDUCE: partial sums received per output element */
   size_t scratch_cap;
