@@ -452,6 +452,15 @@ static void dots_vnni(const int8_t *const *rows, int64_t n, const int8_t *w, int
   int64_t j = 0;
   for (; j + 4 <= n; j += 4)
     dot4_vnni((const uint8_t *const *)(const void *)(rows + j), w, kk, acc + j);
+  if (n - j >= 2) { /* 2 or 3 left: one dot4, the last row repeated */
+    const uint8_t *u[4];
+    int32_t out[4];
+    for (int64_t i = 0; i < 4; i++)
+      u[i] = (const uint8_t *)rows[j + i < n ? j + i : n - 1];
+    dot4_vnni(u, w, kk, out);
+    for (; j < n; j++)
+      acc[j] = out[j % 4];
+  }
   for (; j < n; j++)
     acc[j] = dot1_vnni((const uint8_t *)rows[j], w, kk);
   for (j = 0; j < n; j++)
@@ -528,9 +537,40 @@ static const int32_t *weight_sums(np_tile *t, int64_t kk)
   return t->wsum128;
 }
 
-/* finish() of n consecutive elements of local channel kl from e on: the
- * requantize hoisted out of the loop (the same arithmetic as requantize). */
-NP_VECTORISE static void finish_run(np_tile *t, int64_t e, int64_t kl, const int32_t *acc, int64_t n)
+/* The requantize of n sums of one channel, hoisted out of the loop (the
+ * arithmetic of requantize, for shift in [1, 63]); vectorised, with AVX-512
+ * (64-bit lane products) where the CPU has it. */
+#define NP_REQUANT_BODY                                                                                             \
+  {                                                                                                                 \
+    uint64_t mask = (UINT64_C(1) << shift) - 1, half = UINT64_C(1) << (shift - 1);                                 \
+    for (int64_t j = 0; j < n; j++) {                                                                               \
+      int64_t v = (int64_t)(int32_t)((uint32_t)acc[j] + bias) * mult, q = v >> shift;                               \
+      uint64_t r = (uint64_t)v & mask;                                                                              \
+      q += r > half || (r == half && (q & 1));                                                                      \
+      q += zp;                                                                                                      \
+      q = q < floor_ ? floor_ : q;                                                                                  \
+      y[j] = (int8_t)(q < lo ? lo : q > hi ? hi : q);                                                               \
+    }                                                                                                               \
+  }
+#define NP_REQUANT_PARAMS                                                                                           \
+  const int32_t *restrict acc, int8_t *restrict y, int64_t n, uint32_t bias, int64_t mult, int shift, int64_t zp,   \
+    int64_t floor_, int64_t lo, int64_t hi
+NP_VECTORISE static void requant_plain(NP_REQUANT_PARAMS) NP_REQUANT_BODY
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))) NP_VECTORISE static void requant_avx512(
+  NP_REQUANT_PARAMS) NP_REQUANT_BODY
+static bool have_avx512(void)
+{
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+         __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
+}
+#else
+#define requant_avx512 requant_plain
+static bool have_avx512(void) { return false; }
+#endif
+
+/* finish() of n consecutive elements of local channel kl from e on. */
+static void finish_run(np_tile *t, int64_t e, int64_t kl, const int32_t *acc, int64_t n)
 {
   int64_t ri = t->n_requant == 1 ? 0 : kl;
   if (sliced(t) || !t->n_requant || t->shift[ri] <= 0) {
@@ -539,19 +579,10 @@ NP_VECTORISE static void finish_run(np_tile *t, int64_t e, int64_t kl, const int
     return;
   }
   uint32_t bias = t->n_bias ? (uint32_t)t->bias[kl] : 0;
-  int64_t mult = t->multiplier[ri], zp = t->zero_point, lo = t->out_min, hi = t->out_max;
-  int64_t floor_ = t->flags & NP_FLAG_RELU ? zp : INT64_MIN;
+  int64_t zp = t->zero_point, floor_ = t->flags & NP_FLAG_RELU ? zp : INT64_MIN;
   int shift = t->shift[ri] > 63 ? 63 : t->shift[ri];
-  uint64_t mask = (UINT64_C(1) << shift) - 1, half = UINT64_C(1) << (shift - 1);
-  int8_t *y = t->out_data + e;
-  for (int64_t j = 0; j < n; j++) {
-    int64_t v = (int64_t)(int32_t)((uint32_t)acc[j] + bias) * mult, q = v >> shift;
-    uint64_t r = (uint64_t)v & mask;
-    q += r > half || (r == half && (q & 1));
-    q += zp;
-    q = q < floor_ ? floor_ : q;
-    y[j] = (int8_t)(q < lo ? lo : q > hi ? hi : q);
-  }
+  (have_avx512() ? requant_avx512 : requant_plain)(acc, t->out_data + e, n, bias, t->multiplier[ri], shift, zp,
+                                                   floor_, t->out_min, t->out_max);
 }
 
 static bool conv_fast(np_tile *t, const window *g, const np_iter *it)
@@ -767,6 +798,18 @@ int64_t np_read_key(const np_tile *t, int64_t e, int64_t *n_keys)
   if (n_keys)
     *n_keys = t->out.elements;
   return e;
+}
+
+int64_t np_read_key_span(const np_tile *t, int64_t e, int64_t *step, int64_t *span)
+{
+  int64_t key = np_read_key(t, e, NULL), n = INT64_MAX;
+  *step = 1;
+  if (t->kind == NP_KIND_SOFTMAX || t->kind == NP_KIND_MATMUL) /* a row: one key */
+    n = t->out.dims[t->out.rank - 1], *step = 0;
+  else if (t->kind == NP_KIND_CONV) /* a channel plane: consecutive pixels */
+    n = t->out.dims[2] * t->out.dims[3];
+  *span = n == INT64_MAX ? n : n - e % n;
+  return key;
 }
 
 void np_foreach_read(const np_tile *t, int64_t e, void (*fn)(uint32_t operand, int64_t idx, void *user), void *user)

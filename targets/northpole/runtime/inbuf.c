@@ -74,6 +74,13 @@ int64_t np_gather(const np_iter *it, const int8_t *from, int8_t *to)
   return n;
 }
 
+void np_clear_flags(const np_iter *it, uint8_t *flags)
+{
+  for (uint32_t b = 0; b < it->n_blocks; b++)
+    for (int64_t i = 0; i < it->blocks[b].count && it->blocks[b].len > 0; i++)
+      memset(flags + it->blocks[b].start + i * it->blocks[b].stride, 0, (size_t)it->blocks[b].len);
+}
+
 bool np_all_set(const np_iter *it, const uint8_t *flags, int64_t *unset)
 {
   for (uint32_t b = 0; b < it->n_blocks; b++) {

@@ -469,31 +469,58 @@ static bool analyse_iterations(loader *l, np_tile *t)
   uint8_t *written = nc_rt_calloc((size_t)t->out.elements, 1);
   last_ctx c = {last_read, 0, 0};
   bool ok = true;
+  int64_t plane = inner * t->out.dims[1]; /* one image's elements */
   for (uint32_t i = 0; ok && i < t->n_iters; i++) {
     c.iter = (int32_t)i;
-    NP_FOREACH_ELEMENT(&t->iters[i], e, {
-      int64_t ch = e / inner % t->out.dims[1], key = np_read_key(t, e, NULL);
-      if (ch < t->ch_lo || ch >= t->ch_hi) {
-        ok = bad(l, "iteration %u computes channel %lld, outside the tile's [%lld, %lld)", i, (long long)ch,
-                 (long long)t->ch_lo, (long long)t->ch_hi);
-        goto done;
-      }
-      if (written[e]) {
-        ok = bad(l, "iteration %u computes output element %lld, which an iteration before computes too", i,
-                 (long long)e);
-        goto done;
-      }
-      written[e] = 1;
-      if (seen[key] != (int32_t)i) {
-        seen[key] = (int32_t)i;
-        np_foreach_read(t, e, record_last, &c);
-        if (c.reads > MAX_READS) {
-          ok = bad(l, "the layer reads more than %llu input elements per inference, too many to simulate",
-                   (unsigned long long)MAX_READS);
-          goto done;
+    const np_iter *it = &t->iters[i];
+    for (uint32_t b = 0; b < it->n_blocks; b++)
+      for (int64_t r = 0; r < it->blocks[b].count && it->blocks[b].len > 0; r++) {
+        int64_t e0 = it->blocks[b].start + r * it->blocks[b].stride, e1 = e0 + it->blocks[b].len;
+        /* a run inside one image covers its channels from e0's to e1 - 1's: checked once, keys without
+         * divisions; any doubt (or error) takes the element-by-element walk, which names the element */
+        if (e0 / plane == (e1 - 1) / plane && e0 / inner % t->out.dims[1] >= t->ch_lo &&
+            (e1 - 1) / inner % t->out.dims[1] < t->ch_hi && !memchr(written + e0, 1, (size_t)(e1 - e0))) {
+          memset(written + e0, 1, (size_t)(e1 - e0));
+          for (int64_t e = e0; e < e1;) {
+            int64_t step, span, key = np_read_key_span(t, e, &step, &span), n = span < e1 - e ? span : e1 - e;
+            for (int64_t j = 0; j < n; j++, key += step)
+              if (seen[key] != (int32_t)i) {
+                seen[key] = (int32_t)i;
+                np_foreach_read(t, e + j, record_last, &c);
+                if (c.reads > MAX_READS) {
+                  ok = bad(l, "the layer reads more than %llu input elements per inference, too many to simulate",
+                           (unsigned long long)MAX_READS);
+                  goto done;
+                }
+              }
+            e += n;
+          }
+          continue;
+        }
+        for (int64_t e = e0; e < e1; e++) {
+          int64_t ch = e / inner % t->out.dims[1], key = np_read_key(t, e, NULL);
+          if (ch < t->ch_lo || ch >= t->ch_hi) {
+            ok = bad(l, "iteration %u computes channel %lld, outside the tile's [%lld, %lld)", i, (long long)ch,
+                     (long long)t->ch_lo, (long long)t->ch_hi);
+            goto done;
+          }
+          if (written[e]) {
+            ok = bad(l, "iteration %u computes output element %lld, which an iteration before computes too", i,
+                     (long long)e);
+            goto done;
+          }
+          written[e] = 1;
+          if (seen[key] != (int32_t)i) {
+            seen[key] = (int32_t)i;
+            np_foreach_read(t, e, record_last, &c);
+            if (c.reads > MAX_READS) {
+              ok = bad(l, "the layer reads more than %llu input elements per inference, too many to simulate",
+                       (unsigned long long)MAX_READS);
+              goto done;
+            }
+          }
         }
       }
-    })
   }
 done:
   free(seen);

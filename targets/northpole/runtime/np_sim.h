@@ -175,6 +175,8 @@ void np_inbuf_plan(np_tile *t, uint32_t k, const int32_t *last_read);
 /** Copies the elements of `it`'s blocks from `from` to `to`, in block order;
  * returns their number. */
 int64_t np_gather(const np_iter *it, const int8_t *from, int8_t *to);
+/** Sets flags[e] to 0 for every element e of `it`. */
+void np_clear_flags(const np_iter *it, uint8_t *flags);
 /** Whether flags[e] is non-zero for every element e of `it`; if not, the
  * first (in block order) that is zero in *unset. */
 bool np_all_set(const np_iter *it, const uint8_t *flags, int64_t *unset);
@@ -197,6 +199,10 @@ bool np_compute_iteration(np_tile *t, const np_iter *it, uint32_t *operand, int6
  * elements (conv: group and pixel; matmul: row; others: the element), and
  * in *n_keys (if not NULL) the number of keys. */
 int64_t np_read_key(const np_tile *t, int64_t e, int64_t *n_keys);
+/** np_read_key of e, and how it goes on: the key of e + j is key + j * *step
+ * for 0 <= j < *span (the loader's walk over runs without a division per
+ * element). */
+int64_t np_read_key_span(const np_tile *t, int64_t e, int64_t *step, int64_t *span);
 void np_foreach_read(const np_tile *t, int64_t e, void (*fn)(uint32_t operand, int64_t idx, void *user), void *user);
 
 /** Runs the statement (the variadic argument) with `idx` set to every

@@ -267,7 +267,8 @@ static void reset_inference(np_tile *t)
     memset(t->valid[k], 0, (size_t)np_bits_words(t->in[k].elements) * sizeof(uint64_t));
     t->live[k] = 0;
   }
-  memset(t->computed, 0, (size_t)t->out.elements);
+  for (uint32_t i = 0; i < t->n_iters; i++) /* only the elements it computes can be set */
+    np_clear_flags(&t->iters[i], t->computed);
   t->out_live = 0;
   t->pc = 0;
 }
