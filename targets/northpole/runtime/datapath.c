@@ -628,14 +628,25 @@ static bool conv_fast(np_tile *t, const window *g, const np_iter *it)
   for (int64_t r = 0; r < rows; r++)
     for (int64_t ox = ox0; ox <= ox1; ox++) {
       int8_t *p = col + (r * cols + ox - ox0) * kk;
-      int64_t oy = oy0 + r;
+      int64_t oy = oy0 + r, ix0 = ox * g->sw - g->pl, kx0 = 0, kx1 = g->kw; /* taps [kx0, kx1) inside the row */
+      while (kx0 < kx1 && ix0 + kx0 * g->dw < 0)
+        kx0++;
+      while (kx1 > kx0 && ix0 + (kx1 - 1) * g->dw >= g->w)
+        kx1--;
       for (int64_t ci = 0; ci < c; ci++)
-        for (int64_t ky = 0; ky < g->kh; ky++) {
+        for (int64_t ky = 0; ky < g->kh; ky++, p += g->kw) {
           int64_t iy = oy * g->sh - g->pt + ky * g->dh;
-          for (int64_t kx = 0; kx < g->kw; kx++) {
-            int64_t ix = ox * g->sw - g->pl + kx * g->dw;
-            *p++ = (int8_t)((iy < 0 || iy >= g->h || ix < 0 || ix >= g->w ? 0 : x[((c0 + ci) * g->h + iy) * g->w + ix]) ^ flip);
+          if (iy < 0 || iy >= g->h) {
+            memset(p, flip, (size_t)g->kw);
+            continue;
           }
+          int64_t row = ((c0 + ci) * g->h + iy) * g->w + ix0; /* an index: ix0 may be negative */
+          for (int64_t kx = 0; kx < kx0; kx++)
+            p[kx] = flip;
+          for (int64_t kx = kx0; kx < kx1; kx++)
+            p[kx] = (int8_t)(x[row + kx * g->dw] ^ flip);
+          for (int64_t kx = kx1; kx < g->kw; kx++)
+            p[kx] = flip;
         }
     }
   /* each run of consecutive outputs: divide once at its start, then step (ox, oy, k) */

@@ -203,13 +203,32 @@ static void post(np_tile *to, np_msg *m)
   msg_link(to, m);
 }
 
+/* A message's data is shared by the copies of a multicast: a count of its
+ * holders sits before it. */
+static void msg_destroy(np_msg *m)
+{
+  size_t *holders = (size_t *)(void *)m->data - 1;
+  if (!--*holders)
+    free(holders);
+  free(m);
+}
+
+/* Another message with m's data (a multicast's next destination). */
+static np_msg *msg_share(const np_msg *m)
+{
+  np_msg *c = nc_rt_malloc(sizeof *c);
+  *c = *m;
+  c->next = c->hnext = NULL;
+  ++((size_t *)(void *)m->data)[-1];
+  return c;
+}
+
 void np_clear_inbox(np_tile *t)
 {
   for (size_t k = 0; k < t->n_inbox; k++)
     for (np_msg *m = t->inbox[k], *n; m; m = n) {
       n = m->next;
-      free(m->data);
-      free(m);
+      msg_destroy(m);
     }
   free(t->inbox);
   free(t->inbox_tail);
@@ -226,7 +245,9 @@ static np_msg *new_msg(int src, size_t inference, int64_t iter, const np_iter *w
   m->inference = inference;
   m->iter = iter;
   m->what = what;
-  m->data = nc_rt_malloc((size_t)what->elements * width);
+  size_t *holders = nc_rt_malloc(sizeof *holders + (size_t)what->elements * width);
+  *holders = 1;
+  m->data = (int8_t *)(holders + 1);
   return m;
 }
 
@@ -413,10 +434,11 @@ static bool send_multicast(run_ctx *r, np_tile *t, size_t ti, const np_instr *in
   if (t->last_send[in->c] == (int64_t)t->pc)
     trace_buffer(r->s, t);
   t->bytes_sent += (uint64_t)it->elements;
+  np_msg *first = NULL; /* packed once, shared by every copy */
   for (uint64_t i = 0; i < nd; i++)
     for (size_t k = 0; k < r->s->n_tiles; k++)
       if (r->s->tiles[k].x == dxy[2 * i] && r->s->tiles[k].y == dxy[2 * i + 1]) {
-        np_msg *m = pack((int)ti, t->inference, in->c, it, t->out_data);
+        np_msg *m = first ? msg_share(first) : (first = pack((int)ti, t->inference, in->c, it, t->out_data));
         m->arrival = arrival[i];
         post(&r->s->tiles[k], m);
       }
@@ -510,8 +532,7 @@ static bool step_tile(run_ctx *r, size_t ti)
     n = m->next;
     t->inbox[t->inference] = n;
     msg_unlink(t, m);
-    free(m->data);
-    free(m);
+    msg_destroy(m);
   }
   t->inbox_tail[t->inference] = NULL;
   reset_inference(t);
@@ -573,8 +594,9 @@ static void step_host_multicast(run_ctx *r, int32_t input)
   np_noc_multicast(&s->noc, NP_NET_ACTIVATION, 0, 0, dxy, nd, np_sat_add(r->h_t, s->chip.hop_latency_cycles),
                    (uint64_t)what->elements, arrival);
   r->h_t = np_sat_add(r->h_t, serial);
+  np_msg *first = NULL; /* packed once, shared by every copy */
   for (size_t i = 0; i < nd; i++) {
-    np_msg *m = pack(-1, r->h_inf, hs[i].step, what, data);
+    np_msg *m = first ? msg_share(first) : (first = pack(-1, r->h_inf, hs[i].step, what, data));
     m->iter_operand = (int)hs[i].operand;
     m->arrival = arrival[i];
     post(&s->tiles[hs[i].tile], m);
