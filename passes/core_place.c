@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core_pipeline_cost.h"
 #include "core_split_rows.h"
 #include "core_util.h"
 #include "nc/dialects/core/chip_desc.h"
@@ -306,67 +307,6 @@ done:
   return ok;
 }
 
-/* One stage of the pipeline cost model balance_cores minimises. */
-typedef struct stage {
-  int64_t work, out_bytes, k, limit;
-  int64_t steps;          /**< messages per frame to each consumer tile (the node's iterations) */
-  int64_t host_bytes;     /**< bytes per frame each tile receives from the host (network inputs) */
-  int64_t host_steps;     /**< the messages they come in */
-  double send_to_host;    /**< 1 when the node's output goes to the host */
-  bool multicast;         /**< sends leave as multicasts (core-multicast): once to all tiles */
-} stage;
-
-/* Links a core's incoming messages share, on average, in the cost model
- * (a core has four; XY routes from a cluster of producers use one or two). */
-#define RECV_LINKS 2.0
-
-/* Cycles per frame of node i's tiles: its share of the work at the MAC
- * rate plus sending its share of the output once to every tile of every
- * consumer (the simulator sends to each destination in turn), one message
- * per iteration, each holding the port ceil(bytes / link width) cycles. */
-static double stage_cycles(const stage *st, const int64_t *consumers, size_t n, size_t i, double rate, double bw)
-{
-  double dests = st[i].send_to_host;
-  for (size_t j = 0; j < n; j++)
-    dests += (double)consumers[i * n + j] * (double)(st[i].multicast ? 1 : st[j].k);
-  if (st[i].multicast && dests > st[i].send_to_host + 1)
-    dests = st[i].send_to_host + 1; /* one multicast to every consumer tile */
-  double busy = (double)st[i].work / rate / (double)st[i].k +
-                core_message_cycles((double)st[i].out_bytes / (double)st[i].k, st[i].steps, bw) * dests;
-  /* every tile receives every message of every producer tile (and of the
-   * host), over the links into its core: many small slices upstream flood it */
-  double in = core_message_cycles((double)st[i].host_bytes, st[i].host_steps, bw);
-  for (size_t p = 0; p < n; p++)
-    if (consumers[p * n + i])
-      in += core_message_cycles((double)st[p].out_bytes / (double)st[p].k, st[p].steps, bw) * (double)st[p].k;
-  in /= RECV_LINKS;
-  return busy > in ? busy : in;
-}
-
-/* Cycles per frame of the host's input link: every input step goes to
- * every tile that reads it, one after the other. */
-static double host_cycles(const stage *st, size_t n, double bw)
-{
-  double c = 0;
-  for (size_t i = 0; i < n; i++)
-    c += core_message_cycles((double)st[i].host_bytes, st[i].host_steps, bw) * (double)(st[i].multicast ? 1 : st[i].k);
-  return c;
-}
-
-/* The slowest stage's cycles per frame; *which is its index, or n for the
- * host's input link (which no split makes faster). */
-static double slowest(const stage *st, const int64_t *consumers, size_t n, double rate, double bw, size_t *which)
-{
-  double most = host_cycles(st, n, bw);
-  *which = n;
-  for (size_t i = 0; i < n; i++) {
-    double c = stage_cycles(st, consumers, n, i, rate, bw);
-    if (c > most)
-      most = c, *which = i;
-  }
-  return most;
-}
-
 /* Tiles per node (indexed by the node's unsplit tile) so that the slowest
  * pipeline stage is as short as possible with at most `cores` tiles: while
  * cores remain, one more output-channel slice for the slowest stage (and,
@@ -379,7 +319,7 @@ static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores, int64_t loo
 {
   size_t n = nc_core_chip_get_num_tiles(chip);
   nc_chip_desc d;
-  stage *st = calloc(n ? n : 1, sizeof *st);
+  core_stage *st = calloc(n ? n : 1, sizeof *st);
   int64_t *consumers = calloc(n > 0 ? n * n : 1, sizeof *consumers), *k = calloc(n ? n : 1, sizeof *k);
   nc_op **nodes = calloc(n ? n : 1, sizeof *nodes);
   if (!st || !consumers || !k || !nodes || !nc_chip_desc_of_module(nc_op_get_parent_op(chip), false, &d)) {
@@ -424,32 +364,7 @@ static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores, int64_t loo
           consumers[i * n + j] = 1, consumed = true;
     st[i].send_to_host = consumed ? 0 : 1;
   }
-  /* Each round splits the slowest stage once more; when that makes a
-   * producer the slowest (it now sends to one more tile), the round goes on
-   * splitting whichever stage is slowest, up to `lookahead` slices,
-   * and is kept only if the slowest stage ends up faster than before it. */
-  size_t max_added = lookahead <= 1 ? 1 : lookahead < cores ? (size_t)lookahead : (size_t)(cores > 1 ? cores : 1);
-  size_t *added = malloc(max_added * sizeof *added);
-  int64_t used = 0;
-  for (i = 0; i < n; i++)
-    used += st[i].k;
-  while (added && used < cores) {
-    size_t best = 0, n_added = 0;
-    double before = slowest(st, consumers, n, rate, bw, &best), now = before;
-    while (n_added < max_added && used + (int64_t)n_added < cores && best < n && st[best].k < st[best].limit) {
-      st[best].k++, added[n_added++] = best;
-      now = slowest(st, consumers, n, rate, bw, &best);
-      if (now < before)
-        break;
-    }
-    if (now >= before) { /* the slowest stage cannot get faster: undo the round */
-      while (n_added)
-        st[added[--n_added]].k--;
-      break;
-    }
-    used += (int64_t)n_added;
-  }
-  free(added);
+  core_pipeline_balance(st, consumers, n, cores, lookahead, rate, bw); /* core_pipeline_cost.c */
   for (i = 0; i < n; i++)
     k[i] = st[i].k;
   free(st), free(consumers), free(nodes);

@@ -57,7 +57,10 @@ static const nc_pass_option_def options[] = {
    "a table to stderr"},
   {"mixed", NC_PASS_OPT_BOOL, "false",
    "Choose each layer's width (8, 4 or 2) by measured sensitivity under a budget (min-sqnr, max-accuracy-drop), "
-   "narrowing the layers that save the most MAC cycles first (graph_quantize_mixed.c)"},
+   "narrowing first the layers that shorten the pipeline's cycles per frame the most (estimated with core-place's "
+   "balancing on the module's chip, nc.chip; without one, MAC cycles) (graph_quantize_mixed.c)"},
+  {"multicast", NC_PASS_OPT_BOOL, "true",
+   "mixed: the throughput estimate costs sends as multicasts, as core-place{multicast} (the target's --multicast)"},
   {"labels", NC_PASS_OPT_STRING, "",
    "mixed: .npy file of the calibration samples' integer class labels; the budget is then accuracy"},
   {"max-accuracy-drop", NC_PASS_OPT_STRING, "",
@@ -978,7 +981,8 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const state *st)
     nc_tensor all;
     int64_t total = gq_calibration_view(func, arg, calib, path, 0, &all);
     gq_mixed_options mo = {nc_pass_get_option_string(pass, "overrides"), GQ_CALIB_MAXABS,
-                           strtod(nc_pass_get_option_string(pass, "percentile"), NULL), &st->budget};
+                           strtod(nc_pass_get_option_string(pass, "percentile"), NULL), &st->budget,
+                           nc_pass_get_option_bool(pass, "multicast")};
     gq_calib_method_parse(nc_pass_get_option_string(pass, "method"), &mo.method);
     have_mixed = ok = gq_mixed_widths(&p, &mo, &view, samples, total, is_conv, lbits, &mres);
     if (ok)

@@ -231,20 +231,49 @@ typedef struct gq_mixed_result {
   double base_accuracy, base_sqnr;     /**< all searched layers at 8 bits */
   double chosen_accuracy, chosen_sqnr; /**< at the chosen widths */
   double cycles_base, cycles_chosen;   /**< MAC cycles per inference on one core, summed over layers */
+  bool throughput;                     /**< the objective was the pipeline's cycles per frame (a chip is known) */
+  double frame_base, frame_chosen;     /**< those cycles per frame, estimated (throughput only) */
+  int64_t cores;                       /**< the cores the estimate balanced over (throughput only) */
   int64_t macs_per_cycle[3];           /**< at 8, 4, 2 bits (the chip description's, or 1024 / 2048 / 4096) */
   int trials;
   gq_mixed_layer *layers;              /**< n of them (owned) */
 } gq_mixed_result;
 
+/** The pipeline a width assignment would map to (graph_quantize_throughput.c). */
+typedef struct gq_pipeline gq_pipeline;
+
+/** The stages of func's future pipeline on the chip of its module's nc.chip
+ * (the description target-attach sets), layers[k]'s width read from bits[k]
+ * by gq_pipeline_estimate; NULL when the module has no chip description.
+ * `multicast`: sends are costed as core-multicast leaves them. */
+NC_GIVE gq_pipeline *gq_pipeline_create(NC_KEEP nc_op *func, size_t n_layers, nc_op *const *layers, bool multicast);
+
+/** Cycles per frame of the pipeline with layer k at bits[k]: the slowest
+ * stage after core-place's balancing (core_pipeline_cost.c) over the chip's
+ * cores. */
+double gq_pipeline_estimate(gq_pipeline *p, const int *bits);
+
+/** Whether layers[layer]'s stage is one of the slowest (it bounds the
+ * pipeline) in the last gq_pipeline_estimate. */
+bool gq_pipeline_bounds(NC_KEEP const gq_pipeline *p, size_t layer);
+
+/** The cores gq_pipeline_estimate balances over (the chip's grid). */
+int64_t gq_pipeline_cores(NC_KEEP const gq_pipeline *p);
+
+/** Frees p (NULL: nothing). */
+void gq_pipeline_destroy(NC_TAKE gq_pipeline *p);
+
 /** Chooses the widths of the n layers on the first `samples` of the
  * `total` calibration inputs (the labels hold `total`) (bits[]: in, the widths of a plain
  * 8-bit quantization with the overrides applied; out, the chosen ones). A
- * layer with candidate[k] goes down to 4 and then 2 bits greedily, most MAC
- * cycles saved per unit of measured sensitivity first, while the trials
- * stay within the budget. False after an error at func. */
+ * layer with candidate[k] goes down to 4 and then 2 bits greedily while the
+ * trials stay within the budget: with a `pipeline`, the move that shortens
+ * its estimated cycles per frame the most per unit of measured sensitivity
+ * first, and only moves that shorten it; without one, the most MAC cycles
+ * saved per unit of sensitivity first. False after an error at func. */
 bool gq_mixed_choose(NC_KEEP nc_op *func, NC_KEEP const nc_tensor *view, int64_t samples, int64_t total, size_t n,
                      nc_op *const *layers, const bool *candidate, NC_KEEP const gq_mixed_budget *budget,
-                     gq_trial_fn trial, void *userData, int *bits, gq_mixed_result *res);
+                     gq_pipeline *pipeline, gq_trial_fn trial, void *userData, int *bits, gq_mixed_result *res);
 
 /** graph-quantize's options mixed precision reads. */
 typedef struct gq_mixed_options {
@@ -252,6 +281,7 @@ typedef struct gq_mixed_options {
   gq_calib_method method;
   double percentile;
   NC_KEEP const gq_mixed_budget *budget;
+  bool multicast; /**< the throughput estimate costs sends as multicasts */
 } gq_mixed_options;
 
 /** Mixed precision for p's function: calibrates at each width (mse's clip

@@ -11,12 +11,22 @@
  *   1. each searched layer alone at 4, then at 2 bits: its sensitivity (the
  *      metric lost), and whether that alone already breaks the budget;
  *   2. greedy: of the moves left (a layer one width down), take the one
- *      saving the most MAC cycles per unit of sensitivity, keep it if the
- *      trial with everything chosen so far stays within the budget, else
- *      freeze that layer; until no move is left.
- * At most four trials per searched layer. MAC cycles are each layer's MACs
- * at its width's rate on one core (the roofline's sum), which is what the
- * mapping then spreads over the cores.
+ *      that shortens the pipeline's cycles per frame the most per unit of
+ *      sensitivity, keep it if the trial with everything chosen so far stays
+ *      within the budget, else freeze that layer; until no move left
+ *      shortens the pipeline. When several stages are equally slow, no
+ *      single move shortens it: then a layer of one of those stages is
+ *      narrowed (most MAC cycles per unit of sensitivity), and the
+ *      search ends at the first widths with the fewest cycles per frame,
+ *      so such moves are kept only if the ones after them pay off.
+ * At most four trials per searched layer. The objective is throughput: on a
+ * spatial chip the frame rate is the busiest pipeline stage's, after the
+ * cores are shared out, so a narrow layer that does not bound the pipeline
+ * buys nothing and only costs accuracy. The cycles per frame are estimated
+ * with core-place's own balancing (graph_quantize_throughput.c); without a
+ * chip description (graph-quantize alone in nc-opt) the objective falls back
+ * to MAC cycles, each layer's MACs at its width's rate on one core (the
+ * roofline's sum), and every move that saves some is taken.
  */
 #include <math.h>
 #include <stdio.h>
@@ -174,8 +184,8 @@ static double drop_at(const gq_mixed_layer *L, int w) { return w == W8 ? 0 : L->
 
 bool gq_mixed_choose(nc_op *func, const nc_tensor *view, int64_t samples, int64_t total, size_t n,
                      nc_op *const *layers,
-                     const bool *candidate, const gq_mixed_budget *budget, gq_trial_fn trial, void *userData,
-                     int *bits, gq_mixed_result *res)
+                     const bool *candidate, const gq_mixed_budget *budget, gq_pipeline *pipeline, gq_trial_fn trial,
+                     void *userData, int *bits, gq_mixed_result *res)
 {
   memset(res, 0, sizeof *res);
   res->accuracy = budget->labels != NULL;
@@ -226,12 +236,19 @@ bool gq_mixed_choose(nc_op *func, const nc_tensor *view, int64_t samples, int64_
     cur[k] = bits[k];
   }
 
-  /* 2. greedy: the most cycles saved per unit of sensitivity first */
+  /* 2. greedy: the most cycles per frame (or MAC cycles) saved per unit of sensitivity first */
   double eps = 1e-3;
-  metric chosen = base;
+  metric chosen = base, kept = base;
+  bool *bounds = nc_xcalloc(n + 1, sizeof *bounds);
+  int *kept_bits = nc_xcalloc(n + 1, sizeof *kept_bits); /* the first widths with the fewest cycles per frame */
+  memcpy(kept_bits, cur, n * sizeof *cur);
+  double kept_frame = pipeline ? gq_pipeline_estimate(pipeline, cur) : 0;
   while (ok && base_ok) {
     size_t best = SIZE_MAX;
-    double best_score = -1, best_gain = 0;
+    bool best_shortens = false;
+    double best_score = -1, best_gain = 0, now = pipeline ? gq_pipeline_estimate(pipeline, cur) : 0;
+    for (size_t k = 0; k < n; k++)
+      bounds[k] = pipeline && gq_pipeline_bounds(pipeline, k);
     for (size_t k = 0; k < n; k++) {
       int w = width_index(cur[k]);
       if (!res->layers[k].candidate || w >= pass[k])
@@ -240,8 +257,23 @@ bool gq_mixed_choose(nc_op *func, const nc_tensor *view, int64_t samples, int64_
       double macs = (double)L->macs;
       double gain = macs / (double)res->macs_per_cycle[w] - macs / (double)res->macs_per_cycle[w + 1];
       double cost = fmax(drop_at(L, w + 1) - drop_at(L, w), eps), score = gain / cost;
+      bool shortens = false;
+      if (pipeline) { /* the pipeline's cycles per frame this move saves */
+        cur[k] = widths[w + 1];
+        double frame = now - gq_pipeline_estimate(pipeline, cur);
+        cur[k] = widths[w];
+        shortens = frame > 1e-9;
+        if (!shortens && !bounds[k])
+          continue; /* neither the pipeline nor one of its slowest stages gets faster */
+        if (best_shortens && !shortens)
+          continue; /* a layer of one of several equally slow stages: only when nothing shortens the pipeline */
+        if (shortens && !best_shortens)
+          best_score = -1, best_gain = 0;
+        if (shortens)
+          score = frame / cost;
+      }
       if (score > best_score || (score == best_score && gain > best_gain))
-        best = k, best_score = score, best_gain = gain;
+        best = k, best_score = score, best_gain = gain, best_shortens = shortens;
     }
     if (best == SIZE_MAX)
       break;
@@ -253,14 +285,27 @@ bool gq_mixed_choose(nc_op *func, const nc_tensor *view, int64_t samples, int64_
       pass[best] = width_index(was); /* frozen */
     } else if (ok) {
       chosen = m;
+      double frame = pipeline ? gq_pipeline_estimate(pipeline, cur) : 0;
+      if (pipeline && frame < kept_frame - 1e-9)
+        kept_frame = frame, kept = m, memcpy(kept_bits, cur, n * sizeof *cur);
     }
   }
+  if (pipeline) /* narrowing a stage among equally slow ones that never paid off is undone */
+    memcpy(cur, kept_bits, n * sizeof *cur), chosen = kept;
+  free(bounds);
+  free(kept_bits);
 
   if (ok) {
     res->base_accuracy = base.accuracy, res->base_sqnr = base.sqnr;
     res->chosen_accuracy = chosen.accuracy, res->chosen_sqnr = chosen.sqnr;
     res->cycles_base = cycles(n, res, bits);
     res->cycles_chosen = cycles(n, res, cur);
+    res->throughput = pipeline != NULL;
+    if (pipeline) {
+      res->frame_base = gq_pipeline_estimate(pipeline, bits);
+      res->frame_chosen = gq_pipeline_estimate(pipeline, cur);
+      res->cores = gq_pipeline_cores(pipeline);
+    }
     res->trials = s.trials;
     memcpy(bits, cur, n * sizeof *cur);
     if (!base_ok)
@@ -311,6 +356,12 @@ void gq_mixed_print(size_t n, nc_op *const *layers, const int *bits, const gq_mi
   fprintf(stderr, "  output SQNR: all 8-bit %.2f dB, chosen %.2f dB\n", r->base_sqnr, r->chosen_sqnr);
   fprintf(stderr, "  MAC cycles per inference on one core: %.0f at 8 bits, %.0f chosen (%.2fx)\n", r->cycles_base,
           r->cycles_chosen, r->cycles_chosen > 0 ? r->cycles_base / r->cycles_chosen : 1.0);
+  if (r->throughput)
+    fprintf(stderr, "  pipeline cycles per frame (estimated, balanced over %lld cores): %.1f at 8 bits, %.1f chosen "
+            "(%.2fx)\n", (long long)r->cores, r->frame_base, r->frame_chosen,
+            r->frame_chosen > 0 ? r->frame_base / r->frame_chosen : 1.0);
+  else
+    fprintf(stderr, "  objective: MAC cycles (no chip description, nc.chip, to estimate the pipeline with)\n");
 }
 
 void gq_mixed_write_json(FILE *f, const gq_mixed_result *r)
@@ -322,8 +373,14 @@ void gq_mixed_write_json(FILE *f, const gq_mixed_result *r)
             r->chosen_accuracy);
   if (r->budget.has_sqnr)
     fprintf(f, "\"min_sqnr\": %g, ", r->budget.min_sqnr);
-  fprintf(f, "\"base_sqnr\": %.4f, \"chosen_sqnr\": %.4f, \"cycles_base\": %.0f, \"cycles_chosen\": %.0f, "
-             "\"trials\": %d}", r->base_sqnr, r->chosen_sqnr, r->cycles_base, r->cycles_chosen, r->trials);
+  fprintf(f, "\"base_sqnr\": %.4f, \"chosen_sqnr\": %.4f, \"cycles_base\": %.0f, \"cycles_chosen\": %.0f, ",
+          r->base_sqnr, r->chosen_sqnr, r->cycles_base, r->cycles_chosen);
+  if (r->throughput)
+    fprintf(f, "\"objective\": \"throughput\", \"frame_cycles_base\": %.4f, \"frame_cycles_chosen\": %.4f, "
+               "\"cores\": %lld, ", r->frame_base, r->frame_chosen, (long long)r->cores);
+  else
+    fprintf(f, "\"objective\": \"mac-cycles\", ");
+  fprintf(f, "\"trials\": %d}", r->trials);
 }
 
 void gq_mixed_result_free(gq_mixed_result *res)

@@ -88,8 +88,8 @@ static bool build(nc_pass_manager *pm, const nc_pass *o, const char *stop_after,
             mixed ? "8" : precision, nc_pass_get_option_string(o, "precision-overrides"),
             nc_pass_get_option_string(o, "calibration-method"), nc_pass_get_option_string(o, "calibration-percentile"),
             nc_pass_get_option_string(o, "quant-report"));
-    if (mixed) /* graph_quantize_mixed.c */
-      fprintf(f, " mixed=true");
+    if (mixed) /* graph_quantize_mixed.c; its throughput estimate costs sends as core-place will */
+      fprintf(f, " mixed=true multicast=%s", nc_pass_get_option_bool(o, "multicast") ? "true" : "false");
     fprintf(f, " labels=\"%s\" max-accuracy-drop=\"%s\" min-sqnr=\"%s\"", nc_pass_get_option_string(o, "labels"),
             nc_pass_get_option_string(o, "max-accuracy-drop"), nc_pass_get_option_string(o, "min-sqnr"));
     fclose(f);
