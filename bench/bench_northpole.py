@@ -15,8 +15,12 @@ yardstick: at most 3 s) -- at each precision (8 and 4 bits), this measures:
   chip       `nc-run MODEL.ncb --input X2 --stats-json`: on two images, the
              simulated chip's cores used, cycles per inference in steady
              state (docs/targets/figures.md), frames/s at the chip's clock,
-             and the fraction of the compute roofline achieved
-             (1 / roofline_ratio), plus the host seconds the simulation took;
+             the two ceilings of the roofline in cycles per inference (compute:
+             the MACs over all cores' MAC rate; host I/O: the input bytes over
+             the host link's width), the fraction of the compute bound achieved
+             (1 / compute_roofline_ratio) and of the roofline, the higher of the
+             two (1 / roofline_ratio), with the ceiling that binds; plus the
+             host seconds the simulation took;
   exact      the simulator's outputs equal the int8 interpreter's
              (`nc-run` on the --emit=quantized graph) on both images;
   SQNR       of the simulator's output against the float model's (torch's
@@ -156,7 +160,10 @@ def bench_one(args, name, onnx, calib, x2, ref, bits, work):
     row["sim_s"] = float(m.group(1)) / 1e3 / 2 if m else None
     fig = json.load(open(stats))
     row.update(cores=fig.get("cores_used"), cycles=fig.get("cycles_per_inference"),
-               fps=fig.get("frames_per_second"), roofline=fig.get("roofline_ratio"))
+               fps=fig.get("frames_per_second"), roofline=fig.get("roofline_ratio"),
+               compute_bound=fig.get("compute_bound_cycles", fig.get("roofline_bound_cycles")),
+               compute_ratio=fig.get("compute_roofline_ratio", fig.get("roofline_ratio")),
+               host_io_bound=fig.get("host_io_bound_cycles"), ceiling=fig.get("roofline_ceiling"))
     q = os.path.join(work, "%s_%d_q.mlir" % (name, bits))
     interp = os.path.join(work, "%s_%d_interp.npy" % (name, bits))
     rc1, _, e1, _, _ = run(base + ["--emit=quantized", "-o", q], args.timeout)
@@ -182,10 +189,14 @@ def fmt(v, f):
     return "-" if v is None else f % v
 
 
+CEILING = {"compute": "compute", "host_io": "host I/O"}
+
+
 def table(rows):
     out = ["| model | bits | compile s | quantize s | peak RSS MB | ONNX MB | cores | cycles/inference | "
-           "frames/s @400MHz | % of roofline | bit-exact (2 images) | SQNR dB | simulator s/inference |",
-           "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+           "frames/s @400MHz | bound cycles: compute / host I/O | % of compute bound | "
+           "% of roofline (binding ceiling) | bit-exact (2 images) | SQNR dB | simulator s/inference |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         head = "| %s | %d | %s | %s | %s | %.1f |" % (r["model"], r["bits"], fmt(r.get("compile_s"), "%.2f"),
                                                    fmt(r.get("quantize_s"), "%.2f"),
@@ -196,13 +207,17 @@ def table(rows):
             if len(msg) > 160:
                 msg = msg[:157] + "..."
             out.append(head + " %s |" % ("does not compile: `%s`" % msg if not msg.startswith("simulate")
-                                           else "`%s`" % msg) + " |" * 6)
+                                           else "`%s`" % msg) + " |" * 8)
             continue
         exact = {True: "yes", False: "**no**", None: "-"}[r.get("exact")]
         pct = 100.0 / r["roofline"] if r.get("roofline") else None
-        out.append(head + " %s | %s | %s | %s | %s | %s | %s |" % (
-            fmt(r.get("cores"), "%d"), fmt(r.get("cycles"), "%.0f"), fmt(r.get("fps"), "%.0f"),
-            fmt(pct, "%.2f"), exact, fmt(r.get("sqnr"), "%.1f"), fmt(r.get("sim_s"), "%.2f")))
+        cpct = 100.0 / r["compute_ratio"] if r.get("compute_ratio") else None
+        cyc = lambda v: fmt(v, "%.0f" if v is not None and v >= 100 else "%.3g")
+        bounds = "%s / %s" % (cyc(r.get("compute_bound")), cyc(r.get("host_io_bound")))
+        roof = fmt(pct, "%.2f") + (" (%s)" % CEILING.get(r["ceiling"], r["ceiling"]) if r.get("ceiling") else "")
+        out.append(head + " %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            fmt(r.get("cores"), "%d"), fmt(r.get("cycles"), "%.0f"), fmt(r.get("fps"), "%.0f"), bounds,
+            fmt(cpct, "%.2f"), roof, exact, fmt(r.get("sqnr"), "%.1f"), fmt(r.get("sim_s"), "%.2f")))
     return "\n".join(out)
 
 

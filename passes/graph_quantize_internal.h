@@ -245,8 +245,10 @@ typedef struct gq_pipeline gq_pipeline;
 /** The stages of func's future pipeline on the chip of its module's nc.chip
  * (the description target-attach sets), layers[k]'s width read from bits[k]
  * by gq_pipeline_estimate; NULL when the module has no chip description.
- * `multicast`: sends are costed as core-multicast leaves them. */
-NC_GIVE gq_pipeline *gq_pipeline_create(NC_KEEP nc_op *func, size_t n_layers, nc_op *const *layers, bool multicast);
+ * `multicast`: sends are costed as core-multicast leaves them; `balance`:
+ * spare cores go to the slowest stages (else one tile per stage). */
+NC_GIVE gq_pipeline *gq_pipeline_create(NC_KEEP nc_op *func, size_t n_layers, nc_op *const *layers, bool multicast,
+                                        bool balance);
 
 /** Cycles per frame of the pipeline with layer k at bits[k]: the slowest
  * stage after core-place's balancing (core_pipeline_cost.c) over the chip's
@@ -282,6 +284,7 @@ typedef struct gq_mixed_options {
   double percentile;
   NC_KEEP const gq_mixed_budget *budget;
   bool multicast; /**< the throughput estimate costs sends as multicasts */
+  bool balance;   /**< the throughput estimate balances stages over the chip's spare cores */
 } gq_mixed_options;
 
 /** Mixed precision for p's function: calibrates at each width (mse's clip

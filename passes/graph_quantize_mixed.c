@@ -356,10 +356,12 @@ void gq_mixed_print(size_t n, nc_op *const *layers, const int *bits, const gq_mi
   fprintf(stderr, "  output SQNR: all 8-bit %.2f dB, chosen %.2f dB\n", r->base_sqnr, r->chosen_sqnr);
   fprintf(stderr, "  MAC cycles per inference on one core: %.0f at 8 bits, %.0f chosen (%.2fx)\n", r->cycles_base,
           r->cycles_chosen, r->cycles_chosen > 0 ? r->cycles_base / r->cycles_chosen : 1.0);
+  char over[64] = "one tile per stage";
+  if (r->cores > 0)
+    snprintf(over, sizeof over, "balanced over %lld cores", (long long)r->cores);
   if (r->throughput)
-    fprintf(stderr, "  pipeline cycles per frame (estimated, balanced over %lld cores): %.1f at 8 bits, %.1f chosen "
-            "(%.2fx)\n", (long long)r->cores, r->frame_base, r->frame_chosen,
-            r->frame_chosen > 0 ? r->frame_base / r->frame_chosen : 1.0);
+    fprintf(stderr, "  pipeline cycles per frame (estimated, %s): %.1f at 8 bits, %.1f chosen (%.2fx)\n", over,
+            r->frame_base, r->frame_chosen, r->frame_chosen > 0 ? r->frame_base / r->frame_chosen : 1.0);
   else
     fprintf(stderr, "  objective: MAC cycles (no chip description, nc.chip, to estimate the pipeline with)\n");
 }

@@ -107,7 +107,7 @@ static bool follows(nc_op *op, const gq_map *stage_of)
          !memcmp(nc_type_get_shape(a), nc_type_get_shape(b), (size_t)nc_type_get_rank(a) * sizeof(int64_t));
 }
 
-gq_pipeline *gq_pipeline_create(nc_op *func, size_t n_layers, nc_op *const *layers, bool multicast)
+gq_pipeline *gq_pipeline_create(nc_op *func, size_t n_layers, nc_op *const *layers, bool multicast, bool balance)
 {
   nc_op *module = nc_op_get_parent_op(func);
   nc_chip_desc d;
@@ -129,7 +129,7 @@ gq_pipeline *gq_pipeline_create(nc_op *func, size_t n_layers, nc_op *const *laye
     p->rate[b] = nc_chip_desc_macs_per_cycle(&d, b);
   p->rate8 = p->rate[8] > 0 ? (double)p->rate[8] : 1;
   p->bw = d.link_bytes_per_cycle > 0 ? (double)d.link_bytes_per_cycle : 1;
-  p->cores = d.rows * d.cols;
+  p->cores = balance ? d.rows * d.cols : 0; /* 0: no spare core (one tile per stage) */
   gq_map stage_of; /* op -> its stage (followers and q/dq ops map to their producer's) */
   gq_map_init(&stage_of, n_ops + 1);
   size_t n = 0, n_cols = n_ops + 1;

@@ -127,7 +127,7 @@ bool gq_mixed_widths(gq_plan *p, const gq_mixed_options *o, const nc_tensor *vie
   gq_map_init(&t.orig, p->n_ops + 1);
   for (size_t k = 0; k < p->n_ops; k++)
     gq_map_put(&t.orig, p->ops[k], k);
-  gq_pipeline *pipeline = ok ? gq_pipeline_create(p->func, n, p->layers, o->multicast) : NULL;
+  gq_pipeline *pipeline = ok ? gq_pipeline_create(p->func, n, p->layers, o->multicast, o->balance) : NULL;
   ok = ok && gq_mixed_choose(p->func, view, samples, total, n, p->layers, candidate, o->budget, pipeline, trial, &t,
                              lbits, res);
   gq_pipeline_destroy(pipeline);

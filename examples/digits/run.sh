@@ -80,7 +80,8 @@ print("northpole chip figures (nc-run --stats-json):")
 print("  cycles/inference      %.1f (steady state over %d inferences)" % (f["cycles_per_inference"], f["inferences"]))
 print("  frames/s              %.0f at %.0f MHz" % (f["frames_per_second"], clock))
 print("  latency               %d cycles (%.2f us)" % (f["latency_cycles"], f["latency_cycles"] / clock))
-print("  roofline bound        %.3g cycles/inference; achieved / bound %.1fx" % (f["roofline_bound_cycles"], f["roofline_ratio"]))
+print("  roofline bound        %.3g cycles/inference (compute %.3g, host I/O %.3g); achieved / bound %.1fx"
+      % (f["roofline_bound_cycles"], f["compute_bound_cycles"], f["host_io_bound_cycles"], f["roofline_ratio"]))
 print("  cores used            %d of %d" % (f["cores_used"], f["cores_total"]))
 for c in f["cores"]:
     print("  core (%2d, %2d) %-10s busy %5.1f%%  MAC utilisation %5.2f%%" % (c["x"], c["y"], c["node"], 100 * c["utilisation"], 100 * c["mac_utilisation"]))

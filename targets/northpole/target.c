@@ -89,7 +89,8 @@ static bool build(nc_pass_manager *pm, const nc_pass *o, const char *stop_after,
             nc_pass_get_option_string(o, "calibration-method"), nc_pass_get_option_string(o, "calibration-percentile"),
             nc_pass_get_option_string(o, "quant-report"));
     if (mixed) /* graph_quantize_mixed.c; its throughput estimate costs sends as core-place will */
-      fprintf(f, " mixed=true multicast=%s", nc_pass_get_option_bool(o, "multicast") ? "true" : "false");
+      fprintf(f, " mixed=true multicast=%s balance=%s", nc_pass_get_option_bool(o, "multicast") ? "true" : "false",
+              nc_pass_get_option_bool(o, "balance") ? "true" : "false");
     fprintf(f, " labels=\"%s\" max-accuracy-drop=\"%s\" min-sqnr=\"%s\"", nc_pass_get_option_string(o, "labels"),
             nc_pass_get_option_string(o, "max-accuracy-drop"), nc_pass_get_option_string(o, "min-sqnr"));
     fclose(f);

@@ -180,7 +180,8 @@ def layers_view(stats, cores):
 def roofline_view(stats, cores):
     """Achieved against bound, per layer and overall, as bars on a log scale. A layer's bound is
     its MACs per inference over its cores' MAC rate (macs_per_cycle_per_core); a target whose
-    figures have no MAC rate shows the overall bars only (roofline_bound_cycles)."""
+    figures have no MAC rate shows the overall bars only. The overall bound is roofline_bound_cycles:
+    the target's whole roofline (on northpole the higher of compute and host I/O)."""
     n = stats.get("inferences") or 1
     rate = stats.get("macs_per_cycle_per_core")
     bars = []
@@ -214,7 +215,9 @@ def roofline_view(stats, cores):
         out.append(f'<text x="{LABEL + max(width(achieved), width(bound)) + 4}" y="{y + 14}" font-size="11">{ratio:.2f}x</text>')
     out.append("</svg>")
     return ("<h2>Roofline</h2><p>Cycles per inference on a log scale from "
-            f"{fmt(float(lo))}: achieved (red) against the compute bound (blue), and their ratio.</p>" + "".join(out))
+            f"{fmt(float(lo))}: achieved (red) against the bound (blue: a layer's compute bound; overall "
+            "the roofline, which on northpole is the higher of the compute and host-I/O ceilings), "
+            "and their ratio.</p>" + "".join(out))
 
 
 CAT_COLOURS = {"compute": "#d9534f", "send": "#5b8def", "recv": "#cccccc", "wait": "#999999",

@@ -180,6 +180,11 @@ void np_clear_flags(const np_iter *it, uint8_t *flags);
 /** Whether flags[e] is non-zero for every element e of `it`; if not, the
  * first (in block order) that is zero in *unset. */
 bool np_all_set(const np_iter *it, const uint8_t *flags, int64_t *unset);
+/** The host's input link per inference (host_link.c): in *bytes the input
+ * elements some program receives from the host, each step once; in
+ * *busy_cycles the cycles the link is busy sending them as the programs ask
+ * (a multicast stream's step once, another's once per receiving tile). */
+void np_host_link_load(const np_sim *s, uint64_t *bytes, uint64_t *busy_cycles);
 
 /** Loader (loader.c): checks the sections and builds the state. */
 void *np_sim_load(const nc_ncb *ncb, char *err, size_t errlen, void *userData);

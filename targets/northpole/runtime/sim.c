@@ -831,8 +831,19 @@ static void np_sim_figures(const void *state, nc_figures *f, void *userData)
   nc_figures_set_int(f, "clock_hz", (int64_t)ch->clock_hz);
   nc_figures_set_int(f, "macs_per_inference", (int64_t)ch->macs_per_inference);
   nc_figures_set_int(f, "macs_per_cycle_per_core", ch->macs_per_cycle);
-  nc_figures_set_real(f, "roofline_bound_cycles", bound);
-  nc_figures_set_real(f, "roofline_ratio", bound > 0 ? cpi / bound : 0);
+  /* the roofline: the higher of the compute ceiling and the host link's (docs/targets/northpole.md) */
+  uint64_t in_bytes, host_busy;
+  np_host_link_load(s, &in_bytes, &host_busy);
+  double host_io = (double)in_bytes / (double)(ch->link_bytes_per_cycle ? ch->link_bytes_per_cycle : 1);
+  double roof = bound > host_io ? bound : host_io;
+  nc_figures_set_real(f, "roofline_bound_cycles", roof);
+  nc_figures_set_real(f, "roofline_ratio", roof > 0 ? cpi / roof : 0);
+  nc_figures_set_text(f, "roofline_ceiling", bound >= host_io ? "compute" : "host_io");
+  nc_figures_set_real(f, "compute_bound_cycles", bound);
+  nc_figures_set_real(f, "compute_roofline_ratio", bound > 0 ? cpi / bound : 0);
+  nc_figures_set_real(f, "host_io_bound_cycles", host_io);
+  nc_figures_set_int(f, "host_input_bytes", (int64_t)in_bytes);
+  nc_figures_set_int(f, "host_cycles_per_inference", (int64_t)host_busy);
   nc_figures_set_int(f, "cores_used", (int64_t)s->n_tiles);
   nc_figures_set_int(f, "cores_total", (int64_t)cores);
   nc_figures_set_real(f, "used_roofline_bound_cycles",
