@@ -110,7 +110,7 @@ static window window_of(const np_tile *t)
 
 #define NEED(op, idx)                                                                                               \
   do {                                                                                                              \
-    if (!t->valid[op][idx]) {                                                                                       \
+    if (!np_bit(t->valid[op], idx)) {                                                                               \
       *operand = (op);                                                                                              \
       *missing = (idx);                                                                                             \
       return false;                                                                                                 \
@@ -388,7 +388,7 @@ static bool softmax_element(np_tile *t, int64_t e, uint32_t *operand, int64_t *m
 
 /* --- the fast path ----------------------------------------------------------------------------------------------
  * When every input element an iteration could read has arrived (checked
- * over a box that covers its reads, one memchr per channel), the iteration
+ * over a box that covers its reads, one bit range per channel), the iteration
  * runs without per-element checks on vectorisable loops: a conv gathers each
  * output pixel's window once (im2col, zeros for padding, which add nothing),
  * then takes int8 dot products per output channel; a matmul accumulates a
@@ -444,8 +444,84 @@ static int32_t dot_i8(const int8_t *a, const int8_t *b, int64_t n)
 {
   return __builtin_cpu_supports("avx2") ? dot_i8_avx2(a, b, n) : dot_i8_plain(a, b, n);
 }
+
+/* With AVX512-VNNI one vpdpbusd does 64 u8 x s8 products summed into int32
+ * lanes (wrapping). The im2col rows then hold x + 128 as u8 (x ^ 0x80), and
+ * 128 * sum(w) per channel is subtracted after: exact modulo 2^32, and the
+ * true sum fits in int32 (conv_fast checks K * 128 * 128 < 2^31). Four
+ * pixels share each load of the weights. */
+static bool have_vnni(void)
+{
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+         __builtin_cpu_supports("avx512vnni");
+}
+
+#define NP_VNNI __attribute__((target("avx512f,avx512bw,avx512vnni")))
+
+/* dots of the u8 rows u[0..3] with the s8 row w, n bytes each, into out[0..3] */
+NP_VNNI static void dot4_vnni(const uint8_t *const u[4], const int8_t *w, int64_t n, int32_t out[4])
+{
+  __m512i a0 = _mm512_setzero_si512(), a1 = a0, a2 = a0, a3 = a0;
+  int64_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    __m512i wv = _mm512_loadu_si512((const void *)(w + i));
+    a0 = _mm512_dpbusd_epi32(a0, _mm512_loadu_si512((const void *)(u[0] + i)), wv);
+    a1 = _mm512_dpbusd_epi32(a1, _mm512_loadu_si512((const void *)(u[1] + i)), wv);
+    a2 = _mm512_dpbusd_epi32(a2, _mm512_loadu_si512((const void *)(u[2] + i)), wv);
+    a3 = _mm512_dpbusd_epi32(a3, _mm512_loadu_si512((const void *)(u[3] + i)), wv);
+  }
+  if (i < n) { /* the tail: masked loads give 0, which adds nothing */
+    __mmask64 m = (__mmask64)(~UINT64_C(0) >> (64 - (n - i)));
+    __m512i wv = _mm512_maskz_loadu_epi8(m, w + i);
+    a0 = _mm512_dpbusd_epi32(a0, _mm512_maskz_loadu_epi8(m, u[0] + i), wv);
+    a1 = _mm512_dpbusd_epi32(a1, _mm512_maskz_loadu_epi8(m, u[1] + i), wv);
+    a2 = _mm512_dpbusd_epi32(a2, _mm512_maskz_loadu_epi8(m, u[2] + i), wv);
+    a3 = _mm512_dpbusd_epi32(a3, _mm512_maskz_loadu_epi8(m, u[3] + i), wv);
+  }
+  out[0] = _mm512_reduce_add_epi32(a0), out[1] = _mm512_reduce_add_epi32(a1);
+  out[2] = _mm512_reduce_add_epi32(a2), out[3] = _mm512_reduce_add_epi32(a3);
+}
+
+NP_VNNI static int32_t dot1_vnni(const uint8_t *u, const int8_t *w, int64_t n)
+{
+  __m512i a = _mm512_setzero_si512();
+  int64_t i = 0;
+  for (; i + 64 <= n; i += 64)
+    a = _mm512_dpbusd_epi32(a, _mm512_loadu_si512((const void *)(u + i)), _mm512_loadu_si512((const void *)(w + i)));
+  if (i < n) {
+    __mmask64 m = (__mmask64)(~UINT64_C(0) >> (64 - (n - i)));
+    a = _mm512_dpbusd_epi32(a, _mm512_maskz_loadu_epi8(m, u + i), _mm512_maskz_loadu_epi8(m, w + i));
+  }
+  return _mm512_reduce_add_epi32(a);
+}
+
+/* The dots of n im2col rows (u8, x ^ 0x80) with one weight row, less 128 * sum(w). */
+static void dots_vnni(const int8_t *const *rows, int64_t n, const int8_t *w, int64_t kk, int32_t wsum128, int32_t *acc)
+{
+  int64_t j = 0;
+  for (; j + 4 <= n; j += 4)
+    dot4_vnni((const uint8_t *const *)(const void *)(rows + j), w, kk, acc + j);
+  if (n - j >= 2) { /* 2 or 3 left: one dot4, the last row repeated */
+    const uint8_t *u[4];
+    int32_t out[4];
+    for (int64_t i = 0; i < 4; i++)
+      u[i] = (const uint8_t *)rows[j + i < n ? j + i : n - 1];
+    dot4_vnni(u, w, kk, out);
+    for (; j < n; j++)
+      acc[j] = out[j % 4];
+  }
+  for (; j < n; j++)
+    acc[j] = dot1_vnni((const uint8_t *)rows[j], w, kk);
+  for (j = 0; j < n; j++)
+    acc[j] = (int32_t)((uint32_t)acc[j] - (uint32_t)wsum128);
+}
 #else
 static int32_t dot_i8(const int8_t *a, const int8_t *b, int64_t n) { return dot_i8_plain(a, b, n); }
+static bool have_vnni(void) { return false; }
+static void dots_vnni(const int8_t *const *rows, int64_t n, const int8_t *w, int64_t kk, int32_t wsum128, int32_t *acc)
+{
+  (void)rows, (void)n, (void)w, (void)kk, (void)wsum128, (void)acc;
+}
 #endif
 
 NP_VECTORISE static void axpy_i8(int32_t *acc, int8_t a, const int8_t *b, int64_t n)
@@ -464,14 +540,14 @@ static bool box_valid(const np_tile *t, int64_t c0, int64_t c1, int64_t y0, int6
   if (y1 < y0 || x1 < x0)
     return true;
   for (int64_t c = c0; c < c1; c++)
-    for (int64_t y = y0; y <= y1; y++)
-      if (memchr(t->valid[0] + (c * h + y) * w + x0, 0, (size_t)(x1 - x0 + 1)))
+    if (x0 == 0 && x1 == w - 1) { /* whole rows: one range */
+      if (!np_bits_all(t->valid[0], (c * h + y0) * w, (y1 - y0 + 1) * w))
         return false;
-      else if (x0 == 0 && x1 == w - 1) { /* whole rows: one memchr for all of them */
-        if (memchr(t->valid[0] + (c * h + y) * w, 0, (size_t)((y1 - y) * w + w)))
+    } else {
+      for (int64_t y = y0; y <= y1; y++)
+        if (!np_bits_all(t->valid[0], (c * h + y) * w + x0, x1 - x0 + 1))
           return false;
-        break;
-      }
+    }
   return true;
 }
 
@@ -487,6 +563,75 @@ static int8_t *np_scratch_i8(np_tile *t, size_t n)
     t->scratch_cap = cap;
   }
   return t->scratch;
+}
+
+/* The pixels conv_fast computes at a time (a stack array of pointers and sums). */
+#define NP_RUN 64
+
+/* 128 x the sum of each local channel's kk weights (wrapping), for dots_vnni;
+ * computed once per tile. */
+static const int32_t *weight_sums(np_tile *t, int64_t kk)
+{
+  if (!t->wsum128) {
+    int64_t n = t->ch_hi - t->ch_lo;
+    if (t->weight_bytes < (uint64_t)(n * kk) || !(t->wsum128 = malloc((size_t)n * sizeof *t->wsum128)))
+      return NULL;
+    for (int64_t k = 0; k < n; k++) {
+      uint32_t sum = 0;
+      for (int64_t i = 0; i < kk; i++)
+        sum += (uint32_t)(int32_t)t->weights[k * kk + i];
+      t->wsum128[k] = (int32_t)(sum * 128u);
+    }
+  }
+  return t->wsum128;
+}
+
+/* The requantize of n sums of one channel, hoisted out of the loop (the
+ * arithmetic of requantize, for shift in [1, 63]); vectorised, with AVX-512
+ * (64-bit lane products) where the CPU has it. */
+#define NP_REQUANT_BODY                                                                                             \
+  {                                                                                                                 \
+    uint64_t mask = (UINT64_C(1) << shift) - 1, half = UINT64_C(1) << (shift - 1);                                 \
+    for (int64_t j = 0; j < n; j++) {                                                                               \
+      int64_t v = (int64_t)(int32_t)((uint32_t)acc[j] + bias) * mult, q = v >> shift;                               \
+      uint64_t r = (uint64_t)v & mask;                                                                              \
+      q += r > half || (r == half && (q & 1));                                                                      \
+      q += zp;                                                                                                      \
+      q = q < floor_ ? floor_ : q;                                                                                  \
+      y[j] = (int8_t)(q < lo ? lo : q > hi ? hi : q);                                                               \
+    }                                                                                                               \
+  }
+#define NP_REQUANT_PARAMS                                                                                           \
+  const int32_t *restrict acc, int8_t *restrict y, int64_t n, uint32_t bias, int64_t mult, int shift, int64_t zp,   \
+    int64_t floor_, int64_t lo, int64_t hi
+NP_VECTORISE static void requant_plain(NP_REQUANT_PARAMS) NP_REQUANT_BODY
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))) NP_VECTORISE static void requant_avx512(
+  NP_REQUANT_PARAMS) NP_REQUANT_BODY
+static bool have_avx512(void)
+{
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+         __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
+}
+#else
+#define requant_avx512 requant_plain
+static bool have_avx512(void) { return false; }
+#endif
+
+/* finish() of n consecutive elements of local channel kl from e on. */
+static void finish_run(np_tile *t, int64_t e, int64_t kl, const int32_t *acc, int64_t n)
+{
+  int64_t ri = t->n_requant == 1 ? 0 : kl;
+  if (sliced(t) || !t->n_requant || t->shift[ri] <= 0) {
+    for (int64_t j = 0; j < n; j++)
+      t->out_data[e + j] = finish(t, e + j, kl, acc[j]);
+    return;
+  }
+  uint32_t bias = t->n_bias ? (uint32_t)t->bias[kl] : 0;
+  int64_t zp = t->zero_point, floor_ = t->flags & NP_FLAG_RELU ? zp : INT64_MIN;
+  int shift = t->shift[ri] > 63 ? 63 : t->shift[ri];
+  (have_avx512() ? requant_avx512 : requant_plain)(acc, t->out_data + e, n, bias, t->multiplier[ri], shift, zp,
+                                                   floor_, t->out_min, t->out_max);
 }
 
 static bool conv_fast(np_tile *t, const window *g, const np_iter *it)
@@ -521,22 +666,36 @@ static bool conv_fast(np_tile *t, const window *g, const np_iter *it)
   if (!box_valid(t, c0, c0 + c, oy0 * g->sh - g->pt, oy1 * g->sh - g->pt + (g->kh - 1) * g->dh, ox0 * g->sw - g->pl,
                  ox1 * g->sw - g->pl + (g->kw - 1) * g->dw, g->h, g->w))
     return false;
-  /* im2col of the covered pixels: [rows * cols][kk], padding 0 */
+  /* im2col of the covered pixels: [rows * cols][kk], padding 0 (with VNNI: x ^ 0x80, see dots_vnni) */
+  bool vnni = have_vnni();
+  int8_t flip = vnni ? (int8_t)0x80 : 0;
+  const int32_t *wsum128 = vnni ? weight_sums(t, kk) : NULL;
   int8_t *col = np_scratch_i8(t, (size_t)(rows * cols * kk));
-  if (!col)
+  if (!col || (vnni && !wsum128))
     return false;
   const int8_t *x = t->in_data[0];
   for (int64_t r = 0; r < rows; r++)
     for (int64_t ox = ox0; ox <= ox1; ox++) {
       int8_t *p = col + (r * cols + ox - ox0) * kk;
-      int64_t oy = oy0 + r;
+      int64_t oy = oy0 + r, ix0 = ox * g->sw - g->pl, kx0 = 0, kx1 = g->kw; /* taps [kx0, kx1) inside the row */
+      while (kx0 < kx1 && ix0 + kx0 * g->dw < 0)
+        kx0++;
+      while (kx1 > kx0 && ix0 + (kx1 - 1) * g->dw >= g->w)
+        kx1--;
       for (int64_t ci = 0; ci < c; ci++)
-        for (int64_t ky = 0; ky < g->kh; ky++) {
+        for (int64_t ky = 0; ky < g->kh; ky++, p += g->kw) {
           int64_t iy = oy * g->sh - g->pt + ky * g->dh;
-          for (int64_t kx = 0; kx < g->kw; kx++) {
-            int64_t ix = ox * g->sw - g->pl + kx * g->dw;
-            *p++ = iy < 0 || iy >= g->h || ix < 0 || ix >= g->w ? 0 : x[((c0 + ci) * g->h + iy) * g->w + ix];
+          if (iy < 0 || iy >= g->h) {
+            memset(p, flip, (size_t)g->kw);
+            continue;
           }
+          int64_t row = ((c0 + ci) * g->h + iy) * g->w + ix0; /* an index: ix0 may be negative */
+          for (int64_t kx = 0; kx < kx0; kx++)
+            p[kx] = flip;
+          for (int64_t kx = kx0; kx < kx1; kx++)
+            p[kx] = (int8_t)(x[row + kx * g->dw] ^ flip);
+          for (int64_t kx = kx1; kx < g->kw; kx++)
+            p[kx] = flip;
         }
     }
   /* each run of consecutive outputs: divide once at its start, then step (ox, oy, k) */
@@ -547,14 +706,29 @@ static bool conv_fast(np_tile *t, const window *g, const np_iter *it)
       if (e1 <= e0)
         continue;
       int64_t ox = e0 % g->ow, oy = e0 / g->ow % g->oh, kl = e0 / hw % m - t->ch_lo;
-      for (int64_t e = e0; e < e1; e++) {
-        int32_t acc = dot_i8(col + ((oy - oy0) * cols + ox - ox0) * kk, t->weights + kl * kk, kk);
-        t->out_data[e] = finish(t, e, kl, acc);
-        if (++ox == g->ow) {
-          ox = 0;
-          if (++oy == g->oh)
-            oy = 0, kl = (kl + t->ch_lo + 1) % m - t->ch_lo;
+      for (int64_t e = e0; e < e1;) { /* up to NP_RUN pixels of one channel at a time */
+        int64_t n = e1 - e, left = hw - (oy * g->ow + ox);
+        n = n < left ? n : left;
+        n = n < NP_RUN ? n : NP_RUN;
+        const int8_t *rows_[NP_RUN], *w = t->weights + kl * kk;
+        int32_t acc[NP_RUN];
+        for (int64_t j = 0; j < n; j++) {
+          rows_[j] = col + ((oy - oy0) * cols + ox - ox0) * kk;
+          if (++ox == g->ow) {
+            ox = 0;
+            if (++oy == g->oh)
+              oy = 0;
+          }
         }
+        if (vnni)
+          dots_vnni(rows_, n, w, kk, wsum128[kl], acc);
+        else
+          for (int64_t j = 0; j < n; j++)
+            acc[j] = dot_i8(rows_[j], w, kk);
+        finish_run(t, e, kl, acc, n);
+        e += n;
+        if (ox == 0 && oy == 0) /* the plane is done: the next channel */
+          kl = (kl + t->ch_lo + 1) % m - t->ch_lo;
       }
       memset(t->computed + e0, 1, (size_t)(e1 - e0));
     }
@@ -571,7 +745,7 @@ static bool matmul_fast(np_tile *t, const np_iter *it)
   /* one output row per iteration */
   const np_block *b0 = &it->blocks[0], *bl = &it->blocks[it->n_blocks - 1];
   int64_t first = b0->start, last = bl->start + (bl->count - 1) * bl->stride + bl->len - 1, row = first / n;
-  if (last / n != row || memchr(t->valid[0] + row * k + i0, 0, (size_t)(i1 - i0)))
+  if (last / n != row || !np_bits_all(t->valid[0], row * k + i0, i1 - i0))
     return false;
   int32_t *acc = (int32_t *)(void *)np_scratch_i8(t, (size_t)slice * sizeof(int32_t));
   if (!acc)
@@ -590,14 +764,14 @@ static bool matmul_fast(np_tile *t, const np_iter *it)
 }
 
 /* A residual add whose operands have all arrived: one validity check per run
- * (memchr), then a loop without per-element branches on arrival. */
+ * (a bit range), then a loop without per-element branches on arrival. */
 static bool eltwise_fast(np_tile *t, const np_iter *it)
 {
   for (uint32_t b = 0; b < it->n_blocks; b++) {
     const np_block *bk = &it->blocks[b];
     for (int64_t i = 0; i < bk->count && bk->len > 0; i++) {
       int64_t e0 = bk->start + i * bk->stride;
-      if (memchr(t->valid[0] + e0, 0, (size_t)bk->len) || memchr(t->valid[1] + e0, 0, (size_t)bk->len))
+      if (!np_bits_all(t->valid[0], e0, bk->len) || !np_bits_all(t->valid[1], e0, bk->len))
         return false;
     }
   }
@@ -650,7 +824,7 @@ bool np_compute_iteration(np_tile *t, const np_iter *it, uint32_t *operand, int6
     case NP_KIND_RESIZE: ok = resize_element(t, e, operand, missing); break;
     case NP_KIND_SOFTMAX: ok = softmax_element(t, e, operand, missing); break;
     default: /* NP_KIND_COPY: flatten / reshape keep the row-major order */
-      ok = t->valid[0][e] || (*operand = 0, *missing = e, false);
+      ok = np_bit(t->valid[0], e) || (*operand = 0, *missing = e, false);
       if (ok)
         t->out_data[e] = t->in_data[0][e];
       break;
@@ -685,6 +859,18 @@ int64_t np_read_key(const np_tile *t, int64_t e, int64_t *n_keys)
   if (n_keys)
     *n_keys = t->out.elements;
   return e;
+}
+
+int64_t np_read_key_span(const np_tile *t, int64_t e, int64_t *step, int64_t *span)
+{
+  int64_t key = np_read_key(t, e, NULL), n = INT64_MAX;
+  *step = 1;
+  if (t->kind == NP_KIND_SOFTMAX || t->kind == NP_KIND_MATMUL) /* a row: one key */
+    n = t->out.dims[t->out.rank - 1], *step = 0;
+  else if (t->kind == NP_KIND_CONV) /* a channel plane: consecutive pixels */
+    n = t->out.dims[2] * t->out.dims[3];
+  *span = n == INT64_MAX ? n : n - e % n;
+  return key;
 }
 
 void np_foreach_read(const np_tile *t, int64_t e, void (*fn)(uint32_t operand, int64_t idx, void *user), void *user)

@@ -464,7 +464,7 @@ static bool check_program(loader *l, np_sim *s, np_tile *t)
 }
 
 typedef struct last_ctx {
-  np_tile *t;
+  int32_t **last_read; /* per operand, per element */
   int32_t iter;
   uint64_t reads;
 } last_ctx;
@@ -472,7 +472,7 @@ typedef struct last_ctx {
 static void record_last(uint32_t operand, int64_t idx, void *user)
 {
   last_ctx *c = user;
-  c->t->last_read[operand][idx] = c->iter;
+  c->last_read[operand][idx] = c->iter;
   c->reads++;
 }
 
@@ -493,60 +493,77 @@ static bool analyse_iterations(loader *l, np_tile *t)
   for (int d = 2; d < t->out.rank; d++)
     inner *= t->out.dims[d];
   np_read_key(t, 0, &n_keys);
+  int32_t *last_read[NP_MAX_OPERANDS] = {0};
   for (uint32_t k = 0; k < t->n_operands; k++) {
-    t->last_read[k] = nc_rt_malloc((size_t)t->in[k].elements * sizeof(int32_t));
-    memset(t->last_read[k], 0xFF, (size_t)t->in[k].elements * sizeof(int32_t));
+    last_read[k] = nc_rt_malloc((size_t)t->in[k].elements * sizeof(int32_t));
+    memset(last_read[k], 0xFF, (size_t)t->in[k].elements * sizeof(int32_t));
   }
   int32_t *seen = nc_rt_malloc((size_t)n_keys * sizeof *seen);
   memset(seen, 0xFF, (size_t)n_keys * sizeof *seen);
   uint8_t *written = nc_rt_calloc((size_t)t->out.elements, 1);
-  last_ctx c = {t, 0, 0};
+  last_ctx c = {last_read, 0, 0};
   bool ok = true;
+  int64_t plane = inner * t->out.dims[1]; /* one image's elements */
   for (uint32_t i = 0; ok && i < t->n_iters; i++) {
     c.iter = (int32_t)i;
-    NP_FOREACH_ELEMENT(&t->iters[i], e, {
-      int64_t ch = e / inner % t->out.dims[1], key = np_read_key(t, e, NULL);
-      if (ch < t->ch_lo || ch >= t->ch_hi) {
-        ok = bad(l, "iteration %u computes channel %lld, outside the tile's [%lld, %lld)", i, (long long)ch,
-                 (long long)t->ch_lo, (long long)t->ch_hi);
-        goto done;
-      }
-      if (written[e]) {
-        ok = bad(l, "iteration %u computes output element %lld, which an iteration before computes too", i,
-                 (long long)e);
-        goto done;
-      }
-      written[e] = 1;
-      if (seen[key] != (int32_t)i) {
-        seen[key] = (int32_t)i;
-        np_foreach_read(t, e, record_last, &c);
-        if (c.reads > MAX_READS) {
-          ok = bad(l, "the layer reads more than %llu input elements per inference, too many to simulate",
-                   (unsigned long long)MAX_READS);
-          goto done;
+    const np_iter *it = &t->iters[i];
+    for (uint32_t b = 0; b < it->n_blocks; b++)
+      for (int64_t r = 0; r < it->blocks[b].count && it->blocks[b].len > 0; r++) {
+        int64_t e0 = it->blocks[b].start + r * it->blocks[b].stride, e1 = e0 + it->blocks[b].len;
+        /* a run inside one image covers its channels from e0's to e1 - 1's: checked once, keys without
+         * divisions; any doubt (or error) takes the element-by-element walk, which names the element */
+        if (e0 / plane == (e1 - 1) / plane && e0 / inner % t->out.dims[1] >= t->ch_lo &&
+            (e1 - 1) / inner % t->out.dims[1] < t->ch_hi && !memchr(written + e0, 1, (size_t)(e1 - e0))) {
+          memset(written + e0, 1, (size_t)(e1 - e0));
+          for (int64_t e = e0; e < e1;) {
+            int64_t step, span, key = np_read_key_span(t, e, &step, &span), n = span < e1 - e ? span : e1 - e;
+            for (int64_t j = 0; j < n; j++, key += step)
+              if (seen[key] != (int32_t)i) {
+                seen[key] = (int32_t)i;
+                np_foreach_read(t, e + j, record_last, &c);
+                if (c.reads > MAX_READS) {
+                  ok = bad(l, "the layer reads more than %llu input elements per inference, too many to simulate",
+                           (unsigned long long)MAX_READS);
+                  goto done;
+                }
+              }
+            e += n;
+          }
+          continue;
+        }
+        for (int64_t e = e0; e < e1; e++) {
+          int64_t ch = e / inner % t->out.dims[1], key = np_read_key(t, e, NULL);
+          if (ch < t->ch_lo || ch >= t->ch_hi) {
+            ok = bad(l, "iteration %u computes channel %lld, outside the tile's [%lld, %lld)", i, (long long)ch,
+                     (long long)t->ch_lo, (long long)t->ch_hi);
+            goto done;
+          }
+          if (written[e]) {
+            ok = bad(l, "iteration %u computes output element %lld, which an iteration before computes too", i,
+                     (long long)e);
+            goto done;
+          }
+          written[e] = 1;
+          if (seen[key] != (int32_t)i) {
+            seen[key] = (int32_t)i;
+            np_foreach_read(t, e, record_last, &c);
+            if (c.reads > MAX_READS) {
+              ok = bad(l, "the layer reads more than %llu input elements per inference, too many to simulate",
+                       (unsigned long long)MAX_READS);
+              goto done;
+            }
+          }
         }
       }
-    })
   }
 done:
   free(seen);
   free(written);
-  if (!ok)
-    return false;
-  for (uint32_t k = 0; k < t->n_operands; k++) {
-    int64_t n = t->in[k].elements;
-    t->release_off[k] = nc_rt_calloc(t->n_iters + 2, sizeof(int64_t));
-    t->release_idx[k] = nc_rt_malloc((size_t)n * sizeof(int64_t));
-    for (int64_t e = 0; e < n; e++)
-      if (t->last_read[k][e] >= 0)
-        t->release_off[k][t->last_read[k][e] + 2]++;
-    for (uint32_t i = 0; i < t->n_iters; i++)
-      t->release_off[k][i + 2] += t->release_off[k][i + 1];
-    for (int64_t e = 0; e < n; e++) /* a counting sort: off[i + 1] is the next free slot of iteration i */
-      if (t->last_read[k][e] >= 0)
-        t->release_idx[k][t->release_off[k][t->last_read[k][e] + 1]++] = e;
-  }
-  return true;
+  for (uint32_t k = 0; ok && k < t->n_operands; k++)
+    np_inbuf_plan(t, k, last_read[k]);
+  for (uint32_t k = 0; k < t->n_operands; k++)
+    free(last_read[k]);
+  return ok;
 }
 
 static bool load_tile(loader *l, np_sim *s, np_tile *t)
@@ -737,11 +754,11 @@ void np_sim_destroy(void *state, void *userData)
   for (size_t i = 0; i < s->n_tiles; i++) {
     np_tile *t = &s->tiles[i];
     free(t->multiplier), free(t->shift), free(t->bias), free(t->buffers), free(t->iters), free(t->blocks);
-    free(t->prog), free(t->out_data), free(t->computed), free(t->last_send), free(t->scratch);
+    free(t->prog), free(t->out_data), free(t->computed), free(t->last_send), free(t->scratch), free(t->wsum128);
     free(t->psum), free(t->psum_count);
     np_clear_inbox(t);
     for (int k = 0; k < NP_MAX_OPERANDS; k++)
-      free(t->last_read[k]), free(t->in_data[k]), free(t->valid[k]), free(t->release_off[k]), free(t->release_idx[k]);
+      free(t->read[k]), free(t->in_data[k]), free(t->valid[k]), free(t->release_off[k]), free(t->release_runs[k]);
   }
   for (size_t i = 0; i < s->n_inputs && s->streams; i++)
     free(s->streams[i].iters), free(s->streams[i].blocks);

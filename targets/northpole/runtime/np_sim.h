@@ -9,6 +9,7 @@
 
 #include "../../common/runtime/sim.h"
 #include "nc/runtime/nc_trace.h"
+#include "np_bits.h"
 #include "np_format.h"
 #include "np_noc.h"
 
@@ -16,6 +17,11 @@
 typedef struct np_block {
   int64_t start, len, stride, count;
 } np_block;
+
+/** Consecutive flat elements [start, start + len) (tensors hold at most 2^24). */
+typedef struct np_run {
+  int32_t start, len;
+} np_run;
 
 /** The blocks of one iteration (or one input-stream step). */
 typedef struct np_iter {
@@ -92,15 +98,19 @@ typedef struct np_tile {
   np_block *blocks;
   uint32_t n_instrs;
   np_instr *prog;
-  /* per-element last reading iteration of each operand (-1: never read) */
-  int32_t *last_read[NP_MAX_OPERANDS];
-  /* the same as lists: elements whose last reader is iteration i are
-   * release_idx[k][release_off[k][i] .. release_off[k][i + 1]) */
-  int64_t *release_off[NP_MAX_OPERANDS], *release_idx[NP_MAX_OPERANDS];
+  /* per element of each operand, a bit (np_bits.h): set if an iteration reads
+   * it (it then counts in the buffer while it is there) */
+  uint64_t *read[NP_MAX_OPERANDS];
+  /* the elements whose last reader is iteration i, as runs:
+   * release_runs[k][release_off[k][i] .. release_off[k][i + 1]) (inbuf.c) */
+  int64_t *release_off[NP_MAX_OPERANDS];
+  np_run *release_runs[NP_MAX_OPERANDS];
   /* simulation state */
   int8_t *in_data[NP_MAX_OPERANDS], *out_data;
-  uint8_t *valid[NP_MAX_OPERANDS], *computed;
+  uint64_t *valid[NP_MAX_OPERANDS]; /* per input element, a bit: it has arrived (np_bits.h) */
+  uint8_t *computed;
   int8_t *scratch; /* the datapath's fast path (im2col rows, accumulators) */
+  int32_t *wsum128; /* the datapath's 128 x each local channel's weight sum (VNNI dots), NULL until used */
   int32_t *psum;       /* per output element: NP_FLAG_PARTIAL its sums, NP_FLAG_REDUCE the partial sums received */
   uint32_t *psum_count; /* NP_FLAG_REDUCE: partial sums received per output element */
   size_t scratch_cap;
@@ -154,6 +164,24 @@ typedef struct np_sim {
 /** Frees the messages of every inference in a tile's inbox (sim.c). */
 void np_clear_inbox(np_tile *t);
 
+/** Input buffers (inbuf.c): copies `len` received elements from `data` to
+ * operand k's elements from e0 on, marks them arrived and counts those an
+ * iteration reads into t->live[k]. */
+void np_inbuf_arrive(np_tile *t, uint32_t k, int64_t e0, const int8_t *data, int64_t len);
+/** Drops the elements of operand k whose last reader is iteration `iter`
+ * from the buffer (no longer arrived, no longer counted). */
+void np_inbuf_release(np_tile *t, uint32_t k, int64_t iter);
+/** Sets t->read[k] and the release runs of operand k from each element's
+ * last reading iteration (-1: none); needs t->in[k] and t->n_iters. */
+void np_inbuf_plan(np_tile *t, uint32_t k, const int32_t *last_read);
+/** Copies the elements of `it`'s blocks from `from` to `to`, in block order;
+ * returns their number. */
+int64_t np_gather(const np_iter *it, const int8_t *from, int8_t *to);
+/** Sets flags[e] to 0 for every element e of `it`. */
+void np_clear_flags(const np_iter *it, uint8_t *flags);
+/** Whether flags[e] is non-zero for every element e of `it`; if not, the
+ * first (in block order) that is zero in *unset. */
+bool np_all_set(const np_iter *it, const uint8_t *flags, int64_t *unset);
 /** The host's input link per inference (host_link.c): in *bytes the input
  * elements some program receives from the host, each step once; in
  * *busy_cycles the cycles the link is busy sending them as the programs ask
@@ -178,6 +206,10 @@ bool np_compute_iteration(np_tile *t, const np_iter *it, uint32_t *operand, int6
  * elements (conv: group and pixel; matmul: row; others: the element), and
  * in *n_keys (if not NULL) the number of keys. */
 int64_t np_read_key(const np_tile *t, int64_t e, int64_t *n_keys);
+/** np_read_key of e, and how it goes on: the key of e + j is key + j * *step
+ * for 0 <= j < *span (the loader's walk over runs without a division per
+ * element). */
+int64_t np_read_key_span(const np_tile *t, int64_t e, int64_t *step, int64_t *span);
 void np_foreach_read(const np_tile *t, int64_t e, void (*fn)(uint32_t operand, int64_t idx, void *user), void *user);
 
 /** Runs the statement (the variadic argument) with `idx` set to every

@@ -205,13 +205,32 @@ static void post(np_tile *to, np_msg *m)
   msg_link(to, m);
 }
 
+/* A message's data is shared by the copies of a multicast: a count of its
+ * holders sits before it. */
+static void msg_destroy(np_msg *m)
+{
+  size_t *holders = (size_t *)(void *)m->data - 1;
+  if (!--*holders)
+    free(holders);
+  free(m);
+}
+
+/* Another message with m's data (a multicast's next destination). */
+static np_msg *msg_share(const np_msg *m)
+{
+  np_msg *c = nc_rt_malloc(sizeof *c);
+  *c = *m;
+  c->next = c->hnext = NULL;
+  ++((size_t *)(void *)m->data)[-1];
+  return c;
+}
+
 void np_clear_inbox(np_tile *t)
 {
   for (size_t k = 0; k < t->n_inbox; k++)
     for (np_msg *m = t->inbox[k], *n; m; m = n) {
       n = m->next;
-      free(m->data);
-      free(m);
+      msg_destroy(m);
     }
   free(t->inbox);
   free(t->inbox_tail);
@@ -228,15 +247,16 @@ static np_msg *new_msg(int src, size_t inference, int64_t iter, const np_iter *w
   m->inference = inference;
   m->iter = iter;
   m->what = what;
-  m->data = nc_rt_malloc((size_t)what->elements * width);
+  size_t *holders = nc_rt_malloc(sizeof *holders + (size_t)what->elements * width);
+  *holders = 1;
+  m->data = (int8_t *)(holders + 1);
   return m;
 }
 
 static np_msg *pack(int src, size_t inference, int64_t iter, const np_iter *what, const int8_t *from)
 {
   np_msg *m = new_msg(src, inference, iter, what, 1);
-  int64_t n = 0;
-  NP_FOREACH_ELEMENT(what, e, { m->data[n++] = from[e]; })
+  np_gather(what, from, m->data);
   return m;
 }
 
@@ -267,10 +287,11 @@ static bool unreceived(run_ctx *r, const np_tile *t, const np_msg *m)
 static void reset_inference(np_tile *t)
 {
   for (uint32_t k = 0; k < t->n_operands; k++) {
-    memset(t->valid[k], 0, (size_t)t->in[k].elements);
+    memset(t->valid[k], 0, (size_t)np_bits_words(t->in[k].elements) * sizeof(uint64_t));
     t->live[k] = 0;
   }
-  memset(t->computed, 0, (size_t)t->out.elements);
+  for (uint32_t i = 0; i < t->n_iters; i++) /* only the elements it computes can be set */
+    np_clear_flags(&t->iters[i], t->computed);
   t->out_live = 0;
   t->pc = 0;
 }
@@ -333,19 +354,18 @@ static bool do_recv(run_ctx *r, np_tile *t, const np_instr *in)
     add_partial_sums(t, m);
     return true;
   }
-  int64_t n = 0;
-  NP_FOREACH_ELEMENT(m->what, e, {
-    if (e >= t->in[k].elements) {
-      return sched_error(r, "tile (%d, %d) '%s' receives element %lld into operand %u of %lld elements", t->x, t->y,
-                         t->node, (long long)e, k, (long long)t->in[k].elements);
+  const int8_t *data = m->data;
+  for (uint32_t b = 0; b < m->what->n_blocks; b++) { /* run by run (inbuf.c) */
+    const np_block *bk = &m->what->blocks[b];
+    for (int64_t i = 0; i < bk->count && bk->len > 0; i++, data += bk->len) {
+      int64_t e0 = bk->start + i * bk->stride;
+      if (e0 + bk->len > t->in[k].elements)
+        return sched_error(r, "tile (%d, %d) '%s' receives element %lld into operand %u of %lld elements", t->x,
+                           t->y, t->node, (long long)(e0 > t->in[k].elements ? e0 : t->in[k].elements), k,
+                           (long long)t->in[k].elements);
+      np_inbuf_arrive(t, k, e0, data, bk->len);
     }
-    t->in_data[k][e] = m->data[n++];
-    if (!t->valid[k][e]) {
-      t->valid[k][e] = 1;
-      if (t->last_read[k][e] >= 0)
-        t->live[k]++;
-    }
-  })
+  }
   if (t->live[k] > t->peak[k])
     t->peak[k] = t->live[k];
   trace_buffer(r->s, t);
@@ -388,13 +408,7 @@ static bool do_compute(run_ctx *r, np_tile *t, const np_instr *in)
     }
     /* elements whose last reader just ran leave the buffer */
     for (uint32_t k = 0; k < t->n_operands; k++)
-      for (int64_t j = t->release_off[k][i]; j < t->release_off[k][i + 1]; j++) {
-        int64_t e = t->release_idx[k][j];
-        if (t->valid[k][e]) {
-          t->valid[k][e] = 0;
-          t->live[k]--;
-        }
-      }
+      np_inbuf_release(t, k, i);
   }
   uint64_t rate = t->rate, cycles = ceil_div(macs, rate) + ceil_div(vops, rate);
   if (!cycles)
@@ -429,10 +443,11 @@ static bool send_multicast(run_ctx *r, np_tile *t, size_t ti, const np_instr *in
   if (t->last_send[in->c] == (int64_t)t->pc)
     trace_buffer(r->s, t);
   t->bytes_sent += (uint64_t)it->elements;
+  np_msg *first = NULL; /* packed once, shared by every copy */
   for (uint64_t i = 0; i < nd; i++)
     for (size_t k = 0; k < r->s->n_tiles; k++)
       if (r->s->tiles[k].x == dxy[2 * i] && r->s->tiles[k].y == dxy[2 * i + 1]) {
-        np_msg *m = pack((int)ti, t->inference, in->c, it, t->out_data);
+        np_msg *m = first ? msg_share(first) : (first = pack((int)ti, t->inference, in->c, it, t->out_data));
         m->arrival = arrival[i];
         post(&r->s->tiles[k], m);
       }
@@ -443,14 +458,13 @@ static bool send_multicast(run_ctx *r, np_tile *t, size_t ti, const np_instr *in
 static bool do_send(run_ctx *r, np_tile *t, size_t ti, const np_instr *in)
 {
   const np_iter *it = &t->iters[in->c];
-  NP_FOREACH_ELEMENT(it, e, {
-    if (!t->computed[e]) {
-      char c[128];
-      coords(&t->out, e, c, sizeof c);
-      return sched_error(r, "tile (%d, %d) '%s' sends iteration %lld (instruction %zu, inference %zu) before "
-                         "computing Out[%s]", t->x, t->y, t->node, (long long)in->c, t->pc, t->inference, c);
-    }
-  })
+  int64_t e;
+  if (!np_all_set(it, t->computed, &e)) {
+    char c[128];
+    coords(&t->out, e, c, sizeof c);
+    return sched_error(r, "tile (%d, %d) '%s' sends iteration %lld (instruction %zu, inference %zu) before "
+                       "computing Out[%s]", t->x, t->y, t->node, (long long)in->c, t->pc, t->inference, c);
+  }
   if (t->last_send[in->c] == (int64_t)t->pc)
     t->out_live -= it->elements;
   if (t->pc > 0 && t->prog[t->pc - 1].op == NP_OP_SEND && t->prog[t->pc - 1].multicast) {
@@ -475,7 +489,11 @@ static bool do_send(run_ctx *r, np_tile *t, size_t ti, const np_instr *in)
   if (in->a < 0) { /* to the host: the network's output */
     size_t n = nc_ncb_tensor_elements(&r->s->outputs[t->output_index]);
     int8_t *dst = r->outputs[t->output_index] + t->inference * n;
-    NP_FOREACH_ELEMENT(it, e, { dst[e] = t->out_data[e]; })
+    for (uint32_t b = 0; b < it->n_blocks; b++)
+      for (int64_t i = 0; i < it->blocks[b].count && it->blocks[b].len > 0; i++) {
+        int64_t e0 = it->blocks[b].start + i * it->blocks[b].stride;
+        memcpy(dst + e0, t->out_data + e0, (size_t)it->blocks[b].len);
+      }
     r->out_missing[t->inference] -= it->elements;
     if (!r->out_missing[t->inference] && r->s->progress)
       r->s->progress(++r->n_complete, r->batch, r->s->progress_data);
@@ -517,20 +535,19 @@ static bool step_tile(run_ctx *r, size_t ti)
     return false;
   if (++t->pc < t->n_instrs)
     return true;
-  for (uint32_t i = 0; i < t->n_iters; i++)
-    NP_FOREACH_ELEMENT(&t->iters[i], e, {
-      if (!t->computed[e])
-        return sched_error(r, "tile (%d, %d) '%s' ends inference %zu without computing iteration %u", t->x, t->y,
-                           t->node, t->inference, i);
-    })
+  for (uint32_t i = 0; i < t->n_iters; i++) {
+    int64_t e;
+    if (!np_all_set(&t->iters[i], t->computed, &e))
+      return sched_error(r, "tile (%d, %d) '%s' ends inference %zu without computing iteration %u", t->x, t->y,
+                         t->node, t->inference, i);
+  }
   for (np_msg *m = t->inbox[t->inference], *n; m; m = n) { /* this inference's messages are done with */
     if (!m->received)
       return unreceived(r, t, m);
     n = m->next;
     t->inbox[t->inference] = n;
     msg_unlink(t, m);
-    free(m->data);
-    free(m);
+    msg_destroy(m);
   }
   t->inbox_tail[t->inference] = NULL;
   reset_inference(t);
@@ -616,8 +633,9 @@ static void step_host_multicast(run_ctx *r, int32_t input)
   np_noc_multicast(&s->noc, NP_NET_ACTIVATION, 0, 0, dxy, nd, np_sat_add(r->h_t, s->chip.hop_latency_cycles),
                    (uint64_t)what->elements, arrival);
   r->h_t = np_sat_add(r->h_t, serial);
+  np_msg *first = NULL; /* packed once, shared by every copy */
   for (size_t i = 0; i < nd; i++) {
-    np_msg *m = pack(-1, r->h_inf, hs[i].step, what, data);
+    np_msg *m = first ? msg_share(first) : (first = pack(-1, r->h_inf, hs[i].step, what, data));
     m->iter_operand = (int)hs[i].operand;
     m->arrival = arrival[i];
     post(&s->tiles[hs[i].tile], m);
@@ -709,7 +727,7 @@ static bool np_sim_run(void *state, size_t batch, const void *const *inputs, voi
     for (uint32_t k = 0; k < t->n_operands; k++) {
       if (!t->in_data[k]) {
         t->in_data[k] = nc_rt_calloc((size_t)t->in[k].elements, 1);
-        t->valid[k] = nc_rt_calloc((size_t)t->in[k].elements, 1);
+        t->valid[k] = nc_rt_calloc((size_t)np_bits_words(t->in[k].elements), sizeof(uint64_t));
       }
       t->peak[k] = 0;
     }

@@ -1,0 +1,99 @@
+/* inbuf.c: the bookkeeping of a core's input buffers and of its messages,
+ * a run of consecutive elements at a time.
+ *
+ * The simulator counts the bytes each input buffer holds (elements that have
+ * arrived and that an iteration still reads) to check the buffers' sizes,
+ * and it moves every activation through messages. Done element by element
+ * (a branch on arrival, a lookup of the last reader, an index per released
+ * element) this bookkeeping cost more than the arithmetic; a message's
+ * elements come as blocks of runs, and the elements an iteration releases
+ * are mostly runs too, so every step here works on a run with loops the
+ * compiler vectorises or that take 64 elements at a time (memcpy, the
+ * bitsets of np_bits.h). The counts are the same as element by element:
+ * this changes the host's time and memory, not the model.
+ */
+#include <string.h>
+
+#include "../../common/runtime/rt_util.h"
+#include "np_sim.h"
+
+void np_inbuf_arrive(np_tile *t, uint32_t k, int64_t e0, const int8_t *data, int64_t len)
+{
+  memcpy(t->in_data[k] + e0, data, (size_t)len);
+  t->live[k] += np_bits_count_andnot(t->read[k], t->valid[k], e0, len);
+  np_bits_set(t->valid[k], e0, len);
+}
+
+void np_inbuf_release(np_tile *t, uint32_t k, int64_t iter)
+{
+  for (int64_t j = t->release_off[k][iter]; j < t->release_off[k][iter + 1]; j++) {
+    const np_run *r = &t->release_runs[k][j];
+    t->live[k] -= np_bits_count(t->valid[k], r->start, r->len);
+    np_bits_clear(t->valid[k], r->start, r->len);
+  }
+}
+
+void np_inbuf_plan(np_tile *t, uint32_t k, const int32_t *last_read)
+{
+  int64_t n = t->in[k].elements;
+  uint64_t *read = nc_rt_calloc((size_t)np_bits_words(n), sizeof *read);
+  int64_t *off = nc_rt_calloc(t->n_iters + 2, sizeof *off);
+  /* a run starts where the last reader changes; count them per iteration */
+  for (int64_t e = 0; e < n; e++)
+    if (last_read[e] >= 0) {
+      read[e >> 6] |= UINT64_C(1) << (e & 63);
+      if (e == 0 || last_read[e - 1] != last_read[e])
+        off[last_read[e] + 2]++;
+    }
+  for (uint32_t i = 0; i < t->n_iters; i++)
+    off[i + 2] += off[i + 1];
+  np_run *runs = nc_rt_malloc((size_t)off[t->n_iters + 1] * sizeof *runs);
+  for (int64_t e = 0; e < n; e++) { /* a counting sort: off[i + 1] is the next free slot of iteration i */
+    if (last_read[e] < 0)
+      continue;
+    if (e == 0 || last_read[e - 1] != last_read[e])
+      runs[off[last_read[e] + 1]++] = (np_run){(int32_t)e, 1};
+    else
+      runs[off[last_read[e] + 1] - 1].len++;
+  }
+  t->read[k] = read;
+  t->release_off[k] = off;
+  t->release_runs[k] = runs;
+}
+
+int64_t np_gather(const np_iter *it, const int8_t *from, int8_t *to)
+{
+  int64_t n = 0;
+  for (uint32_t b = 0; b < it->n_blocks; b++) {
+    const np_block *bk = &it->blocks[b];
+    if (bk->len <= 0)
+      continue;
+    for (int64_t i = 0; i < bk->count; i++, n += bk->len)
+      memcpy(to + n, from + bk->start + i * bk->stride, (size_t)bk->len);
+  }
+  return n;
+}
+
+void np_clear_flags(const np_iter *it, uint8_t *flags)
+{
+  for (uint32_t b = 0; b < it->n_blocks; b++)
+    for (int64_t i = 0; i < it->blocks[b].count && it->blocks[b].len > 0; i++)
+      memset(flags + it->blocks[b].start + i * it->blocks[b].stride, 0, (size_t)it->blocks[b].len);
+}
+
+bool np_all_set(const np_iter *it, const uint8_t *flags, int64_t *unset)
+{
+  for (uint32_t b = 0; b < it->n_blocks; b++) {
+    const np_block *bk = &it->blocks[b];
+    if (bk->len <= 0)
+      continue;
+    for (int64_t i = 0; i < bk->count; i++) {
+      const uint8_t *p = flags + bk->start + i * bk->stride, *z = memchr(p, 0, (size_t)bk->len);
+      if (z) {
+        *unset = bk->start + i * bk->stride + (z - p);
+        return false;
+      }
+    }
+  }
+  return true;
+}
