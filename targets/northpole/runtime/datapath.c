@@ -31,6 +31,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The widest instruction set the vector paths may use: NC_SIM_ISA=plain,
+ * avx2 or avx512 caps it (default: whatever the CPU has), so the test suite
+ * runs the fallbacks on a machine that has the wider ones. */
+enum { ISA_PLAIN, ISA_AVX2, ISA_AVX512 };
+static inline int isa_cap(void)
+{
+  const char *v = getenv("NC_SIM_ISA");
+  if (!v || !*v)
+    return ISA_AVX512;
+  return !strcmp(v, "plain") ? ISA_PLAIN : !strcmp(v, "avx2") ? ISA_AVX2 : ISA_AVX512;
+}
+
 /* floor(v / 2^shift) rounded half to even, exact for every int64 v. */
 static int64_t round_shift(int64_t v, int shift)
 {
@@ -442,7 +454,7 @@ __attribute__((target("avx2"))) static int32_t dot_i8_avx2(const int8_t *a, cons
 
 static int32_t dot_i8(const int8_t *a, const int8_t *b, int64_t n)
 {
-  return __builtin_cpu_supports("avx2") ? dot_i8_avx2(a, b, n) : dot_i8_plain(a, b, n);
+  return isa_cap() >= ISA_AVX2 && __builtin_cpu_supports("avx2") ? dot_i8_avx2(a, b, n) : dot_i8_plain(a, b, n);
 }
 
 /* With AVX512-VNNI one vpdpbusd does 64 u8 x s8 products summed into int32
@@ -452,7 +464,7 @@ static int32_t dot_i8(const int8_t *a, const int8_t *b, int64_t n)
  * pixels share each load of the weights. */
 static bool have_vnni(void)
 {
-  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+  return isa_cap() >= ISA_AVX512 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
          __builtin_cpu_supports("avx512vnni");
 }
 
@@ -610,7 +622,7 @@ __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))) NP_VECTORISE stati
   NP_REQUANT_PARAMS) NP_REQUANT_BODY
 static bool have_avx512(void)
 {
-  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+  return isa_cap() >= ISA_AVX512 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
          __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
 }
 #else
