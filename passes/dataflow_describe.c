@@ -26,6 +26,7 @@
 
 #include "nc/passes/dataflow_layers.h"
 #include "nc/dialects/graph/graph.h"
+#include "nc/dialects/graph/kernels.h"
 
 typedef struct lctx {
   isl_ctx *ctx;
@@ -353,8 +354,9 @@ static bool elementwise_layer(lctx *l, nc_op *op, const char *kind, const int *s
 /* A layer that moves elements of an image [1, C, H, W] into an image output
  * [1, OC, OH, OW] (resize, pad, channel shuffle): iterations S[y] or
  * S[y, x] as for elementwise layers, output element (c, y, x) reading input
- * element (rc, ry, rx), expressions of c, y, x in isl syntax; outputs whose
- * source falls outside the input (padding) read nothing. */
+ * element (rc, yi, xi): rc an expression of c, ry and rx constraints on yi
+ * and xi (of y and x), in isl syntax; outputs whose source falls outside the
+ * input (constant padding) read nothing. */
 static bool moved_layer(lctx *l, nc_op *op, const char *x_name, const char *kind, const char *rc, const char *ry,
                         const char *rx, layer *L)
 {
@@ -368,7 +370,7 @@ static bool moved_layer(lctx *l, nc_op *op, const char *x_name, const char *kind
   char *wr = mprintf("{ %s -> Out[c, y, x] : 0 <= c < %lld and 0 <= y < %lld and 0 <= x < %lld }",
                      row ? "S[y]" : "S[y, x]", (long long)o.channels, (long long)o.height, (long long)o.width);
   char *rd = mprintf("{ %s -> %s[ci, yi, xi] : exists (c%s : 0 <= c < %lld and 0 <= y < %lld and 0 <= x < %lld "
-                     "and ci = %s and yi = %s and xi = %s and 0 <= ci < %lld and 0 <= yi < %lld and 0 <= xi < %lld) }",
+                     "and ci = %s and %s and %s and 0 <= ci < %lld and 0 <= yi < %lld and 0 <= xi < %lld) }",
                      row ? "S[y]" : "S[y, x]", x_name, row ? ", x" : "", (long long)o.channels, (long long)o.height,
                      (long long)o.width, rc, ry, rx, (long long)in.channels, (long long)in.height,
                      (long long)in.width);
@@ -384,18 +386,60 @@ static bool moved_layer(lctx *l, nc_op *op, const char *x_name, const char *kind
   return L->domain && L->writes;
 }
 
-/* resize (nearest, whole factors checked by the layer record), pad, shuffle */
+/* The input coordinate `i` an output coordinate `o` of a pad by `p` before
+ * a dim of `n` reads, as an isl constraint: constant mode i = o - p (outside
+ * the input: nothing), edge the nearest edge element, reflect the mirror
+ * image without the edge (the layer record keeps reflect pads below n, so
+ * one reflection suffices). */
+static bool pad_source(const char *mode, const char *o, const char *i, int64_t p, int64_t n, char *buf, size_t len)
+{
+  long long P = p, N = n;
+  if (!strcmp(mode, "constant"))
+    snprintf(buf, len, "%s = %s - %lld", i, o, P);
+  else if (!strcmp(mode, "edge"))
+    snprintf(buf, len, "((%s < %lld and %s = 0) or (%lld <= %s < %lld and %s = %s - %lld) or (%s >= %lld and %s = %lld))",
+             o, P, i, P, o, P + N, i, o, P, o, P + N, i, N - 1);
+  else if (!strcmp(mode, "reflect"))
+    snprintf(buf, len, "((%s < %lld and %s = %lld - %s) or (%lld <= %s < %lld and %s = %s - %lld) or (%s >= %lld and "
+             "%s = %lld - %s))", o, P, i, P, o, P, o, P + N, i, o, P, o, P + N, i, 2 * (N - 1) + P, o);
+  else
+    return false;
+  return true;
+}
+
+/* The constraint "i is floor((a o + b) / d) or that + 1": d i <= a o + b < d i + d, or the same with b + d. */
+static void linear_source(const int64_t abd[3], const char *o, const char *i, char *buf, size_t len)
+{
+  long long a = abd[0], b = abd[1], d = abd[2];
+  snprintf(buf, len, "(%lld%s <= %lld%s + %lld < %lld%s + %lld or %lld%s <= %lld%s + %lld < %lld%s + %lld)", d, i, a, o,
+           b, d, i, d, d, i, a, o, b + d, d, i, d);
+}
+
+/* resize (nearest, whole factors checked by the layer record; linear), pad, shuffle */
 static bool resample_layer(lctx *l, nc_op *op, const char *x_name, layer *L)
 {
   nc_deps_shape in, o;
   if (!image(vtype(nc_op_get_operand(op, 0)), &in) || !image(vtype(nc_op_get_result(op, 0)), &o))
     return fail(l, "only [1, C, H, W] tensors of static shape are supported");
-  char ry[64], rx[64], rc[96] = "c";
+  char ry[256], rx[256], rc[96] = "c";
+  if (nc_op_is(op, "graph.resize") && !strcmp(nc_graph_attr_string(op, "mode", "nearest"), "linear")) {
+    /* the neighbours floor(c) and floor(c) + 1 of the source coordinate c, clamped (the layer record keeps
+     * floor(c) within [-1, in - 1], so clamping is the intersection with the input) */
+    int64_t abd[2][3];
+    const char *cm = nc_graph_attr_string(op, "coordinate_transformation_mode", "half_pixel");
+    char err[200];
+    if (!nc_kernel_resize_linear_coord(cm, in.height, o.height, abd[0], err, sizeof err) ||
+        !nc_kernel_resize_linear_coord(cm, in.width, o.width, abd[1], err, sizeof err))
+      return fail(l, "%s", err);
+    linear_source(abd[0], "y", "yi", ry, sizeof ry);
+    linear_source(abd[1], "x", "xi", rx, sizeof rx);
+    return moved_layer(l, op, x_name, "resize", rc, ry, rx, L);
+  }
   if (nc_op_is(op, "graph.resize")) {
     if (o.height % in.height || o.width % in.width)
       return fail(l, "a resize by a factor that is not whole has no dataflow layer");
-    snprintf(ry, sizeof ry, "floor(y / %lld)", (long long)(o.height / in.height));
-    snprintf(rx, sizeof rx, "floor(x / %lld)", (long long)(o.width / in.width));
+    snprintf(ry, sizeof ry, "yi = floor(y / %lld)", (long long)(o.height / in.height));
+    snprintf(rx, sizeof rx, "xi = floor(x / %lld)", (long long)(o.width / in.width));
     return moved_layer(l, op, x_name, "resize", rc, ry, rx, L);
   }
   if (nc_op_is(op, "graph.pad")) {
@@ -403,16 +447,20 @@ static bool resample_layer(lctx *l, nc_op *op, const char *x_name, layer *L)
     const int64_t *p = nc_graph_attr_ints(op, "pads", &n);
     if (!p || n != 8)
       return fail(l, "only pads of [1, C, H, W] tensors are supported");
-    snprintf(ry, sizeof ry, "y - %lld", (long long)p[2]);
-    snprintf(rx, sizeof rx, "x - %lld", (long long)p[3]);
+    const char *mode = nc_graph_attr_string(op, "mode", "constant");
+    if (!pad_source(mode, "y", "yi", p[2], in.height, ry, sizeof ry) ||
+        !pad_source(mode, "x", "xi", p[3], in.width, rx, sizeof rx))
+      return fail(l, "a pad in mode \"%s\" has no dataflow layer", mode);
     return moved_layer(l, op, x_name, "pad", rc, ry, rx, L);
   }
+  snprintf(ry, sizeof ry, "yi = y");
+  snprintf(rx, sizeof rx, "xi = x");
   int64_t g = nc_graph_attr_int(op, "group", 1); /* graph.channel_shuffle */
   if (g < 1 || o.channels % g)
     return fail(l, "a channel shuffle needs a group count dividing the channels");
   snprintf(rc, sizeof rc, "(c - %lld * floor(c / %lld)) * %lld + floor(c / %lld)", (long long)g, (long long)g,
            (long long)(o.channels / g), (long long)g);
-  return moved_layer(l, op, x_name, "shuffle", rc, "y", "x", L);
+  return moved_layer(l, op, x_name, "shuffle", rc, ry, rx, L);
 }
 
 /* --- the public entry ------------------------------------------------------------------------------------ */

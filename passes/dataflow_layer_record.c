@@ -526,8 +526,10 @@ static bool follower(rec *r, nc_op *op, nc_value *prev)
 }
 
 /* resize (nearest, whole factors: each output row and column reads
- * floor(o / factor), checked against the op's own index map), pad (constant
- * mode, spatial dims only, an integral fill value) and channel shuffle:
+ * floor(o / factor), checked against the op's own index map; linear, with
+ * the kernel's rational source coordinate per axis), pad (spatial
+ * dims only: constant with an integral fill value, reflect with pads below
+ * the dim, edge) and channel shuffle:
  * layers that move elements of [1, C, H, W] tensors. */
 static bool resample_head(rec *r, nc_op *op)
 {
@@ -544,18 +546,24 @@ static bool resample_head(rec *r, nc_op *op)
   if (nc_op_is(op, "graph.pad")) {
     nc_pad_params p;
     double value;
-    if (!nc_graph_get_pad_params(op, &p, &value) || p.mode != NC_PAD_CONSTANT || p.naxes || p.pads[0] || p.pads[1] ||
+    if (!nc_graph_get_pad_params(op, &p, &value) || p.mode == NC_PAD_WRAP || p.naxes || p.pads[0] || p.pads[1] ||
         p.pads[4] || p.pads[5])
-      return unexpressible(op, "only constant pads of the spatial dims have a layer");
+      return unexpressible(op, "only constant, reflect and edge pads of the spatial dims have a layer");
     for (int i = 0; i < 8; i++)
       if (p.pads[i] < 0)
         return unexpressible(op, "a pad that crops has no layer");
-    if (value != floor(value) || fabs(value) > INT32_MAX)
-      return unexpressible(op, "its fill value is not an integer");
+    for (int a = 0; p.mode == NC_PAD_REFLECT && a < 2; a++)
+      if (p.pads[2 + a] >= xs[2 + a] || p.pads[6 + a] >= xs[2 + a])
+        return unexpressible(op, "a reflect pad as wide as the dim (which reflects more than once) has no layer");
     r->l = nc_dataflow_layer_make(NC_DATAFLOW_LAYER_PAD);
+    if (p.mode == NC_PAD_CONSTANT && (value != floor(value) || fabs(value) > INT32_MAX))
+      return unexpressible(op, "its fill value is not an integer");
+    r->l.pad_mode = p.mode == NC_PAD_REFLECT ? NC_DATAFLOW_PAD_REFLECT
+                    : p.mode == NC_PAD_EDGE  ? NC_DATAFLOW_PAD_EDGE
+                                             : NC_DATAFLOW_PAD_CONSTANT;
     int64_t pads[4] = {p.pads[2], p.pads[3], p.pads[6], p.pads[7]};
     memcpy(r->l.pads, pads, sizeof pads);
-    r->l.pad_value = (int64_t)value;
+    r->l.pad_value = p.mode == NC_PAD_CONSTANT ? (int64_t)value : 0;
     return true;
   }
   nc_attr *c = nc_op_get_attr_str(op, "coordinate_transformation_mode"), *m = nc_op_get_attr_str(op, "nearest_mode");
@@ -564,6 +572,20 @@ static bool resample_head(rec *r, nc_op *op)
   if (xs[1] != ys[1])
     return unexpressible(op, "a resize of the channels has no layer");
   r->l = nc_dataflow_layer_make(NC_DATAFLOW_LAYER_RESIZE);
+  if (!strcmp(nc_graph_attr_string(op, "mode", "nearest"), "linear")) {
+    for (int a = 0; a < 2; a++) { /* the source coordinate's neighbours stay within [-1, in] */
+      int64_t in = xs[2 + a], out = ys[2 + a], *abd = r->l.linear + 3 * a;
+      char err[200];
+      if (!nc_kernel_resize_linear_coord(cm, in, out, abd, err, sizeof err))
+        return unexpressible(op, "its coordinate mode has no linear layer");
+      if (abd[0] > INT32_MAX || abd[2] > INT32_MAX || abd[1] < INT32_MIN || abd[1] > INT32_MAX)
+        return unexpressible(op, "its sizes are too large for a layer");
+      int64_t lo = abd[1] >= 0 ? abd[1] / abd[2] : -((-abd[1] + abd[2] - 1) / abd[2]);
+      if (lo < -1 || (abd[0] * (out - 1) + abd[1]) / abd[2] > in - 1)
+        return unexpressible(op, "its source coordinates leave the input");
+    }
+    return true;
+  }
   for (int a = 0; a < 2; a++) {
     int64_t in = xs[2 + a], out = ys[2 + a], f = out / in;
     if (out % in)

@@ -175,8 +175,10 @@ static nc_op *sole_user(nc_value *v)
  * the constant xs * ws (a scalar, or one per output channel). That is
  *   Conv(DequantizeLinear(x_q, xs, x_zp), DequantizeLinear(w, s / xs, w_zp))
  * (ws = s / xs in f32), the QDQ form graph-quantize compiles with the
- * model's weight codes. A dynamic input scale (DynamicQuantizeLinear) is
- * left to graph-quantize, which refuses it. */
+ * model's weight codes. A dynamic input scale (DynamicQuantizeLinear) goes
+ * to rewrite_dynamic. */
+static bool rewrite_dynamic(nc_op *op, nc_op *q, nc_op *cast, nc_op *mul, nc_rewriter *rw);
+
 static bool rewrite_integer(nc_op *op, nc_rewriter *rw)
 {
   bool conv = gp_is(op, "conv_integer");
@@ -185,6 +187,8 @@ static bool rewrite_integer(nc_op *op, nc_rewriter *rw)
   nc_value *xq = nc_op_get_operand(op, 0), *w = nc_op_get_operand(op, 1);
   nc_op *q = nc_value_get_defining_op(xq), *cast = sole_user(nc_op_get_result(op, 0));
   nc_op *mul = cast && gp_is(cast, "cast") ? sole_user(nc_op_get_result(cast, 0)) : NULL;
+  if (q && gp_is(q, "dynamic_quantize_linear"))
+    return mul && gp_is(mul, "mul") && rewrite_dynamic(op, q, cast, mul, rw);
   if (!q || !gp_is(q, "quantize_linear") || !mul || !gp_is(mul, "mul") || num_elements(nc_op_get_operand(q, 1)) != 1 ||
       num_elements(w) < 1 || (n > 2 && num_elements(nc_op_get_operand(op, 2)) != 1) ||
       (n > 3 && num_elements(nc_op_get_operand(op, 3)) < 1))
@@ -240,6 +244,81 @@ static bool rewrite_integer(nc_op *op, nc_rewriter *rw)
   nc_rewriter_replace_op(rw, mul, (nc_value *[]){nc_op_get_result(f, 0)});
   nc_rewriter_erase_op(rw, cast);
   nc_rewriter_erase_op(rw, op);
+  return true;
+}
+
+/* Dynamic quantization as ONNX Runtime's quantize_dynamic writes it:
+ *   (x_q, xs, x_zp) = DynamicQuantizeLinear(x)
+ *   y = Mul(Cast<f32>(ConvInteger(x_q, w, x_zp, w_zp)), Mul(xs, ws))
+ * with w, w_zp and ws constant (ws a scalar or one per output channel). The
+ * input's scale is computed at run time, which a chip compiled ahead of
+ * time cannot do: y becomes Conv(x, DequantizeLinear(w, ws, w_zp)), the
+ * float layer the model quantized, and graph-quantize then gives x a
+ * static scale from calibration like any float input (the weights keep the
+ * model's codes). The results differ from ONNX Runtime's by the input's
+ * quantization error: docs/quantization.md. */
+static bool rewrite_dynamic(nc_op *op, nc_op *q, nc_op *cast, nc_op *mul, nc_rewriter *rw)
+{
+  bool conv = gp_is(op, "conv_integer");
+  nc_context *ctx = nc_op_get_context(op);
+  size_t n = nc_op_get_num_operands(op);
+  nc_value *w = nc_op_get_operand(op, 1), *cv = nc_op_get_result(cast, 0), *yv = nc_op_get_result(mul, 0);
+  if (nc_op_get_operand(op, 0) != nc_op_get_result(q, 0) || (n > 2 && nc_op_get_operand(op, 2) != nc_op_get_result(q, 2)))
+    return false;
+  nc_value *sv = nc_op_get_operand(mul, nc_op_get_operand(mul, 0) == cv ? 1 : 0);
+  nc_op *smul = nc_value_get_defining_op(sv);
+  if (!smul || !gp_is(smul, "mul") || nc_op_get_num_operands(smul) != 2)
+    return false;
+  nc_value *xs = nc_op_get_result(q, 1);
+  nc_value *wsv = nc_op_get_operand(smul, 0) == xs ? nc_op_get_operand(smul, 1)
+                  : nc_op_get_operand(smul, 1) == xs ? nc_op_get_operand(smul, 0)
+                                                      : NULL;
+  nc_type *yt = nc_value_get_type(yv), *ct = nc_value_get_type(cv);
+  if (!wsv || !nc_type_has_static_shape(yt) || yt != ct || nc_type_get_element_type(ct) != nc_type_f32(ctx))
+    return false;
+  nc_tensor *ws = gp_constant_tensor(wsv);
+  const int64_t *ys = nc_type_get_shape(yt);
+  size_t yr = nc_type_get_rank(yt);
+  int64_t m = conv ? ys[1] : ys[yr - 1], ns = ws ? nc_tensor_num_elements(ws) : 0;
+  bool ok = ws && ws->dtype == NC_DT_F32 && (ns == 1 || ns == m);
+  if (ok && ns == m && m > 1) { /* per channel: along the output's channel dim ([M], [M, 1, 1], [1, M, 1, 1]) */
+    int64_t at = ws->rank - 1;
+    for (int d = ws->rank - 1; d >= 0; d--)
+      if (ws->shape[d] == m)
+        at = d;
+    ok = conv ? (int64_t)yr - ws->rank + at == 1 : at == ws->rank - 1;
+  }
+  nc_value *wsc = NULL; /* the scales as a scalar or [M] */
+  if (ok) {
+    nc_rewriter_set_insertion_point_before(rw, op);
+    nc_tensor *flat = nc_tensor_clone(ws);
+    flat->rank = ns == 1 ? 0 : 1;
+    flat->shape[0] = ns;
+    wsc = gp_create_tensor_constant(rw, flat, ns == 1 ? nc_type_tensor(ctx, 0, NULL, nc_type_f32(ctx), NULL)
+                                                      : nc_type_tensor(ctx, 1, &ns, nc_type_f32(ctx), NULL),
+                                    wsv, "_weight_scale", "weight_scale", nc_op_get_loc(op));
+    nc_tensor_destroy(flat);
+  }
+  nc_tensor_destroy(ws);
+  if (!wsc)
+    return false;
+  int64_t waxis = conv ? 0 : (int64_t)nc_type_get_rank(nc_value_get_type(w)) - 1;
+  nc_value *wd = dequant(rw, op, w, wsc, n > 3 ? nc_op_get_operand(op, 3) : NULL, waxis);
+  if (!wd)
+    return false;
+  nc_named_attr attrs[NC_COUNTOF(conv_attrs)];
+  size_t na = conv ? copy_conv_attrs(ctx, op, attrs) : 0;
+  nc_op *f = nc_graph_create_op(ctx, conv ? "graph.conv" : "graph.matmul", nc_op_get_loc(op), 2,
+                                (nc_value *[]){nc_op_get_operand(q, 0), wd}, na, attrs, 1, &yt);
+  if (!f)
+    return false;
+  nc_value_set_type(nc_op_get_result(f, 0), yt);
+  nc_rewriter_insert(rw, f);
+  nc_rewriter_replace_op(rw, mul, (nc_value *[]){nc_op_get_result(f, 0)});
+  nc_rewriter_erase_op(rw, cast);
+  nc_rewriter_erase_op(rw, op);
+  if (!nc_value_get_first_use(sv))
+    nc_rewriter_erase_op(rw, smul);
   return true;
 }
 

@@ -30,6 +30,7 @@
  * op, checked before anything changes. Weights and biases are stored as
  * dense_resource blobs.
  */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -559,6 +560,18 @@ static int64_t block_rows(const layer_data *L)
   return n;
 }
 
+/* rint(v / s) clamped to [wmin, qmax], bit for bit, with a multiply: v * inv
+ * (inv = 1 / s, both rounded) is within a few ulps of the rounded quotient, so
+ * the two round to the same integer unless they sit at a half-integer; only
+ * there (and for a quotient beyond double range) is the division done. */
+static inline int8_t weight_code(double v, double s, double inv, int qmax, int wmin)
+{
+  double t = v * inv, q = rint(t);
+  if (!(fabs(fabs(t - q) - 0.5) > 1e-9 * (1.0 + fabs(t))))
+    q = rint(v / s);
+  return (int8_t)(q > qmax ? qmax : q < wmin ? wmin : q);
+}
+
 /* The layer's weights quantized per output channel to [-qmax, qmax] (a
  * pre-quantized model's keep their codes), as a constant before `op`, and
  * their scales in sw[0..channels); NULL after an error at op. Mixed
@@ -581,23 +594,43 @@ static nc_value *quantize_weights(rewrite *rw, nc_op *op, layer_data *Lp, int bi
   /* A transposed f32 gemm is read in its stored order ([N, K]: channel j's
    * weights are contiguous), so neither pass strides across pages. */
   const float *ft = L.trans_b && L.src->dtype == NC_DT_F32 ? L.src->data : NULL;
-  for (int64_t j = 0; ft && j < len && ok; j++)
-    for (int64_t i = 0; i < L.rows && ok; i++) {
-      double v = L.alpha * (double)ft[j * L.rows + i], a = fabs(v);
-      ok = isfinite(v);
-      sw[j] = a > sw[j] ? a : sw[j];
+  /* max |v| per channel; `a <= DBL_MAX` is false for inf and NaN (no branch
+   * out of the inner loops, so they vectorise) */
+  for (int64_t j = 0; ft && j < len && ok; j++) {
+    double m = sw[j];
+    bool finite = true;
+    for (int64_t i = 0; i < L.rows; i++) {
+      double a = fabs(L.alpha * (double)ft[j * L.rows + i]);
+      finite &= a <= DBL_MAX;
+      m = a > m ? a : m;
     }
+    sw[j] = m;
+    ok = finite;
+  }
   /* channel of row r, element j: conv r, gemm j */
   for (int64_t r0 = 0; !ft && r0 < L.rows && ok; r0 += nblk) {
     int64_t n = L.rows - r0 < nblk ? L.rows - r0 : nblk;
     layer_rows(&L, r0, n, w);
-    for (int64_t r = 0; r < n && ok; r++)
-      for (int64_t j = 0; j < len && ok; j++) {
-        double v = w[r * len + j], a = fabs(v);
-        int64_t c = conv ? r0 + r : j;
-        ok = isfinite(v);
-        sw[c] = a > sw[c] ? a : sw[c];
+    bool finite = true;
+    for (int64_t r = 0; r < n; r++) {
+      const double *row = w + r * len;
+      if (conv) {
+        double m = sw[r0 + r];
+        for (int64_t j = 0; j < len; j++) {
+          double a = fabs(row[j]);
+          finite &= a <= DBL_MAX;
+          m = a > m ? a : m;
+        }
+        sw[r0 + r] = m;
+      } else {
+        for (int64_t j = 0; j < len; j++) {
+          double a = fabs(row[j]);
+          finite &= a <= DBL_MAX;
+          sw[j] = a > sw[j] ? a : sw[j];
+        }
       }
+    }
+    ok = finite;
   }
   for (int64_t c = 0; c < C && ok && L.bias; c++)
     ok = isfinite(L.bias[c]);
@@ -615,22 +648,24 @@ static nc_value *quantize_weights(rewrite *rw, nc_op *op, layer_data *Lp, int bi
                ? -qmax - 1 : -qmax;
   nc_tensor *wq = nc_tensor_create(bits == 8 ? NC_DT_I8 : bits == 4 ? NC_DT_I4 : NC_DT_I2, L.rank, L.shape, 0);
   int8_t *wq8 = wq->data;
+  double *inv = nc_xmalloc((size_t)(C + 1) * sizeof *inv);
+  for (int64_t c = 0; c < C; c++)
+    inv[c] = 1.0 / sw[c];
   for (int64_t i0 = 0; ft && i0 < L.rows; i0 += 256) /* 256 x 256 tiles: reads along K, writes along N */
     for (int64_t j0 = 0; j0 < len; j0 += 256)
       for (int64_t j = j0; j < len && j < j0 + 256; j++)
-        for (int64_t i = i0; i < L.rows && i < i0 + 256; i++) {
-          double q = rint(L.alpha * (double)ft[j * L.rows + i] / sw[j]);
-          wq8[i * len + j] = (int8_t)(q > qmax ? qmax : q < wmin ? wmin : q);
-        }
+        for (int64_t i = i0; i < L.rows && i < i0 + 256; i++)
+          wq8[i * len + j] = weight_code(L.alpha * (double)ft[j * L.rows + i], sw[j], inv[j], qmax, wmin);
   for (int64_t r0 = 0; !ft && r0 < L.rows; r0 += nblk) {
     int64_t n = L.rows - r0 < nblk ? L.rows - r0 : nblk;
     layer_rows(&L, r0, n, w);
     for (int64_t r = 0; r < n; r++)
       for (int64_t j = 0; j < len; j++) {
-        double q = rint(w[r * len + j] / sw[conv ? r0 + r : j]);
-        wq8[(r0 + r) * len + j] = (int8_t)(q > qmax ? qmax : q < wmin ? wmin : q);
+        int64_t c = conv ? r0 + r : j;
+        wq8[(r0 + r) * len + j] = weight_code(w[r * len + j], sw[c], inv[c], qmax, wmin);
       }
   }
+  free(inv);
   free(w);
   nc_value *wv = add_blob(rw, op, wq, elt, nc_op_get_operand(op, 1), rw->cache ? "_q_trial" : "_q", "weight", false,
                           loc);

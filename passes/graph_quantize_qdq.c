@@ -84,8 +84,9 @@ int gq_qdq_check(nc_op *op, float *scale)
                                  ? "; run graph-optimize (graph-qoperator-to-qdq) first, which rewrites QLinearConv "
                                    "and QLinearMatMul into that form"
                                  : "; ConvInteger and MatMulInteger compile when Cast to f32 and Mul by the "
-                                   "constant x_scale * w_scale follow them (graph-qoperator-to-qdq); others, as "
-                                   "dynamic quantization writes them, are not compiled: export the model in QDQ form");
+                                   "constant x_scale * w_scale follow them, or DynamicQuantizeLinear before and Mul by "
+                                   "x_scale * w_scale after (graph-qoperator-to-qdq); others are not compiled: "
+                                   "export the model in QDQ form");
         return -1;
       }
       if (!read_pair_op(user, &s2))

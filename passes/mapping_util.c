@@ -308,6 +308,34 @@ int nc_mapping_write_boxes(const nc_op *node, int64_t lo, int64_t hi, isl_ctx *c
   return nc_mapping_write_boxes_in(node, lo, hi, 0, 0, ctx, out);
 }
 
+/* The boxes of the (sliced) writes w, taken, of a node with iterations it,
+ * whose writes have n_out output coordinates: nc_mapping_write_boxes_in's
+ * answer, with the node's relation and iterations read once by the caller. */
+static int write_boxes(const nc_iters *it, isl_map *w, int n_out, nc_write_boxes *out)
+{
+  memset(out, 0, sizeof *out);
+  isl_multi_aff *off = NULL;
+  int answer = w && n_out <= NC_MAX_RANK && it->dim <= NC_MAX_RANK && (int)isl_map_dim(w, isl_dim_in) == it->dim
+                   ? nc_deps_map_fixed_box(w, &off, out->size, &out->per_iter)
+                   : -1;
+  if (answer == 1) {
+    out->dim = n_out;
+    out->n = it->n;
+    out->present = nc_xcalloc(it->n + 1, sizeof *out->present);
+    out->offset = nc_xcalloc((it->n + 1) * (size_t)(n_out ? n_out : 1), sizeof *out->offset);
+    box_walk bw = {it, out, off, {0}, false};
+    isl_set *dom = isl_map_domain(isl_map_copy(w));
+    if (!dom || isl_set_foreach_point(dom, box_point, &bw) != isl_stat_ok || bw.failed)
+      answer = -1;
+    isl_set_free(dom);
+  }
+  isl_multi_aff_free(off);
+  isl_map_free(w);
+  if (answer != 1)
+    nc_write_boxes_clear(out);
+  return answer;
+}
+
 int nc_mapping_write_boxes_in(const nc_op *node, int64_t lo, int64_t hi, int64_t rlo, int64_t rhi, isl_ctx *ctx,
                               nc_write_boxes *out)
 {
@@ -318,28 +346,22 @@ int nc_mapping_write_boxes_in(const nc_op *node, int64_t lo, int64_t hi, int64_t
   mapping_isl_scope scope = mapping_isl_scope_enter(ctx);
   isl_map *w = nc_dataflow_node_get_writes(node, ctx);
   int n_out = w ? (int)isl_map_dim(w, isl_dim_out) : -1;
-  w = slice_writes(w, lo, hi, rlo, rhi);
-  isl_multi_aff *off = NULL;
-  int answer = w && n_out <= NC_MAX_RANK && it.dim <= NC_MAX_RANK && (int)isl_map_dim(w, isl_dim_in) == it.dim
-                   ? nc_deps_map_fixed_box(w, &off, out->size, &out->per_iter)
-                   : -1;
-  if (answer == 1) {
-    out->dim = n_out;
-    out->n = it.n;
-    out->present = nc_xcalloc(it.n + 1, sizeof *out->present);
-    out->offset = nc_xcalloc((it.n + 1) * (size_t)(n_out ? n_out : 1), sizeof *out->offset);
-    box_walk bw = {&it, out, off, {0}, false};
-    isl_set *dom = isl_map_domain(isl_map_copy(w));
-    if (!dom || isl_set_foreach_point(dom, box_point, &bw) != isl_stat_ok || bw.failed)
-      answer = -1;
-    isl_set_free(dom);
-  }
-  isl_multi_aff_free(off);
-  isl_map_free(w);
+  int answer = write_boxes(&it, slice_writes(w, lo, hi, rlo, rhi), n_out, out);
   mapping_isl_scope_exit(scope);
   nc_iters_clear(&it);
-  if (answer != 1)
-    nc_write_boxes_clear(out);
+  return answer;
+}
+
+int nc_mapping_write_boxes_from(const nc_iters *it, isl_map *writes, int64_t lo, int64_t hi, int64_t rlo, int64_t rhi,
+                                nc_write_boxes *out)
+{
+  memset(out, 0, sizeof *out);
+  if (!writes)
+    return -1;
+  mapping_isl_scope scope = mapping_isl_scope_enter(isl_map_get_ctx(writes));
+  int n_out = (int)isl_map_dim(writes, isl_dim_out);
+  int answer = write_boxes(it, slice_writes(isl_map_copy(writes), lo, hi, rlo, rhi), n_out, out);
+  mapping_isl_scope_exit(scope);
   return answer;
 }
 
@@ -369,10 +391,12 @@ bool nc_mapping_output_elements_in(const nc_op *node, int64_t lo, int64_t hi, in
     return false;
   }
   mapping_isl_scope scope = mapping_isl_scope_enter(ctx);
-  isl_map *w = slice_writes(nc_dataflow_node_get_writes(node, ctx), lo, hi, rlo, rhi);
+  isl_map *w = nc_dataflow_node_get_writes(node, ctx);
+  int n_out = w ? (int)isl_map_dim(w, isl_dim_out) : -1;
+  w = slice_writes(w, lo, hi, rlo, rhi);
   counter c = {&it, nc_xcalloc(it.n + 1, sizeof *c.counts), {0}, false};
   nc_write_boxes boxes;
-  int boxed = w ? nc_mapping_write_boxes_in(node, lo, hi, rlo, rhi, ctx, &boxes) : -1;
+  int boxed = w ? write_boxes(&it, isl_map_copy(w), n_out, &boxes) : -1;
   bool ok = boxed == 1;
   if (ok)
     for (size_t i = 0; i < it.n; i++)

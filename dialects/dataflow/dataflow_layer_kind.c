@@ -51,6 +51,7 @@ static const char *const kind_summaries[] = {
 };
 
 static const char *const eltwise_names[] = {"", "add", "sub", "mul", "max", "min"};
+static const char *const pad_mode_names[] = {"constant", "reflect", "edge"};
 
 const char *nc_dataflow_layer_kind_name(nc_dataflow_layer_kind kind)
 {
@@ -172,6 +173,8 @@ static bool decode_entry(decoder *d, nc_dataflow_layer *l, const char *key, nc_a
     return ints_param(d, key, a, 2, 0, 1, INT32_MAX, l->dilation, NULL);
   if (!strcmp(key, "scale"))
     return ints_param(d, key, a, 2, 0, 1, INT32_MAX, l->scale, NULL);
+  if (!strcmp(key, "linear"))
+    return ints_param(d, key, a, 6, 0, INT32_MIN, INT32_MAX, l->linear, NULL);
   if (!strcmp(key, "pad_value"))
     return int_param(d, key, a, INT32_MIN, INT32_MAX, &l->pad_value);
   if (!strcmp(key, "pads"))
@@ -202,6 +205,14 @@ static bool decode_entry(decoder *d, nc_dataflow_layer *l, const char *key, nc_a
         return true;
       }
     return bad(d, "params: 'op' must be \"add\", \"sub\", \"mul\", \"max\" or \"min\"");
+  }
+  if (!strcmp(key, "pad_mode")) {
+    for (size_t i = 0; i < NC_COUNTOF(pad_mode_names); i++)
+      if (nc_attr_is_string_eq(a, pad_mode_names[i])) {
+        l->pad_mode = (nc_dataflow_pad_mode)i;
+        return true;
+      }
+    return bad(d, "params: 'pad_mode' must be \"constant\", \"reflect\" or \"edge\"");
   }
   if (!strcmp(key, "input_zero_points"))
     return ints_param(d, key, a, n_in, 0, INT32_MIN, INT32_MAX, l->input_zero_points, NULL);
@@ -258,6 +269,21 @@ static bool check_layer(decoder *d, nc_dataflow_layer *l)
                (long long)nc_type_get_shape(nc_attr_get_type(l->bias))[0]);
   if (l->op && l->kind != NC_DATAFLOW_LAYER_ELTWISE)
     return bad(d, "params: 'op' belongs to eltwise layers, not %s", k);
+  bool linear = l->linear[0] || l->linear[1] || l->linear[2] || l->linear[3] || l->linear[4] || l->linear[5];
+  if (linear && (l->kind != NC_DATAFLOW_LAYER_RESIZE || l->scale[0] != 1 || l->scale[1] != 1))
+    return bad(d, "params: 'linear' belongs to resize layers without 'scale', not %s", k);
+  if (linear && (l->linear[0] < 0 || l->linear[2] < 1 || l->linear[3] < 0 || l->linear[5] < 1))
+    return bad(d, "params: 'linear' needs a >= 0 and d >= 1 per axis");
+  if (l->pad_mode != NC_DATAFLOW_PAD_CONSTANT && l->kind != NC_DATAFLOW_LAYER_PAD)
+    return bad(d, "params: 'pad_mode' belongs to pad layers, not %s", k);
+  if (l->pad_mode != NC_DATAFLOW_PAD_CONSTANT && l->pad_value)
+    return bad(d, "params: a %s pad has no 'pad_value'", pad_mode_names[l->pad_mode]);
+  int64_t in[NC_MAX_RANK];
+  if (l->pad_mode == NC_DATAFLOW_PAD_REFLECT && nc_op_get_num_operands(d->node) &&
+      nc_dataflow_tensor_coords(nc_value_get_type(nc_op_get_operand(d->node, 0)), in) == 3 &&
+      (l->pads[0] >= in[1] || l->pads[2] >= in[1] || l->pads[1] >= in[2] || l->pads[3] >= in[2]))
+    return bad(d, "params: a reflect pad needs pads below the input's height %lld and width %lld", (long long)in[1],
+               (long long)in[2]);
   if (l->kind == NC_DATAFLOW_LAYER_CONV && l->weights) {
     const int64_t *ws = nc_type_get_shape(nc_attr_get_type(l->weights));
     if (ws[0] != c || ws[2] != l->kernel[0] || ws[3] != l->kernel[1] || c % l->group)
@@ -360,11 +386,14 @@ void nc_dataflow_node_set_layer(nc_op *node, const nc_dataflow_layer *l)
   put_ints(&e, "stride", l->stride, 2, 1);
   put_ints(&e, "dilation", l->dilation, 2, 1);
   put_ints(&e, "scale", l->scale, 2, 1);
+  put_ints(&e, "linear", l->linear, 6, 0);
   put_ints(&e, "pads", l->pads, 4, 0);
   put_int(&e, "group", l->group, z.group);
   put_int(&e, "count_include_pad", l->count_include_pad, 0);
   put_int(&e, "axis", l->axis, 0);
   put_int(&e, "pad_value", l->pad_value, 0);
+  if (l->pad_mode > NC_DATAFLOW_PAD_CONSTANT && (size_t)l->pad_mode < NC_COUNTOF(pad_mode_names))
+    put(&e, "pad_mode", nc_attr_string_cstr(ctx, pad_mode_names[l->pad_mode]));
   if (l->op > NC_DATAFLOW_ELTWISE_NONE && (size_t)l->op < NC_COUNTOF(eltwise_names))
     put(&e, "op", nc_attr_string_cstr(ctx, eltwise_names[l->op]));
   put_ints(&e, "input_zero_points", l->input_zero_points, n_in, 0);

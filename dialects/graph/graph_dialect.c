@@ -87,6 +87,9 @@ static const nc_value_def r_numeric[] = {{"output", &tc_numeric, NC_ARITY_ONE, N
 static const nc_value_def r_quant[] = {{"output", &tc_quant, NC_ARITY_ONE, "the quantized result"}};
 static const nc_value_def r_i32[] = {{"output", &tc_i32, NC_ARITY_ONE, "the exact int32 result"}};
 static const nc_value_def r_split[] = {{"outputs", &tc_any, NC_ARITY_VARIADIC, "the parts, in order"}};
+static const nc_value_def r_dynamic_quant[] = {{"y", &tc_quant, NC_ARITY_ONE, "ui8, x's shape"},
+                                               {"y_scale", &tc_float, NC_ARITY_ONE, "f32 scalar"},
+                                               {"y_zero_point", &tc_quant, NC_ARITY_ONE, "ui8 scalar"}};
 
 static const nc_value_def o_x_any[] = {{"input", &tc_any, NC_ARITY_ONE, NULL}};
 static const nc_value_def o_x_float[] = {{"input", &tc_float, NC_ARITY_ONE, NULL}};
@@ -287,7 +290,8 @@ static const nc_attr_def a_pad[] = {
 static const nc_attr_def a_resize[] = {
   {"sizes", &nc_ac_i64_array, false, NULL, "the result's size in each dim"},
   {"coordinate_transformation_mode", &nc_ac_string, true, NULL, "ONNX's (default \"half_pixel\")"},
-  {"nearest_mode", &nc_ac_string, true, NULL, "ONNX's (default \"round_prefer_floor\")"},
+  {"nearest_mode", &nc_ac_string, true, NULL, "ONNX's, for mode nearest (default \"round_prefer_floor\")"},
+  {"mode", &nc_ac_string, true, NULL, "nearest or linear (default \"nearest\")"},
 };
 static const nc_attr_def a_channel_shuffle[] = {
   {"group", &nc_ac_i64, false, NULL, "the number of groups (divides the channels)"}};

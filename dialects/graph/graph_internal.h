@@ -129,6 +129,7 @@ bool graph_infer_reshape(gx *g);        /* reshape, flatten, squeeze, unsqueeze 
 bool graph_infer_transpose(gx *g);
 bool graph_infer_pad(gx *g);
 bool graph_infer_resize(gx *g);
+bool graph_infer_dynamic_quant(gx *g);
 bool graph_infer_channel_shuffle(gx *g);
 
 /* --- hooks used by the op table ------------------------------------------------------ */

@@ -602,3 +602,15 @@ bool graph_check_activation(gx *g)
     return gx_error(g, "expects 'activation_min' and 'activation_max' only with activation \"clip\"");
   return true;
 }
+
+bool graph_infer_dynamic_quant(gx *g)
+{
+  nc_type *x = g->in[0];
+  if (nc_type_get_element_type(x) != nc_type_f32(g->ctx))
+    return gx_error(g, "expects an f32 input");
+  nc_type *u8 = nc_type_integer(g->ctx, 8, NC_UNSIGNED);
+  gx_set(g, 0, g_rank(x), g_dims(x), u8);
+  gx_set(g, 1, 0, NULL, nc_type_f32(g->ctx));
+  gx_set(g, 2, 0, NULL, u8);
+  return true;
+}

@@ -498,9 +498,15 @@ bool graph_infer_resize(gx *g)
     return gx_error(g, "expects 'sizes' to have %zu entries (one per dim), got %zu", rank, n);
   const char *cm = gx_str(g, "coordinate_transformation_mode", "half_pixel");
   const char *nm = gx_str(g, "nearest_mode", "round_prefer_floor");
-  int64_t one;
-  char err[160];
-  if (!nc_kernel_resize_nearest_map(cm, nm, 1, 1, &one, err, sizeof err))
+  const char *mode = gx_str(g, "mode", "nearest");
+  int64_t one, abd[3];
+  char err[200];
+  if (strcmp(mode, "nearest") && strcmp(mode, "linear"))
+    return gx_error(g, "expects 'mode' to be nearest or linear, got \"%s\"", mode);
+  if (!strcmp(mode, "linear") && gx_attr(g, "nearest_mode"))
+    return gx_error(g, "has a 'nearest_mode', which only mode nearest uses");
+  if (!strcmp(mode, "linear") ? !nc_kernel_resize_linear_coord(cm, 1, 1, abd, err, sizeof err)
+                              : !nc_kernel_resize_nearest_map(cm, nm, 1, 1, &one, err, sizeof err))
     return gx_error(g, "%s", err + strlen("resize: "));
   for (size_t i = 0; i < rank; i++)
     if (sizes[i] < 1)

@@ -199,14 +199,15 @@ bool graph_infer_hook(graph_kind kind, nc_context *ctx, nc_location loc, size_t 
   if (!graph_infer(&g))
     return false;
   /* a hint may have brought in an element type the op does not allow */
-  const nc_type_constraint *tc = d->n_results ? d->results[0].type : NULL;
-  for (size_t i = 0; tc && i < n_results; i++)
+  for (size_t i = 0; d->n_results && i < n_results; i++) {
+    const nc_type_constraint *tc = d->results[variadic_results || i >= d->n_results ? 0 : i].type;
     if (!tc->pred(types[i])) {
       char *s = nc_type_to_string(types[i]);
       gx_error(&g, "result #%zu must be %s, but got '%s'", i, tc->summary, s);
       free(s);
       return false;
     }
+  }
   return true;
 }
 

@@ -11,7 +11,9 @@
  * output elements of every node iteration (strided blocks: computed from
  * the node's `writes` as fixed-size boxes when they are, enumerated with
  * isl otherwise) and its
- * program. Everything is written in IR order with fixed-width fields, so the
+ * program. A weight slice several tiles hold (row bands) is written once, in
+ * the weights section (printer_weights.c). Everything is written in IR order
+ * with fixed-width fields, so the
  * same input always gives the same bytes.
  */
 #include <stdlib.h>
@@ -44,6 +46,7 @@ typedef struct printer {
   isl_ctx *isl;
   io io;
   int64_t activations; /* operand and result elements of the tiles so far (NP_MAX_ACTIVATIONS) */
+  np_weight_pool weights; /* slices several tiles share (row bands) */
 } printer;
 
 /* --- inputs and outputs ------------------------------------------------------------------------------------------- */
@@ -317,7 +320,7 @@ static bool node_iterations(printer *p, nc_op *tile, nc_op *node, const np_layer
   nc_write_boxes boxes;
   int64_t rlo = 0, rhi = 0;
   nc_core_tile_get_out_rows(tile, &rlo, &rhi);
-  int boxed = nc_mapping_write_boxes_in(node, lo, hi, rlo, rhi, p->isl, &boxes);
+  int boxed = nc_mapping_write_boxes_from(&iters, writes, lo, hi, rlo, rhi, &boxes);
   if (boxed == 1) {
     bool ok = boxes.dim == n_out;
     int64_t most = l->macs_per_element > l->vops_per_element ? l->macs_per_element : l->vops_per_element;
@@ -475,9 +478,9 @@ static bool put_tile(printer *p, nc_op *tile, nc_bytes *b)
   nc_bytes_put_i64(b, lo);
   nc_bytes_put_i64(b, hi);
   if (in_slice.flags)
-    np_layer_write_sliced(b, &l, lo, hi, &in_slice);
+    np_layer_write_sliced(b, &l, lo, hi, &in_slice, &p->weights, np_weight_pool_slot(&p->weights, tile));
   else
-    np_layer_write(b, &l, lo, hi);
+    np_layer_write(b, &l, lo, hi, &p->weights, np_weight_pool_slot(&p->weights, tile));
   /* buffers with their lifetimes */
   size_t nb = nc_core_tile_get_num_buffers(tile);
   nc_core_lifetime *life = nc_xcalloc(nb + 1, sizeof *life);
@@ -659,8 +662,12 @@ bool np_print_binary(nc_op *module, nc_ncb_writer *w, void *userData)
   for (size_t i = 0; ok && i < p.io.n_inputs; i++)
     ok = put_stream(&p, i, nc_ncb_writer_add_section(w, NP_SECTION_INPUT_STREAM, (uint32_t)i));
   uint32_t id = 0;
+  np_weight_pool_init(&p.weights, p.chip);
   for (nc_op *t = nc_core_chip_first_tile(p.chip); ok && t; t = nc_core_tile_next(t))
     ok = put_tile(&p, t, nc_ncb_writer_add_section(w, NP_SECTION_TILE, id++));
+  if (ok)
+    np_weight_pool_finish(&p.weights, w);
+  np_weight_pool_clear(&p.weights);
   isl_ctx_free(p.isl);
   free(p.io.in_values);
   free(p.io.out_values);

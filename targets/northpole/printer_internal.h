@@ -24,12 +24,35 @@ typedef struct np_layer {
   int64_t macs_per_element, vops_per_element;
 } np_layer;
 
+/** The weight slices several tiles hold, written once in the
+ * NP_SECTION_WEIGHTS section (printer_weights.c). */
+typedef struct np_weight_pool {
+  nc_bytes bytes;                 /* the section being built */
+  struct np_weight_slice *slices; /* the shared keys, sorted */
+  size_t n;
+} np_weight_pool;
+
+/** Counts the chip's tiles by key (node, output and input channels) and
+ * keeps the keys two or more tiles share. */
+void np_weight_pool_init(np_weight_pool *pool, nc_op *chip);
+/** The tile's shared slice, or -1 when no other tile holds its weights. */
+int64_t np_weight_pool_slot(const np_weight_pool *pool, nc_op *tile);
+/** Writes a tile's weight field: `runs` runs of `len` bytes, `stride` apart
+ * from base; inline, or (slot >= 0) a reference to the pool's one copy,
+ * written on the slot's first use. Pads b to 8 bytes. */
+void np_put_weights(nc_bytes *b, np_weight_pool *pool, int64_t slot, const int8_t *base, int64_t runs, int64_t len,
+                    int64_t stride);
+/** Adds the weights section to w (when any slice is shared) and clears the pool. */
+void np_weight_pool_finish(np_weight_pool *pool, nc_ncb_writer *w);
+/** Frees the pool without writing it. */
+void np_weight_pool_clear(np_weight_pool *pool);
+
 /** Reads the layer of a dataflow.node; false after a diagnostic. */
 bool np_layer_read(nc_op *node, np_layer *l);
 void np_layer_clear(np_layer *l);
 /** Writes the window, requantize, bias and weight fields of a tile section
  * (np_format.h) for output channels [lo, hi). */
-void np_layer_write(nc_bytes *b, const np_layer *l, int64_t lo, int64_t hi);
+void np_layer_write(nc_bytes *b, const np_layer *l, int64_t lo, int64_t hi, np_weight_pool *pool, int64_t slot);
 /** The layer record's geometry: kernel, stride, pad, dilation, group and
  * zero point, which every layer kind writes first. */
 void np_layer_write_geometry(nc_bytes *b, const np_layer *l);
@@ -45,7 +68,8 @@ typedef struct np_in_slice {
 bool np_tile_in_slice(nc_op *tile, nc_op *node, np_in_slice *s);
 /** np_layer_write for a tile summing over input channels s (flags != 0):
  * the weights of the slice, no bias or requantization on a partial-sum tile. */
-void np_layer_write_sliced(nc_bytes *b, const np_layer *l, int64_t lo, int64_t hi, const np_in_slice *s);
+void np_layer_write_sliced(nc_bytes *b, const np_layer *l, int64_t lo, int64_t hi, const np_in_slice *s,
+                           np_weight_pool *pool, int64_t slot);
 /** The tile record's trailer for an input-channel slice (np_format.h). */
 void np_put_in_slice(nc_bytes *b, const np_in_slice *s);
 

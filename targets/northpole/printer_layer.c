@@ -14,7 +14,8 @@
  *   a [1, C, 1, 1] gate, requantized once           -> NP_KIND_MUL
  *   a 256-entry table on int8 (activations)         -> NP_KIND_LUT
  *   softmax along the last coordinate of int8       -> NP_KIND_SOFTMAX
- *   resize (nearest, whole factors), pad, shuffle   -> NP_KIND_MOVE
+ *   resize (nearest, whole factors), pad (constant, reflect, edge), shuffle -> NP_KIND_MOVE
+ *   resize (linear)                                  -> NP_KIND_RESIZE
  * Weights, bias, multipliers and shifts are the layer's parameters;
  * everything the core cannot do exactly (zero points, a clamp other than
  * int8 saturation or relu, a table after another layer, other kinds) is an error at the
@@ -331,10 +332,32 @@ static bool read_move(nc_op *node, const nc_dataflow_layer *layer, np_layer *l)
     l->kernel[a] = layer->kind == NC_DATAFLOW_LAYER_RESIZE ? layer->scale[a] : 1;
     l->stride[a] = l->dilation[a] = 1;
   }
-  if (layer->kind == NC_DATAFLOW_LAYER_PAD)
+  if (layer->kind == NC_DATAFLOW_LAYER_PAD) {
     memcpy(l->pad, layer->pads, sizeof l->pad);
+    l->flags |= layer->pad_mode == NC_DATAFLOW_PAD_REFLECT ? NP_FLAG_PAD_REFLECT
+                : layer->pad_mode == NC_DATAFLOW_PAD_EDGE  ? NP_FLAG_PAD_EDGE
+                                                           : 0;
+  }
   l->zero_point = (int32_t)layer->pad_value;
   l->vops_per_element = 1;
+  return true;
+}
+
+/* A linear resize: NP_KIND_RESIZE, its coordinate coefficients as 6 i32 weights. */
+static bool read_linear_resize(nc_op *node, const nc_dataflow_layer *layer, np_layer *l)
+{
+  nc_type *in = nc_value_get_type(nc_op_get_operand(node, 0));
+  if (layer->n_requant || layer->bias || layer->clamp_min != INT64_MIN || layer->clamp_max != INT64_MAX ||
+      nc_type_get_rank(in) != 4 || !np_width_ok(layer->output_bits) || layer->output_bits != layer->input_bits)
+    return nc_op_emit_error(node, "northpole runs linear resize layers on [1, C, H, W] int8 (or 4-/2-bit) tensors "
+                            "only, with nothing else");
+  l->kind = NP_KIND_RESIZE;
+  l->group = 1;
+  l->weights = l->owned_weights = nc_xcalloc(24, 1);
+  for (int k = 0; k < 6; k++)
+    for (int b = 0; b < 4; b++)
+      l->owned_weights[4 * k + b] = (int8_t)(uint8_t)((uint32_t)(int32_t)layer->linear[k] >> (8 * b));
+  l->vops_per_element = 4;
   return true;
 }
 
@@ -413,6 +436,9 @@ bool np_layer_read(nc_op *node, np_layer *l)
   case NC_DATAFLOW_LAYER_LUT:
     return read_lut(node, &layer, l);
   case NC_DATAFLOW_LAYER_RESIZE:
+    if (layer.linear[2])
+      return read_linear_resize(node, &layer, l);
+    return read_move(node, &layer, l);
   case NC_DATAFLOW_LAYER_PAD:
   case NC_DATAFLOW_LAYER_SHUFFLE:
     return read_move(node, &layer, l);
@@ -461,7 +487,7 @@ void np_layer_write_geometry(nc_bytes *b, const np_layer *l)
   nc_bytes_put_i32(b, l->zero_point);
 }
 
-void np_layer_write(nc_bytes *b, const np_layer *l, int64_t lo, int64_t hi)
+void np_layer_write(nc_bytes *b, const np_layer *l, int64_t lo, int64_t hi, np_weight_pool *pool, int64_t slot)
 {
   np_layer_write_geometry(b, l);
   bool per_channel = l->n_requant > 1 && (l->kind == NP_KIND_CONV || l->kind == NP_KIND_MATMUL); /* else per operand */
@@ -472,21 +498,16 @@ void np_layer_write(nc_bytes *b, const np_layer *l, int64_t lo, int64_t hi)
   uint32_t nb = l->n_bias ? (uint32_t)(hi - lo) : 0;
   nc_bytes_put_u32(b, nb);
   for (uint32_t i = 0; i < nb; i++) nc_bytes_put_i32(b, l->bias[lo + i]);
-  if (l->kind == NP_KIND_CONV) { /* [hi - lo, C/group, kh, kw]: rows lo..hi of the weights */
-    nc_bytes_put_u64(b, (uint64_t)((hi - lo) * l->weight_row_bytes));
-    nc_bytes_put(b, l->weights + lo * l->weight_row_bytes, (size_t)((hi - lo) * l->weight_row_bytes));
-  } else if (l->kind == NP_KIND_MATMUL) { /* [K, hi - lo]: columns lo..hi of [K, N] */
-    nc_bytes_put_u64(b, (uint64_t)(l->k * (hi - lo)));
-    for (int64_t k = 0; k < l->k; k++)
-      nc_bytes_put(b, l->weights + k * l->n + lo, (size_t)(hi - lo));
-  } else if (l->kind == NP_KIND_LUT) { /* the whole table on every tile */
-    nc_bytes_put_u64(b, 256);
-    nc_bytes_put(b, l->weights, 256);
-  } else if (l->kind == NP_KIND_SOFTMAX) {
-    nc_bytes_put_u64(b, 1024);
-    nc_bytes_put(b, l->weights, 1024);
-  } else {
-    nc_bytes_put_u64(b, 0);
-  }
-  nc_bytes_align(b, 8);
+  if (l->kind == NP_KIND_CONV) /* [hi - lo, C/group, kh, kw]: rows lo..hi of the weights */
+    np_put_weights(b, pool, slot, l->weights + lo * l->weight_row_bytes, 1, (hi - lo) * l->weight_row_bytes, 0);
+  else if (l->kind == NP_KIND_MATMUL) /* [K, hi - lo]: columns lo..hi of [K, N] */
+    np_put_weights(b, pool, slot, l->weights + lo, l->k, hi - lo, l->n);
+  else if (l->kind == NP_KIND_LUT) /* the whole table on every tile */
+    np_put_weights(b, pool, slot, l->weights, 1, 256, 0);
+  else if (l->kind == NP_KIND_RESIZE)
+    np_put_weights(b, pool, slot, l->weights, 1, 24, 0);
+  else if (l->kind == NP_KIND_SOFTMAX)
+    np_put_weights(b, pool, slot, l->weights, 1, 1024, 0);
+  else
+    np_put_weights(b, pool, slot, l->weights, 0, 0, 0);
 }

@@ -36,7 +36,8 @@ bool np_tile_in_slice(nc_op *tile, nc_op *node, np_in_slice *s)
   return true;
 }
 
-void np_layer_write_sliced(nc_bytes *b, const np_layer *l, int64_t lo, int64_t hi, const np_in_slice *s)
+void np_layer_write_sliced(nc_bytes *b, const np_layer *l, int64_t lo, int64_t hi, const np_in_slice *s,
+                           np_weight_pool *pool, int64_t slot)
 {
   bool partial = s->flags & NP_FLAG_PARTIAL;
   np_layer_write_geometry(b, l);
@@ -51,15 +52,11 @@ void np_layer_write_sliced(nc_bytes *b, const np_layer *l, int64_t lo, int64_t h
   int64_t n = s->hi - s->lo;
   if (l->kind == NP_KIND_CONV) { /* [hi - lo, n, kh, kw]: channels s->lo.. of rows lo..hi */
     int64_t khw = l->weight_row_bytes / s->cin;
-    nc_bytes_put_u64(b, (uint64_t)((hi - lo) * n * khw));
-    for (int64_t m = lo; m < hi; m++)
-      nc_bytes_put(b, l->weights + m * l->weight_row_bytes + s->lo * khw, (size_t)(n * khw));
+    np_put_weights(b, pool, slot, l->weights + lo * l->weight_row_bytes + s->lo * khw, hi - lo, n * khw,
+                   l->weight_row_bytes);
   } else { /* matmul [n, hi - lo]: rows s->lo.. and columns lo..hi of [K, N] */
-    nc_bytes_put_u64(b, (uint64_t)(n * (hi - lo)));
-    for (int64_t k = s->lo; k < s->hi; k++)
-      nc_bytes_put(b, l->weights + k * l->n + lo, (size_t)(hi - lo));
+    np_put_weights(b, pool, slot, l->weights + s->lo * l->n + lo, n, hi - lo, l->n);
   }
-  nc_bytes_align(b, 8);
 }
 
 void np_put_in_slice(nc_bytes *b, const np_in_slice *s)

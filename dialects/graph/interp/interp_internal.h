@@ -70,7 +70,7 @@ typedef union ix_params {
   struct { int64_t axis; int32_t zero_point; } concat_integer; /* multipliers owned[0], shifts owned[1] */
   struct { int32_t multiplier, shift, zero_point; bool relu; } mul_integer;
   struct { const int64_t *table; size_t n; } lut;           /* the table points into the attribute */
-  struct { const char *coord, *nearest; } resize;           /* strings of the attributes */
+  struct { const char *coord, *nearest; bool linear; } resize; /* strings of the attributes; mode linear */
 } ix_params;
 
 /** One op, ready to run. */

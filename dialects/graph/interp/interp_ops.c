@@ -289,8 +289,11 @@ static bool prep_resize(ix_inst *inst, char *err, size_t errlen)
   inst->p.resize.coord = c && nc_attr_get_kind(c) == NC_ATTR_STRING ? nc_attr_get_string(c, NULL) : "half_pixel";
   inst->p.resize.nearest = m && nc_attr_get_kind(m) == NC_ATTR_STRING ? nc_attr_get_string(m, NULL)
                                                                        : "round_prefer_floor";
-  int64_t one;
-  return nc_kernel_resize_nearest_map(inst->p.resize.coord, inst->p.resize.nearest, 1, 1, &one, err, errlen);
+  inst->p.resize.linear = !strcmp(nc_graph_attr_string(inst->op, "mode", "nearest"), "linear");
+  int64_t one, abd[3];
+  return inst->p.resize.linear
+           ? nc_kernel_resize_linear_coord(inst->p.resize.coord, 1, 1, abd, err, errlen)
+           : nc_kernel_resize_nearest_map(inst->p.resize.coord, inst->p.resize.nearest, 1, 1, &one, err, errlen);
 }
 
 static bool run_resize(const ix_inst *inst, ix_args *a)
@@ -300,8 +303,10 @@ static bool run_resize(const ix_inst *inst, ix_args *a)
   const int64_t *sizes = nc_graph_attr_ints(inst->op, "sizes", &n);
   if (!sizes || n != (size_t)x->rank)
     return ix_fail(a, "has %zu sizes for an input of rank %d", n, x->rank);
-  return out(inst, a, 0, x->rank, sizes) &&
-         nc_kernel_resize_nearest(inst->p.resize.coord, inst->p.resize.nearest, x, a->out[0], ERR);
+  if (!out(inst, a, 0, x->rank, sizes))
+    return false;
+  return inst->p.resize.linear ? nc_kernel_resize_linear(inst->p.resize.coord, x, a->out[0], ERR)
+                               : nc_kernel_resize_nearest(inst->p.resize.coord, inst->p.resize.nearest, x, a->out[0], ERR);
 }
 
 static bool run_channel_shuffle(const ix_inst *inst, ix_args *a)
@@ -633,6 +638,37 @@ static bool run_quantize_linear(const ix_inst *inst, ix_args *a)
   nc_tensor *x = a->in[0];
   return out(inst, a, 0, x->rank, x->shape) &&
          nc_kernel_quantize_linear(&inst->p.quant, x, a->in[1], IN(2), a->out[0], ERR);
+}
+
+/* DynamicQuantizeLinear in f32 arithmetic, as ONNX's reference computes it. */
+static bool run_dynamic_quantize(const ix_inst *inst, ix_args *a)
+{
+  nc_tensor *x = a->in[0];
+  if (x->dtype != NC_DT_F32)
+    return ix_fail(a, "needs an f32 input");
+  if (!out(inst, a, 0, x->rank, x->shape) || !out(inst, a, 1, 0, NULL) || !out(inst, a, 2, 0, NULL))
+    return false;
+  int64_t n = nc_tensor_num_elements(x);
+  const float *xv = x->data;
+  float lo = 0, hi = 0;
+  for (int64_t i = 0; i < n; i++) {
+    if (xv[i] != xv[i])
+      return ix_fail(a, "the input holds a NaN");
+    lo = xv[i] < lo ? xv[i] : lo;
+    hi = xv[i] > hi ? xv[i] : hi;
+  }
+  float scale = (hi - lo) / 255.0f;
+  float zf = scale > 0 ? 0.0f - lo / scale : 0.0f;
+  zf = zf < 0 ? 0 : zf > 255 ? 255 : zf;
+  int64_t zp = (int64_t)nearbyintf(zf); /* the default rounding mode: half to even */
+  ((float *)a->out[1]->data)[0] = scale;
+  ((uint8_t *)a->out[2]->data)[0] = (uint8_t)zp;
+  uint8_t *y = a->out[0]->data;
+  for (int64_t i = 0; i < n; i++) {
+    float q = scale > 0 ? nearbyintf(xv[i] / scale) + (float)zp : 0.0f;
+    y[i] = (uint8_t)(q < 0 ? 0 : q > 255 ? 255 : q);
+  }
+  return true;
 }
 
 static bool run_dequantize_linear(const ix_inst *inst, ix_args *a)

@@ -637,6 +637,11 @@ static nc_op *create_op(node_ctx *nc, const char *name, nc_attr *loc, size_t n_o
 nc_op *imp_emit(node_ctx *nc, const char *name, size_t n_operands, imp_value *const *operands,
                 const imp_attrs *attrs, size_t n_results, const imp_type *result_types)
 {
+  if (nc->capture && n_results == 1) {
+    imp_value *v = imp_emit_temp(nc, "float", name, n_operands, operands, attrs, result_types);
+    *nc->capture = v;
+    return v ? nc_value_get_defining_op(v->value) : NULL;
+  }
   nc_type *types[16], **tp = n_results <= 16 ? types : nc_arena_alloc(nc->im->arena, n_results * sizeof *tp);
   imp_type *rt = nc_arena_alloc(nc->im->arena, (n_results ? n_results : 1) * sizeof *rt);
   for (size_t i = 0; i < n_results; i++) {

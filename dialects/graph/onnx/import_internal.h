@@ -89,6 +89,8 @@ typedef struct node_ctx {
   imp_value **in;    /* n->n_input entries; NULL for absent optional inputs */
   size_t n_in;
   nc_attr *loc;      /* loc("<node name>"), or unknown */
+  imp_value **capture; /* when set, imp_emit's result 0 goes here instead of defining the node's output 0 (a
+                          QOperator op's float op between its dequantize and quantize, import_qoperator.c) */
 } node_ctx;
 
 /* Attributes of the graph op a handler builds. */

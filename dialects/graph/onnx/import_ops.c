@@ -950,6 +950,12 @@ bool imp_qlinear_add(node_ctx *nc);
 bool imp_qlinear_mul(node_ctx *nc);
 bool imp_qlinear_concat(node_ctx *nc);
 bool imp_qlinear_global_average_pool(node_ctx *nc);
+bool imp_qlinear_average_pool(node_ctx *nc);
+bool imp_qlinear_leaky_relu(node_ctx *nc);
+bool imp_qlinear_sigmoid(node_ctx *nc);
+bool imp_qlinear_softmax(node_ctx *nc);
+bool imp_qgemm(node_ctx *nc);
+bool imp_dynamic_quantize(node_ctx *nc);
 bool imp_constant(node_ctx *nc);
 bool imp_identity(node_ctx *nc);
 bool imp_dropout(node_ctx *nc);
@@ -998,6 +1004,11 @@ static const imp_op ms_ops[] = {
   {"QLinearMul", imp_qlinear_mul, "graph.mul", 0, 1},
   {"QLinearConcat", imp_qlinear_concat, "graph.concat", 0, 1},
   {"QLinearGlobalAveragePool", imp_qlinear_global_average_pool, "graph.global_avg_pool", 0, 1},
+  {"QLinearAveragePool", imp_qlinear_average_pool, "graph.avg_pool", 0, 1},
+  {"QLinearLeakyRelu", imp_qlinear_leaky_relu, "graph.leaky_relu", 0, 1},
+  {"QLinearSigmoid", imp_qlinear_sigmoid, "graph.sigmoid", 0, 1},
+  {"QLinearSoftmax", imp_qlinear_softmax, "graph.softmax", 0, 1},
+  {"QGemm", imp_qgemm, "graph.gemm", 0, 1},
 };
 
 const imp_op *imp_find_domain_handler(const char *domain, const char *op_type)

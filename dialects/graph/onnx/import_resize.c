@@ -1,10 +1,10 @@
-/* import_resize.c: ONNX Resize and Upsample -> graph.resize (nearest mode
- * only). The target sizes are resolved at import, from `sizes` or from
+/* import_resize.c: ONNX Resize and Upsample -> graph.resize (modes nearest
+ * and linear). The target sizes are resolved at import, from `sizes` or from
  * `scales` (whose products with the input's dims must be whole numbers, so
  * that the scale ONNX computes with equals sizes / in and the op needs only
- * integer sizes); the input's shape must be static. Linear and cubic modes,
- * a region of interest (tf_crop_and_resize) and `axes` are refused with a
- * message, never approximated.
+ * integer sizes); the input's shape must be static. The cubic mode, a
+ * region of interest (tf_crop_and_resize), `axes` and `antialias` are
+ * refused with a message, never approximated.
  */
 #include <math.h>
 #include <stdint.h>
@@ -44,7 +44,8 @@ static bool known_floats(node_ctx *nc, imp_value *v, const char *what, size_t *n
   return true;
 }
 
-static bool emit_resize(node_ctx *nc, imp_value *x, const int64_t *sizes, const char *coord, const char *nearest)
+static bool emit_resize(node_ctx *nc, imp_value *x, const int64_t *sizes, const char *mode, const char *coord,
+                        const char *nearest)
 {
   imp_type t = x->type;
   memcpy(t.dims, sizes, (size_t)t.rank * sizeof *sizes);
@@ -53,7 +54,9 @@ static bool emit_resize(node_ctx *nc, imp_value *x, const int64_t *sizes, const 
   imp_add_i64s(nc, &attrs, "sizes", (size_t)t.rank, sizes);
   if (strcmp(coord, "half_pixel"))
     imp_add_str(nc, &attrs, "coordinate_transformation_mode", coord);
-  if (strcmp(nearest, "round_prefer_floor"))
+  if (!strcmp(mode, "linear"))
+    imp_add_str(nc, &attrs, "mode", mode);
+  else if (strcmp(nearest, "round_prefer_floor"))
     imp_add_str(nc, &attrs, "nearest_mode", nearest);
   return imp_emit(nc, nc->op->graph, 1, &x, &attrs, 1, &t);
 }
@@ -73,8 +76,13 @@ bool imp_resize(node_ctx *nc)
   const char *mode, *coord = "asymmetric", *nearest = "floor"; /* opset 10: as Upsample */
   if (!imp_attr_string(nc, "mode", "nearest", &mode))
     return false;
-  if (strcmp(mode, "nearest"))
-    return imp_unsupported(nc, "mode \"%s\" (nc resizes in mode nearest only)", mode);
+  if (strcmp(mode, "nearest") && strcmp(mode, "linear"))
+    return imp_unsupported(nc, "mode \"%s\" (nc resizes in modes nearest and linear)", mode);
+  int64_t antialias;
+  if (!imp_attr_int(nc, "antialias", 0, &antialias))
+    return false;
+  if (antialias)
+    return imp_unsupported(nc, "antialias");
   if (nc->im->opset >= 11 &&
       (!imp_attr_string(nc, "coordinate_transformation_mode", "half_pixel", &coord) ||
        !imp_attr_string(nc, "nearest_mode", "round_prefer_floor", &nearest)))
@@ -88,6 +96,10 @@ bool imp_resize(node_ctx *nc)
     return false;
   if (!strcmp(coord, "tf_crop_and_resize"))
     return imp_unsupported(nc, "coordinate_transformation_mode \"tf_crop_and_resize\"");
+  int64_t abd[3];
+  char err[200];
+  if (!strcmp(mode, "linear") && !nc_kernel_resize_linear_coord(coord, 1, 1, abd, err, sizeof err))
+    return imp_unsupported(nc, "%s", err + strlen("resize: "));
   int64_t sizes[NC_TENSOR_MAX_RANK];
   double scales[NC_TENSOR_MAX_RANK];
   size_t ns = 0;
@@ -112,10 +124,11 @@ bool imp_resize(node_ctx *nc)
   } else {
     return imp_error(nc, "needs 'scales' or 'sizes'");
   }
-  return emit_resize(nc, x, sizes, coord, nearest);
+  return emit_resize(nc, x, sizes, mode, coord, nearest);
 }
 
-/* Upsample (opsets 7 to 9): nearest is out[o] = in[floor(o / scale)]. */
+/* Upsample (opsets 7 to 9): nearest is out[o] = in[floor(o / scale)],
+ * linear interpolates at o / scale (asymmetric). */
 bool imp_upsample(node_ctx *nc)
 {
   imp_value *x = imp_input_required(nc, 0, "X");
@@ -124,8 +137,8 @@ bool imp_upsample(node_ctx *nc)
   const char *mode;
   if (!imp_attr_string(nc, "mode", "nearest", &mode))
     return false;
-  if (strcmp(mode, "nearest"))
-    return imp_unsupported(nc, "mode \"%s\" (nc resizes in mode nearest only)", mode);
+  if (strcmp(mode, "nearest") && strcmp(mode, "linear"))
+    return imp_unsupported(nc, "mode \"%s\" (nc resizes in modes nearest and linear)", mode);
   double scales[NC_TENSOR_MAX_RANK];
   size_t ns = 0;
   if (imp_input(nc, 1)) {
@@ -144,5 +157,5 @@ bool imp_upsample(node_ctx *nc)
       scales[i] = f[i];
   }
   int64_t sizes[NC_TENSOR_MAX_RANK];
-  return sizes_from_scales(nc, &x->type, ns, scales, sizes) && emit_resize(nc, x, sizes, "asymmetric", "floor");
+  return sizes_from_scales(nc, &x->type, ns, scales, sizes) && emit_resize(nc, x, sizes, mode, "asymmetric", "floor");
 }

@@ -81,6 +81,10 @@ int nc_mapping_write_boxes(NC_KEEP const nc_op *node, int64_t lo, int64_t hi, is
  * iterations writing no row of the band are not present. */
 int nc_mapping_write_boxes_in(NC_KEEP const nc_op *node, int64_t lo, int64_t hi, int64_t rlo, int64_t rhi,
                               isl_ctx *ctx, nc_write_boxes *out);
+/** nc_mapping_write_boxes_in for a caller that has already read the
+ * node's iterations `it` and its writes relation (neither is read again). */
+int nc_mapping_write_boxes_from(NC_KEEP const nc_iters *it, NC_KEEP isl_map *writes, int64_t lo, int64_t hi,
+                                int64_t rlo, int64_t rhi, nc_write_boxes *out);
 /** Frees the boxes' arrays. */
 void nc_write_boxes_clear(nc_write_boxes *b);
 

@@ -293,6 +293,13 @@ static int64_t move_source(const np_tile *t, int64_t e)
   int64_t x = e % ow, y = e / ow % oh, k = e / (ow * oh) % c, g = t->group;
   int64_t ci = g > 1 ? k % g * (c / g) + k / g : k;
   int64_t dy = y - t->pad[0], dx = x - t->pad[1];
+  if (t->flags & NP_FLAG_PAD_EDGE) {
+    dy = dy < 0 ? 0 : dy >= h ? h - 1 : dy;
+    dx = dx < 0 ? 0 : dx >= w ? w - 1 : dx;
+  } else if (t->flags & NP_FLAG_PAD_REFLECT) { /* the loader keeps pads below the dims */
+    dy = dy < 0 ? -dy : dy >= h ? 2 * (h - 1) - dy : dy;
+    dx = dx < 0 ? -dx : dx >= w ? 2 * (w - 1) - dx : dx;
+  }
   if (dy < 0 || dx < 0 || dy / t->kernel[0] >= h || dx / t->kernel[1] >= w)
     return -1;
   return (ci * h + dy / t->kernel[0]) * w + dx / t->kernel[1];
@@ -304,6 +311,48 @@ static bool move_element(np_tile *t, int64_t e, uint32_t *operand, int64_t *miss
   if (idx >= 0)
     NEED(0, idx);
   t->out_data[e] = idx >= 0 ? t->in_data[0][idx] : (int8_t)t->zero_point;
+  return true;
+}
+
+/* A linear resize's neighbours and second weight along one axis (np_format.h). */
+static void resize_tap(const np_tile *t, int axis, int64_t n, int64_t o, int64_t *i0, int64_t *i1, int64_t *w1)
+{
+  int64_t abd[3];
+  for (int k = 0; k < 3; k++) {
+    const uint8_t *w = (const uint8_t *)t->weights + 4 * (3 * axis + k);
+    abd[k] = (int32_t)((uint32_t)w[0] | (uint32_t)w[1] << 8 | (uint32_t)w[2] << 16 | (uint32_t)w[3] << 24);
+  }
+  int64_t num = abd[0] * o + abd[1], f = num >= 0 ? num / abd[2] : -((-num + abd[2] - 1) / abd[2]);
+  int64_t r = (num - f * abd[2]) * 1024, q = r / abd[2], rem = r % abd[2];
+  *w1 = q + (2 * rem > abd[2] || (2 * rem == abd[2] && (q & 1)));
+  *i0 = f < 0 ? 0 : f >= n ? n - 1 : f;
+  *i1 = f + 1 < 0 ? 0 : f + 1 >= n ? n - 1 : f + 1;
+}
+
+/* The operand elements output element e of a linear resize reads (corner
+ * 2 * (y takes i1) + (x takes i1)) and their weights. */
+static void resize_corners(const np_tile *t, int64_t e, int64_t idx[4], int64_t w[4])
+{
+  const np_shape *in = &t->in[0];
+  int64_t ow = t->out.dims[3], oh = t->out.dims[2], h = in->dims[2], wd = in->dims[3];
+  int64_t x = e % ow, y = e / ow % oh, c = e / (ow * oh) % t->out.dims[1], y0, y1, wy, x0, x1, wx;
+  resize_tap(t, 0, h, y, &y0, &y1, &wy);
+  resize_tap(t, 1, wd, x, &x0, &x1, &wx);
+  for (int k = 0; k < 4; k++) {
+    idx[k] = (c * h + (k & 2 ? y1 : y0)) * wd + (k & 1 ? x1 : x0);
+    w[k] = (k & 2 ? wy : 1024 - wy) * (k & 1 ? wx : 1024 - wx);
+  }
+}
+
+static bool resize_element(np_tile *t, int64_t e, uint32_t *operand, int64_t *missing)
+{
+  int64_t idx[4], w[4], acc = 0;
+  resize_corners(t, e, idx, w);
+  for (int k = 0; k < 4; k++) {
+    NEED(0, idx[k]);
+    acc += w[k] * t->in_data[0][idx[k]];
+  }
+  t->out_data[e] = (int8_t)round_shift(acc, 20); /* a convex combination: within the inputs' range */
   return true;
 }
 
@@ -598,6 +647,7 @@ bool np_compute_iteration(np_tile *t, const np_iter *it, uint32_t *operand, int6
     case NP_KIND_MUL: ok = mul_element(t, e, operand, missing); break;
     case NP_KIND_LUT: ok = lut_element(t, e, operand, missing); break;
     case NP_KIND_MOVE: ok = move_element(t, e, operand, missing); break;
+    case NP_KIND_RESIZE: ok = resize_element(t, e, operand, missing); break;
     case NP_KIND_SOFTMAX: ok = softmax_element(t, e, operand, missing); break;
     default: /* NP_KIND_COPY: flatten / reshape keep the row-major order */
       ok = t->valid[0][e] || (*operand = 0, *missing = e, false);
@@ -647,6 +697,13 @@ void np_foreach_read(const np_tile *t, int64_t e, void (*fn)(uint32_t operand, i
     int64_t idx = move_source(t, e);
     if (idx >= 0)
       fn(0, idx, user);
+    return;
+  }
+  if (t->kind == NP_KIND_RESIZE) {
+    int64_t idx[4], w[4];
+    resize_corners(t, e, idx, w);
+    for (int k = 0; k < 4; k++)
+      fn(0, idx[k], user);
     return;
   }
   if (t->kind == NP_KIND_CONCAT) {

@@ -24,6 +24,7 @@ typedef struct loader {
   char *err;
   size_t errlen;
   const char *where; /* "tile 3 (1, 0)" for messages */
+  const nc_ncb_section *weights; /* the NP_SECTION_WEIGHTS section, or NULL */
 } loader;
 
 static bool bad(loader *l, const char *fmt, ...) NC_RT_PRINTF(2, 3);
@@ -253,6 +254,34 @@ static bool check_layer(loader *l, np_tile *t)
       if (t->kernel[a] < 1 || t->kernel[a] > 4096 || t->pad[a] < 0 || t->pad[2 + a] < 0 ||
           y->dims[2 + a] != x->dims[2 + a] * t->kernel[a] + t->pad[a] + t->pad[2 + a])
         return bad(l, "a move layer's result size does not match its factors and padding");
+    if (t->flags & (NP_FLAG_PAD_REFLECT | NP_FLAG_PAD_EDGE)) {
+      bool reflect = t->flags & NP_FLAG_PAD_REFLECT;
+      if ((t->flags & NP_FLAG_PAD_EDGE) && reflect)
+        return bad(l, "a move layer pads by reflection or by its edge, not both");
+      for (int a = 0; a < 2; a++)
+        if (t->kernel[a] != 1 || (reflect && (t->pad[a] >= x->dims[2 + a] || t->pad[2 + a] >= x->dims[2 + a])))
+          return bad(l, "a reflect or edge pad needs factors 1 (and reflect pads below the dims)");
+    }
+    break;
+  }
+  case NP_KIND_RESIZE: { /* linear: [1, C, H, W] -> [1, C, OH, OW], 6 i32 coordinate coefficients */
+    const np_shape *x = &t->in[0], *y = &t->out;
+    if (x->rank != 4 || y->rank != 4 || x->dims[0] != 1 || y->dims[0] != 1 || x->dims[1] != y->dims[1])
+      return bad(l, "a linear resize needs [1, C, H, W] operand and result");
+    if (t->n_requant || t->n_bias)
+      return bad(l, "a linear resize has no requantization");
+    if (t->weight_bytes == 24)
+      for (int a = 0; a < 2; a++) {
+        int64_t c[3];
+        for (int k = 0; k < 3; k++) {
+          const uint8_t *w = (const uint8_t *)t->weights + 4 * (3 * a + k);
+          c[k] = (int32_t)((uint32_t)w[0] | (uint32_t)w[1] << 8 | (uint32_t)w[2] << 16 | (uint32_t)w[3] << 24);
+        }
+        if (c[0] < 0 || c[2] < 1)
+          return bad(l, "a linear resize needs a >= 0 and d >= 1 on each axis, not a = %lld, d = %lld",
+                     (long long)c[0], (long long)c[2]);
+      }
+    want_w = 24;
     break;
   }
   case NP_KIND_SOFTMAX:
@@ -545,6 +574,8 @@ static bool load_tile(loader *l, np_sim *s, np_tile *t)
   t->rate = t->bits == 8 ? s->chip.macs_per_cycle : t->bits == 4 ? s->chip.macs_per_cycle_4 : s->chip.macs_per_cycle_2;
   if (t->flags & ~NP_KNOWN_FLAGS)
     return bad(l, "flags 0x%x has bits this version does not know (known: 0x%x)", t->flags, NP_KNOWN_FLAGS);
+  if ((t->flags & (NP_FLAG_PAD_REFLECT | NP_FLAG_PAD_EDGE)) && t->kind != NP_KIND_MOVE)
+    return bad(l, "flags 0x%x: only a move layer pads by reflection or by its edge", t->flags);
   if (t->n_operands < 1 || t->n_operands > NP_MAX_OPERANDS)
     return bad(l, "%u operands", t->n_operands);
   if (t->output_index < -1 || t->output_index >= (int32_t)s->n_outputs)
@@ -584,9 +615,23 @@ static bool load_tile(loader *l, np_sim *s, np_tile *t)
   t->bias = nc_rt_calloc(t->n_bias, sizeof(int32_t));
   for (uint32_t i = 0; i < t->n_bias; i++) t->bias[i] = nc_cursor_i32(c);
   t->weight_bytes = nc_cursor_u64(c);
+  bool shared = t->weight_bytes & NP_WEIGHTS_SHARED;
+  t->weight_bytes &= ~NP_WEIGHTS_SHARED;
   if (!truncated(l) || t->weight_bytes > s->chip.sram_bytes)
     return l->c.bad ? false : bad(l, "%llu bytes of weights do not fit a core", (unsigned long long)t->weight_bytes);
-  t->weights = (const int8_t *)nc_cursor_bytes(c, t->weight_bytes);
+  if (shared) { /* a slice of the weights section, which the tiles of a row-banded layer share */
+    uint64_t off = nc_cursor_u64(c);
+    if (!truncated(l))
+      return false;
+    if (!l->weights)
+      return bad(l, "weights at offset %llu of the weights section, but the binary has none", (unsigned long long)off);
+    if (off % 8 || off > l->weights->size || t->weight_bytes > l->weights->size - off)
+      return bad(l, "%llu bytes of weights at offset %llu: not an 8-byte aligned range of the %llu-byte weights section",
+                 (unsigned long long)t->weight_bytes, (unsigned long long)off, (unsigned long long)l->weights->size);
+    t->weights = (const int8_t *)l->weights->data + off;
+  } else {
+    t->weights = (const int8_t *)nc_cursor_bytes(c, t->weight_bytes);
+  }
   nc_cursor_align(c, 8);
   if (!truncated(l))
     return false;
@@ -769,6 +814,13 @@ void *np_sim_load(const nc_ncb *ncb, char *err, size_t errlen, void *userData)
       }
       if (!load_stream(&l, s, sec->id))
         goto fail;
+    } else if (sec->type == NP_SECTION_WEIGHTS) {
+      snprintf(where, sizeof where, "section %zu (weights)", i);
+      if (l.weights || sec->id != 0) {
+        bad(&l, l.weights ? "a second weights section" : "weights section id %u, not 0", sec->id);
+        goto fail;
+      }
+      l.weights = sec;
     } else if (sec->type != NP_SECTION_TILE && sec->type != NP_SECTION_CHIP) {
       snprintf(where, sizeof where, "section %zu", i);
       bad(&l, "unknown section type %u", sec->type);

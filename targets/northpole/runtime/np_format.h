@@ -40,7 +40,11 @@
  *                               (NP_KIND_ELTWISE: n_operands, the rescale of each operand)
  *   u32 n_bias                  0 or ch_hi - ch_lo; then i32 bias[n]
  *   u64 weight_bytes            then the int8 weights (4- and 2-bit ones in int8 containers), zero-padded to 8 bytes:
- *                               conv [ch_hi-ch_lo, C/group, kh, kw]; matmul [K, ch_hi-ch_lo]
+ *                               conv [ch_hi-ch_lo, C/group, kh, kw]; matmul [K, ch_hi-ch_lo];
+ *                               with NP_WEIGHTS_SHARED (bit 63) set, the low bits are the
+ *                               byte count and the next field is u64 offset: the weights are
+ *                               those bytes of the NP_SECTION_WEIGHTS section (8-aligned), not
+ *                               inline (the tiles of a row-banded layer hold the same slice)
  *   u32 n_buffers               then per buffer: char name[16], u32 kind (NP_BUF_*),
  *                               u32 operand (input buffers), i64 offset, i64 bytes,
  *                               i64 first, last (its lifetime: program positions, inclusive)
@@ -103,7 +107,22 @@
  *   yi = (y - pad_top) / kernel[0], xi = (x - pad_left) / kernel[1]   (floor)
  *   y[c, y, x] = x[ci, yi, xi] when y >= pad_top, x >= pad_left, yi < H and
  *   xi < W, else zero_point (the fill value); OH = H * kernel[0] + pad_top +
- *   pad_bottom, likewise OW.
+ *   pad_bottom, likewise OW. With NP_FLAG_PAD_EDGE (kernel 1) yi and xi
+ *   outside the input clamp to it (the edge element); with
+ *   NP_FLAG_PAD_REFLECT (kernel 1, each pad below its dim) they mirror
+ *   without repeating the edge: yi < 0 reads -yi, yi >= H reads 2 (H - 1) - yi.
+ *
+ * NP_KIND_RESIZE (ONNX Resize, mode linear) has one operand [1, C, H, W], a
+ * result [1, C, OH, OW], no bias or requantization, and weights = 6
+ * little-endian i32 (a_h, b_h, d_h, a_w, b_w, d_w): along each axis the
+ * source coordinate of output o is (a o + b) / d (a >= 0, d >= 1),
+ *   f = floor((a o + b) / d), i0 = clamp(f, 0, n - 1), i1 = clamp(f + 1, 0, n - 1),
+ *   w1 = round_half_even(1024 ((a o + b) - f d) / d), w0 = 1024 - w1
+ *   y[c, y, x] = round_half_even(sum over the 4 corners of wy * wx * x[c, iy, ix] / 2^20)
+ *
+ * Section NP_SECTION_WEIGHTS (id 0), at most one: weight slices that several
+ * tiles share, each starting 8-byte aligned; tiles refer to them by offset
+ * (NP_WEIGHTS_SHARED). Older loaders refuse it as an unknown section type.
  *
  * Section NP_SECTION_INPUT_STREAM (id = network input): how the host streams
  * that input (the dataflow input source P[y] or P[y, x]):
@@ -115,13 +134,17 @@
 #ifndef NC_TARGETS_NORTHPOLE_NP_FORMAT_H
 #define NC_TARGETS_NORTHPOLE_NP_FORMAT_H
 
-enum { NP_SECTION_TILE = 1, NP_SECTION_INPUT_STREAM = 2, NP_SECTION_CHIP = 3 };
+enum { NP_SECTION_TILE = 1, NP_SECTION_INPUT_STREAM = 2, NP_SECTION_CHIP = 3, NP_SECTION_WEIGHTS = 4 };
+#define NP_WEIGHTS_SHARED (1ULL << 63) /* a tile's weight_bytes: the weights are in NP_SECTION_WEIGHTS */
 enum {
   NP_KIND_CONV = 1, NP_KIND_MATMUL = 2, NP_KIND_MAX_POOL = 3, NP_KIND_COPY = 4, NP_KIND_ELTWISE = 5,
   NP_KIND_AVG_POOL = 6, NP_KIND_CONCAT = 7, NP_KIND_MUL = 8, NP_KIND_LUT = 9, NP_KIND_SOFTMAX = 10,
-  NP_KIND_MOVE = 11,
+  NP_KIND_MOVE = 11, NP_KIND_RESIZE = 12,
 };
-enum { NP_FLAG_RELU = 1, NP_FLAG_SUBTRACT = 2, NP_FLAG_COUNT_PAD = 4, NP_FLAG_PARTIAL = 16, NP_FLAG_REDUCE = 32 };
+enum {
+  NP_FLAG_RELU = 1, NP_FLAG_SUBTRACT = 2, NP_FLAG_COUNT_PAD = 4, NP_FLAG_PARTIAL = 16, NP_FLAG_REDUCE = 32,
+  NP_FLAG_PAD_REFLECT = 64, NP_FLAG_PAD_EDGE = 128,
+};
 #define NP_WIDTH_SHIFT 8 /* the tile record's flags: bits 8..15 hold the layer's width */
 enum { NP_BUF_WEIGHTS = 1, NP_BUF_BIAS = 2, NP_BUF_INPUT = 3, NP_BUF_OUTPUT = 4, NP_BUF_SCRATCH = 5 };
 enum { NP_OP_RECV = 1, NP_OP_COMPUTE = 2, NP_OP_SEND = 3, NP_OP_WAIT = 4 };

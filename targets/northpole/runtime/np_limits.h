@@ -31,7 +31,8 @@
 #define NP_MAX_ACTIVATIONS ((int64_t)1 << 28)
 /* The tile flags this version knows. */
 #define NP_KNOWN_FLAGS \
-  ((uint32_t)(NP_FLAG_RELU | NP_FLAG_SUBTRACT | NP_FLAG_COUNT_PAD | NP_FLAG_PARTIAL | NP_FLAG_REDUCE))
+  ((uint32_t)(NP_FLAG_RELU | NP_FLAG_SUBTRACT | NP_FLAG_COUNT_PAD | NP_FLAG_PARTIAL | NP_FLAG_REDUCE |             \
+              NP_FLAG_PAD_REFLECT | NP_FLAG_PAD_EDGE))
 /* The most tiles one reducer adds the partial sums of. */
 #define NP_MAX_PARTIALS 4096u
 

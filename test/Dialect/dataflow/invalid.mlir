@@ -445,3 +445,81 @@ func.func @zero_points_length(%x: tensor<1x4xf32>, %y: tensor<1x4xf32>) -> tenso
   }) : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x4xf32>
   return %0 : tensor<1x4xf32>
 }
+
+// -----
+
+func.func @bad_pad_mode(%x: tensor<1x1x4x4xi8>) -> tensor<1x1x6x6xi8> {
+  // expected-error@+1 {{'dataflow.node' op params: 'pad_mode' must be "constant", "reflect" or "edge"}}
+  %0 = dataflow.node "n" (%x) {domain = #dataflow.set<"{ S[] }">, reads = [#dataflow.map<"{ S[] -> In0[c, y, x] : c = 0 and 0 <= y < 4 and 0 <= x < 4 }">],
+         writes = #dataflow.map<"{ S[] -> Out[c, y, x] : c = 0 and 0 <= y < 6 and 0 <= x < 6 }">, macs = 0 : i64, kind = "pad", params = {pad_mode = "wrap", pads = array<i64: 1, 1, 1, 1>}} ({
+    ^bb0(%a: tensor<1x1x4x4xi8>):
+      %p = graph.pad %a {mode = "edge", pads = array<i64: 0, 0, 1, 1, 0, 0, 1, 1>} : (tensor<1x1x4x4xi8>) -> tensor<1x1x6x6xi8>
+      dataflow.yield %p : tensor<1x1x6x6xi8>
+  }) : (tensor<1x1x4x4xi8>) -> tensor<1x1x6x6xi8>
+  return %0 : tensor<1x1x6x6xi8>
+}
+
+// -----
+
+func.func @pad_mode_not_pad(%x: tensor<1x1x4x4xi8>) -> tensor<1x1x4x4xi8> {
+  // expected-error@+1 {{'dataflow.node' op params: 'pad_mode' belongs to pad layers, not copy}}
+  %0 = dataflow.node "n" (%x) {domain = #dataflow.set<"{ S[] }">, reads = [#dataflow.map<"{ S[] -> In0[c, y, x] : c = 0 and 0 <= y < 4 and 0 <= x < 4 }">],
+         writes = #dataflow.map<"{ S[] -> Out[c, y, x] : c = 0 and 0 <= y < 4 and 0 <= x < 4 }">, macs = 0 : i64, kind = "copy", params = {pad_mode = "edge"}} ({
+    ^bb0(%a: tensor<1x1x4x4xi8>):
+      %p = graph.identity %a : (tensor<1x1x4x4xi8>) -> tensor<1x1x4x4xi8>
+      dataflow.yield %p : tensor<1x1x4x4xi8>
+  }) : (tensor<1x1x4x4xi8>) -> tensor<1x1x4x4xi8>
+  return %0 : tensor<1x1x4x4xi8>
+}
+
+// -----
+
+func.func @reflect_pad_value(%x: tensor<1x1x4x4xi8>) -> tensor<1x1x6x6xi8> {
+  // expected-error@+1 {{'dataflow.node' op params: a reflect pad has no 'pad_value'}}
+  %0 = dataflow.node "n" (%x) {domain = #dataflow.set<"{ S[] }">, reads = [#dataflow.map<"{ S[] -> In0[c, y, x] : c = 0 and 0 <= y < 4 and 0 <= x < 4 }">],
+         writes = #dataflow.map<"{ S[] -> Out[c, y, x] : c = 0 and 0 <= y < 6 and 0 <= x < 6 }">, macs = 0 : i64, kind = "pad", params = {pad_mode = "reflect", pad_value = 3 : i64, pads = array<i64: 1, 1, 1, 1>}} ({
+    ^bb0(%a: tensor<1x1x4x4xi8>):
+      %p = graph.pad %a {mode = "reflect", pads = array<i64: 0, 0, 1, 1, 0, 0, 1, 1>} : (tensor<1x1x4x4xi8>) -> tensor<1x1x6x6xi8>
+      dataflow.yield %p : tensor<1x1x6x6xi8>
+  }) : (tensor<1x1x4x4xi8>) -> tensor<1x1x6x6xi8>
+  return %0 : tensor<1x1x6x6xi8>
+}
+
+// -----
+
+func.func @reflect_too_wide(%x: tensor<1x1x4x4xi8>) -> tensor<1x1x4x8xi8> {
+  // expected-error@+1 {{'dataflow.node' op params: a reflect pad needs pads below the input's height 4 and width 4}}
+  %0 = dataflow.node "n" (%x) {domain = #dataflow.set<"{ S[] }">, reads = [#dataflow.map<"{ S[] -> In0[c, y, x] : c = 0 and 0 <= y < 4 and 0 <= x < 4 }">],
+         writes = #dataflow.map<"{ S[] -> Out[c, y, x] : c = 0 and 0 <= y < 4 and 0 <= x < 8 }">, macs = 0 : i64, kind = "pad", params = {pad_mode = "reflect", pads = array<i64: 0, 4, 0, 0>}} ({
+    ^bb0(%a: tensor<1x1x4x4xi8>):
+      %p = graph.pad %a {mode = "reflect", pads = array<i64: 0, 0, 0, 4, 0, 0, 0, 0>} : (tensor<1x1x4x4xi8>) -> tensor<1x1x4x8xi8>
+      dataflow.yield %p : tensor<1x1x4x8xi8>
+  }) : (tensor<1x1x4x4xi8>) -> tensor<1x1x4x8xi8>
+  return %0 : tensor<1x1x4x8xi8>
+}
+
+// -----
+
+func.func @linear_not_resize(%x: tensor<1x1x4x4xi8>) -> tensor<1x1x6x6xi8> {
+  // expected-error@+1 {{'dataflow.node' op params: 'linear' belongs to resize layers without 'scale', not pad}}
+  %0 = dataflow.node "n" (%x) {domain = #dataflow.set<"{ S[] }">, reads = [#dataflow.map<"{ S[] -> In0[c, y, x] : c = 0 and 0 <= y < 4 and 0 <= x < 4 }">],
+         writes = #dataflow.map<"{ S[] -> Out[c, y, x] : c = 0 and 0 <= y < 6 and 0 <= x < 6 }">, macs = 0 : i64, kind = "pad", params = {linear = array<i64: 1, 0, 1, 1, 0, 1>, pads = array<i64: 1, 1, 1, 1>}} ({
+    ^bb0(%a: tensor<1x1x4x4xi8>):
+      %p = graph.pad %a {pads = array<i64: 0, 0, 1, 1, 0, 0, 1, 1>} : (tensor<1x1x4x4xi8>) -> tensor<1x1x6x6xi8>
+      dataflow.yield %p : tensor<1x1x6x6xi8>
+  }) : (tensor<1x1x4x4xi8>) -> tensor<1x1x6x6xi8>
+  return %0 : tensor<1x1x6x6xi8>
+}
+
+// -----
+
+func.func @linear_zero_d(%x: tensor<1x1x4x4xi8>) -> tensor<1x1x8x8xi8> {
+  // expected-error@+1 {{'dataflow.node' op params: 'linear' needs a >= 0 and d >= 1 per axis}}
+  %0 = dataflow.node "n" (%x) {domain = #dataflow.set<"{ S[] }">, reads = [#dataflow.map<"{ S[] -> In0[c, y, x] : c = 0 and 0 <= y < 4 and 0 <= x < 4 }">],
+         writes = #dataflow.map<"{ S[] -> Out[c, y, x] : c = 0 and 0 <= y < 8 and 0 <= x < 8 }">, macs = 0 : i64, kind = "resize", params = {linear = array<i64: 8, -4, 0, 8, -4, 16>}} ({
+    ^bb0(%a: tensor<1x1x4x4xi8>):
+      %p = graph.resize %a {mode = "linear", sizes = array<i64: 1, 1, 8, 8>} : (tensor<1x1x4x4xi8>) -> tensor<1x1x8x8xi8>
+      dataflow.yield %p : tensor<1x1x8x8xi8>
+  }) : (tensor<1x1x4x4xi8>) -> tensor<1x1x8x8xi8>
+  return %0 : tensor<1x1x8x8xi8>
+}

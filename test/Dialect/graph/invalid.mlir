@@ -753,3 +753,27 @@ func.func @reshape_huge(%x: tensor<4x4xf32>) {
   %0 = graph.reshape %x {shape = array<i64: 9223372036854775807, 9223372036854775807>} : (tensor<4x4xf32>) -> tensor<4x4xf32>
   return
 }
+
+// -----
+
+func.func @resize_linear_tf(%x: tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32> {
+  // expected-error@+1 {{'graph.resize' op coordinate_transformation_mode "tf_half_pixel_for_nn" has no linear mode (half_pixel, pytorch_half_pixel, asymmetric, align_corners)}}
+  %y = graph.resize %x {mode = "linear", coordinate_transformation_mode = "tf_half_pixel_for_nn", sizes = array<i64: 1, 1, 4, 4>} : (tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32>
+  return %y : tensor<1x1x4x4xf32>
+}
+
+// -----
+
+func.func @resize_linear_nearest_mode(%x: tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32> {
+  // expected-error@+1 {{'graph.resize' op has a 'nearest_mode', which only mode nearest uses}}
+  %y = graph.resize %x {mode = "linear", nearest_mode = "floor", sizes = array<i64: 1, 1, 4, 4>} : (tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32>
+  return %y : tensor<1x1x4x4xf32>
+}
+
+// -----
+
+func.func @resize_cubic(%x: tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32> {
+  // expected-error@+1 {{'graph.resize' op expects 'mode' to be nearest or linear, got "cubic"}}
+  %y = graph.resize %x {mode = "cubic", sizes = array<i64: 1, 1, 4, 4>} : (tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32>
+  return %y : tensor<1x1x4x4xf32>
+}

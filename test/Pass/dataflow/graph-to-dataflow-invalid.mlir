@@ -105,8 +105,16 @@ func.func @resize_half_pixel_x3(%x: tensor<1x1x2x2xi8>) -> tensor<1x1x6x6xi8> {
 
 // -----
 
-func.func @pad_reflect(%x: tensor<1x1x4x4xi8>) -> tensor<1x1x6x6xi8> {
-  // expected-error@+1 {{'graph.pad' op cannot become a dataflow layer: only constant pads of the spatial dims have a layer}}
-  %p = graph.pad %x {mode = "reflect", pads = array<i64: 0, 0, 1, 1, 0, 0, 1, 1>} : (tensor<1x1x4x4xi8>) -> tensor<1x1x6x6xi8>
-  return %p : tensor<1x1x6x6xi8>
+func.func @pad_reflect_wide(%x: tensor<1x1x4x4xi8>) -> tensor<1x1x4x8xi8> {
+  // expected-error@+1 {{'graph.pad' op cannot become a dataflow layer: a reflect pad as wide as the dim (which reflects more than once) has no layer}}
+  %p = graph.pad %x {mode = "reflect", pads = array<i64: 0, 0, 0, 4, 0, 0, 0, 0>} : (tensor<1x1x4x4xi8>) -> tensor<1x1x4x8xi8>
+  return %p : tensor<1x1x4x8xi8>
+}
+
+// -----
+
+func.func @pad_edge_channels(%x: tensor<1x1x4x4xi8>) -> tensor<1x3x4x4xi8> {
+  // expected-error@+1 {{'graph.pad' op cannot become a dataflow layer: only constant, reflect and edge pads of the spatial dims have a layer}}
+  %p = graph.pad %x {mode = "edge", pads = array<i64: 0, 1, 0, 0, 0, 1, 0, 0>} : (tensor<1x1x4x4xi8>) -> tensor<1x3x4x4xi8>
+  return %p : tensor<1x3x4x4xi8>
 }

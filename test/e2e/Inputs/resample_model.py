@@ -6,6 +6,11 @@ follows conv1+relu (default: all of them in turn):
   resize   nn.Upsample(scale_factor=2, mode="nearest") -> conv2+relu
   pad      nn.ConstantPad2d(1, 0.5) (a non-zero fill, its own layer) -> conv3
   shuffle  ShuffleNet's channel shuffle (view -> transpose -> view, 2 groups)
+  reflect  nn.ReflectionPad2d((2, 1, 1, 2)) (ONNX Pad mode=reflect) -> conv3+relu
+  edge     nn.ReplicationPad2d((1, 2, 2, 1)) (ONNX Pad mode=edge) -> conv3+relu
+  bilinear nn.Upsample(scale_factor=2, mode="bilinear") (Resize mode=linear, pytorch_half_pixel)
+           -> conv2+relu, then F.interpolate(size=(9, 7), mode="bilinear", align_corners=True)
+           (align_corners)
 then global average pool -> flatten -> linear. Writes OUT/model.onnx,
 OUT/calib.npy [4, 3, 6, 6], OUT/x.npy [1, 3, 6, 6] and OUT/expected.npy
 (torch's float output on x)."""
@@ -27,6 +32,9 @@ class Resample(torch.nn.Module):
         self.pad = torch.nn.ConstantPad2d(1, 0.5)
         self.c3 = torch.nn.Conv2d(8, 8, 3)
         self.c4 = torch.nn.Conv2d(8, 8, 1)
+        self.reflect = torch.nn.ReflectionPad2d((2, 1, 1, 2))
+        self.bilinear = torch.nn.Upsample(scale_factor=2, mode="bilinear")
+        self.edge = torch.nn.ReplicationPad2d((1, 2, 2, 1))
         self.fc = torch.nn.Linear(8, 10)
 
     def forward(self, x):
@@ -35,6 +43,13 @@ class Resample(torch.nn.Module):
             y = torch.relu(self.c2(self.up(y)))
         if "pad" in PARTS:
             y = torch.relu(self.c3(self.pad(y)))
+        if "bilinear" in PARTS:
+            y = torch.relu(self.c2(self.bilinear(y)))
+            y = torch.nn.functional.interpolate(y, size=(9, 7), mode="bilinear", align_corners=True)
+        if "reflect" in PARTS:
+            y = torch.relu(self.c3(self.reflect(y)))
+        if "edge" in PARTS:
+            y = torch.relu(self.c3(self.edge(y)))
         if "shuffle" in PARTS:
             n, c, h, w = y.shape
             y = y.view(n, 2, c // 2, h, w).transpose(1, 2).reshape(n, c, h, w)

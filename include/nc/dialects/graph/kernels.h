@@ -469,6 +469,40 @@ bool nc_kernel_resize_nearest_map(NC_KEEP const char *coord_mode, NC_KEEP const 
 bool nc_kernel_resize_nearest(NC_KEEP const char *coord_mode, NC_KEEP const char *nearest_mode,
                               NC_KEEP const nc_tensor *x, NC_KEEP nc_tensor *y, char *err, size_t errlen);
 
+/** Fraction bits of a linear resize's integer weights: NC_RESIZE_LINEAR_BITS. */
+#define NC_RESIZE_LINEAR_BITS 10
+
+/** ONNX Resize's source coordinate of output o along one dim under mode
+ * linear, as the exact rational (a * o + b) / d (d > 0, a >= 0):
+ * half_pixel (o + 1/2) * in / out - 1/2, pytorch_half_pixel the same (-1/2
+ * when out is 1), asymmetric o * in / out, align_corners o * (in - 1) /
+ * (out - 1) (0 when out is 1). False for other modes. */
+bool nc_kernel_resize_linear_coord(NC_KEEP const char *coord_mode, int64_t in_len, int64_t out_len, int64_t abd[3],
+                                   char *err, size_t errlen);
+
+/** The two input indices and the integer weight of the second that output o
+ * reads along a dim with source coordinate (a * o + b) / d and n inputs:
+ * f = floor((a o + b) / d), i0 = clamp(f, 0, n - 1), i1 = clamp(f + 1, 0,
+ * n - 1), w1 = round_half_even(2^NC_RESIZE_LINEAR_BITS * ((a o + b) - f d) / d);
+ * the first's weight is 2^NC_RESIZE_LINEAR_BITS - w1. */
+void nc_kernel_resize_linear_tap(NC_KEEP const int64_t abd[3], int64_t n, int64_t o, int64_t *i0, int64_t *i1,
+                                 int64_t *w1);
+
+/** ONNX Resize, mode linear (exclude_outside changes nothing for it), of x
+ * into y (shape set by the caller) with `coord_mode` as for
+ * nc_kernel_resize_linear_coord; neighbours outside the input clamp to its
+ * edge. Float dtypes follow ONNX's reference (onnx's resize.py) in double:
+ * per dim, from the last to the first, (1 - r) * lo + r * hi with the
+ * source coordinate x = (o + 0.5) / (out / in) - 0.5 etc., r = x - floor(x).
+ * Integer dtypes (at most 16 bits) use fixed-point weights per dim
+ * (nc_kernel_resize_linear_tap, F = NC_RESIZE_LINEAR_BITS) and one rounding:
+ *   y = round_half_even(sum over the 2^k corners of (prod_d w_d) * x[corner] / 2^(F k))
+ * over the k dims whose weights are not all 0 (the others copy index i0);
+ * weights per dim sum to 2^F, so the result stays within the inputs' range
+ * and a zero point passes through. */
+bool nc_kernel_resize_linear(NC_KEEP const char *coord_mode, NC_KEEP const nc_tensor *x, NC_KEEP nc_tensor *y,
+                             char *err, size_t errlen);
+
 /** Pad modes. */
 typedef enum nc_pad_mode { NC_PAD_CONSTANT, NC_PAD_REFLECT, NC_PAD_EDGE, NC_PAD_WRAP } nc_pad_mode;
 

@@ -85,7 +85,13 @@ def tile_fields(b, off):
     n_bias = struct.unpack_from("<I", b, p)[0]
     p += 4 + 4 * n_bias
     wbytes = struct.unpack_from("<Q", b, p)[0]
-    p += 8 + wbytes
+    f["weight_bytes"] = p
+    if wbytes >> 63:  # shared: the low bits count the bytes, an offset into the weights section follows
+        f["weights"] = ("shared", wbytes & ~(1 << 63), struct.unpack_from("<Q", b, p + 8)[0])
+        p += 16
+    else:
+        f["weights"] = ("inline", wbytes, None)
+        p += 8 + wbytes
     p += (8 - (p - off) % 8) % 8
     n_buf = struct.unpack_from("<I", b, p)[0]
     f["buffers"] = []
@@ -131,6 +137,8 @@ def corrupt_fields(path, d):
     fl = struct.unpack_from("<I", b, f["flags"])[0] & 0xff
     out("width3", lambda m: struct.pack_into("<I", m, f["flags"], fl | 3 << 8))
     out("width0", lambda m: struct.pack_into("<I", m, f["flags"], fl))
+    # a reflect-pad flag (64) on tile 0, a conv
+    out("padflag", lambda m: struct.pack_into("<I", m, f["flags"], fl | 64 | 8 << 8))
     def wait(m):
         struct.pack_into("<Iiqqqq", m, f["instrs"], 4, 0, 1 << 62, 0, 0, 0)
     out("wait", wait)

@@ -1,7 +1,10 @@
 #!/usr/bin/python3
 """qoperator_ms_bad.py OUT: com.microsoft QOperator nodes nc must refuse
 with a message: a QLinearGlobalAveragePool with channels_last = 1, a
-QLinearConcat whose inputs are not triples, a QLinearAdd missing C_scale."""
+QLinearConcat whose inputs are not triples, a QLinearAdd missing C_scale,
+a QLinearAveragePool with channels_last = 1, a QLinearSoftmax without its
+opset attribute or with opset 1 semantics on an axis with dims after it, a
+QGemm without B."""
 import os
 import sys
 
@@ -32,3 +35,10 @@ save("concat_pairs", h.make_node("QLinearConcat", ["s", "z", "xq", "s"], ["yq"],
      [1, 2, 3, 3])
 save("add_no_cscale", h.make_node("QLinearAdd", ["xq", "s", "z", "xq", "s", "z"], ["yq"], name="add", domain=ms),
      [1, 2, 3, 3])
+save("avgpool_channels_last", h.make_node("QLinearAveragePool", ["xq", "s", "z", "s", "z"], ["yq"], name="ap",
+                                          domain=ms, kernel_shape=[3, 3], channels_last=1), [1, 2, 1, 1])
+save("softmax_no_opset", h.make_node("QLinearSoftmax", ["xq", "s", "z", "s", "z"], ["yq"], name="sm", domain=ms),
+     [1, 2, 3, 3])
+save("softmax_opset1_2d_view", h.make_node("QLinearSoftmax", ["xq", "s", "z", "s", "z"], ["yq"], name="sm",
+                                           domain=ms, axis=1, opset=1), [1, 2, 3, 3])
+save("qgemm_no_b", h.make_node("QGemm", ["xq", "s", "z"], ["yq"], name="fc", domain=ms), [1, 2, 3, 3])

@@ -122,9 +122,14 @@ def main():
         want = x.repeat(2, axis=2).repeat(3, axis=3)
         print("upsample opset %d" % opset, "matches the reference" if np.array_equal(y, want) else "DIFFERS")
 
-    # refused: linear mode, a scale whose output size is not whole
-    save(out, "refused_linear", resize_graph([1, 1, 2, 2], [1, 1, 4, 4], TensorProto.FLOAT, scales=[1, 1, 2, 2],
-                                             mode="linear"), 13)
+    # refused: cubic mode, linear with tf_half_pixel_for_nn, a scale whose output size is not whole
+    save(out, "refused_cubic", resize_graph([1, 1, 2, 2], [1, 1, 4, 4], TensorProto.FLOAT, scales=[1, 1, 2, 2],
+                                            mode="cubic"), 13)
+    save(out, "refused_linear_tf", resize_graph([1, 1, 2, 2], [1, 1, 4, 4], TensorProto.FLOAT, scales=[1, 1, 2, 2],
+                                                mode="linear", coord="tf_half_pixel_for_nn"), 13)
+    # mode linear imports (its values: test/Interp/resize-linear.test)
+    save(out, "linear", resize_graph([1, 1, 2, 2], [1, 1, 4, 4], TensorProto.FLOAT, scales=[1, 1, 2, 2],
+                                     mode="linear", coord="align_corners"), 13)
     save(out, "refused_scale", resize_graph([1, 1, 3, 3], [1, 1, 4, 4], TensorProto.FLOAT, scales=[1, 1, 1.5, 1.5]),
          13)
 

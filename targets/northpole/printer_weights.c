@@ -1,0 +1,121 @@
+/* printer_weights.c: weight slices that several tiles hold, written once.
+ *
+ * The tiles of a row-banded layer (and of its input-channel groups) hold the
+ * same slice of its weights: inline, each tile record would carry a copy,
+ * and a network's binary would grow with its row bands (resnet18's was 74 MB
+ * for 11 M weights). Before the tiles are printed, their keys (node, output
+ * channels, input channels) are counted; a key that two or more tiles share
+ * gets its slice written once into the NP_SECTION_WEIGHTS section, and the
+ * tiles refer to it by offset (np_format.h, NP_WEIGHTS_SHARED). A slice no
+ * other tile holds stays inline, so binaries without bands are unchanged.
+ * The loader points every sharing tile at the one copy in the image.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "nc/dialects/core/core.h"
+#include "printer_internal.h"
+
+typedef struct np_weight_slice {
+  const char *node;
+  int64_t lo, hi, in_lo, in_hi; /* -1: the tile has no such attribute */
+  int64_t count;                /* tiles with this key */
+  int64_t offset;               /* in the section, or -1 before the first tile writes it */
+} np_weight_slice;
+
+static np_weight_slice key_of(nc_op *tile)
+{
+  np_weight_slice k = {nc_core_tile_get_node(tile), -1, -1, -1, -1, 1, -1};
+  if (!k.node)
+    k.node = "";
+  nc_core_tile_get_out_channels(tile, &k.lo, &k.hi);
+  nc_core_tile_get_in_channels(tile, &k.in_lo, &k.in_hi);
+  return k;
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+  const np_weight_slice *x = a, *y = b;
+  int c = strcmp(x->node, y->node);
+  if (c)
+    return c;
+  const int64_t kx[4] = {x->lo, x->hi, x->in_lo, x->in_hi}, ky[4] = {y->lo, y->hi, y->in_lo, y->in_hi};
+  for (int i = 0; i < 4; i++)
+    if (kx[i] != ky[i])
+      return kx[i] < ky[i] ? -1 : 1;
+  return 0;
+}
+
+void np_weight_pool_init(np_weight_pool *pool, nc_op *chip)
+{
+  memset(pool, 0, sizeof *pool);
+  size_t n = 0;
+  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
+    n++;
+  np_weight_slice *v = nc_xcalloc(n + 1, sizeof *v);
+  n = 0;
+  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
+    v[n++] = key_of(t);
+  qsort(v, n, sizeof *v, cmp_key);
+  size_t m = 0; /* keep the keys two or more tiles share, once each */
+  for (size_t i = 0, j; i < n; i = j) {
+    for (j = i + 1; j < n && !cmp_key(&v[i], &v[j]); j++)
+      ;
+    if (j - i >= 2) {
+      v[m] = v[i];
+      v[m++].count = (int64_t)(j - i);
+    }
+  }
+  pool->slices = v;
+  pool->n = m;
+}
+
+int64_t np_weight_pool_slot(const np_weight_pool *pool, nc_op *tile)
+{
+  np_weight_slice k = key_of(tile);
+  const np_weight_slice *hit = pool->n ? bsearch(&k, pool->slices, pool->n, sizeof k, cmp_key) : NULL;
+  return hit ? hit - pool->slices : -1;
+}
+
+static void put_runs(nc_bytes *b, const int8_t *base, int64_t runs, int64_t len, int64_t stride)
+{
+  for (int64_t r = 0; r < runs; r++)
+    nc_bytes_put(b, base + r * stride, (size_t)len);
+}
+
+void np_put_weights(nc_bytes *b, np_weight_pool *pool, int64_t slot, const int8_t *base, int64_t runs, int64_t len,
+                    int64_t stride)
+{
+  uint64_t bytes = (uint64_t)(runs * len);
+  if (pool && slot >= 0 && (size_t)slot < pool->n && bytes) {
+    np_weight_slice *s = &pool->slices[slot];
+    if (s->offset < 0) {
+      nc_bytes_align(&pool->bytes, 8);
+      s->offset = (int64_t)pool->bytes.len;
+      put_runs(&pool->bytes, base, runs, len, stride);
+    }
+    nc_bytes_put_u64(b, bytes | NP_WEIGHTS_SHARED);
+    nc_bytes_put_u64(b, (uint64_t)s->offset);
+  } else {
+    nc_bytes_put_u64(b, bytes);
+    put_runs(b, base, runs, len, stride);
+  }
+  nc_bytes_align(b, 8);
+}
+
+void np_weight_pool_finish(np_weight_pool *pool, nc_ncb_writer *w)
+{
+  if (pool->bytes.len) {
+    nc_bytes_align(&pool->bytes, 8);
+    *nc_ncb_writer_add_section(w, NP_SECTION_WEIGHTS, 0) = pool->bytes; /* the writer owns the bytes now */
+    pool->bytes = (nc_bytes){0};
+  }
+  np_weight_pool_clear(pool);
+}
+
+void np_weight_pool_clear(np_weight_pool *pool)
+{
+  nc_bytes_clear(&pool->bytes);
+  free(pool->slices);
+  memset(pool, 0, sizeof *pool);
+}
