@@ -372,3 +372,17 @@ uint8_t *nc_target_print_binary(nc_op *module, size_t *size)
   }
   return nc_ncb_writer_finish(w, size);
 }
+
+bool nc_target_print_binary_to(nc_op *module, bool (*write)(const void *data, size_t n, void *userData),
+                               void *userData)
+{
+  const nc_target_def *t = nc_target_of_module(module, true);
+  if (!t)
+    return false;
+  nc_ncb_writer *w = nc_ncb_writer_create(t->name);
+  if (!t->print_binary(module, w, t->userData)) {
+    nc_ncb_writer_destroy(w);
+    return false;
+  }
+  return nc_ncb_writer_finish_to(w, write, userData);
+}

@@ -4,6 +4,7 @@
  * (targets/northpole/runtime/np_format.h), so every field is known.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +42,7 @@ static void put_instr(nc_bytes *b, uint32_t op, int64_t a, int64_t x, int64_t c,
 }
 
 /* A binary whose one tile at (2, 1) copies input [1, 1, 2, 2] to output [1, 4]. */
-static uint8_t *copy_binary(size_t *size)
+static nc_ncb_writer *copy_writer(void)
 {
   nc_ncb_writer *w = nc_ncb_writer_create("northpole");
   nc_bytes *c = nc_ncb_writer_add_section(w, NP_SECTION_CHIP, 0); /* 4x4, 1 MHz, 1 KiB, 16 MACs, 2-cycle hops */
@@ -101,7 +102,41 @@ static uint8_t *copy_binary(size_t *size)
   put_instr(t, NP_OP_RECV, -1, -1, 0, 0);
   put_instr(t, NP_OP_COMPUTE, 0, 1, 0, 0);
   put_instr(t, NP_OP_SEND, -1, -1, 0, 4);
-  return nc_ncb_writer_finish(w, size);
+  return w;
+}
+
+static uint8_t *copy_binary(size_t *size) { return nc_ncb_writer_finish(copy_writer(), size); }
+
+/* A sink for nc_ncb_writer_finish_to: collects bytes, fails once `limit` is passed. */
+typedef struct sink {
+  nc_bytes b;
+  size_t limit;
+  int calls;
+} sink;
+
+static bool sink_write(const void *data, size_t n, void *userData)
+{
+  sink *s = userData;
+  s->calls++;
+  if (s->b.len + n > s->limit)
+    return false;
+  nc_bytes_put(&s->b, data, n);
+  return true;
+}
+
+/* Streaming writes the same bytes as the in-memory image, and stops on a failed write. */
+static void test_streamed(const uint8_t *image, size_t size)
+{
+  sink s = {.limit = SIZE_MAX};
+  CHECK(nc_ncb_writer_finish_to(copy_writer(), sink_write, &s), "streamed write failed");
+  CHECK(s.b.len == size && !memcmp(s.b.data, image, size), "streamed %zu bytes differ from the %zu-byte image",
+        s.b.len, size);
+  CHECK(s.calls > 3, "streamed in one piece (%d calls): sections are not written one by one", s.calls);
+  nc_bytes_clear(&s.b);
+  sink f = {.limit = size / 2};
+  CHECK(!nc_ncb_writer_finish_to(copy_writer(), sink_write, &f), "a failed write was not reported");
+  CHECK(f.b.len <= size / 2, "writes went on after a failure");
+  nc_bytes_clear(&f.b);
 }
 
 static void test_crc(void)
@@ -232,6 +267,7 @@ int main(void)
   uint8_t *again = copy_binary(&size2);
   CHECK(size == size2 && !memcmp(image, again, size), "the writer is deterministic");
   test_container(image, size);
+  test_streamed(image, size);
   test_device(image, size);
   free(image);
   free(again);

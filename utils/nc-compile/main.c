@@ -14,6 +14,7 @@
  * target (nc.target) is not lowered again. Output files are written only
  * once everything has succeeded.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,6 +161,44 @@ static bool run_pipeline(nc_context *ctx, const options *o, const nc_target_def 
   return ok;
 }
 
+typedef struct stream_sink {
+  FILE *f;
+  int error; /* errno of the first failed write, else 0 */
+} stream_sink;
+
+static bool fwrite_chunk(const void *data, size_t n, void *userData)
+{
+  stream_sink *s = userData;
+  if (fwrite(data, 1, n, s->f) == n)
+    return true;
+  s->error = errno ? errno : EIO;
+  return false;
+}
+
+/* The binary, streamed section by section into `path` (written to a temporary
+ * and renamed on success): the whole image never sits in memory, so a large
+ * network's peak RSS is the IR plus its sections, not plus a copy. */
+static bool stream_binary(nc_op *module, const char *path)
+{
+  char err[1024];
+  nc_file_writer *w = nc_file_writer_open(path, err, sizeof err);
+  if (!w) {
+    fprintf(stderr, "nc-compile: error: %s\n", err);
+    return false;
+  }
+  stream_sink sink = {nc_file_writer_stream(w), 0};
+  if (!nc_target_print_binary_to(module, fwrite_chunk, &sink)) {
+    nc_file_writer_abort(w);
+    if (sink.error)
+      fprintf(stderr, "nc-compile: error: %s: write failed: %s\n", path, strerror(sink.error));
+    return false;
+  }
+  bool ok = nc_file_writer_commit(w, err, sizeof err);
+  if (!ok)
+    fprintf(stderr, "nc-compile: error: %s\n", err);
+  return ok;
+}
+
 static bool write_bytes(const char *path, const void *data, size_t n)
 {
   char err[1024];
@@ -284,6 +323,10 @@ static bool compile(nc_context *ctx, const options *o)
     ok = write_ir(module, o);
   } else if (ok && extra) {
     ok = write_emit(module, extra, t, o);
+  } else if (ok && !o->report && !strcmp(emit, "binary")) {
+    char *def = o->output ? NULL : derived_name(o->model, ".ncb");
+    ok = stream_binary(module, o->output ? o->output : def);
+    free(def);
   } else if (ok) {
     size_t size = 0;
     uint8_t *image = nc_target_print_binary(module, &size);

@@ -178,6 +178,11 @@ NC_KEEP nc_bytes *nc_ncb_writer_add_section(nc_ncb_writer *w, uint32_t type, uin
 /** Lays out the file (header, descriptors, table, sections, checksums) and
  * returns a malloc'ed image of *size bytes; frees the writer. */
 NC_GIVE uint8_t *nc_ncb_writer_finish(NC_TAKE nc_ncb_writer *w, size_t *size);
+/** As nc_ncb_writer_finish, but hands the same bytes, in order, to `write`
+ * (false stops) and frees each section once written, so the whole image never
+ * sits in memory; frees the writer. Returns false if a write failed. */
+bool nc_ncb_writer_finish_to(NC_TAKE nc_ncb_writer *w, bool (*write)(const void *data, size_t n, void *userData),
+                             void *userData);
 /** Frees a writer without finishing it. */
 void nc_ncb_writer_destroy(NC_TAKE nc_ncb_writer *w);
 

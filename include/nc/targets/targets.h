@@ -66,6 +66,11 @@ NC_GIVE nc_pass_manager *nc_target_create_pipeline(nc_context *ctx, NC_KEEP cons
 /** Prints the binary of a module at the target's last level: a malloc'ed
  * image of *size bytes, or NULL after diagnostics. */
 NC_GIVE uint8_t *nc_target_print_binary(NC_KEEP nc_op *module, size_t *size);
+/** As nc_target_print_binary, but streams the image to `write` section by
+ * section (peak memory: the sections, not sections plus image). Returns false
+ * after diagnostics or if a write failed (no diagnostic: the caller's). */
+bool nc_target_print_binary_to(NC_KEEP nc_op *module, bool (*write)(const void *data, size_t n, void *userData),
+                               void *userData);
 
 /** The target's extra output `name`, or NULL. */
 NC_KEEP const nc_target_emit_def *nc_target_find_emit(NC_KEEP const nc_target_def *t, const char *name);

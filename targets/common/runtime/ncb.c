@@ -285,17 +285,15 @@ static void patch_u64(uint8_t *p, uint64_t v)
     p[i] = (uint8_t)(v >> (8 * i));
 }
 
-uint8_t *nc_ncb_writer_finish(nc_ncb_writer *w, size_t *size)
+/* The header, descriptors and section table (offsets, sizes and CRCs of
+ * the sections, which follow it 16-byte aligned) as finished bytes; *total
+ * is the file size. */
+static nc_bytes layout_header(const nc_ncb_writer *w, size_t *total)
 {
   size_t n_in = 0, n_out = 0;
   for (size_t i = 0; i < w->n_tensors; i++)
     w->is_output[i] ? n_out++ : n_in++;
-  /* the image's size up front: one allocation, no doubling copies of a
-   * network's weights; each section's bytes are freed once copied */
-  size_t total = NC_NCB_HEADER_SIZE + w->n_tensors * NC_NCB_TENSOR_SIZE + w->n_sections * NC_NCB_SECTION_ENTRY_SIZE;
-  for (size_t i = 0; i < w->n_sections; i++)
-    total += NC_NCB_ALIGN + w->sections[i].bytes.len;
-  nc_bytes b = {nc_rt_malloc(total + NC_NCB_ALIGN), 0, total + NC_NCB_ALIGN};
+  nc_bytes b = {0};
   nc_bytes_put(&b, "NCB", 4);
   put_le(&b, NC_NCB_VERSION_MAJOR, 2);
   put_le(&b, NC_NCB_VERSION_MINOR, 2);
@@ -315,26 +313,65 @@ uint8_t *nc_ncb_writer_finish(nc_ncb_writer *w, size_t *size)
   size_t table = b.len;
   for (size_t i = 0; i < w->n_sections * NC_NCB_SECTION_ENTRY_SIZE / 8; i++)
     nc_bytes_put_u64(&b, 0);
-  size_t header_size = b.len;
+  size_t header_size = b.len, off = header_size;
   for (size_t i = 0; i < w->n_sections; i++) {
-    nc_bytes_align(&b, NC_NCB_ALIGN);
-    nc_bytes *s = &w->sections[i].bytes;
+    const nc_bytes *s = &w->sections[i].bytes;
+    off = (off + NC_NCB_ALIGN - 1) / NC_NCB_ALIGN * NC_NCB_ALIGN;
     uint8_t *e = b.data + table + i * NC_NCB_SECTION_ENTRY_SIZE;
     patch_u32(e, w->sections[i].type);
     patch_u32(e + 4, w->sections[i].id);
-    patch_u64(e + 8, b.len);
+    patch_u64(e + 8, off);
     patch_u64(e + 16, s->len);
     patch_u32(e + 24, nc_crc32(0, s->data, s->len));
-    nc_bytes_put(&b, s->data, s->len);
-    nc_bytes_clear(s);
+    off += s->len;
+  }
+  off = (off + NC_NCB_ALIGN - 1) / NC_NCB_ALIGN * NC_NCB_ALIGN;
+  patch_u32(b.data + 8, (uint32_t)header_size);
+  patch_u64(b.data + 16, off);
+  patch_u32(b.data + 12, nc_crc32(0, b.data, header_size));
+  *total = off;
+  return b;
+}
+
+uint8_t *nc_ncb_writer_finish(nc_ncb_writer *w, size_t *size)
+{
+  size_t total;
+  nc_bytes b = layout_header(w, &total);
+  b.data = nc_rt_realloc(b.data, total ? total : 1); /* exact size: no doubling slack */
+  b.cap = total;
+  for (size_t i = 0; i < w->n_sections; i++) {
+    nc_bytes_align(&b, NC_NCB_ALIGN);
+    nc_bytes_put(&b, w->sections[i].bytes.data, w->sections[i].bytes.len);
+    nc_bytes_clear(&w->sections[i].bytes);
   }
   nc_bytes_align(&b, NC_NCB_ALIGN);
-  patch_u32(b.data + 8, (uint32_t)header_size);
-  patch_u64(b.data + 16, b.len);
-  patch_u32(b.data + 12, nc_crc32(0, b.data, header_size));
   *size = b.len;
   nc_ncb_writer_destroy(w);
   return b.data;
+}
+
+bool nc_ncb_writer_finish_to(nc_ncb_writer *w, bool (*write)(const void *data, size_t n, void *userData),
+                             void *userData)
+{
+  static const uint8_t zeros[NC_NCB_ALIGN];
+  size_t total;
+  nc_bytes b = layout_header(w, &total);
+  size_t off = b.len;
+  bool ok = write(b.data, b.len, userData);
+  nc_bytes_clear(&b);
+  for (size_t i = 0; ok && i <= w->n_sections; i++) {
+    size_t pad = (NC_NCB_ALIGN - off % NC_NCB_ALIGN) % NC_NCB_ALIGN;
+    ok = !pad || write(zeros, pad, userData);
+    off += pad;
+    if (ok && i < w->n_sections) {
+      nc_bytes *s = &w->sections[i].bytes;
+      ok = !s->len || write(s->data, s->len, userData);
+      off += s->len;
+      nc_bytes_clear(s); /* the image never exists whole in memory */
+    }
+  }
+  nc_ncb_writer_destroy(w);
+  return ok;
 }
 
 /* --- parser ---------------------------------------------------------------------------------------------------------------- */
