@@ -258,7 +258,8 @@ def main():
     ap.add_argument("--bits", default=None, help="comma-separated precisions (default: 8, and 4 if nc-compile has "
                     "--precision)")
     ap.add_argument("--seed", type=int, default=1234)
-    ap.add_argument("--frames", type=int, default=16, help="frames of the steady-state runs (F and F/2; 2: the "
+    ap.add_argument("--frames", type=int, default=32, help="frames of the steady-state runs (F and F/2; F/2 at "
+                    "least core-replicate's max-replicas (16), so every copy takes its share; 2: the "
                     "two-image run's figure only; default: %(default)s)")
     ap.add_argument("--timeout", type=int, default=1800, help="seconds per command (default: %(default)s)")
     ap.add_argument("--no-write", action="store_true", help="print the table, leave docs/benchmarks.md alone")
