@@ -127,35 +127,6 @@ static bool choose_split(nc_op *node, int64_t whole, int64_t fixed, int64_t sram
   return true;
 }
 
-/* Splits the (single, whole) tile of a node into k slices, in place. */
-static bool split_tile(nc_op *tile, nc_op *node, int64_t k, isl_ctx *ictx)
-{
-  int64_t c = nc_core_node_get_out_channels(node);
-  nc_op *prev = tile;
-  for (int64_t j = 0; j < k; j++) {
-    int64_t lo = c * j / k, hi = c * (j + 1) / k;
-    nc_core_buffer_spec *specs;
-    size_t n;
-    char err[512];
-    if (!core_node_buffers(node, lo, hi, ictx, &specs, &n, err, sizeof err))
-      return nc_op_emit_error(node, "core-place: %s", err);
-    nc_op *t = tile;
-    if (j == 0) {
-      nc_core_tile_set_out_channels(tile, lo, hi);
-      nc_core_tile_clear_buffers(tile);
-    } else {
-      t = nc_core_tile_create(nc_op_get_parent_op(tile), nc_op_get_loc(tile), nc_core_tile_get_node(tile), -1, -1,
-                              lo, hi);
-      nc_op_move_after(t, prev);
-      prev = t;
-    }
-    for (size_t i = 0; i < n; i++)
-      nc_core_tile_add_buffer(t, specs[i].name, specs[i].kind, specs[i].bytes, -1);
-    free(specs);
-  }
-  return true;
-}
-
 /* Layers whose output-channel slices are independent (no cross-channel
  * combination), so balancing may split them. */
 static bool splittable(nc_op *node)
@@ -280,7 +251,7 @@ static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx, bo
       nc_pass_stat_add(pass, ST_SPLIT_LAYERS, 1);
       nc_pass_stat_add(pass, ST_PARTIAL_SUMS, 1);
     } else if (ks[idx] > 1) {
-      if (!split_tile(orig[idx], nc_core_find_node(fn, nc_core_tile_get_node(orig[idx])), ks[idx], ictx))
+      if (!core_tile_split_channels(orig[idx], nc_core_find_node(fn, nc_core_tile_get_node(orig[idx])), ks[idx], ictx))
         goto done;
       nc_pass_stat_add(pass, ST_SPLIT_LAYERS, 1);
     }

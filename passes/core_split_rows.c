@@ -308,7 +308,7 @@ static bool channel_splittable(nc_op *node)
 static bool resplit_channels(nc_op *chip, band_stage *st, isl_ctx *ictx)
 {
   const char *name = nc_dataflow_node_get_name(st->node);
-  nc_op *first = NULL, *next, *prev;
+  nc_op *first = NULL, *next;
   for (nc_op *t = nc_core_chip_first_tile(chip); t; t = next) {
     next = nc_core_tile_next(t);
     if (strcmp(nc_core_tile_get_node(t), name))
@@ -320,28 +320,7 @@ static bool resplit_channels(nc_op *chip, band_stage *st, isl_ctx *ictx)
   }
   if (!first)
     return true;
-  prev = first;
-  for (int64_t j = 0; j < st->k; j++) {
-    int64_t lo = st->c * j / st->k, hi = st->c * (j + 1) / st->k;
-    nc_core_buffer_spec *specs;
-    size_t n;
-    char err[512];
-    if (!core_node_buffers(st->node, lo, hi, ictx, &specs, &n, err, sizeof err))
-      return nc_op_emit_error(st->node, "core-place: %s", err);
-    nc_op *t = first;
-    if (j == 0) {
-      nc_core_tile_set_out_channels(first, lo, hi);
-      nc_core_tile_clear_buffers(first);
-    } else {
-      t = nc_core_tile_create(chip, nc_op_get_loc(first), name, -1, -1, lo, hi);
-      nc_op_move_after(t, prev);
-      prev = t;
-    }
-    for (size_t i = 0; i < n; i++)
-      nc_core_tile_add_buffer(t, specs[i].name, specs[i].kind, specs[i].bytes, -1);
-    free(specs);
-  }
-  return true;
+  return core_tile_split_channels(first, st->node, st->k, ictx);
 }
 
 /* Splits every tile of st->node into st->r bands of its rows, in place. */

@@ -1,7 +1,8 @@
 /* core_util.c: the buffers a dataflow node needs on a core (core_util.h),
  * from its layer (layer.h), its dataflow-deps buffers and the elements each
  * of its iterations writes (nc/passes/mapping.h). It is not in the core
- * dialect because it needs the mapping algorithms of passes/.
+ * dialect because it needs the mapping algorithms of passes/. Also the
+ * output-channel split of a tile that core-place and its row balancing share.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include "core_util.h"
 #include "nc/dialects/dataflow/dataflow.h"
 #include "nc/dialects/dataflow/layer.h"
+#include "nc/ir/diag.h"
 
 /* The part of `elements` for a slice of `s` of `c` channels: per-channel
  * data (a multiple of c elements) is sliced, anything else is kept whole. */
@@ -145,5 +147,33 @@ bool core_node_buffers_sliced(const nc_op *node, int64_t lo, int64_t hi, int64_t
     w[k++] = (nc_core_buffer_spec){"psum", NC_CORE_BUFFER_SCRATCH, 4 * out_elems};
   *specs = w;
   *n = k;
+  return true;
+}
+
+bool core_tile_split_channels(nc_op *tile, nc_op *node, int64_t k, isl_ctx *ictx)
+{
+  int64_t c = nc_core_node_get_out_channels(node);
+  nc_op *prev = tile;
+  for (int64_t j = 0; j < k; j++) {
+    int64_t lo = c * j / k, hi = c * (j + 1) / k;
+    nc_core_buffer_spec *specs;
+    size_t n;
+    char err[512];
+    if (!core_node_buffers(node, lo, hi, ictx, &specs, &n, err, sizeof err))
+      return nc_op_emit_error(node, "core-place: %s", err);
+    nc_op *t = tile;
+    if (j == 0) {
+      nc_core_tile_set_out_channels(tile, lo, hi);
+      nc_core_tile_clear_buffers(tile);
+    } else {
+      t = nc_core_tile_create(nc_op_get_parent_op(tile), nc_op_get_loc(tile), nc_core_tile_get_node(tile), -1, -1,
+                              lo, hi);
+      nc_op_move_after(t, prev);
+      prev = t;
+    }
+    for (size_t i = 0; i < n; i++)
+      nc_core_tile_add_buffer(t, specs[i].name, specs[i].kind, specs[i].bytes, -1);
+    free(specs);
+  }
   return true;
 }

@@ -24,6 +24,12 @@
 bool core_node_buffers(NC_KEEP const nc_op *node, int64_t lo, int64_t hi, isl_ctx *ctx,
                        NC_GIVE nc_core_buffer_spec **specs, size_t *n, char *err, size_t errlen);
 
+/** Splits tile, the node's single tile, into k output-channel slices
+ * [C*j/k, C*(j+1)/k) in place (tile keeps slice 0; the others follow it),
+ * each with its buffers (core_node_buffers). False with an error emitted
+ * on the node when its buffers cannot be sized. */
+bool core_tile_split_channels(nc_op *tile, NC_KEEP nc_op *node, int64_t k, isl_ctx *ictx);
+
 /** Iterations of a node per frame (its domain's points; at least 1): the
  * messages it sends to each consumer tile (core_steps.c). */
 int64_t core_node_steps(NC_KEEP const nc_op *node, isl_ctx *ctx);

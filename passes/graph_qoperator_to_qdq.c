@@ -168,6 +168,39 @@ static nc_op *sole_user(nc_value *v)
   return u && !nc_use_get_next(u) ? nc_use_get_owner(u) : NULL;
 }
 
+
+/* Whether per-channel scales s ([M], [M, 1, 1], [1, M, 1, 1], ...) lie along
+ * the output's channel dim: axis 1 of a conv's rank-yr output, the last of a
+ * matmul's. */
+static bool along_channels(const nc_tensor *s, bool conv, size_t yr, int64_t m)
+{
+  int64_t at = s->rank - 1;
+  for (int d = s->rank - 1; d >= 0; d--)
+    if (s->shape[d] == m)
+      at = d;
+  return conv ? s->rank >= 1 && (int64_t)yr - s->rank + at == 1 : at == s->rank - 1;
+}
+
+/* Replaces the integer layer op and its Cast -> Mul by the float conv or
+ * matmul of x and the dequantized weights wd, of type yt. */
+static bool replace_with_float_layer(nc_rewriter *rw, nc_op *op, bool conv, nc_value *x, nc_value *wd, nc_type *yt,
+                                     nc_op *mul, nc_op *cast)
+{
+  nc_context *ctx = nc_op_get_context(op);
+  nc_named_attr attrs[NC_COUNTOF(conv_attrs)];
+  size_t na = conv ? copy_conv_attrs(ctx, op, attrs) : 0;
+  nc_op *f = nc_graph_create_op(ctx, conv ? "graph.conv" : "graph.matmul", nc_op_get_loc(op), 2,
+                                (nc_value *[]){x, wd}, na, attrs, 1, &yt);
+  if (!f)
+    return false;
+  nc_value_set_type(nc_op_get_result(f, 0), yt);
+  nc_rewriter_insert(rw, f);
+  nc_rewriter_replace_op(rw, mul, (nc_value *[]){nc_op_get_result(f, 0)});
+  nc_rewriter_erase_op(rw, cast);
+  nc_rewriter_erase_op(rw, op);
+  return true;
+}
+
 /* ConvInteger / MatMulInteger with a static input scale, as ONNX Runtime's
  * integer ops appear in QOperator graphs:
  *   y = Mul(Cast<f32>(ConvInteger(x_q, w, x_zp, w_zp)), s)
@@ -203,13 +236,8 @@ static bool rewrite_integer(nc_op *op, nc_rewriter *rw)
   size_t yr = nc_type_get_rank(yt);
   int64_t m = conv ? ys[1] : ys[yr - 1], ns = st ? nc_tensor_num_elements(st) : 0;
   bool ok = st && xs && (ns == 1 || ns == m) && nc_tensor_get_f64(xs, 0) > 0;
-  if (ok && ns == m && m > 1) { /* per channel: s must lie along the channel dim ([M], [M, 1, 1], [1, M, 1, 1]) */
-    int64_t at = st->rank - 1;
-    for (int d = st->rank - 1; d >= 0; d--)
-      if (st->shape[d] == m)
-        at = d;
-    ok = conv ? st->rank >= 1 && (int64_t)yr - st->rank + at == 1 : at == st->rank - 1;
-  }
+  if (ok && ns == m && m > 1)
+    ok = along_channels(st, conv, yr, m);
   nc_tensor *ws = ok ? nc_tensor_create(NC_DT_F32, 1, &ns, 0) : NULL;
   for (int64_t i = 0; ok && i < ns; i++) {
     double v = (double)((float)nc_tensor_get_f64(st, i) / (float)nc_tensor_get_f64(xs, 0));
@@ -233,18 +261,7 @@ static bool rewrite_integer(nc_op *op, nc_rewriter *rw)
   nc_value *wd = dequant(rw, op, w, wsv, n > 3 ? nc_op_get_operand(op, 3) : NULL, waxis);
   if (!xd || !wd)
     return false;
-  nc_named_attr attrs[NC_COUNTOF(conv_attrs)];
-  size_t na = conv ? copy_conv_attrs(ctx, op, attrs) : 0;
-  nc_op *f = nc_graph_create_op(ctx, conv ? "graph.conv" : "graph.matmul", nc_op_get_loc(op), 2,
-                                (nc_value *[]){xd, wd}, na, attrs, 1, &yt);
-  if (!f)
-    return false;
-  nc_value_set_type(nc_op_get_result(f, 0), yt);
-  nc_rewriter_insert(rw, f);
-  nc_rewriter_replace_op(rw, mul, (nc_value *[]){nc_op_get_result(f, 0)});
-  nc_rewriter_erase_op(rw, cast);
-  nc_rewriter_erase_op(rw, op);
-  return true;
+  return replace_with_float_layer(rw, op, conv, xd, wd, yt, mul, cast);
 }
 
 /* Dynamic quantization as ONNX Runtime's quantize_dynamic writes it:
@@ -281,13 +298,8 @@ static bool rewrite_dynamic(nc_op *op, nc_op *q, nc_op *cast, nc_op *mul, nc_rew
   size_t yr = nc_type_get_rank(yt);
   int64_t m = conv ? ys[1] : ys[yr - 1], ns = ws ? nc_tensor_num_elements(ws) : 0;
   bool ok = ws && ws->dtype == NC_DT_F32 && (ns == 1 || ns == m);
-  if (ok && ns == m && m > 1) { /* per channel: along the output's channel dim ([M], [M, 1, 1], [1, M, 1, 1]) */
-    int64_t at = ws->rank - 1;
-    for (int d = ws->rank - 1; d >= 0; d--)
-      if (ws->shape[d] == m)
-        at = d;
-    ok = conv ? (int64_t)yr - ws->rank + at == 1 : at == ws->rank - 1;
-  }
+  if (ok && ns == m && m > 1)
+    ok = along_channels(ws, conv, yr, m);
   nc_value *wsc = NULL; /* the scales as a scalar or [M] */
   if (ok) {
     nc_rewriter_set_insertion_point_before(rw, op);
@@ -306,17 +318,8 @@ static bool rewrite_dynamic(nc_op *op, nc_op *q, nc_op *cast, nc_op *mul, nc_rew
   nc_value *wd = dequant(rw, op, w, wsc, n > 3 ? nc_op_get_operand(op, 3) : NULL, waxis);
   if (!wd)
     return false;
-  nc_named_attr attrs[NC_COUNTOF(conv_attrs)];
-  size_t na = conv ? copy_conv_attrs(ctx, op, attrs) : 0;
-  nc_op *f = nc_graph_create_op(ctx, conv ? "graph.conv" : "graph.matmul", nc_op_get_loc(op), 2,
-                                (nc_value *[]){nc_op_get_operand(q, 0), wd}, na, attrs, 1, &yt);
-  if (!f)
+  if (!replace_with_float_layer(rw, op, conv, nc_op_get_operand(q, 0), wd, yt, mul, cast))
     return false;
-  nc_value_set_type(nc_op_get_result(f, 0), yt);
-  nc_rewriter_insert(rw, f);
-  nc_rewriter_replace_op(rw, mul, (nc_value *[]){nc_op_get_result(f, 0)});
-  nc_rewriter_erase_op(rw, cast);
-  nc_rewriter_erase_op(rw, op);
   if (!nc_value_get_first_use(sv))
     nc_rewriter_erase_op(rw, smul);
   return true;

@@ -17,6 +17,8 @@ from onnx import TensorProto as T
 from onnx import helper as h
 from onnx import numpy_helper as nh
 
+from model_files import conv_int as conv
+
 rng = np.random.default_rng(2)
 out = sys.argv[1]
 os.makedirs(out, exist_ok=True)
@@ -54,19 +56,6 @@ g = h.make_graph(nodes, "brevitas_qdq", [h.make_tensor_value_info("x", T.FLOAT, 
 m = h.make_model(g, opset_imports=[h.make_opsetid("", 13)])
 onnx.checker.check_model(m, full_check=True)
 onnx.save(m, os.path.join(out, "model.onnx"))
-
-
-def conv(x, w, pad):  # int64 NCHW convolution, stride 1, one image
-    x = np.pad(x, ((0, 0), (pad, pad), (pad, pad))).astype(np.int64)
-    m, c, kh, kw = w.shape
-    oh, ow = x.shape[1] - kh + 1, x.shape[2] - kw + 1
-    y = np.zeros((m, oh, ow), np.int64)
-    for i in range(oh):
-        for j in range(ow):
-            y[:, i, j] = np.tensordot(w.astype(np.int64), x[:, i:i + kh, j:j + kw], 3)
-    return y
-
-
 
 
 xs_in = rng.standard_normal((2, 1, 6, 6)).astype(f)

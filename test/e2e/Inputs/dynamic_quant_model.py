@@ -20,6 +20,8 @@ from onnx import TensorProto as T
 from onnx import helper as h
 from onnx import numpy_helper as nh
 
+from model_files import conv_int as conv
+
 rng = np.random.default_rng(7)
 out = sys.argv[1]
 os.makedirs(out, exist_ok=True)
@@ -65,17 +67,6 @@ def dql(x):  # ONNX's reference DynamicQuantizeLinear (f32)
     s = f((hi - lo) / f(255))
     z = np.clip(np.round(f(0) - lo / s), 0, 255)
     return np.clip(np.round(x / s) + z, 0, 255).astype(np.int64), s, int(z)
-
-
-def conv(x, w, pad):  # int64, stride 1, one image
-    x = np.pad(x, ((0, 0), (pad, pad), (pad, pad)))
-    mo, c, kh, kw = w.shape
-    oh, ow = x.shape[1] - kh + 1, x.shape[2] - kw + 1
-    y = np.zeros((mo, oh, ow), np.int64)
-    for i in range(oh):
-        for j in range(ow):
-            y[:, i, j] = np.tensordot(w.astype(np.int64), x[:, i:i + kh, j:j + kw], 3)
-    return y
 
 
 x = rng.standard_normal((1, 3, 8, 8)).astype(f)

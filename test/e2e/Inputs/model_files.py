@@ -59,3 +59,16 @@ def blob_check(array, label=""):
     a = np.ascontiguousarray(array, array.dtype.newbyteorder("<"))
     header = a.dtype.itemsize.to_bytes(4, "little")
     return 'CHECK: %s"0x%s%s"\n' % (label + ": " if label else "", header.hex().upper(), a.tobytes().hex().upper())
+
+
+def conv_int(x, w, pad):
+    """The exact int64 NCHW convolution of one image x [C, H, W] by w [M, C, kh, kw], stride 1, zero padding:
+    the oracle the integer model generators compute their expected outputs with."""
+    x = np.pad(x, ((0, 0), (pad, pad), (pad, pad))).astype(np.int64)
+    m, c, kh, kw = w.shape
+    oh, ow = x.shape[1] - kh + 1, x.shape[2] - kw + 1
+    y = np.zeros((m, oh, ow), np.int64)
+    for i in range(oh):
+        for j in range(ow):
+            y[:, i, j] = np.tensordot(w.astype(np.int64), x[:, i:i + kh, j:j + kw], 3)
+    return y
