@@ -14,16 +14,7 @@ from nc.passmanager import ListOption, Option, Pass, PassManager, Statistic, reg
 from nc.rewrite import RewritePattern, apply_patterns_greedily
 
 from leaks import assert_no_leaks
-
-IDENTITY_INPUT = """func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
-  %0 = graph.identity %x : (tensor<4xf32>) -> tensor<4xf32>
-  %1 = graph.identity %x : (tensor<4xf32>) -> tensor<4xf32>
-  %2 = graph.add %0, %1 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
-  %3 = graph.add %x, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
-  %4 = graph.mul %2, %3 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
-  return %4 : tensor<4xf32>
-}
-"""
+from test_bindings import IDENTITY_INPUT  # the module CSE and canonicalize both change
 
 ADDI_INPUT = """func.func @f(%a: i32, %b: i32) -> i32 {
   %0 = arith.addi %a, %a : i32
