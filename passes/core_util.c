@@ -177,3 +177,53 @@ bool core_tile_split_channels(nc_op *tile, nc_op *node, int64_t k, isl_ctx *ictx
   }
   return true;
 }
+
+/* --- tiles by core and slot ----------------------------------------------------------------------------------- */
+
+void core_tile_map_init(core_tile_map *m, nc_op *chip)
+{
+  m->rows = nc_core_chip_get_rows(chip), m->cols = nc_core_chip_get_cols(chip);
+  m->n = nc_core_chip_get_num_tiles(chip);
+  size_t cells = m->rows > 0 && m->cols > 0 ? (size_t)(m->rows * m->cols) : 0;
+  m->tiles = nc_xcalloc(m->n + 1, sizeof *m->tiles);
+  m->next = nc_xcalloc(m->n + 1, sizeof *m->next);
+  m->head = nc_xcalloc(cells + 1, sizeof *m->head);
+  for (size_t i = 0; i < cells; i++)
+    m->head[i] = -1;
+  size_t i = 0;
+  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t), i++)
+    m->tiles[i] = t, m->next[i] = -1;
+  for (size_t k = m->n; k-- > 0;) { /* backwards, so each chain is in chip order */
+    int64_t x = nc_core_tile_get_x(m->tiles[k]), y = nc_core_tile_get_y(m->tiles[k]);
+    if (x < 0 || y < 0 || x >= m->cols || y >= m->rows)
+      continue;
+    m->next[k] = m->head[y * m->cols + x];
+    m->head[y * m->cols + x] = (int32_t)k;
+  }
+}
+
+void core_tile_map_destroy(core_tile_map *m)
+{
+  free(m->tiles), free(m->next), free(m->head);
+  memset(m, 0, sizeof *m);
+}
+
+int32_t core_tile_map_find(const core_tile_map *m, int64_t x, int64_t y, int64_t slot)
+{
+  if (x < 0 || y < 0 || x >= m->cols || y >= m->rows)
+    return -1;
+  for (int32_t i = m->head[y * m->cols + x]; i >= 0; i = m->next[i])
+    if (nc_core_tile_get_slot(m->tiles[i]) == slot)
+      return i;
+  return -1;
+}
+
+size_t core_tile_map_count(const core_tile_map *m, int64_t x, int64_t y)
+{
+  size_t n = 0;
+  if (x < 0 || y < 0 || x >= m->cols || y >= m->rows)
+    return 0;
+  for (int32_t i = m->head[y * m->cols + x]; i >= 0; i = m->next[i])
+    n++;
+  return n;
+}

@@ -71,4 +71,21 @@ bool core_choose_input_split(nc_op *node, int64_t sram, int64_t forced, int64_t 
  * place, with their buffers. False after a diagnostic. */
 bool core_split_input_channels(nc_op *tile, nc_op *node, int64_t ks, int64_t kin, isl_ctx *ctx);
 
+/** The tiles of a chip by core and slot (several tiles may share a core). */
+typedef struct core_tile_map {
+  int64_t rows, cols;
+  size_t n;
+  nc_op **tiles;  /**< in chip order */
+  int32_t *head;  /**< per core (y * cols + x): its first tile's index, -1: none */
+  int32_t *next;  /**< per tile: the next tile on its core, -1: none */
+} core_tile_map;
+
+/** Builds the map of the chip's placed tiles (owned by *m; core_tile_map_destroy). */
+void core_tile_map_init(core_tile_map *m, NC_KEEP nc_op *chip);
+void core_tile_map_destroy(core_tile_map *m);
+/** The index of the tile at (x, y) in `slot`, or -1. */
+int32_t core_tile_map_find(NC_KEEP const core_tile_map *m, int64_t x, int64_t y, int64_t slot);
+/** How many tiles the core (x, y) holds. */
+size_t core_tile_map_count(NC_KEEP const core_tile_map *m, int64_t x, int64_t y);
+
 #endif
