@@ -62,65 +62,6 @@ typedef struct group {
   int64_t *pos; /* [tile][copy] -> (x, y, slot), filled when copies > 1 */
 } group;
 
-static double ceil_cycles(int64_t bytes, double bw)
-{
-  double c = (double)bytes / bw, w = (double)(int64_t)c;
-  return c > w ? w + 1 : w;
-}
-
-/* Cycles per frame of one tile: its share of the node's work at the MAC rate
- * of its width, plus ceil(bytes / link width) per send (once per group of
- * sends of one iteration with multicast). */
-static double tile_cycles(nc_op *tile, nc_op *node, const nc_chip_desc *d, bool multicast)
-{
-  double share = 1;
-  int64_t lo, hi, all;
-  if (nc_core_tile_get_out_channels(tile, &lo, &hi) && (all = nc_core_node_get_out_channels(node)) > 0)
-    share *= (double)(hi - lo) / (double)all;
-  if (nc_core_tile_get_out_rows(tile, &lo, &hi) && (all = nc_core_node_get_out_rows(node)) > 0)
-    share *= (double)(hi - lo) / (double)all;
-  if (nc_core_tile_get_in_channels(tile, &lo, &hi) && (all = nc_core_node_get_in_channels(node, NULL)) > 0)
-    share *= (double)(hi - lo) / (double)all;
-  unsigned w = nc_type_get_width(nc_type_get_element_type(nc_value_get_type(nc_op_get_result(node, 0))));
-  double rate = (double)nc_chip_desc_macs_per_cycle(d, w && w < 8 ? w : 8), bw = (double)d->link_bytes_per_cycle;
-  rate = rate > 0 ? rate : 1, bw = bw > 0 ? bw : 1;
-  double c = (double)core_node_work(node) * share / rate;
-  nc_core_instr prev = {0}, in;
-  bool have_prev = false;
-  for (nc_op *op = nc_block_get_first_op(nc_core_program_get_body(nc_core_tile_get_program(tile))); op;
-       op = nc_op_get_next(op)) {
-    if (!nc_core_instr_get(op, &in))
-      continue;
-    if (in.kind == NC_CORE_SEND &&
-        !(multicast && have_prev && in.x != NC_CORE_HOST && prev.x != NC_CORE_HOST && prev.iter == in.iter &&
-          prev.network == in.network))
-      c += ceil_cycles(in.bytes, bw);
-    have_prev = in.kind == NC_CORE_SEND;
-    prev = in;
-  }
-  return c;
-}
-
-/* Links a core's incoming messages share, on average (core-place's model). */
-#define RECV_LINKS 2.0
-
-/* Adds to recv[i] (tile i) the link cycles of the messages every send delivers
- * to it per frame, over RECV_LINKS links: a tile that many producer tiles
- * send to is a stage a copy of its producer does not speed up. */
-static void receive_cycles(nc_op *chip, const nc_chip_desc *d, const core_tile_map *map, double *recv)
-{
-  double bw = d->link_bytes_per_cycle > 0 ? (double)d->link_bytes_per_cycle : 1;
-  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
-    for (nc_op *op = nc_block_get_first_op(nc_core_program_get_body(nc_core_tile_get_program(t))); op;
-         op = nc_op_get_next(op)) {
-      nc_core_instr in;
-      int32_t k;
-      if (nc_core_instr_get(op, &in) && in.kind == NC_CORE_SEND &&
-          (k = core_tile_map_find(map, in.x, in.y, in.slot)) >= 0)
-        recv[k] += ceil_cycles(in.bytes, bw) / RECV_LINKS;
-    }
-}
-
 /* Cycles per frame of the host's input link: each input step once (multicast)
  * or once per tile reading it. */
 static double host_cycles(nc_op *chip, nc_op *fn, const nc_chip_desc *d, bool multicast, isl_ctx *ictx)
@@ -349,7 +290,7 @@ static bool replicate_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
   size_t *tg = nc_xcalloc(n_tiles + 1, sizeof *tg);
   core_tile_map map;
   core_tile_map_init(&map, chip);
-  receive_cycles(chip, &d, &map, recv);
+  core_receive_cycles(chip, &d, &map, recv);
   bool ok = true;
   size_t k = 0;
   for (nc_op *t = nc_core_chip_first_tile(chip); t && ok; t = nc_core_tile_next(t), k++) {
@@ -374,7 +315,7 @@ static bool replicate_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
     if (i == n)
       g[n++] = (group){node, nc_core_tile_get_node(t), nc_xcalloc(n_tiles, sizeof(nc_op *)), 0, 0, 1, NULL};
     g[i].tiles[g[i].n++] = t;
-    double c = tile_cycles(t, node, &d, multicast);
+    double c = core_tile_cycles(t, node, &d, multicast);
     if (recv[k] > c) /* a copy receives only its frames' messages */
       c = recv[k];
     if (c > g[i].cycles)
