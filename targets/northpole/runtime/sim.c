@@ -926,10 +926,12 @@ static void np_sim_figures(const void *state, nc_figures *f, void *userData)
   nc_figures_set_real(f, "host_io_bound_cycles", host_io);
   nc_figures_set_int(f, "host_input_bytes", (int64_t)in_bytes);
   nc_figures_set_int(f, "host_cycles_per_inference", (int64_t)host_busy);
-  nc_figures_set_int(f, "cores_used", (int64_t)s->n_tiles);
+  size_t used = s->n_tiles; /* cores, not tiles: several tiles may share one */
+  for (size_t i = 0; i < s->n_tiles && s->tile_at; i++)
+    used -= s->tiles[i].shared && s->tile_at[(size_t)s->tiles[i].y * s->chip.cols + (size_t)s->tiles[i].x] != (int32_t)i;
+  nc_figures_set_int(f, "cores_used", (int64_t)used);
   nc_figures_set_int(f, "cores_total", (int64_t)cores);
-  nc_figures_set_real(f, "used_roofline_bound_cycles",
-                      (double)ch->macs_per_inference * per_mac / (double)s->n_tiles);
+  nc_figures_set_real(f, "used_roofline_bound_cycles", (double)ch->macs_per_inference * per_mac / (double)used);
   link_figures(s, f);
   for (size_t i = 0; i < s->n_tiles; i++) {
     const np_tile *t = &s->tiles[i];
