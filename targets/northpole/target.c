@@ -54,7 +54,7 @@ static const nc_pass_option_def options[] = {
   {"replicate", NC_PASS_OPT_BOOL, "true",
    "Copy the slowest layer's tiles onto the cores balancing left spare, each copy handling alternate frames "
    "(core-replicate)"},
-  {"colocate", NC_PASS_OPT_INT, "0",
+  {"colocate", NC_PASS_OPT_INT, "-1",
    "Several light layers per core, so that the cores they free take copies of the heavy ones (core-colocate): "
    "-1 as its cost model says (with --replicate), 0 never, N > 0 exactly the N lightest tiles (tests)"},
   {"input-channel-split", NC_PASS_OPT_INT, "0",
