@@ -387,21 +387,29 @@ static bool moved_layer(lctx *l, nc_op *op, const char *x_name, const char *kind
 }
 
 /* The input coordinate `i` an output coordinate `o` of a pad by `p` before
- * a dim of `n` reads, as an isl constraint: constant mode i = o - p (outside
- * the input: nothing), edge the nearest edge element, reflect the mirror
- * image without the edge (the layer record keeps reflect pads below n, so
- * one reflection suffices). */
-static bool pad_source(const char *mode, const char *o, const char *i, int64_t p, int64_t n, char *buf, size_t len)
+ * (and `e` after) a dim of `n` reads, as an isl constraint: constant mode
+ * i = o - p (outside the input: nothing), edge the nearest edge element,
+ * reflect the mirror image without the edge, wrap the other end. Reflect and
+ * wrap pads wider than the dim repeat with periods 2 (n - 1) and n (np.pad);
+ * pads within the dim keep the plain piecewise form. */
+static bool pad_source(const char *mode, const char *o, const char *i, int64_t p, int64_t e, int64_t n, char *buf,
+                       size_t len)
 {
-  long long P = p, N = n;
+  long long P = p, N = n, T = 2 * (n - 1);
+  bool wide = p >= n || e >= n;
   if (!strcmp(mode, "constant"))
     snprintf(buf, len, "%s = %s - %lld", i, o, P);
-  else if (!strcmp(mode, "edge"))
+  else if (!strcmp(mode, "edge") || (n == 1 && (!strcmp(mode, "reflect") || !strcmp(mode, "wrap"))))
     snprintf(buf, len, "((%s < %lld and %s = 0) or (%lld <= %s < %lld and %s = %s - %lld) or (%s >= %lld and %s = %lld))",
              o, P, i, P, o, P + N, i, o, P, o, P + N, i, N - 1);
-  else if (!strcmp(mode, "reflect"))
+  else if (!strcmp(mode, "reflect") && !wide)
     snprintf(buf, len, "((%s < %lld and %s = %lld - %s) or (%lld <= %s < %lld and %s = %s - %lld) or (%s >= %lld and "
              "%s = %lld - %s))", o, P, i, P, o, P, o, P + N, i, o, P, o, P + N, i, 2 * (N - 1) + P, o);
+  else if (!strcmp(mode, "reflect")) /* r = (o - p) mod 2 (n - 1); i = r, or 2 (n - 1) - r past the far edge */
+    snprintf(buf, len, "((((%s - %lld) mod %lld) < %lld and %s = (%s - %lld) mod %lld) or (((%s - %lld) mod %lld) >= "
+             "%lld and %s = %lld - ((%s - %lld) mod %lld)))", o, P, T, N, i, o, P, T, o, P, T, N, i, T, o, P, T);
+  else if (!strcmp(mode, "wrap"))
+    snprintf(buf, len, "%s = (%s - %lld) mod %lld", i, o, P, N);
   else
     return false;
   return true;
@@ -448,8 +456,8 @@ static bool resample_layer(lctx *l, nc_op *op, const char *x_name, layer *L)
     if (!p || n != 8)
       return fail(l, "only pads of [1, C, H, W] tensors are supported");
     const char *mode = nc_graph_attr_string(op, "mode", "constant");
-    if (!pad_source(mode, "y", "yi", p[2], in.height, ry, sizeof ry) ||
-        !pad_source(mode, "x", "xi", p[3], in.width, rx, sizeof rx))
+    if (!pad_source(mode, "y", "yi", p[2], p[6], in.height, ry, sizeof ry) ||
+        !pad_source(mode, "x", "xi", p[3], p[7], in.width, rx, sizeof rx))
       return fail(l, "a pad in mode \"%s\" has no dataflow layer", mode);
     return moved_layer(l, op, x_name, "pad", rc, ry, rx, L);
   }

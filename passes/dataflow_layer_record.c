@@ -528,8 +528,8 @@ static bool follower(rec *r, nc_op *op, nc_value *prev)
 /* resize (nearest, whole factors: each output row and column reads
  * floor(o / factor), checked against the op's own index map; linear, with
  * the kernel's rational source coordinate per axis), pad (spatial
- * dims only: constant with an integral fill value, reflect with pads below
- * the dim, edge) and channel shuffle:
+ * dims only: constant with an integral fill value, reflect, edge, wrap; any
+ * width) and channel shuffle:
  * layers that move elements of [1, C, H, W] tensors. */
 static bool resample_head(rec *r, nc_op *op)
 {
@@ -546,20 +546,20 @@ static bool resample_head(rec *r, nc_op *op)
   if (nc_op_is(op, "graph.pad")) {
     nc_pad_params p;
     double value;
-    if (!nc_graph_get_pad_params(op, &p, &value) || p.mode == NC_PAD_WRAP || p.naxes || p.pads[0] || p.pads[1] ||
-        p.pads[4] || p.pads[5])
-      return unexpressible(op, "only constant, reflect and edge pads of the spatial dims have a layer");
+    if (!nc_graph_get_pad_params(op, &p, &value) || p.naxes || p.pads[0] || p.pads[1] || p.pads[4] || p.pads[5])
+      return unexpressible(op, "only pads of the spatial dims have a layer");
     for (int i = 0; i < 8; i++)
       if (p.pads[i] < 0)
         return unexpressible(op, "a pad that crops has no layer");
-    for (int a = 0; p.mode == NC_PAD_REFLECT && a < 2; a++)
-      if (p.pads[2 + a] >= xs[2 + a] || p.pads[6 + a] >= xs[2 + a])
-        return unexpressible(op, "a reflect pad as wide as the dim (which reflects more than once) has no layer");
+    for (int i = 0; i < 8; i++)
+      if (p.pads[i] > INT32_MAX)
+        return unexpressible(op, "its pads are too large for a layer");
     r->l = nc_dataflow_layer_make(NC_DATAFLOW_LAYER_PAD);
     if (p.mode == NC_PAD_CONSTANT && (value != floor(value) || fabs(value) > INT32_MAX))
       return unexpressible(op, "its fill value is not an integer");
     r->l.pad_mode = p.mode == NC_PAD_REFLECT ? NC_DATAFLOW_PAD_REFLECT
                     : p.mode == NC_PAD_EDGE  ? NC_DATAFLOW_PAD_EDGE
+                    : p.mode == NC_PAD_WRAP  ? NC_DATAFLOW_PAD_WRAP
                                              : NC_DATAFLOW_PAD_CONSTANT;
     int64_t pads[4] = {p.pads[2], p.pads[3], p.pads[6], p.pads[7]};
     memcpy(r->l.pads, pads, sizeof pads);

@@ -51,7 +51,7 @@ static const char *const kind_summaries[] = {
 };
 
 static const char *const eltwise_names[] = {"", "add", "sub", "mul", "max", "min"};
-static const char *const pad_mode_names[] = {"constant", "reflect", "edge"};
+static const char *const pad_mode_names[] = {"constant", "reflect", "edge", "wrap"};
 
 const char *nc_dataflow_layer_kind_name(nc_dataflow_layer_kind kind)
 {
@@ -212,7 +212,7 @@ static bool decode_entry(decoder *d, nc_dataflow_layer *l, const char *key, nc_a
         l->pad_mode = (nc_dataflow_pad_mode)i;
         return true;
       }
-    return bad(d, "params: 'pad_mode' must be \"constant\", \"reflect\" or \"edge\"");
+    return bad(d, "params: 'pad_mode' must be \"constant\", \"reflect\", \"edge\" or \"wrap\"");
   }
   if (!strcmp(key, "input_zero_points"))
     return ints_param(d, key, a, n_in, 0, INT32_MIN, INT32_MAX, l->input_zero_points, NULL);
@@ -278,12 +278,6 @@ static bool check_layer(decoder *d, nc_dataflow_layer *l)
     return bad(d, "params: 'pad_mode' belongs to pad layers, not %s", k);
   if (l->pad_mode != NC_DATAFLOW_PAD_CONSTANT && l->pad_value)
     return bad(d, "params: a %s pad has no 'pad_value'", pad_mode_names[l->pad_mode]);
-  int64_t in[NC_MAX_RANK];
-  if (l->pad_mode == NC_DATAFLOW_PAD_REFLECT && nc_op_get_num_operands(d->node) &&
-      nc_dataflow_tensor_coords(nc_value_get_type(nc_op_get_operand(d->node, 0)), in) == 3 &&
-      (l->pads[0] >= in[1] || l->pads[2] >= in[1] || l->pads[1] >= in[2] || l->pads[3] >= in[2]))
-    return bad(d, "params: a reflect pad needs pads below the input's height %lld and width %lld", (long long)in[1],
-               (long long)in[2]);
   if (l->kind == NC_DATAFLOW_LAYER_CONV && l->weights) {
     const int64_t *ws = nc_type_get_shape(nc_attr_get_type(l->weights));
     if (ws[0] != c || ws[2] != l->kernel[0] || ws[3] != l->kernel[1] || c % l->group)

@@ -14,7 +14,7 @@
  *   a [1, C, 1, 1] gate, requantized once           -> NP_KIND_MUL
  *   a 256-entry table on int8 (activations)         -> NP_KIND_LUT
  *   softmax along the last coordinate of int8       -> NP_KIND_SOFTMAX
- *   resize (nearest, whole factors), pad (constant, reflect, edge), shuffle -> NP_KIND_MOVE
+ *   resize (nearest, whole factors), pad (constant, reflect, edge, wrap), shuffle -> NP_KIND_MOVE
  *   resize (linear)                                  -> NP_KIND_RESIZE
  * Weights, bias, multipliers and shifts are the layer's parameters;
  * everything the core cannot do exactly (zero points, a clamp other than
@@ -336,6 +336,7 @@ static bool read_move(nc_op *node, const nc_dataflow_layer *layer, np_layer *l)
     memcpy(l->pad, layer->pads, sizeof l->pad);
     l->flags |= layer->pad_mode == NC_DATAFLOW_PAD_REFLECT ? NP_FLAG_PAD_REFLECT
                 : layer->pad_mode == NC_DATAFLOW_PAD_EDGE  ? NP_FLAG_PAD_EDGE
+                : layer->pad_mode == NC_DATAFLOW_PAD_WRAP  ? NP_FLAG_PAD_WRAP
                                                            : 0;
   }
   l->zero_point = (int32_t)layer->pad_value;

@@ -297,6 +297,15 @@ static bool mul_element(np_tile *t, int64_t e, uint32_t *operand, int64_t *missi
   return true;
 }
 
+/* The mirror index of q in a dim of n without repeating the edge, periodic (np.pad's reflect). */
+static int64_t reflect_index(int64_t q, int64_t n)
+{
+  if (n == 1)
+    return 0;
+  int64_t period = 2 * (n - 1), r = (q % period + period) % period;
+  return r < n ? r : period - r;
+}
+
 /* The operand element output element e of a move layer copies, or -1 (the fill value). */
 static int64_t move_source(const np_tile *t, int64_t e)
 {
@@ -308,9 +317,12 @@ static int64_t move_source(const np_tile *t, int64_t e)
   if (t->flags & NP_FLAG_PAD_EDGE) {
     dy = dy < 0 ? 0 : dy >= h ? h - 1 : dy;
     dx = dx < 0 ? 0 : dx >= w ? w - 1 : dx;
-  } else if (t->flags & NP_FLAG_PAD_REFLECT) { /* the loader keeps pads below the dims */
-    dy = dy < 0 ? -dy : dy >= h ? 2 * (h - 1) - dy : dy;
-    dx = dx < 0 ? -dx : dx >= w ? 2 * (w - 1) - dx : dx;
+  } else if (t->flags & NP_FLAG_PAD_REFLECT) { /* periodic mirror: pads of any width */
+    dy = reflect_index(dy, h);
+    dx = reflect_index(dx, w);
+  } else if (t->flags & NP_FLAG_PAD_WRAP) {
+    dy = (dy % h + h) % h;
+    dx = (dx % w + w) % w;
   }
   if (dy < 0 || dx < 0 || dy / t->kernel[0] >= h || dx / t->kernel[1] >= w)
     return -1;

@@ -254,13 +254,13 @@ static bool check_layer(loader *l, np_tile *t)
       if (t->kernel[a] < 1 || t->kernel[a] > 4096 || t->pad[a] < 0 || t->pad[2 + a] < 0 ||
           y->dims[2 + a] != x->dims[2 + a] * t->kernel[a] + t->pad[a] + t->pad[2 + a])
         return bad(l, "a move layer's result size does not match its factors and padding");
-    if (t->flags & (NP_FLAG_PAD_REFLECT | NP_FLAG_PAD_EDGE)) {
-      bool reflect = t->flags & NP_FLAG_PAD_REFLECT;
-      if ((t->flags & NP_FLAG_PAD_EDGE) && reflect)
-        return bad(l, "a move layer pads by reflection or by its edge, not both");
+    uint32_t pad_flags = t->flags & (NP_FLAG_PAD_REFLECT | NP_FLAG_PAD_EDGE | NP_FLAG_PAD_WRAP);
+    if (pad_flags) {
+      if (pad_flags & (pad_flags - 1))
+        return bad(l, "a move layer pads by reflection, its edge or wrapping, only one of them");
       for (int a = 0; a < 2; a++)
-        if (t->kernel[a] != 1 || (reflect && (t->pad[a] >= x->dims[2 + a] || t->pad[2 + a] >= x->dims[2 + a])))
-          return bad(l, "a reflect or edge pad needs factors 1 (and reflect pads below the dims)");
+        if (t->kernel[a] != 1)
+          return bad(l, "a reflect, edge or wrap pad needs factors 1");
     }
     break;
   }
@@ -594,8 +594,8 @@ static bool load_tile(loader *l, np_sim *s, np_tile *t)
   t->rate = t->bits == 8 ? s->chip.macs_per_cycle : t->bits == 4 ? s->chip.macs_per_cycle_4 : s->chip.macs_per_cycle_2;
   if (t->flags & ~NP_KNOWN_FLAGS)
     return bad(l, "flags 0x%x has bits this version does not know (known: 0x%x)", t->flags, NP_KNOWN_FLAGS);
-  if ((t->flags & (NP_FLAG_PAD_REFLECT | NP_FLAG_PAD_EDGE)) && t->kind != NP_KIND_MOVE)
-    return bad(l, "flags 0x%x: only a move layer pads by reflection or by its edge", t->flags);
+  if ((t->flags & (NP_FLAG_PAD_REFLECT | NP_FLAG_PAD_EDGE | NP_FLAG_PAD_WRAP)) && t->kind != NP_KIND_MOVE)
+    return bad(l, "flags 0x%x: only a move layer pads by reflection, its edge or wrapping", t->flags);
   if (t->n_operands < 1 || t->n_operands > NP_MAX_OPERANDS)
     return bad(l, "%u operands", t->n_operands);
   if (t->output_index < -1 || t->output_index >= (int32_t)s->n_outputs)

@@ -118,8 +118,10 @@
  *   xi < W, else zero_point (the fill value); OH = H * kernel[0] + pad_top +
  *   pad_bottom, likewise OW. With NP_FLAG_PAD_EDGE (kernel 1) yi and xi
  *   outside the input clamp to it (the edge element); with
- *   NP_FLAG_PAD_REFLECT (kernel 1, each pad below its dim) they mirror
- *   without repeating the edge: yi < 0 reads -yi, yi >= H reads 2 (H - 1) - yi.
+ *   NP_FLAG_PAD_REFLECT (kernel 1) they mirror without repeating the edge,
+ *   periodically for pads of any width: r = yi mod 2 (H - 1) (floor), reads
+ *   r < H ? r : 2 (H - 1) - r (0 when H = 1); with NP_FLAG_PAD_WRAP (kernel 1)
+ *   they read the other end, yi mod H. At most one of the three pad flags.
  *
  * NP_KIND_RESIZE (ONNX Resize, mode linear) has one operand [1, C, H, W], a
  * result [1, C, OH, OW], no bias or requantization, and weights = 6
@@ -151,7 +153,8 @@ enum {
   NP_KIND_MOVE = 11, NP_KIND_RESIZE = 12,
 };
 enum {
-  NP_FLAG_RELU = 1, NP_FLAG_SUBTRACT = 2, NP_FLAG_COUNT_PAD = 4, NP_FLAG_PARTIAL = 16, NP_FLAG_REDUCE = 32,
+  NP_FLAG_RELU = 1, NP_FLAG_SUBTRACT = 2, NP_FLAG_COUNT_PAD = 4, NP_FLAG_PAD_WRAP = 8, NP_FLAG_PARTIAL = 16,
+  NP_FLAG_REDUCE = 32,
   NP_FLAG_PAD_REFLECT = 64, NP_FLAG_PAD_EDGE = 128,
   NP_FLAG_REPLICA = 1 << 16, /* bits 8..15 hold the width, so flags continue at bit 16 */
 };

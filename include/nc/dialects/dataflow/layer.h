@@ -65,8 +65,8 @@
                       "b_w, d_w), ONNX Resize's linear mode with source coordinate (a o + b) / d per axis "         \
                       "(integers: graph.resize's 10-bit fixed-point rule)")                                       \
   X(PAD, "pad", "[C, H, W] padded by `pads` (top, left, bottom, right) with the stored value `pad_value` "     \
-                "(`pad_mode` constant), the mirror image without the edge (reflect: pads below the dim) or "    \
-                "the edge element (edge)")                                                                      \
+                "(`pad_mode` constant), the mirror image without the edge (reflect), the edge element "       \
+                "(edge) or the other end (wrap); reflect and wrap repeat periodically for pads wider than the dim")                                                                      \
   X(SHUFFLE, "shuffle", "channel shuffle of [C, H, W] in `group` groups: "                                        \
                         "out[c] = in[(c mod group) * (C / group) + c / group]")                                 \
   X(SOFTMAX, "softmax", "softmax along the last coordinate: an exponential table of 2^bits entries (lut) "       \
@@ -90,11 +90,13 @@ typedef enum nc_dataflow_eltwise_op {
   NC_DATAFLOW_ELTWISE_MIN,
 } nc_dataflow_eltwise_op;
 
-/** How a PAD layer fills: ONNX Pad's modes (wrap has no layer). */
+/** How a PAD layer fills: ONNX Pad's modes, as numpy's np.pad (q = o - p, the offset into the input). */
 typedef enum nc_dataflow_pad_mode {
   NC_DATAFLOW_PAD_CONSTANT, /**< pad_value */
-  NC_DATAFLOW_PAD_REFLECT,  /**< in[p - o] before, in[2 (n - 1) - (o - p)] after: each pad below the dim */
-  NC_DATAFLOW_PAD_EDGE,     /**< the nearest edge element: in[clamp(o - p, 0, n - 1)] */
+  NC_DATAFLOW_PAD_REFLECT,  /**< the mirror image without the edge, repeated: r = q mod 2 (n - 1), in[r < n ? r :
+                                 2 (n - 1) - r] (in[0] when n = 1); any width */
+  NC_DATAFLOW_PAD_EDGE,     /**< the nearest edge element: in[clamp(q, 0, n - 1)] */
+  NC_DATAFLOW_PAD_WRAP,     /**< the other end, repeated: in[q mod n]; any width */
 } nc_dataflow_pad_mode;
 
 /** Most inputs a layer records zero points and rescales for. */
