@@ -354,29 +354,37 @@ static void resize_tap(const np_tile *t, int axis, int64_t n, int64_t o, int64_t
 }
 
 /* The operand elements output element e of a linear resize reads (corner
- * 2 * (y takes i1) + (x takes i1)) and their weights. */
-static void resize_corners(const np_tile *t, int64_t e, int64_t idx[4], int64_t w[4])
+ * 4 * (c takes i1) + 2 * (y takes i1) + (x takes i1)) and their weights in
+ * 2^30 units; 4 corners when the channels are kept (their weight is then 1024
+ * for c itself, which the final shift by 30 divides out exactly). Returns the
+ * number of corners. */
+static int resize_corners(const np_tile *t, int64_t e, int64_t idx[8], int64_t w[8])
 {
   const np_shape *in = &t->in[0];
-  int64_t ow = t->out.dims[3], oh = t->out.dims[2], h = in->dims[2], wd = in->dims[3];
-  int64_t x = e % ow, y = e / ow % oh, c = e / (ow * oh) % t->out.dims[1], y0, y1, wy, x0, x1, wx;
+  int64_t ow = t->out.dims[3], oh = t->out.dims[2], h = in->dims[2], wd = in->dims[3], ci = in->dims[1];
+  int64_t x = e % ow, y = e / ow % oh, c = e / (ow * oh) % t->out.dims[1], y0, y1, wy, x0, x1, wx, c0 = c, c1 = c,
+          wc = 0;
   resize_tap(t, 0, h, y, &y0, &y1, &wy);
   resize_tap(t, 1, wd, x, &x0, &x1, &wx);
-  for (int k = 0; k < 4; k++) {
-    idx[k] = (c * h + (k & 2 ? y1 : y0)) * wd + (k & 1 ? x1 : x0);
-    w[k] = (k & 2 ? wy : 1024 - wy) * (k & 1 ? wx : 1024 - wx);
+  int n = t->weight_bytes == 36 ? 8 : 4;
+  if (n == 8)
+    resize_tap(t, 2, ci, c, &c0, &c1, &wc);
+  for (int k = 0; k < n; k++) {
+    idx[k] = ((k & 4 ? c1 : c0) * h + (k & 2 ? y1 : y0)) * wd + (k & 1 ? x1 : x0);
+    w[k] = (k & 4 ? wc : 1024 - wc) * (k & 2 ? wy : 1024 - wy) * (k & 1 ? wx : 1024 - wx);
   }
+  return n;
 }
 
 static bool resize_element(np_tile *t, int64_t e, uint32_t *operand, int64_t *missing)
 {
-  int64_t idx[4], w[4], acc = 0;
-  resize_corners(t, e, idx, w);
-  for (int k = 0; k < 4; k++) {
+  int64_t idx[8], w[8], acc = 0;
+  int n = resize_corners(t, e, idx, w);
+  for (int k = 0; k < n; k++) {
     NEED(0, idx[k]);
     acc += w[k] * t->in_data[0][idx[k]];
   }
-  t->out_data[e] = (int8_t)round_shift(acc, 20); /* a convex combination: within the inputs' range */
+  t->out_data[e] = (int8_t)round_shift(acc, 30); /* a convex combination: within the inputs' range */
   return true;
 }
 
@@ -910,9 +918,9 @@ void np_foreach_read(const np_tile *t, int64_t e, void (*fn)(uint32_t operand, i
     return;
   }
   if (t->kind == NP_KIND_RESIZE) {
-    int64_t idx[4], w[4];
-    resize_corners(t, e, idx, w);
-    for (int k = 0; k < 4; k++)
+    int64_t idx[8], w[8];
+    int n = resize_corners(t, e, idx, w);
+    for (int k = 0; k < n; k++)
       fn(0, idx[k], user);
     return;
   }

@@ -264,14 +264,15 @@ static bool check_layer(loader *l, np_tile *t)
     }
     break;
   }
-  case NP_KIND_RESIZE: { /* linear: [1, C, H, W] -> [1, C, OH, OW], 6 i32 coordinate coefficients */
+  case NP_KIND_RESIZE: { /* linear: [1, C, H, W] -> [1, OC, OH, OW], 6 (or 9) i32 coordinate coefficients */
     const np_shape *x = &t->in[0], *y = &t->out;
-    if (x->rank != 4 || y->rank != 4 || x->dims[0] != 1 || y->dims[0] != 1 || x->dims[1] != y->dims[1])
+    want_w = x->rank == 4 && y->rank == 4 && x->dims[1] != y->dims[1] ? 36 : 24; /* the channels interpolated */
+    if (x->rank != 4 || y->rank != 4 || x->dims[0] != 1 || y->dims[0] != 1)
       return bad(l, "a linear resize needs [1, C, H, W] operand and result");
     if (t->n_requant || t->n_bias)
       return bad(l, "a linear resize has no requantization");
-    if (t->weight_bytes == 24)
-      for (int a = 0; a < 2; a++) {
+    if (t->weight_bytes == (uint64_t)want_w)
+      for (int a = 0; a < (int)(want_w / 12); a++) {
         int64_t c[3];
         for (int k = 0; k < 3; k++) {
           const uint8_t *w = (const uint8_t *)t->weights + 4 * (3 * a + k);
@@ -281,7 +282,6 @@ static bool check_layer(loader *l, np_tile *t)
           return bad(l, "a linear resize needs a >= 0 and d >= 1 on each axis, not a = %lld, d = %lld",
                      (long long)c[0], (long long)c[2]);
       }
-    want_w = 24;
     break;
   }
   case NP_KIND_SOFTMAX:

@@ -124,12 +124,14 @@
  *   they read the other end, yi mod H. At most one of the three pad flags.
  *
  * NP_KIND_RESIZE (ONNX Resize, mode linear) has one operand [1, C, H, W], a
- * result [1, C, OH, OW], no bias or requantization, and weights = 6
- * little-endian i32 (a_h, b_h, d_h, a_w, b_w, d_w): along each axis the
+ * result [1, OC, OH, OW], no bias or requantization, and weights = 6
+ * little-endian i32 (a_h, b_h, d_h, a_w, b_w, d_w) when OC = C, or 9 (then
+ * a_c, b_c, d_c) when the channels are interpolated too: along each axis the
  * source coordinate of output o is (a o + b) / d (a >= 0, d >= 1),
  *   f = floor((a o + b) / d), i0 = clamp(f, 0, n - 1), i1 = clamp(f + 1, 0, n - 1),
  *   w1 = round_half_even(1024 ((a o + b) - f d) / d), w0 = 1024 - w1
- *   y[c, y, x] = round_half_even(sum over the 4 corners of wy * wx * x[c, iy, ix] / 2^20)
+ *   y[c, y, x] = round_half_even(sum over the 8 corners of wc * wy * wx * x[ic, iy, ix] / 2^30)
+ * (with 6 coefficients ic = c and wc = 1024: the 4 corners of H and W.)
  *
  * Section NP_SECTION_WEIGHTS (id 0), at most one: weight slices that several
  * tiles share, each starting 8-byte aligned; tiles refer to them by offset

@@ -63,7 +63,8 @@
   X(RESIZE, "resize", "nearest upsampling of [C, H, W] by whole factors `scale`: "                              \
                       "out[c, y, x] = in[c, y / scale_h, x / scale_w]; or, with `linear` = (a_h, b_h, d_h, a_w, "  \
                       "b_w, d_w), ONNX Resize's linear mode with source coordinate (a o + b) / d per axis "         \
-                      "(integers: graph.resize's 10-bit fixed-point rule)")                                       \
+                      "(integers: graph.resize's 10-bit fixed-point rule), and along C too with "                 \
+                      "`linear_channels` = (a_c, b_c, d_c)")                                       \
   X(PAD, "pad", "[C, H, W] padded by `pads` (top, left, bottom, right) with the stored value `pad_value` "     \
                 "(`pad_mode` constant), the mirror image without the edge (reflect), the edge element "       \
                 "(edge) or the other end (wrap); reflect and wrap repeat periodically for pads wider than the dim")                                                                      \
@@ -119,6 +120,8 @@ typedef struct nc_dataflow_layer {
   int64_t scale[2];           /**< resize: the whole upsampling factors (H, W); 1 otherwise */
   int64_t linear[6];          /**< resize in mode linear: a, b, d of the source coordinate (a o + b) / d along H,
                                    then W (nc_kernel_resize_linear_tap); all 0 for nearest */
+  int64_t linear_channels[3]; /**< resize in mode linear that also interpolates the channels: a, b, d along C
+                                   (the output may have more or fewer channels); all 0 when C is kept */
   int64_t pad_value;          /**< pad: the value (a stored integer on integer layers) of padded elements */
   nc_dataflow_pad_mode pad_mode; /**< pad: constant (pad_value), reflect or edge */
   /* integer semantics (see the header comment); zero points of the inputs in operand order */
