@@ -19,7 +19,7 @@
  * sum x w - zx sum w - zw sum x + K zx zw), adds the bias and requantizes
  * with layer.h's fixed-point rule (round half to even), then clamps.
  * The digital unit also moves elements (nearest resize, pads, channel
- * shuffle) and resizes linearly (graph.resize's 10-bit fixed-point rule).
+ * shuffle) and resizes linearly (the resize layer's 10-bit fixed-point rule, layer.h).
  */
 #include <math.h>
 #include <stdio.h>
