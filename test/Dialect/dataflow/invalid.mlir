@@ -523,3 +523,29 @@ func.func @linear_zero_d(%x: tensor<1x1x4x4xi8>) -> tensor<1x1x8x8xi8> {
   }) : (tensor<1x1x4x4xi8>) -> tensor<1x1x8x8xi8>
   return %0 : tensor<1x1x8x8xi8>
 }
+
+// -----
+
+func.func @linear_channels_alone(%x: tensor<1x1x4x4xi8>) -> tensor<1x2x4x4xi8> {
+  // expected-error@+1 {{'dataflow.node' op params: 'linear_channels' needs 'linear' (a linear resize layer)}}
+  %0 = dataflow.node "n" (%x) {domain = #dataflow.set<"{ S[] }">, reads = [#dataflow.map<"{ S[] -> In0[c, y, x] : c = 0 and 0 <= y < 4 and 0 <= x < 4 }">],
+         writes = #dataflow.map<"{ S[] -> Out[c, y, x] : 0 <= c < 2 and 0 <= y < 4 and 0 <= x < 4 }">, macs = 0 : i64, kind = "resize", params = {linear_channels = array<i64: 1, 0, 2>}} ({
+    ^bb0(%a: tensor<1x1x4x4xi8>):
+      %p = graph.resize %a {mode = "linear", sizes = array<i64: 1, 2, 4, 4>} : (tensor<1x1x4x4xi8>) -> tensor<1x2x4x4xi8>
+      dataflow.yield %p : tensor<1x2x4x4xi8>
+  }) : (tensor<1x1x4x4xi8>) -> tensor<1x2x4x4xi8>
+  return %0 : tensor<1x2x4x4xi8>
+}
+
+// -----
+
+func.func @linear_channels_zero_d(%x: tensor<1x1x4x4xi8>) -> tensor<1x2x4x4xi8> {
+  // expected-error@+1 {{'dataflow.node' op params: 'linear_channels' needs a >= 0 and d >= 1}}
+  %0 = dataflow.node "n" (%x) {domain = #dataflow.set<"{ S[] }">, reads = [#dataflow.map<"{ S[] -> In0[c, y, x] : c = 0 and 0 <= y < 4 and 0 <= x < 4 }">],
+         writes = #dataflow.map<"{ S[] -> Out[c, y, x] : 0 <= c < 2 and 0 <= y < 4 and 0 <= x < 4 }">, macs = 0 : i64, kind = "resize", params = {linear = array<i64: 4, 0, 4, 4, 0, 4>, linear_channels = array<i64: 1, 0, 0>}} ({
+    ^bb0(%a: tensor<1x1x4x4xi8>):
+      %p = graph.resize %a {mode = "linear", sizes = array<i64: 1, 2, 4, 4>} : (tensor<1x1x4x4xi8>) -> tensor<1x2x4x4xi8>
+      dataflow.yield %p : tensor<1x2x4x4xi8>
+  }) : (tensor<1x1x4x4xi8>) -> tensor<1x2x4x4xi8>
+  return %0 : tensor<1x2x4x4xi8>
+}
