@@ -12,8 +12,8 @@
  *            element read);
  *   send     the core's NoC port is busy ceil(bytes / link width) cycles;
  *            the message follows its XY route on its network (activations
- *            or partial sums), each link busy as long, queued behind the
- *            messages that reserved the link first (noc.c); with free links
+ *            or partial sums), each link busy as long, in the first idle
+ *            gap that fits, at or after its head reaches it (noc.c); with free links
  *            it arrives hops x hop latency after its last byte left (the
  *            host is one hop beyond the corner tile (0, 0));
  *   recv     waits until the message has arrived;
@@ -801,7 +801,7 @@ static bool np_sim_run(void *state, size_t batch, const void *const *inputs, voi
     }
   }
   memset(s->core_free, 0, ((size_t)s->chip.rows * s->chip.cols + 1) * sizeof *s->core_free);
-  if (!s->noc.free_at)
+  if (!s->noc.links)
     np_noc_init(&s->noc, s->chip.rows, s->chip.cols, s->chip.link_bytes_per_cycle, s->chip.hop_latency_cycles);
   np_noc_reset(&s->noc);
   s->noc.trace = s->trace;
@@ -826,6 +826,8 @@ static bool np_sim_run(void *state, size_t batch, const void *const *inputs, voi
         best_t = at;
       }
     }
+    if (best != -2) /* every later send leaves at or after best_t (docs/targets/northpole.md) */
+      np_noc_advance(&s->noc, best_t);
     if (best == -1) {
       step_host(&r);
       continue;
@@ -870,7 +872,7 @@ static void link_figures(const np_sim *s, nc_figures *f)
   static const char *const net_name[NP_NUM_NETS] = {"activation", "partial_sum"};
   const np_noc *n = &s->noc;
   uint64_t max_busy = 0;
-  for (int net = 0; n->free_at && net < NP_NUM_NETS; net++)
+  for (int net = 0; n->links && net < NP_NUM_NETS; net++)
     for (uint32_t y = 0; y < n->rows; y++)
       for (uint32_t x = 0; x < n->cols; x++)
         for (int d = 0; d < NP_NUM_DIRS; d++) {
