@@ -54,6 +54,9 @@ static const nc_pass_option_def options[] = {
   {"replicate", NC_PASS_OPT_BOOL, "true",
    "Copy the slowest layer's tiles onto the cores balancing left spare, each copy handling alternate frames "
    "(core-replicate)"},
+  {"fold-concat", NC_PASS_OPT_BOOL, "true",
+   "Give a concat and the layers computing its inputs one scale (graph-quantize{share-concat-scales}) and remove "
+   "the concat's tile: its producers send to its readers (core-fold-concat)"},
   {"input-channel-split", NC_PASS_OPT_INT, "0",
    "Split conv and matmul layers by input channels with partial sums (core-place{input-channel-split}): 0 where "
    "output-channel slices cannot fit a core, N > 1 every such layer into N slices, -1 never"},
@@ -94,8 +97,9 @@ static bool build(nc_pass_manager *pm, const nc_pass *o, const char *stop_after,
     if (mixed) /* graph_quantize_mixed.c; its throughput estimate costs sends as core-place will */
       fprintf(f, " mixed=true multicast=%s balance=%s", nc_pass_get_option_bool(o, "multicast") ? "true" : "false",
               nc_pass_get_option_bool(o, "balance") ? "true" : "false");
-    fprintf(f, " labels=\"%s\" max-accuracy-drop=\"%s\" min-sqnr=\"%s\"", nc_pass_get_option_string(o, "labels"),
-            nc_pass_get_option_string(o, "max-accuracy-drop"), nc_pass_get_option_string(o, "min-sqnr"));
+    fprintf(f, " labels=\"%s\" max-accuracy-drop=\"%s\" min-sqnr=\"%s\" share-concat-scales=%s",
+            nc_pass_get_option_string(o, "labels"), nc_pass_get_option_string(o, "max-accuracy-drop"),
+            nc_pass_get_option_string(o, "min-sqnr"), nc_pass_get_option_bool(o, "fold-concat") ? "true" : "false");
     fclose(f);
     bool ok = add(nc_pass_manager_nest(pm, "func.func"), "graph-quantize", opts);
     free(opts);
@@ -119,8 +123,9 @@ static bool build(nc_pass_manager *pm, const nc_pass *o, const char *stop_after,
     snprintf(place, sizeof place, "search-iterations=20000 link-iterations=2000 input-channel-split=%lld%s%s",
              (long long)nc_pass_get_option_int(o, "input-channel-split"),
              balance ? " balance=true balance-lookahead=1 row-balance=true" : "", mc ? " multicast=true" : "");
-    bool rep = nc_pass_get_option_bool(o, "replicate");
+    bool rep = nc_pass_get_option_bool(o, "replicate"), fold = nc_pass_get_option_bool(o, "fold-concat");
     return add(pm, "dataflow-to-core", NULL) && add(pm, "core-place", place) && add(pm, "core-schedule", NULL) &&
+           (!fold || add(pm, "core-fold-concat", NULL)) &&
            (!rep || add(pm, "core-replicate", mc ? "multicast=true" : NULL)) && (!mc || add(pm, "core-multicast", NULL)) && add(pm, "core-plan-memory", NULL);
   }
   return true;

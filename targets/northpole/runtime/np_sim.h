@@ -37,6 +37,7 @@ typedef struct np_instr {
   int64_t a, b, c, d;
   bool multicast; /* a send: it and the next send leave as one message (NP_SEND_MULTICAST) */
   uint32_t frame, frames; /* a recv or send runs on inferences f with f mod frames == frame (frames 0: all) */
+  int64_t offset;         /* a recv: where the message's elements land in the operand (NP_FLAG_RECV_OFFSETS) */
 } np_instr;
 
 typedef struct np_shape {
