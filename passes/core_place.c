@@ -40,8 +40,8 @@ static const nc_pass_option_def options[] = {
    "Slices one balancing round may add (to the slowest stage, then to whichever becomes the slowest) before "
    "the slowest stage must be faster than at the round's start (1: stop at the first split that does not help)"},
   {"row-split", NC_PASS_OPT_INT, "0",
-   "Split every conv, pool and elementwise layer's tiles into this many bands of output rows (0, 1: none; at most "
-   "one band per row)"},
+   "Split every conv, pool, elementwise, table and rescaling concat layer's tiles into this many bands of output "
+   "rows (0, 1: none; at most one band per row)"},
   {"row-balance", NC_PASS_OPT_BOOL, "false",
    "After the output-channel split and balancing, give the spare cores to the slowest stages as bands of output "
    "rows while that makes them faster (core_split_rows.c)"},

@@ -325,7 +325,9 @@ static const nc_op_def core_ops[] = {
       "within each output-channel slice, the `in_channels` of its tiles partition operand 0's input channels (a "
       "conv with group 1 or a matmul; a node split by `out_rows` has no `in_channels`), computes stay within the "
       "node's iterations, and every recv names an operand of the node and comes from a tile of that operand's "
-      "producer (from the host for function arguments); partial sums (`network = 1`) go from a tile of an "
+      "producer (from the host for function arguments; for a channel concat that only moves data, from a tile "
+      "of one of its inputs' producers, `channel_offset` naming the channel that input starts at, "
+      "core-fold-concat); partial sums (`network = 1`) go from a tile of an "
       "input-channel group to its reducer only. The copies of a replicated node (`replica`) agree on their count "
       "and each holds as many tiles (the slice checks look at copy 0), and a recv or send naming a copy runs only "
       "on that copy's frames (its tile's own `replica` or its `frames` imply them).",

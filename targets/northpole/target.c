@@ -124,8 +124,6 @@ static bool build(nc_pass_manager *pm, const nc_pass *o, const char *stop_after,
              (long long)nc_pass_get_option_int(o, "input-channel-split"),
              balance ? " balance=true balance-lookahead=1 row-balance=true" : "", mc ? " multicast=true" : "");
     bool rep = nc_pass_get_option_bool(o, "replicate"), fold = nc_pass_get_option_bool(o, "fold-concat");
-    if (fold)
-      strncat(place, " fold-concat=true", sizeof place - strlen(place) - 1);
     return add(pm, "dataflow-to-core", NULL) && add(pm, "core-place", place) && add(pm, "core-schedule", NULL) &&
            (!fold || add(pm, "core-fold-concat", NULL)) &&
            (!rep || add(pm, "core-replicate", mc ? "multicast=true" : NULL)) && (!mc || add(pm, "core-multicast", NULL)) && add(pm, "core-plan-memory", NULL);
