@@ -40,8 +40,8 @@ static const nc_pass_option_def options[] = {
    "Slices one balancing round may add (to the slowest stage, then to whichever becomes the slowest) before "
    "the slowest stage must be faster than at the round's start (1: stop at the first split that does not help)"},
   {"row-split", NC_PASS_OPT_INT, "0",
-   "Split every conv, pool and elementwise layer's tiles into this many bands of output rows (0, 1: none; at most "
-   "one band per row)"},
+   "Split every conv, pool, elementwise, table and rescaling concat layer's tiles into this many bands of output "
+   "rows (0, 1: none; at most one band per row)"},
   {"row-balance", NC_PASS_OPT_BOOL, "false",
    "After the output-channel split and balancing, give the spare cores to the slowest stages as bands of output "
    "rows while that makes them faster (core_split_rows.c)"},
@@ -52,6 +52,9 @@ static const nc_pass_option_def options[] = {
   {"multicast", NC_PASS_OPT_BOOL, "false",
    "Cost sends as core-multicast will leave them: an iteration's output once to all the tiles of its consumers, "
    "each input step once to all its tiles"},
+  {"fold-concat", NC_PASS_OPT_BOOL, "false",
+   "Cost channel concats that only move data as core-fold-concat will leave them: no work and no sends of their "
+   "own (their producers send to their readers)"},
   {"input-channel-split", NC_PASS_OPT_INT, "0",
    "Split every conv (group 1) and matmul layer into this many input-channel slices whose int32 partial sums the "
    "slice at channel 0 adds (0: only layers that output-channel slices cannot fit in SRAM; -1: none)"},
@@ -147,7 +150,7 @@ static size_t tiles_of(nc_op *chip, const char *node)
 }
 
 static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores, int64_t lookahead, const int64_t *min_k,
-                              isl_ctx *ictx, bool multicast, const int64_t *kin);
+                              isl_ctx *ictx, bool multicast, const int64_t *kin, bool fold);
 
 /* A layer split into kin input slices reads operand 0 by channel slices:
  * its producer, if whole and splittable by output channels over the same
@@ -233,7 +236,8 @@ static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx, bo
    * SRAM needs, and only while the grid has cores left */
   bool joint = nc_pass_get_option_bool(pass, "joint-split") && nc_pass_get_option_bool(pass, "row-balance");
   if (balance && !joint && !(extra = balance_cores(chip, fn, cores, nc_pass_get_option_int(pass, "balance-lookahead"), ks, ictx,
-                                         nc_pass_get_option_bool(pass, "multicast"), kin))) {
+                                         nc_pass_get_option_bool(pass, "multicast"), kin,
+                                         nc_pass_get_option_bool(pass, "fold-concat")))) {
     nc_op_emit_error(chip, "core-place: out of memory");
     goto done;
   }
@@ -272,7 +276,7 @@ done:
  * the slowest stage got faster. The rounds start from min_k, the slices
  * SRAM needs (0: a node split already, which stays as it is). */
 static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores, int64_t lookahead, const int64_t *min_k,
-                              isl_ctx *ictx, bool multicast, const int64_t *kin)
+                              isl_ctx *ictx, bool multicast, const int64_t *kin, bool fold)
 {
   size_t n = nc_core_chip_get_num_tiles(chip);
   nc_chip_desc d;
@@ -312,6 +316,8 @@ static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores, int64_t loo
       st[i].k *= kin[i], fixed = true;
     st[i].limit = fixed || !splittable(node) ? st[i].k : nc_core_node_get_out_channels(node);
     st[i].limit = st[i].limit < st[i].k ? st[i].k : st[i].limit;
+    if (fold && node && nc_core_node_is_foldable_concat(node)) /* core-fold-concat leaves no tile */
+      st[i].work = st[i].out_bytes = 0, st[i].limit = st[i].k;
   }
   for (i = 0; i < n; i++) {
     bool consumed = false;
@@ -670,7 +676,8 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
                                     nc_core_chip_get_rows(chip) * nc_core_chip_get_cols(chip)) &&
             core_split_rows(chip, fn, ictx, presplit, nc_pass_get_option_int(pass, "row-split"),
                             nc_pass_get_option_bool(pass, "row-balance"), nc_pass_get_option_bool(pass, "joint-split"),
-                            nc_core_chip_get_rows(chip) * nc_core_chip_get_cols(chip), &banded);
+                            nc_core_chip_get_rows(chip) * nc_core_chip_get_cols(chip),
+                            nc_pass_get_option_bool(pass, "fold-concat"), &banded);
   free(presplit);
   if (!ok)
     return false;

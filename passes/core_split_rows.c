@@ -58,7 +58,8 @@ bool core_node_row_splittable(NC_KEEP const nc_op *node)
   if (!nc_dataflow_node_get_layer((nc_op *)node, &l) || nc_core_node_get_out_rows(node) < 2)
     return false;
   return l.kind == NC_DATAFLOW_LAYER_CONV || l.kind == NC_DATAFLOW_LAYER_MAX_POOL ||
-         l.kind == NC_DATAFLOW_LAYER_AVG_POOL || l.kind == NC_DATAFLOW_LAYER_ELTWISE;
+         l.kind == NC_DATAFLOW_LAYER_AVG_POOL || l.kind == NC_DATAFLOW_LAYER_ELTWISE ||
+         l.kind == NC_DATAFLOW_LAYER_LUT || (l.kind == NC_DATAFLOW_LAYER_CONCAT && !nc_core_node_is_foldable_concat(node));
 }
 
 /* Multiply-accumulates (or vector operations) per frame, as core-place counts them. */
@@ -414,7 +415,7 @@ bool *core_nodes_split_already(nc_op *chip, nc_op *fn)
 }
 
 bool core_split_rows(nc_op *chip, nc_op *fn, isl_ctx *ictx, const bool *presplit, int64_t forced, bool balance,
-                     bool joint, int64_t cores, int64_t *n_split)
+                     bool joint, int64_t cores, bool fold, int64_t *n_split)
 {
   *n_split = 0;
   size_t n = nc_dataflow_num_nodes(fn), i = 0;
@@ -436,6 +437,8 @@ bool core_split_rows(nc_op *chip, nc_op *fn, isl_ctx *ictx, const bool *presplit
       s->work = s->work * (double)nc_chip_desc_macs_per_cycle(&d, 8) / (double)nc_chip_desc_macs_per_cycle(&d, w);
     for (nc_use *u = nc_value_get_first_use(nc_op_get_result(node, 0)); u; u = nc_use_get_next(u))
       s->to_host = s->to_host || !nc_dataflow_is_node(nc_use_get_owner(u));
+    if (fold && !s->to_host && nc_core_node_is_foldable_concat(node)) /* core-fold-concat leaves no tile */
+      s->work = s->out_bytes = 0;
     bool partial = false; /* split by input channels: row bands of partial sums are not supported */
     for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t)) {
       int64_t lo, hi;

@@ -22,9 +22,11 @@ bool core_node_row_splittable(NC_KEEP const nc_op *node);
  * `balance`), a round may also give a conv or max-pool layer core-place
  * split (or left whole) more output-channel slices: the slowest stage gets
  * the combination of channel slices x bands with the fewest tiles that
- * makes its largest tile smaller. *n_split counts the nodes banded. */
+ * makes its largest tile smaller. With `fold`, channel concats that only
+ * move data cost nothing (core-fold-concat removes their tiles). *n_split
+ * counts the nodes banded. */
 bool core_split_rows(nc_op *chip, nc_op *fn, isl_ctx *ictx, const bool *presplit, int64_t forced, bool balance,
-                     bool joint, int64_t cores, int64_t *n_split);
+                     bool joint, int64_t cores, bool fold, int64_t *n_split);
 
 /** Per node of `fn` (in order): whether its tiles on `chip` are split
  * already (several tiles, or a slice), before core-place splits anything:

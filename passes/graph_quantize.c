@@ -65,6 +65,9 @@ static const nc_pass_option_def options[] = {
    "target's --balance)"},
   {"multicast", NC_PASS_OPT_BOOL, "true",
    "mixed: the throughput estimate costs sends as multicasts, as core-place{multicast} (the target's --multicast)"},
+  {"share-concat-scales", NC_PASS_OPT_BOOL, "true",
+   "A concat and the layers computing its inputs get one output scale (the largest range), so the concat only "
+   "moves data and core-fold-concat can fold it away (graph_quantize_share.c)"},
   {"labels", NC_PASS_OPT_STRING, "",
    "mixed: .npy file of the calibration samples' integer class labels; the budget is then accuracy"},
   {"max-accuracy-drop", NC_PASS_OPT_STRING, "",
@@ -1043,6 +1046,9 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const state *st)
     if (!isfinite(max_abs[k]))
       ok = nc_op_emit_error(layers[k], "graph-quantize: the result of '%s' is not finite on the calibration data",
                             nc_ident_str(nc_op_get_name(layers[k])));
+
+  if (ok && need_calib && nc_pass_get_option_bool(pass, "share-concat-scales"))
+    gq_share_concat_scales(&p, lbits, max_abs);
 
   /* 3. and 4. the integer graph, op by op beside the float one; the results back to f32 */
   rewrite rw;

@@ -177,6 +177,13 @@ void gq_rewrite_free(rewrite *rw);
  * ops stay, dead. False after an error at an op. */
 bool gq_rewrite_graph(NC_KEEP const gq_plan *p, rewrite *rw, const int *lbits, const double *max_abs);
 
+/** Gives each concat and the layers computing its inputs (through ops that
+ * keep their input's scale) one range, the largest of the group, so their
+ * scales are equal and the concat's rescales the identity
+ * (graph_quantize_share.c). Layers with a model scale, another width than
+ * their concat's or a relu6 bound keep theirs. */
+void gq_share_concat_scales(NC_KEEP const gq_plan *p, const int *lbits, double *max_abs);
+
 /** One layer's weights quantized at one width, kept across trials. */
 typedef struct gq_wentry {
   NC_KEEP nc_op *op;

@@ -432,7 +432,8 @@ bool nc_core_instr_get(const nc_op *op, nc_core_instr *in)
     in->iter = core_int_attr(op, "iter", -1);
     in->network = core_int_attr(op, "network", 0);
     core_pair_attr(op, "frames", &in->frame, &in->frames);
-    return core_endpoint_attr(op, "from", &in->x, &in->y, &in->slot) && in->operand >= 0 && in->iter >= 0 &&
+    in->channel_offset = core_int_attr(op, "channel_offset", 0);
+    return core_endpoint_attr(op, "from", &in->x, &in->y, &in->slot) && in->operand >= 0 && in->iter >= 0 && in->channel_offset >= 0 &&
            (in->network == NC_CORE_NET_ACTIVATION || in->network == NC_CORE_NET_PARTIAL_SUM);
   }
   if (nc_op_is(op, "core.compute")) {
@@ -462,7 +463,7 @@ bool nc_core_instr_get(const nc_op *op, nc_core_instr *in)
 nc_op *nc_core_program_append(nc_op *program, nc_location loc, const nc_core_instr *in)
 {
   nc_context *ctx = nc_op_get_context(program);
-  nc_named_attr a[6];
+  nc_named_attr a[7];
   size_t n = 0;
   const char *name = "core.wait";
   switch (in->kind) {
@@ -475,6 +476,8 @@ nc_op *nc_core_program_append(nc_op *program, nc_location loc, const nc_core_ins
       a[n++] = named(ctx, "network", i64(ctx, in->network));
     if (in->frames)
       a[n++] = named(ctx, "frames", pair(ctx, in->frame, in->frames));
+    if (in->channel_offset)
+      a[n++] = named(ctx, "channel_offset", i64(ctx, in->channel_offset));
     break;
   case NC_CORE_COMPUTE:
     name = "core.compute";

@@ -189,8 +189,10 @@ static bool verify_recv(nc_op *op)
 {
   if (core_int_attr(op, "network", 0) == 1 && core_int_attr(op, "operand", 0) != 0)
     return nc_op_emit_error(op, "receives partial sums (network 1), which are for no operand: operand must be 0");
+  if (core_int_attr(op, "network", 0) == 1 && nc_op_get_attr_str(op, "channel_offset"))
+    return nc_op_emit_error(op, "receives partial sums (network 1), which have no channel_offset");
   return verify_endpoint(op, "from") && non_negative(op, "operand") && non_negative(op, "iter") && verify_network(op) &&
-         check_frames(op, "frames");
+         check_frames(op, "frames") && non_negative(op, "channel_offset");
 }
 
 static bool verify_compute(nc_op *op)
@@ -307,6 +309,10 @@ static const nc_attr_def recv_attrs[] = {
   {"frames", &ac_pair, true, NULL,
    "`array<i64: r, n>`: runs only on frames f with f mod n == r (a peer that is a replica handling those frames, "
    "core-replicate); absent: on every frame the tile handles"},
+  {"channel_offset", &nc_ac_i64, true, NULL,
+   "the operand is a channel concat without tiles of its own (core-fold-concat) and the sender computes its "
+   "input that starts at this channel: the message's elements land that many channels further along the "
+   "operand's first coordinate"},
 };
 static const nc_attr_def compute_attrs[] = {
   {"begin", &nc_ac_i64, false, NULL, "first iteration"},
@@ -347,7 +353,9 @@ static const nc_op_def core_ops[] = {
       "within each output-channel slice, the `in_channels` of its tiles partition operand 0's input channels (a "
       "conv with group 1 or a matmul; a node split by `out_rows` has no `in_channels`), computes stay within the "
       "node's iterations, and every recv names an operand of the node and comes from a tile of that operand's "
-      "producer (from the host for function arguments); partial sums (`network = 1`) go from a tile of an "
+      "producer (from the host for function arguments; for a channel concat that only moves data, from a tile "
+      "of one of its inputs' producers, `channel_offset` naming the channel that input starts at, "
+      "core-fold-concat); partial sums (`network = 1`) go from a tile of an "
       "input-channel group to its reducer only. The copies of a replicated node (`replica`) agree on their count "
       "and each holds as many tiles (the slice checks look at copy 0), and a recv or send naming a copy runs only "
       "on that copy's frames (its tile's own `replica` or its `frames` imply them).",

@@ -47,6 +47,44 @@ int64_t nc_core_node_get_out_rows(const nc_op *node)
   return n == 3 ? dims[1] : 0;
 }
 
+/* --- folded concats ---------------------------------------------------------------------------------------- */
+
+bool nc_core_node_is_foldable_concat(const nc_op *node)
+{
+  nc_dataflow_layer l;
+  if (!nc_dataflow_node_get_layer(node, &l) || l.kind != NC_DATAFLOW_LAYER_CONCAT || l.axis != 0 || l.n_requant ||
+      l.lut || nc_op_get_num_results(node) != 1 || nc_op_get_num_operands(node) < 1 ||
+      nc_op_get_num_operands(node) > NC_DATAFLOW_LAYER_MAX_INPUTS)
+    return false;
+  nc_type *rt = nc_value_get_type(nc_op_get_result(node, 0));
+  int64_t dims[NC_MAX_RANK];
+  if (nc_dataflow_tensor_coords(rt, dims) != 3)
+    return false;
+  for (size_t k = 0; k < nc_op_get_num_operands(node); k++) {
+    nc_type *t = nc_value_get_type(nc_op_get_operand(node, k));
+    int64_t m = l.input_multiplier[k], s = l.input_shift[k];
+    if (nc_type_get_element_type(t) != nc_type_get_element_type(rt) || l.input_zero_points[k] != l.output_zero_point ||
+        (m != 0 && (s < 0 || s > 62 || m != (int64_t)1 << s)) || !nc_dataflow_node_get_producer(node, k))
+      return false;
+  }
+  return true;
+}
+
+int64_t nc_core_concat_channel_offset(const nc_op *node, size_t k)
+{
+  nc_dataflow_layer l;
+  if (!nc_dataflow_node_get_layer(node, &l) || l.kind != NC_DATAFLOW_LAYER_CONCAT || l.axis != 0 ||
+      k >= nc_op_get_num_operands(node))
+    return -1;
+  int64_t c = 0, dims[NC_MAX_RANK];
+  for (size_t i = 0; i < k; i++) {
+    if (nc_dataflow_tensor_coords(nc_value_get_type(nc_op_get_operand(node, i)), dims) < 1)
+      return -1;
+    c += dims[0];
+  }
+  return c;
+}
+
 /* A conv with group 1 sums over its input's channels (coordinate 0 of
  * [C, H, W]), a matmul over K (the last coordinate of [M, K] or [K]):
  * those sums split into partial sums over channel slices. */

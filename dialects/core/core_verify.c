@@ -447,6 +447,18 @@ static bool reads_from(nc_op *consumer, nc_op *producer)
   return false;
 }
 
+/* True if `consumer` reads `producer`'s result through a channel concat
+ * without tiles (core-fold-concat: the producer sends to the concat's readers). */
+static bool reads_through_concat(nc_op *consumer, nc_op *producer)
+{
+  for (size_t i = 0, n = nc_op_get_num_operands(consumer); i < n; i++) {
+    nc_op *c = nc_dataflow_node_get_producer(consumer, i);
+    if (c && nc_core_node_is_foldable_concat(c) && reads_from(c, producer))
+      return true;
+  }
+  return false;
+}
+
 static bool result_leaves_nodes(nc_op *node)
 {
   for (nc_use *u = nc_value_get_first_use(nc_op_get_result(node, 0)); u; u = nc_use_get_next(u))
@@ -504,6 +516,18 @@ static bool check_tile_program(fn_view *v, const grid *g, nc_op *tile, node_info
         return nc_op_emit_error(op, "receives operand %lld but node '%s' has %zu operand%s", (long long)in.operand,
                                 name, n_ops, n_ops == 1 ? "" : "s");
       nc_op *producer = nc_dataflow_node_get_producer(node, (size_t)in.operand);
+      if (in.channel_offset || (producer && pi && pi->node != producer && nc_core_node_is_foldable_concat(producer))) {
+        /* a folded concat's input, from a tile of its producer */
+        int64_t off = -1;
+        for (size_t k = 0; producer && pi && k < nc_op_get_num_operands(producer) && off < 0; k++)
+          if (nc_dataflow_node_get_producer(producer, k) == pi->node)
+            off = nc_core_concat_channel_offset(producer, k);
+        if (!producer || !nc_core_node_is_foldable_concat(producer) || off != in.channel_offset)
+          return nc_op_emit_error(op, "receives operand %lld of '%s' at channel_offset %lld, but that operand is no "
+                                  "folded concat whose input from the sender starts at that channel",
+                                  (long long)in.operand, name, (long long)in.channel_offset);
+        producer = pi->node;
+      }
       if (!producer && !host)
         return nc_op_emit_error(op, "receives operand %lld of '%s' from (%lld, %lld), but that operand comes from "
                                     "the host (-1, -1)",
@@ -522,7 +546,8 @@ static bool check_tile_program(fn_view *v, const grid *g, nc_op *tile, node_info
       if (total >= 0 && in.iter >= total)
         return nc_op_emit_error(op, "sends iteration %lld but node '%s' has %lld", (long long)in.iter, name,
                                 (long long)total);
-      if (host ? !result_leaves_nodes(node) : !(pi && reads_from(pi->node, node)))
+      if (host ? !result_leaves_nodes(node)
+               : !(pi && (reads_from(pi->node, node) || reads_through_concat(pi->node, node))))
         return nc_op_emit_error(op, "sends to %s%s%s, which does not read the output of '%s'",
                                 host ? "the host" : "a tile of '", host ? "" : nc_core_tile_get_node(peer),
                                 host ? "" : "'", name);

@@ -408,6 +408,32 @@ static bool static_i8(nc_op *tile, nc_value *v, const char *what)
   return nc_op_emit_error(tile, "the node's %s must be a statically shaped int8, int4 or int2 tensor on northpole", what);
 }
 
+/* The recvs of a folded concat's inputs (`channel_offset`, core-fold-concat):
+ * their count and, into b if not NULL, {u32 instruction, u32 0, i64 element
+ * offset} each (a channel is the operand's elements / its channels). */
+static size_t recv_offsets(nc_op *tile, nc_op *node, nc_bytes *b)
+{
+  nc_op *prog = nc_core_tile_get_program(tile);
+  size_t n = 0, i = 0;
+  for (nc_op *op = prog ? nc_block_get_first_op(nc_core_program_get_body(prog)) : NULL; op;
+       op = nc_op_get_next(op), i++) {
+    nc_core_instr in;
+    if (!nc_core_instr_get(op, &in) || in.kind != NC_CORE_RECV || !in.channel_offset ||
+        in.operand >= (int64_t)nc_op_get_num_operands(node))
+      continue;
+    n++;
+    if (!b)
+      continue;
+    nc_type *t = nc_value_get_type(nc_op_get_operand(node, (size_t)in.operand));
+    int64_t dims[NC_MAX_RANK];
+    int64_t c = nc_dataflow_tensor_coords(t, dims) >= 1 && dims[0] > 0 ? dims[0] : 1;
+    nc_bytes_put_u32(b, (uint32_t)i);
+    nc_bytes_put_u32(b, 0);
+    nc_bytes_put_i64(b, in.channel_offset * (nc_type_get_num_elements(t) / c));
+  }
+  return n;
+}
+
 static bool put_tile(printer *p, nc_op *tile, nc_bytes *b)
 {
   const char *name = nc_core_tile_get_node(tile);
@@ -465,8 +491,9 @@ static bool put_tile(printer *p, nc_op *tile, nc_bytes *b)
   if (slot < 0 || slot >= (int64_t)NP_MAX_SLOTS)
     return nc_op_emit_error(tile, "is in slot %lld of its core; the northpole binary holds slots 0 to %u",
                             (long long)slot, NP_MAX_SLOTS - 1);
+  size_t n_offsets = recv_offsets(tile, node, NULL);
   nc_bytes_put_u32(b, l.flags | in_slice.flags | (replica ? NP_FLAG_REPLICA : 0) | (shared ? NP_FLAG_SHARED : 0) |
-                        (uint32_t)l.bits << NP_WIDTH_SHIFT);
+                        (n_offsets ? NP_FLAG_RECV_OFFSETS : 0) | (uint32_t)l.bits << NP_WIDTH_SHIFT);
   nc_bytes_put_str(b, name, 32);
   nc_bytes_put_i32(b, in_slice.flags & NP_FLAG_PARTIAL
                         ? -1 : (int32_t)index_of(p->io.out_values, p->io.n_outputs, nc_op_get_result(node, 0)));
@@ -563,6 +590,11 @@ static bool put_tile(printer *p, nc_op *tile, nc_bytes *b)
   if (shared) {
     nc_bytes_put_u32(b, (uint32_t)slot);
     nc_bytes_put_u32(b, 0);
+  }
+  if (n_offsets) {
+    nc_bytes_put_u32(b, (uint32_t)n_offsets);
+    nc_bytes_put_u32(b, 0);
+    recv_offsets(tile, node, b);
   }
   return true;
 }

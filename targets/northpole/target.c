@@ -57,6 +57,9 @@ static const nc_pass_option_def options[] = {
   {"colocate", NC_PASS_OPT_INT, "-1",
    "Several light layers per core, so that the cores they free take copies of the heavy ones (core-colocate): "
    "-1 as its cost model says (with --replicate), 0 never, N > 0 exactly the N lightest tiles (tests)"},
+  {"fold-concat", NC_PASS_OPT_BOOL, "true",
+   "Give a concat and the layers computing its inputs one scale (graph-quantize{share-concat-scales}) and remove "
+   "the concat's tile: its producers send to its readers (core-fold-concat)"},
   {"input-channel-split", NC_PASS_OPT_INT, "0",
    "Split conv and matmul layers by input channels with partial sums (core-place{input-channel-split}): 0 where "
    "output-channel slices cannot fit a core, N > 1 every such layer into N slices, -1 never"},
@@ -97,8 +100,9 @@ static bool build(nc_pass_manager *pm, const nc_pass *o, const char *stop_after,
     if (mixed) /* graph_quantize_mixed.c; its throughput estimate costs sends as core-place will */
       fprintf(f, " mixed=true multicast=%s balance=%s", nc_pass_get_option_bool(o, "multicast") ? "true" : "false",
               nc_pass_get_option_bool(o, "balance") ? "true" : "false");
-    fprintf(f, " labels=\"%s\" max-accuracy-drop=\"%s\" min-sqnr=\"%s\"", nc_pass_get_option_string(o, "labels"),
-            nc_pass_get_option_string(o, "max-accuracy-drop"), nc_pass_get_option_string(o, "min-sqnr"));
+    fprintf(f, " labels=\"%s\" max-accuracy-drop=\"%s\" min-sqnr=\"%s\" share-concat-scales=%s",
+            nc_pass_get_option_string(o, "labels"), nc_pass_get_option_string(o, "max-accuracy-drop"),
+            nc_pass_get_option_string(o, "min-sqnr"), nc_pass_get_option_bool(o, "fold-concat") ? "true" : "false");
     fclose(f);
     bool ok = add(nc_pass_manager_nest(pm, "func.func"), "graph-quantize", opts);
     free(opts);
@@ -122,11 +126,12 @@ static bool build(nc_pass_manager *pm, const nc_pass *o, const char *stop_after,
     snprintf(place, sizeof place, "search-iterations=20000 link-iterations=2000 input-channel-split=%lld%s%s",
              (long long)nc_pass_get_option_int(o, "input-channel-split"),
              balance ? " balance=true balance-lookahead=1 row-balance=true" : "", mc ? " multicast=true" : "");
-    bool rep = nc_pass_get_option_bool(o, "replicate");
+    bool rep = nc_pass_get_option_bool(o, "replicate"), fold = nc_pass_get_option_bool(o, "fold-concat");
     int64_t colocate = nc_pass_get_option_int(o, "colocate");
     char co[64];
     snprintf(co, sizeof co, "force=%lld%s", (long long)(colocate > 0 ? colocate : 0), mc ? " multicast=true" : "");
     return add(pm, "dataflow-to-core", NULL) && add(pm, "core-place", place) && add(pm, "core-schedule", NULL) &&
+           (!fold || add(pm, "core-fold-concat", NULL)) &&
            ((colocate < 0 && !rep) || !colocate || add(pm, "core-colocate", co)) &&
            (!rep || add(pm, "core-replicate", mc ? "multicast=true" : NULL)) && (!mc || add(pm, "core-multicast", NULL)) && add(pm, "core-plan-memory", NULL);
   }

@@ -752,6 +752,24 @@ static bool load_tile(loader *l, np_sim *s, np_tile *t)
       return bad(l, "slot %u (then %u): a tile sharing a core has a slot 1 to %u, then a zero word", t->slot, zero,
                  NP_MAX_SLOTS - 1);
   }
+  if (t->flags & NP_FLAG_RECV_OFFSETS) { /* recvs of a folded concat's inputs */
+    uint32_t n = nc_cursor_u32(c), zero = nc_cursor_u32(c);
+    if (!truncated(l))
+      return false;
+    if (zero || n < 1 || n > t->n_instrs)
+      return bad(l, "%u recv offsets (then %u): 1 to one per instruction, then 0", n, zero);
+    for (uint32_t k = 0; k < n; k++) {
+      uint32_t i = nc_cursor_u32(c);
+      zero = nc_cursor_u32(c);
+      int64_t off = nc_cursor_i64(c);
+      if (!truncated(l))
+        return false;
+      if (zero || i >= t->n_instrs || t->prog[i].op != NP_OP_RECV || t->prog[i].zero != 0 || off < 0)
+        return bad(l, "recv offset %u names instruction %u, which is no recv of activations, or offset %lld", k, i,
+                   (long long)off);
+      t->prog[i].offset = off;
+    }
+  }
   if (c->pos != c->len)
     return bad(l, "%zu unexpected bytes at the end", c->len - c->pos);
   if (!check_layer(l, t) || !check_buffers(l, t, s->chip.sram_bytes))

@@ -24,7 +24,9 @@
  *   u32 kind                    NP_KIND_*
  *   u32 flags                   NP_FLAG_RELU, NP_FLAG_SUBTRACT, NP_FLAG_COUNT_PAD, NP_FLAG_PARTIAL,
  *                               NP_FLAG_REDUCE, NP_FLAG_PAD_REFLECT, NP_FLAG_PAD_EDGE in bits 0..7,
- *                               NP_FLAG_REPLICA in bit 16 (bits 16..31: further flags);
+ *                               NP_FLAG_REPLICA in bit 16, NP_FLAG_SHARED in bit 17,
+ *                               NP_FLAG_RECV_OFFSETS in bit 18
+ *                               (bits 16..31: further flags);
  *                               bits 8..15: the layer's width (8, 4 or 2; 0 in older binaries
  *                               means 8): results saturate to [-2^(w-1), 2^(w-1)-1], stored in
  *                               int8 containers, and MACs run at the chip's rate for w bits
@@ -80,6 +82,11 @@
  *                               of the word after the opcode (0 for a tile alone on its
  *                               core). The core runs its tiles' programs interleaved: at each
  *                               step the tile that can go on earliest, the first in the binary on a tie
+ *   with NP_FLAG_RECV_OFFSETS (bit 18: an operand is a concat folded away, core-fold-concat), then:
+ *   u32 n, u32 0                then n x {u32 instruction, u32 0, i64 offset}: that recv
+ *                               (activations) puts the message's element e at e + offset of
+ *                               its operand (the sender computes the concat's input that
+ *                               starts at channel offset / (H x W))
  *   In every tile, bits 16..23 of a recv's or send's word after the opcode
  *   are a frame period n (0: every inference the tile runs) and bits 24..31
  *   a residue r < n: the instruction runs only on inferences f with f mod n
@@ -166,6 +173,7 @@ enum {
   NP_FLAG_PAD_REFLECT = 64, NP_FLAG_PAD_EDGE = 128,
   NP_FLAG_REPLICA = 1 << 16, /* bits 8..15 hold the width, so flags continue at bit 16 */
   NP_FLAG_SHARED = 1 << 17,  /* the tile shares its core in a slot other than 0: a slot trailer follows */
+  NP_FLAG_RECV_OFFSETS = 1 << 18, /* recvs of a folded concat's inputs land at an element offset */
 };
 #define NP_WIDTH_SHIFT 8 /* the tile record's flags: bits 8..15 hold the layer's width */
 enum { NP_BUF_WEIGHTS = 1, NP_BUF_BIAS = 2, NP_BUF_INPUT = 3, NP_BUF_OUTPUT = 4, NP_BUF_SCRATCH = 5 };

@@ -38,6 +38,7 @@ typedef struct np_instr {
   bool multicast; /* a send: it and the next send leave as one message (NP_SEND_MULTICAST) */
   uint32_t frame, frames; /* a recv or send runs on inferences f with f mod frames == frame (frames 0: all) */
   uint32_t slot;          /* a recv or send: the peer's slot on its core (NP_SLOT_SHIFT) */
+  int64_t offset;         /* a recv: where the message's elements land in the operand (NP_FLAG_RECV_OFFSETS) */
 } np_instr;
 
 typedef struct np_shape {

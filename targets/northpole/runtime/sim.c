@@ -384,7 +384,7 @@ static bool do_recv(run_ctx *r, np_tile *t, const np_instr *in)
   for (uint32_t b = 0; b < m->what->n_blocks; b++) { /* run by run (inbuf.c) */
     const np_block *bk = &m->what->blocks[b];
     for (int64_t i = 0; i < bk->count && bk->len > 0; i++, data += bk->len) {
-      int64_t e0 = bk->start + i * bk->stride;
+      int64_t e0 = bk->start + i * bk->stride + in->offset;
       if (e0 + bk->len > t->in[k].elements)
         return sched_error(r, "tile (%d, %d) '%s' receives element %lld into operand %u of %lld elements", t->x,
                            t->y, t->node, (long long)(e0 > t->in[k].elements ? e0 : t->in[k].elements), k,

@@ -214,6 +214,8 @@ typedef struct nc_core_instr {
   int64_t network;        /**< recv, send: nc_core_network */
   int64_t frame, frames;  /**< recv, send: run only on frames f with f mod frames == frame (`frames =
                                array<i64: frame, frames>`); frames 0: every frame the tile handles */
+  int64_t channel_offset; /**< recv: the channels the message lands further along the operand (a folded
+                               concat's input, core-fold-concat); 0 otherwise */
 } nc_core_instr;
 
 /** The program's body block (ops in execution order). */
@@ -248,6 +250,17 @@ int64_t nc_core_node_get_out_channels(NC_KEEP const nc_op *node);
  * `Out[c, y, x]`): how far it can be split into row bands; 0 if the node's
  * output has no rows (not three coordinates) or it is a copy layer. */
 int64_t nc_core_node_get_out_rows(NC_KEEP const nc_op *node);
+
+/** Whether `node` is a channel concat of [C_i, H, W] node results that only
+ * moves data: every input taken as it is (no rescale, or the identity 2^s /
+ * 2^s; its zero point and element type those of the result). core-fold-concat
+ * folds such a node away: its producers send to the tiles that read it, each
+ * recv naming the channel its input starts at (`channel_offset`). */
+bool nc_core_node_is_foldable_concat(NC_KEEP const nc_op *node);
+
+/** The first channel of a channel concat's result that operand k fills (the
+ * channels of operands 0 .. k-1); -1 if `node` is no channel concat. */
+int64_t nc_core_concat_channel_offset(NC_KEEP const nc_op *node, size_t k);
 
 /** The extent of operand 0's input channels (a conv with group 1: its
  * channels; a matmul: K), how far the node can be split by input channels
