@@ -79,6 +79,12 @@ static const nc_pass_stat_def stats[] = {
   {"num-samples", "Number of calibration samples run"},
 };
 
+/* --mlir-timing rows under GraphQuantize: running the graph on the
+ * calibration inputs (ranges, mixed-precision trials, the quant report)
+ * apart from building the integer graph, which issue 9 times separately. */
+enum { T_CALIBRATION, T_WEIGHTS };
+static const char *const timers[] = {"Calibration", "WeightQuantization"};
+
 /* --- options and the calibration file -------------------------------------------------------------------- */
 
 /* What initialize reads once for every function: the calibration inputs,
@@ -1011,6 +1017,7 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const state *st)
   }
   gq_mixed_result mres = {0};
   bool have_mixed = false;
+  double t_calib = nc_time_wall();
   if (ok && need_calib) {
     samples = gq_calibration_view(func, arg, calib, path, nc_pass_get_option_int(pass, "max-samples"), &view);
     ok = samples > 0;
@@ -1043,16 +1050,20 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const state *st)
     if (!isfinite(max_abs[k]))
       ok = nc_op_emit_error(layers[k], "graph-quantize: the result of '%s' is not finite on the calibration data",
                             nc_ident_str(nc_op_get_name(layers[k])));
+  double t_weights = nc_time_wall();
+  nc_pass_timer_add(pass, T_CALIBRATION, t_weights - t_calib);
 
   /* 3. and 4. the integer graph, op by op beside the float one; the results back to f32 */
   rewrite rw;
   gq_rewrite_init(&rw, &p);
   ok = ok && gq_rewrite_graph(&p, &rw, lbits, max_abs);
+  t_weights = nc_time_wall() - t_weights;
   const char *report = nc_pass_get_option_string(pass, "report");
   if (ok && *report && samples == 0)
     ok = nc_op_emit_error(func, "graph-quantize: the quant report (report=FILE, --quant-report) measures on the "
                           "calibration inputs; give calibration=PATH (--calibration=FILE)");
   if (ok && *report) { /* float and integer ops side by side, before the float ones go */
+    t_calib = nc_time_wall();
     gq_report_layer *rl = nc_xcalloc(n_layers + 1, sizeof *rl);
     for (size_t k = 0; k < n_layers; k++) {
       const qval *q = lookup(&rw, nc_op_get_result(layers[k], 0));
@@ -1066,7 +1077,9 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const state *st)
     ok = gq_report_measure(func, &view, n_layers, rl) &&
          gq_report_write(func, report, samples, n_layers, rl, have_mixed ? &mres : NULL);
     free(rl);
+    nc_pass_timer_add(pass, T_CALIBRATION, nc_time_wall() - t_calib);
   }
+  double t_erase = nc_time_wall();
   if (ok) {
     for (nc_op *op = nc_op_get_prev(ret), *prev; op; op = prev) {
       prev = nc_op_get_prev(op);
@@ -1079,6 +1092,7 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const state *st)
     nc_pass_stat_add(pass, 0, n_layers);
     nc_pass_stat_add(pass, 1, (uint64_t)samples);
   }
+  nc_pass_timer_add(pass, T_WEIGHTS, t_weights + nc_time_wall() - t_erase);
   gq_mixed_result_free(&mres);
   gq_rewrite_free(&rw);
   free(max_abs);
@@ -1120,4 +1134,5 @@ const nc_pass_def nc_graph_quantize_pass = {
   .stats = stats, .n_stats = NC_COUNTOF(stats),
   .initialize = initialize,
   .run = run,
+  .timers = timers, .n_timers = NC_COUNTOF(timers),
 };
