@@ -1081,14 +1081,20 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const state *st)
   }
   double t_erase = nc_time_wall();
   if (ok) {
+    gq_map blobs; /* the float weights' blobs, freed if nothing else uses them */
+    gq_map_init(&blobs, 16);
     for (nc_op *op = nc_op_get_prev(ret), *prev; op; op = prev) {
       prev = nc_op_get_prev(op);
       bool dead = gp_is_graph_op(op);
       for (size_t r = 0; dead && r < nc_op_get_num_results(op); r++)
         dead = nc_value_use_empty(nc_op_get_result(op, r));
-      if (dead)
+      if (dead) {
+        gq_collect_blob(&blobs, op);
         nc_op_erase(op);
+      }
     }
+    gq_release_blobs(&blobs, func);
+    gq_map_free(&blobs);
     nc_pass_stat_add(pass, 0, n_layers);
     nc_pass_stat_add(pass, 1, (uint64_t)samples);
   }

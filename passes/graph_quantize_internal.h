@@ -31,6 +31,13 @@ void gq_map_put(gq_map *m, NC_KEEP const void *key, size_t val);
 /** The value of key, or SIZE_MAX if absent. */
 size_t gq_map_get(NC_KEEP const gq_map *m, NC_KEEP const void *key);
 
+/** If the context's resources are releasable, records the blob of `dead`
+ * (a graph.constant about to be erased) in `cand` (graph_quantize_release.c). */
+void gq_collect_blob(gq_map *cand, NC_KEEP nc_op *dead);
+/** Releases the recorded blobs that no op of `func` refers to any more;
+ * returns how many. */
+size_t gq_release_blobs(gq_map *cand, NC_KEEP nc_op *func);
+
 /** Checks that the calibration tensor holds inputs of the function argument
  * `arg` (f32, statically shaped [d0, ...]): either [N * d0, d1, ...] or
  * [N, d0, d1, ...]. Returns the number of samples N (at most max_samples
