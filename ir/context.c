@@ -627,7 +627,7 @@ void nc_resource_set_data(nc_resource *r, void *data, size_t size, uint32_t alig
   r->alignment = alignment ? alignment : 1;
 }
 
-void nc_resource_release(nc_resource *r)
+void nc_resource_drop_data(nc_resource *r)
 {
   free(r->data);
   r->data = NULL;

@@ -578,6 +578,24 @@ static inline int8_t weight_code(double v, double s, double inv, int qmax, int w
   return (int8_t)(q > qmax ? qmax : q < wmin ? wmin : q);
 }
 
+/* max |p[i]| over n floats into *max (at least its value on entry); false if
+ * one is inf or NaN. On the bits: without NaN, |x| orders as its bits do, and
+ * an integer max vectorises where a float one (NaN rules) does not. */
+static bool f32_max_abs(const float *p, int64_t n, double *max)
+{
+  uint32_t m = 0;
+  for (int64_t i = 0; i < n; i++) {
+    uint32_t u;
+    memcpy(&u, p + i, sizeof u);
+    u &= 0x7fffffffu;
+    m = u > m ? u : m;
+  }
+  float f;
+  memcpy(&f, &m, sizeof f);
+  *max = (double)f > *max ? (double)f : *max;
+  return m < 0x7f800000u;
+}
+
 /* The layer's weights quantized per output channel to [-qmax, qmax] (a
  * pre-quantized model's keep their codes), as a constant before `op`, and
  * their scales in sw[0..channels); NULL after an error at op. Mixed
@@ -602,19 +620,21 @@ static nc_value *quantize_weights(rewrite *rw, nc_op *op, layer_data *Lp, int bi
   const float *ft = L.trans_b && L.src->dtype == NC_DT_F32 ? L.src->data : NULL;
   /* max |v| per channel; `a <= DBL_MAX` is false for inf and NaN (no branch
    * out of the inner loops, so they vectorise) */
+  /* max |alpha x| = |alpha| max |x|: rounding is monotonic (and inf or NaN
+   * either way) */
   for (int64_t j = 0; ft && j < len && ok; j++) {
-    double m = sw[j];
-    bool finite = true;
-    for (int64_t i = 0; i < L.rows; i++) {
-      double a = fabs(L.alpha * (double)ft[j * L.rows + i]);
-      finite &= a <= DBL_MAX;
-      m = a > m ? a : m;
-    }
-    sw[j] = m;
-    ok = finite;
+    double m = 0;
+    ok = f32_max_abs(ft + j * L.rows, L.rows, &m);
+    m = fabs(L.alpha) * m;
+    ok = ok && m <= DBL_MAX;
+    sw[j] = m > sw[j] ? m : sw[j];
   }
+  /* an f32 conv: a channel's weights are contiguous */
+  const float *fc = conv && L.src->dtype == NC_DT_F32 ? L.src->data : NULL;
+  for (int64_t c = 0; fc && c < C && ok; c++)
+    ok = f32_max_abs(fc + c * len, len, &sw[c]);
   /* channel of row r, element j: conv r, gemm j */
-  for (int64_t r0 = 0; !ft && r0 < L.rows && ok; r0 += nblk) {
+  for (int64_t r0 = 0; !ft && !fc && r0 < L.rows && ok; r0 += nblk) {
     int64_t n = L.rows - r0 < nblk ? L.rows - r0 : nblk;
     layer_rows(&L, r0, n, w);
     bool finite = true;

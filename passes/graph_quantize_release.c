@@ -65,7 +65,7 @@ size_t gq_release_blobs(gq_map *cand, nc_op *func)
   size_t released = 0;
   for (size_t i = 0; i < cand->cap; i++)
     if (cand->keys[i] && cand->vals[i] == 1) {
-      nc_resource_release((nc_resource *)cand->keys[i]);
+      nc_resource_drop_data((nc_resource *)cand->keys[i]);
       released++;
     }
   return released;

@@ -91,7 +91,7 @@ int main(void)
   nc_context_set_resources_releasable(ctx, true);
   CHECK(nc_context_get_resources_releasable(ctx), "the owner turns it on");
   nc_resource *gone = nc_resource_create(ctx, "float_w", data, sizeof data, 4);
-  nc_resource_release(gone);
+  nc_resource_drop_data(gone);
   CHECK(!nc_resource_get_data(gone) && nc_resource_get_size(gone) == 0, "released: no bytes");
   CHECK(nc_resource_lookup(ctx, "float_w", 7) == gone, "the name stays");
   nc_resource *next = nc_resource_create(ctx, "float_w", data, sizeof data, 4);

@@ -93,7 +93,7 @@ uint32_t nc_resource_get_alignment(NC_KEEP const nc_resource *r);
 /** Frees the blob's bytes; its name stays taken, and it then reads as a
  * resource never given data. Only for a resource nothing refers to any more
  * (see nc_context_set_resources_releasable). */
-void nc_resource_release(NC_KEEP nc_resource *r);
+void nc_resource_drop_data(NC_KEEP nc_resource *r);
 /** Declares that the only IR referring to the context's resources is what
  * passes run on (one module, as in nc-compile), so a pass that erases the
  * last op using a resource may release its bytes. Off by default: a context
