@@ -441,6 +441,25 @@ static nc_value *add_blob(rewrite *rw, nc_op *before, const nc_tensor *t, nc_typ
                       loc);
 }
 
+/* add_blob for a layer's integer weights, whose bytes become the blob's
+ * (no copy: VGG's first fully connected layer alone is 100 MB of int8) */
+static nc_value *add_weight_blob(rewrite *rw, nc_op *before, nc_tensor *t, nc_type *elt, nc_value *like_v,
+                                 const char *suffix, nc_location loc)
+{
+  size_t total = nc_tensor_num_bytes(t), esz = nc_dtype_size(t->dtype);
+  bool splat = true;
+  for (size_t off = esz; splat && off < total; off += esz)
+    splat = !memcmp((const char *)t->data + off, t->data, esz);
+  if (splat || !total) /* what gp_attr_from_tensor makes of it */
+    return add_blob(rw, before, t, elt, like_v, suffix, "weight", false, loc);
+  char hint[256];
+  gp_name_hint(like_v, suffix, "weight", hint, sizeof hint);
+  nc_type *type = nc_type_tensor(rw->ctx, (size_t)t->rank, t->shape, elt, NULL);
+  nc_resource *r = nc_resource_create_owned(rw->ctx, hint, t->data, total, (uint32_t)esz);
+  t->data = NULL;
+  return add_constant(rw, before, nc_attr_dense_resource(rw->ctx, type, r), loc);
+}
+
 static nc_value *add_scalar(rewrite *rw, nc_op *before, nc_type *elt, const void *data, size_t size, nc_location loc)
 {
   nc_type *type = nc_type_tensor(rw->ctx, 0, NULL, elt, NULL);
@@ -693,8 +712,7 @@ static nc_value *quantize_weights(rewrite *rw, nc_op *op, layer_data *Lp, int bi
   }
   free(inv);
   free(w);
-  nc_value *wv = add_blob(rw, op, wq, elt, nc_op_get_operand(op, 1), rw->cache ? "_q_trial" : "_q", "weight", false,
-                          loc);
+  nc_value *wv = add_weight_blob(rw, op, wq, elt, nc_op_get_operand(op, 1), rw->cache ? "_q_trial" : "_q", loc);
   nc_tensor_destroy(wq);
   if (rw->cache)
     gq_wcache_add(rw->cache, op, bits, nc_op_get_attr_str(nc_value_get_defining_op(wv), "value"), sw, C);
@@ -782,6 +800,8 @@ static bool quantize_layer(rewrite *rw, nc_op *op, const qval *x, float sy, int 
   free(shift);
   free(sw);
   layer_free(&L);
+  if (rq && rw->drop_floats)
+    gq_drop_weights(op);
   return rq != NULL;
 }
 
@@ -1076,6 +1096,7 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const state *st)
   /* 3. and 4. the integer graph, op by op beside the float one; the results back to f32 */
   rewrite rw;
   gq_rewrite_init(&rw, &p);
+  rw.drop_floats = !*nc_pass_get_option_string(pass, "report"); /* the report runs the float ops after */
   ok = ok && gq_rewrite_graph(&p, &rw, lbits, max_abs);
   t_weights = nc_time_wall() - t_weights;
   const char *report = nc_pass_get_option_string(pass, "report");

@@ -7,7 +7,9 @@
  * memory (VGG-19: 548 MB of 860). Only when the context's owner says its
  * resources are referenced by nothing but the IR the passes run on
  * (nc_context_set_resources_releasable: nc-compile on an ONNX model), and
- * only blobs no op of the function refers to any more.
+ * only blobs no op of the function refers to any more; a layer's weights go
+ * as soon as the layer is rewritten (when their constant has no other use),
+ * so the float and integer weights never all stand together.
  */
 #include "graph_quantize_internal.h"
 
@@ -55,6 +57,19 @@ void gq_collect_blob(gq_map *cand, nc_op *dead)
   nc_attr *v = nc_op_get_attr_str(dead, "value");
   if (v && nc_attr_get_kind(v) == NC_ATTR_DENSE_RESOURCE)
     gq_map_put(cand, nc_attr_dense_resource_get(v), 1);
+}
+
+void gq_drop_weights(nc_op *layer)
+{
+  if (!nc_context_get_resources_releasable(nc_op_get_context(layer)) || nc_op_get_num_operands(layer) < 2)
+    return;
+  nc_value *w = nc_op_get_operand(layer, 1);
+  nc_op *c = nc_value_get_defining_op(w);
+  nc_attr *v = c && nc_value_has_one_use(w) ? nc_op_get_attr_str(c, "value") : NULL;
+  /* an imported model's constants own their blobs (one graph.constant per
+   * initializer), so one use of the constant is one use of the blob */
+  if (v && nc_attr_get_kind(v) == NC_ATTR_DENSE_RESOURCE)
+    nc_resource_drop_data(nc_attr_dense_resource_get(v));
 }
 
 size_t gq_release_blobs(gq_map *cand, nc_op *func)
