@@ -627,6 +627,16 @@ void nc_resource_set_data(nc_resource *r, void *data, size_t size, uint32_t alig
   r->alignment = alignment ? alignment : 1;
 }
 
+void nc_resource_drop_data(nc_resource *r)
+{
+  free(r->data);
+  r->data = NULL;
+  r->size = 0;
+}
+
+void nc_context_set_resources_releasable(nc_context *ctx, bool releasable) { ctx->resources_releasable = releasable; }
+bool nc_context_get_resources_releasable(const nc_context *ctx) { return ctx->resources_releasable; }
+
 nc_ident *nc_resource_get_name(const nc_resource *r) { return r->name; }
 const void *nc_resource_get_data(const nc_resource *r) { return r->data; }
 size_t nc_resource_get_size(const nc_resource *r) { return r->size; }

@@ -211,6 +211,7 @@ struct nc_context {
   const nc_dialect_def **dialects;
   size_t n_dialects, cap_dialects;
   bool allow_unregistered;
+  bool resources_releasable;
 
   nc_type *int_types[3][NC_MAX_INT_WIDTH + 1];
   nc_type *index_type, *f16, *bf16, *f32, *f64, *none;

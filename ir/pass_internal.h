@@ -35,6 +35,7 @@ struct nc_pass {
   void *state;
   void (*free_state)(void *);
   pm_clock clock;
+  pm_clock *timers;           /* one per def->timers */
 };
 
 typedef struct pm_entry {

@@ -77,6 +77,8 @@ static void reset_counters(nc_pass_manager *pm, size_t n_slots)
       continue;
     }
     clock_reset(&p->clock, n_slots);
+    for (size_t t = 0; t < p->def->n_timers; t++)
+      clock_reset(&p->timers[t], n_slots);
     for (size_t s = 0; s < p->def->n_stats; s++)
       atomic_store(&p->stats[s], 0);
   }

@@ -516,6 +516,8 @@ nc_pass *nc_pass_create(nc_context *ctx, const nc_pass_def *def, const nc_pipeli
   p->values = nc_xcalloc(nd + 1, sizeof *p->values);
   if (def && def->n_stats)
     p->stats = nc_xcalloc(def->n_stats, sizeof *p->stats);
+  if (def && def->n_timers)
+    p->timers = nc_xcalloc(def->n_timers, sizeof *p->timers);
   for (size_t k = 0; k < nd; k++) {
     const char *dv = defs[k].default_value ? defs[k].default_value : "";
     if (!set_value(ctx, &defs[k], &p->values[k], dv, strlen(dv), src, SIZE_MAX, owner))
@@ -545,6 +547,9 @@ void nc_pass_destroy(nc_pass *p)
   free(p->values);
   free(p->stats);
   free(p->clock.slot_ns);
+  for (size_t t = 0; p->def && t < p->def->n_timers; t++)
+    free(p->timers[t].slot_ns);
+  free(p->timers);
   if (p->free_state)
     p->free_state(p->state);
   free(p);
@@ -576,6 +581,12 @@ const char *nc_pass_get_option_list_string(const nc_pass *p, const char *name, s
 
 void nc_pass_stat_add(nc_pass *p, size_t i, uint64_t n) { atomic_fetch_add(&p->stats[i], n); }
 uint64_t nc_pass_stat_get(const nc_pass *p, size_t i) { return atomic_load(&((nc_pass *)p)->stats[i]); }
+
+void nc_pass_timer_add(nc_pass *p, size_t i, double seconds)
+{
+  if (i < p->def->n_timers && seconds > 0)
+    nc_clock_add(&p->timers[i], (uint64_t)(seconds * 1e9));
+}
 
 void nc_pass_set_state(nc_pass *p, void *state, void (*free_state)(void *))
 {

@@ -184,6 +184,9 @@ static void pm_rows(const nc_pass_manager *pm, nc_timing *t, int indent)
     if (e->pass) {
       add_row(t, pass_name(e->pass), nc_clock_wall(&e->pass->clock) * 1e-9, nc_clock_user(&e->pass->clock) * 1e-9,
               indent);
+      for (size_t k = 0; k < e->pass->def->n_timers; k++)
+        add_row(t, e->pass->def->timers[k], nc_clock_wall(&e->pass->timers[k]) * 1e-9,
+                nc_clock_user(&e->pass->timers[k]) * 1e-9, indent + 2);
     } else {
       char name[256];
       snprintf(name, sizeof name, "'%s' Pipeline", e->nested->anchor);

@@ -82,6 +82,12 @@ static const nc_pass_stat_def stats[] = {
   {"num-samples", "Number of calibration samples run"},
 };
 
+/* --mlir-timing rows under GraphQuantize: running the graph on the
+ * calibration inputs (ranges, mixed-precision trials, the quant report)
+ * apart from building the integer graph, which issue 9 times separately. */
+enum { T_CALIBRATION, T_WEIGHTS };
+static const char *const timers[] = {"Calibration", "WeightQuantization"};
+
 /* --- options and the calibration file -------------------------------------------------------------------- */
 
 /* What initialize reads once for every function: the calibration inputs,
@@ -438,6 +444,25 @@ static nc_value *add_blob(rewrite *rw, nc_op *before, const nc_tensor *t, nc_typ
                       loc);
 }
 
+/* add_blob for a layer's integer weights, whose bytes become the blob's
+ * (no copy: VGG's first fully connected layer alone is 100 MB of int8) */
+static nc_value *add_weight_blob(rewrite *rw, nc_op *before, nc_tensor *t, nc_type *elt, nc_value *like_v,
+                                 const char *suffix, nc_location loc)
+{
+  size_t total = nc_tensor_num_bytes(t), esz = nc_dtype_size(t->dtype);
+  bool splat = true;
+  for (size_t off = esz; splat && off < total; off += esz)
+    splat = !memcmp((const char *)t->data + off, t->data, esz);
+  if (splat || !total) /* what gp_attr_from_tensor makes of it */
+    return add_blob(rw, before, t, elt, like_v, suffix, "weight", false, loc);
+  char hint[256];
+  gp_name_hint(like_v, suffix, "weight", hint, sizeof hint);
+  nc_type *type = nc_type_tensor(rw->ctx, (size_t)t->rank, t->shape, elt, NULL);
+  nc_resource *r = nc_resource_create_owned(rw->ctx, hint, t->data, total, (uint32_t)esz);
+  t->data = NULL;
+  return add_constant(rw, before, nc_attr_dense_resource(rw->ctx, type, r), loc);
+}
+
 static nc_value *add_scalar(rewrite *rw, nc_op *before, nc_type *elt, const void *data, size_t size, nc_location loc)
 {
   nc_type *type = nc_type_tensor(rw->ctx, 0, NULL, elt, NULL);
@@ -575,6 +600,24 @@ static inline int8_t weight_code(double v, double s, double inv, int qmax, int w
   return (int8_t)(q > qmax ? qmax : q < wmin ? wmin : q);
 }
 
+/* max |p[i]| over n floats into *max (at least its value on entry); false if
+ * one is inf or NaN. On the bits: without NaN, |x| orders as its bits do, and
+ * an integer max vectorises where a float one (NaN rules) does not. */
+static bool f32_max_abs(const float *p, int64_t n, double *max)
+{
+  uint32_t m = 0;
+  for (int64_t i = 0; i < n; i++) {
+    uint32_t u;
+    memcpy(&u, p + i, sizeof u);
+    u &= 0x7fffffffu;
+    m = u > m ? u : m;
+  }
+  float f;
+  memcpy(&f, &m, sizeof f);
+  *max = (double)f > *max ? (double)f : *max;
+  return m < 0x7f800000u;
+}
+
 /* The layer's weights quantized per output channel to [-qmax, qmax] (a
  * pre-quantized model's keep their codes), as a constant before `op`, and
  * their scales in sw[0..channels); NULL after an error at op. Mixed
@@ -599,19 +642,21 @@ static nc_value *quantize_weights(rewrite *rw, nc_op *op, layer_data *Lp, int bi
   const float *ft = L.trans_b && L.src->dtype == NC_DT_F32 ? L.src->data : NULL;
   /* max |v| per channel; `a <= DBL_MAX` is false for inf and NaN (no branch
    * out of the inner loops, so they vectorise) */
+  /* max |alpha x| = |alpha| max |x|: rounding is monotonic (and inf or NaN
+   * either way) */
   for (int64_t j = 0; ft && j < len && ok; j++) {
-    double m = sw[j];
-    bool finite = true;
-    for (int64_t i = 0; i < L.rows; i++) {
-      double a = fabs(L.alpha * (double)ft[j * L.rows + i]);
-      finite &= a <= DBL_MAX;
-      m = a > m ? a : m;
-    }
-    sw[j] = m;
-    ok = finite;
+    double m = 0;
+    ok = f32_max_abs(ft + j * L.rows, L.rows, &m);
+    m = fabs(L.alpha) * m;
+    ok = ok && m <= DBL_MAX;
+    sw[j] = m > sw[j] ? m : sw[j];
   }
+  /* an f32 conv: a channel's weights are contiguous */
+  const float *fc = conv && L.src->dtype == NC_DT_F32 ? L.src->data : NULL;
+  for (int64_t c = 0; fc && c < C && ok; c++)
+    ok = f32_max_abs(fc + c * len, len, &sw[c]);
   /* channel of row r, element j: conv r, gemm j */
-  for (int64_t r0 = 0; !ft && r0 < L.rows && ok; r0 += nblk) {
+  for (int64_t r0 = 0; !ft && !fc && r0 < L.rows && ok; r0 += nblk) {
     int64_t n = L.rows - r0 < nblk ? L.rows - r0 : nblk;
     layer_rows(&L, r0, n, w);
     bool finite = true;
@@ -670,8 +715,7 @@ static nc_value *quantize_weights(rewrite *rw, nc_op *op, layer_data *Lp, int bi
   }
   free(inv);
   free(w);
-  nc_value *wv = add_blob(rw, op, wq, elt, nc_op_get_operand(op, 1), rw->cache ? "_q_trial" : "_q", "weight", false,
-                          loc);
+  nc_value *wv = add_weight_blob(rw, op, wq, elt, nc_op_get_operand(op, 1), rw->cache ? "_q_trial" : "_q", loc);
   nc_tensor_destroy(wq);
   if (rw->cache)
     gq_wcache_add(rw->cache, op, bits, nc_op_get_attr_str(nc_value_get_defining_op(wv), "value"), sw, C);
@@ -759,6 +803,8 @@ static bool quantize_layer(rewrite *rw, nc_op *op, const qval *x, float sy, int 
   free(shift);
   free(sw);
   layer_free(&L);
+  if (rq && rw->drop_floats)
+    gq_drop_weights(op);
   return rq != NULL;
 }
 
@@ -1014,6 +1060,7 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const state *st)
   }
   gq_mixed_result mres = {0};
   bool have_mixed = false;
+  double t_calib = nc_time_wall();
   if (ok && need_calib) {
     samples = gq_calibration_view(func, arg, calib, path, nc_pass_get_option_int(pass, "max-samples"), &view);
     ok = samples > 0;
@@ -1046,6 +1093,8 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const state *st)
     if (!isfinite(max_abs[k]))
       ok = nc_op_emit_error(layers[k], "graph-quantize: the result of '%s' is not finite on the calibration data",
                             nc_ident_str(nc_op_get_name(layers[k])));
+  double t_weights = nc_time_wall();
+  nc_pass_timer_add(pass, T_CALIBRATION, t_weights - t_calib);
 
   if (ok && need_calib && nc_pass_get_option_bool(pass, "share-concat-scales"))
     gq_share_concat_scales(&p, lbits, max_abs);
@@ -1053,12 +1102,15 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const state *st)
   /* 3. and 4. the integer graph, op by op beside the float one; the results back to f32 */
   rewrite rw;
   gq_rewrite_init(&rw, &p);
+  rw.drop_floats = !*nc_pass_get_option_string(pass, "report"); /* the report runs the float ops after */
   ok = ok && gq_rewrite_graph(&p, &rw, lbits, max_abs);
+  t_weights = nc_time_wall() - t_weights;
   const char *report = nc_pass_get_option_string(pass, "report");
   if (ok && *report && samples == 0)
     ok = nc_op_emit_error(func, "graph-quantize: the quant report (report=FILE, --quant-report) measures on the "
                           "calibration inputs; give calibration=PATH (--calibration=FILE)");
   if (ok && *report) { /* float and integer ops side by side, before the float ones go */
+    t_calib = nc_time_wall();
     gq_report_layer *rl = nc_xcalloc(n_layers + 1, sizeof *rl);
     for (size_t k = 0; k < n_layers; k++) {
       const qval *q = lookup(&rw, nc_op_get_result(layers[k], 0));
@@ -1072,19 +1124,28 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const state *st)
     ok = gq_report_measure(func, &view, n_layers, rl) &&
          gq_report_write(func, report, samples, n_layers, rl, have_mixed ? &mres : NULL);
     free(rl);
+    nc_pass_timer_add(pass, T_CALIBRATION, nc_time_wall() - t_calib);
   }
+  double t_erase = nc_time_wall();
   if (ok) {
+    gq_map blobs; /* the float weights' blobs, freed if nothing else uses them */
+    gq_map_init(&blobs, 16);
     for (nc_op *op = nc_op_get_prev(ret), *prev; op; op = prev) {
       prev = nc_op_get_prev(op);
       bool dead = gp_is_graph_op(op);
       for (size_t r = 0; dead && r < nc_op_get_num_results(op); r++)
         dead = nc_value_use_empty(nc_op_get_result(op, r));
-      if (dead)
+      if (dead) {
+        gq_collect_blob(&blobs, op);
         nc_op_erase(op);
+      }
     }
+    gq_release_blobs(&blobs, func);
+    gq_map_free(&blobs);
     nc_pass_stat_add(pass, 0, n_layers);
     nc_pass_stat_add(pass, 1, (uint64_t)samples);
   }
+  nc_pass_timer_add(pass, T_WEIGHTS, t_weights + nc_time_wall() - t_erase);
   gq_mixed_result_free(&mres);
   gq_rewrite_free(&rw);
   free(max_abs);
@@ -1126,4 +1187,5 @@ const nc_pass_def nc_graph_quantize_pass = {
   .stats = stats, .n_stats = NC_COUNTOF(stats),
   .initialize = initialize,
   .run = run,
+  .timers = timers, .n_timers = NC_COUNTOF(timers),
 };

@@ -31,6 +31,18 @@ void gq_map_put(gq_map *m, NC_KEEP const void *key, size_t val);
 /** The value of key, or SIZE_MAX if absent. */
 size_t gq_map_get(NC_KEEP const gq_map *m, NC_KEEP const void *key);
 
+/** If the context's resources are releasable, records the blob of `dead`
+ * (a graph.constant about to be erased) in `cand` (graph_quantize_release.c). */
+void gq_collect_blob(gq_map *cand, NC_KEEP nc_op *dead);
+/** If the context's resources are releasable, drops the bytes of the float
+ * weights of `layer` (just rewritten) when their constant has no other use:
+ * nothing reads them any more, and the peak memory of a large model is its
+ * float weights plus the integer ones made so far, not plus all of them. */
+void gq_drop_weights(NC_KEEP nc_op *layer);
+/** Releases the recorded blobs that no op of `func` refers to any more;
+ * returns how many. */
+size_t gq_release_blobs(gq_map *cand, NC_KEEP nc_op *func);
+
 /** Checks that the calibration tensor holds inputs of the function argument
  * `arg` (f32, statically shaped [d0, ...]): either [N * d0, d1, ...] or
  * [N, d0, d1, ...]. Returns the number of samples N (at most max_samples
@@ -66,6 +78,7 @@ typedef struct rewrite {
   size_t n_vals;
   struct gq_wcache *cache; /* mixed precision's trials: weights kept per (layer, width), biases inline (NULL: the
                               real rewrite, blobs named after the float ones) */
+  bool drop_floats;         /* each layer's float weights may go once it is rewritten (gq_drop_weights) */
 } rewrite;
 
 /** Records that `old` is now `v` with scale `scale`. */

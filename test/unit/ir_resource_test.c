@@ -1,7 +1,8 @@
 /* ir_resource_test.c: resource blobs: unique names (hint, hint_1, ...)
  * that are always bare identifiers, data and alignment, lookup, dense_resource
  * attributes reading their blob, the resource section written by the
- * printer and read back, and names reused by a later parse.
+ * printer and read back, names reused by a later parse, and releasing a
+ * blob's bytes (the name stays taken).
  */
 #include "ir_check.h"
 
@@ -85,6 +86,16 @@ int main(void)
   nc_op_destroy(m);
   nc_op_destroy(m2);
   nc_op_destroy(m3);
+
+  CHECK(!nc_context_get_resources_releasable(ctx), "releasing is off by default");
+  nc_context_set_resources_releasable(ctx, true);
+  CHECK(nc_context_get_resources_releasable(ctx), "the owner turns it on");
+  nc_resource *gone = nc_resource_create(ctx, "float_w", data, sizeof data, 4);
+  nc_resource_drop_data(gone);
+  CHECK(!nc_resource_get_data(gone) && nc_resource_get_size(gone) == 0, "released: no bytes");
+  CHECK(nc_resource_lookup(ctx, "float_w", 7) == gone, "the name stays");
+  nc_resource *next = nc_resource_create(ctx, "float_w", data, sizeof data, 4);
+  CHECK(!strcmp(nc_ident_str(nc_resource_get_name(next)), "float_w_1"), "a new blob takes the next name, as before");
   nc_context_destroy(ctx);
   return ir_check_status("ir_resource_test");
 }

@@ -281,6 +281,10 @@ static bool compile(nc_context *ctx, const options *o)
   double w0 = nc_time_wall(), t0 = w0;
   nc_op *module = !strcmp(ext, ".onnx") ? nc_onnx_import_file(ctx, o->model) : nc_parse_file(ctx, o->model);
   bool ok = module && nc_op_verify(module);
+  /* the imported module is the only IR using its weight blobs: passes may
+   * free those they replace (graph-quantize: the float weights) */
+  if (module && !strcmp(ext, ".onnx"))
+    nc_context_set_resources_releasable(ctx, true);
   if (timing) {
     double t1 = nc_time_wall();
     nc_timing_add(timing, !strcmp(ext, ".onnx") ? "Import" : "Parser", t1 - t0, t1 - t0);

@@ -264,7 +264,7 @@ nc_tensor *imp_known(importer *im, imp_value *v)
     return NULL;
   if (!v->known && v->init) {
     char err[512];
-    v->known = nc_onnx_tensor_to_host(v->init, err, sizeof err);
+    v->known = nc_onnx_model_tensor_to_host(im->model, v->init, err, sizeof err);
     if (!v->known) {
       model_error(im, "%s", err);
       im->failed = true;
@@ -544,7 +544,7 @@ nc_value *imp_materialize(importer *im, imp_value *v)
   }
   if (!t && v->init) { /* convert straight into the blob */
     char err[512];
-    owned = t = nc_onnx_tensor_to_host(v->init, err, sizeof err);
+    owned = t = nc_onnx_model_tensor_to_host(im->model, v->init, err, sizeof err);
     if (!t) {
       model_error(im, "%s", err);
       return NULL;

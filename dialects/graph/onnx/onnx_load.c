@@ -9,6 +9,14 @@
  * rely on, reads external tensor data into raw_data, and replaces absent
  * names by "" (see nc_onnx_model in onnx_proto.h). Each error is one line
  * naming the path to the offending object.
+ *
+ * A model file is mapped, not read, and protobuf-c unpacks a copy of its
+ * wire bytes with the main graph's initializers' raw_data left out (a few
+ * kilobytes for a 500 MB model); those raw_data then point into the
+ * mapping. protobuf-c would otherwise copy every weight out of the file
+ * buffer, holding the weights twice before the importer copies them a third
+ * time; the importer copies them from the mapping once and gives each
+ * piece's pages back as it goes (nc_onnx_model_tensor_to_host).
  */
 #include "onnx_proto_internal.h"
 #include "nc/support/file.h"
@@ -21,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -702,41 +711,310 @@ static bool check_model(loader *L, Onnx__ModelProto *m)
   return ok;
 }
 
+/* ---- mapped files: raw_data left in the file ----------------------------- */
+
+/* Field numbers in onnx.proto: ModelProto.graph, GraphProto.initializer,
+ * TensorProto.raw_data. */
+enum { MODEL_GRAPH = 7, GRAPH_INITIALIZER = 5, TENSOR_RAW_DATA = 9 };
+
+typedef struct bytebuf {
+  uint8_t *p;
+  size_t n, cap;
+} bytebuf;
+
+static void buf_put(bytebuf *b, const void *src, size_t n)
+{
+  if (b->n + n > b->cap) {
+    b->cap = (b->n + n) * 2 + 256;
+    b->p = nc_xrealloc(b->p, b->cap);
+  }
+  if (n)
+    memcpy(b->p + b->n, src, n);
+  b->n += n;
+}
+
+static void buf_varint(bytebuf *b, uint64_t v)
+{
+  uint8_t t[10];
+  size_t n = 0;
+  do {
+    t[n++] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+    v >>= 7;
+  } while (v);
+  buf_put(b, t, n);
+}
+
+/* One field of a message that wire_check accepted: its number, wire type,
+ * the extent [start, end) of the whole field and, for length-delimited
+ * fields, of its payload. */
+typedef struct wire_field {
+  uint64_t num;
+  unsigned type;
+  size_t start, end, data, len;
+} wire_field;
+
+static void next_field(const uint8_t *p, size_t len, size_t *pos, wire_field *f)
+{
+  uint64_t key = 0, v = 0;
+  f->start = *pos;
+  read_varint(p, len, pos, &key);
+  f->num = key >> 3;
+  f->type = (unsigned)(key & 7);
+  if (f->type == 0)
+    read_varint(p, len, pos, &v);
+  else if (f->type == 1 || f->type == 5)
+    *pos += f->type == 1 ? 8 : 4;
+  else {
+    read_varint(p, len, pos, &v);
+    f->data = *pos;
+    f->len = (size_t)v;
+    *pos += (size_t)v;
+  }
+  f->end = *pos;
+}
+
+/* Where each initializer's raw_data lies in the file (len SIZE_MAX: none). */
+typedef struct raw_span {
+  size_t off, len;
+} raw_span;
+
+/* Appends p[0..len), a TensorProto, to `out` without its raw_data, whose
+ * place it records in `span`. False if raw_data appears twice (left to
+ * protobuf-c's merging rules, i.e. not stripped). */
+static bool strip_tensor(const uint8_t *p, size_t len, size_t base, bytebuf *out, raw_span *span)
+{
+  span->len = SIZE_MAX;
+  for (size_t pos = 0; pos < len;) {
+    wire_field f;
+    next_field(p, len, &pos, &f);
+    if (f.num == TENSOR_RAW_DATA && f.type == 2) {
+      if (span->len != SIZE_MAX)
+        return false;
+      *span = (raw_span){base + f.data, f.len};
+    } else {
+      buf_put(out, p + f.start, f.end - f.start);
+    }
+  }
+  return true;
+}
+
+static bool strip_graph(const uint8_t *p, size_t len, size_t base, bytebuf *out, raw_span **spans, size_t *n)
+{
+  for (size_t pos = 0; pos < len;) {
+    wire_field f;
+    next_field(p, len, &pos, &f);
+    if (f.num != GRAPH_INITIALIZER || f.type != 2) {
+      buf_put(out, p + f.start, f.end - f.start);
+      continue;
+    }
+    bytebuf t = {0};
+    *spans = nc_xrealloc(*spans, (*n + 1) * sizeof **spans);
+    bool ok = strip_tensor(p + f.data, f.len, base + f.data, &t, &(*spans)[*n]);
+    (*n)++;
+    if (ok) {
+      buf_varint(out, (uint64_t)GRAPH_INITIALIZER << 3 | 2);
+      buf_varint(out, t.n);
+      buf_put(out, t.p, t.n);
+    }
+    free(t.p);
+    if (!ok)
+      return false;
+  }
+  return true;
+}
+
+/* The ModelProto p[0..len) (checked by wire_check) without the raw_data of
+ * its graph's initializers, whose places go to *spans (one per initializer,
+ * in order). False (nothing to free) when the model has several graph fields
+ * (protobuf merges them) or a tensor with two raw_data: then it is unpacked
+ * as it is. */
+static bool strip_model(const uint8_t *p, size_t len, bytebuf *out, raw_span **spans, size_t *n)
+{
+  *spans = NULL;
+  *n = 0;
+  *out = (bytebuf){0};
+  bool ok = true, seen_graph = false;
+  for (size_t pos = 0; ok && pos < len;) {
+    wire_field f;
+    next_field(p, len, &pos, &f);
+    if (f.num != MODEL_GRAPH || f.type != 2) {
+      buf_put(out, p + f.start, f.end - f.start);
+      continue;
+    }
+    ok = !seen_graph;
+    seen_graph = true;
+    bytebuf g = {0};
+    ok = ok && strip_graph(p + f.data, f.len, f.data, &g, spans, n);
+    if (ok) {
+      buf_varint(out, (uint64_t)MODEL_GRAPH << 3 | 2);
+      buf_varint(out, g.n);
+      buf_put(out, g.p, g.n);
+    }
+    free(g.p);
+  }
+  if (!ok) {
+    free(out->p);
+    free(*spans);
+    *out = (bytebuf){0};
+    *spans = NULL;
+  }
+  return ok;
+}
+
+/* Unpacks the mapped model p[0..len) without copying its initializers'
+ * raw_data (see the top of the file); records the tensors pointing into the
+ * mapping in `model`. NULL + message if protobuf-c cannot decode it. */
+static Onnx__ModelProto *unpack_mapped(const uint8_t *p, size_t len, nc_onnx_model *model)
+{
+  bytebuf out;
+  raw_span *spans;
+  size_t n;
+  if (!strip_model(p, len, &out, &spans, &n))
+    return onnx__model_proto__unpack(NULL, len, p);
+  Onnx__ModelProto *m = onnx__model_proto__unpack(NULL, out.n, out.p ? out.p : (const uint8_t *)"");
+  free(out.p);
+  if (m && m->graph && m->graph->n_initializer == n) {
+    model->mapped = nc_xcalloc(n + 1, sizeof *model->mapped);
+    for (size_t i = 0; i < n; i++) {
+      if (spans[i].len == SIZE_MAX)
+        continue;
+      Onnx__TensorProto *t = m->graph->initializer[i];
+      t->has_raw_data = 1;
+      t->raw_data.len = spans[i].len;
+      t->raw_data.data = (uint8_t *)p + spans[i].off;
+      model->mapped[model->n_mapped++] = t;
+    }
+  } else if (m) { /* cannot happen for a stripped wire wire_check accepted; be safe */
+    onnx__model_proto__free_unpacked(m, NULL);
+    m = onnx__model_proto__unpack(NULL, len, p);
+  }
+  free(spans);
+  return m;
+}
+
+/* Gives the whole pages inside data[0..len) back to the kernel; a mapped
+ * file's pages are read again from the file if touched. */
+static void release_pages(const void *data, size_t len)
+{
+  uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+  uintptr_t a = ((uintptr_t)data + page - 1) & ~(page - 1), b = ((uintptr_t)data + len) & ~(page - 1);
+  if (b > a)
+    madvise((void *)a, b - a, MADV_DONTNEED);
+}
+
+static bool is_mapped(const nc_onnx_model *m, const Onnx__TensorProto *t)
+{
+  return m->map && t->has_raw_data && t->raw_data.data >= (const uint8_t *)m->map &&
+         t->raw_data.len <= m->map_len - (size_t)(t->raw_data.data - (const uint8_t *)m->map);
+}
+
+nc_tensor *nc_onnx_model_tensor_to_host(const nc_onnx_model *m, const Onnx__TensorProto *t, char *err,
+                                        size_t errlen)
+{
+  if (!is_mapped(m, t))
+    return nc_onnx_tensor_to_host(t, err, errlen);
+  enum { PIECE = 8 << 20 };
+  nc_dtype dt;
+  bool plain = nc_onnx_data_type_to_dtype(t->data_type, &dt) && dt != NC_DT_BOOL && t->n_dims <= NC_TENSOR_MAX_RANK &&
+               nc_onnx_tensor_get_num_bytes(t) == (int64_t)t->raw_data.len && t->raw_data.len > PIECE;
+  if (!plain) {
+    nc_tensor *h = nc_onnx_tensor_to_host(t, err, errlen);
+    release_pages(t->raw_data.data, t->raw_data.len);
+    return h;
+  }
+  /* bytes as they are (no sub-byte unpacking, no bool normalizing), piece by piece */
+  nc_tensor *h = nc_onnx_tensor_check(t, "tensor", err, errlen) ? nc_tensor_create(dt, (int)t->n_dims, t->dims, 0)
+                                                                  : NULL;
+  if (!h || nc_tensor_num_bytes(h) != t->raw_data.len) {
+    nc_tensor_destroy(h);
+    return nc_onnx_tensor_to_host(t, err, errlen); /* its message */
+  }
+  for (size_t off = 0; off < t->raw_data.len; off += PIECE) {
+    size_t n = t->raw_data.len - off < PIECE ? t->raw_data.len - off : PIECE;
+    memcpy((uint8_t *)h->data + off, t->raw_data.data + off, n);
+    release_pages(t->raw_data.data + off, n);
+  }
+  return h;
+}
+
 /* ---- public API ---------------------------------------------------------- */
 
-nc_onnx_model *nc_onnx_model_load_from_memory(const void *buf, size_t len, const char *base_dir, char *err,
-                                              size_t errlen)
+/* Loads p[0..len); `model` (a new empty model) is filled, or freed on
+ * failure. With `mapped`, p is m->map and the initializers' bytes stay there. */
+static nc_onnx_model *load(nc_onnx_model *model, const uint8_t *p, size_t len, bool mapped, const char *base_dir,
+                           char *err, size_t errlen)
 {
   char msg[256];
-  const uint8_t *p = buf ? buf : (const uint8_t *)"";
   if (!wire_check(&onnx__model_proto__descriptor, p, len, 0, 0, msg, sizeof msg)) {
     nc_error_format(err, errlen, "not a valid ONNX model: %s", msg);
+    nc_onnx_model_destroy(model);
     return NULL;
   }
-  Onnx__ModelProto *m = onnx__model_proto__unpack(NULL, len, p);
+  Onnx__ModelProto *m = mapped ? unpack_mapped(p, len, model) : onnx__model_proto__unpack(NULL, len, p);
   if (!m) {
     nc_error_format(err, errlen, "not a valid ONNX model: protobuf-c cannot decode it as a ModelProto");
+    nc_onnx_model_destroy(model);
     return NULL;
   }
+  model->proto = m;
   loader L = {.err = err, .errlen = errlen, .base_dir = base_dir};
   bool ok = check_model(&L, m);
   free(L.base_real);
   free(L.files);
   if (!ok) {
-    onnx__model_proto__free_unpacked(m, NULL);
+    nc_onnx_model_destroy(model);
     return NULL;
   }
-  nc_onnx_model *model = nc_xcalloc(1, sizeof *model);
-  model->proto = m;
   return model;
+}
+
+nc_onnx_model *nc_onnx_model_load_from_memory(const void *buf, size_t len, const char *base_dir, char *err,
+                                              size_t errlen)
+{
+  return load(nc_xcalloc(1, sizeof(nc_onnx_model)), buf ? buf : (const uint8_t *)"", len, false, base_dir, err,
+              errlen);
+}
+
+/* Maps a whole regular file of at most `limit` bytes (read-only, private). */
+static bool map_file(const char *path, size_t limit, void **map, size_t *len, char *msg, size_t msglen)
+{
+  *map = NULL;
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) {
+    snprintf(msg, msglen, "cannot open: %s", strerror(errno));
+    return false;
+  }
+  struct stat st;
+  if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+    snprintf(msg, msglen, "not a regular file");
+    close(fd);
+    return false;
+  }
+  if ((uint64_t)st.st_size > limit) {
+    snprintf(msg, msglen, "file of %lld bytes exceeds protobuf's 2 GiB limit", (long long)st.st_size);
+    close(fd);
+    return false;
+  }
+  *len = (size_t)st.st_size;
+  if (*len) {
+    *map = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (*map == MAP_FAILED) {
+      *map = NULL;
+      snprintf(msg, msglen, "cannot map: %s", strerror(errno));
+      close(fd);
+      return false;
+    }
+  }
+  close(fd);
+  return true;
 }
 
 nc_onnx_model *nc_onnx_model_load(const char *path, char *err, size_t errlen)
 {
   char msg[1024];
-  uint8_t *buf;
+  void *map;
   size_t len;
-  if (!read_file(path, MAX_PROTO_BYTES, &buf, &len, msg, sizeof msg)) {
+  if (!map_file(path, MAX_PROTO_BYTES, &map, &len, msg, sizeof msg)) {
     nc_error_format(err, errlen, "%s: %s", path, msg);
     return NULL;
   }
@@ -752,9 +1030,11 @@ nc_onnx_model *nc_onnx_model_load(const char *path, char *err, size_t errlen)
     dir = memcpy(nc_xmalloc(n + 1), path, n);
     dir[n] = 0;
   }
-  nc_onnx_model *m = nc_onnx_model_load_from_memory(buf, len, dir, msg, sizeof msg);
+  nc_onnx_model *m = nc_xcalloc(1, sizeof *m);
+  m->map = map;
+  m->map_len = len;
+  m = load(m, map ? map : (const uint8_t *)"", len, map != NULL, dir, msg, sizeof msg);
   free(dir);
-  free(buf);
   if (!m) {
     nc_error_format(err, errlen, "%s: %s", path, msg);
     return NULL;
@@ -767,7 +1047,16 @@ void nc_onnx_model_destroy(nc_onnx_model *m)
 {
   if (!m)
     return;
-  onnx__model_proto__free_unpacked(m->proto, NULL);
+  for (size_t i = 0; i < m->n_mapped; i++) { /* bytes of the mapping, not protobuf-c's to free */
+    m->mapped[i]->raw_data.data = NULL;
+    m->mapped[i]->raw_data.len = 0;
+    m->mapped[i]->has_raw_data = 0;
+  }
+  if (m->proto)
+    onnx__model_proto__free_unpacked(m->proto, NULL);
+  if (m->map)
+    munmap(m->map, m->map_len);
+  free(m->mapped);
   free(m->path);
   free(m);
 }

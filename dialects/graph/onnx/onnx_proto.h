@@ -63,6 +63,12 @@ typedef enum nc_onnx_data_type {
 struct nc_onnx_model {
   Onnx__ModelProto *proto; /**< owned; the model, walk proto->graph */
   char *path;              /**< owned; the file loaded, NULL if from memory */
+  /* A model loaded from a file maps it: the main graph's initializers'
+   * raw_data point into the mapping (`mapped` lists them), not into copies. */
+  void *map;
+  size_t map_len;
+  Onnx__TensorProto **mapped;
+  size_t n_mapped;
 };
 
 
@@ -117,6 +123,14 @@ bool nc_onnx_tensor_check(NC_KEEP const Onnx__TensorProto *t, NC_KEEP const char
  * BOOL becomes 0/1. Types without an nc dtype and ranks above
  * NC_TENSOR_MAX_RANK are refused. NULL + message on failure. */
 NC_GIVE nc_tensor *nc_onnx_tensor_to_host(NC_KEEP const Onnx__TensorProto *t, char *err, size_t errlen);
+
+/** Like nc_onnx_tensor_to_host for a tensor of `m`; if its bytes lie in
+ * m's mapping of the file, they are copied in pieces and each piece's pages
+ * are given back to the kernel after it is copied, so a large initializer
+ * never holds twice its size (the bytes stay readable: the pages come back
+ * from the file if read again). */
+NC_GIVE nc_tensor *nc_onnx_model_tensor_to_host(NC_KEEP const nc_onnx_model *m,
+                                                NC_KEEP const Onnx__TensorProto *t, char *err, size_t errlen);
 
 /** Builds a TensorProto holding `t` in raw_data (sub-byte types packed as
  * ONNX prescribes). `name` may be NULL. Free with nc_onnx_tensor_proto_destroy(). */

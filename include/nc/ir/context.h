@@ -90,6 +90,17 @@ NC_KEEP const void *nc_resource_get_data(NC_KEEP const nc_resource *r);
 size_t nc_resource_get_size(NC_KEEP const nc_resource *r);
 /** The blob's alignment. */
 uint32_t nc_resource_get_alignment(NC_KEEP const nc_resource *r);
+/** Frees the blob's bytes; its name stays taken, and it then reads as a
+ * resource never given data. Only for a resource nothing refers to any more
+ * (see nc_context_set_resources_releasable). */
+void nc_resource_drop_data(NC_KEEP nc_resource *r);
+/** Declares that the only IR referring to the context's resources is what
+ * passes run on (one module, as in nc-compile), so a pass that erases the
+ * last op using a resource may release its bytes. Off by default: a context
+ * may hold other modules, or attributes its callers keep. */
+void nc_context_set_resources_releasable(nc_context *ctx, bool releasable);
+/** Whether nc_context_set_resources_releasable turned releasing on. */
+bool nc_context_get_resources_releasable(NC_KEEP const nc_context *ctx);
 
 /* --- source buffers ----------------------------------------------------------- */
 

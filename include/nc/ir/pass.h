@@ -65,6 +65,10 @@ typedef struct nc_pass_def {
    * diagnostic; if it emits none, the pass manager reports which pass
    * failed on which op). Must only touch `op` and what it contains. */
   bool (*run)(nc_pass *pass, nc_op *op);
+  /** Optional: names of the pass's phases ("Calibration"), timed with
+   * nc_pass_timer_add and shown under the pass by --mlir-timing, as MLIR's
+   * nested timing scopes are. */
+  const char *const *timers; size_t n_timers;
 } nc_pass_def;
 
 /** A pass manager: passes and nested pass managers (below). */
@@ -120,6 +124,9 @@ NC_KEEP const char *nc_pass_get_option_list_string(NC_KEEP const nc_pass *p, con
 void nc_pass_stat_add(nc_pass *p, size_t i, uint64_t n);
 /** Current value of statistic i. */
 uint64_t nc_pass_stat_get(NC_KEEP const nc_pass *p, size_t i);
+/** Adds `seconds` (measured with nc_time_wall) to the pass's phase timer i
+ * (an index into its def's `timers`); safe from the run's worker threads. */
+void nc_pass_timer_add(nc_pass *p, size_t i, double seconds);
 /** Writes text to the pass manager's output stream (stderr unless the run
  * options say otherwise), the way IR dumps are written: text written by a
  * pass running in parallel over sibling ops comes out in op order, as in a
