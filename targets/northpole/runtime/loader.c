@@ -447,10 +447,9 @@ static bool check_program(loader *l, np_sim *s, np_tile *t)
       if (host ? t->output_index < 0 : find_tile(s, in->a, in->b) < 0)
         return bad(l, "instruction %u sends to (%lld, %lld), which %s", i, (long long)in->a, (long long)in->b,
                    host ? "is the host, but the tile's result is no network output" : "holds no tile");
-      if (in->d != t->iters[in->c].elements * (t->flags & NP_FLAG_PARTIAL ? 4 : 1))
+      if (in->d != np_message_bytes(t, t->iters[in->c].elements))
         return bad(l, "instruction %u sends %lld bytes for iteration %lld, which produces %lld here", i,
-                   (long long)in->d, (long long)in->c,
-                   (long long)(t->iters[in->c].elements * (t->flags & NP_FLAG_PARTIAL ? 4 : 1)));
+                   (long long)in->d, (long long)in->c, (long long)np_message_bytes(t, t->iters[in->c].elements));
       break;
     case NP_OP_WAIT:
       if (in->a < 0 || in->a > NP_MAX_WAIT_CYCLES)

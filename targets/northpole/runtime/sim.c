@@ -436,13 +436,14 @@ static bool send_multicast(run_ctx *r, np_tile *t, size_t ti, const np_instr *in
   uint64_t *arrival = nc_rt_calloc(nd, sizeof *arrival);
   for (uint64_t i = 0; i < nd; i++)
     dxy[2 * i] = in[i].a, dxy[2 * i + 1] = in[i].b;
-  np_noc_multicast(&r->s->noc, (int)in->zero, t->x, t->y, dxy, nd, t->t, (uint64_t)it->elements, arrival);
-  uint64_t serial = ceil_div((uint64_t)it->elements, r->s->chip.link_bytes_per_cycle);
+  uint64_t bytes = (uint64_t)in->d; /* np_message_bytes: every send of the group has the same (core-multicast) */
+  np_noc_multicast(&r->s->noc, (int)in->zero, t->x, t->y, dxy, nd, t->t, bytes, arrival);
+  uint64_t serial = ceil_div(bytes, r->s->chip.link_bytes_per_cycle);
   trace_span(r->s, ti, "send", "multicast", t->t, serial);
   t->t = np_sat_add(t->t, serial);
   if (t->last_send[in->c] == (int64_t)t->pc)
     trace_buffer(r->s, t);
-  t->bytes_sent += (uint64_t)it->elements;
+  t->bytes_sent += bytes;
   np_msg *first = NULL; /* packed once, shared by every copy */
   for (uint64_t i = 0; i < nd; i++)
     for (size_t k = 0; k < r->s->n_tiles; k++)
@@ -475,7 +476,7 @@ static bool do_send(run_ctx *r, np_tile *t, size_t ti, const np_instr *in)
   if (in->multicast)
     return send_multicast(r, t, ti, in);
   const np_chip *chip = &r->s->chip;
-  uint64_t bytes = (uint64_t)in->d; /* the elements, or 4 bytes each for partial sums (checked by the loader) */
+  uint64_t bytes = (uint64_t)in->d; /* np_message_bytes (checked by the loader) */
   uint64_t serial = ceil_div(bytes, chip->link_bytes_per_cycle);
   uint64_t arrival = in->a < 0 /* the host, one hop beyond (0, 0) */
                        ? np_sat_add(np_noc_send(&r->s->noc, (int)in->zero, t->x, t->y, 0, 0, t->t, bytes),
