@@ -410,7 +410,6 @@ static bool check_program(loader *l, np_sim *s, np_tile *t)
       const np_instr *next = i + 1 < t->n_instrs ? &t->prog[i + 1] : NULL;
       in->multicast = true, in->zero &= ~NP_SEND_MULTICAST;
       if (host || !next || next->op != NP_OP_SEND || next->c != in->c || (next->zero & ~NP_SEND_MULTICAST) != in->zero ||
-          next->frame != in->frame || next->frames != in->frames ||
           (next->a == -1 && next->b == -1))
         return bad(l, "instruction %u is a multicast send, but the next instruction is no send of the same iteration "
                    "and network to a tile", i);
