@@ -7,7 +7,9 @@
  * multicast leaves the port once and crosses each link of the union of the
  * destinations' routes once (docs/targets/northpole.md, Network on chip).
  * The pass marks every send but the last of each run of consecutive sends
- * of one iteration (and frames, core-replicate) to tiles with `multicast`
+ * of one iteration to tiles with `multicast` (core-replicate's sends to
+ * copies run on some frames only: each frame's multicast goes to the members
+ * that run on it, so a row reaches a copy and the other consumers at once)
  * (the group ends at the first unmarked send), and marks the chip `host_multicast`: the host, too, sends
  * each input step once to all the tiles that read it. Programs, buffers and
  * what arrives where are unchanged; only the time and the link bytes fall.
@@ -38,8 +40,7 @@ static void mark_program(nc_pass *pass, nc_op *program)
     nc_op *last = op;
     size_t n = 1;
     for (nc_op *x = nc_op_get_next(op); x && tile_send(x, &in) && in.iter == first.iter && in.bytes == first.bytes &&
-                                                   in.network == first.network && in.frame == first.frame &&
-                                                   in.frames == first.frames;
+                                                   in.network == first.network;
          x = nc_op_get_next(x))
       last = x, n++;
     for (nc_op *x = op; x != last; x = nc_op_get_next(x))

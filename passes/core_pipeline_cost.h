@@ -13,7 +13,8 @@
 /** One stage of the pipeline: a layer and the tiles that compute it. */
 typedef struct core_stage {
   int64_t work;           /**< MACs (or vector operations) per frame, in 8-bit cycles' units (a 4-bit layer's shrink) */
-  int64_t out_bytes;      /**< output bytes per frame */
+  int64_t out_bytes;      /**< output bytes per frame (core-place: a byte per element, also below 8 bits,
+                               where the NoC packs them: the margin for the link contention not modelled) */
   int64_t k;              /**< tiles (output-channel slices) */
   int64_t limit;          /**< most tiles balancing may give it */
   int64_t steps;          /**< messages per frame to each consumer tile (the node's iterations) */

@@ -435,7 +435,7 @@ static bool collect(sched *s, nc_op *chip, nc_op *fn)
     if (ti->partial)
       elt = nc_type_integer(nc_op_get_context(n), 32, NC_SIGNLESS);
     for (size_t k = 0; k < n_iters; k++)
-      ti->out_bytes[k] = nc_core_bytes(ti->out_bytes[k], elt);
+      ti->out_bytes[k] = nc_core_message_bytes(ti->out_bytes[k], elt); /* packed on the NoC */
   }
   for (i = 0; i < s->n; i++) {
     node_info *ni = &s->nodes[i];

@@ -222,12 +222,7 @@ static bool verify_send(nc_op *op)
       (core_pair_attr(next, "to", &x, &y) && x == NC_CORE_HOST))
     return nc_op_emit_error(op, "is `multicast`, so the next op must be a core.send of the same iteration, bytes "
                             "and network to a tile");
-  int64_t a, an, b, bn;
-  core_pair_attr(op, "frames", &a, &an);
-  core_pair_attr(next, "frames", &b, &bn);
-  if (a != b || an != bn)
-    return nc_op_emit_error(op, "is `multicast`, so the next send must run on the same frames (`frames`)");
-  return true;
+  return true; /* members may run on different frames (copies): a frame's multicast goes to those that run */
 }
 
 static bool verify_wait(nc_op *op) { return non_negative(op, "cycles"); }
@@ -450,7 +445,7 @@ static const nc_op_def core_ops[] = {
     .summary = "Send an iteration's output",
     .description =
       "Sends the output of iteration `iter` (`bytes` bytes: the elements that iteration writes in the tile's "
-      "channel slice) to the tile at `to`, or to the host at (-1, -1). A send does not wait for the receiver "
+      "channel slice, packed at their width: two 4-bit values a byte) to the tile at `to`, or to the host at (-1, -1). A send does not wait for the receiver "
       "to reach its recv; the NoC holds the message (and, in hardware, back-pressures the sender when the "
       "receiver's input buffer is full). With `network = 1` it sends the iteration's int32 partial sums (4 bytes "
       "per element) on the partial-sum network to the reducer of the tile's input-channel group. With `frames = "

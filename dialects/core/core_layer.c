@@ -124,6 +124,14 @@ int64_t nc_core_bytes(int64_t elements, const nc_type *elt)
   return (elements * bits + 7) / 8;
 }
 
+int64_t nc_core_message_bytes(int64_t elements, const nc_type *elt)
+{
+  int64_t bits = type_bits(elt);
+  if (elements > (INT64_MAX - 7) / bits)
+    return INT64_MAX;
+  return (elements * bits + 7) / 8;
+}
+
 /* --- buffer lifetimes ------------------------------------------------------------------------------------ */
 
 void nc_core_tile_buffer_lifetimes(const nc_op *tile, nc_core_lifetime *out)

@@ -434,7 +434,6 @@ static bool check_program(loader *l, np_sim *s, np_tile *t)
       const np_instr *next = i + 1 < t->n_instrs ? &t->prog[i + 1] : NULL;
       in->multicast = true, in->zero &= ~NP_SEND_MULTICAST;
       if (host || !next || next->op != NP_OP_SEND || next->c != in->c || (next->zero & ~NP_SEND_MULTICAST) != in->zero ||
-          next->frame != in->frame || next->frames != in->frames ||
           (next->a == -1 && next->b == -1))
         return bad(l, "instruction %u is a multicast send, but the next instruction is no send of the same iteration "
                    "and network to a tile", i);
@@ -472,10 +471,9 @@ static bool check_program(loader *l, np_sim *s, np_tile *t)
         return bad(l, "instruction %u sends to (%lld, %lld) slot %u, which %s", i, (long long)in->a,
                    (long long)in->b, in->slot, host ? "is the host, but the tile's result is no network output"
                                                     : "holds no tile");
-      if (in->d != t->iters[in->c].elements * (t->flags & NP_FLAG_PARTIAL ? 4 : 1))
+      if (in->d != np_message_bytes(t, t->iters[in->c].elements))
         return bad(l, "instruction %u sends %lld bytes for iteration %lld, which produces %lld here", i,
-                   (long long)in->d, (long long)in->c,
-                   (long long)(t->iters[in->c].elements * (t->flags & NP_FLAG_PARTIAL ? 4 : 1)));
+                   (long long)in->d, (long long)in->c, (long long)np_message_bytes(t, t->iters[in->c].elements));
       break;
     case NP_OP_WAIT:
       if (in->a < 0 || in->a > NP_MAX_WAIT_CYCLES)

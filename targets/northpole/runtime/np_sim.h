@@ -167,6 +167,14 @@ typedef struct np_sim {
   uint64_t total_cycles, first_end, last_end, latency;
 } np_sim;
 
+/** Bytes a send of `elements` of tile t's output puts on the NoC: its int32
+ * partial sums 4 each; activations packed at the tile's width, two 4-bit
+ * or four 2-bit values a byte (the datapath keeps them in int8 containers). */
+static inline int64_t np_message_bytes(const np_tile *t, int64_t elements)
+{
+  return t->flags & NP_FLAG_PARTIAL ? 4 * elements : (elements * (int64_t)t->bits + 7) / 8;
+}
+
 /** Frees the messages of every inference in a tile's inbox (sim.c). */
 void np_clear_inbox(np_tile *t);
 

@@ -455,20 +455,22 @@ static bool do_compute(run_ctx *r, np_tile *t, const np_instr *in)
 static bool send_multicast(run_ctx *r, np_tile *t, size_t ti, const np_instr *in)
 {
   const np_iter *it = &t->iters[in->c];
-  uint64_t nd = 1;
-  while (in[nd - 1].multicast)
-    nd++;
-  int64_t *dxy = nc_rt_calloc(2 * nd, sizeof *dxy);
-  uint64_t *arrival = nc_rt_calloc(nd, sizeof *arrival);
-  for (uint64_t i = 0; i < nd; i++)
-    dxy[2 * i] = in[i].a, dxy[2 * i + 1] = in[i].b;
-  np_noc_multicast(&r->s->noc, (int)in->zero, t->x, t->y, dxy, nd, t->t, (uint64_t)it->elements, arrival);
-  uint64_t serial = ceil_div((uint64_t)it->elements, r->s->chip.link_bytes_per_cycle);
+  uint64_t n = 1, nd = 0;
+  while (in[n - 1].multicast)
+    n++;
+  int64_t *dxy = nc_rt_calloc(2 * n, sizeof *dxy);
+  uint64_t *arrival = nc_rt_calloc(n, sizeof *arrival);
+  for (uint64_t i = 0; i < n; i++)
+    if (runs_now(t, &in[i])) /* members for other frames (copies) sit this frame out */
+      dxy[2 * nd] = in[i].a, dxy[2 * nd + 1] = in[i].b, nd++;
+  uint64_t bytes = (uint64_t)in->d; /* np_message_bytes: every send of the group has the same (core-multicast) */
+  np_noc_multicast(&r->s->noc, (int)in->zero, t->x, t->y, dxy, nd, t->t, bytes, arrival);
+  uint64_t serial = ceil_div(bytes, r->s->chip.link_bytes_per_cycle);
   trace_span(r->s, ti, "send", "multicast", t->t, serial);
   t->t = np_sat_add(t->t, serial);
   if (t->last_send[in->c] == (int64_t)t->pc)
     trace_buffer(r->s, t);
-  t->bytes_sent += (uint64_t)it->elements;
+  t->bytes_sent += bytes;
   np_msg *first = NULL; /* packed once, shared by every copy */
   for (uint64_t i = 0; i < nd; i++) {
     np_msg *m = first ? msg_share(first) : (first = pack((int)ti, t->inference, in->c, it, t->out_data));
@@ -491,15 +493,20 @@ static bool do_send(run_ctx *r, np_tile *t, size_t ti, const np_instr *in)
   }
   if (t->last_send[in->c] == (int64_t)t->pc)
     t->out_live -= it->elements;
-  if (t->pc > 0 && t->prog[t->pc - 1].op == NP_OP_SEND && t->prog[t->pc - 1].multicast) {
+  size_t g = t->pc, lead; /* the multicast group's first send, and its first that runs on this frame */
+  while (g > 0 && t->prog[g - 1].op == NP_OP_SEND && t->prog[g - 1].multicast)
+    g--;
+  for (lead = g; lead < t->pc && !runs_now(t, &t->prog[lead]); lead++)
+    ;
+  if (lead < t->pc) {
     if (t->last_send[in->c] == (int64_t)t->pc) /* the group's first send delivered it */
       trace_buffer(r->s, t);
     return true;
   }
-  if (in->multicast)
-    return send_multicast(r, t, ti, in);
+  if (in->multicast || g < t->pc)
+    return send_multicast(r, t, ti, &t->prog[g]);
   const np_chip *chip = &r->s->chip;
-  uint64_t bytes = (uint64_t)in->d; /* the elements, or 4 bytes each for partial sums (checked by the loader) */
+  uint64_t bytes = (uint64_t)in->d; /* np_message_bytes (checked by the loader) */
   uint64_t serial = ceil_div(bytes, chip->link_bytes_per_cycle);
   uint64_t arrival = in->a < 0 /* the host, one hop beyond (0, 0) */
                        ? np_sat_add(np_noc_send(&r->s->noc, (int)in->zero, t->x, t->y, 0, 0, t->t, bytes),

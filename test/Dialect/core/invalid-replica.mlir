@@ -26,19 +26,6 @@ core.chip {rows = 2 : i64, cols = 3 : i64, sram_bytes = 1024 : i64, target = "ti
 
 // -----
 
-// Sends of one multicast group run on the same frames.
-core.chip {rows = 2 : i64, cols = 3 : i64, sram_bytes = 1024 : i64, target = "tiny"} ({
-  core.tile {x = 0 : i64, y = 0 : i64, node = "a"} ({
-    core.program ({
-      // expected-error@+1 {{'core.send' op is `multicast`, so the next send must run on the same frames (`frames`)}}
-      core.send {to = array<i64: 1, 0>, iter = 0 : i64, bytes = 4 : i64, multicast, frames = array<i64: 0, 2>}
-      core.send {to = array<i64: 2, 0>, iter = 0 : i64, bytes = 4 : i64, frames = array<i64: 1, 2>}
-    })
-  })
-}) : () -> ()
-
-// -----
-
 // Every copy holds every slice: copy 1 of pool1 lacks one.
 func.func @f(%x: tensor<1x2x4x4xi8>) -> tensor<1x8xi8> {
   %0 = dataflow.node "pool1"(%x) {domain = #dataflow.set<"{ S[oy] : 0 <= oy <= 1 }">, kind = "max_pool", macs = 0 : i64, params = {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>}, reads = [#dataflow.map<"{ S[oy] -> In0[c, iy, ix] : 0 <= oy <= 1 and 0 <= c <= 1 and 2oy <= iy <= 1 + 2oy and 0 <= ix <= 3 }">], writes = #dataflow.map<"{ S[oy] -> Out[k, oy, ox] : 0 <= oy <= 1 and 0 <= k <= 1 and 0 <= ox <= 1 }">}({

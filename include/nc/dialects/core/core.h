@@ -268,8 +268,13 @@ int64_t nc_core_concat_channel_offset(NC_KEEP const nc_op *node, size_t k);
  * coordinate of operand 0 (dataflow coordinates) that holds them. */
 int64_t nc_core_node_get_in_channels(NC_KEEP const nc_op *node, int *coord);
 
-/** Bytes of `elements` elements of type `elt` (bits rounded up to bytes). */
+/** Bytes of `elements` elements of type `elt` in memory: 4- and 2-bit
+ * values take an int8 container each (buffers, the binary). */
 int64_t nc_core_bytes(int64_t elements, NC_KEEP const nc_type *elt);
+
+/** Bytes of a message of `elements` elements of type `elt` on the NoC:
+ * packed, two 4-bit or four 2-bit values a byte (rounded up). */
+int64_t nc_core_message_bytes(int64_t elements, NC_KEEP const nc_type *elt);
 
 /* ------------------------------------------------------------------------ */
 /* Memory planning                                                           */
