@@ -460,9 +460,10 @@ static bool send_multicast(run_ctx *r, np_tile *t, size_t ti, const np_instr *in
     n++;
   int64_t *dxy = nc_rt_calloc(2 * n, sizeof *dxy);
   uint64_t *arrival = nc_rt_calloc(n, sizeof *arrival);
+  const np_instr **member = nc_rt_calloc(n, sizeof *member); /* the sends that run on this frame */
   for (uint64_t i = 0; i < n; i++)
     if (runs_now(t, &in[i])) /* members for other frames (copies) sit this frame out */
-      dxy[2 * nd] = in[i].a, dxy[2 * nd + 1] = in[i].b, nd++;
+      member[nd] = &in[i], dxy[2 * nd] = in[i].a, dxy[2 * nd + 1] = in[i].b, nd++;
   uint64_t bytes = (uint64_t)in->d; /* np_message_bytes: every send of the group has the same (core-multicast) */
   np_noc_multicast(&r->s->noc, (int)in->zero, t->x, t->y, dxy, nd, t->t, bytes, arrival);
   uint64_t serial = ceil_div(bytes, r->s->chip.link_bytes_per_cycle);
@@ -475,9 +476,9 @@ static bool send_multicast(run_ctx *r, np_tile *t, size_t ti, const np_instr *in
   for (uint64_t i = 0; i < nd; i++) {
     np_msg *m = first ? msg_share(first) : (first = pack((int)ti, t->inference, in->c, it, t->out_data));
     m->arrival = arrival[i];
-    post(&r->s->tiles[source_tile(r->s, in[i].a, in[i].b, in[i].slot)], m);
+    post(&r->s->tiles[source_tile(r->s, member[i]->a, member[i]->b, member[i]->slot)], m);
   }
-  free(dxy), free(arrival);
+  free(dxy), free(arrival), free(member);
   return true;
 }
 
