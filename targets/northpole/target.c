@@ -21,6 +21,7 @@ extern const nc_target_sim nc_target_sim_northpole;
 static const char *const granularities[] = {"row", "pixel", NULL};
 static const char *const precisions[] = {"8", "4", "2", "mixed", NULL};
 static const char *const methods[] = {"maxabs", "percentile", "mse", NULL};
+static const char *const balance_costs[] = {"sends", "links", "links-ties", NULL};
 static const char *const levels[] = {"graph", "quantized", "dataflow", "core"};
 
 static const nc_pass_option_def options[] = {
@@ -48,6 +49,11 @@ static const nc_pass_option_def options[] = {
   {"balance", NC_PASS_OPT_BOOL, "true",
    "Spread the layers with the most work over the grid's spare cores (core-place{balance row-balance}: "
    "output-channel slices, then bands of output rows), so the slowest pipeline stage is as short as it can be"},
+  {"balance-costs", NC_PASS_OPT_ENUM, "sends",
+   "What balancing costs besides work: sends (sends once per tile read), links (row bands: sends as multicasts and "
+   "each tile's incoming bytes over one link, core-place{band-multicast recv-links=1}), links-ties (links, and "
+   "channel balancing goes on through equally slow layers, core-place{balance-ties})",
+   balance_costs},
   {"multicast", NC_PASS_OPT_BOOL, "true",
    "Send an iteration's output to all the tiles of a split consumer, and each input step to all the tiles that "
    "read it, as one multicast (core-multicast; core-place's cost model counts it)"},
@@ -115,10 +121,13 @@ static bool build(nc_pass_manager *pm, const nc_pass *o, const char *stop_after,
   }
   if (stop >= 3) {
     bool mc = nc_pass_get_option_bool(o, "multicast"), balance = nc_pass_get_option_bool(o, "balance");
-    char place[192];
-    snprintf(place, sizeof place, "search-iterations=20000 link-iterations=2000 input-channel-split=%lld%s%s",
+    char place[256];
+    const char *costs = nc_pass_get_option_string(o, "balance-costs");
+    snprintf(place, sizeof place, "search-iterations=20000 link-iterations=2000 input-channel-split=%lld%s%s%s%s",
              (long long)nc_pass_get_option_int(o, "input-channel-split"),
-             balance ? " balance=true balance-lookahead=1 row-balance=true" : "", mc ? " multicast=true" : "");
+             balance ? " balance=true balance-lookahead=1 row-balance=true" : "", mc ? " multicast=true" : "",
+             strcmp(costs, "sends") ? " band-multicast=true recv-links=1" : "",
+             !strcmp(costs, "links-ties") ? " balance-ties=true" : "");
     bool rep = nc_pass_get_option_bool(o, "replicate");
     return add(pm, "dataflow-to-core", NULL) && add(pm, "core-place", place) && add(pm, "core-schedule", NULL) &&
            (!rep || add(pm, "core-replicate", mc ? "multicast=true" : NULL)) && (!mc || add(pm, "core-multicast", NULL)) && add(pm, "core-plan-memory", NULL);
