@@ -354,8 +354,8 @@ static bool elementwise_layer(lctx *l, nc_op *op, const char *kind, const int *s
 /* A layer that moves elements of an image [1, C, H, W] into an image output
  * [1, OC, OH, OW] (resize, pad, channel shuffle): iterations S[y] or
  * S[y, x] as for elementwise layers, output element (c, y, x) reading input
- * element (rc, yi, xi): rc an expression of c, ry and rx constraints on yi
- * and xi (of y and x), in isl syntax; outputs whose source falls outside the
+ * element (ci, yi, xi): rc, ry and rx constraints on ci, yi and xi (of c, y
+ * and x), in isl syntax; outputs whose source falls outside the
  * input (constant padding) read nothing. */
 static bool moved_layer(lctx *l, nc_op *op, const char *x_name, const char *kind, const char *rc, const char *ry,
                         const char *rx, layer *L)
@@ -370,7 +370,7 @@ static bool moved_layer(lctx *l, nc_op *op, const char *x_name, const char *kind
   char *wr = mprintf("{ %s -> Out[c, y, x] : 0 <= c < %lld and 0 <= y < %lld and 0 <= x < %lld }",
                      row ? "S[y]" : "S[y, x]", (long long)o.channels, (long long)o.height, (long long)o.width);
   char *rd = mprintf("{ %s -> %s[ci, yi, xi] : exists (c%s : 0 <= c < %lld and 0 <= y < %lld and 0 <= x < %lld "
-                     "and ci = %s and %s and %s and 0 <= ci < %lld and 0 <= yi < %lld and 0 <= xi < %lld) }",
+                     "and %s and %s and %s and 0 <= ci < %lld and 0 <= yi < %lld and 0 <= xi < %lld) }",
                      row ? "S[y]" : "S[y, x]", x_name, row ? ", x" : "", (long long)o.channels, (long long)o.height,
                      (long long)o.width, rc, ry, rx, (long long)in.channels, (long long)in.height,
                      (long long)in.width);
@@ -387,21 +387,29 @@ static bool moved_layer(lctx *l, nc_op *op, const char *x_name, const char *kind
 }
 
 /* The input coordinate `i` an output coordinate `o` of a pad by `p` before
- * a dim of `n` reads, as an isl constraint: constant mode i = o - p (outside
- * the input: nothing), edge the nearest edge element, reflect the mirror
- * image without the edge (the layer record keeps reflect pads below n, so
- * one reflection suffices). */
-static bool pad_source(const char *mode, const char *o, const char *i, int64_t p, int64_t n, char *buf, size_t len)
+ * (and `e` after) a dim of `n` reads, as an isl constraint: constant mode
+ * i = o - p (outside the input: nothing), edge the nearest edge element,
+ * reflect the mirror image without the edge, wrap the other end. Reflect and
+ * wrap pads wider than the dim repeat with periods 2 (n - 1) and n (np.pad);
+ * pads within the dim keep the plain piecewise form. */
+static bool pad_source(const char *mode, const char *o, const char *i, int64_t p, int64_t e, int64_t n, char *buf,
+                       size_t len)
 {
-  long long P = p, N = n;
+  long long P = p, N = n, T = 2 * (n - 1);
+  bool wide = p >= n || e >= n;
   if (!strcmp(mode, "constant"))
     snprintf(buf, len, "%s = %s - %lld", i, o, P);
-  else if (!strcmp(mode, "edge"))
+  else if (!strcmp(mode, "edge") || (n == 1 && (!strcmp(mode, "reflect") || !strcmp(mode, "wrap"))))
     snprintf(buf, len, "((%s < %lld and %s = 0) or (%lld <= %s < %lld and %s = %s - %lld) or (%s >= %lld and %s = %lld))",
              o, P, i, P, o, P + N, i, o, P, o, P + N, i, N - 1);
-  else if (!strcmp(mode, "reflect"))
+  else if (!strcmp(mode, "reflect") && !wide)
     snprintf(buf, len, "((%s < %lld and %s = %lld - %s) or (%lld <= %s < %lld and %s = %s - %lld) or (%s >= %lld and "
              "%s = %lld - %s))", o, P, i, P, o, P, o, P + N, i, o, P, o, P + N, i, 2 * (N - 1) + P, o);
+  else if (!strcmp(mode, "reflect")) /* r = (o - p) mod 2 (n - 1); i = r, or 2 (n - 1) - r past the far edge */
+    snprintf(buf, len, "((((%s - %lld) mod %lld) < %lld and %s = (%s - %lld) mod %lld) or (((%s - %lld) mod %lld) >= "
+             "%lld and %s = %lld - ((%s - %lld) mod %lld)))", o, P, T, N, i, o, P, T, o, P, T, N, i, T, o, P, T);
+  else if (!strcmp(mode, "wrap"))
+    snprintf(buf, len, "%s = (%s - %lld) mod %lld", i, o, P, N);
   else
     return false;
   return true;
@@ -419,9 +427,13 @@ static void linear_source(const int64_t abd[3], const char *o, const char *i, ch
 static bool resample_layer(lctx *l, nc_op *op, const char *x_name, layer *L)
 {
   nc_deps_shape in, o;
-  if (!image(vtype(nc_op_get_operand(op, 0)), &in) || !image(vtype(nc_op_get_result(op, 0)), &o))
+  const nc_type *yt = vtype(nc_op_get_result(op, 0));
+  if (image(vtype(nc_op_get_operand(op, 0)), &in) && nc_type_get_rank(yt) == 4 && nc_type_get_shape(yt)[0] != 1)
+    return fail(l, "a layer cannot change the batch dim: layers move one [1, C, H, W] image (run each image of a "
+                "batch as its own inference)");
+  if (!image(vtype(nc_op_get_operand(op, 0)), &in) || !image(yt, &o))
     return fail(l, "only [1, C, H, W] tensors of static shape are supported");
-  char ry[256], rx[256], rc[96] = "c";
+  char ry[256], rx[256], rc[256] = "ci = c";
   if (nc_op_is(op, "graph.resize") && !strcmp(nc_graph_attr_string(op, "mode", "nearest"), "linear")) {
     /* the neighbours floor(c) and floor(c) + 1 of the source coordinate c, clamped (the layer record keeps
      * floor(c) within [-1, in - 1], so clamping is the intersection with the input) */
@@ -433,9 +445,17 @@ static bool resample_layer(lctx *l, nc_op *op, const char *x_name, layer *L)
       return fail(l, "%s", err);
     linear_source(abd[0], "y", "yi", ry, sizeof ry);
     linear_source(abd[1], "x", "xi", rx, sizeof rx);
+    if (in.channels != o.channels) { /* linear along the channels too */
+      int64_t abc[3];
+      if (!nc_kernel_resize_linear_coord(cm, in.channels, o.channels, abc, err, sizeof err))
+        return fail(l, "%s", err);
+      linear_source(abc, "c", "ci", rc, sizeof rc);
+    }
     return moved_layer(l, op, x_name, "resize", rc, ry, rx, L);
   }
   if (nc_op_is(op, "graph.resize")) {
+    if (o.channels != in.channels)
+      return fail(l, "a nearest resize of the channels has no layer (linear ones have)");
     if (o.height % in.height || o.width % in.width)
       return fail(l, "a resize by a factor that is not whole has no dataflow layer");
     snprintf(ry, sizeof ry, "yi = floor(y / %lld)", (long long)(o.height / in.height));
@@ -448,8 +468,8 @@ static bool resample_layer(lctx *l, nc_op *op, const char *x_name, layer *L)
     if (!p || n != 8)
       return fail(l, "only pads of [1, C, H, W] tensors are supported");
     const char *mode = nc_graph_attr_string(op, "mode", "constant");
-    if (!pad_source(mode, "y", "yi", p[2], in.height, ry, sizeof ry) ||
-        !pad_source(mode, "x", "xi", p[3], in.width, rx, sizeof rx))
+    if (!pad_source(mode, "y", "yi", p[2], p[6], in.height, ry, sizeof ry) ||
+        !pad_source(mode, "x", "xi", p[3], p[7], in.width, rx, sizeof rx))
       return fail(l, "a pad in mode \"%s\" has no dataflow layer", mode);
     return moved_layer(l, op, x_name, "pad", rc, ry, rx, L);
   }
@@ -458,7 +478,7 @@ static bool resample_layer(lctx *l, nc_op *op, const char *x_name, layer *L)
   int64_t g = nc_graph_attr_int(op, "group", 1); /* graph.channel_shuffle */
   if (g < 1 || o.channels % g)
     return fail(l, "a channel shuffle needs a group count dividing the channels");
-  snprintf(rc, sizeof rc, "(c - %lld * floor(c / %lld)) * %lld + floor(c / %lld)", (long long)g, (long long)g,
+  snprintf(rc, sizeof rc, "ci = (c - %lld * floor(c / %lld)) * %lld + floor(c / %lld)", (long long)g, (long long)g,
            (long long)(o.channels / g), (long long)g);
   return moved_layer(l, op, x_name, "shuffle", rc, ry, rx, L);
 }

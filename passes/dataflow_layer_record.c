@@ -527,16 +527,19 @@ static bool follower(rec *r, nc_op *op, nc_value *prev)
 
 /* resize (nearest, whole factors: each output row and column reads
  * floor(o / factor), checked against the op's own index map; linear, with
- * the kernel's rational source coordinate per axis), pad (spatial
- * dims only: constant with an integral fill value, reflect with pads below
- * the dim, edge) and channel shuffle:
+ * the kernel's rational source coordinate per axis, the channels too), pad (spatial
+ * dims only: constant with an integral fill value, reflect, edge, wrap; any
+ * width) and channel shuffle:
  * layers that move elements of [1, C, H, W] tensors. */
 static bool resample_head(rec *r, nc_op *op)
 {
   nc_type *xt = nc_value_get_type(nc_op_get_operand(op, 0)), *yt = nc_value_get_type(nc_op_get_result(op, 0));
   if (nc_type_get_rank(xt) != 4 || nc_type_get_rank(yt) != 4 || nc_type_get_shape(xt)[0] != 1 ||
       nc_type_get_shape(yt)[0] != 1)
-    return unexpressible(op, "only [1, C, H, W] tensors move in a layer");
+    return unexpressible(op, nc_type_get_rank(xt) == 4 && nc_type_get_rank(yt) == 4 && nc_type_get_shape(xt)[0] == 1
+                                 ? "a layer cannot change the batch dim: layers move one [1, C, H, W] image (run "
+                                   "each image of a batch as its own inference)"
+                                 : "only [1, C, H, W] tensors move in a layer");
   const int64_t *xs = nc_type_get_shape(xt), *ys = nc_type_get_shape(yt);
   if (nc_op_is(op, "graph.channel_shuffle")) {
     r->l = nc_dataflow_layer_make(NC_DATAFLOW_LAYER_SHUFFLE);
@@ -546,20 +549,20 @@ static bool resample_head(rec *r, nc_op *op)
   if (nc_op_is(op, "graph.pad")) {
     nc_pad_params p;
     double value;
-    if (!nc_graph_get_pad_params(op, &p, &value) || p.mode == NC_PAD_WRAP || p.naxes || p.pads[0] || p.pads[1] ||
-        p.pads[4] || p.pads[5])
-      return unexpressible(op, "only constant, reflect and edge pads of the spatial dims have a layer");
+    if (!nc_graph_get_pad_params(op, &p, &value) || p.naxes || p.pads[0] || p.pads[1] || p.pads[4] || p.pads[5])
+      return unexpressible(op, "only pads of the spatial dims have a layer");
     for (int i = 0; i < 8; i++)
       if (p.pads[i] < 0)
         return unexpressible(op, "a pad that crops has no layer");
-    for (int a = 0; p.mode == NC_PAD_REFLECT && a < 2; a++)
-      if (p.pads[2 + a] >= xs[2 + a] || p.pads[6 + a] >= xs[2 + a])
-        return unexpressible(op, "a reflect pad as wide as the dim (which reflects more than once) has no layer");
+    for (int i = 0; i < 8; i++)
+      if (p.pads[i] > INT32_MAX)
+        return unexpressible(op, "its pads are too large for a layer");
     r->l = nc_dataflow_layer_make(NC_DATAFLOW_LAYER_PAD);
     if (p.mode == NC_PAD_CONSTANT && (value != floor(value) || fabs(value) > INT32_MAX))
       return unexpressible(op, "its fill value is not an integer");
     r->l.pad_mode = p.mode == NC_PAD_REFLECT ? NC_DATAFLOW_PAD_REFLECT
                     : p.mode == NC_PAD_EDGE  ? NC_DATAFLOW_PAD_EDGE
+                    : p.mode == NC_PAD_WRAP  ? NC_DATAFLOW_PAD_WRAP
                                              : NC_DATAFLOW_PAD_CONSTANT;
     int64_t pads[4] = {p.pads[2], p.pads[3], p.pads[6], p.pads[7]};
     memcpy(r->l.pads, pads, sizeof pads);
@@ -569,12 +572,15 @@ static bool resample_head(rec *r, nc_op *op)
   nc_attr *c = nc_op_get_attr_str(op, "coordinate_transformation_mode"), *m = nc_op_get_attr_str(op, "nearest_mode");
   const char *cm = c ? nc_attr_get_string(c, NULL) : "half_pixel", *nm = m ? nc_attr_get_string(m, NULL)
                                                                              : "round_prefer_floor";
-  if (xs[1] != ys[1])
-    return unexpressible(op, "a resize of the channels has no layer");
+  bool linear = !strcmp(nc_graph_attr_string(op, "mode", "nearest"), "linear");
+  if (xs[1] != ys[1] && !linear)
+    return unexpressible(op, "a nearest resize of the channels has no layer (linear ones have)");
   r->l = nc_dataflow_layer_make(NC_DATAFLOW_LAYER_RESIZE);
-  if (!strcmp(nc_graph_attr_string(op, "mode", "nearest"), "linear")) {
-    for (int a = 0; a < 2; a++) { /* the source coordinate's neighbours stay within [-1, in] */
-      int64_t in = xs[2 + a], out = ys[2 + a], *abd = r->l.linear + 3 * a;
+  if (linear) {
+    for (int a = -1; a < 2; a++) { /* the source coordinate's neighbours stay within [-1, in] */
+      if (a < 0 && xs[1] == ys[1])
+        continue; /* the channels are kept: linear_channels stays 0 */
+      int64_t in = xs[2 + a], out = ys[2 + a], *abd = a < 0 ? r->l.linear_channels : r->l.linear + 3 * a;
       char err[200];
       if (!nc_kernel_resize_linear_coord(cm, in, out, abd, err, sizeof err))
         return unexpressible(op, "its coordinate mode has no linear layer");

@@ -2,7 +2,8 @@
 # test.sh: the whole test suite, from a fresh machine: installs what is
 # missing, builds, runs unit tests (ctest) and lit tests, repeats both in an
 # AddressSanitizer+UndefinedBehaviorSanitizer build (leaks reported), runs
-# every libFuzzer target for a bounded time, and ends with a summary line.
+# every libFuzzer target for a bounded time (two at a time, one per core), and
+# ends with a summary line.
 # Environment: NC_FUZZ_SECONDS (default 45 per target), NC_SKIP_ASAN=1, NC_SKIP_FUZZ=1.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -34,18 +35,30 @@ if [[ "${NC_SKIP_FUZZ:-0}" != 1 ]]; then
   step "fuzz build" scripts/build.sh "$root/build-fuzz" -DNC_FUZZ=ON -DCMAKE_C_COMPILER=/usr/lib/llvm-19/bin/clang \
        -DCMAKE_CXX_COMPILER=/usr/lib/llvm-19/bin/clang++
   secs=${NC_FUZZ_SECONDS:-45}
-  for f in "$root"/build-fuzz/test/fuzz_*; do
-    [[ -x "$f" ]] || continue
+  fuzz_one() { # fuzzer binary: runs it on a copy of its seed corpus; log and saved input in build-fuzz/
+    local f=$1 name corpus seeds rc
     name=$(basename "$f")
     corpus=$(mktemp -d)
     seeds="$root/test/fuzz/corpus/${name#fuzz_}"
     [[ -d "$seeds" ]] && cp -r "$seeds"/. "$corpus"/
-    step "fuzz ${name#fuzz_} (${secs} s)" "$f" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
-         -artifact_prefix="$root/build-fuzz/$name-" \
+    "$f" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$root/build-fuzz/$name-" \
          -print_final_stats=0 "$corpus" 2>"$root/build-fuzz/$name.log"
-    # a failure shows the sanitizer report and names the saved input, so CI's log is enough to reproduce
-    [[ ${results[-1]} == *FAILED ]] && grep -a -v '^#[0-9]' "$root/build-fuzz/$name.log" | tail -n 40
+    rc=$?
     rm -rf "$corpus"
+    return $rc
+  }
+  # two fuzzers at a time, one per core: the budget is wall time on 2 cores
+  fuzzers=()
+  for f in "$root"/build-fuzz/test/fuzz_*; do [[ -x "$f" ]] && fuzzers+=("$f"); done
+  for ((i = 0; i < ${#fuzzers[@]}; i += 2)); do
+    pids=()
+    for f in "${fuzzers[@]:i:2}"; do fuzz_one "$f" & pids+=($!); done
+    for j in "${!pids[@]}"; do
+      f=${fuzzers[i + j]}; name=$(basename "$f")
+      step "fuzz ${name#fuzz_} (${secs} s)" wait "${pids[j]}"
+      # a failure shows the sanitizer report and names the saved input, so CI's log is enough to reproduce
+      [[ ${results[-1]} == *FAILED ]] && grep -a -v '^#[0-9]' "$root/build-fuzz/$name.log" | tail -n 40
+    done
   done
 fi
 

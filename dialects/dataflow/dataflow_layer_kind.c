@@ -51,7 +51,7 @@ static const char *const kind_summaries[] = {
 };
 
 static const char *const eltwise_names[] = {"", "add", "sub", "mul", "max", "min"};
-static const char *const pad_mode_names[] = {"constant", "reflect", "edge"};
+static const char *const pad_mode_names[] = {"constant", "reflect", "edge", "wrap"};
 
 const char *nc_dataflow_layer_kind_name(nc_dataflow_layer_kind kind)
 {
@@ -175,6 +175,8 @@ static bool decode_entry(decoder *d, nc_dataflow_layer *l, const char *key, nc_a
     return ints_param(d, key, a, 2, 0, 1, INT32_MAX, l->scale, NULL);
   if (!strcmp(key, "linear"))
     return ints_param(d, key, a, 6, 0, INT32_MIN, INT32_MAX, l->linear, NULL);
+  if (!strcmp(key, "linear_channels"))
+    return ints_param(d, key, a, 3, 0, INT32_MIN, INT32_MAX, l->linear_channels, NULL);
   if (!strcmp(key, "pad_value"))
     return int_param(d, key, a, INT32_MIN, INT32_MAX, &l->pad_value);
   if (!strcmp(key, "pads"))
@@ -212,7 +214,7 @@ static bool decode_entry(decoder *d, nc_dataflow_layer *l, const char *key, nc_a
         l->pad_mode = (nc_dataflow_pad_mode)i;
         return true;
       }
-    return bad(d, "params: 'pad_mode' must be \"constant\", \"reflect\" or \"edge\"");
+    return bad(d, "params: 'pad_mode' must be \"constant\", \"reflect\", \"edge\" or \"wrap\"");
   }
   if (!strcmp(key, "input_zero_points"))
     return ints_param(d, key, a, n_in, 0, INT32_MIN, INT32_MAX, l->input_zero_points, NULL);
@@ -274,16 +276,15 @@ static bool check_layer(decoder *d, nc_dataflow_layer *l)
     return bad(d, "params: 'linear' belongs to resize layers without 'scale', not %s", k);
   if (linear && (l->linear[0] < 0 || l->linear[2] < 1 || l->linear[3] < 0 || l->linear[5] < 1))
     return bad(d, "params: 'linear' needs a >= 0 and d >= 1 per axis");
+  bool linear_c = l->linear_channels[0] || l->linear_channels[1] || l->linear_channels[2];
+  if (linear_c && !linear)
+    return bad(d, "params: 'linear_channels' needs 'linear' (a linear resize layer)");
+  if (linear_c && (l->linear_channels[0] < 0 || l->linear_channels[2] < 1))
+    return bad(d, "params: 'linear_channels' needs a >= 0 and d >= 1");
   if (l->pad_mode != NC_DATAFLOW_PAD_CONSTANT && l->kind != NC_DATAFLOW_LAYER_PAD)
     return bad(d, "params: 'pad_mode' belongs to pad layers, not %s", k);
   if (l->pad_mode != NC_DATAFLOW_PAD_CONSTANT && l->pad_value)
     return bad(d, "params: a %s pad has no 'pad_value'", pad_mode_names[l->pad_mode]);
-  int64_t in[NC_MAX_RANK];
-  if (l->pad_mode == NC_DATAFLOW_PAD_REFLECT && nc_op_get_num_operands(d->node) &&
-      nc_dataflow_tensor_coords(nc_value_get_type(nc_op_get_operand(d->node, 0)), in) == 3 &&
-      (l->pads[0] >= in[1] || l->pads[2] >= in[1] || l->pads[1] >= in[2] || l->pads[3] >= in[2]))
-    return bad(d, "params: a reflect pad needs pads below the input's height %lld and width %lld", (long long)in[1],
-               (long long)in[2]);
   if (l->kind == NC_DATAFLOW_LAYER_CONV && l->weights) {
     const int64_t *ws = nc_type_get_shape(nc_attr_get_type(l->weights));
     if (ws[0] != c || ws[2] != l->kernel[0] || ws[3] != l->kernel[1] || c % l->group)
@@ -387,6 +388,7 @@ void nc_dataflow_node_set_layer(nc_op *node, const nc_dataflow_layer *l)
   put_ints(&e, "dilation", l->dilation, 2, 1);
   put_ints(&e, "scale", l->scale, 2, 1);
   put_ints(&e, "linear", l->linear, 6, 0);
+  put_ints(&e, "linear_channels", l->linear_channels, 3, 0);
   put_ints(&e, "pads", l->pads, 4, 0);
   put_int(&e, "group", l->group, z.group);
   put_int(&e, "count_include_pad", l->count_include_pad, 0);

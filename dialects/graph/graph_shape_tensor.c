@@ -468,8 +468,8 @@ bool graph_infer_pad(gx *g)
   const int64_t *pads = gx_ints(g, "pads", &n), *xd = g_dims(x);
   const char *mode = gx_str(g, "mode", "constant");
   nc_pad_mode m;
-  if (!nc_pad_mode_from_string(mode, &m) || m == NC_PAD_WRAP)
-    return gx_error(g, "expects 'mode' to be one of constant, reflect, edge, got \"%s\"", mode);
+  if (!nc_pad_mode_from_string(mode, &m))
+    return gx_error(g, "expects 'mode' to be one of constant, reflect, edge, wrap, got \"%s\"", mode);
   if (n != 2 * rank)
     return gx_error(g, "expects 'pads' to have %zu entries (begin and end per dim), got %zu", 2 * rank, n);
   int64_t out[NC_MAX_RANK];

@@ -14,7 +14,7 @@
  *   a [1, C, 1, 1] gate, requantized once           -> NP_KIND_MUL
  *   a 256-entry table on int8 (activations)         -> NP_KIND_LUT
  *   softmax along the last coordinate of int8       -> NP_KIND_SOFTMAX
- *   resize (nearest, whole factors), pad (constant, reflect, edge), shuffle -> NP_KIND_MOVE
+ *   resize (nearest, whole factors), pad (constant, reflect, edge, wrap), shuffle -> NP_KIND_MOVE
  *   resize (linear)                                  -> NP_KIND_RESIZE
  * Weights, bias, multipliers and shifts are the layer's parameters;
  * everything the core cannot do exactly (zero points, a clamp other than
@@ -336,6 +336,7 @@ static bool read_move(nc_op *node, const nc_dataflow_layer *layer, np_layer *l)
     memcpy(l->pad, layer->pads, sizeof l->pad);
     l->flags |= layer->pad_mode == NC_DATAFLOW_PAD_REFLECT ? NP_FLAG_PAD_REFLECT
                 : layer->pad_mode == NC_DATAFLOW_PAD_EDGE  ? NP_FLAG_PAD_EDGE
+                : layer->pad_mode == NC_DATAFLOW_PAD_WRAP  ? NP_FLAG_PAD_WRAP
                                                            : 0;
   }
   l->zero_point = (int32_t)layer->pad_value;
@@ -343,7 +344,8 @@ static bool read_move(nc_op *node, const nc_dataflow_layer *layer, np_layer *l)
   return true;
 }
 
-/* A linear resize: NP_KIND_RESIZE, its coordinate coefficients as 6 i32 weights. */
+/* A linear resize: NP_KIND_RESIZE, its coordinate coefficients as 6 i32 weights (9 when it interpolates the
+ * channels too). */
 static bool read_linear_resize(nc_op *node, const nc_dataflow_layer *layer, np_layer *l)
 {
   nc_type *in = nc_value_get_type(nc_op_get_operand(node, 0));
@@ -353,11 +355,15 @@ static bool read_linear_resize(nc_op *node, const nc_dataflow_layer *layer, np_l
                             "only, with nothing else");
   l->kind = NP_KIND_RESIZE;
   l->group = 1;
-  l->weights = l->owned_weights = nc_xcalloc(24, 1);
-  for (int k = 0; k < 6; k++)
+  bool channels = layer->linear_channels[2] != 0; /* 9 coefficients: H, W, then C */
+  int n = channels ? 9 : 6;
+  l->weights = l->owned_weights = nc_xcalloc((size_t)(4 * n), 1);
+  for (int k = 0; k < n; k++)
     for (int b = 0; b < 4; b++)
-      l->owned_weights[4 * k + b] = (int8_t)(uint8_t)((uint32_t)(int32_t)layer->linear[k] >> (8 * b));
-  l->vops_per_element = 4;
+      l->owned_weights[4 * k + b] =
+        (int8_t)(uint8_t)((uint32_t)(int32_t)(k < 6 ? layer->linear[k] : layer->linear_channels[k - 6]) >> (8 * b));
+  l->weight_row_bytes = 4 * n;
+  l->vops_per_element = channels ? 8 : 4;
   return true;
 }
 
@@ -505,7 +511,7 @@ void np_layer_write(nc_bytes *b, const np_layer *l, int64_t lo, int64_t hi, np_w
   else if (l->kind == NP_KIND_LUT) /* the whole table on every tile */
     np_put_weights(b, pool, slot, l->weights, 1, 256, 0);
   else if (l->kind == NP_KIND_RESIZE)
-    np_put_weights(b, pool, slot, l->weights, 1, 24, 0);
+    np_put_weights(b, pool, slot, l->weights, 1, l->weight_row_bytes, 0);
   else if (l->kind == NP_KIND_SOFTMAX)
     np_put_weights(b, pool, slot, l->weights, 1, 1024, 0);
   else

@@ -189,7 +189,7 @@ static isl_stat put_piece(__isl_take isl_set *set, __isl_take isl_multi_aff *maf
   isl_size n_out = isl_multi_aff_dim(maff, isl_dim_out);
   for (int o = 0; o < n_out; o++) {
     isl_aff *aff = isl_multi_aff_get_aff(maff, o);
-    isl_local_space *ls = isl_aff_get_local_space(aff);
+    isl_local_space *ls = isl_aff_get_domain_local_space(aff); /* a set space: isl gives divs of those only */
     put_divs(e, ls);
     isl_local_space_free(ls);
     isl_size n_div = isl_aff_dim(aff, isl_dim_div);

@@ -1,7 +1,8 @@
 /* pass_map.c: xbar-map, which lays every dataflow.node of each function
  * onto the chip of the module's nc.chip: conv and matmul nodes onto
- * crossbars (xbar.mvm: tiles, replicas, cores), pools and copies onto a
- * core's digital unit (xbar.digital).
+ * crossbars (xbar.mvm: tiles, replicas, cores), pools, copies and the
+ * layers that move elements (resize, pad, shuffle) onto a core's digital
+ * unit (xbar.digital).
  *
  * Algorithm (mapping.c): tile each weight matrix (rows = Cin*kh*kw or K
  * inputs, cols = outputs) over ceil(rows/R) x ceil(cols/C) crossbars, one
@@ -13,8 +14,8 @@
  * error (no spilling).
  * Limits: one crossbar per core; a cell holds a whole int8 weight (no
  * bit-slicing over columns); digital stages are not weighed when balancing;
- * no search over placements; conv, matmul, max_pool and copy only (other
- * layer kinds are errors at their node).
+ * no search over placements; conv, matmul, max_pool, copy, resize, pad and
+ * shuffle only (other layer kinds are errors at their node).
  *
  * It reads only the target-neutral layer of each node (layer.h): the kind,
  * the weights' shape. A kind the target cannot run is an error at its node.
@@ -111,11 +112,14 @@ static bool map_function(nc_pass *pass, nc_op *fn, const xbar_desc *d, isl_ctx *
       break;
     case NC_DATAFLOW_LAYER_MAX_POOL:
     case NC_DATAFLOW_LAYER_COPY:
+    case NC_DATAFLOW_LAYER_RESIZE: /* no weights: they move elements on a digital unit */
+    case NC_DATAFLOW_LAYER_PAD:
+    case NC_DATAFLOW_LAYER_SHUFFLE:
       break;
     default:
       ok = nc_op_emit_error(node,
                             "xbar-map: the xbar target cannot run layer '%s' of kind '%s' (it runs conv and matmul "
-                            "on crossbars, max_pool and copy on digital units)",
+                            "on crossbars; max_pool, copy, resize, pad and shuffle on digital units)",
                             nc_dataflow_node_get_name(node), nc_dataflow_layer_kind_name(l.kind));
     }
   }
@@ -178,7 +182,7 @@ const nc_pass_def xbar_map_pass = {
     "For each function: every conv and matmul node's weight matrix (rows = Cin x kh x kw or K inputs, cols = "
     "outputs) is tiled over crossbars of the module's chip description (one per core), the stage with the most "
     "MVMs per crossbar is replicated greedily while spare cores remain, and cores are handed out along a "
-    "serpentine; pools and copies take one core's digital unit. Adds an xbar.mvm or xbar.digital per node. "
+    "serpentine; pools, copies, resizes, pads and shuffles take one core's digital unit. Adds an xbar.mvm or xbar.digital per node. "
     "Fails when the pipeline does not fit the mesh.",
   .anchor = "builtin.module",
   .stats = stats, .n_stats = NC_COUNTOF(stats),

@@ -2,6 +2,8 @@
  * network's inputs and outputs (from the dataflow function's recorded I/O),
  * a chip section and one section per stage (docs/targets/xbar.md has the
  * bytes): the layer's parameters read from its target-neutral layer
+ * (moves: nearest factors, pads and mode, shuffle group; linear resizes:
+ * their coordinate coefficients in the bias field)
  * (layer.h), its crossbar mapping (xbar.mvm / xbar.digital), its weight
  * matrix laid out as crossbar rows = inputs, and the control program of
  * each input (xbar.control). Anything the simulator could not run is an
@@ -119,7 +121,11 @@ static bool print_stage(pctx *p, size_t index, nc_ncb_writer *w, const xbar_desc
                   : l.kind == NC_DATAFLOW_LAYER_MATMUL ? XBAR_KIND_MATMUL
                   : l.kind == NC_DATAFLOW_LAYER_MAX_POOL ? XBAR_KIND_MAX_POOL
                   : l.kind == NC_DATAFLOW_LAYER_COPY   ? XBAR_KIND_COPY
-                                                        : 0;
+                  : l.kind == NC_DATAFLOW_LAYER_RESIZE && l.linear[2] ? XBAR_KIND_RESIZE
+                  : l.kind == NC_DATAFLOW_LAYER_RESIZE || l.kind == NC_DATAFLOW_LAYER_PAD ||
+                      l.kind == NC_DATAFLOW_LAYER_SHUFFLE
+                    ? XBAR_KIND_MOVE
+                    : 0;
   if (!kind)
     return nc_op_emit_error(node, "xbar printer: layer kind '%s' has no xbar stage", nc_dataflow_layer_kind_name(l.kind));
   bool mvm = kind == XBAR_KIND_CONV || kind == XBAR_KIND_MATMUL;
@@ -135,9 +141,20 @@ static bool print_stage(pctx *p, size_t index, nc_ncb_writer *w, const xbar_desc
   if (!xbar_node_domain_box(node, p->ictx, dom, &dom_rank, err, sizeof err))
     return nc_op_emit_error(node, "xbar printer: %s", err);
 
+  bool move = kind == XBAR_KIND_MOVE, resize = kind == XBAR_KIND_RESIZE;
+  if ((move || resize) && (l.input_bits != 8 || l.output_bits != 8))
+    return nc_op_emit_error(node, "xbar printer: the digital unit moves int8 values, not %u bits to %u",
+                            l.input_bits, l.output_bits);
+  if (move && (l.pad_value < -128 || l.pad_value > 127))
+    return nc_op_emit_error(node, "xbar printer: pads with %lld, outside int8", (long long)l.pad_value);
+  uint32_t flags = !move || l.kind != NC_DATAFLOW_LAYER_PAD ? 0
+                   : l.pad_mode == NC_DATAFLOW_PAD_REFLECT ? XBAR_PAD_REFLECT
+                   : l.pad_mode == NC_DATAFLOW_PAD_EDGE    ? XBAR_PAD_EDGE
+                   : l.pad_mode == NC_DATAFLOW_PAD_WRAP    ? XBAR_PAD_WRAP
+                                                           : XBAR_PAD_CONSTANT;
   nc_bytes *b = nc_ncb_writer_add_section(w, XBAR_SECTION_STAGE, (uint32_t)index);
   nc_bytes_put_u32(b, kind);
-  nc_bytes_put_u32(b, 0);
+  nc_bytes_put_u32(b, flags);
   nc_bytes_put_str(b, name, XBAR_NAME_LEN);
   int32_t output = -1;
   for (size_t o = 0; o < p->n_outs; o++)
@@ -188,8 +205,12 @@ static bool print_stage(pctx *p, size_t index, nc_ncb_writer *w, const xbar_desc
   bool windowed = kind == XBAR_KIND_CONV || kind == XBAR_KIND_MAX_POOL;
   int64_t geo[11] = {l.kernel[0], l.kernel[1], l.stride[0], l.stride[1], l.pads[0], l.pads[1],
                      l.pads[2], l.pads[3], l.dilation[0], l.dilation[1], l.group};
+  bool pad = l.kind == NC_DATAFLOW_LAYER_PAD;
+  int64_t moved[11] = {l.scale[0], l.scale[1], 0, 0, pad ? l.pads[0] : 0, pad ? l.pads[1] : 0,
+                       pad ? l.pads[2] : 0, pad ? l.pads[3] : 0, 0, 0,
+                       l.kind == NC_DATAFLOW_LAYER_SHUFFLE ? l.group : 1};
   for (int i = 0; i < 11; i++)
-    nc_bytes_put_i64(b, windowed ? geo[i] : (i == 10 ? 1 : 0));
+    nc_bytes_put_i64(b, windowed ? geo[i] : move ? moved[i] : (i == 10 ? 1 : 0));
   if (l.input_zero_points[0] < -128 || l.input_zero_points[0] > 127 || l.weight_zero_point < -128 ||
       l.weight_zero_point > 127 || l.output_zero_point < -128 || l.output_zero_point > 127)
     return nc_op_emit_error(node, "xbar printer: zero points must be int8");
@@ -202,7 +223,7 @@ static bool print_stage(pctx *p, size_t index, nc_ncb_writer *w, const xbar_desc
                                   "%u/%u bits to %u", l.input_bits, l.weight_bits, l.output_bits);
   nc_bytes_put_i32(b, mvm ? (int32_t)l.input_zero_points[0] : 0);
   nc_bytes_put_i32(b, mvm ? (int32_t)l.weight_zero_point : 0);
-  nc_bytes_put_i32(b, mvm ? (int32_t)l.output_zero_point : 0);
+  nc_bytes_put_i32(b, mvm ? (int32_t)l.output_zero_point : move ? (int32_t)l.pad_value : 0); /* a move's fill */
   int32_t lo = mvm ? clamp8(l.clamp_min) : -128, hi = mvm ? clamp8(l.clamp_max) : 127;
   nc_bytes_put_i32(b, lo);
   nc_bytes_put_i32(b, hi);
@@ -216,7 +237,14 @@ static bool print_stage(pctx *p, size_t index, nc_ncb_writer *w, const xbar_desc
   for (size_t i = 0; i < nq; i++)
     nc_bytes_put_i32(b, (int32_t)l.shift[i]);
   int64_t nbias = mvm && l.bias ? nc_type_get_num_elements(nc_attr_get_type(l.bias)) : 0;
-  nc_bytes_put_u32(b, (uint32_t)nbias);
+  if (resize) { /* the coordinate coefficients in the bias field: H, W, then C when it changes */
+    bool channels = l.linear_channels[2] != 0;
+    nc_bytes_put_u32(b, channels ? 9 : 6);
+    for (int i = 0; i < (channels ? 9 : 6); i++)
+      nc_bytes_put_i32(b, (int32_t)(i < 6 ? l.linear[i] : l.linear_channels[i - 6]));
+  } else {
+    nc_bytes_put_u32(b, (uint32_t)nbias);
+  }
   for (int64_t i = 0; i < nbias; i++) {
     int64_t v;
     if (!xbar_elements_int(l.bias, i, &v))

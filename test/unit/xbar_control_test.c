@@ -1,7 +1,8 @@
 /* xbar_control_test.c: the xbar target's control programs (data compiled
  * from dataflow-deps' `earliest` relation, targets/xbar/control.c) against
  * isl's own enumeration of the relation, on small shapes with strides,
- * pads, dilations, pools and a gemm; plus the checker's refusals of
+ * pads, dilations, pools and a gemm, and a relation whose producer
+ * iteration is a floor division; plus the checker's refusals of
  * malformed programs. */
 #include <isl/ctx.h>
 #include <isl/map.h>
@@ -110,6 +111,28 @@ static void conv_case(isl_ctx *ctx, nc_deps_shape in, nc_deps_window win, nc_dep
   nc_deps_layer_destroy(conv);
 }
 
+/* An earliest relation given directly: compiled and evaluated at every iteration of its domain, as above. */
+static void relation_case(isl_ctx *ctx, const char *text, const char *what)
+{
+  isl_map *e = isl_map_read_from_str(ctx, text);
+  int64_t *w = NULL;
+  size_t n = 0;
+  char err[256];
+  bool ok = xbar_control_compile(e, &w, &n, err, sizeof err);
+  CHECK(ok, "%s: %s", what, err);
+  xbar_control prog;
+  int n_in = (int)isl_map_dim(e, isl_dim_in), n_out = (int)isl_map_dim(e, isl_dim_out);
+  if (ok && xbar_control_check(w, n, n_in, n_out, &prog, err, sizeof err)) {
+    point_ctx p = {e, &prog, n_in, n_out, 0, 0};
+    isl_set *dom = isl_map_domain(isl_map_copy(e));
+    isl_set_foreach_point(dom, check_point, &p);
+    CHECK(p.points > 0 && p.waits == p.points, "%s: %ld of %ld points checked", what, p.waits, p.points);
+    isl_set_free(dom);
+  }
+  free(w);
+  isl_map_free(e);
+}
+
 static void refusals(void)
 {
   char err[256];
@@ -171,6 +194,10 @@ int main(void)
     nc_deps_layer_destroy(flat);
     nc_deps_layer_destroy(fc);
   }
+  /* a producer iteration that is a division of the consumer's (a linear resize x2: floor((y + 1) / 2)); isl
+   * gives such divisions only over the aff's domain space */
+  relation_case(ctx, "{ S[y, x] -> P[oy, ox] : 0 <= y <= 9 and 0 <= x <= 11 and 2oy <= y + 1 <= 2oy + 1 and "
+                     "0 <= oy <= 4 and 2ox <= x + 1 <= 2ox + 1 and 0 <= ox <= 5 }", "floor((y + 1) / 2)");
   refusals();
   isl_ctx_free(ctx);
   if (failures)

@@ -423,6 +423,9 @@ static bool copy_attrs(exporter *ex, nc_op *op, const struct export_def *d, Onnx
   }
   if (!strcmp(d->graph, "graph.reshape") && nc_graph_attr_int(op, "allowzero", 0) && ex->opset < 14)
     return nc_op_emit_error(op, "allowzero = 1 needs ONNX opset 14 or later");
+  if (!strcmp(d->graph, "graph.pad") && !strcmp(nc_graph_attr_string(op, "mode", "constant"), "wrap"))
+    return nc_op_emit_error(op, "mode \"wrap\" needs ONNX opset 19 or later; the exporter writes opset %lld",
+                            (long long)ex->opset);
   return true;
 }
 

@@ -524,8 +524,9 @@ bool imp_pad(node_ctx *nc)
   const char *mode;
   if (!imp_attr_string(nc, "mode", "constant", &mode))
     return false;
-  if (strcmp(mode, "constant") && strcmp(mode, "reflect") && strcmp(mode, "edge"))
-    return imp_unsupported(nc, "mode \"%s\"", mode);
+  if (strcmp(mode, "constant") && strcmp(mode, "reflect") && strcmp(mode, "edge") &&
+      (strcmp(mode, "wrap") || nc->im->opset < 19))
+    return imp_unsupported(nc, "mode \"%s\"%s", mode, !strcmp(mode, "wrap") ? " before opset 19" : "");
   int rank = x->type.rank;
   if (rank < 0)
     return imp_error(nc, "the rank of the input is unknown");

@@ -297,6 +297,15 @@ static bool mul_element(np_tile *t, int64_t e, uint32_t *operand, int64_t *missi
   return true;
 }
 
+/* The mirror index of q in a dim of n without repeating the edge, periodic (np.pad's reflect). */
+static int64_t reflect_index(int64_t q, int64_t n)
+{
+  if (n == 1)
+    return 0;
+  int64_t period = 2 * (n - 1), r = (q % period + period) % period;
+  return r < n ? r : period - r;
+}
+
 /* The operand element output element e of a move layer copies, or -1 (the fill value). */
 static int64_t move_source(const np_tile *t, int64_t e)
 {
@@ -308,9 +317,12 @@ static int64_t move_source(const np_tile *t, int64_t e)
   if (t->flags & NP_FLAG_PAD_EDGE) {
     dy = dy < 0 ? 0 : dy >= h ? h - 1 : dy;
     dx = dx < 0 ? 0 : dx >= w ? w - 1 : dx;
-  } else if (t->flags & NP_FLAG_PAD_REFLECT) { /* the loader keeps pads below the dims */
-    dy = dy < 0 ? -dy : dy >= h ? 2 * (h - 1) - dy : dy;
-    dx = dx < 0 ? -dx : dx >= w ? 2 * (w - 1) - dx : dx;
+  } else if (t->flags & NP_FLAG_PAD_REFLECT) { /* periodic mirror: pads of any width */
+    dy = reflect_index(dy, h);
+    dx = reflect_index(dx, w);
+  } else if (t->flags & NP_FLAG_PAD_WRAP) {
+    dy = (dy % h + h) % h;
+    dx = (dx % w + w) % w;
   }
   if (dy < 0 || dx < 0 || dy / t->kernel[0] >= h || dx / t->kernel[1] >= w)
     return -1;
@@ -342,29 +354,37 @@ static void resize_tap(const np_tile *t, int axis, int64_t n, int64_t o, int64_t
 }
 
 /* The operand elements output element e of a linear resize reads (corner
- * 2 * (y takes i1) + (x takes i1)) and their weights. */
-static void resize_corners(const np_tile *t, int64_t e, int64_t idx[4], int64_t w[4])
+ * 4 * (c takes i1) + 2 * (y takes i1) + (x takes i1)) and their weights in
+ * 2^30 units; 4 corners when the channels are kept (their weight is then 1024
+ * for c itself, which the final shift by 30 divides out exactly). Returns the
+ * number of corners. */
+static int resize_corners(const np_tile *t, int64_t e, int64_t idx[8], int64_t w[8])
 {
   const np_shape *in = &t->in[0];
-  int64_t ow = t->out.dims[3], oh = t->out.dims[2], h = in->dims[2], wd = in->dims[3];
-  int64_t x = e % ow, y = e / ow % oh, c = e / (ow * oh) % t->out.dims[1], y0, y1, wy, x0, x1, wx;
+  int64_t ow = t->out.dims[3], oh = t->out.dims[2], h = in->dims[2], wd = in->dims[3], ci = in->dims[1];
+  int64_t x = e % ow, y = e / ow % oh, c = e / (ow * oh) % t->out.dims[1], y0, y1, wy, x0, x1, wx, c0 = c, c1 = c,
+          wc = 0;
   resize_tap(t, 0, h, y, &y0, &y1, &wy);
   resize_tap(t, 1, wd, x, &x0, &x1, &wx);
-  for (int k = 0; k < 4; k++) {
-    idx[k] = (c * h + (k & 2 ? y1 : y0)) * wd + (k & 1 ? x1 : x0);
-    w[k] = (k & 2 ? wy : 1024 - wy) * (k & 1 ? wx : 1024 - wx);
+  int n = t->weight_bytes == 36 ? 8 : 4;
+  if (n == 8)
+    resize_tap(t, 2, ci, c, &c0, &c1, &wc);
+  for (int k = 0; k < n; k++) {
+    idx[k] = ((k & 4 ? c1 : c0) * h + (k & 2 ? y1 : y0)) * wd + (k & 1 ? x1 : x0);
+    w[k] = (k & 4 ? wc : 1024 - wc) * (k & 2 ? wy : 1024 - wy) * (k & 1 ? wx : 1024 - wx);
   }
+  return n;
 }
 
 static bool resize_element(np_tile *t, int64_t e, uint32_t *operand, int64_t *missing)
 {
-  int64_t idx[4], w[4], acc = 0;
-  resize_corners(t, e, idx, w);
-  for (int k = 0; k < 4; k++) {
+  int64_t idx[8], w[8], acc = 0;
+  int n = resize_corners(t, e, idx, w);
+  for (int k = 0; k < n; k++) {
     NEED(0, idx[k]);
     acc += w[k] * t->in_data[0][idx[k]];
   }
-  t->out_data[e] = (int8_t)round_shift(acc, 20); /* a convex combination: within the inputs' range */
+  t->out_data[e] = (int8_t)round_shift(acc, 30); /* a convex combination: within the inputs' range */
   return true;
 }
 
@@ -898,9 +918,9 @@ void np_foreach_read(const np_tile *t, int64_t e, void (*fn)(uint32_t operand, i
     return;
   }
   if (t->kind == NP_KIND_RESIZE) {
-    int64_t idx[4], w[4];
-    resize_corners(t, e, idx, w);
-    for (int k = 0; k < 4; k++)
+    int64_t idx[8], w[8];
+    int n = resize_corners(t, e, idx, w);
+    for (int k = 0; k < n; k++)
       fn(0, idx[k], user);
     return;
   }

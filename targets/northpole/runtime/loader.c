@@ -254,24 +254,25 @@ static bool check_layer(loader *l, np_tile *t)
       if (t->kernel[a] < 1 || t->kernel[a] > 4096 || t->pad[a] < 0 || t->pad[2 + a] < 0 ||
           y->dims[2 + a] != x->dims[2 + a] * t->kernel[a] + t->pad[a] + t->pad[2 + a])
         return bad(l, "a move layer's result size does not match its factors and padding");
-    if (t->flags & (NP_FLAG_PAD_REFLECT | NP_FLAG_PAD_EDGE)) {
-      bool reflect = t->flags & NP_FLAG_PAD_REFLECT;
-      if ((t->flags & NP_FLAG_PAD_EDGE) && reflect)
-        return bad(l, "a move layer pads by reflection or by its edge, not both");
+    uint32_t pad_flags = t->flags & (NP_FLAG_PAD_REFLECT | NP_FLAG_PAD_EDGE | NP_FLAG_PAD_WRAP);
+    if (pad_flags) {
+      if (pad_flags & (pad_flags - 1))
+        return bad(l, "a move layer pads by reflection, its edge or wrapping, only one of them");
       for (int a = 0; a < 2; a++)
-        if (t->kernel[a] != 1 || (reflect && (t->pad[a] >= x->dims[2 + a] || t->pad[2 + a] >= x->dims[2 + a])))
-          return bad(l, "a reflect or edge pad needs factors 1 (and reflect pads below the dims)");
+        if (t->kernel[a] != 1)
+          return bad(l, "a reflect, edge or wrap pad needs factors 1");
     }
     break;
   }
-  case NP_KIND_RESIZE: { /* linear: [1, C, H, W] -> [1, C, OH, OW], 6 i32 coordinate coefficients */
+  case NP_KIND_RESIZE: { /* linear: [1, C, H, W] -> [1, OC, OH, OW], 6 (or 9) i32 coordinate coefficients */
     const np_shape *x = &t->in[0], *y = &t->out;
-    if (x->rank != 4 || y->rank != 4 || x->dims[0] != 1 || y->dims[0] != 1 || x->dims[1] != y->dims[1])
+    want_w = x->rank == 4 && y->rank == 4 && x->dims[1] != y->dims[1] ? 36 : 24; /* the channels interpolated */
+    if (x->rank != 4 || y->rank != 4 || x->dims[0] != 1 || y->dims[0] != 1)
       return bad(l, "a linear resize needs [1, C, H, W] operand and result");
     if (t->n_requant || t->n_bias)
       return bad(l, "a linear resize has no requantization");
-    if (t->weight_bytes == 24)
-      for (int a = 0; a < 2; a++) {
+    if (t->weight_bytes == (uint64_t)want_w)
+      for (int a = 0; a < (int)(want_w / 12); a++) {
         int64_t c[3];
         for (int k = 0; k < 3; k++) {
           const uint8_t *w = (const uint8_t *)t->weights + 4 * (3 * a + k);
@@ -281,7 +282,6 @@ static bool check_layer(loader *l, np_tile *t)
           return bad(l, "a linear resize needs a >= 0 and d >= 1 on each axis, not a = %lld, d = %lld",
                      (long long)c[0], (long long)c[2]);
       }
-    want_w = 24;
     break;
   }
   case NP_KIND_SOFTMAX:
@@ -594,8 +594,8 @@ static bool load_tile(loader *l, np_sim *s, np_tile *t)
   t->rate = t->bits == 8 ? s->chip.macs_per_cycle : t->bits == 4 ? s->chip.macs_per_cycle_4 : s->chip.macs_per_cycle_2;
   if (t->flags & ~NP_KNOWN_FLAGS)
     return bad(l, "flags 0x%x has bits this version does not know (known: 0x%x)", t->flags, NP_KNOWN_FLAGS);
-  if ((t->flags & (NP_FLAG_PAD_REFLECT | NP_FLAG_PAD_EDGE)) && t->kind != NP_KIND_MOVE)
-    return bad(l, "flags 0x%x: only a move layer pads by reflection or by its edge", t->flags);
+  if ((t->flags & (NP_FLAG_PAD_REFLECT | NP_FLAG_PAD_EDGE | NP_FLAG_PAD_WRAP)) && t->kind != NP_KIND_MOVE)
+    return bad(l, "flags 0x%x: only a move layer pads by reflection, its edge or wrapping", t->flags);
   if (t->n_operands < 1 || t->n_operands > NP_MAX_OPERANDS)
     return bad(l, "%u operands", t->n_operands);
   if (t->output_index < -1 || t->output_index >= (int32_t)s->n_outputs)

@@ -18,6 +18,8 @@
  * partial sums, corrects for the zero points (sum (x - zx)(w - zw) =
  * sum x w - zx sum w - zw sum x + K zx zw), adds the bias and requantizes
  * with layer.h's fixed-point rule (round half to even), then clamps.
+ * The digital unit also moves elements (nearest resize, pads, channel
+ * shuffle) and resizes linearly (the resize layer's 10-bit fixed-point rule, layer.h).
  */
 #include <math.h>
 #include <stdio.h>
@@ -363,6 +365,89 @@ static bool copy_iteration(reader *r, const int64_t *c)
   return true;
 }
 
+/* The source index along one dim of a move stage: output o of a dim of n
+ * input elements padded by p before, nearest factor f; -1 for the fill
+ * value. Reflect mirrors without the edge and wrap reads the other end, both
+ * periodic for pads of any width (period 2 (n - 1) and n). */
+static int64_t move_index(uint32_t mode, int64_t o, int64_t p, int64_t n, int64_t f)
+{
+  int64_t q = o - p;
+  if (q >= 0 && q < n * f)
+    return q / f;
+  if (mode == XBAR_PAD_EDGE)
+    return q < 0 ? 0 : n - 1;
+  if (mode == XBAR_PAD_WRAP)
+    return (q % n + n) % n;
+  if (mode == XBAR_PAD_REFLECT) {
+    if (n == 1)
+      return 0;
+    int64_t period = 2 * (n - 1), r = (q % period + period) % period;
+    return r < n ? r : period - r;
+  }
+  return -1;
+}
+
+/* Output pixel (y, x) of a move stage, every channel: nearest resize by whole factors, pad, channel shuffle
+ * (output channel k reads (k mod g) (C / g) + k / g). */
+static bool move_iteration(reader *r, const int64_t *c)
+{
+  xbar_stage *st = r->st;
+  const xbar_shape *in = &st->ops[0].shape;
+  int64_t C = in->dims[0], g = st->group;
+  int64_t yi = move_index(st->flags, c[0], st->pad[0], in->dims[1], st->kernel[0]);
+  int64_t xi = move_index(st->flags, c[1], st->pad[1], in->dims[2], st->kernel[1]);
+  for (int64_t k = 0; k < C; k++) {
+    int8_t v = (int8_t)st->output_zp; /* the fill value */
+    if (yi >= 0 && xi >= 0 && !read_elem(r, 0, flat3(in, k % g * (C / g) + k / g, yi, xi), &v))
+      return false;
+    int64_t o = flat3(&st->out, k, c[0], c[1]);
+    st->values[o] = v;
+    st->write_rank[o] = r->rank;
+  }
+  return true;
+}
+
+/* A linear resize's neighbours and the second's weight (10 fraction bits) along one axis: the source
+ * coordinate (a o + b) / d, f = its floor, i0 = clamp(f), i1 = clamp(f + 1), w1 = round_half_even(1024 (frac)). */
+static void linear_tap(const int32_t *abd, int64_t n, int64_t o, int64_t *i0, int64_t *i1, int64_t *w1)
+{
+  int64_t a = abd[0], b = abd[1], d = abd[2], num = a * o + b;
+  int64_t f = num >= 0 ? num / d : -((-num + d - 1) / d);
+  int64_t rem = (num - f * d) * 1024, q = rem / d, r = rem % d;
+  *w1 = q + (2 * r > d || (2 * r == d && (q & 1)));
+  *i0 = f < 0 ? 0 : f >= n ? n - 1 : f;
+  *i1 = f + 1 < 0 ? 0 : f + 1 >= n ? n - 1 : f + 1;
+}
+
+/* Output pixel (y, x) of a linear resize, every output channel: the sum over the corners of the product of
+ * the per-axis weights times the input, one round half to even by 2^30 (channels kept: weight 1024 on c). */
+static bool resize_iteration(reader *r, const int64_t *c)
+{
+  xbar_stage *st = r->st;
+  const xbar_shape *in = &st->ops[0].shape;
+  int64_t y0, y1, wy, x0, x1, wx;
+  linear_tap(st->bias, in->dims[1], c[0], &y0, &y1, &wy);
+  linear_tap(st->bias + 3, in->dims[2], c[1], &x0, &x1, &wx);
+  for (int64_t k = 0; k < st->out.dims[0]; k++) {
+    int64_t c0 = k, c1 = k, wc = 0, acc = 0;
+    if (st->n_bias == 9)
+      linear_tap(st->bias + 6, in->dims[0], k, &c0, &c1, &wc);
+    for (int corner = 0; corner < 8; corner++) {
+      int64_t w = (corner & 4 ? wc : 1024 - wc) * (corner & 2 ? wy : 1024 - wy) * (corner & 1 ? wx : 1024 - wx);
+      if (!w)
+        continue;
+      int8_t v;
+      if (!read_elem(r, 0, flat3(in, corner & 4 ? c1 : c0, corner & 2 ? y1 : y0, corner & 1 ? x1 : x0), &v))
+        return false;
+      acc += w * v;
+    }
+    int64_t o = flat3(&st->out, k, c[0], c[1]);
+    st->values[o] = (int8_t)round_shift(acc, 30); /* a convex combination: within int8 */
+    st->write_rank[o] = r->rank;
+  }
+  return true;
+}
+
 bool xbar_iteration_waits(const xbar_stage *st, int64_t rank, const int64_t *c, int64_t *waits, char *err,
                           size_t errlen)
 {
@@ -403,6 +488,8 @@ bool xbar_compute_iteration(xbar_state *s, xbar_stage *st, int64_t rank, const i
   case XBAR_KIND_CONV: return conv_iteration(&r, c);
   case XBAR_KIND_MATMUL: return matmul_iteration(&r);
   case XBAR_KIND_MAX_POOL: return pool_iteration(&r, c);
+  case XBAR_KIND_MOVE: return move_iteration(&r, c);
+  case XBAR_KIND_RESIZE: return resize_iteration(&r, c);
   default: return copy_iteration(&r, c);
   }
 }

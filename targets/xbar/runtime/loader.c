@@ -179,10 +179,9 @@ static bool read_stage(lctx *l, xbar_state *s, uint32_t index, const nc_ncb_sect
   xbar_stage *st = &s->stages[index];
   snprintf(l->where, sizeof l->where, "xbar stage section %u", index);
   nc_cursor c = nc_cursor_make(sec->data, sec->size);
-  if (!u32_in(l, &c, "kind", XBAR_KIND_CONV, XBAR_KIND_COPY, &st->kind))
+  if (!u32_in(l, &c, "kind", XBAR_KIND_CONV, XBAR_KIND_RESIZE, &st->kind))
     return false;
-  uint32_t flags;
-  if (!u32_in(l, &c, "flags", 0, 0, &flags))
+  if (!u32_in(l, &c, "flags", 0, st->kind == XBAR_KIND_MOVE ? XBAR_PAD_WRAP : 0, &st->flags))
     return false;
   nc_cursor_str(&c, st->name, sizeof st->name);
   for (const char *q = st->name; *q; q++)
@@ -238,10 +237,12 @@ static bool read_stage(lctx *l, xbar_state *s, uint32_t index, const nc_ncb_sect
                        "pad right", "dilation h", "dilation w", "group"};
   int64_t *gv[] = {&st->kernel[0], &st->kernel[1], &st->stride[0], &st->stride[1], &st->pad[0], &st->pad[1],
                    &st->pad[2], &st->pad[3], &st->dilation[0], &st->dilation[1], &st->group};
-  bool windowed = st->kind == XBAR_KIND_CONV || st->kind == XBAR_KIND_MAX_POOL;
+  bool windowed = st->kind == XBAR_KIND_CONV || st->kind == XBAR_KIND_MAX_POOL, move = st->kind == XBAR_KIND_MOVE;
   for (int i = 0; i < 11; i++) {
     bool pad = i >= 4 && i < 8;
     int64_t lo = windowed ? (pad ? 0 : 1) : (i == 10 ? 1 : 0), hi = windowed ? (1 << 16) : (i == 10 ? 1 : 0);
+    if (move) /* kernel = the nearest factors, pads of any width, group = the shuffle's; stride, dilation 0 */
+      lo = i < 2 || i == 10 ? 1 : 0, hi = i < 2 ? (1 << 16) : pad ? XBAR_MAX_ELEMENTS : i == 10 ? (1 << 16) : 0;
     if (!i64_in(l, &c, geo[i], lo, hi, gv[i]))
       return false;
   }
@@ -271,6 +272,23 @@ static bool read_stage(lctx *l, xbar_state *s, uint32_t index, const nc_ncb_sect
       return fail(l, "group is %lld; a max pool has group 1", (long long)st->group);
     want_out = (xbar_shape){3, {m, oh, ow}, m * oh * ow};
     want_dom = (xbar_shape){2, {oh, ow}, oh * ow};
+  } else if (move || st->kind == XBAR_KIND_RESIZE) {
+    if (in->rank != 3 || st->out.rank != 3)
+      return fail(l, "a %s stage maps a [C, H, W] tensor to a [C, H, W] tensor, not rank %u to rank %u",
+                  move ? "move" : "linear resize", in->rank, st->out.rank);
+    if (move && (in->dims[0] % st->group))
+      return fail(l, "group %lld must divide the channels %lld", (long long)st->group, (long long)in->dims[0]);
+    if (move && st->flags != XBAR_PAD_CONSTANT && (st->kernel[0] != 1 || st->kernel[1] != 1))
+      return fail(l, "a reflect, edge or wrap pad has factors 1, not %lld x %lld", (long long)st->kernel[0],
+                  (long long)st->kernel[1]);
+    if (move) {
+      int64_t oh = in->dims[1] * st->kernel[0] + st->pad[0] + st->pad[2];
+      int64_t ow = in->dims[2] * st->kernel[1] + st->pad[1] + st->pad[3];
+      want_out = (xbar_shape){3, {in->dims[0], oh, ow}, in->dims[0] * oh * ow};
+    } else {
+      want_out = st->out;
+    }
+    want_dom = (xbar_shape){2, {want_out.dims[1], want_out.dims[2]}, want_out.dims[1] * want_out.dims[2]};
   } else if (st->kind == XBAR_KIND_MATMUL) {
     if (in->rank != 1 || st->out.rank != 1)
       return fail(l, "a matmul maps a vector [K] to a vector [N], not rank %u to rank %u", in->rank, st->out.rank);
@@ -304,14 +322,22 @@ static bool read_stage(lctx *l, xbar_state *s, uint32_t index, const nc_ncb_sect
   for (uint32_t i = 0; i < st->n_requant; i++)
     if (!i32_in(l, &c, "requantize shift", 0, 63, &st->shift[i]))
       return false;
-  if (!u32_in(l, &c, "bias count", 0, mvm ? (uint64_t)channels : 0, &st->n_bias))
+  if (st->kind == XBAR_KIND_RESIZE) { /* the coordinate coefficients: H, W, and C when it changes */
+    uint32_t nc = st->out.dims[0] != in->dims[0] ? 9 : 6;
+    if (!u32_in(l, &c, "linear resize coefficient count", nc, nc, &st->n_bias))
+      return false;
+  } else if (!u32_in(l, &c, "bias count", 0, mvm ? (uint64_t)channels : 0, &st->n_bias)) {
     return false;
-  if (st->n_bias && st->n_bias != channels)
+  }
+  if (mvm && st->n_bias && st->n_bias != channels)
     return fail(l, "bias count is %u; it must be 0 or the %lld output channels", st->n_bias, (long long)channels);
   st->bias = nc_rt_calloc(st->n_bias, sizeof(int32_t));
-  for (uint32_t i = 0; i < st->n_bias; i++)
-    if (!i32_in(l, &c, "bias", INT32_MIN, INT32_MAX, &st->bias[i]))
+  for (uint32_t i = 0; i < st->n_bias; i++) {
+    bool resize = st->kind == XBAR_KIND_RESIZE, a = i % 3 == 0, d = i % 3 == 2;
+    if (!i32_in(l, &c, resize ? (a ? "linear resize a" : d ? "linear resize d" : "linear resize b") : "bias",
+                resize && (a || d) ? (d ? 1 : 0) : INT32_MIN, INT32_MAX, &st->bias[i]))
       return false;
+  }
 
   /* the mapping */
   int64_t want_rows = mvm ? (st->kind == XBAR_KIND_CONV ? in->dims[0] * st->kernel[0] * st->kernel[1] : in->dims[0]) : 0;

@@ -274,6 +274,8 @@ static void time_iteration(xbar_state *s, xbar_stage *st, int64_t rank, uint64_t
   const xbar_shape *in = &st->ops[0].shape;
   if (st->kind == XBAR_KIND_MAX_POOL)
     ops = (uint64_t)(in->dims[0] * st->kernel[0] * st->kernel[1]);
+  else if (st->kind == XBAR_KIND_RESIZE) /* a multiply-add per corner of each output element */
+    ops = bytes_per_iteration(st) * (st->n_bias == 9 ? 8 : 4);
   else
     ops = bytes_per_iteration(st);
   uint64_t cyc = ceil_div(ops ? ops : 1, chip->vector_ops_per_cycle);

@@ -24,7 +24,12 @@ enum {
   XBAR_KIND_MATMUL = 2,   /**< crossbar MVMs, one per inference */
   XBAR_KIND_MAX_POOL = 3, /**< digital unit */
   XBAR_KIND_COPY = 4,     /**< digital unit: row-major order kept (flatten, reshape) */
+  XBAR_KIND_MOVE = 5,     /**< digital unit: nearest resize by whole factors, pad, channel shuffle */
+  XBAR_KIND_RESIZE = 6,   /**< digital unit: linear resize (H, W and optionally C) */
 };
+
+/** A move stage's pad mode (the stage's flags). */
+enum { XBAR_PAD_CONSTANT = 0, XBAR_PAD_REFLECT = 1, XBAR_PAD_EDGE = 2, XBAR_PAD_WRAP = 3 };
 
 /** Limits the loader enforces (a hostile binary cannot exhaust memory). */
 #define XBAR_MAX_RANK 8
@@ -68,6 +73,7 @@ typedef struct xbar_operand {
 /** One stage: a layer and its crossbars or digital core. */
 typedef struct xbar_stage {
   uint32_t kind;
+  uint32_t flags;       /**< a move stage's pad mode (XBAR_PAD_*); 0 otherwise */
   char name[XBAR_NAME_LEN];
   int32_t output;       /**< the network output it is (-1: none) */
   uint32_t n_operands;
@@ -77,7 +83,7 @@ typedef struct xbar_stage {
   int64_t kernel[2], stride[2], pad[4], dilation[2], group;
   int32_t input_zp, weight_zp, output_zp, clamp_min, clamp_max;
   uint32_t n_requant, n_bias;
-  int32_t *multiplier, *shift, *bias; /* owned */
+  int32_t *multiplier, *shift, *bias; /* owned; a linear resize's bias holds its 6 or 9 coordinate coefficients */
   /* crossbar mapping */
   uint32_t rows, cols;                 /**< the weight matrix: rows = inputs (C/group*kh*kw or K), cols = outputs */
   uint32_t row_tiles, col_tiles, replicas;

@@ -449,9 +449,9 @@ func.func @zero_points_length(%x: tensor<1x4xf32>, %y: tensor<1x4xf32>) -> tenso
 // -----
 
 func.func @bad_pad_mode(%x: tensor<1x1x4x4xi8>) -> tensor<1x1x6x6xi8> {
-  // expected-error@+1 {{'dataflow.node' op params: 'pad_mode' must be "constant", "reflect" or "edge"}}
+  // expected-error@+1 {{'dataflow.node' op params: 'pad_mode' must be "constant", "reflect", "edge" or "wrap"}}
   %0 = dataflow.node "n" (%x) {domain = #dataflow.set<"{ S[] }">, reads = [#dataflow.map<"{ S[] -> In0[c, y, x] : c = 0 and 0 <= y < 4 and 0 <= x < 4 }">],
-         writes = #dataflow.map<"{ S[] -> Out[c, y, x] : c = 0 and 0 <= y < 6 and 0 <= x < 6 }">, macs = 0 : i64, kind = "pad", params = {pad_mode = "wrap", pads = array<i64: 1, 1, 1, 1>}} ({
+         writes = #dataflow.map<"{ S[] -> Out[c, y, x] : c = 0 and 0 <= y < 6 and 0 <= x < 6 }">, macs = 0 : i64, kind = "pad", params = {pad_mode = "mirror", pads = array<i64: 1, 1, 1, 1>}} ({
     ^bb0(%a: tensor<1x1x4x4xi8>):
       %p = graph.pad %a {mode = "edge", pads = array<i64: 0, 0, 1, 1, 0, 0, 1, 1>} : (tensor<1x1x4x4xi8>) -> tensor<1x1x6x6xi8>
       dataflow.yield %p : tensor<1x1x6x6xi8>
@@ -487,15 +487,15 @@ func.func @reflect_pad_value(%x: tensor<1x1x4x4xi8>) -> tensor<1x1x6x6xi8> {
 
 // -----
 
-func.func @reflect_too_wide(%x: tensor<1x1x4x4xi8>) -> tensor<1x1x4x8xi8> {
-  // expected-error@+1 {{'dataflow.node' op params: a reflect pad needs pads below the input's height 4 and width 4}}
+func.func @wrap_pad_value(%x: tensor<1x1x4x4xi8>) -> tensor<1x1x4x12xi8> {
+  // expected-error@+1 {{'dataflow.node' op params: a wrap pad has no 'pad_value'}}
   %0 = dataflow.node "n" (%x) {domain = #dataflow.set<"{ S[] }">, reads = [#dataflow.map<"{ S[] -> In0[c, y, x] : c = 0 and 0 <= y < 4 and 0 <= x < 4 }">],
-         writes = #dataflow.map<"{ S[] -> Out[c, y, x] : c = 0 and 0 <= y < 4 and 0 <= x < 8 }">, macs = 0 : i64, kind = "pad", params = {pad_mode = "reflect", pads = array<i64: 0, 4, 0, 0>}} ({
+         writes = #dataflow.map<"{ S[] -> Out[c, y, x] : c = 0 and 0 <= y < 4 and 0 <= x < 12 }">, macs = 0 : i64, kind = "pad", params = {pad_mode = "wrap", pad_value = 1 : i64, pads = array<i64: 0, 5, 0, 3>}} ({
     ^bb0(%a: tensor<1x1x4x4xi8>):
-      %p = graph.pad %a {mode = "reflect", pads = array<i64: 0, 0, 0, 4, 0, 0, 0, 0>} : (tensor<1x1x4x4xi8>) -> tensor<1x1x4x8xi8>
-      dataflow.yield %p : tensor<1x1x4x8xi8>
-  }) : (tensor<1x1x4x4xi8>) -> tensor<1x1x4x8xi8>
-  return %0 : tensor<1x1x4x8xi8>
+      %p = graph.pad %a {mode = "wrap", pads = array<i64: 0, 0, 0, 5, 0, 0, 0, 3>} : (tensor<1x1x4x4xi8>) -> tensor<1x1x4x12xi8>
+      dataflow.yield %p : tensor<1x1x4x12xi8>
+  }) : (tensor<1x1x4x4xi8>) -> tensor<1x1x4x12xi8>
+  return %0 : tensor<1x1x4x12xi8>
 }
 
 // -----
@@ -522,4 +522,30 @@ func.func @linear_zero_d(%x: tensor<1x1x4x4xi8>) -> tensor<1x1x8x8xi8> {
       dataflow.yield %p : tensor<1x1x8x8xi8>
   }) : (tensor<1x1x4x4xi8>) -> tensor<1x1x8x8xi8>
   return %0 : tensor<1x1x8x8xi8>
+}
+
+// -----
+
+func.func @linear_channels_alone(%x: tensor<1x1x4x4xi8>) -> tensor<1x2x4x4xi8> {
+  // expected-error@+1 {{'dataflow.node' op params: 'linear_channels' needs 'linear' (a linear resize layer)}}
+  %0 = dataflow.node "n" (%x) {domain = #dataflow.set<"{ S[] }">, reads = [#dataflow.map<"{ S[] -> In0[c, y, x] : c = 0 and 0 <= y < 4 and 0 <= x < 4 }">],
+         writes = #dataflow.map<"{ S[] -> Out[c, y, x] : 0 <= c < 2 and 0 <= y < 4 and 0 <= x < 4 }">, macs = 0 : i64, kind = "resize", params = {linear_channels = array<i64: 1, 0, 2>}} ({
+    ^bb0(%a: tensor<1x1x4x4xi8>):
+      %p = graph.resize %a {mode = "linear", sizes = array<i64: 1, 2, 4, 4>} : (tensor<1x1x4x4xi8>) -> tensor<1x2x4x4xi8>
+      dataflow.yield %p : tensor<1x2x4x4xi8>
+  }) : (tensor<1x1x4x4xi8>) -> tensor<1x2x4x4xi8>
+  return %0 : tensor<1x2x4x4xi8>
+}
+
+// -----
+
+func.func @linear_channels_zero_d(%x: tensor<1x1x4x4xi8>) -> tensor<1x2x4x4xi8> {
+  // expected-error@+1 {{'dataflow.node' op params: 'linear_channels' needs a >= 0 and d >= 1}}
+  %0 = dataflow.node "n" (%x) {domain = #dataflow.set<"{ S[] }">, reads = [#dataflow.map<"{ S[] -> In0[c, y, x] : c = 0 and 0 <= y < 4 and 0 <= x < 4 }">],
+         writes = #dataflow.map<"{ S[] -> Out[c, y, x] : 0 <= c < 2 and 0 <= y < 4 and 0 <= x < 4 }">, macs = 0 : i64, kind = "resize", params = {linear = array<i64: 4, 0, 4, 4, 0, 4>, linear_channels = array<i64: 1, 0, 0>}} ({
+    ^bb0(%a: tensor<1x1x4x4xi8>):
+      %p = graph.resize %a {mode = "linear", sizes = array<i64: 1, 2, 4, 4>} : (tensor<1x1x4x4xi8>) -> tensor<1x2x4x4xi8>
+      dataflow.yield %p : tensor<1x2x4x4xi8>
+  }) : (tensor<1x1x4x4xi8>) -> tensor<1x2x4x4xi8>
+  return %0 : tensor<1x2x4x4xi8>
 }

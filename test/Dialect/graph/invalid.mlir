@@ -588,8 +588,8 @@ func.func @pad_count(%x: tensor<2x3xf32>) {
 // -----
 
 func.func @pad_mode(%x: tensor<2x3xf32>) {
-  // expected-error@+1 {{'graph.pad' op expects 'mode' to be one of constant, reflect, edge, got "wrap"}}
-  %0 = graph.pad %x {pads = array<i64: 1, 1, 0, 0>, mode = "wrap"} : (tensor<2x3xf32>) -> tensor<3x4xf32>
+  // expected-error@+1 {{'graph.pad' op expects 'mode' to be one of constant, reflect, edge, wrap, got "mirror"}}
+  %0 = graph.pad %x {pads = array<i64: 1, 1, 0, 0>, mode = "mirror"} : (tensor<2x3xf32>) -> tensor<3x4xf32>
   return
 }
 

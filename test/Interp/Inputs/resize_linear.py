@@ -2,7 +2,8 @@
 """resize_linear.py OUT [--check]: ONNX Resize models in mode linear for
 test/Interp/resize-linear.test, one per coordinate_transformation_mode
 (half_pixel, pytorch_half_pixel, asymmetric, align_corners) and shape
-(upsampling by 2, by a non-integer factor, downsampling, a size-1 output),
+(upsampling by 2, by a non-integer factor, downsampling, a size-1 output,
+over the channels, the channels with H and W, the batch, all four dims),
 each with its input and the output of onnx's own reference implementation
 (onnx/backend/test/case/node/resize.py, linear coefficients):
 OUT/<name>.onnx, OUT/<name>_x.npy, OUT/<name>_ref.npy. Also OUT/int.mlir, an
@@ -27,7 +28,10 @@ from onnx.backend.test.case.node.resize import interpolate_nd, linear_coeffs
 OUT = sys.argv[1]
 os.makedirs(OUT, exist_ok=True)
 SHAPES = {"up2": ((1, 2, 3, 4), (1, 2, 6, 8)), "up_odd": ((1, 1, 4, 3), (1, 1, 7, 5)),
-          "down": ((1, 2, 6, 7), (1, 2, 3, 4)), "one": ((1, 1, 3, 5), (1, 1, 1, 2))}
+          "down": ((1, 2, 6, 7), (1, 2, 3, 4)), "one": ((1, 1, 3, 5), (1, 1, 1, 2)),
+          # the channels and the batch too (northpole runs the channel ones: resize-channels.test)
+          "chan": ((1, 3, 4, 5), (1, 6, 4, 5)), "chan_hw": ((1, 4, 3, 3), (1, 2, 5, 6)),
+          "batch": ((2, 2, 3, 3), (3, 2, 3, 3)), "all4": ((2, 3, 3, 4), (3, 5, 2, 6))}
 MODES = ["half_pixel", "pytorch_half_pixel", "asymmetric", "align_corners"]
 F = 10
 

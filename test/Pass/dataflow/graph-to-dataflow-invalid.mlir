@@ -105,16 +105,24 @@ func.func @resize_half_pixel_x3(%x: tensor<1x1x2x2xi8>) -> tensor<1x1x6x6xi8> {
 
 // -----
 
-func.func @pad_reflect_wide(%x: tensor<1x1x4x4xi8>) -> tensor<1x1x4x8xi8> {
-  // expected-error@+1 {{'graph.pad' op cannot become a dataflow layer: a reflect pad as wide as the dim (which reflects more than once) has no layer}}
-  %p = graph.pad %x {mode = "reflect", pads = array<i64: 0, 0, 0, 4, 0, 0, 0, 0>} : (tensor<1x1x4x4xi8>) -> tensor<1x1x4x8xi8>
-  return %p : tensor<1x1x4x8xi8>
+func.func @pad_crop(%x: tensor<1x1x4x4xi8>) -> tensor<1x1x4x2xi8> {
+  // expected-error@+1 {{'graph.pad' op cannot become a dataflow layer: a pad that crops has no layer}}
+  %p = graph.pad %x {mode = "reflect", pads = array<i64: 0, 0, 0, -1, 0, 0, 0, -1>} : (tensor<1x1x4x4xi8>) -> tensor<1x1x4x2xi8>
+  return %p : tensor<1x1x4x2xi8>
+}
+
+// -----
+
+func.func @pad_batch(%x: tensor<1x1x4x4xi8>) -> tensor<2x1x4x4xi8> {
+  // expected-error@+1 {{'graph.pad' op cannot become a dataflow node: a layer cannot change the batch dim: layers move one [1, C, H, W] image (run each image of a batch as its own inference)}}
+  %p = graph.pad %x {mode = "wrap", pads = array<i64: 1, 0, 0, 0, 0, 0, 0, 0>} : (tensor<1x1x4x4xi8>) -> tensor<2x1x4x4xi8>
+  return %p : tensor<2x1x4x4xi8>
 }
 
 // -----
 
 func.func @pad_edge_channels(%x: tensor<1x1x4x4xi8>) -> tensor<1x3x4x4xi8> {
-  // expected-error@+1 {{'graph.pad' op cannot become a dataflow layer: only constant, reflect and edge pads of the spatial dims have a layer}}
+  // expected-error@+1 {{'graph.pad' op cannot become a dataflow layer: only pads of the spatial dims have a layer}}
   %p = graph.pad %x {mode = "edge", pads = array<i64: 0, 1, 0, 0, 0, 1, 0, 0>} : (tensor<1x1x4x4xi8>) -> tensor<1x3x4x4xi8>
   return %p : tensor<1x3x4x4xi8>
 }

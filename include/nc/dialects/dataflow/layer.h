@@ -63,10 +63,11 @@
   X(RESIZE, "resize", "nearest upsampling of [C, H, W] by whole factors `scale`: "                              \
                       "out[c, y, x] = in[c, y / scale_h, x / scale_w]; or, with `linear` = (a_h, b_h, d_h, a_w, "  \
                       "b_w, d_w), ONNX Resize's linear mode with source coordinate (a o + b) / d per axis "         \
-                      "(integers: graph.resize's 10-bit fixed-point rule)")                                       \
+                      "(integers: graph.resize's 10-bit fixed-point rule), and along C too with "                 \
+                      "`linear_channels` = (a_c, b_c, d_c)")                                       \
   X(PAD, "pad", "[C, H, W] padded by `pads` (top, left, bottom, right) with the stored value `pad_value` "     \
-                "(`pad_mode` constant), the mirror image without the edge (reflect: pads below the dim) or "    \
-                "the edge element (edge)")                                                                      \
+                "(`pad_mode` constant), the mirror image without the edge (reflect), the edge element "       \
+                "(edge) or the other end (wrap); reflect and wrap repeat periodically for pads wider than the dim")                                                                      \
   X(SHUFFLE, "shuffle", "channel shuffle of [C, H, W] in `group` groups: "                                        \
                         "out[c] = in[(c mod group) * (C / group) + c / group]")                                 \
   X(SOFTMAX, "softmax", "softmax along the last coordinate: an exponential table of 2^bits entries (lut) "       \
@@ -90,11 +91,13 @@ typedef enum nc_dataflow_eltwise_op {
   NC_DATAFLOW_ELTWISE_MIN,
 } nc_dataflow_eltwise_op;
 
-/** How a PAD layer fills: ONNX Pad's modes (wrap has no layer). */
+/** How a PAD layer fills: ONNX Pad's modes, as numpy's np.pad (q = o - p, the offset into the input). */
 typedef enum nc_dataflow_pad_mode {
   NC_DATAFLOW_PAD_CONSTANT, /**< pad_value */
-  NC_DATAFLOW_PAD_REFLECT,  /**< in[p - o] before, in[2 (n - 1) - (o - p)] after: each pad below the dim */
-  NC_DATAFLOW_PAD_EDGE,     /**< the nearest edge element: in[clamp(o - p, 0, n - 1)] */
+  NC_DATAFLOW_PAD_REFLECT,  /**< the mirror image without the edge, repeated: r = q mod 2 (n - 1), in[r < n ? r :
+                                 2 (n - 1) - r] (in[0] when n = 1); any width */
+  NC_DATAFLOW_PAD_EDGE,     /**< the nearest edge element: in[clamp(q, 0, n - 1)] */
+  NC_DATAFLOW_PAD_WRAP,     /**< the other end, repeated: in[q mod n]; any width */
 } nc_dataflow_pad_mode;
 
 /** Most inputs a layer records zero points and rescales for. */
@@ -117,6 +120,8 @@ typedef struct nc_dataflow_layer {
   int64_t scale[2];           /**< resize: the whole upsampling factors (H, W); 1 otherwise */
   int64_t linear[6];          /**< resize in mode linear: a, b, d of the source coordinate (a o + b) / d along H,
                                    then W (nc_kernel_resize_linear_tap); all 0 for nearest */
+  int64_t linear_channels[3]; /**< resize in mode linear that also interpolates the channels: a, b, d along C
+                                   (the output may have more or fewer channels); all 0 when C is kept */
   int64_t pad_value;          /**< pad: the value (a stored integer on integer layers) of padded elements */
   nc_dataflow_pad_mode pad_mode; /**< pad: constant (pad_value), reflect or edge */
   /* integer semantics (see the header comment); zero points of the inputs in operand order */

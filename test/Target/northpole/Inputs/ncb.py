@@ -132,7 +132,7 @@ def corrupt_fields(path, d):
     out("vector-ops", lambda m: struct.pack_into("<Q", m, f["iters"] + 8, (1 << 64) - 1))
     out("iter-zero-word", lambda m: struct.pack_into("<I", m, f["iters"] + 20, 7))
     out("instr-zero-word", lambda m: struct.pack_into("<I", m, f["instrs"] + 4, 7))
-    out("flags", lambda m: struct.pack_into("<I", m, f["flags"], 10))
+    out("flags", lambda m: struct.pack_into("<I", m, f["flags"], 0x100002))
     # a recv's frames (bits 16..31 of its word): a period of 1 frame says nothing (core-replicate)
     out("frames", lambda m: struct.pack_into("<I", m, f["instrs"] + 4, 1 << 16))
     # the layer width in flags bits 8..15: 3 is not 8, 4 or 2; 0 is an older binary's 8
