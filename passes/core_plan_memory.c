@@ -11,6 +11,9 @@
  * layer's computes, so today no two buffers share bytes; the lifetimes
  * matter once cores hold buffers used in different phases.
  *
+ * Tiles sharing a core (`slot`, core-colocate) run interleaved, so each
+ * takes its own range of the core's SRAM, after the earlier tiles'.
+ *
  * A tile whose buffers need more than the core's SRAM is an error that says
  * which tile of which layer, by how many bytes, what its buffers are, and
  * what would make it fit: splitting the layer over more cores (estimated
@@ -175,6 +178,12 @@ static bool plan_chip(nc_pass *pass, nc_op *chip)
   uint64_t peak = 0;
   overflow *over = NULL;
   size_t n_over = 0;
+  int64_t rows = nc_core_chip_get_rows(chip), cols = nc_core_chip_get_cols(chip);
+  /* per core, the bytes its earlier tiles took: tiles sharing a core (slots)
+   * run interleaved, so each gets its own range, after the previous one's */
+  int64_t *core_used = rows > 0 && cols > 0 && rows <= ((int64_t)1 << 22) / cols
+                         ? nc_xcalloc((size_t)(rows * cols), sizeof *core_used)
+                         : NULL;
   for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t)) {
     size_t n = nc_core_tile_get_num_buffers(t), i = 0;
     int64_t *bytes = nc_xcalloc(n + 1, sizeof *bytes), *offsets = nc_xcalloc(n + 1, sizeof *offsets);
@@ -187,6 +196,16 @@ static bool plan_chip(nc_pass *pass, nc_op *chip)
       life[i] = (nc_lifetime){core_life[i].first, core_life[i].last};
     free(core_life);
     int64_t used = nc_mapping_first_fit(n, bytes, life, align, offsets);
+    int64_t x = nc_core_tile_get_x(t), y = nc_core_tile_get_y(t), start = 0;
+    int64_t *core = core_used && x >= 0 && y >= 0 && x < cols && y < rows ? &core_used[y * cols + x] : NULL;
+    if (core && *core > 0) {
+      start = (*core + align - 1) / align * align;
+      for (i = 0; i < n; i++)
+        offsets[i] += start;
+      used += start;
+    }
+    if (core && used <= sram)
+      *core = used;
     if (used > sram) {
       over = nc_xrealloc(over, (n_over + 1) * sizeof *over);
       over[n_over++] = (overflow){t, used};
@@ -195,7 +214,7 @@ static bool plan_chip(nc_pass *pass, nc_op *chip)
       for (nc_op *b = nc_core_tile_first_buffer(t); b; b = nc_core_buffer_next(b))
         nc_core_buffer_set_offset(b, offsets[i++]);
       nc_pass_stat_add(pass, 0, n);
-      nc_pass_stat_add(pass, 2, (uint64_t)used);
+      nc_pass_stat_add(pass, 2, (uint64_t)(used - start));
       if ((uint64_t)used > peak)
         peak = (uint64_t)used;
     }
@@ -203,6 +222,7 @@ static bool plan_chip(nc_pass *pass, nc_op *chip)
     free(offsets);
     free(life);
   }
+  free(core_used);
   nc_pass_stat_add(pass, 1, peak);
   /* one error per layer, in the order of the layers' first overflowing tiles */
   for (size_t i = 0; i < n_over; i++) {

@@ -59,75 +59,8 @@ typedef struct group {
   size_t n;
   double cycles; /* its slowest tile's cycles per frame, one copy */
   int64_t copies;
-  int64_t *pos; /* [tile][copy] -> (x, y) pairs, filled when copies > 1 */
+  int64_t *pos; /* [tile][copy] -> (x, y, slot), filled when copies > 1 */
 } group;
-
-static double ceil_cycles(int64_t bytes, double bw)
-{
-  double c = (double)bytes / bw, w = (double)(int64_t)c;
-  return c > w ? w + 1 : w;
-}
-
-/* Cycles per frame of one tile: its share of the node's work at the MAC rate
- * of its width, plus ceil(bytes / link width) per send (once per group of
- * sends of one iteration with multicast). */
-static double tile_cycles(nc_op *tile, nc_op *node, const nc_chip_desc *d, bool multicast)
-{
-  double share = 1;
-  int64_t lo, hi, all;
-  if (nc_core_tile_get_out_channels(tile, &lo, &hi) && (all = nc_core_node_get_out_channels(node)) > 0)
-    share *= (double)(hi - lo) / (double)all;
-  if (nc_core_tile_get_out_rows(tile, &lo, &hi) && (all = nc_core_node_get_out_rows(node)) > 0)
-    share *= (double)(hi - lo) / (double)all;
-  if (nc_core_tile_get_in_channels(tile, &lo, &hi) && (all = nc_core_node_get_in_channels(node, NULL)) > 0)
-    share *= (double)(hi - lo) / (double)all;
-  unsigned w = nc_type_get_width(nc_type_get_element_type(nc_value_get_type(nc_op_get_result(node, 0))));
-  double rate = (double)nc_chip_desc_macs_per_cycle(d, w && w < 8 ? w : 8), bw = (double)d->link_bytes_per_cycle;
-  rate = rate > 0 ? rate : 1, bw = bw > 0 ? bw : 1;
-  double c = (double)core_node_work(node) * share / rate;
-  nc_core_instr prev = {0}, in;
-  bool have_prev = false;
-  for (nc_op *op = nc_block_get_first_op(nc_core_program_get_body(nc_core_tile_get_program(tile))); op;
-       op = nc_op_get_next(op)) {
-    if (!nc_core_instr_get(op, &in))
-      continue;
-    if (in.kind == NC_CORE_SEND &&
-        !(multicast && have_prev && in.x != NC_CORE_HOST && prev.x != NC_CORE_HOST && prev.iter == in.iter &&
-          prev.network == in.network))
-      c += ceil_cycles(in.bytes, bw);
-    have_prev = in.kind == NC_CORE_SEND;
-    prev = in;
-  }
-  return c;
-}
-
-/* Links a core's incoming messages share, on average (core-place's model). */
-#define RECV_LINKS 2.0
-
-/* Adds to recv[i] (tile i) the link cycles of the messages every send delivers
- * to it per frame, over RECV_LINKS links: a tile that many producer tiles
- * send to is a stage a copy of its producer does not speed up. */
-static void receive_cycles(nc_op *chip, const nc_chip_desc *d, double *recv)
-{
-  int64_t rows = nc_core_chip_get_rows(chip), cols = nc_core_chip_get_cols(chip);
-  double bw = d->link_bytes_per_cycle > 0 ? (double)d->link_bytes_per_cycle : 1;
-  int32_t *at = nc_xcalloc((size_t)(rows * cols) + 1, sizeof *at);
-  size_t i = 0;
-  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t), i++) {
-    int64_t x = nc_core_tile_get_x(t), y = nc_core_tile_get_y(t);
-    if (x >= 0 && y >= 0 && x < cols && y < rows)
-      at[y * cols + x] = (int32_t)i + 1;
-  }
-  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
-    for (nc_op *op = nc_block_get_first_op(nc_core_program_get_body(nc_core_tile_get_program(t))); op;
-         op = nc_op_get_next(op)) {
-      nc_core_instr in;
-      if (nc_core_instr_get(op, &in) && in.kind == NC_CORE_SEND && in.x >= 0 && in.y >= 0 && in.x < cols &&
-          in.y < rows && at[in.y * cols + in.x])
-        recv[at[in.y * cols + in.x] - 1] += ceil_cycles(in.bytes, bw) / RECV_LINKS;
-    }
-  free(at);
-}
 
 /* Cycles per frame of the host's input link: each input step once (multicast)
  * or once per tile reading it. */
@@ -156,14 +89,36 @@ static double host_cycles(nc_op *chip, nc_op *fn, const nc_chip_desc *d, bool mu
   return c;
 }
 
-/* The slowest group's cycles per frame with its copies; *which its index. */
-static double slowest(const group *g, size_t n, double host, size_t *which)
+/* A core that several tiles share (core-colocate): a stage whose cycles are
+ * the sum of its tiles', each divided by its group's copies. */
+typedef struct shared_core {
+  size_t n;
+  size_t *group;  /* per tile on the core: its group */
+  double *cycles; /* its cycles per frame, one copy */
+} shared_core;
+
+/* The slowest stage's cycles per frame with the copies: a group's slowest
+ * tile, a shared core or the host; *which the group a copy would speed up
+ * (a shared core's: its tile with the most cycles), n for the host. */
+static double slowest(const group *g, size_t n, const shared_core *sc, size_t n_sc, double host, size_t *which)
 {
   double most = host;
   *which = n;
   for (size_t i = 0; i < n; i++)
     if (g[i].cycles / (double)g[i].copies > most)
       most = g[i].cycles / (double)g[i].copies, *which = i;
+  for (size_t i = 0; i < n_sc; i++) {
+    double sum = 0, top = -1;
+    size_t at = n;
+    for (size_t j = 0; j < sc[i].n; j++) {
+      double c = sc[i].cycles[j] / (double)g[sc[i].group[j]].copies;
+      sum += c;
+      if (c > top)
+        top = c, at = sc[i].group[j];
+    }
+    if (sum > most)
+      most = sum, *which = at;
+  }
   return most;
 }
 
@@ -171,9 +126,10 @@ static double slowest(const group *g, size_t n, double host, size_t *which)
 
 typedef struct grid {
   int64_t rows, cols;
-  int32_t *group_of; /* per core: the group whose copy-0 tile is there (-1: none) */
-  int32_t *tile_of;  /* its index in the group */
-  bool *busy;
+  core_tile_map map;  /* the copy-0 tiles by core and slot */
+  int32_t *group_of;  /* per tile of the map: its group (-1: none) */
+  int32_t *tile_of;   /* its index in the group */
+  bool *busy;         /* per core */
 } grid;
 
 /* The free core nearest (Manhattan, then row-major) to (x, y); false if none. */
@@ -217,11 +173,11 @@ static void rewrite_program(nc_op *tile, const group *g, const grid *gr)
     if (!(in.kind == NC_CORE_SEND && m > run && out[m - 1].in.kind == NC_CORE_SEND &&
           out[m - 1].in.iter == in.iter && out[m - 1].in.network == in.network))
       run = m;
-    int32_t gi = -1, ti = -1;
-    if ((in.kind == NC_CORE_SEND || in.kind == NC_CORE_RECV) && in.x >= 0 && in.y >= 0 && in.x < gr->cols &&
-        in.y < gr->rows) {
-      gi = gr->group_of[in.y * gr->cols + in.x];
-      ti = gr->tile_of[in.y * gr->cols + in.x];
+    int32_t gi = -1, ti = -1, k;
+    if ((in.kind == NC_CORE_SEND || in.kind == NC_CORE_RECV) &&
+        (k = core_tile_map_find(&gr->map, in.x, in.y, in.slot)) >= 0) {
+      gi = gr->group_of[k];
+      ti = gr->tile_of[k];
     }
     if (gi < 0 || g[gi].copies < 2) {
       if (m == cap)
@@ -236,8 +192,9 @@ static void rewrite_program(nc_op *tile, const group *g, const grid *gr)
       if (own ? q != a : !nc_core_frames_meet(a, an, q, p->copies))
         continue;
       nc_core_instr c = in;
-      c.x = p->pos[2 * ((size_t)ti * (size_t)p->copies + (size_t)q)];
-      c.y = p->pos[2 * ((size_t)ti * (size_t)p->copies + (size_t)q) + 1];
+      c.x = p->pos[3 * ((size_t)ti * (size_t)p->copies + (size_t)q)];
+      c.y = p->pos[3 * ((size_t)ti * (size_t)p->copies + (size_t)q) + 1];
+      c.slot = p->pos[3 * ((size_t)ti * (size_t)p->copies + (size_t)q) + 2];
       if (!own && !nc_core_frames_imply(a, an, q, p->copies))
         c.frame = q, c.frames = p->copies;
       if (m == cap)
@@ -263,33 +220,37 @@ static void rewrite_program(nc_op *tile, const group *g, const grid *gr)
  * rewrites every program; false if the grid runs out (checked before). */
 static bool replicate(nc_op *chip, group *g, size_t n)
 {
-  grid gr = {nc_core_chip_get_rows(chip), nc_core_chip_get_cols(chip), NULL, NULL, NULL};
+  grid gr = {.rows = nc_core_chip_get_rows(chip), .cols = nc_core_chip_get_cols(chip)};
   size_t cells = (size_t)(gr.rows * gr.cols);
-  gr.group_of = nc_xcalloc(cells, sizeof *gr.group_of);
-  gr.tile_of = nc_xcalloc(cells, sizeof *gr.tile_of);
+  core_tile_map_init(&gr.map, chip);
+  gr.group_of = nc_xcalloc(gr.map.n + 1, sizeof *gr.group_of);
+  gr.tile_of = nc_xcalloc(gr.map.n + 1, sizeof *gr.tile_of);
   gr.busy = nc_xcalloc(cells, sizeof *gr.busy);
-  for (size_t i = 0; i < cells; i++)
+  for (size_t i = 0; i < gr.map.n; i++)
     gr.group_of[i] = gr.tile_of[i] = -1;
-  for (size_t i = 0; i < n; i++)
-    for (size_t j = 0; j < g[i].n; j++) {
-      int64_t x = nc_core_tile_get_x(g[i].tiles[j]), y = nc_core_tile_get_y(g[i].tiles[j]);
-      if (x >= 0 && y >= 0 && x < gr.cols && y < gr.rows) {
-        gr.group_of[y * gr.cols + x] = (int32_t)i, gr.tile_of[y * gr.cols + x] = (int32_t)j;
-        gr.busy[y * gr.cols + x] = true;
-      }
-    }
+  for (size_t k = 0; k < gr.map.n; k++) {
+    int64_t x = nc_core_tile_get_x(gr.map.tiles[k]), y = nc_core_tile_get_y(gr.map.tiles[k]);
+    if (x >= 0 && y >= 0 && x < gr.cols && y < gr.rows)
+      gr.busy[y * gr.cols + x] = true;
+    for (size_t i = 0; i < n && gr.group_of[k] < 0; i++)
+      for (size_t j = 0; j < g[i].n; j++)
+        if (g[i].tiles[j] == gr.map.tiles[k]) {
+          gr.group_of[k] = (int32_t)i, gr.tile_of[k] = (int32_t)j;
+          break;
+        }
+  }
   bool ok = true;
   for (size_t i = 0; i < n && ok; i++) {
     if (g[i].copies < 2)
       continue;
-    g[i].pos = nc_xcalloc(2 * g[i].n * (size_t)g[i].copies, sizeof *g[i].pos);
+    g[i].pos = nc_xcalloc(3 * g[i].n * (size_t)g[i].copies, sizeof *g[i].pos);
     nc_op *anchor = g[i].tiles[g[i].n - 1];
     for (int64_t q = 0; q < g[i].copies && ok; q++)
       for (size_t j = 0; j < g[i].n && ok; j++) {
         nc_op *t = g[i].tiles[j];
-        int64_t *p = &g[i].pos[2 * (j * (size_t)g[i].copies + (size_t)q)];
+        int64_t *p = &g[i].pos[3 * (j * (size_t)g[i].copies + (size_t)q)];
         if (q == 0) {
-          p[0] = nc_core_tile_get_x(t), p[1] = nc_core_tile_get_y(t);
+          p[0] = nc_core_tile_get_x(t), p[1] = nc_core_tile_get_y(t), p[2] = nc_core_tile_get_slot(t);
           nc_core_tile_set_replica(t, 0, g[i].copies);
           continue;
         }
@@ -298,6 +259,7 @@ static bool replicate(nc_op *chip, group *g, size_t n)
         gr.busy[p[1] * gr.cols + p[0]] = true;
         nc_op *c = nc_op_clone(t, NULL);
         nc_core_tile_set_position(c, p[0], p[1]);
+        nc_core_tile_set_slot(c, 0); /* alone on its free core */
         nc_core_tile_set_replica(c, q, g[i].copies);
         nc_op_insert_after(c, anchor);
         anchor = c;
@@ -306,6 +268,7 @@ static bool replicate(nc_op *chip, group *g, size_t n)
   for (nc_op *t = nc_core_chip_first_tile(chip); t && ok; t = nc_core_tile_next(t))
     rewrite_program(t, g, &gr);
   free(gr.group_of), free(gr.tile_of), free(gr.busy);
+  core_tile_map_destroy(&gr.map);
   return ok;
 }
 
@@ -323,8 +286,11 @@ static bool replicate_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
     max_copies = NC_CORE_MAX_REPLICAS;
   size_t n_tiles = nc_core_chip_get_num_tiles(chip), n = 0;
   group *g = nc_xcalloc(n_tiles + 1, sizeof *g);
-  double *recv = nc_xcalloc(n_tiles + 1, sizeof *recv);
-  receive_cycles(chip, &d, recv);
+  double *recv = nc_xcalloc(n_tiles + 1, sizeof *recv), *tc = nc_xcalloc(n_tiles + 1, sizeof *tc);
+  size_t *tg = nc_xcalloc(n_tiles + 1, sizeof *tg);
+  core_tile_map map;
+  core_tile_map_init(&map, chip);
+  core_receive_cycles(chip, &d, &map, recv);
   bool ok = true;
   size_t k = 0;
   for (nc_op *t = nc_core_chip_first_tile(chip); t && ok; t = nc_core_tile_next(t), k++) {
@@ -349,34 +315,50 @@ static bool replicate_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
     if (i == n)
       g[n++] = (group){node, nc_core_tile_get_node(t), nc_xcalloc(n_tiles, sizeof(nc_op *)), 0, 0, 1, NULL};
     g[i].tiles[g[i].n++] = t;
-    double c = tile_cycles(t, node, &d, multicast);
+    double c = core_tile_cycles(t, node, &d, multicast);
     if (recv[k] > c) /* a copy receives only its frames' messages */
       c = recv[k];
     if (c > g[i].cycles)
       g[i].cycles = c;
+    tc[k] = c, tg[k] = i;
   }
-  int64_t spare = nc_core_chip_get_rows(chip) * nc_core_chip_get_cols(chip) - (int64_t)n_tiles;
+  /* the cores that several tiles share, and the free ones */
+  int64_t spare = 0;
+  shared_core *sc = nc_xcalloc((size_t)(map.rows * map.cols) + 1, sizeof *sc);
+  size_t n_sc = 0;
+  for (int64_t cell = 0; cell < map.rows * map.cols; cell++) {
+    size_t m = 0;
+    for (int32_t j = map.head[cell]; j >= 0; j = map.next[j])
+      m++;
+    spare += m == 0;
+    if (m < 2 || !ok)
+      continue;
+    shared_core *c = &sc[n_sc++];
+    c->group = nc_xcalloc(m, sizeof *c->group), c->cycles = nc_xcalloc(m, sizeof *c->cycles);
+    for (int32_t j = map.head[cell]; j >= 0; j = map.next[j], c->n++)
+      c->group[c->n] = tg[j], c->cycles[c->n] = tc[j];
+  }
   double host = ok ? host_cycles(chip, fn, &d, multicast, ictx) : 0;
   size_t which;
-  double before = slowest(g, n, host, &which), best = before;
+  double before = slowest(g, n, sc, n_sc, host, &which), best = before;
   int64_t *copies = nc_xcalloc(n + 1, sizeof *copies), *best_copies = nc_xcalloc(n + 1, sizeof *best_copies);
   for (size_t i = 0; i < n; i++)
     copies[i] = best_copies[i] = 1;
   if (ok && force > 1 && which < n && (int64_t)g[which].n * (force - 1) <= spare && force <= NC_CORE_MAX_REPLICAS) {
     best_copies[which] = force; /* tests: exactly `force` copies of the slowest layer */
     g[which].copies = force;
-    best = slowest(g, n, host, &which);
+    best = slowest(g, n, sc, n_sc, host, &which);
   } else if (ok && force <= 0) {
     /* one more copy for the slowest stage while cores remain; keep the
      * counts that gave the shortest slowest stage (ties: the fewest cores) */
     for (;;) {
-      slowest(g, n, host, &which);
+      slowest(g, n, sc, n_sc, host, &which);
       if (which == n || g[which].copies >= max_copies || (int64_t)g[which].n > spare)
         break;
       spare -= (int64_t)g[which].n;
       g[which].copies++;
       copies[which] = g[which].copies;
-      double after = slowest(g, n, host, &which);
+      double after = slowest(g, n, sc, n_sc, host, &which);
       if (after < best) {
         best = after;
         memcpy(best_copies, copies, n * sizeof *copies);
@@ -401,6 +383,10 @@ static bool replicate_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
   }
   for (size_t i = 0; i < n; i++)
     free(g[i].tiles), free(g[i].pos);
+  for (size_t i = 0; i < n_sc; i++)
+    free(sc[i].group), free(sc[i].cycles);
+  free(sc), free(tc), free(tg);
+  core_tile_map_destroy(&map);
   free(g), free(copies), free(best_copies), free(recv);
   return ok;
 }

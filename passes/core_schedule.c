@@ -349,7 +349,8 @@ static void schedule_tile(sched *s, node_info *c, size_t ti)
             continue;
           tile_info *from = o->producer >= 0 ? &s->nodes[o->producer].tiles[t] : NULL;
           emit(&e, (nc_core_instr){.kind = NC_CORE_RECV, .x = from ? from->x : NC_CORE_HOST,
-                                   .y = from ? from->y : NC_CORE_HOST, .operand = (int64_t)k, .iter = next[k]});
+                                   .y = from ? from->y : NC_CORE_HOST, .slot = from ? nc_core_tile_get_slot(from->op) : 0,
+                                   .operand = (int64_t)k, .iter = next[k]});
         }
     }
     int64_t bytes = me->out_bytes[i];
@@ -357,7 +358,8 @@ static void schedule_tile(sched *s, node_info *c, size_t ti)
       continue; /* outside the tile's row band */
     for (size_t t = 0; !me->partial && bytes > 0 && t < c->n_tiles; t++) /* the group's partial sums */
       if (same_group(c, ti, t))
-        emit(&e, (nc_core_instr){.kind = NC_CORE_RECV, .x = c->tiles[t].x, .y = c->tiles[t].y, .operand = 0,
+        emit(&e, (nc_core_instr){.kind = NC_CORE_RECV, .x = c->tiles[t].x, .y = c->tiles[t].y,
+                                 .slot = nc_core_tile_get_slot(c->tiles[t].op), .operand = 0,
                                  .iter = (int64_t)i, .network = NC_CORE_NET_PARTIAL_SUM});
     emit(&e, (nc_core_instr){.kind = NC_CORE_COMPUTE, .begin = (int64_t)i, .end = (int64_t)i + 1});
     if (bytes <= 0)
@@ -365,7 +367,8 @@ static void schedule_tile(sched *s, node_info *c, size_t ti)
     if (me->partial) { /* to the reducer, on the partial-sum network */
       for (size_t t = 0; t < c->n_tiles; t++)
         if (same_group(c, ti, t) && !c->tiles[t].partial)
-          emit(&e, (nc_core_instr){.kind = NC_CORE_SEND, .x = c->tiles[t].x, .y = c->tiles[t].y, .iter = (int64_t)i,
+          emit(&e, (nc_core_instr){.kind = NC_CORE_SEND, .x = c->tiles[t].x, .y = c->tiles[t].y,
+                                   .slot = nc_core_tile_get_slot(c->tiles[t].op), .iter = (int64_t)i,
                                    .bytes = bytes, .network = NC_CORE_NET_PARTIAL_SUM});
       continue;
     }
@@ -377,6 +380,7 @@ static void schedule_tile(sched *s, node_info *c, size_t ti)
           needs = cons->ops[k].producer == c - s->nodes && cons->ops[k].needed[t][ti][i];
         if (needs)
           emit(&e, (nc_core_instr){.kind = NC_CORE_SEND, .x = cons->tiles[t].x, .y = cons->tiles[t].y,
+                                   .slot = nc_core_tile_get_slot(cons->tiles[t].op),
                                    .iter = (int64_t)i, .bytes = bytes});
       }
     }

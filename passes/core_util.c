@@ -177,3 +177,116 @@ bool core_tile_split_channels(nc_op *tile, nc_op *node, int64_t k, isl_ctx *ictx
   }
   return true;
 }
+
+/* --- tiles by core and slot ----------------------------------------------------------------------------------- */
+
+void core_tile_map_init(core_tile_map *m, nc_op *chip)
+{
+  m->rows = nc_core_chip_get_rows(chip), m->cols = nc_core_chip_get_cols(chip);
+  m->n = nc_core_chip_get_num_tiles(chip);
+  size_t cells = m->rows > 0 && m->cols > 0 ? (size_t)(m->rows * m->cols) : 0;
+  m->tiles = nc_xcalloc(m->n + 1, sizeof *m->tiles);
+  m->next = nc_xcalloc(m->n + 1, sizeof *m->next);
+  m->slot = nc_xcalloc(m->n + 1, sizeof *m->slot);
+  m->head = nc_xcalloc(cells + 1, sizeof *m->head);
+  for (size_t i = 0; i < cells; i++)
+    m->head[i] = -1;
+  size_t i = 0;
+  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t), i++)
+    m->tiles[i] = t, m->next[i] = -1, m->slot[i] = nc_core_tile_get_slot(t);
+  for (size_t k = m->n; k-- > 0;) { /* backwards, so each chain is in chip order */
+    int64_t x = nc_core_tile_get_x(m->tiles[k]), y = nc_core_tile_get_y(m->tiles[k]);
+    if (x < 0 || y < 0 || x >= m->cols || y >= m->rows)
+      continue;
+    m->next[k] = m->head[y * m->cols + x];
+    m->head[y * m->cols + x] = (int32_t)k;
+  }
+}
+
+void core_tile_map_destroy(core_tile_map *m)
+{
+  free(m->tiles), free(m->next), free(m->head), free(m->slot);
+  memset(m, 0, sizeof *m);
+}
+
+int32_t core_tile_map_find(const core_tile_map *m, int64_t x, int64_t y, int64_t slot)
+{
+  if (x < 0 || y < 0 || x >= m->cols || y >= m->rows)
+    return -1;
+  for (int32_t i = m->head[y * m->cols + x]; i >= 0; i = m->next[i])
+    if (m->slot[i] == slot)
+      return i;
+  return -1;
+}
+
+size_t core_tile_map_count(const core_tile_map *m, int64_t x, int64_t y)
+{
+  size_t n = 0;
+  if (x < 0 || y < 0 || x >= m->cols || y >= m->rows)
+    return 0;
+  for (int32_t i = m->head[y * m->cols + x]; i >= 0; i = m->next[i])
+    n++;
+  return n;
+}
+
+/* --- cycles per frame (core-replicate, core-colocate) ------------------------------------------------------ */
+
+double core_ceil_cycles(int64_t bytes, double bw)
+{
+  double c = (double)bytes / bw, w = (double)(int64_t)c;
+  return c > w ? w + 1 : w;
+}
+
+/* Cycles per frame of one tile: its share of the node's work at the MAC rate
+ * of its width, plus ceil(bytes / link width) per send (once per group of
+ * sends of one iteration with multicast). */
+double core_tile_cycles(nc_op *tile, nc_op *node, const nc_chip_desc *d, bool multicast)
+{
+  double share = 1;
+  int64_t lo, hi, all;
+  if (nc_core_tile_get_out_channels(tile, &lo, &hi) && (all = nc_core_node_get_out_channels(node)) > 0)
+    share *= (double)(hi - lo) / (double)all;
+  if (nc_core_tile_get_out_rows(tile, &lo, &hi) && (all = nc_core_node_get_out_rows(node)) > 0)
+    share *= (double)(hi - lo) / (double)all;
+  if (nc_core_tile_get_in_channels(tile, &lo, &hi) && (all = nc_core_node_get_in_channels(node, NULL)) > 0)
+    share *= (double)(hi - lo) / (double)all;
+  unsigned w = nc_type_get_width(nc_type_get_element_type(nc_value_get_type(nc_op_get_result(node, 0))));
+  double rate = (double)nc_chip_desc_macs_per_cycle(d, w && w < 8 ? w : 8), bw = (double)d->link_bytes_per_cycle;
+  rate = rate > 0 ? rate : 1, bw = bw > 0 ? bw : 1;
+  double c = (double)core_node_work(node) * share / rate;
+  nc_core_instr prev = {0}, in;
+  bool have_prev = false;
+  for (nc_op *op = nc_block_get_first_op(nc_core_program_get_body(nc_core_tile_get_program(tile))); op;
+       op = nc_op_get_next(op)) {
+    if (!nc_core_instr_get(op, &in))
+      continue;
+    if (in.kind == NC_CORE_SEND &&
+        !(multicast && have_prev && in.x != NC_CORE_HOST && prev.x != NC_CORE_HOST && prev.iter == in.iter &&
+          prev.network == in.network))
+      c += core_ceil_cycles(in.bytes, bw);
+    have_prev = in.kind == NC_CORE_SEND;
+    prev = in;
+  }
+  return c;
+}
+
+/* Links a core's incoming messages share, on average (core-place's model). */
+#define RECV_LINKS 2.0
+
+/* Adds to recv[i] (tile i) the link cycles of the messages every send delivers
+ * to it per frame, over RECV_LINKS links: a tile that many producer tiles
+ * send to is a stage a copy of its producer does not speed up. */
+void core_receive_cycles(nc_op *chip, const nc_chip_desc *d, const core_tile_map *map, double *recv)
+{
+  double bw = d->link_bytes_per_cycle > 0 ? (double)d->link_bytes_per_cycle : 1;
+  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
+    for (nc_op *op = nc_block_get_first_op(nc_core_program_get_body(nc_core_tile_get_program(t))); op;
+         op = nc_op_get_next(op)) {
+      nc_core_instr in;
+      int32_t k;
+      if (nc_core_instr_get(op, &in) && in.kind == NC_CORE_SEND &&
+          (k = core_tile_map_find(map, in.x, in.y, in.slot)) >= 0)
+        recv[k] += core_ceil_cycles(in.bytes, bw) / RECV_LINKS;
+    }
+}
+

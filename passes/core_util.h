@@ -6,6 +6,7 @@
 #ifndef NC_PASSES_CORE_UTIL_H
 #define NC_PASSES_CORE_UTIL_H
 
+#include "nc/dialects/core/chip_desc.h"
 #include "nc/dialects/core/core.h"
 #include "nc/passes/mapping.h"
 
@@ -70,5 +71,35 @@ bool core_choose_input_split(nc_op *node, int64_t sram, int64_t forced, int64_t 
  * input slices (tiles of one output slice together, the reducer first), in
  * place, with their buffers. False after a diagnostic. */
 bool core_split_input_channels(nc_op *tile, nc_op *node, int64_t ks, int64_t kin, isl_ctx *ctx);
+
+/** The tiles of a chip by core and slot (several tiles may share a core). */
+typedef struct core_tile_map {
+  int64_t rows, cols;
+  size_t n;
+  nc_op **tiles;  /**< in chip order */
+  int32_t *head;  /**< per core (y * cols + x): its first tile's index, -1: none */
+  int32_t *next;  /**< per tile: the next tile on its core, -1: none */
+  int64_t *slot;  /**< per tile: its slot when the map was built */
+} core_tile_map;
+
+/** Builds the map of the chip's placed tiles (owned by *m; core_tile_map_destroy);
+ * it keeps their positions and slots as they are now. */
+void core_tile_map_init(core_tile_map *m, NC_KEEP nc_op *chip);
+void core_tile_map_destroy(core_tile_map *m);
+/** The index of the tile at (x, y) in `slot`, or -1. */
+int32_t core_tile_map_find(NC_KEEP const core_tile_map *m, int64_t x, int64_t y, int64_t slot);
+/** How many tiles the core (x, y) holds. */
+size_t core_tile_map_count(NC_KEEP const core_tile_map *m, int64_t x, int64_t y);
+
+/** ceil(bytes / bw) as a double: a message's port cycles. */
+double core_ceil_cycles(int64_t bytes, double bw);
+/** Cycles per frame of one tile of `node`: its share of the node's work at
+ * its width's MAC rate plus its sends' port cycles (a multicast group's
+ * once with `multicast`). */
+double core_tile_cycles(NC_KEEP nc_op *tile, NC_KEEP nc_op *node, NC_KEEP const nc_chip_desc *d, bool multicast);
+/** Adds to recv[i] (the map's tile i) the link cycles of the messages sent
+ * to it per frame, over the links a core receives on (core-place's model). */
+void core_receive_cycles(NC_KEEP nc_op *chip, NC_KEEP const nc_chip_desc *d, NC_KEEP const core_tile_map *map,
+                         double *recv);
 
 #endif

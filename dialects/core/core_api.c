@@ -36,6 +36,21 @@ bool core_pair_attr(const nc_op *op, const char *name, int64_t *a, int64_t *b)
   return true;
 }
 
+/* An endpoint `array<i64: x, y>` or `array<i64: x, y, slot>` (slot 0 when absent). */
+bool core_endpoint_attr(const nc_op *op, const char *name, int64_t *x, int64_t *y, int64_t *slot)
+{
+  nc_attr *a = nc_op_get_attr_str(op, name);
+  *x = *y = *slot = 0;
+  if (!a || nc_attr_get_kind(a) != NC_ATTR_DENSE_ARRAY || !nc_type_is_integer_of_width(nc_attr_get_type(a), 64) ||
+      (nc_attr_get_num_elements(a) != 2 && nc_attr_get_num_elements(a) != 3))
+    return false;
+  *x = nc_attr_dense_array_get_int(a, 0);
+  *y = nc_attr_dense_array_get_int(a, 1);
+  if (nc_attr_get_num_elements(a) == 3)
+    *slot = nc_attr_dense_array_get_int(a, 2);
+  return true;
+}
+
 static nc_attr *i64(nc_context *ctx, int64_t v)
 {
   return nc_attr_integer(ctx, nc_type_integer(ctx, 64, NC_SIGNLESS), v);
@@ -44,6 +59,12 @@ static nc_attr *i64(nc_context *ctx, int64_t v)
 static nc_attr *pair(nc_context *ctx, int64_t a, int64_t b)
 {
   return nc_attr_dense_i64_array(ctx, 2, (int64_t[]){a, b});
+}
+
+/* An endpoint: (x, y), or (x, y, slot) for a tile that shares its core. */
+static nc_attr *endpoint(nc_context *ctx, int64_t x, int64_t y, int64_t slot)
+{
+  return slot ? nc_attr_dense_i64_array(ctx, 3, (int64_t[]){x, y, slot}) : pair(ctx, x, y);
 }
 
 static nc_named_attr named(nc_context *ctx, const char *name, nc_attr *v)
@@ -151,10 +172,15 @@ size_t nc_core_chip_get_num_tiles(const nc_op *chip)
 
 nc_op *nc_core_chip_find_tile(const nc_op *chip, int64_t x, int64_t y)
 {
+  return nc_core_chip_find_tile_in_slot(chip, x, y, 0);
+}
+
+nc_op *nc_core_chip_find_tile_in_slot(const nc_op *chip, int64_t x, int64_t y, int64_t slot)
+{
   if (x < 0 || y < 0)
     return NULL;
   for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
-    if (nc_core_tile_get_x(t) == x && nc_core_tile_get_y(t) == y)
+    if (nc_core_tile_get_x(t) == x && nc_core_tile_get_y(t) == y && nc_core_tile_get_slot(t) == slot)
       return t;
   return NULL;
 }
@@ -186,6 +212,16 @@ void nc_core_tile_set_position(nc_op *tile, int64_t x, int64_t y)
   nc_context *ctx = nc_op_get_context(tile);
   nc_op_set_attr_str(tile, "x", i64(ctx, x));
   nc_op_set_attr_str(tile, "y", i64(ctx, y));
+}
+
+int64_t nc_core_tile_get_slot(const nc_op *tile) { return core_int_attr(tile, "slot", 0); }
+
+void nc_core_tile_set_slot(nc_op *tile, int64_t slot)
+{
+  if (slot)
+    nc_op_set_attr_str(tile, "slot", i64(nc_op_get_context(tile), slot));
+  else
+    nc_op_remove_attr(tile, nc_ident_get_cstr(nc_op_get_context(tile), "slot"));
 }
 
 const char *nc_core_tile_get_node(const nc_op *tile) { return core_str_attr(tile, "node"); }
@@ -396,7 +432,7 @@ bool nc_core_instr_get(const nc_op *op, nc_core_instr *in)
     in->iter = core_int_attr(op, "iter", -1);
     in->network = core_int_attr(op, "network", 0);
     core_pair_attr(op, "frames", &in->frame, &in->frames);
-    return core_pair_attr(op, "from", &in->x, &in->y) && in->operand >= 0 && in->iter >= 0 &&
+    return core_endpoint_attr(op, "from", &in->x, &in->y, &in->slot) && in->operand >= 0 && in->iter >= 0 &&
            (in->network == NC_CORE_NET_ACTIVATION || in->network == NC_CORE_NET_PARTIAL_SUM);
   }
   if (nc_op_is(op, "core.compute")) {
@@ -412,7 +448,7 @@ bool nc_core_instr_get(const nc_op *op, nc_core_instr *in)
     in->multicast = nc_op_get_attr_str(op, "multicast") != NULL;
     in->network = core_int_attr(op, "network", 0);
     core_pair_attr(op, "frames", &in->frame, &in->frames);
-    return core_pair_attr(op, "to", &in->x, &in->y) && in->iter >= 0 && in->bytes > 0 &&
+    return core_endpoint_attr(op, "to", &in->x, &in->y, &in->slot) && in->iter >= 0 && in->bytes > 0 &&
            (in->network == NC_CORE_NET_ACTIVATION || in->network == NC_CORE_NET_PARTIAL_SUM);
   }
   if (nc_op_is(op, "core.wait")) {
@@ -432,7 +468,7 @@ nc_op *nc_core_program_append(nc_op *program, nc_location loc, const nc_core_ins
   switch (in->kind) {
   case NC_CORE_RECV:
     name = "core.recv";
-    a[n++] = named(ctx, "from", pair(ctx, in->x, in->y));
+    a[n++] = named(ctx, "from", endpoint(ctx, in->x, in->y, in->slot));
     a[n++] = named(ctx, "operand", i64(ctx, in->operand));
     a[n++] = named(ctx, "iter", i64(ctx, in->iter));
     if (in->network)
@@ -447,7 +483,7 @@ nc_op *nc_core_program_append(nc_op *program, nc_location loc, const nc_core_ins
     break;
   case NC_CORE_SEND:
     name = "core.send";
-    a[n++] = named(ctx, "to", pair(ctx, in->x, in->y));
+    a[n++] = named(ctx, "to", endpoint(ctx, in->x, in->y, in->slot));
     a[n++] = named(ctx, "iter", i64(ctx, in->iter));
     a[n++] = named(ctx, "bytes", i64(ctx, in->bytes));
     if (in->multicast)

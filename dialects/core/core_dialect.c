@@ -22,9 +22,16 @@ static bool a_pair(const nc_attr *a)
   return nc_ac_i64_array.pred(a) && nc_attr_get_num_elements(a) == 2;
 }
 
+static bool a_endpoint(const nc_attr *a)
+{
+  return nc_ac_i64_array.pred(a) && (nc_attr_get_num_elements(a) == 2 || nc_attr_get_num_elements(a) == 3);
+}
+
 static const nc_attr_constraint ac_kind = {
   "string attribute: \"weights\", \"bias\", \"input\", \"output\" or \"scratch\"", a_kind, NC_ATTR_SYNTAX_FULL};
 static const nc_attr_constraint ac_pair = {"i64 dense array attribute of 2 elements", a_pair, NC_ATTR_SYNTAX_FULL};
+static const nc_attr_constraint ac_endpoint = {"i64 dense array attribute of 2 or 3 elements", a_endpoint,
+                                               NC_ATTR_SYNTAX_FULL};
 
 /* --- per-op checks ----------------------------------------------------------------------------------------- */
 
@@ -58,6 +65,14 @@ static bool check_position(nc_op *op, const char *what, int64_t x, int64_t y)
                           (long long)y);
 }
 
+/* A slot of a tile sharing its core: 0 <= slot < NC_CORE_MAX_SLOTS. */
+static bool check_slot(nc_op *op, const char *what, int64_t slot)
+{
+  if (slot >= 0 && slot < NC_CORE_MAX_SLOTS)
+    return true;
+  return nc_op_emit_error(op, "%s slot %lld must be between 0 and %d", what, (long long)slot, NC_CORE_MAX_SLOTS - 1);
+}
+
 /* `replica` on a tile, `frames` on a recv or send: array<i64: r, n> with
  * 0 <= r < n and 2 <= n <= NC_CORE_MAX_REPLICAS (frame f when f mod n == r). */
 static bool check_frames(nc_op *op, const char *name)
@@ -75,7 +90,8 @@ static bool verify_tile(nc_op *op)
 {
   if (!check_frames(op, "replica"))
     return false;
-  if (!check_position(op, "position", core_int_attr(op, "x", 0), core_int_attr(op, "y", 0)))
+  if (!check_position(op, "position", core_int_attr(op, "x", 0), core_int_attr(op, "y", 0)) ||
+      !check_slot(op, "the tile's", core_int_attr(op, "slot", 0)))
     return false;
   if (!*core_str_attr(op, "node"))
     return nc_op_emit_error(op, "node must name a dataflow.node");
@@ -152,9 +168,13 @@ static bool verify_program_regions(nc_op *op)
 
 static bool verify_endpoint(nc_op *op, const char *name)
 {
-  int64_t x, y;
-  core_pair_attr(op, name, &x, &y);
-  return check_position(op, name, x, y);
+  int64_t x, y, slot;
+  core_endpoint_attr(op, name, &x, &y, &slot);
+  if (!check_position(op, name, x, y) || !check_slot(op, name, slot))
+    return false;
+  if (x == NC_CORE_HOST && slot)
+    return nc_op_emit_error(op, "%s names the host (-1, -1), which has no slot (%lld)", name, (long long)slot);
+  return true;
 }
 
 static bool verify_network(nc_op *op)
@@ -244,6 +264,10 @@ static const nc_region_def chip_regions[] = {{"body", false, true, "the tiles"}}
 static const nc_attr_def tile_attrs[] = {
   {"x", &nc_ac_i64, false, NULL, "grid column, -1 before core-place"},
   {"y", &nc_ac_i64, false, NULL, "grid row, -1 before core-place"},
+  {"slot", &nc_ac_i64, true, NULL,
+   "which of the tiles sharing the core (x, y) this is (0 when absent): the core runs its tiles' programs "
+   "interleaved within a frame, whichever can go on first, the tile listed first on a tie (core-colocate); their buffers "
+   "share its SRAM"},
   {"node", &nc_ac_string, false, NULL, "the name of the dataflow.node the tile computes"},
   {"out_channels", &ac_pair, true, NULL,
    "`array<i64: lo, hi>`: the output channels [lo, hi) this tile computes when the node is split over tiles"},
@@ -273,7 +297,8 @@ static const char *const program_parents[] = {"core.tile", NULL};
 static const char *const instr_parents[] = {"core.program", NULL};
 
 static const nc_attr_def recv_attrs[] = {
-  {"from", &ac_pair, false, NULL, "`array<i64: x, y>`: the sending tile, (-1, -1) for the host"},
+  {"from", &ac_endpoint, false, NULL,
+   "`array<i64: x, y>` or `array<i64: x, y, slot>`: the sending tile (slot 0 when absent), (-1, -1) for the host"},
   {"operand", &nc_ac_i64, false, NULL, "the node operand (input buffer `in<operand>`) the data is for"},
   {"iter", &nc_ac_i64, false, NULL, "the producer's iteration whose output to wait for"},
   {"network", &nc_ac_i64, true, NULL,
@@ -288,7 +313,8 @@ static const nc_attr_def compute_attrs[] = {
   {"end", &nc_ac_i64, false, NULL, "one past the last iteration"},
 };
 static const nc_attr_def send_attrs[] = {
-  {"to", &ac_pair, false, NULL, "`array<i64: x, y>`: the receiving tile, (-1, -1) for the host"},
+  {"to", &ac_endpoint, false, NULL,
+   "`array<i64: x, y>` or `array<i64: x, y, slot>`: the receiving tile (slot 0 when absent), (-1, -1) for the host"},
   {"iter", &nc_ac_i64, false, NULL, "the iteration (of this tile's node) whose output is sent"},
   {"bytes", &nc_ac_i64, false, NULL, "the message size: the output elements of that iteration in this tile's slice"},
   {"multicast", &nc_ac_unit, true, NULL,
@@ -308,12 +334,14 @@ static const nc_op_def core_ops[] = {
     .summary = "A grid of cores and the work placed on them",
     .description =
       "The chip a function's dataflow pipeline runs on: a `rows` x `cols` grid of cores with `sram_bytes` of SRAM "
-      "each (from a chip description, docs/design/spine.md section 4), holding one `core.tile` per core in use. "
+      "each (from a chip description, docs/design/spine.md section 4), holding the `core.tile`s of the cores in use "
+      "(one per core, or several in distinct `slot`s). "
       "`function` names the function whose `dataflow.node`s the tiles compute; the nodes stay in the module, so a "
       "tile's `node` and the node's region say what the tile computes.\n\n"
-      "Verification: positions are inside the grid and no two tiles share a core; every planned buffer lies "
-      "within the SRAM, and buffers whose addresses overlap are never live at the same time; every `core.recv` "
-      "and `core.send` names a placed tile of the chip (not its own) or the host (-1, -1), and tiles with a "
+      "Verification: positions are inside the grid and no two tiles share a core and slot; every planned buffer "
+      "lies within the SRAM, buffers of one tile whose addresses overlap are never live at the same time, and "
+      "planned buffers of tiles sharing a core do not overlap; every `core.recv` and `core.send` names a placed "
+      "tile (position and slot) of the chip (not its own) or the host (-1, -1), and tiles with a "
       "non-empty program are placed. With `function`: it exists, every tile names one of its nodes, the "
       "slices of a split node's tiles (`out_channels` x `out_rows`) partition its output channels x rows and, "
       "within each output-channel slice, the `in_channels` of its tiles partition operand 0's input channels (a "

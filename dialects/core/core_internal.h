@@ -12,6 +12,8 @@ int64_t core_int_attr(NC_KEEP const nc_op *op, const char *name, int64_t dflt);
 NC_KEEP const char *core_str_attr(NC_KEEP const nc_op *op, const char *name);
 /** An `array<i64: a, b>` attribute as two values; false if absent or not two entries. */
 bool core_pair_attr(NC_KEEP const nc_op *op, const char *name, int64_t *a, int64_t *b);
+/** A recv's `from` / send's `to`: `array<i64: x, y>` (slot 0) or `array<i64: x, y, slot>`; false if malformed. */
+bool core_endpoint_attr(NC_KEEP const nc_op *op, const char *name, int64_t *x, int64_t *y, int64_t *slot);
 
 /** Chip-wide checks that need the whole region (core.chip's verify_regions):
  * positions inside the grid and unique, buffers within SRAM and overlapping

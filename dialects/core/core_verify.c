@@ -16,10 +16,14 @@
 
 /* --- positions ------------------------------------------------------------------------------------------- */
 
-/* Which tile sits at each grid position. */
+/* Which tiles sit at each grid position: a chain per core (tiles sharing a
+ * core have distinct slots). */
 typedef struct grid {
   int64_t rows, cols;
-  nc_op **at; /* rows * cols entries, or NULL for huge grids (then searched) */
+  int32_t *head;  /* rows * cols entries: the first tile on the core (-1: none), or NULL for huge grids (searched) */
+  int32_t *next;  /* per tile: the next on its core */
+  nc_op **tiles;
+  size_t n;
   const nc_op *chip;
 } grid;
 
@@ -28,18 +32,47 @@ static void grid_init(grid *g, const nc_op *chip)
   g->rows = nc_core_chip_get_rows(chip);
   g->cols = nc_core_chip_get_cols(chip);
   g->chip = chip;
-  g->at = g->rows > 0 && g->cols > 0 && g->rows <= ((int64_t)1 << 22) / g->cols
-            ? nc_xcalloc((size_t)(g->rows * g->cols), sizeof *g->at)
-            : NULL;
+  g->head = g->rows > 0 && g->cols > 0 && g->rows <= ((int64_t)1 << 22) / g->cols
+              ? nc_xcalloc((size_t)(g->rows * g->cols), sizeof *g->head)
+              : NULL;
+  for (int64_t i = 0; g->head && i < g->rows * g->cols; i++)
+    g->head[i] = -1;
+  size_t n = nc_core_chip_get_num_tiles(chip);
+  g->next = nc_xcalloc(n + 1, sizeof *g->next);
+  g->tiles = nc_xcalloc(n + 1, sizeof *g->tiles);
+  g->n = 0;
+}
+
+static void grid_free(grid *g)
+{
+  free(g->head), free(g->next), free(g->tiles);
 }
 
 static bool inside(const grid *g, int64_t x, int64_t y) { return x >= 0 && y >= 0 && x < g->cols && y < g->rows; }
 
-static nc_op *grid_get(const grid *g, int64_t x, int64_t y)
+static nc_op *grid_get(const grid *g, int64_t x, int64_t y, int64_t slot)
 {
   if (!inside(g, x, y))
     return NULL;
-  return g->at ? g->at[y * g->cols + x] : nc_core_chip_find_tile(g->chip, x, y);
+  if (!g->head)
+    return nc_core_chip_find_tile_in_slot(g->chip, x, y, slot);
+  for (int32_t i = g->head[y * g->cols + x]; i >= 0; i = g->next[i])
+    if (nc_core_tile_get_slot(g->tiles[i]) == slot)
+      return g->tiles[i];
+  return NULL;
+}
+
+/* Adds a placed tile (inside the grid) at the end of its core's chain. */
+static void grid_add(grid *g, nc_op *t)
+{
+  int64_t x = nc_core_tile_get_x(t), y = nc_core_tile_get_y(t);
+  if (!g->head || !inside(g, x, y))
+    return;
+  int32_t i = (int32_t)g->n++, *p = &g->head[y * g->cols + x];
+  g->tiles[i] = t, g->next[i] = -1;
+  while (*p >= 0)
+    p = &g->next[*p];
+  *p = i;
 }
 
 /* --- buffers --------------------------------------------------------------------------------------------- */
@@ -104,6 +137,27 @@ static bool check_buffers(nc_op *tile, int64_t sram)
   return ok;
 }
 
+/* Two tiles sharing a core run interleaved, in no fixed phase of each
+ * other's programs: their planned buffers must not overlap at all. */
+static bool check_shared_buffers(nc_op *a, nc_op *b)
+{
+  for (nc_op *x = nc_core_tile_first_buffer(b); x; x = nc_core_buffer_next(x))
+    for (nc_op *y = nc_core_tile_first_buffer(a); y; y = nc_core_buffer_next(y)) {
+      int64_t o1 = nc_core_buffer_get_offset(x), b1 = nc_core_buffer_get_bytes(x);
+      int64_t o2 = nc_core_buffer_get_offset(y), b2 = nc_core_buffer_get_bytes(y);
+      if (o1 < 0 || o2 < 0 || o2 >= o1 + b1 || o1 >= o2 + b2)
+        continue;
+      nc_diag *d = nc_op_diag_error(x, "buffer '%s' at [%lld, %lld) overlaps buffer '%s' at [%lld, %lld) of tile "
+                                    "'%s', which shares the core", nc_core_buffer_get_name(x), (long long)o1,
+                                    (long long)(o1 + b1), nc_core_buffer_get_name(y), (long long)o2,
+                                    (long long)(o2 + b2), nc_core_tile_get_node(a));
+      nc_diag_attach_note(d, nc_op_get_loc(y), "the other buffer");
+      nc_diag_emit(d);
+      return false;
+    }
+  return true;
+}
+
 /* --- programs -------------------------------------------------------------------------------------------- */
 
 static bool check_program(const grid *g, nc_op *tile)
@@ -120,14 +174,16 @@ static bool check_program(const grid *g, nc_op *tile)
     const char *what = in.kind == NC_CORE_RECV ? "receives from" : "sends to";
     if (in.x == NC_CORE_HOST && in.y == NC_CORE_HOST)
       continue;
-    if (in.x == tx && in.y == ty)
+    if (in.x == tx && in.y == ty && in.slot == nc_core_tile_get_slot(tile))
       return nc_op_emit_error(op, "%s its own tile (%lld, %lld)", what, (long long)in.x, (long long)in.y);
     if (!inside(g, in.x, in.y))
       return nc_op_emit_error(op, "%s (%lld, %lld), outside the %lldx%lld grid", what, (long long)in.x,
                               (long long)in.y, (long long)g->rows, (long long)g->cols);
-    if (!grid_get(g, in.x, in.y))
-      return nc_op_emit_error(op, "%s (%lld, %lld), where the chip has no tile", what, (long long)in.x,
-                              (long long)in.y);
+    if (!grid_get(g, in.x, in.y, in.slot))
+      return in.slot ? nc_op_emit_error(op, "%s (%lld, %lld) slot %lld, where the chip has no tile", what,
+                                        (long long)in.x, (long long)in.y, (long long)in.slot)
+                     : nc_op_emit_error(op, "%s (%lld, %lld), where the chip has no tile", what, (long long)in.x,
+                                        (long long)in.y);
   }
   return true;
 }
@@ -148,21 +204,25 @@ bool core_verify_chip_regions(nc_op *chip)
                             (long long)g.rows);
       break;
     }
-    nc_op *other = grid_get(&g, x, y);
+    nc_op *other = grid_get(&g, x, y, nc_core_tile_get_slot(t));
     if (other && other != t) {
-      nc_diag *d = nc_op_diag_error(t, "is placed on core (%lld, %lld), which already holds a tile of '%s'",
-                                    (long long)x, (long long)y, nc_core_tile_get_node(other));
+      nc_diag *d = nc_op_diag_error(t, "is placed in slot %lld of core (%lld, %lld), which already holds a tile of "
+                                    "'%s' there", (long long)nc_core_tile_get_slot(t), (long long)x, (long long)y,
+                                    nc_core_tile_get_node(other));
       nc_diag_attach_note(d, nc_op_get_loc(other), "the other tile");
       nc_diag_emit(d);
       ok = false;
       break;
     }
-    if (g.at)
-      g.at[y * g.cols + x] = t;
+    grid_add(&g, t);
   }
   for (nc_op *t = nc_core_chip_first_tile(chip); t && ok; t = nc_core_tile_next(t))
     ok = check_buffers(t, sram) && check_program(&g, t);
-  free(g.at);
+  for (int64_t c = 0; ok && g.head && c < g.rows * g.cols; c++)
+    for (int32_t i = g.head[c]; i >= 0 && ok; i = g.next[i])
+      for (int32_t j = g.next[i]; j >= 0 && ok; j = g.next[j])
+        ok = check_shared_buffers(g.tiles[i], g.tiles[j]);
+  grid_free(&g);
   return ok;
 }
 
@@ -427,7 +487,7 @@ static bool check_tile_program(fn_view *v, const grid *g, nc_op *tile, node_info
     if (!nc_core_instr_get(op, &in))
       continue;
     bool host = in.x == NC_CORE_HOST && in.y == NC_CORE_HOST;
-    nc_op *peer = host ? NULL : grid_get(g, in.x, in.y);
+    nc_op *peer = host ? NULL : grid_get(g, in.x, in.y, in.slot);
     node_info *pi = peer ? find_node(v, nc_core_tile_get_node(peer)) : NULL;
     if (in.kind != NC_CORE_COMPUTE && in.kind != NC_CORE_WAIT && !check_peer_frames(tile, op, &in, peer))
       return false;
@@ -483,9 +543,8 @@ bool core_verify_chip_symbols(nc_op *chip, nc_symbol_table_collection *tables)
   fn_view v = {nc_xcalloc(nc_dataflow_num_nodes(fn) + 1, sizeof *v.nodes), 0, isl_ctx_alloc()};
   grid g;
   grid_init(&g, chip);
-  for (nc_op *t = nc_core_chip_first_tile(chip); t && g.at; t = nc_core_tile_next(t))
-    if (inside(&g, nc_core_tile_get_x(t), nc_core_tile_get_y(t)))
-      g.at[nc_core_tile_get_y(t) * g.cols + nc_core_tile_get_x(t)] = t;
+  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
+    grid_add(&g, t);
   for (nc_op *n = nc_dataflow_first_node(fn); n; n = nc_dataflow_next_node(n))
     v.nodes[v.n++] = (node_info){n, -2};
   core_isl_scope scope = core_isl_scope_enter(v.ctx);
@@ -522,6 +581,6 @@ bool core_verify_chip_symbols(nc_op *chip, nc_symbol_table_collection *tables)
   core_isl_scope_exit(scope);
   isl_ctx_free(v.ctx);
   free(v.nodes);
-  free(g.at);
+  grid_free(&g);
   return ok;
 }

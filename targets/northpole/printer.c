@@ -460,7 +460,13 @@ static bool put_tile(printer *p, nc_op *tile, nc_bytes *b)
   nc_bytes_put_u32(b, l.kind);
   int64_t rep, reps;
   bool replica = nc_core_tile_get_replica(tile, &rep, &reps);
-  nc_bytes_put_u32(b, l.flags | in_slice.flags | (replica ? NP_FLAG_REPLICA : 0) | (uint32_t)l.bits << NP_WIDTH_SHIFT);
+  int64_t slot = nc_core_tile_get_slot(tile);
+  bool shared = slot != 0; /* slot 0 needs no trailer: binaries without shared cores are as before */
+  if (slot < 0 || slot >= (int64_t)NP_MAX_SLOTS)
+    return nc_op_emit_error(tile, "is in slot %lld of its core; the northpole binary holds slots 0 to %u",
+                            (long long)slot, NP_MAX_SLOTS - 1);
+  nc_bytes_put_u32(b, l.flags | in_slice.flags | (replica ? NP_FLAG_REPLICA : 0) | (shared ? NP_FLAG_SHARED : 0) |
+                        (uint32_t)l.bits << NP_WIDTH_SHIFT);
   nc_bytes_put_str(b, name, 32);
   nc_bytes_put_i32(b, in_slice.flags & NP_FLAG_PARTIAL
                         ? -1 : (int32_t)index_of(p->io.out_values, p->io.n_outputs, nc_op_get_result(node, 0)));
@@ -538,7 +544,11 @@ static bool put_tile(printer *p, nc_op *tile, nc_bytes *b)
                               (long long)in.cycles);
     nc_bytes_put_u32(b, codes[in.kind]);
     /* the network (1: partial sums) and, on a send, NP_SEND_MULTICAST */
+    if (in.slot < 0 || in.slot >= (int64_t)NP_MAX_SLOTS)
+      return nc_op_emit_error(op, "names slot %lld; the northpole binary holds slots 0 to %u", (long long)in.slot,
+                              NP_MAX_SLOTS - 1);
     nc_bytes_put_u32(b, (uint32_t)in.network | (in.kind == NC_CORE_SEND && in.multicast ? NP_SEND_MULTICAST : 0) |
+                          (uint32_t)in.slot << NP_SLOT_SHIFT |
                           (uint32_t)(in.frames & 0xff) << NP_FRAMES_SHIFT |
                           (uint32_t)(in.frame & 0xff) << (NP_FRAMES_SHIFT + 8));
     for (int k = 0; k < 4; k++)
@@ -549,6 +559,10 @@ static bool put_tile(printer *p, nc_op *tile, nc_bytes *b)
   if (replica) {
     nc_bytes_put_u32(b, (uint32_t)rep);
     nc_bytes_put_u32(b, (uint32_t)reps);
+  }
+  if (shared) {
+    nc_bytes_put_u32(b, (uint32_t)slot);
+    nc_bytes_put_u32(b, 0);
   }
   return true;
 }

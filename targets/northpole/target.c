@@ -61,6 +61,9 @@ static const nc_pass_option_def options[] = {
   {"replicate", NC_PASS_OPT_BOOL, "true",
    "Copy the slowest layer's tiles onto the cores balancing left spare, each copy handling alternate frames "
    "(core-replicate)"},
+  {"colocate", NC_PASS_OPT_INT, "-1",
+   "Several light layers per core, so that the cores they free take copies of the heavy ones (core-colocate): "
+   "-1 as its cost model says (with --replicate), 0 never, N > 0 exactly the N lightest tiles (tests)"},
   {"input-channel-split", NC_PASS_OPT_INT, "0",
    "Split conv and matmul layers by input channels with partial sums (core-place{input-channel-split}): 0 where "
    "output-channel slices cannot fit a core, N > 1 every such layer into N slices, -1 never"},
@@ -132,7 +135,11 @@ static bool build(nc_pass_manager *pm, const nc_pass *o, const char *stop_after,
              strcmp(costs, "sends") ? " band-multicast=true recv-links=1" : "",
              !strcmp(costs, "links-ties") ? " balance-ties=true" : "");
     bool rep = nc_pass_get_option_bool(o, "replicate");
+    int64_t colocate = nc_pass_get_option_int(o, "colocate");
+    char co[64];
+    snprintf(co, sizeof co, "force=%lld%s", (long long)(colocate > 0 ? colocate : 0), mc ? " multicast=true" : "");
     return add(pm, "dataflow-to-core", NULL) && add(pm, "core-place", place) && add(pm, "core-schedule", NULL) &&
+           ((colocate < 0 && !rep) || !colocate || add(pm, "core-colocate", co)) &&
            (!rep || add(pm, "core-replicate", mc ? "multicast=true" : NULL)) && (!mc || add(pm, "core-multicast", NULL)) && add(pm, "core-plan-memory", NULL);
   }
   return true;

@@ -360,12 +360,30 @@ static bool check_buffers(loader *l, np_tile *t, uint32_t sram)
   return true;
 }
 
-static int find_tile(const np_sim *s, int64_t x, int64_t y)
+static int find_tile(const np_sim *s, int64_t x, int64_t y, uint32_t slot)
 {
   for (size_t i = 0; i < s->n_tiles; i++)
-    if (s->tiles[i].x == x && s->tiles[i].y == y)
+    if (s->tiles[i].x == x && s->tiles[i].y == y && s->tiles[i].slot == slot)
       return (int)i;
   return -1;
+}
+
+/* Tiles sharing a core run interleaved: no byte of SRAM may belong to both. */
+static bool check_shared_core(loader *l, const np_sim *s, const np_tile *t)
+{
+  for (const np_tile *o = s->tiles; o < t; o++) {
+    if (o->x != t->x || o->y != t->y)
+      continue;
+    for (uint32_t i = 0; i < t->n_buffers; i++)
+      for (uint32_t j = 0; j < o->n_buffers; j++) {
+        const np_buffer *a = &t->buffers[i], *b = &o->buffers[j];
+        if (a->offset < b->offset + b->bytes && b->offset < a->offset + a->bytes)
+          return bad(l, "buffer '%s' at [%lld, %lld) overlaps buffer '%s' at [%lld, %lld) of tile '%s' (slot %u), "
+                     "which shares the core", a->name, (long long)a->offset, (long long)(a->offset + a->bytes),
+                     b->name, (long long)b->offset, (long long)(b->offset + b->bytes), o->node, o->slot);
+      }
+  }
+  return true;
 }
 
 /* Partial sums travel from a NP_FLAG_PARTIAL tile, on network 1 only, to a
@@ -386,7 +404,7 @@ static bool check_partial_sum_instr(loader *l, np_sim *s, np_tile *t, uint32_t i
   if (in->op == NP_OP_RECV && (!(t->flags & NP_FLAG_REDUCE) || in->c != 0))
     return bad(l, "instruction %u receives partial sums (network 1) into %s", i,
                t->flags & NP_FLAG_REDUCE ? "an operand other than 0" : "a tile that is no reducer");
-  int peer = find_tile(s, in->a, in->b);
+  int peer = find_tile(s, in->a, in->b, in->slot);
   const np_tile *p = peer >= 0 ? &s->tiles[peer] : NULL;
   uint32_t want = in->op == NP_OP_SEND ? NP_FLAG_REDUCE : NP_FLAG_PARTIAL;
   if (!p || !(p->flags & want) || strcmp(p->node, t->node) || p->ch_lo != t->ch_lo || p->ch_hi != t->ch_hi)
@@ -402,6 +420,12 @@ static bool check_program(loader *l, np_sim *s, np_tile *t)
   for (uint32_t i = 0; i < t->n_instrs; i++) {
     np_instr *in = &t->prog[i];
     bool host = in->a == -1 && in->b == -1;
+    if (in->slot && (host || in->slot >= NP_MAX_SLOTS))
+      return bad(l, "instruction %u names slot %u: a tile's slot is 0 to %u, and the host has none", i, in->slot,
+                 NP_MAX_SLOTS - 1);
+    if (!host && in->a == t->x && in->b == t->y && in->slot == t->slot &&
+        (in->op == NP_OP_SEND || in->op == NP_OP_RECV))
+      return bad(l, "instruction %u %s its own tile", i, in->op == NP_OP_SEND ? "sends to" : "receives from");
     if ((in->frames || in->frame) &&
         ((in->op != NP_OP_SEND && in->op != NP_OP_RECV) || in->frames < 2 || in->frame >= in->frames))
       return bad(l, "instruction %u runs on frames %u mod %u: only a recv or send has frames, a residue r of a "
@@ -428,9 +452,9 @@ static bool check_program(loader *l, np_sim *s, np_tile *t)
       if (in->zero != NP_NET_PARTIAL_SUM && host != (t->host_input[in->c] >= 0))
         return bad(l, "instruction %u receives operand %lld from %s, but it comes from %s", i, (long long)in->c,
                    host ? "the host" : "a tile", t->host_input[in->c] >= 0 ? "the host" : "a tile");
-      if (!host && find_tile(s, in->a, in->b) < 0)
-        return bad(l, "instruction %u receives from (%lld, %lld), which holds no tile", i, (long long)in->a,
-                   (long long)in->b);
+      if (!host && find_tile(s, in->a, in->b, in->slot) < 0)
+        return bad(l, "instruction %u receives from (%lld, %lld) slot %u, which holds no tile", i, (long long)in->a,
+                   (long long)in->b, in->slot);
       if (host && t->host_input[in->c] >= 0 && (in->d < 0 || in->d >= s->streams[t->host_input[in->c]].n_iters))
         return bad(l, "instruction %u receives input step %lld, which the host does not send", i, (long long)in->d);
       if (in->d < 0)
@@ -444,9 +468,10 @@ static bool check_program(loader *l, np_sim *s, np_tile *t)
     case NP_OP_SEND:
       if (in->c < 0 || in->c >= t->n_iters)
         return bad(l, "instruction %u sends iteration %lld of %u", i, (long long)in->c, t->n_iters);
-      if (host ? t->output_index < 0 : find_tile(s, in->a, in->b) < 0)
-        return bad(l, "instruction %u sends to (%lld, %lld), which %s", i, (long long)in->a, (long long)in->b,
-                   host ? "is the host, but the tile's result is no network output" : "holds no tile");
+      if (host ? t->output_index < 0 : find_tile(s, in->a, in->b, in->slot) < 0)
+        return bad(l, "instruction %u sends to (%lld, %lld) slot %u, which %s", i, (long long)in->a,
+                   (long long)in->b, in->slot, host ? "is the host, but the tile's result is no network output"
+                                                    : "holds no tile");
       if (in->d != t->iters[in->c].elements * (t->flags & NP_FLAG_PARTIAL ? 4 : 1))
         return bad(l, "instruction %u sends %lld bytes for iteration %lld, which produces %lld here", i,
                    (long long)in->d, (long long)in->c,
@@ -686,6 +711,10 @@ static bool load_tile(loader *l, np_sim *s, np_tile *t)
     t->prog[i].frames = (t->prog[i].zero >> NP_FRAMES_SHIFT) & 0xffu; /* checked in check_program */
     t->prog[i].frame = t->prog[i].zero >> (NP_FRAMES_SHIFT + 8);
     t->prog[i].zero &= (1u << NP_FRAMES_SHIFT) - 1;
+    if (t->prog[i].op == NP_OP_RECV || t->prog[i].op == NP_OP_SEND) { /* checked in check_program */
+      t->prog[i].slot = (t->prog[i].zero >> NP_SLOT_SHIFT) & NP_SLOT_MASK;
+      t->prog[i].zero &= ~(NP_SLOT_MASK << NP_SLOT_SHIFT);
+    }
     t->prog[i].a = nc_cursor_i64(c);
     t->prog[i].b = nc_cursor_i64(c);
     t->prog[i].c = nc_cursor_i64(c);
@@ -712,6 +741,16 @@ static bool load_tile(loader *l, np_sim *s, np_tile *t)
     if (t->replicas < 2 || t->replicas > 255 || t->replica >= t->replicas)
       return bad(l, "copy %u of %u: a replica is copy r of n with 0 <= r < n and 2 <= n <= 255", t->replica,
                  t->replicas);
+  }
+  t->slot = 0;
+  if (t->flags & NP_FLAG_SHARED) { /* one of the tiles sharing a core */
+    t->slot = nc_cursor_u32(c);
+    uint32_t zero = nc_cursor_u32(c);
+    if (!truncated(l))
+      return false;
+    if (t->slot < 1 || t->slot >= NP_MAX_SLOTS || zero)
+      return bad(l, "slot %u (then %u): a tile sharing a core has a slot 1 to %u, then a zero word", t->slot, zero,
+                 NP_MAX_SLOTS - 1);
   }
   if (c->pos != c->len)
     return bad(l, "%zu unexpected bytes at the end", c->len - c->pos);
@@ -764,6 +803,7 @@ void np_sim_destroy(void *state, void *userData)
     free(s->streams[i].iters), free(s->streams[i].blocks);
   free(s->streams);
   free(s->tile_at);
+  free(s->core_free);
   np_noc_destroy(&s->noc);
   free(s->tiles);
   free(s->inputs);
@@ -882,10 +922,12 @@ void *np_sim_load(const nc_ncb *ncb, char *err, size_t errlen, void *userData)
       goto fail;
     }
     snprintf(where, sizeof where, "section %zu (tile %u at (%d, %d), '%s')", i, sec->id, t->x, t->y, t->node);
-    if (find_tile(s, t->x, t->y) != (int)s->n_tiles - 1) {
-      bad(&l, "a second tile at (%d, %d)", t->x, t->y);
+    if (find_tile(s, t->x, t->y, t->slot) != (int)s->n_tiles - 1) {
+      bad(&l, "a second tile at (%d, %d) slot %u", t->x, t->y, t->slot);
       goto fail;
     }
+    if (!check_shared_core(&l, s, t))
+      goto fail;
   }
   if (!s->n_tiles) {
     snprintf(err, errlen, "malformed: the binary has no tiles");

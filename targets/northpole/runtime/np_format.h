@@ -74,6 +74,12 @@
  *   with NP_FLAG_REPLICA (a copy of a layer's tiles for alternate frames), then:
  *   u32 replica, u32 replicas   the tile runs its program on inferences f with
  *                               f mod replicas == replica only (2 <= replicas <= 255)
+ *   with NP_FLAG_SHARED (bit 17: the tile shares the core at x, y in a slot other than 0), then:
+ *   u32 slot, u32 0             which of its tiles it is (1 <= slot < NP_MAX_SLOTS; (x, y, slot)
+ *                               unique; a tile without the flag is slot 0); a recv or send names a peer's slot in bits 1..7
+ *                               of the word after the opcode (0 for a tile alone on its
+ *                               core). The core runs its tiles' programs interleaved: at each
+ *                               step the tile that can go on earliest, the first in the binary on a tie
  *   In every tile, bits 16..23 of a recv's or send's word after the opcode
  *   are a frame period n (0: every inference the tile runs) and bits 24..31
  *   a residue r < n: the instruction runs only on inferences f with f mod n
@@ -159,12 +165,15 @@ enum {
   NP_FLAG_REDUCE = 32,
   NP_FLAG_PAD_REFLECT = 64, NP_FLAG_PAD_EDGE = 128,
   NP_FLAG_REPLICA = 1 << 16, /* bits 8..15 hold the width, so flags continue at bit 16 */
+  NP_FLAG_SHARED = 1 << 17,  /* the tile shares its core in a slot other than 0: a slot trailer follows */
 };
 #define NP_WIDTH_SHIFT 8 /* the tile record's flags: bits 8..15 hold the layer's width */
 enum { NP_BUF_WEIGHTS = 1, NP_BUF_BIAS = 2, NP_BUF_INPUT = 3, NP_BUF_OUTPUT = 4, NP_BUF_SCRATCH = 5 };
 enum { NP_OP_RECV = 1, NP_OP_COMPUTE = 2, NP_OP_SEND = 3, NP_OP_WAIT = 4 };
 #define NP_SEND_MULTICAST 0x100u /* a send's network word: it and the next send are one multicast */
 #define NP_FRAMES_SHIFT 16   /* a recv's or send's word: bits 16..23 the frame period, 24..31 the residue */
+#define NP_SLOT_SHIFT 1      /* a recv's or send's word: bits 1..7 the peer tile's slot on its core */
+#define NP_SLOT_MASK 0x7fu
 #define NP_STREAM_MULTICAST 1u   /* an input stream's flags: the host multicasts each step */
 #define NP_MAX_OPERANDS 32
 #define NP_MAX_RANK 8

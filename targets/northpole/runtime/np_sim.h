@@ -37,6 +37,7 @@ typedef struct np_instr {
   int64_t a, b, c, d;
   bool multicast; /* a send: it and the next send leave as one message (NP_SEND_MULTICAST) */
   uint32_t frame, frames; /* a recv or send runs on inferences f with f mod frames == frame (frames 0: all) */
+  uint32_t slot;          /* a recv or send: the peer's slot on its core (NP_SLOT_SHIFT) */
 } np_instr;
 
 typedef struct np_shape {
@@ -82,6 +83,9 @@ typedef struct np_tile {
   int64_t in_lo, in_hi;  /* operand 0's input channels it sums over (all, unless NP_FLAG_PARTIAL / NP_FLAG_REDUCE) */
   uint32_t n_partials;   /* NP_FLAG_REDUCE: the tiles whose partial sums it adds */
   uint32_t replica, replicas; /* NP_FLAG_REPLICA: runs on inferences f with f mod replicas == replica (else 0, 1) */
+  uint32_t slot;              /* NP_FLAG_SHARED: which of the tiles on its core (else 0) */
+  int32_t core_next;          /* the next tile on its core (-1: none); set by the first run */
+  bool shared;                /* another tile is on its core (set by the first run) */
   int64_t kernel[2], stride[2], pad[4], dilation[2], group;
   int32_t zero_point;
   uint32_t n_requant, n_bias;
@@ -151,7 +155,8 @@ typedef struct np_sim {
   size_t n_tiles;
   np_tile *tiles;
   np_stream *streams;
-  int32_t *tile_at; /* rows x cols: the last tile placed on each core (-1: none); built by the first run */
+  int32_t *tile_at; /* rows x cols: the first tile placed on each core (-1: none); built by the first run */
+  uint64_t *core_free; /* rows x cols: when a shared core's last instruction ended (sim.c core_clock) */
   nc_trace *trace;  /* NULL: runs are not traced (nc_trace.h) */
   void (*progress)(size_t done, size_t total, void *userData); /* NULL: no progress (nc_sim.h) */
   void *progress_data;

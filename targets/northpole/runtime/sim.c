@@ -296,15 +296,24 @@ static void reset_inference(np_tile *t)
   t->pc = 0;
 }
 
-/* The tile a recv names by its core (x, y): the last tile placed there, or
- * tile 0 if none (as a scan over the tiles would give); a grid lookup
+/* The tile at core (x, y) in `slot`, or tile 0 if none (the loader checked
+ * that every recv names a tile); a grid lookup, then the core's short chain,
  * because every scheduling step asks every waiting tile. */
-static int source_tile(const np_sim *s, int64_t x, int64_t y)
+static int source_tile(const np_sim *s, int64_t x, int64_t y, uint32_t slot)
 {
   if (!s->tile_at || x < 0 || y < 0 || x >= s->chip.cols || y >= s->chip.rows)
     return 0;
-  int32_t i = s->tile_at[y * s->chip.cols + x];
-  return i < 0 ? 0 : i;
+  for (int32_t i = s->tile_at[y * s->chip.cols + x]; i >= 0; i = s->tiles[i].core_next)
+    if (s->tiles[i].slot == slot)
+      return i;
+  return 0;
+}
+
+/* Tiles sharing a core share its clock: the core runs one instruction at a
+ * time, of whichever of its tiles can go on earliest (np_sim_run). */
+static uint64_t *core_clock(np_sim *s, const np_tile *t)
+{
+  return t->shared ? &s->core_free[(size_t)t->y * s->chip.cols + (size_t)t->x] : NULL;
 }
 
 /* Whether the instruction runs on the tile's current inference (a recv or
@@ -314,6 +323,23 @@ static bool runs_now(const np_tile *t, const np_instr *in)
   return !in->frames || t->inference % in->frames == in->frame;
 }
 
+/* When a tile sharing its core can run its next instruction: once the core
+ * is free and, for a recv, once the message has arrived, so that a tile
+ * waiting for data leaves the core to the others (tile_ready: it is posted). */
+static uint64_t shared_start(np_sim *s, np_tile *t)
+{
+  uint64_t at = t->t, core = *core_clock(s, t);
+  at = core > at ? core : at;
+  const np_instr *in = &t->prog[t->pc];
+  if (in->op == NP_OP_RECV && runs_now(t, in)) {
+    const np_msg *m = find_msg(t, in->a < 0 ? -1 : source_tile(s, in->a, in->b, in->slot), (int)in->c, t->inference,
+                               in->d);
+    if (m && m->arrival > at)
+      at = m->arrival;
+  }
+  return at;
+}
+
 static bool tile_ready(np_sim *s, np_tile *t)
 {
   if (t->done)
@@ -321,7 +347,7 @@ static bool tile_ready(np_sim *s, np_tile *t)
   const np_instr *in = &t->prog[t->pc];
   if (in->op != NP_OP_RECV || !runs_now(t, in))
     return true;
-  int src = in->a < 0 ? -1 : source_tile(s, in->a, in->b);
+  int src = in->a < 0 ? -1 : source_tile(s, in->a, in->b, in->slot);
   return find_msg(t, src, (int)in->c, t->inference, in->d) != NULL;
 }
 
@@ -341,7 +367,7 @@ static void add_partial_sums(np_tile *t, const np_msg *m)
 static bool do_recv(run_ctx *r, np_tile *t, const np_instr *in)
 {
   np_msg *m;
-  int src = in->a < 0 ? -1 : source_tile(r->s, in->a, in->b);
+  int src = in->a < 0 ? -1 : source_tile(r->s, in->a, in->b, in->slot);
   m = find_msg(t, src, (int)in->c, t->inference, in->d);
   m->received = true;
   uint32_t k = (uint32_t)in->c;
@@ -444,13 +470,11 @@ static bool send_multicast(run_ctx *r, np_tile *t, size_t ti, const np_instr *in
     trace_buffer(r->s, t);
   t->bytes_sent += (uint64_t)it->elements;
   np_msg *first = NULL; /* packed once, shared by every copy */
-  for (uint64_t i = 0; i < nd; i++)
-    for (size_t k = 0; k < r->s->n_tiles; k++)
-      if (r->s->tiles[k].x == dxy[2 * i] && r->s->tiles[k].y == dxy[2 * i + 1]) {
-        np_msg *m = first ? msg_share(first) : (first = pack((int)ti, t->inference, in->c, it, t->out_data));
-        m->arrival = arrival[i];
-        post(&r->s->tiles[k], m);
-      }
+  for (uint64_t i = 0; i < nd; i++) {
+    np_msg *m = first ? msg_share(first) : (first = pack((int)ti, t->inference, in->c, it, t->out_data));
+    m->arrival = arrival[i];
+    post(&r->s->tiles[source_tile(r->s, in[i].a, in[i].b, in[i].slot)], m);
+  }
   free(dxy), free(arrival);
   return true;
 }
@@ -501,13 +525,10 @@ static bool do_send(run_ctx *r, np_tile *t, size_t ti, const np_instr *in)
       r->out_end[t->inference] = arrival;
     return true;
   }
-  for (size_t i = 0; i < r->s->n_tiles; i++)
-    if (r->s->tiles[i].x == in->a && r->s->tiles[i].y == in->b) {
-      np_msg *m = t->flags & NP_FLAG_PARTIAL ? pack_partial_sums((int)ti, t->inference, in->c, it, t->psum)
-                                             : pack((int)ti, t->inference, in->c, it, t->out_data);
-      m->arrival = arrival;
-      post(&r->s->tiles[i], m);
-    }
+  np_msg *m = t->flags & NP_FLAG_PARTIAL ? pack_partial_sums((int)ti, t->inference, in->c, it, t->psum)
+                                         : pack((int)ti, t->inference, in->c, it, t->out_data);
+  m->arrival = arrival;
+  post(&r->s->tiles[source_tile(r->s, in->a, in->b, in->slot)], m);
   return true;
 }
 
@@ -517,6 +538,9 @@ static bool step_tile(run_ctx *r, size_t ti)
   static const np_instr skip = {.op = NP_OP_WAIT}; /* waits 0 cycles */
   const np_instr *in = &t->prog[t->pc];
   bool ok = true;
+  uint64_t *core = core_clock(r->s, t);
+  if (core && *core > t->t) /* the core was busy with another of its tiles */
+    t->t = *core;
   if (!runs_now(t, in)) { /* another inference's instruction: skipped, in no time */
     if (in->op == NP_OP_SEND && t->last_send[in->c] == (int64_t)t->pc)
       t->out_live -= t->iters[in->c].elements;
@@ -533,6 +557,8 @@ static bool step_tile(run_ctx *r, size_t ti)
   }
   if (!ok)
     return false;
+  if (core)
+    *core = t->t;
   if (++t->pc < t->n_instrs)
     return true;
   for (uint32_t i = 0; i < t->n_iters; i++) {
@@ -753,16 +779,28 @@ static bool np_sim_run(void *state, size_t batch, const void *const *inputs, voi
     t->t = t->busy = t->macs = t->bytes_sent = 0;
     t->done = t->n_instrs == 0 || t->inference >= batch;
   }
-  if (!s->tile_at) {
+  if (!s->tile_at) { /* per core, its tiles in order: tile_at the first, core_next the rest */
     s->tile_at = nc_rt_calloc((size_t)s->chip.rows * s->chip.cols + 1, sizeof *s->tile_at);
+    s->core_free = nc_rt_calloc((size_t)s->chip.rows * s->chip.cols + 1, sizeof *s->core_free);
     for (size_t i = 0; i < (size_t)s->chip.rows * s->chip.cols; i++)
       s->tile_at[i] = -1;
+    for (size_t i = s->n_tiles; i-- > 0;) {
+      np_tile *t = &s->tiles[i];
+      t->core_next = -1;
+      if (t->x >= 0 && t->y >= 0 && (uint32_t)t->x < s->chip.cols && (uint32_t)t->y < s->chip.rows) {
+        int32_t *head = &s->tile_at[(size_t)t->y * s->chip.cols + (size_t)t->x];
+        t->core_next = *head;
+        *head = (int32_t)i;
+      }
+    }
     for (size_t i = 0; i < s->n_tiles; i++) {
-      const np_tile *t = &s->tiles[i];
-      if (t->x >= 0 && t->y >= 0 && (uint32_t)t->x < s->chip.cols && (uint32_t)t->y < s->chip.rows)
-        s->tile_at[(size_t)t->y * s->chip.cols + (size_t)t->x] = (int32_t)i;
+      np_tile *t = &s->tiles[i];
+      t->shared = t->core_next >= 0 || (t->x >= 0 && t->y >= 0 && (uint32_t)t->x < s->chip.cols &&
+                                        (uint32_t)t->y < s->chip.rows &&
+                                        s->tile_at[(size_t)t->y * s->chip.cols + (size_t)t->x] != (int32_t)i);
     }
   }
+  memset(s->core_free, 0, ((size_t)s->chip.rows * s->chip.cols + 1) * sizeof *s->core_free);
   if (!s->noc.free_at)
     np_noc_init(&s->noc, s->chip.rows, s->chip.cols, s->chip.link_bytes_per_cycle, s->chip.hop_latency_cycles);
   np_noc_reset(&s->noc);
@@ -779,11 +817,15 @@ static bool np_sim_run(void *state, size_t batch, const void *const *inputs, voi
       best = -1;
       best_t = r.h_t;
     }
-    for (size_t i = 0; i < s->n_tiles; i++)
-      if (tile_ready(s, &s->tiles[i]) && (best == -2 || s->tiles[i].t < best_t)) {
+    for (size_t i = 0; i < s->n_tiles; i++) {
+      if (!tile_ready(s, &s->tiles[i]))
+        continue;
+      uint64_t at = s->tiles[i].shared ? shared_start(s, &s->tiles[i]) : s->tiles[i].t;
+      if (best == -2 || at < best_t) {
         best = (int)i;
-        best_t = s->tiles[i].t;
+        best_t = at;
       }
+    }
     if (best == -1) {
       step_host(&r);
       continue;
@@ -884,10 +926,12 @@ static void np_sim_figures(const void *state, nc_figures *f, void *userData)
   nc_figures_set_real(f, "host_io_bound_cycles", host_io);
   nc_figures_set_int(f, "host_input_bytes", (int64_t)in_bytes);
   nc_figures_set_int(f, "host_cycles_per_inference", (int64_t)host_busy);
-  nc_figures_set_int(f, "cores_used", (int64_t)s->n_tiles);
+  size_t used = s->n_tiles; /* cores, not tiles: several tiles may share one */
+  for (size_t i = 0; i < s->n_tiles && s->tile_at; i++)
+    used -= s->tiles[i].shared && s->tile_at[(size_t)s->tiles[i].y * s->chip.cols + (size_t)s->tiles[i].x] != (int32_t)i;
+  nc_figures_set_int(f, "cores_used", (int64_t)used);
   nc_figures_set_int(f, "cores_total", (int64_t)cores);
-  nc_figures_set_real(f, "used_roofline_bound_cycles",
-                      (double)ch->macs_per_inference * per_mac / (double)s->n_tiles);
+  nc_figures_set_real(f, "used_roofline_bound_cycles", (double)ch->macs_per_inference * per_mac / (double)used);
   link_figures(s, f);
   for (size_t i = 0; i < s->n_tiles; i++) {
     const np_tile *t = &s->tiles[i];

@@ -72,7 +72,7 @@ core.chip {rows = 2 : i64, cols = 3 : i64, sram_bytes = 1024 : i64, target = "ti
     core.program ({
     })
   })
-  // expected-error@+1 {{'core.tile' op is placed on core (1, 1), which already holds a tile of 'a'}}
+  // expected-error@+1 {{'core.tile' op is placed in slot 0 of core (1, 1), which already holds a tile of 'a' there}}
   core.tile {x = 1 : i64, y = 1 : i64, node = "b"} ({
     core.program ({
     })

@@ -2,7 +2,7 @@
  * a 2-D grid (docs/design/spine.md, section 3; docs/dialects/core.md).
  *
  *   core.chip {target, rows, cols, sram_bytes, function = @f}   the grid
- *     core.tile {x, y, node, out_channels = array<i64: lo, hi>?,
+ *     core.tile {x, y, slot?, node, out_channels = array<i64: lo, hi>?,
  *                out_rows = array<i64: lo, hi>?,
  *                replica = array<i64: r, n>?}                   one core's work (copy r of n:
  *                                                               frames f with f mod n == r)
@@ -29,7 +29,11 @@
  *     order, rows (P[y]) or pixels (P[y, x]) as dataflow-deps assumed (its
  *     `earliest` relation's range says which), iteration = row-major index.
  *     The tiles producing the function's results send them to the host.
- *   - A message is identified by (sender position, sender iteration); it
+ *   - Several tiles may share a core (time-multiplexed within a frame,
+ *     core-colocate): each has its own `slot` there (0 when absent), and a
+ *     recv's `from` / send's `to` names it as `array<i64: x, y, slot>`
+ *     (`array<i64: x, y>` for slot 0). Their buffers share the core's SRAM.
+ *   - A message is identified by (sender position and slot, sender iteration); it
  *     carries the sender's output elements of that iteration (its channel
  *     slice), lands in the receiver's input buffer of the recv's operand, and
  *     serves every recv of that (from, iter) on the receiving tile.
@@ -48,6 +52,9 @@
 
 /** The core dialect definition (registered by nc_register_all_dialects). */
 extern const nc_dialect_def nc_core_dialect;
+
+/** The most tiles one core holds (`slot` < NC_CORE_MAX_SLOTS). */
+#define NC_CORE_MAX_SLOTS 64
 
 /** The most copies of a node (`replica`) and the largest frame period (`frames`). */
 #define NC_CORE_MAX_REPLICAS 255
@@ -86,8 +93,10 @@ NC_KEEP nc_block *nc_core_chip_get_body(NC_KEEP const nc_op *chip);
 NC_KEEP nc_op *nc_core_chip_first_tile(NC_KEEP const nc_op *chip);
 NC_KEEP nc_op *nc_core_tile_next(NC_KEEP const nc_op *tile);
 size_t nc_core_chip_get_num_tiles(NC_KEEP const nc_op *chip);
-/** The tile placed at (x, y), or NULL. */
+/** The tile placed at (x, y) in slot 0, or NULL. */
 NC_KEEP nc_op *nc_core_chip_find_tile(NC_KEEP const nc_op *chip, int64_t x, int64_t y);
+/** The tile placed at (x, y) in `slot`, or NULL. */
+NC_KEEP nc_op *nc_core_chip_find_tile_in_slot(NC_KEEP const nc_op *chip, int64_t x, int64_t y, int64_t slot);
 
 /** Appends a tile for node `node` at (x, y) (-1, -1: not placed) to the
  * chip's body, with an empty program and no buffers; `lo` < `hi` sets
@@ -99,6 +108,10 @@ NC_KEEP nc_op *nc_core_tile_create(nc_op *chip, nc_location loc, const char *nod
 int64_t nc_core_tile_get_x(NC_KEEP const nc_op *tile);
 int64_t nc_core_tile_get_y(NC_KEEP const nc_op *tile);
 void nc_core_tile_set_position(nc_op *tile, int64_t x, int64_t y);
+/** Which of the tiles sharing its core the tile is (`slot`, 0 when absent). */
+int64_t nc_core_tile_get_slot(NC_KEEP const nc_op *tile);
+/** Sets the slot (0 removes the attribute). */
+void nc_core_tile_set_slot(nc_op *tile, int64_t slot);
 /** The name of the node the tile computes. */
 NC_KEEP const char *nc_core_tile_get_node(NC_KEEP const nc_op *tile);
 /** The tile's output channels [lo, hi); false (and *lo = *hi = 0) when the
@@ -191,6 +204,7 @@ typedef enum nc_core_instr_kind {
 typedef struct nc_core_instr {
   nc_core_instr_kind kind;
   int64_t x, y;           /**< recv: `from`; send: `to` (NC_CORE_HOST for the host) */
+  int64_t slot;           /**< recv, send: the peer's slot on its core (0 unless it shares the core) */
   int64_t operand;        /**< recv */
   int64_t iter;           /**< recv: the producer's iteration; send: the sender's */
   int64_t begin, end;     /**< compute */
