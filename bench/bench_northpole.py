@@ -144,7 +144,7 @@ def prepare_models(args):
 
 def bench_one(args, name, onnx, calib, x2, ref, bits, work):
     row = {"model": name, "bits": bits, "onnx_mb": os.path.getsize(onnx) / 2**20}
-    base = [os.path.join(args.bin, "nc-compile"), onnx, "--calibration=" + calib]
+    base = [os.path.join(args.bin, "nc-compile"), onnx, "--calibration=" + calib] + args.compile_option
     if bits != 8:
         base.append("--precision=%d" % bits)
     ncb = os.path.join(work, "%s_%d.ncb" % (name, bits))
@@ -263,6 +263,8 @@ def main():
     ap.add_argument("--bits", default=None, help="comma-separated precisions (default: 8, and 4 if nc-compile has "
                     "--precision)")
     ap.add_argument("--seed", type=int, default=1234)
+    ap.add_argument("--compile-option", action="append", default=[], metavar="--OPT=VALUE",
+                    help="an extra nc-compile option for every model (repeatable), e.g. --compile-option=--balance-costs=links")
     ap.add_argument("--frames", type=int, default=32, help="frames of the steady-state runs (F and F/2; F/2 at "
                     "least core-replicate's max-replicas (16), so every copy takes its share; 2: the "
                     "two-image run's figure only; default: %(default)s)")

@@ -60,13 +60,26 @@ double core_pipeline_slowest(const core_stage *st, const int64_t *consumers, siz
   return most;
 }
 
-double core_pipeline_balance(core_stage *st, const int64_t *consumers, size_t n, int64_t cores, int64_t lookahead,
-                             double rate, double bw)
+/* Stages (the host's link included) whose cycles per frame reach `level`
+ * (within rounding): how many share the slowest stage's time. */
+static size_t stages_at(const core_stage *st, const int64_t *consumers, size_t n, double rate, double bw, double level)
+{
+  double floor = level * (1 - 1e-9);
+  size_t count = host_cycles(st, n, bw) >= floor;
+  for (size_t i = 0; i < n; i++)
+    count += core_pipeline_stage_cycles(st, consumers, n, i, rate, bw) >= floor;
+  return count;
+}
+
+static double balance(core_stage *st, const int64_t *consumers, size_t n, int64_t cores, int64_t lookahead,
+                      double rate, double bw, bool ties)
 {
   /* Each round splits the slowest stage once more; when that makes a
    * producer the slowest (it now sends to one more tile), the round goes on
    * splitting whichever stage is slowest, up to `lookahead` slices,
-   * and is kept only if the slowest stage ends up faster than before it. */
+   * and is kept only if the slowest stage ends up faster than before it;
+   * with `ties`, also if it is as fast with fewer stages that slow
+   * (equally slow stages: each round takes one of them off the top). */
   size_t max_added = lookahead <= 1 ? 1 : lookahead < cores ? (size_t)lookahead : (size_t)(cores > 1 ? cores : 1);
   size_t *added = malloc(max_added * sizeof *added), best = 0;
   int64_t used = 0;
@@ -75,13 +88,15 @@ double core_pipeline_balance(core_stage *st, const int64_t *consumers, size_t n,
   while (added && used < cores) {
     size_t n_added = 0;
     double before = core_pipeline_slowest(st, consumers, n, rate, bw, &best), now = before;
+    size_t tied = ties ? stages_at(st, consumers, n, rate, bw, before) : 0;
     while (n_added < max_added && used + (int64_t)n_added < cores && best < n && st[best].k < st[best].limit) {
       st[best].k++, added[n_added++] = best;
       now = core_pipeline_slowest(st, consumers, n, rate, bw, &best);
       if (now < before)
         break;
     }
-    if (now >= before) { /* the slowest stage cannot get faster: undo the round */
+    bool tie_broken = ties && n_added && tied > 1 && now <= before && stages_at(st, consumers, n, rate, bw, before) < tied;
+    if (now >= before && !tie_broken) { /* the slowest stage cannot get faster: undo the round */
       while (n_added)
         st[added[--n_added]].k--;
       break;
@@ -90,4 +105,16 @@ double core_pipeline_balance(core_stage *st, const int64_t *consumers, size_t n,
   }
   free(added);
   return core_pipeline_slowest(st, consumers, n, rate, bw, &best);
+}
+
+double core_pipeline_balance(core_stage *st, const int64_t *consumers, size_t n, int64_t cores, int64_t lookahead,
+                             double rate, double bw)
+{
+  return balance(st, consumers, n, cores, lookahead, rate, bw, false);
+}
+
+double core_pipeline_balance_ties(core_stage *st, const int64_t *consumers, size_t n, int64_t cores,
+                                  int64_t lookahead, double rate, double bw)
+{
+  return balance(st, consumers, n, cores, lookahead, rate, bw, true);
 }

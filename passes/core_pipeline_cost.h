@@ -47,4 +47,12 @@ double core_pipeline_slowest(const core_stage *st, const int64_t *consumers, siz
 double core_pipeline_balance(core_stage *st, const int64_t *consumers, size_t n, int64_t cores, int64_t lookahead,
                              double rate, double bw);
 
+/** As core_pipeline_balance, but a round that leaves the slowest stage as
+ * slow is kept too when fewer stages are that slow: with two equally slow
+ * stages, splitting one does not lower the slowest stage's cycles, but the
+ * next round's split of the other does (the lexicographic order of the
+ * stages' cycles, highest first, decreases every round). */
+double core_pipeline_balance_ties(core_stage *st, const int64_t *consumers, size_t n, int64_t cores,
+                                  int64_t lookahead, double rate, double bw);
+
 #endif

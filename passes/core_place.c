@@ -49,6 +49,15 @@ static const nc_pass_option_def options[] = {
    "With balance and row-balance: choose each conv and max-pool layer's output-channel slices and row bands together "
    "(the slowest stage gets the combination with the fewest tiles that shrinks its largest tile) instead of channel "
    "slices first and bands on the cores left (core_split_rows.c)"},
+  {"balance-ties", NC_PASS_OPT_BOOL, "false",
+   "Output-channel balancing goes on through ties: a round that leaves the slowest stage as slow is kept when "
+   "fewer stages are that slow (two equally slow layers: split one, then the other)"},
+  {"band-multicast", NC_PASS_OPT_BOOL, "false",
+   "Row balancing (row-balance) costs sends as core-multicast leaves them: a row once to all the tiles that read "
+   "it, not once per tile"},
+  {"recv-links", NC_PASS_OPT_INT, "0",
+   "Row balancing costs receiving: a stage is as slow as the bytes its largest tile receives at the link width, "
+   "over as many links as tiles send to it and this many at most (0: receiving is not costed)"},
   {"multicast", NC_PASS_OPT_BOOL, "false",
    "Cost sends as core-multicast will leave them: an iteration's output once to all the tiles of its consumers, "
    "each input step once to all its tiles"},
@@ -150,7 +159,7 @@ static size_t tiles_of(nc_op *chip, const char *node)
 }
 
 static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores, int64_t lookahead, const int64_t *min_k,
-                              isl_ctx *ictx, bool multicast, const int64_t *kin, bool fold);
+                              isl_ctx *ictx, bool multicast, const int64_t *kin, bool fold, bool ties);
 
 /* A layer split into kin input slices reads operand 0 by channel slices:
  * its producer, if whole and splittable by output channels over the same
@@ -237,7 +246,8 @@ static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx, bo
   bool joint = nc_pass_get_option_bool(pass, "joint-split") && nc_pass_get_option_bool(pass, "row-balance");
   if (balance && !joint && !(extra = balance_cores(chip, fn, cores, nc_pass_get_option_int(pass, "balance-lookahead"), ks, ictx,
                                          nc_pass_get_option_bool(pass, "multicast"), kin,
-                                         nc_pass_get_option_bool(pass, "fold-concat")))) {
+                                         nc_pass_get_option_bool(pass, "fold-concat"),
+                                         nc_pass_get_option_bool(pass, "balance-ties")))) {
     nc_op_emit_error(chip, "core-place: out of memory");
     goto done;
   }
@@ -276,7 +286,7 @@ done:
  * the slowest stage got faster. The rounds start from min_k, the slices
  * SRAM needs (0: a node split already, which stays as it is). */
 static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores, int64_t lookahead, const int64_t *min_k,
-                              isl_ctx *ictx, bool multicast, const int64_t *kin, bool fold)
+                              isl_ctx *ictx, bool multicast, const int64_t *kin, bool fold, bool ties)
 {
   size_t n = nc_core_chip_get_num_tiles(chip);
   nc_chip_desc d;
@@ -327,7 +337,10 @@ static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores, int64_t loo
           consumers[i * n + j] = 1, consumed = true;
     st[i].send_to_host = consumed ? 0 : 1;
   }
-  core_pipeline_balance(st, consumers, n, cores, lookahead, rate, bw); /* core_pipeline_cost.c */
+  if (ties) /* core_pipeline_cost.c */
+    core_pipeline_balance_ties(st, consumers, n, cores, lookahead, rate, bw);
+  else
+    core_pipeline_balance(st, consumers, n, cores, lookahead, rate, bw);
   for (i = 0; i < n; i++)
     k[i] = st[i].k;
   free(st), free(consumers), free(nodes);
@@ -671,13 +684,14 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
     if (nc_core_program_get_size(nc_core_tile_get_program(t)))
       return nc_op_emit_error(t, "core-place: the tile already has a program; place tiles before core-schedule");
   bool *presplit = core_nodes_split_already(chip, fn); /* hand-made splits stay */
+  core_band_costs costs = {nc_pass_get_option_bool(pass, "band-multicast"), nc_pass_get_option_int(pass, "recv-links"),
+                           nc_pass_get_option_bool(pass, "fold-concat")};
   int64_t banded = 0;
   bool ok = presplit && split_nodes(pass, chip, fn, ictx, nc_pass_get_option_bool(pass, "balance"),
                                     nc_core_chip_get_rows(chip) * nc_core_chip_get_cols(chip)) &&
             core_split_rows(chip, fn, ictx, presplit, nc_pass_get_option_int(pass, "row-split"),
                             nc_pass_get_option_bool(pass, "row-balance"), nc_pass_get_option_bool(pass, "joint-split"),
-                            nc_core_chip_get_rows(chip) * nc_core_chip_get_cols(chip),
-                            nc_pass_get_option_bool(pass, "fold-concat"), &banded);
+                            &costs, nc_core_chip_get_rows(chip) * nc_core_chip_get_cols(chip), &banded);
   free(presplit);
   if (!ok)
     return false;

@@ -169,31 +169,79 @@ static double reach(const band_stage *j, int64_t in_rows)
   return (double)j->k * (1.0 + (extra < (double)(j->r - 1) ? extra : (double)(j->r - 1)));
 }
 
-/* Cycles per frame of stage i's tiles (i == n: the host). */
-static double band_cycles(const band_stage *st, const bool *reads, const double *in_bytes, const int64_t *in_rows,
-                          size_t n, size_t i, double rate, double bw)
+/* What the band cost model reads besides the stages: who reads whom, the
+ * host's inputs, the chip's rates and whether sends leave as multicasts. */
+typedef struct band_model {
+  size_t n;
+  bool *reads;      /* [producer or host][consumer] */
+  double *in_bytes; /* per consumer: bytes it reads from the host */
+  int64_t *in_rows; /* and the rows of that input */
+  double rate, bw;
+  bool multicast;    /* an iteration leaves once to all the tiles that read it (core-multicast) */
+  double recv_links; /* links into a core its messages share at most (0: receiving is not costed) */
+} band_model;
+
+/* The share of a producer's output with `in_rows` rows that one band of
+ * consumer j reads: its rows plus the window's halo. */
+static double band_reads(const band_stage *j, int64_t in_rows)
 {
-  double dests = i < n && st[i].to_host ? 1 : 0, bytes = i < n ? st[i].out_bytes : 0;
-  int64_t rows = i < n ? st[i].rows : 0;
-  for (size_t j = 0; j < n; j++)
-    if (reads[i * n + j])
-      dests += reach(&st[j], rows ? rows : st[j].rows);
-  if (i == n) { /* the host: every input to every tile reading it */
-    double t = 0;
-    for (size_t j = 0; j < n; j++)
-      if (reads[n * n + j])
-        t += in_bytes[j] * reach(&st[j], in_rows[j]) / bw;
-    return t;
-  }
-  return (st[i].work / rate + bytes * dests / bw) * share_of(&st[i], st[i].k, st[i].r);
+  if (j->r <= 1 || in_rows <= 0)
+    return 1.0;
+  double f = 1.0 / (double)j->r + (double)j->halo / (double)in_rows;
+  return f < 1.0 ? f : 1.0;
 }
 
-static double slowest_band(const band_stage *st, const bool *reads, const double *in_bytes, const int64_t *in_rows,
-                           size_t n, double rate, double bw, size_t *which)
+/* Cycles per frame the links into stage i's largest tile are busy: the
+ * bytes of every producer tile's messages holding rows it reads (and of the
+ * host's), at the link width, over as many links as tiles send to it and
+ * m->recv_links at most (core-place{recv-links}: XY routes from a cluster
+ * of producers tend to share one or two of a core's four links; the
+ * placement does not exist yet, so the model takes the worst it allows). */
+static double recv_cycles(const band_model *m, const band_stage *st, size_t i)
+{
+  double bytes = 0, sources = 0;
+  for (size_t p = 0; p <= m->n; p++) {
+    if (!m->reads[p * m->n + i])
+      continue;
+    double f = band_reads(&st[i], p < m->n ? st[p].rows : m->in_rows[i]);
+    bytes += (p < m->n ? st[p].out_bytes : m->in_bytes[i]) * f;
+    sources += p < m->n ? (double)st[p].k * (1.0 + ((double)st[p].r - 1.0) * f) : 1.0;
+  }
+  double links = sources < 1 ? 1 : sources < m->recv_links ? sources : m->recv_links;
+  return bytes / m->bw / links;
+}
+
+/* Cycles per frame of stage i's tiles (i == n: the host): the largest
+ * tile's work and sends, or what its links bring in, whichever is longer. */
+static double band_cycles(const band_model *m, const band_stage *st, size_t i)
+{
+  size_t n = m->n;
+  double dests = i < n && st[i].to_host ? 1 : 0, bytes = i < n ? st[i].out_bytes : 0, to_tiles = 0;
+  int64_t rows = i < n ? st[i].rows : 0;
+  for (size_t j = 0; j < n; j++)
+    if (m->reads[i * n + j]) {
+      to_tiles += reach(&st[j], rows ? rows : st[j].rows);
+    }
+  if (m->multicast && to_tiles > 1)
+    to_tiles = 1; /* one multicast to every tile that reads the row */
+  dests += to_tiles;
+  if (i == n) { /* the host: every input to every tile reading it (once, as a multicast) */
+    double t = 0;
+    for (size_t j = 0; j < n; j++)
+      if (m->reads[n * n + j])
+        t += m->in_bytes[j] * (m->multicast ? 1.0 : reach(&st[j], m->in_rows[j])) / m->bw;
+    return t;
+  }
+  double busy = (st[i].work / m->rate + bytes * dests / m->bw) * share_of(&st[i], st[i].k, st[i].r);
+  double in = m->recv_links > 0 ? recv_cycles(m, st, i) : 0;
+  return busy > in ? busy : in;
+}
+
+static double slowest_band(const band_model *m, const band_stage *st, size_t *which)
 {
   double most = -1;
-  for (size_t i = 0; i <= n; i++) {
-    double c = band_cycles(st, reads, in_bytes, in_rows, n, i, rate, bw);
+  for (size_t i = 0; i <= m->n; i++) {
+    double c = band_cycles(m, st, i);
     if (c > most)
       most = c, *which = i;
   }
@@ -205,22 +253,23 @@ static double slowest_band(const band_stage *st, const bool *reads, const double
 
 /* Bands (and, for joint stages, channel slices) per stage: the slowest
  * stage gets its next split while that helps. */
-static void balance_bands(nc_op *chip, band_stage *st, size_t n, int64_t cores)
+static void balance_bands(nc_op *chip, band_stage *st, size_t n, int64_t cores, const core_band_costs *costs)
 {
   nc_chip_desc d;
   if (!nc_chip_desc_of_module(nc_op_get_parent_op(chip), false, &d))
     return;
-  double rate = (double)nc_chip_desc_macs_per_cycle(&d, 8), bw = (double)d.link_bytes_per_cycle;
-  rate = rate > 0 ? rate : 1, bw = bw > 0 ? bw : 1;
-  bool *reads = calloc((n + 1) * n + 1, sizeof *reads); /* [producer or host][consumer] */
-  double *in_bytes = calloc(n + 1, sizeof *in_bytes);  /* per consumer: bytes it reads from the host */
-  int64_t *in_rows = calloc(n + 1, sizeof *in_rows);  /* and the rows of that input */
+  band_model m = {.n = n, .rate = (double)nc_chip_desc_macs_per_cycle(&d, 8), .bw = (double)d.link_bytes_per_cycle,
+                  .multicast = costs->multicast, .recv_links = (double)costs->recv_links};
+  m.rate = m.rate > 0 ? m.rate : 1, m.bw = m.bw > 0 ? m.bw : 1;
+  bool *reads = m.reads = calloc((n + 1) * n + 1, sizeof *reads);
+  double *in_bytes = m.in_bytes = calloc(n + 1, sizeof *in_bytes);
+  int64_t *in_rows = m.in_rows = calloc(n + 1, sizeof *in_rows);
   if (!reads || !in_bytes || !in_rows) {
     free(reads), free(in_bytes), free(in_rows);
     return;
   }
   for (size_t j = 0; j < n; j++)
-    for (size_t o = 0, m = nc_op_get_num_operands(st[j].node); o < m; o++) {
+    for (size_t o = 0, no = nc_op_get_num_operands(st[j].node); o < no; o++) {
       nc_op *p = nc_dataflow_node_get_producer(st[j].node, o);
       for (size_t i = 0; i < n; i++)
         if (p == st[i].node)
@@ -239,7 +288,7 @@ static void balance_bands(nc_op *chip, band_stage *st, size_t n, int64_t cores)
   for (;;) {
     size_t s = 0, cur, added[BAND_LOOKAHEAD], n_added = 0;
     int64_t old_k[BAND_LOOKAHEAD], old_r[BAND_LOOKAHEAD];
-    double before = slowest_band(st, reads, in_bytes, in_rows, n, rate, bw, &s), after = before;
+    double before = slowest_band(&m, st, &s), after = before;
     bool failed = false;
     /* a round: one more band for the slowest stage; when that leaves a stage
      * (a producer now sending to more bands) slower than the round's start,
@@ -253,7 +302,7 @@ static void balance_bands(nc_op *chip, band_stage *st, size_t n, int64_t cores)
         failed = true;
         break;
       }
-      double mine = band_cycles(st, reads, in_bytes, in_rows, n, cur, rate, bw);
+      double mine = band_cycles(&m, st, cur);
       size_t at = cur;
       old_k[n_added] = st[at].k, old_r[n_added] = st[at].r, added[n_added++] = at;
       /* the choice with the fewest tiles that makes the slowest stage
@@ -266,12 +315,12 @@ static void balance_bands(nc_op *chip, band_stage *st, size_t n, int64_t cores)
       int best_class = 2;
       for (size_t q = 0; q < n_c; q++) {
         st[at].k = c[q].k, st[at].r = c[q].r;
-        if (band_cycles(st, reads, in_bytes, in_rows, n, at, rate, bw) >= mine)
+        if (band_cycles(&m, st, at) >= mine)
           continue;
-        double glob = slowest_band(st, reads, in_bytes, in_rows, n, rate, bw, &cur), local = 0;
+        double glob = slowest_band(&m, st, &cur), local = 0;
         for (size_t p = 0; p <= n; p++) /* the stage and what feeds it: ties between equal slowest stages */
           if (p == at || (p == n ? reads[n * n + at] : reads[p * n + at]))
-            local += band_cycles(st, reads, in_bytes, in_rows, n, p, rate, bw);
+            local += band_cycles(&m, st, p);
         int cls = glob < before ? 0 : 1;
         int64_t tq = c[q].k * c[q].r, tp = c[pick].k * c[pick].r;
         if (cls < best_class ||
@@ -280,8 +329,8 @@ static void balance_bands(nc_op *chip, band_stage *st, size_t n, int64_t cores)
       }
       st[at].k = old_k[n_added - 1], st[at].r = old_r[n_added - 1];
       used += c[pick].k * c[pick].r - st[at].k * st[at].r, st[at].k = c[pick].k, st[at].r = c[pick].r;
-      failed = band_cycles(st, reads, in_bytes, in_rows, n, at, rate, bw) >= mine; /* no faster */
-      after = slowest_band(st, reads, in_bytes, in_rows, n, rate, bw, &cur);
+      failed = band_cycles(&m, st, at) >= mine; /* no faster */
+      after = slowest_band(&m, st, &cur);
       if (after <= before)
         break;
     }
@@ -415,7 +464,7 @@ bool *core_nodes_split_already(nc_op *chip, nc_op *fn)
 }
 
 bool core_split_rows(nc_op *chip, nc_op *fn, isl_ctx *ictx, const bool *presplit, int64_t forced, bool balance,
-                     bool joint, int64_t cores, bool fold, int64_t *n_split)
+                     bool joint, const core_band_costs *costs, int64_t cores, int64_t *n_split)
 {
   *n_split = 0;
   size_t n = nc_dataflow_num_nodes(fn), i = 0;
@@ -437,7 +486,7 @@ bool core_split_rows(nc_op *chip, nc_op *fn, isl_ctx *ictx, const bool *presplit
       s->work = s->work * (double)nc_chip_desc_macs_per_cycle(&d, 8) / (double)nc_chip_desc_macs_per_cycle(&d, w);
     for (nc_use *u = nc_value_get_first_use(nc_op_get_result(node, 0)); u; u = nc_use_get_next(u))
       s->to_host = s->to_host || !nc_dataflow_is_node(nc_use_get_owner(u));
-    if (fold && !s->to_host && nc_core_node_is_foldable_concat(node)) /* core-fold-concat leaves no tile */
+    if (costs->fold_concat && !s->to_host && nc_core_node_is_foldable_concat(node)) /* core-fold-concat leaves no tile */
       s->work = s->out_bytes = 0;
     bool partial = false; /* split by input channels: row bands of partial sums are not supported */
     for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t)) {
@@ -466,7 +515,7 @@ bool core_split_rows(nc_op *chip, nc_op *fn, isl_ctx *ictx, const bool *presplit
       s->r = forced < s->limit ? forced : s->limit;
   }
   if (balance)
-    balance_bands(chip, st, n, cores);
+    balance_bands(chip, st, n, cores, costs);
   for (i = 0; i < n; i++) {
     if (st[i].k != st[i].k0 && !resplit_channels(chip, &st[i], ictx)) {
       free(st);

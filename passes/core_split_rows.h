@@ -6,6 +6,15 @@
 
 #include "nc/dialects/core/core.h"
 
+/** What the row balancing's cost model counts beyond each stage's work and
+ * sends (core-place{band-multicast recv-links}). */
+typedef struct core_band_costs {
+  bool multicast;     /**< a row leaves once to all the tiles that read it (core-multicast), not once per tile */
+  int64_t recv_links; /**< a stage is as slow as the links into its largest tile, at most this many of them
+                           sharing its incoming bytes (0: receiving is not costed) */
+  bool fold_concat;   /**< channel concats that only move data cost nothing (core-fold-concat removes their tiles) */
+} core_band_costs;
+
 /** Whether core-place may split `node` into bands of output rows: a conv,
  * max or average pool or elementwise layer with at least two output rows. */
 bool core_node_row_splittable(NC_KEEP const nc_op *node);
@@ -22,11 +31,12 @@ bool core_node_row_splittable(NC_KEEP const nc_op *node);
  * `balance`), a round may also give a conv or max-pool layer core-place
  * split (or left whole) more output-channel slices: the slowest stage gets
  * the combination of channel slices x bands with the fewest tiles that
- * makes its largest tile smaller. With `fold`, channel concats that only
- * move data cost nothing (core-fold-concat removes their tiles). *n_split
- * counts the nodes banded. */
+ * makes its largest tile smaller. `costs` says what the balancing's cost
+ * model counts beyond work and sends (and whether
+ * channel concats that only move data cost nothing: core-fold-concat removes
+ * their tiles). *n_split counts the nodes banded. */
 bool core_split_rows(nc_op *chip, nc_op *fn, isl_ctx *ictx, const bool *presplit, int64_t forced, bool balance,
-                     bool joint, int64_t cores, bool fold, int64_t *n_split);
+                     bool joint, const core_band_costs *costs, int64_t cores, int64_t *n_split);
 
 /** Per node of `fn` (in order): whether its tiles on `chip` are split
  * already (several tiles, or a slice), before core-place splits anything:

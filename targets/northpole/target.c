@@ -21,6 +21,7 @@ extern const nc_target_sim nc_target_sim_northpole;
 static const char *const granularities[] = {"row", "pixel", NULL};
 static const char *const precisions[] = {"8", "4", "2", "mixed", NULL};
 static const char *const methods[] = {"maxabs", "percentile", "mse", NULL};
+static const char *const balance_costs[] = {"auto", "sends", "links", "links-ties", NULL};
 static const char *const levels[] = {"graph", "quantized", "dataflow", "core"};
 
 static const nc_pass_option_def options[] = {
@@ -48,6 +49,12 @@ static const nc_pass_option_def options[] = {
   {"balance", NC_PASS_OPT_BOOL, "true",
    "Spread the layers with the most work over the grid's spare cores (core-place{balance row-balance}: "
    "output-channel slices, then bands of output rows), so the slowest pipeline stage is as short as it can be"},
+  {"balance-costs", NC_PASS_OPT_ENUM, "auto",
+   "What balancing costs besides work: auto (links at 4 and 2 bits, sends otherwise: the faster in steady state "
+   "on the torchvision CNNs, docs/targets/northpole.md), sends (sends once per tile read), links (row bands: sends as multicasts and "
+   "each tile's incoming bytes over one link, core-place{band-multicast recv-links=1}), links-ties (links, and "
+   "channel balancing goes on through equally slow layers, core-place{balance-ties})",
+   balance_costs},
   {"multicast", NC_PASS_OPT_BOOL, "true",
    "Send an iteration's output to all the tiles of a split consumer, and each input step to all the tiles that "
    "read it, as one multicast (core-multicast; core-place's cost model counts it)"},
@@ -122,10 +129,15 @@ static bool build(nc_pass_manager *pm, const nc_pass *o, const char *stop_after,
   }
   if (stop >= 3) {
     bool mc = nc_pass_get_option_bool(o, "multicast"), balance = nc_pass_get_option_bool(o, "balance");
-    char place[192];
-    snprintf(place, sizeof place, "search-iterations=20000 link-iterations=2000 input-channel-split=%lld%s%s",
+    char place[256];
+    const char *costs = nc_pass_get_option_string(o, "balance-costs"), *bits = nc_pass_get_option_string(o, "precision");
+    if (!strcmp(costs, "auto"))
+      costs = !strcmp(bits, "4") || !strcmp(bits, "2") ? "links" : "sends";
+    snprintf(place, sizeof place, "search-iterations=20000 link-iterations=2000 input-channel-split=%lld%s%s%s%s",
              (long long)nc_pass_get_option_int(o, "input-channel-split"),
-             balance ? " balance=true balance-lookahead=1 row-balance=true" : "", mc ? " multicast=true" : "");
+             balance ? " balance=true balance-lookahead=1 row-balance=true" : "", mc ? " multicast=true" : "",
+             strcmp(costs, "sends") ? " band-multicast=true recv-links=1" : "",
+             !strcmp(costs, "links-ties") ? " balance-ties=true" : "");
     bool rep = nc_pass_get_option_bool(o, "replicate"), fold = nc_pass_get_option_bool(o, "fold-concat");
     int64_t colocate = nc_pass_get_option_int(o, "colocate");
     char co[64];

@@ -2,7 +2,8 @@
  * with and graph-quantize{mixed} estimates throughput with
  * (passes/core_pipeline_cost.c), on hand-made stages: the balanced result is
  * the slowest stage's cycles, never slower than unbalanced, within the cores
- * and each stage's limit, and the heavy stage gets the most slices.
+ * and each stage's limit, and the heavy stage gets the most slices;
+ * core_pipeline_balance_ties goes on where two equally slow stages stop it.
  */
 #include <stdio.h>
 #include <string.h>
@@ -63,5 +64,30 @@ int main(void)
   make(st, consumers);
   double wide = core_pipeline_balance(st, consumers, N, 64, 16, rate, bw);
   CHECK(narrow <= wide, "a narrower heavy stage is no slower: %g vs %g", narrow, wide);
+
+  /* a tie: b and c do the same work; splitting one leaves the other as slow,
+   * so the plain balancing (one slice a round) stops at once, and the
+   * balancing through ties splits both and ends faster */
+  core_stage t[N + 1];
+  int64_t tc[(N + 1) * (N + 1)];
+  memset(t, 0, sizeof t);
+  memset(tc, 0, sizeof tc);
+  for (int i = 0; i <= N; i++)
+    t[i] = (core_stage){.work = 1000, .out_bytes = 32, .k = 1, .limit = 64, .steps = 1};
+  t[1].work = t[2].work = 400000;
+  t[0].host_bytes = 32, t[0].host_steps = 1;
+  t[N].send_to_host = 1;
+  tc[0 * (N + 1) + 1] = tc[1 * (N + 1) + 2] = tc[2 * (N + 1) + 3] = 1;
+  double tied = core_pipeline_slowest(t, tc, N + 1, rate, bw, &which);
+  double plain = core_pipeline_balance(t, tc, N + 1, 16, 1, rate, bw);
+  CHECK(plain == tied && t[1].k == 1 && t[2].k == 1, "plain balancing stops at the tie (%g, k %lld %lld)", plain,
+        (long long)t[1].k, (long long)t[2].k);
+  double broken = core_pipeline_balance_ties(t, tc, N + 1, 16, 1, rate, bw);
+  CHECK(broken < tied, "balancing through ties gets faster: %g -> %g", tied, broken);
+  CHECK(t[1].k > 1 && t[2].k > 1, "both tied stages are split (%lld %lld)", (long long)t[1].k, (long long)t[2].k);
+  used = 0;
+  for (int i = 0; i <= N; i++)
+    used += t[i].k;
+  CHECK(used <= 16, "at most the cores: %lld", (long long)used);
   return failures ? 1 : 0;
 }
