@@ -127,6 +127,8 @@ static int cmp_hold(const void *a, const void *b)
  * held bytes and peak, and when tracing a "partial sums (x, y)" counter. */
 static void flush_holds(xbar_state *s, uint64_t horizon)
 {
+  if (!s->n_holds) /* a network of moves only (pads, resizes) holds no partial sums: no array to sort */
+    return;
   qsort(s->holds, s->n_holds, sizeof *s->holds, cmp_hold);
   size_t i = 0;
   for (; i < s->n_holds && s->holds[i].at < horizon; i++) {
