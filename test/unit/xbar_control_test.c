@@ -56,6 +56,28 @@ static isl_stat check_point(__isl_take isl_point *pt, void *userData)
 }
 
 /* Compiles the channel's earliest relation, evaluates it at every consumer iteration, compares with isl. */
+/* Compiles `e` to a control program, checks the words and evaluates the
+ * program at every point of `dom` (borrowed) against `e`: false (and a
+ * failure recorded) if it did not compile or check. The words go in *w
+ * (the caller frees them), the counts in *p. */
+static bool run_relation(isl_map *e, isl_set *dom, const char *what, int64_t **w, size_t *n, xbar_control *prog,
+                         point_ctx *p)
+{
+  char err[256];
+  int n_in = (int)isl_map_dim(e, isl_dim_in), n_out = (int)isl_map_dim(e, isl_dim_out);
+  bool ok = xbar_control_compile(e, w, n, err, sizeof err);
+  CHECK(ok, "%s: %s", what, err);
+  if (!ok)
+    return false;
+  ok = xbar_control_check(*w, *n, n_in, n_out, prog, err, sizeof err);
+  CHECK(ok, "%s: %s", what, err);
+  if (!ok)
+    return false;
+  *p = (point_ctx){e, prog, n_in, n_out, 0, 0};
+  isl_set_foreach_point(dom, check_point, p);
+  return true;
+}
+
 static void check_channel(nc_deps_layer *prod, nc_deps_layer *cons, const char *what, bool print_c)
 {
   nc_deps_channel *ch = NULL;
@@ -67,15 +89,11 @@ static void check_channel(nc_deps_layer *prod, nc_deps_layer *cons, const char *
   int64_t *w = NULL;
   size_t n = 0;
   char err[256];
-  bool ok = xbar_control_compile(e, &w, &n, err, sizeof err);
-  CHECK(ok, "%s: %s", what, err);
   xbar_control prog;
+  point_ctx p;
   int n_in = (int)isl_map_dim(e, isl_dim_in), n_out = (int)isl_map_dim(e, isl_dim_out);
-  if (ok) {
-    CHECK(xbar_control_check(w, n, n_in, n_out, &prog, err, sizeof err), "%s: %s", what, err);
-    point_ctx p = {e, &prog, n_in, n_out, 0, 0};
-    isl_set *dom = nc_deps_layer_get_domain(cons);
-    isl_set_foreach_point(dom, check_point, &p);
+  isl_set *dom = nc_deps_layer_get_domain(cons);
+  if (run_relation(e, dom, what, &w, &n, &prog, &p)) {
     CHECK(p.points > 0 && p.waits > 0, "%s: nothing checked", what);
     /* the program's size does not grow with the iterations: a few pieces */
     CHECK(prog.n_pieces >= 1 && prog.n_pieces <= 16, "%s: %zu pieces", what, prog.n_pieces);
@@ -92,8 +110,8 @@ static void check_channel(nc_deps_layer *prod, nc_deps_layer *cons, const char *
       CHECK(buf && strstr(buf, "wait_for_input(") && strstr(buf, "for (int"), "%s: C form:\n%s", what, buf);
       free(buf);
     }
-    isl_set_free(dom);
   }
+  isl_set_free(dom);
   free(w);
   isl_map_free(e);
   nc_deps_channel_destroy(ch);
@@ -117,18 +135,12 @@ static void relation_case(isl_ctx *ctx, const char *text, const char *what)
   isl_map *e = isl_map_read_from_str(ctx, text);
   int64_t *w = NULL;
   size_t n = 0;
-  char err[256];
-  bool ok = xbar_control_compile(e, &w, &n, err, sizeof err);
-  CHECK(ok, "%s: %s", what, err);
   xbar_control prog;
-  int n_in = (int)isl_map_dim(e, isl_dim_in), n_out = (int)isl_map_dim(e, isl_dim_out);
-  if (ok && xbar_control_check(w, n, n_in, n_out, &prog, err, sizeof err)) {
-    point_ctx p = {e, &prog, n_in, n_out, 0, 0};
-    isl_set *dom = isl_map_domain(isl_map_copy(e));
-    isl_set_foreach_point(dom, check_point, &p);
+  point_ctx p;
+  isl_set *dom = isl_map_domain(isl_map_copy(e));
+  if (run_relation(e, dom, what, &w, &n, &prog, &p))
     CHECK(p.points > 0 && p.waits == p.points, "%s: %ld of %ld points checked", what, p.waits, p.points);
-    isl_set_free(dom);
-  }
+  isl_set_free(dom);
   free(w);
   isl_map_free(e);
 }
