@@ -22,8 +22,10 @@
  * and moved onto the core of a tile it sends to or receives from whose
  * cycles (summed over its tiles) stay at most B and whose tiles' buffers
  * still fit the SRAM together (their sizes summed, as core-plan-memory
- * lays them out one after the other). It packs only as many tiles as the
- * copies need. `force=N` co-locates the N lightest tiles that fit anywhere
+ * lays them out one after the other). A message between two tiles of one
+ * core is a local copy (core_send_cycles: no port, no link), so a tile adds
+ * to a core its cycles less what its messages with the tiles there save.
+ * It packs only as many tiles as the copies need. `force=N` co-locates the N lightest tiles that fit anywhere
  * (tests), whatever the cost model says.
  */
 #include <math.h>
