@@ -142,6 +142,9 @@ static bool print_stage(pctx *p, size_t index, nc_ncb_writer *w, const xbar_desc
     return nc_op_emit_error(node, "xbar printer: %s", err);
 
   bool move = kind == XBAR_KIND_MOVE, resize = kind == XBAR_KIND_RESIZE;
+  if (move && l.nearest_channels[2])
+    return nc_op_emit_error(node, "xbar printer: the digital unit has no nearest resize of the channels (linear "
+                                  "ones run)");
   if ((move || resize) && (l.input_bits != 8 || l.output_bits != 8))
     return nc_op_emit_error(node, "xbar printer: the digital unit moves int8 values, not %u bits to %u",
                             l.input_bits, l.output_bits);
