@@ -428,9 +428,12 @@ static bool resample_layer(lctx *l, nc_op *op, const char *x_name, layer *L)
 {
   nc_deps_shape in, o;
   const nc_type *yt = vtype(nc_op_get_result(op, 0));
-  if (image(vtype(nc_op_get_operand(op, 0)), &in) && nc_type_get_rank(yt) == 4 && nc_type_get_shape(yt)[0] != 1)
+  if (image(vtype(nc_op_get_operand(op, 0)), &in) && nc_type_get_rank(yt) == 4 && nc_type_get_shape(yt)[0] != 1) {
+    if (nc_op_is(op, "graph.resize")) /* one image into a batch of copies: one iteration, the whole image */
+      return single_iteration(l, op, "resize", L);
     return fail(l, "a layer cannot change the batch dim: layers move one [1, C, H, W] image (run each image of a "
                 "batch as its own inference)");
+  }
   if (!image(vtype(nc_op_get_operand(op, 0)), &in) || !image(yt, &o))
     return fail(l, "only [1, C, H, W] tensors of static shape are supported");
   char ry[256], rx[256], rc[256] = "ci = c";

@@ -535,8 +535,12 @@ static bool follower(rec *r, nc_op *op, nc_value *prev)
 static bool resample_head(rec *r, nc_op *op)
 {
   nc_type *xt = nc_value_get_type(nc_op_get_operand(op, 0)), *yt = nc_value_get_type(nc_op_get_result(op, 0));
+  /* a resize of one image into a batch: every image of the result is the one image resized (the batch
+   * coordinate's neighbours clamp to image 0, with weights adding up to one) */
+  bool batch = nc_op_is(op, "graph.resize") && nc_type_get_rank(xt) == 4 && nc_type_get_rank(yt) == 4 &&
+               nc_type_get_shape(xt)[0] == 1 && nc_type_get_shape(yt)[0] > 1;
   if (nc_type_get_rank(xt) != 4 || nc_type_get_rank(yt) != 4 || nc_type_get_shape(xt)[0] != 1 ||
-      nc_type_get_shape(yt)[0] != 1)
+      (nc_type_get_shape(yt)[0] != 1 && !batch))
     return unexpressible(op, nc_type_get_rank(xt) == 4 && nc_type_get_rank(yt) == 4 && nc_type_get_shape(xt)[0] == 1
                                  ? "a layer cannot change the batch dim: layers move one [1, C, H, W] image (run "
                                    "each image of a batch as its own inference)"

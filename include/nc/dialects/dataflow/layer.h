@@ -65,7 +65,8 @@
                       "b_w, d_w), ONNX Resize's linear mode with source coordinate (a o + b) / d per axis "         \
                       "(integers: graph.resize's 10-bit fixed-point rule), and along C too with "                 \
                       "`linear_channels` = (a_c, b_c, d_c); a nearest one may pick channels with "                \
-                      "`nearest_channels` = (a, b, d): c reads clamp(floor((a c + b) / d), 0, C - 1)")            \
+                      "`nearest_channels` = (a, b, d): c reads clamp(floor((a c + b) / d), 0, C - 1). "             \
+                      "A resize of one image into a batch [N, C, H, W] writes that image resized N times")            \
   X(PAD, "pad", "[C, H, W] padded by `pads` (top, left, bottom, right) with the stored value `pad_value` "     \
                 "(`pad_mode` constant), the mirror image without the edge (reflect), the edge element "       \
                 "(edge) or the other end (wrap); reflect and wrap repeat periodically for pads wider than the dim")                                                                      \
