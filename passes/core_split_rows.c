@@ -59,7 +59,7 @@ bool core_node_row_splittable(NC_KEEP const nc_op *node)
   nc_dataflow_layer l;
   if (!nc_dataflow_node_get_layer((nc_op *)node, &l) || nc_core_node_get_out_rows(node) < 2)
     return false;
-  return l.kind == NC_DATAFLOW_LAYER_CONV || l.kind == NC_DATAFLOW_LAYER_MAX_POOL ||
+  return l.kind == NC_DATAFLOW_LAYER_CONV || l.kind == NC_DATAFLOW_LAYER_MATMUL || l.kind == NC_DATAFLOW_LAYER_MAX_POOL ||
          l.kind == NC_DATAFLOW_LAYER_AVG_POOL || l.kind == NC_DATAFLOW_LAYER_ELTWISE ||
          l.kind == NC_DATAFLOW_LAYER_LUT || (l.kind == NC_DATAFLOW_LAYER_CONCAT && !nc_core_node_is_foldable_concat(node));
 }

@@ -17,7 +17,8 @@ typedef struct core_band_costs {
 } core_band_costs;
 
 /** Whether core-place may split `node` into bands of output rows: a conv,
- * max or average pool or elementwise layer with at least two output rows. */
+ * matmul ([M, K] x [K, N]: rows m), max or average pool, elementwise, table
+ * or rescaling concat layer with at least two output rows. */
 bool core_node_row_splittable(NC_KEEP const nc_op *node);
 
 /** Splits the (unplaced) tiles of the row-splittable nodes of `fn` on
