@@ -35,7 +35,10 @@ static int out_coords(const nc_op *node, int64_t *dims, bool *rows_first)
   *rows_first = false;
   if (!nc_dataflow_node_get_layer(node, &l) || l.kind == NC_DATAFLOW_LAYER_COPY || nc_op_get_num_results(node) != 1)
     return -1;
-  int n = nc_dataflow_tensor_coords(nc_value_get_type(nc_op_get_result(node, 0)), dims);
+  nc_type *t = nc_value_get_type(nc_op_get_result(node, 0));
+  int n = nc_dataflow_tensor_coords(t, dims);
+  if (n == 4 && nc_type_get_rank(t) == 4)
+    return -1; /* a batch of images (a resize of one image into several): its first coordinate is no channel */
   *rows_first = l.kind == NC_DATAFLOW_LAYER_MATMUL && n == 2;
   return n;
 }
