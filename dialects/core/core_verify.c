@@ -237,14 +237,44 @@ typedef struct fn_view {
   node_info *nodes;
   size_t n;
   isl_ctx *ctx;
+  node_info **by_name; /* the nodes sorted by name (each tile and peer is looked up) */
 } fn_view;
 
+static const char *name_of(const node_info *ni)
+{
+  const char *s = nc_dataflow_node_get_name(ni->node);
+  return s ? s : "";
+}
+
+static int cmp_node_name(const void *a, const void *b)
+{
+  return strcmp(name_of(*(node_info *const *)a), name_of(*(node_info *const *)b));
+}
+
+static void index_nodes(fn_view *v)
+{
+  v->by_name = nc_xcalloc(v->n + 1, sizeof *v->by_name);
+  for (size_t i = 0; i < v->n; i++)
+    v->by_name[i] = &v->nodes[i];
+  qsort(v->by_name, v->n, sizeof *v->by_name, cmp_node_name);
+}
+
+/* The first node (in function order) named `name`, or NULL. */
 static node_info *find_node(fn_view *v, const char *name)
 {
-  for (size_t i = 0; i < v->n; i++)
-    if (!strcmp(nc_dataflow_node_get_name(v->nodes[i].node), name))
-      return &v->nodes[i];
-  return NULL;
+  size_t lo = 0, hi = v->n;
+  while (lo < hi) { /* the first entry not below name */
+    size_t mid = lo + (hi - lo) / 2;
+    if (strcmp(name_of(v->by_name[mid]), name) < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  node_info *best = NULL; /* names are unique in a verified function; if not, the first as before */
+  for (; lo < v->n && !strcmp(name_of(v->by_name[lo]), name); lo++)
+    if (!best || v->by_name[lo] < best)
+      best = v->by_name[lo];
+  return best;
 }
 
 static int64_t n_iters(fn_view *v, node_info *ni)
@@ -572,6 +602,7 @@ bool core_verify_chip_symbols(nc_op *chip, nc_symbol_table_collection *tables)
     grid_add(&g, t);
   for (nc_op *n = nc_dataflow_first_node(fn); n; n = nc_dataflow_next_node(n))
     v.nodes[v.n++] = (node_info){n, -2};
+  index_nodes(&v);
   core_isl_scope scope = core_isl_scope_enter(v.ctx);
   bool ok = true;
   for (nc_op *t = nc_core_chip_first_tile(chip); t && ok; t = nc_core_tile_next(t)) {
@@ -605,6 +636,7 @@ bool core_verify_chip_symbols(nc_op *chip, nc_symbol_table_collection *tables)
     ok = check_slices(chip, &v.nodes[i]);
   core_isl_scope_exit(scope);
   nc_dataflow_isl_ctx_free(v.ctx);
+  free(v.by_name);
   free(v.nodes);
   grid_free(&g);
   return ok;
