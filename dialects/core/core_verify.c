@@ -80,12 +80,19 @@ static void grid_add(grid *g, nc_op *t)
 /* A conv or matmul layer requantized to fewer than 32 bits sums its products
  * in int32 first: its tile needs a scratch buffer for that accumulator
  * (dataflow-to-core's `acc`). */
-static bool check_accumulator(nc_op *tile, nc_op *node)
+/* Whether `node` accumulates in int32 and requantizes (a conv or matmul
+ * with a narrower output), so its tiles need a scratch accumulator. */
+static bool accumulates(nc_op *node)
 {
   nc_dataflow_layer layer;
-  if (!nc_dataflow_node_get_layer(node, &layer) ||
-      (layer.kind != NC_DATAFLOW_LAYER_CONV && layer.kind != NC_DATAFLOW_LAYER_MATMUL) || !layer.n_requant ||
-      layer.output_bits >= 32 || !nc_core_tile_get_num_buffers(tile))
+  return nc_dataflow_node_get_layer(node, &layer) &&
+         (layer.kind == NC_DATAFLOW_LAYER_CONV || layer.kind == NC_DATAFLOW_LAYER_MATMUL) && layer.n_requant &&
+         layer.output_bits < 32;
+}
+
+static bool check_accumulator(nc_op *tile, nc_op *node, bool accumulating)
+{
+  if (!accumulating || !nc_core_tile_get_num_buffers(tile))
     return true;
   for (nc_op *b = nc_core_tile_first_buffer(tile); b; b = nc_core_buffer_next(b))
     if (nc_core_buffer_get_kind(b) == NC_CORE_BUFFER_SCRATCH)
@@ -231,7 +238,23 @@ bool core_verify_chip_regions(nc_op *chip)
 typedef struct node_info {
   nc_op *node;
   int64_t n_iters; /* -1 if unknown */
+  /* what every tile of the node is checked against, decoded from the node's
+   * layer once per verification (known: false until then) */
+  bool known, accumulates;
+  int64_t out_channels, out_rows, in_channels;
 } node_info;
+
+static node_info *node_facts(node_info *ni)
+{
+  if (!ni->known) {
+    ni->known = true;
+    ni->accumulates = accumulates(ni->node);
+    ni->out_channels = nc_core_node_get_out_channels(ni->node);
+    ni->out_rows = nc_core_node_get_out_rows(ni->node);
+    ni->in_channels = nc_core_node_get_in_channels(ni->node, NULL);
+  }
+  return ni;
+}
 
 typedef struct fn_view {
   node_info *nodes;
@@ -355,7 +378,7 @@ static int cmp_slice4(const void *a, const void *b)
 static bool check_row_slices(nc_op *chip, node_info *ni, size_t n)
 {
   const char *name = nc_dataflow_node_get_name(ni->node);
-  int64_t c = nc_core_node_get_out_channels(ni->node), r = nc_core_node_get_out_rows(ni->node);
+  int64_t c = node_facts(ni)->out_channels, r = ni->out_rows;
   int64_t (*s)[4] = nc_xcalloc(n, sizeof *s), area = 0;
   size_t i = 0;
   for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
@@ -435,7 +458,7 @@ static bool check_slices(nc_op *chip, node_info *ni)
   if (n_split != n && (n_in == 0 || n_split != 0))
     return nc_op_emit_error(chip, "node '%s' has %zu tiles, so each must compute a slice of its output channels "
                                   "(out_channels)%s", name, n, n_in ? " or all of them (none has out_channels)" : "");
-  int64_t c = nc_core_node_get_out_channels(ni->node), cin = nc_core_node_get_in_channels(ni->node, NULL);
+  int64_t c = node_facts(ni)->out_channels, cin = ni->in_channels;
   int64_t (*s)[4] = nc_xcalloc(n, sizeof *s);
   size_t i = 0;
   for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
@@ -612,25 +635,26 @@ bool core_verify_chip_symbols(nc_op *chip, nc_symbol_table_collection *tables)
                             nc_core_chip_get_function_name(chip));
       break;
     }
-    int64_t lo, hi, c = nc_core_node_get_out_channels(ni->node);
+    node_facts(ni);
+    int64_t lo, hi, c = ni->out_channels;
     if (nc_core_tile_get_out_channels(t, &lo, &hi) && hi > c)
       ok = c > 0 ? nc_op_emit_error(t, "computes output channels [%lld, %lld) of node '%s', which has %lld",
                                     (long long)lo, (long long)hi, nc_core_tile_get_node(t), (long long)c)
                  : nc_op_emit_error(t, "splits node '%s' by output channels, but a %s node is not split",
                                     nc_core_tile_get_node(t), nc_dataflow_node_get_kind(ni->node));
-    int64_t rows = nc_core_node_get_out_rows(ni->node);
+    int64_t rows = ni->out_rows;
     if (ok && nc_core_tile_get_out_rows(t, &lo, &hi) && hi > rows)
       ok = rows > 0 ? nc_op_emit_error(t, "computes output rows [%lld, %lld) of node '%s', which has %lld",
                                        (long long)lo, (long long)hi, nc_core_tile_get_node(t), (long long)rows)
                     : nc_op_emit_error(t, "splits node '%s' by output rows, but its output has no rows",
                                        nc_core_tile_get_node(t));
-    int64_t cin = nc_core_node_get_in_channels(ni->node, NULL);
+    int64_t cin = ni->in_channels;
     if (ok && nc_core_tile_get_in_channels(t, &lo, &hi) && hi > cin)
       ok = cin > 0 ? nc_op_emit_error(t, "sums over input channels [%lld, %lld) of node '%s', which has %lld",
                                       (long long)lo, (long long)hi, nc_core_tile_get_node(t), (long long)cin)
                    : nc_op_emit_error(t, "splits node '%s' by input channels, but only a conv with group 1 or a "
                                       "matmul sums over them", nc_core_tile_get_node(t));
-    ok = ok && check_accumulator(t, ni->node) && check_tile_program(&v, &g, t, ni);
+    ok = ok && check_accumulator(t, ni->node, ni->accumulates) && check_tile_program(&v, &g, t, ni);
   }
   for (size_t i = 0; i < v.n && ok; i++)
     ok = check_slices(chip, &v.nodes[i]);
