@@ -618,7 +618,7 @@ bool core_verify_chip_symbols(nc_op *chip, nc_symbol_table_collection *tables)
   if (!fn)
     return nc_op_emit_error(chip, "implements function '@%s', which does not exist",
                             nc_core_chip_get_function_name(chip) ? nc_core_chip_get_function_name(chip) : "?");
-  fn_view v = {nc_xcalloc(nc_dataflow_num_nodes(fn) + 1, sizeof *v.nodes), 0, nc_dataflow_isl_ctx_alloc()};
+  fn_view v = {nc_xcalloc(nc_dataflow_num_nodes(fn) + 1, sizeof *v.nodes), 0, nc_dataflow_isl_ctx_create()};
   grid g;
   grid_init(&g, chip);
   for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
@@ -659,7 +659,7 @@ bool core_verify_chip_symbols(nc_op *chip, nc_symbol_table_collection *tables)
   for (size_t i = 0; i < v.n && ok; i++)
     ok = check_slices(chip, &v.nodes[i]);
   core_isl_scope_exit(scope);
-  nc_dataflow_isl_ctx_free(v.ctx);
+  nc_dataflow_isl_ctx_destroy(v.ctx);
   free(v.by_name);
   free(v.nodes);
   grid_free(&g);

@@ -33,7 +33,7 @@ bool df_verify_node(nc_op *op);
  * node; the same decoder as nc_dataflow_node_get_layer. */
 bool df_verify_layer(nc_op *node);
 
-/** The memo of an isl context from nc_dataflow_isl_ctx_alloc, or NULL for
+/** The memo of an isl context from nc_dataflow_isl_ctx_create, or NULL for
  * any other context (dataflow_isl_memo.c). */
 typedef struct df_isl_memo df_isl_memo;
 df_isl_memo *df_isl_memo_of(isl_ctx *ctx);

@@ -1,11 +1,11 @@
 /* dataflow_isl_memo.c: isl contexts that parse each set and map text once
- * (nc_dataflow_isl_ctx_alloc in nc/dialects/dataflow/dataflow.h).
+ * (nc_dataflow_isl_ctx_create in nc/dialects/dataflow/dataflow.h).
  *
  * Passes read a node's domain and access relations again and again (the
  * scheduler per operand and band, the verifier after every pass, the
  * printer per tile), and isl's parser simplifies what it reads: on
  * ResNet-50 parsing was a fifth of the compile. A context from
- * nc_dataflow_isl_ctx_alloc remembers each text it parsed; a later read of
+ * nc_dataflow_isl_ctx_create remembers each text it parsed; a later read of
  * the same text returns a copy. The memo of a context is found through a
  * small registry (the isl readers take only the isl_ctx); a context is used
  * by one thread at a time (isl's rule), so only the registry takes a lock.
@@ -45,7 +45,7 @@ static uint64_t hash_text(const char *s)
   return h;
 }
 
-isl_ctx *nc_dataflow_isl_ctx_alloc(void)
+isl_ctx *nc_dataflow_isl_ctx_create(void)
 {
   isl_ctx *ctx = isl_ctx_alloc();
   if (!ctx)
@@ -61,7 +61,7 @@ isl_ctx *nc_dataflow_isl_ctx_alloc(void)
   return ctx;
 }
 
-void nc_dataflow_isl_ctx_free(isl_ctx *ctx)
+void nc_dataflow_isl_ctx_destroy(isl_ctx *ctx)
 {
   if (!ctx)
     return;

@@ -1,4 +1,4 @@
-/* dataflow_isl_memo_test.c: isl contexts from nc_dataflow_isl_ctx_alloc
+/* dataflow_isl_memo_test.c: isl contexts from nc_dataflow_isl_ctx_create
  * parse each text once. A second read of the same text is the remembered
  * object (a copy: the same pointer, its reference count up), equal to a
  * fresh parse; a set and a map of one text stay apart; a bad text is
@@ -19,7 +19,7 @@ int main(void)
   const char *dom = "{ S[c, y] : 0 <= c < 16 and 0 <= y < 2c + 1 }";
   const char *rel = "{ S[y] -> In[y + 1] : 0 <= y < 8 }";
   char err[512];
-  isl_ctx *ctx = nc_dataflow_isl_ctx_alloc();
+  isl_ctx *ctx = nc_dataflow_isl_ctx_create();
   CHECK(ctx != NULL, "context");
   isl_set *a = nc_dataflow_parse_isl_set(ctx, dom, err, sizeof err);
   isl_set *b = nc_dataflow_parse_isl_set(ctx, dom, err, sizeof err);
@@ -62,7 +62,7 @@ int main(void)
   isl_set_free(a);
   isl_map_free(m);
   isl_map_free(m2);
-  nc_dataflow_isl_ctx_free(ctx);
-  nc_dataflow_isl_ctx_free(NULL);
+  nc_dataflow_isl_ctx_destroy(ctx);
+  nc_dataflow_isl_ctx_destroy(NULL);
   return failures != 0;
 }

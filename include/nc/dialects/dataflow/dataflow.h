@@ -80,11 +80,11 @@ __isl_give isl_map *nc_dataflow_parse_isl_map(isl_ctx *ctx, const char *text, ch
  * distinct text once and hand later reads a copy (isl objects are reference
  * counted, so a copy costs nothing): a pass reads the same domains and access
  * relations from its nodes many times, and isl's parser simplifies as it
- * reads. Free it with nc_dataflow_isl_ctx_free, never isl_ctx_free. */
-isl_ctx *nc_dataflow_isl_ctx_alloc(void);
-/** Frees the remembered objects, then `ctx` (from nc_dataflow_isl_ctx_alloc;
+ * reads. Release it with nc_dataflow_isl_ctx_destroy, never isl_ctx_free. */
+NC_GIVE isl_ctx *nc_dataflow_isl_ctx_create(void);
+/** Frees the remembered objects, then `ctx` (from nc_dataflow_isl_ctx_create;
  * NULL is a no-op). */
-void nc_dataflow_isl_ctx_free(isl_ctx *ctx);
+void nc_dataflow_isl_ctx_destroy(NC_TAKE isl_ctx *ctx);
 
 /* ------------------------------------------------------------------------ */
 /* Nodes                                                                     */
