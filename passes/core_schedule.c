@@ -504,13 +504,13 @@ static bool schedule_chip(nc_pass *pass, nc_op *chip, isl_ctx *ctx)
 
 static bool run(nc_pass *pass, nc_op *module)
 {
-  isl_ctx *ctx = isl_ctx_alloc();
+  isl_ctx *ctx = nc_dataflow_isl_ctx_create();
   isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE);
   bool ok = true;
   for (nc_op *op = nc_block_get_first_op(nc_module_get_body(module)); op && ok; op = nc_op_get_next(op))
     if (nc_core_is_chip(op))
       ok = schedule_chip(pass, op, ctx);
-  isl_ctx_free(ctx);
+  nc_dataflow_isl_ctx_destroy(ctx);
   return ok;
 }
 

@@ -731,7 +731,7 @@ bool np_print_binary(nc_op *module, nc_ncb_writer *w, void *userData)
                               "macs_per_cycle at %u bits %lld is outside [1, 2^24]", bits,
                               (long long)nc_chip_desc_macs_per_cycle(&desc, bits));
   put_chip(&desc, macs, nc_ncb_writer_add_section(w, NP_SECTION_CHIP, 0));
-  p.isl = isl_ctx_alloc();
+  p.isl = nc_dataflow_isl_ctx_create();
   bool ok = read_io(&p, w);
   for (size_t i = 0; ok && i < p.io.n_inputs; i++)
     ok = put_stream(&p, i, nc_ncb_writer_add_section(w, NP_SECTION_INPUT_STREAM, (uint32_t)i));
@@ -742,7 +742,7 @@ bool np_print_binary(nc_op *module, nc_ncb_writer *w, void *userData)
   if (ok)
     np_weight_pool_finish(&p.weights, w);
   np_weight_pool_clear(&p.weights);
-  isl_ctx_free(p.isl);
+  nc_dataflow_isl_ctx_destroy(p.isl);
   free(p.io.in_values);
   free(p.io.out_values);
   return ok;
