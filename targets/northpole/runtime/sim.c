@@ -377,6 +377,7 @@ static bool do_recv(run_ctx *r, np_tile *t, const np_instr *in)
   if (m->arrival > t->t) {
     trace_span(r->s, (size_t)(t - r->s->tiles), "recv", in->a < 0 ? "wait for the host" : "wait for data", t->t,
                m->arrival - t->t);
+    t->data_wait_cycles = np_sat_add(t->data_wait_cycles, m->arrival - t->t);
     t->t = m->arrival;
   }
   if (in->zero == NP_NET_PARTIAL_SUM) {
@@ -481,6 +482,7 @@ static bool send_multicast(run_ctx *r, np_tile *t, size_t ti, const np_instr *in
   free(rxy), free(rarr);
   trace_span(r->s, ti, "send", nr ? "multicast" : "local copy", t->t, serial);
   t->t = np_sat_add(t->t, serial);
+  t->send_cycles = np_sat_add(t->send_cycles, serial);
   if (t->last_send[in->c] == (int64_t)t->pc)
     trace_buffer(r->s, t);
   t->bytes_sent += nr ? bytes : 0;
@@ -530,6 +532,7 @@ static bool do_send(run_ctx *r, np_tile *t, size_t ti, const np_instr *in)
                              : np_noc_send(&r->s->noc, (int)in->zero, t->x, t->y, in->a, in->b, t->t, bytes);
   trace_span(r->s, ti, "send", in->a < 0 ? "send to the host" : local ? "local copy" : "send", t->t, serial);
   t->t = np_sat_add(t->t, serial);
+  t->send_cycles = np_sat_add(t->send_cycles, serial);
   if (t->last_send[in->c] == (int64_t)t->pc)
     trace_buffer(r->s, t);
   t->bytes_sent += local ? 0 : bytes;
@@ -563,7 +566,7 @@ static bool step_tile(run_ctx *r, size_t ti)
   bool ok = true;
   uint64_t *core = core_clock(r->s, t);
   if (core && *core > t->t) /* the core was busy with another of its tiles */
-    t->t = *core;
+    t->core_wait_cycles = np_sat_add(t->core_wait_cycles, *core - t->t), t->t = *core;
   if (!runs_now(t, in)) { /* another inference's instruction: skipped, in no time */
     if (in->op == NP_OP_SEND && t->last_send[in->c] == (int64_t)t->pc)
       t->out_live -= t->iters[in->c].elements;
@@ -800,6 +803,7 @@ static bool np_sim_run(void *state, size_t batch, const void *const *inputs, voi
     reset_inference(t);
     t->inference = t->replica; /* a copy's first inference */
     t->t = t->busy = t->macs = t->bytes_sent = 0;
+    t->send_cycles = t->data_wait_cycles = t->core_wait_cycles = 0;
     t->done = t->n_instrs == 0 || t->inference >= batch;
   }
   if (!s->tile_at) { /* per core, its tiles in order: tile_at the first, core_next the rest */
@@ -972,6 +976,11 @@ static void np_sim_figures(const void *state, nc_figures *f, void *userData)
     nc_figures_set_real(c, "utilisation", s->total_cycles ? (double)t->busy / (double)s->total_cycles : 0);
     nc_figures_set_real(c, "mac_utilisation",
                         s->total_cycles ? (double)t->macs / ((double)s->total_cycles * t->rate) : 0);
+    /* where the rest of its time went: its NoC port, waiting for data, waiting for a tile sharing its core */
+    nc_figures_set_int(c, "send_cycles", (int64_t)t->send_cycles);
+    nc_figures_set_int(c, "data_wait_cycles", (int64_t)t->data_wait_cycles);
+    nc_figures_set_int(c, "core_wait_cycles", (int64_t)t->core_wait_cycles);
+    nc_figures_set_int(c, "end_cycle", (int64_t)t->t);
   }
 }
 
