@@ -319,40 +319,76 @@ static int cmp_slice4(const void *a, const void *b)
   return 0;
 }
 
+static int cmp_slice6(const void *a, const void *b)
+{
+  const int64_t *x = a, *y = b;
+  for (int i = 0; i < 6; i++)
+    if (x[i] != y[i])
+      return (x[i] > y[i]) - (x[i] < y[i]);
+  return 0;
+}
+
+static bool check_partition(nc_op *chip, const char *name, const char *what, const int64_t *s, size_t n,
+                            size_t stride, int64_t c);
+
 /* A node with row bands: the tiles' slices (channels x rows, a missing
  * range meaning all of them) are disjoint rectangles covering every output
- * channel x row. */
+ * channel x row; tiles with in_channels sharing one rectangle form its
+ * input-channel group, whose in_channels partition operand 0's channels. */
 static bool check_row_slices(nc_op *chip, node_info *ni, size_t n)
 {
   const char *name = nc_dataflow_node_get_name(ni->node);
   int64_t c = nc_core_node_get_out_channels(ni->node), r = nc_core_node_get_out_rows(ni->node);
-  int64_t (*s)[4] = nc_xcalloc(n, sizeof *s), area = 0;
-  size_t i = 0;
+  int64_t cin = nc_core_node_get_in_channels(ni->node, NULL);
+  int64_t (*s)[6] = nc_xcalloc(n, sizeof *s), area = 0;
+  size_t i = 0, n_in = 0;
   for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
     if (!strcmp(nc_core_tile_get_node(t), name) && first_copy(t)) {
       if (!nc_core_tile_get_out_channels(t, &s[i][0], &s[i][1]))
         s[i][0] = 0, s[i][1] = c;
       if (!nc_core_tile_get_out_rows(t, &s[i][2], &s[i][3]))
         s[i][2] = 0, s[i][3] = r;
+      if (nc_core_tile_get_in_channels(t, &s[i][4], &s[i][5]))
+        n_in++;
+      else
+        s[i][4] = 0, s[i][5] = cin;
       if (n > 1 && !nc_op_get_attr_str(t, "out_channels") && !nc_op_get_attr_str(t, "out_rows")) {
         free(s);
         return nc_op_emit_error(chip, "node '%s' has %zu tiles, so each must compute a slice of its output "
                                       "(out_channels, out_rows)", name, n);
       }
-      area += (s[i][1] - s[i][0]) * (s[i][3] - s[i][2]);
       i++;
     }
+  qsort(s, n, sizeof *s, cmp_slice6);
+  size_t *group = nc_xcalloc(n + 1, sizeof *group), n_groups = 0; /* the first tile of each rectangle */
+  for (i = 0; i < n; i++)
+    if (!n_groups || memcmp(s[i], s[group[n_groups - 1]], 4 * sizeof **s)) {
+      group[n_groups++] = i;
+      area += (s[i][1] - s[i][0]) * (s[i][3] - s[i][2]);
+    }
   bool ok = true;
-  for (i = 0; i < n && ok; i++)
-    for (size_t j = i + 1; j < n && ok; j++)
-      if (s[i][0] < s[j][1] && s[j][0] < s[i][1] && s[i][2] < s[j][3] && s[j][2] < s[i][3])
+  for (size_t gi = 0; gi < n_groups && ok; gi++)
+    for (size_t gj = gi + 1; gj < n_groups && ok; gj++) {
+      const int64_t *a = s[group[gi]], *b = s[group[gj]];
+      if (a[0] < b[1] && b[0] < a[1] && a[2] < b[3] && b[2] < a[3])
         ok = nc_op_emit_error(chip, "the slices of node '%s''s tiles overlap: channels [%lld, %lld) x rows [%lld, "
                                     "%lld) and channels [%lld, %lld) x rows [%lld, %lld)", name,
-                              (long long)s[i][0], (long long)s[i][1], (long long)s[i][2], (long long)s[i][3],
-                              (long long)s[j][0], (long long)s[j][1], (long long)s[j][2], (long long)s[j][3]);
+                              (long long)a[0], (long long)a[1], (long long)a[2], (long long)a[3],
+                              (long long)b[0], (long long)b[1], (long long)b[2], (long long)b[3]);
+    }
   if (ok && area != c * r)
     ok = nc_op_emit_error(chip, "the slices (out_channels x out_rows) of node '%s''s tiles must partition its %lld "
                                 "output channels x %lld rows: they leave a gap", name, (long long)c, (long long)r);
+  for (size_t g = 0; ok && g < n_groups; g++) { /* each band's input-channel group */
+    size_t m = (g + 1 < n_groups ? group[g + 1] : n) - group[g];
+    if (m > 1 && !n_in)
+      ok = nc_op_emit_error(chip, "the slices of node '%s''s tiles overlap: %zu tiles compute channels [%lld, %lld) "
+                                  "x rows [%lld, %lld)", name, m, (long long)s[group[g]][0], (long long)s[group[g]][1],
+                            (long long)s[group[g]][2], (long long)s[group[g]][3]);
+    else if (n_in)
+      ok = check_partition(chip, name, "in_channels", &s[group[g]][4], m, 6, cin);
+  }
+  free(group);
   free(s);
   return ok;
 }
@@ -379,8 +415,8 @@ static bool check_partition(nc_op *chip, const char *name, const char *what, con
 /* The tiles of each node: one whole tile, or slices whose out_channels
  * partition its output channels and, within each output slice (an
  * input-channel group), whose in_channels partition operand 0's input
- * channels. Row bands (check_row_slices) and input-channel slices are not
- * combined: a node split by rows has no in_channels. */
+ * channels; with row bands (check_row_slices) the groups are the tiles of
+ * one output channels x rows rectangle. */
 static bool check_slices(nc_op *chip, node_info *ni)
 {
   const char *name = nc_dataflow_node_get_name(ni->node);
@@ -395,9 +431,6 @@ static bool check_slices(nc_op *chip, node_info *ni)
       n_in += nc_core_tile_get_in_channels(t, &lo, &hi);
       n_rows += nc_core_tile_get_out_rows(t, &lo, &hi);
     }
-  if (n_rows && n_in)
-    return nc_op_emit_error(chip, "node '%s' is split both by output rows (out_rows) and by input channels "
-                                  "(in_channels): input-channel slices of row bands are not supported", name);
   if (n_rows)
     return check_row_slices(chip, ni, n);
   if (n <= 1 && n_split == 0 && n_in == 0)
@@ -468,19 +501,20 @@ static bool result_leaves_nodes(nc_op *node)
 }
 
 /* A partial-sum recv or send: between two tiles of one input-channel group
- * (same node and out_channels, both with in_channels), from a tile to the
- * group's reducer. */
+ * (same node, out_channels and out_rows, both with in_channels), from a tile
+ * to the group's reducer. */
 static bool check_partial_sum(nc_op *tile, nc_op *op, const nc_core_instr *in, nc_op *peer)
 {
-  int64_t a0 = 0, a1 = 0, b0 = 0, b1 = 0, lo, hi;
+  int64_t a0 = 0, a1 = 0, b0 = 0, b1 = 0, r0 = 0, r1 = 0, q0 = 0, q1 = 0, lo, hi;
   bool recv = in->kind == NC_CORE_RECV;
   if (!peer || strcmp(nc_core_tile_get_node(peer), nc_core_tile_get_node(tile)) ||
       !nc_core_tile_get_in_channels(tile, &lo, &hi) || !nc_core_tile_get_in_channels(peer, &lo, &hi) ||
       nc_core_tile_get_out_channels(tile, &a0, &a1) != nc_core_tile_get_out_channels(peer, &b0, &b1) || a0 != b0 ||
-      a1 != b1)
+      a1 != b1 || nc_core_tile_get_out_rows(tile, &r0, &r1) != nc_core_tile_get_out_rows(peer, &q0, &q1) ||
+      r0 != q0 || r1 != q1)
     return nc_op_emit_error(op, "%s partial sums (network 1) %s a tile outside its input-channel group (a tile of "
-                            "node '%s' with in_channels and the same out_channels)", recv ? "receives" : "sends",
-                            recv ? "from" : "to", nc_core_tile_get_node(tile));
+                            "node '%s' with in_channels and the same out_channels and out_rows)",
+                            recv ? "receives" : "sends", recv ? "from" : "to", nc_core_tile_get_node(tile));
   if (!nc_core_tile_is_reducer(recv ? tile : peer))
     return nc_op_emit_error(op, "%s partial sums (network 1) %s a tile that is not the group's reducer (the slice "
                             "at input channel 0)", recv ? "receives" : "sends", recv ? "on" : "to");
