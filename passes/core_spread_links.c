@@ -1,426 +1,479 @@
-/* core_spread_links.c: core-spread-links, which moves whole cores so that
- * no mesh link carries much more than the others.
+/* core_spread_links.c: core-spread-links, which moves whole cores around
+ * the grid, after every tile's program is written, so that the busiest mesh
+ * links carry less.
  *
- * core-place spreads the link load of the layers as it places them, but
- * the traffic changes after it: core-fold-concat sends a concat's inputs
- * straight to its readers (in a densenet block every layer's output goes to
- * every later layer), core-replicate puts each copy on the free core
- * nearest to the original and gives it its own frames' consumers, and
- * core-multicast merges sends into trees. In densenet121 at 8 bits one link
- * then carried about 24k cycles per frame while no core was busier than
- * 20k: the link set the pace (docs/targets/northpole.md, "Where densenet
- * waits").
- *
- * The pass reads the final programs: every send group (a multicast and its
- * members) becomes a flow from its core to the cores of the members that
- * run on a frame (copies' `frames`), weighted by its port cycles per frame,
- * routed XY as the simulator does (a multicast's tree carries it once per
- * link). Then, while it lowers the busiest link's load, it swaps the
- * contents of two cores (all their slots; one may be free) within
- * `radius` hops: of the cores whose flows cross the busiest link, the swap
- * giving the lowest busiest link, then the lowest sum of squared loads.
- * Cores talking to the host stay (the host's link is at (0, 0)). Every
- * recv and send naming a moved core is renamed; the programs, and so the
- * results, are otherwise the same. Deterministic: no randomness, ties by
- * index.
+ * Why after scheduling: core-place's search sees layers, not messages. It
+ * counts every producer tile sending its whole slice to every consumer tile,
+ * which a row band does not (a band sends its rows to the one or two bands
+ * that read them), and it runs before core-replicate and core-colocate, whose
+ * copies take the free cores nearest their originals. The networks whose
+ * ceiling is the host's input link (a 224x224x3 image, ~4,700 cycles per
+ * frame) then lose to one link into a stem layer: squeezenet1_1's conv1
+ * bands sent 790 KB per frame to a max pool, all four bands of a copy over
+ * the same last link (8,471 busy cycles per frame, the run 9,228). The
+ * programs know exactly what travels: each send's bytes, its frames, its
+ * multicast group, and each recv from the host (a step of the input). This
+ * pass loads every directed link with the cycles per frame (bytes over the
+ * link width, per message, weighted by the frames it runs on) of the XY
+ * routes the simulator takes (a multicast's route tree once; the host one
+ * hop beyond (0, 0)), then tries random swaps of two cells' cores (a core
+ * moves with all its slots; an empty cell is a cell too) and keeps a swap
+ * when it lowers the sum of the links' loads to the fourth power, which
+ * weighs the busiest links most without a flat plateau. Only positions
+ * change: `x`, `y` of the tiles and every recv's `from` / send's `to`.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core_util.h"
 #include "nc/dialects/core/chip_desc.h"
 #include "nc/dialects/core/core.h"
-#include "nc/ir/diag.h"
+#include "nc/dialects/dataflow/dataflow.h"
 #include "nc/ir/pass.h"
+#include "nc/support/base.h"
 
 static const nc_pass_option_def options[] = {
-  {"iterations", NC_PASS_OPT_INT, "200", "Swaps at most (0: none)"},
-  {"radius", NC_PASS_OPT_INT, "4", "How far (hops) a core may move in one swap"},
+  {"iterations", NC_PASS_OPT_INT, "20000", "Swaps of two cells' cores tried (0: none)"},
+  {"seed", NC_PASS_OPT_INT, "1", "Seed of the swaps (the same seed, the same placement)"},
 };
 
-enum { ST_BEFORE, ST_AFTER, ST_SWAPS };
+enum { ST_LOAD_INITIAL, ST_LOAD, ST_MOVES };
+
 static const nc_pass_stat_def stats[] = {
-  {"max-link-load-before", "The busiest link's cycles per frame (XY routes of the programs' sends), before"},
-  {"max-link-load-after", "The busiest link's cycles per frame, after"},
-  {"core-swaps", "Swaps of two cores' contents"},
+  {"max-link-cycles-initial", "Cycles per frame of the busiest mesh link, before the swaps"},
+  {"max-link-cycles", "Cycles per frame of the busiest mesh link, after them"},
+  {"swaps", "Swaps kept"},
 };
 
-/* Weights are cycles per frame times SCALE: a flow that runs on f of L
- * frames (L <= lcm of the copy counts, each at most NC_CORE_MAX_REPLICAS)
- * weighs an exact integer. */
-#define SCALE 720720 /* lcm(1..16) */
-
+/* One message stream: a source core (-1: the host, entering at (0, 0)) to
+ * one or more destination cores (a multicast: its route tree loads each link
+ * once), `cycles` per frame on each link of it, on one network. */
 typedef struct flow {
-  int32_t src, net; /* the source core (y * cols + x, as first placed) and network */
-  int64_t w;        /* port cycles per frame x SCALE */
-  size_t dst, nd;   /* its destination cores: pool[dst .. dst + nd) */
+  int64_t src;
+  size_t dst, n_dst; /* into the destination list */
+  int network;
+  double cycles;
 } flow;
 
 typedef struct spread {
-  int64_t rows, cols, cells;
-  flow *f;
-  size_t n, cap;
-  int32_t *pool;
-  size_t n_pool, cap_pool;
-  int32_t *loc;          /* per core as first placed: where its tiles are now */
-  int64_t *load;         /* per link (net, cell, direction): cycles per frame x SCALE */
-  uint32_t *stamp, cur;  /* per link: the flow that last added to it (multicast trees) */
-  size_t *inc, *inc_at;  /* per core: the flows from or to it, inc[inc_at[c] .. inc_at[c + 1]) */
-  uint32_t *fstamp, fcur; /* per flow: touched in this swap */
-  size_t *touched;       /* the flows a swap moves */
+  int64_t rows, cols, cells, n_cores;
+  int64_t *cell;   /* per core: its cell */
+  int64_t *owner;  /* per cell: its core or -1 */
+  flow *flows;
+  size_t n_flows, cap_flows;
+  int64_t *dsts;
+  size_t n_dsts, cap_dsts;
+  size_t *inc, *inc_start; /* per core: the flows it sends or receives */
+  double *load;            /* per directed link and network: cycles per frame */
+  uint32_t *stamp, tick;   /* per link: the flow (tick) that loaded it last, for route trees */
+  size_t *touched;         /* links a swap changed */
+  double *saved;
+  size_t n_touched, cap_touched;
+  uint32_t *tstamp, ttick;
 } spread;
 
-static int64_t gcd64(int64_t a, int64_t b)
+static int64_t core_of(const spread *s, int64_t x, int64_t y)
 {
-  while (b) {
-    int64_t t = a % b;
-    a = b, b = t;
-  }
-  return a;
+  if (x < 0 || y < 0 || x >= s->cols || y >= s->rows)
+    return -1;
+  return s->owner[y * s->cols + x];
 }
 
-static void add_flow(spread *s, int32_t src, int32_t net, int64_t w, const int32_t *dst, size_t nd)
+static int cmp_i64_dst(const void *a, const void *b)
 {
-  if (s->n == s->cap)
-    s->f = nc_xrealloc(s->f, (s->cap = s->cap ? 2 * s->cap : 256) * sizeof *s->f);
-  while (s->n_pool + nd > s->cap_pool)
-    s->pool = nc_xrealloc(s->pool, (s->cap_pool = s->cap_pool ? 2 * s->cap_pool : 1024) * sizeof *s->pool);
-  memcpy(s->pool + s->n_pool, dst, nd * sizeof *dst);
-  s->f[s->n++] = (flow){src, net, w, s->n_pool, nd};
-  s->n_pool += nd;
-}
-
-static int cmp_i32(const void *a, const void *b)
-{
-  int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
   return (x > y) - (x < y);
 }
 
-/* The flows of one send group (sends g[0..n), the last one not multicast)
- * of a tile at core `src` that is copy r of rn. */
-static void group_flows(spread *s, int32_t src, int64_t r, int64_t rn, const nc_core_instr *g, size_t n, double bw)
+static void add_flow(spread *s, int64_t src, const int64_t *dst, size_t n_dst, int network, double cycles)
 {
-  int64_t L = rn;
-  for (size_t i = 0; i < n; i++)
-    if (g[i].frames > 0)
-      L = L / gcd64(L, g[i].frames) * g[i].frames;
-  int32_t *dst = nc_xcalloc(n + 1, sizeof *dst);
-  int64_t cycles = (int64_t)core_ceil_cycles(g[0].bytes, bw);
-  for (int64_t f = r; f < L; f += rn) {
-    size_t nd = 0;
-    for (size_t i = 0; i < n; i++) {
-      if (g[i].frames > 0 && f % g[i].frames != g[i].frame)
-        continue;
-      if (g[i].x == NC_CORE_HOST || g[i].y == NC_CORE_HOST)
-        dst[nd++] = 0; /* the host, beyond (0, 0) */
-      else if (g[i].x >= 0 && g[i].y >= 0 && g[i].x < s->cols && g[i].y < s->rows)
-        dst[nd++] = (int32_t)(g[i].y * s->cols + g[i].x);
-    }
-    if (!nd)
-      continue;
-    qsort(dst, nd, sizeof *dst, cmp_i32);
-    size_t u = 1;
-    for (size_t i = 1; i < nd; i++)
-      if (dst[i] != dst[u - 1])
-        dst[u++] = dst[i];
-    add_flow(s, src, (int32_t)g[0].network, cycles * (SCALE / L), dst, u);
+  if (n_dst == 0 || cycles <= 0)
+    return;
+  if (s->n_flows == s->cap_flows) {
+    s->cap_flows = s->cap_flows ? 2 * s->cap_flows : 256;
+    s->flows = nc_xrealloc(s->flows, s->cap_flows * sizeof *s->flows);
   }
-  free(dst);
+  while (s->n_dsts + n_dst > s->cap_dsts) {
+    s->cap_dsts = s->cap_dsts ? 2 * s->cap_dsts : 1024;
+    s->dsts = nc_xrealloc(s->dsts, s->cap_dsts * sizeof *s->dsts);
+  }
+  memcpy(s->dsts + s->n_dsts, dst, n_dst * sizeof *dst);
+  qsort(s->dsts + s->n_dsts, n_dst, sizeof *dst, cmp_i64_dst);
+  s->flows[s->n_flows++] = (flow){src, s->n_dsts, n_dst, network, cycles};
+  s->n_dsts += n_dst;
 }
 
-static const spread *sort_base;
+/* Frames: does a tile copy (r of n; n = 1: every frame) with an instruction
+ * running on frames (fr of fn; fn = 0: all the tile's) take frame f? */
+static bool runs_on(int64_t r, int64_t n, int64_t fr, int64_t fn, int64_t f)
+{
+  return f % n == r && (fn <= 0 || f % fn == fr);
+}
+
+static int64_t gcd64(int64_t a, int64_t b)
+{
+  while (b)
+    a %= b, a ^= b, b ^= a, a ^= b;
+  return a;
+}
+
+/* A send group of `tile` (a run of sends, every one but the last marked
+ * multicast): per frame of the period, the destinations that take it. */
+static void add_send_group(spread *s, int64_t src, int64_t r, int64_t n, const nc_core_instr *in, size_t k,
+                           double bw)
+{
+  int64_t period = n, dst[64];
+  for (size_t i = 0; i < k; i++)
+    if (in[i].frames > 0)
+      period = period / gcd64(period, in[i].frames) * in[i].frames;
+  double cycles = ceil((double)in[0].bytes / bw) / (double)period;
+  for (int64_t f = 0; f < period; f++) {
+    size_t m = 0;
+    for (size_t i = 0; i < k && m < 64; i++) {
+      int64_t c = in[i].x == NC_CORE_HOST ? -1 : core_of(s, in[i].x, in[i].y); /* outputs to the host: small */
+      if (c >= 0 && c != src && runs_on(r, n, in[i].frame, in[i].frames, f))
+        dst[m++] = c;
+    }
+    add_flow(s, src, dst, m, (int)in[0].network, cycles);
+  }
+}
+
+/* One input step the host sends: the tiles (cores) that receive it, per frame. */
+typedef struct host_recv {
+  int64_t operand_key; /* the network input (its block argument's address, as an integer) */
+  int64_t iter, core, r, n, fr, fn;
+  double bytes;
+} host_recv;
+
+static int cmp_host_recv(const void *a, const void *b)
+{
+  const host_recv *x = a, *y = b;
+  if (x->operand_key != y->operand_key)
+    return x->operand_key < y->operand_key ? -1 : 1;
+  return x->iter < y->iter ? -1 : x->iter > y->iter;
+}
+
+static const spread *sort_spread;
 static int cmp_flow(const void *a, const void *b)
 {
   const flow *x = a, *y = b;
   if (x->src != y->src)
     return x->src < y->src ? -1 : 1;
-  if (x->net != y->net)
-    return x->net < y->net ? -1 : 1;
-  if (x->nd != y->nd)
-    return x->nd < y->nd ? -1 : 1;
-  int c = memcmp(sort_base->pool + x->dst, sort_base->pool + y->dst, x->nd * sizeof(int32_t));
-  if (c)
-    return c;
-  return (x->dst > y->dst) - (x->dst < y->dst);
+  if (x->network != y->network)
+    return x->network < y->network ? -1 : 1;
+  if (x->n_dst != y->n_dst)
+    return x->n_dst < y->n_dst ? -1 : 1;
+  for (size_t i = 0; i < x->n_dst; i++) {
+    int64_t p = sort_spread->dsts[x->dst + i], q = sort_spread->dsts[y->dst + i];
+    if (p != q)
+      return p < q ? -1 : 1;
+  }
+  return 0;
 }
 
-/* Adds (sign 1) or removes (-1) flow i's load along its XY tree. */
-static void apply(spread *s, size_t i, int64_t sign)
+/* One flow per source, network and destination set (a row band sends each
+ * of its rows the same way): the swaps re-route fewer of them. */
+static void merge_flows(spread *s)
 {
-  const flow *f = &s->f[i];
-  if (++s->cur == 0) {
-    memset(s->stamp, 0, (size_t)(2 * s->cells * 4) * sizeof *s->stamp);
-    s->cur = 1;
+  size_t m = 0;
+  sort_spread = s;
+  if (s->n_flows)
+    qsort(s->flows, s->n_flows, sizeof *s->flows, cmp_flow);
+  for (size_t i = 0; i < s->n_flows; i++) {
+    if (m && !cmp_flow(&s->flows[m - 1], &s->flows[i]))
+      s->flows[m - 1].cycles += s->flows[i].cycles;
+    else
+      s->flows[m++] = s->flows[i];
   }
-  int64_t sx = s->loc[f->src] % s->cols, sy = s->loc[f->src] / s->cols;
-  for (size_t k = 0; k < f->nd; k++) {
-    int32_t d = s->pool[f->dst + k];
-    int64_t dx = s->loc[d] % s->cols, dy = s->loc[d] / s->cols, x = sx, y = sy;
-    while (x != dx || y != dy) {
-      int dir = x != dx ? (dx > x ? 0 : 1) : (dy > y ? 2 : 3);
-      size_t l = (size_t)(((f->net ? 1 : 0) * s->cells + y * s->cols + x) * 4 + dir);
-      if (s->stamp[l] != s->cur)
-        s->stamp[l] = s->cur, s->load[l] += sign * f->w;
-      x += dir == 0 ? 1 : dir == 1 ? -1 : 0;
-      y += dir == 2 ? 1 : dir == 3 ? -1 : 0;
-    }
-  }
+  s->n_flows = m;
 }
 
-static bool crosses(spread *s, size_t i, size_t link)
+static bool collect(spread *s, nc_op *chip, nc_op *fn, double bw)
 {
-  const flow *f = &s->f[i];
-  int64_t lnet = (int64_t)link / 4 / s->cells, lcell = (int64_t)link / 4 % s->cells, ldir = (int64_t)link % 4;
-  if ((f->net ? 1 : 0) != lnet)
-    return false;
-  int64_t sx = s->loc[f->src] % s->cols, sy = s->loc[f->src] / s->cols;
-  for (size_t k = 0; k < f->nd; k++) {
-    int32_t d = s->pool[f->dst + k];
-    int64_t dx = s->loc[d] % s->cols, dy = s->loc[d] / s->cols, x = sx, y = sy;
-    while (x != dx || y != dy) {
-      int dir = x != dx ? (dx > x ? 0 : 1) : (dy > y ? 2 : 3);
-      if (y * s->cols + x == lcell && dir == ldir)
-        return true;
-      x += dir == 0 ? 1 : dir == 1 ? -1 : 0;
-      y += dir == 2 ? 1 : dir == 3 ? -1 : 0;
-    }
-  }
-  return false;
-}
-
-/* The busiest link (lowest index on ties), its load, and the sum of squares. */
-static int64_t busiest(const spread *s, size_t *at, double *sq)
-{
-  int64_t most = -1;
-  *at = 0;
-  double q = 0;
-  for (size_t l = 0; l < (size_t)(2 * s->cells * 4); l++) {
-    double v = (double)s->load[l];
-    q += v * v;
-    if (s->load[l] > most)
-      most = s->load[l], *at = l;
-  }
-  *sq = q;
-  return most;
-}
-
-/* Swaps the contents of cores at positions pa and pb (owners a, b: the cores
- * as first placed, which `at` maps positions to), moving their flows' load. */
-static void swap_cells(spread *s, int32_t *at, int32_t pa, int32_t pb)
-{
-  int32_t a = at[pa], b = at[pb];
-  size_t n = 0;
-  if (++s->fcur == 0) {
-    memset(s->fstamp, 0, s->n * sizeof *s->fstamp);
-    s->fcur = 1;
-  }
-  for (int w = 0; w < 2; w++) {
-    int32_t c = w ? b : a;
-    for (size_t k = s->inc_at[c]; k < s->inc_at[c + 1]; k++)
-      if (s->fstamp[s->inc[k]] != s->fcur)
-        s->fstamp[s->inc[k]] = s->fcur, s->touched[n++] = s->inc[k];
-  }
-  for (size_t i = 0; i < n; i++)
-    apply(s, s->touched[i], -1);
-  s->loc[a] = pb, s->loc[b] = pa;
-  at[pa] = b, at[pb] = a;
-  for (size_t i = 0; i < n; i++)
-    apply(s, s->touched[i], 1);
-}
-
-/* Renames the core of every recv and send as the swaps moved it, and moves the tiles. */
-static void rename_cores(nc_op *chip, const spread *s)
-{
+  isl_ctx *ictx = isl_ctx_alloc();
+  host_recv *hr = NULL;
+  size_t n_hr = 0, cap_hr = 0;
+  nc_core_instr *group = nc_xmalloc(64 * sizeof *group);
+  nc_value *step_of = NULL;
+  nc_op *step_node = NULL;
+  double step = 0;
   for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t)) {
-    nc_op *program = nc_core_tile_get_program(t);
-    size_t n = nc_core_program_get_size(program), m = 0;
-    nc_core_instr *in = nc_xcalloc(n + 1, sizeof *in);
-    nc_location *loc = nc_xcalloc(n + 1, sizeof *loc);
-    bool changed = false;
-    for (nc_op *op = nc_block_get_first_op(nc_core_program_get_body(program)); op; op = nc_op_get_next(op)) {
-      if (!nc_core_instr_get(op, &in[m]))
+    int64_t src = core_of(s, nc_core_tile_get_x(t), nc_core_tile_get_y(t)), r = 0, n = 1;
+    nc_core_tile_get_replica(t, &r, &n);
+    nc_op *program = nc_core_tile_get_program(t), *node = fn ? nc_core_find_node(fn, nc_core_tile_get_node(t)) : NULL;
+    size_t k = 0;
+    for (nc_op *op = program ? nc_block_get_first_op(nc_core_program_get_body(program)) : NULL; op;
+         op = nc_op_get_next(op)) {
+      nc_core_instr in;
+      if (!nc_core_instr_get(op, &in))
         continue;
-      loc[m] = nc_op_get_loc(op);
-      nc_core_instr *c = &in[m++];
-      if ((c->kind == NC_CORE_SEND || c->kind == NC_CORE_RECV) && c->x >= 0 && c->y >= 0 && c->x < s->cols &&
-          c->y < s->rows) {
-        int32_t p = s->loc[c->y * s->cols + c->x];
-        if (p != c->y * s->cols + c->x)
-          c->x = p % s->cols, c->y = p / s->cols, changed = true;
+      if (in.kind == NC_CORE_SEND) {
+        if (k < 64)
+          group[k++] = in;
+        if (!in.multicast || in.x == NC_CORE_HOST) {
+          add_send_group(s, src, r, n, group, k, bw);
+          k = 0;
+        }
+      } else if (in.kind == NC_CORE_RECV && in.x == NC_CORE_HOST && node && (size_t)in.operand < nc_op_get_num_operands(node)) {
+        nc_value *v = nc_op_get_operand(node, (size_t)in.operand);
+        if (n_hr == cap_hr)
+          hr = nc_xrealloc(hr, (cap_hr = cap_hr ? 2 * cap_hr : 256) * sizeof *hr);
+        if (v != step_of || node != step_node) /* one isl count per tile and input */
+          step_of = v, step_node = node,
+          step = (double)nc_type_get_num_elements(nc_value_get_type(v)) /
+                 (double)core_input_steps(node, (size_t)in.operand, ictx);
+        hr[n_hr++] = (host_recv){(int64_t)(intptr_t)v, in.iter, src, r, n, in.frame, in.frames, step};
       }
     }
-    if (changed) {
-      nc_core_program_clear(program);
-      for (size_t i = 0; i < m; i++)
-        nc_core_program_append(program, loc[i], &in[i]);
-    }
-    free(in), free(loc);
   }
+  /* the host's steps: one multicast (host_multicast) per step and frame to the tiles taking it */
+  bool host_mc = nc_op_get_attr_str(chip, "host_multicast") != NULL;
+  if (n_hr) /* qsort of a null array: undefined even when empty */
+    qsort(hr, n_hr, sizeof *hr, cmp_host_recv);
+  int64_t dst[256];
+  for (size_t i = 0, j; i < n_hr; i = j) {
+    int64_t period = 1;
+    for (j = i; j < n_hr && hr[j].operand_key == hr[i].operand_key && hr[j].iter == hr[i].iter; j++) {
+      period = period / gcd64(period, hr[j].n) * hr[j].n;
+      if (hr[j].fn > 0)
+        period = period / gcd64(period, hr[j].fn) * hr[j].fn;
+    }
+    double cycles = ceil(hr[i].bytes / bw) / (double)period;
+    for (int64_t f = 0; f < period; f++) {
+      size_t m = 0;
+      for (size_t q = i; q < j && m < 256; q++)
+        if (runs_on(hr[q].r, hr[q].n, hr[q].fr, hr[q].fn, f)) {
+          if (host_mc)
+            dst[m++] = hr[q].core;
+          else
+            add_flow(s, -1, &hr[q].core, 1, 0, cycles);
+        }
+      add_flow(s, -1, dst, m, 0, cycles);
+    }
+  }
+  free(hr);
+  free(group);
+  isl_ctx_free(ictx);
+  merge_flows(s);
+  return true;
+}
+
+/* Loads (sign +1) or unloads (-1) flow f's links: its XY route tree. With
+ * `track`, records each link's load before its first change. */
+static void route(spread *s, const flow *f, double sign, bool track)
+{
+  if (++s->tick == 0)
+    memset(s->stamp, 0, (size_t)s->cells * 8 * sizeof *s->stamp), s->tick = 1;
+  int64_t a = f->src < 0 ? 0 : s->cell[f->src];
+  for (size_t d = 0; d < f->n_dst; d++) {
+    int64_t b = s->cell[s->dsts[f->dst + d]];
+    int64_t ax = a % s->cols, ay = a / s->cols, bx = b % s->cols, by = b / s->cols;
+    while (ax != bx || ay != by) {
+      int dir = ax != bx ? (bx > ax ? 0 : 1) : (by > ay ? 2 : 3);
+      size_t l = ((size_t)(ay * s->cols + ax) * 4 + (size_t)dir) * 2 + (size_t)f->network;
+      if (s->stamp[l] != s->tick) {
+        s->stamp[l] = s->tick;
+        if (track && s->tstamp[l] != s->ttick) {
+          s->tstamp[l] = s->ttick;
+          if (s->n_touched == s->cap_touched) {
+            s->cap_touched = s->cap_touched ? 2 * s->cap_touched : 256;
+            s->touched = nc_xrealloc(s->touched, s->cap_touched * sizeof *s->touched);
+            s->saved = nc_xrealloc(s->saved, s->cap_touched * sizeof *s->saved);
+          }
+          s->touched[s->n_touched] = l, s->saved[s->n_touched++] = s->load[l];
+        }
+        s->load[l] += sign * f->cycles;
+      }
+      ax += dir == 0 ? 1 : dir == 1 ? -1 : 0;
+      ay += dir == 2 ? 1 : dir == 3 ? -1 : 0;
+    }
+  }
+}
+
+static double weight(double load)
+{
+  double q = load * load;
+  return q * q;
+}
+
+static double max_load(const spread *s)
+{
+  double m = 0;
+  for (int64_t l = 0; l < s->cells * 8; l++)
+    m = s->load[l] > m ? s->load[l] : m;
+  return m;
+}
+
+/* Flows of core a or core b (each once). */
+static void route_cores(spread *s, int64_t a, int64_t b, double sign, uint32_t *fstamp, uint32_t tick)
+{
+  for (int side = 0; side < 2; side++) {
+    int64_t c = side ? b : a;
+    for (size_t k = c >= 0 ? s->inc_start[c] : 0; c >= 0 && k < s->inc_start[c + 1]; k++) {
+      size_t fi = s->inc[k];
+      if (fstamp[fi] == tick)
+        continue;
+      fstamp[fi] = tick;
+      route(s, &s->flows[fi], sign, true);
+    }
+  }
+}
+
+static void swap_cells(spread *s, int64_t ca, int64_t cb)
+{
+  int64_t a = s->owner[ca], b = s->owner[cb];
+  s->owner[ca] = b, s->owner[cb] = a;
+  if (a >= 0)
+    s->cell[a] = cb;
+  if (b >= 0)
+    s->cell[b] = ca;
+}
+
+static uint64_t next_random(uint64_t *state) /* xorshift64*: deterministic for a seed */
+{
+  *state ^= *state >> 12, *state ^= *state << 25, *state ^= *state >> 27;
+  return *state * 2685821657736338717ull;
+}
+
+static void search(nc_pass *pass, spread *s)
+{
+  int64_t iters = nc_pass_get_option_int(pass, "iterations");
+  uint64_t state = (uint64_t)nc_pass_get_option_int(pass, "seed") * 0x9E3779B97F4A7C15ull + 1;
+  uint32_t *fstamp = nc_xcalloc(s->n_flows + 1, sizeof *fstamp), ftick = 0;
+  double eps = 1e-9 * (weight(max_load(s)) + 1); /* below rounding: no gain */
+  for (int64_t it = 0; it < iters && s->n_cores > 0; it++) {
+    int64_t a = (int64_t)(next_random(&state) % (uint64_t)s->n_cores);
+    int64_t ca = s->cell[a], cb = (int64_t)(next_random(&state) % (uint64_t)s->cells);
+    if (ca == cb)
+      continue;
+    int64_t b = s->owner[cb];
+    s->n_touched = 0;
+    if (++s->ttick == 0)
+      memset(s->tstamp, 0, (size_t)s->cells * 8 * sizeof *s->tstamp), s->ttick = 1;
+    if (++ftick == 0)
+      memset(fstamp, 0, (s->n_flows + 1) * sizeof *fstamp), ftick = 1;
+    route_cores(s, a, b, -1, fstamp, ftick);
+    swap_cells(s, ca, cb);
+    ++ftick;
+    route_cores(s, a, b, +1, fstamp, ftick);
+    double delta = 0;
+    for (size_t k = 0; k < s->n_touched; k++)
+      delta += weight(s->load[s->touched[k]]) - weight(s->saved[k]);
+    if (delta < -eps) {
+      nc_pass_stat_add(pass, ST_MOVES, 1);
+      continue;
+    }
+    for (size_t k = 0; k < s->n_touched; k++) /* undo */
+      s->load[s->touched[k]] = s->saved[k];
+    swap_cells(s, ca, cb);
+  }
+  free(fstamp);
+}
+
+/* Writes the new cells: tiles' positions, recvs' `from` and sends' `to`. */
+static void rewrite(spread *s, nc_op *chip, const int64_t *old_owner)
+{
+  int64_t *to_cell = nc_xmalloc((size_t)s->cells * sizeof *to_cell);
+  for (int64_t c = 0; c < s->cells; c++)
+    to_cell[c] = old_owner[c] >= 0 ? s->cell[old_owner[c]] : c;
   for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t)) {
-    int64_t x = nc_core_tile_get_x(t), y = nc_core_tile_get_y(t);
-    if (x >= 0 && y >= 0 && x < s->cols && y < s->rows) {
-      int32_t p = s->loc[y * s->cols + x];
-      nc_core_tile_set_position(t, p % s->cols, p / s->cols);
+    int64_t c = to_cell[nc_core_tile_get_y(t) * s->cols + nc_core_tile_get_x(t)];
+    nc_core_tile_set_position(t, c % s->cols, c / s->cols);
+    nc_op *program = nc_core_tile_get_program(t);
+    for (nc_op *op = program ? nc_block_get_first_op(nc_core_program_get_body(program)) : NULL; op;
+         op = nc_op_get_next(op)) {
+      nc_core_instr in;
+      if (!nc_core_instr_get(op, &in) || (in.kind != NC_CORE_SEND && in.kind != NC_CORE_RECV) ||
+          in.x == NC_CORE_HOST || in.x < 0 || in.y < 0 || in.x >= s->cols || in.y >= s->rows)
+        continue;
+      int64_t p = to_cell[in.y * s->cols + in.x], v[3] = {p % s->cols, p / s->cols, in.slot};
+      nc_op_set_attr_str(op, in.kind == NC_CORE_SEND ? "to" : "from",
+                         nc_attr_dense_i64_array(nc_op_get_context(op), in.slot ? 3 : 2, v));
     }
   }
+  free(to_cell);
 }
 
 static bool spread_chip(nc_pass *pass, nc_op *chip)
 {
   nc_chip_desc d;
-  if (!nc_chip_desc_of_module(nc_op_get_parent_op(chip), true, &d))
-    return false;
-  double bw = d.link_bytes_per_cycle > 0 ? (double)d.link_bytes_per_cycle : 1;
-  spread s = {.rows = nc_core_chip_get_rows(chip), .cols = nc_core_chip_get_cols(chip)};
-  s.cells = s.rows * s.cols;
-  if (s.cells <= 1)
+  spread s = {0};
+  s.rows = nc_core_chip_get_rows(chip), s.cols = nc_core_chip_get_cols(chip), s.cells = s.rows * s.cols;
+  if (s.cells <= 0 || !nc_chip_desc_of_module(nc_op_get_parent_op(chip), false, &d))
     return true;
-  bool *fixed = nc_xcalloc((size_t)s.cells, sizeof *fixed);
-  /* the flows */
-  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t)) {
-    int64_t x = nc_core_tile_get_x(t), y = nc_core_tile_get_y(t), r = 0, rn = 1;
-    if (x < 0 || y < 0 || x >= s.cols || y >= s.rows)
-      continue;
-    int32_t src = (int32_t)(y * s.cols + x);
-    if (!nc_core_tile_get_replica(t, &r, &rn) || rn < 1)
-      r = 0, rn = 1;
-    nc_op *program = nc_core_tile_get_program(t);
-    size_t cap = 16, n = 0;
-    nc_core_instr *g = nc_xcalloc(cap, sizeof *g);
-    for (nc_op *op = nc_block_get_first_op(nc_core_program_get_body(program)); op; op = nc_op_get_next(op)) {
-      nc_core_instr in;
-      if (!nc_core_instr_get(op, &in))
-        continue;
-      if ((in.kind == NC_CORE_SEND || in.kind == NC_CORE_RECV) && (in.x == NC_CORE_HOST || in.y == NC_CORE_HOST))
-        fixed[src] = true;
-      if (in.kind != NC_CORE_SEND)
-        continue;
-      if (n == cap)
-        g = nc_xrealloc(g, (cap *= 2) * sizeof *g);
-      g[n++] = in;
-      if (!in.multicast)
-        group_flows(&s, src, r, rn, g, n, bw), n = 0;
-    }
-    if (n)
-      group_flows(&s, src, r, rn, g, n, bw);
-    free(g);
-  }
-  fixed[0] = true; /* the host's corner */
-  /* merge equal flows */
-  sort_base = &s;
-  if (s.n)
-    qsort(s.f, s.n, sizeof *s.f, cmp_flow);
-  size_t u = 0;
-  for (size_t i = 0; i < s.n; i++) {
-    if (u && s.f[u - 1].src == s.f[i].src && s.f[u - 1].net == s.f[i].net && s.f[u - 1].nd == s.f[i].nd &&
-        !memcmp(s.pool + s.f[u - 1].dst, s.pool + s.f[i].dst, s.f[i].nd * sizeof(int32_t)))
-      s.f[u - 1].w += s.f[i].w;
-    else
-      s.f[u++] = s.f[i];
-  }
-  s.n = u;
-  /* the flows of each core */
-  s.inc_at = nc_xcalloc((size_t)s.cells + 2, sizeof *s.inc_at);
-  for (size_t i = 0; i < s.n; i++) {
-    s.inc_at[s.f[i].src + 1]++;
-    for (size_t k = 0; k < s.f[i].nd; k++)
-      if (s.pool[s.f[i].dst + k] != s.f[i].src)
-        s.inc_at[s.pool[s.f[i].dst + k] + 1]++;
-  }
+  double bw = d.link_bytes_per_cycle > 0 ? (double)d.link_bytes_per_cycle : 1;
+  s.owner = nc_xmalloc((size_t)s.cells * sizeof *s.owner);
+  s.cell = nc_xmalloc((size_t)s.cells * sizeof *s.cell);
   for (int64_t c = 0; c < s.cells; c++)
-    s.inc_at[c + 1] += s.inc_at[c];
-  s.inc = nc_xcalloc(s.inc_at[s.cells] + 1, sizeof *s.inc);
-  size_t *fill = nc_xcalloc((size_t)s.cells + 1, sizeof *fill);
-  for (size_t i = 0; i < s.n; i++) {
-    s.inc[s.inc_at[s.f[i].src] + fill[s.f[i].src]++] = i;
-    for (size_t k = 0; k < s.f[i].nd; k++) {
-      int32_t c = s.pool[s.f[i].dst + k];
-      if (c != s.f[i].src)
-        s.inc[s.inc_at[c] + fill[c]++] = i;
+    s.owner[c] = -1;
+  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t)) {
+    int64_t x = nc_core_tile_get_x(t), y = nc_core_tile_get_y(t);
+    if (x < 0 || y < 0 || x >= s.cols || y >= s.rows) { /* unplaced: nothing to spread */
+      free(s.owner), free(s.cell);
+      return true;
+    }
+    if (s.owner[y * s.cols + x] < 0)
+      s.cell[s.n_cores] = y * s.cols + x, s.owner[y * s.cols + x] = s.n_cores++;
+  }
+  int64_t *old_owner = nc_xmalloc((size_t)s.cells * sizeof *old_owner);
+  memcpy(old_owner, s.owner, (size_t)s.cells * sizeof *old_owner);
+  collect(&s, chip, nc_core_chip_lookup_function(chip), bw);
+  s.inc_start = nc_xcalloc((size_t)s.n_cores + 2, sizeof *s.inc_start);
+  for (size_t f = 0; f < s.n_flows; f++) {
+    if (s.flows[f].src >= 0)
+      s.inc_start[s.flows[f].src + 1]++;
+    for (size_t d2 = 0; d2 < s.flows[f].n_dst; d2++)
+      s.inc_start[s.dsts[s.flows[f].dst + d2] + 1]++;
+  }
+  for (int64_t c = 0; c < s.n_cores; c++)
+    s.inc_start[c + 1] += s.inc_start[c];
+  s.inc = nc_xmalloc((s.inc_start[s.n_cores] + 1) * sizeof *s.inc);
+  size_t *fill = nc_xcalloc((size_t)s.n_cores + 1, sizeof *fill);
+  for (size_t f = 0; f < s.n_flows; f++) {
+    if (s.flows[f].src >= 0)
+      s.inc[s.inc_start[s.flows[f].src] + fill[s.flows[f].src]++] = f;
+    for (size_t d2 = 0; d2 < s.flows[f].n_dst; d2++) {
+      int64_t c = s.dsts[s.flows[f].dst + d2];
+      s.inc[s.inc_start[c] + fill[c]++] = f;
     }
   }
   free(fill);
-  s.loc = nc_xcalloc((size_t)s.cells, sizeof *s.loc);
-  int32_t *at = nc_xcalloc((size_t)s.cells, sizeof *at);
-  for (int64_t c = 0; c < s.cells; c++)
-    s.loc[c] = at[c] = (int32_t)c;
-  s.load = nc_xcalloc((size_t)(2 * s.cells * 4), sizeof *s.load);
-  s.stamp = nc_xcalloc((size_t)(2 * s.cells * 4), sizeof *s.stamp);
-  s.fstamp = nc_xcalloc(s.n + 1, sizeof *s.fstamp);
-  s.touched = nc_xcalloc(s.n + 1, sizeof *s.touched);
-  for (size_t i = 0; i < s.n; i++)
-    apply(&s, i, 1);
-  size_t top = 0;
-  double sq;
-  int64_t before = busiest(&s, &top, &sq), now = before;
-  int64_t iters = nc_pass_get_option_int(pass, "iterations"), radius = nc_pass_get_option_int(pass, "radius"), swaps = 0;
-  bool *cand = nc_xcalloc((size_t)s.cells, sizeof *cand);
-  for (int64_t it = 0; it < iters && now > 0; it++) {
-    memset(cand, 0, (size_t)s.cells * sizeof *cand);
-    for (size_t i = 0; i < s.n; i++)
-      if (crosses(&s, i, top)) {
-        cand[s.loc[s.f[i].src]] = true;
-        for (size_t k = 0; k < s.f[i].nd; k++)
-          cand[s.loc[s.pool[s.f[i].dst + k]]] = true;
-      }
-    int64_t best = now, bpa = -1, bpb = -1;
-    double best_sq = sq;
-    for (int32_t pa = 0; pa < s.cells; pa++) {
-      if (!cand[pa] || fixed[at[pa]])
-        continue;
-      int64_t ax = pa % s.cols, ay = pa / s.cols;
-      for (int32_t pb = 0; pb < s.cells; pb++) {
-        int64_t bx = pb % s.cols, by = pb / s.cols;
-        int64_t dist = (ax > bx ? ax - bx : bx - ax) + (ay > by ? ay - by : by - ay);
-        if (pb == pa || fixed[at[pb]] || dist > radius)
-          continue;
-        swap_cells(&s, at, pa, pb);
-        size_t l;
-        double q;
-        int64_t m = busiest(&s, &l, &q);
-        if (m < best || (m == best && bpa >= 0 && q < best_sq))
-          best = m, best_sq = q, bpa = pa, bpb = pb;
-        swap_cells(&s, at, pa, pb);
-      }
-    }
-    if (bpa < 0)
-      break;
-    swap_cells(&s, at, (int32_t)bpa, (int32_t)bpb);
-    now = busiest(&s, &top, &sq);
-    swaps++;
-  }
-  if (swaps)
-    rename_cores(chip, &s);
-  nc_pass_stat_add(pass, ST_BEFORE, (uint64_t)((before + SCALE / 2) / SCALE));
-  nc_pass_stat_add(pass, ST_AFTER, (uint64_t)((now + SCALE / 2) / SCALE));
-  nc_pass_stat_add(pass, ST_SWAPS, (uint64_t)swaps);
-  free(cand), free(fixed), free(at), free(s.loc), free(s.load), free(s.stamp), free(s.fstamp), free(s.touched), free(s.inc),
-    free(s.inc_at), free(s.f), free(s.pool);
+  s.load = nc_xcalloc((size_t)s.cells * 8, sizeof *s.load);
+  s.stamp = nc_xcalloc((size_t)s.cells * 8, sizeof *s.stamp);
+  s.tstamp = nc_xcalloc((size_t)s.cells * 8, sizeof *s.tstamp);
+  for (size_t f = 0; f < s.n_flows; f++)
+    route(&s, &s.flows[f], +1, false);
+  nc_pass_stat_add(pass, ST_LOAD_INITIAL, (uint64_t)llround(max_load(&s)));
+  search(pass, &s);
+  nc_pass_stat_add(pass, ST_LOAD, (uint64_t)llround(max_load(&s)));
+  rewrite(&s, chip, old_owner);
+  free(old_owner), free(s.owner), free(s.cell), free(s.flows), free(s.dsts), free(s.inc_start), free(s.inc);
+  free(s.load), free(s.stamp), free(s.tstamp), free(s.touched), free(s.saved);
   return true;
 }
 
 static bool run(nc_pass *pass, nc_op *module)
 {
-  bool ok = true;
-  for (nc_op *op = nc_block_get_first_op(nc_module_get_body(module)); op && ok; op = nc_op_get_next(op))
-    if (nc_core_is_chip(op))
-      ok = spread_chip(pass, op);
-  return ok;
+  for (nc_op *op = nc_block_get_first_op(nc_module_get_body(module)); op; op = nc_op_get_next(op))
+    if (nc_core_is_chip(op) && !spread_chip(pass, op))
+      return false;
+  return true;
 }
 
 const nc_pass_def nc_core_spread_links_pass = {
   .argument = "core-spread-links",
   .name = "CoreSpreadLinks",
   .group = "Core",
-  .summary = "Swap whole cores to lower the busiest mesh link's load (XY routes of the final sends)",
+  .summary = "Move whole cores so that the busiest mesh links carry less, from the messages the programs send",
   .description =
-    "After core-replicate and core-multicast: every send group of the programs is a flow from its core to the "
-    "cores of the members that run on a frame (copies' frames), weighing its port cycles per frame, along XY "
-    "routes (a multicast's tree carries it once per link). While the busiest link's load goes down, at most "
-    "`iterations` times, swaps the contents of two cores (every slot; one may be free) at most `radius` hops "
-    "apart, one of them a core with a flow across the busiest link: the swap leaving the lowest busiest link, then "
-    "the lowest sum of squared loads. Cores that talk to the host and the corner (0, 0) stay. Recvs and sends are "
-    "renamed; nothing else changes.",
+    "Runs after core-schedule (and core-replicate, core-colocate, core-multicast). Loads every directed mesh link "
+    "with the cycles per frame of the messages the programs send over it (each send's bytes at the link width, "
+    "weighted by the frames it runs on; a multicast's XY route tree once; the host's input steps from (0, 0)), "
+    "then tries `iterations` random swaps of two cells' cores (all their slots; an empty cell too), keeping those "
+    "that lower the sum of the links' loads to the fourth power. Rewrites the tiles' `x`, `y` and every recv's "
+    "`from` and send's `to`; what is computed and sent is unchanged. Statistics: the busiest link's cycles per "
+    "frame before and after.",
   .anchor = "builtin.module",
   .options = options, .n_options = NC_COUNTOF(options),
   .stats = stats, .n_stats = NC_COUNTOF(stats),

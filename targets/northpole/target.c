@@ -64,14 +64,15 @@ static const nc_pass_option_def options[] = {
   {"colocate", NC_PASS_OPT_INT, "-1",
    "Several light layers per core, so that the cores they free take copies of the heavy ones (core-colocate): "
    "-1 as its cost model says (with --replicate), 0 never, N > 0 exactly the N lightest tiles (tests)"},
+  {"spread-links", NC_PASS_OPT_INT, "20000",
+   "Swaps of whole cores tried after scheduling to unload the busiest mesh links, costed from the messages the "
+   "programs send (core-spread-links; 0: none)"},
   {"fold-concat", NC_PASS_OPT_BOOL, "true",
    "Give a concat and the layers computing its inputs one scale (graph-quantize{share-concat-scales}) and remove "
    "the concat's tile: its producers send to its readers (core-fold-concat)"},
   {"input-channel-split", NC_PASS_OPT_INT, "0",
    "Split conv and matmul layers by input channels with partial sums (core-place{input-channel-split}): 0 where "
    "output-channel slices cannot fit a core, N > 1 every such layer into N slices, -1 never"},
-  {"spread-links", NC_PASS_OPT_BOOL, "true",
-   "Swap whole cores, once the programs are final, so that the busiest mesh link carries less (core-spread-links)"},
 };
 
 static const nc_target_desc_def descs[] = {
@@ -142,14 +143,15 @@ static bool build(nc_pass_manager *pm, const nc_pass *o, const char *stop_after,
              !strcmp(costs, "links-ties") ? " balance-ties=true" : "");
     bool rep = nc_pass_get_option_bool(o, "replicate"), fold = nc_pass_get_option_bool(o, "fold-concat");
     int64_t colocate = nc_pass_get_option_int(o, "colocate");
-    char co[64];
+    char co[64], spread_opts[48];
+    int64_t spread = nc_pass_get_option_int(o, "spread-links");
+    snprintf(spread_opts, sizeof spread_opts, "iterations=%lld", (long long)spread);
     snprintf(co, sizeof co, "force=%lld%s", (long long)(colocate > 0 ? colocate : 0), mc ? " multicast=true" : "");
     return add(pm, "dataflow-to-core", NULL) && add(pm, "core-place", place) && add(pm, "core-schedule", NULL) &&
            (!fold || add(pm, "core-fold-concat", NULL)) &&
            ((colocate < 0 && !rep) || !colocate || add(pm, "core-colocate", co)) &&
            (!rep || add(pm, "core-replicate", mc ? "multicast=true" : NULL)) && (!mc || add(pm, "core-multicast", NULL)) &&
-           (!nc_pass_get_option_bool(o, "spread-links") || add(pm, "core-spread-links", NULL)) &&
-           add(pm, "core-plan-memory", NULL);
+           (spread <= 0 || add(pm, "core-spread-links", spread_opts)) && add(pm, "core-plan-memory", NULL);
   }
   return true;
 }
