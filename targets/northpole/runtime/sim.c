@@ -374,6 +374,8 @@ static bool do_recv(run_ctx *r, np_tile *t, const np_instr *in)
   if (m->arrival > t->t) {
     trace_span(r->s, (size_t)(t - r->s->tiles), "recv", in->a < 0 ? "wait for the host" : "wait for data", t->t,
                m->arrival - t->t);
+    t->recv_wait += m->arrival - t->t;
+    t->link_wait += m->link_delay < m->arrival - t->t ? m->link_delay : m->arrival - t->t;
     t->t = m->arrival;
   }
   if (in->zero == NP_NET_PARTIAL_SUM) {
@@ -449,6 +451,14 @@ static bool do_compute(run_ctx *r, np_tile *t, const np_instr *in)
 
 /* --- multicast (core-multicast; np_noc_multicast) ------------------------------------------------------------------ */
 
+/* How much later than on idle links a message t has just sent (its last
+ * byte left at t->t) to (x, y) arrives: other messages held its links. */
+static uint64_t idle_delay(const np_sim *s, const np_tile *t, int64_t x, int64_t y, uint64_t arrival)
+{
+  uint64_t idle = t->t + np_noc_hops(t->x, t->y, x, y) * s->chip.hop_latency_cycles;
+  return arrival > idle ? arrival - idle : 0;
+}
+
 /* Sends the group of sends starting at `in` (marked multicast, up to the
  * first unmarked one) as one message: the port is busy once, the tree of
  * routes carries it once, each destination gets its copy when it arrives. */
@@ -476,6 +486,7 @@ static bool send_multicast(run_ctx *r, np_tile *t, size_t ti, const np_instr *in
   for (uint64_t i = 0; i < nd; i++) {
     np_msg *m = first ? msg_share(first) : (first = pack((int)ti, t->inference, in->c, it, t->out_data));
     m->arrival = arrival[i];
+    m->link_delay = idle_delay(r->s, t, member[i]->a, member[i]->b, arrival[i]);
     post(&r->s->tiles[source_tile(r->s, member[i]->a, member[i]->b, member[i]->slot)], m);
   }
   free(dxy), free(arrival), free(member);
@@ -536,6 +547,7 @@ static bool do_send(run_ctx *r, np_tile *t, size_t ti, const np_instr *in)
   np_msg *m = t->flags & NP_FLAG_PARTIAL ? pack_partial_sums((int)ti, t->inference, in->c, it, t->psum)
                                          : pack((int)ti, t->inference, in->c, it, t->out_data);
   m->arrival = arrival;
+  m->link_delay = idle_delay(r->s, t, in->a, in->b, arrival);
   post(&r->s->tiles[source_tile(r->s, in->a, in->b, in->slot)], m);
   return true;
 }
@@ -784,7 +796,7 @@ static bool np_sim_run(void *state, size_t batch, const void *const *inputs, voi
     t->n_inbox = batch;
     reset_inference(t);
     t->inference = t->replica; /* a copy's first inference */
-    t->t = t->busy = t->macs = t->bytes_sent = 0;
+    t->t = t->busy = t->macs = t->bytes_sent = t->recv_wait = t->link_wait = 0;
     t->done = t->n_instrs == 0 || t->inference >= batch;
   }
   if (!s->tile_at) { /* per core, its tiles in order: tile_at the first, core_next the rest */
@@ -952,6 +964,8 @@ static void np_sim_figures(const void *state, nc_figures *f, void *userData)
     nc_figures_set_int(c, "busy_cycles", (int64_t)t->busy);
     nc_figures_set_int(c, "macs", (int64_t)t->macs);
     nc_figures_set_int(c, "bytes_sent", (int64_t)t->bytes_sent);
+    nc_figures_set_int(c, "recv_wait_cycles", (int64_t)t->recv_wait);
+    nc_figures_set_int(c, "link_wait_cycles", (int64_t)t->link_wait);
     nc_figures_set_real(c, "utilisation", s->total_cycles ? (double)t->busy / (double)s->total_cycles : 0);
     nc_figures_set_real(c, "mac_utilisation",
                         s->total_cycles ? (double)t->macs / ((double)s->total_cycles * t->rate) : 0);
