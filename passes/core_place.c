@@ -73,6 +73,10 @@ static const nc_pass_option_def options[] = {
   {"search-iterations", NC_PASS_OPT_INT, "0",
    "Moves tried by the placement search that lowers traffic x hops (0: keep the serpentine placement)"},
   {"seed", NC_PASS_OPT_INT, "1", "Seed of the placement search (the same seed, the same placement)"},
+  {"host-weight", NC_PASS_OPT_INT, "1",
+   "The placement search and link-iterations count the host's input bytes this many times: the host streams the "
+   "inputs back to back at its link's pace, not the pipeline's, so the links on its routes are busy most of the "
+   "time and the flows that cross them wait (nc-run --stats-json: link_wait_cycles)"},
   {"link-iterations", NC_PASS_OPT_INT, "0",
    "Moves tried after the search to spread the load over the mesh links (sum of squared bytes per link, XY "
    "routes), each kept only if it lowers that sum and keeps traffic x hops within 10% of the search's (0: none)"},
@@ -81,7 +85,7 @@ static const nc_pass_option_def options[] = {
 /* Indices of stats[] (nc_pass_stat_add), in its order. */
 enum {
   ST_TILES, ST_SPLIT_LAYERS, ST_NOC_HOPS, ST_MAX_TILE_WORK, ST_IMBALANCE, ST_TRAFFIC_INITIAL, ST_TRAFFIC,
-  ST_ROW_SPLIT_LAYERS, ST_LINK_LOAD_INITIAL, ST_LINK_LOAD, ST_PARTIAL_SUMS
+  ST_ROW_SPLIT_LAYERS, ST_LINK_LOAD_INITIAL, ST_LINK_LOAD, ST_PARTIAL_SUMS, ST_HOST_ROUTE_BYTES
 };
 
 static const nc_pass_stat_def stats[] = {
@@ -96,6 +100,8 @@ static const nc_pass_stat_def stats[] = {
   {"max-link-load-initial", "Bytes per frame on the busiest mesh link (XY routes) before link-iterations"},
   {"max-link-load", "Bytes per frame on the busiest mesh link (XY routes), final placement"},
   {"with-partial-sums", "Number of layers split by input channels, whose partial sums a reducer tile adds"},
+  {"host-route-bytes", "Bytes per frame the tiles' own flows carry over links the host's input routes use (XY), "
+                       "final placement"},
 };
 
 static int64_t sum_bytes(const nc_core_buffer_spec *s, size_t n, bool inputs_only)
@@ -495,6 +501,33 @@ static int cmp_edge_from(const void *a, const void *b)
   return x < y ? -1 : x > y ? 1 : (*(const size_t *)a > *(const size_t *)b) - (*(const size_t *)a < *(const size_t *)b);
 }
 
+/* Bytes per frame that the flows between tiles (and to the host) carry on
+ * the links the host's input stream uses: what waits behind the host, which
+ * streams ahead of the pipeline (host-weight). */
+static int64_t host_route_bytes(const edge *e, size_t n_e, const int64_t *cell, size_t n, int64_t cells, int64_t cols,
+                                bool multicast)
+{
+  int64_t *host = calloc((size_t)cells * 4, sizeof *host), *chip = calloc((size_t)cells * 4, sizeof *chip), max, shared = 0;
+  size_t *stamp = malloc((size_t)cells * 4 * sizeof *stamp), *order = malloc((n_e ? n_e : 1) * sizeof *order);
+  size_t n_host = 0, n_chip = 0;
+  if (host && chip && stamp && order) {
+    for (size_t k = 0; k < n_e; k++) /* host edges first, then the rest, each in e's order (by producer) */
+      if (e[k].from == n)
+        order[n_host++] = k;
+    for (size_t k = 0; k < n_e; k++)
+      if (e[k].from != n)
+        order[n_host + n_chip++] = k;
+    sort_edges_base = e;
+    qsort(order + n_host, n_chip, sizeof *order, cmp_edge_from);
+    link_loads(e, order, n_host, cell, cells, cols, multicast, host, stamp, &max);
+    link_loads(e, order + n_host, n_chip, cell, cells, cols, multicast, chip, stamp, &max);
+    for (int64_t l = 0; l < cells * 4; l++)
+      shared += host[l] ? chip[l] : 0;
+  }
+  free(host), free(chip), free(stamp), free(order);
+  return shared;
+}
+
 /* After the traffic x hops search: random swaps kept only if they lower the
  * sum of squared link loads (which flattens the busiest links, the ones the
  * simulator's flows queue on) while traffic x hops stays within 10% of what
@@ -581,7 +614,7 @@ static size_t add_partial_sum_edges(nc_op **tiles, size_t n, nc_op *fn, edge **e
 static void search_placement(nc_pass *pass, nc_op *chip, nc_op *fn)
 {
   int64_t rows = nc_core_chip_get_rows(chip), cols = nc_core_chip_get_cols(chip);
-  int64_t iters = nc_pass_get_option_int(pass, "search-iterations");
+  int64_t iters = nc_pass_get_option_int(pass, "search-iterations"), host_weight = nc_pass_get_option_int(pass, "host-weight");
   size_t n = nc_core_chip_get_num_tiles(chip), n_e = 0, cap = 16;
   nc_op **tiles = calloc(n + 1, sizeof *tiles);
   int64_t *cell = calloc(n + 1, sizeof *cell), *best = calloc(n + 1, sizeof *best);
@@ -613,7 +646,10 @@ static void search_placement(nc_pass *pass, nc_op *chip, nc_op *fn)
           bytes = bytes / ch * (hi - lo);
         if (n_e == cap)
           e = realloc(e, (cap *= 2) * sizeof *e);
-        e[n_e++] = o < no ? (edge){n, c, bytes > 0 ? bytes : 1} : (edge){c, n, bytes > 0 ? bytes : 1};
+        bytes = bytes > 0 ? bytes : 1;
+        if (o < no && host_weight > 1) /* the host's input stream, at its own pace */
+          bytes = bytes <= INT64_MAX / host_weight ? bytes * host_weight : INT64_MAX;
+        e[n_e++] = o < no ? (edge){n, c, bytes} : (edge){c, n, bytes};
         continue;
       }
       for (size_t p = 0; p < n && producer; p++) {
@@ -674,6 +710,8 @@ static void search_placement(nc_pass *pass, nc_op *chip, nc_op *fn)
   for (size_t k = 0; k < n; k++)
     nc_core_tile_set_position(tiles[k], best[k] % cols, best[k] / cols);
   nc_pass_stat_add(pass, ST_TRAFFIC, (uint64_t)best_cost);
+  nc_pass_stat_add(pass, ST_HOST_ROUTE_BYTES, (uint64_t)host_route_bytes(e, n_e, best, n, rows * cols, cols,
+                                                                         nc_pass_get_option_bool(pass, "multicast")));
   free(tiles), free(cell), free(best), free(owner), free(e), free(inc_start), free(inc), free(fill);
 }
 

@@ -70,6 +70,9 @@ static const nc_pass_option_def options[] = {
   {"fold-concat", NC_PASS_OPT_BOOL, "true",
    "Give a concat and the layers computing its inputs one scale (graph-quantize{share-concat-scales}) and remove "
    "the concat's tile: its producers send to its readers (core-fold-concat)"},
+  {"host-weight", NC_PASS_OPT_INT, "1",
+   "The placement counts the host's input bytes this many times (core-place{host-weight}): the host streams the "
+   "inputs at its link's pace, ahead of the pipeline, so flows that cross its routes wait (docs/targets/northpole.md)"},
   {"input-channel-split", NC_PASS_OPT_INT, "0",
    "Split conv and matmul layers by input channels with partial sums (core-place{input-channel-split}): 0 where "
    "output-channel slices cannot fit a core, N > 1 every such layer into N slices, -1 never"},
@@ -136,8 +139,9 @@ static bool build(nc_pass_manager *pm, const nc_pass *o, const char *stop_after,
     const char *costs = nc_pass_get_option_string(o, "balance-costs"), *bits = nc_pass_get_option_string(o, "precision");
     if (!strcmp(costs, "auto"))
       costs = !strcmp(bits, "4") || !strcmp(bits, "2") ? "links" : "sends";
-    snprintf(place, sizeof place, "search-iterations=20000 link-iterations=2000 input-channel-split=%lld%s%s%s%s",
-             (long long)nc_pass_get_option_int(o, "input-channel-split"),
+    snprintf(place, sizeof place,
+             "search-iterations=20000 link-iterations=2000 host-weight=%lld input-channel-split=%lld%s%s%s%s",
+             (long long)nc_pass_get_option_int(o, "host-weight"), (long long)nc_pass_get_option_int(o, "input-channel-split"),
              balance ? " balance=true balance-lookahead=1 row-balance=true partial-bands=true" : "", mc ? " multicast=true" : "",
              strcmp(costs, "sends") ? " band-multicast=true recv-links=1" : "",
              !strcmp(costs, "links-ties") ? " balance-ties=true" : "");

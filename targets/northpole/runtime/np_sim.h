@@ -63,6 +63,7 @@ typedef struct np_msg {
   size_t inference;
   int64_t iter;         /* the sender's iteration (or input-stream step) */
   uint64_t arrival;     /* cycle at which it is in the receiver's SRAM */
+  uint64_t link_delay;  /* how much later than on idle links (other messages held them) */
   const np_iter *what;  /* the element blocks carried */
   int8_t *data;         /* their values, in block order */
   bool received;        /* served a recv already (it serves every recv of (src, iter) on the tile) */
@@ -131,6 +132,7 @@ typedef struct np_tile {
   /* figures */
   uint64_t busy, macs, bytes_sent;
   uint64_t send_cycles, data_wait_cycles, core_wait_cycles; /* the rest of its time: NoC port, recv, shared core */
+  uint64_t link_wait_cycles; /* the part of data_wait_cycles that links held by other messages caused */
 } np_tile;
 
 /** The host's input streams (one per network input). */

@@ -378,6 +378,7 @@ static bool do_recv(run_ctx *r, np_tile *t, const np_instr *in)
     trace_span(r->s, (size_t)(t - r->s->tiles), "recv", in->a < 0 ? "wait for the host" : "wait for data", t->t,
                m->arrival - t->t);
     t->data_wait_cycles = np_sat_add(t->data_wait_cycles, m->arrival - t->t);
+    t->link_wait_cycles = np_sat_add(t->link_wait_cycles, m->link_delay < m->arrival - t->t ? m->link_delay : m->arrival - t->t);
     t->t = m->arrival;
   }
   if (in->zero == NP_NET_PARTIAL_SUM) {
@@ -453,6 +454,14 @@ static bool do_compute(run_ctx *r, np_tile *t, const np_instr *in)
 
 /* --- multicast (core-multicast; np_noc_multicast) ------------------------------------------------------------------ */
 
+/* How much later than on idle links a message t has just sent (its last
+ * byte left at t->t) to (x, y) arrives: other messages held its links. */
+static uint64_t idle_delay(const np_sim *s, const np_tile *t, int64_t x, int64_t y, uint64_t arrival)
+{
+  uint64_t idle = t->t + np_noc_hops(t->x, t->y, x, y) * s->chip.hop_latency_cycles;
+  return arrival > idle ? arrival - idle : 0;
+}
+
 /* Sends the group of sends starting at `in` (marked multicast, up to the
  * first unmarked one) as one message: the port is busy once, the tree of
  * routes carries it once, each destination gets its copy when it arrives. */
@@ -490,6 +499,7 @@ static bool send_multicast(run_ctx *r, np_tile *t, size_t ti, const np_instr *in
   for (uint64_t i = 0; i < nd; i++) {
     np_msg *m = first ? msg_share(first) : (first = pack((int)ti, t->inference, in->c, it, t->out_data));
     m->arrival = arrival[i];
+    m->link_delay = idle_delay(r->s, t, member[i]->a, member[i]->b, arrival[i]);
     post(&r->s->tiles[source_tile(r->s, member[i]->a, member[i]->b, member[i]->slot)], m);
   }
   free(dxy), free(arrival), free(member);
@@ -554,6 +564,7 @@ static bool do_send(run_ctx *r, np_tile *t, size_t ti, const np_instr *in)
   np_msg *m = t->flags & NP_FLAG_PARTIAL ? pack_partial_sums((int)ti, t->inference, in->c, it, t->psum)
                                          : pack((int)ti, t->inference, in->c, it, t->out_data);
   m->arrival = arrival;
+  m->link_delay = idle_delay(r->s, t, in->a, in->b, arrival);
   post(&r->s->tiles[source_tile(r->s, in->a, in->b, in->slot)], m);
   return true;
 }
@@ -803,7 +814,7 @@ static bool np_sim_run(void *state, size_t batch, const void *const *inputs, voi
     reset_inference(t);
     t->inference = t->replica; /* a copy's first inference */
     t->t = t->busy = t->macs = t->bytes_sent = 0;
-    t->send_cycles = t->data_wait_cycles = t->core_wait_cycles = 0;
+    t->send_cycles = t->data_wait_cycles = t->core_wait_cycles = t->link_wait_cycles = 0;
     t->done = t->n_instrs == 0 || t->inference >= batch;
   }
   if (!s->tile_at) { /* per core, its tiles in order: tile_at the first, core_next the rest */
@@ -979,6 +990,7 @@ static void np_sim_figures(const void *state, nc_figures *f, void *userData)
     /* where the rest of its time went: its NoC port, waiting for data, waiting for a tile sharing its core */
     nc_figures_set_int(c, "send_cycles", (int64_t)t->send_cycles);
     nc_figures_set_int(c, "data_wait_cycles", (int64_t)t->data_wait_cycles);
+    nc_figures_set_int(c, "link_wait_cycles", (int64_t)t->link_wait_cycles);
     nc_figures_set_int(c, "core_wait_cycles", (int64_t)t->core_wait_cycles);
     nc_figures_set_int(c, "end_cycle", (int64_t)t->t);
   }
