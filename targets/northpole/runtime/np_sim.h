@@ -162,6 +162,9 @@ typedef struct np_sim {
   void (*progress)(size_t done, size_t total, void *userData); /* NULL: no progress (nc_sim.h) */
   void *progress_data;
   np_noc noc;       /* the mesh links (noc.c); set up by the first run */
+  size_t n_unpacked;   /* packed weights (NP_FLAG_PACKED_WEIGHTS) unpacked to int8 by the loader, which tiles borrow */
+  int8_t **unpacked;
+  uint64_t *unpacked_at; /* the offset of each in the weights section (UINT64_MAX: inline in a tile record) */
   /* last run */
   size_t batch;
   uint64_t total_cycles, first_end, last_end, latency;
