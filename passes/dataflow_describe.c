@@ -428,9 +428,12 @@ static bool resample_layer(lctx *l, nc_op *op, const char *x_name, layer *L)
 {
   nc_deps_shape in, o;
   const nc_type *yt = vtype(nc_op_get_result(op, 0));
-  if (image(vtype(nc_op_get_operand(op, 0)), &in) && nc_type_get_rank(yt) == 4 && nc_type_get_shape(yt)[0] != 1)
+  if (image(vtype(nc_op_get_operand(op, 0)), &in) && nc_type_get_rank(yt) == 4 && nc_type_get_shape(yt)[0] != 1) {
+    if (nc_op_is(op, "graph.resize")) /* one image into a batch of copies: one iteration, the whole image */
+      return single_iteration(l, op, "resize", L);
     return fail(l, "a layer cannot change the batch dim: layers move one [1, C, H, W] image (run each image of a "
                 "batch as its own inference)");
+  }
   if (!image(vtype(nc_op_get_operand(op, 0)), &in) || !image(yt, &o))
     return fail(l, "only [1, C, H, W] tensors of static shape are supported");
   char ry[256], rx[256], rc[256] = "ci = c";
@@ -454,8 +457,17 @@ static bool resample_layer(lctx *l, nc_op *op, const char *x_name, layer *L)
     return moved_layer(l, op, x_name, "resize", rc, ry, rx, L);
   }
   if (nc_op_is(op, "graph.resize")) {
-    if (o.channels != in.channels)
-      return fail(l, "a nearest resize of the channels has no layer (linear ones have)");
+    if (o.channels != in.channels) { /* ci = clamp(floor((a c + b) / d), 0, C - 1) */
+      int64_t abd[3];
+      char err[200];
+      if (!nc_kernel_resize_nearest_coord(nc_graph_attr_string(op, "coordinate_transformation_mode", "half_pixel"),
+                                          nc_graph_attr_string(op, "nearest_mode", "round_prefer_floor"),
+                                          in.channels, o.channels, abd, err, sizeof err))
+        return fail(l, "%s", err);
+      long long a = abd[0], b = abd[1], d = abd[2], n = in.channels;
+      snprintf(rc, sizeof rc, "((%lld*c + %lld < 0 and ci = 0) or (%lld*c + %lld >= %lld and ci = %lld) or "
+               "(%lld <= %lld*c + %lld - %lld*ci < %lld))", a, b, a, b, n * d, n - 1, 0LL, a, b, d, d);
+    }
     if (o.height % in.height || o.width % in.width)
       return fail(l, "a resize by a factor that is not whole has no dataflow layer");
     snprintf(ry, sizeof ry, "yi = floor(y / %lld)", (long long)(o.height / in.height));

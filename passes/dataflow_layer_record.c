@@ -527,15 +527,20 @@ static bool follower(rec *r, nc_op *op, nc_value *prev)
 
 /* resize (nearest, whole factors: each output row and column reads
  * floor(o / factor), checked against the op's own index map; linear, with
- * the kernel's rational source coordinate per axis, the channels too), pad (spatial
+ * the kernel's rational source coordinate per axis, the channels too; nearest
+ * over the channels, as the exact floor form of the op's index map), pad (spatial
  * dims only: constant with an integral fill value, reflect, edge, wrap; any
  * width) and channel shuffle:
  * layers that move elements of [1, C, H, W] tensors. */
 static bool resample_head(rec *r, nc_op *op)
 {
   nc_type *xt = nc_value_get_type(nc_op_get_operand(op, 0)), *yt = nc_value_get_type(nc_op_get_result(op, 0));
+  /* a resize of one image into a batch: every image of the result is the one image resized (the batch
+   * coordinate's neighbours clamp to image 0, with weights adding up to one) */
+  bool batch = nc_op_is(op, "graph.resize") && nc_type_get_rank(xt) == 4 && nc_type_get_rank(yt) == 4 &&
+               nc_type_get_shape(xt)[0] == 1 && nc_type_get_shape(yt)[0] > 1;
   if (nc_type_get_rank(xt) != 4 || nc_type_get_rank(yt) != 4 || nc_type_get_shape(xt)[0] != 1 ||
-      nc_type_get_shape(yt)[0] != 1)
+      (nc_type_get_shape(yt)[0] != 1 && !batch))
     return unexpressible(op, nc_type_get_rank(xt) == 4 && nc_type_get_rank(yt) == 4 && nc_type_get_shape(xt)[0] == 1
                                  ? "a layer cannot change the batch dim: layers move one [1, C, H, W] image (run "
                                    "each image of a batch as its own inference)"
@@ -573,9 +578,15 @@ static bool resample_head(rec *r, nc_op *op)
   const char *cm = c ? nc_attr_get_string(c, NULL) : "half_pixel", *nm = m ? nc_attr_get_string(m, NULL)
                                                                              : "round_prefer_floor";
   bool linear = !strcmp(nc_graph_attr_string(op, "mode", "nearest"), "linear");
-  if (xs[1] != ys[1] && !linear)
-    return unexpressible(op, "a nearest resize of the channels has no layer (linear ones have)");
   r->l = nc_dataflow_layer_make(NC_DATAFLOW_LAYER_RESIZE);
+  if (xs[1] != ys[1] && !linear) { /* nearest over the channels: the op's own index map in exact form */
+    char err[200];
+    if (!nc_kernel_resize_nearest_coord(cm, nm, xs[1], ys[1], r->l.nearest_channels, err, sizeof err))
+      return unexpressible(op, "its nearest channel map has no exact integer form");
+    if (r->l.nearest_channels[0] > INT32_MAX || r->l.nearest_channels[2] > INT32_MAX ||
+        r->l.nearest_channels[1] < INT32_MIN || r->l.nearest_channels[1] > INT32_MAX)
+      return unexpressible(op, "its sizes are too large for a layer");
+  }
   if (linear) {
     for (int a = -1; a < 2; a++) { /* the source coordinate's neighbours stay within [-1, in] */
       if (a < 0 && xs[1] == ys[1])

@@ -33,7 +33,10 @@ int64_t nc_core_node_get_out_channels(const nc_op *node)
   if (!nc_dataflow_node_get_layer(node, &l) || l.kind == NC_DATAFLOW_LAYER_COPY || nc_op_get_num_results(node) != 1)
     return 0;
   int64_t dims[NC_MAX_RANK];
-  int n = nc_dataflow_tensor_coords(nc_value_get_type(nc_op_get_result(node, 0)), dims);
+  nc_type *t = nc_value_get_type(nc_op_get_result(node, 0));
+  int n = nc_dataflow_tensor_coords(t, dims);
+  if (n == 4 && nc_type_get_rank(t) == 4)
+    return 0; /* a batch of images (a resize of one image into several): its first coordinate is no channel */
   return n >= 1 ? dims[0] : 0;
 }
 

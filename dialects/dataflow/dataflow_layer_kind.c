@@ -177,6 +177,8 @@ static bool decode_entry(decoder *d, nc_dataflow_layer *l, const char *key, nc_a
     return ints_param(d, key, a, 6, 0, INT32_MIN, INT32_MAX, l->linear, NULL);
   if (!strcmp(key, "linear_channels"))
     return ints_param(d, key, a, 3, 0, INT32_MIN, INT32_MAX, l->linear_channels, NULL);
+  if (!strcmp(key, "nearest_channels"))
+    return ints_param(d, key, a, 3, 0, INT32_MIN, INT32_MAX, l->nearest_channels, NULL);
   if (!strcmp(key, "pad_value"))
     return int_param(d, key, a, INT32_MIN, INT32_MAX, &l->pad_value);
   if (!strcmp(key, "pads"))
@@ -281,6 +283,11 @@ static bool check_layer(decoder *d, nc_dataflow_layer *l)
     return bad(d, "params: 'linear_channels' needs 'linear' (a linear resize layer)");
   if (linear_c && (l->linear_channels[0] < 0 || l->linear_channels[2] < 1))
     return bad(d, "params: 'linear_channels' needs a >= 0 and d >= 1");
+  bool nearest_c = l->nearest_channels[0] || l->nearest_channels[1] || l->nearest_channels[2];
+  if (nearest_c && (l->kind != NC_DATAFLOW_LAYER_RESIZE || linear))
+    return bad(d, "params: 'nearest_channels' belongs to nearest resize layers (without 'linear'), not %s", k);
+  if (nearest_c && (l->nearest_channels[0] < 0 || l->nearest_channels[2] < 1))
+    return bad(d, "params: 'nearest_channels' needs a >= 0 and d >= 1");
   if (l->pad_mode != NC_DATAFLOW_PAD_CONSTANT && l->kind != NC_DATAFLOW_LAYER_PAD)
     return bad(d, "params: 'pad_mode' belongs to pad layers, not %s", k);
   if (l->pad_mode != NC_DATAFLOW_PAD_CONSTANT && l->pad_value)
@@ -389,6 +396,7 @@ void nc_dataflow_node_set_layer(nc_op *node, const nc_dataflow_layer *l)
   put_ints(&e, "scale", l->scale, 2, 1);
   put_ints(&e, "linear", l->linear, 6, 0);
   put_ints(&e, "linear_channels", l->linear_channels, 3, 0);
+  put_ints(&e, "nearest_channels", l->nearest_channels, 3, 0);
   put_ints(&e, "pads", l->pads, 4, 0);
   put_int(&e, "group", l->group, z.group);
   put_int(&e, "count_include_pad", l->count_include_pad, 0);

@@ -41,7 +41,7 @@ def import_onnx(model, context=None):
 
 def export_onnx(module, path=None, function=None, opset=0, proto=False):
     """Exports the graph-dialect function of `module` (an nc.ir.Module; its
-    only function, or `function`) as ONNX (opset 13 or 17; 0: 17). Returns
+    only function, or `function`) as ONNX (opset 13, 17 or 19; 0: 17, or 19 for a wrap pad). Returns
     the serialized ModelProto (bytes), or with proto=True an
     onnx.ModelProto (the onnx package parses the bytes), and writes it to
     `path` if given. Raises nc.DiagnosticError for an op ONNX cannot

@@ -545,7 +545,18 @@ static bool put_tile(printer *p, nc_op *tile, nc_bytes *b)
     nc_bytes_put_i64(b, life[i].last);
   }
   free(life);
-  bool ok = node_iterations(p, tile, node, &l, lo, hi, b);
+  /* a batch result [N, C, H, W] (a copy or a resize into a batch): its first coordinate is the image, and the
+   * tile computes every channel of every image */
+  int64_t dims[NC_MAX_RANK], first_lo = lo, first_hi = hi;
+  if (nc_dataflow_tensor_coords(out, dims) == 4 && nc_type_get_rank(out) == 4) {
+    if (lo != 0 || hi != nc_type_get_shape(out)[1]) {
+      np_layer_clear(&l);
+      return nc_op_emit_error(tile, "splits a batch result [%lld, ...] by channels; northpole computes it whole",
+                              (long long)dims[0]);
+    }
+    first_lo = 0, first_hi = dims[0];
+  }
+  bool ok = node_iterations(p, tile, node, &l, first_lo, first_hi, b);
   np_layer_clear(&l);
   if (!ok)
     return false;

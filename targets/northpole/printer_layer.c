@@ -14,7 +14,8 @@
  *   a [1, C, 1, 1] gate, requantized once           -> NP_KIND_MUL
  *   a 256-entry table on int8 (activations)         -> NP_KIND_LUT
  *   softmax along the last coordinate of int8       -> NP_KIND_SOFTMAX
- *   resize (nearest, whole factors), pad (constant, reflect, edge, wrap), shuffle -> NP_KIND_MOVE
+ *   resize (nearest, whole factors; channels by (a c + b) / d), pad (constant, reflect, edge, wrap), shuffle
+ *   -> NP_KIND_MOVE
  *   resize (linear)                                  -> NP_KIND_RESIZE
  * Weights, bias, multipliers and shifts are the layer's parameters;
  * everything the core cannot do exactly (zero points, a clamp other than
@@ -350,6 +351,14 @@ static bool read_move(nc_op *node, const nc_dataflow_layer *layer, np_layer *l)
   }
   l->zero_point = (int32_t)layer->pad_value;
   l->vops_per_element = 1;
+  if (layer->kind == NC_DATAFLOW_LAYER_RESIZE && layer->nearest_channels[2]) { /* (a, b, d) as 3 i32 weights */
+    l->weights = l->owned_weights = nc_xcalloc(12, 1);
+    for (int k = 0; k < 3; k++)
+      for (int b = 0; b < 4; b++)
+        l->owned_weights[4 * k + b] = (int8_t)(uint8_t)((uint32_t)(int32_t)layer->nearest_channels[k] >> (8 * b));
+    l->weight_row_bytes = 12;
+    l->vops_per_element = 2; /* the channel's index, then the copy */
+  }
   return true;
 }
 
@@ -521,7 +530,7 @@ void np_layer_write(nc_bytes *b, const np_layer *l, int64_t lo, int64_t hi, np_w
     np_put_weights(b, pool, slot, l->weights + lo, l->k, hi - lo, l->n, l->weight_bits);
   else if (l->kind == NP_KIND_LUT) /* the whole table on every tile */
     np_put_weights(b, pool, slot, l->weights, 1, 256, 0, 8);
-  else if (l->kind == NP_KIND_RESIZE)
+  else if (l->kind == NP_KIND_RESIZE || (l->kind == NP_KIND_MOVE && l->weights))
     np_put_weights(b, pool, slot, l->weights, 1, l->weight_row_bytes, 0, 8);
   else if (l->kind == NP_KIND_SOFTMAX)
     np_put_weights(b, pool, slot, l->weights, 1, 1024, 0, 8);

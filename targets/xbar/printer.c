@@ -142,6 +142,9 @@ static bool print_stage(pctx *p, size_t index, nc_ncb_writer *w, const xbar_desc
     return nc_op_emit_error(node, "xbar printer: %s", err);
 
   bool move = kind == XBAR_KIND_MOVE, resize = kind == XBAR_KIND_RESIZE;
+  if (move && l.nearest_channels[2])
+    return nc_op_emit_error(node, "xbar printer: the digital unit has no nearest resize of the channels (linear "
+                                  "ones run)");
   if ((move || resize) && (l.input_bits != 8 || l.output_bits != 8))
     return nc_op_emit_error(node, "xbar printer: the digital unit moves int8 values, not %u bits to %u",
                             l.input_bits, l.output_bits);
@@ -200,6 +203,9 @@ static bool print_stage(pctx *p, size_t index, nc_ncb_writer *w, const xbar_desc
   int out_rank = coords(node, nc_op_get_result(node, 0), out_dims);
   if (out_rank < 0)
     return false;
+  if ((move || resize) && out_rank != 3)
+    return nc_op_emit_error(node, "xbar printer: the digital unit moves one [C, H, W] image into another, not into "
+                                  "a %d-D result (a resize into a batch has no xbar stage)", out_rank);
   put_shape(b, (unsigned)out_rank, out_dims);
   put_shape(b, dom_rank, dom);
   bool windowed = kind == XBAR_KIND_CONV || kind == XBAR_KIND_MAX_POOL;

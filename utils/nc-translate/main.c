@@ -128,7 +128,7 @@ static bool host_stub(nc_context *ctx, const options *o)
 
 static const translation translations[] = {
   {"import-onnx", "Translate an ONNX model (.onnx) to the graph dialect", import_onnx},
-  {"export-onnx", "Translate graph-dialect IR to an ONNX model (opset 13 or 17)", export_onnx},
+  {"export-onnx", "Translate graph-dialect IR to an ONNX model (opset 13, 17 or 19)", export_onnx},
   {"emit-host-stub", "Translate a target binary (.ncb) or core-level IR to a host stub (object file + C header)",
    host_stub},
 };
@@ -146,7 +146,7 @@ static void usage(FILE *out)
           "  -o <file>                                 Output file (default: stdout)\n"
           "  --allow-unregistered-dialect              Allow ops and types of unregistered dialects\n"
           "  --no-verify                               Do not verify the IR\n"
-          "  --onnx-opset=<13|17>                      Opset of exported ONNX models (default 17)\n"
+          "  --onnx-opset=<13|17|19>                   Opset of exported ONNX models (default 17, 19 for a wrap pad)\n"
           "  --onnx-function=<name>                    The function to export (default: the only one)\n"
           "  --host-stub-name=<identifier>             Prefix of the stub's symbols (default: from -o)\n"
           "  --host-stub-header=<file>                 The stub's C header (default: -o with .h)\n"
@@ -203,10 +203,10 @@ int main(int argc, char **argv)
     case OPT_NO_VERIFY: o.no_verify = true; break;
     case OPT_OPSET: {
       int64_t n = 0;
-      bool ok = nc_parse_int_in_range(optarg, 13, 17, &n);
+      bool ok = nc_parse_int_in_range(optarg, 13, 19, &n);
       o.onnx_opset = n;
-      if (!ok || (o.onnx_opset != 13 && o.onnx_opset != 17)) {
-        fprintf(stderr, "nc-translate: --onnx-opset must be 13 or 17, not '%s'\n", optarg);
+      if (!ok || (o.onnx_opset != 13 && o.onnx_opset != 17 && o.onnx_opset != 19)) {
+        fprintf(stderr, "nc-translate: --onnx-opset must be 13, 17 or 19, not '%s'\n", optarg);
         return 1;
       }
       break;

@@ -92,6 +92,50 @@ bool nc_kernel_resize_nearest(const char *coord_mode, const char *nearest_mode, 
   return true;
 }
 
+bool nc_kernel_resize_nearest_coord(const char *coord_mode, const char *nearest_mode, int64_t in_len,
+                                    int64_t out_len, int64_t abd[3], char *err, size_t errlen)
+{
+  if (in_len < 1 || out_len < 1 || in_len > INT32_MAX || out_len > INT32_MAX)
+    return nc_kerr(err, errlen, "resize: bad sizes %lld -> %lld", (long long)in_len, (long long)out_len);
+  int64_t a, b, d; /* the source coordinate (a o + b) / d */
+  bool one = out_len == 1;
+  if (!strcmp(coord_mode, "half_pixel") || (!strcmp(coord_mode, "pytorch_half_pixel") && !one))
+    a = 2 * in_len, b = in_len - out_len, d = 2 * out_len;
+  else if (!strcmp(coord_mode, "pytorch_half_pixel"))
+    a = 0, b = 0, d = 1;
+  else if (!strcmp(coord_mode, "asymmetric"))
+    a = in_len, b = 0, d = out_len;
+  else if (!strcmp(coord_mode, "align_corners"))
+    a = one ? 0 : in_len - 1, b = 0, d = one ? 1 : out_len - 1;
+  else if (!strcmp(coord_mode, "tf_half_pixel_for_nn"))
+    a = 2 * in_len, b = in_len, d = 2 * out_len;
+  else
+    return nc_kerr(err, errlen, "resize: unsupported coordinate_transformation_mode \"%s\"", coord_mode);
+  /* the rounding as a floor: ceil(x) = floor(x + (d - 1) / d), round half down ceil(x - 1/2), half up floor(x + 1/2) */
+  if (!strcmp(nearest_mode, "floor"))
+    abd[0] = a, abd[1] = b, abd[2] = d;
+  else if (!strcmp(nearest_mode, "ceil"))
+    abd[0] = a, abd[1] = b + d - 1, abd[2] = d;
+  else if (!strcmp(nearest_mode, "round_prefer_floor"))
+    abd[0] = 2 * a, abd[1] = 2 * b + d - 1, abd[2] = 2 * d;
+  else if (!strcmp(nearest_mode, "round_prefer_ceil"))
+    abd[0] = 2 * a, abd[1] = 2 * b + d, abd[2] = 2 * d;
+  else
+    return nc_kerr(err, errlen, "resize: unsupported nearest_mode \"%s\"", nearest_mode);
+  /* the index map computes in double: the exact form must agree with it everywhere */
+  int64_t *map = nc_xmalloc((size_t)out_len * sizeof *map);
+  bool ok = nc_kernel_resize_nearest_map(coord_mode, nearest_mode, in_len, out_len, map, err, errlen);
+  for (int64_t o = 0; ok && o < out_len; o++) {
+    int64_t n = abd[0] * o + abd[1], q = n / abd[2] - (n % abd[2] != 0 && n < 0);
+    ok = map[o] == (q < 0 ? 0 : q >= in_len ? in_len - 1 : q);
+    if (!ok)
+      nc_kerr(err, errlen, "resize: the nearest index of output %lld (%lld -> %lld) is not floor((a o + b) / d) "
+              "exactly", (long long)o, (long long)in_len, (long long)out_len);
+  }
+  free(map);
+  return ok;
+}
+
 /* --- mode linear -------------------------------------------------------------------------------------------------- */
 
 bool nc_kernel_resize_linear_coord(const char *coord_mode, int64_t in_len, int64_t out_len, int64_t abd[3],

@@ -1,4 +1,5 @@
-/* export.c: a graph-dialect func.func -> ONNX ModelProto (opset 13 or 17).
+/* export.c: a graph-dialect func.func -> ONNX ModelProto (opset 13, 17 or 19;
+ * by default 17, or 19 for a function that needs it: a wrap pad).
  *
  * The inverse of the importer, so that tools people use (onnx.checker,
  * Netron, onnxruntime) can read what nc produced: arguments become graph
@@ -364,11 +365,22 @@ static bool next_input(const char **list, char *name, size_t len, bool *optional
   return true;
 }
 
-static bool is_input_attr(const struct export_def *d, const char *name)
+/* The attributes that are inputs of d's ONNX op at the exporter's opset:
+ * ReduceMean, ReduceMax and ReduceMin take their axes as an input from
+ * opset 18 on (ReduceSum from 13). */
+static const char *input_attrs(const exporter *ex, const struct export_def *d)
+{
+  if (ex->opset >= 18 && (!strcmp(d->graph, "graph.reduce_mean") || !strcmp(d->graph, "graph.reduce_max") ||
+                          !strcmp(d->graph, "graph.reduce_min")))
+    return "axes?";
+  return d->inputs;
+}
+
+static bool is_input_attr(const exporter *ex, const struct export_def *d, const char *name)
 {
   char input[32];
   bool optional;
-  for (const char *list = d->inputs; next_input(&list, input, sizeof input, &optional);)
+  for (const char *list = input_attrs(ex, d); next_input(&list, input, sizeof input, &optional);)
     if (!strcmp(input, name))
       return true;
   return false;
@@ -388,11 +400,11 @@ static bool copy_attrs(exporter *ex, nc_op *op, const struct export_def *d, Onnx
     for (size_t i = 0; i < nc_attr_get_num_elements(dict); i++) {
       nc_named_attr e = nc_attr_get_entry(dict, i);
       const char *name = nc_ident_str(e.name);
-      if (!def || nc_op_def_find_attr(def, name) < 0 || is_input_attr(d, name) || is_fusion_attr(name))
+      if (!def || nc_op_def_find_attr(def, name) < 0 || is_input_attr(ex, d, name) || is_fusion_attr(name))
         continue; /* discardable attributes have no ONNX meaning */
       if (!strcmp(d->graph, "graph.cast") || (!strcmp(d->graph, "graph.quantize_linear") && !strcmp(name, "saturate")))
         continue; /* saturate is opset 19+ and only matters for float8 */
-      if (!strcmp(name, "noop_with_empty_axes") && strcmp(d->graph, "graph.reduce_sum")) {
+      if (!strcmp(name, "noop_with_empty_axes") && strcmp(d->graph, "graph.reduce_sum") && ex->opset < 18) {
         if (nc_attr_get_kind(e.value) == NC_ATTR_INTEGER && nc_attr_get_int(e.value))
           return nc_op_emit_error(op, "noop_with_empty_axes = 1 needs ONNX opset 18 or later");
         continue;
@@ -423,7 +435,8 @@ static bool copy_attrs(exporter *ex, nc_op *op, const struct export_def *d, Onnx
   }
   if (!strcmp(d->graph, "graph.reshape") && nc_graph_attr_int(op, "allowzero", 0) && ex->opset < 14)
     return nc_op_emit_error(op, "allowzero = 1 needs ONNX opset 14 or later");
-  if (!strcmp(d->graph, "graph.pad") && !strcmp(nc_graph_attr_string(op, "mode", "constant"), "wrap"))
+  if (!strcmp(d->graph, "graph.pad") && !strcmp(nc_graph_attr_string(op, "mode", "constant"), "wrap") &&
+      ex->opset < 19)
     return nc_op_emit_error(op, "mode \"wrap\" needs ONNX opset 19 or later; the exporter writes opset %lld",
                             (long long)ex->opset);
   return true;
@@ -438,7 +451,7 @@ static bool attr_inputs(exporter *ex, nc_op *op, const struct export_def *d, Onn
   size_t pending = 0; /* optional inputs skipped so far, written as "" if a later one exists */
   char name[32];
   bool optional;
-  for (const char *list = d->inputs; next_input(&list, name, sizeof name, &optional);) {
+  for (const char *list = input_attrs(ex, d); next_input(&list, name, sizeof name, &optional);) {
     nc_attr *a = nc_op_get_attr_str(op, name);
     if (!a) {
       pending++;
@@ -949,21 +962,33 @@ static bool export_func(exporter *ex, nc_op *func)
   return ok;
 }
 
+/* Whether a function has an op only opset 19 writes: a pad in mode wrap. */
+static bool needs_opset_19(nc_op *func)
+{
+  nc_block *b = nc_region_get_first_block(nc_op_get_region(func, 0));
+  for (nc_op *op = b ? nc_block_get_first_op(b) : NULL; op; op = nc_op_get_next(op))
+    if (nc_op_is(op, "graph.pad") && !strcmp(nc_graph_attr_string(op, "mode", "constant"), "wrap"))
+      return true;
+  return false;
+}
+
 void *nc_onnx_export_to_memory(nc_op *root, const nc_onnx_export_options *opts, size_t *len)
 {
   nc_onnx_export_options o = opts ? *opts : (nc_onnx_export_options){0};
-  if (!o.opset)
-    o.opset = 17;
-  if (o.opset != 13 && o.opset != 17) {
-    nc_op_emit_error(root, "ONNX export writes opset 13 or 17, not %lld", (long long)o.opset);
+  if (o.opset && o.opset != 13 && o.opset != 17 && o.opset != 19) {
+    nc_op_emit_error(root, "ONNX export writes opset 13, 17 or 19, not %lld", (long long)o.opset);
     return NULL;
   }
   nc_op *func = find_func(root, o.func_name);
   if (!func)
     return NULL;
+  if (!o.opset) /* 17, which every ONNX tool of today reads, unless the function needs 19 */
+    o.opset = needs_opset_19(func) ? 19 : 17;
   Onnx__ModelProto *m = nc_xmalloc(sizeof *m);
   onnx__model_proto__init(m);
   m->has_ir_version = 1;
+  /* IR 8 at opsets 17 and 19: IR 9 adds only float8 types, which nc never writes, and checkers of IR 8 (onnx
+   * 1.13, Debian's onnx) read opset-19 models stamped so */
   m->ir_version = o.opset >= 17 ? 8 : 7;
   m->producer_name = xstrdup("nc");
   Onnx__OperatorSetIdProto *os = nc_xmalloc(sizeof *os);

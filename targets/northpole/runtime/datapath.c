@@ -313,6 +313,15 @@ static int64_t move_source(const np_tile *t, int64_t e)
   int64_t ow = t->out.dims[3], oh = t->out.dims[2], c = t->out.dims[1], h = in->dims[2], w = in->dims[3];
   int64_t x = e % ow, y = e / ow % oh, k = e / (ow * oh) % c, g = t->group;
   int64_t ci = g > 1 ? k % g * (c / g) + k / g : k;
+  if (t->weight_bytes == 12) { /* a nearest resize of the channels: clamp(floor((a k + b) / d), 0, C - 1) */
+    int64_t abd[3];
+    for (int i = 0; i < 3; i++) {
+      const uint8_t *p = (const uint8_t *)t->weights + 4 * i;
+      abd[i] = (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
+    }
+    int64_t n = abd[0] * k + abd[1], q = n / abd[2] - (n % abd[2] != 0 && n < 0);
+    ci = q < 0 ? 0 : q >= in->dims[1] ? in->dims[1] - 1 : q;
+  }
   int64_t dy = y - t->pad[0], dx = x - t->pad[1];
   if (t->flags & NP_FLAG_PAD_EDGE) {
     dy = dy < 0 ? 0 : dy >= h ? h - 1 : dy;

@@ -245,11 +245,24 @@ static bool check_layer(loader *l, np_tile *t)
       return bad(l, "a product needs one multiplier and shift and no bias");
     break;
   }
-  case NP_KIND_MOVE: { /* resize, pad, shuffle: [1, C, H, W] -> [1, C, OH, OW] */
+  case NP_KIND_MOVE: { /* resize, pad, shuffle: [1, C, H, W] -> [1, C, OH, OW] (OC channels: a nearest resize) */
     const np_shape *x = &t->in[0], *y = &t->out;
-    if (x->rank != 4 || y->rank != 4 || x->dims[0] != 1 || y->dims[0] != 1 || x->dims[1] != y->dims[1] ||
-        t->group < 1 || x->dims[1] % t->group)
-      return bad(l, "a move layer needs [1, C, H, W] operand and result and a group count dividing C");
+    bool channels = t->weight_bytes == 12; /* a nearest resize of the channels: a, b, d as 3 i32 */
+    if (x->rank != 4 || y->rank != 4 || x->dims[0] != 1 || (y->dims[0] != 1 && t->group != 1) ||
+        (x->dims[1] != y->dims[1] && !channels) || t->group < 1 || x->dims[1] % t->group)
+      return bad(l, "a move layer needs [1, C, H, W] operand and result (or [N, C, OH, OW]: every image the same) "
+                 "and a group count dividing C");
+    if (channels) {
+      int64_t c[3];
+      for (int k = 0; k < 3; k++) {
+        const uint8_t *w = (const uint8_t *)t->weights + 4 * k;
+        c[k] = (int32_t)((uint32_t)w[0] | (uint32_t)w[1] << 8 | (uint32_t)w[2] << 16 | (uint32_t)w[3] << 24);
+      }
+      if (c[0] < 0 || c[2] < 1 || t->group != 1)
+        return bad(l, "a move layer's channel map needs a >= 0, d >= 1 and group 1, not a = %lld, d = %lld, group "
+                   "%lld", (long long)c[0], (long long)c[2], (long long)t->group);
+      want_w = 12;
+    }
     for (int a = 0; a < 2; a++)
       if (t->kernel[a] < 1 || t->kernel[a] > 4096 || t->pad[a] < 0 || t->pad[2 + a] < 0 ||
           y->dims[2 + a] != x->dims[2 + a] * t->kernel[a] + t->pad[a] + t->pad[2 + a])
@@ -267,8 +280,9 @@ static bool check_layer(loader *l, np_tile *t)
   case NP_KIND_RESIZE: { /* linear: [1, C, H, W] -> [1, OC, OH, OW], 6 (or 9) i32 coordinate coefficients */
     const np_shape *x = &t->in[0], *y = &t->out;
     want_w = x->rank == 4 && y->rank == 4 && x->dims[1] != y->dims[1] ? 36 : 24; /* the channels interpolated */
-    if (x->rank != 4 || y->rank != 4 || x->dims[0] != 1 || y->dims[0] != 1)
-      return bad(l, "a linear resize needs [1, C, H, W] operand and result");
+    if (x->rank != 4 || y->rank != 4 || x->dims[0] != 1)
+      return bad(l, "a linear resize needs a [1, C, H, W] operand and a rank-4 result (a batch: every image the "
+                 "same)");
     if (t->n_requant || t->n_bias)
       return bad(l, "a linear resize has no requantization");
     if (t->weight_bytes == (uint64_t)want_w)

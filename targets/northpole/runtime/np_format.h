@@ -127,6 +127,12 @@
  * NP_KIND_MOVE (nearest resize, constant pad, channel shuffle) has one operand
  * [1, C, H, W], a result [1, C, OH, OW], no weights, bias or requantization:
  *   ci = (c mod group) * (C / group) + c / group          (group 1: ci = c)
+ * except a nearest resize that changes the channels: result [1, OC, OH, OW],
+ * group 1 and weights = 3 little-endian i32 (a, b, d), a >= 0, d >= 1:
+ *   ci = clamp(floor((a c + b) / d), 0, C - 1)
+ * NP_KIND_MOVE with group 1 and NP_KIND_RESIZE may have a result [N, OC, OH,
+ * OW] (a resize of one image into a batch): every image n is the same, its
+ * kind's formula with c the channel within an image.
  *   yi = (y - pad_top) / kernel[0], xi = (x - pad_left) / kernel[1]   (floor)
  *   y[c, y, x] = x[ci, yi, xi] when y >= pad_top, x >= pad_left, yi < H and
  *   xi < W, else zero_point (the fill value); OH = H * kernel[0] + pad_top +

@@ -549,3 +549,29 @@ func.func @linear_channels_zero_d(%x: tensor<1x1x4x4xi8>) -> tensor<1x2x4x4xi8> 
   }) : (tensor<1x1x4x4xi8>) -> tensor<1x2x4x4xi8>
   return %0 : tensor<1x2x4x4xi8>
 }
+
+// -----
+
+func.func @nearest_channels_linear(%x: tensor<1x1x4x4xi8>) -> tensor<1x2x4x4xi8> {
+  // expected-error@+1 {{'dataflow.node' op params: 'nearest_channels' belongs to nearest resize layers (without 'linear'), not resize}}
+  %0 = dataflow.node "n" (%x) {domain = #dataflow.set<"{ S[] }">, reads = [#dataflow.map<"{ S[] -> In0[c, y, x] : c = 0 and 0 <= y < 4 and 0 <= x < 4 }">],
+         writes = #dataflow.map<"{ S[] -> Out[c, y, x] : 0 <= c < 2 and 0 <= y < 4 and 0 <= x < 4 }">, macs = 0 : i64, kind = "resize", params = {linear = array<i64: 4, 0, 4, 4, 0, 4>, nearest_channels = array<i64: 1, 0, 2>}} ({
+    ^bb0(%a: tensor<1x1x4x4xi8>):
+      %p = graph.resize %a {mode = "linear", sizes = array<i64: 1, 2, 4, 4>} : (tensor<1x1x4x4xi8>) -> tensor<1x2x4x4xi8>
+      dataflow.yield %p : tensor<1x2x4x4xi8>
+  }) : (tensor<1x1x4x4xi8>) -> tensor<1x2x4x4xi8>
+  return %0 : tensor<1x2x4x4xi8>
+}
+
+// -----
+
+func.func @nearest_channels_zero_d(%x: tensor<1x1x4x4xi8>) -> tensor<1x2x4x4xi8> {
+  // expected-error@+1 {{'dataflow.node' op params: 'nearest_channels' needs a >= 0 and d >= 1}}
+  %0 = dataflow.node "n" (%x) {domain = #dataflow.set<"{ S[] }">, reads = [#dataflow.map<"{ S[] -> In0[c, y, x] : c = 0 and 0 <= y < 4 and 0 <= x < 4 }">],
+         writes = #dataflow.map<"{ S[] -> Out[c, y, x] : 0 <= c < 2 and 0 <= y < 4 and 0 <= x < 4 }">, macs = 0 : i64, kind = "resize", params = {nearest_channels = array<i64: 1, 0, 0>}} ({
+    ^bb0(%a: tensor<1x1x4x4xi8>):
+      %p = graph.resize %a {sizes = array<i64: 1, 2, 4, 4>} : (tensor<1x1x4x4xi8>) -> tensor<1x2x4x4xi8>
+      dataflow.yield %p : tensor<1x2x4x4xi8>
+  }) : (tensor<1x1x4x4xi8>) -> tensor<1x2x4x4xi8>
+  return %0 : tensor<1x2x4x4xi8>
+}

@@ -99,6 +99,12 @@ case("resize_nearest_exact", "graph.resize", [f32(1, 2, 3, 5)],
      "{nearest_mode = \"round_prefer_ceil\", sizes = array<i64: 1, 2, 4, 11>}")
 case("resize_i8", "graph.resize", [ints(np.int8, 1, 3, 2, 2)], lambda a: a.repeat(2, axis=2).repeat(3, axis=3),
      "{coordinate_transformation_mode = \"asymmetric\", nearest_mode = \"floor\", sizes = array<i64: 1, 3, 4, 6>}")
+case("resize_nearest_channels_i8", "graph.resize", [ints(np.int8, 1, 3, 2, 2)],
+     lambda a: F.interpolate(t(a.astype(np.float32))[None], size=(7, 2, 4), mode="nearest").numpy()[0].astype(np.int8),
+     "{coordinate_transformation_mode = \"asymmetric\", nearest_mode = \"floor\", sizes = array<i64: 1, 7, 2, 4>}")
+case("resize_nearest_exact_channels", "graph.resize", [f32(1, 5, 3, 2)],
+     lambda a: F.interpolate(t(a)[None], size=(3, 3, 2), mode="nearest-exact").numpy()[0],
+     "{nearest_mode = \"round_prefer_ceil\", sizes = array<i64: 1, 3, 3, 2>}")
 case("channel_shuffle", "graph.channel_shuffle", [f32(1, 6, 2, 3)],
      lambda a: a.reshape(1, 3, 2, 2, 3).transpose(0, 2, 1, 3, 4).reshape(1, 6, 2, 3), "{group = 3 : i64}")
 case("channel_shuffle_i8", "graph.channel_shuffle", [ints(np.int8, 2, 4, 3)],

@@ -22,3 +22,27 @@ func.func @moves(%x: tensor<1x4x3x2xi8>) -> tensor<1x4x9x7xi8> {
   %s = graph.channel_shuffle %p {group = 2 : i64} : (tensor<1x4x9x7xi8>) -> tensor<1x4x9x7xi8>
   return %s : tensor<1x4x9x7xi8>
 }
+
+// A nearest resize of the channels: output channel c copies input channel
+// clamp(floor((a c + b) / d), 0, C - 1), the op's own index map in exact
+// form (half_pixel with round_prefer_floor: 3 -> 6 channels reads 0 0 1 1 2 2;
+// align_corners with round_prefer_ceil: 3 -> 2 reads channels 0 and 2).
+// CHECK-LABEL: func.func @nearest_channels
+// CHECK: kind = "resize", macs = 0 : i64, params = {nearest_channels = array<i64: 12, 5, 24>, scale = array<i64: 2, 1>}, reads = [#dataflow.map<"{ S[y] -> In0[ci, yi, xi] : y >= 0 and 0 <= ci <= 2 and yi <= 1 and -1 + y <= 2yi <= y and 0 <= xi <= 1 }">]
+// CHECK: kind = "resize", macs = 0 : i64, params = {nearest_channels = array<i64: 4, 1, 2>}, reads = [#dataflow.map<"{ S[y] -> In0[ci, yi = y, xi] : (ci) mod 2 = 0 and 0 <= y <= 1 and 0 <= ci <= 2 and 0 <= xi <= 1 }">]
+func.func @nearest_channels(%x: tensor<1x3x2x2xi8>) -> (tensor<1x6x4x2xi8>, tensor<1x2x2x2xi8>) {
+  %a = graph.resize %x {sizes = array<i64: 1, 6, 4, 2>} : (tensor<1x3x2x2xi8>) -> tensor<1x6x4x2xi8>
+  %b = graph.resize %x {coordinate_transformation_mode = "align_corners", nearest_mode = "round_prefer_ceil", sizes = array<i64: 1, 2, 2, 2>} : (tensor<1x3x2x2xi8>) -> tensor<1x2x2x2xi8>
+  return %a, %b : tensor<1x6x4x2xi8>, tensor<1x2x2x2xi8>
+}
+
+// A resize of one image into a batch of 3 is one iteration S[] reading the
+// whole image and writing every image (4 coordinates): the batch
+// coordinate's neighbours clamp to image 0, so its layer is the resize of H
+// and W alone.
+// CHECK-LABEL: func.func @batch
+// CHECK: domain = #dataflow.set<"{ S[] }">, {{.*}}kind = "resize", macs = 0 : i64, params = {linear = array<i64: 4, -2, 8, 6, 0, 6>}, reads = [#dataflow.map<"{ S[] -> In0[i0, i1, i2] : 0 <= i0 <= 1 and 0 <= i1 <= 1 and 0 <= i2 <= 2 }">], writes = #dataflow.map<"{ S[] -> Out[i0, i1, i2, i3] : 0 <= i0 <= 2 and 0 <= i1 <= 1 and 0 <= i2 <= 3 and 0 <= i3 <= 2 }">
+func.func @batch(%x: tensor<1x2x2x3xi8>) -> tensor<3x2x4x3xi8> {
+  %a = graph.resize %x {mode = "linear", sizes = array<i64: 3, 2, 4, 3>} : (tensor<1x2x2x3xi8>) -> tensor<3x2x4x3xi8>
+  return %a : tensor<3x2x4x3xi8>
+}

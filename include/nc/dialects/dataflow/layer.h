@@ -64,7 +64,9 @@
                       "out[c, y, x] = in[c, y / scale_h, x / scale_w]; or, with `linear` = (a_h, b_h, d_h, a_w, "  \
                       "b_w, d_w), ONNX Resize's linear mode with source coordinate (a o + b) / d per axis "         \
                       "(integers: graph.resize's 10-bit fixed-point rule), and along C too with "                 \
-                      "`linear_channels` = (a_c, b_c, d_c)")                                       \
+                      "`linear_channels` = (a_c, b_c, d_c); a nearest one may pick channels with "                \
+                      "`nearest_channels` = (a, b, d): c reads clamp(floor((a c + b) / d), 0, C - 1). "             \
+                      "A resize of one image into a batch [N, C, H, W] writes that image resized N times")            \
   X(PAD, "pad", "[C, H, W] padded by `pads` (top, left, bottom, right) with the stored value `pad_value` "     \
                 "(`pad_mode` constant), the mirror image without the edge (reflect), the edge element "       \
                 "(edge) or the other end (wrap); reflect and wrap repeat periodically for pads wider than the dim")                                                                      \
@@ -122,6 +124,9 @@ typedef struct nc_dataflow_layer {
                                    then W (nc_kernel_resize_linear_tap); all 0 for nearest */
   int64_t linear_channels[3]; /**< resize in mode linear that also interpolates the channels: a, b, d along C
                                    (the output may have more or fewer channels); all 0 when C is kept */
+  int64_t nearest_channels[3]; /**< resize in mode nearest that changes the channels: output channel c copies
+                                   input channel clamp(floor((a c + b) / d), 0, C - 1) with (a, b, d)
+                                   (nc_kernel_resize_nearest_coord); all 0 when C is kept */
   int64_t pad_value;          /**< pad: the value (a stored integer on integer layers) of padded elements */
   nc_dataflow_pad_mode pad_mode; /**< pad: constant (pad_value), reflect or edge */
   /* integer semantics (see the header comment); zero points of the inputs in operand order */

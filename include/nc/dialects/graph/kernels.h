@@ -464,6 +464,14 @@ bool nc_kernel_transpose(NC_KEEP const int64_t *perm, NC_KEEP const nc_tensor *x
 bool nc_kernel_resize_nearest_map(NC_KEEP const char *coord_mode, NC_KEEP const char *nearest_mode, int64_t in_len,
                                   int64_t out_len, int64_t *map, char *err, size_t errlen);
 
+/** The index map of nc_kernel_resize_nearest_map in exact integer form:
+ * map[o] = clamp(floor((a o + b) / d), 0, in_len - 1) with abd = (a, b, d),
+ * a >= 0, d >= 1 (the rounding of `nearest_mode` folded in), checked against
+ * the map for every o; false with a message when the map differs (or the
+ * sizes exceed 2^31 - 1). */
+bool nc_kernel_resize_nearest_coord(NC_KEEP const char *coord_mode, NC_KEEP const char *nearest_mode, int64_t in_len,
+                                    int64_t out_len, int64_t abd[3], char *err, size_t errlen);
+
 /** ONNX Resize, mode nearest, of x into y (whose shape, set by the caller,
  * gives the output sizes): y[o] = x[map_0(o_0), ..., map_r(o_r)]. Any dtype. */
 bool nc_kernel_resize_nearest(NC_KEEP const char *coord_mode, NC_KEEP const char *nearest_mode,

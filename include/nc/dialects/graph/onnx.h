@@ -10,7 +10,8 @@
  * carry the ONNX names: `loc("<node name>")` on ops, `loc("<tensor name>")`
  * on constants and arguments.
  *
- * Export writes such a function back as an ONNX model of opset 13 or 17:
+ * Export writes such a function back as an ONNX model of opset 13, 17 or 19
+ * (by default 17, or 19 when the function has a wrap pad):
  * graph.constant ops become initializers and each graph op one node, named
  * from the locations.
  *
@@ -89,7 +90,7 @@ NC_GIVE nc_op *nc_onnx_import_model(nc_context *ctx, NC_KEEP const nc_onnx_model
 
 /** Options of the exporter; the all-zero value means the defaults. */
 typedef struct nc_onnx_export_options {
-  int64_t opset;         /**< default-domain opset written: 13 or 17 (0: 17) */
+  int64_t opset;         /**< default-domain opset written: 13, 17 or 19 (0: 17, or 19 when the function needs it) */
   const char *func_name; /**< function to export (NULL: the module's only func.func) */
 } nc_onnx_export_options;
 
