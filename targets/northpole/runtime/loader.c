@@ -713,12 +713,16 @@ static bool load_tile(loader *l, np_sim *s, np_tile *t)
       return bad(l, "%llu bytes of weights at offset %llu: not an 8-byte aligned range of the %llu-byte weights section",
                  (unsigned long long)t->weight_bytes, (unsigned long long)off, (unsigned long long)l->weights->size);
     t->weights = (const int8_t *)l->weights->data + off;
+    t->weight_elems = t->weight_bytes;
     if ((t->flags & NP_FLAG_PACKED_WEIGHTS) && np_width_ok(t->bits) && t->bits < 8)
-      t->weights = unpack_weights(s, (const uint8_t *)t->weights, t->weight_bytes, t->bits, off);
+      t->weights = unpack_weights(s, (const uint8_t *)t->weights, t->weight_bytes, t->bits, off),
+      t->weight_elems = t->weight_bytes * (8 / t->bits);
   } else {
     t->weights = (const int8_t *)nc_cursor_bytes(c, t->weight_bytes);
+    t->weight_elems = t->weight_bytes;
     if ((t->flags & NP_FLAG_PACKED_WEIGHTS) && np_width_ok(t->bits) && t->bits < 8 && t->weights)
-      t->weights = unpack_weights(s, (const uint8_t *)t->weights, t->weight_bytes, t->bits, UINT64_MAX);
+      t->weights = unpack_weights(s, (const uint8_t *)t->weights, t->weight_bytes, t->bits, UINT64_MAX),
+      t->weight_elems = t->weight_bytes * (8 / t->bits);
   }
   nc_cursor_align(c, 8);
   if (!truncated(l))

@@ -93,6 +93,7 @@ typedef struct np_tile {
   int32_t *multiplier, *shift, *bias;
   const int8_t *weights;
   uint64_t weight_bytes;
+  uint64_t weight_elems;  /* the int8 weights at t->weights: weight_bytes, or more when they came packed */
   uint32_t n_buffers;
   np_buffer *buffers;
   int64_t in_capacity[NP_MAX_OPERANDS]; /* bytes of the input buffer per operand (-1: none declared) */
