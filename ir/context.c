@@ -7,6 +7,7 @@
  * threads never contend when they create or erase ops.
  */
 #include "ir-internal.h"
+#include "nc/support/mapped.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -324,8 +325,10 @@ void nc_context_destroy(nc_context *ctx)
   }
   for (size_t i = 0; i < ctx->n_sources; i++) {
     nc_source *s = &ctx->sources[i];
-    if (s->mapped)
+    if (s->mapped) {
+      nc_mapped_file_remove(s->data);
       munmap((void *)s->data, s->len);
+    }
     else if (s->owned)
       free((void *)s->data);
     free(s->lines);
@@ -727,6 +730,7 @@ bool nc_context_load_file(nc_context *ctx, const char *path, unsigned *id, char 
       return false;
     }
     madvise(m, len, MADV_SEQUENTIAL);
+    nc_mapped_file_add(m, len, path); /* a truncation while it is read: a diagnostic, not a crash */
     data = m;
     mapped = true;
   }

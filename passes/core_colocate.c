@@ -22,8 +22,10 @@
  * and moved onto the core of a tile it sends to or receives from whose
  * cycles (summed over its tiles) stay at most B and whose tiles' buffers
  * still fit the SRAM together (their sizes summed, as core-plan-memory
- * lays them out one after the other). It packs only as many tiles as the
- * copies need. `force=N` co-locates the N lightest tiles that fit anywhere
+ * lays them out one after the other). A message between two tiles of one
+ * core is a local copy (core_send_cycles: no port, no link), so a tile adds
+ * to a core its cycles less what its messages with the tiles there save.
+ * It packs only as many tiles as the copies need. `force=N` co-locates the N lightest tiles that fit anywhere
  * (tests), whatever the cost model says.
  */
 #include <math.h>
@@ -60,6 +62,7 @@ typedef struct ctile {
   double cycles;    /* per frame, one copy */
   int64_t bytes;    /* its buffers, summed */
   size_t *peers;    /* the tiles it sends to or receives from */
+  double *save;     /* per peer: the cycles their messages to each other save on one core (local copies) */
   size_t n_peers;
   size_t host;      /* the tile whose core it is on (itself unless moved) */
   double load;      /* as a host: the cycles of the tiles on its core */
@@ -71,6 +74,7 @@ typedef struct packing {
   ctile *t;
   size_t n;
   int64_t sram, max_per_core;
+  bool multicast; /* sends of one iteration leave as one multicast (core-multicast) */
 } packing;
 
 static int64_t tile_bytes(nc_op *tile)
@@ -96,19 +100,32 @@ static int by_cycles(const void *a, const void *b, void *userData)
   return i < j ? -1 : i > j;
 }
 
+/* The cycles tile i would add to the core of host tile h: its own, less
+ * what its messages to and from the tiles there save as local copies. */
+static double added_load(const packing *p, size_t i, size_t h)
+{
+  double c = p->t[i].cycles;
+  for (size_t k = 0; k < p->t[i].n_peers; k++)
+    if (p->t[p->t[i].peers[k]].host == h)
+      c -= p->t[i].save[k];
+  return c > 0 ? c : 0;
+}
+
 /* The core (host tile) tile i can join under `cap` cycles (any with cap < 0),
- * or p->n: the least loaded of its peers' cores, ties to the first peer. */
-static size_t best_host(const packing *p, size_t i, double cap)
+ * or p->n: the least loaded of its peers' cores once it joins, ties to the
+ * first peer; *add is what it adds there. */
+static size_t best_host(const packing *p, size_t i, double cap, double *add)
 {
   size_t best = p->n;
   for (size_t k = 0; k < p->t[i].n_peers; k++) {
     size_t h = p->t[p->t[i].peers[k]].host;
     const ctile *c = &p->t[h];
-    if (h == i || (int64_t)c->count >= p->max_per_core || c->used > p->sram - p->t[i].bytes ||
-        (cap >= 0 && c->load + p->t[i].cycles > cap))
+    if (h == i || (int64_t)c->count >= p->max_per_core || c->used > p->sram - p->t[i].bytes)
       continue;
-    if (best == p->n || c->load < p->t[best].load)
-      best = h;
+    double a = added_load(p, i, h);
+    if ((cap >= 0 && c->load + a > cap) || (best != p->n && c->load + a >= p->t[best].load + *add))
+      continue;
+    best = h, *add = a;
   }
   return best;
 }
@@ -124,11 +141,12 @@ static size_t pack(packing *p, const size_t *order, double cap, size_t want)
     ctile *t = &p->t[i];
     if (t->host != i || t->count != 1 || (cap >= 0 && t->cycles > cap))
       continue;
-    size_t h = best_host(p, i, cap);
+    double add = 0;
+    size_t h = best_host(p, i, cap, &add);
     if (h == p->n)
       continue;
     t->host = h, t->count = 0;
-    p->t[h].load += t->cycles, p->t[h].used += t->bytes, p->t[h].count++;
+    p->t[h].load += add, p->t[h].used += t->bytes, p->t[h].count++;
     freed++;
   }
   return freed;
@@ -210,6 +228,48 @@ static size_t apply(nc_op *chip, packing *p)
   return n_moved;
 }
 
+/* The index of tile k among tile i's peers, or its number of peers. */
+static size_t peer_index(const ctile *t, size_t k)
+{
+  size_t j = 0;
+  while (j < t->n_peers && t->peers[j] != k)
+    j++;
+  return j;
+}
+
+/* Adds to the savings of tile i and its peers what each of i's messages
+ * (a send, or a multicast group, to one peer tile only) saves when that
+ * peer shares i's core: its port cycles less its local copy's. */
+static void add_savings(packing *p, size_t i, const core_tile_map *map, const nc_chip_desc *d)
+{
+  ctile *t = &p->t[i];
+  nc_op *program = nc_core_tile_get_program(t->op);
+  int64_t x = nc_core_tile_get_x(t->op), y = nc_core_tile_get_y(t->op);
+  nc_core_instr in, prev = {0};
+  bool have_prev = false;
+  for (nc_op *op = nc_block_get_first_op(nc_core_program_get_body(program)); op; op = nc_op_get_next(op)) {
+    if (!nc_core_instr_get(op, &in))
+      continue;
+    bool grouped = have_prev && in.kind == NC_CORE_SEND && prev.iter == in.iter && prev.network == in.network;
+    nc_op *next = nc_op_get_next(op);
+    nc_core_instr after;
+    bool more = next && nc_core_instr_get(next, &after) && after.kind == NC_CORE_SEND && after.iter == in.iter &&
+                after.network == in.network && after.x != NC_CORE_HOST;
+    int32_t k;
+    if (in.kind == NC_CORE_SEND && in.x != NC_CORE_HOST && !(p->multicast && (grouped || more)) &&
+        (k = core_tile_map_find(map, in.x, in.y, in.slot)) >= 0 && (size_t)k != i) {
+      double s = core_send_cycles(d, x, y, x + 1, y, in.bytes) - core_send_cycles(d, x, y, x, y, in.bytes);
+      size_t a = peer_index(t, (size_t)k), b = peer_index(&p->t[k], i);
+      if (a < t->n_peers)
+        t->save[a] += s;
+      if (b < p->t[k].n_peers)
+        p->t[k].save[b] += s;
+    }
+    have_prev = in.kind == NC_CORE_SEND && in.x != NC_CORE_HOST;
+    prev = in;
+  }
+}
+
 /* The tiles, their cycles, bytes, groups and peers. */
 static bool collect(nc_op *chip, nc_op *fn, const nc_chip_desc *d, bool multicast, packing *p, size_t *n_groups)
 {
@@ -247,6 +307,7 @@ static bool collect(nc_op *chip, nc_op *fn, const nc_chip_desc *d, bool multicas
       c->cycles = recv[i];
     c->bytes = tile_bytes(t);
     c->peers = nc_xcalloc(nc_core_program_get_size(nc_core_tile_get_program(t)) + 1, sizeof *c->peers);
+    c->save = nc_xcalloc(nc_core_program_get_size(nc_core_tile_get_program(t)) + 1, sizeof *c->save);
     for (nc_op *op = nc_block_get_first_op(nc_core_program_get_body(nc_core_tile_get_program(t))); op;
          op = nc_op_get_next(op)) {
       nc_core_instr in;
@@ -261,6 +322,8 @@ static bool collect(nc_op *chip, nc_op *fn, const nc_chip_desc *d, bool multicas
         c->peers[c->n_peers++] = (size_t)k;
     }
   }
+  for (size_t i = 0; i < p->n && ok; i++)
+    add_savings(p, i, &map, d);
   for (size_t i = 0; i < p->n; i++)
     if (nc_core_tile_get_slot(map.tiles[i]) || core_tile_map_count(&map, nc_core_tile_get_x(map.tiles[i]),
                                                                     nc_core_tile_get_y(map.tiles[i])) > 1)
@@ -279,7 +342,8 @@ static bool colocate_chip(nc_pass *pass, nc_op *chip)
   if (!nc_chip_desc_of_module(nc_op_get_parent_op(chip), true, &d))
     return false;
   int64_t force = nc_pass_get_option_int(pass, "force"), max_copies = nc_pass_get_option_int(pass, "max-replicas");
-  packing p = {.sram = nc_core_chip_get_sram_bytes(chip), .max_per_core = nc_pass_get_option_int(pass, "max-tiles-per-core")};
+  packing p = {.sram = nc_core_chip_get_sram_bytes(chip), .max_per_core = nc_pass_get_option_int(pass, "max-tiles-per-core"),
+               .multicast = nc_pass_get_option_bool(pass, "multicast")};
   if (p.max_per_core > NC_CORE_MAX_SLOTS)
     p.max_per_core = NC_CORE_MAX_SLOTS;
   size_t n_groups = 0;
@@ -328,7 +392,7 @@ static bool colocate_chip(nc_pass *pass, nc_op *chip)
   }
   nc_pass_stat_add(pass, ST_TARGET, (uint64_t)(target + 0.5));
   for (size_t i = 0; i < p.n; i++)
-    free(p.t[i].peers);
+    free(p.t[i].peers), free(p.t[i].save);
   free(p.t), free(order);
   return ok;
 }

@@ -68,6 +68,9 @@ static const nc_pass_option_def options[] = {
   {"fold-concat", NC_PASS_OPT_BOOL, "false",
    "Cost channel concats that only move data as core-fold-concat will leave them: no work and no sends of their "
    "own (their producers send to their readers)"},
+  {"partial-bands", NC_PASS_OPT_BOOL, "false",
+   "Row balancing (row-balance) may cut layers split by input channels into bands too (each band's tiles an "
+   "input-channel group of their own, whose reducer adds the band's partial sums); row-split bands them always"},
   {"input-channel-split", NC_PASS_OPT_INT, "0",
    "Split every conv (group 1) and matmul layer into this many input-channel slices whose int32 partial sums the "
    "slice at channel 0 adds (0: only layers that output-channel slices cannot fit in SRAM; -1: none)"},
@@ -692,7 +695,7 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
       return nc_op_emit_error(t, "core-place: the tile already has a program; place tiles before core-schedule");
   bool *presplit = core_nodes_split_already(chip, fn); /* hand-made splits stay */
   core_band_costs costs = {nc_pass_get_option_bool(pass, "band-multicast"), nc_pass_get_option_int(pass, "recv-links"),
-                           nc_pass_get_option_bool(pass, "fold-concat")};
+                           nc_pass_get_option_bool(pass, "fold-concat"), nc_pass_get_option_bool(pass, "partial-bands")};
   int64_t banded = 0;
   bool joint = false;
   bool ok = presplit && split_nodes(pass, chip, fn, ictx, nc_pass_get_option_bool(pass, "balance"),
@@ -729,12 +732,12 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
 
 static bool run(nc_pass *pass, nc_op *module)
 {
-  isl_ctx *ictx = isl_ctx_alloc();
+  isl_ctx *ictx = nc_dataflow_isl_ctx_create();
   bool ok = true;
   for (nc_op *op = nc_block_get_first_op(nc_module_get_body(module)); op && ok; op = nc_op_get_next(op))
     if (nc_core_is_chip(op))
       ok = place_chip(pass, op, ictx);
-  isl_ctx_free(ictx);
+  nc_dataflow_isl_ctx_destroy(ictx);
   return ok;
 }
 
@@ -750,7 +753,7 @@ const nc_pass_def nc_core_place_pass = {
     "tiles in pipeline order along a serpentine path through the grid (row 0 left to right, row 1 right to "
     "left, ...) so that consecutive layers are NoC neighbours. Fails if the network needs more cores than the "
     "grid has. `row-balance` (after `balance`) and `row-split` cut conv, pool and elementwise layers into bands of "
-    "output rows (`out_rows`, passes/core_split_rows.c). `search-iterations` (with `seed`) then runs simulated annealing over the positions, lowering bytes per frame x NoC hops over every tile pair (skip connections and the host included) and keeping the best placement seen (statistics traffic-hops-initial and traffic-hops). A conv (group 1) or matmul that output-channel slices cannot fit is split by input channels too (core.tile in_channels, partial sums added by the slice at channel 0; `input-channel-split=N` forces N slices, -1 never); a layer split by input channels is never cut into row bands.",
+    "output rows (`out_rows`, passes/core_split_rows.c). `search-iterations` (with `seed`) then runs simulated annealing over the positions, lowering bytes per frame x NoC hops over every tile pair (skip connections and the host included) and keeping the best placement seen (statistics traffic-hops-initial and traffic-hops). A conv (group 1) or matmul that output-channel slices cannot fit is split by input channels too (core.tile in_channels, partial sums added by the slice at channel 0; `input-channel-split=N` forces N slices, -1 never); `row-split` cuts such a layer into bands too (each band's input slices an input-channel group of their own), `row-balance` only with `partial-bands`.",
   .anchor = "builtin.module",
   .options = options, .n_options = NC_COUNTOF(options),
   .stats = stats, .n_stats = NC_COUNTOF(stats),

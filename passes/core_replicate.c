@@ -393,12 +393,12 @@ static bool replicate_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
 
 static bool run(nc_pass *pass, nc_op *module)
 {
-  isl_ctx *ictx = isl_ctx_alloc();
+  isl_ctx *ictx = nc_dataflow_isl_ctx_create();
   bool ok = true;
   for (nc_op *op = nc_block_get_first_op(nc_module_get_body(module)); op && ok; op = nc_op_get_next(op))
     if (nc_core_is_chip(op))
       ok = replicate_chip(pass, op, ictx);
-  isl_ctx_free(ictx);
+  nc_dataflow_isl_ctx_destroy(ictx);
   return ok;
 }
 

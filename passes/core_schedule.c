@@ -165,8 +165,9 @@ static bool host_source(isl_ctx *ctx, nc_type *t, int d, const char *tensor, nc_
   return ok && *writes;
 }
 
-/* Marks the producer iterations whose writes (restricted to channels
- * [lo, hi) when lo < hi) hold an element of `read_elements`. */
+/* Marks the producer iterations whose writes (restricted to [lo, hi) of
+ * their first coordinate when lo < hi, and [rlo, rhi) of their second)
+ * hold an element of `read_elements`. */
 static bool mark_needed(isl_map *writes, int64_t lo, int64_t hi, int64_t rlo, int64_t rhi, isl_set *read_elements,
                         const nc_iters *piters, bool *marks)
 {
@@ -200,9 +201,10 @@ static isl_set *band_reads(nc_op *node, isl_map *read, int64_t rlo, int64_t rhi,
   isl_map *r = isl_map_copy(read);
   if (rlo < rhi) {
     isl_map *w = nc_dataflow_node_get_writes(node, ctx);
+    unsigned row = nc_core_node_rows_first(node) ? 0 : 1; /* a matmul's rows m of Out[m, n] */
     if (w && isl_map_dim(w, isl_dim_out) >= 2) {
-      w = isl_map_lower_bound_si(w, isl_dim_out, 1, rlo);
-      w = isl_map_upper_bound_si(w, isl_dim_out, 1, rhi - 1);
+      w = isl_map_lower_bound_si(w, isl_dim_out, row, rlo);
+      w = isl_map_upper_bound_si(w, isl_dim_out, row, rhi - 1);
       r = isl_map_intersect_domain(r, isl_map_domain(w));
     } else {
       isl_map_free(w);
@@ -278,6 +280,10 @@ static bool analyse_operand(sched *s, node_info *c, size_t k)
       if (pnode) {
         nc_core_tile_get_out_channels(s->nodes[o->producer].tiles[t].op, &lo, &hi);
         rlo = s->nodes[o->producer].tiles[t].rlo, rhi = s->nodes[o->producer].tiles[t].rhi;
+        if (nc_core_node_rows_first(pnode)) { /* a matmul's Out[m, n]: rows first */
+          int64_t a = lo, b = hi;
+          lo = rlo, hi = rhi, rlo = a, rhi = b;
+        }
       }
       needed[t] = nc_xcalloc(o->n_piters + 1, sizeof **needed);
       if (pnode && s->nodes[o->producer].tiles[t].partial)
@@ -498,13 +504,13 @@ static bool schedule_chip(nc_pass *pass, nc_op *chip, isl_ctx *ctx)
 
 static bool run(nc_pass *pass, nc_op *module)
 {
-  isl_ctx *ctx = isl_ctx_alloc();
+  isl_ctx *ctx = nc_dataflow_isl_ctx_create();
   isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE);
   bool ok = true;
   for (nc_op *op = nc_block_get_first_op(nc_module_get_body(module)); op && ok; op = nc_op_get_next(op))
     if (nc_core_is_chip(op))
       ok = schedule_chip(pass, op, ctx);
-  isl_ctx_free(ctx);
+  nc_dataflow_isl_ctx_destroy(ctx);
   return ok;
 }
 

@@ -10,7 +10,9 @@
  * row to about one band. Early layers (few channels, many rows: a stem conv
  * at 112x112) are where channel slices stop paying and bands do not.
  * A layer split by input channels (core_split_channels.c: partial sums) is
- * never banded: the core dialect does not combine in_channels with out_rows.
+ * banded like any other when bands are forced (row-split) and, with
+ * core-place{partial-bands}, by the balancing: each band of an input-channel
+ * group is a group of its own, its reducer adding the band's partial sums.
  *
  * The balancing runs after the channel split (core_place.c), on the cores
  * it left, with the same kind of cost model: a stage's cycles per frame are
@@ -57,7 +59,7 @@ bool core_node_row_splittable(NC_KEEP const nc_op *node)
   nc_dataflow_layer l;
   if (!nc_dataflow_node_get_layer((nc_op *)node, &l) || nc_core_node_get_out_rows(node) < 2)
     return false;
-  return l.kind == NC_DATAFLOW_LAYER_CONV || l.kind == NC_DATAFLOW_LAYER_MAX_POOL ||
+  return l.kind == NC_DATAFLOW_LAYER_CONV || l.kind == NC_DATAFLOW_LAYER_MATMUL || l.kind == NC_DATAFLOW_LAYER_MAX_POOL ||
          l.kind == NC_DATAFLOW_LAYER_AVG_POOL || l.kind == NC_DATAFLOW_LAYER_ELTWISE ||
          l.kind == NC_DATAFLOW_LAYER_LUT || (l.kind == NC_DATAFLOW_LAYER_CONCAT && !nc_core_node_is_foldable_concat(node));
 }
@@ -386,11 +388,14 @@ static void split_bands(nc_op *chip, band_stage *st)
       tiles[n++] = t;
   for (int64_t i = 0; i < n; i++) {
     nc_op *t = tiles[i], *prev = t;
-    int64_t lo = 0, hi = 0;
+    int64_t lo = 0, hi = 0, ilo = 0, ihi = 0;
     nc_core_tile_get_out_channels(t, &lo, &hi);
+    bool sliced = nc_core_tile_get_in_channels(t, &ilo, &ihi);
     for (int64_t b = 1; b < st->r; b++) {
       nc_op *nt = nc_core_tile_create(chip, nc_op_get_loc(t), name, -1, -1, lo, hi);
       nc_core_tile_set_out_rows(nt, st->rows * b / st->r, st->rows * (b + 1) / st->r);
+      if (sliced) /* a band of an input-channel group: a group of its own */
+        nc_core_tile_set_in_channels(nt, ilo, ihi);
       for (nc_op *buf = nc_core_tile_first_buffer(t); buf; buf = nc_core_buffer_next(buf))
         nc_core_tile_add_buffer(nt, nc_core_buffer_get_name(buf), nc_core_buffer_get_kind(buf),
                                 nc_core_buffer_get_bytes(buf), -1); /* a band needs what the slice needs */
@@ -488,7 +493,7 @@ bool core_split_rows(nc_op *chip, nc_op *fn, isl_ctx *ictx, const bool *presplit
       s->to_host = s->to_host || !nc_dataflow_is_node(nc_use_get_owner(u));
     if (costs->fold_concat && !s->to_host && nc_core_node_is_foldable_concat(node)) /* core-fold-concat leaves no tile */
       s->work = s->out_bytes = 0;
-    bool partial = false; /* split by input channels: row bands of partial sums are not supported */
+    bool partial = false; /* split by input channels: banded when forced, or with costs->partial_bands */
     for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t)) {
       int64_t lo, hi;
       if (!strcmp(nc_core_tile_get_node(t), nc_dataflow_node_get_name(node)))
@@ -505,7 +510,8 @@ bool core_split_rows(nc_op *chip, nc_op *fn, isl_ctx *ictx, const bool *presplit
         s->k++;
         banded = banded || nc_core_tile_get_out_rows(t, &lo, &hi);
       }
-    if (s->k && !banded && !partial && core_node_row_splittable(node))
+    if (s->k && !banded && (!partial || costs->partial_bands || forced > 1) &&
+        core_node_row_splittable(node))
       s->limit = s->rows;
     s->k0 = s->klimit = s->k;
     s->c = nc_core_node_get_out_channels(node);

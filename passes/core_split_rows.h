@@ -13,15 +13,18 @@ typedef struct core_band_costs {
   int64_t recv_links; /**< a stage is as slow as the links into its largest tile, at most this many of them
                            sharing its incoming bytes (0: receiving is not costed) */
   bool fold_concat;   /**< channel concats that only move data cost nothing (core-fold-concat removes their tiles) */
+  bool partial_bands; /**< the balancing may band layers split by input channels (each band an input-channel group) */
 } core_band_costs;
 
 /** Whether core-place may split `node` into bands of output rows: a conv,
- * max or average pool or elementwise layer with at least two output rows. */
+ * matmul ([M, K] x [K, N]: rows m), max or average pool, elementwise, table
+ * or rescaling concat layer with at least two output rows. */
 bool core_node_row_splittable(NC_KEEP const nc_op *node);
 
 /** Splits the (unplaced) tiles of the row-splittable nodes of `fn` on
  * `chip` into bands of output rows: `forced` bands per node when it is
- * above 1 (at most one per row), then, with `balance`, one more band for the
+ * above 1 (at most one per row; a layer split by input channels too, each
+ * band of its input-channel group a group of its own), then, with `balance`, one more band for the
  * slowest pipeline stage while that makes it faster and the chip's `cores`
  * allow (each band of a node costs one core per channel slice); before
  * that, `balance` joins the channel slices of a node reading a network input
@@ -31,7 +34,8 @@ bool core_node_row_splittable(NC_KEEP const nc_op *node);
  * `balance`), a round may also give a conv or max-pool layer core-place
  * split (or left whole) more output-channel slices: the slowest stage gets
  * the combination of channel slices x bands with the fewest tiles that
- * makes its largest tile smaller. `costs` says what the balancing's cost
+ * makes its largest tile smaller; layers split by input channels only with
+ * costs->partial_bands. `costs` says what the balancing's cost
  * model counts beyond work and sends (and whether
  * channel concats that only move data cost nothing: core-fold-concat removes
  * their tiles). *n_split counts the nodes banded. */

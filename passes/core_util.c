@@ -249,9 +249,24 @@ double core_ceil_cycles(int64_t bytes, double bw)
   return c > w ? w + 1 : w;
 }
 
+/* Cycles a message of `bytes` from a tile at (x, y) costs its sender: a copy
+ * within its core's SRAM at a byte per 8-bit MAC lane per cycle when the
+ * destination is on the same core (core-colocate), else its port's
+ * ceil(bytes / link width); the simulator's np_noc_sender_cycles. */
+double core_send_cycles(const nc_chip_desc *d, int64_t x, int64_t y, int64_t to_x, int64_t to_y, int64_t bytes)
+{
+  double bw = d->link_bytes_per_cycle > 0 ? (double)d->link_bytes_per_cycle : 1;
+  double sram = (double)nc_chip_desc_macs_per_cycle(d, 8);
+  if (to_x == x && to_y == y && x >= 0)
+    return core_ceil_cycles(bytes, sram > 0 ? sram : bw);
+  return core_ceil_cycles(bytes, bw);
+}
+
 /* Cycles per frame of one tile: its share of the node's work at the MAC rate
- * of its width, plus ceil(bytes / link width) per send (once per group of
- * sends of one iteration with multicast). */
+ * of its width, plus its sends (core_send_cycles), a group of sends of one
+ * iteration once with multicast: the longer of its port's cycles (any
+ * member on another core) and its local copy's (any on this core), as the
+ * simulator's port and copy run side by side. */
 double core_tile_cycles(nc_op *tile, nc_op *node, const nc_chip_desc *d, bool multicast)
 {
   double share = 1;
@@ -263,30 +278,39 @@ double core_tile_cycles(nc_op *tile, nc_op *node, const nc_chip_desc *d, bool mu
   if (nc_core_tile_get_in_channels(tile, &lo, &hi) && (all = nc_core_node_get_in_channels(node, NULL)) > 0)
     share *= (double)(hi - lo) / (double)all;
   unsigned w = nc_type_get_width(nc_type_get_element_type(nc_value_get_type(nc_op_get_result(node, 0))));
-  double rate = (double)nc_chip_desc_macs_per_cycle(d, w && w < 8 ? w : 8), bw = (double)d->link_bytes_per_cycle;
-  rate = rate > 0 ? rate : 1, bw = bw > 0 ? bw : 1;
-  double c = (double)core_node_work(node) * share / rate;
+  double rate = (double)nc_chip_desc_macs_per_cycle(d, w && w < 8 ? w : 8);
+  rate = rate > 0 ? rate : 1;
+  double c = (double)core_node_work(node) * share / rate, port = 0, copy = 0;
+  int64_t x = nc_core_tile_get_x(tile), y = nc_core_tile_get_y(tile);
   nc_core_instr prev = {0}, in;
   bool have_prev = false;
   for (nc_op *op = nc_block_get_first_op(nc_core_program_get_body(nc_core_tile_get_program(tile))); op;
        op = nc_op_get_next(op)) {
     if (!nc_core_instr_get(op, &in))
       continue;
-    if (in.kind == NC_CORE_SEND &&
-        !(multicast && have_prev && in.x != NC_CORE_HOST && prev.x != NC_CORE_HOST && prev.iter == in.iter &&
-          prev.network == in.network))
-      c += core_ceil_cycles(in.bytes, bw);
+    if (in.kind == NC_CORE_SEND) {
+      bool joins = multicast && have_prev && in.x != NC_CORE_HOST && prev.x != NC_CORE_HOST && prev.iter == in.iter &&
+                   prev.network == in.network;
+      if (!joins) /* a new message: the last one's cycles count */
+        c += port > copy ? port : copy, port = copy = 0;
+      double cyc = core_send_cycles(d, x, y, in.x, in.y, in.bytes);
+      bool local = in.x == x && in.y == y && x >= 0;
+      if (local)
+        copy = cyc > copy ? cyc : copy;
+      else
+        port = cyc > port ? cyc : port;
+    }
     have_prev = in.kind == NC_CORE_SEND;
     prev = in;
   }
-  return c;
+  return c + (port > copy ? port : copy);
 }
 
 /* Links a core's incoming messages share, on average (core-place's model). */
 #define RECV_LINKS 2.0
 
-/* Adds to recv[i] (tile i) the link cycles of the messages every send delivers
- * to it per frame, over RECV_LINKS links: a tile that many producer tiles
+/* Adds to recv[i] (tile i) the link cycles of the messages every send from
+ * another core delivers to it per frame, over RECV_LINKS links: a tile that many producer tiles
  * send to is a stage a copy of its producer does not speed up. */
 void core_receive_cycles(nc_op *chip, const nc_chip_desc *d, const core_tile_map *map, double *recv)
 {
@@ -297,6 +321,7 @@ void core_receive_cycles(nc_op *chip, const nc_chip_desc *d, const core_tile_map
       nc_core_instr in;
       int32_t k;
       if (nc_core_instr_get(op, &in) && in.kind == NC_CORE_SEND &&
+          (in.x != nc_core_tile_get_x(t) || in.y != nc_core_tile_get_y(t)) && /* a local copy takes no link */
           (k = core_tile_map_find(map, in.x, in.y, in.slot)) >= 0)
         recv[k] += core_ceil_cycles(in.bytes, bw) / RECV_LINKS;
     }

@@ -100,12 +100,18 @@ size_t core_tile_map_count(NC_KEEP const core_tile_map *m, int64_t x, int64_t y)
 
 /** ceil(bytes / bw) as a double: a message's port cycles. */
 double core_ceil_cycles(int64_t bytes, double bw);
+/** Cycles a message of `bytes` costs a sender at core (x, y) whose
+ * destination is core (to_x, to_y): a local copy at a byte per 8-bit MAC
+ * lane per cycle (the core's SRAM) when it is the same core, else the
+ * port's ceil(bytes / link width), as the northpole simulator counts them. */
+double core_send_cycles(NC_KEEP const nc_chip_desc *d, int64_t x, int64_t y, int64_t to_x, int64_t to_y, int64_t bytes);
 /** Cycles per frame of one tile of `node`: its share of the node's work at
- * its width's MAC rate plus its sends' port cycles (a multicast group's
- * once with `multicast`). */
+ * its width's MAC rate plus its sends (core_send_cycles; a multicast group's
+ * once with `multicast`: the longer of its port's and its local copy's). */
 double core_tile_cycles(NC_KEEP nc_op *tile, NC_KEEP nc_op *node, NC_KEEP const nc_chip_desc *d, bool multicast);
 /** Adds to recv[i] (the map's tile i) the link cycles of the messages sent
- * to it per frame, over the links a core receives on (core-place's model). */
+ * to it per frame from other cores (a local copy takes no link), over the
+ * links a core receives on (core-place's model). */
 void core_receive_cycles(NC_KEEP nc_op *chip, NC_KEEP const nc_chip_desc *d, NC_KEEP const core_tile_map *map,
                          double *recv);
 

@@ -241,7 +241,7 @@ static bool run(nc_pass *pass, nc_op *func)
   }
   if (!n_nodes)
     return true;
-  deps_state d = {pass, isl_ctx_alloc(), nc_xcalloc(n_nodes + n_inputs + 1, sizeof *d.stages), 0,
+  deps_state d = {pass, nc_dataflow_isl_ctx_create(), nc_xcalloc(n_nodes + n_inputs + 1, sizeof *d.stages), 0,
                   nc_xcalloc(n_inputs + 1, sizeof *d.channels), 0};
   isl_options_set_on_error(d.ctx, ISL_ON_ERROR_CONTINUE);
   bool ok = true;
@@ -284,7 +284,7 @@ static bool run(nc_pass *pass, nc_op *func)
   }
   free(d.stages);
   free(d.channels);
-  isl_ctx_free(d.ctx);
+  nc_dataflow_isl_ctx_destroy(d.ctx);
   return ok;
 }
 

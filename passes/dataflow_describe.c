@@ -9,8 +9,9 @@
  * gemm too; elementwise layers (add, activations, requantize, ...) and
  * concatenations along the channels iterate over the output's rows or pixels
  * and read the same row or pixel of each operand, numpy broadcasting written
- * into the relation; anything else (a
- * matmul on matrices, a reshape that is not a flatten, a layer on tensors
+ * into the relation; a matmul [M, K] x [K, N] (M > 1) iterates over the rows m
+ * of its result, each reading row m of its input; anything else (a
+ * matmul with a transposed A, a reshape that is not a flatten, a layer on tensors
  * that are not [1, C, H, W]) is one iteration S[] that reads its whole
  * inputs and writes its whole output: coarse but exact. Inputs a layer's main
  * op does not give a window to (e.g. non-constant weights) are read whole by
@@ -229,6 +230,18 @@ static bool matmul_layer(lctx *l, nc_op *op, size_t slot_a, const char *a_name, 
     nc_deps_error e;
     bool ok = nc_deps_layer_gemm(l->ctx, "S", a_name, "Out", ad[0], yd[0], &dl, &e);
     return from_builder(l, L, dl, slot_a, &e, ok);
+  }
+  if (nc_dataflow_tensor_coords(at, ad) == 2 && nc_dataflow_tensor_coords(yt, yd) == 2 && ad[0] == yd[0] &&
+      ad[1] == k && !(nc_op_is(op, "graph.gemm") && gp.trans_a)) { /* [M, K] x [K, N]: an iteration per row m */
+    L->kind = "matmul";
+    char *dom = mprintf("{ S[m] : 0 <= m < %lld }", (long long)yd[0]);
+    char *wr = mprintf("{ S[m] -> Out[m, n] : 0 <= m < %lld and 0 <= n < %lld }", (long long)yd[0], (long long)yd[1]);
+    char *rd = mprintf("{ S[m] -> %s[m, i] : 0 <= m < %lld and 0 <= i < %lld }", a_name, (long long)yd[0], (long long)k);
+    L->domain = isl_set_read_from_str(l->ctx, dom);
+    L->writes = isl_map_read_from_str(l->ctx, wr);
+    L->reads[slot_a] = isl_map_read_from_str(l->ctx, rd);
+    free(dom), free(wr), free(rd);
+    return L->domain && L->writes && L->reads[slot_a];
   }
   return single_iteration(l, op, "matmul", L);
 }

@@ -34,7 +34,8 @@ typedef struct rec {
   nc_op *node;
   nc_block *body;
   nc_dataflow_layer l;
-  int64_t channels;     /* the result's first coordinate */
+  int64_t channels;     /* the result's first coordinate (a matmul's: its last, N) */
+  int64_t channel_axis; /* that coordinate's axis in the result's graph tensor (1; a matmul's: the last) */
   int64_t *owned[4];    /* multiplier/shift arrays computed here (freed after recording) */
   size_t n_owned;
 } rec;
@@ -98,7 +99,7 @@ static nc_attr *as_vector(nc_attr *a, int64_t n)
 
 /* True if constant `v` broadcasts along the channels of a result with
  * `rank` dims (channel dim 1) and nothing else. */
-static bool per_channel(nc_value *v, size_t rank, int64_t channels)
+static bool per_channel(nc_value *v, size_t rank, int64_t channels, int64_t axis)
 {
   nc_type *t = nc_value_get_type(v);
   size_t r = nc_type_get_rank(t);
@@ -107,7 +108,7 @@ static bool per_channel(nc_value *v, size_t rank, int64_t channels)
     return false;
   for (size_t j = 0; j < r; j++) { /* aligned from the right: dim j of v is dim j + rank - r */
     size_t d = j + rank - r;
-    if (d != 1 && s[j] != 1)
+    if ((int64_t)d != axis && s[j] != 1)
       return false;
   }
   return true;
@@ -476,12 +477,12 @@ static bool requantize(rec *r, nc_op *rq, bool head)
   int64_t axis = nc_graph_attr_int(rq, "axis", 1);
   if (axis < 0)
     axis += (int64_t)rank;
-  if (!m || !s || nm != ns || (nm != 1 && (axis != 1 || (int64_t)nm != r->channels)))
+  if (!m || !s || nm != ns || (nm != 1 && (axis != r->channel_axis || (int64_t)nm != r->channels)))
     return unexpressible(rq, "it needs one multiplier and shift, or one per output channel (axis 1)");
   if (nc_op_get_num_operands(rq) > 1) {
     nc_value *bias = nc_op_get_operand(rq, 1);
     nc_attr *ba = const_attr(bias);
-    if (ba && (l->bias || axis != 1 || !(l->bias = as_vector(ba, r->channels))))
+    if (ba && (l->bias || axis != r->channel_axis || !(l->bias = as_vector(ba, r->channels))))
       return unexpressible(rq, "its bias must be a constant with one entry per output channel (axis 1)");
     if (!ba && !(head && input_of(r, rq, 1) >= 0))
       return unexpressible(rq, "its bias must be a constant or a node input");
@@ -517,7 +518,7 @@ static bool follower(rec *r, nc_op *op, nc_value *prev)
     size_t rank = nc_type_get_rank(nc_value_get_type(prev));
     if (l->n_requant || l->bias || l->clamp_min != INT64_MIN || l->clamp_max != INT64_MAX ||
         (l->kind != NC_DATAFLOW_LAYER_CONV && l->kind != NC_DATAFLOW_LAYER_MATMUL) ||
-        !per_channel(b, rank, r->channels) || !(l->bias = as_vector(const_attr(b), r->channels)))
+        !per_channel(b, rank, r->channels, r->channel_axis) || !(l->bias = as_vector(const_attr(b), r->channels)))
       return unexpressible(op, "only the add of a per-channel constant right after a conv or matmul is its bias");
     return true;
   }
@@ -666,6 +667,13 @@ bool nc_dataflow_record_layer(nc_op *node)
   int64_t dims[NC_MAX_RANK];
   int nd = nc_dataflow_tensor_coords(nc_value_get_type(nc_op_get_result(node, 0)), dims);
   r.channels = nd >= 1 ? dims[0] : 1;
+  r.channel_axis = 1;
+  nc_op *lop = nc_dataflow_node_get_layer_op(node);
+  if (lop && nd == 2 && (nc_op_is(lop, "graph.matmul") || nc_op_is(lop, "graph.gemm") ||
+                         nc_op_is(lop, "graph.matmul_integer") || nc_op_is(lop, "graph.qlinear_matmul"))) {
+    r.channels = dims[1]; /* [M, N] (M > 1): N output features, M rows */
+    r.channel_axis = (int64_t)nc_type_get_rank(nc_value_get_type(nc_op_get_result(node, 0))) - 1;
+  }
   nc_op *head = nc_dataflow_node_get_layer_op(node), *yield = nc_dataflow_node_get_yield(node);
   if (!head || !yield)
     return nc_op_emit_error(node, "has no layer op");

@@ -116,12 +116,12 @@ static bool run(nc_pass *pass, nc_op *module)
     return true;
   if (!module_desc(pass, module, &desc))
     return false;
-  isl_ctx *ictx = isl_ctx_alloc();
+  isl_ctx *ictx = nc_dataflow_isl_ctx_create();
   bool ok = true;
   for (nc_op *op = nc_block_get_first_op(nc_module_get_body(module)); op && ok; op = nc_op_get_next(op))
     if (has_nodes(op))
       ok = lower_function(pass, module, op, &desc, ictx);
-  isl_ctx_free(ictx);
+  nc_dataflow_isl_ctx_destroy(ictx);
   return ok;
 }
 

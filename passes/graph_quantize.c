@@ -600,13 +600,64 @@ static inline int8_t weight_code(double v, double s, double inv, int qmax, int w
   return (int8_t)(q > qmax ? qmax : q < wmin ? wmin : q);
 }
 
+/* Tiles of quantize_transposed: TJ channels x TI rows of K, a tile row
+ * TS bytes apart (not a multiple of 1 KB: its TI rows spread over cache sets). */
+enum { TJ = 128, TI = 512, TS = TJ + 16 };
+
+/* A transposed f32 gemm's codes: element (i, j) of [K, N] is alpha *
+ * ft[j * K + i]. Each tile reads TJ runs of TI contiguous floats into a TI x
+ * TJ block in cache, then copies it out a row (TJ bytes, sequential) at a
+ * time. Writing the [K, N] result element by element down a column would
+ * stride N bytes (4 KB for VGG's 4096 channels): every write of a run to
+ * one cache set, and each output line fetched once per element. */
+static void quantize_transposed(const layer_data *L, const float *ft, const double *sw, const double *inv,
+                                int qmax, int wmin, int8_t *wq8)
+{
+  int64_t K = L->rows, N = L->row_len;
+  int8_t *tile = nc_xmalloc((size_t)TI * TS);
+  for (int64_t j0 = 0; j0 < N; j0 += TJ) {
+    int64_t nj = N - j0 < TJ ? N - j0 : TJ;
+    for (int64_t i0 = 0; i0 < K; i0 += TI) {
+      int64_t ni = K - i0 < TI ? K - i0 : TI;
+      for (int64_t j = 0; j < nj; j++) {
+        const float *src = ft + (j0 + j) * K + i0;
+        double s = sw[j0 + j], r = inv[j0 + j];
+        for (int64_t i = 0; i < ni; i++)
+          tile[i * TS + j] = weight_code(L->alpha * (double)src[i], s, r, qmax, wmin);
+      }
+      for (int64_t i = 0; i < ni; i++)
+        memcpy(wq8 + (i0 + i) * N + j0, tile + i * TS, (size_t)nj);
+    }
+  }
+  free(tile);
+}
+
 /* max |p[i]| over n floats into *max (at least its value on entry); false if
  * one is inf or NaN. On the bits: without NaN, |x| orders as its bits do, and
  * an integer max vectorises where a float one (NaN rules) does not. */
 static bool f32_max_abs(const float *p, int64_t n, double *max)
 {
+  /* four lanes of running maxima in a GCC/clang vector (SSE2 has no
+   * unsigned max, but |x|'s bits fit int32 and a signed compare gives a mask) */
+  typedef int32_t v4 __attribute__((vector_size(16)));
+  v4 a = {0, 0, 0, 0}, b = a;
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    v4 x, y;
+    memcpy(&x, p + i, sizeof x);
+    memcpy(&y, p + i + 4, sizeof y);
+    x &= 0x7fffffff;
+    y &= 0x7fffffff;
+    v4 mx = x > a, my = y > b;
+    a = (x & mx) | (a & ~mx);
+    b = (y & my) | (b & ~my);
+  }
   uint32_t m = 0;
-  for (int64_t i = 0; i < n; i++) {
+  for (int k = 0; k < 4; k++) {
+    m = (uint32_t)a[k] > m ? (uint32_t)a[k] : m;
+    m = (uint32_t)b[k] > m ? (uint32_t)b[k] : m;
+  }
+  for (; i < n; i++) {
     uint32_t u;
     memcpy(&u, p + i, sizeof u);
     u &= 0x7fffffffu;
@@ -699,11 +750,8 @@ static nc_value *quantize_weights(rewrite *rw, nc_op *op, layer_data *Lp, int bi
   double *inv = nc_xmalloc((size_t)(C + 1) * sizeof *inv);
   for (int64_t c = 0; c < C; c++)
     inv[c] = 1.0 / sw[c];
-  for (int64_t i0 = 0; ft && i0 < L.rows; i0 += 256) /* 256 x 256 tiles: reads along K, writes along N */
-    for (int64_t j0 = 0; j0 < len; j0 += 256)
-      for (int64_t j = j0; j < len && j < j0 + 256; j++)
-        for (int64_t i = i0; i < L.rows && i < i0 + 256; i++)
-          wq8[i * len + j] = weight_code(L.alpha * (double)ft[j * L.rows + i], sw[j], inv[j], qmax, wmin);
+  if (ft)
+    quantize_transposed(&L, ft, sw, inv, qmax, wmin, wq8);
   for (int64_t r0 = 0; !ft && r0 < L.rows; r0 += nblk) {
     int64_t n = L.rows - r0 < nblk ? L.rows - r0 : nblk;
     layer_rows(&L, r0, n, w);

@@ -16,6 +16,7 @@
 #include <isl/space.h>
 #include <isl/val.h>
 
+#include "nc/dialects/core/core.h"
 #include "nc/dialects/dataflow/dataflow.h"
 #include "nc/dialects/dataflow/deps.h"
 #include "nc/passes/mapping.h"
@@ -303,6 +304,13 @@ static isl_map *slice_writes(isl_map *w, int64_t lo, int64_t hi, int64_t rlo, in
   return isl_map_intersect_range(w, slice);
 }
 
+/* slice_writes for `node`'s slices: channels [lo, hi) and rows [rlo, rhi),
+ * rows on the first coordinate for a matmul's [M, N] (nc_core_node_rows_first). */
+static isl_map *slice_node_writes(const nc_op *node, isl_map *w, int64_t lo, int64_t hi, int64_t rlo, int64_t rhi)
+{
+  return nc_core_node_rows_first(node) ? slice_writes(w, rlo, rhi, lo, hi) : slice_writes(w, lo, hi, rlo, rhi);
+}
+
 int nc_mapping_write_boxes(const nc_op *node, int64_t lo, int64_t hi, isl_ctx *ctx, nc_write_boxes *out)
 {
   return nc_mapping_write_boxes_in(node, lo, hi, 0, 0, ctx, out);
@@ -346,7 +354,7 @@ int nc_mapping_write_boxes_in(const nc_op *node, int64_t lo, int64_t hi, int64_t
   mapping_isl_scope scope = mapping_isl_scope_enter(ctx);
   isl_map *w = nc_dataflow_node_get_writes(node, ctx);
   int n_out = w ? (int)isl_map_dim(w, isl_dim_out) : -1;
-  int answer = write_boxes(&it, slice_writes(w, lo, hi, rlo, rhi), n_out, out);
+  int answer = write_boxes(&it, slice_node_writes(node, w, lo, hi, rlo, rhi), n_out, out);
   mapping_isl_scope_exit(scope);
   nc_iters_clear(&it);
   return answer;
@@ -393,7 +401,7 @@ bool nc_mapping_output_elements_in(const nc_op *node, int64_t lo, int64_t hi, in
   mapping_isl_scope scope = mapping_isl_scope_enter(ctx);
   isl_map *w = nc_dataflow_node_get_writes(node, ctx);
   int n_out = w ? (int)isl_map_dim(w, isl_dim_out) : -1;
-  w = slice_writes(w, lo, hi, rlo, rhi);
+  w = slice_node_writes(node, w, lo, hi, rlo, rhi);
   counter c = {&it, nc_xcalloc(it.n + 1, sizeof *c.counts), {0}, false};
   nc_write_boxes boxes;
   int boxed = w ? write_boxes(&it, isl_map_copy(w), n_out, &boxes) : -1;

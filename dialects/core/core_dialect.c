@@ -267,13 +267,15 @@ static const nc_attr_def tile_attrs[] = {
    "share its SRAM"},
   {"node", &nc_ac_string, false, NULL, "the name of the dataflow.node the tile computes"},
   {"out_channels", &ac_pair, true, NULL,
-   "`array<i64: lo, hi>`: the output channels [lo, hi) this tile computes when the node is split over tiles"},
+   "`array<i64: lo, hi>`: the output channels [lo, hi) this tile computes when the node is split over tiles (a "
+   "matmul's [M, N] result: features n)"},
   {"out_rows", &ac_pair, true, NULL,
-   "`array<i64: lo, hi>`: the output rows [lo, hi) (second coordinate of `Out[c, y, x]`) this tile computes when "
-   "the node is split into row bands"},
+   "`array<i64: lo, hi>`: the output rows [lo, hi) (second coordinate of `Out[c, y, x]`, first of a matmul's "
+   "`Out[m, n]`) this tile computes when the node is split into row bands"},
   {"in_channels", &ac_pair, true, NULL,
    "`array<i64: lo, hi>`: the input channels [lo, hi) of operand 0 (a conv's channels, a matmul's K) this tile "
-   "sums over (not combined with `out_rows`); its int32 partial sums go to the group's reducer, the tile whose slice starts at 0"},
+   "sums over; its int32 partial sums go to the group's reducer, the tile of the same output channels and rows "
+   "whose slice starts at 0"},
   {"replica", &ac_pair, true, NULL,
    "`array<i64: r, n>`: the tile is copy r of n of its node's tiles and handles only frames f with f mod n == r "
    "(replication for alternate frames, core-replicate); each copy holds the same weights and program"},
@@ -345,13 +347,13 @@ static const nc_op_def core_ops[] = {
       "tile (position and slot) of the chip (not its own) or the host (-1, -1), and tiles with a "
       "non-empty program are placed. With `function`: it exists, every tile names one of its nodes, the "
       "slices of a split node's tiles (`out_channels` x `out_rows`) partition its output channels x rows and, "
-      "within each output-channel slice, the `in_channels` of its tiles partition operand 0's input channels (a "
-      "conv with group 1 or a matmul; a node split by `out_rows` has no `in_channels`), computes stay within the "
+      "within each output channels x rows slice, the `in_channels` of its tiles partition operand 0's input "
+      "channels (a conv with group 1 or a matmul), computes stay within the "
       "node's iterations, and every recv names an operand of the node and comes from a tile of that operand's "
       "producer (from the host for function arguments; for a channel concat that only moves data, from a tile "
       "of one of its inputs' producers, `channel_offset` naming the channel that input starts at, "
       "core-fold-concat); partial sums (`network = 1`) go from a tile of an "
-      "input-channel group to its reducer only. The copies of a replicated node (`replica`) agree on their count "
+      "input-channel group (the same output channels and rows) to its reducer only. The copies of a replicated node (`replica`) agree on their count "
       "and each holds as many tiles (the slice checks look at copy 0), and a recv or send naming a copy runs only "
       "on that copy's frames (its tile's own `replica` or its `frames` imply them).",
     .attrs = N(chip_attrs), .regions = N(chip_regions),
@@ -369,10 +371,11 @@ static const nc_op_def core_ops[] = {
       "[lo, hi) of it when `out_channels = array<i64: lo, hi>`, and/or output rows [lo, hi) of it when "
       "`out_rows = array<i64: lo, hi>` (a layer split over several cores; a row-band tile computes only the "
       "iterations that write its rows and receives only the producer rows they read, halo rows included). With "
-      "`in_channels = array<i64: lo, hi>` (a conv with group 1 or a matmul, combinable with `out_channels` but not "
-      "with `out_rows`) the "
+      "`in_channels = array<i64: lo, hi>` (a conv with group 1 or a matmul, combinable with `out_channels` and "
+      "`out_rows`) the "
       "tile sums over input channels [lo, hi) of operand 0 only (a conv's channels, a matmul's K), receives only "
-      "them, and holds only their weights: the tiles of one output slice form an input-channel group whose "
+      "them, and holds only their weights: the tiles of one output slice (channels x rows) form an input-channel "
+      "group whose "
       "reducer (the tile with lo = 0) receives the others' int32 partial sums of each iteration on the "
       "partial-sum network (`network = 1`), adds them to its own (int32 sums are exact, so the order does not "
       "matter), then adds the bias and requantizes once and sends the result; the other tiles send partial sums "
@@ -493,7 +496,9 @@ const nc_dialect_def nc_core_dialect = {
     "- A tile computing output rows [lo, hi) (`out_rows`, the second coordinate of `Out[c, y, x]`) computes only "
     "the iterations that write an element of its slice (channels x rows), receives only the producer iterations "
     "whose elements those iterations read (the band's rows plus the window's halo rows), and its messages carry "
-    "the elements of its slice. Row bands are not split by input channels (no `in_channels` with `out_rows`).\n"
+    "the elements of its slice. A matmul's `[M, N]` result (M > 1) has its rows first: `out_rows` slices m and "
+    "`out_channels` n of `Out[m, n]`. The tiles of one band split by input channels form that band's own "
+    "input-channel group.\n"
     "- Sizes are bytes; an N-bit element takes N/8 bytes, rounded up per buffer.\n\n"
     "The C API is `nc/dialects/core/core.h` (builders, accessors, instruction decoding, iteration numbering, "
     "the buffers a node needs, lifetimes and first-fit allocation); the chip description attribute is "

@@ -27,27 +27,44 @@ void core_isl_scope_exit(core_isl_scope s) { isl_options_set_on_error(s.ctx, s.s
 
 /* --- output channels -------------------------------------------------------------------------------------- */
 
-int64_t nc_core_node_get_out_channels(const nc_op *node)
+/* The coordinates of the node's output (-1: none), and whether they are a
+ * matmul's [M, N] (rows first). */
+static int out_coords(const nc_op *node, int64_t *dims, bool *rows_first)
 {
   nc_dataflow_layer l;
+  *rows_first = false;
   if (!nc_dataflow_node_get_layer(node, &l) || l.kind == NC_DATAFLOW_LAYER_COPY || nc_op_get_num_results(node) != 1)
-    return 0;
-  int64_t dims[NC_MAX_RANK];
+    return -1;
   nc_type *t = nc_value_get_type(nc_op_get_result(node, 0));
   int n = nc_dataflow_tensor_coords(t, dims);
   if (n == 4 && nc_type_get_rank(t) == 4)
-    return 0; /* a batch of images (a resize of one image into several): its first coordinate is no channel */
-  return n >= 1 ? dims[0] : 0;
+    return -1; /* a batch of images (a resize of one image into several): its first coordinate is no channel */
+  *rows_first = l.kind == NC_DATAFLOW_LAYER_MATMUL && n == 2;
+  return n;
+}
+
+int64_t nc_core_node_get_out_channels(const nc_op *node)
+{
+  int64_t dims[NC_MAX_RANK];
+  bool rows_first;
+  int n = out_coords(node, dims, &rows_first);
+  return rows_first ? dims[1] : n >= 1 ? dims[0] : 0;
 }
 
 int64_t nc_core_node_get_out_rows(const nc_op *node)
 {
-  nc_dataflow_layer l;
-  if (!nc_dataflow_node_get_layer(node, &l) || l.kind == NC_DATAFLOW_LAYER_COPY || nc_op_get_num_results(node) != 1)
-    return 0;
   int64_t dims[NC_MAX_RANK];
-  int n = nc_dataflow_tensor_coords(nc_value_get_type(nc_op_get_result(node, 0)), dims);
-  return n == 3 ? dims[1] : 0;
+  bool rows_first;
+  int n = out_coords(node, dims, &rows_first);
+  return rows_first ? dims[0] : n == 3 ? dims[1] : 0;
+}
+
+bool nc_core_node_rows_first(const nc_op *node)
+{
+  int64_t dims[NC_MAX_RANK];
+  bool rows_first;
+  out_coords(node, dims, &rows_first);
+  return rows_first;
 }
 
 /* --- folded concats ---------------------------------------------------------------------------------------- */

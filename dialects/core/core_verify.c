@@ -80,12 +80,19 @@ static void grid_add(grid *g, nc_op *t)
 /* A conv or matmul layer requantized to fewer than 32 bits sums its products
  * in int32 first: its tile needs a scratch buffer for that accumulator
  * (dataflow-to-core's `acc`). */
-static bool check_accumulator(nc_op *tile, nc_op *node)
+/* Whether `node` accumulates in int32 and requantizes (a conv or matmul
+ * with a narrower output), so its tiles need a scratch accumulator. */
+static bool accumulates(nc_op *node)
 {
   nc_dataflow_layer layer;
-  if (!nc_dataflow_node_get_layer(node, &layer) ||
-      (layer.kind != NC_DATAFLOW_LAYER_CONV && layer.kind != NC_DATAFLOW_LAYER_MATMUL) || !layer.n_requant ||
-      layer.output_bits >= 32 || !nc_core_tile_get_num_buffers(tile))
+  return nc_dataflow_node_get_layer(node, &layer) &&
+         (layer.kind == NC_DATAFLOW_LAYER_CONV || layer.kind == NC_DATAFLOW_LAYER_MATMUL) && layer.n_requant &&
+         layer.output_bits < 32;
+}
+
+static bool check_accumulator(nc_op *tile, nc_op *node, bool accumulating)
+{
+  if (!accumulating || !nc_core_tile_get_num_buffers(tile))
     return true;
   for (nc_op *b = nc_core_tile_first_buffer(tile); b; b = nc_core_buffer_next(b))
     if (nc_core_buffer_get_kind(b) == NC_CORE_BUFFER_SCRATCH)
@@ -231,20 +238,66 @@ bool core_verify_chip_regions(nc_op *chip)
 typedef struct node_info {
   nc_op *node;
   int64_t n_iters; /* -1 if unknown */
+  /* what every tile of the node is checked against, decoded from the node's
+   * layer once per verification (known: false until then) */
+  bool known, accumulates;
+  int64_t out_channels, out_rows, in_channels;
 } node_info;
+
+static node_info *node_facts(node_info *ni)
+{
+  if (!ni->known) {
+    ni->known = true;
+    ni->accumulates = accumulates(ni->node);
+    ni->out_channels = nc_core_node_get_out_channels(ni->node);
+    ni->out_rows = nc_core_node_get_out_rows(ni->node);
+    ni->in_channels = nc_core_node_get_in_channels(ni->node, NULL);
+  }
+  return ni;
+}
 
 typedef struct fn_view {
   node_info *nodes;
   size_t n;
   isl_ctx *ctx;
+  node_info **by_name; /* the nodes sorted by name (each tile and peer is looked up) */
 } fn_view;
 
+static const char *name_of(const node_info *ni)
+{
+  const char *s = nc_dataflow_node_get_name(ni->node);
+  return s ? s : "";
+}
+
+static int cmp_node_name(const void *a, const void *b)
+{
+  return strcmp(name_of(*(node_info *const *)a), name_of(*(node_info *const *)b));
+}
+
+static void index_nodes(fn_view *v)
+{
+  v->by_name = nc_xcalloc(v->n + 1, sizeof *v->by_name);
+  for (size_t i = 0; i < v->n; i++)
+    v->by_name[i] = &v->nodes[i];
+  qsort(v->by_name, v->n, sizeof *v->by_name, cmp_node_name);
+}
+
+/* The first node (in function order) named `name`, or NULL. */
 static node_info *find_node(fn_view *v, const char *name)
 {
-  for (size_t i = 0; i < v->n; i++)
-    if (!strcmp(nc_dataflow_node_get_name(v->nodes[i].node), name))
-      return &v->nodes[i];
-  return NULL;
+  size_t lo = 0, hi = v->n;
+  while (lo < hi) { /* the first entry not below name */
+    size_t mid = lo + (hi - lo) / 2;
+    if (strcmp(name_of(v->by_name[mid]), name) < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  node_info *best = NULL; /* names are unique in a verified function; if not, the first as before */
+  for (; lo < v->n && !strcmp(name_of(v->by_name[lo]), name); lo++)
+    if (!best || v->by_name[lo] < best)
+      best = v->by_name[lo];
+  return best;
 }
 
 static int64_t n_iters(fn_view *v, node_info *ni)
@@ -319,40 +372,75 @@ static int cmp_slice4(const void *a, const void *b)
   return 0;
 }
 
+static int cmp_slice6(const void *a, const void *b)
+{
+  const int64_t *x = a, *y = b;
+  for (int i = 0; i < 6; i++)
+    if (x[i] != y[i])
+      return (x[i] > y[i]) - (x[i] < y[i]);
+  return 0;
+}
+
+static bool check_partition(nc_op *chip, const char *name, const char *what, const int64_t *s, size_t n,
+                            size_t stride, int64_t c);
+
 /* A node with row bands: the tiles' slices (channels x rows, a missing
  * range meaning all of them) are disjoint rectangles covering every output
- * channel x row. */
+ * channel x row; tiles with in_channels sharing one rectangle form its
+ * input-channel group, whose in_channels partition operand 0's channels. */
 static bool check_row_slices(nc_op *chip, node_info *ni, size_t n)
 {
   const char *name = nc_dataflow_node_get_name(ni->node);
-  int64_t c = nc_core_node_get_out_channels(ni->node), r = nc_core_node_get_out_rows(ni->node);
-  int64_t (*s)[4] = nc_xcalloc(n, sizeof *s), area = 0;
-  size_t i = 0;
+  int64_t c = node_facts(ni)->out_channels, r = ni->out_rows, cin = ni->in_channels;
+  int64_t (*s)[6] = nc_xcalloc(n, sizeof *s), area = 0;
+  size_t i = 0, n_in = 0;
   for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
     if (!strcmp(nc_core_tile_get_node(t), name) && first_copy(t)) {
       if (!nc_core_tile_get_out_channels(t, &s[i][0], &s[i][1]))
         s[i][0] = 0, s[i][1] = c;
       if (!nc_core_tile_get_out_rows(t, &s[i][2], &s[i][3]))
         s[i][2] = 0, s[i][3] = r;
+      if (nc_core_tile_get_in_channels(t, &s[i][4], &s[i][5]))
+        n_in++;
+      else
+        s[i][4] = 0, s[i][5] = cin;
       if (n > 1 && !nc_op_get_attr_str(t, "out_channels") && !nc_op_get_attr_str(t, "out_rows")) {
         free(s);
         return nc_op_emit_error(chip, "node '%s' has %zu tiles, so each must compute a slice of its output "
                                       "(out_channels, out_rows)", name, n);
       }
-      area += (s[i][1] - s[i][0]) * (s[i][3] - s[i][2]);
       i++;
     }
+  qsort(s, n, sizeof *s, cmp_slice6);
+  size_t *group = nc_xcalloc(n + 1, sizeof *group), n_groups = 0; /* the first tile of each rectangle */
+  for (i = 0; i < n; i++)
+    if (!n_groups || memcmp(s[i], s[group[n_groups - 1]], 4 * sizeof **s)) {
+      group[n_groups++] = i;
+      area += (s[i][1] - s[i][0]) * (s[i][3] - s[i][2]);
+    }
   bool ok = true;
-  for (i = 0; i < n && ok; i++)
-    for (size_t j = i + 1; j < n && ok; j++)
-      if (s[i][0] < s[j][1] && s[j][0] < s[i][1] && s[i][2] < s[j][3] && s[j][2] < s[i][3])
+  for (size_t gi = 0; gi < n_groups && ok; gi++)
+    for (size_t gj = gi + 1; gj < n_groups && ok; gj++) {
+      const int64_t *a = s[group[gi]], *b = s[group[gj]];
+      if (a[0] < b[1] && b[0] < a[1] && a[2] < b[3] && b[2] < a[3])
         ok = nc_op_emit_error(chip, "the slices of node '%s''s tiles overlap: channels [%lld, %lld) x rows [%lld, "
                                     "%lld) and channels [%lld, %lld) x rows [%lld, %lld)", name,
-                              (long long)s[i][0], (long long)s[i][1], (long long)s[i][2], (long long)s[i][3],
-                              (long long)s[j][0], (long long)s[j][1], (long long)s[j][2], (long long)s[j][3]);
+                              (long long)a[0], (long long)a[1], (long long)a[2], (long long)a[3],
+                              (long long)b[0], (long long)b[1], (long long)b[2], (long long)b[3]);
+    }
   if (ok && area != c * r)
     ok = nc_op_emit_error(chip, "the slices (out_channels x out_rows) of node '%s''s tiles must partition its %lld "
                                 "output channels x %lld rows: they leave a gap", name, (long long)c, (long long)r);
+  for (size_t g = 0; ok && g < n_groups; g++) { /* each band's input-channel group */
+    size_t m = (g + 1 < n_groups ? group[g + 1] : n) - group[g];
+    if (m > 1 && !n_in)
+      ok = nc_op_emit_error(chip, "the slices of node '%s''s tiles overlap: %zu tiles compute channels [%lld, %lld) "
+                                  "x rows [%lld, %lld)", name, m, (long long)s[group[g]][0], (long long)s[group[g]][1],
+                            (long long)s[group[g]][2], (long long)s[group[g]][3]);
+    else if (n_in)
+      ok = check_partition(chip, name, "in_channels", &s[group[g]][4], m, 6, cin);
+  }
+  free(group);
   free(s);
   return ok;
 }
@@ -379,8 +467,8 @@ static bool check_partition(nc_op *chip, const char *name, const char *what, con
 /* The tiles of each node: one whole tile, or slices whose out_channels
  * partition its output channels and, within each output slice (an
  * input-channel group), whose in_channels partition operand 0's input
- * channels. Row bands (check_row_slices) and input-channel slices are not
- * combined: a node split by rows has no in_channels. */
+ * channels; with row bands (check_row_slices) the groups are the tiles of
+ * one output channels x rows rectangle. */
 static bool check_slices(nc_op *chip, node_info *ni)
 {
   const char *name = nc_dataflow_node_get_name(ni->node);
@@ -395,9 +483,6 @@ static bool check_slices(nc_op *chip, node_info *ni)
       n_in += nc_core_tile_get_in_channels(t, &lo, &hi);
       n_rows += nc_core_tile_get_out_rows(t, &lo, &hi);
     }
-  if (n_rows && n_in)
-    return nc_op_emit_error(chip, "node '%s' is split both by output rows (out_rows) and by input channels "
-                                  "(in_channels): input-channel slices of row bands are not supported", name);
   if (n_rows)
     return check_row_slices(chip, ni, n);
   if (n <= 1 && n_split == 0 && n_in == 0)
@@ -405,7 +490,7 @@ static bool check_slices(nc_op *chip, node_info *ni)
   if (n_split != n && (n_in == 0 || n_split != 0))
     return nc_op_emit_error(chip, "node '%s' has %zu tiles, so each must compute a slice of its output channels "
                                   "(out_channels)%s", name, n, n_in ? " or all of them (none has out_channels)" : "");
-  int64_t c = nc_core_node_get_out_channels(ni->node), cin = nc_core_node_get_in_channels(ni->node, NULL);
+  int64_t c = node_facts(ni)->out_channels, cin = ni->in_channels;
   int64_t (*s)[4] = nc_xcalloc(n, sizeof *s);
   size_t i = 0;
   for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
@@ -468,19 +553,20 @@ static bool result_leaves_nodes(nc_op *node)
 }
 
 /* A partial-sum recv or send: between two tiles of one input-channel group
- * (same node and out_channels, both with in_channels), from a tile to the
- * group's reducer. */
+ * (same node, out_channels and out_rows, both with in_channels), from a tile
+ * to the group's reducer. */
 static bool check_partial_sum(nc_op *tile, nc_op *op, const nc_core_instr *in, nc_op *peer)
 {
-  int64_t a0 = 0, a1 = 0, b0 = 0, b1 = 0, lo, hi;
+  int64_t a0 = 0, a1 = 0, b0 = 0, b1 = 0, r0 = 0, r1 = 0, q0 = 0, q1 = 0, lo, hi;
   bool recv = in->kind == NC_CORE_RECV;
   if (!peer || strcmp(nc_core_tile_get_node(peer), nc_core_tile_get_node(tile)) ||
       !nc_core_tile_get_in_channels(tile, &lo, &hi) || !nc_core_tile_get_in_channels(peer, &lo, &hi) ||
       nc_core_tile_get_out_channels(tile, &a0, &a1) != nc_core_tile_get_out_channels(peer, &b0, &b1) || a0 != b0 ||
-      a1 != b1)
+      a1 != b1 || nc_core_tile_get_out_rows(tile, &r0, &r1) != nc_core_tile_get_out_rows(peer, &q0, &q1) ||
+      r0 != q0 || r1 != q1)
     return nc_op_emit_error(op, "%s partial sums (network 1) %s a tile outside its input-channel group (a tile of "
-                            "node '%s' with in_channels and the same out_channels)", recv ? "receives" : "sends",
-                            recv ? "from" : "to", nc_core_tile_get_node(tile));
+                            "node '%s' with in_channels and the same out_channels and out_rows)",
+                            recv ? "receives" : "sends", recv ? "from" : "to", nc_core_tile_get_node(tile));
   if (!nc_core_tile_is_reducer(recv ? tile : peer))
     return nc_op_emit_error(op, "%s partial sums (network 1) %s a tile that is not the group's reducer (the slice "
                             "at input channel 0)", recv ? "receives" : "sends", recv ? "on" : "to");
@@ -565,13 +651,14 @@ bool core_verify_chip_symbols(nc_op *chip, nc_symbol_table_collection *tables)
   if (!fn)
     return nc_op_emit_error(chip, "implements function '@%s', which does not exist",
                             nc_core_chip_get_function_name(chip) ? nc_core_chip_get_function_name(chip) : "?");
-  fn_view v = {nc_xcalloc(nc_dataflow_num_nodes(fn) + 1, sizeof *v.nodes), 0, isl_ctx_alloc()};
+  fn_view v = {nc_xcalloc(nc_dataflow_num_nodes(fn) + 1, sizeof *v.nodes), 0, nc_dataflow_isl_ctx_create()};
   grid g;
   grid_init(&g, chip);
   for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
     grid_add(&g, t);
   for (nc_op *n = nc_dataflow_first_node(fn); n; n = nc_dataflow_next_node(n))
     v.nodes[v.n++] = (node_info){n, -2};
+  index_nodes(&v);
   core_isl_scope scope = core_isl_scope_enter(v.ctx);
   bool ok = true;
   for (nc_op *t = nc_core_chip_first_tile(chip); t && ok; t = nc_core_tile_next(t)) {
@@ -581,30 +668,32 @@ bool core_verify_chip_symbols(nc_op *chip, nc_symbol_table_collection *tables)
                             nc_core_chip_get_function_name(chip));
       break;
     }
-    int64_t lo, hi, c = nc_core_node_get_out_channels(ni->node);
+    node_facts(ni);
+    int64_t lo, hi, c = ni->out_channels;
     if (nc_core_tile_get_out_channels(t, &lo, &hi) && hi > c)
       ok = c > 0 ? nc_op_emit_error(t, "computes output channels [%lld, %lld) of node '%s', which has %lld",
                                     (long long)lo, (long long)hi, nc_core_tile_get_node(t), (long long)c)
                  : nc_op_emit_error(t, "splits node '%s' by output channels, but a %s node is not split",
                                     nc_core_tile_get_node(t), nc_dataflow_node_get_kind(ni->node));
-    int64_t rows = nc_core_node_get_out_rows(ni->node);
+    int64_t rows = ni->out_rows;
     if (ok && nc_core_tile_get_out_rows(t, &lo, &hi) && hi > rows)
       ok = rows > 0 ? nc_op_emit_error(t, "computes output rows [%lld, %lld) of node '%s', which has %lld",
                                        (long long)lo, (long long)hi, nc_core_tile_get_node(t), (long long)rows)
                     : nc_op_emit_error(t, "splits node '%s' by output rows, but its output has no rows",
                                        nc_core_tile_get_node(t));
-    int64_t cin = nc_core_node_get_in_channels(ni->node, NULL);
+    int64_t cin = ni->in_channels;
     if (ok && nc_core_tile_get_in_channels(t, &lo, &hi) && hi > cin)
       ok = cin > 0 ? nc_op_emit_error(t, "sums over input channels [%lld, %lld) of node '%s', which has %lld",
                                       (long long)lo, (long long)hi, nc_core_tile_get_node(t), (long long)cin)
                    : nc_op_emit_error(t, "splits node '%s' by input channels, but only a conv with group 1 or a "
                                       "matmul sums over them", nc_core_tile_get_node(t));
-    ok = ok && check_accumulator(t, ni->node) && check_tile_program(&v, &g, t, ni);
+    ok = ok && check_accumulator(t, ni->node, ni->accumulates) && check_tile_program(&v, &g, t, ni);
   }
   for (size_t i = 0; i < v.n && ok; i++)
     ok = check_slices(chip, &v.nodes[i]);
   core_isl_scope_exit(scope);
-  isl_ctx_free(v.ctx);
+  nc_dataflow_isl_ctx_destroy(v.ctx);
+  free(v.by_name);
   free(v.nodes);
   grid_free(&g);
   return ok;

@@ -157,6 +157,10 @@ char *nc_dataflow_attr_get_text(const nc_attr *a)
 static void *parse_one(isl_ctx *ctx, const char *text, struct isl_obj_vtable *want, char *err, size_t errlen)
 {
   const char *what = want == isl_obj_set ? "set" : "map";
+  df_isl_memo *memo = df_isl_memo_of(ctx);
+  void *hit = memo ? df_isl_memo_get(memo, text, want == isl_obj_set) : NULL;
+  if (hit)
+    return hit;
   df_isl_scope scope = df_isl_scope_enter(ctx);
   isl_stream *s = isl_stream_new_str(ctx, text);
   struct isl_obj obj = s ? isl_stream_read_obj(s) : (struct isl_obj){isl_obj_none, NULL};
@@ -183,6 +187,8 @@ static void *parse_one(isl_ctx *ctx, const char *text, struct isl_obj_vtable *wa
     obj.type->free(obj.v);
   isl_stream_free(s);
   df_isl_scope_exit(scope);
+  if (memo && result)
+    df_isl_memo_put(memo, text, want == isl_obj_set, result);
   return result;
 }
 

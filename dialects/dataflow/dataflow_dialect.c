@@ -260,11 +260,11 @@ bool df_verify_node(nc_op *op)
     free(key_elts);
   if (nc_context_check_passed(nctx, key))
     return true;
-  isl_ctx *ctx = isl_ctx_alloc();
+  isl_ctx *ctx = nc_dataflow_isl_ctx_create();
   df_isl_scope scope = df_isl_scope_enter(ctx);
   bool ok = verify_isl(op, ctx);
   df_isl_scope_exit(scope);
-  isl_ctx_free(ctx);
+  nc_dataflow_isl_ctx_destroy(ctx);
   if (ok)
     nc_context_note_check_passed(nctx, key);
   return ok;

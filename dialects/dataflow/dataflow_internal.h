@@ -33,6 +33,16 @@ bool df_verify_node(nc_op *op);
  * node; the same decoder as nc_dataflow_node_get_layer. */
 bool df_verify_layer(nc_op *node);
 
+/** The memo of an isl context from nc_dataflow_isl_ctx_create, or NULL for
+ * any other context (dataflow_isl_memo.c). */
+typedef struct df_isl_memo df_isl_memo;
+df_isl_memo *df_isl_memo_of(isl_ctx *ctx);
+/** A copy of the object parsed from `text` (a set if is_set, else a map), or
+ * NULL if the memo has none. */
+void *df_isl_memo_get(df_isl_memo *m, const char *text, bool is_set);
+/** Remembers a copy of `obj` (kept by the caller), parsed from `text`. */
+void df_isl_memo_put(df_isl_memo *m, const char *text, bool is_set, void *obj);
+
 /** isl_set_to_str / isl_map_to_str into a malloc'ed string (NULL on error). */
 NC_GIVE char *df_set_text(__isl_keep isl_set *s);
 NC_GIVE char *df_map_text(__isl_keep isl_map *m);

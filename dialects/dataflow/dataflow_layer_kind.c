@@ -121,14 +121,24 @@ static bool ints_param(decoder *d, const char *key, nc_attr *a, size_t n, size_t
   if ((n && m != n) || (!n && (m < 1 || m > max)))
     return n ? bad(d, "params: '%s' needs %zu entries, not %zu", key, n, m)
              : bad(d, "params: '%s' needs 1 to %zu entries, not %zu", key, max, m);
+  /* the i64 entries read in place, the range checked without a branch per
+   * entry: per-channel multipliers are decoded on every layer query */
+  const char *data = nc_attr_dense_array_get_data(a);
+  int64_t vmin = INT64_MAX, vmax = INT64_MIN;
   for (size_t i = 0; i < m; i++) {
+    int64_t v;
+    memcpy(&v, data + i * sizeof v, sizeof v);
+    vmin = v < vmin ? v : vmin;
+    vmax = v > vmax ? v : vmax;
+  }
+  for (size_t i = 0; m && (vmin < lo || vmax > hi) && i < m; i++) { /* the first entry out of range */
     int64_t v = nc_attr_dense_array_get_int(a, i);
     if (v < lo || v > hi)
       return bad(d, "params: '%s'[%zu] is %lld, outside [%lld, %lld]", key, i, (long long)v, (long long)lo,
                  (long long)hi);
-    if (out)
-      out[i] = v;
   }
+  if (out && m)
+    memcpy(out, data, m * sizeof *out);
   if (count)
     *count = m;
   return true;
@@ -152,14 +162,15 @@ static unsigned elt_bits(const nc_type *t)
   return e && nc_type_is_integer(e) ? nc_type_get_width(e) : 0;
 }
 
-/* The extent of the result's first tensor coordinate (output channels), or 0. */
-static int64_t out_channels(const nc_op *node)
+/* The extent of the result's first tensor coordinate (output channels; a
+ * matmul's [M, N] result with M > 1: its last, N), or 0. */
+static int64_t out_channels(const nc_op *node, nc_dataflow_layer_kind kind)
 {
   int64_t dims[NC_MAX_RANK];
   if (nc_op_get_num_results(node) != 1)
     return 0;
   int n = nc_dataflow_tensor_coords(nc_value_get_type(nc_op_get_result(node, 0)), dims);
-  return n >= 1 ? dims[0] : 0;
+  return kind == NC_DATAFLOW_LAYER_MATMUL && n == 2 ? dims[1] : n >= 1 ? dims[0] : 0;
 }
 
 static bool decode_entry(decoder *d, nc_dataflow_layer *l, const char *key, nc_attr *a)
@@ -231,7 +242,7 @@ static bool decode_entry(decoder *d, nc_dataflow_layer *l, const char *key, nc_a
     if (l->n_requant && count != l->n_requant)
       return bad(d, "params: 'multiplier' and 'shift' need as many entries (%zu and %zu)", m ? count : l->n_requant,
                  m ? l->n_requant : count);
-    int64_t c = out_channels(d->node);
+    int64_t c = out_channels(d->node, l->kind);
     if (count != 1 && count != (size_t)c)
       return bad(d, "params: '%s' needs 1 entry or one per output channel (%lld), not %zu", key, (long long)c,
                  count);
@@ -267,7 +278,7 @@ static bool check_layer(decoder *d, nc_dataflow_layer *l)
   if (l->weights && wr != (l->kind == NC_DATAFLOW_LAYER_CONV ? 4u : 2u))
     return bad(d, "params: the weights of a %s layer need rank %d, not %zu", k,
                l->kind == NC_DATAFLOW_LAYER_CONV ? 4 : 2, wr);
-  int64_t c = out_channels(d->node);
+  int64_t c = out_channels(d->node, l->kind);
   if (l->bias && nc_type_get_shape(nc_attr_get_type(l->bias))[0] != c)
     return bad(d, "params: 'bias' needs one entry per output channel (%lld), not %lld", (long long)c,
                (long long)nc_type_get_shape(nc_attr_get_type(l->bias))[0]);

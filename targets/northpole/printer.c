@@ -126,7 +126,7 @@ typedef struct pairs {
   const nc_iters *iters;
   int n_in, n_out;
   const int64_t *dims; /* the output's coordinates */
-  int64_t lo, hi;      /* first coordinate restricted to [lo, hi) */
+  int64_t lo, hi;      /* first coordinate restricted to [lo, hi) when lo < hi */
   int64_t rlo, rhi;    /* second coordinate restricted to [rlo, rhi) when rlo < rhi (a row band) */
   bool failed;
 } pairs;
@@ -142,7 +142,7 @@ static isl_stat add_pair(isl_point *pt, void *user)
   }
   isl_point_free(pt);
   const int64_t *o = c + ps->n_in;
-  if (ps->n_out > 0 && (o[0] < ps->lo || o[0] >= ps->hi))
+  if (ps->lo < ps->hi && ps->n_out > 0 && (o[0] < ps->lo || o[0] >= ps->hi))
     return isl_stat_ok;
   if (ps->rlo < ps->rhi && ps->n_out > 1 && (o[1] < ps->rlo || o[1] >= ps->rhi))
     return isl_stat_ok;
@@ -318,8 +318,12 @@ static bool node_iterations(printer *p, nc_op *tile, nc_op *node, const np_layer
                             nc_dataflow_node_get_name(node));
   }
   nc_write_boxes boxes;
-  int64_t rlo = 0, rhi = 0;
+  int64_t rlo = 0, rhi = 0, clo = lo, chi = hi;
   nc_core_tile_get_out_rows(tile, &rlo, &rhi);
+  if (nc_core_node_rows_first(node)) { /* a matmul's Out[m, n]: rows on the first coordinate */
+    int64_t a = lo, z = hi;
+    lo = rlo, hi = rhi, rlo = a, rhi = z;
+  }
   int boxed = nc_mapping_write_boxes_from(&iters, writes, lo, hi, rlo, rhi, &boxes);
   if (boxed == 1) {
     bool ok = boxes.dim == n_out;
@@ -330,7 +334,7 @@ static bool node_iterations(printer *p, nc_op *tile, nc_op *node, const np_layer
     if (ok && (!any || boxes.per_iter == 0)) {
       ok = false;
       nc_op_emit_error(tile, "node '%s' writes no element of channels [%lld, %lld) (its write relation is empty)",
-                       nc_dataflow_node_get_name(node), (long long)lo, (long long)hi);
+                       nc_dataflow_node_get_name(node), (long long)clo, (long long)chi);
     } else if (ok && most > 0 && (uint64_t)boxes.per_iter > NP_MAX_ITER_WORK / (uint64_t)most) {
       ok = false;
       nc_op_emit_error(tile, "an iteration of node '%s' does more than 2^38 MACs or vector operations, more than "
@@ -382,12 +386,15 @@ static bool node_iterations(printer *p, nc_op *tile, nc_op *node, const np_layer
 
 /* --- sections ------------------------------------------------------------------------------------------------------- */
 
-static void put_shape(nc_bytes *b, nc_type *t)
+/* A tensor's full shape; with `squeeze`, a leading batch of one is left out
+ * (a matmul's [1, M, K] is the binary's [M, K]: the same elements in the
+ * same row-major order). */
+static void put_shape(nc_bytes *b, nc_type *t, bool squeeze)
 {
-  size_t r = nc_type_get_rank(t);
-  nc_bytes_put_u32(b, (uint32_t)r);
+  size_t r = nc_type_get_rank(t), skip = squeeze && r == 3 && nc_type_get_shape(t)[0] == 1 ? 1 : 0;
+  nc_bytes_put_u32(b, (uint32_t)(r - skip));
   for (size_t i = 0; i < NC_NCB_MAX_RANK; i++)
-    nc_bytes_put_i64(b, i < r ? nc_type_get_shape(t)[i] : 0);
+    nc_bytes_put_i64(b, i + skip < r ? nc_type_get_shape(t)[i + skip] : 0);
 }
 
 static int64_t index_of(nc_value *const *v, size_t n, nc_value *x)
@@ -473,10 +480,12 @@ static bool put_tile(printer *p, nc_op *tile, nc_bytes *b)
     l.vops_per_element += in_slice.n_partials;
   }
   nc_type *out = nc_value_get_type(nc_op_get_result(node, 0));
-  int64_t lo = 0, hi = nc_type_get_rank(out) >= 2 ? nc_type_get_shape(out)[1] : 1, slo, shi;
+  bool squeeze = l.kind == NP_KIND_MATMUL; /* [1, M, N] as [M, N]: channels on the last axis */
+  size_t axis = squeeze && nc_type_get_rank(out) == 3 && nc_type_get_shape(out)[0] == 1 ? 2 : 1;
+  int64_t lo = 0, hi = nc_type_get_rank(out) >= 2 ? nc_type_get_shape(out)[axis] : 1, slo, shi;
   if (nc_core_tile_get_out_channels(tile, &slo, &shi))
     lo = slo, hi = shi;
-  if (lo < 0 || hi <= lo || hi > nc_type_get_shape(out)[1]) {
+  if (lo < 0 || hi <= lo || hi > nc_type_get_shape(out)[axis]) {
     np_layer_clear(&l);
     return nc_op_emit_error(tile, "out_channels [%lld, %lld) are not channels of the node's result", (long long)lo,
                             (long long)hi);
@@ -507,9 +516,9 @@ static bool put_tile(printer *p, nc_op *tile, nc_bytes *b)
                               "function argument", name, k);
     }
     nc_bytes_put_i32(b, (int32_t)host);
-    put_shape(b, nc_value_get_type(v));
+    put_shape(b, nc_value_get_type(v), squeeze && k == 0);
   }
-  put_shape(b, out);
+  put_shape(b, out, squeeze);
   nc_bytes_put_i64(b, lo);
   nc_bytes_put_i64(b, hi);
   if (in_slice.flags)
@@ -722,7 +731,7 @@ bool np_print_binary(nc_op *module, nc_ncb_writer *w, void *userData)
                               "macs_per_cycle at %u bits %lld is outside [1, 2^24]", bits,
                               (long long)nc_chip_desc_macs_per_cycle(&desc, bits));
   put_chip(&desc, macs, nc_ncb_writer_add_section(w, NP_SECTION_CHIP, 0));
-  p.isl = isl_ctx_alloc();
+  p.isl = nc_dataflow_isl_ctx_create();
   bool ok = read_io(&p, w);
   for (size_t i = 0; ok && i < p.io.n_inputs; i++)
     ok = put_stream(&p, i, nc_ncb_writer_add_section(w, NP_SECTION_INPUT_STREAM, (uint32_t)i));
@@ -733,7 +742,7 @@ bool np_print_binary(nc_op *module, nc_ncb_writer *w, void *userData)
   if (ok)
     np_weight_pool_finish(&p.weights, w);
   np_weight_pool_clear(&p.weights);
-  isl_ctx_free(p.isl);
+  nc_dataflow_isl_ctx_destroy(p.isl);
   free(p.io.in_values);
   free(p.io.out_values);
   return ok;

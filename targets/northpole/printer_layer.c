@@ -418,6 +418,8 @@ bool np_layer_read(nc_op *node, np_layer *l)
     l->bits = np_width_ok(layer.output_bits) ? layer.output_bits : 8; /* keeps its input's width */
   nc_type *out = nc_value_get_type(nc_op_get_result(node, 0));
   int64_t channels = nc_type_get_rank(out) >= 2 ? nc_type_get_shape(out)[1] : 1;
+  if (layer.kind == NC_DATAFLOW_LAYER_MATMUL) /* [.., N]: output features on the last axis */
+    channels = nc_type_get_shape(out)[nc_type_get_rank(out) - 1];
   const int64_t *ws;
   switch (layer.kind) {
   case NC_DATAFLOW_LAYER_CONV:
@@ -431,8 +433,10 @@ bool np_layer_read(nc_op *node, np_layer *l)
     l->macs_per_element = l->weight_row_bytes;
     return read_requantize(node, &layer, l, channels);
   case NC_DATAFLOW_LAYER_MATMUL:
-    if (nc_type_get_rank(nc_value_get_type(nc_op_get_operand(node, 0))) != 2)
-      return nc_op_emit_error(node, "northpole runs [M, K] x [K, N] matrix products only");
+    if (nc_type_get_rank(nc_value_get_type(nc_op_get_operand(node, 0))) != 2 &&
+        !(nc_type_get_rank(nc_value_get_type(nc_op_get_operand(node, 0))) == 3 &&
+          nc_type_get_shape(nc_value_get_type(nc_op_get_operand(node, 0)))[0] == 1))
+      return nc_op_emit_error(node, "northpole runs [M, K] x [K, N] matrix products only (or [1, M, K] x [K, N])");
     if (!read_weights(node, &layer, l, &ws))
       return false;
     l->kind = NP_KIND_MATMUL;

@@ -21,15 +21,17 @@ bool np_tile_in_slice(nc_op *tile, nc_op *node, np_in_slice *s)
                             "1 or a matmul)", (long long)s->lo, (long long)s->hi, nc_core_tile_get_node(tile));
   s->cin = cin;
   s->flags = s->lo == 0 ? NP_FLAG_REDUCE : NP_FLAG_PARTIAL;
-  int64_t a0 = 0, a1 = 0, r0, n0, r1, n1;
+  int64_t a0 = 0, a1 = 0, y0 = 0, y1 = 0, r0, n0, r1, n1;
   nc_core_tile_get_out_channels(tile, &a0, &a1);
+  nc_core_tile_get_out_rows(tile, &y0, &y1);
   nc_core_tile_get_replica(tile, &r0, &n0);
   for (nc_op *t = nc_core_chip_first_tile(nc_op_get_parent_op(tile)); t && s->lo == 0; t = nc_core_tile_next(t)) {
-    int64_t b0 = 0, b1 = 0, lo, hi;
+    int64_t b0 = 0, b1 = 0, z0 = 0, z1 = 0, lo, hi;
     nc_core_tile_get_out_channels(t, &b0, &b1);
+    nc_core_tile_get_out_rows(t, &z0, &z1); /* each row band's group has its own reducer */
     nc_core_tile_get_replica(t, &r1, &n1); /* a copy's partial sums go to its own copy of the reducer */
     if (t != tile && r1 == r0 && !strcmp(nc_core_tile_get_node(t), nc_core_tile_get_node(tile)) && b0 == a0 && b1 == a1 &&
-        nc_core_tile_get_in_channels(t, &lo, &hi))
+        z0 == y0 && z1 == y1 && nc_core_tile_get_in_channels(t, &lo, &hi))
       s->n_partials++;
   }
   if (s->lo == 0 && !s->n_partials)

@@ -70,6 +70,8 @@ static const nc_pass_option_def options[] = {
   {"input-channel-split", NC_PASS_OPT_INT, "0",
    "Split conv and matmul layers by input channels with partial sums (core-place{input-channel-split}): 0 where "
    "output-channel slices cannot fit a core, N > 1 every such layer into N slices, -1 never"},
+  {"spread-links", NC_PASS_OPT_BOOL, "true",
+   "Swap whole cores, once the programs are final, so that the busiest mesh link carries less (core-spread-links)"},
 };
 
 static const nc_target_desc_def descs[] = {
@@ -135,7 +137,8 @@ static bool build(nc_pass_manager *pm, const nc_pass *o, const char *stop_after,
       costs = !strcmp(bits, "4") || !strcmp(bits, "2") ? "links" : "sends";
     snprintf(place, sizeof place, "search-iterations=20000 link-iterations=2000 input-channel-split=%lld%s%s%s%s",
              (long long)nc_pass_get_option_int(o, "input-channel-split"),
-             balance ? " balance=true balance-lookahead=1 row-balance=true joint-split-above=25" : "", mc ? " multicast=true" : "",
+             balance ? " balance=true balance-lookahead=1 row-balance=true partial-bands=true joint-split-above=25" : "",
+             mc ? " multicast=true" : "",
              strcmp(costs, "sends") ? " band-multicast=true recv-links=1" : "",
              !strcmp(costs, "links-ties") ? " balance-ties=true" : "");
     bool rep = nc_pass_get_option_bool(o, "replicate"), fold = nc_pass_get_option_bool(o, "fold-concat");
@@ -145,7 +148,9 @@ static bool build(nc_pass_manager *pm, const nc_pass *o, const char *stop_after,
     return add(pm, "dataflow-to-core", NULL) && add(pm, "core-place", place) && add(pm, "core-schedule", NULL) &&
            (!fold || add(pm, "core-fold-concat", NULL)) &&
            ((colocate < 0 && !rep) || !colocate || add(pm, "core-colocate", co)) &&
-           (!rep || add(pm, "core-replicate", mc ? "multicast=true" : NULL)) && (!mc || add(pm, "core-multicast", NULL)) && add(pm, "core-plan-memory", NULL);
+           (!rep || add(pm, "core-replicate", mc ? "multicast=true" : NULL)) && (!mc || add(pm, "core-multicast", NULL)) &&
+           (!nc_pass_get_option_bool(o, "spread-links") || add(pm, "core-spread-links", NULL)) &&
+           add(pm, "core-plan-memory", NULL);
   }
   return true;
 }

@@ -4,7 +4,8 @@
  * two networks do not interfere, runs repeat exactly after a reset, a
  * message issued late back-fills an idle gap that fits (and only one that
  * fits), on every link of its route and of a multicast tree, and
- * np_noc_advance keeps a long run's intervals few without changing times. */
+ * np_noc_advance keeps a long run's intervals few without changing times;
+ * a message to the sender's own core costs a local copy, not the port. */
 #include "../../targets/northpole/runtime/np_noc.h"
 #include "check.h"
 
@@ -115,6 +116,22 @@ int main(void)
   /* a core outside the mesh costs hops only and reserves nothing */
   np_noc_reset(&n);
   CHECK(np_noc_send(&n, NP_NET_ACTIVATION, 0, 0, 9, 0, 0, 32) == 10, "see the comment above");
+
+  /* a message to the sender's own core (tiles sharing it) is a local copy: at the link width until a local
+   * rate is set, then at that rate (1024 bytes per cycle: 3000 bytes in 3 cycles, not 94); the sender is
+   * busy the copy's cycles, the port's (another core, or the host outside the mesh), or the longer of the
+   * two for a multicast with members on both */
+  CHECK(np_noc_local_cycles(&n, 3000) == 94, "see the comment above");
+  np_noc_set_local_rate(&n, 1024);
+  CHECK(np_noc_local_cycles(&n, 3000) == 3 && np_noc_local_cycles(&n, 1) == 1, "see the comment above");
+  int64_t here[] = {2, 2}, there[] = {3, 2}, both[] = {3, 2, 2, 2}, host[] = {-1, -1};
+  CHECK(np_noc_sender_cycles(&n, 2, 2, here, 1, 3000) == 3, "see the comment above");
+  CHECK(np_noc_sender_cycles(&n, 2, 2, there, 1, 3000) == 94, "see the comment above");
+  CHECK(np_noc_sender_cycles(&n, 2, 2, both, 2, 3000) == 94, "see the comment above");
+  CHECK(np_noc_sender_cycles(&n, 2, 2, both, 2, 32) == 1, "see the comment above");
+  CHECK(np_noc_sender_cycles(&n, 0, 0, host, 1, 64) == 2, "see the comment above");
+  np_noc_set_local_rate(&n, 8); /* an SRAM slower than the link: the copy is the longer */
+  CHECK(np_noc_sender_cycles(&n, 2, 2, both, 2, 64) == 8, "see the comment above");
   np_noc_destroy(&n);
   return failures ? 1 : 0;
 }

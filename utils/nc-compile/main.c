@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nc/support/mapped.h"
 #include "nc/support/strutil.h"
 #include "nc/support/file.h"
 #include "nc/dialects/dialects.h"
@@ -543,6 +544,7 @@ static bool parse_args(int argc, char **argv, options *o, int *status)
 
 int main(int argc, char **argv)
 {
+  nc_mapped_file_install_handler("nc-compile"); /* an input truncated while mapped: a diagnostic */
   nc_register_all_passes();
   nc_register_all_targets();
   options o;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nc/support/mapped.h"
 #include "nc/support/file.h"
 #include "nc/dialects/dialects.h"
 #include "nc/dialects/graph/onnx.h"
@@ -517,6 +518,7 @@ static bool wants_test_passes(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+  nc_mapped_file_install_handler("nc-opt"); /* an input truncated while mapped: a diagnostic */
   nc_register_all_passes();
   if (wants_test_passes(argc, argv))
     nc_register_test_passes();

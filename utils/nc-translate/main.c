@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nc/support/mapped.h"
 #include "nc/support/strutil.h"
 #include "nc/support/file.h"
 #include "nc/dialects/dialects.h"
@@ -174,6 +175,7 @@ static bool print_file_diag(const nc_diag *d, void *user)
 
 int main(int argc, char **argv)
 {
+  nc_mapped_file_install_handler("nc-translate"); /* an input truncated while mapped: a diagnostic */
   nc_register_all_passes();
   nc_register_all_targets(); /* printing core-level IR needs its target */
   options o = {0};

@@ -20,6 +20,7 @@
  */
 #include "onnx_proto_internal.h"
 #include "nc/support/file.h"
+#include "nc/support/mapped.h"
 #include "nc/support/strutil.h"
 
 #include <errno.h>
@@ -1006,6 +1007,7 @@ static bool map_file(const char *path, size_t limit, void **map, size_t *len, ch
     }
   }
   close(fd);
+  nc_mapped_file_add(*map, *len, path); /* a truncation while it is read: a diagnostic, not a crash */
   return true;
 }
 
@@ -1054,8 +1056,10 @@ void nc_onnx_model_destroy(nc_onnx_model *m)
   }
   if (m->proto)
     onnx__model_proto__free_unpacked(m->proto, NULL);
-  if (m->map)
+  if (m->map) {
+    nc_mapped_file_remove(m->map);
     munmap(m->map, m->map_len);
+  }
   free(m->mapped);
   free(m->path);
   free(m);

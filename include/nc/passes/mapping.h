@@ -47,15 +47,16 @@ int64_t nc_iters_rank(NC_KEEP const nc_iters *it, const int64_t *coords);
 /** Frees the points. */
 void nc_iters_clear(nc_iters *it);
 
-/** Elements of a dataflow node's output each iteration writes into
- * [lo, hi) of the output's first coordinate (lo = hi = 0: all), one count
+/** Elements of a dataflow node's output each iteration writes into output
+ * channels [lo, hi) (the output's first coordinate; a matmul's [M, N]
+ * result: its second, nc_core_node_rows_first; lo = hi = 0: all), one count
  * per iteration (*counts malloc'ed, *n iterations). */
 bool nc_mapping_output_elements(NC_KEEP const nc_op *node, int64_t lo, int64_t hi, isl_ctx *ctx,
                                 NC_GIVE int64_t **counts, size_t *n);
 
 /** The same restricted to rows [rlo, rhi) too (the second output
- * coordinate; rlo = rhi = 0: all): what a row-band tile (core.tile
- * out_rows) writes per iteration. */
+ * coordinate, a matmul's first; rlo = rhi = 0: all): what a row-band tile
+ * (core.tile out_rows) writes per iteration. */
 bool nc_mapping_output_elements_in(NC_KEEP const nc_op *node, int64_t lo, int64_t hi, int64_t rlo, int64_t rhi,
                                    isl_ctx *ctx, NC_GIVE int64_t **counts, size_t *n);
 
@@ -71,8 +72,8 @@ typedef struct nc_write_boxes {
   int64_t *offset;            /**< n x dim: the box's first coordinates */
 } nc_write_boxes;
 
-/** The boxes of a node's writes into [lo, hi) of the first coordinate
- * (lo = hi = 0: all): 1 and *out filled (release with
+/** The boxes of a node's writes into output channels [lo, hi) (as
+ * nc_mapping_output_elements; lo = hi = 0: all): 1 and *out filled (release with
  * nc_write_boxes_clear), 0 when the writes are not such boxes (enumerate
  * instead), -1 on an isl error or an unenumerable domain. */
 int nc_mapping_write_boxes(NC_KEEP const nc_op *node, int64_t lo, int64_t hi, isl_ctx *ctx,
@@ -82,7 +83,9 @@ int nc_mapping_write_boxes(NC_KEEP const nc_op *node, int64_t lo, int64_t hi, is
 int nc_mapping_write_boxes_in(NC_KEEP const nc_op *node, int64_t lo, int64_t hi, int64_t rlo, int64_t rhi,
                               isl_ctx *ctx, nc_write_boxes *out);
 /** nc_mapping_write_boxes_in for a caller that has already read the
- * node's iterations `it` and its writes relation (neither is read again). */
+ * node's iterations `it` and its writes relation (neither is read again);
+ * without the node, [lo, hi) restricts the first output coordinate and
+ * [rlo, rhi) the second (a caller swaps them for a rows-first node). */
 int nc_mapping_write_boxes_from(NC_KEEP const nc_iters *it, NC_KEEP isl_map *writes, int64_t lo, int64_t hi,
                                 int64_t rlo, int64_t rhi, nc_write_boxes *out);
 /** Frees the boxes' arrays. */

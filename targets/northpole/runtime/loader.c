@@ -406,9 +406,22 @@ static bool check_shared_core(loader *l, const np_sim *s, const np_tile *t)
   return true;
 }
 
+/* Whether two tiles' iterations write the same output elements. */
+static bool same_elements(const np_iter *a, const np_iter *b)
+{
+  if (a->elements != b->elements || a->n_blocks != b->n_blocks)
+    return false;
+  for (uint32_t k = 0; k < a->n_blocks; k++)
+    if (a->blocks[k].start != b->blocks[k].start || a->blocks[k].len != b->blocks[k].len ||
+        a->blocks[k].stride != b->blocks[k].stride || a->blocks[k].count != b->blocks[k].count)
+      return false;
+  return true;
+}
+
 /* Partial sums travel from a NP_FLAG_PARTIAL tile, on network 1 only, to a
- * NP_FLAG_REDUCE tile of the same layer and output channels, whose recvs of
- * them are on network 1 too; everything else on network 0. */
+ * NP_FLAG_REDUCE tile of the same layer and output channels that computes the
+ * same elements of the iteration (the same row band), whose recvs of them
+ * are on network 1 too; everything else on network 0. */
 static bool check_partial_sum_instr(loader *l, np_sim *s, np_tile *t, uint32_t i)
 {
   const np_instr *in = &t->prog[i];
@@ -432,6 +445,11 @@ static bool check_partial_sum_instr(loader *l, np_sim *s, np_tile *t, uint32_t i
                "[%lld, %lld)", i, in->op == NP_OP_SEND ? "sends" : "receives", in->op == NP_OP_SEND ? "to" : "from",
                (long long)in->a, (long long)in->b, in->op == NP_OP_SEND ? "reducer" : "partial-sum", t->node,
                (long long)t->ch_lo, (long long)t->ch_hi);
+  if (in->op == NP_OP_SEND && in->c >= 0 && in->c < t->n_iters && in->c < p->n_iters &&
+      !same_elements(&t->iters[in->c], &p->iters[in->c])) /* a row band's group adds its own rows' sums */
+    return bad(l, "instruction %u sends the partial sums of iteration %lld to (%lld, %lld), which computes other "
+               "elements of that iteration (a reducer of another row band?)", i, (long long)in->c, (long long)in->a,
+               (long long)in->b);
   return true;
 }
 

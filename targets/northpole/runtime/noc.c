@@ -14,6 +14,11 @@
  * ties by tile index: see sim.c), which makes every run reproducible.
  * Activations and partial sums have separate links. A multicast reserves the
  * union of its destinations' routes, each link once (np_noc_multicast).
+ * A message between two tiles of one core (core-colocate's slots) takes no
+ * link: it is a copy within the core's SRAM (np_noc_set_local_rate; the
+ * simulator sets the core's byte rate, its 8-bit MACs per cycle), which the
+ * simulator delivers itself; np_noc_sender_cycles says how long the sender
+ * is busy either way.
  *
  * Memory stays bounded on long runs: the simulator tells the network the
  * earliest cycle a later send can start (np_noc_advance), and a link drops
@@ -39,6 +44,27 @@ void np_noc_init(np_noc *n, uint32_t rows, uint32_t cols, uint32_t link_bytes_pe
   n->busy = nc_rt_calloc(links ? links : 1, sizeof *n->busy);
   n->mc_stamp = nc_rt_calloc(links ? links : 1, sizeof *n->mc_stamp);
   n->mc_head = nc_rt_calloc(links ? links : 1, sizeof *n->mc_head);
+}
+
+void np_noc_set_local_rate(np_noc *n, uint32_t bytes_per_cycle) { n->local_bytes_per_cycle = bytes_per_cycle; }
+
+uint64_t np_noc_local_cycles(const np_noc *n, uint64_t bytes)
+{
+  uint64_t rate = n->local_bytes_per_cycle ? n->local_bytes_per_cycle : n->link_bytes_per_cycle;
+  return (bytes + rate - 1) / rate;
+}
+
+uint64_t np_noc_sender_cycles(const np_noc *n, int64_t sx, int64_t sy, const int64_t *dxy, uint64_t nd,
+                              uint64_t bytes)
+{
+  bool remote = false, local = false;
+  for (uint64_t i = 0; i < nd; i++) {
+    bool here = dxy[2 * i] == sx && dxy[2 * i + 1] == sy && sx >= 0 && sy >= 0 && sx < n->cols && sy < n->rows;
+    local |= here, remote |= !here;
+  }
+  uint64_t port = remote ? (bytes + n->link_bytes_per_cycle - 1) / n->link_bytes_per_cycle : 0;
+  uint64_t copy = local ? np_noc_local_cycles(n, bytes) : 0;
+  return port > copy ? port : copy;
 }
 
 void np_noc_destroy(np_noc *n)
@@ -213,6 +239,7 @@ void np_noc_multicast(np_noc *n, int net, int64_t sx, int64_t sy, const int64_t 
       arrival[i] = sat_add(sat_add(t, serial), np_noc_hops(sx, sy, dx, dy) * n->hop_latency_cycles);
       continue;
     }
+
     uint64_t head = t;
     int64_t x = sx, y = sy;
     while (x != dx || y != dy) {

@@ -26,6 +26,7 @@ typedef struct np_link {
 /** The links of both networks and their reservations and loads. */
 typedef struct np_noc {
   uint32_t rows, cols, link_bytes_per_cycle, hop_latency_cycles;
+  uint32_t local_bytes_per_cycle; /* a message to a tile on the sender's own core: an SRAM copy at this rate */
   np_link *links;        /* per link: its busy intervals that may still matter */
   uint64_t horizon;      /* no send from now on reserves a link before this cycle (np_noc_advance) */
   uint64_t *bytes, *busy; /* per link: bytes carried and cycles busy in this run */
@@ -34,8 +35,22 @@ typedef struct np_noc {
   nc_trace *trace;        /* NULL, or where each link's load goes as a counter (1 busy, 0 idle) */
 } np_noc;
 
-/** Sets up the links of a rows x cols mesh (all free, no load). */
+/** Sets up the links of a rows x cols mesh (all free, no load); a message
+ * to the sender's own core costs ceil(bytes / link width) until
+ * np_noc_set_local_rate says otherwise. */
 void np_noc_init(np_noc *n, uint32_t rows, uint32_t cols, uint32_t link_bytes_per_cycle, uint32_t hop_latency_cycles);
+/** Messages between tiles of one core (core.tile slot) are copies within
+ * its SRAM at `bytes_per_cycle` (0: the link width): no link, no hop. */
+void np_noc_set_local_rate(np_noc *n, uint32_t bytes_per_cycle);
+/** Cycles a local copy of `bytes` takes (np_noc_set_local_rate). */
+uint64_t np_noc_local_cycles(const np_noc *n, uint64_t bytes);
+/** Cycles the sender at (sx, sy) is busy sending `bytes` to the nd cores
+ * at (dxy[2i], dxy[2i+1]) as one message (a unicast: nd = 1; the host: any
+ * core outside the mesh): its port's ceil(bytes / link width) if one is
+ * another core, or the local copy's cycles if one is its own core, the
+ * longer of the two if both (the port and the copy run side by side). */
+uint64_t np_noc_sender_cycles(const np_noc *n, int64_t sx, int64_t sy, const int64_t *dxy, uint64_t nd,
+                              uint64_t bytes);
 /** Frees the links (n itself is the caller's). */
 void np_noc_destroy(np_noc *n);
 /** Makes every link free at cycle 0 with no load (a new run). */
@@ -60,7 +75,9 @@ void np_noc_trace_end(np_noc *n);
  * each for ceil(bytes / link width) cycles: the first idle gap of the link
  * that long at or after the message's head reaches it (the head reaches the
  * next link a hop latency after the gap starts); returns the cycle the
- * message's tail arrives. A core outside the mesh costs hops only. */
+ * message's tail arrives. A core outside the mesh costs hops only. (The
+ * simulator delivers a message to the sender's own core itself, as a local
+ * copy: np_noc_local_cycles.) */
 uint64_t np_noc_send(np_noc *n, int net, int64_t sx, int64_t sy, int64_t dx, int64_t dy, uint64_t t, uint64_t bytes);
 /** Multicasts `bytes` from (sx, sy) to the nd cores at (dxy[2i], dxy[2i+1])
  * on network net, leaving at cycle t: the union of their XY routes (a tree:

@@ -131,6 +131,7 @@ typedef struct np_tile {
   bool done;
   /* figures */
   uint64_t busy, macs, bytes_sent;
+  uint64_t send_cycles, data_wait_cycles, core_wait_cycles; /* the rest of its time: NoC port, recv, shared core */
 } np_tile;
 
 /** The host's input streams (one per network input). */

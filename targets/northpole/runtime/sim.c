@@ -16,6 +16,9 @@
  *            gap that fits, at or after its head reaches it (noc.c); with free links
  *            it arrives hops x hop latency after its last byte left (the
  *            host is one hop beyond the corner tile (0, 0));
+ *            a send to another tile of its own core (core-colocate) is a
+ *            copy within its SRAM: ceil(bytes / 8-bit MACs per cycle)
+ *            cycles, no link;
  *   recv     waits until the message has arrived;
  *   wait     the given cycles.
  * The host's input link sends the input steps back to back, in order, to
@@ -374,6 +377,7 @@ static bool do_recv(run_ctx *r, np_tile *t, const np_instr *in)
   if (m->arrival > t->t) {
     trace_span(r->s, (size_t)(t - r->s->tiles), "recv", in->a < 0 ? "wait for the host" : "wait for data", t->t,
                m->arrival - t->t);
+    t->data_wait_cycles = np_sat_add(t->data_wait_cycles, m->arrival - t->t);
     t->t = m->arrival;
   }
   if (in->zero == NP_NET_PARTIAL_SUM) {
@@ -465,13 +469,23 @@ static bool send_multicast(run_ctx *r, np_tile *t, size_t ti, const np_instr *in
     if (runs_now(t, &in[i])) /* members for other frames (copies) sit this frame out */
       member[nd] = &in[i], dxy[2 * nd] = in[i].a, dxy[2 * nd + 1] = in[i].b, nd++;
   uint64_t bytes = (uint64_t)in->d; /* np_message_bytes: every send of the group has the same (core-multicast) */
-  np_noc_multicast(&r->s->noc, (int)in->zero, t->x, t->y, dxy, nd, t->t, bytes, arrival);
-  uint64_t serial = ceil_div(bytes, r->s->chip.link_bytes_per_cycle);
-  trace_span(r->s, ti, "send", "multicast", t->t, serial);
+  uint64_t serial = np_noc_sender_cycles(&r->s->noc, t->x, t->y, dxy, nd, bytes), nr = 0;
+  int64_t *rxy = nc_rt_calloc(2 * n, sizeof *rxy); /* the members on other cores; those on this one get a local copy */
+  uint64_t *rarr = nc_rt_calloc(n, sizeof *rarr);
+  for (uint64_t i = 0; i < nd; i++)
+    if (dxy[2 * i] != t->x || dxy[2 * i + 1] != t->y)
+      rxy[2 * nr] = dxy[2 * i], rxy[2 * nr + 1] = dxy[2 * i + 1], nr++;
+  np_noc_multicast(&r->s->noc, (int)in->zero, t->x, t->y, rxy, nr, t->t, bytes, rarr);
+  for (uint64_t i = 0, k = 0; i < nd; i++)
+    arrival[i] = dxy[2 * i] != t->x || dxy[2 * i + 1] != t->y ? rarr[k++]
+                                                               : np_sat_add(t->t, np_noc_local_cycles(&r->s->noc, bytes));
+  free(rxy), free(rarr);
+  trace_span(r->s, ti, "send", nr ? "multicast" : "local copy", t->t, serial);
   t->t = np_sat_add(t->t, serial);
+  t->send_cycles = np_sat_add(t->send_cycles, serial);
   if (t->last_send[in->c] == (int64_t)t->pc)
     trace_buffer(r->s, t);
-  t->bytes_sent += bytes;
+  t->bytes_sent += nr ? bytes : 0;
   np_msg *first = NULL; /* packed once, shared by every copy */
   for (uint64_t i = 0; i < nd; i++) {
     np_msg *m = first ? msg_share(first) : (first = pack((int)ti, t->inference, in->c, it, t->out_data));
@@ -508,16 +522,20 @@ static bool do_send(run_ctx *r, np_tile *t, size_t ti, const np_instr *in)
     return send_multicast(r, t, ti, &t->prog[g]);
   const np_chip *chip = &r->s->chip;
   uint64_t bytes = (uint64_t)in->d; /* np_message_bytes (checked by the loader) */
-  uint64_t serial = ceil_div(bytes, chip->link_bytes_per_cycle);
+  int64_t to[2] = {in->a, in->b};     /* the host (-1): outside the mesh */
+  bool local = in->a == t->x && in->b == t->y; /* a tile on this core (core-colocate): a copy in its SRAM */
+  uint64_t serial = np_noc_sender_cycles(&r->s->noc, t->x, t->y, to, 1, bytes);
   uint64_t arrival = in->a < 0 /* the host, one hop beyond (0, 0) */
                        ? np_sat_add(np_noc_send(&r->s->noc, (int)in->zero, t->x, t->y, 0, 0, t->t, bytes),
                                     chip->hop_latency_cycles)
-                       : np_noc_send(&r->s->noc, (int)in->zero, t->x, t->y, in->a, in->b, t->t, bytes);
-  trace_span(r->s, ti, "send", in->a < 0 ? "send to the host" : "send", t->t, serial);
+                     : local ? np_sat_add(t->t, serial)
+                             : np_noc_send(&r->s->noc, (int)in->zero, t->x, t->y, in->a, in->b, t->t, bytes);
+  trace_span(r->s, ti, "send", in->a < 0 ? "send to the host" : local ? "local copy" : "send", t->t, serial);
   t->t = np_sat_add(t->t, serial);
+  t->send_cycles = np_sat_add(t->send_cycles, serial);
   if (t->last_send[in->c] == (int64_t)t->pc)
     trace_buffer(r->s, t);
-  t->bytes_sent += bytes;
+  t->bytes_sent += local ? 0 : bytes;
   if (in->a < 0) { /* to the host: the network's output */
     size_t n = nc_ncb_tensor_elements(&r->s->outputs[t->output_index]);
     int8_t *dst = r->outputs[t->output_index] + t->inference * n;
@@ -548,7 +566,7 @@ static bool step_tile(run_ctx *r, size_t ti)
   bool ok = true;
   uint64_t *core = core_clock(r->s, t);
   if (core && *core > t->t) /* the core was busy with another of its tiles */
-    t->t = *core;
+    t->core_wait_cycles = np_sat_add(t->core_wait_cycles, *core - t->t), t->t = *core;
   if (!runs_now(t, in)) { /* another inference's instruction: skipped, in no time */
     if (in->op == NP_OP_SEND && t->last_send[in->c] == (int64_t)t->pc)
       t->out_live -= t->iters[in->c].elements;
@@ -785,6 +803,7 @@ static bool np_sim_run(void *state, size_t batch, const void *const *inputs, voi
     reset_inference(t);
     t->inference = t->replica; /* a copy's first inference */
     t->t = t->busy = t->macs = t->bytes_sent = 0;
+    t->send_cycles = t->data_wait_cycles = t->core_wait_cycles = 0;
     t->done = t->n_instrs == 0 || t->inference >= batch;
   }
   if (!s->tile_at) { /* per core, its tiles in order: tile_at the first, core_next the rest */
@@ -809,8 +828,10 @@ static bool np_sim_run(void *state, size_t batch, const void *const *inputs, voi
     }
   }
   memset(s->core_free, 0, ((size_t)s->chip.rows * s->chip.cols + 1) * sizeof *s->core_free);
-  if (!s->noc.links)
+  if (!s->noc.links) {
     np_noc_init(&s->noc, s->chip.rows, s->chip.cols, s->chip.link_bytes_per_cycle, s->chip.hop_latency_cycles);
+    np_noc_set_local_rate(&s->noc, s->chip.macs_per_cycle); /* SRAM bytes per cycle: a byte per 8-bit MAC lane */
+  }
   np_noc_reset(&s->noc);
   s->noc.trace = s->trace;
   plan_host(&r);
@@ -955,6 +976,11 @@ static void np_sim_figures(const void *state, nc_figures *f, void *userData)
     nc_figures_set_real(c, "utilisation", s->total_cycles ? (double)t->busy / (double)s->total_cycles : 0);
     nc_figures_set_real(c, "mac_utilisation",
                         s->total_cycles ? (double)t->macs / ((double)s->total_cycles * t->rate) : 0);
+    /* where the rest of its time went: its NoC port, waiting for data, waiting for a tile sharing its core */
+    nc_figures_set_int(c, "send_cycles", (int64_t)t->send_cycles);
+    nc_figures_set_int(c, "data_wait_cycles", (int64_t)t->data_wait_cycles);
+    nc_figures_set_int(c, "core_wait_cycles", (int64_t)t->core_wait_cycles);
+    nc_figures_set_int(c, "end_cycle", (int64_t)t->t);
   }
 }
 

@@ -8,6 +8,8 @@
 // CHECK: core.tile {in_channels = array<i64: 4, 8>, node = "matmul1"
 // CHECK: core.send {bytes = 12 : i64, iter = 0 : i64, network = 1 : i64, to = array<i64: 0, 0>}
 // CHECK: core.tile {in_channels = array<i64: 0, 4>, node = "matmul1", out_channels = array<i64: 0, 2>
+// CHECK: core.tile {in_channels = array<i64: 1, 2>, node = "conv1", out_rows = array<i64: 0, 1>
+// CHECK: core.send {bytes = 16 : i64, iter = 0 : i64, network = 1 : i64, to = array<i64: 0, 0>}
 
 // A matmul split by input channels (K): the reducer at K [0, 4) adds the
 // partial sums of the tile at [4, 8), which sends them on network 1.
@@ -298,8 +300,9 @@ core.chip {rows = 2 : i64, cols = 3 : i64, sram_bytes = 1024 : i64, target = "ti
 
 // -----
 
-// Input-channel slices of row bands are not supported (a node split by
-// out_rows has no in_channels; core-place never produces them).
+// Input-channel slices of row bands: the tiles of one band (out_channels x
+// out_rows) form its input-channel group, whose reducer adds the band's
+// partial sums.
 func.func @f(%x: tensor<1x2x2x2xi8>) -> tensor<1x2x2x2xi8> {
   %0 = dataflow.node "conv1"(%x) {domain = #dataflow.set<"{ S[oy] : 0 <= oy <= 1 }">, kind = "conv", macs = 32 : i64, params = {bias = dense<[5, -5]> : tensor<2xi32>, clamp_max = 127 : i64, clamp_min = -128 : i64, kernel = array<i64: 1, 1>, multiplier = array<i64: 1073741824, 1073741824>, shift = array<i64: 36, 36>, weights = dense<3> : tensor<2x2x1x1xi8>}, reads = [#dataflow.map<"{ S[oy] -> In0[c, oy, ix] : 0 <= oy <= 1 and 0 <= c <= 1 and 0 <= ix <= 1 }">], writes = #dataflow.map<"{ S[oy] -> Out[k, oy, ox] : 0 <= oy <= 1 and 0 <= k <= 1 and 0 <= ox <= 1 }">}({
   ^bb0(%a: tensor<1x2x2x2xi8>):
@@ -311,7 +314,44 @@ func.func @f(%x: tensor<1x2x2x2xi8>) -> tensor<1x2x2x2xi8> {
   }) : (tensor<1x2x2x2xi8>) -> tensor<1x2x2x2xi8>
   return %0 : tensor<1x2x2x2xi8>
 }
-// expected-error@+1 {{'core.chip' op node 'conv1' is split both by output rows (out_rows) and by input channels (in_channels): input-channel slices of row bands are not supported}}
+core.chip {rows = 2 : i64, cols = 3 : i64, sram_bytes = 1024 : i64, target = "tiny", function = @f} ({
+  core.tile {x = 0 : i64, y = 0 : i64, node = "conv1", in_channels = array<i64: 0, 1>, out_rows = array<i64: 0, 1>} ({
+    core.program ({
+      core.recv {from = array<i64: 1, 0>, operand = 0 : i64, iter = 0 : i64, network = 1 : i64}
+      core.compute {begin = 0 : i64, end = 1 : i64}
+    })
+  })
+  core.tile {x = 1 : i64, y = 0 : i64, node = "conv1", in_channels = array<i64: 1, 2>, out_rows = array<i64: 0, 1>} ({
+    core.program ({
+      core.compute {begin = 0 : i64, end = 1 : i64}
+      core.send {to = array<i64: 0, 0>, iter = 0 : i64, bytes = 16 : i64, network = 1 : i64}
+    })
+  })
+  core.tile {x = 2 : i64, y = 0 : i64, node = "conv1", in_channels = array<i64: 0, 1>, out_rows = array<i64: 1, 2>} ({
+    core.program ({
+    })
+  })
+  core.tile {x = 0 : i64, y = 1 : i64, node = "conv1", in_channels = array<i64: 1, 2>, out_rows = array<i64: 1, 2>} ({
+    core.program ({
+    })
+  })
+}) : () -> ()
+
+// -----
+
+// Each band's input slices partition the input channels.
+func.func @f(%x: tensor<1x2x2x2xi8>) -> tensor<1x2x2x2xi8> {
+  %0 = dataflow.node "conv1"(%x) {domain = #dataflow.set<"{ S[oy] : 0 <= oy <= 1 }">, kind = "conv", macs = 32 : i64, params = {bias = dense<[5, -5]> : tensor<2xi32>, clamp_max = 127 : i64, clamp_min = -128 : i64, kernel = array<i64: 1, 1>, multiplier = array<i64: 1073741824, 1073741824>, shift = array<i64: 36, 36>, weights = dense<3> : tensor<2x2x1x1xi8>}, reads = [#dataflow.map<"{ S[oy] -> In0[c, oy, ix] : 0 <= oy <= 1 and 0 <= c <= 1 and 0 <= ix <= 1 }">], writes = #dataflow.map<"{ S[oy] -> Out[k, oy, ox] : 0 <= oy <= 1 and 0 <= k <= 1 and 0 <= ox <= 1 }">}({
+  ^bb0(%a: tensor<1x2x2x2xi8>):
+    %w = graph.constant {value = dense<3> : tensor<2x2x1x1xi8>} : () -> tensor<2x2x1x1xi8>
+    %c = graph.conv_integer %a, %w : (tensor<1x2x2x2xi8>, tensor<2x2x1x1xi8>) -> tensor<1x2x2x2xi32>
+    %b = graph.constant {value = dense<[5, -5]> : tensor<2xi32>} : () -> tensor<2xi32>
+    %r = graph.requantize %c, %b {axis = 1 : i64, multiplier = array<i64: 1073741824, 1073741824>, output_zero_point = 0 : i64, shift = array<i64: 36, 36>} : (tensor<1x2x2x2xi32>, tensor<2xi32>) -> tensor<1x2x2x2xi8>
+    dataflow.yield %r : tensor<1x2x2x2xi8>
+  }) : (tensor<1x2x2x2xi8>) -> tensor<1x2x2x2xi8>
+  return %0 : tensor<1x2x2x2xi8>
+}
+// expected-error@+1 {{'core.chip' op the in_channels of node 'conv1''s tiles must partition its 2 input channels, not [0, 1)}}
 core.chip {rows = 2 : i64, cols = 3 : i64, sram_bytes = 1024 : i64, target = "tiny", function = @f} ({
   core.tile {x = 0 : i64, y = 0 : i64, node = "conv1", in_channels = array<i64: 0, 1>, out_rows = array<i64: 0, 1>} ({
     core.program ({
@@ -325,7 +365,68 @@ core.chip {rows = 2 : i64, cols = 3 : i64, sram_bytes = 1024 : i64, target = "ti
     core.program ({
     })
   })
+}) : () -> ()
+
+// -----
+
+// A band's partial sums go to its own reducer, not another band's.
+func.func @f(%x: tensor<1x2x2x2xi8>) -> tensor<1x2x2x2xi8> {
+  %0 = dataflow.node "conv1"(%x) {domain = #dataflow.set<"{ S[oy] : 0 <= oy <= 1 }">, kind = "conv", macs = 32 : i64, params = {bias = dense<[5, -5]> : tensor<2xi32>, clamp_max = 127 : i64, clamp_min = -128 : i64, kernel = array<i64: 1, 1>, multiplier = array<i64: 1073741824, 1073741824>, shift = array<i64: 36, 36>, weights = dense<3> : tensor<2x2x1x1xi8>}, reads = [#dataflow.map<"{ S[oy] -> In0[c, oy, ix] : 0 <= oy <= 1 and 0 <= c <= 1 and 0 <= ix <= 1 }">], writes = #dataflow.map<"{ S[oy] -> Out[k, oy, ox] : 0 <= oy <= 1 and 0 <= k <= 1 and 0 <= ox <= 1 }">}({
+  ^bb0(%a: tensor<1x2x2x2xi8>):
+    %w = graph.constant {value = dense<3> : tensor<2x2x1x1xi8>} : () -> tensor<2x2x1x1xi8>
+    %c = graph.conv_integer %a, %w : (tensor<1x2x2x2xi8>, tensor<2x2x1x1xi8>) -> tensor<1x2x2x2xi32>
+    %b = graph.constant {value = dense<[5, -5]> : tensor<2xi32>} : () -> tensor<2xi32>
+    %r = graph.requantize %c, %b {axis = 1 : i64, multiplier = array<i64: 1073741824, 1073741824>, output_zero_point = 0 : i64, shift = array<i64: 36, 36>} : (tensor<1x2x2x2xi32>, tensor<2xi32>) -> tensor<1x2x2x2xi8>
+    dataflow.yield %r : tensor<1x2x2x2xi8>
+  }) : (tensor<1x2x2x2xi8>) -> tensor<1x2x2x2xi8>
+  return %0 : tensor<1x2x2x2xi8>
+}
+core.chip {rows = 2 : i64, cols = 3 : i64, sram_bytes = 1024 : i64, target = "tiny", function = @f} ({
+  core.tile {x = 0 : i64, y = 0 : i64, node = "conv1", in_channels = array<i64: 0, 1>, out_rows = array<i64: 0, 1>} ({
+    core.program ({
+    })
+  })
+  core.tile {x = 1 : i64, y = 0 : i64, node = "conv1", in_channels = array<i64: 1, 2>, out_rows = array<i64: 0, 1>} ({
+    core.program ({
+      // expected-error@+1 {{'core.send' op sends partial sums (network 1) to a tile outside its input-channel group (a tile of node 'conv1' with in_channels and the same out_channels and out_rows)}}
+      core.send {to = array<i64: 2, 0>, iter = 1 : i64, bytes = 16 : i64, network = 1 : i64}
+    })
+  })
+  core.tile {x = 2 : i64, y = 0 : i64, node = "conv1", in_channels = array<i64: 0, 1>, out_rows = array<i64: 1, 2>} ({
+    core.program ({
+    })
+  })
   core.tile {x = 0 : i64, y = 1 : i64, node = "conv1", in_channels = array<i64: 1, 2>, out_rows = array<i64: 1, 2>} ({
+    core.program ({
+    })
+  })
+}) : () -> ()
+
+// -----
+
+// Two tiles of one band without input slices overlap.
+func.func @f(%x: tensor<1x2x2x2xi8>) -> tensor<1x2x2x2xi8> {
+  %0 = dataflow.node "conv1"(%x) {domain = #dataflow.set<"{ S[oy] : 0 <= oy <= 1 }">, kind = "conv", macs = 32 : i64, params = {bias = dense<[5, -5]> : tensor<2xi32>, clamp_max = 127 : i64, clamp_min = -128 : i64, kernel = array<i64: 1, 1>, multiplier = array<i64: 1073741824, 1073741824>, shift = array<i64: 36, 36>, weights = dense<3> : tensor<2x2x1x1xi8>}, reads = [#dataflow.map<"{ S[oy] -> In0[c, oy, ix] : 0 <= oy <= 1 and 0 <= c <= 1 and 0 <= ix <= 1 }">], writes = #dataflow.map<"{ S[oy] -> Out[k, oy, ox] : 0 <= oy <= 1 and 0 <= k <= 1 and 0 <= ox <= 1 }">}({
+  ^bb0(%a: tensor<1x2x2x2xi8>):
+    %w = graph.constant {value = dense<3> : tensor<2x2x1x1xi8>} : () -> tensor<2x2x1x1xi8>
+    %c = graph.conv_integer %a, %w : (tensor<1x2x2x2xi8>, tensor<2x2x1x1xi8>) -> tensor<1x2x2x2xi32>
+    %b = graph.constant {value = dense<[5, -5]> : tensor<2xi32>} : () -> tensor<2xi32>
+    %r = graph.requantize %c, %b {axis = 1 : i64, multiplier = array<i64: 1073741824, 1073741824>, output_zero_point = 0 : i64, shift = array<i64: 36, 36>} : (tensor<1x2x2x2xi32>, tensor<2xi32>) -> tensor<1x2x2x2xi8>
+    dataflow.yield %r : tensor<1x2x2x2xi8>
+  }) : (tensor<1x2x2x2xi8>) -> tensor<1x2x2x2xi8>
+  return %0 : tensor<1x2x2x2xi8>
+}
+// expected-error@+1 {{'core.chip' op the slices of node 'conv1''s tiles overlap: 2 tiles compute channels [0, 2) x rows [0, 1)}}
+core.chip {rows = 2 : i64, cols = 3 : i64, sram_bytes = 1024 : i64, target = "tiny", function = @f} ({
+  core.tile {x = 0 : i64, y = 0 : i64, node = "conv1", out_rows = array<i64: 0, 1>} ({
+    core.program ({
+    })
+  })
+  core.tile {x = 1 : i64, y = 0 : i64, node = "conv1", out_rows = array<i64: 0, 1>} ({
+    core.program ({
+    })
+  })
+  core.tile {x = 2 : i64, y = 0 : i64, node = "conv1", out_rows = array<i64: 1, 2>} ({
     core.program ({
     })
   })

@@ -1,6 +1,6 @@
 // Invalid row bands (core.tile out_rows, docs/dialects/core.md): the range
 // itself, the bands of a node's tiles against its output rows (alone and
-// combined with out_channels), and nodes without rows.
+// combined with out_channels), nodes without rows, and a matmul's rows.
 // RUN: nc-opt --split-input-file --verify-diagnostics %s
 
 // A band of output rows is a non-empty range.
@@ -198,6 +198,77 @@ core.chip {rows = 2 : i64, cols = 3 : i64, sram_bytes = 1024 : i64, target = "ti
     })
   })
   core.tile {x = 0 : i64, y = 1 : i64, node = "flatten1"} ({
+    core.program ({
+    })
+  })
+}) : () -> ()
+
+// -----
+
+// A matmul's [M, N] result has its rows first: bands of its 4 rows m,
+// crossed with slices of its 3 features n.
+func.func @f(%x: tensor<4x8xi8>) -> tensor<4x3xi8> {
+  %0 = dataflow.node "matmul1"(%x) {domain = #dataflow.set<"{ S[m] : 0 <= m <= 3 }">, kind = "matmul", macs = 96 : i64, params = {clamp_max = 127 : i64, clamp_min = -128 : i64, multiplier = array<i64: 1717986918>, shift = array<i64: 33>, weights = dense<1> : tensor<8x3xi8>}, reads = [#dataflow.map<"{ S[m] -> In0[m, i] : 0 <= m <= 3 and 0 <= i <= 7 }">], writes = #dataflow.map<"{ S[m] -> Out[m, o] : 0 <= m <= 3 and 0 <= o <= 2 }">}({
+  ^bb0(%a: tensor<4x8xi8>):
+    %w = graph.constant {value = dense<1> : tensor<8x3xi8>} : () -> tensor<8x3xi8>
+    %m = graph.matmul_integer %a, %w : (tensor<4x8xi8>, tensor<8x3xi8>) -> tensor<4x3xi32>
+    %r = graph.requantize %m {axis = 1 : i64, multiplier = array<i64: 1717986918>, output_zero_point = 0 : i64, shift = array<i64: 33>} : (tensor<4x3xi32>) -> tensor<4x3xi8>
+    dataflow.yield %r : tensor<4x3xi8>
+  }) : (tensor<4x8xi8>) -> tensor<4x3xi8>
+  return %0 : tensor<4x3xi8>
+}
+core.chip {rows = 2 : i64, cols = 3 : i64, sram_bytes = 1024 : i64, target = "tiny", function = @f} ({
+  core.tile {x = 0 : i64, y = 0 : i64, node = "matmul1", out_rows = array<i64: 0, 2>, out_channels = array<i64: 0, 2>} ({
+    core.program ({
+    })
+  })
+  core.tile {x = 1 : i64, y = 0 : i64, node = "matmul1", out_rows = array<i64: 0, 2>, out_channels = array<i64: 2, 3>} ({
+    core.program ({
+    })
+  })
+  core.tile {x = 2 : i64, y = 0 : i64, node = "matmul1", out_rows = array<i64: 2, 4>} ({
+    core.program ({
+    })
+  })
+}) : () -> ()
+
+// -----
+
+// Its rows are M = 4 ...
+func.func @f(%x: tensor<4x8xi8>) -> tensor<4x3xi8> {
+  %0 = dataflow.node "matmul1"(%x) {domain = #dataflow.set<"{ S[m] : 0 <= m <= 3 }">, kind = "matmul", macs = 96 : i64, params = {clamp_max = 127 : i64, clamp_min = -128 : i64, multiplier = array<i64: 1717986918>, shift = array<i64: 33>, weights = dense<1> : tensor<8x3xi8>}, reads = [#dataflow.map<"{ S[m] -> In0[m, i] : 0 <= m <= 3 and 0 <= i <= 7 }">], writes = #dataflow.map<"{ S[m] -> Out[m, o] : 0 <= m <= 3 and 0 <= o <= 2 }">}({
+  ^bb0(%a: tensor<4x8xi8>):
+    %w = graph.constant {value = dense<1> : tensor<8x3xi8>} : () -> tensor<8x3xi8>
+    %m = graph.matmul_integer %a, %w : (tensor<4x8xi8>, tensor<8x3xi8>) -> tensor<4x3xi32>
+    %r = graph.requantize %m {axis = 1 : i64, multiplier = array<i64: 1717986918>, output_zero_point = 0 : i64, shift = array<i64: 33>} : (tensor<4x3xi32>) -> tensor<4x3xi8>
+    dataflow.yield %r : tensor<4x3xi8>
+  }) : (tensor<4x8xi8>) -> tensor<4x3xi8>
+  return %0 : tensor<4x3xi8>
+}
+core.chip {rows = 2 : i64, cols = 3 : i64, sram_bytes = 1024 : i64, target = "tiny", function = @f} ({
+  // expected-error@+1 {{'core.tile' op computes output rows [0, 5) of node 'matmul1', which has 4}}
+  core.tile {x = 0 : i64, y = 0 : i64, node = "matmul1", out_rows = array<i64: 0, 5>} ({
+    core.program ({
+    })
+  })
+}) : () -> ()
+
+// -----
+
+// ... and its output channels N = 3.
+func.func @f(%x: tensor<4x8xi8>) -> tensor<4x3xi8> {
+  %0 = dataflow.node "matmul1"(%x) {domain = #dataflow.set<"{ S[m] : 0 <= m <= 3 }">, kind = "matmul", macs = 96 : i64, params = {clamp_max = 127 : i64, clamp_min = -128 : i64, multiplier = array<i64: 1717986918>, shift = array<i64: 33>, weights = dense<1> : tensor<8x3xi8>}, reads = [#dataflow.map<"{ S[m] -> In0[m, i] : 0 <= m <= 3 and 0 <= i <= 7 }">], writes = #dataflow.map<"{ S[m] -> Out[m, o] : 0 <= m <= 3 and 0 <= o <= 2 }">}({
+  ^bb0(%a: tensor<4x8xi8>):
+    %w = graph.constant {value = dense<1> : tensor<8x3xi8>} : () -> tensor<8x3xi8>
+    %m = graph.matmul_integer %a, %w : (tensor<4x8xi8>, tensor<8x3xi8>) -> tensor<4x3xi32>
+    %r = graph.requantize %m {axis = 1 : i64, multiplier = array<i64: 1717986918>, output_zero_point = 0 : i64, shift = array<i64: 33>} : (tensor<4x3xi32>) -> tensor<4x3xi8>
+    dataflow.yield %r : tensor<4x3xi8>
+  }) : (tensor<4x8xi8>) -> tensor<4x3xi8>
+  return %0 : tensor<4x3xi8>
+}
+core.chip {rows = 2 : i64, cols = 3 : i64, sram_bytes = 1024 : i64, target = "tiny", function = @f} ({
+  // expected-error@+1 {{'core.tile' op computes output channels [0, 4) of node 'matmul1', which has 3}}
+  core.tile {x = 0 : i64, y = 0 : i64, node = "matmul1", out_channels = array<i64: 0, 4>} ({
     core.program ({
     })
   })

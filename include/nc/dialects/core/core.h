@@ -241,15 +241,23 @@ typedef struct nc_core_buffer_spec {
 } nc_core_buffer_spec;
 
 /** The extent of the node's output along its first coordinate (output
- * channels of a conv or pool, features of a matmul): how far it can be
- * split; 0 if the node is not split by output channels (a copy layer, or a
- * node without a valid layer). */
+ * channels of a conv or pool, features of a matmul; a matmul's [M, N]
+ * result with M > 1: its last, N): how far it can be split; 0 if the node
+ * is not split by output channels (a copy layer, or a node without a valid
+ * layer). */
 int64_t nc_core_node_get_out_channels(NC_KEEP const nc_op *node);
 
 /** The extent of the node's output along its second coordinate (rows y of
- * `Out[c, y, x]`): how far it can be split into row bands; 0 if the node's
- * output has no rows (not three coordinates) or it is a copy layer. */
+ * `Out[c, y, x]`; a matmul's [M, N] result: its first, M): how far it can
+ * be split into row bands; 0 if the node's output has no rows (not three
+ * coordinates, nor a matmul's two) or it is a copy layer. */
 int64_t nc_core_node_get_out_rows(NC_KEEP const nc_op *node);
+
+/** Whether the node's rows come before its channels among its output's
+ * coordinates: a matmul's [M, N] result (rows m, output features n), whose
+ * out_rows slice coordinate 0 and out_channels coordinate 1 (the others'
+ * out_channels slice coordinate 0 and out_rows coordinate 1). */
+bool nc_core_node_rows_first(NC_KEEP const nc_op *node);
 
 /** Whether `node` is a channel concat of [C_i, H, W] node results that only
  * moves data: every input taken as it is (no rescale, or the identity 2^s /

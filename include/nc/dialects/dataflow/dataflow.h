@@ -76,6 +76,16 @@ __isl_give isl_map *nc_dataflow_attr_get_isl_map(NC_KEEP const nc_attr *a, isl_c
 __isl_give isl_set *nc_dataflow_parse_isl_set(isl_ctx *ctx, const char *text, char *err, size_t errlen);
 __isl_give isl_map *nc_dataflow_parse_isl_map(isl_ctx *ctx, const char *text, char *err, size_t errlen);
 
+/** A new isl context whose reads through the functions above parse each
+ * distinct text once and hand later reads a copy (isl objects are reference
+ * counted, so a copy costs nothing): a pass reads the same domains and access
+ * relations from its nodes many times, and isl's parser simplifies as it
+ * reads. Release it with nc_dataflow_isl_ctx_destroy, never isl_ctx_free. */
+NC_GIVE isl_ctx *nc_dataflow_isl_ctx_create(void);
+/** Frees the remembered objects, then `ctx` (from nc_dataflow_isl_ctx_create;
+ * NULL is a no-op). */
+void nc_dataflow_isl_ctx_destroy(NC_TAKE isl_ctx *ctx);
+
 /* ------------------------------------------------------------------------ */
 /* Nodes                                                                     */
 /* ------------------------------------------------------------------------ */

@@ -36,4 +36,24 @@ out("n-partials", lambda m: struct.pack_into("<I", m, trailer + 16, 1))
 out("send-network", lambda m: struct.pack_into("<I", m, send + 4, 0))
 out("send-bytes", lambda m: struct.pack_into("<q", m, send + 32, struct.unpack_from("<q", b, send + 32)[0] // 4))
 out("trailer-zero", lambda m: struct.pack_into("<I", m, trailer + 20, 5))
+
+
+def psum_send(off):
+    g = ncb.tile_fields(b, off)
+    n = struct.unpack_from("<I", b, g["n_instrs"])[0]
+    return next((g["instrs"] + 40 * k for k in range(n)
+                 if struct.unpack_from("<II", b, g["instrs"] + 40 * k) == (3, 1)), None)
+
+
+# a row band's partial sums sent to the reducer of another band of the same
+# layer and output channels (when the layer has bands: core-place{row-split})
+node = b[off + 16:off + 48]
+mine = psum_send(off)
+other = next((struct.unpack_from("<qq", b, p + 8) for s in h["sections"] if s[0] == 1 and s[2] != off
+              and b[s[2] + 16:s[2] + 48] == node and struct.unpack_from("<I", b, s[2] + 12)[0] & PARTIAL
+              for p in [psum_send(s[2])] if p and struct.unpack_from("<qq", b, p + 8) !=
+              struct.unpack_from("<qq", b, mine + 8)), None)
+if mine is not None and other is not None:
+    out("send-band", lambda m: struct.pack_into("<qq", m, mine + 8, *other))
+    print("another band's reducer at", other)
 print("partial-sum tile at section", i)

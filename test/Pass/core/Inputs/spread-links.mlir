@@ -1,0 +1,97 @@
+module attributes {nc.chip = #core.desc<name = "northpole", rows = 16, cols = 16, sram_bytes = 786432, ops_per_cycle = array<i64: 2, 8192, 4, 4096, 8, 2048>, hop_latency_cycles = 1, link_bytes_per_cycle = 32, clock_hz = 4.0e+08>, nc.target = "northpole"} {
+  func.func @net(%arg0: tensor<1x1x4x4xf32>) -> tensor<1x3xf32> {
+    %0 = graph.constant {value = dense<5.000000e-02> : tensor<f32>} : () -> tensor<f32>
+    %1 = graph.constant {value = dense<0> : tensor<i8>} : () -> tensor<i8>
+    %2 = graph.quantize_linear %arg0, %0, %1 : (tensor<1x1x4x4xf32>, tensor<f32>, tensor<i8>) -> tensor<1x1x4x4xi8>
+    %3 = dataflow.node "conv1"(%2) {buffer_elements = array<i64: 12>, control = [#dataflow.map<"{ P[y] -> S[oy = -1 + y] : 0 < y <= 2; P[y = 3] -> S[oy = 3] }">], domain = #dataflow.set<"{ S[oy] : 0 <= oy <= 3 }">, earliest = [#dataflow.map<"{ S[oy] -> P[y = 3] : 2 <= oy <= 3; S[oy] -> P[y = 1 + oy] : 0 <= oy <= 1 }">], kind = "conv", macs = 288 : i64, params = {bias = dense<[5, -5]> : tensor<2xi32>, clamp_max = 127 : i64, clamp_min = 0 : i64, kernel = array<i64: 3, 3>, multiplier = array<i64: 1073741824, 1073741824>, pads = array<i64: 1, 1, 1, 1>, shift = array<i64: 36, 36>, weights = dense<3> : tensor<2x1x3x3xi8>}, reads = [#dataflow.map<"{ S[oy] -> In0[c = 0, iy, ix] : 0 <= oy <= 3 and iy >= -1 + oy and 0 <= iy <= 3 and iy <= 1 + oy and 0 <= ix <= 3 }">], writes = #dataflow.map<"{ S[oy] -> Out[k, oy, ox] : 0 <= oy <= 3 and 0 <= k <= 1 and 0 <= ox <= 3 }">}({
+    ^bb0(%arg1: tensor<1x1x4x4xi8>):
+      %9 = graph.constant {value = dense<3> : tensor<2x1x3x3xi8>} : () -> tensor<2x1x3x3xi8>
+      %10 = graph.conv_integer %arg1, %9 {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x1x4x4xi8>, tensor<2x1x3x3xi8>) -> tensor<1x2x4x4xi32>
+      %11 = graph.constant {value = dense<[5, -5]> : tensor<2xi32>} : () -> tensor<2xi32>
+      %12 = graph.requantize %10, %11 {activation = "relu", axis = 1 : i64, multiplier = array<i64: 1073741824, 1073741824>, output_zero_point = 0 : i64, shift = array<i64: 36, 36>} : (tensor<1x2x4x4xi32>, tensor<2xi32>) -> tensor<1x2x4x4xi8>
+      dataflow.yield %12 : tensor<1x2x4x4xi8>
+    }) : (tensor<1x1x4x4xi8>) -> tensor<1x2x4x4xi8>
+    %4 = dataflow.node "pool1"(%3) {buffer_elements = array<i64: 16>, control = [#dataflow.map<"{ P[oy] -> S[oy'] : 0 < oy <= 3 and -2 + oy <= 2oy' < oy }">], domain = #dataflow.set<"{ S[oy] : 0 <= oy <= 1 }">, earliest = [#dataflow.map<"{ S[oy] -> P[oy' = 1 + 2oy] : 0 <= oy <= 1 }">], kind = "max_pool", macs = 0 : i64, params = {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>}, reads = [#dataflow.map<"{ S[oy] -> In0[c, iy, ix] : 0 <= oy <= 1 and 0 <= c <= 1 and iy >= 2oy and 0 <= iy <= 3 and iy <= 1 + 2oy and 0 <= ix <= 3 }">], writes = #dataflow.map<"{ S[oy] -> Out[k, oy, ox] : 0 <= oy <= 1 and 0 <= k <= 1 and 0 <= ox <= 1 }">}({
+    ^bb0(%arg1: tensor<1x2x4x4xi8>):
+      %9 = graph.max_pool %arg1 {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x2x4x4xi8>) -> tensor<1x2x2x2xi8>
+      dataflow.yield %9 : tensor<1x2x2x2xi8>
+    }) : (tensor<1x2x4x4xi8>) -> tensor<1x2x2x2xi8>
+    %5 = dataflow.node "flatten1"(%4) {buffer_elements = array<i64: 4>, control = [#dataflow.map<"{ P[oy] -> S[y = oy] : 0 <= oy <= 1 }">], domain = #dataflow.set<"{ S[y] : 0 <= y <= 1 }">, earliest = [#dataflow.map<"{ S[y] -> P[oy = y] : 0 <= y <= 1 }">], kind = "copy", macs = 0 : i64, reads = [#dataflow.map<"{ S[y] -> In0[c, y, x] : 0 <= y <= 1 and 0 <= c <= 1 and 0 <= x <= 1 }">], writes = #dataflow.map<"{ S[y] -> Out[i] : 0 <= y <= 1 and -2 + 2y <= i <= 5 + 2y and 4*floor((2 + 2y + i)/4) <= 2y + i }">}({
+    ^bb0(%arg1: tensor<1x2x2x2xi8>):
+      %9 = graph.flatten %arg1 : (tensor<1x2x2x2xi8>) -> tensor<1x8xi8>
+      dataflow.yield %9 : tensor<1x8xi8>
+    }) : (tensor<1x2x2x2xi8>) -> tensor<1x8xi8>
+    %6 = dataflow.node "matmul1"(%5) {buffer_elements = array<i64: 8>, control = [#dataflow.map<"{ P[y = 1] -> S[] }">], domain = #dataflow.set<"{ S[] }">, earliest = [#dataflow.map<"{ S[] -> P[y = 1] }">], kind = "matmul", macs = 24 : i64, params = {clamp_max = 127 : i64, clamp_min = -128 : i64, multiplier = array<i64: 1073741824>, shift = array<i64: 31>, weights = dense<1> : tensor<8x3xi8>}, reads = [#dataflow.map<"{ S[] -> In0[i] : 0 <= i <= 7 }">], writes = #dataflow.map<"{ S[] -> Out[o] : 0 <= o <= 2 }">}({
+    ^bb0(%arg1: tensor<1x8xi8>):
+      %9 = graph.constant {value = dense<1> : tensor<8x3xi8>} : () -> tensor<8x3xi8>
+      %10 = graph.matmul_integer %arg1, %9 : (tensor<1x8xi8>, tensor<8x3xi8>) -> tensor<1x3xi32>
+      %11 = graph.requantize %10 {axis = 1 : i64, multiplier = array<i64: 1073741824>, output_zero_point = 0 : i64, shift = array<i64: 31>} : (tensor<1x3xi32>) -> tensor<1x3xi8>
+      dataflow.yield %11 : tensor<1x3xi8>
+    }) : (tensor<1x8xi8>) -> tensor<1x3xi8>
+    %7 = graph.constant {value = dense<1.000000e-01> : tensor<f32>} : () -> tensor<f32>
+    %8 = graph.dequantize_linear %6, %7 : (tensor<1x3xi8>, tensor<f32>) -> tensor<1x3xf32>
+    return %8 : tensor<1x3xf32>
+  }
+  core.chip {cols = 4 : i64, function = @net, rows = 2 : i64, sram_bytes = 786432 : i64, target = "northpole"}({
+    core.tile {node = "conv1", x = 0 : i64, y = 0 : i64}({
+      core.buffer {bytes = 18 : i64, kind = "weights", name = "weights", offset = -1 : i64}
+      core.buffer {bytes = 24 : i64, kind = "bias", name = "bias", offset = -1 : i64}
+      core.buffer {bytes = 12 : i64, kind = "input", name = "in0", offset = -1 : i64}
+      core.buffer {bytes = 8 : i64, kind = "output", name = "out", offset = -1 : i64}
+      core.buffer {bytes = 32 : i64, kind = "scratch", name = "acc", offset = -1 : i64}
+      core.program({
+        core.recv {from = array<i64: -1, -1>, iter = 0 : i64, operand = 0 : i64}
+        core.recv {from = array<i64: -1, -1>, iter = 1 : i64, operand = 0 : i64}
+        core.compute {begin = 0 : i64, end = 1 : i64}
+        core.send {bytes = 8 : i64, iter = 0 : i64, to = array<i64: 2, 1>}
+        core.recv {from = array<i64: -1, -1>, iter = 2 : i64, operand = 0 : i64}
+        core.compute {begin = 1 : i64, end = 2 : i64}
+        core.send {bytes = 8 : i64, iter = 1 : i64, to = array<i64: 2, 1>}
+        core.recv {from = array<i64: -1, -1>, iter = 3 : i64, operand = 0 : i64}
+        core.compute {begin = 2 : i64, end = 3 : i64}
+        core.send {bytes = 8 : i64, iter = 2 : i64, to = array<i64: 2, 1>}
+        core.compute {begin = 3 : i64, end = 4 : i64}
+        core.send {bytes = 8 : i64, iter = 3 : i64, to = array<i64: 2, 1>}
+      })
+    })
+    core.tile {node = "pool1", x = 2 : i64, y = 1 : i64}({
+      core.buffer {bytes = 16 : i64, kind = "input", name = "in0", offset = -1 : i64}
+      core.buffer {bytes = 4 : i64, kind = "output", name = "out", offset = -1 : i64}
+      core.program({
+        core.recv {from = array<i64: 0, 0>, iter = 0 : i64, operand = 0 : i64}
+        core.recv {from = array<i64: 0, 0>, iter = 1 : i64, operand = 0 : i64}
+        core.compute {begin = 0 : i64, end = 1 : i64}
+        core.send {bytes = 4 : i64, iter = 0 : i64, to = array<i64: 1, 0>}
+        core.recv {from = array<i64: 0, 0>, iter = 2 : i64, operand = 0 : i64}
+        core.recv {from = array<i64: 0, 0>, iter = 3 : i64, operand = 0 : i64}
+        core.compute {begin = 1 : i64, end = 2 : i64}
+        core.send {bytes = 4 : i64, iter = 1 : i64, to = array<i64: 1, 0>}
+      })
+    })
+    core.tile {node = "flatten1", x = 1 : i64, y = 0 : i64}({
+      core.buffer {bytes = 4 : i64, kind = "input", name = "in0", offset = -1 : i64}
+      core.buffer {bytes = 4 : i64, kind = "output", name = "out", offset = -1 : i64}
+      core.program({
+        core.recv {from = array<i64: 2, 1>, iter = 0 : i64, operand = 0 : i64}
+        core.compute {begin = 0 : i64, end = 1 : i64}
+        core.send {bytes = 4 : i64, iter = 0 : i64, to = array<i64: 3, 0>}
+        core.recv {from = array<i64: 2, 1>, iter = 1 : i64, operand = 0 : i64}
+        core.compute {begin = 1 : i64, end = 2 : i64}
+        core.send {bytes = 4 : i64, iter = 1 : i64, to = array<i64: 3, 0>}
+      })
+    })
+    core.tile {node = "matmul1", x = 3 : i64, y = 0 : i64}({
+      core.buffer {bytes = 24 : i64, kind = "weights", name = "weights", offset = -1 : i64}
+      core.buffer {bytes = 8 : i64, kind = "bias", name = "bias", offset = -1 : i64}
+      core.buffer {bytes = 8 : i64, kind = "input", name = "in0", offset = -1 : i64}
+      core.buffer {bytes = 3 : i64, kind = "output", name = "out", offset = -1 : i64}
+      core.buffer {bytes = 12 : i64, kind = "scratch", name = "acc", offset = -1 : i64}
+      core.program({
+        core.recv {from = array<i64: 1, 0>, iter = 0 : i64, operand = 0 : i64}
+        core.recv {from = array<i64: 1, 0>, iter = 1 : i64, operand = 0 : i64}
+        core.compute {begin = 0 : i64, end = 1 : i64}
+        core.send {bytes = 3 : i64, iter = 0 : i64, to = array<i64: -1, -1>}
+      })
+    })
+  }) : () -> ()
+}
