@@ -49,6 +49,10 @@ static const nc_pass_option_def options[] = {
    "With balance and row-balance: choose each conv and max-pool layer's output-channel slices and row bands together "
    "(the slowest stage gets the combination with the fewest tiles that shrinks its largest tile) instead of channel "
    "slices first and bands on the cores left (core_split_rows.c)"},
+  {"joint-split-above", NC_PASS_OPT_INT, "0",
+   "With balance and row-balance: split jointly (joint-split) when the tiles SRAM alone needs beyond one a layer "
+   "take more than this percentage of the cores (weights that fill much of the grid, as the VGGs' fully connected "
+   "layers: channel slices first spend the few cores left unevenly; 0: only with joint-split)"},
   {"balance-ties", NC_PASS_OPT_BOOL, "false",
    "Output-channel balancing goes on through ties: a round that leaves the slowest stage as slow is kept when "
    "fewer stages are that slow (two equally slow layers: split one, then the other)"},
@@ -203,7 +207,8 @@ static int64_t align_producers(nc_op *fn, nc_op **orig, size_t n, int64_t *ks, c
   return used;
 }
 
-static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx, bool balance, int64_t cores)
+static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx, bool balance, int64_t cores,
+                        bool *joint)
 {
   int64_t *extra = NULL;
   int64_t sram = nc_core_chip_get_sram_bytes(chip), max_tiles = nc_pass_get_option_int(pass, "max-tiles-per-layer");
@@ -252,8 +257,10 @@ static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx, bo
   }
   /* 2. balancing: the slices balance_cores chose, starting from the ones
    * SRAM needs, and only while the grid has cores left */
-  bool joint = nc_pass_get_option_bool(pass, "joint-split") && nc_pass_get_option_bool(pass, "row-balance");
-  if (balance && !joint && !(extra = balance_cores(chip, fn, cores, nc_pass_get_option_int(pass, "balance-lookahead"), ks, ictx,
+  int64_t above = nc_pass_get_option_int(pass, "joint-split-above");
+  *joint = nc_pass_get_option_bool(pass, "row-balance") &&
+           (nc_pass_get_option_bool(pass, "joint-split") || (above > 0 && (used - (int64_t)n_orig) * 100 > cores * above));
+  if (balance && !*joint && !(extra = balance_cores(chip, fn, cores, nc_pass_get_option_int(pass, "balance-lookahead"), ks, ictx,
                                          nc_pass_get_option_bool(pass, "multicast"), kin,
                                          nc_pass_get_option_bool(pass, "fold-concat"),
                                          nc_pass_get_option_bool(pass, "balance-ties")))) {
@@ -728,11 +735,12 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
   core_band_costs costs = {nc_pass_get_option_bool(pass, "band-multicast"), nc_pass_get_option_int(pass, "recv-links"),
                            nc_pass_get_option_bool(pass, "fold-concat"), nc_pass_get_option_bool(pass, "partial-bands")};
   int64_t banded = 0;
+  bool joint = false;
   bool ok = presplit && split_nodes(pass, chip, fn, ictx, nc_pass_get_option_bool(pass, "balance"),
-                                    nc_core_chip_get_rows(chip) * nc_core_chip_get_cols(chip)) &&
+                                    nc_core_chip_get_rows(chip) * nc_core_chip_get_cols(chip), &joint) &&
             core_split_rows(chip, fn, ictx, presplit, nc_pass_get_option_int(pass, "row-split"),
-                            nc_pass_get_option_bool(pass, "row-balance"), nc_pass_get_option_bool(pass, "joint-split"),
-                            &costs, nc_core_chip_get_rows(chip) * nc_core_chip_get_cols(chip), &banded);
+                            nc_pass_get_option_bool(pass, "row-balance"), joint, &costs,
+                            nc_core_chip_get_rows(chip) * nc_core_chip_get_cols(chip), &banded);
   free(presplit);
   if (!ok)
     return false;

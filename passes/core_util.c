@@ -37,6 +37,15 @@ static int64_t constant_bytes(const nc_attr *a, int64_t s, int64_t c)
   return elts > 0 ? nc_core_bytes(sliced(elts, s, c), nc_type_get_element_type(t)) : 0;
 }
 
+int core_packed_weight_bits(const nc_dataflow_layer *layer)
+{
+  if ((layer->kind != NC_DATAFLOW_LAYER_CONV && layer->kind != NC_DATAFLOW_LAYER_MATMUL) || !layer->weights)
+    return 0;
+  nc_type *elt = nc_type_get_element_type(nc_attr_get_type(layer->weights));
+  unsigned bits = nc_type_is_integer(elt) ? nc_type_get_width(elt) : 0;
+  return (bits == 4 || bits == 2) && (int64_t)bits == layer->output_bits ? (int)bits : 0;
+}
+
 bool core_node_buffers(const nc_op *node, int64_t lo, int64_t hi, isl_ctx *ctx, nc_core_buffer_spec **specs,
                        size_t *n, char *err, size_t errlen)
 {
@@ -70,6 +79,9 @@ bool core_node_buffers(const nc_op *node, int64_t lo, int64_t hi, isl_ctx *ctx, 
   free(counts);
 
   int64_t weights = constant_bytes(layer.weights, s, c);
+  if (core_packed_weight_bits(&layer)) /* 4- or 2-bit weights at the layer's width: packed in SRAM and the binary */
+    weights = nc_core_message_bytes(sliced(nc_type_get_num_elements(nc_attr_get_type(layer.weights)), s, c),
+                                    nc_type_get_element_type(nc_attr_get_type(layer.weights)));
   int64_t bias = constant_bytes(layer.bias, s, c) + constant_bytes(layer.lut, 0, 0);
   if (layer.n_requant)
     bias += 8 * sliced((int64_t)layer.n_requant, s, c); /* an i32 multiplier and an i32 shift each */

@@ -8,12 +8,19 @@
 
 #include "nc/dialects/core/chip_desc.h"
 #include "nc/dialects/core/core.h"
+#include "nc/dialects/dataflow/layer.h"
 #include "nc/passes/mapping.h"
+
+/** The width (4 or 2) at which a conv's or matmul's weights are packed,
+ * two or four a byte, in SRAM and the binary: weights of that integer width
+ * in a layer whose output has it too (the tile record's width); 0 when they
+ * take a byte each. */
+int core_packed_weight_bits(NC_KEEP const nc_dataflow_layer *layer);
 
 /** The buffers a tile computing output channels [lo, hi) of `node` needs
  * (lo = hi = 0: the whole node), in this order:
  *   weights  the layer's weights, the part of them for [lo, hi) (they are
- *            per output channel);
+ *            per output channel), packed at core_packed_weight_bits;
  *   bias     the layer's bias and lut and 8 bytes per requantization
  *            multiplier/shift pair, again the part for [lo, hi);
  *   in<k>    per operand, buffer_elements[k] elements (needs dataflow-deps);

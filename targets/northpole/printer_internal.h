@@ -20,6 +20,7 @@ typedef struct np_layer {
   const int8_t *weights;     /* conv [M, C/g, kh, kw]; matmul [K, N]: the attribute's data, or owned_weights */
   int8_t *owned_weights;     /* a splat's expansion (freed by np_layer_clear) */
   int64_t weight_rows, weight_row_bytes; /* conv: M and C/g*kh*kw */
+  int weight_bits;           /* 4 or 2: a conv's or matmul's weights go packed (NP_FLAG_PACKED_WEIGHTS); else 8 */
   int64_t k, n;              /* matmul */
   int64_t macs_per_element, vops_per_element;
 } np_layer;
@@ -37,11 +38,12 @@ typedef struct np_weight_pool {
 void np_weight_pool_init(np_weight_pool *pool, nc_op *chip);
 /** The tile's shared slice, or -1 when no other tile holds its weights. */
 int64_t np_weight_pool_slot(const np_weight_pool *pool, nc_op *tile);
-/** Writes a tile's weight field: `runs` runs of `len` bytes, `stride` apart
- * from base; inline, or (slot >= 0) a reference to the pool's one copy,
- * written on the slot's first use. Pads b to 8 bytes. */
+/** Writes a tile's weight field: `runs` runs of `len` elements, `stride`
+ * apart from base, a byte each (bits 8) or packed two or four a byte (bits 4
+ * or 2, NP_FLAG_PACKED_WEIGHTS); inline, or (slot >= 0) a reference to the
+ * pool's one copy, written on the slot's first use. Pads b to 8 bytes. */
 void np_put_weights(nc_bytes *b, np_weight_pool *pool, int64_t slot, const int8_t *base, int64_t runs, int64_t len,
-                    int64_t stride);
+                    int64_t stride, int bits);
 /** Adds the weights section to w (when any slice is shared) and clears the pool. */
 void np_weight_pool_finish(np_weight_pool *pool, nc_ncb_writer *w);
 /** Frees the pool without writing it. */

@@ -71,6 +71,15 @@ static bool read_weights(nc_op *node, const nc_dataflow_layer *layer, np_layer *
     l->weights = data;
   }
   *shape = nc_type_get_shape(t);
+  /* as core_packed_weight_bits (passes/core_util.c) sized the SRAM: packed at the layer's width */
+  if ((wb == 4 || wb == 2) && (int64_t)wb == layer->output_bits) {
+    int lim = 1 << (wb - 1);
+    for (int64_t i = 0; i < (splat ? 1 : n); i++)
+      if (data[i] < -lim || data[i] >= lim)
+        return nc_op_emit_error(node, "has a weight of %d outside the %u-bit range", data[i], wb);
+    l->weight_bits = (int)wb;
+    l->flags |= NP_FLAG_PACKED_WEIGHTS;
+  }
   return true;
 }
 
@@ -379,6 +388,7 @@ static bool read_linear_resize(nc_op *node, const nc_dataflow_layer *layer, np_l
 bool np_layer_read(nc_op *node, np_layer *l)
 {
   memset(l, 0, sizeof *l);
+  l->weight_bits = 8;
   nc_dataflow_layer layer;
   if (!nc_dataflow_node_get_layer(node, &layer))
     return nc_op_emit_error(node, "has no valid layer kind and parameters (run graph-to-dataflow)");
@@ -518,15 +528,16 @@ void np_layer_write(nc_bytes *b, const np_layer *l, int64_t lo, int64_t hi, np_w
   nc_bytes_put_u32(b, nb);
   for (uint32_t i = 0; i < nb; i++) nc_bytes_put_i32(b, l->bias[lo + i]);
   if (l->kind == NP_KIND_CONV) /* [hi - lo, C/group, kh, kw]: rows lo..hi of the weights */
-    np_put_weights(b, pool, slot, l->weights + lo * l->weight_row_bytes, 1, (hi - lo) * l->weight_row_bytes, 0);
+    np_put_weights(b, pool, slot, l->weights + lo * l->weight_row_bytes, 1, (hi - lo) * l->weight_row_bytes, 0,
+                   l->weight_bits);
   else if (l->kind == NP_KIND_MATMUL) /* [K, hi - lo]: columns lo..hi of [K, N] */
-    np_put_weights(b, pool, slot, l->weights + lo, l->k, hi - lo, l->n);
+    np_put_weights(b, pool, slot, l->weights + lo, l->k, hi - lo, l->n, l->weight_bits);
   else if (l->kind == NP_KIND_LUT) /* the whole table on every tile */
-    np_put_weights(b, pool, slot, l->weights, 1, 256, 0);
+    np_put_weights(b, pool, slot, l->weights, 1, 256, 0, 8);
   else if (l->kind == NP_KIND_RESIZE || (l->kind == NP_KIND_MOVE && l->weights))
-    np_put_weights(b, pool, slot, l->weights, 1, l->weight_row_bytes, 0);
+    np_put_weights(b, pool, slot, l->weights, 1, l->weight_row_bytes, 0, 8);
   else if (l->kind == NP_KIND_SOFTMAX)
-    np_put_weights(b, pool, slot, l->weights, 1, 1024, 0);
+    np_put_weights(b, pool, slot, l->weights, 1, 1024, 0, 8);
   else
-    np_put_weights(b, pool, slot, l->weights, 0, 0, 0);
+    np_put_weights(b, pool, slot, l->weights, 0, 0, 0, 8);
 }

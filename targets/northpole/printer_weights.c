@@ -77,28 +77,50 @@ int64_t np_weight_pool_slot(const np_weight_pool *pool, nc_op *tile)
   return hit ? hit - pool->slices : -1;
 }
 
-static void put_runs(nc_bytes *b, const int8_t *base, int64_t runs, int64_t len, int64_t stride)
+/* The runs one after the other, a byte each (bits 8) or packed: element i
+ * of the sequence in bits (i mod 8/bits) x bits up of byte i / (8/bits). */
+static void put_runs(nc_bytes *b, const int8_t *base, int64_t runs, int64_t len, int64_t stride, int bits)
 {
+  if (bits >= 8) {
+    for (int64_t r = 0; r < runs; r++)
+      nc_bytes_put(b, base + r * stride, (size_t)len);
+    return;
+  }
+  int per = 8 / bits;
+  uint8_t chunk[4096], acc = 0, mask = (uint8_t)((1u << bits) - 1);
+  size_t used = 0;
+  int64_t i = 0;
   for (int64_t r = 0; r < runs; r++)
-    nc_bytes_put(b, base + r * stride, (size_t)len);
+    for (int64_t j = 0; j < len; j++, i++) {
+      acc |= (uint8_t)(((uint8_t)base[r * stride + j] & mask) << (i % per * bits));
+      if (i % per == per - 1) {
+        chunk[used++] = acc;
+        acc = 0;
+        if (used == sizeof chunk)
+          nc_bytes_put(b, chunk, used), used = 0;
+      }
+    }
+  if (i % per)
+    chunk[used++] = acc;
+  nc_bytes_put(b, chunk, used);
 }
 
 void np_put_weights(nc_bytes *b, np_weight_pool *pool, int64_t slot, const int8_t *base, int64_t runs, int64_t len,
-                    int64_t stride)
+                    int64_t stride, int bits)
 {
-  uint64_t bytes = (uint64_t)(runs * len);
+  uint64_t bytes = bits >= 8 ? (uint64_t)(runs * len) : (uint64_t)((runs * len * bits + 7) / 8);
   if (pool && slot >= 0 && (size_t)slot < pool->n && bytes) {
     np_weight_slice *s = &pool->slices[slot];
     if (s->offset < 0) {
       nc_bytes_align(&pool->bytes, 8);
       s->offset = (int64_t)pool->bytes.len;
-      put_runs(&pool->bytes, base, runs, len, stride);
+      put_runs(&pool->bytes, base, runs, len, stride, bits);
     }
     nc_bytes_put_u64(b, bytes | NP_WEIGHTS_SHARED);
     nc_bytes_put_u64(b, (uint64_t)s->offset);
   } else {
     nc_bytes_put_u64(b, bytes);
-    put_runs(b, base, runs, len, stride);
+    put_runs(b, base, runs, len, stride, bits);
   }
   nc_bytes_align(b, 8);
 }

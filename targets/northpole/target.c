@@ -135,14 +135,15 @@ static bool build(nc_pass_manager *pm, const nc_pass *o, const char *stop_after,
   }
   if (stop >= 3) {
     bool mc = nc_pass_get_option_bool(o, "multicast"), balance = nc_pass_get_option_bool(o, "balance");
-    char place[256];
+    char place[512]; /* every option below at its longest fits with room to spare */
     const char *costs = nc_pass_get_option_string(o, "balance-costs"), *bits = nc_pass_get_option_string(o, "precision");
     if (!strcmp(costs, "auto"))
       costs = !strcmp(bits, "4") || !strcmp(bits, "2") ? "links" : "sends";
     snprintf(place, sizeof place,
              "search-iterations=20000 link-iterations=2000 host-weight=%lld input-channel-split=%lld%s%s%s%s",
              (long long)nc_pass_get_option_int(o, "host-weight"), (long long)nc_pass_get_option_int(o, "input-channel-split"),
-             balance ? " balance=true balance-lookahead=1 row-balance=true partial-bands=true" : "", mc ? " multicast=true" : "",
+             balance ? " balance=true balance-lookahead=1 row-balance=true partial-bands=true joint-split-above=25" : "",
+             mc ? " multicast=true" : "",
              strcmp(costs, "sends") ? " band-multicast=true recv-links=1" : "",
              !strcmp(costs, "links-ties") ? " balance-ties=true" : "");
     bool rep = nc_pass_get_option_bool(o, "replicate"), fold = nc_pass_get_option_bool(o, "fold-concat");

@@ -615,7 +615,7 @@ static const int32_t *weight_sums(np_tile *t, int64_t kk)
 {
   if (!t->wsum128) {
     int64_t n = t->ch_hi - t->ch_lo;
-    if (t->weight_bytes < (uint64_t)(n * kk) || !(t->wsum128 = malloc((size_t)n * sizeof *t->wsum128)))
+    if (t->weight_elems < (uint64_t)(n * kk) || !(t->wsum128 = malloc((size_t)n * sizeof *t->wsum128)))
       return NULL;
     for (int64_t k = 0; k < n; k++) {
       uint32_t sum = 0;

@@ -315,6 +315,12 @@ static bool check_layer(loader *l, np_tile *t)
   default:
     return bad(l, "unknown layer kind %u", t->kind);
   }
+  if (t->flags & NP_FLAG_PACKED_WEIGHTS) { /* at the tile's width, two or four a byte */
+    if ((t->kind != NP_KIND_CONV && t->kind != NP_KIND_MATMUL) || t->bits == 8)
+      return bad(l, "packed weights need a conv or matmul layer of width 4 or 2, not kind %u at %u bits", t->kind,
+                 t->bits);
+    want_w = (want_w * t->bits + 7) / 8;
+  }
   if (t->weight_bytes != want_w)
     return bad(l, "%llu bytes of weights, the layer needs %llu", (unsigned long long)t->weight_bytes,
                (unsigned long long)want_w);
@@ -621,6 +627,27 @@ done:
   return ok;
 }
 
+/* Packed weights (NP_FLAG_PACKED_WEIGHTS) as the int8 the datapath reads,
+ * sign-extended; a slice of the weights section is unpacked once for all
+ * the tiles that hold it (at: its offset, UINT64_MAX for inline ones). */
+static const int8_t *unpack_weights(np_sim *s, const uint8_t *p, uint64_t bytes, unsigned bits, uint64_t at)
+{
+  for (size_t i = 0; at != UINT64_MAX && i < s->n_unpacked; i++)
+    if (s->unpacked_at[i] == at)
+      return s->unpacked[i];
+  unsigned per = 8 / bits;
+  int8_t *w = nc_rt_calloc(bytes * per + 1, 1);
+  for (uint64_t i = 0; i < bytes * per; i++) {
+    unsigned v = (p[i / per] >> (i % per * bits)) & ((1u << bits) - 1);
+    w[i] = (int8_t)(v >= 1u << (bits - 1) ? (int)v - (1 << bits) : (int)v);
+  }
+  s->unpacked = nc_rt_realloc(s->unpacked, (s->n_unpacked + 1) * sizeof *s->unpacked);
+  s->unpacked_at = nc_rt_realloc(s->unpacked_at, (s->n_unpacked + 1) * sizeof *s->unpacked_at);
+  s->unpacked[s->n_unpacked] = w;
+  s->unpacked_at[s->n_unpacked++] = at;
+  return w;
+}
+
 static bool load_tile(loader *l, np_sim *s, np_tile *t)
 {
   nc_cursor *c = &l->c;
@@ -704,8 +731,16 @@ static bool load_tile(loader *l, np_sim *s, np_tile *t)
       return bad(l, "%llu bytes of weights at offset %llu: not an 8-byte aligned range of the %llu-byte weights section",
                  (unsigned long long)t->weight_bytes, (unsigned long long)off, (unsigned long long)l->weights->size);
     t->weights = (const int8_t *)l->weights->data + off;
+    t->weight_elems = t->weight_bytes;
+    if ((t->flags & NP_FLAG_PACKED_WEIGHTS) && np_width_ok(t->bits) && t->bits < 8)
+      t->weights = unpack_weights(s, (const uint8_t *)t->weights, t->weight_bytes, t->bits, off),
+      t->weight_elems = t->weight_bytes * (8 / t->bits);
   } else {
     t->weights = (const int8_t *)nc_cursor_bytes(c, t->weight_bytes);
+    t->weight_elems = t->weight_bytes;
+    if ((t->flags & NP_FLAG_PACKED_WEIGHTS) && np_width_ok(t->bits) && t->bits < 8 && t->weights)
+      t->weights = unpack_weights(s, (const uint8_t *)t->weights, t->weight_bytes, t->bits, UINT64_MAX),
+      t->weight_elems = t->weight_bytes * (8 / t->bits);
   }
   nc_cursor_align(c, 8);
   if (!truncated(l))
@@ -850,6 +885,9 @@ void np_sim_destroy(void *state, void *userData)
   for (size_t i = 0; i < s->n_inputs && s->streams; i++)
     free(s->streams[i].iters), free(s->streams[i].blocks);
   free(s->streams);
+  for (size_t i = 0; i < s->n_unpacked; i++)
+    free(s->unpacked[i]);
+  free(s->unpacked), free(s->unpacked_at);
   free(s->tile_at);
   free(s->core_free);
   np_noc_destroy(&s->noc);

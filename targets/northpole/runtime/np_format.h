@@ -25,7 +25,7 @@
  *   u32 flags                   NP_FLAG_RELU, NP_FLAG_SUBTRACT, NP_FLAG_COUNT_PAD, NP_FLAG_PARTIAL,
  *                               NP_FLAG_REDUCE, NP_FLAG_PAD_REFLECT, NP_FLAG_PAD_EDGE in bits 0..7,
  *                               NP_FLAG_REPLICA in bit 16, NP_FLAG_SHARED in bit 17,
- *                               NP_FLAG_RECV_OFFSETS in bit 18
+ *                               NP_FLAG_RECV_OFFSETS in bit 18, NP_FLAG_PACKED_WEIGHTS in bit 25
  *                               (bits 16..31: further flags);
  *                               bits 8..15: the layer's width (8, 4 or 2; 0 in older binaries
  *                               means 8): results saturate to [-2^(w-1), 2^(w-1)-1], stored in
@@ -42,7 +42,8 @@
  *   u32 n_requant               0, 1 or ch_hi - ch_lo; then i32 multiplier[n], i32 shift[n]
  *                               (NP_KIND_ELTWISE: n_operands, the rescale of each operand)
  *   u32 n_bias                  0 or ch_hi - ch_lo; then i32 bias[n]
- *   u64 weight_bytes            then the int8 weights (4- and 2-bit ones in int8 containers), zero-padded to 8 bytes:
+ *   u64 weight_bytes            then the int8 weights (4- and 2-bit ones in int8 containers, or packed
+ *                               with NP_FLAG_PACKED_WEIGHTS: ceil(elements x width / 8) bytes), zero-padded to 8 bytes:
  *                               conv [ch_hi-ch_lo, C/group, kh, kw]; matmul [K, ch_hi-ch_lo];
  *                               with NP_WEIGHTS_SHARED (bit 63) set, the low bits are the
  *                               byte count and the next field is u64 offset: the weights are
@@ -180,6 +181,8 @@ enum {
   NP_FLAG_REPLICA = 1 << 16, /* bits 8..15 hold the width, so flags continue at bit 16 */
   NP_FLAG_SHARED = 1 << 17,  /* the tile shares its core in a slot other than 0: a slot trailer follows */
   NP_FLAG_RECV_OFFSETS = 1 << 18, /* recvs of a folded concat's inputs land at an element offset */
+  NP_FLAG_PACKED_WEIGHTS = 1 << 25, /* a conv's or matmul's weights at the tile's width (4 or 2 bits) are packed
+                                       two or four a byte, element i in bits (i mod per-byte) x width up, low first */
 };
 #define NP_WIDTH_SHIFT 8 /* the tile record's flags: bits 8..15 hold the layer's width */
 enum { NP_BUF_WEIGHTS = 1, NP_BUF_BIAS = 2, NP_BUF_INPUT = 3, NP_BUF_OUTPUT = 4, NP_BUF_SCRATCH = 5 };

@@ -94,6 +94,7 @@ typedef struct np_tile {
   int32_t *multiplier, *shift, *bias;
   const int8_t *weights;
   uint64_t weight_bytes;
+  uint64_t weight_elems;  /* the int8 weights at t->weights: weight_bytes, or more when they came packed */
   uint32_t n_buffers;
   np_buffer *buffers;
   int64_t in_capacity[NP_MAX_OPERANDS]; /* bytes of the input buffer per operand (-1: none declared) */
@@ -165,6 +166,9 @@ typedef struct np_sim {
   void (*progress)(size_t done, size_t total, void *userData); /* NULL: no progress (nc_sim.h) */
   void *progress_data;
   np_noc noc;       /* the mesh links (noc.c); set up by the first run */
+  size_t n_unpacked;   /* packed weights (NP_FLAG_PACKED_WEIGHTS) unpacked to int8 by the loader, which tiles borrow */
+  int8_t **unpacked;
+  uint64_t *unpacked_at; /* the offset of each in the weights section (UINT64_MAX: inline in a tile record) */
   /* last run */
   size_t batch;
   uint64_t total_cycles, first_end, last_end, latency;
