@@ -47,6 +47,7 @@ typedef struct printer {
   io io;
   int64_t activations; /* operand and result elements of the tiles so far (NP_MAX_ACTIVATIONS) */
   np_weight_pool weights; /* slices several tiles share (row bands) */
+  const void *range_checked; /* the packed weights np_layer_read last checked */
 } printer;
 
 /* --- inputs and outputs ------------------------------------------------------------------------------------------- */
@@ -471,7 +472,7 @@ static bool put_tile(printer *p, nc_op *tile, nc_bytes *b)
   np_in_slice in_slice;
   if (!np_tile_in_slice(tile, node, &in_slice))
     return false;
-  if (!np_layer_read(node, &l)) {
+  if (!np_layer_read(node, &l, &p->range_checked)) {
     np_layer_clear(&l);
     return false;
   }

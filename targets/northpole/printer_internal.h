@@ -49,8 +49,11 @@ void np_weight_pool_finish(np_weight_pool *pool, nc_ncb_writer *w);
 /** Frees the pool without writing it. */
 void np_weight_pool_clear(np_weight_pool *pool);
 
-/** Reads the layer of a dataflow.node; false after a diagnostic. */
-bool np_layer_read(nc_op *node, np_layer *l);
+/** Reads the layer of a dataflow.node; false after a diagnostic. *rangeChecked
+ * names the packed weights whose range was checked last (NULL at first): the
+ * check is skipped for them and *rangeChecked updated, so the tiles of one
+ * layer check it once. */
+bool np_layer_read(nc_op *node, np_layer *l, const void **rangeChecked);
 void np_layer_clear(np_layer *l);
 /** Writes the window, requantize, bias and weight fields of a tile section
  * (np_format.h) for output channels [lo, hi). */

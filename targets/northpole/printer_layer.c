@@ -51,7 +51,8 @@ static bool attr_ints(const nc_attr *a, unsigned width, int64_t n, int64_t **out
 /* The int8 weights of the layer, borrowed from the attribute (a splat is
  * expanded): tiles slice them, so a large layer's weights are never copied
  * once per tile. Their shape in *shape. */
-static bool read_weights(nc_op *node, const nc_dataflow_layer *layer, np_layer *l, const int64_t **shape)
+static bool read_weights(nc_op *node, const nc_dataflow_layer *layer, np_layer *l, const int64_t **shape,
+                         const void **rangeChecked)
 {
   size_t nbytes;
   bool splat;
@@ -74,9 +75,15 @@ static bool read_weights(nc_op *node, const nc_dataflow_layer *layer, np_layer *
   /* as core_packed_weight_bits (passes/core_util.c) sized the SRAM: packed at the layer's width */
   if ((wb == 4 || wb == 2) && (int64_t)wb == layer->output_bits) {
     int lim = 1 << (wb - 1);
-    for (int64_t i = 0; i < (splat ? 1 : n); i++)
-      if (data[i] < -lim || data[i] >= lim)
-        return nc_op_emit_error(node, "has a weight of %d outside the %u-bit range", data[i], wb);
+    if (*rangeChecked != data) { /* once per layer, not per tile: VGG's first FC is 100M weights in 69 tiles */
+      bool bad = false;
+      for (int64_t i = 0; i < (splat ? 1 : n); i++) /* no early exit: vectorised */
+        bad |= data[i] < -lim || data[i] >= lim;
+      for (int64_t i = 0; bad && i < (splat ? 1 : n); i++)
+        if (data[i] < -lim || data[i] >= lim)
+          return nc_op_emit_error(node, "has a weight of %d outside the %u-bit range", data[i], wb);
+      *rangeChecked = data;
+    }
     l->weight_bits = (int)wb;
     l->flags |= NP_FLAG_PACKED_WEIGHTS;
   }
@@ -385,7 +392,7 @@ static bool read_linear_resize(nc_op *node, const nc_dataflow_layer *layer, np_l
   return true;
 }
 
-bool np_layer_read(nc_op *node, np_layer *l)
+bool np_layer_read(nc_op *node, np_layer *l, const void **rangeChecked)
 {
   memset(l, 0, sizeof *l);
   l->weight_bits = 8;
@@ -423,7 +430,7 @@ bool np_layer_read(nc_op *node, np_layer *l)
   const int64_t *ws;
   switch (layer.kind) {
   case NC_DATAFLOW_LAYER_CONV:
-    if (!read_weights(node, &layer, l, &ws))
+    if (!read_weights(node, &layer, l, &ws, rangeChecked))
       return false;
     l->kind = NP_KIND_CONV;
     l->weight_rows = ws[0];
@@ -437,7 +444,7 @@ bool np_layer_read(nc_op *node, np_layer *l)
         !(nc_type_get_rank(nc_value_get_type(nc_op_get_operand(node, 0))) == 3 &&
           nc_type_get_shape(nc_value_get_type(nc_op_get_operand(node, 0)))[0] == 1))
       return nc_op_emit_error(node, "northpole runs [M, K] x [K, N] matrix products only (or [1, M, K] x [K, N])");
-    if (!read_weights(node, &layer, l, &ws))
+    if (!read_weights(node, &layer, l, &ws, rangeChecked))
       return false;
     l->kind = NP_KIND_MATMUL;
     l->k = ws[0];

@@ -86,21 +86,22 @@ static void put_runs(nc_bytes *b, const int8_t *base, int64_t runs, int64_t len,
       nc_bytes_put(b, base + r * stride, (size_t)len);
     return;
   }
-  int per = 8 / bits;
   uint8_t chunk[4096], acc = 0, mask = (uint8_t)((1u << bits) - 1);
   size_t used = 0;
-  int64_t i = 0;
-  for (int64_t r = 0; r < runs; r++)
-    for (int64_t j = 0; j < len; j++, i++) {
-      acc |= (uint8_t)(((uint8_t)base[r * stride + j] & mask) << (i % per * bits));
-      if (i % per == per - 1) {
+  int shift = 0; /* the next element's bit position in acc: a counter, not i % (8 / bits), in this hot loop */
+  for (int64_t r = 0; r < runs; r++) {
+    const int8_t *run = base + r * stride;
+    for (int64_t j = 0; j < len; j++) {
+      acc |= (uint8_t)(((uint8_t)run[j] & mask) << shift);
+      if ((shift += bits) == 8) {
         chunk[used++] = acc;
-        acc = 0;
+        acc = 0, shift = 0;
         if (used == sizeof chunk)
           nc_bytes_put(b, chunk, used), used = 0;
       }
     }
-  if (i % per)
+  }
+  if (shift)
     chunk[used++] = acc;
   nc_bytes_put(b, chunk, used);
 }

@@ -27,8 +27,11 @@
 /* One core.wait. */
 #define NP_MAX_WAIT_CYCLES ((int64_t)1 << 40)
 /** Activations (operand and result elements, summed over every tile) the
- * simulator holds: 256 MiB of int8, above a real 16x16 chip's 192 MiB of SRAM. */
-#define NP_MAX_ACTIVATIONS ((int64_t)1 << 28)
+ * simulator holds: 512 MiB of int8. It keeps each tile's operands whole (the
+ * chip keeps only the rows a window reads), so a VGG whose 224x224 layers are
+ * cut into many row bands and channel slices needs more than the 192 MiB of
+ * a real 16x16 chip's SRAM (VGG-19 at 4 bits: about 300 MiB). */
+#define NP_MAX_ACTIVATIONS ((int64_t)1 << 29)
 /* The tile flags this version knows. */
 #define NP_KNOWN_FLAGS \
   ((uint32_t)(NP_FLAG_RELU | NP_FLAG_SUBTRACT | NP_FLAG_COUNT_PAD | NP_FLAG_PARTIAL | NP_FLAG_REDUCE |             \
