@@ -20,6 +20,17 @@
 #include "check.h"
 #include "nc/support/mapped.h"
 
+#if defined(__SANITIZE_ADDRESS__)
+#define TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TEST_ASAN 1
+#endif
+#endif
+#ifndef TEST_ASAN
+#define TEST_ASAN 0
+#endif
+
 static char dir[] = "/tmp/nc_mapped_XXXXXX";
 static char path[256];
 
@@ -124,9 +135,15 @@ int main(void)
   CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 1, "ONNX loader: status %#x, stderr '%s'", st, out);
   CHECK(!strncmp(out, want, strlen(want)), "ONNX loader: stderr '%s'", out);
 
+  /* Another SIGBUS goes to the handler that was there before: the default
+   * one (killed by SIGBUS), or under ASan the sanitizer's (a report, abort). */
   st = in_child(raise_sigbus, out, sizeof out);
+#if TEST_ASAN
+  CHECK(strstr(out, "AddressSanitizer") && strstr(out, "BUS"), "another SIGBUS: status %#x, stderr '%s'", st, out);
+#else
   CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGBUS, "another SIGBUS: status %#x, stderr '%s'", st, out);
   CHECK(!out[0], "another SIGBUS: stderr '%s'", out);
+#endif
 
   unlink(path);
   rmdir(dir);
