@@ -71,6 +71,11 @@ static const nc_pass_option_def options[] = {
   {"partial-bands", NC_PASS_OPT_BOOL, "false",
    "Row balancing (row-balance) may cut layers split by input channels into bands too (each band's tiles an "
    "input-channel group of their own, whose reducer adds the band's partial sums); row-split bands them always"},
+  {"plan-copies", NC_PASS_OPT_INT, "0",
+   "Row balancing (row-balance) keeps the round from which copies of the slowest layers (core-replicate, at most "
+   "this many copies of a layer) on the cores left reach the fastest slowest stage, and undoes the rounds after it: "
+   "a copy divides a layer's cycles without the halo rows and extra messages of bands (0, 1: balance while a band "
+   "helps)"},
   {"input-channel-split", NC_PASS_OPT_INT, "0",
    "Split every conv (group 1) and matmul layer into this many input-channel slices whose int32 partial sums the "
    "slice at channel 0 adds (0: only layers that output-channel slices cannot fit in SRAM; -1: none)"},
@@ -733,7 +738,8 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
       return nc_op_emit_error(t, "core-place: the tile already has a program; place tiles before core-schedule");
   bool *presplit = core_nodes_split_already(chip, fn); /* hand-made splits stay */
   core_band_costs costs = {nc_pass_get_option_bool(pass, "band-multicast"), nc_pass_get_option_int(pass, "recv-links"),
-                           nc_pass_get_option_bool(pass, "fold-concat"), nc_pass_get_option_bool(pass, "partial-bands")};
+                           nc_pass_get_option_bool(pass, "fold-concat"), nc_pass_get_option_bool(pass, "partial-bands"),
+                           nc_pass_get_option_int(pass, "plan-copies")};
   int64_t banded = 0;
   bool joint = false;
   bool ok = presplit && split_nodes(pass, chip, fn, ictx, nc_pass_get_option_bool(pass, "balance"),

@@ -250,6 +250,27 @@ static double slowest_band(const band_model *m, const band_stage *st, size_t *wh
   return most;
 }
 
+/* The slowest stage core-replicate can reach from this split with `spare`
+ * cores: while the next copy of the slowest stage's tiles fits, it gets one
+ * (max_copies of a stage at most; the host's link takes none), each copy
+ * dividing the stage's cycles per frame. cycles and copies: n + 1 scratch. */
+static double after_copies(const band_model *m, const band_stage *st, int64_t spare, int64_t max_copies, double *cycles,
+                           int64_t *copies)
+{
+  for (size_t i = 0; i <= m->n; i++)
+    cycles[i] = band_cycles(m, st, i), copies[i] = 1;
+  for (;;) {
+    size_t s = m->n;
+    double most = cycles[m->n];
+    for (size_t i = 0; i < m->n; i++)
+      if (cycles[i] / (double)copies[i] > most)
+        most = cycles[i] / (double)copies[i], s = i;
+    if (s == m->n || copies[s] >= max_copies || st[s].k * st[s].r > spare)
+      return most;
+    spare -= st[s].k * st[s].r, copies[s]++;
+  }
+}
+
 /* Bands one balancing round may add (see balance_bands). */
 #define BAND_LOOKAHEAD 8
 
@@ -287,6 +308,16 @@ static void balance_bands(nc_op *chip, band_stage *st, size_t n, int64_t cores, 
   int64_t used = 0;
   for (size_t i = 0; i < n; i++)
     used += st[i].k * st[i].r;
+  /* with plan_copies: the split (after some rounds) from which copies reach
+   * the fastest slowest stage; rounds after it are undone at the end */
+  int64_t *plan_k = NULL, *plan_r = NULL, *copies = NULL;
+  double *scratch = NULL, plan_best = 0;
+  if (costs->plan_copies > 1 && (plan_k = malloc((n + 1) * sizeof *plan_k)) && (plan_r = malloc((n + 1) * sizeof *plan_r)) &&
+      (copies = malloc((n + 1) * sizeof *copies)) && (scratch = malloc((n + 1) * sizeof *scratch))) {
+    plan_best = after_copies(&m, st, cores - used, costs->plan_copies, scratch, copies);
+    for (size_t i = 0; i < n; i++)
+      plan_k[i] = st[i].k, plan_r[i] = st[i].r;
+  }
   for (;;) {
     size_t s = 0, cur, added[BAND_LOOKAHEAD], n_added = 0;
     int64_t old_k[BAND_LOOKAHEAD], old_r[BAND_LOOKAHEAD];
@@ -343,7 +374,16 @@ static void balance_bands(nc_op *chip, band_stage *st, size_t n, int64_t cores, 
       }
       break;
     }
+    double planned = scratch ? after_copies(&m, st, cores - used, costs->plan_copies, scratch, copies) : 0;
+    if (scratch && planned < plan_best) {
+      plan_best = planned;
+      for (size_t i = 0; i < n; i++)
+        plan_k[i] = st[i].k, plan_r[i] = st[i].r;
+    }
   }
+  for (size_t i = 0; scratch && i < n; i++) /* back to the planned split */
+    st[i].k = plan_k[i], st[i].r = plan_r[i];
+  free(plan_k), free(plan_r), free(copies), free(scratch);
   free(reads), free(in_bytes), free(in_rows);
 }
 

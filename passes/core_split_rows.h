@@ -14,6 +14,8 @@ typedef struct core_band_costs {
                            sharing its incoming bytes (0: receiving is not costed) */
   bool fold_concat;   /**< channel concats that only move data cost nothing (core-fold-concat removes their tiles) */
   bool partial_bands; /**< the balancing may band layers split by input channels (each band an input-channel group) */
+  int64_t plan_copies; /**< keep the balancing round from which core-replicate, with this many copies of a layer at
+                            most, reaches the fastest slowest stage on the cores left (0: balance while it helps) */
 } core_band_costs;
 
 /** Whether core-place may split `node` into bands of output rows: a conv,

@@ -21,7 +21,7 @@ extern const nc_target_sim nc_target_sim_northpole;
 static const char *const granularities[] = {"row", "pixel", NULL};
 static const char *const precisions[] = {"8", "4", "2", "mixed", NULL};
 static const char *const methods[] = {"maxabs", "percentile", "mse", NULL};
-static const char *const balance_costs[] = {"auto", "sends", "links", "links-ties", NULL};
+static const char *const balance_costs[] = {"auto", "sends", "links", "links-ties", "links-copies", NULL};
 static const char *const levels[] = {"graph", "quantized", "dataflow", "core"};
 
 static const nc_pass_option_def options[] = {
@@ -53,7 +53,8 @@ static const nc_pass_option_def options[] = {
    "What balancing costs besides work: auto (links at 4 and 2 bits, sends otherwise: the faster in steady state "
    "on the torchvision CNNs, docs/targets/northpole.md), sends (sends once per tile read), links (row bands: sends as multicasts and "
    "each tile's incoming bytes over one link, core-place{band-multicast recv-links=1}), links-ties (links, and "
-   "channel balancing goes on through equally slow layers, core-place{balance-ties})",
+   "channel balancing goes on through equally slow layers, core-place{balance-ties}), links-copies (links, and row "
+   "balancing stops where core-replicate's copies, four of a layer at most, would do better, core-place{plan-copies=4})",
    balance_costs},
   {"multicast", NC_PASS_OPT_BOOL, "true",
    "Send an iteration's output to all the tiles of a split consumer, and each input step to all the tiles that "
@@ -145,7 +146,7 @@ static bool build(nc_pass_manager *pm, const nc_pass *o, const char *stop_after,
              balance ? " balance=true balance-lookahead=1 row-balance=true partial-bands=true joint-split-above=25" : "",
              mc ? " multicast=true" : "",
              strcmp(costs, "sends") ? " band-multicast=true recv-links=1" : "",
-             !strcmp(costs, "links-ties") ? " balance-ties=true" : "");
+             !strcmp(costs, "links-ties") ? " balance-ties=true" : !strcmp(costs, "links-copies") ? " plan-copies=4" : "");
     bool rep = nc_pass_get_option_bool(o, "replicate"), fold = nc_pass_get_option_bool(o, "fold-concat");
     int64_t colocate = nc_pass_get_option_int(o, "colocate");
     char co[64], spread_opts[48];
