@@ -4,9 +4,9 @@
  * bytes): the layer's parameters read from its target-neutral layer
  * (moves: nearest factors and channel coefficients, pads and mode, shuffle
  * group; linear resizes: their coordinate coefficients in the bias field;
- * a resize into a batch: a 4-D output over one iteration) (layer.h), its crossbar mapping (xbar.mvm / xbar.digital), its weight
- * matrix laid out as crossbar rows = inputs, and the control program of
- * each input (xbar.control). Anything the simulator could not run is an
+ * a resize into a batch: a 4-D output) (layer.h), its crossbar mapping
+ * (xbar.mvm / xbar.digital), its weight matrix laid out as crossbar rows =
+ * inputs, and the control program of each input (xbar.control). Anything the simulator could not run is an
  * error at the op that says so. The same module gives the same bytes.
  */
 #include <isl/ctx.h>
@@ -200,11 +200,11 @@ static bool print_stage(pctx *p, size_t index, nc_ncb_writer *w, const xbar_desc
   int out_rank = coords(node, nc_op_get_result(node, 0), out_dims);
   if (out_rank < 0)
     return false;
-  /* a resize of one image into a batch [N, C, H, W]: one iteration writing every image (dataflow's S[]) */
-  bool batch = (move || resize) && out_rank == 4 && l.kind == NC_DATAFLOW_LAYER_RESIZE && dom_rank == 0;
+  /* a resize of one image into a batch [N, C, H, W]: each output pixel written into every image */
+  bool batch = (move || resize) && out_rank == 4 && l.kind == NC_DATAFLOW_LAYER_RESIZE && dom_rank == 2;
   if ((move || resize) && out_rank != 3 && !batch)
     return nc_op_emit_error(node, "xbar printer: the digital unit moves one [C, H, W] image into another or into a "
-                                  "batch of them in one step, not into a %d-D result over %u dims", out_rank,
+                                  "batch of them pixel by pixel, not into a %d-D result over %u dims", out_rank,
                             dom_rank);
   put_shape(b, (unsigned)out_rank, out_dims);
   put_shape(b, dom_rank, dom);

@@ -20,8 +20,8 @@
  * with layer.h's fixed-point rule (round half to even), then clamps.
  * The digital unit also moves elements (nearest resize, also of the
  * channels, pads, channel shuffle) and resizes linearly (the resize layer's
- * 10-bit fixed-point rule, layer.h); a resize of one image into a batch is
- * one iteration that writes the resized image into every image.
+ * 10-bit fixed-point rule, layer.h); a resize of one image into a batch
+ * writes each output pixel into every image.
  */
 #include <math.h>
 #include <stdio.h>
@@ -390,7 +390,7 @@ static int64_t move_index(uint32_t mode, int64_t o, int64_t p, int64_t n, int64_
 }
 
 /* The image of a stage's output: the output itself, or the last three dims of a batch [N, C, H, W] (a resize
- * of one image into a batch, which writes that image N times). */
+ * of one image into a batch, which writes each pixel into all N images). */
 static xbar_shape out_image(const xbar_stage *st)
 {
   xbar_shape img = st->out;
@@ -400,19 +400,19 @@ static xbar_shape out_image(const xbar_stage *st)
   return img;
 }
 
-/* A batch stage's one iteration: every pixel of image 0 by `pixel`, then the image copied to the others. */
-static bool batch_iteration(reader *r, const xbar_shape *img, bool (*pixel)(reader *, const xbar_shape *, int64_t,
-                                                                             int64_t))
+/* Output pixel (y, x) of a batch stage: the pixel of image 0 by `pixel`, then copied into the other images. */
+static bool batch_pixel(reader *r, const xbar_shape *img, int64_t y, int64_t x,
+                        bool (*pixel)(reader *, const xbar_shape *, int64_t, int64_t))
 {
   xbar_stage *st = r->st;
-  for (int64_t y = 0; y < img->dims[1]; y++)
-    for (int64_t x = 0; x < img->dims[2]; x++)
-      if (!pixel(r, img, y, x))
-        return false;
-  for (int64_t e = img->elements; e < st->out.elements; e++) {
-    st->values[e] = st->values[e % img->elements];
-    st->write_rank[e] = r->rank;
-  }
+  if (!pixel(r, img, y, x))
+    return false;
+  for (int64_t n = 1; n < st->out.dims[0]; n++)
+    for (int64_t k = 0; k < img->dims[0]; k++) {
+      int64_t o = flat3(img, k, y, x);
+      st->values[n * img->elements + o] = st->values[o];
+      st->write_rank[n * img->elements + o] = r->rank;
+    }
   return true;
 }
 
@@ -446,7 +446,7 @@ static bool move_pixel(reader *r, const xbar_shape *img, int64_t y, int64_t x)
 static bool move_iteration(reader *r, const int64_t *c)
 {
   xbar_shape img = out_image(r->st);
-  return r->st->out.rank == 4 ? batch_iteration(r, &img, move_pixel) : move_pixel(r, &img, c[0], c[1]);
+  return r->st->out.rank == 4 ? batch_pixel(r, &img, c[0], c[1], move_pixel) : move_pixel(r, &img, c[0], c[1]);
 }
 
 /* A linear resize's neighbours and the second's weight (10 fraction bits) along one axis: the source
@@ -493,7 +493,8 @@ static bool resize_pixel(reader *r, const xbar_shape *img, int64_t y, int64_t x)
 static bool resize_iteration(reader *r, const int64_t *c)
 {
   xbar_shape img = out_image(r->st);
-  return r->st->out.rank == 4 ? batch_iteration(r, &img, resize_pixel) : resize_pixel(r, &img, c[0], c[1]);
+  return r->st->out.rank == 4 ? batch_pixel(r, &img, c[0], c[1], resize_pixel)
+                               : resize_pixel(r, &img, c[0], c[1]);
 }
 
 bool xbar_iteration_waits(const xbar_stage *st, int64_t rank, const int64_t *c, int64_t *waits, char *err,

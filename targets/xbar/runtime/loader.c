@@ -274,13 +274,12 @@ static bool read_stage(lctx *l, xbar_state *s, uint32_t index, const nc_ncb_sect
     want_out = (xbar_shape){3, {m, oh, ow}, m * oh * ow};
     want_dom = (xbar_shape){2, {oh, ow}, oh * ow};
   } else if (move || st->kind == XBAR_KIND_RESIZE) {
-    /* [C, H, W] -> [OC, OH, OW] over the output pixels, or -> [N, OC, OH, OW] in one iteration (a resize of one
-     * image into a batch: every image the same) */
-    bool batch = st->out.rank == 4 && st->domain.rank == 0;
+    /* [C, H, W] -> [OC, OH, OW] over the output pixels, or -> [N, OC, OH, OW] (a resize of one image into a
+     * batch: every image the same, each pixel written into every image) */
+    bool batch = st->out.rank == 4;
     if (in->rank != 3 || (st->out.rank != 3 && !batch))
-      return fail(l, "a %s stage maps a [C, H, W] tensor to a [C, H, W] tensor (or in one step to a batch [N, C, H, "
-                  "W]), not rank %u to rank %u over %u dims", move ? "move" : "linear resize", in->rank, st->out.rank,
-                  st->domain.rank);
+      return fail(l, "a %s stage maps a [C, H, W] tensor to a [C, H, W] tensor (or a batch [N, C, H, W] of them), "
+                  "not rank %u to rank %u", move ? "move" : "linear resize", in->rank, st->out.rank);
     image_c = st->out.dims[batch ? 1 : 0];
     if (move && (in->dims[0] % st->group))
       return fail(l, "group %lld must divide the channels %lld", (long long)st->group, (long long)in->dims[0]);
@@ -299,10 +298,8 @@ static bool read_stage(lctx *l, xbar_state *s, uint32_t index, const nc_ncb_sect
     } else {
       want_out = st->out;
     }
-    if (batch)
-      want_dom.elements = 1;
-    else
-      want_dom = (xbar_shape){2, {want_out.dims[1], want_out.dims[2]}, want_out.dims[1] * want_out.dims[2]};
+    int64_t oh = want_out.dims[batch ? 2 : 1], ow = want_out.dims[batch ? 3 : 2];
+    want_dom = (xbar_shape){2, {oh, ow}, oh * ow};
   } else if (st->kind == XBAR_KIND_MATMUL) {
     if (in->rank != 1 || st->out.rank != 1)
       return fail(l, "a matmul maps a vector [K] to a vector [N], not rank %u to rank %u", in->rank, st->out.rank);
