@@ -12,6 +12,10 @@ OUT/maxpool: written node by node with the onnx helper (torch never writes
   to NHWC and back, Unsqueeze + Squeeze, Flatten; and numpy's float result
   for x (expected.npy; ONNX's pooling rules: SAME_UPPER puts the odd pad
   at the end, SAME_LOWER at the start).
+OUT/mean: torch.onnx at opset 13: a conv + relu, then x.mean((2, 3)) and
+  torch.amax(x, (2, 3)) (ReduceMean and ReduceMax over the plane, which
+  canonicalize turns into global pools), each into a fully connected
+  layer, added; torch's output for x (expected.npy).
 Each directory gets model.onnx, calib.npy (4 images) and x.npy (1 image)."""
 import os
 import sys
@@ -39,6 +43,23 @@ def gelu(out):
             return self.fc(torch.flatten(y, 1)) @ self.w
 
     model_files.write(out, Gelu, (3, 8, 8), expected=True)
+
+
+def mean(out):
+    import torch
+
+    class Mean(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.a = torch.nn.Conv2d(3, 8, 3, padding=1)
+            self.fc = torch.nn.Linear(8, 10)
+            self.fc2 = torch.nn.Linear(8, 10)
+
+        def forward(self, x):
+            y = torch.relu(self.a(x))
+            return self.fc(y.mean((2, 3))) + self.fc2(torch.amax(y, (2, 3)))
+
+    model_files.write(out, Mean, (3, 8, 8), expected=True)
 
 
 def same_pads(n, k, s, d, upper):
@@ -101,6 +122,7 @@ def maxpool(out):
 def main():
     gelu(os.path.join(sys.argv[1], "gelu"))
     maxpool(os.path.join(sys.argv[1], "maxpool"))
+    mean(os.path.join(sys.argv[1], "mean"))
 
 
 if __name__ == "__main__":
