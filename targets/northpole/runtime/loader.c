@@ -56,7 +56,7 @@ static bool read_shape(loader *l, np_shape *s)
   if (rank < 1 || rank > NP_MAX_RANK)
     return bad(l, "a tensor of rank %u", rank);
   for (uint32_t i = 0; i < rank; i++) {
-    if (s->dims[i] < 1 || s->dims[i] > (1 << 24) || (s->elements *= s->dims[i]) > (1 << 24))
+    if (s->dims[i] < 1 || s->dims[i] > NP_MAX_TENSOR_ELEMENTS || (s->elements *= s->dims[i]) > NP_MAX_TENSOR_ELEMENTS)
       return bad(l, "a tensor with a bad shape");
   }
   return true;
