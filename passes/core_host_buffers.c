@@ -10,7 +10,9 @@
  * host-fed buffer here holds `frames` frames of what the tile receives from
  * the host (its steps times a step's bytes): with 2, one frame is read while
  * the next is written, and the host runs at most about a frame ahead of
- * each tile. A core whose SRAM cannot hold that gets what is free on it
+ * each tile; plus what the host sends it in a round trip of a credit (a
+ * tiny input, as the digits CNN's 64 bytes, from a far core needs more
+ * frames than two). A core whose SRAM cannot hold that gets what is free on it
  * (its tiles' buffers summed, as core-plan-memory places them), and a
  * buffer never shrinks. A tile whose buffer grows loses its buffers'
  * offsets: core-plan-memory, which runs next, places them anew.
@@ -21,6 +23,7 @@
 #include <isl/map.h>
 
 #include "core_util.h"
+#include "nc/dialects/core/chip_desc.h"
 #include "nc/dialects/core/core.h"
 #include "nc/dialects/dataflow/dataflow.h"
 #include "nc/ir/diag.h"
@@ -66,7 +69,7 @@ static int64_t host_steps(nc_op *node, int k, isl_ctx *ictx)
 /* The bytes of operand k that tile t receives from the host per frame: its
  * distinct input steps times a step's bytes (the input's elements over the
  * steps, a byte each: the host sends int8). */
-static int64_t host_share(nc_op *t, nc_op *node, int k, isl_ctx *ictx)
+static int64_t host_share(nc_op *t, nc_op *node, int k, isl_ctx *ictx, int64_t *input_bytes, int64_t *step_bytes)
 {
   nc_op *program = nc_core_tile_get_program(t);
   if (!program || !node || (size_t)k >= nc_op_get_num_operands(node))
@@ -80,6 +83,8 @@ static int64_t host_share(nc_op *t, nc_op *node, int k, isl_ctx *ictx)
   if (steps <= 0)
     return 0;
   int64_t elements = nc_type_get_num_elements(nc_value_get_type(nc_op_get_operand(node, (size_t)k)));
+  *input_bytes = elements;
+  *step_bytes = (elements + steps - 1) / steps;
   uint8_t *seen = nc_xcalloc((size_t)steps, 1);
   for (nc_op *op = nc_block_get_first_op(nc_core_program_get_body(program)); op; op = nc_op_get_next(op)) {
     nc_core_instr in;
@@ -96,6 +101,8 @@ static void size_chip(nc_pass *pass, nc_op *chip, int64_t frames, isl_ctx *ictx)
   int64_t sram = nc_core_chip_get_sram_bytes(chip), rows = nc_core_chip_get_rows(chip),
           cols = nc_core_chip_get_cols(chip);
   nc_op *fn = nc_core_chip_lookup_function(chip);
+  nc_chip_desc d;
+  bool have_desc = nc_chip_desc_of_module(nc_op_get_parent_op(chip), false, &d);
   if (!fn || rows <= 0 || cols <= 0 || rows > ((int64_t)1 << 22) / cols)
     return;
   int64_t *used = nc_xcalloc((size_t)(rows * cols), sizeof *used); /* per core: its tiles' buffers */
@@ -114,8 +121,17 @@ static void size_chip(nc_pass *pass, nc_op *chip, int64_t frames, isl_ctx *ictx)
       int k = nc_core_buffer_get_operand(b);
       if (nc_core_buffer_get_kind(b) != NC_CORE_BUFFER_INPUT || k < 0)
         continue;
-      int64_t have = nc_core_buffer_get_bytes(b), share = host_share(t, node, k, ictx);
+      int64_t input = 0, step = 0, have = nc_core_buffer_get_bytes(b), share = host_share(t, node, k, ictx, &input, &step);
       int64_t want = share > INT64_MAX / frames ? INT64_MAX : share * frames, room = sram - used[y * cols + x];
+      if (have_desc && share > 0 && input > 0 && want < INT64_MAX / 2) {
+        /* and what the host sends the tile while a credit goes back and the
+         * next row comes in (a round trip to the host, one hop beyond (0, 0)):
+         * a tiny frame from a far core needs more than two frames */
+        double rtt = 2.0 * (double)(x + y + 1) * (double)d.hop_latency_cycles + 2;
+        int64_t link = d.link_bytes_per_cycle > 0 ? d.link_bytes_per_cycle : 1; /* a step takes a cycle at least */
+        double rate = (double)(step < link ? step : link) * (double)share / (double)input;
+        want += (int64_t)(rtt * rate) + 1;
+      }
       int64_t grow = want - have < room ? want - have : room;
       if (grow <= 0)
         continue;
