@@ -396,6 +396,11 @@ void nc_core_buffer_set_offset(nc_op *b, int64_t offset)
   nc_op_set_attr_str(b, "offset", i64(nc_op_get_context(b), offset));
 }
 
+void nc_core_buffer_set_bytes(nc_op *b, int64_t bytes)
+{
+  nc_op_set_attr_str(b, "bytes", i64(nc_op_get_context(b), bytes));
+}
+
 int nc_core_buffer_get_operand(const nc_op *b)
 {
   const char *name = nc_core_buffer_get_name(b);

@@ -74,6 +74,9 @@ static const nc_pass_option_def options[] = {
   {"host-weight", NC_PASS_OPT_INT, "1",
    "The placement counts the host's input bytes this many times (core-place{host-weight}): the host streams the "
    "inputs at its link's pace, ahead of the pipeline, so flows that cross its routes wait (docs/targets/northpole.md)"},
+  {"host-buffer-frames", NC_PASS_OPT_INT, "2",
+   "Frames of host input each input tile's buffer holds (core-host-buffers{frames}): the host writes only where "
+   "a buffer has room, so a bare line buffer makes every input row wait (docs/targets/northpole.md; 0: bare)"},
   {"input-channel-split", NC_PASS_OPT_INT, "0",
    "Split conv and matmul layers by input channels with partial sums (core-place{input-channel-split}): 0 where "
    "output-channel slices cannot fit a core, N > 1 every such layer into N slices, -1 never"},
@@ -152,12 +155,15 @@ static bool build(nc_pass_manager *pm, const nc_pass *o, const char *stop_after,
     char co[64], spread_opts[48];
     int64_t spread = nc_pass_get_option_int(o, "spread-links");
     snprintf(spread_opts, sizeof spread_opts, "iterations=%lld", (long long)spread);
+    char hb[32];
+    snprintf(hb, sizeof hb, "frames=%lld", (long long)nc_pass_get_option_int(o, "host-buffer-frames"));
     snprintf(co, sizeof co, "force=%lld%s", (long long)(colocate > 0 ? colocate : 0), mc ? " multicast=true" : "");
     return add(pm, "dataflow-to-core", NULL) && add(pm, "core-place", place) && add(pm, "core-schedule", NULL) &&
            (!fold || add(pm, "core-fold-concat", NULL)) &&
            ((colocate < 0 && !rep) || !colocate || add(pm, "core-colocate", co)) &&
            (!rep || add(pm, "core-replicate", mc ? "multicast=true" : NULL)) && (!mc || add(pm, "core-multicast", NULL)) &&
-           (spread <= 0 || add(pm, "core-spread-links", spread_opts)) && add(pm, "core-plan-memory", NULL);
+           (spread <= 0 || add(pm, "core-spread-links", spread_opts)) && add(pm, "core-host-buffers", hb) &&
+           add(pm, "core-plan-memory", NULL);
   }
   return true;
 }

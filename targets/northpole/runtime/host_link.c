@@ -2,7 +2,8 @@
  * roofline's host-I/O ceiling (np_sim_figures, docs/targets/northpole.md).
  *
  * The simulator's host sends every input step a program receives on one
- * link of the chip's link width, back to back (sim.c, step_host): a
+ * link of the chip's link width, back to back while the input buffers have
+ * room (sim.c, step_host; host_credit.c): a
  * multicast stream's step once, another stream's step once per tile that
  * receives it, each ceil(bytes / width) cycles. The ceiling counts each
  * step's bytes once at the full width -- the least any mapping can send --

@@ -67,6 +67,7 @@ typedef struct np_msg {
   const np_iter *what;  /* the element blocks carried */
   int8_t *data;         /* their values, in block order */
   bool received;        /* served a recv already (it serves every recv of (src, iter) on the tile) */
+  int64_t credit;       /* from the host: the credits of its receiver's buffer it took (host_credit.c) */
 } np_msg;
 
 typedef struct np_tile {
@@ -172,6 +173,7 @@ typedef struct np_sim {
   /* last run */
   size_t batch;
   uint64_t total_cycles, first_end, last_end, latency;
+  uint64_t host_wait_cycles; /* the host's waits for room in the input buffers (host_credit.c) */
 } np_sim;
 
 /** Bytes a send of `elements` of tile t's output puts on the NoC: its int32

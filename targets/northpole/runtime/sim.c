@@ -21,8 +21,10 @@
  *            cycles, no link;
  *   recv     waits until the message has arrived;
  *   wait     the given cycles.
- * The host's input link sends the input steps back to back, in order, to
- * every tile that receives them, on the activation network from (0, 0).
+ * The host's input link sends the input steps in order, to every tile that
+ * receives them, on the activation network from (0, 0), back to back while
+ * the tiles' input buffers have room: a step waits for the credits of the
+ * buffers it fills (host_credit.c).
  *
  * Events are processed in the order of the agents' clocks (the host and the
  * tiles, lowest first), which keeps the messages in flight few; the
@@ -35,6 +37,7 @@
 #include <string.h>
 
 #include "../../common/runtime/rt_util.h"
+#include "np_credit.h"
 #include "np_limits.h"
 #include "np_sim.h"
 
@@ -44,6 +47,7 @@ typedef struct host_send {
   int64_t step;
   uint32_t frame, frames; /* the inferences it is for: the tile's replica, the recv's frames */
   uint32_t frame2, frames2;
+  int64_t cost; /* the bytes of the step the tile reads: the credits it takes (host_credit.c) */
 } host_send;
 
 typedef struct run_ctx {
@@ -57,6 +61,8 @@ typedef struct run_ctx {
   host_send *sends;
   size_t n_sends, h_pos, h_inf;
   uint64_t h_t;
+  np_credits *credits;  /* per tile, per operand: the host's credits for its input buffer (host_credit.c) */
+  uint64_t host_wait;   /* cycles the host waited for credits */
   uint64_t *out_end;    /* per inference: when its last output element arrived */
   int64_t *out_missing; /* per inference: output elements not yet received */
   size_t n_complete;    /* inferences whose outputs all arrived (progress) */
@@ -277,6 +283,22 @@ static np_msg *pack_partial_sums(int src, size_t inference, int64_t iter, const 
 
 /* --- tiles --------------------------------------------------------------------------------------------------------- */
 
+/* The host's credits for operand k of tile t (host_credit.c). */
+static np_credits *credits_of(run_ctx *r, const np_tile *t, uint32_t k)
+{
+  return &r->credits[(size_t)(t - r->s->tiles) * NP_MAX_OPERANDS + k];
+}
+
+/* Gives the host back the bytes of host-fed operand k that tile t freed at
+ * `at`: they reach it a hop latency per hop later (it is one beyond (0, 0)). */
+static void give_credits(run_ctx *r, const np_tile *t, uint32_t k, uint64_t at, int64_t bytes)
+{
+  if (t->host_input[k] < 0 || bytes <= 0)
+    return;
+  uint64_t back = (np_noc_hops(t->x, t->y, 0, 0) + 1) * r->s->chip.hop_latency_cycles;
+  np_credits_return(credits_of(r, t, k), np_sat_add(at, back), bytes);
+}
+
 static bool unreceived(run_ctx *r, const np_tile *t, const np_msg *m)
 {
   if (m->src < 0)
@@ -374,6 +396,7 @@ static bool do_recv(run_ctx *r, np_tile *t, const np_instr *in)
   m = find_msg(t, src, (int)in->c, t->inference, in->d);
   m->received = true;
   uint32_t k = (uint32_t)in->c;
+  int64_t held = t->live[k];
   if (m->arrival > t->t) {
     trace_span(r->s, (size_t)(t - r->s->tiles), "recv", in->a < 0 ? "wait for the host" : "wait for data", t->t,
                m->arrival - t->t);
@@ -397,6 +420,8 @@ static bool do_recv(run_ctx *r, np_tile *t, const np_instr *in)
       np_inbuf_arrive(t, k, e0, data, bk->len);
     }
   }
+  if (src < 0 && m->credit > t->live[k] - held) /* elements that were there already: their credits go back */
+    give_credits(r, t, k, t->t, m->credit - (t->live[k] - held));
   if (t->live[k] > t->peak[k])
     t->peak[k] = t->live[k];
   trace_buffer(r->s, t);
@@ -410,6 +435,9 @@ static bool do_recv(run_ctx *r, np_tile *t, const np_instr *in)
 static bool do_compute(run_ctx *r, np_tile *t, const np_instr *in)
 {
   uint64_t macs = 0, vops = 0;
+  int64_t held[NP_MAX_OPERANDS];
+  for (uint32_t k = 0; k < t->n_operands; k++)
+    held[k] = t->live[k];
   for (int64_t i = in->a; i < in->b; i++) {
     uint32_t op = 0;
     int64_t missing = 0;
@@ -446,6 +474,8 @@ static bool do_compute(run_ctx *r, np_tile *t, const np_instr *in)
     cycles = 1;
   trace_span(r->s, (size_t)(t - r->s->tiles), "compute", t->node, t->t, cycles);
   t->t = np_sat_add(t->t, cycles);
+  for (uint32_t k = 0; k < t->n_operands; k++) /* the released input bytes are free once it has read them */
+    give_credits(r, t, k, t->t, held[k] - t->live[k]);
   trace_buffer(r->s, t);
   t->busy = np_sat_add(t->busy, cycles);
   t->macs = np_sat_add(t->macs, macs);
@@ -613,6 +643,8 @@ static bool step_tile(run_ctx *r, size_t ti)
     msg_destroy(m);
   }
   t->inbox_tail[t->inference] = NULL;
+  for (uint32_t k = 0; k < t->n_operands; k++) /* elements no iteration released (none, if the binary is right) */
+    give_credits(r, t, k, t->t, t->live[k]);
   reset_inference(t);
   t->inference += t->replicas ? t->replicas : 1; /* a copy runs every replicas-th inference */
   t->done = t->inference >= r->batch;
@@ -629,8 +661,23 @@ static int cmp_send(const void *a, const void *b)
   return x->tile < y->tile ? -1 : x->tile > y->tile;
 }
 
+/* The bytes of input step `what` that tile t reads into operand k from
+ * element `offset` on: what the step fills of its input buffer. */
+static int64_t step_cost(const np_tile *t, uint32_t k, const np_iter *what, int64_t offset)
+{
+  int64_t n = 0, size = t->in[k].elements;
+  for (uint32_t b = 0; b < what->n_blocks; b++)
+    for (int64_t i = 0; i < what->blocks[b].count && what->blocks[b].len > 0; i++) {
+      int64_t lo = what->blocks[b].start + i * what->blocks[b].stride + offset, hi = lo + what->blocks[b].len;
+      lo = lo < 0 ? 0 : lo, hi = hi > size ? size : hi;
+      n += hi > lo ? np_bits_count(t->read[k], lo, hi - lo) : 0;
+    }
+  return n;
+}
+
 /* Every (tile, operand, step) some program receives from the host, in the
- * order the host sends them (input by input, step by step). */
+ * order the host sends them (input by input, step by step), with the
+ * credits each takes. */
 static void plan_host(run_ctx *r)
 {
   np_sim *s = r->s;
@@ -646,7 +693,11 @@ static void plan_host(run_ctx *r)
         const np_instr *p = &s->tiles[i].prog[k];
         if (p->op == NP_OP_RECV && p->a < 0 && s->tiles[i].host_input[p->c] == (int32_t)in)
           r->sends[r->n_sends++] = (host_send){i, (uint32_t)p->c, p->d, s->tiles[i].replica, s->tiles[i].replicas,
-                                               p->frame, p->frames};
+                                               p->frame, p->frames,
+                                               p->d >= 0 && p->d < (int64_t)s->streams[in].n_iters
+                                                 ? step_cost(&s->tiles[i], (uint32_t)p->c, &s->streams[in].iters[p->d],
+                                                             p->offset)
+                                                 : 0};
       }
     qsort(r->sends + first, r->n_sends - first, sizeof *r->sends, cmp_send);
   }
@@ -668,22 +719,72 @@ static void host_skip(run_ctx *r)
     }
 }
 
+/* How many of plan_host's sends from the current one the host's next step
+ * covers: a multicast stream's step goes at once to all its tiles (the run
+ * of sends of that input and step), another stream's to one tile. */
+static size_t host_run(const run_ctx *r)
+{
+  const np_sim *s = r->s;
+  const host_send *hs = &r->sends[r->h_pos];
+  int32_t input = s->tiles[hs->tile].host_input[hs->operand];
+  size_t run = 1;
+  while (s->streams[input].multicast && r->h_pos + run < r->n_sends && r->sends[r->h_pos + run].step == hs->step &&
+         s->tiles[r->sends[r->h_pos + run].tile].host_input[r->sends[r->h_pos + run].operand] == input)
+    run++;
+  return run;
+}
+
+/* Whether the host can send its next step (the buffers it fills have room
+ * with the credits returned so far), and in *at when: at its clock, or when
+ * the last credits it needs come back. On false, *blocked is the send that
+ * waits. */
+static bool host_ready(const run_ctx *r, uint64_t *at, const host_send **blocked)
+{
+  size_t run = host_run(r);
+  *at = r->h_t;
+  for (size_t i = 0; i < run; i++) {
+    const host_send *hs = &r->sends[r->h_pos + i];
+    uint64_t when;
+    if (i && !host_sends(hs, r->h_inf)) /* host_skip: the first is for this inference */
+      continue;
+    if (!np_credits_when(&r->credits[hs->tile * NP_MAX_OPERANDS + hs->operand], r->h_t, hs->cost, &when)) {
+      *blocked = hs;
+      return false;
+    }
+    *at = when > *at ? when : *at;
+  }
+  return true;
+}
+
+/* The host waits until `at` (host_ready) and takes the credits of the sends
+ * from the current one on that it makes now. */
+static void host_take(run_ctx *r, uint64_t at, const host_send *hs, size_t n)
+{
+  if (at > r->h_t) {
+    if (r->s->trace)
+      nc_trace_complete(r->s->trace, 0, 0, "stream", "wait for input buffer space", r->h_t, at - r->h_t,
+                        (int64_t)r->h_inf);
+    r->host_wait += at - r->h_t;
+    r->h_t = at;
+  }
+  for (size_t i = 0; i < n; i++)
+    np_credits_take(&r->credits[hs[i].tile * NP_MAX_OPERANDS + hs[i].operand], at, hs[i].cost);
+}
+
 /* The host's multicast of one input step to every tile that receives it
  * (the run of plan_host's sends of that input and step). */
-static void step_host_multicast(run_ctx *r, int32_t input)
+static void step_host_multicast(run_ctx *r, int32_t input, uint64_t at)
 {
   np_sim *s = r->s;
   const host_send *hs = &r->sends[r->h_pos];
-  size_t nd = 1, run = 1;
-  while (r->h_pos + run < r->n_sends && r->sends[r->h_pos + run].step == hs->step &&
-         s->tiles[r->sends[r->h_pos + run].tile].host_input[r->sends[r->h_pos + run].operand] == input)
-    run++;
+  size_t nd = 1, run = host_run(r);
   host_send *to = nc_rt_calloc(run, sizeof *to); /* those for this inference (host_skip: the first is) */
   to[0] = *hs;
   for (size_t i = 1; i < run; i++)
     if (host_sends(&hs[i], r->h_inf))
       to[nd++] = hs[i];
   hs = to;
+  host_take(r, at, hs, nd);
   const np_iter *what = &s->streams[input].iters[hs->step];
   const int8_t *data = r->inputs[input] + r->h_inf * nc_ncb_tensor_elements(&s->inputs[input]);
   int64_t *dxy = nc_rt_calloc(2 * nd, sizeof *dxy);
@@ -700,6 +801,7 @@ static void step_host_multicast(run_ctx *r, int32_t input)
   for (size_t i = 0; i < nd; i++) {
     np_msg *m = first ? msg_share(first) : (first = pack(-1, r->h_inf, hs[i].step, what, data));
     m->iter_operand = (int)hs[i].operand;
+    m->credit = hs[i].cost;
     m->arrival = arrival[i];
     post(&s->tiles[hs[i].tile], m);
   }
@@ -710,20 +812,22 @@ static void step_host_multicast(run_ctx *r, int32_t input)
   }
 }
 
-static void step_host(run_ctx *r)
+static void step_host(run_ctx *r, uint64_t at)
 {
   np_sim *s = r->s;
   host_send *hs = &r->sends[r->h_pos];
   np_tile *t = &s->tiles[hs->tile];
   int32_t input = t->host_input[hs->operand];
   if (s->streams[input].multicast) {
-    step_host_multicast(r, input);
+    step_host_multicast(r, input, at);
     return;
   }
+  host_take(r, at, hs, 1);
   const np_iter *what = &s->streams[input].iters[hs->step];
   const int8_t *data = r->inputs[input] + r->h_inf * nc_ncb_tensor_elements(&s->inputs[input]);
   np_msg *m = pack(-1, r->h_inf, hs->step, what, data);
   m->iter_operand = (int)hs->operand;
+  m->credit = hs->cost;
   uint64_t serial = ceil_div((uint64_t)what->elements, s->chip.link_bytes_per_cycle);
   if (s->trace) {
     char name[64];
@@ -742,10 +846,17 @@ static void step_host(run_ctx *r)
 
 /* --- the run -------------------------------------------------------------------------------------------------------- */
 
-static bool deadlock(run_ctx *r)
+static bool deadlock(run_ctx *r, const host_send *blocked)
 {
   char msg[640];
   size_t n = 0, shown = 0;
+  if (blocked) {
+    const np_tile *t = &r->s->tiles[blocked->tile];
+    n += (size_t)snprintf(msg, sizeof msg, "the host waits for room for input step %lld (inference %zu) in the input "
+                          "buffer of tile (%d, %d) '%s' for operand %u", (long long)blocked->step, r->h_inf, t->x, t->y,
+                          t->node, blocked->operand);
+    shown++;
+  }
   for (size_t i = 0; i < r->s->n_tiles && shown < 4; i++) {
     np_tile *t = &r->s->tiles[i];
     if (t->done)
@@ -848,14 +959,20 @@ static bool np_sim_run(void *state, size_t batch, const void *const *inputs, voi
   plan_host(&r);
   if (s->trace)
     trace_tracks(s);
+  r.credits = nc_rt_calloc(s->n_tiles * NP_MAX_OPERANDS + 1, sizeof *r.credits);
+  for (size_t i = 0; i < s->n_tiles; i++)
+    for (uint32_t k = 0; k < NP_MAX_OPERANDS; k++)
+      np_credits_reset(&r.credits[i * NP_MAX_OPERANDS + k],
+                       k < s->tiles[i].n_operands && s->tiles[i].host_input[k] >= 0 ? s->tiles[i].in_capacity[k] : -1);
   bool ok = true;
   for (;;) {
     int best = -2; /* -1: the host */
-    uint64_t best_t = 0;
+    uint64_t best_t = 0, host_at = 0;
+    const host_send *blocked = NULL; /* the host's next send, if it waits for credits no tile has returned yet */
     host_skip(&r);
-    if (r.h_inf < batch && r.n_sends) {
+    if (r.h_inf < batch && r.n_sends && host_ready(&r, &host_at, &blocked)) {
       best = -1;
-      best_t = r.h_t;
+      best_t = host_at;
     }
     for (size_t i = 0; i < s->n_tiles; i++) {
       if (!tile_ready(s, &s->tiles[i]))
@@ -869,7 +986,7 @@ static bool np_sim_run(void *state, size_t batch, const void *const *inputs, voi
     if (best != -2) /* every later send leaves at or after best_t (docs/targets/northpole.md) */
       np_noc_advance(&s->noc, best_t);
     if (best == -1) {
-      step_host(&r);
+      step_host(&r, host_at);
       continue;
     }
     if (best >= 0) {
@@ -880,7 +997,7 @@ static bool np_sim_run(void *state, size_t batch, const void *const *inputs, voi
     bool all_done = true;
     for (size_t i = 0; i < s->n_tiles; i++)
       all_done &= s->tiles[i].done;
-    ok = all_done ? leftovers(&r) : deadlock(&r);
+    ok = all_done && !blocked ? leftovers(&r) : deadlock(&r, blocked);
     break;
   }
   if (s->trace)
@@ -897,6 +1014,10 @@ static bool np_sim_run(void *state, size_t batch, const void *const *inputs, voi
   } else {
     s->batch = 0;
   }
+  for (size_t i = 0; i < s->n_tiles * NP_MAX_OPERANDS; i++)
+    np_credits_destroy(&r.credits[i]);
+  free(r.credits);
+  s->host_wait_cycles = r.host_wait;
   free(r.sends);
   free(r.out_end);
   free(r.out_missing);
@@ -968,6 +1089,7 @@ static void np_sim_figures(const void *state, nc_figures *f, void *userData)
   nc_figures_set_real(f, "host_io_bound_cycles", host_io);
   nc_figures_set_int(f, "host_input_bytes", (int64_t)in_bytes);
   nc_figures_set_int(f, "host_cycles_per_inference", (int64_t)host_busy);
+  nc_figures_set_int(f, "host_wait_cycles", (int64_t)s->host_wait_cycles); /* waits for input buffer room, whole run */
   size_t used = s->n_tiles; /* cores, not tiles: several tiles may share one */
   for (size_t i = 0; i < s->n_tiles && s->tile_at; i++)
     used -= s->tiles[i].shared && s->tile_at[(size_t)s->tiles[i].y * s->chip.cols + (size_t)s->tiles[i].x] != (int32_t)i;

@@ -179,6 +179,8 @@ nc_core_buffer_kind nc_core_buffer_get_kind(NC_KEEP const nc_op *buffer);
 int64_t nc_core_buffer_get_bytes(NC_KEEP const nc_op *buffer);
 int64_t nc_core_buffer_get_offset(NC_KEEP const nc_op *buffer);
 void nc_core_buffer_set_offset(nc_op *buffer, int64_t offset);
+/** Sets the buffer's size (core-host-buffers grows input buffers). */
+void nc_core_buffer_set_bytes(nc_op *buffer, int64_t bytes);
 /** For an input buffer named "in<k>", k; otherwise -1. */
 int nc_core_buffer_get_operand(NC_KEEP const nc_op *buffer);
 
