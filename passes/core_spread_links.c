@@ -38,12 +38,14 @@ static const nc_pass_option_def options[] = {
   {"seed", NC_PASS_OPT_INT, "1", "Seed of the swaps (the same seed, the same placement)"},
 };
 
-enum { ST_LOAD_INITIAL, ST_LOAD, ST_MOVES };
+enum { ST_LOAD_INITIAL, ST_LOAD, ST_MOVES, ST_TOTAL_INITIAL, ST_TOTAL };
 
 static const nc_pass_stat_def stats[] = {
   {"max-link-cycles-initial", "Cycles per frame of the busiest mesh link, before the swaps"},
   {"max-link-cycles", "Cycles per frame of the busiest mesh link, after them"},
   {"swaps", "Swaps kept"},
+  {"total-link-cycles-initial", "Cycles per frame summed over the mesh links (traffic x hops), before the swaps"},
+  {"total-link-cycles", "Cycles per frame summed over the mesh links, after them"},
 };
 
 /* One message stream: a source core (-1: the host, entering at (0, 0)) to
@@ -66,7 +68,8 @@ typedef struct spread {
   size_t n_dsts, cap_dsts;
   size_t *inc, *inc_start; /* per core: the flows it sends or receives */
   double *load;            /* per directed link and network: cycles per frame */
-  uint32_t *stamp, tick;   /* per link: the flow (tick) that loaded it last, for route trees */
+  uint32_t *stamp, tick;   /* per column: the flow (tick) whose route tree reached it last */
+  int64_t *down, *up;      /* per column: the rows that tree's runs reach */
   size_t *touched;         /* links a swap changed */
   double *saved;
   size_t n_touched, cap_touched;
@@ -259,35 +262,48 @@ static bool collect(spread *s, nc_op *chip, nc_op *fn, double bw)
   return true;
 }
 
-/* Loads (sign +1) or unloads (-1) flow f's links: its XY route tree. With
- * `track`, records each link's load before its first change. */
+/* Adds sign * f's cycles to link l (once per flow: the callers never repeat
+ * a link). With `track`, records the link's load before its first change. */
+static void touch(spread *s, size_t l, double cycles, bool track)
+{
+  if (track && s->tstamp[l] != s->ttick) {
+    s->tstamp[l] = s->ttick;
+    if (s->n_touched == s->cap_touched) {
+      s->cap_touched = s->cap_touched ? 2 * s->cap_touched : 256;
+      s->touched = nc_xrealloc(s->touched, s->cap_touched * sizeof *s->touched);
+      s->saved = nc_xrealloc(s->saved, s->cap_touched * sizeof *s->saved);
+    }
+    s->touched[s->n_touched] = l, s->saved[s->n_touched++] = s->load[l];
+  }
+  s->load[l] += cycles;
+}
+
+/* Loads (sign +1) or unloads (-1) flow f's links: its XY route tree, each
+ * link once. The tree's links from the source are, in its row, a run to the
+ * right and one to the left, and in each destination's column a run down and
+ * one up from the source's row; a destination's path adds only the part of
+ * its two runs beyond what the destinations before it reached, so each link
+ * is visited once (not once per destination), in the order of the paths. */
 static void route(spread *s, const flow *f, double sign, bool track)
 {
   if (++s->tick == 0)
-    memset(s->stamp, 0, (size_t)s->cells * 8 * sizeof *s->stamp), s->tick = 1;
-  int64_t a = f->src < 0 ? 0 : s->cell[f->src];
+    memset(s->stamp, 0, (size_t)s->cols * sizeof *s->stamp), s->tick = 1;
+  int64_t a = f->src < 0 ? 0 : s->cell[f->src], cols = s->cols;
+  int64_t ax = a % cols, ay = a / cols, right = ax, left = ax;
+  size_t net = (size_t)f->network;
+  double cycles = sign * f->cycles;
   for (size_t d = 0; d < f->n_dst; d++) {
-    int64_t b = s->cell[s->dsts[f->dst + d]];
-    int64_t ax = a % s->cols, ay = a / s->cols, bx = b % s->cols, by = b / s->cols;
-    while (ax != bx || ay != by) {
-      int dir = ax != bx ? (bx > ax ? 0 : 1) : (by > ay ? 2 : 3);
-      size_t l = ((size_t)(ay * s->cols + ax) * 4 + (size_t)dir) * 2 + (size_t)f->network;
-      if (s->stamp[l] != s->tick) {
-        s->stamp[l] = s->tick;
-        if (track && s->tstamp[l] != s->ttick) {
-          s->tstamp[l] = s->ttick;
-          if (s->n_touched == s->cap_touched) {
-            s->cap_touched = s->cap_touched ? 2 * s->cap_touched : 256;
-            s->touched = nc_xrealloc(s->touched, s->cap_touched * sizeof *s->touched);
-            s->saved = nc_xrealloc(s->saved, s->cap_touched * sizeof *s->saved);
-          }
-          s->touched[s->n_touched] = l, s->saved[s->n_touched++] = s->load[l];
-        }
-        s->load[l] += sign * f->cycles;
-      }
-      ax += dir == 0 ? 1 : dir == 1 ? -1 : 0;
-      ay += dir == 2 ? 1 : dir == 3 ? -1 : 0;
-    }
+    int64_t b = s->cell[s->dsts[f->dst + d]], bx = b % cols, by = b / cols;
+    for (; right < bx; right++) /* east (direction 0) along the source's row */
+      touch(s, ((size_t)(ay * cols + right) * 4 + 0) * 2 + net, cycles, track);
+    for (; left > bx; left--) /* west (1) */
+      touch(s, ((size_t)(ay * cols + left) * 4 + 1) * 2 + net, cycles, track);
+    if (s->stamp[bx] != s->tick) /* the column's runs, first seen: empty */
+      s->stamp[bx] = s->tick, s->down[bx] = ay, s->up[bx] = ay;
+    for (; s->down[bx] < by; s->down[bx]++) /* south (2) */
+      touch(s, ((size_t)(s->down[bx] * cols + bx) * 4 + 2) * 2 + net, cycles, track);
+    for (; s->up[bx] > by; s->up[bx]--) /* north (3) */
+      touch(s, ((size_t)(s->up[bx] * cols + bx) * 4 + 3) * 2 + net, cycles, track);
   }
 }
 
@@ -303,6 +319,14 @@ static double max_load(const spread *s)
   for (int64_t l = 0; l < s->cells * 8; l++)
     m = s->load[l] > m ? s->load[l] : m;
   return m;
+}
+
+static double total_load(const spread *s)
+{
+  double t = 0;
+  for (int64_t l = 0; l < s->cells * 8; l++)
+    t += s->load[l];
+  return t;
 }
 
 /* Flows of core a or core b (each once). */
@@ -440,16 +464,20 @@ static bool spread_chip(nc_pass *pass, nc_op *chip)
   }
   free(fill);
   s.load = nc_xcalloc((size_t)s.cells * 8, sizeof *s.load);
-  s.stamp = nc_xcalloc((size_t)s.cells * 8, sizeof *s.stamp);
+  s.stamp = nc_xcalloc((size_t)s.cols, sizeof *s.stamp);
+  s.down = nc_xmalloc((size_t)s.cols * sizeof *s.down);
+  s.up = nc_xmalloc((size_t)s.cols * sizeof *s.up);
   s.tstamp = nc_xcalloc((size_t)s.cells * 8, sizeof *s.tstamp);
   for (size_t f = 0; f < s.n_flows; f++)
     route(&s, &s.flows[f], +1, false);
   nc_pass_stat_add(pass, ST_LOAD_INITIAL, (uint64_t)llround(max_load(&s)));
+  nc_pass_stat_add(pass, ST_TOTAL_INITIAL, (uint64_t)llround(total_load(&s)));
   search(pass, &s);
   nc_pass_stat_add(pass, ST_LOAD, (uint64_t)llround(max_load(&s)));
+  nc_pass_stat_add(pass, ST_TOTAL, (uint64_t)llround(total_load(&s)));
   rewrite(&s, chip, old_owner);
   free(old_owner), free(s.owner), free(s.cell), free(s.flows), free(s.dsts), free(s.inc_start), free(s.inc);
-  free(s.load), free(s.stamp), free(s.tstamp), free(s.touched), free(s.saved);
+  free(s.load), free(s.stamp), free(s.down), free(s.up), free(s.tstamp), free(s.touched), free(s.saved);
   return true;
 }
 
@@ -473,7 +501,7 @@ const nc_pass_def nc_core_spread_links_pass = {
     "then tries `iterations` random swaps of two cells' cores (all their slots; an empty cell too), keeping those "
     "that lower the sum of the links' loads to the fourth power. Rewrites the tiles' `x`, `y` and every recv's "
     "`from` and send's `to`; what is computed and sent is unchanged. Statistics: the busiest link's cycles per "
-    "frame before and after.",
+    "frame before and after, and the cycles per frame summed over all links.",
   .anchor = "builtin.module",
   .options = options, .n_options = NC_COUNTOF(options),
   .stats = stats, .n_stats = NC_COUNTOF(stats),

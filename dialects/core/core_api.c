@@ -428,41 +428,111 @@ size_t nc_core_program_get_size(const nc_op *program)
   return n;
 }
 
+/* A program op's attributes, found in one scan of its two dictionaries:
+ * the verifier and most core passes decode every instruction of every
+ * program, several times per compile (VGG-19 at 4 bits: ~1 s in string
+ * lookups, one per attribute and dictionary). As nc_op_get_attr_str, an
+ * inherent attribute (props) hides a discardable one of the same name. */
+typedef struct instr_attrs {
+  nc_attr *operand, *iter, *network, *frames, *channel_offset, *from, *to, *begin, *end, *bytes, *multicast, *cycles;
+} instr_attrs;
+
+static void scan_instr_attrs(const nc_attr *d, instr_attrs *f)
+{
+  size_t n = d && nc_attr_get_kind(d) == NC_ATTR_DICTIONARY ? nc_attr_get_num_elements(d) : 0;
+  for (size_t i = 0; i < n; i++) {
+    nc_named_attr e = nc_attr_get_entry(d, i);
+    const char *s = nc_ident_str(e.name);
+    nc_attr **slot = NULL;
+    switch (nc_ident_len(e.name)) {
+    case 2: slot = !memcmp(s, "to", 2) ? &f->to : NULL; break;
+    case 3: slot = !memcmp(s, "end", 3) ? &f->end : NULL; break;
+    case 4: slot = !memcmp(s, "iter", 4) ? &f->iter : !memcmp(s, "from", 4) ? &f->from : NULL; break;
+    case 5: slot = !memcmp(s, "bytes", 5) ? &f->bytes : !memcmp(s, "begin", 5) ? &f->begin : NULL; break;
+    case 6: slot = !memcmp(s, "frames", 6) ? &f->frames : !memcmp(s, "cycles", 6) ? &f->cycles : NULL; break;
+    case 7: slot = !memcmp(s, "operand", 7) ? &f->operand : !memcmp(s, "network", 7) ? &f->network : NULL; break;
+    case 9: slot = !memcmp(s, "multicast", 9) ? &f->multicast : NULL; break;
+    case 14: slot = !memcmp(s, "channel_offset", 14) ? &f->channel_offset : NULL; break;
+    default: break;
+    }
+    if (slot && !*slot)
+      *slot = e.value;
+  }
+}
+
+/* core_int_attr, core_pair_attr and core_endpoint_attr on a found attribute */
+static int64_t int_of(const nc_attr *a, int64_t dflt)
+{
+  return a && nc_attr_get_kind(a) == NC_ATTR_INTEGER ? nc_attr_get_int(a) : dflt;
+}
+
+static void pair_of(const nc_attr *x, int64_t *a, int64_t *b)
+{
+  *a = *b = 0;
+  if (x && nc_attr_get_kind(x) == NC_ATTR_DENSE_ARRAY && nc_attr_get_num_elements(x) == 2 &&
+      nc_type_is_integer_of_width(nc_attr_get_type(x), 64))
+    *a = nc_attr_dense_array_get_int(x, 0), *b = nc_attr_dense_array_get_int(x, 1);
+}
+
+static bool endpoint_of(const nc_attr *a, int64_t *x, int64_t *y, int64_t *slot)
+{
+  *x = *y = *slot = 0;
+  if (!a || nc_attr_get_kind(a) != NC_ATTR_DENSE_ARRAY || !nc_type_is_integer_of_width(nc_attr_get_type(a), 64) ||
+      (nc_attr_get_num_elements(a) != 2 && nc_attr_get_num_elements(a) != 3))
+    return false;
+  *x = nc_attr_dense_array_get_int(a, 0);
+  *y = nc_attr_dense_array_get_int(a, 1);
+  if (nc_attr_get_num_elements(a) == 3)
+    *slot = nc_attr_dense_array_get_int(a, 2);
+  return true;
+}
+
 bool nc_core_instr_get(const nc_op *op, nc_core_instr *in)
 {
   memset(in, 0, sizeof *in);
-  if (nc_op_is(op, "core.recv")) {
-    in->kind = NC_CORE_RECV;
-    in->operand = core_int_attr(op, "operand", -1);
-    in->iter = core_int_attr(op, "iter", -1);
-    in->network = core_int_attr(op, "network", 0);
-    core_pair_attr(op, "frames", &in->frame, &in->frames);
-    in->channel_offset = core_int_attr(op, "channel_offset", 0);
-    return core_endpoint_attr(op, "from", &in->x, &in->y, &in->slot) && in->operand >= 0 && in->iter >= 0 && in->channel_offset >= 0 &&
-           (in->network == NC_CORE_NET_ACTIVATION || in->network == NC_CORE_NET_PARTIAL_SUM);
-  }
-  if (nc_op_is(op, "core.compute")) {
-    in->kind = NC_CORE_COMPUTE;
-    in->begin = core_int_attr(op, "begin", -1);
-    in->end = core_int_attr(op, "end", -1);
+  const nc_ident *id = nc_op_get_name(op);
+  const char *name = nc_ident_str(id);
+  size_t len = nc_ident_len(id);
+  nc_core_instr_kind kind;
+  if (len == 9 && !memcmp(name, "core.recv", 9))
+    kind = NC_CORE_RECV;
+  else if (len == 12 && !memcmp(name, "core.compute", 12))
+    kind = NC_CORE_COMPUTE;
+  else if (len == 9 && !memcmp(name, "core.send", 9))
+    kind = NC_CORE_SEND;
+  else if (len == 9 && !memcmp(name, "core.wait", 9))
+    kind = NC_CORE_WAIT;
+  else
+    return false;
+  instr_attrs f = {0};
+  scan_instr_attrs(nc_op_get_props(op), &f);
+  scan_instr_attrs(nc_op_get_attr_dict(op), &f);
+  in->kind = kind;
+  switch (kind) {
+  case NC_CORE_RECV:
+    in->operand = int_of(f.operand, -1);
+    in->iter = int_of(f.iter, -1);
+    in->network = int_of(f.network, 0);
+    pair_of(f.frames, &in->frame, &in->frames);
+    in->channel_offset = int_of(f.channel_offset, 0);
+    return endpoint_of(f.from, &in->x, &in->y, &in->slot) && in->operand >= 0 && in->iter >= 0 &&
+           in->channel_offset >= 0 && (in->network == NC_CORE_NET_ACTIVATION || in->network == NC_CORE_NET_PARTIAL_SUM);
+  case NC_CORE_COMPUTE:
+    in->begin = int_of(f.begin, -1);
+    in->end = int_of(f.end, -1);
     return in->begin >= 0 && in->end > in->begin;
-  }
-  if (nc_op_is(op, "core.send")) {
-    in->kind = NC_CORE_SEND;
-    in->iter = core_int_attr(op, "iter", -1);
-    in->bytes = core_int_attr(op, "bytes", 0);
-    in->multicast = nc_op_get_attr_str(op, "multicast") != NULL;
-    in->network = core_int_attr(op, "network", 0);
-    core_pair_attr(op, "frames", &in->frame, &in->frames);
-    return core_endpoint_attr(op, "to", &in->x, &in->y, &in->slot) && in->iter >= 0 && in->bytes > 0 &&
+  case NC_CORE_SEND:
+    in->iter = int_of(f.iter, -1);
+    in->bytes = int_of(f.bytes, 0);
+    in->multicast = f.multicast != NULL;
+    in->network = int_of(f.network, 0);
+    pair_of(f.frames, &in->frame, &in->frames);
+    return endpoint_of(f.to, &in->x, &in->y, &in->slot) && in->iter >= 0 && in->bytes > 0 &&
            (in->network == NC_CORE_NET_ACTIVATION || in->network == NC_CORE_NET_PARTIAL_SUM);
-  }
-  if (nc_op_is(op, "core.wait")) {
-    in->kind = NC_CORE_WAIT;
-    in->cycles = core_int_attr(op, "cycles", -1);
+  default:
+    in->cycles = int_of(f.cycles, -1);
     return in->cycles >= 0;
   }
-  return false;
 }
 
 nc_op *nc_core_program_append(nc_op *program, nc_location loc, const nc_core_instr *in)

@@ -238,6 +238,7 @@ bool core_verify_chip_regions(nc_op *chip)
 typedef struct node_info {
   nc_op *node;
   int64_t n_iters; /* -1 if unknown */
+  const char *name; /* the node's name ("" if none), read once: every tile and peer is looked up by it */
   /* what every tile of the node is checked against, decoded from the node's
    * layer once per verification (known: false until then) */
   bool known, accumulates;
@@ -263,11 +264,7 @@ typedef struct fn_view {
   node_info **by_name; /* the nodes sorted by name (each tile and peer is looked up) */
 } fn_view;
 
-static const char *name_of(const node_info *ni)
-{
-  const char *s = nc_dataflow_node_get_name(ni->node);
-  return s ? s : "";
-}
+static const char *name_of(const node_info *ni) { return ni->name; }
 
 static int cmp_node_name(const void *a, const void *b)
 {
@@ -277,8 +274,11 @@ static int cmp_node_name(const void *a, const void *b)
 static void index_nodes(fn_view *v)
 {
   v->by_name = nc_xcalloc(v->n + 1, sizeof *v->by_name);
-  for (size_t i = 0; i < v->n; i++)
+  for (size_t i = 0; i < v->n; i++) {
+    const char *s = nc_dataflow_node_get_name(v->nodes[i].node);
+    v->nodes[i].name = s ? s : "";
     v->by_name[i] = &v->nodes[i];
+  }
   qsort(v->by_name, v->n, sizeof *v->by_name, cmp_node_name);
 }
 
@@ -580,13 +580,17 @@ static bool check_tile_program(fn_view *v, const grid *g, nc_op *tile, node_info
   nc_op *program = nc_core_tile_get_program(tile);
   nc_block *b = program ? nc_core_program_get_body(program) : NULL;
   size_t n_ops = nc_op_get_num_operands(node);
+  nc_op *last_peer = NULL; /* a program talks to few peers, in runs: their node looked up once a run */
+  node_info *last_pi = NULL;
   for (nc_op *op = b ? nc_block_get_first_op(b) : NULL; op; op = nc_op_get_next(op)) {
     nc_core_instr in;
     if (!nc_core_instr_get(op, &in))
       continue;
     bool host = in.x == NC_CORE_HOST && in.y == NC_CORE_HOST;
     nc_op *peer = host ? NULL : grid_get(g, in.x, in.y, in.slot);
-    node_info *pi = peer ? find_node(v, nc_core_tile_get_node(peer)) : NULL;
+    if (peer != last_peer)
+      last_peer = peer, last_pi = peer ? find_node(v, nc_core_tile_get_node(peer)) : NULL;
+    node_info *pi = last_pi;
     if (in.kind != NC_CORE_COMPUTE && in.kind != NC_CORE_WAIT && !check_peer_frames(tile, op, &in, peer))
       return false;
     if (in.kind == NC_CORE_COMPUTE) {

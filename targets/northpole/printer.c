@@ -742,8 +742,11 @@ bool np_print_binary(nc_op *module, nc_ncb_writer *w, void *userData)
     ok = put_stream(&p, i, nc_ncb_writer_add_section(w, NP_SECTION_INPUT_STREAM, (uint32_t)i));
   uint32_t id = 0;
   np_weight_pool_init(&p.weights, p.chip);
-  for (nc_op *t = nc_core_chip_first_tile(p.chip); ok && t; t = nc_core_tile_next(t))
-    ok = put_tile(&p, t, nc_ncb_writer_add_section(w, NP_SECTION_TILE, id++));
+  for (nc_op *t = nc_core_chip_first_tile(p.chip); ok && t; t = nc_core_tile_next(t)) {
+    nc_bytes *section = nc_ncb_writer_add_section(w, NP_SECTION_TILE, id++);
+    ok = put_tile(&p, t, section);
+    np_weight_pool_bind(&p.weights, section); /* its strided weights are filled at the end */
+  }
   if (ok)
     np_weight_pool_finish(&p.weights, w);
   np_weight_pool_clear(&p.weights);

@@ -31,6 +31,8 @@ typedef struct np_weight_pool {
   nc_bytes bytes;                 /* the section being built */
   struct np_weight_slice *slices; /* the shared keys, sorted */
   size_t n;
+  struct np_weight_fill *fills;   /* strided slices reserved, written by np_weight_pool_finish */
+  size_t n_fills, cap_fills, n_bound;
 } np_weight_pool;
 
 /** Counts the chip's tiles by key (node, output and input channels) and
@@ -41,10 +43,17 @@ int64_t np_weight_pool_slot(const np_weight_pool *pool, nc_op *tile);
 /** Writes a tile's weight field: `runs` runs of `len` elements, `stride`
  * apart from base, a byte each (bits 8) or packed two or four a byte (bits 4
  * or 2, NP_FLAG_PACKED_WEIGHTS); inline, or (slot >= 0) a reference to the
- * pool's one copy, written on the slot's first use. Pads b to 8 bytes. */
+ * pool's one copy, written on the slot's first use. Pads b to 8 bytes. With
+ * a pool and `lasting` (base stays valid until np_weight_pool_finish),
+ * strided runs are reserved (zeros) and filled by np_weight_pool_finish,
+ * once the tile's section is bound (np_weight_pool_bind). */
 void np_put_weights(nc_bytes *b, np_weight_pool *pool, int64_t slot, const int8_t *base, int64_t runs, int64_t len,
-                    int64_t stride, int bits);
-/** Adds the weights section to w (when any slice is shared) and clears the pool. */
+                    int64_t stride, int bits, bool lasting);
+/** After a tile's section is written (its bytes no longer move): binds the
+ * fills it reserved to them. */
+void np_weight_pool_bind(np_weight_pool *pool, const nc_bytes *tile);
+/** Fills the reserved strided slices, adds the weights section to w (when
+ * any slice is shared) and clears the pool. */
 void np_weight_pool_finish(np_weight_pool *pool, nc_ncb_writer *w);
 /** Frees the pool without writing it. */
 void np_weight_pool_clear(np_weight_pool *pool);

@@ -48,6 +48,25 @@ static bool attr_ints(const nc_attr *a, unsigned width, int64_t n, int64_t **out
   return true;
 }
 
+/* Whether the n int8 values are wb-bit values (bits wb-1 to 7 of each the
+ * same): eight a word, x ^ (x << 1) has those bits clear (from bit wb on)
+ * for every byte that fits; a word's shift carries bit 7 into the next byte's
+ * bit 0, outside the mask. No early exit: 140M VGG-19 weights in ~20 ms. */
+static bool fits_width(const int8_t *data, int64_t n, unsigned wb)
+{
+  uint64_t acc = 0, mask = 0x0101010101010101ull * ((0xFFu << wb) & 0xFFu);
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    memcpy(&w, data + i, 8);
+    acc |= w ^ (w << 1);
+  }
+  acc &= mask;
+  for (int lim = 1 << (wb - 1); i < n; i++)
+    acc |= data[i] < -lim || data[i] >= lim;
+  return acc == 0;
+}
+
 /* The int8 weights of the layer, borrowed from the attribute (a splat is
  * expanded): tiles slice them, so a large layer's weights are never copied
  * once per tile. Their shape in *shape. */
@@ -76,9 +95,7 @@ static bool read_weights(nc_op *node, const nc_dataflow_layer *layer, np_layer *
   if ((wb == 4 || wb == 2) && (int64_t)wb == layer->output_bits) {
     int lim = 1 << (wb - 1);
     if (*rangeChecked != data) { /* once per layer, not per tile: VGG's first FC is 100M weights in 69 tiles */
-      bool bad = false;
-      for (int64_t i = 0; i < (splat ? 1 : n); i++) /* no early exit: vectorised */
-        bad |= data[i] < -lim || data[i] >= lim;
+      bool bad = !fits_width(data, splat ? 1 : n, wb);
       for (int64_t i = 0; bad && i < (splat ? 1 : n); i++)
         if (data[i] < -lim || data[i] >= lim)
           return nc_op_emit_error(node, "has a weight of %d outside the %u-bit range", data[i], wb);
@@ -536,15 +553,15 @@ void np_layer_write(nc_bytes *b, const np_layer *l, int64_t lo, int64_t hi, np_w
   for (uint32_t i = 0; i < nb; i++) nc_bytes_put_i32(b, l->bias[lo + i]);
   if (l->kind == NP_KIND_CONV) /* [hi - lo, C/group, kh, kw]: rows lo..hi of the weights */
     np_put_weights(b, pool, slot, l->weights + lo * l->weight_row_bytes, 1, (hi - lo) * l->weight_row_bytes, 0,
-                   l->weight_bits);
+                   l->weight_bits, false);
   else if (l->kind == NP_KIND_MATMUL) /* [K, hi - lo]: columns lo..hi of [K, N] */
-    np_put_weights(b, pool, slot, l->weights + lo, l->k, hi - lo, l->n, l->weight_bits);
+    np_put_weights(b, pool, slot, l->weights + lo, l->k, hi - lo, l->n, l->weight_bits, !l->owned_weights);
   else if (l->kind == NP_KIND_LUT) /* the whole table on every tile */
-    np_put_weights(b, pool, slot, l->weights, 1, 256, 0, 8);
+    np_put_weights(b, pool, slot, l->weights, 1, 256, 0, 8, false);
   else if (l->kind == NP_KIND_RESIZE || (l->kind == NP_KIND_MOVE && l->weights))
-    np_put_weights(b, pool, slot, l->weights, 1, l->weight_row_bytes, 0, 8);
+    np_put_weights(b, pool, slot, l->weights, 1, l->weight_row_bytes, 0, 8, false);
   else if (l->kind == NP_KIND_SOFTMAX)
-    np_put_weights(b, pool, slot, l->weights, 1, 1024, 0, 8);
+    np_put_weights(b, pool, slot, l->weights, 1, 1024, 0, 8, false);
   else
-    np_put_weights(b, pool, slot, l->weights, 0, 0, 0, 8);
+    np_put_weights(b, pool, slot, l->weights, 0, 0, 0, 8, false);
 }

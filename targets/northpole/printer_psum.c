@@ -57,9 +57,9 @@ void np_layer_write_sliced(nc_bytes *b, const np_layer *l, int64_t lo, int64_t h
   if (l->kind == NP_KIND_CONV) { /* [hi - lo, n, kh, kw]: channels s->lo.. of rows lo..hi */
     int64_t khw = l->weight_row_bytes / s->cin;
     np_put_weights(b, pool, slot, l->weights + lo * l->weight_row_bytes + s->lo * khw, hi - lo, n * khw,
-                   l->weight_row_bytes, l->weight_bits);
+                   l->weight_row_bytes, l->weight_bits, !l->owned_weights);
   } else { /* matmul [n, hi - lo]: rows s->lo.. and columns lo..hi of [K, N] */
-    np_put_weights(b, pool, slot, l->weights + s->lo * l->n + lo, n, hi - lo, l->n, l->weight_bits);
+    np_put_weights(b, pool, slot, l->weights + s->lo * l->n + lo, n, hi - lo, l->n, l->weight_bits, !l->owned_weights);
   }
 }
 
