@@ -411,8 +411,12 @@ static bool static_i8(nc_op *tile, nc_value *v, const char *what)
   nc_type *t = nc_value_get_type(v);
   if (nc_type_get_kind(t) == NC_TYPE_TENSOR && nc_type_has_static_shape(t) &&
       nc_type_get_rank(t) <= NC_NCB_MAX_RANK && nc_type_is_integer(nc_type_get_element_type(t)) &&
-      np_width_ok(nc_type_get_width(nc_type_get_element_type(t))))
-    return true;
+      np_width_ok(nc_type_get_width(nc_type_get_element_type(t)))) {
+    if (nc_type_get_num_elements(t) <= NP_MAX_TENSOR_ELEMENTS)
+      return true;
+    return nc_op_emit_error(tile, "the node's %s: a tensor of %lld elements, more than the %lld a northpole tensor holds",
+                            what, (long long)nc_type_get_num_elements(t), (long long)NP_MAX_TENSOR_ELEMENTS);
+  }
   return nc_op_emit_error(tile, "the node's %s must be a statically shaped int8, int4 or int2 tensor on northpole", what);
 }
 

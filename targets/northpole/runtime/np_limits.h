@@ -32,6 +32,10 @@
  * cut into many row bands and channel slices needs more than the 192 MiB of
  * a real 16x16 chip's SRAM (VGG-19 at 4 bits: about 300 MiB). */
 #define NP_MAX_ACTIVATIONS ((int64_t)1 << 29)
+/** Elements of one operand or result tensor (each dimension too): the
+ * loader's bound, which the printer checks so nc-compile never writes a
+ * tensor nc-run refuses. */
+#define NP_MAX_TENSOR_ELEMENTS ((int64_t)1 << 24)
 /* The tile flags this version knows. */
 #define NP_KNOWN_FLAGS \
   ((uint32_t)(NP_FLAG_RELU | NP_FLAG_SUBTRACT | NP_FLAG_COUNT_PAD | NP_FLAG_PARTIAL | NP_FLAG_REDUCE |             \
