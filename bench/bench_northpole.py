@@ -24,13 +24,21 @@ yardstick: at most 3 s) -- at each precision (8 and 4 bits), this measures:
              (1 / compute_roofline_ratio) and of the roofline, the higher of the
              two (1 / roofline_ratio), with the ceiling that binds; plus the
              host seconds the simulation took; cycles per inference are the
-             steady state: the two images repeated to --frames (F) and to F/2
-             frames, (total cycles of F - those of F/2) / (F - F/2), which
-             leaves out the pipeline's filling (a row-pipelined ResNet-50
-             needs about ten frames before each frame takes the same time: on
-             two frames the second still waits for the first at every layer);
-             the two-image figure (docs/targets/figures.md) is kept beside it
-             (--frames=2: only that one);
+             steady state: the two images repeated to --frames (F) frames in
+             one run, the cycles per frame of its second half, from the frames'
+             end cycles (frame_end_cycles); the pipeline's filling is left out
+             only once it is over, so the run is checked: the second half's first
+             quarter may take at most --steady-tolerance more cycles per frame
+             than its last, else F doubles, up to --max-frames (then the
+             figure is marked "not steady"). A row-pipelined ResNet-50 fills in
+             about ten frames, densenet121 (~120 layers deep; its first frame's
+             latency is ~25 of its steady frames) in ~30: a deep pipeline
+             finishes its first frames ever faster as it fills, so a window that
+             starts too early overstates its cycles (F = 32 gave densenet121
+             24.6k cycles per frame where it settles at 18.0k). The window's
+             frames are in the table; the two-image figure
+             (docs/targets/figures.md) is kept beside it (--frames=2: only
+             that one);
   exact      the simulator's outputs equal the int8 interpreter's
              (`nc-run` on the --emit=quantized graph) on both images;
   SQNR       of the simulator's output against the float model's (torch's
@@ -176,11 +184,11 @@ def bench_one(args, name, onnx, calib, x2, ref, bits, work):
                compute_ratio=fig.get("compute_roofline_ratio", fig.get("roofline_ratio")),
                host_io_bound=fig.get("host_io_bound_cycles"), ceiling=fig.get("roofline_ceiling"))
     row["cycles2"] = row["cycles"]
-    if args.frames > 2:  # the steady state, without the pipeline's filling
-        totals = []
-        for f in (args.frames // 2, args.frames):
+    if args.frames > 2:  # the steady state, after the pipeline has filled
+        x = np.load(x2)
+        f = args.frames
+        while True:
             xs = os.path.join(work, "%s_%d_x%d.npy" % (name, bits, f))
-            x = np.load(x2)
             np.save(xs, np.concatenate([x] * ((f + len(x) - 1) // len(x)))[:f])
             js = os.path.join(work, "%s_%d_%d.json" % (name, bits, f))
             rc, _, err, _, _ = run([os.path.join(args.bin, "nc-run"), ncb, "--input", xs, "--output",
@@ -188,10 +196,13 @@ def bench_one(args, name, onnx, calib, x2, ref, bits, work):
             if rc != 0:
                 row["error"] = "simulate: %s" % first_error(err)
                 return row
-            totals.append(json.load(open(js))["total_cycles"])
-        cpi = (totals[1] - totals[0]) / (args.frames - args.frames // 2)
+            ends = json.load(open(js))["frame_end_cycles"]
+            cpi, steady = steady_state(ends, args.steady_tolerance)
+            if steady or 2 * f > args.max_frames:
+                break
+            f *= 2  # still filling: a longer run
         bound, cbound = fig.get("roofline_bound_cycles"), row.get("compute_bound")
-        row.update(cycles=cpi, fps=fig.get("clock_hz", 4e8) / cpi if cpi > 0 else None,
+        row.update(cycles=cpi, frames=f, steady=steady, fps=fig.get("clock_hz", 4e8) / cpi if cpi > 0 else None,
                    roofline=cpi / bound if bound and cpi > 0 else None,
                    compute_ratio=cpi / cbound if cbound and cpi > 0 else None)
     q = os.path.join(work, "%s_%d_q.mlir" % (name, bits))
@@ -215,6 +226,19 @@ def bench_one(args, name, onnx, calib, x2, ref, bits, work):
     return row
 
 
+def steady_state(ends, tolerance):
+    """(cycles per frame over the run's second half, whether the pipeline had filled by then) from the
+    frames' end cycles (nc-run --stats-json's frame_end_cycles) of one run of F frames: a pipeline still
+    filling finishes its frames ever faster, and deep ones (densenet121: ~30 frames) take longer than F/2,
+    so the second half's first quarter may take at most `tolerance` (a fraction) more cycles per frame than
+    its last (a slower last quarter is the copies' rotation or the run's end, which a longer run does not
+    remove)."""
+    f = len(ends)
+    rate = lambda a, b: (ends[b - 1] - ends[a - 1]) / (b - a)  # frames a..b-1, from frame a-1's end
+    early, late = rate(f // 2, 3 * f // 4), rate(3 * f // 4, f)
+    return rate(f // 2, f), early <= (1 + tolerance) * late
+
+
 def fmt(v, f):
     return "-" if v is None else f % v
 
@@ -224,9 +248,9 @@ CEILING = {"compute": "compute", "host_io": "host I/O"}
 
 def table(rows):
     out = ["| model | bits | compile s | quantize s | calibration s | peak RSS MB | ONNX MB | cores | "
-           "cycles/inference | frames/s @400MHz | cycles/inference (2 frames) | bound cycles: compute / host I/O | % of compute bound | "
+           "cycles/inference | steady window (frames) | frames/s @400MHz | cycles/inference (2 frames) | bound cycles: compute / host I/O | % of compute bound | "
            "% of roofline (binding ceiling) | bit-exact (2 images) | SQNR dB | simulator s/inference |",
-           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         head = "| %s | %d | %s | %s | %s | %s | %.1f |" % (r["model"], r["bits"], fmt(r.get("compile_s"), "%.2f"),
                                                         fmt(r.get("quantize_s"), "%.2f"),
@@ -238,7 +262,7 @@ def table(rows):
             if len(msg) > 160:
                 msg = msg[:157] + "..."
             out.append(head + " %s |" % ("does not compile: `%s`" % msg if not msg.startswith("simulate")
-                                           else "`%s`" % msg) + " |" * 9)
+                                           else "`%s`" % msg) + " |" * 10)
             continue
         exact = {True: "yes", False: "**no**", None: "-"}[r.get("exact")]
         pct = 100.0 / r["roofline"] if r.get("roofline") else None
@@ -246,8 +270,10 @@ def table(rows):
         cyc = lambda v: fmt(v, "%.0f" if v is not None and v >= 100 else "%.3g")
         bounds = "%s / %s" % (cyc(r.get("compute_bound")), cyc(r.get("host_io_bound")))
         roof = fmt(pct, "%.2f") + (" (%s)" % CEILING.get(r["ceiling"], r["ceiling"]) if r.get("ceiling") else "")
-        out.append(head + " %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            fmt(r.get("cores"), "%d"), fmt(r.get("cycles"), "%.0f"), fmt(r.get("fps"), "%.0f"),
+        window = "-" if not r.get("frames") else "%d..%d%s" % (r["frames"] // 2, r["frames"],
+                                                               "" if r.get("steady") else " (not steady)")
+        out.append(head + " %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            fmt(r.get("cores"), "%d"), fmt(r.get("cycles"), "%.0f"), window, fmt(r.get("fps"), "%.0f"),
             fmt(r.get("cycles2"), "%.0f"), bounds,
             fmt(cpct, "%.2f"), roof, exact, fmt(r.get("sqnr"), "%.1f"), fmt(r.get("sim_s"), "%.2f")))
     return "\n".join(out)
@@ -265,9 +291,13 @@ def main():
     ap.add_argument("--seed", type=int, default=1234)
     ap.add_argument("--compile-option", action="append", default=[], metavar="--OPT=VALUE",
                     help="an extra nc-compile option for every model (repeatable), e.g. --compile-option=--balance-costs=links")
-    ap.add_argument("--frames", type=int, default=32, help="frames of the steady-state runs (F and F/2; F/2 at "
-                    "least core-replicate's max-replicas (16), so every copy takes its share; 2: the "
-                    "two-image run's figure only; default: %(default)s)")
+    ap.add_argument("--frames", type=int, default=32, help="frames of the first steady-state run (F; its second "
+                    "half, at least core-replicate's max-replicas (16) frames, so every copy takes its share, is "
+                    "measured; 2: the two-image run's figure only; default: %(default)s)")
+    ap.add_argument("--max-frames", type=int, default=128, help="F doubles while the pipeline is still filling in "
+                    "the second half, up to this (default: %(default)s)")
+    ap.add_argument("--steady-tolerance", type=float, default=0.03, help="the second half's first quarter may take "
+                    "this fraction more cycles per frame than its last; more: still filling (default: %(default)s)")
     ap.add_argument("--timeout", type=int, default=1800, help="seconds per command (default: %(default)s)")
     ap.add_argument("--no-write", action="store_true", help="print the table, leave docs/benchmarks.md alone")
     args = ap.parse_args()

@@ -250,6 +250,18 @@ static void test_device(const uint8_t *image, size_t size)
   CHECK(nc_figures_num_cores(f) == 1 && cx && cx->i == 2 && node && !strcmp(node->text, "flatten") && sent &&
           sent->i == 8, "core figures");
   CHECK(!nc_figures_get_core(f, 1), "core 1");
+  /* each frame's end, as a list in the JSON (bench_northpole.py finds the pipeline's steady state in it) */
+  const nc_figure *ends = nc_figures_find(f, "frame_end_cycles");
+  CHECK(ends && ends->kind == NC_FIGURE_INTS && ends->i == 2 && ends->ints[0] == 19 && ends->ints[1] > 19,
+        "frame_end_cycles");
+  char json[8192] = "", want[64] = "";
+  FILE *mem = fmemopen(json, sizeof json - 1, "w");
+  CHECK(mem && !nc_device_write_stats_json(dev, mem), "json");
+  if (mem)
+    fclose(mem);
+  if (ends && ends->i == 2)
+    snprintf(want, sizeof want, "\"frame_end_cycles\": [19, %lld],", (long long)ends->ints[1]);
+  CHECK(*want && strstr(json, want), "frame_end_cycles in the JSON: %s", json);
   nc_device_destroy(dev);
   nc_device_destroy(NULL);
   /* errors opening */

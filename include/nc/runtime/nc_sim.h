@@ -42,6 +42,7 @@ typedef enum nc_figure_kind {
   NC_FIGURE_REAL, /**< double */
   NC_FIGURE_TEXT, /**< a string */
   NC_FIGURE_PAIR, /**< two int64s, i and j (a core's [x, y]) */
+  NC_FIGURE_INTS, /**< a list of int64s, ints[0 .. i - 1] (one per inference) */
 } nc_figure_kind;
 
 /** One named value ("cycles_per_inference" = 1234). */
@@ -51,6 +52,7 @@ typedef struct nc_figure {
   int64_t i, j;
   double r;
   const char *text;
+  const int64_t *ints;
 } nc_figure;
 
 /** An ordered set of figures plus, per core (or tile, or crossbar: whatever
@@ -69,6 +71,8 @@ void nc_figures_set_int(nc_figures *f, const char *key, int64_t value);
 void nc_figures_set_real(nc_figures *f, const char *key, double value);
 void nc_figures_set_text(nc_figures *f, const char *key, const char *value);
 void nc_figures_set_pair(nc_figures *f, const char *key, int64_t first, int64_t second);
+/** Sets a list of n int64s (copied; a JSON array). */
+void nc_figures_set_ints(nc_figures *f, const char *key, const int64_t *values, size_t n);
 /** Appends a per-core set and returns it (owned by f). */
 NC_KEEP nc_figures *nc_figures_add_core(nc_figures *f);
 /** Appends a per-link set (the `links` array, written only when there is

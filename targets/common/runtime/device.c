@@ -417,6 +417,9 @@ static void print_value(const nc_figure *it, FILE *out)
     fprintf(out, "%.6g", it->r);
   else if (it->kind == NC_FIGURE_PAIR)
     fprintf(out, "(%lld, %lld)", (long long)it->i, (long long)it->j);
+  else if (it->kind == NC_FIGURE_INTS)
+    for (int64_t k = 0; k < it->i; k++)
+      fprintf(out, k ? " %lld" : "%lld", (long long)it->ints[k]);
   else
     fputs(it->text, out);
 }

@@ -34,6 +34,7 @@ void nc_figures_reset(nc_figures *f)
   for (size_t i = 0; i < f->n; i++) {
     free((char *)f->items[i].key);
     free((char *)f->items[i].text);
+    free((int64_t *)f->items[i].ints);
   }
   f->n = 0;
   for (size_t i = 0; i < f->n_cores; i++)
@@ -55,13 +56,15 @@ void nc_figures_destroy(nc_figures *f)
   free(f);
 }
 
-/* The figure named key, added (empty) when absent; its old text freed. */
+/* The figure named key, added (empty) when absent; its old text and list freed. */
 static nc_figure *slot(nc_figures *f, const char *key)
 {
   for (size_t i = 0; i < f->n; i++)
     if (!strcmp(f->items[i].key, key)) {
       free((char *)f->items[i].text);
+      free((int64_t *)f->items[i].ints);
       f->items[i].text = NULL;
+      f->items[i].ints = NULL;
       return &f->items[i];
     }
   if (f->n == f->cap) {
@@ -120,6 +123,14 @@ void nc_figures_set_pair(nc_figures *f, const char *key, int64_t first, int64_t 
   it->j = second;
 }
 
+void nc_figures_set_ints(nc_figures *f, const char *key, const int64_t *values, size_t n)
+{
+  nc_figure *it = slot(f, key);
+  it->kind = NC_FIGURE_INTS;
+  it->i = (int64_t)n;
+  it->ints = n ? memcpy(nc_rt_malloc(n * sizeof *values), values, n * sizeof *values) : NULL;
+}
+
 size_t nc_figures_num_links(const nc_figures *f) { return f ? f->n_links : 0; }
 const nc_figures *nc_figures_get_link(const nc_figures *f, size_t i) { return f && i < f->n_links ? f->links[i] : NULL; }
 
@@ -162,6 +173,12 @@ static void write_object(const nc_figures *f, FILE *out, int indent)
       fprintf(out, "%lld", (long long)it->i);
     else if (it->kind == NC_FIGURE_PAIR)
       fprintf(out, "[%lld, %lld]", (long long)it->i, (long long)it->j);
+    else if (it->kind == NC_FIGURE_INTS) {
+      fputc('[', out);
+      for (int64_t k = 0; k < it->i; k++)
+        fprintf(out, "%s%lld", k ? ", " : "", (long long)it->ints[k]);
+      fputc(']', out);
+    }
     else if (it->kind == NC_FIGURE_REAL && isfinite(it->r))
       fprintf(out, "%.17g", it->r);
     else if (it->kind == NC_FIGURE_REAL)

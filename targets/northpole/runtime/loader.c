@@ -901,6 +901,7 @@ void np_sim_destroy(void *state, void *userData)
   np_sim *s = state;
   if (!s)
     return;
+  free(s->frame_end);
   for (size_t i = 0; i < s->n_tiles; i++) {
     np_tile *t = &s->tiles[i];
     free(t->multiplier), free(t->shift), free(t->bias), free(t->buffers), free(t->iters), free(t->blocks);

@@ -174,6 +174,7 @@ typedef struct np_sim {
   size_t batch;
   uint64_t total_cycles, first_end, last_end, latency;
   uint64_t host_wait_cycles; /* the host's waits for room in the input buffers (host_credit.c) */
+  uint64_t *frame_end; /* per inference: when its last output element arrived */
 } np_sim;
 
 /** Bytes a send of `elements` of tile t's output puts on the NoC: its int32

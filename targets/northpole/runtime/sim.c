@@ -1011,6 +1011,8 @@ static bool np_sim_run(void *state, size_t batch, const void *const *inputs, voi
     for (size_t k = 0; k < batch; k++)
       if (r.out_end[k] > s->total_cycles)
         s->total_cycles = r.out_end[k];
+    free(s->frame_end);
+    s->frame_end = r.out_end, r.out_end = NULL;
   } else {
     s->batch = 0;
   }
@@ -1072,6 +1074,12 @@ static void np_sim_figures(const void *state, nc_figures *f, void *userData)
   nc_figures_set_real(f, "cycles_per_inference", cpi);
   nc_figures_set_real(f, "frames_per_second", cpi > 0 ? (double)ch->clock_hz / cpi : 0);
   nc_figures_set_int(f, "latency_cycles", (int64_t)s->latency);
+  /* the pipeline's filling, frame by frame (bench/bench_northpole.py finds its steady state in it) */
+  int64_t *ends = nc_rt_malloc((s->batch ? s->batch : 1) * sizeof *ends);
+  for (size_t k = 0; k < s->batch; k++)
+    ends[k] = (int64_t)s->frame_end[k];
+  nc_figures_set_ints(f, "frame_end_cycles", ends, s->batch);
+  free(ends);
   nc_figures_set_real(f, "latency_seconds", (double)s->latency / (double)ch->clock_hz);
   nc_figures_set_int(f, "clock_hz", (int64_t)ch->clock_hz);
   nc_figures_set_int(f, "macs_per_inference", (int64_t)ch->macs_per_inference);
