@@ -14,6 +14,8 @@ typedef struct core_band_costs {
                            sharing its incoming bytes (0: receiving is not costed) */
   bool fold_concat;   /**< channel concats that only move data cost nothing (core-fold-concat removes their tiles) */
   bool partial_bands; /**< the balancing may band layers split by input channels (each band an input-channel group) */
+  int64_t joint_rows; /**< the balancing may also give more output-channel slices to conv layers (not split by input
+                           channels) with at most this many output rows, as a joint round does (0: only with joint) */
 } core_band_costs;
 
 /** Whether core-place may split `node` into bands of output rows: a conv,
