@@ -53,6 +53,10 @@ static const nc_pass_option_def options[] = {
    "With balance and row-balance: split jointly (joint-split) when the tiles SRAM alone needs beyond one a layer "
    "take more than this percentage of the cores (weights that fill much of the grid, as the VGGs' fully connected "
    "layers: channel slices first spend the few cores left unevenly; 0: only with joint-split)"},
+  {"joint-rows-below", NC_PASS_OPT_INT, "0",
+   "With balance and row-balance: row balancing may also give more output-channel slices to conv and max-pool "
+   "layers with at most this many output rows (14x14 layers: 14 rows make bands too coarse), as joint-split does "
+   "for every layer (0: none)"},
   {"balance-ties", NC_PASS_OPT_BOOL, "false",
    "Output-channel balancing goes on through ties: a round that leaves the slowest stage as slow is kept when "
    "fewer stages are that slow (two equally slow layers: split one, then the other)"},
@@ -739,7 +743,8 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
   bool *presplit = core_nodes_split_already(chip, fn); /* hand-made splits stay */
   core_band_costs costs = {nc_pass_get_option_bool(pass, "band-multicast"), nc_pass_get_option_int(pass, "recv-links"),
                            nc_pass_get_option_bool(pass, "fold-concat"), nc_pass_get_option_bool(pass, "partial-bands"),
-                           nc_pass_get_option_int(pass, "plan-copies")};
+                           nc_pass_get_option_int(pass, "plan-copies"),
+                           nc_pass_get_option_int(pass, "joint-rows-below")};
   int64_t banded = 0;
   bool joint = false;
   bool ok = presplit && split_nodes(pass, chip, fn, ictx, nc_pass_get_option_bool(pass, "balance"),

@@ -555,7 +555,9 @@ bool core_split_rows(nc_op *chip, nc_op *fn, isl_ctx *ictx, const bool *presplit
       s->limit = s->rows;
     s->k0 = s->klimit = s->k;
     s->c = nc_core_node_get_out_channels(node);
-    if (joint && balance && s->k && !banded && !partial && !presplit[i] && channel_splittable(node) && s->c > s->k)
+    bool small = costs->joint_rows > 0 && s->rows > 0 && s->rows <= costs->joint_rows; /* few rows: bands too coarse */
+    if ((joint || small) && balance && s->k && !banded && !partial && !presplit[i] && channel_splittable(node) &&
+        s->c > s->k)
       s->klimit = s->c < cores ? s->c : cores;
     if (forced > 1)
       s->r = forced < s->limit ? forced : s->limit;

@@ -16,6 +16,8 @@ typedef struct core_band_costs {
   bool partial_bands; /**< the balancing may band layers split by input channels (each band an input-channel group) */
   int64_t plan_copies; /**< keep the balancing round from which core-replicate, with this many copies of a layer at
                             most, reaches the fastest slowest stage on the cores left (0: balance while it helps) */
+  int64_t joint_rows; /**< the balancing may also give more output-channel slices to conv layers (not split by input
+                           channels) with at most this many output rows, as a joint round does (0: only with joint) */
 } core_band_costs;
 
 /** Whether core-place may split `node` into bands of output rows: a conv,

@@ -52,7 +52,8 @@ static const nc_pass_option_def options[] = {
   {"balance-costs", NC_PASS_OPT_ENUM, "auto",
    "What balancing costs besides work: auto (links at 4 and 2 bits, sends otherwise: the faster in steady state "
    "on the torchvision CNNs, docs/targets/northpole.md), sends (sends once per tile read), links (row bands: sends as multicasts and "
-   "each tile's incoming bytes over one link, core-place{band-multicast recv-links=1}), links-ties (links, and "
+   "each tile's incoming bytes over one link, and layers of at most 28 rows get channel slices and bands "
+   "together, core-place{band-multicast recv-links=1 joint-rows-below=28}), links-ties (links, and "
    "channel balancing goes on through equally slow layers, core-place{balance-ties}), links-copies (links, and row "
    "balancing stops where core-replicate's copies, four of a layer at most, would do better, core-place{plan-copies=4})",
    balance_costs},
@@ -148,7 +149,7 @@ static bool build(nc_pass_manager *pm, const nc_pass *o, const char *stop_after,
              (long long)nc_pass_get_option_int(o, "host-weight"), (long long)nc_pass_get_option_int(o, "input-channel-split"),
              balance ? " balance=true balance-lookahead=1 row-balance=true partial-bands=true joint-split-above=25" : "",
              mc ? " multicast=true" : "",
-             strcmp(costs, "sends") ? " band-multicast=true recv-links=1" : "",
+             strcmp(costs, "sends") ? " band-multicast=true recv-links=1 joint-rows-below=28" : "",
              !strcmp(costs, "links-ties") ? " balance-ties=true" : !strcmp(costs, "links-copies") ? " plan-copies=4" : "");
     bool rep = nc_pass_get_option_bool(o, "replicate"), fold = nc_pass_get_option_bool(o, "fold-concat");
     int64_t colocate = nc_pass_get_option_int(o, "colocate");
