@@ -14,6 +14,8 @@ typedef struct core_band_costs {
                            sharing its incoming bytes (0: receiving is not costed) */
   bool fold_concat;   /**< channel concats that only move data cost nothing (core-fold-concat removes their tiles) */
   bool partial_bands; /**< the balancing may band layers split by input channels (each band an input-channel group) */
+  const bool *guests; /**< per node of the function (or NULL): guest layers, whose tiles take no core of their own
+                           and whose work is not costed (core_place_guests.h) */
 } core_band_costs;
 
 /** Whether core-place may split `node` into bands of output rows: a conv,
