@@ -94,7 +94,7 @@ static const nc_pass_option_def options[] = {
 /* Indices of stats[] (nc_pass_stat_add), in its order. */
 enum {
   ST_TILES, ST_SPLIT_LAYERS, ST_NOC_HOPS, ST_MAX_TILE_WORK, ST_IMBALANCE, ST_TRAFFIC_INITIAL, ST_TRAFFIC,
-  ST_ROW_SPLIT_LAYERS, ST_LINK_LOAD_INITIAL, ST_LINK_LOAD, ST_PARTIAL_SUMS, ST_HOST_ROUTE_BYTES, ST_GUESTS
+  ST_ROW_SPLIT_LAYERS, ST_LINK_LOAD_INITIAL, ST_LINK_LOAD, ST_PARTIAL_SUMS, ST_HOST_ROUTE_BYTES, ST_GUESTS, ST_GUEST_RETRIES
 };
 
 static const nc_pass_stat_def stats[] = {
@@ -112,6 +112,7 @@ static const nc_pass_stat_def stats[] = {
   {"host-route-bytes", "Bytes per frame the tiles' own flows carry over links the host's input routes use (XY), "
                        "final placement"},
   {"guest-tiles", "Slices of guest layers (guest-above) sharing another tile's core"},
+  {"guest-rebalances", "Times balancing ran again on fewer cores because the guests' slices did not fit the spare SRAM"},
 };
 
 static int64_t sum_bytes(const nc_core_buffer_spec *s, size_t n, bool inputs_only)
@@ -789,6 +790,7 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
     /* the guests do not fit the spare SRAM: balance again on fewer cores,
      * or without guests when even that fails */
     reserve += short_cores;
+    nc_pass_stat_add(pass, ST_GUEST_RETRIES, 1);
     if (reserve >= cores || attempt >= 8)
       free(guest), guest = NULL, n_guest = 0, guest_extra = 0, reserve = 0;
     for (nc_op *t = nc_core_chip_first_tile(chip), *next; t; t = next)
