@@ -12,7 +12,8 @@
  * into the relation; a matmul [M, K] x [K, N] (M > 1) iterates over the rows m
  * of its result, each reading row m of its input; anything else (a
  * matmul with a transposed A, a reshape that is not a flatten, a layer on tensors
- * that are not [1, C, H, W]) is one iteration S[] that reads its whole
+ * that are not [1, C, H, W], except a resize of one image into a batch, whose
+ * rows or pixels write every image) is one iteration S[] that reads its whole
  * inputs and writes its whole output: coarse but exact. Inputs a layer's main
  * op does not give a window to (e.g. non-constant weights) are read whole by
  * every iteration. Every relation goes through isl and is printed by isl.
@@ -100,6 +101,20 @@ static bool image(const nc_type *t, nc_deps_shape *s)
     return false;
   *s = (nc_deps_shape){d[0], d[1], d[2]};
   return true;
+}
+
+/* The image of a result [1, C, H, W], or of a batch [N, C, H, W] of copies of one image (a resize into a
+ * batch) with *n = N (else 1). */
+static bool result_image(const nc_type *t, nc_deps_shape *s, int64_t *n)
+{
+  *n = 1;
+  if (nc_type_get_rank(t) == 4 && nc_type_has_static_shape(t) && nc_type_get_shape(t)[0] > 1) {
+    const int64_t *d = nc_type_get_shape(t);
+    *s = (nc_deps_shape){d[1], d[2], d[3]};
+    *n = d[0];
+    return true;
+  }
+  return image(t, s);
 }
 
 static char *in_name(size_t i) { return mprintf("In%zu", i); }
@@ -374,14 +389,20 @@ static bool moved_layer(lctx *l, nc_op *op, const char *x_name, const char *kind
                         const char *rx, layer *L)
 {
   nc_deps_shape in, o;
-  if (!image(vtype(nc_op_get_operand(op, 0)), &in) || !image(vtype(nc_op_get_result(op, 0)), &o))
+  int64_t batch;
+  if (!image(vtype(nc_op_get_operand(op, 0)), &in) || !result_image(vtype(nc_op_get_result(op, 0)), &o, &batch))
     return fail(l, "only [1, C, H, W] tensors of static shape are supported");
   bool row = l->g == NC_DEPS_PER_ROW;
   L->kind = kind;
   char *dom = row ? mprintf("{ S[y] : 0 <= y < %lld }", (long long)o.height)
                   : mprintf("{ S[y, x] : 0 <= y < %lld and 0 <= x < %lld }", (long long)o.height, (long long)o.width);
-  char *wr = mprintf("{ %s -> Out[c, y, x] : 0 <= c < %lld and 0 <= y < %lld and 0 <= x < %lld }",
-                     row ? "S[y]" : "S[y, x]", (long long)o.channels, (long long)o.height, (long long)o.width);
+  /* a batch result: each iteration writes its row or pixel into every image */
+  char *wr = batch > 1 ? mprintf("{ %s -> Out[n, c, y, x] : 0 <= n < %lld and 0 <= c < %lld and 0 <= y < %lld and "
+                                 "0 <= x < %lld }", row ? "S[y]" : "S[y, x]", (long long)batch,
+                                 (long long)o.channels, (long long)o.height, (long long)o.width)
+                       : mprintf("{ %s -> Out[c, y, x] : 0 <= c < %lld and 0 <= y < %lld and 0 <= x < %lld }",
+                                 row ? "S[y]" : "S[y, x]", (long long)o.channels, (long long)o.height,
+                                 (long long)o.width);
   char *rd = mprintf("{ %s -> %s[ci, yi, xi] : exists (c%s : 0 <= c < %lld and 0 <= y < %lld and 0 <= x < %lld "
                      "and %s and %s and %s and 0 <= ci < %lld and 0 <= yi < %lld and 0 <= xi < %lld) }",
                      row ? "S[y]" : "S[y, x]", x_name, row ? ", x" : "", (long long)o.channels, (long long)o.height,
@@ -441,13 +462,13 @@ static bool resample_layer(lctx *l, nc_op *op, const char *x_name, layer *L)
 {
   nc_deps_shape in, o;
   const nc_type *yt = vtype(nc_op_get_result(op, 0));
-  if (image(vtype(nc_op_get_operand(op, 0)), &in) && nc_type_get_rank(yt) == 4 && nc_type_get_shape(yt)[0] != 1) {
-    if (nc_op_is(op, "graph.resize")) /* one image into a batch of copies: one iteration, the whole image */
-      return single_iteration(l, op, "resize", L);
+  int64_t batch;
+  /* one image into a batch of copies: iterations over its rows or pixels, each writing every image */
+  if (image(vtype(nc_op_get_operand(op, 0)), &in) && nc_type_get_rank(yt) == 4 && nc_type_get_shape(yt)[0] != 1 &&
+      !nc_op_is(op, "graph.resize"))
     return fail(l, "a layer cannot change the batch dim: layers move one [1, C, H, W] image (run each image of a "
                 "batch as its own inference)");
-  }
-  if (!image(vtype(nc_op_get_operand(op, 0)), &in) || !image(yt, &o))
+  if (!image(vtype(nc_op_get_operand(op, 0)), &in) || !result_image(yt, &o, &batch))
     return fail(l, "only [1, C, H, W] tensors of static shape are supported");
   char ry[256], rx[256], rc[256] = "ci = c";
   if (nc_op_is(op, "graph.resize") && !strcmp(nc_graph_attr_string(op, "mode", "nearest"), "linear")) {

@@ -24,6 +24,12 @@
  * nc-translate --export-onnx of the int8 graph itself, is). Tables
  * (lut_integer, softmax_integer), zero points other than 0 and ratios that
  * contradict each other are errors at the op.
+ *
+ * 4- and 2-bit tensors are written as Brevitas writes them, so that the
+ * opsets nc exports (13-19; INT4 is opset 21) carry them and nc reads them back at their
+ * width: QuantizeLinear to int8, then Clip to the narrow type's range
+ * ([-8, 7], [-2, 1]), then DequantizeLinear; narrow weights become int8
+ * constants holding the same codes.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -223,6 +229,43 @@ static nc_type *as_f32(writer *w, nc_value *v)
   return nc_type_tensor(w->ctx, nc_type_get_rank(t), nc_type_get_shape(t), nc_type_f32(w->ctx), NULL);
 }
 
+/* The width of v's integer elements when below 8 (a 4- or 2-bit tensor), else 0. */
+static unsigned narrow_width(nc_value *v)
+{
+  nc_type *t = nc_value_get_type(v);
+  nc_type *e = nc_type_get_kind(t) == NC_TYPE_TENSOR ? nc_type_get_element_type(t) : NULL;
+  unsigned b = e && nc_type_get_kind(e) == NC_TYPE_INTEGER ? nc_type_get_width(e) : 0;
+  return b < 8 ? b : 0;
+}
+
+static nc_type *as_i8(writer *w, nc_value *v)
+{
+  nc_type *t = nc_value_get_type(v);
+  return nc_type_tensor(w->ctx, nc_type_get_rank(t), nc_type_get_shape(t),
+                        nc_type_integer(w->ctx, 8, NC_SIGNLESS), NULL);
+}
+
+/* A narrow constant (4- or 2-bit weights) as an int8 constant of the same codes. */
+static nc_value *widened_constant(writer *w, nc_op *at, nc_value *q)
+{
+  nc_tensor *t = gp_constant_tensor(q);
+  if (!t) {
+    nc_op_emit_error(at, "graph-integer-to-qdq: a %u-bit operand that is neither a constant nor written here",
+                     narrow_width(q));
+    return NULL;
+  }
+  nc_type *qt = nc_value_get_type(q);
+  int64_t n = nc_tensor_num_elements(t);
+  nc_tensor *wide = nc_tensor_create(NC_DT_I8, (int)nc_type_get_rank(qt), nc_type_get_shape(qt), 0);
+  for (int64_t i = 0; i < n; i++)
+    nc_tensor_set_i64(wide, i, nc_tensor_get_i64(t, i));
+  nc_rewriter_set_insertion_point_before(w->rw, at);
+  nc_value *c = gp_create_tensor_constant(w->rw, wide, as_i8(w, q), q, "_i8", "weights_i8", nc_op_get_loc(at));
+  nc_tensor_destroy(wide);
+  nc_tensor_destroy(t);
+  return c;
+}
+
 static nc_value *create(writer *w, nc_op *at, const char *name, size_t n, nc_value *const *ops, size_t na,
                         const nc_named_attr *attrs, nc_type *rt)
 {
@@ -237,6 +280,8 @@ static nc_value *create(writer *w, nc_op *at, const char *name, size_t n, nc_val
 /* DequantizeLinear(q, scales) with `axis` for per-channel scales. */
 static nc_value *dq(writer *w, nc_op *at, nc_value *q, size_t n, const double *scales, int64_t axis)
 {
+  if (narrow_width(q) && !(q = widened_constant(w, at, q)))
+    return NULL;
   nc_value *sc = f32_const(w, at, n, scales, q, "_scale");
   nc_named_attr ax = {nc_ident_get_cstr(w->ctx, "axis"), nc_attr_integer(w->ctx, nc_type_integer(w->ctx, 64,
                                                                                                    NC_SIGNLESS), axis)};
@@ -249,14 +294,23 @@ static nc_value *dq_act(writer *w, nc_op *at, nc_value *q)
   return dq(w, at, q, 1, &s, 1);
 }
 
-/* Replaces old's result by QuantizeLinear(f, s_y) of its type. */
+/* Replaces old's result by QuantizeLinear(f, s_y) of its type; a 4- or
+ * 2-bit result by QuantizeLinear to int8, then Clip to its type's range. */
 static bool finish(writer *w, nc_op *old, nc_value *f)
 {
   nc_value *y = nc_op_get_result(old, 0);
+  unsigned b = narrow_width(y);
   double s = scale_of(w->s, y, 1);
   nc_value *sc = f ? f32_const(w, old, 1, &s, y, "_scale") : NULL;
   nc_value *q = sc ? create(w, old, "graph.quantize_linear", 2, (nc_value *[]){f, sc}, 0, NULL,
-                            nc_value_get_type(y)) : NULL;
+                            b ? as_i8(w, y) : nc_value_get_type(y)) : NULL;
+  if (q && b) {
+    nc_type *i64 = nc_type_integer(w->ctx, 64, NC_SIGNLESS);
+    int64_t hi = (INT64_C(1) << (b - 1)) - 1;
+    nc_named_attr range[2] = {{nc_ident_get_cstr(w->ctx, "max"), nc_attr_integer(w->ctx, i64, hi)},
+                              {nc_ident_get_cstr(w->ctx, "min"), nc_attr_integer(w->ctx, i64, -hi - 1)}};
+    q = create(w, old, "graph.clip", 1, &q, 2, range, as_i8(w, y));
+  }
   if (!q)
     return false;
   relate(w->s, old, q, 1, y); /* later ops read q */
@@ -385,6 +439,11 @@ static bool run(nc_pass *pass, nc_op *func)
     ok = nc_op_emit_error(s.bad, "graph-integer-to-qdq: its rescales contradict the scales the rest of the graph "
                           "gives its operands and result");
   writer w = {nc_op_get_context(func), nc_rewriter_create_standalone(nc_op_get_context(func)), &s};
+  nc_op **narrow = nc_xmalloc((n + 1) * sizeof *narrow); /* constants of 4- or 2-bit codes (weights) */
+  size_t n_narrow = 0;
+  for (size_t i = 0; i < n; i++)
+    if (gp_is(ops[i], "constant") && nc_op_get_num_results(ops[i]) == 1 && narrow_width(nc_op_get_result(ops[i], 0)))
+      narrow[n_narrow++] = ops[i];
   for (size_t i = 0; i < n && ok; i++) {
     nc_op *op = ops[i];
     const char *fl = gp_is(op, "add_integer") ? "graph.add" : gp_is(op, "sub_integer") ? "graph.sub"
@@ -408,6 +467,11 @@ static bool run(nc_pass *pass, nc_op *func)
     if (ok)
       nc_pass_stat_add(pass, 0, 1);
   }
+  /* the narrow weights' constants, replaced by int8 ones, go (ONNX before opset 21 cannot hold them) */
+  for (size_t i = 0; i < n_narrow && ok; i++)
+    if (nc_value_use_empty(nc_op_get_result(narrow[i], 0)))
+      nc_op_erase(narrow[i]);
+  free(narrow);
   nc_rewriter_destroy(w.rw);
   free(s.n);
   free(ops);
@@ -426,8 +490,9 @@ const nc_pass_def nc_graph_integer_to_qdq_pass = {
     "the ops that keep their input's scale (pools, reshape, resize, pad, relu, ...) likewise. Each int8 tensor's scale is solved "
     "from the function's input and output scales and the rescales (multiplier / 2^shift) of the integer ops; a "
     "conv or matmul result nothing else ties takes its input's scale. The f32 scales approximate the fixed-point "
-    "multipliers: the QDQ model is the same quantization, not a bit-exact copy. Tables, non-zero zero points and "
-    "contradicting rescales are errors.",
+    "multipliers: the QDQ model is the same quantization, not a bit-exact copy. 4- and 2-bit tensors are written "
+    "as Brevitas writes them (quantize_linear to int8, clip to the narrow range, dequantize_linear; narrow weights as "
+    "int8 constants). Tables, non-zero zero points and contradicting rescales are errors.",
   .anchor = "func.func",
   .stats = stats, .n_stats = NC_COUNTOF(stats),
   .run = run,

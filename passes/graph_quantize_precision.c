@@ -6,7 +6,10 @@
  * ONNX int4 / int2 ranges; the interpreter saturates to the declared type),
  * so nothing below needs a separate attribute. The first and last layers stay
  * at 8 bits unless an override names them: they see the raw input and produce
- * the scores, where a few levels cost the most accuracy.
+ * the scores, where a few levels cost the most accuracy. So does any layer
+ * whose result is a network output (through data-moving ops): the host
+ * dequantizes int8 outputs (an add or a concat after the last conv would
+ * otherwise hand it 4 bits).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +25,23 @@ static const char *layer_name(nc_op *op, char *buf, size_t len)
   return gp_name_hint(nc_op_get_result(op, 0), "", "", buf, len);
 }
 
+/* Whether v reaches the function's return through ops that are not layers
+ * (reshapes, pools passing the scale through, ...), within a few steps. */
+static bool feeds_output(nc_value *v, size_t n, nc_op *const *layers, int depth)
+{
+  for (nc_use *u = nc_value_get_first_use(v); u && depth < 8; u = nc_use_get_next(u)) {
+    nc_op *user = nc_use_get_owner(u);
+    if (nc_op_is(user, "func.return"))
+      return true;
+    bool layer = false;
+    for (size_t i = 0; i < n && !layer; i++)
+      layer = layers[i] == user;
+    if (!layer && nc_op_get_num_results(user) == 1 && feeds_output(nc_op_get_result(user, 0), n, layers, depth + 1))
+      return true;
+  }
+  return false;
+}
+
 bool gq_layer_bits(nc_op *func, int64_t bits, const char *overrides, size_t n, nc_op *const *layers,
                    const bool *is_conv, int *out)
 {
@@ -35,6 +55,9 @@ bool gq_layer_bits(nc_op *func, int64_t bits, const char *overrides, size_t n, n
   }
   if (first != SIZE_MAX)
     out[first] = out[last] = 8;
+  for (size_t i = 0; i < n; i++)
+    if (nc_op_get_num_results(layers[i]) == 1 && feeds_output(nc_op_get_result(layers[i], 0), n, layers, 0))
+      out[i] = 8;
   if (!overrides || !*overrides)
     return true;
   size_t len = strlen(overrides) + 1;

@@ -124,7 +124,10 @@ static void on_sigbus(int sig, siginfo_t *info, void *context)
 
 void nc_mapped_file_install_handler(const char *tool)
 {
+  static atomic_bool installed;
   tool_name = tool;
+  if (atomic_exchange(&installed, true))
+    return; /* a second install would record itself as the action from before: a loop on other faults */
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_sigaction = on_sigbus;

@@ -11,7 +11,9 @@
  * graph.reshape of the original input (so flatten chains collapse; pairs
  * that cancel, such as unsqueeze/squeeze, fold away in any case),
  * and a transpose that only moves size-1 dims becomes a graph.reshape; a
- * constant-zero pad before a conv or average pool becomes its padding.
+ * constant-zero pad before a conv or average pool becomes its padding; a
+ * float reduce_mean / reduce_max over the two spatial dims of [N, C, H, W]
+ * becomes a global pool.
  * Arithmetic on constants is left to the constant-folding pass,
  * which evaluates ops with the reference interpreter. A fold never replaces a
  * value by one of another type, so no user's type changes.
@@ -333,6 +335,42 @@ static bool form_channel_shuffle(nc_op *op, nc_rewriter *rw)
   return true;
 }
 
+/* reduce_mean / reduce_max of an [N, C, H, W] tensor over exactly its two
+ * spatial dims (TensorFlow exports and torch's x.mean((2, 3)) write global
+ * pooling this way): one global_avg_pool / global_max_pool, a layer the
+ * targets run, then a reshape to [N, C] when the dims are not kept. */
+static bool reduce_to_global_pool(nc_op *op, nc_rewriter *rw)
+{
+  nc_value *x = nc_op_get_operand(op, 0);
+  nc_type *xt = nc_value_get_type(x), *rt = nc_value_get_type(nc_op_get_result(op, 0));
+  size_t n;
+  const int64_t *axes = nc_graph_attr_ints(op, "axes", &n);
+  if (!axes || n != 2 || nc_type_get_kind(xt) != NC_TYPE_TENSOR || !nc_type_has_static_shape(xt) ||
+      nc_type_get_rank(xt) != 4 || !nc_type_is_float(nc_type_get_element_type(xt)))
+    return false;
+  int64_t a = axes[0] < 0 ? axes[0] + 4 : axes[0], b = axes[1] < 0 ? axes[1] + 4 : axes[1];
+  if (!((a == 2 && b == 3) || (a == 3 && b == 2)))
+    return false;
+  const int64_t *xs = nc_type_get_shape(xt);
+  nc_context *ctx = nc_rewriter_get_context(rw);
+  int64_t ps[4] = {xs[0], xs[1], 1, 1};
+  nc_type *pt = nc_type_tensor(ctx, 4, ps, nc_type_get_element_type(xt), NULL);
+  bool keep = nc_graph_attr_int(op, "keepdims", 1) != 0;
+  nc_op *p = nc_rewriter_create(rw, &(nc_op_state){.ctx = ctx,
+                                                   .name = graph_kind_of(op) == G_REDUCE_MEAN ? "graph.global_avg_pool"
+                                                                                             : "graph.global_max_pool",
+                                                   .loc = nc_op_get_loc(op), .n_operands = 1, .operands = &x,
+                                                   .n_results = 1, .result_types = keep ? &rt : &pt});
+  if (!p)
+    return false;
+  if (keep) {
+    nc_rewriter_replace_op_with_op(rw, op, p);
+    return true;
+  }
+  return replace_by_reshape(op, nc_op_get_result(p, 0), rw);
+}
+
+const nc_pattern graph_reduce_patterns[] = {{"ReduceToGlobalPool", 1, reduce_to_global_pool}};
 const nc_pattern graph_pad_into_window_patterns[] = {{"FoldPadIntoWindow", 1, fold_pad_into_window}};
 const nc_pattern graph_reshape_like_patterns[] = {{"ComposeReshapeLike", 1, compose_reshape_like}};
 const nc_pattern graph_transpose_patterns[] = {{"TransposeToReshape", 1, transpose_to_reshape}};

@@ -158,6 +158,8 @@ nc_op *graph_materialize_constant(nc_context *ctx, nc_attr *value, nc_type *type
 extern const nc_pattern graph_reshape_like_patterns[1];
 extern const nc_pattern graph_transpose_patterns[1];
 extern const nc_pattern graph_channel_shuffle_patterns[1];
+/** reduce_mean / reduce_max over the two spatial dims of [N, C, H, W]: a global pool. */
+extern const nc_pattern graph_reduce_patterns[1];
 /** conv / avg_pool of a constant-zero spatial graph.pad: the pad becomes the window's padding. */
 extern const nc_pattern graph_pad_into_window_patterns[1];
 

@@ -15,6 +15,7 @@
 
 #include "nc/ir.h"
 #include "nc/ir/pass.h"
+#include "nc/support/mapped.h"
 #include "nc/dialects/dialects.h"
 #include "nc/passes/passes.h"
 #include "nc/targets/targets.h"
@@ -1101,6 +1102,9 @@ static struct PyModuleDef nc_module = {PyModuleDef_HEAD_INIT, "_nc", "nc's C API
                                        NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__nc(void) {
+  /* a file nc has mapped (an .mlir source) truncated by another process: one line and exit status 1, not
+   * death by SIGBUS; any other SIGBUS keeps the action from before (nc/support/mapped.h) */
+  nc_mapped_file_install_handler("python");
   nc_register_all_passes();
   nc_register_all_targets();
   nc_py_ir_regions_prepare(&OperationType, &ValueType);

@@ -2,11 +2,11 @@
  * network's inputs and outputs (from the dataflow function's recorded I/O),
  * a chip section and one section per stage (docs/targets/xbar.md has the
  * bytes): the layer's parameters read from its target-neutral layer
- * (moves: nearest factors, pads and mode, shuffle group; linear resizes:
- * their coordinate coefficients in the bias field)
- * (layer.h), its crossbar mapping (xbar.mvm / xbar.digital), its weight
- * matrix laid out as crossbar rows = inputs, and the control program of
- * each input (xbar.control). Anything the simulator could not run is an
+ * (moves: nearest factors and channel coefficients, pads and mode, shuffle
+ * group; linear resizes: their coordinate coefficients in the bias field;
+ * a resize into a batch: a 4-D output) (layer.h), its crossbar mapping
+ * (xbar.mvm / xbar.digital), its weight matrix laid out as crossbar rows =
+ * inputs, and the control program of each input (xbar.control). Anything the simulator could not run is an
  * error at the op that says so. The same module gives the same bytes.
  */
 #include <isl/ctx.h>
@@ -142,9 +142,6 @@ static bool print_stage(pctx *p, size_t index, nc_ncb_writer *w, const xbar_desc
     return nc_op_emit_error(node, "xbar printer: %s", err);
 
   bool move = kind == XBAR_KIND_MOVE, resize = kind == XBAR_KIND_RESIZE;
-  if (move && l.nearest_channels[2])
-    return nc_op_emit_error(node, "xbar printer: the digital unit has no nearest resize of the channels (linear "
-                                  "ones run)");
   if ((move || resize) && (l.input_bits != 8 || l.output_bits != 8))
     return nc_op_emit_error(node, "xbar printer: the digital unit moves int8 values, not %u bits to %u",
                             l.input_bits, l.output_bits);
@@ -203,9 +200,12 @@ static bool print_stage(pctx *p, size_t index, nc_ncb_writer *w, const xbar_desc
   int out_rank = coords(node, nc_op_get_result(node, 0), out_dims);
   if (out_rank < 0)
     return false;
-  if ((move || resize) && out_rank != 3)
-    return nc_op_emit_error(node, "xbar printer: the digital unit moves one [C, H, W] image into another, not into "
-                                  "a %d-D result (a resize into a batch has no xbar stage)", out_rank);
+  /* a resize of one image into a batch [N, C, H, W]: each output pixel written into every image */
+  bool batch = (move || resize) && out_rank == 4 && l.kind == NC_DATAFLOW_LAYER_RESIZE && dom_rank == 2;
+  if ((move || resize) && out_rank != 3 && !batch)
+    return nc_op_emit_error(node, "xbar printer: the digital unit moves one [C, H, W] image into another or into a "
+                                  "batch of them pixel by pixel, not into a %d-D result over %u dims", out_rank,
+                            dom_rank);
   put_shape(b, (unsigned)out_rank, out_dims);
   put_shape(b, dom_rank, dom);
   bool windowed = kind == XBAR_KIND_CONV || kind == XBAR_KIND_MAX_POOL;
@@ -248,6 +248,10 @@ static bool print_stage(pctx *p, size_t index, nc_ncb_writer *w, const xbar_desc
     nc_bytes_put_u32(b, channels ? 9 : 6);
     for (int i = 0; i < (channels ? 9 : 6); i++)
       nc_bytes_put_i32(b, (int32_t)(i < 6 ? l.linear[i] : l.linear_channels[i - 6]));
+  } else if (move && l.nearest_channels[2]) { /* a nearest resize of the channels: a, b, d in the bias field */
+    nc_bytes_put_u32(b, 3);
+    for (int i = 0; i < 3; i++)
+      nc_bytes_put_i32(b, (int32_t)l.nearest_channels[i]);
   } else {
     nc_bytes_put_u32(b, (uint32_t)nbias);
   }

@@ -4,7 +4,7 @@
  * loader (the model file mapped, an initializer copied out after the file
  * shrank), prints one line naming the file and exits with status 1 instead
  * of dying by SIGBUS; a SIGBUS outside any recorded mapping keeps its
- * default action. Runs from test/unit/.
+ * default action, also after a second install. Runs from test/unit/.
  */
 #include "../../dialects/graph/onnx/onnx_proto.h" /* private: the mapped initializers */
 
@@ -106,6 +106,15 @@ static void load_truncated(void)
 
 static void raise_sigbus(void) { raise(SIGBUS); }
 
+/* A second install (a tool that also imports the Python extension) must not
+ * record the handler itself as the action from before. */
+static void install_again_and_raise(void)
+{
+  nc_mapped_file_install_handler("again");
+  alarm(20); /* a handler chaining to itself would loop */
+  raise(SIGBUS);
+}
+
 int main(void)
 {
   if (!mkdtemp(dir))
@@ -143,6 +152,13 @@ int main(void)
 #else
   CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGBUS, "another SIGBUS: status %#x, stderr '%s'", st, out);
   CHECK(!out[0], "another SIGBUS: stderr '%s'", out);
+#endif
+  st = in_child(install_again_and_raise, out, sizeof out);
+#if !TEST_ASAN
+  CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGBUS, "installed twice, another SIGBUS: status %#x, stderr '%s'", st,
+        out);
+#else
+  CHECK(strstr(out, "AddressSanitizer") && strstr(out, "BUS"), "installed twice: status %#x, stderr '%s'", st, out);
 #endif
 
   unlink(path);

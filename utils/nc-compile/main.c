@@ -40,7 +40,7 @@ typedef struct options {
   const char *quant_report; /* the quant-report option's file (--report sets one) */
   char *report_quant;       /* DIR/quant.json when --report set it */
   char *input_shapes; /* --input-shape values joined with ',' (NULL: none) */
-  bool dump_pipeline, timing, help;
+  bool dump_pipeline, timing, statistics, help;
   nc_print_flags print;
   /* --<target option>=<value>, checked once the target is known */
   size_t n_pass;
@@ -72,6 +72,8 @@ static void usage(FILE *out)
           "                                   inference, dataflow and placement pictures, quantization report\n"
           "  --dump-pass-pipeline             Print the pipeline that runs to stderr\n"
           "  --mlir-timing                    Report the time of the import, each pass and the output\n"
+          "  --mlir-pass-statistics           Report the passes' statistics (e.g. core-place's traffic-hops before\n"
+          "                                   and after its search, stage imbalance) to stderr\n"
           "  --mlir-print-op-generic, --mlir-print-debuginfo, --mlir-elide-elementsattrs-if-larger=<n>\n"
           "                                   How IR is printed\n"
           "  --list-targets                   List the targets\n"
@@ -156,8 +158,11 @@ static bool run_pipeline(nc_context *ctx, const options *o, const nc_target_def 
     ro.timing = ro.timing_tree = true;
     nc_pass_manager_set_timing(pm, timing);
   }
+  ro.statistics = o->statistics;
   ok = nc_pass_manager_run(pm, module, &ro);
   nc_tool_progress_destroy(prog);
+  if (o->statistics)
+    nc_pass_manager_print_statistics(pm, false, stderr);
   *pm_out = pm;
   return ok;
 }
@@ -467,6 +472,8 @@ static bool parse_args(int argc, char **argv, options *o, int *status)
       o->dump_pipeline = true;
     } else if (!strcmp(a, "--mlir-timing")) {
       o->timing = true;
+    } else if (!strcmp(a, "--mlir-pass-statistics")) {
+      o->statistics = true;
     } else if (!strcmp(a, "--mlir-print-op-generic")) {
       o->print.generic = true;
     } else if (!strcmp(a, "--mlir-print-debuginfo")) {

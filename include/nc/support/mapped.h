@@ -10,8 +10,9 @@
  * the file and exits with status 1. Reads are not wrapped one by one: the
  * mapping is read in many places (the protobuf scan, the initializer copies,
  * an .mlir's lexer and diagnostics), and a truncated input cannot be
- * recovered from anyway, only reported. Libraries never install the handler
- * (a host program such as Python owns its signals).
+ * recovered from anyway, only reported. The library itself never installs
+ * the handler (a host program owns its signals); the tools do in main, and
+ * the Python extension when it is imported (as tool "python").
  */
 #ifndef NC_SUPPORT_MAPPED_H
 #define NC_SUPPORT_MAPPED_H
@@ -35,8 +36,9 @@ NC_KEEP const char *nc_mapped_file_find(NC_KEEP const void *addr, size_t *offset
 /** Installs the process's SIGBUS handler: a fault inside a recorded mapping
  * writes "<tool>: error: <path>: the file was truncated while <tool> was
  * reading it (byte N is gone)" to stderr and exits with status 1; any other
- * SIGBUS gets the action that was in place before. For a tool's main, once;
- * `tool` must outlive the process (a string literal). */
+ * SIGBUS gets the action that was in place before. For a tool's main (or an
+ * extension's init); a second call only renames the tool. `tool` must
+ * outlive the process (a string literal). */
 void nc_mapped_file_install_handler(NC_KEEP const char *tool);
 
 #endif

@@ -648,6 +648,34 @@ static const int8_t *unpack_weights(np_sim *s, const uint8_t *p, uint64_t bytes,
   return w;
 }
 
+/* Adds the operand and result elements of the tile section at l->c to *elements: the shapes alone, read ahead
+ * of load_tile, so a binary over NP_MAX_ACTIVATIONS is refused before any tile's (elementwise) analysis. */
+static bool tile_activations(loader *l, int64_t *elements)
+{
+  nc_cursor *c = &l->c;
+  char name[32];
+  for (int i = 0; i < 4; i++) /* x, y, kind, flags */
+    nc_cursor_u32(c);
+  nc_cursor_str(c, name, sizeof name);
+  nc_cursor_i32(c); /* output index */
+  uint32_t n = nc_cursor_u32(c);
+  if (!truncated(l))
+    return false;
+  if (n < 1 || n > NP_MAX_OPERANDS)
+    return bad(l, "%u operands", n);
+  np_shape shape;
+  for (uint32_t k = 0; k <= n; k++) {
+    if (k < n)
+      nc_cursor_i32(c); /* the network input it reads */
+    if (!read_shape(l, &shape))
+      return false;
+    if ((*elements += shape.elements) > NP_MAX_ACTIVATIONS)
+      return bad(l, "the tiles hold more than %lld activations in all, too many to simulate",
+                 (long long)NP_MAX_ACTIVATIONS);
+  }
+  return true;
+}
+
 static bool load_tile(loader *l, np_sim *s, np_tile *t)
 {
   nc_cursor *c = &l->c;
@@ -994,6 +1022,13 @@ void *np_sim_load(const nc_ncb *ncb, char *err, size_t errlen, void *userData)
     }
   for (size_t i = 0; i < ncb->n_sections; i++) {
     const nc_ncb_section *sec = &ncb->sections[i];
+    l.c = nc_cursor_make(sec->data, sec->size);
+    snprintf(where, sizeof where, "section %zu (tile %u)", i, sec->id);
+    if (sec->type == NP_SECTION_TILE && !tile_activations(&l, &elements))
+      goto fail;
+  }
+  for (size_t i = 0; i < ncb->n_sections; i++) {
+    const nc_ncb_section *sec = &ncb->sections[i];
     if (sec->type != NP_SECTION_TILE)
       continue;
     l.c = nc_cursor_make(sec->data, sec->size);
@@ -1001,12 +1036,6 @@ void *np_sim_load(const nc_ncb *ncb, char *err, size_t errlen, void *userData)
     np_tile *t = &s->tiles[s->n_tiles++];
     if (!load_tile(&l, s, t))
       goto fail;
-    for (uint32_t k = 0; k < t->n_operands; k++)
-      elements += t->in[k].elements;
-    if ((elements += t->out.elements) > NP_MAX_ACTIVATIONS) {
-      bad(&l, "the tiles hold more than %lld activations in all, too many to simulate", (long long)NP_MAX_ACTIVATIONS);
-      goto fail;
-    }
     snprintf(where, sizeof where, "section %zu (tile %u at (%d, %d), '%s')", i, sec->id, t->x, t->y, t->node);
     if (find_tile(s, t->x, t->y, t->slot) != (int)s->n_tiles - 1) {
       bad(&l, "a second tile at (%d, %d) slot %u", t->x, t->y, t->slot);

@@ -18,8 +18,10 @@
  * partial sums, corrects for the zero points (sum (x - zx)(w - zw) =
  * sum x w - zx sum w - zw sum x + K zx zw), adds the bias and requantizes
  * with layer.h's fixed-point rule (round half to even), then clamps.
- * The digital unit also moves elements (nearest resize, pads, channel
- * shuffle) and resizes linearly (the resize layer's 10-bit fixed-point rule, layer.h).
+ * The digital unit also moves elements (nearest resize, also of the
+ * channels, pads, channel shuffle) and resizes linearly (the resize layer's
+ * 10-bit fixed-point rule, layer.h); a resize of one image into a batch
+ * writes each output pixel into every image.
  */
 #include <math.h>
 #include <stdio.h>
@@ -387,24 +389,64 @@ static int64_t move_index(uint32_t mode, int64_t o, int64_t p, int64_t n, int64_
   return -1;
 }
 
-/* Output pixel (y, x) of a move stage, every channel: nearest resize by whole factors, pad, channel shuffle
- * (output channel k reads (k mod g) (C / g) + k / g). */
-static bool move_iteration(reader *r, const int64_t *c)
+/* The image of a stage's output: the output itself, or the last three dims of a batch [N, C, H, W] (a resize
+ * of one image into a batch, which writes each pixel into all N images). */
+static xbar_shape out_image(const xbar_stage *st)
+{
+  xbar_shape img = st->out;
+  if (img.rank == 4) {
+    img = (xbar_shape){3, {st->out.dims[1], st->out.dims[2], st->out.dims[3]}, st->out.elements / st->out.dims[0]};
+  }
+  return img;
+}
+
+/* Output pixel (y, x) of a batch stage: the pixel of image 0 by `pixel`, then copied into the other images. */
+static bool batch_pixel(reader *r, const xbar_shape *img, int64_t y, int64_t x,
+                        bool (*pixel)(reader *, const xbar_shape *, int64_t, int64_t))
+{
+  xbar_stage *st = r->st;
+  if (!pixel(r, img, y, x))
+    return false;
+  for (int64_t n = 1; n < st->out.dims[0]; n++)
+    for (int64_t k = 0; k < img->dims[0]; k++) {
+      int64_t o = flat3(img, k, y, x);
+      st->values[n * img->elements + o] = st->values[o];
+      st->write_rank[n * img->elements + o] = r->rank;
+    }
+  return true;
+}
+
+/* Output pixel (y, x) of a move stage, every channel: nearest resize by whole factors (and of the channels:
+ * a, b, d in the bias field, k reads clamp(floor((a k + b) / d), 0, C - 1)), pad, channel shuffle (output
+ * channel k reads (k mod g) (C / g) + k / g). */
+static bool move_pixel(reader *r, const xbar_shape *img, int64_t y, int64_t x)
 {
   xbar_stage *st = r->st;
   const xbar_shape *in = &st->ops[0].shape;
   int64_t C = in->dims[0], g = st->group;
-  int64_t yi = move_index(st->flags, c[0], st->pad[0], in->dims[1], st->kernel[0]);
-  int64_t xi = move_index(st->flags, c[1], st->pad[1], in->dims[2], st->kernel[1]);
-  for (int64_t k = 0; k < C; k++) {
+  int64_t yi = move_index(st->flags, y, st->pad[0], in->dims[1], st->kernel[0]);
+  int64_t xi = move_index(st->flags, x, st->pad[1], in->dims[2], st->kernel[1]);
+  for (int64_t k = 0; k < img->dims[0]; k++) {
+    int64_t ci = k % g * (C / g) + k / g;
+    if (st->n_bias == 3) {
+      int64_t n = (int64_t)st->bias[0] * k + st->bias[1], d = st->bias[2];
+      int64_t q = n / d - (n % d != 0 && n < 0); /* floor */
+      ci = q < 0 ? 0 : q >= C ? C - 1 : q;
+    }
     int8_t v = (int8_t)st->output_zp; /* the fill value */
-    if (yi >= 0 && xi >= 0 && !read_elem(r, 0, flat3(in, k % g * (C / g) + k / g, yi, xi), &v))
+    if (yi >= 0 && xi >= 0 && !read_elem(r, 0, flat3(in, ci, yi, xi), &v))
       return false;
-    int64_t o = flat3(&st->out, k, c[0], c[1]);
+    int64_t o = flat3(img, k, y, x);
     st->values[o] = v;
     st->write_rank[o] = r->rank;
   }
   return true;
+}
+
+static bool move_iteration(reader *r, const int64_t *c)
+{
+  xbar_shape img = out_image(r->st);
+  return r->st->out.rank == 4 ? batch_pixel(r, &img, c[0], c[1], move_pixel) : move_pixel(r, &img, c[0], c[1]);
 }
 
 /* A linear resize's neighbours and the second's weight (10 fraction bits) along one axis: the source
@@ -421,14 +463,14 @@ static void linear_tap(const int32_t *abd, int64_t n, int64_t o, int64_t *i0, in
 
 /* Output pixel (y, x) of a linear resize, every output channel: the sum over the corners of the product of
  * the per-axis weights times the input, one round half to even by 2^30 (channels kept: weight 1024 on c). */
-static bool resize_iteration(reader *r, const int64_t *c)
+static bool resize_pixel(reader *r, const xbar_shape *img, int64_t y, int64_t x)
 {
   xbar_stage *st = r->st;
   const xbar_shape *in = &st->ops[0].shape;
   int64_t y0, y1, wy, x0, x1, wx;
-  linear_tap(st->bias, in->dims[1], c[0], &y0, &y1, &wy);
-  linear_tap(st->bias + 3, in->dims[2], c[1], &x0, &x1, &wx);
-  for (int64_t k = 0; k < st->out.dims[0]; k++) {
+  linear_tap(st->bias, in->dims[1], y, &y0, &y1, &wy);
+  linear_tap(st->bias + 3, in->dims[2], x, &x0, &x1, &wx);
+  for (int64_t k = 0; k < img->dims[0]; k++) {
     int64_t c0 = k, c1 = k, wc = 0, acc = 0;
     if (st->n_bias == 9)
       linear_tap(st->bias + 6, in->dims[0], k, &c0, &c1, &wc);
@@ -441,11 +483,18 @@ static bool resize_iteration(reader *r, const int64_t *c)
         return false;
       acc += w * v;
     }
-    int64_t o = flat3(&st->out, k, c[0], c[1]);
+    int64_t o = flat3(img, k, y, x);
     st->values[o] = (int8_t)round_shift(acc, 30); /* a convex combination: within int8 */
     st->write_rank[o] = r->rank;
   }
   return true;
+}
+
+static bool resize_iteration(reader *r, const int64_t *c)
+{
+  xbar_shape img = out_image(r->st);
+  return r->st->out.rank == 4 ? batch_pixel(r, &img, c[0], c[1], resize_pixel)
+                               : resize_pixel(r, &img, c[0], c[1]);
 }
 
 bool xbar_iteration_waits(const xbar_stage *st, int64_t rank, const int64_t *c, int64_t *waits, char *err,

@@ -256,6 +256,7 @@ static bool read_stage(lctx *l, xbar_state *s, uint32_t index, const nc_ncb_sect
   /* shapes against the kind */
   const xbar_shape *in = &st->ops[0].shape;
   xbar_shape want_dom = {0}, want_out = {0};
+  int64_t image_c = 0; /* a move or resize: the output image's channels */
   if (windowed) {
     if (in->rank != 3)
       return fail(l, "operand 0 has rank %u; a %s reads a [C, H, W] tensor", in->rank,
@@ -273,22 +274,32 @@ static bool read_stage(lctx *l, xbar_state *s, uint32_t index, const nc_ncb_sect
     want_out = (xbar_shape){3, {m, oh, ow}, m * oh * ow};
     want_dom = (xbar_shape){2, {oh, ow}, oh * ow};
   } else if (move || st->kind == XBAR_KIND_RESIZE) {
-    if (in->rank != 3 || st->out.rank != 3)
-      return fail(l, "a %s stage maps a [C, H, W] tensor to a [C, H, W] tensor, not rank %u to rank %u",
-                  move ? "move" : "linear resize", in->rank, st->out.rank);
+    /* [C, H, W] -> [OC, OH, OW] over the output pixels, or -> [N, OC, OH, OW] (a resize of one image into a
+     * batch: every image the same, each pixel written into every image) */
+    bool batch = st->out.rank == 4;
+    if (in->rank != 3 || (st->out.rank != 3 && !batch))
+      return fail(l, "a %s stage maps a [C, H, W] tensor to a [C, H, W] tensor (or a batch [N, C, H, W] of them), "
+                  "not rank %u to rank %u", move ? "move" : "linear resize", in->rank, st->out.rank);
+    image_c = st->out.dims[batch ? 1 : 0];
     if (move && (in->dims[0] % st->group))
       return fail(l, "group %lld must divide the channels %lld", (long long)st->group, (long long)in->dims[0]);
     if (move && st->flags != XBAR_PAD_CONSTANT && (st->kernel[0] != 1 || st->kernel[1] != 1))
       return fail(l, "a reflect, edge or wrap pad has factors 1, not %lld x %lld", (long long)st->kernel[0],
                   (long long)st->kernel[1]);
+    if (move && image_c != in->dims[0] && (st->group != 1 || st->flags != XBAR_PAD_CONSTANT))
+      return fail(l, "a nearest resize of the channels (%lld to %lld) has group 1 and no pad mode",
+                  (long long)in->dims[0], (long long)image_c);
     if (move) {
       int64_t oh = in->dims[1] * st->kernel[0] + st->pad[0] + st->pad[2];
       int64_t ow = in->dims[2] * st->kernel[1] + st->pad[1] + st->pad[3];
-      want_out = (xbar_shape){3, {in->dims[0], oh, ow}, in->dims[0] * oh * ow};
+      want_out = (xbar_shape){3, {image_c, oh, ow}, image_c * oh * ow};
+      if (batch)
+        want_out = (xbar_shape){4, {st->out.dims[0], image_c, oh, ow}, st->out.dims[0] * image_c * oh * ow};
     } else {
       want_out = st->out;
     }
-    want_dom = (xbar_shape){2, {want_out.dims[1], want_out.dims[2]}, want_out.dims[1] * want_out.dims[2]};
+    int64_t oh = want_out.dims[batch ? 2 : 1], ow = want_out.dims[batch ? 3 : 2];
+    want_dom = (xbar_shape){2, {oh, ow}, oh * ow};
   } else if (st->kind == XBAR_KIND_MATMUL) {
     if (in->rank != 1 || st->out.rank != 1)
       return fail(l, "a matmul maps a vector [K] to a vector [N], not rank %u to rank %u", in->rank, st->out.rank);
@@ -323,8 +334,12 @@ static bool read_stage(lctx *l, xbar_state *s, uint32_t index, const nc_ncb_sect
     if (!i32_in(l, &c, "requantize shift", 0, 63, &st->shift[i]))
       return false;
   if (st->kind == XBAR_KIND_RESIZE) { /* the coordinate coefficients: H, W, and C when it changes */
-    uint32_t nc = st->out.dims[0] != in->dims[0] ? 9 : 6;
+    uint32_t nc = image_c != in->dims[0] ? 9 : 6;
     if (!u32_in(l, &c, "linear resize coefficient count", nc, nc, &st->n_bias))
+      return false;
+  } else if (move) { /* a nearest resize of the channels: a, b, d */
+    uint32_t nc = image_c != in->dims[0] ? 3 : 0;
+    if (!u32_in(l, &c, "nearest channel coefficient count", nc, nc, &st->n_bias))
       return false;
   } else if (!u32_in(l, &c, "bias count", 0, mvm ? (uint64_t)channels : 0, &st->n_bias)) {
     return false;
@@ -333,8 +348,10 @@ static bool read_stage(lctx *l, xbar_state *s, uint32_t index, const nc_ncb_sect
     return fail(l, "bias count is %u; it must be 0 or the %lld output channels", st->n_bias, (long long)channels);
   st->bias = nc_rt_calloc(st->n_bias, sizeof(int32_t));
   for (uint32_t i = 0; i < st->n_bias; i++) {
-    bool resize = st->kind == XBAR_KIND_RESIZE, a = i % 3 == 0, d = i % 3 == 2;
-    if (!i32_in(l, &c, resize ? (a ? "linear resize a" : d ? "linear resize d" : "linear resize b") : "bias",
+    bool resize = st->kind == XBAR_KIND_RESIZE || move, a = i % 3 == 0, d = i % 3 == 2;
+    const char *what = move ? (a ? "nearest channel a" : d ? "nearest channel d" : "nearest channel b")
+                            : a ? "linear resize a" : d ? "linear resize d" : "linear resize b";
+    if (!i32_in(l, &c, resize ? what : "bias",
                 resize && (a || d) ? (d ? 1 : 0) : INT32_MIN, INT32_MAX, &st->bias[i]))
       return false;
   }

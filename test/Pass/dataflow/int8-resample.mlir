@@ -36,12 +36,14 @@ func.func @nearest_channels(%x: tensor<1x3x2x2xi8>) -> (tensor<1x6x4x2xi8>, tens
   return %a, %b : tensor<1x6x4x2xi8>, tensor<1x2x2x2xi8>
 }
 
-// A resize of one image into a batch of 3 is one iteration S[] reading the
-// whole image and writing every image (4 coordinates): the batch
-// coordinate's neighbours clamp to image 0, so its layer is the resize of H
-// and W alone.
+// A resize of one image into a batch of 3 runs row by row (pixel by pixel
+// at pixel granularity) like the resize of one image, each iteration writing
+// its row into every image (4 coordinates): the batch coordinate's
+// neighbours clamp to image 0, so its layer is the resize of H and W alone,
+// and its rows stream after the input rows they read.
 // CHECK-LABEL: func.func @batch
-// CHECK: domain = #dataflow.set<"{ S[] }">, {{.*}}kind = "resize", macs = 0 : i64, params = {linear = array<i64: 4, -2, 8, 6, 0, 6>}, reads = [#dataflow.map<"{ S[] -> In0[i0, i1, i2] : 0 <= i0 <= 1 and 0 <= i1 <= 1 and 0 <= i2 <= 2 }">], writes = #dataflow.map<"{ S[] -> Out[i0, i1, i2, i3] : 0 <= i0 <= 2 and 0 <= i1 <= 1 and 0 <= i2 <= 3 and 0 <= i3 <= 2 }">
+// CHECK: control = [#dataflow.map<"{ P[y = 1] -> S[y' = 3]; P[y = 0] -> S[y' = 0] }">], domain = #dataflow.set<"{ S[y] : 0 <= y <= 3 }">, {{.*}}kind = "resize", macs = 0 : i64, params = {linear = array<i64: 4, -2, 8, 6, 0, 6>}, {{.*}}writes = #dataflow.map<"{ S[y] -> Out[n, c, y, x] : 0 <= y <= 3 and 0 <= n <= 2 and 0 <= c <= 1 and 0 <= x <= 2 }">
+// PIXEL: domain = #dataflow.set<"{ S[y, x] : 0 <= y <= 3 and 0 <= x <= 2 }">, kind = "resize", {{.*}}writes = #dataflow.map<"{ S[y, x] -> Out[n, c, y, x] : 0 <= y <= 3 and 0 <= x <= 2 and 0 <= n <= 2 and 0 <= c <= 1 }">
 func.func @batch(%x: tensor<1x2x2x3xi8>) -> tensor<3x2x4x3xi8> {
   %a = graph.resize %x {mode = "linear", sizes = array<i64: 3, 2, 4, 3>} : (tensor<1x2x2x3xi8>) -> tensor<3x2x4x3xi8>
   return %a : tensor<3x2x4x3xi8>
