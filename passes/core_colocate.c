@@ -61,6 +61,8 @@ typedef struct ctile {
   size_t group;     /* its node's index */
   double cycles;    /* per frame, one copy */
   int64_t bytes;    /* its buffers, summed */
+  int64_t base;     /* as a host: the bytes and tiles its core holds before packing (other slots too) */
+  size_t base_count;
   size_t *peers;    /* the tiles it sends to or receives from */
   double *save;     /* per peer: the cycles their messages to each other save on one core (local copies) */
   size_t n_peers;
@@ -88,7 +90,7 @@ static int64_t tile_bytes(nc_op *tile)
 static void reset(packing *p)
 {
   for (size_t i = 0; i < p->n; i++)
-    p->t[i].host = i, p->t[i].load = p->t[i].cycles, p->t[i].used = p->t[i].bytes, p->t[i].count = 1;
+    p->t[i].host = i, p->t[i].load = p->t[i].cycles, p->t[i].used = p->t[i].base, p->t[i].count = p->t[i].base_count;
 }
 
 static int by_cycles(const void *a, const void *b, void *userData)
@@ -324,10 +326,22 @@ static bool collect(nc_op *chip, nc_op *fn, const nc_chip_desc *d, bool multicas
   }
   for (size_t i = 0; i < p->n && ok; i++)
     add_savings(p, i, &map, d);
-  for (size_t i = 0; i < p->n; i++)
-    if (nc_core_tile_get_slot(map.tiles[i]) || core_tile_map_count(&map, nc_core_tile_get_x(map.tiles[i]),
-                                                                    nc_core_tile_get_y(map.tiles[i])) > 1)
-      p->t[i].n_peers = 0; /* tiles sharing a core already stay where they are */
+  for (size_t i = 0; i < p->n; i++) {
+    p->t[i].base = p->t[i].bytes, p->t[i].base_count = 1;
+    size_t shared = core_tile_map_count(&map, nc_core_tile_get_x(map.tiles[i]), nc_core_tile_get_y(map.tiles[i]));
+    if (!nc_core_tile_get_slot(map.tiles[i]) && shared <= 1)
+      continue;
+    p->t[i].n_peers = 0; /* tiles sharing a core already stay where they are, */
+    p->t[i].base_count = shared; /* and only slot 0 takes more, in the SRAM all of them leave */
+    if (nc_core_tile_get_slot(map.tiles[i])) {
+      p->t[i].base = p->sram;
+      continue;
+    }
+    for (size_t j = 0; j < p->n; j++)
+      if (j != i && nc_core_tile_get_x(map.tiles[j]) == nc_core_tile_get_x(map.tiles[i]) &&
+          nc_core_tile_get_y(map.tiles[j]) == nc_core_tile_get_y(map.tiles[i]))
+        p->t[i].base += p->t[j].bytes;
+  }
   core_tile_map_destroy(&map);
   free(recv), free(nodes);
   return ok;

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "core_pipeline_cost.h"
+#include "core_place_guests.h"
 #include "core_split_rows.h"
 #include "core_util.h"
 #include "nc/dialects/core/chip_desc.h"
@@ -90,6 +91,10 @@ static const nc_pass_option_def options[] = {
    "The placement search and link-iterations count the host's input bytes this many times: the host streams the "
    "inputs back to back at its link's pace, not the pipeline's, so the links on its routes are busy most of the "
    "time and the flows that cross them wait (nc-run --stats-json: link_wait_cycles)"},
+  {"guest-above", NC_PASS_OPT_INT, "0",
+   "Give layers whose weights fill cores but whose work is light (fully connected) no cores of their own when the "
+   "tiles SRAM forces on them beyond one a layer take more than this percentage of the cores: their slices share "
+   "the other tiles' cores, in the SRAM those leave spare (core_place_guests.c; 0: never)"},
   {"link-iterations", NC_PASS_OPT_INT, "0",
    "Moves tried after the search to spread the load over the mesh links (sum of squared bytes per link, XY "
    "routes), each kept only if it lowers that sum and keeps traffic x hops within 10% of the search's (0: none)"},
@@ -98,7 +103,7 @@ static const nc_pass_option_def options[] = {
 /* Indices of stats[] (nc_pass_stat_add), in its order. */
 enum {
   ST_TILES, ST_SPLIT_LAYERS, ST_NOC_HOPS, ST_MAX_TILE_WORK, ST_IMBALANCE, ST_TRAFFIC_INITIAL, ST_TRAFFIC,
-  ST_ROW_SPLIT_LAYERS, ST_LINK_LOAD_INITIAL, ST_LINK_LOAD, ST_PARTIAL_SUMS, ST_HOST_ROUTE_BYTES
+  ST_ROW_SPLIT_LAYERS, ST_LINK_LOAD_INITIAL, ST_LINK_LOAD, ST_PARTIAL_SUMS, ST_HOST_ROUTE_BYTES, ST_GUESTS, ST_GUEST_RETRIES
 };
 
 static const nc_pass_stat_def stats[] = {
@@ -115,6 +120,8 @@ static const nc_pass_stat_def stats[] = {
   {"with-partial-sums", "Number of layers split by input channels, whose partial sums a reducer tile adds"},
   {"host-route-bytes", "Bytes per frame the tiles' own flows carry over links the host's input routes use (XY), "
                        "final placement"},
+  {"guest-tiles", "Slices of guest layers (guest-above) sharing another tile's core"},
+  {"guest-rebalances", "Times balancing ran again on fewer cores because the guests' slices did not fit the spare SRAM"},
 };
 
 static int64_t sum_bytes(const nc_core_buffer_spec *s, size_t n, bool inputs_only)
@@ -181,7 +188,17 @@ static size_t tiles_of(nc_op *chip, const char *node)
 }
 
 static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores, int64_t lookahead, const int64_t *min_k,
-                              isl_ctx *ictx, bool multicast, const int64_t *kin, bool fold, bool ties);
+                              isl_ctx *ictx, bool multicast, const int64_t *kin, bool fold, bool ties, const bool *guest);
+
+/* Whether `node` is a guest layer (guest: per node of fn, or NULL). */
+static bool is_guest(nc_op *fn, const bool *guest, const nc_op *node)
+{
+  size_t i = 0;
+  for (nc_op *m = guest ? nc_dataflow_first_node(fn) : NULL; m; m = nc_dataflow_next_node(m), i++)
+    if (m == node)
+      return guest[i];
+  return false;
+}
 
 /* A layer split into kin input slices reads operand 0 by channel slices:
  * its producer, if whole and splittable by output channels over the same
@@ -217,7 +234,7 @@ static int64_t align_producers(nc_op *fn, nc_op **orig, size_t n, int64_t *ks, c
 }
 
 static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx, bool balance, int64_t cores,
-                        bool *joint)
+                        bool *joint, const bool *guest, int64_t guest_extra)
 {
   int64_t *extra = NULL;
   int64_t sram = nc_core_chip_get_sram_bytes(chip), max_tiles = nc_pass_get_option_int(pass, "max-tiles-per-layer");
@@ -230,8 +247,8 @@ static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx, bo
   int64_t *ks = calloc(n_orig ? n_orig : 1, sizeof *ks), used = 0; /* slices per tile; 0: split already */
   int64_t *kin = calloc(n_orig ? n_orig : 1, sizeof *kin); /* input-channel slices per tile (0, 1: none) */
   int64_t forced_in = nc_pass_get_option_int(pass, "input-channel-split");
-  bool ok = false;
-  if (!ks || !kin) {
+  bool ok = false, *tile_guest = calloc(n_orig ? n_orig : 1, sizeof *tile_guest); /* per tile: core_place_guests.c */
+  if (!ks || !kin || !tile_guest) {
     nc_op_emit_error(chip, "core-place: out of memory");
     goto done;
   }
@@ -244,6 +261,10 @@ static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx, bo
     }
     int64_t lo, hi;
     used++;
+    if ((tile_guest[idx] = is_guest(fn, guest, node))) {
+      ks[idx] = 1; /* sliced into other tiles' spare SRAM after balancing */
+      continue;
+    }
     if (nc_core_tile_get_out_channels(t, &lo, &hi) || tiles_of(chip, nc_core_tile_get_node(t)) > 1)
       continue; /* split already (by an earlier run or by hand) */
     int64_t whole = 0, fixed = 0;
@@ -268,11 +289,11 @@ static bool split_nodes(nc_pass *pass, nc_op *chip, nc_op *fn, isl_ctx *ictx, bo
    * SRAM needs, and only while the grid has cores left */
   int64_t above = nc_pass_get_option_int(pass, "joint-split-above");
   *joint = nc_pass_get_option_bool(pass, "row-balance") &&
-           (nc_pass_get_option_bool(pass, "joint-split") || (above > 0 && (used - (int64_t)n_orig) * 100 > cores * above));
+           (nc_pass_get_option_bool(pass, "joint-split") || (above > 0 && (used + guest_extra - (int64_t)n_orig) * 100 > cores * above));
   if (balance && !*joint && !(extra = balance_cores(chip, fn, cores, nc_pass_get_option_int(pass, "balance-lookahead"), ks, ictx,
                                          nc_pass_get_option_bool(pass, "multicast"), kin,
                                          nc_pass_get_option_bool(pass, "fold-concat"),
-                                         nc_pass_get_option_bool(pass, "balance-ties")))) {
+                                         nc_pass_get_option_bool(pass, "balance-ties"), tile_guest))) {
     nc_op_emit_error(chip, "core-place: out of memory");
     goto done;
   }
@@ -300,6 +321,7 @@ done:
   free(ks);
   free(kin);
   free(orig);
+  free(tile_guest);
   return ok;
 }
 
@@ -311,7 +333,7 @@ done:
  * the slowest stage got faster. The rounds start from min_k, the slices
  * SRAM needs (0: a node split already, which stays as it is). */
 static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores, int64_t lookahead, const int64_t *min_k,
-                              isl_ctx *ictx, bool multicast, const int64_t *kin, bool fold, bool ties)
+                              isl_ctx *ictx, bool multicast, const int64_t *kin, bool fold, bool ties, const bool *guest)
 {
   size_t n = nc_core_chip_get_num_tiles(chip);
   nc_chip_desc d;
@@ -351,7 +373,7 @@ static int64_t *balance_cores(nc_op *chip, nc_op *fn, int64_t cores, int64_t loo
       st[i].k *= kin[i], fixed = true;
     st[i].limit = fixed || !splittable(node) ? st[i].k : nc_core_node_get_out_channels(node);
     st[i].limit = st[i].limit < st[i].k ? st[i].k : st[i].limit;
-    if (fold && node && nc_core_node_is_foldable_concat(node)) /* core-fold-concat leaves no tile */
+    if ((fold && node && nc_core_node_is_foldable_concat(node)) || guest[i]) /* no tile (core-fold-concat), or a guest */
       st[i].work = st[i].out_bytes = 0, st[i].limit = st[i].k;
   }
   for (i = 0; i < n; i++) {
@@ -743,22 +765,60 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
   bool *presplit = core_nodes_split_already(chip, fn); /* hand-made splits stay */
   core_band_costs costs = {nc_pass_get_option_bool(pass, "band-multicast"), nc_pass_get_option_int(pass, "recv-links"),
                            nc_pass_get_option_bool(pass, "fold-concat"), nc_pass_get_option_bool(pass, "partial-bands"),
-                           nc_pass_get_option_int(pass, "plan-copies"),
-                           nc_pass_get_option_int(pass, "joint-rows-below")};
-  int64_t banded = 0;
-  bool joint = false;
-  bool ok = presplit && split_nodes(pass, chip, fn, ictx, nc_pass_get_option_bool(pass, "balance"),
-                                    nc_core_chip_get_rows(chip) * nc_core_chip_get_cols(chip), &joint) &&
-            core_split_rows(chip, fn, ictx, presplit, nc_pass_get_option_int(pass, "row-split"),
-                            nc_pass_get_option_bool(pass, "row-balance"), joint, &costs,
-                            nc_core_chip_get_rows(chip) * nc_core_chip_get_cols(chip), &banded);
-  free(presplit);
+                           nc_pass_get_option_int(pass, "plan-copies"), nc_pass_get_option_int(pass, "joint-rows-below"),
+                           NULL};
+  int64_t banded = 0, rows = nc_core_chip_get_rows(chip), cols = nc_core_chip_get_cols(chip), cores = rows * cols;
+  int64_t guest_extra = 0, reserve = 0, n_guest = 0;
+  bool joint = false, ok = presplit != NULL, any_split = false;
+  for (size_t k = 0, nn = presplit ? nc_dataflow_num_nodes(fn) : 0; k < nn; k++)
+    any_split = any_split || presplit[k];
+  bool *guest = ok && !any_split ? core_guest_layers(chip, fn, ictx, nc_pass_get_option_int(pass, "guest-above"), cores,
+                                                    &guest_extra)
+                                 : NULL;
+  for (size_t k = 0, nn = guest ? nc_dataflow_num_nodes(fn) : 0; k < nn; k++)
+    n_guest += guest[k];
+  size_t n_saved = guest ? nc_core_chip_get_num_tiles(chip) : 0;
+  nc_op **saved = nc_xcalloc(n_saved + 1, sizeof *saved); /* the tiles as they came, to balance again */
+  n_saved = 0;
+  for (nc_op *t = guest ? nc_core_chip_first_tile(chip) : NULL; t; t = nc_core_tile_next(t))
+    saved[n_saved++] = nc_op_clone(t, NULL);
+  core_guests g = {0};
+  for (int attempt = 0; ok; attempt++) {
+    costs.guests = guest;
+    /* guests' single tiles take no core: the budget counts them back */
+    ok = split_nodes(pass, chip, fn, ictx, nc_pass_get_option_bool(pass, "balance"), cores - reserve + n_guest, &joint,
+                     guest, guest_extra) &&
+         core_split_rows(chip, fn, ictx, presplit, nc_pass_get_option_int(pass, "row-split"),
+                         nc_pass_get_option_bool(pass, "row-balance"), joint, &costs, cores - reserve + n_guest, &banded);
+    int64_t short_cores = 0;
+    if (!ok || !guest || core_pack_guests(chip, fn, guest, cores, ictx, &g, &short_cores))
+      break;
+    if (!short_cores) {
+      ok = false;
+      break;
+    }
+    /* the guests do not fit the spare SRAM: balance again on fewer cores,
+     * or without guests when even that fails */
+    reserve += short_cores;
+    nc_pass_stat_add(pass, ST_GUEST_RETRIES, 1);
+    if (reserve >= cores || attempt >= 8)
+      free(guest), guest = NULL, n_guest = 0, guest_extra = 0, reserve = 0;
+    for (nc_op *t = nc_core_chip_first_tile(chip), *next; t; t = next)
+      next = nc_core_tile_next(t), nc_op_erase(t);
+    for (size_t k = 0; k < n_saved; k++)
+      nc_block_append_op(nc_core_chip_get_body(chip), nc_op_clone(saved[k], NULL));
+  }
+  for (size_t k = 0; k < n_saved; k++)
+    nc_op_destroy(saved[k]);
+  free(saved), free(presplit), free(guest);
   if (!ok)
     return false;
   nc_pass_stat_add(pass, ST_ROW_SPLIT_LAYERS, (uint64_t)banded);
-  int64_t rows = nc_core_chip_get_rows(chip), cols = nc_core_chip_get_cols(chip);
+  nc_pass_stat_add(pass, ST_GUESTS, (uint64_t)g.n);
+  core_guests_detach(&g); /* placed with their hosts, after the others */
   int64_t n = (int64_t)nc_core_chip_get_num_tiles(chip);
   if (rows <= 0 || cols <= 0 || n / cols + (n % cols != 0) > rows) { /* n > rows * cols, without overflow */
+    core_guests_destroy(&g, true);
     nc_diag *d = nc_op_diag_error(chip, "core-place: the network needs %lld cores but the %lldx%lld grid has %lld",
                                   (long long)n, (long long)rows, (long long)cols, (long long)rows * cols);
     nc_diag_attach_note(d, nc_op_get_loc(chip),
@@ -773,6 +833,8 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
     nc_core_tile_set_position(t, x, y);
   }
   search_placement(pass, chip, fn);
+  core_guests_attach(chip, &g);
+  n = (int64_t)nc_core_chip_get_num_tiles(chip);
   nc_pass_stat_add(pass, ST_TILES, (uint64_t)n);
   nc_pass_stat_add(pass, ST_NOC_HOPS, (uint64_t)noc_hops(chip, fn));
   work_stats(pass, chip, fn);

@@ -531,8 +531,8 @@ bool core_split_rows(nc_op *chip, nc_op *fn, isl_ctx *ictx, const bool *presplit
       s->work = s->work * (double)nc_chip_desc_macs_per_cycle(&d, 8) / (double)nc_chip_desc_macs_per_cycle(&d, w);
     for (nc_use *u = nc_value_get_first_use(nc_op_get_result(node, 0)); u; u = nc_use_get_next(u))
       s->to_host = s->to_host || !nc_dataflow_is_node(nc_use_get_owner(u));
-    if (costs->fold_concat && !s->to_host && nc_core_node_is_foldable_concat(node)) /* core-fold-concat leaves no tile */
-      s->work = s->out_bytes = 0;
+    if ((costs->fold_concat && !s->to_host && nc_core_node_is_foldable_concat(node)) || (costs->guests && costs->guests[i]))
+      s->work = s->out_bytes = 0; /* core-fold-concat leaves no tile; a guest's slices share other cores */
     bool partial = false; /* split by input channels: banded when forced, or with costs->partial_bands */
     for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t)) {
       int64_t lo, hi;

@@ -18,6 +18,8 @@ typedef struct core_band_costs {
                             most, reaches the fastest slowest stage on the cores left (0: balance while it helps) */
   int64_t joint_rows; /**< the balancing may also give more output-channel slices to conv layers (not split by input
                            channels) with at most this many output rows, as a joint round does (0: only with joint) */
+  const bool *guests; /**< per node of the function (or NULL): guest layers, whose tiles take no core of their own
+                           and whose work is not costed (core_place_guests.h) */
 } core_band_costs;
 
 /** Whether core-place may split `node` into bands of output rows: a conv,

@@ -78,6 +78,9 @@ static const nc_pass_option_def options[] = {
   {"host-buffer-frames", NC_PASS_OPT_INT, "2",
    "Frames of host input each input tile's buffer holds (core-host-buffers{frames}): the host writes only where "
    "a buffer has room, so a bare line buffer makes every input row wait (docs/targets/northpole.md; 0: bare)"},
+  {"guests", NC_PASS_OPT_BOOL, "true",
+   "With --balance: when fully connected weights would fill over a quarter of the cores, their slices share the "
+   "other layers' cores instead, in the SRAM those leave spare (core-place{guest-above=25})"},
   {"input-channel-split", NC_PASS_OPT_INT, "0",
    "Split conv and matmul layers by input channels with partial sums (core-place{input-channel-split}): 0 where "
    "output-channel slices cannot fit a core, N > 1 every such layer into N slices, -1 never"},
@@ -145,9 +148,10 @@ static bool build(nc_pass_manager *pm, const nc_pass *o, const char *stop_after,
     if (!strcmp(costs, "auto"))
       costs = !strcmp(bits, "4") || !strcmp(bits, "2") ? "links" : "sends";
     snprintf(place, sizeof place,
-             "search-iterations=20000 link-iterations=2000 host-weight=%lld input-channel-split=%lld%s%s%s%s",
+             "search-iterations=20000 link-iterations=2000 host-weight=%lld input-channel-split=%lld%s%s%s%s%s",
              (long long)nc_pass_get_option_int(o, "host-weight"), (long long)nc_pass_get_option_int(o, "input-channel-split"),
              balance ? " balance=true balance-lookahead=1 row-balance=true partial-bands=true joint-split-above=25" : "",
+             balance && nc_pass_get_option_bool(o, "guests") ? " guest-above=25" : "",
              mc ? " multicast=true" : "",
              strcmp(costs, "sends") ? " band-multicast=true recv-links=1 joint-rows-below=28" : "",
              !strcmp(costs, "links-ties") ? " balance-ties=true" : !strcmp(costs, "links-copies") ? " plan-copies=4" : "");
