@@ -417,9 +417,17 @@ static void print_value(const nc_figure *it, FILE *out)
     fprintf(out, "%.6g", it->r);
   else if (it->kind == NC_FIGURE_PAIR)
     fprintf(out, "(%lld, %lld)", (long long)it->i, (long long)it->j);
-  else if (it->kind == NC_FIGURE_INTS)
-    for (int64_t k = 0; k < it->i; k++)
+  else if (it->kind == NC_FIGURE_INTS) { /* one per inference: a long run shows its ends, the JSON has them all */
+    for (int64_t k = 0; k < it->i; k++) {
+      if (it->i > 8 && k == 4) {
+        fprintf(out, " ...");
+        k = it->i - 4;
+      }
       fprintf(out, k ? " %lld" : "%lld", (long long)it->ints[k]);
+    }
+    if (it->i > 8)
+      fprintf(out, " (%lld in all)", (long long)it->i);
+  }
   else
     fputs(it->text, out);
 }
