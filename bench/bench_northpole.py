@@ -35,8 +35,11 @@ yardstick: at most 3 s) -- at each precision (8 and 4 bits), this measures:
              latency is ~25 of its steady frames) in ~30: a deep pipeline
              finishes its first frames ever faster as it fills, so a window that
              starts too early overstates its cycles (F = 32 gave densenet121
-             24.6k cycles per frame where it settles at 18.0k). The window's
-             frames are in the table; the two-image figure
+             24.6k cycles per frame where it settles at 18.0k). A window faster
+             than the busiest core's compute and send cycles per frame is a
+             burst of frames ending together (the VGGs' guest slices), and then
+             the figure is the difference of an F- and an F/2-frame run over
+             F/2 (marked "burst"). The window's frames are in the table; the two-image figure
              (docs/targets/figures.md) is kept beside it (--frames=2: only
              that one);
   exact      the simulator's outputs equal the int8 interpreter's
