@@ -67,7 +67,8 @@ static const nc_pass_option_def options[] = {
    "mixed: the throughput estimate costs sends as multicasts, as core-place{multicast} (the target's --multicast)"},
   {"share-concat-scales", NC_PASS_OPT_BOOL, "true",
    "A concat and the layers computing its inputs get one output scale (the largest range), so the concat only "
-   "moves data and core-fold-concat can fold it away (graph_quantize_share.c)"},
+   "moves data and core-fold-concat can fold it away (graph_quantize_share.c); an input that several concats "
+   "rescale alike is rescaled once, by a one-input concat of its own, when that leaves them only moving data"},
   {"labels", NC_PASS_OPT_STRING, "",
    "mixed: .npy file of the calibration samples' integer class labels; the budget is then accuracy"},
   {"max-accuracy-drop", NC_PASS_OPT_STRING, "",
@@ -1151,6 +1152,7 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const state *st)
   rewrite rw;
   gq_rewrite_init(&rw, &p);
   rw.drop_floats = !*nc_pass_get_option_string(pass, "report"); /* the report runs the float ops after */
+  rw.share_rescales = need_calib && nc_pass_get_option_bool(pass, "share-concat-scales");
   ok = ok && gq_rewrite_graph(&p, &rw, lbits, max_abs);
   t_weights = nc_time_wall() - t_weights;
   const char *report = nc_pass_get_option_string(pass, "report");

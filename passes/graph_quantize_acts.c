@@ -264,6 +264,35 @@ static nc_value *concat_op(rewrite *rw, nc_op *op, size_t n, nc_value *const *in
   return q ? nc_op_get_result(q, 0) : NULL;
 }
 
+/* How many float concats read v. */
+static size_t concat_readers(nc_value *v)
+{
+  size_t k = 0;
+  for (nc_use *u = nc_value_get_first_use(v); u; u = nc_use_get_next(u))
+    k += gp_is(nc_use_get_owner(u), "concat");
+  return k;
+}
+
+/* x rescaled by (m, s) as a one-input graph.concat_integer, the one made
+ * for an earlier concat of this block if there is one (same input, same
+ * rescale, same width), else a new one before `op`; NULL after an error. */
+static nc_value *shared_rescale(rewrite *rw, nc_op *op, nc_value *x, int64_t m, int64_t s, int64_t axis,
+                                nc_type *elt)
+{
+  nc_ident *k_m = nc_ident_get_cstr(rw->ctx, "multiplier"), *k_s = nc_ident_get_cstr(rw->ctx, "shift");
+  for (nc_use *u = nc_value_get_first_use(x); u; u = nc_use_get_next(u)) {
+    nc_op *r = nc_use_get_owner(u);
+    if (!gp_is(r, "concat_integer") || nc_op_get_num_operands(r) != 1 || nc_op_get_block(r) != nc_op_get_block(op) ||
+        !nc_op_is_before_in_block(r, op) || nc_graph_attr_int(r, "axis", 0) != axis ||
+        nc_type_get_element_type(nc_value_get_type(nc_op_get_result(r, 0))) != elt)
+      continue;
+    nc_attr *am = nc_op_get_attr(r, k_m), *as = nc_op_get_attr(r, k_s);
+    if (am && as && nc_attr_dense_array_get_int(am, 0) == m && nc_attr_dense_array_get_int(as, 0) == s)
+      return nc_op_get_result(r, 0);
+  }
+  return concat_op(rw, op, 1, &x, &m, &s, axis, elt);
+}
+
 static bool quantize_concat(rewrite *rw, nc_op *op, float sy, nc_type *elt)
 {
   size_t n = nc_op_get_num_operands(op), max = NC_DATAFLOW_LAYER_MAX_INPUTS;
@@ -280,6 +309,26 @@ static bool quantize_concat(rewrite *rw, nc_op *op, float sy, nc_type *elt)
     if (ok)
       in[i] = x->v;
   }
+  /* An input that several concats rescale the same way (a dense block's
+   * first features, at another width than the block's layers) is rescaled
+   * once, by a layer of its own, when that leaves this concat copying every
+   * input as it is: then the concat only moves data (core-fold-concat) and
+   * the rescaled copy is made and sent once, not once per concat. The values
+   * are the same bit for bit: the copy is exact (2^30 / 2^30). */
+  const int64_t one = (int64_t)1 << 30;
+  size_t n_rescaled = 0, n_shared = 0;
+  for (size_t i = 0; i < n && ok; i++)
+    if (m[i] != one || s[i] != 30) {
+      n_rescaled++;
+      n_shared += concat_readers(nc_op_get_operand(op, i)) >= 2;
+    }
+  if (ok && n >= 2 && n <= max && n_rescaled > 0 && n_shared == n_rescaled && rw->share_rescales)
+    for (size_t i = 0; i < n && ok; i++)
+      if (m[i] != one || s[i] != 30) {
+        in[i] = shared_rescale(rw, op, in[i], m[i], s[i], axis, elt);
+        ok = in[i] != NULL;
+        m[i] = one, s[i] = 30;
+      }
   nc_value *y = NULL;
   if (ok && n <= max) {
     y = concat_op(rw, op, n, in, m, s, axis, elt);

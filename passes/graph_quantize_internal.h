@@ -79,6 +79,8 @@ typedef struct rewrite {
   struct gq_wcache *cache; /* mixed precision's trials: weights kept per (layer, width), biases inline (NULL: the
                               real rewrite, blobs named after the float ones) */
   bool drop_floats;         /* each layer's float weights may go once it is rewritten (gq_drop_weights) */
+  bool share_rescales;      /* a concat input that other concats rescale alike is rescaled once, by a layer of
+                               its own, when that leaves the concat only moving data (share-concat-scales) */
 } rewrite;
 
 /** Records that `old` is now `v` with scale `scale`. */
