@@ -84,6 +84,7 @@ typedef struct spread {
   int64_t *down, *up;      /* per column: the rows that tree's runs reach */
   size_t words;            /* of a route tree's bit set: a bit per cell and direction */
   size_t *link_of;         /* per bit of a tree: its link (cell * 4 + direction) */
+  int64_t *cx, *cy;        /* per cell: its column and row (no division per destination) */
   uint64_t *tree;          /* per flow: its route tree's links */
   size_t *touched;         /* links a swap changed */
   int64_t *saved;
@@ -348,10 +349,11 @@ static void route_tree(spread *s, const flow *f, uint64_t *m)
   if (++s->tick == 0)
     memset(s->stamp, 0, (size_t)s->cols * sizeof *s->stamp), s->tick = 1;
   int64_t a = f->src < 0 ? 0 : s->cell[f->src], cols = s->cols, rows = s->rows;
-  int64_t ax = a % cols, ay = a / cols, right = ax, left = ax;
+  int64_t ax = s->cx[a], ay = s->cy[a], right = ax, left = ax;
   size_t cells = (size_t)s->cells, east = 0, west = cells, south = 2 * cells, north = 3 * cells;
+  const int64_t *dst = s->dsts + f->dst;
   for (size_t d = 0; d < f->n_dst; d++) {
-    int64_t b = s->cell[s->dsts[f->dst + d]], bx = b % cols, by = b / cols;
+    int64_t b = s->cell[dst[d]], bx = s->cx[b], by = s->cy[b];
     if (right < bx)
       set_range(m, east + (size_t)(ay * cols + right), east + (size_t)(ay * cols + bx)), right = bx;
     if (left > bx)
@@ -560,6 +562,10 @@ static bool spread_chip(nc_pass *pass, nc_op *chip)
   s.words = ((size_t)s.cells * 4 + 63) / 64;
   s.tree = nc_xcalloc(s.n_flows * s.words + 1, sizeof *s.tree);
   s.link_of = nc_xmalloc((size_t)s.cells * 4 * sizeof *s.link_of);
+  s.cx = nc_xmalloc((size_t)s.cells * sizeof *s.cx);
+  s.cy = nc_xmalloc((size_t)s.cells * sizeof *s.cy);
+  for (int64_t c = 0; c < s.cells; c++)
+    s.cx[c] = c % s.cols, s.cy[c] = c / s.cols;
   for (int64_t dir = 0; dir < 4; dir++)
     for (int64_t i = 0; i < s.cells; i++) /* east, west: by rows; south, north: by columns */
       s.link_of[dir * s.cells + i] = (size_t)((dir < 2 ? i : (i % s.rows) * s.cols + i / s.rows) * 4 + dir);
@@ -578,7 +584,7 @@ static bool spread_chip(nc_pass *pass, nc_op *chip)
   rewrite(&s, chip, old_owner);
   free(old_owner), free(s.owner), free(s.cell), free(s.flows), free(s.dsts), free(s.inc_start), free(s.inc);
   free(s.load), free(s.stamp), free(s.down), free(s.up), free(s.tstamp), free(s.touched), free(s.saved);
-  free(s.tree), free(s.link_of);
+  free(s.tree), free(s.link_of), free(s.cx), free(s.cy);
   return true;
 }
 
