@@ -195,7 +195,8 @@ static int cmp_flow(const void *a, const void *b)
 /* The integer cost unit: the lcm of the flows' periods (every num / period
  * then a whole number of units), unless a link's fourth power could then
  * overflow 128 bits in a swap's sum (all flows on one link, every link so):
- * then units of a power of two of a cycle that fit (costs rounded). */
+ * then units of the largest power of two of a cycle (at most 2^20) that
+ * fit, costs rounded. */
 static void set_costs(spread *s)
 {
   int64_t lcm = 1;
@@ -208,7 +209,7 @@ static void set_costs(spread *s)
   double links = (double)s->cells * 8 + 1, limit = floor(pow(ldexp(1, 126) / links, 0.25)) - 1;
   double scale = (double)lcm;
   if (lcm > (INT64_C(1) << 40) || total * scale > limit)
-    for (scale = 1.0; total * scale > limit; scale /= 2)
+    for (scale = 0x1p20; total * scale > limit && scale > 0x1p-20; scale /= 2)
       ;
   s->scale = scale;
   bool exact = scale == (double)lcm;
