@@ -165,9 +165,10 @@ static bool check_attrs(nc_op *op)
   if (props) {
     for (size_t i = 0; i < props->dict.n; i++) {
       const nc_ident *name = props->dict.entries[i].name;
-      bool known = !strcmp(name->str, "operandSegmentSizes") || !strcmp(name->str, "resultSegmentSizes");
+      bool known = false; /* names are interned: a pointer compare, the segment sizes' strings last */
       for (size_t k = 0; k < d->n_attrs && !known; k++)
         known = op->info->attr_names[k] == name;
+      known = known || !strcmp(name->str, "operandSegmentSizes") || !strcmp(name->str, "resultSegmentSizes");
       if (!known)
         return nc_op_emit_error(op, "'%s' is not a property of this op", name->str);
     }

@@ -21,6 +21,14 @@
  * when it lowers the sum of the links' loads to the fourth power, which
  * weighs the busiest links most without a flat plateau. Only positions
  * change: `x`, `y` of the tiles and every recv's `from` / send's `to`.
+ *
+ * Costs are integers (a flow's cycles per frame times the lcm of the
+ * flows' frame periods), so a link's load is exact whatever order flows
+ * come and go in, and a swap's change of the sum of fourth powers is exact
+ * (128 bits). That lets a swap re-route only the links that change: each
+ * flow keeps its route tree as a bit set, and a swap computes the new trees
+ * of the swapped cores' flows and applies their differences (a destination
+ * moving in a 63-destination tree changes a few links, not the whole tree).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -50,13 +58,16 @@ static const nc_pass_stat_def stats[] = {
 
 /* One message stream: a source core (-1: the host, entering at (0, 0)) to
  * one or more destination cores (a multicast: its route tree loads each link
- * once), `cycles` per frame on each link of it, on one network. */
+ * once), `num` / `period` cycles per frame on each link of it (`cost` in
+ * the search's integer units), on one network. */
 typedef struct flow {
   int64_t src;
   size_t dst, n_dst; /* into the destination list */
   int network;
-  double cycles;
+  int64_t num, period, cost;
 } flow;
+
+typedef unsigned __int128 u128;
 
 typedef struct spread {
   int64_t rows, cols, cells, n_cores;
@@ -67,11 +78,16 @@ typedef struct spread {
   int64_t *dsts;
   size_t n_dsts, cap_dsts;
   size_t *inc, *inc_start; /* per core: the flows it sends or receives */
-  double *load;            /* per directed link and network: cycles per frame */
+  double scale;            /* cost units per cycle per frame */
+  int64_t *load;           /* per directed link and network: cycles per frame, in cost units */
   uint32_t *stamp, tick;   /* per column: the flow (tick) whose route tree reached it last */
   int64_t *down, *up;      /* per column: the rows that tree's runs reach */
+  size_t words;            /* of a route tree's bit set: a bit per cell and direction */
+  size_t *link_of;         /* per bit of a tree: its link (cell * 4 + direction) */
+  int64_t *cx, *cy;        /* per cell: its column and row (no division per destination) */
+  uint64_t *tree;          /* per flow: its route tree's links */
   size_t *touched;         /* links a swap changed */
-  double *saved;
+  int64_t *saved;
   size_t n_touched, cap_touched;
   uint32_t *tstamp, ttick;
 } spread;
@@ -89,9 +105,10 @@ static int cmp_i64_dst(const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
-static void add_flow(spread *s, int64_t src, const int64_t *dst, size_t n_dst, int network, double cycles)
+static void add_flow(spread *s, int64_t src, const int64_t *dst, size_t n_dst, int network, int64_t num,
+                     int64_t period)
 {
-  if (n_dst == 0 || cycles <= 0)
+  if (n_dst == 0 || num <= 0)
     return;
   if (s->n_flows == s->cap_flows) {
     s->cap_flows = s->cap_flows ? 2 * s->cap_flows : 256;
@@ -103,7 +120,7 @@ static void add_flow(spread *s, int64_t src, const int64_t *dst, size_t n_dst, i
   }
   memcpy(s->dsts + s->n_dsts, dst, n_dst * sizeof *dst);
   qsort(s->dsts + s->n_dsts, n_dst, sizeof *dst, cmp_i64_dst);
-  s->flows[s->n_flows++] = (flow){src, s->n_dsts, n_dst, network, cycles};
+  s->flows[s->n_flows++] = (flow){src, s->n_dsts, n_dst, network, num, period, 0};
   s->n_dsts += n_dst;
 }
 
@@ -130,7 +147,7 @@ static void add_send_group(spread *s, int64_t src, int64_t r, int64_t n, const n
   for (size_t i = 0; i < k; i++)
     if (in[i].frames > 0)
       period = period / gcd64(period, in[i].frames) * in[i].frames;
-  double cycles = ceil((double)in[0].bytes / bw) / (double)period;
+  int64_t num = (int64_t)ceil((double)in[0].bytes / bw);
   for (int64_t f = 0; f < period; f++) {
     size_t m = 0;
     for (size_t i = 0; i < k && m < 64; i++) {
@@ -138,7 +155,7 @@ static void add_send_group(spread *s, int64_t src, int64_t r, int64_t n, const n
       if (c >= 0 && c != src && runs_on(r, n, in[i].frame, in[i].frames, f))
         dst[m++] = c;
     }
-    add_flow(s, src, dst, m, (int)in[0].network, cycles);
+    add_flow(s, src, dst, m, (int)in[0].network, num, period);
   }
 }
 
@@ -175,6 +192,33 @@ static int cmp_flow(const void *a, const void *b)
   return 0;
 }
 
+/* The integer cost unit: the lcm of the flows' periods (every num / period
+ * then a whole number of units), unless a link's fourth power could then
+ * overflow 128 bits in a swap's sum (all flows on one link, every link so):
+ * then units of the largest power of two of a cycle (at most 2^20) that
+ * fit, costs rounded. */
+static void set_costs(spread *s)
+{
+  int64_t lcm = 1;
+  double total = 0;
+  for (size_t f = 0; f < s->n_flows; f++) {
+    int64_t p = s->flows[f].period;
+    lcm = lcm > (INT64_C(1) << 40) / p ? INT64_C(1) << 41 : lcm / gcd64(lcm, p) * p;
+    total += (double)s->flows[f].num / (double)p;
+  }
+  double links = (double)s->cells * 8 + 1, limit = floor(pow(ldexp(1, 126) / links, 0.25)) - 1;
+  double scale = (double)lcm;
+  if (lcm > (INT64_C(1) << 40) || total * scale > limit)
+    for (scale = 0x1p20; total * scale > limit && scale > 0x1p-20; scale /= 2)
+      ;
+  s->scale = scale;
+  bool exact = scale == (double)lcm;
+  for (size_t f = 0; f < s->n_flows; f++) {
+    flow *fl = &s->flows[f];
+    fl->cost = exact ? fl->num * (lcm / fl->period) : llround((double)fl->num * scale / (double)fl->period);
+  }
+}
+
 /* One flow per source, network and destination set (a row band sends each
  * of its rows the same way): the swaps re-route fewer of them. */
 static void merge_flows(spread *s)
@@ -185,7 +229,7 @@ static void merge_flows(spread *s)
     qsort(s->flows, s->n_flows, sizeof *s->flows, cmp_flow);
   for (size_t i = 0; i < s->n_flows; i++) {
     if (m && !cmp_flow(&s->flows[m - 1], &s->flows[i]))
-      s->flows[m - 1].cycles += s->flows[i].cycles;
+      s->flows[m - 1].cost += s->flows[i].cost;
     else
       s->flows[m++] = s->flows[i];
   }
@@ -242,7 +286,7 @@ static bool collect(spread *s, nc_op *chip, nc_op *fn, double bw)
       if (hr[j].fn > 0)
         period = period / gcd64(period, hr[j].fn) * hr[j].fn;
     }
-    double cycles = ceil(hr[i].bytes / bw) / (double)period;
+    int64_t num = (int64_t)ceil(hr[i].bytes / bw);
     for (int64_t f = 0; f < period; f++) {
       size_t m = 0;
       for (size_t q = i; q < j && m < 256; q++)
@@ -250,23 +294,24 @@ static bool collect(spread *s, nc_op *chip, nc_op *fn, double bw)
           if (host_mc)
             dst[m++] = hr[q].core;
           else
-            add_flow(s, -1, &hr[q].core, 1, 0, cycles);
+            add_flow(s, -1, &hr[q].core, 1, 0, num, period);
         }
-      add_flow(s, -1, dst, m, 0, cycles);
+      add_flow(s, -1, dst, m, 0, num, period);
     }
   }
   free(hr);
   free(group);
   isl_ctx_free(ictx);
+  set_costs(s);
   merge_flows(s);
   return true;
 }
 
-/* Adds sign * f's cycles to link l (once per flow: the callers never repeat
- * a link). With `track`, records the link's load before its first change. */
-static void touch(spread *s, size_t l, double cycles, bool track)
+/* Adds `cost` to link l's load; records the link's load before its first
+ * change in this swap. */
+static void touch(spread *s, size_t l, int64_t cost)
 {
-  if (track && s->tstamp[l] != s->ttick) {
+  if (s->tstamp[l] != s->ttick) {
     s->tstamp[l] = s->ttick;
     if (s->n_touched == s->cap_touched) {
       s->cap_touched = s->cap_touched ? 2 * s->cap_touched : 256;
@@ -275,73 +320,84 @@ static void touch(spread *s, size_t l, double cycles, bool track)
     }
     s->touched[s->n_touched] = l, s->saved[s->n_touched++] = s->load[l];
   }
-  s->load[l] += cycles;
+  s->load[l] += cost;
 }
 
-/* Loads (sign +1) or unloads (-1) flow f's links: its XY route tree, each
- * link once. The tree's links from the source are, in its row, a run to the
- * right and one to the left, and in each destination's column a run down and
- * one up from the source's row; a destination's path adds only the part of
- * its two runs beyond what the destinations before it reached, so each link
- * is visited once (not once per destination), in the order of the paths. */
-static void route(spread *s, const flow *f, double sign, bool track)
+/* Sets bits [lo, hi) of m. */
+static void set_range(uint64_t *m, size_t lo, size_t hi)
 {
-  if (++s->tick == 0)
-    memset(s->stamp, 0, (size_t)s->cols * sizeof *s->stamp), s->tick = 1;
-  int64_t a = f->src < 0 ? 0 : s->cell[f->src], cols = s->cols;
-  int64_t ax = a % cols, ay = a / cols, right = ax, left = ax;
-  size_t net = (size_t)f->network;
-  double cycles = sign * f->cycles;
-  for (size_t d = 0; d < f->n_dst; d++) {
-    int64_t b = s->cell[s->dsts[f->dst + d]], bx = b % cols, by = b / cols;
-    for (; right < bx; right++) /* east (direction 0) along the source's row */
-      touch(s, ((size_t)(ay * cols + right) * 4 + 0) * 2 + net, cycles, track);
-    for (; left > bx; left--) /* west (1) */
-      touch(s, ((size_t)(ay * cols + left) * 4 + 1) * 2 + net, cycles, track);
-    if (s->stamp[bx] != s->tick) /* the column's runs, first seen: empty */
-      s->stamp[bx] = s->tick, s->down[bx] = ay, s->up[bx] = ay;
-    for (; s->down[bx] < by; s->down[bx]++) /* south (2) */
-      touch(s, ((size_t)(s->down[bx] * cols + bx) * 4 + 2) * 2 + net, cycles, track);
-    for (; s->up[bx] > by; s->up[bx]--) /* north (3) */
-      touch(s, ((size_t)(s->up[bx] * cols + bx) * 4 + 3) * 2 + net, cycles, track);
+  while (lo < hi) {
+    size_t w = lo / 64, end = (w + 1) * 64 < hi ? (w + 1) * 64 : hi;
+    uint64_t bits = ~UINT64_C(0) << (lo % 64);
+    if (end % 64)
+      bits &= ~(~UINT64_C(0) << (end % 64));
+    m[w] |= bits;
+    lo = end;
   }
 }
 
-static double weight(double load)
+/* Writes flow f's XY route tree into m. The bits come in four planes of a
+ * bit per cell, one per direction, so that a run is a range of bits: east
+ * and west by rows (bit y * cols + x of its plane: the link out of (x, y)),
+ * south and north by columns (x * rows + y). The tree's links from the
+ * source are, in its row, a run to the right and one to the left, and in
+ * each destination's column a run down and one up from the source's row; a
+ * destination's path adds only the part of its two runs beyond what the
+ * destinations before it reached. */
+static void route_tree(spread *s, const flow *f, uint64_t *m)
 {
-  double q = load * load;
-  return q * q;
+  memset(m, 0, s->words * sizeof *m);
+  if (++s->tick == 0)
+    memset(s->stamp, 0, (size_t)s->cols * sizeof *s->stamp), s->tick = 1;
+  int64_t a = f->src < 0 ? 0 : s->cell[f->src], cols = s->cols, rows = s->rows;
+  int64_t ax = s->cx[a], ay = s->cy[a], right = ax, left = ax;
+  size_t cells = (size_t)s->cells, east = 0, west = cells, south = 2 * cells, north = 3 * cells;
+  const int64_t *dst = s->dsts + f->dst;
+  for (size_t d = 0; d < f->n_dst; d++) {
+    int64_t b = s->cell[dst[d]], bx = s->cx[b], by = s->cy[b];
+    if (right < bx)
+      set_range(m, east + (size_t)(ay * cols + right), east + (size_t)(ay * cols + bx)), right = bx;
+    if (left > bx)
+      set_range(m, west + (size_t)(ay * cols + bx + 1), west + (size_t)(ay * cols + left + 1)), left = bx;
+    if (s->stamp[bx] != s->tick) /* the column's runs, first seen: empty */
+      s->stamp[bx] = s->tick, s->down[bx] = ay, s->up[bx] = ay;
+    if (s->down[bx] < by)
+      set_range(m, south + (size_t)(bx * rows + s->down[bx]), south + (size_t)(bx * rows + by)), s->down[bx] = by;
+    if (s->up[bx] > by)
+      set_range(m, north + (size_t)(bx * rows + by + 1), north + (size_t)(bx * rows + s->up[bx] + 1)), s->up[bx] = by;
+  }
 }
 
-static double max_load(const spread *s)
+/* Applies `cost` to the links set in `bits` (word w of a tree's set) of network net. */
+static void touch_bits(spread *s, uint64_t bits, size_t w, size_t net, int64_t cost)
 {
-  double m = 0;
+  while (bits) {
+    size_t b = w * 64 + (size_t)__builtin_ctzll(bits);
+    bits &= bits - 1;
+    touch(s, s->link_of[b] * 2 + net, cost);
+  }
+}
+
+static u128 weight(int64_t load)
+{
+  uint64_t q = (uint64_t)load * (uint64_t)load;
+  return (u128)q * q;
+}
+
+static int64_t max_load(const spread *s)
+{
+  int64_t m = 0;
   for (int64_t l = 0; l < s->cells * 8; l++)
     m = s->load[l] > m ? s->load[l] : m;
   return m;
 }
 
-static double total_load(const spread *s)
+static int64_t total_load(const spread *s)
 {
-  double t = 0;
+  int64_t t = 0;
   for (int64_t l = 0; l < s->cells * 8; l++)
     t += s->load[l];
   return t;
-}
-
-/* Flows of core a or core b (each once). */
-static void route_cores(spread *s, int64_t a, int64_t b, double sign, uint32_t *fstamp, uint32_t tick)
-{
-  for (int side = 0; side < 2; side++) {
-    int64_t c = side ? b : a;
-    for (size_t k = c >= 0 ? s->inc_start[c] : 0; c >= 0 && k < s->inc_start[c + 1]; k++) {
-      size_t fi = s->inc[k];
-      if (fstamp[fi] == tick)
-        continue;
-      fstamp[fi] = tick;
-      route(s, &s->flows[fi], sign, true);
-    }
-  }
 }
 
 static void swap_cells(spread *s, int64_t ca, int64_t cb)
@@ -360,12 +416,48 @@ static uint64_t next_random(uint64_t *state) /* xorshift64*: deterministic for a
   return *state * 2685821657736338717ull;
 }
 
+/* Re-routes the flows of core a or core b (each once) after their swap: each
+ * flow's new tree goes to `next` (their indices to `changed`), its
+ * difference from the old one onto the loads. Returns how many. */
+static size_t reroute_cores(spread *s, int64_t a, int64_t b, uint32_t *fstamp, uint32_t tick, size_t *changed,
+                            uint64_t *next)
+{
+  size_t n = 0;
+  for (int side = 0; side < 2; side++) {
+    int64_t c = side ? b : a;
+    for (size_t k = c >= 0 ? s->inc_start[c] : 0; c >= 0 && k < s->inc_start[c + 1]; k++) {
+      size_t fi = s->inc[k];
+      if (fstamp[fi] == tick)
+        continue;
+      fstamp[fi] = tick;
+      const flow *f = &s->flows[fi];
+      uint64_t *m = next + n * s->words, *old = s->tree + fi * s->words;
+      route_tree(s, f, m);
+      for (size_t w = 0; w < s->words; w++) {
+        touch_bits(s, old[w] & ~m[w], w, (size_t)f->network, -f->cost);
+        touch_bits(s, m[w] & ~old[w], w, (size_t)f->network, f->cost);
+      }
+      changed[n++] = fi;
+    }
+  }
+  return n;
+}
+
+/* A swap is kept when it lowers the sum of the links' fourth powers by more
+ * than 1e-9 of the busiest link's initial fourth power (plus a unit's): a
+ * gain below that is noise, not worth a move. Exact: loads are integers. */
 static void search(nc_pass *pass, spread *s)
 {
   int64_t iters = nc_pass_get_option_int(pass, "iterations");
   uint64_t state = (uint64_t)nc_pass_get_option_int(pass, "seed") * 0x9E3779B97F4A7C15ull + 1;
   uint32_t *fstamp = nc_xcalloc(s->n_flows + 1, sizeof *fstamp), ftick = 0;
-  double eps = 1e-9 * (weight(max_load(s)) + 1); /* below rounding: no gain */
+  size_t most = 0; /* the most flows two cores have */
+  for (int64_t c = 0; c < s->n_cores; c++)
+    most = s->inc_start[c + 1] - s->inc_start[c] > most ? s->inc_start[c + 1] - s->inc_start[c] : most;
+  size_t *changed = nc_xmalloc((2 * most + 1) * sizeof *changed);
+  uint64_t *next = nc_xmalloc((2 * most + 1) * s->words * sizeof *next);
+  long double unit4 = powl((long double)s->scale, 4);
+  u128 eps = (u128)floorl(1e-9L * ((long double)weight(max_load(s)) + unit4));
   for (int64_t it = 0; it < iters && s->n_cores > 0; it++) {
     int64_t a = (int64_t)(next_random(&state) % (uint64_t)s->n_cores);
     int64_t ca = s->cell[a], cb = (int64_t)(next_random(&state) % (uint64_t)s->cells);
@@ -377,14 +469,14 @@ static void search(nc_pass *pass, spread *s)
       memset(s->tstamp, 0, (size_t)s->cells * 8 * sizeof *s->tstamp), s->ttick = 1;
     if (++ftick == 0)
       memset(fstamp, 0, (s->n_flows + 1) * sizeof *fstamp), ftick = 1;
-    route_cores(s, a, b, -1, fstamp, ftick);
     swap_cells(s, ca, cb);
-    ++ftick;
-    route_cores(s, a, b, +1, fstamp, ftick);
-    double delta = 0;
+    size_t n = reroute_cores(s, a, b, fstamp, ftick, changed, next);
+    u128 before = 0, after = 0;
     for (size_t k = 0; k < s->n_touched; k++)
-      delta += weight(s->load[s->touched[k]]) - weight(s->saved[k]);
-    if (delta < -eps) {
+      before += weight(s->saved[k]), after += weight(s->load[s->touched[k]]);
+    if (after < before && before - after > eps) {
+      for (size_t k = 0; k < n; k++)
+        memcpy(s->tree + changed[k] * s->words, next + k * s->words, s->words * sizeof *next);
       nc_pass_stat_add(pass, ST_MOVES, 1);
       continue;
     }
@@ -392,7 +484,7 @@ static void search(nc_pass *pass, spread *s)
       s->load[s->touched[k]] = s->saved[k];
     swap_cells(s, ca, cb);
   }
-  free(fstamp);
+  free(fstamp), free(changed), free(next);
 }
 
 /* Writes the new cells: tiles' positions, recvs' `from` and sends' `to`. */
@@ -468,16 +560,32 @@ static bool spread_chip(nc_pass *pass, nc_op *chip)
   s.down = nc_xmalloc((size_t)s.cols * sizeof *s.down);
   s.up = nc_xmalloc((size_t)s.cols * sizeof *s.up);
   s.tstamp = nc_xcalloc((size_t)s.cells * 8, sizeof *s.tstamp);
-  for (size_t f = 0; f < s.n_flows; f++)
-    route(&s, &s.flows[f], +1, false);
-  nc_pass_stat_add(pass, ST_LOAD_INITIAL, (uint64_t)llround(max_load(&s)));
-  nc_pass_stat_add(pass, ST_TOTAL_INITIAL, (uint64_t)llround(total_load(&s)));
+  s.words = ((size_t)s.cells * 4 + 63) / 64;
+  s.tree = nc_xcalloc(s.n_flows * s.words + 1, sizeof *s.tree);
+  s.link_of = nc_xmalloc((size_t)s.cells * 4 * sizeof *s.link_of);
+  s.cx = nc_xmalloc((size_t)s.cells * sizeof *s.cx);
+  s.cy = nc_xmalloc((size_t)s.cells * sizeof *s.cy);
+  for (int64_t c = 0; c < s.cells; c++)
+    s.cx[c] = c % s.cols, s.cy[c] = c / s.cols;
+  for (int64_t dir = 0; dir < 4; dir++)
+    for (int64_t i = 0; i < s.cells; i++) /* east, west: by rows; south, north: by columns */
+      s.link_of[dir * s.cells + i] = (size_t)((dir < 2 ? i : (i % s.rows) * s.cols + i / s.rows) * 4 + dir);
+  s.ttick = 1;
+  for (size_t f = 0; f < s.n_flows; f++) {
+    uint64_t *m = s.tree + f * s.words;
+    route_tree(&s, &s.flows[f], m);
+    for (size_t w = 0; w < s.words; w++)
+      touch_bits(&s, m[w], w, (size_t)s.flows[f].network, s.flows[f].cost);
+  }
+  nc_pass_stat_add(pass, ST_LOAD_INITIAL, (uint64_t)llround((double)max_load(&s) / s.scale));
+  nc_pass_stat_add(pass, ST_TOTAL_INITIAL, (uint64_t)llround((double)total_load(&s) / s.scale));
   search(pass, &s);
-  nc_pass_stat_add(pass, ST_LOAD, (uint64_t)llround(max_load(&s)));
-  nc_pass_stat_add(pass, ST_TOTAL, (uint64_t)llround(total_load(&s)));
+  nc_pass_stat_add(pass, ST_LOAD, (uint64_t)llround((double)max_load(&s) / s.scale));
+  nc_pass_stat_add(pass, ST_TOTAL, (uint64_t)llround((double)total_load(&s) / s.scale));
   rewrite(&s, chip, old_owner);
   free(old_owner), free(s.owner), free(s.cell), free(s.flows), free(s.dsts), free(s.inc_start), free(s.inc);
   free(s.load), free(s.stamp), free(s.down), free(s.up), free(s.tstamp), free(s.touched), free(s.saved);
+  free(s.tree), free(s.link_of), free(s.cx), free(s.cy);
   return true;
 }
 

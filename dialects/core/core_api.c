@@ -24,31 +24,50 @@ const char *core_str_attr(const nc_op *op, const char *name)
   return a && nc_attr_get_kind(a) == NC_ATTR_STRING ? nc_attr_get_string(a, NULL) : "";
 }
 
-bool core_pair_attr(const nc_op *op, const char *name, int64_t *a, int64_t *b)
+/* Element i of a dense i64 array (its type checked by the caller): read
+ * in place, without nc_attr_dense_array_get_int's element-size dispatch
+ * (the verifier and the core passes read every send's and recv's `to`,
+ * `from` and `frames` several times per compile). */
+static int64_t i64_at(const nc_attr *a, size_t i)
 {
-  nc_attr *x = nc_op_get_attr_str(op, name);
+  int64_t v;
+  memcpy(&v, (const char *)nc_attr_dense_array_get_data(a) + i * sizeof v, sizeof v);
+  return v;
+}
+
+bool core_pair_of(const nc_attr *x, int64_t *a, int64_t *b)
+{
   *a = *b = 0;
   if (!x || nc_attr_get_kind(x) != NC_ATTR_DENSE_ARRAY || nc_attr_get_num_elements(x) != 2 ||
       !nc_type_is_integer_of_width(nc_attr_get_type(x), 64))
     return false;
-  *a = nc_attr_dense_array_get_int(x, 0);
-  *b = nc_attr_dense_array_get_int(x, 1);
+  *a = i64_at(x, 0);
+  *b = i64_at(x, 1);
+  return true;
+}
+
+bool core_pair_attr(const nc_op *op, const char *name, int64_t *a, int64_t *b)
+{
+  return core_pair_of(nc_op_get_attr_str(op, name), a, b);
+}
+
+bool core_endpoint_of(const nc_attr *a, int64_t *x, int64_t *y, int64_t *slot)
+{
+  *x = *y = *slot = 0;
+  if (!a || nc_attr_get_kind(a) != NC_ATTR_DENSE_ARRAY || !nc_type_is_integer_of_width(nc_attr_get_type(a), 64) ||
+      (nc_attr_get_num_elements(a) != 2 && nc_attr_get_num_elements(a) != 3))
+    return false;
+  *x = i64_at(a, 0);
+  *y = i64_at(a, 1);
+  if (nc_attr_get_num_elements(a) == 3)
+    *slot = i64_at(a, 2);
   return true;
 }
 
 /* An endpoint `array<i64: x, y>` or `array<i64: x, y, slot>` (slot 0 when absent). */
 bool core_endpoint_attr(const nc_op *op, const char *name, int64_t *x, int64_t *y, int64_t *slot)
 {
-  nc_attr *a = nc_op_get_attr_str(op, name);
-  *x = *y = *slot = 0;
-  if (!a || nc_attr_get_kind(a) != NC_ATTR_DENSE_ARRAY || !nc_type_is_integer_of_width(nc_attr_get_type(a), 64) ||
-      (nc_attr_get_num_elements(a) != 2 && nc_attr_get_num_elements(a) != 3))
-    return false;
-  *x = nc_attr_dense_array_get_int(a, 0);
-  *y = nc_attr_dense_array_get_int(a, 1);
-  if (nc_attr_get_num_elements(a) == 3)
-    *slot = nc_attr_dense_array_get_int(a, 2);
-  return true;
+  return core_endpoint_of(nc_op_get_attr_str(op, name), x, y, slot);
 }
 
 static nc_attr *i64(nc_context *ctx, int64_t v)
@@ -433,9 +452,7 @@ size_t nc_core_program_get_size(const nc_op *program)
  * program, several times per compile (VGG-19 at 4 bits: ~1 s in string
  * lookups, one per attribute and dictionary). As nc_op_get_attr_str, an
  * inherent attribute (props) hides a discardable one of the same name. */
-typedef struct instr_attrs {
-  nc_attr *operand, *iter, *network, *frames, *channel_offset, *from, *to, *begin, *end, *bytes, *multicast, *cycles;
-} instr_attrs;
+typedef core_instr_attrs instr_attrs;
 
 static void scan_instr_attrs(const nc_attr *d, instr_attrs *f)
 {
@@ -460,6 +477,13 @@ static void scan_instr_attrs(const nc_attr *d, instr_attrs *f)
   }
 }
 
+void core_instr_attrs_scan(const nc_op *op, core_instr_attrs *f)
+{
+  memset(f, 0, sizeof *f);
+  scan_instr_attrs(nc_op_get_props(op), f);
+  scan_instr_attrs(nc_op_get_attr_dict(op), f);
+}
+
 /* core_int_attr, core_pair_attr and core_endpoint_attr on a found attribute */
 static int64_t int_of(const nc_attr *a, int64_t dflt)
 {
@@ -468,24 +492,9 @@ static int64_t int_of(const nc_attr *a, int64_t dflt)
 
 static void pair_of(const nc_attr *x, int64_t *a, int64_t *b)
 {
-  *a = *b = 0;
-  if (x && nc_attr_get_kind(x) == NC_ATTR_DENSE_ARRAY && nc_attr_get_num_elements(x) == 2 &&
-      nc_type_is_integer_of_width(nc_attr_get_type(x), 64))
-    *a = nc_attr_dense_array_get_int(x, 0), *b = nc_attr_dense_array_get_int(x, 1);
+  core_pair_of(x, a, b);
 }
 
-static bool endpoint_of(const nc_attr *a, int64_t *x, int64_t *y, int64_t *slot)
-{
-  *x = *y = *slot = 0;
-  if (!a || nc_attr_get_kind(a) != NC_ATTR_DENSE_ARRAY || !nc_type_is_integer_of_width(nc_attr_get_type(a), 64) ||
-      (nc_attr_get_num_elements(a) != 2 && nc_attr_get_num_elements(a) != 3))
-    return false;
-  *x = nc_attr_dense_array_get_int(a, 0);
-  *y = nc_attr_dense_array_get_int(a, 1);
-  if (nc_attr_get_num_elements(a) == 3)
-    *slot = nc_attr_dense_array_get_int(a, 2);
-  return true;
-}
 
 bool nc_core_instr_get(const nc_op *op, nc_core_instr *in)
 {
@@ -515,7 +524,7 @@ bool nc_core_instr_get(const nc_op *op, nc_core_instr *in)
     in->network = int_of(f.network, 0);
     pair_of(f.frames, &in->frame, &in->frames);
     in->channel_offset = int_of(f.channel_offset, 0);
-    return endpoint_of(f.from, &in->x, &in->y, &in->slot) && in->operand >= 0 && in->iter >= 0 &&
+    return core_endpoint_of(f.from, &in->x, &in->y, &in->slot) && in->operand >= 0 && in->iter >= 0 &&
            in->channel_offset >= 0 && (in->network == NC_CORE_NET_ACTIVATION || in->network == NC_CORE_NET_PARTIAL_SUM);
   case NC_CORE_COMPUTE:
     in->begin = int_of(f.begin, -1);
@@ -527,7 +536,7 @@ bool nc_core_instr_get(const nc_op *op, nc_core_instr *in)
     in->multicast = f.multicast != NULL;
     in->network = int_of(f.network, 0);
     pair_of(f.frames, &in->frame, &in->frames);
-    return endpoint_of(f.to, &in->x, &in->y, &in->slot) && in->iter >= 0 && in->bytes > 0 &&
+    return core_endpoint_of(f.to, &in->x, &in->y, &in->slot) && in->iter >= 0 && in->bytes > 0 &&
            (in->network == NC_CORE_NET_ACTIVATION || in->network == NC_CORE_NET_PARTIAL_SUM);
   default:
     in->cycles = int_of(f.cycles, -1);

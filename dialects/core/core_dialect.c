@@ -41,10 +41,22 @@ static bool positive(nc_op *op, const char *name)
   return v >= 1 || nc_op_emit_error(op, "%s must be positive, not %lld", name, (long long)v);
 }
 
+/* An attribute already found (NULL: absent) as an i64, or dflt. */
+static int64_t int_or(const nc_attr *a, int64_t dflt)
+{
+  return a && nc_attr_get_kind(a) == NC_ATTR_INTEGER ? nc_attr_get_int(a) : dflt;
+}
+
+/* non_negative on attribute a (NULL: absent, 0), named `name` in the message. */
+static bool non_negative_of(nc_op *op, const char *name, const nc_attr *a)
+{
+  int64_t v = int_or(a, 0);
+  return v >= 0 || nc_op_emit_error(op, "%s must be non-negative, not %lld", name, (long long)v);
+}
+
 static bool non_negative(nc_op *op, const char *name)
 {
-  int64_t v = core_int_attr(op, name, 0);
-  return v >= 0 || nc_op_emit_error(op, "%s must be non-negative, not %lld", name, (long long)v);
+  return non_negative_of(op, name, nc_op_get_attr_str(op, name));
 }
 
 static bool verify_chip(nc_op *op)
@@ -75,15 +87,20 @@ static bool check_slot(nc_op *op, const char *what, int64_t slot)
 
 /* `replica` on a tile, `frames` on a recv or send: array<i64: r, n> with
  * 0 <= r < n and 2 <= n <= NC_CORE_MAX_REPLICAS (frame f when f mod n == r). */
-static bool check_frames(nc_op *op, const char *name)
+static bool check_frames_of(nc_op *op, const char *name, const nc_attr *a)
 {
   int64_t r, n;
-  if (!nc_op_get_attr_str(op, name) || !core_pair_attr(op, name, &r, &n))
+  if (!a || !core_pair_of(a, &r, &n))
     return true;
   if (n < 2 || n > NC_CORE_MAX_REPLICAS || r < 0 || r >= n)
     return nc_op_emit_error(op, "%s [%lld, %lld) must be a frame residue r and a count n with 0 <= r < n and 2 <= n "
                             "<= %d", name, (long long)r, (long long)n, NC_CORE_MAX_REPLICAS);
   return true;
+}
+
+static bool check_frames(nc_op *op, const char *name)
+{
+  return check_frames_of(op, name, nc_op_get_attr_str(op, name));
 }
 
 static bool verify_tile(nc_op *op)
@@ -166,10 +183,11 @@ static bool verify_program_regions(nc_op *op)
   return true;
 }
 
-static bool verify_endpoint(nc_op *op, const char *name)
+/* A recv's `from` or send's `to` (attribute a, named `name`). */
+static bool verify_endpoint(nc_op *op, const char *name, const nc_attr *a)
 {
   int64_t x, y, slot;
-  core_endpoint_attr(op, name, &x, &y, &slot);
+  core_endpoint_of(a, &x, &y, &slot);
   if (!check_position(op, name, x, y) || !check_slot(op, name, slot))
     return false;
   if (x == NC_CORE_HOST && slot)
@@ -177,22 +195,27 @@ static bool verify_endpoint(nc_op *op, const char *name)
   return true;
 }
 
-static bool verify_network(nc_op *op)
+static bool verify_network(nc_op *op, const nc_attr *a)
 {
-  int64_t net = core_int_attr(op, "network", 0);
+  int64_t net = int_or(a, 0);
   if (net != 0 && net != 1)
     return nc_op_emit_error(op, "network %lld must be 0 (activations) or 1 (partial sums)", (long long)net);
   return true;
 }
 
+/* recvs and sends are most of a core IR's ops: their attributes are found
+ * in one scan each (core_instr_attrs_scan), not looked up by name per check */
 static bool verify_recv(nc_op *op)
 {
-  if (core_int_attr(op, "network", 0) == 1 && core_int_attr(op, "operand", 0) != 0)
+  core_instr_attrs f;
+  core_instr_attrs_scan(op, &f);
+  if (int_or(f.network, 0) == 1 && int_or(f.operand, 0) != 0)
     return nc_op_emit_error(op, "receives partial sums (network 1), which are for no operand: operand must be 0");
-  if (core_int_attr(op, "network", 0) == 1 && nc_op_get_attr_str(op, "channel_offset"))
+  if (int_or(f.network, 0) == 1 && f.channel_offset)
     return nc_op_emit_error(op, "receives partial sums (network 1), which have no channel_offset");
-  return verify_endpoint(op, "from") && non_negative(op, "operand") && non_negative(op, "iter") && verify_network(op) &&
-         check_frames(op, "frames") && non_negative(op, "channel_offset");
+  return verify_endpoint(op, "from", f.from) && non_negative_of(op, "operand", f.operand) &&
+         non_negative_of(op, "iter", f.iter) && verify_network(op, f.network) &&
+         check_frames_of(op, "frames", f.frames) && non_negative_of(op, "channel_offset", f.channel_offset);
 }
 
 static bool verify_compute(nc_op *op)
@@ -206,20 +229,25 @@ static bool verify_compute(nc_op *op)
 
 static bool verify_send(nc_op *op)
 {
-  if (!verify_endpoint(op, "to") || !non_negative(op, "iter") || !positive(op, "bytes") || !verify_network(op) ||
-      !check_frames(op, "frames"))
+  core_instr_attrs f, g = {0};
+  core_instr_attrs_scan(op, &f);
+  int64_t bytes = int_or(f.bytes, 0);
+  if (!verify_endpoint(op, "to", f.to) || !non_negative_of(op, "iter", f.iter) ||
+      (bytes < 1 && !nc_op_emit_error(op, "bytes must be positive, not %lld", (long long)bytes)) ||
+      !verify_network(op, f.network) || !check_frames_of(op, "frames", f.frames))
     return false;
-  if (!nc_op_get_attr_str(op, "multicast"))
+  if (!f.multicast)
     return true;
   /* a multicast group: consecutive sends of one iteration, size and network, to tiles */
   nc_op *next = nc_op_get_next(op);
   int64_t x, y;
-  if (core_pair_attr(op, "to", &x, &y) && x == NC_CORE_HOST)
+  if (core_pair_of(f.to, &x, &y) && x == NC_CORE_HOST)
     return nc_op_emit_error(op, "is a multicast to the host; only tiles receive multicasts");
-  if (!next || !nc_op_is(next, "core.send") || core_int_attr(next, "iter", -1) != core_int_attr(op, "iter", -1) ||
-      core_int_attr(next, "bytes", -1) != core_int_attr(op, "bytes", -1) ||
-      core_int_attr(next, "network", 0) != core_int_attr(op, "network", 0) ||
-      (core_pair_attr(next, "to", &x, &y) && x == NC_CORE_HOST))
+  if (next && nc_op_is(next, "core.send"))
+    core_instr_attrs_scan(next, &g);
+  if (!next || !nc_op_is(next, "core.send") || int_or(g.iter, -1) != int_or(f.iter, -1) ||
+      int_or(g.bytes, -1) != int_or(f.bytes, -1) || int_or(g.network, 0) != int_or(f.network, 0) ||
+      (core_pair_of(g.to, &x, &y) && x == NC_CORE_HOST))
     return nc_op_emit_error(op, "is `multicast`, so the next op must be a core.send of the same iteration, bytes "
                             "and network to a tile");
   return true; /* members may run on different frames (copies): a frame's multicast goes to those that run */

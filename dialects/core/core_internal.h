@@ -14,6 +14,19 @@ NC_KEEP const char *core_str_attr(NC_KEEP const nc_op *op, const char *name);
 bool core_pair_attr(NC_KEEP const nc_op *op, const char *name, int64_t *a, int64_t *b);
 /** A recv's `from` / send's `to`: `array<i64: x, y>` (slot 0) or `array<i64: x, y, slot>`; false if malformed. */
 bool core_endpoint_attr(NC_KEEP const nc_op *op, const char *name, int64_t *x, int64_t *y, int64_t *slot);
+/** core_pair_attr on an attribute already found (NULL: absent). */
+bool core_pair_of(NC_KEEP const nc_attr *x, int64_t *a, int64_t *b);
+/** core_endpoint_attr on an attribute already found (NULL: absent). */
+bool core_endpoint_of(NC_KEEP const nc_attr *a, int64_t *x, int64_t *y, int64_t *slot);
+
+/** A program op's attributes (NULL where absent), found in one scan of its
+ * two dictionaries; as nc_op_get_attr_str, an inherent attribute (props)
+ * hides a discardable one of the same name. */
+typedef struct core_instr_attrs {
+  nc_attr *operand, *iter, *network, *frames, *channel_offset, *from, *to, *begin, *end, *bytes, *multicast, *cycles;
+} core_instr_attrs;
+/** Fills *f with op's program-op attributes (one scan instead of a lookup by name each). */
+void core_instr_attrs_scan(NC_KEEP const nc_op *op, core_instr_attrs *f);
 
 /** Chip-wide checks that need the whole region (core.chip's verify_regions):
  * positions inside the grid and unique, buffers within SRAM and overlapping

@@ -23,6 +23,7 @@ typedef struct grid {
   int32_t *head;  /* rows * cols entries: the first tile on the core (-1: none), or NULL for huge grids (searched) */
   int32_t *next;  /* per tile: the next on its core */
   nc_op **tiles;
+  int64_t *slot;  /* per tile: its slot (looked up once, not per message) */
   size_t n;
   const nc_op *chip;
 } grid;
@@ -40,12 +41,13 @@ static void grid_init(grid *g, const nc_op *chip)
   size_t n = nc_core_chip_get_num_tiles(chip);
   g->next = nc_xcalloc(n + 1, sizeof *g->next);
   g->tiles = nc_xcalloc(n + 1, sizeof *g->tiles);
+  g->slot = nc_xcalloc(n + 1, sizeof *g->slot);
   g->n = 0;
 }
 
 static void grid_free(grid *g)
 {
-  free(g->head), free(g->next), free(g->tiles);
+  free(g->head), free(g->next), free(g->tiles), free(g->slot);
 }
 
 static bool inside(const grid *g, int64_t x, int64_t y) { return x >= 0 && y >= 0 && x < g->cols && y < g->rows; }
@@ -57,7 +59,7 @@ static nc_op *grid_get(const grid *g, int64_t x, int64_t y, int64_t slot)
   if (!g->head)
     return nc_core_chip_find_tile_in_slot(g->chip, x, y, slot);
   for (int32_t i = g->head[y * g->cols + x]; i >= 0; i = g->next[i])
-    if (nc_core_tile_get_slot(g->tiles[i]) == slot)
+    if (g->slot[i] == slot)
       return g->tiles[i];
   return NULL;
 }
@@ -69,7 +71,7 @@ static void grid_add(grid *g, nc_op *t)
   if (!g->head || !inside(g, x, y))
     return;
   int32_t i = (int32_t)g->n++, *p = &g->head[y * g->cols + x];
-  g->tiles[i] = t, g->next[i] = -1;
+  g->tiles[i] = t, g->next[i] = -1, g->slot[i] = nc_core_tile_get_slot(t);
   while (*p >= 0)
     p = &g->next[*p];
   *p = i;
