@@ -574,7 +574,7 @@ bool nc_dataflow_describe_layer(nc_op *op, size_t n_inputs, nc_value *const *inp
     ok = fail(&l, "the ops after the layer's main op must keep its result's shape");
   char *x0 = NULL;
   if (ok && np && slot_input[0] < 0 && !is_elementwise(op) && !channel_concat(op) &&
-      !nc_op_is(op, "graph.concat"))
+      !nc_op_is(op, "graph.concat") && !nc_op_is(op, "graph.concat_integer"))
     ok = fail(&l, "the layer's data operand must be a node input, not a constant");
   if (ok && np && slot_input[0] >= 0)
     x0 = in_name((size_t)slot_input[0]);
@@ -596,7 +596,7 @@ bool nc_dataflow_describe_layer(nc_op *op, size_t n_inputs, nc_value *const *inp
     ok = resample_layer(&l, op, x0, &L);
   } else if (channel_concat(op)) {
     ok = elementwise_layer(&l, op, "concat", slot_input, &L);
-  } else if (nc_op_is(op, "graph.concat")) {
+  } else if (nc_op_is(op, "graph.concat") || nc_op_is(op, "graph.concat_integer")) { /* e.g. of [1, N] vectors */
     ok = single_iteration(&l, op, "concat", &L);
   } else if (nc_op_is(op, "graph.softmax_integer")) { /* each output reads its whole row: one iteration */
     ok = single_iteration(&l, op, "softmax", &L);

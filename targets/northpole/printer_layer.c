@@ -196,15 +196,16 @@ static void put_rescales(np_layer *l, size_t n, const int64_t *m, const int64_t 
     l->multiplier[i] = (int32_t)m[i], l->shift[i] = (int32_t)s[i];
 }
 
-/* A channel concat of int8 operands [1, C_i, H, W], each rescaled. */
+/* A channel concat of int8 operands [1, C_i, H, W], or of vectors [1, N_i]
+ * (a classifier's features), each rescaled. */
 static bool read_concat(nc_op *node, const nc_dataflow_layer *layer, np_layer *l)
 {
   nc_type *out = nc_value_get_type(nc_op_get_result(node, 0));
-  size_t n = nc_op_get_num_operands(node);
-  if (nc_type_get_rank(out) != 4 || layer->axis != 0 || layer->n_requant || layer->bias || n < 1 ||
-      n > NP_MAX_OPERANDS)
-    return nc_op_emit_error(node, "northpole concatenates 1 to %d [1, C, H, W] tensors along the channels only",
-                            NP_MAX_OPERANDS);
+  size_t n = nc_op_get_num_operands(node), rank = nc_type_get_rank(out);
+  if ((rank != 4 && rank != 2) || nc_type_get_shape(out)[0] != 1 || layer->axis != 0 || layer->n_requant ||
+      layer->bias || n < 1 || n > NP_MAX_OPERANDS)
+    return nc_op_emit_error(node, "northpole concatenates 1 to %d [1, C, H, W] tensors along the channels, or [1, N] "
+                            "vectors, only", NP_MAX_OPERANDS);
   if (!int8_output(node, layer))
     return false;
   int64_t m[NP_MAX_OPERANDS], s[NP_MAX_OPERANDS];

@@ -256,7 +256,8 @@ static bool eltwise_element(np_tile *t, int64_t e, uint32_t *operand, int64_t *m
  * reads (operands [1, C_i, H, W] in order). */
 static uint32_t concat_source(const np_tile *t, int64_t e, int64_t *idx)
 {
-  int64_t hw = t->out.dims[2] * t->out.dims[3], c = e / hw % t->out.dims[1], p = e % hw;
+  int64_t hw = t->out.rank == 4 ? t->out.dims[2] * t->out.dims[3] : 1; /* a [1, N] vector: one element per channel */
+  int64_t c = e / hw % t->out.dims[1], p = e % hw;
   uint32_t i = 0;
   while (i + 1 < t->n_operands && c >= t->in[i].dims[1])
     c -= t->in[i++].dims[1];

@@ -220,13 +220,13 @@ static bool check_layer(loader *l, np_tile *t)
     if (t->n_requant != 2 || t->n_bias)
       return bad(l, "an elementwise layer needs one multiplier and shift per operand and no bias");
     break;
-  case NP_KIND_CONCAT: { /* [1, C_i, H, W] operands joined along the channels, one rescale each */
+  case NP_KIND_CONCAT: { /* [1, C_i, H, W] (or [1, N_i] vector) operands joined along dim 1, one rescale each */
     int64_t c = 0;
     for (uint32_t i = 0; i < t->n_operands; i++) {
       const np_shape *x = &t->in[i];
-      if (x->rank != 4 || t->out.rank != 4 || x->dims[0] != 1 || x->dims[2] != t->out.dims[2] ||
-          x->dims[3] != t->out.dims[3])
-        return bad(l, "a concat needs [1, C, H, W] operands of the result's height and width");
+      if ((t->out.rank != 4 && t->out.rank != 2) || x->rank != t->out.rank || x->dims[0] != 1 ||
+          t->out.dims[0] != 1 || (x->rank == 4 && (x->dims[2] != t->out.dims[2] || x->dims[3] != t->out.dims[3])))
+        return bad(l, "a concat needs [1, C, H, W] operands of the result's height and width, or [1, N] vectors");
       c += x->dims[1];
     }
     if (c != t->out.dims[1] || t->n_requant != t->n_operands || t->n_bias)

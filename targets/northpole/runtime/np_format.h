@@ -112,7 +112,8 @@
  *   y = round_half_even(sum of the window's int8 inputs inside the input / n)
  * where n counts those inputs, or with NP_FLAG_COUNT_PAD the window's
  * positions inside the padded input [-pad_begin, size + pad_end) per dim.
- * NP_KIND_CONCAT joins its operands [1, C_i, H, W] along the channels
+ * NP_KIND_CONCAT joins its operands [1, C_i, H, W] (or vectors [1, C_i]:
+ * rank 2, H = W = 1) along the channels
  * (n_operands of them, n_requant = n_operands rescales, no weights):
  *   y[c] = saturate_int8(round_half_even(x_i[c - C_0 - ... - C_(i-1)] * multiplier[i] / 2^shift[i]) + zero_point)
  * NP_KIND_MUL multiplies operand 0 [1, C, H, W] by operand 1 of the same

@@ -1,0 +1,41 @@
+#!/usr/bin/python3
+"""vector_ops_model.py OUT: small models whose layers join [1, N] vectors
+(a classifier head's features) rather than [1, C, H, W] images, written with
+model_files.write (torch.onnx, opset 13, random weights under seed 0).
+OUT/concat: a conv + relu averaged over the plane (x.mean((2, 3)), a [1, 6]
+  vector from a global pool, no requantization of its own), a fully
+  connected layer (a [1, 5] vector) and a sigmoid of another (a [1, 3]
+  table output), concatenated along dim 1 (three scales: a concat_integer
+  that rescales) into a last fully connected layer; and a second concat of
+  two relu'd fully connected layers (one shared scale: a concat that only
+  moves data); torch's output for x (expected.npy).
+Each directory gets model.onnx, calib.npy (4 images) and x.npy (1 image)."""
+import os
+import sys
+
+import model_files
+
+
+def concat(out):
+    import torch
+
+    class Concat(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv = torch.nn.Conv2d(3, 6, 3, padding=1)
+            self.a = torch.nn.Linear(3 * 4 * 4, 5)
+            self.b = torch.nn.Linear(3 * 4 * 4, 3)
+            self.c = torch.nn.Linear(14, 8)
+            self.d = torch.nn.Linear(14, 8)
+            self.e = torch.nn.Linear(16, 4)
+
+        def forward(self, x):
+            f = torch.flatten(x, 1)
+            v = torch.cat([torch.relu(self.conv(x)).mean((2, 3)), self.a(f), torch.sigmoid(self.b(f))], 1)
+            return self.e(torch.cat([torch.relu(self.c(v)), torch.relu(self.d(v))], 1))
+
+    model_files.write(out, Concat, (3, 4, 4), expected=True)
+
+
+if __name__ == "__main__":
+    concat(os.path.join(sys.argv[1], "concat"))
