@@ -463,6 +463,8 @@ static bool resample_layer(lctx *l, nc_op *op, const char *x_name, layer *L)
   nc_deps_shape in, o;
   const nc_type *yt = vtype(nc_op_get_result(op, 0));
   int64_t batch;
+  if (nc_op_is(op, "graph.pad") && nc_type_get_rank(yt) == 2) /* a [1, N] vector: one iteration */
+    return single_iteration(l, op, "pad", L);
   /* one image into a batch of copies: iterations over its rows or pixels, each writing every image */
   if (image(vtype(nc_op_get_operand(op, 0)), &in) && nc_type_get_rank(yt) == 4 && nc_type_get_shape(yt)[0] != 1 &&
       !nc_op_is(op, "graph.resize"))

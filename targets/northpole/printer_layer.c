@@ -353,10 +353,12 @@ static bool read_move(nc_op *node, const nc_dataflow_layer *layer, np_layer *l)
 {
   const char *kind = nc_dataflow_layer_kind_name(layer->kind);
   nc_type *in = nc_value_get_type(nc_op_get_operand(node, 0));
+  bool vector = layer->kind == NC_DATAFLOW_LAYER_PAD && nc_type_get_rank(in) == 2; /* [1, N]: left/right pads */
   if (layer->n_requant || layer->bias || layer->clamp_min != INT64_MIN || layer->clamp_max != INT64_MAX ||
-      nc_type_get_rank(in) != 4 || !np_width_ok(layer->output_bits) || layer->output_bits != layer->input_bits)
-    return nc_op_emit_error(node, "northpole runs %s layers on [1, C, H, W] int8 (or 4-/2-bit) tensors only, with "
-                            "nothing else", kind);
+      (nc_type_get_rank(in) != 4 && !vector) || !np_width_ok(layer->output_bits) ||
+      layer->output_bits != layer->input_bits)
+    return nc_op_emit_error(node, "northpole runs %s layers on [1, C, H, W] int8 (or 4-/2-bit) tensors only (a pad "
+                            "also on [1, N] vectors), with nothing else", kind);
   int64_t hi = ((int64_t)1 << (layer->output_bits - 1)) - 1;
   if (layer->pad_value < -hi - 1 || layer->pad_value > hi)
     return nc_op_emit_error(node, "pads with %lld, outside the layer's %u-bit range", (long long)layer->pad_value,

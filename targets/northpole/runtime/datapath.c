@@ -311,6 +311,16 @@ static int64_t reflect_index(int64_t q, int64_t n)
 static int64_t move_source(const np_tile *t, int64_t e)
 {
   const np_shape *in = &t->in[0];
+  if (in->rank == 2) { /* a pad of a vector [1, N]: one row, padded left and right */
+    int64_t n = in->dims[1], d = e - t->pad[1];
+    if (t->flags & NP_FLAG_PAD_EDGE)
+      d = d < 0 ? 0 : d >= n ? n - 1 : d;
+    else if (t->flags & NP_FLAG_PAD_REFLECT)
+      d = reflect_index(d, n);
+    else if (t->flags & NP_FLAG_PAD_WRAP)
+      d = (d % n + n) % n;
+    return d < 0 || d >= n ? -1 : d;
+  }
   int64_t ow = t->out.dims[3], oh = t->out.dims[2], c = t->out.dims[1], h = in->dims[2], w = in->dims[3];
   int64_t x = e % ow, y = e / ow % oh, k = e / (ow * oh) % c, g = t->group;
   int64_t ci = g > 1 ? k % g * (c / g) + k / g : k;

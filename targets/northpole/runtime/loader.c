@@ -248,6 +248,13 @@ static bool check_layer(loader *l, np_tile *t)
   case NP_KIND_MOVE: { /* resize, pad, shuffle: [1, C, H, W] -> [1, C, OH, OW] (OC channels: a nearest resize) */
     const np_shape *x = &t->in[0], *y = &t->out;
     bool channels = t->weight_bytes == 12; /* a nearest resize of the channels: a, b, d as 3 i32 */
+    if (x->rank == 2 || y->rank == 2) { /* a pad of a vector [1, N] -> [1, N + left + right] */
+      if (x->rank != 2 || y->rank != 2 || x->dims[0] != 1 || y->dims[0] != 1 || t->group != 1 || channels ||
+          t->kernel[0] != 1 || t->kernel[1] != 1 || t->pad[0] || t->pad[2] || t->pad[1] < 0 || t->pad[3] < 0 ||
+          y->dims[1] != x->dims[1] + t->pad[1] + t->pad[3])
+        return bad(l, "a move layer on a vector pads [1, N] to [1, N + left + right], with nothing else");
+      break;
+    }
     if (x->rank != 4 || y->rank != 4 || x->dims[0] != 1 || (y->dims[0] != 1 && t->group != 1) ||
         (x->dims[1] != y->dims[1] && !channels) || t->group < 1 || x->dims[1] % t->group)
       return bad(l, "a move layer needs [1, C, H, W] operand and result (or [N, C, OH, OW]: every image the same) "

@@ -143,6 +143,9 @@
  *   periodically for pads of any width: r = yi mod 2 (H - 1) (floor), reads
  *   r < H ? r : 2 (H - 1) - r (0 when H = 1); with NP_FLAG_PAD_WRAP (kernel 1)
  *   they read the other end, yi mod H. At most one of the three pad flags.
+ * A pad of a vector: operand [1, N] and result [1, N + pad_left +
+ * pad_right] (rank 2), kernel 1, group 1, pad_top = pad_bottom = 0: the
+ * vector is one row of W = N (the same formulas with H = 1).
  *
  * NP_KIND_RESIZE (ONNX Resize, mode linear) has one operand [1, C, H, W], a
  * result [1, OC, OH, OW], no bias or requantization, and weights = 6

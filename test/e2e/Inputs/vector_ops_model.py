@@ -9,6 +9,10 @@ OUT/concat: a conv + relu averaged over the plane (x.mean((2, 3)), a [1, 6]
   that rescales) into a last fully connected layer; and a second concat of
   two relu'd fully connected layers (one shared scale: a concat that only
   moves data); torch's output for x (expected.npy).
+OUT/pad: a fully connected layer's [1, 6] output padded along its elements:
+  with a constant 0.5 (2 before, 1 after), by reflection (3, 2) and with
+  the edge elements (1, 4), then another fully connected layer; torch's
+  output for x (expected.npy).
 Each directory gets model.onnx, calib.npy (4 images) and x.npy (1 image)."""
 import os
 import sys
@@ -37,5 +41,24 @@ def concat(out):
     model_files.write(out, Concat, (3, 4, 4), expected=True)
 
 
+def pad(out):
+    import torch
+
+    class Pad(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.a = torch.nn.Linear(3 * 4 * 4, 6)
+            self.b = torch.nn.Linear(19, 4)
+
+        def forward(self, x):
+            v = torch.nn.functional.pad(torch.relu(self.a(torch.flatten(x, 1))), (2, 1), value=0.5)
+            v = torch.nn.functional.pad(v, (3, 2), mode="reflect")
+            v = torch.nn.functional.pad(v, (1, 4), mode="replicate")
+            return self.b(v)
+
+    model_files.write(out, Pad, (3, 4, 4), expected=True)
+
+
 if __name__ == "__main__":
     concat(os.path.join(sys.argv[1], "concat"))
+    pad(os.path.join(sys.argv[1], "pad"))
