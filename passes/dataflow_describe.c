@@ -600,6 +600,8 @@ bool nc_dataflow_describe_layer(nc_op *op, size_t n_inputs, nc_value *const *inp
     ok = elementwise_layer(&l, op, "concat", slot_input, &L);
   } else if (nc_op_is(op, "graph.concat") || nc_op_is(op, "graph.concat_integer")) { /* e.g. of [1, N] vectors */
     ok = single_iteration(&l, op, "concat", &L);
+  } else if (nc_op_is(op, "graph.transpose")) { /* any element may read any: one iteration */
+    ok = single_iteration(&l, op, "transpose", &L);
   } else if (nc_op_is(op, "graph.softmax_integer")) { /* each output reads its whole row: one iteration */
     ok = single_iteration(&l, op, "softmax", &L);
   } else if (is_elementwise(op)) {

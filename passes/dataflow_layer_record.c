@@ -644,6 +644,31 @@ static bool resample_head(rec *r, nc_op *op)
   return true;
 }
 
+/* A transpose: a COPY whose `perm` permutes the tensor coordinates (the
+ * graph perm without the batch dim of one, which must stay first). */
+static bool transpose_head(rec *r, nc_op *op)
+{
+  nc_type *xt = nc_value_get_type(nc_op_get_operand(op, 0)), *yt = nc_value_get_type(nc_op_get_result(op, 0));
+  size_t rank = nc_type_get_rank(xt), n;
+  const int64_t *perm = nc_graph_attr_ints(op, "perm", &n);
+  int64_t dflt[NC_MAX_RANK];
+  if (!perm || !n) { /* ONNX's default: the dims reversed */
+    for (size_t i = 0; i < rank && i < NC_MAX_RANK; i++)
+      dflt[i] = (int64_t)(rank - 1 - i);
+    perm = dflt, n = rank;
+  }
+  size_t skip = rank >= 2 && nc_type_get_shape(xt)[0] == 1 ? 1 : 0;
+  if (n != rank || nc_type_get_rank(yt) != rank || (skip && (perm[0] != 0 || nc_type_get_shape(yt)[0] != 1)))
+    return unexpressible(op, "only transposes that keep a batch of one first have a layer");
+  if (rank - skip > 4)
+    return unexpressible(op, "a transpose of more than 4 tensor coordinates has no layer");
+  r->l = nc_dataflow_layer_make(NC_DATAFLOW_LAYER_COPY);
+  r->l.n_perm = rank - skip;
+  for (size_t k = skip; k < rank; k++)
+    r->l.perm[k - skip] = perm[k] - (int64_t)skip;
+  return true;
+}
+
 /* --- the entries ---------------------------------------------------------------------------------------------------- */
 
 static bool record_head(rec *r, nc_op *op)
@@ -666,6 +691,8 @@ static bool record_head(rec *r, nc_op *op)
     r->l = nc_dataflow_layer_make(NC_DATAFLOW_LAYER_COPY);
     return true;
   }
+  if (nc_op_is(op, "graph.transpose"))
+    return transpose_head(r, op);
   if (nc_op_is(op, "graph.concat") || nc_op_is(op, "graph.concat_integer")) {
     r->l = nc_dataflow_layer_make(NC_DATAFLOW_LAYER_CONCAT);
     nc_type *t = nc_value_get_type(nc_op_get_result(op, 0));

@@ -307,6 +307,30 @@ static int64_t reflect_index(int64_t q, int64_t n)
   return r < n ? r : period - r;
 }
 
+/* The operand element output element e of a transpose copies (np_format.h). */
+static int64_t transpose_source(const np_tile *t, int64_t e)
+{
+  const np_shape *in = &t->in[0], *y = &t->out;
+  int64_t j[NP_MAX_RANK], idx = 0;
+  for (int k = y->rank - 1; k >= 0; k--) {
+    const uint8_t *w = (const uint8_t *)t->weights + 4 * k;
+    int32_t p = (int32_t)((uint32_t)w[0] | (uint32_t)w[1] << 8 | (uint32_t)w[2] << 16 | (uint32_t)w[3] << 24);
+    j[p] = e % y->dims[k];
+    e /= y->dims[k];
+  }
+  for (int k = 0; k < in->rank; k++)
+    idx = idx * in->dims[k] + j[k];
+  return idx;
+}
+
+static bool transpose_element(np_tile *t, int64_t e, uint32_t *operand, int64_t *missing)
+{
+  int64_t idx = transpose_source(t, e);
+  NEED(0, idx);
+  t->out_data[e] = t->in_data[0][idx];
+  return true;
+}
+
 /* The operand element output element e of a move layer copies, or -1 (the fill value). */
 static int64_t move_source(const np_tile *t, int64_t e)
 {
@@ -874,6 +898,7 @@ bool np_compute_iteration(np_tile *t, const np_iter *it, uint32_t *operand, int6
     case NP_KIND_LUT: ok = lut_element(t, e, operand, missing); break;
     case NP_KIND_MOVE: ok = move_element(t, e, operand, missing); break;
     case NP_KIND_RESIZE: ok = resize_element(t, e, operand, missing); break;
+    case NP_KIND_TRANSPOSE: ok = transpose_element(t, e, operand, missing); break;
     case NP_KIND_SOFTMAX: ok = softmax_element(t, e, operand, missing); break;
     default: /* NP_KIND_COPY: flatten / reshape keep the row-major order */
       ok = np_bit(t->valid[0], e) || (*operand = 0, *missing = e, false);
@@ -929,6 +954,10 @@ void np_foreach_read(const np_tile *t, int64_t e, void (*fn)(uint32_t operand, i
 {
   if (t->kind == NP_KIND_COPY || t->kind == NP_KIND_LUT) {
     fn(0, e, user);
+    return;
+  }
+  if (t->kind == NP_KIND_TRANSPOSE) {
+    fn(0, transpose_source(t, e), user);
     return;
   }
   if (t->kind == NP_KIND_MOVE) {

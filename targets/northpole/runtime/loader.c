@@ -305,6 +305,22 @@ static bool check_layer(loader *l, np_tile *t)
       }
     break;
   }
+  case NP_KIND_TRANSPOSE: { /* out dim k = in dim perm[k], the perm as r i32 weights */
+    const np_shape *x = &t->in[0], *y = &t->out;
+    want_w = 4 * (uint64_t)y->rank;
+    if (x->rank != y->rank || t->n_requant || t->n_bias || t->weight_bytes != want_w)
+      return bad(l, "a transpose needs an operand of the result's rank, its permutation as weights and no "
+                 "requantization");
+    bool seen[NP_MAX_RANK] = {false};
+    for (int k = 0; k < y->rank; k++) {
+      const uint8_t *w = (const uint8_t *)t->weights + 4 * k;
+      int32_t p = (int32_t)((uint32_t)w[0] | (uint32_t)w[1] << 8 | (uint32_t)w[2] << 16 | (uint32_t)w[3] << 24);
+      if (p < 0 || p >= y->rank || seen[p] || y->dims[k] != x->dims[p])
+        return bad(l, "a transpose's weights are not a permutation taking the operand's dims to the result's");
+      seen[p] = true;
+    }
+    break;
+  }
   case NP_KIND_SOFTMAX:
     if (t->in[0].rank != t->out.rank || memcmp(t->in[0].dims, t->out.dims, (size_t)t->out.rank * sizeof(int64_t)))
       return bad(l, "a softmax layer needs an operand of the result's shape");

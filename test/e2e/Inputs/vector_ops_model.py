@@ -1,7 +1,8 @@
 #!/usr/bin/python3
-"""vector_ops_model.py OUT: small models whose layers join [1, N] vectors
-(a classifier head's features) rather than [1, C, H, W] images, written with
-model_files.write (torch.onnx, opset 13, random weights under seed 0).
+"""vector_ops_model.py OUT: small models with the data-movement layers of
+issue 9 beyond images moved as [1, C, H, W]: concat and pad of [1, N]
+vectors (a classifier head's features), and general transposes; written
+with model_files.write (torch.onnx, opset 13, random weights under seed 0).
 OUT/concat: a conv + relu averaged over the plane (x.mean((2, 3)), a [1, 6]
   vector from a global pool, no requantization of its own), a fully
   connected layer (a [1, 5] vector) and a sigmoid of another (a [1, 3]
@@ -13,6 +14,10 @@ OUT/pad: a fully connected layer's [1, 6] output padded along its elements:
   with a constant 0.5 (2 before, 1 after), by reflection (3, 2) and with
   the edge elements (1, 4), then another fully connected layer; torch's
   output for x (expected.npy).
+OUT/transpose: a conv + relu y [1, 8, 4, 6]; y.transpose(2, 3) [1, 8, 6, 4]
+  into a second conv + relu; its result permuted to NHWC (0, 2, 3, 1)
+  [1, 6, 4, 8], flattened into a fully connected layer; torch's output for
+  x (expected.npy).
 Each directory gets model.onnx, calib.npy (4 images) and x.npy (1 image)."""
 import os
 import sys
@@ -59,6 +64,25 @@ def pad(out):
     model_files.write(out, Pad, (3, 4, 4), expected=True)
 
 
+def transpose(out):
+    import torch
+
+    class Transpose(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.a = torch.nn.Conv2d(3, 8, 3, padding=1)
+            self.b = torch.nn.Conv2d(8, 8, 3, padding=1)
+            self.fc = torch.nn.Linear(8 * 6 * 4, 10)
+
+        def forward(self, x):
+            y = torch.relu(self.a(x))
+            y = torch.relu(self.b(y.transpose(2, 3)))
+            return self.fc(torch.flatten(y.permute(0, 2, 3, 1), 1))
+
+    model_files.write(out, Transpose, (3, 4, 6), expected=True)
+
+
 if __name__ == "__main__":
     concat(os.path.join(sys.argv[1], "concat"))
     pad(os.path.join(sys.argv[1], "pad"))
+    transpose(os.path.join(sys.argv[1], "transpose"))
