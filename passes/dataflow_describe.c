@@ -463,6 +463,8 @@ static bool resample_layer(lctx *l, nc_op *op, const char *x_name, layer *L)
   nc_deps_shape in, o;
   const nc_type *yt = vtype(nc_op_get_result(op, 0));
   int64_t batch;
+  if (nc_op_is(op, "graph.pad") && nc_type_get_rank(yt) == 2) /* a [1, N] vector: one iteration */
+    return single_iteration(l, op, "pad", L);
   /* one image into a batch of copies: iterations over its rows or pixels, each writing every image */
   if (image(vtype(nc_op_get_operand(op, 0)), &in) && nc_type_get_rank(yt) == 4 && nc_type_get_shape(yt)[0] != 1 &&
       !nc_op_is(op, "graph.resize"))
@@ -574,7 +576,7 @@ bool nc_dataflow_describe_layer(nc_op *op, size_t n_inputs, nc_value *const *inp
     ok = fail(&l, "the ops after the layer's main op must keep its result's shape");
   char *x0 = NULL;
   if (ok && np && slot_input[0] < 0 && !is_elementwise(op) && !channel_concat(op) &&
-      !nc_op_is(op, "graph.concat"))
+      !nc_op_is(op, "graph.concat") && !nc_op_is(op, "graph.concat_integer"))
     ok = fail(&l, "the layer's data operand must be a node input, not a constant");
   if (ok && np && slot_input[0] >= 0)
     x0 = in_name((size_t)slot_input[0]);
@@ -596,8 +598,10 @@ bool nc_dataflow_describe_layer(nc_op *op, size_t n_inputs, nc_value *const *inp
     ok = resample_layer(&l, op, x0, &L);
   } else if (channel_concat(op)) {
     ok = elementwise_layer(&l, op, "concat", slot_input, &L);
-  } else if (nc_op_is(op, "graph.concat")) {
+  } else if (nc_op_is(op, "graph.concat") || nc_op_is(op, "graph.concat_integer")) { /* e.g. of [1, N] vectors */
     ok = single_iteration(&l, op, "concat", &L);
+  } else if (nc_op_is(op, "graph.transpose")) { /* any element may read any: one iteration */
+    ok = single_iteration(&l, op, "transpose", &L);
   } else if (nc_op_is(op, "graph.softmax_integer")) { /* each output reads its whole row: one iteration */
     ok = single_iteration(&l, op, "softmax", &L);
   } else if (is_elementwise(op)) {

@@ -526,16 +526,54 @@ static bool follower(rec *r, nc_op *op, nc_value *prev)
                           nc_dataflow_layer_kind_name(l->kind), nc_ident_str(nc_op_get_name(op)));
 }
 
+/* A PAD layer with pads {top, left, bottom, right}, the op's mode and fill value. */
+static bool pad_layer(rec *r, nc_op *op, const nc_pad_params *p, double value, const int64_t pads[4])
+{
+  for (int i = 0; i < 4; i++)
+    if (pads[i] < 0)
+      return unexpressible(op, "a pad that crops has no layer");
+  for (int i = 0; i < 4; i++)
+    if (pads[i] > INT32_MAX)
+      return unexpressible(op, "its pads are too large for a layer");
+  r->l = nc_dataflow_layer_make(NC_DATAFLOW_LAYER_PAD);
+  if (p->mode == NC_PAD_CONSTANT && (value != floor(value) || fabs(value) > INT32_MAX))
+    return unexpressible(op, "its fill value is not an integer");
+  r->l.pad_mode = p->mode == NC_PAD_REFLECT ? NC_DATAFLOW_PAD_REFLECT
+                  : p->mode == NC_PAD_EDGE  ? NC_DATAFLOW_PAD_EDGE
+                  : p->mode == NC_PAD_WRAP  ? NC_DATAFLOW_PAD_WRAP
+                                            : NC_DATAFLOW_PAD_CONSTANT;
+  memcpy(r->l.pads, pads, 4 * sizeof *pads);
+  r->l.pad_value = p->mode == NC_PAD_CONSTANT ? (int64_t)value : 0;
+  return true;
+}
+
+/* The PAD layer of a pad of a [1, N] vector along dim 1 (a classifier
+ * head's features): its begin and end go into the layer's left and right
+ * pads, top and bottom stay 0 (the vector is one row). */
+static bool vector_pad_head(rec *r, nc_op *op)
+{
+  nc_pad_params p;
+  double value;
+  const int64_t *ys = nc_type_get_shape(nc_value_get_type(nc_op_get_result(op, 0)));
+  if (!nc_graph_get_pad_params(op, &p, &value) || p.naxes || p.pads[0] || p.pads[2] || ys[0] != 1)
+    return unexpressible(op, "only pads of a [1, N] vector along its N elements have a layer");
+  int64_t pads[4] = {0, p.pads[1], 0, p.pads[3]};
+  return pad_layer(r, op, &p, value, pads);
+}
+
 /* resize (nearest, whole factors: each output row and column reads
  * floor(o / factor), checked against the op's own index map; linear, with
  * the kernel's rational source coordinate per axis, the channels too; nearest
  * over the channels, as the exact floor form of the op's index map), pad (spatial
  * dims only: constant with an integral fill value, reflect, edge, wrap; any
  * width) and channel shuffle:
- * layers that move elements of [1, C, H, W] tensors. */
+ * layers that move elements of [1, C, H, W] tensors; and a pad of a [1, N]
+ * vector (vector_pad_head). */
 static bool resample_head(rec *r, nc_op *op)
 {
   nc_type *xt = nc_value_get_type(nc_op_get_operand(op, 0)), *yt = nc_value_get_type(nc_op_get_result(op, 0));
+  if (nc_op_is(op, "graph.pad") && nc_type_get_rank(xt) == 2 && nc_type_get_rank(yt) == 2)
+    return vector_pad_head(r, op);
   /* a resize of one image into a batch: every image of the result is the one image resized (the batch
    * coordinate's neighbours clamp to image 0, with weights adding up to one) */
   bool batch = nc_op_is(op, "graph.resize") && nc_type_get_rank(xt) == 4 && nc_type_get_rank(yt) == 4 &&
@@ -557,23 +595,8 @@ static bool resample_head(rec *r, nc_op *op)
     double value;
     if (!nc_graph_get_pad_params(op, &p, &value) || p.naxes || p.pads[0] || p.pads[1] || p.pads[4] || p.pads[5])
       return unexpressible(op, "only pads of the spatial dims have a layer");
-    for (int i = 0; i < 8; i++)
-      if (p.pads[i] < 0)
-        return unexpressible(op, "a pad that crops has no layer");
-    for (int i = 0; i < 8; i++)
-      if (p.pads[i] > INT32_MAX)
-        return unexpressible(op, "its pads are too large for a layer");
-    r->l = nc_dataflow_layer_make(NC_DATAFLOW_LAYER_PAD);
-    if (p.mode == NC_PAD_CONSTANT && (value != floor(value) || fabs(value) > INT32_MAX))
-      return unexpressible(op, "its fill value is not an integer");
-    r->l.pad_mode = p.mode == NC_PAD_REFLECT ? NC_DATAFLOW_PAD_REFLECT
-                    : p.mode == NC_PAD_EDGE  ? NC_DATAFLOW_PAD_EDGE
-                    : p.mode == NC_PAD_WRAP  ? NC_DATAFLOW_PAD_WRAP
-                                             : NC_DATAFLOW_PAD_CONSTANT;
     int64_t pads[4] = {p.pads[2], p.pads[3], p.pads[6], p.pads[7]};
-    memcpy(r->l.pads, pads, sizeof pads);
-    r->l.pad_value = p.mode == NC_PAD_CONSTANT ? (int64_t)value : 0;
-    return true;
+    return pad_layer(r, op, &p, value, pads);
   }
   nc_attr *c = nc_op_get_attr_str(op, "coordinate_transformation_mode"), *m = nc_op_get_attr_str(op, "nearest_mode");
   const char *cm = c ? nc_attr_get_string(c, NULL) : "half_pixel", *nm = m ? nc_attr_get_string(m, NULL)
@@ -621,6 +644,31 @@ static bool resample_head(rec *r, nc_op *op)
   return true;
 }
 
+/* A transpose: a COPY whose `perm` permutes the tensor coordinates (the
+ * graph perm without the batch dim of one, which must stay first). */
+static bool transpose_head(rec *r, nc_op *op)
+{
+  nc_type *xt = nc_value_get_type(nc_op_get_operand(op, 0)), *yt = nc_value_get_type(nc_op_get_result(op, 0));
+  size_t rank = nc_type_get_rank(xt), n;
+  const int64_t *perm = nc_graph_attr_ints(op, "perm", &n);
+  int64_t dflt[NC_MAX_RANK];
+  if (!perm || !n) { /* ONNX's default: the dims reversed */
+    for (size_t i = 0; i < rank && i < NC_MAX_RANK; i++)
+      dflt[i] = (int64_t)(rank - 1 - i);
+    perm = dflt, n = rank;
+  }
+  size_t skip = rank >= 2 && nc_type_get_shape(xt)[0] == 1 ? 1 : 0;
+  if (n != rank || nc_type_get_rank(yt) != rank || (skip && (perm[0] != 0 || nc_type_get_shape(yt)[0] != 1)))
+    return unexpressible(op, "only transposes that keep a batch of one first have a layer");
+  if (rank - skip > 4)
+    return unexpressible(op, "a transpose of more than 4 tensor coordinates has no layer");
+  r->l = nc_dataflow_layer_make(NC_DATAFLOW_LAYER_COPY);
+  r->l.n_perm = rank - skip;
+  for (size_t k = skip; k < rank; k++)
+    r->l.perm[k - skip] = perm[k] - (int64_t)skip;
+  return true;
+}
+
 /* --- the entries ---------------------------------------------------------------------------------------------------- */
 
 static bool record_head(rec *r, nc_op *op)
@@ -643,6 +691,8 @@ static bool record_head(rec *r, nc_op *op)
     r->l = nc_dataflow_layer_make(NC_DATAFLOW_LAYER_COPY);
     return true;
   }
+  if (nc_op_is(op, "graph.transpose"))
+    return transpose_head(r, op);
   if (nc_op_is(op, "graph.concat") || nc_op_is(op, "graph.concat_integer")) {
     r->l = nc_dataflow_layer_make(NC_DATAFLOW_LAYER_CONCAT);
     nc_type *t = nc_value_get_type(nc_op_get_result(op, 0));

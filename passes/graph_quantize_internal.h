@@ -317,7 +317,9 @@ typedef struct gq_mixed_options {
 bool gq_mixed_widths(gq_plan *p, NC_KEEP const gq_mixed_options *o, NC_KEEP const nc_tensor *view, int64_t samples,
                      int64_t total, const bool *is_conv, int *lbits, gq_mixed_result *res);
 
-/** Prints the chosen widths as a table on stderr. */
+/** Prints the chosen widths as a table on the pass manager's output stream
+ * (nc_pass_printf: stderr in nc-compile and nc-opt; nc.compile's
+ * CompileResult.reports in Python). */
 void gq_mixed_print(size_t n, nc_op *const *layers, const int *bits, NC_KEEP const gq_mixed_result *res);
 
 /** Writes the search as the JSON value of the report's "mixed" key. */

@@ -36,6 +36,7 @@
 #include "graph_quantize_internal.h"
 #include "nc/dialects/core/chip_desc.h"
 #include "nc/dialects/graph/interp.h"
+#include "nc/ir/pass.h"
 
 enum { W8, W4, W2 };
 static const int widths[3] = {8, 4, 2};
@@ -334,9 +335,9 @@ void gq_mixed_print(size_t n, nc_op *const *layers, const int *bits, const gq_mi
 {
   char budget[256];
   budget_text(r, budget, sizeof budget);
-  fprintf(stderr, "mixed precision (%lld calibration samples; budget: %s; %d trials):\n", (long long)r->samples,
+  nc_pass_printf("mixed precision (%lld calibration samples; budget: %s; %d trials):\n", (long long)r->samples,
           budget, r->trials);
-  fprintf(stderr, "  %-32s %4s %12s %10s %10s\n", "layer", "bits", "MACs", r->accuracy ? "drop@4 pt" : "drop@4 dB",
+  nc_pass_printf("  %-32s %4s %12s %10s %10s\n", "layer", "bits", "MACs", r->accuracy ? "drop@4 pt" : "drop@4 dB",
           r->accuracy ? "drop@2 pt" : "drop@2 dB");
   for (size_t k = 0; k < n; k++) {
     const gq_mixed_layer *L = &r->layers[k];
@@ -347,23 +348,23 @@ void gq_mixed_print(size_t n, nc_op *const *layers, const int *bits, const gq_mi
       snprintf(d4, sizeof d4, "%.2f", L->drop[0]);
     if (!isnan(L->drop[1]))
       snprintf(d2, sizeof d2, "%.2f", L->drop[1]);
-    fprintf(stderr, "  %-32s %4d %12lld %10s %10s%s\n", name, bits[k], (long long)L->macs, d4, d2,
+    nc_pass_printf("  %-32s %4d %12lld %10s %10s%s\n", name, bits[k], (long long)L->macs, d4, d2,
             L->candidate ? "" : "  (fixed)");
   }
   if (r->accuracy)
-    fprintf(stderr, "  accuracy: float %.2f%%, all 8-bit %.2f%%, chosen %.2f%%\n", r->float_accuracy,
+    nc_pass_printf("  accuracy: float %.2f%%, all 8-bit %.2f%%, chosen %.2f%%\n", r->float_accuracy,
             r->base_accuracy, r->chosen_accuracy);
-  fprintf(stderr, "  output SQNR: all 8-bit %.2f dB, chosen %.2f dB\n", r->base_sqnr, r->chosen_sqnr);
-  fprintf(stderr, "  MAC cycles per inference on one core: %.0f at 8 bits, %.0f chosen (%.2fx)\n", r->cycles_base,
+  nc_pass_printf("  output SQNR: all 8-bit %.2f dB, chosen %.2f dB\n", r->base_sqnr, r->chosen_sqnr);
+  nc_pass_printf("  MAC cycles per inference on one core: %.0f at 8 bits, %.0f chosen (%.2fx)\n", r->cycles_base,
           r->cycles_chosen, r->cycles_chosen > 0 ? r->cycles_base / r->cycles_chosen : 1.0);
   char over[64] = "one tile per stage";
   if (r->cores > 0)
     snprintf(over, sizeof over, "balanced over %lld cores", (long long)r->cores);
   if (r->throughput)
-    fprintf(stderr, "  pipeline cycles per frame (estimated, %s): %.1f at 8 bits, %.1f chosen (%.2fx)\n", over,
+    nc_pass_printf("  pipeline cycles per frame (estimated, %s): %.1f at 8 bits, %.1f chosen (%.2fx)\n", over,
             r->frame_base, r->frame_chosen, r->frame_chosen > 0 ? r->frame_base / r->frame_chosen : 1.0);
   else
-    fprintf(stderr, "  objective: MAC cycles (no chip description, nc.chip, to estimate the pipeline with)\n");
+    nc_pass_printf("  objective: MAC cycles (no chip description, nc.chip, to estimate the pipeline with)\n");
 }
 
 void gq_mixed_write_json(FILE *f, const gq_mixed_result *r)

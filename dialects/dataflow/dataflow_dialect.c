@@ -295,7 +295,7 @@ static const nc_attr_def node_attrs[] = {
   {"name", &nc_ac_string, false, NULL, "the layer's name, unique in the function (e.g. \"conv1\")"},
   {"kind", &nc_ac_string, false, NULL, "the layer kind, one of the table below (layer.h)"},
   {"params", &nc_ac_dictionary, true, NULL,
-   "the layer's parameters that differ from their defaults (layer.h): `kernel`, `stride`, `dilation`, `pads`, "
+   "the layer's parameters that differ from their defaults (layer.h): `kernel`, `stride`, `dilation`, `pads`, `perm`, "
    "`group`, `count_include_pad`, `axis`, `op`, `input_zero_points`, `input_multiplier`, `input_shift`, "
    "`weight_zero_point`, `weights`, `bias`, `multiplier`, `shift`, `output_zero_point`, `clamp_min`, `clamp_max`, "
    "`lut`"},

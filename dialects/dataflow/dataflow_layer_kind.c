@@ -196,6 +196,8 @@ static bool decode_entry(decoder *d, nc_dataflow_layer *l, const char *key, nc_a
     return ints_param(d, key, a, 4, 0, 0, INT32_MAX, l->pads, NULL);
   if (!strcmp(key, "group"))
     return int_param(d, key, a, 1, INT32_MAX, &l->group);
+  if (!strcmp(key, "perm"))
+    return ints_param(d, key, a, 0, 4, 0, 3, l->perm, &l->n_perm);
   if (!strcmp(key, "axis"))
     return int_param(d, key, a, 0, NC_MAX_RANK - 1, &l->axis);
   if (!strcmp(key, "weight_zero_point"))
@@ -303,6 +305,15 @@ static bool check_layer(decoder *d, nc_dataflow_layer *l)
     return bad(d, "params: 'pad_mode' belongs to pad layers, not %s", k);
   if (l->pad_mode != NC_DATAFLOW_PAD_CONSTANT && l->pad_value)
     return bad(d, "params: a %s pad has no 'pad_value'", pad_mode_names[l->pad_mode]);
+  if (l->n_perm && l->kind != NC_DATAFLOW_LAYER_COPY)
+    return bad(d, "params: 'perm' belongs to copy layers, not %s", k);
+  for (size_t i = 0; i < l->n_perm; i++) {
+    bool repeated = l->perm[i] >= (int64_t)l->n_perm;
+    for (size_t j = 0; j < i; j++)
+      repeated |= l->perm[i] == l->perm[j];
+    if (repeated)
+      return bad(d, "params: 'perm' must be a permutation of 0 .. %zu", l->n_perm - 1);
+  }
   if (l->kind == NC_DATAFLOW_LAYER_CONV && l->weights) {
     const int64_t *ws = nc_type_get_shape(nc_attr_get_type(l->weights));
     if (ws[0] != c || ws[2] != l->kernel[0] || ws[3] != l->kernel[1] || c % l->group)
@@ -409,6 +420,8 @@ void nc_dataflow_node_set_layer(nc_op *node, const nc_dataflow_layer *l)
   put_ints(&e, "linear_channels", l->linear_channels, 3, 0);
   put_ints(&e, "nearest_channels", l->nearest_channels, 3, 0);
   put_ints(&e, "pads", l->pads, 4, 0);
+  if (l->n_perm && l->n_perm <= 4)
+    put(&e, "perm", nc_attr_dense_i64_array(ctx, l->n_perm, l->perm));
   put_int(&e, "group", l->group, z.group);
   put_int(&e, "count_include_pad", l->count_include_pad, 0);
   put_int(&e, "axis", l->axis, 0);

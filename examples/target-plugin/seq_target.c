@@ -221,7 +221,7 @@ static bool print_layer(nc_op *fn, nc_op *node, uint32_t index, NC_KEEP nc_value
   seq_kind kind = l.kind == NC_DATAFLOW_LAYER_CONV       ? SEQ_CONV
                   : l.kind == NC_DATAFLOW_LAYER_MATMUL   ? SEQ_MATMUL
                   : l.kind == NC_DATAFLOW_LAYER_MAX_POOL ? SEQ_MAX_POOL
-                  : l.kind == NC_DATAFLOW_LAYER_COPY     ? SEQ_COPY
+                  : l.kind == NC_DATAFLOW_LAYER_COPY && !l.n_perm ? SEQ_COPY
                                                          : 0;
   if (!kind || l.lut)
     return nc_op_emit_error(node, "seq printer: the seq array cannot run a '%s' layer (node '%s')",

@@ -6,7 +6,9 @@
  * the same calls. A module that already names a target (nc.target) is not
  * lowered again. The module given is cloned first (the caller's stays as
  * it was); the GIL is released while the pipeline and the printer run;
- * errors are the diagnostics of the context, raised as nc.DiagnosticError. */
+ * errors are the diagnostics of the context, raised as nc.DiagnosticError.
+ * What passes print (nc_pass_printf: the mixed-precision table) and the
+ * timing report go to the result's reports, not to the process's stderr. */
 #include "extras.h"
 #include "handles.h"
 #include "runtime.h"
@@ -49,6 +51,7 @@ typedef struct {
   const nc_target_emit_def *extra;       /* `emit` as a target output, or NULL */
   nc_timing *timing;
   nc_pass_manager *pm; /* kept until the timing report is printed (it reads its clocks) */
+  FILE *pass_out;      /* what passes print (nc_pass_printf: the mixed-precision table), for `reports` */
   /* results */
   char *text;
   size_t len;
@@ -85,6 +88,7 @@ static bool run_job(nc_context *ctx, nc_op *module, job *j) {
     pm = nc_target_create_pipeline(ctx, j->options, j->level >= 0 ? j->emit : NULL);
     if (!pm) return false;
     nc_pass_run_options ro = nc_pass_run_options_default();
+    ro.print_stream = j->pass_out;
     if (j->timing) {
       ro.timing = ro.timing_tree = true;
       nc_pass_manager_set_timing(pm, j->timing);
@@ -150,14 +154,11 @@ PyObject *nc_py_compile_module(PyObject *self, PyObject *args) {
   size_t report_len = 0;
   Py_BEGIN_ALLOW_THREADS
   double w0 = nc_time_wall();
+  j.pass_out = open_memstream(&report, &report_len); /* NULL (no memory): the passes print on stderr */
   ok = run_job(ctx, module, &j);
-  if (ok && j.timing) {
-    FILE *f = open_memstream(&report, &report_len);
-    if (f) {
-      nc_timing_print(j.timing, true, nc_time_wall() - w0, 0, f);
-      fclose(f);
-    }
-  }
+  if (ok && j.timing && j.pass_out)
+    nc_timing_print(j.timing, true, nc_time_wall() - w0, 0, j.pass_out);
+  if (j.pass_out) fclose(j.pass_out);
   nc_op_destroy(module);
   if (j.timing) nc_timing_destroy(j.timing); /* before the pass manager, whose clocks it points to */
   j.timing = NULL;
@@ -169,8 +170,8 @@ PyObject *nc_py_compile_module(PyObject *self, PyObject *args) {
     nc_py_clear_diagnostics(ctxobj);
     PyObject *data = j.image ? PyBytes_FromStringAndSize((const char *)j.image, (Py_ssize_t)j.size)
                              : PyUnicode_DecodeUTF8(j.text ? j.text : "", (Py_ssize_t)j.len, "replace");
-    PyObject *rep = report ? PyUnicode_DecodeUTF8(report, (Py_ssize_t)report_len, "replace")
-                           : (Py_INCREF(Py_None), Py_None);
+    PyObject *rep = report && report_len ? PyUnicode_DecodeUTF8(report, (Py_ssize_t)report_len, "replace")
+                                         : (Py_INCREF(Py_None), Py_None);
     if (data && rep) result = Py_BuildValue("(sOsO)", j.image ? "binary" : j.level >= 0 ? "ir" : "output", data,
                                             j.target->name, rep);
     Py_XDECREF(data);

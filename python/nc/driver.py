@@ -104,7 +104,9 @@ def run(model, inputs, function=None):
 
 class CompileResult:
     """What nc.compile returns: the binary (bytes), the target and the
-    compiler's reports (stderr text, e.g. timing)."""
+    compiler's reports (text, "" when there is none): what its passes print
+    (precision="mixed": the table of chosen widths, as nc-compile prints it
+    on stderr), then the timing report with timing=True."""
 
     def __init__(self, binary, target, reports):
         self.binary = binary
@@ -137,7 +139,8 @@ def compile(model, target="northpole", emit="binary", timing=False, input_shape=
     (calibration=array or path, max_samples=..., ...; arrays are written
     to a temporary .npy file); input_shape="name:1x1x28x28" fixes dynamic
     input dims. With emit="binary" returns a CompileResult (its `reports`
-    holds the timing report with timing=True); with an IR level (e.g.
+    holds the mixed-precision table and, with timing=True, the timing
+    report; neither is written to stderr); with an IR level (e.g.
     emit="quantized") or one of the target's own outputs, the text. Raises
     nc.DiagnosticError."""
     from .ir import Context

@@ -17,6 +17,7 @@
  *   resize (nearest, whole factors; channels by (a c + b) / d), pad (constant, reflect, edge, wrap), shuffle
  *   -> NP_KIND_MOVE
  *   resize (linear)                                  -> NP_KIND_RESIZE
+ *   transpose (a copy with perm)                     -> NP_KIND_TRANSPOSE
  * Weights, bias, multipliers and shifts are the layer's parameters;
  * everything the core cannot do exactly (zero points, a clamp other than
  * int8 saturation or relu, a table after another layer, other kinds) is an error at the
@@ -196,15 +197,16 @@ static void put_rescales(np_layer *l, size_t n, const int64_t *m, const int64_t 
     l->multiplier[i] = (int32_t)m[i], l->shift[i] = (int32_t)s[i];
 }
 
-/* A channel concat of int8 operands [1, C_i, H, W], each rescaled. */
+/* A channel concat of int8 operands [1, C_i, H, W], or of vectors [1, N_i]
+ * (a classifier's features), each rescaled. */
 static bool read_concat(nc_op *node, const nc_dataflow_layer *layer, np_layer *l)
 {
   nc_type *out = nc_value_get_type(nc_op_get_result(node, 0));
-  size_t n = nc_op_get_num_operands(node);
-  if (nc_type_get_rank(out) != 4 || layer->axis != 0 || layer->n_requant || layer->bias || n < 1 ||
-      n > NP_MAX_OPERANDS)
-    return nc_op_emit_error(node, "northpole concatenates 1 to %d [1, C, H, W] tensors along the channels only",
-                            NP_MAX_OPERANDS);
+  size_t n = nc_op_get_num_operands(node), rank = nc_type_get_rank(out);
+  if ((rank != 4 && rank != 2) || nc_type_get_shape(out)[0] != 1 || layer->axis != 0 || layer->n_requant ||
+      layer->bias || n < 1 || n > NP_MAX_OPERANDS)
+    return nc_op_emit_error(node, "northpole concatenates 1 to %d [1, C, H, W] tensors along the channels, or [1, N] "
+                            "vectors, only", NP_MAX_OPERANDS);
   if (!int8_output(node, layer))
     return false;
   int64_t m[NP_MAX_OPERANDS], s[NP_MAX_OPERANDS];
@@ -352,10 +354,12 @@ static bool read_move(nc_op *node, const nc_dataflow_layer *layer, np_layer *l)
 {
   const char *kind = nc_dataflow_layer_kind_name(layer->kind);
   nc_type *in = nc_value_get_type(nc_op_get_operand(node, 0));
+  bool vector = layer->kind == NC_DATAFLOW_LAYER_PAD && nc_type_get_rank(in) == 2; /* [1, N]: left/right pads */
   if (layer->n_requant || layer->bias || layer->clamp_min != INT64_MIN || layer->clamp_max != INT64_MAX ||
-      nc_type_get_rank(in) != 4 || !np_width_ok(layer->output_bits) || layer->output_bits != layer->input_bits)
-    return nc_op_emit_error(node, "northpole runs %s layers on [1, C, H, W] int8 (or 4-/2-bit) tensors only, with "
-                            "nothing else", kind);
+      (nc_type_get_rank(in) != 4 && !vector) || !np_width_ok(layer->output_bits) ||
+      layer->output_bits != layer->input_bits)
+    return nc_op_emit_error(node, "northpole runs %s layers on [1, C, H, W] int8 (or 4-/2-bit) tensors only (a pad "
+                            "also on [1, N] vectors), with nothing else", kind);
   int64_t hi = ((int64_t)1 << (layer->output_bits - 1)) - 1;
   if (layer->pad_value < -hi - 1 || layer->pad_value > hi)
     return nc_op_emit_error(node, "pads with %lld, outside the layer's %u-bit range", (long long)layer->pad_value,
@@ -383,6 +387,30 @@ static bool read_move(nc_op *node, const nc_dataflow_layer *layer, np_layer *l)
     l->weight_row_bytes = 12;
     l->vops_per_element = 2; /* the channel's index, then the copy */
   }
+  return true;
+}
+
+/* A transpose (a copy with `perm`): NP_KIND_TRANSPOSE, the permutation of
+ * the result's dims (the batch of one first, kept) as i32 weights. */
+static bool read_transpose(nc_op *node, const nc_dataflow_layer *layer, np_layer *l)
+{
+  nc_type *out = nc_value_get_type(nc_op_get_result(node, 0));
+  size_t rank = nc_type_get_rank(out), skip = rank - layer->n_perm;
+  if ((skip != 0 && skip != 1) || rank > NC_NCB_MAX_RANK || !np_width_ok(layer->output_bits) ||
+      layer->output_bits != layer->input_bits)
+    return nc_op_emit_error(node, "northpole transposes int8 (or 4-/2-bit) tensors of rank %d at most, keeping a "
+                            "batch of one first, only", NC_NCB_MAX_RANK);
+  l->kind = NP_KIND_TRANSPOSE;
+  l->bits = layer->output_bits;
+  l->weights = l->owned_weights = nc_xcalloc(4 * rank, 1);
+  for (size_t k = 0; k < rank; k++) {
+    uint32_t p = (uint32_t)(k < skip ? k : (size_t)layer->perm[k - skip] + skip);
+    for (int b = 0; b < 4; b++)
+      l->owned_weights[4 * k + b] = (int8_t)(uint8_t)(p >> (8 * b));
+  }
+  l->weight_row_bytes = 4 * rank;
+  l->group = 1;
+  l->vops_per_element = 1;
   return true;
 }
 
@@ -474,6 +502,8 @@ bool np_layer_read(nc_op *node, np_layer *l, const void **rangeChecked)
         (layer.clamp_min != INT64_MIN && (layer.clamp_min != 0 || layer.kind != NC_DATAFLOW_LAYER_MAX_POOL)))
       return nc_op_emit_error(node, "a %s layer that requantizes or clamps (other than a max_pool's relu) has no "
                               "northpole implementation", kind);
+    if (layer.n_perm)
+      return read_transpose(node, &layer, l);
     l->kind = layer.kind == NC_DATAFLOW_LAYER_COPY ? NP_KIND_COPY : NP_KIND_MAX_POOL;
     l->flags |= layer.clamp_min == 0 ? NP_FLAG_RELU : 0; /* a relu after the max */
     if (layer.kind == NC_DATAFLOW_LAYER_MAX_POOL) {
@@ -558,7 +588,7 @@ void np_layer_write(nc_bytes *b, const np_layer *l, int64_t lo, int64_t hi, np_w
     np_put_weights(b, pool, slot, l->weights + lo, l->k, hi - lo, l->n, l->weight_bits, !l->owned_weights);
   else if (l->kind == NP_KIND_LUT) /* the whole table on every tile */
     np_put_weights(b, pool, slot, l->weights, 1, 256, 0, 8, false);
-  else if (l->kind == NP_KIND_RESIZE || (l->kind == NP_KIND_MOVE && l->weights))
+  else if (l->kind == NP_KIND_RESIZE || l->kind == NP_KIND_TRANSPOSE || (l->kind == NP_KIND_MOVE && l->weights))
     np_put_weights(b, pool, slot, l->weights, 1, l->weight_row_bytes, 0, 8, false);
   else if (l->kind == NP_KIND_SOFTMAX)
     np_put_weights(b, pool, slot, l->weights, 1, 1024, 0, 8, false);

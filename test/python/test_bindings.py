@@ -435,6 +435,27 @@ class DriverTest(unittest.TestCase):
             os.unlink(f.name)
         np.testing.assert_array_equal(outputs[0], ref)
 
+    def test_compile_reports_mixed_precision_table(self):
+        # precision="mixed" prints its table of chosen widths into CompileResult.reports (nc-compile: on
+        # stderr); the widths listed are the binary's: the same widths as overrides give the same binary
+        calib = np.load(os.path.join(DIGITS, "train_x.npy"))[:64]
+        r = nc.compile(self.model, calibration=calib, precision="mixed", min_sqnr=26, max_samples=64)
+        self.assertIn("mixed precision (64 calibration samples; budget: output SQNR at least 26 dB;", r.reports)
+        widths = {}
+        for line in r.reports.splitlines():
+            f = line.split()
+            if len(f) >= 3 and f[0].startswith("/") and f[1].isdigit():
+                widths[f[0]] = int(f[1])
+        self.assertEqual(sorted(widths), ["/conv1/Conv", "/conv2/Conv", "/conv3/Conv", "/fc/Gemm"])
+        self.assertIn(4, widths.values())
+        overrides = ",".join("%s:%d" % (k, v) for k, v in widths.items() if v != 8)
+        same = nc.compile(self.model, calibration=calib, precision_overrides=overrides, max_samples=64)
+        self.assertEqual(same.binary, r.binary)
+        self.assertNotIn("mixed precision", same.reports)
+        timed = nc.compile(self.model, calibration=calib, precision="mixed", min_sqnr=26, max_samples=64,
+                           timing=True)
+        self.assertLess(timed.reports.index("mixed precision"), timed.reports.index("Total Execution Time"))
+
     def test_simulate_trace(self):
         # trace=PATH writes the timeline (docs/reports.md), as nc-run --trace does
         calib = np.load(os.path.join(DIGITS, "train_x.npy"))[:32]

@@ -946,6 +946,7 @@ bool imp_transpose(node_ctx *nc);
 bool imp_pad(node_ctx *nc);
 bool imp_resize(node_ctx *nc);
 bool imp_upsample(node_ctx *nc);
+bool imp_expand(node_ctx *nc);
 bool imp_qlinear_add(node_ctx *nc);
 bool imp_qlinear_mul(node_ctx *nc);
 bool imp_qlinear_concat(node_ctx *nc);
@@ -988,9 +989,10 @@ static const imp_op ops[] = {
   {"Dropout", imp_dropout, "graph.identity", 0, 1}, /* inference: the identity */
   {"CastLike", imp_cast, "graph.cast", 0, 15},
   {"Upsample", imp_upsample, "graph.resize", 0, 7},
+  {"Expand", imp_expand, "graph.resize", 0, 8}, /* folded at import, or a broadcast of size-1 dims */
   /* evaluated at import time only */
   {"Shape", imp_fold_shape}, {"Size", imp_fold_size}, {"Gather", imp_fold_gather},
-  {"ConstantOfShape", imp_fold_constant_of_shape}, {"Range", imp_fold_range}, {"Expand", imp_fold_expand},
+  {"ConstantOfShape", imp_fold_constant_of_shape}, {"Range", imp_fold_range},
   {"Tile", imp_fold_tile}, {"Equal", imp_fold_compare}, {"Less", imp_fold_compare},
   {"Greater", imp_fold_compare}, {"LessOrEqual", imp_fold_compare}, {"GreaterOrEqual", imp_fold_compare},
   {"And", imp_fold_logic}, {"Or", imp_fold_logic}, {"Xor", imp_fold_logic}, {"Not", imp_fold_not},

@@ -1,5 +1,8 @@
 /* import_resize.c: ONNX Resize and Upsample -> graph.resize (modes nearest
- * and linear). The target sizes are resolved at import, from `sizes` or from
+ * and linear), and Expand of a tensor computed at run time (a broadcast of
+ * its size-1 dims: exactly a nearest resize by whole factors, which every
+ * level below already runs; an Expand of known inputs folds at import,
+ * import_fold.c). The target sizes are resolved at import, from `sizes` or from
  * `scales` (whose products with the input's dims must be whole numbers, so
  * that the scale ONNX computes with equals sizes / in and the op needs only
  * integer sizes); the input's shape must be static. The cubic mode, a
@@ -58,7 +61,7 @@ static bool emit_resize(node_ctx *nc, imp_value *x, const int64_t *sizes, const 
     imp_add_str(nc, &attrs, "mode", mode);
   else if (strcmp(nearest, "round_prefer_floor"))
     imp_add_str(nc, &attrs, "nearest_mode", nearest);
-  return imp_emit(nc, nc->op->graph, 1, &x, &attrs, 1, &t);
+  return imp_emit(nc, "graph.resize", 1, &x, &attrs, 1, &t);
 }
 
 static bool static_input(node_ctx *nc, imp_value *x)
@@ -158,4 +161,36 @@ bool imp_upsample(node_ctx *nc)
   }
   int64_t sizes[NC_TENSOR_MAX_RANK];
   return sizes_from_scales(nc, &x->type, ns, scales, sizes) && emit_resize(nc, x, sizes, mode, "asymmetric", "floor");
+}
+
+/* Expand (opset 8 on): with known inputs, folded at import; else the input's
+ * size-1 dims broadcast to the result's, out[o] = in[floor(o * in / out)]:
+ * a nearest resize (asymmetric, floor), in = 1 reading element 0 and a kept
+ * dim (in = out) reading o. An Expand that adds dims (a result of higher
+ * rank) is refused with a message. */
+bool imp_expand(node_ctx *nc)
+{
+  if (!imp_input_required(nc, 0, "input") || !imp_input_required(nc, 1, "shape"))
+    return false;
+  if (imp_all_known(nc))
+    return imp_fold_expand(nc);
+  imp_value *x = nc->in[0];
+  if (!static_input(nc, x))
+    return false;
+  int64_t *shape, n, out[NC_TENSOR_MAX_RANK];
+  int rank;
+  char err[512];
+  if (!imp_const_ints(nc, 1, "shape", &shape, &n))
+    return false;
+  if (n > NC_TENSOR_MAX_RANK)
+    return imp_unsupported(nc, "a result of rank %lld", (long long)n);
+  if (!nc_kernel_expand_shape(x->type.rank, x->type.dims, (int)n, shape, &rank, out, err, sizeof err))
+    return imp_error(nc, "%s", err);
+  if (rank != x->type.rank)
+    return imp_unsupported(nc, "an Expand of a tensor computed at run time to a higher rank (%d to %d; nc broadcasts "
+                           "the dims of size 1 of a tensor, keeping its rank)", x->type.rank, rank);
+  for (int i = 0; i < rank; i++)
+    if (out[i] > (int64_t)INT32_MAX)
+      return imp_error(nc, "its result's dim %d, %lld, is too large", i, (long long)out[i]);
+  return emit_resize(nc, x, out, "nearest", "asymmetric", "floor");
 }

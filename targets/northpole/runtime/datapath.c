@@ -256,7 +256,8 @@ static bool eltwise_element(np_tile *t, int64_t e, uint32_t *operand, int64_t *m
  * reads (operands [1, C_i, H, W] in order). */
 static uint32_t concat_source(const np_tile *t, int64_t e, int64_t *idx)
 {
-  int64_t hw = t->out.dims[2] * t->out.dims[3], c = e / hw % t->out.dims[1], p = e % hw;
+  int64_t hw = t->out.rank == 4 ? t->out.dims[2] * t->out.dims[3] : 1; /* a [1, N] vector: one element per channel */
+  int64_t c = e / hw % t->out.dims[1], p = e % hw;
   uint32_t i = 0;
   while (i + 1 < t->n_operands && c >= t->in[i].dims[1])
     c -= t->in[i++].dims[1];
@@ -306,10 +307,44 @@ static int64_t reflect_index(int64_t q, int64_t n)
   return r < n ? r : period - r;
 }
 
+/* The operand element output element e of a transpose copies (np_format.h). */
+static int64_t transpose_source(const np_tile *t, int64_t e)
+{
+  const np_shape *in = &t->in[0], *y = &t->out;
+  int64_t j[NP_MAX_RANK], idx = 0;
+  for (int k = y->rank - 1; k >= 0; k--) {
+    const uint8_t *w = (const uint8_t *)t->weights + 4 * k;
+    int32_t p = (int32_t)((uint32_t)w[0] | (uint32_t)w[1] << 8 | (uint32_t)w[2] << 16 | (uint32_t)w[3] << 24);
+    j[p] = e % y->dims[k];
+    e /= y->dims[k];
+  }
+  for (int k = 0; k < in->rank; k++)
+    idx = idx * in->dims[k] + j[k];
+  return idx;
+}
+
+static bool transpose_element(np_tile *t, int64_t e, uint32_t *operand, int64_t *missing)
+{
+  int64_t idx = transpose_source(t, e);
+  NEED(0, idx);
+  t->out_data[e] = t->in_data[0][idx];
+  return true;
+}
+
 /* The operand element output element e of a move layer copies, or -1 (the fill value). */
 static int64_t move_source(const np_tile *t, int64_t e)
 {
   const np_shape *in = &t->in[0];
+  if (in->rank == 2) { /* a pad of a vector [1, N]: one row, padded left and right */
+    int64_t n = in->dims[1], d = e - t->pad[1];
+    if (t->flags & NP_FLAG_PAD_EDGE)
+      d = d < 0 ? 0 : d >= n ? n - 1 : d;
+    else if (t->flags & NP_FLAG_PAD_REFLECT)
+      d = reflect_index(d, n);
+    else if (t->flags & NP_FLAG_PAD_WRAP)
+      d = (d % n + n) % n;
+    return d < 0 || d >= n ? -1 : d;
+  }
   int64_t ow = t->out.dims[3], oh = t->out.dims[2], c = t->out.dims[1], h = in->dims[2], w = in->dims[3];
   int64_t x = e % ow, y = e / ow % oh, k = e / (ow * oh) % c, g = t->group;
   int64_t ci = g > 1 ? k % g * (c / g) + k / g : k;
@@ -863,6 +898,7 @@ bool np_compute_iteration(np_tile *t, const np_iter *it, uint32_t *operand, int6
     case NP_KIND_LUT: ok = lut_element(t, e, operand, missing); break;
     case NP_KIND_MOVE: ok = move_element(t, e, operand, missing); break;
     case NP_KIND_RESIZE: ok = resize_element(t, e, operand, missing); break;
+    case NP_KIND_TRANSPOSE: ok = transpose_element(t, e, operand, missing); break;
     case NP_KIND_SOFTMAX: ok = softmax_element(t, e, operand, missing); break;
     default: /* NP_KIND_COPY: flatten / reshape keep the row-major order */
       ok = np_bit(t->valid[0], e) || (*operand = 0, *missing = e, false);
@@ -918,6 +954,10 @@ void np_foreach_read(const np_tile *t, int64_t e, void (*fn)(uint32_t operand, i
 {
   if (t->kind == NP_KIND_COPY || t->kind == NP_KIND_LUT) {
     fn(0, e, user);
+    return;
+  }
+  if (t->kind == NP_KIND_TRANSPOSE) {
+    fn(0, transpose_source(t, e), user);
     return;
   }
   if (t->kind == NP_KIND_MOVE) {

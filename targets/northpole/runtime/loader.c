@@ -220,13 +220,13 @@ static bool check_layer(loader *l, np_tile *t)
     if (t->n_requant != 2 || t->n_bias)
       return bad(l, "an elementwise layer needs one multiplier and shift per operand and no bias");
     break;
-  case NP_KIND_CONCAT: { /* [1, C_i, H, W] operands joined along the channels, one rescale each */
+  case NP_KIND_CONCAT: { /* [1, C_i, H, W] (or [1, N_i] vector) operands joined along dim 1, one rescale each */
     int64_t c = 0;
     for (uint32_t i = 0; i < t->n_operands; i++) {
       const np_shape *x = &t->in[i];
-      if (x->rank != 4 || t->out.rank != 4 || x->dims[0] != 1 || x->dims[2] != t->out.dims[2] ||
-          x->dims[3] != t->out.dims[3])
-        return bad(l, "a concat needs [1, C, H, W] operands of the result's height and width");
+      if ((t->out.rank != 4 && t->out.rank != 2) || x->rank != t->out.rank || x->dims[0] != 1 ||
+          t->out.dims[0] != 1 || (x->rank == 4 && (x->dims[2] != t->out.dims[2] || x->dims[3] != t->out.dims[3])))
+        return bad(l, "a concat needs [1, C, H, W] operands of the result's height and width, or [1, N] vectors");
       c += x->dims[1];
     }
     if (c != t->out.dims[1] || t->n_requant != t->n_operands || t->n_bias)
@@ -248,6 +248,13 @@ static bool check_layer(loader *l, np_tile *t)
   case NP_KIND_MOVE: { /* resize, pad, shuffle: [1, C, H, W] -> [1, C, OH, OW] (OC channels: a nearest resize) */
     const np_shape *x = &t->in[0], *y = &t->out;
     bool channels = t->weight_bytes == 12; /* a nearest resize of the channels: a, b, d as 3 i32 */
+    if (x->rank == 2 || y->rank == 2) { /* a pad of a vector [1, N] -> [1, N + left + right] */
+      if (x->rank != 2 || y->rank != 2 || x->dims[0] != 1 || y->dims[0] != 1 || t->group != 1 || channels ||
+          t->kernel[0] != 1 || t->kernel[1] != 1 || t->pad[0] || t->pad[2] || t->pad[1] < 0 || t->pad[3] < 0 ||
+          y->dims[1] != x->dims[1] + t->pad[1] + t->pad[3])
+        return bad(l, "a move layer on a vector pads [1, N] to [1, N + left + right], with nothing else");
+      break;
+    }
     if (x->rank != 4 || y->rank != 4 || x->dims[0] != 1 || (y->dims[0] != 1 && t->group != 1) ||
         (x->dims[1] != y->dims[1] && !channels) || t->group < 1 || x->dims[1] % t->group)
       return bad(l, "a move layer needs [1, C, H, W] operand and result (or [N, C, OH, OW]: every image the same) "
@@ -296,6 +303,22 @@ static bool check_layer(loader *l, np_tile *t)
           return bad(l, "a linear resize needs a >= 0 and d >= 1 on each axis, not a = %lld, d = %lld",
                      (long long)c[0], (long long)c[2]);
       }
+    break;
+  }
+  case NP_KIND_TRANSPOSE: { /* out dim k = in dim perm[k], the perm as r i32 weights */
+    const np_shape *x = &t->in[0], *y = &t->out;
+    want_w = 4 * (uint64_t)y->rank;
+    if (x->rank != y->rank || t->n_requant || t->n_bias || t->weight_bytes != want_w)
+      return bad(l, "a transpose needs an operand of the result's rank, its permutation as weights and no "
+                 "requantization");
+    bool seen[NP_MAX_RANK] = {false};
+    for (int k = 0; k < y->rank; k++) {
+      const uint8_t *w = (const uint8_t *)t->weights + 4 * k;
+      int32_t p = (int32_t)((uint32_t)w[0] | (uint32_t)w[1] << 8 | (uint32_t)w[2] << 16 | (uint32_t)w[3] << 24);
+      if (p < 0 || p >= y->rank || seen[p] || y->dims[k] != x->dims[p])
+        return bad(l, "a transpose's weights are not a permutation taking the operand's dims to the result's");
+      seen[p] = true;
+    }
     break;
   }
   case NP_KIND_SOFTMAX:

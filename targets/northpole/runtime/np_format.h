@@ -112,7 +112,8 @@
  *   y = round_half_even(sum of the window's int8 inputs inside the input / n)
  * where n counts those inputs, or with NP_FLAG_COUNT_PAD the window's
  * positions inside the padded input [-pad_begin, size + pad_end) per dim.
- * NP_KIND_CONCAT joins its operands [1, C_i, H, W] along the channels
+ * NP_KIND_CONCAT joins its operands [1, C_i, H, W] (or vectors [1, C_i]:
+ * rank 2, H = W = 1) along the channels
  * (n_operands of them, n_requant = n_operands rescales, no weights):
  *   y[c] = saturate_int8(round_half_even(x_i[c - C_0 - ... - C_(i-1)] * multiplier[i] / 2^shift[i]) + zero_point)
  * NP_KIND_MUL multiplies operand 0 [1, C, H, W] by operand 1 of the same
@@ -142,6 +143,15 @@
  *   periodically for pads of any width: r = yi mod 2 (H - 1) (floor), reads
  *   r < H ? r : 2 (H - 1) - r (0 when H = 1); with NP_FLAG_PAD_WRAP (kernel 1)
  *   they read the other end, yi mod H. At most one of the three pad flags.
+ * A pad of a vector: operand [1, N] and result [1, N + pad_left +
+ * pad_right] (rank 2), kernel 1, group 1, pad_top = pad_bottom = 0: the
+ * vector is one row of W = N (the same formulas with H = 1).
+ *
+ * NP_KIND_TRANSPOSE has one operand and a result of its rank r whose dim k
+ * is the operand's dim perm[k], weights = the r little-endian i32 perm[k]
+ * (a permutation of 0 .. r - 1), no bias or requantization: the result's
+ * element (i_0, .., i_(r-1)) copies the operand's element j with
+ * j_perm[k] = i_k (ONNX Transpose).
  *
  * NP_KIND_RESIZE (ONNX Resize, mode linear) has one operand [1, C, H, W], a
  * result [1, OC, OH, OW], no bias or requantization, and weights = 6
@@ -172,7 +182,7 @@ enum { NP_SECTION_TILE = 1, NP_SECTION_INPUT_STREAM = 2, NP_SECTION_CHIP = 3, NP
 enum {
   NP_KIND_CONV = 1, NP_KIND_MATMUL = 2, NP_KIND_MAX_POOL = 3, NP_KIND_COPY = 4, NP_KIND_ELTWISE = 5,
   NP_KIND_AVG_POOL = 6, NP_KIND_CONCAT = 7, NP_KIND_MUL = 8, NP_KIND_LUT = 9, NP_KIND_SOFTMAX = 10,
-  NP_KIND_MOVE = 11, NP_KIND_RESIZE = 12,
+  NP_KIND_MOVE = 11, NP_KIND_RESIZE = 12, NP_KIND_TRANSPOSE = 13,
 };
 enum {
   NP_FLAG_RELU = 1, NP_FLAG_SUBTRACT = 2, NP_FLAG_COUNT_PAD = 4, NP_FLAG_PAD_WRAP = 8, NP_FLAG_PARTIAL = 16,

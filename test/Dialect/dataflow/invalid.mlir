@@ -575,3 +575,29 @@ func.func @nearest_channels_zero_d(%x: tensor<1x1x4x4xi8>) -> tensor<1x2x4x4xi8>
   }) : (tensor<1x1x4x4xi8>) -> tensor<1x2x4x4xi8>
   return %0 : tensor<1x2x4x4xi8>
 }
+
+// -----
+
+func.func @perm_not_copy(%x: tensor<1x1x4x4xi8>) -> tensor<1x1x6x6xi8> {
+  // expected-error@+1 {{'dataflow.node' op params: 'perm' belongs to copy layers, not pad}}
+  %0 = dataflow.node "n" (%x) {domain = #dataflow.set<"{ S[] }">, reads = [#dataflow.map<"{ S[] -> In0[c, y, x] : c = 0 and 0 <= y < 4 and 0 <= x < 4 }">],
+         writes = #dataflow.map<"{ S[] -> Out[c, y, x] : c = 0 and 0 <= y < 6 and 0 <= x < 6 }">, macs = 0 : i64, kind = "pad", params = {pads = array<i64: 1, 1, 1, 1>, perm = array<i64: 0, 2, 1>}} ({
+    ^bb0(%a: tensor<1x1x4x4xi8>):
+      %p = graph.pad %a {pads = array<i64: 0, 0, 1, 1, 0, 0, 1, 1>} : (tensor<1x1x4x4xi8>) -> tensor<1x1x6x6xi8>
+      dataflow.yield %p : tensor<1x1x6x6xi8>
+  }) : (tensor<1x1x4x4xi8>) -> tensor<1x1x6x6xi8>
+  return %0 : tensor<1x1x6x6xi8>
+}
+
+// -----
+
+func.func @perm_not_permutation(%x: tensor<1x2x4x6xi8>) -> tensor<1x2x6x4xi8> {
+  // expected-error@+1 {{'dataflow.node' op params: 'perm' must be a permutation of 0 .. 2}}
+  %0 = dataflow.node "n" (%x) {domain = #dataflow.set<"{ S[] }">, reads = [#dataflow.map<"{ S[] -> In0[c, y, x] : 0 <= c < 2 and 0 <= y < 4 and 0 <= x < 6 }">],
+         writes = #dataflow.map<"{ S[] -> Out[c, y, x] : 0 <= c < 2 and 0 <= y < 6 and 0 <= x < 4 }">, macs = 0 : i64, kind = "copy", params = {perm = array<i64: 0, 2, 2>}} ({
+    ^bb0(%a: tensor<1x2x4x6xi8>):
+      %t = graph.transpose %a {perm = array<i64: 0, 1, 3, 2>} : (tensor<1x2x4x6xi8>) -> tensor<1x2x6x4xi8>
+      dataflow.yield %t : tensor<1x2x6x4xi8>
+  }) : (tensor<1x2x4x6xi8>) -> tensor<1x2x6x4xi8>
+  return %0 : tensor<1x2x6x4xi8>
+}

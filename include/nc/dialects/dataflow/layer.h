@@ -58,7 +58,8 @@
   X(GLOBAL_AVG_POOL, "global_avg_pool", "average over each channel's whole plane")                              \
   X(ELTWISE, "eltwise", "elementwise combination of inputs of the same shape (channel broadcast allowed)")      \
   X(CONCAT, "concat", "concatenation along `axis` of the tensor coordinates")                                   \
-  X(COPY, "copy", "reshape, flatten, transpose: elements moved, values unchanged")                              \
+  X(COPY, "copy", "reshape, flatten, transpose: elements moved, values unchanged; with `perm` a transpose of "  \
+                  "the tensor coordinates: out coordinate k is in coordinate perm[k]")                          \
   X(LUT, "lut", "an elementwise function applied as a lookup table of 2^bits entries")                         \
   X(RESIZE, "resize", "nearest upsampling of [C, H, W] by whole factors `scale`: "                              \
                       "out[c, y, x] = in[c, y / scale_h, x / scale_w]; or, with `linear` = (a_h, b_h, d_h, a_w, "  \
@@ -129,6 +130,8 @@ typedef struct nc_dataflow_layer {
                                    (nc_kernel_resize_nearest_coord); all 0 when C is kept */
   int64_t pad_value;          /**< pad: the value (a stored integer on integer layers) of padded elements */
   nc_dataflow_pad_mode pad_mode; /**< pad: constant (pad_value), reflect or edge */
+  int64_t perm[4];            /**< copy that transposes: output tensor coordinate k is input coordinate perm[k] */
+  size_t n_perm;              /**< entries of perm (the tensor's coordinates); 0: no transpose */
   /* integer semantics (see the header comment); zero points of the inputs in operand order */
   size_t n_inputs;
   int64_t input_zero_points[NC_DATAFLOW_LAYER_MAX_INPUTS];
