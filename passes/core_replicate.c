@@ -63,7 +63,7 @@ typedef struct group {
 } group;
 
 /* Cycles per frame of the host's input link: each input step once (multicast)
- * or once per tile reading it. */
+ * or once per tile reading it, in the rows (or pixels) the host sends. */
 static double host_cycles(nc_op *chip, nc_op *fn, const nc_chip_desc *d, bool multicast, isl_ctx *ictx)
 {
   double c = 0, bw = d->link_bytes_per_cycle > 0 ? (double)d->link_bytes_per_cycle : 1;
@@ -82,7 +82,7 @@ static double host_cycles(nc_op *chip, nc_op *fn, const nc_chip_desc *d, bool mu
         continue;
       if (n_seen < NC_COUNTOF(seen))
         seen[n_seen++] = v;
-      c += core_message_cycles((double)nc_type_get_num_elements(nc_value_get_type(v)), core_input_steps(node, o, ictx),
+      c += core_message_cycles((double)nc_type_get_num_elements(nc_value_get_type(v)), core_host_steps(node, o, ictx),
                                bw);
     }
   }

@@ -43,8 +43,17 @@ bool core_tile_split_channels(nc_op *tile, NC_KEEP nc_op *node, int64_t k, isl_c
 int64_t core_node_steps(NC_KEEP const nc_op *node, isl_ctx *ctx);
 
 /** Steps in which operand i of `node` arrives (the domain of its control
- * relation; at least 1): for a network input, the messages the host sends. */
+ * relation; at least 1): for a network input, about the messages the host
+ * sends (rows that complete no iteration, such as the first rows of a
+ * strided conv with a taller kernel, are not counted; core_host_steps). */
 int64_t core_input_steps(NC_KEEP const nc_op *node, size_t i, isl_ctx *ctx);
+
+/** The messages in which the host streams network input operand i of
+ * `node`: one per row of its [C, H, W] coordinates, or per pixel when the
+ * node's `earliest` relation has 2-D steps (input-granularity=pixel), as the
+ * northpole simulator's host sends them; core_input_steps if the input is
+ * not [C, H, W] or the node has no `earliest` relation. */
+int64_t core_host_steps(NC_KEEP const nc_op *node, size_t i, isl_ctx *ctx);
 
 /** Work per frame of a whole node: its output elements times the
  * multiply-accumulates (conv, matmul: one weight row) or vector operations

@@ -16,11 +16,13 @@
 
 // conv1 (288 multiply-accumulates: 0.28 cycles, and four 8-byte sends: 4
 // cycles) is the slowest stage; a copy halves its share to 2.1, and the
-// host's input link (3 messages, 3 cycles) is then the slowest stage.
+// host's input link is then the slowest stage: 4 messages, 4 cycles, one per
+// input row as the host sends them (not the 3 rows that complete a conv row,
+// conv1's control relation, which made it 3).
 // STATS:      CoreReplicate
 // STATS-NEXT: (S) 1 num-replicated-layers
 // STATS-NEXT: (S) 1 replica-tiles
-// STATS-NEXT: (S) 3 slowest-stage-after
+// STATS-NEXT: (S) 4 slowest-stage-after
 // STATS-NEXT: (S) 4 slowest-stage-before
 
 // CHECK-LABEL: core.chip
