@@ -145,7 +145,7 @@ static int by_per(const void *a, const void *b)
   return x->per != y->per ? (x->per < y->per ? 1 : -1) : 0;
 }
 
-static void push(core_guests *g, nc_op *tile, nc_op *host_tile)
+void core_guests_add(core_guests *g, nc_op *tile, nc_op *host_tile)
 {
   g->tiles = nc_xrealloc(g->tiles, (g->n + 1) * sizeof *g->tiles);
   g->hosts = nc_xrealloc(g->hosts, (g->n + 1) * sizeof *g->hosts);
@@ -227,7 +227,7 @@ bool core_pack_guests(nc_op *chip, nc_op *fn, const bool *guest, int64_t cores, 
         ok = false;
         break;
       }
-      push(g, prev, hosts[h].tile);
+      core_guests_add(g, prev, hosts[h].tile);
       hosts[h].spare -= bytes, hosts[h].guests++;
       lo += s;
     }

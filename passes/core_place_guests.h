@@ -35,6 +35,9 @@ typedef struct core_guests {
 bool core_pack_guests(nc_op *chip, NC_KEEP nc_op *fn, NC_KEEP const bool *guest, int64_t cores, isl_ctx *ictx,
                       core_guests *g, int64_t *short_cores);
 
+/** Appends `tile`, which will share `host_tile`'s core, to g. */
+void core_guests_add(core_guests *g, nc_op *tile, nc_op *host_tile);
+
 /** Unlinks the slices of g that share a core from the chip (before the
  * other tiles are placed). */
 void core_guests_detach(core_guests *g);
