@@ -160,7 +160,7 @@ static bool pack_one(nc_op *chip, nc_op *node, nc_op *t, nc_op *producer, isl_ct
     free(specs);
     nc_op_move_after(s, prev);
     prev = s;
-    core_guests_add(g, s, p);
+    core_guests_add(g, s, p, true);
   }
   nc_op_erase(t);
   return true;
