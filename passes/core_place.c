@@ -109,7 +109,7 @@ static const nc_pass_option_def options[] = {
 enum {
   ST_TILES, ST_SPLIT_LAYERS, ST_NOC_HOPS, ST_MAX_TILE_WORK, ST_IMBALANCE, ST_TRAFFIC_INITIAL, ST_TRAFFIC,
   ST_ROW_SPLIT_LAYERS, ST_LINK_LOAD_INITIAL, ST_LINK_LOAD, ST_PARTIAL_SUMS, ST_HOST_ROUTE_BYTES, ST_GUESTS, ST_GUEST_RETRIES,
-  ST_ADD_GUESTS
+  ST_ADD_GUESTS, ST_ADD_RETRIES
 };
 
 static const nc_pass_stat_def stats[] = {
@@ -129,6 +129,7 @@ static const nc_pass_stat_def stats[] = {
   {"guest-tiles", "Slices of guest layers (guest-above) sharing another tile's core"},
   {"guest-rebalances", "Times balancing ran again on fewer cores because the guests' slices did not fit the spare SRAM"},
   {"add-guest-tiles", "Slices of residual adds sharing their producer tile's core (add-guests)"},
+  {"add-guest-retries", "Times balancing ran again without add guests because an add slice did not fit its conv's core"},
 };
 
 static int64_t sum_bytes(const nc_core_buffer_spec *s, size_t n, bool inputs_only)
@@ -821,6 +822,7 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
        * without add guests */
       core_guests_destroy(&g, false);
       free(adds), adds = NULL;
+      nc_pass_stat_add(pass, ST_ADD_RETRIES, 1);
     } else if (!short_cores) {
       ok = false;
       break;

@@ -81,9 +81,10 @@ static const nc_pass_option_def options[] = {
   {"guests", NC_PASS_OPT_BOOL, "true",
    "With --balance: when fully connected weights would fill over a quarter of the cores, their slices share the "
    "other layers' cores instead, in the SRAM those leave spare (core-place{guest-above=25})"},
-  {"add-guests", NC_PASS_OPT_BOOL, "false",
+  {"add-guests", NC_PASS_OPT_BOOL, "true",
    "With --balance: cut each residual add like the conv feeding it and run every slice on that conv tile's core, "
-   "so adds take no core of their own and send from many ports (core-place{add-guests})"},
+   "so adds take no core of their own and send from many ports (core-place{add-guests}; false: adds on cores of "
+   "their own)"},
   {"input-channel-split", NC_PASS_OPT_INT, "0",
    "Split conv and matmul layers by input channels with partial sums (core-place{input-channel-split}): 0 where "
    "output-channel slices cannot fit a core, N > 1 every such layer into N slices, -1 never"},
