@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "core_pipeline_cost.h"
+#include "core_place_adds.h"
 #include "core_place_guests.h"
 #include "core_split_rows.h"
 #include "core_util.h"
@@ -95,6 +96,10 @@ static const nc_pass_option_def options[] = {
    "Give layers whose weights fill cores but whose work is light (fully connected) no cores of their own when the "
    "tiles SRAM forces on them beyond one a layer take more than this percentage of the cores: their slices share "
    "the other tiles' cores, in the SRAM those leave spare (core_place_guests.c; 0: never)"},
+  {"add-guests", NC_PASS_OPT_BOOL, "false",
+   "Cut each residual add like the conv producing one of its operands and put every slice on that conv tile's "
+   "core (core.tile slot), so adds take no core of their own and send from their producer's ports; balancing "
+   "counts them as taking no core and no time (core_place_adds.c)"},
   {"link-iterations", NC_PASS_OPT_INT, "0",
    "Moves tried after the search to spread the load over the mesh links (sum of squared bytes per link, XY "
    "routes), each kept only if it lowers that sum and keeps traffic x hops within 10% of the search's (0: none)"},
@@ -103,7 +108,8 @@ static const nc_pass_option_def options[] = {
 /* Indices of stats[] (nc_pass_stat_add), in its order. */
 enum {
   ST_TILES, ST_SPLIT_LAYERS, ST_NOC_HOPS, ST_MAX_TILE_WORK, ST_IMBALANCE, ST_TRAFFIC_INITIAL, ST_TRAFFIC,
-  ST_ROW_SPLIT_LAYERS, ST_LINK_LOAD_INITIAL, ST_LINK_LOAD, ST_PARTIAL_SUMS, ST_HOST_ROUTE_BYTES, ST_GUESTS, ST_GUEST_RETRIES
+  ST_ROW_SPLIT_LAYERS, ST_LINK_LOAD_INITIAL, ST_LINK_LOAD, ST_PARTIAL_SUMS, ST_HOST_ROUTE_BYTES, ST_GUESTS, ST_GUEST_RETRIES,
+  ST_ADD_GUESTS, ST_ADD_RETRIES
 };
 
 static const nc_pass_stat_def stats[] = {
@@ -122,6 +128,8 @@ static const nc_pass_stat_def stats[] = {
                        "final placement"},
   {"guest-tiles", "Slices of guest layers (guest-above) sharing another tile's core"},
   {"guest-rebalances", "Times balancing ran again on fewer cores because the guests' slices did not fit the spare SRAM"},
+  {"add-guest-tiles", "Slices of residual adds sharing their producer tile's core (add-guests)"},
+  {"add-guest-retries", "Times balancing ran again without add guests because an add slice did not fit its conv's core"},
 };
 
 static int64_t sum_bytes(const nc_core_buffer_spec *s, size_t n, bool inputs_only)
@@ -766,7 +774,7 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
   core_band_costs costs = {nc_pass_get_option_bool(pass, "band-multicast"), nc_pass_get_option_int(pass, "recv-links"),
                            nc_pass_get_option_bool(pass, "fold-concat"), nc_pass_get_option_bool(pass, "partial-bands"),
                            nc_pass_get_option_int(pass, "plan-copies"), nc_pass_get_option_int(pass, "joint-rows-below"),
-                           NULL};
+                           NULL, NULL};
   int64_t banded = 0, rows = nc_core_chip_get_rows(chip), cols = nc_core_chip_get_cols(chip), cores = rows * cols;
   int64_t guest_extra = 0, reserve = 0, n_guest = 0;
   bool joint = false, ok = presplit != NULL, any_split = false;
@@ -775,34 +783,60 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
   bool *guest = ok && !any_split ? core_guest_layers(chip, fn, ictx, nc_pass_get_option_int(pass, "guest-above"), cores,
                                                     &guest_extra)
                                  : NULL;
-  for (size_t k = 0, nn = guest ? nc_dataflow_num_nodes(fn) : 0; k < nn; k++)
-    n_guest += guest[k];
-  size_t n_saved = guest ? nc_core_chip_get_num_tiles(chip) : 0;
+  bool *adds = ok && !any_split && nc_pass_get_option_bool(pass, "add-guests") ? core_add_layers(chip, fn) : NULL;
+  size_t n_nodes = nc_dataflow_num_nodes(fn);
+  bool *light = nc_xcalloc(n_nodes + 1, sizeof *light); /* guests and adds: no core, no time while balancing */
+  for (size_t k = 0; k < n_nodes; k++)
+    n_guest += light[k] = (guest && guest[k]) || (adds && adds[k]);
+  size_t n_saved = guest || adds ? nc_core_chip_get_num_tiles(chip) : 0;
   nc_op **saved = nc_xcalloc(n_saved + 1, sizeof *saved); /* the tiles as they came, to balance again */
   n_saved = 0;
-  for (nc_op *t = guest ? nc_core_chip_first_tile(chip) : NULL; t; t = nc_core_tile_next(t))
+  for (nc_op *t = guest || adds ? nc_core_chip_first_tile(chip) : NULL; t; t = nc_core_tile_next(t))
     saved[n_saved++] = nc_op_clone(t, NULL);
   core_guests g = {0};
+  int64_t n_adds = 0;
   for (int attempt = 0; ok; attempt++) {
-    costs.guests = guest;
+    costs.guests = n_guest ? light : NULL, costs.adds = adds;
     /* guests' single tiles take no core: the budget counts them back */
     ok = split_nodes(pass, chip, fn, ictx, nc_pass_get_option_bool(pass, "balance"), cores - reserve + n_guest, &joint,
-                     guest, guest_extra) &&
+                     costs.guests, guest_extra) &&
          core_split_rows(chip, fn, ictx, presplit, nc_pass_get_option_int(pass, "row-split"),
                          nc_pass_get_option_bool(pass, "row-balance"), joint, &costs, cores - reserve + n_guest, &banded);
     int64_t short_cores = 0;
-    if (!ok || !guest || core_pack_guests(chip, fn, guest, cores, ictx, &g, &short_cores))
+    if (!ok)
       break;
-    if (!short_cores) {
+    bool packed = !guest || core_pack_guests(chip, fn, guest, cores, ictx, &g, &short_cores), failed = false;
+    if (packed && !adds)
+      break;
+    if (packed) {
+      size_t before = g.n;
+      if (core_pack_adds(chip, fn, adds, ictx, &g, &failed)) {
+        n_adds = (int64_t)(g.n - before);
+        break;
+      }
+      if (failed) {
+        ok = false;
+        break;
+      }
+      /* an add slice does not fit its producer's core: balance again
+       * without add guests */
+      core_guests_destroy(&g, false);
+      free(adds), adds = NULL;
+      nc_pass_stat_add(pass, ST_ADD_RETRIES, 1);
+    } else if (!short_cores) {
       ok = false;
       break;
+    } else {
+      /* the guests do not fit the spare SRAM: balance again on fewer cores,
+       * or without guests when even that fails */
+      reserve += short_cores;
+      nc_pass_stat_add(pass, ST_GUEST_RETRIES, 1);
+      if (reserve >= cores || attempt >= 8)
+        free(guest), guest = NULL, guest_extra = 0, reserve = 0;
     }
-    /* the guests do not fit the spare SRAM: balance again on fewer cores,
-     * or without guests when even that fails */
-    reserve += short_cores;
-    nc_pass_stat_add(pass, ST_GUEST_RETRIES, 1);
-    if (reserve >= cores || attempt >= 8)
-      free(guest), guest = NULL, n_guest = 0, guest_extra = 0, reserve = 0;
+    n_guest = 0;
+    for (size_t k = 0; k < n_nodes; k++)
+      n_guest += light[k] = (guest && guest[k]) || (adds && adds[k]);
     for (nc_op *t = nc_core_chip_first_tile(chip), *next; t; t = next)
       next = nc_core_tile_next(t), nc_op_erase(t);
     for (size_t k = 0; k < n_saved; k++)
@@ -810,11 +844,14 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
   }
   for (size_t k = 0; k < n_saved; k++)
     nc_op_destroy(saved[k]);
-  free(saved), free(presplit), free(guest);
-  if (!ok)
+  free(saved), free(presplit), free(guest), free(adds), free(light);
+  if (!ok) {
+    core_guests_destroy(&g, false);
     return false;
+  }
   nc_pass_stat_add(pass, ST_ROW_SPLIT_LAYERS, (uint64_t)banded);
-  nc_pass_stat_add(pass, ST_GUESTS, (uint64_t)g.n);
+  nc_pass_stat_add(pass, ST_GUESTS, (uint64_t)((int64_t)g.n - n_adds));
+  nc_pass_stat_add(pass, ST_ADD_GUESTS, (uint64_t)n_adds);
   core_guests_detach(&g); /* placed with their hosts, after the others */
   int64_t n = (int64_t)nc_core_chip_get_num_tiles(chip);
   if (rows <= 0 || cols <= 0 || n / cols + (n % cols != 0) > rows) { /* n > rows * cols, without overflow */

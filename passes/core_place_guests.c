@@ -145,8 +145,10 @@ static int by_per(const void *a, const void *b)
   return x->per != y->per ? (x->per < y->per ? 1 : -1) : 0;
 }
 
-static void push(core_guests *g, nc_op *tile, nc_op *host_tile)
+void core_guests_add(core_guests *g, nc_op *tile, nc_op *host_tile, bool first)
 {
+  g->first = nc_xrealloc(g->first, (g->n + 1) * sizeof *g->first);
+  g->first[g->n] = first;
   g->tiles = nc_xrealloc(g->tiles, (g->n + 1) * sizeof *g->tiles);
   g->hosts = nc_xrealloc(g->hosts, (g->n + 1) * sizeof *g->hosts);
   g->anchors = nc_xrealloc(g->anchors, (g->n + 1) * sizeof *g->anchors);
@@ -227,7 +229,7 @@ bool core_pack_guests(nc_op *chip, nc_op *fn, const bool *guest, int64_t cores, 
         ok = false;
         break;
       }
-      push(g, prev, hosts[h].tile);
+      core_guests_add(g, prev, hosts[h].tile, false);
       hosts[h].spare -= bytes, hosts[h].guests++;
       lo += s;
     }
@@ -253,7 +255,7 @@ void core_guests_detach(core_guests *g)
   /* chip order, each with the tile it followed among those that stay */
   nc_op *chip = nc_op_get_parent_op(g->tiles[0]), *anchor = NULL;
   core_guests sorted = {nc_xcalloc(g->n, sizeof(nc_op *)), nc_xcalloc(g->n, sizeof(nc_op *)),
-                        nc_xcalloc(g->n, sizeof(nc_op *)), 0};
+                        nc_xcalloc(g->n, sizeof(nc_op *)), 0, nc_xcalloc(g->n, sizeof(bool))};
   for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t)) {
     size_t j = 0;
     while (j < g->n && g->tiles[j] != t)
@@ -262,20 +264,24 @@ void core_guests_detach(core_guests *g)
       anchor = t;
       continue;
     }
+    sorted.first[sorted.n] = g->first && g->first[j];
     sorted.tiles[sorted.n] = t, sorted.hosts[sorted.n] = g->hosts[j], sorted.anchors[sorted.n++] = anchor;
   }
   for (size_t j = 0; j < sorted.n; j++)
     nc_op_remove(sorted.tiles[j]);
-  free(g->tiles), free(g->hosts), free(g->anchors);
+  free(g->tiles), free(g->hosts), free(g->anchors), free(g->first);
   *g = sorted;
 }
 
 void core_guests_attach(nc_op *chip, core_guests *g)
 {
-  for (size_t j = 0; j < g->n; j++) {
+  for (size_t j = 0, last = 0; j < g->n; j++) {
     nc_op *t = g->tiles[j], *h = g->hosts[j];
-    if (j > 0 && g->anchors[j] == g->anchors[j - 1])
-      nc_op_insert_after(t, g->tiles[j - 1]);
+    bool first = g->first && g->first[j];
+    if (first)
+      nc_op_insert_before(t, h);
+    else if (last > 0 && g->anchors[j] == g->anchors[last - 1])
+      nc_op_insert_after(t, g->tiles[last - 1]);
     else if (g->anchors[j])
       nc_op_insert_after(t, g->anchors[j]);
     else if (nc_core_chip_first_tile(chip))
@@ -287,6 +293,7 @@ void core_guests_attach(nc_op *chip, core_guests *g)
       slot += g->hosts[k] == h;
     nc_core_tile_set_position(t, nc_core_tile_get_x(h), nc_core_tile_get_y(h));
     nc_core_tile_set_slot(t, slot);
+    last = first ? last : j + 1;
   }
   core_guests_destroy(g, false);
 }
@@ -295,6 +302,6 @@ void core_guests_destroy(core_guests *g, bool detached)
 {
   for (size_t j = 0; detached && j < g->n; j++)
     nc_op_destroy(g->tiles[j]);
-  free(g->tiles), free(g->hosts), free(g->anchors);
+  free(g->tiles), free(g->hosts), free(g->anchors), free(g->first);
   memset(g, 0, sizeof *g);
 }

@@ -23,6 +23,9 @@ typedef struct core_guests {
   nc_op **hosts;   /**< per slice: the tile whose core it shares */
   nc_op **anchors; /**< per slice: the tile it followed in the chip (NULL: the first) */
   size_t n;
+  bool *first;     /**< per slice: it goes right before its host in the chip (the simulator gives a core to the
+                        first of its tiles that can go on: a residual add slice then runs its frame before its host
+                        conv starts the next one); NULL: none */
 } core_guests;
 
 /** Splits each guest layer's single tile into output-channel slices of
@@ -34,6 +37,10 @@ typedef struct core_guests {
  * failure). */
 bool core_pack_guests(nc_op *chip, NC_KEEP nc_op *fn, NC_KEEP const bool *guest, int64_t cores, isl_ctx *ictx,
                       core_guests *g, int64_t *short_cores);
+
+/** Appends `tile`, which will share `host_tile`'s core, to g; with `first`
+ * it will come right before its host in the chip (else where it was). */
+void core_guests_add(core_guests *g, nc_op *tile, nc_op *host_tile, bool first);
 
 /** Unlinks the slices of g that share a core from the chip (before the
  * other tiles are placed). */

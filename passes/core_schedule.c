@@ -11,7 +11,8 @@
  *     reads: the domain of P's writes restricted to the slice and to the
  *     range of c's reads (isl); a row band (out_rows) of C reads only what
  *     the iterations writing its rows read, its rows plus the halo, an
- *     input-channel slice (in_channels) only its channels of operand 0, and
+ *     input-channel slice (in_channels) only its channels of operand 0, a
+ *     residual add's output-channel slice only its channels of both operands, and
  *     tiles of one band and slice share the array; a partial-sum tile is
  *     needed by nobody (it sends int32 sums to its group's reducer, which
  *     receives them before computing the iteration).
@@ -42,6 +43,7 @@
 #include "nc/passes/mapping.h"
 #include "nc/dialects/core/core.h"
 #include "nc/dialects/dataflow/dataflow.h"
+#include "nc/dialects/dataflow/layer.h"
 #include "nc/ir/diag.h"
 #include "nc/ir/pass.h"
 
@@ -60,6 +62,7 @@ typedef struct tile_info {
   int64_t *out_bytes;    /* per iteration of the node: bytes of its slice (int32 partial sums: 4 per element) */
   int64_t rlo, rhi;      /* its row band (out_rows), or 0, 0 */
   int64_t in_lo, in_hi;  /* input channels of operand 0 it sums over (in_lo = in_hi: all) */
+  int64_t clo, chi;      /* its output channels (out_channels), or 0, 0 */
   bool partial;          /* sends int32 partial sums to its group's reducer, no activations */
 } tile_info;
 
@@ -213,6 +216,27 @@ static isl_set *band_reads(nc_op *node, isl_map *read, int64_t rlo, int64_t rhi,
   return isl_map_range(r);
 }
 
+/* Whether output channel c of `node` reads channel c of operand k alone
+ * (a residual add or subtract of two tensors of its shape), so that a tile
+ * of some output channels (out_channels) receives only those channels of it
+ * (core-place{add-guests} splits such adds like their producers). */
+static bool reads_own_channels(nc_op *node, size_t k)
+{
+  nc_dataflow_layer l;
+  if (!nc_dataflow_node_get_layer(node, &l) || l.kind != NC_DATAFLOW_LAYER_ELTWISE ||
+      (l.op != NC_DATAFLOW_ELTWISE_ADD && l.op != NC_DATAFLOW_ELTWISE_SUB) || nc_op_get_num_results(node) != 1)
+    return false;
+  int64_t a[NC_MAX_RANK], b[NC_MAX_RANK];
+  int na = nc_dataflow_tensor_coords(nc_value_get_type(nc_op_get_operand(node, k)), a);
+  int nb = nc_dataflow_tensor_coords(nc_value_get_type(nc_op_get_result(node, 0)), b);
+  if (na < 3 || na != nb)
+    return false;
+  for (int i = 0; i < na; i++)
+    if (a[i] != b[i])
+      return false;
+  return true;
+}
+
 static bool analyse_operand(sched *s, node_info *c, size_t k)
 {
   operand_info *o = &c->ops[k];
@@ -257,14 +281,17 @@ static bool analyse_operand(sched *s, node_info *c, size_t k)
   isl_set_free(pairs);
   int coord = 0;
   nc_core_node_get_in_channels(node, &coord);
+  bool own = reads_own_channels(node, k);
   o->needed = nc_xcalloc(c->n_tiles + 1, sizeof *o->needed);
   for (size_t ct = 0; ct < c->n_tiles && ok; ct++) {
     tile_info *me = &c->tiles[ct];
     bool sliced = k == 0 && me->in_lo < me->in_hi; /* an input-channel slice reads part of operand 0 */
+    bool own_slice = own && me->clo < me->chi;      /* an add's channel slice reads its channels only */
     for (size_t prev = 0; prev < ct && !o->needed[ct]; prev++) { /* the same band and slice read the same elements */
       tile_info *p = &c->tiles[prev];
       if (p->rlo == me->rlo && p->rhi == me->rhi &&
-          (k != 0 || (p->in_lo == me->in_lo && p->in_hi == me->in_hi)))
+          (k != 0 || (p->in_lo == me->in_lo && p->in_hi == me->in_hi)) &&
+          (!own || (p->clo == me->clo && p->chi == me->chi)))
         o->needed[ct] = o->needed[prev];
     }
     if (o->needed[ct])
@@ -273,6 +300,10 @@ static bool analyse_operand(sched *s, node_info *c, size_t k)
     if (sliced && elements) {
       elements = isl_set_lower_bound_si(elements, isl_dim_set, (unsigned)coord, me->in_lo);
       elements = isl_set_upper_bound_si(elements, isl_dim_set, (unsigned)coord, me->in_hi - 1);
+    }
+    if (own_slice && elements) {
+      elements = isl_set_lower_bound_si(elements, isl_dim_set, 0, me->clo);
+      elements = isl_set_upper_bound_si(elements, isl_dim_set, 0, me->chi - 1);
     }
     bool **needed = o->needed[ct] = nc_xcalloc(o->n_ptiles, sizeof *needed);
     for (size_t t = 0; t < o->n_ptiles && ok; t++) {
@@ -427,11 +458,12 @@ static bool collect(sched *s, nc_op *chip, nc_op *fn)
     node_info *ni = &s->nodes[node_index(s, n)];
     ni->tiles = nc_xrealloc(ni->tiles, (ni->n_tiles + 1) * sizeof *ni->tiles);
     tile_info *ti = &ni->tiles[ni->n_tiles++];
-    *ti = (tile_info){t, nc_core_tile_get_x(t), nc_core_tile_get_y(t), NULL, 0, 0, 0, 0, false};
+    *ti = (tile_info){t, nc_core_tile_get_x(t), nc_core_tile_get_y(t), NULL, 0, 0, 0, 0, 0, 0, false};
     nc_core_tile_get_in_channels(t, &ti->in_lo, &ti->in_hi);
     ti->partial = !nc_core_tile_is_reducer(t);
     int64_t lo = 0, hi = 0;
     nc_core_tile_get_out_channels(t, &lo, &hi);
+    ti->clo = lo, ti->chi = hi;
     nc_core_tile_get_out_rows(t, &ti->rlo, &ti->rhi);
     size_t n_iters;
     if (!nc_mapping_output_elements_in(n, lo, hi, ti->rlo, ti->rhi, s->ctx, &ti->out_bytes, &n_iters))

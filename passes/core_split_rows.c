@@ -52,6 +52,7 @@ typedef struct band_stage {
   double work;      /* 8-bit MAC cycles' worth of work per frame */
   double out_bytes; /* output bytes per frame */
   bool to_host;
+  bool follower;    /* an add that will follow its producer's tiles (core_band_costs.adds): costs nothing */
 } band_stage;
 
 bool core_node_row_splittable(NC_KEEP const nc_op *node)
@@ -227,6 +228,8 @@ static double band_cycles(const band_model *m, const band_stage *st, size_t i)
   if (m->multicast && to_tiles > 1)
     to_tiles = 1; /* one multicast to every tile that reads the row */
   dests += to_tiles;
+  if (i < n && st[i].follower)
+    return 0;
   if (i == n) { /* the host: every input to every tile reading it (once, as a multicast) */
     double t = 0;
     for (size_t j = 0; j < n; j++)
@@ -533,6 +536,7 @@ bool core_split_rows(nc_op *chip, nc_op *fn, isl_ctx *ictx, const bool *presplit
       s->to_host = s->to_host || !nc_dataflow_is_node(nc_use_get_owner(u));
     if ((costs->fold_concat && !s->to_host && nc_core_node_is_foldable_concat(node)) || (costs->guests && costs->guests[i]))
       s->work = s->out_bytes = 0; /* core-fold-concat leaves no tile; a guest's slices share other cores */
+    s->follower = costs->adds && costs->adds[i];
     bool partial = false; /* split by input channels: banded when forced, or with costs->partial_bands */
     for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t)) {
       int64_t lo, hi;
@@ -550,7 +554,7 @@ bool core_split_rows(nc_op *chip, nc_op *fn, isl_ctx *ictx, const bool *presplit
         s->k++;
         banded = banded || nc_core_tile_get_out_rows(t, &lo, &hi);
       }
-    if (s->k && !banded && (!partial || costs->partial_bands || forced > 1) &&
+    if (s->k && !banded && (!partial || costs->partial_bands || forced > 1) && !s->follower &&
         core_node_row_splittable(node))
       s->limit = s->rows;
     s->k0 = s->klimit = s->k;

@@ -20,6 +20,8 @@ typedef struct core_band_costs {
                            channels) with at most this many output rows, as a joint round does (0: only with joint) */
   const bool *guests; /**< per node of the function (or NULL): guest layers, whose tiles take no core of their own
                            and whose work is not costed (core_place_guests.h) */
+  const bool *adds;   /**< per node of the function (or NULL): residual adds that will follow their producers'
+                           tiles (core_place_adds.h): never banded, and their stages cost nothing */
 } core_band_costs;
 
 /** Whether core-place may split `node` into bands of output rows: a conv,

@@ -81,6 +81,10 @@ static const nc_pass_option_def options[] = {
   {"guests", NC_PASS_OPT_BOOL, "true",
    "With --balance: when fully connected weights would fill over a quarter of the cores, their slices share the "
    "other layers' cores instead, in the SRAM those leave spare (core-place{guest-above=25})"},
+  {"add-guests", NC_PASS_OPT_BOOL, "true",
+   "With --balance: cut each residual add like the conv feeding it and run every slice on that conv tile's core, "
+   "so adds take no core of their own and send from many ports (core-place{add-guests}; false: adds on cores of "
+   "their own)"},
   {"input-channel-split", NC_PASS_OPT_INT, "0",
    "Split conv and matmul layers by input channels with partial sums (core-place{input-channel-split}): 0 where "
    "output-channel slices cannot fit a core, N > 1 every such layer into N slices, -1 never"},
@@ -148,10 +152,11 @@ static bool build(nc_pass_manager *pm, const nc_pass *o, const char *stop_after,
     if (!strcmp(costs, "auto"))
       costs = !strcmp(bits, "4") || !strcmp(bits, "2") ? "links" : "sends";
     snprintf(place, sizeof place,
-             "search-iterations=20000 link-iterations=2000 host-weight=%lld input-channel-split=%lld%s%s%s%s%s",
+             "search-iterations=20000 link-iterations=2000 host-weight=%lld input-channel-split=%lld%s%s%s%s%s%s",
              (long long)nc_pass_get_option_int(o, "host-weight"), (long long)nc_pass_get_option_int(o, "input-channel-split"),
              balance ? " balance=true balance-lookahead=1 row-balance=true partial-bands=true joint-split-above=25" : "",
              balance && nc_pass_get_option_bool(o, "guests") ? " guest-above=25" : "",
+             balance && nc_pass_get_option_bool(o, "add-guests") ? " add-guests=true" : "",
              mc ? " multicast=true" : "",
              strcmp(costs, "sends") ? " band-multicast=true recv-links=1 joint-rows-below=28" : "",
              !strcmp(costs, "links-ties") ? " balance-ties=true" : !strcmp(costs, "links-copies") ? " plan-copies=4" : "");

@@ -7,6 +7,8 @@
 // RUN: nc-opt --split-input-file --pass-pipeline='builtin.module(target-attach{target=northpole},dataflow-to-core{sram-bytes=200},core-place{max-tiles-per-layer=2})' %s | FileCheck %s --check-prefix=LIMIT
 // RUN: nc-opt --split-input-file --pass-pipeline='builtin.module(target-attach{target=northpole},dataflow-to-core{rows=2 cols=3 sram-bytes=200},core-place)' --mlir-pass-statistics %s 2>&1 >/dev/null | FileCheck %s --check-prefix=STATS
 // STATS:      CorePlace
+// STATS-NEXT:   (S)   0 add-guest-retries
+// STATS-NEXT:   (S)   0 add-guest-tiles
 // STATS-NEXT:   (S)   0 guest-rebalances
 // STATS-NEXT:   (S)   0 guest-tiles
 // STATS-NEXT:   (S)   0 host-route-bytes
@@ -19,6 +21,8 @@
 // STATS-NEXT:   (S)   4 num-tiles           - Number of tiles placed
 // STATS-NEXT:   (S) 227 stage-imbalance-pct - 100 x (slowest tile's work / mean tile work - 1)
 // STATS:      CorePlace
+// STATS-NEXT:   (S)   0 add-guest-retries
+// STATS-NEXT:   (S)   0 add-guest-tiles
 // STATS-NEXT:   (S)   0 guest-rebalances
 // STATS-NEXT:   (S)   0 guest-tiles
 // STATS-NEXT:   (S)  48 host-route-bytes
@@ -31,6 +35,8 @@
 // STATS-NEXT:   (S)   3 num-tiles
 // STATS-NEXT:   (S)  42 stage-imbalance-pct
 // STATS:      CorePlace
+// STATS-NEXT:   (S)   0 add-guest-retries
+// STATS-NEXT:   (S)   0 add-guest-tiles
 // STATS-NEXT:   (S)   0 guest-rebalances
 // STATS-NEXT:   (S)   0 guest-tiles
 // STATS-NEXT:   (S)  96 host-route-bytes
@@ -57,6 +63,8 @@
 // BALANCE-NOT:  core.tile
 // BALANCE:      // -----
 // BSTATS:      CorePlace
+// BSTATS-NEXT:   (S)   0 add-guest-retries
+// BSTATS-NEXT:   (S)   0 add-guest-tiles
 // BSTATS-NEXT:   (S)   0 guest-rebalances
 // BSTATS-NEXT:   (S)   0 guest-tiles
 // BSTATS-NEXT:   (S)   0 host-route-bytes
