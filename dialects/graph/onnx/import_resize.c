@@ -180,6 +180,8 @@ bool imp_expand(node_ctx *nc)
   int64_t *shape, n, out[NC_TENSOR_MAX_RANK];
   int rank;
   char err[512];
+  if (!imp_known(nc->im, nc->in[1]) && !nc->in[1]->partial)
+    return imp_unsupported_op(nc, "with a 'shape' computed at run time (nc broadcasts to a constant shape)");
   if (!imp_const_ints(nc, 1, "shape", &shape, &n))
     return false;
   if (n > NC_TENSOR_MAX_RANK)
