@@ -95,6 +95,10 @@ static const nc_pass_option_def options[] = {
    "Give layers whose weights fill cores but whose work is light (fully connected) no cores of their own when the "
    "tiles SRAM forces on them beyond one a layer take more than this percentage of the cores: their slices share "
    "the other tiles' cores, in the SRAM those leave spare (core_place_guests.c; 0: never)"},
+  {"host-buffer-frames", NC_PASS_OPT_INT, "0",
+   "With guest-above: frames of each network input a tile reads that the guest slices leave free in its core's "
+   "SRAM, for core-host-buffers{frames} to grow its input buffers into, unless the guests fit only in that room "
+   "(0: none)"},
   {"link-iterations", NC_PASS_OPT_INT, "0",
    "Moves tried after the search to spread the load over the mesh links (sum of squared bytes per link, XY "
    "routes), each kept only if it lowers that sum and keeps traffic x hops within 10% of the search's (0: none)"},
@@ -783,6 +787,7 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
   for (nc_op *t = guest ? nc_core_chip_first_tile(chip) : NULL; t; t = nc_core_tile_next(t))
     saved[n_saved++] = nc_op_clone(t, NULL);
   core_guests g = {0};
+  int64_t host_frames = nc_pass_get_option_int(pass, "host-buffer-frames");
   for (int attempt = 0; ok; attempt++) {
     costs.guests = guest;
     /* guests' single tiles take no core: the budget counts them back */
@@ -791,18 +796,21 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
          core_split_rows(chip, fn, ictx, presplit, nc_pass_get_option_int(pass, "row-split"),
                          nc_pass_get_option_bool(pass, "row-balance"), joint, &costs, cores - reserve + n_guest, &banded);
     int64_t short_cores = 0;
-    if (!ok || !guest || core_pack_guests(chip, fn, guest, cores, ictx, &g, &short_cores))
+    if (!ok || !guest || core_pack_guests(chip, fn, guest, cores, host_frames, ictx, &g, &short_cores))
       break;
     if (!short_cores) {
       ok = false;
       break;
     }
-    /* the guests do not fit the spare SRAM: balance again on fewer cores,
-     * or without guests when even that fails */
-    reserve += short_cores;
-    nc_pass_stat_add(pass, ST_GUEST_RETRIES, 1);
-    if (reserve >= cores || attempt >= 8)
-      free(guest), guest = NULL, n_guest = 0, guest_extra = 0, reserve = 0;
+    if (host_frames > 0) /* the same balance, the host's room given to the guests (its rows then wait) */
+      host_frames = 0;
+    else { /* the guests do not fit the spare SRAM: balance again on fewer
+            * cores, or without guests when even that fails */
+      reserve += short_cores;
+      nc_pass_stat_add(pass, ST_GUEST_RETRIES, 1);
+      if (reserve >= cores || attempt >= 8)
+        free(guest), guest = NULL, n_guest = 0, guest_extra = 0, reserve = 0;
+    }
     for (nc_op *t = nc_core_chip_first_tile(chip), *next; t; t = next)
       next = nc_core_tile_next(t), nc_op_erase(t);
     for (size_t k = 0; k < n_saved; k++)
@@ -841,6 +849,17 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
   return true;
 }
 
+static bool initialize(nc_pass *pass, nc_context *ctx)
+{
+  int64_t f = nc_pass_get_option_int(pass, "host-buffer-frames");
+  if (f < 0 || f > 64) { /* core-host-buffers' range */
+    nc_emit_error(ctx, nc_location_unknown(), "core-place: host-buffer-frames must be between 0 and 64, not %lld",
+                  (long long)f);
+    return false;
+  }
+  return true;
+}
+
 static bool run(nc_pass *pass, nc_op *module)
 {
   isl_ctx *ictx = nc_dataflow_isl_ctx_create();
@@ -868,5 +887,6 @@ const nc_pass_def nc_core_place_pass = {
   .anchor = "builtin.module",
   .options = options, .n_options = NC_COUNTOF(options),
   .stats = stats, .n_stats = NC_COUNTOF(stats),
+  .initialize = initialize,
   .run = run,
 };

@@ -147,11 +147,14 @@ static bool build(nc_pass_manager *pm, const nc_pass *o, const char *stop_after,
     const char *costs = nc_pass_get_option_string(o, "balance-costs"), *bits = nc_pass_get_option_string(o, "precision");
     if (!strcmp(costs, "auto"))
       costs = !strcmp(bits, "4") || !strcmp(bits, "2") ? "links" : "sends";
+    char guests[64]; /* guest slices leave room for core-host-buffers' frames */
+    snprintf(guests, sizeof guests, " guest-above=25 host-buffer-frames=%lld",
+             (long long)nc_pass_get_option_int(o, "host-buffer-frames"));
     snprintf(place, sizeof place,
              "search-iterations=20000 link-iterations=2000 host-weight=%lld input-channel-split=%lld%s%s%s%s%s",
              (long long)nc_pass_get_option_int(o, "host-weight"), (long long)nc_pass_get_option_int(o, "input-channel-split"),
              balance ? " balance=true balance-lookahead=1 row-balance=true partial-bands=true joint-split-above=25" : "",
-             balance && nc_pass_get_option_bool(o, "guests") ? " guest-above=25" : "",
+             balance && nc_pass_get_option_bool(o, "guests") ? guests : "",
              mc ? " multicast=true" : "",
              strcmp(costs, "sends") ? " band-multicast=true recv-links=1 joint-rows-below=28" : "",
              !strcmp(costs, "links-ties") ? " balance-ties=true" : !strcmp(costs, "links-copies") ? " plan-copies=4" : "");
