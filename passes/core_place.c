@@ -99,6 +99,9 @@ static const nc_pass_option_def options[] = {
    "With guest-above: frames of each network input a tile reads that the guest slices leave free in its core's "
    "SRAM, for core-host-buffers{frames} to grow its input buffers into, unless the guests fit only in that room "
    "(0: none)"},
+  {"guest-spare-first", NC_PASS_OPT_BOOL, "false",
+   "With guest-above: guest slices fill the other tiles' spare SRAM before they take cores no tile uses, which "
+   "core-replicate's copies of the slowest layer can take instead"},
   {"link-iterations", NC_PASS_OPT_INT, "0",
    "Moves tried after the search to spread the load over the mesh links (sum of squared bytes per link, XY "
    "routes), each kept only if it lowers that sum and keeps traffic x hops within 10% of the search's (0: none)"},
@@ -796,7 +799,8 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
          core_split_rows(chip, fn, ictx, presplit, nc_pass_get_option_int(pass, "row-split"),
                          nc_pass_get_option_bool(pass, "row-balance"), joint, &costs, cores - reserve + n_guest, &banded);
     int64_t short_cores = 0;
-    if (!ok || !guest || core_pack_guests(chip, fn, guest, cores, host_frames, ictx, &g, &short_cores))
+    if (!ok || !guest || core_pack_guests(chip, fn, guest, cores, host_frames,
+                                             nc_pass_get_option_bool(pass, "guest-spare-first"), ictx, &g, &short_cores))
       break;
     if (!short_cores) {
       ok = false;

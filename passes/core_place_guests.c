@@ -205,8 +205,8 @@ static nc_op *add_slice(nc_op *chip, nc_op *prev, nc_op *node, int64_t lo, int64
   return t;
 }
 
-bool core_pack_guests(nc_op *chip, nc_op *fn, const bool *guest, int64_t cores, int64_t host_frames, isl_ctx *ictx,
-                      core_guests *g, int64_t *short_cores)
+bool core_pack_guests(nc_op *chip, nc_op *fn, const bool *guest, int64_t cores, int64_t host_frames, bool spare_first,
+                      isl_ctx *ictx, core_guests *g, int64_t *short_cores)
 {
   memset(g, 0, sizeof *g);
   *short_cores = 0;
@@ -243,27 +243,32 @@ bool core_pack_guests(nc_op *chip, nc_op *fn, const bool *guest, int64_t cores, 
     guest_layer *l = &layers[k];
     int64_t c = nc_core_node_get_out_channels(l->node), lo = 0, bytes = 0;
     nc_op *prev = l->tile;
-    while (lo < c && free_cores > 0 && ok) { /* cores of their own while there are */
-      int64_t s = fitting(l->node, lo, c - lo, sram, l->base, l->per, ictx, &bytes);
-      if (s < 1)
-        break;
-      ok = (prev = add_slice(chip, prev, l->node, lo, lo + s, ictx)) != NULL;
-      lo += s, free_cores--;
-    }
-    qsort(hosts, n_hosts, sizeof *hosts, by_spare);
-    for (size_t h = 0; h < n_hosts && lo < c && ok; h++) {
-      if (hosts[h].guests + 1 >= NC_CORE_MAX_SLOTS)
+    for (int round = 0; round < 2 && lo < c && ok; round++) {
+      if ((round == 0) != spare_first) { /* cores of their own while there are */
+        while (lo < c && free_cores > 0 && ok) {
+          int64_t s = fitting(l->node, lo, c - lo, sram, l->base, l->per, ictx, &bytes);
+          if (s < 1)
+            break;
+          ok = (prev = add_slice(chip, prev, l->node, lo, lo + s, ictx)) != NULL;
+          lo += s, free_cores--;
+        }
         continue;
-      int64_t s = fitting(l->node, lo, c - lo, hosts[h].spare, l->base, l->per, ictx, &bytes);
-      if (s < 1)
-        break; /* sorted: no later host has more room */
-      if (!(prev = add_slice(chip, prev, l->node, lo, lo + s, ictx))) {
-        ok = false;
-        break;
       }
-      push(g, prev, hosts[h].tile);
-      hosts[h].spare -= bytes, hosts[h].guests++;
-      lo += s;
+      qsort(hosts, n_hosts, sizeof *hosts, by_spare);
+      for (size_t h = 0; h < n_hosts && lo < c && ok; h++) {
+        if (hosts[h].guests + 1 >= NC_CORE_MAX_SLOTS)
+          continue;
+        int64_t s = fitting(l->node, lo, c - lo, hosts[h].spare, l->base, l->per, ictx, &bytes);
+        if (s < 1)
+          break; /* sorted: no later host has more room */
+        if (!(prev = add_slice(chip, prev, l->node, lo, lo + s, ictx))) {
+          ok = false;
+          break;
+        }
+        push(g, prev, hosts[h].tile);
+        hosts[h].spare -= bytes, hosts[h].guests++;
+        lo += s;
+      }
     }
     if (lo < c) /* what the rest would need on cores of their own */
       missing += (double)(c - lo) / (double)((sram - l->base) / l->per) + 1;
