@@ -100,6 +100,13 @@ static const nc_pass_option_def options[] = {
    "Cut each residual add like the conv producing one of its operands and put every slice on that conv tile's "
    "core (core.tile slot), so adds take no core of their own and send from their producer's ports; balancing "
    "counts them as taking no core and no time (core_place_adds.c)"},
+  {"host-buffer-frames", NC_PASS_OPT_INT, "0",
+   "With guest-above: frames of each network input a tile reads that the guest slices leave free in its core's "
+   "SRAM, for core-host-buffers{frames} to grow its input buffers into, unless the guests fit only in that room "
+   "(0: none)"},
+  {"guest-spare-first", NC_PASS_OPT_BOOL, "false",
+   "With guest-above: guest slices fill the other tiles' spare SRAM before they take cores no tile uses, which "
+   "core-replicate's copies of the slowest layer can take instead"},
   {"link-iterations", NC_PASS_OPT_INT, "0",
    "Moves tried after the search to spread the load over the mesh links (sum of squared bytes per link, XY "
    "routes), each kept only if it lowers that sum and keeps traffic x hops within 10% of the search's (0: none)"},
@@ -795,6 +802,7 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
     saved[n_saved++] = nc_op_clone(t, NULL);
   core_guests g = {0};
   int64_t n_adds = 0;
+  int64_t host_frames = nc_pass_get_option_int(pass, "host-buffer-frames");
   for (int attempt = 0; ok; attempt++) {
     costs.guests = n_guest ? light : NULL, costs.adds = adds;
     /* guests' single tiles take no core: the budget counts them back */
@@ -805,7 +813,9 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
     int64_t short_cores = 0;
     if (!ok)
       break;
-    bool packed = !guest || core_pack_guests(chip, fn, guest, cores, ictx, &g, &short_cores), failed = false;
+    bool packed = !guest || core_pack_guests(chip, fn, guest, cores, host_frames,
+                                             nc_pass_get_option_bool(pass, "guest-spare-first"), ictx, &g, &short_cores),
+         failed = false;
     if (packed && !adds)
       break;
     if (packed) {
@@ -826,6 +836,8 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
     } else if (!short_cores) {
       ok = false;
       break;
+    } else if (host_frames > 0) { /* the same balance, the host's room given to the guests (its rows then wait) */
+      host_frames = 0;
     } else {
       /* the guests do not fit the spare SRAM: balance again on fewer cores,
        * or without guests when even that fails */
@@ -878,6 +890,17 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
   return true;
 }
 
+static bool initialize(nc_pass *pass, nc_context *ctx)
+{
+  int64_t f = nc_pass_get_option_int(pass, "host-buffer-frames");
+  if (f < 0 || f > 64) { /* core-host-buffers' range */
+    nc_emit_error(ctx, nc_location_unknown(), "core-place: host-buffer-frames must be between 0 and 64, not %lld",
+                  (long long)f);
+    return false;
+  }
+  return true;
+}
+
 static bool run(nc_pass *pass, nc_op *module)
 {
   isl_ctx *ictx = nc_dataflow_isl_ctx_create();
@@ -905,5 +928,6 @@ const nc_pass_def nc_core_place_pass = {
   .anchor = "builtin.module",
   .options = options, .n_options = NC_COUNTOF(options),
   .stats = stats, .n_stats = NC_COUNTOF(stats),
+  .initialize = initialize,
   .run = run,
 };

@@ -134,6 +134,40 @@ static int by_spare(const void *a, const void *b)
   return x->spare != y->spare ? (x->spare < y->spare ? 1 : -1) : 0;
 }
 
+/* The bytes core-host-buffers will want on tile t's core for the input
+ * buffers the host writes: `frames` frames of what the tile reads of each
+ * network input (a band: its rows and the window's halo). A guest slice must
+ * leave them free, or the host, which writes only where a buffer has room,
+ * waits on credits at every row: vgg11 at 4 bits packed its stem's eight
+ * channel slices, each reading the whole image, to the byte with fully
+ * connected slices, and their input buffers grew by 9 KB instead of 300 KB. */
+static int64_t host_room(nc_op *t, nc_op *fn, int64_t frames)
+{
+  nc_op *node = frames > 0 ? nc_core_find_node(fn, nc_core_tile_get_node(t)) : NULL;
+  if (!node)
+    return 0;
+  int64_t lo = 0, hi = 0, out_rows = nc_core_node_get_out_rows(node), room = 0;
+  bool band = nc_core_tile_get_out_rows(t, &lo, &hi) && out_rows > 0 && hi > lo;
+  nc_dataflow_layer l;
+  bool window = nc_dataflow_node_get_layer(node, &l) &&
+                (l.kind == NC_DATAFLOW_LAYER_CONV || l.kind == NC_DATAFLOW_LAYER_MAX_POOL ||
+                 l.kind == NC_DATAFLOW_LAYER_AVG_POOL);
+  for (size_t o = 0, m = nc_op_get_num_operands(node); o < m; o++) {
+    if (nc_dataflow_node_get_producer(node, o)) /* from a tile, not the host */
+      continue;
+    nc_type *ty = nc_value_get_type(nc_op_get_operand(node, o));
+    int64_t d[NC_MAX_RANK], bytes = nc_type_get_num_elements(ty); /* the host sends int8: a byte an element */
+    if (band && nc_dataflow_tensor_coords(ty, d) == 3 && d[1] > 0) { /* [C, H, W]: the rows the band reads */
+      int64_t rows = ((hi - lo) * d[1] + out_rows - 1) / out_rows;
+      if (window && l.stride[0] > 0)
+        rows = (hi - lo - 1) * l.stride[0] + (l.kernel[0] - 1) * (l.dilation[0] > 0 ? l.dilation[0] : 1) + 1;
+      bytes = bytes / d[1] * (rows < d[1] ? rows : d[1]);
+    }
+    room = bytes > 0 && bytes <= (INT64_MAX / 2 - room) / frames ? room + bytes * frames : INT64_MAX / 2;
+  }
+  return room;
+}
+
 typedef struct guest_layer {
   nc_op *node, *tile;
   int64_t base, per;
@@ -173,8 +207,8 @@ static nc_op *add_slice(nc_op *chip, nc_op *prev, nc_op *node, int64_t lo, int64
   return t;
 }
 
-bool core_pack_guests(nc_op *chip, nc_op *fn, const bool *guest, int64_t cores, isl_ctx *ictx, core_guests *g,
-                      int64_t *short_cores)
+bool core_pack_guests(nc_op *chip, nc_op *fn, const bool *guest, int64_t cores, int64_t host_frames, bool spare_first,
+                      isl_ctx *ictx, core_guests *g, int64_t *short_cores)
 {
   memset(g, 0, sizeof *g);
   *short_cores = 0;
@@ -202,7 +236,7 @@ bool core_pack_guests(nc_op *chip, nc_op *fn, const bool *guest, int64_t cores, 
     int64_t bytes = 0;
     for (nc_op *b = nc_core_tile_first_buffer(t); b; b = nc_core_buffer_next(b))
       bytes += nc_core_buffer_get_bytes(b);
-    hosts[n_hosts++] = (host){t, sram - bytes, 0};
+    hosts[n_hosts++] = (host){t, sram - bytes - host_room(t, fn, host_frames), 0};
     free_cores--;
   }
   qsort(layers, n_layers, sizeof *layers, by_per); /* the widest columns first, into the largest spares */
@@ -211,27 +245,32 @@ bool core_pack_guests(nc_op *chip, nc_op *fn, const bool *guest, int64_t cores, 
     guest_layer *l = &layers[k];
     int64_t c = nc_core_node_get_out_channels(l->node), lo = 0, bytes = 0;
     nc_op *prev = l->tile;
-    while (lo < c && free_cores > 0 && ok) { /* cores of their own while there are */
-      int64_t s = fitting(l->node, lo, c - lo, sram, l->base, l->per, ictx, &bytes);
-      if (s < 1)
-        break;
-      ok = (prev = add_slice(chip, prev, l->node, lo, lo + s, ictx)) != NULL;
-      lo += s, free_cores--;
-    }
-    qsort(hosts, n_hosts, sizeof *hosts, by_spare);
-    for (size_t h = 0; h < n_hosts && lo < c && ok; h++) {
-      if (hosts[h].guests + 1 >= NC_CORE_MAX_SLOTS)
+    for (int round = 0; round < 2 && lo < c && ok; round++) {
+      if ((round == 0) != spare_first) { /* cores of their own while there are */
+        while (lo < c && free_cores > 0 && ok) {
+          int64_t s = fitting(l->node, lo, c - lo, sram, l->base, l->per, ictx, &bytes);
+          if (s < 1)
+            break;
+          ok = (prev = add_slice(chip, prev, l->node, lo, lo + s, ictx)) != NULL;
+          lo += s, free_cores--;
+        }
         continue;
-      int64_t s = fitting(l->node, lo, c - lo, hosts[h].spare, l->base, l->per, ictx, &bytes);
-      if (s < 1)
-        break; /* sorted: no later host has more room */
-      if (!(prev = add_slice(chip, prev, l->node, lo, lo + s, ictx))) {
-        ok = false;
-        break;
       }
-      core_guests_add(g, prev, hosts[h].tile, false);
-      hosts[h].spare -= bytes, hosts[h].guests++;
-      lo += s;
+      qsort(hosts, n_hosts, sizeof *hosts, by_spare);
+      for (size_t h = 0; h < n_hosts && lo < c && ok; h++) {
+        if (hosts[h].guests + 1 >= NC_CORE_MAX_SLOTS)
+          continue;
+        int64_t s = fitting(l->node, lo, c - lo, hosts[h].spare, l->base, l->per, ictx, &bytes);
+        if (s < 1)
+          break; /* sorted: no later host has more room */
+        if (!(prev = add_slice(chip, prev, l->node, lo, lo + s, ictx))) {
+          ok = false;
+          break;
+        }
+        core_guests_add(g, prev, hosts[h].tile, false);
+        hosts[h].spare -= bytes, hosts[h].guests++;
+        lo += s;
+      }
     }
     if (lo < c) /* what the rest would need on cores of their own */
       missing += (double)(c - lo) / (double)((sram - l->base) / l->per) + 1;

@@ -80,7 +80,8 @@ static const nc_pass_option_def options[] = {
    "a buffer has room, so a bare line buffer makes every input row wait (docs/targets/northpole.md; 0: bare)"},
   {"guests", NC_PASS_OPT_BOOL, "true",
    "With --balance: when fully connected weights would fill over a quarter of the cores, their slices share the "
-   "other layers' cores instead, in the SRAM those leave spare (core-place{guest-above=25})"},
+   "other layers' cores instead, in the SRAM those leave spare (core-place{guest-above=25}; at 4 and 2 bits that "
+   "SRAM before cores no tile uses, guest-spare-first)"},
   {"add-guests", NC_PASS_OPT_BOOL, "true",
    "With --balance: cut each residual add like the conv feeding it and run every slice on that conv tile's core, "
    "so adds take no core of their own and send from many ports (core-place{add-guests}; false: adds on cores of "
@@ -151,11 +152,18 @@ static bool build(nc_pass_manager *pm, const nc_pass *o, const char *stop_after,
     const char *costs = nc_pass_get_option_string(o, "balance-costs"), *bits = nc_pass_get_option_string(o, "precision");
     if (!strcmp(costs, "auto"))
       costs = !strcmp(bits, "4") || !strcmp(bits, "2") ? "links" : "sends";
+    /* guest slices leave room for core-host-buffers' frames; at 4 and 2 bits
+     * they fill spare SRAM before free cores, which core-replicate's copies
+     * then take (vgg11 at 4 bits; at 8 bits vgg11 gets no copies either way) */
+    char guests[96];
+    snprintf(guests, sizeof guests, " guest-above=25 host-buffer-frames=%lld%s",
+             (long long)nc_pass_get_option_int(o, "host-buffer-frames"),
+             !strcmp(bits, "4") || !strcmp(bits, "2") ? " guest-spare-first=true" : "");
     snprintf(place, sizeof place,
              "search-iterations=20000 link-iterations=2000 host-weight=%lld input-channel-split=%lld%s%s%s%s%s%s",
              (long long)nc_pass_get_option_int(o, "host-weight"), (long long)nc_pass_get_option_int(o, "input-channel-split"),
              balance ? " balance=true balance-lookahead=1 row-balance=true partial-bands=true joint-split-above=25" : "",
-             balance && nc_pass_get_option_bool(o, "guests") ? " guest-above=25" : "",
+             balance && nc_pass_get_option_bool(o, "guests") ? guests : "",
              balance && nc_pass_get_option_bool(o, "add-guests") ? " add-guests=true" : "",
              mc ? " multicast=true" : "",
              strcmp(costs, "sends") ? " band-multicast=true recv-links=1 joint-rows-below=28" : "",

@@ -5,7 +5,12 @@ with OUT/calib.npy (4 images):
   tie   two convs of equal work in a row (8 -> 8 channels, 3x3, 16x16):
         splitting either one alone leaves the other as slow;
   recv  a 1x1 conv widening 8 channels to 64, then a 2x2 max pool: the pool
-        does little work but receives the whole 64-channel tensor."""
+        does little work but receives the whole 64-channel tensor;
+  guest a 1x1 conv narrowing 8 channels to 2 on a 32x32 input, a 3x3 conv
+        widening them to 8, a 4x4 max pool and a fully connected layer
+        (512 -> 64) whose weights fill cores: the first conv reads the
+        whole network input, 8 KB, from the host
+        (core-place-guests-host.test)."""
 import os
 import sys
 
@@ -30,12 +35,21 @@ def main(kind, out):
         c1, i1 = conv("c1", "x", "a", 8, 8, 3)
         c2, i2 = conv("c2", "r", "y", 8, 8, 3)
         nodes, inits, y_shape = [c1, h.make_node("Relu", ["a"], ["r"]), c2], i1 + i2, [1, 8, 16, 16]
+    elif kind == "guest":
+        c1, i1 = conv("c1", "x", "a", 8, 2, 1)
+        c2, i2 = conv("c2", "a", "b", 2, 8, 3)
+        w = nh.from_array((rng.randn(64, 512) * 0.05).astype(np.float32), "fc_w")
+        b = nh.from_array((rng.randn(64) * 0.1).astype(np.float32), "fc_b")
+        nodes = [c1, c2, h.make_node("MaxPool", ["b"], ["p"], kernel_shape=[4, 4], strides=[4, 4]),
+                 h.make_node("Flatten", ["p"], ["f"]), h.make_node("Gemm", ["f", "fc_w", "fc_b"], ["y"], transB=1)]
+        inits, y_shape = i1 + i2 + [w, b], [1, 64]
     else:
         c1, i1 = conv("c1", "x", "a", 8, 64, 1)
         pool = h.make_node("MaxPool", ["r"], ["y"], kernel_shape=[2, 2], strides=[2, 2])
         nodes, inits, y_shape = [c1, h.make_node("Relu", ["a"], ["r"]), pool], i1, [1, 64, 8, 8]
-    model_files.save_graph(out, kind, nodes, inits, [1, 8, 16, 16], y_shape)
-    np.save(os.path.join(out, "calib.npy"), rng.randn(4, 8, 16, 16).astype(np.float32))
+    side = 32 if kind == "guest" else 16
+    model_files.save_graph(out, kind, nodes, inits, [1, 8, side, side], y_shape)
+    np.save(os.path.join(out, "calib.npy"), rng.randn(4, 8, side, side).astype(np.float32))
 
 
 if __name__ == "__main__":
