@@ -376,6 +376,41 @@ static bool tile_ready(np_sim *s, np_tile *t)
   return find_msg(t, src, (int)in->c, t->inference, in->d) != NULL;
 }
 
+/* Whether tile i, which shares its core and can start its next instruction
+ * at `at`, is the one its core runs next: no other tile there can start
+ * earlier, and of those starting at `at` it is listed first, unless one of
+ * them works on a frame at least s->frame_lead older (then the oldest goes
+ * first). With no flow control between tiles, a conv tile always has a later
+ * frame ready, and ties going to it would starve a guest slice finishing an
+ * earlier frame until the conv tiles have no frame left (docs/targets/
+ * northpole.md, "Sharing a core"); a small lead would instead hold up the
+ * upstream tiles of a pipeline sharing cores with their consumers. */
+static bool core_turn(np_sim *s, size_t i, uint64_t at)
+{
+  const np_tile *t = &s->tiles[i];
+  int32_t first = -1, oldest = -1; /* of the tiles that can start earliest, in listing order */
+  uint64_t min_at = at;
+  for (int32_t j = s->tile_at[(size_t)t->y * s->chip.cols + (size_t)t->x]; j >= 0; j = s->tiles[j].core_next) {
+    np_tile *o = &s->tiles[j];
+    uint64_t o_at;
+    if ((size_t)j == i)
+      o_at = at;
+    else if (!tile_ready(s, o))
+      continue;
+    else if ((o_at = shared_start(s, o)) < min_at)
+      return false;
+    if (o_at != min_at)
+      continue;
+    if (first < 0 || j < first)
+      first = j;
+    if (oldest < 0 || o->inference < s->tiles[oldest].inference ||
+        (o->inference == s->tiles[oldest].inference && j < oldest))
+      oldest = j;
+  }
+  bool lag = s->frame_lead && s->tiles[oldest].inference + s->frame_lead <= s->tiles[first].inference;
+  return (size_t)(lag ? oldest : first) == i;
+}
+
 /* A reducer receives a tile's int32 partial sums (4 little-endian bytes per
  * element, np_format.h) and adds them into its accumulator. */
 static void add_partial_sums(np_tile *t, const np_msg *m)
@@ -978,6 +1013,8 @@ static bool np_sim_run(void *state, size_t batch, const void *const *inputs, voi
       if (!tile_ready(s, &s->tiles[i]))
         continue;
       uint64_t at = s->tiles[i].shared ? shared_start(s, &s->tiles[i]) : s->tiles[i].t;
+      if (s->tiles[i].shared && !core_turn(s, i, at)) /* another tile of its core goes first */
+        continue;
       if (best == -2 || at < best_t) {
         best = (int)i;
         best_t = at;
@@ -1126,6 +1163,26 @@ static void np_sim_figures(const void *state, nc_figures *f, void *userData)
   }
 }
 
+/* nc-run --frame-lead=N: when a shared core gives a tie to the older frame (core_turn). */
+static bool np_sim_set_option(void *state, const char *key, const char *value, char *err, size_t errlen,
+                              void *userData)
+{
+  (void)userData;
+  np_sim *s = state;
+  if (strcmp(key, "frame-lead") != 0) {
+    snprintf(err, errlen, "the northpole simulator has no option '%s' (it has: frame-lead=N)", key);
+    return false;
+  }
+  char *end;
+  unsigned long long n = strtoull(value, &end, 10);
+  if (end == value || *end || value[0] == '-' || n > 1000000) {
+    snprintf(err, errlen, "frame-lead=%s: expected frames from 0 (ties to the tile listed first) to 1000000", value);
+    return false;
+  }
+  s->frame_lead = (uint32_t)n;
+  return true;
+}
+
 static void np_sim_set_trace(void *state, nc_trace *trace, void *userData)
 {
   (void)userData;
@@ -1150,6 +1207,7 @@ static const char report_views[] =
 const nc_target_sim nc_target_sim_northpole = {
   .name = "northpole",
   .load = np_sim_load,
+  .set_option = np_sim_set_option,
   .run = np_sim_run,
   .figures = np_sim_figures,
   .destroy = np_sim_destroy,
