@@ -376,39 +376,40 @@ static bool tile_ready(np_sim *s, np_tile *t)
   return find_msg(t, src, (int)in->c, t->inference, in->d) != NULL;
 }
 
-/* Whether tile i, which shares its core and can start its next instruction
- * at `at`, is the one its core runs next: no other tile there can start
- * earlier, and of those starting at `at` it is listed first, unless one of
- * them works on a frame at least s->frame_lead older (then the oldest goes
- * first). With no flow control between tiles, a conv tile always has a later
- * frame ready, and ties going to it would starve a guest slice finishing an
- * earlier frame until the conv tiles have no frame left (docs/targets/
- * northpole.md, "Sharing a core"); a small lead would instead hold up the
- * upstream tiles of a pipeline sharing cores with their consumers. */
-static bool core_turn(np_sim *s, size_t i, uint64_t at)
+/* The tile that core `head`'s chain runs next, in *tile, and when, in *at;
+ * false if none of its tiles can go on. Of the tiles that can start
+ * earliest, the one listed first goes, unless another works on a frame at
+ * least s->frame_lead older; then the one with the oldest frame goes (the
+ * first listed among equals). With no flow control between tiles, a conv
+ * tile always has a later frame ready, and ties going to it would starve a
+ * guest slice finishing an earlier frame until the conv tiles have no frame
+ * left (docs/targets/northpole.md, "Several layers per core"); a small lead
+ * would instead hold up the upstream tiles of a pipeline sharing cores with
+ * their consumers. */
+static bool core_pick(np_sim *s, int32_t head, int32_t *tile, uint64_t *at)
 {
-  const np_tile *t = &s->tiles[i];
-  int32_t first = -1, oldest = -1; /* of the tiles that can start earliest, in listing order */
-  uint64_t min_at = at;
-  for (int32_t j = s->tile_at[(size_t)t->y * s->chip.cols + (size_t)t->x]; j >= 0; j = s->tiles[j].core_next) {
+  int32_t first = -1, oldest = -1; /* the chain lists the core's tiles in binary order */
+  uint64_t min_at = 0;
+  for (int32_t j = head; j >= 0; j = s->tiles[j].core_next) {
     np_tile *o = &s->tiles[j];
-    uint64_t o_at;
-    if ((size_t)j == i)
-      o_at = at;
-    else if (!tile_ready(s, o))
+    if (!tile_ready(s, o))
       continue;
-    else if ((o_at = shared_start(s, o)) < min_at)
-      return false;
-    if (o_at != min_at)
+    uint64_t o_at = shared_start(s, o);
+    if (first >= 0 && o_at > min_at)
       continue;
-    if (first < 0 || j < first)
-      first = j;
-    if (oldest < 0 || o->inference < s->tiles[oldest].inference ||
-        (o->inference == s->tiles[oldest].inference && j < oldest))
+    if (first < 0 || o_at < min_at) {
+      min_at = o_at, first = oldest = j;
+      continue;
+    }
+    if (o->inference < s->tiles[oldest].inference)
       oldest = j;
   }
+  if (first < 0)
+    return false;
   bool lag = s->frame_lead && s->tiles[oldest].inference + s->frame_lead <= s->tiles[first].inference;
-  return (size_t)(lag ? oldest : first) == i;
+  *tile = lag ? oldest : first;
+  *at = min_at;
+  return true;
 }
 
 /* A reducer receives a tile's int32 partial sums (4 little-endian bytes per
@@ -1010,13 +1011,19 @@ static bool np_sim_run(void *state, size_t batch, const void *const *inputs, voi
       best_t = host_at;
     }
     for (size_t i = 0; i < s->n_tiles; i++) {
-      if (!tile_ready(s, &s->tiles[i]))
+      np_tile *t = &s->tiles[i];
+      int32_t pick = (int32_t)i;
+      uint64_t at = t->t;
+      if (t->shared) { /* a shared core's tiles: its first one asks the core which goes next (core_pick) */
+        int32_t head = s->tile_at[(size_t)t->y * s->chip.cols + (size_t)t->x];
+        if (head != (int32_t)i || !core_pick(s, head, &pick, &at))
+          continue;
+      } else if (!tile_ready(s, t)) {
         continue;
-      uint64_t at = s->tiles[i].shared ? shared_start(s, &s->tiles[i]) : s->tiles[i].t;
-      if (s->tiles[i].shared && !core_turn(s, i, at)) /* another tile of its core goes first */
-        continue;
-      if (best == -2 || at < best_t) {
-        best = (int)i;
+      }
+      /* the earliest goes first; the host, then the tile first in the binary, on a tie */
+      if (best == -2 || at < best_t || (at == best_t && best >= 0 && pick < best)) {
+        best = (int)pick;
         best_t = at;
       }
     }
