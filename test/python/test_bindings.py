@@ -556,7 +556,7 @@ class SimulateInProcessTest(unittest.TestCase):
             nc.simulate(self.binary[:100], [self.x])
         self.assertEqual(e.exception.severity, "error")
         self.assertTrue(str(e.exception).startswith("binary: error:"))
-        with self.assertRaisesRegex(nc.DiagnosticError, "no-such-option: error: .*no simulator options"):
+        with self.assertRaisesRegex(nc.DiagnosticError, r"no-such-option: error: .*has no option .no-such-option. \(it has: frame-lead=N\)"):
             nc.simulate(self.binary, [self.x], no_such_option=1)
         with self.assertRaises(OSError):
             nc.simulate(self.binary, [self.x], trace="/nonexistent/dir/t.json")

@@ -219,8 +219,11 @@ static void test_device(const uint8_t *image, size_t size)
   CHECK(nc_device_write_input(dev, 0, q, 3) == -1 && strstr(nc_device_error(), "multiple of 4"), "3 bytes");
   CHECK(nc_device_write_input(dev, 0, q, 0) == -1, "0 bytes");
   CHECK(!nc_device_get_figures(dev) && nc_device_write_stats_json(dev, stdout) == -1, "figures before a run");
-  CHECK(nc_device_set_option(dev, "noise", "1,0.1") == -1 && strstr(nc_device_error(), "no simulator options"),
-        "northpole has no simulator options");
+  CHECK(nc_device_set_option(dev, "noise", "1,0.1") == -1 && strstr(nc_device_error(), "it has: frame-lead=N"),
+        "northpole has no noise option: %s", nc_device_error());
+  CHECK(nc_device_set_option(dev, "frame-lead", "x") == -1 && strstr(nc_device_error(), "frame-lead=x: expected"),
+        "a bad frame lead: %s", nc_device_error());
+  CHECK(!nc_device_set_option(dev, "frame-lead", "1"), "frame-lead=1: %s", nc_device_error());
   int8_t wide[4] = {0, 0, 0, 0};
   CHECK(!nc_device_write_input(dev, 0, wide, 4), "int8 input: %s", nc_device_error());
   /* floats are quantized with scale 0.5 (round half to even, saturate), copied, and dequantized with

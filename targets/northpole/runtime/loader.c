@@ -991,6 +991,7 @@ static bool load_chip(loader *l, const nc_ncb *ncb, np_chip *ch)
 void *np_sim_load(const nc_ncb *ncb, char *err, size_t errlen, void *userData)
 {
   np_sim *s = nc_rt_calloc(1, sizeof *s);
+  s->frame_lead = NP_FRAME_LEAD; /* nc-run --frame-lead (sim.c core_turn) */
   s->n_inputs = ncb->n_inputs;
   s->n_outputs = ncb->n_outputs;
   s->inputs = nc_rt_malloc(ncb->n_inputs * sizeof *s->inputs);

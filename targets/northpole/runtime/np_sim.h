@@ -154,6 +154,10 @@ typedef struct np_chip {
   uint32_t macs_per_cycle_4, macs_per_cycle_2; /* at 4 and 2 bits (older binaries: the 8-bit rate) */
 } np_chip;
 
+/** The default of nc-run --frame-lead (np_sim.frame_lead): a shared core's
+ * tie goes to a tile this many frames behind the tile listed first. */
+#define NP_FRAME_LEAD 4
+
 typedef struct np_sim {
   np_chip chip;
   size_t n_inputs, n_outputs;
@@ -163,6 +167,8 @@ typedef struct np_sim {
   np_stream *streams;
   int32_t *tile_at; /* rows x cols: the first tile placed on each core (-1: none); built by the first run */
   uint64_t *core_free; /* rows x cols: when a shared core's last instruction ended (sim.c core_clock) */
+  uint32_t frame_lead; /* nc-run --frame-lead=N: a shared core's tie goes to a tile N or more frames behind the
+                          other, else to the tile listed first (0: always the first; sim.c core_turn) */
   nc_trace *trace;  /* NULL: runs are not traced (nc_trace.h) */
   void (*progress)(size_t done, size_t total, void *userData); /* NULL: no progress (nc_sim.h) */
   void *progress_data;

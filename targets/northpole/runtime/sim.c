@@ -376,6 +376,42 @@ static bool tile_ready(np_sim *s, np_tile *t)
   return find_msg(t, src, (int)in->c, t->inference, in->d) != NULL;
 }
 
+/* The tile that core `head`'s chain runs next, in *tile, and when, in *at;
+ * false if none of its tiles can go on. Of the tiles that can start
+ * earliest, the one listed first goes, unless another works on a frame at
+ * least s->frame_lead older; then the one with the oldest frame goes (the
+ * first listed among equals). With no flow control between tiles, a conv
+ * tile always has a later frame ready, and ties going to it would starve a
+ * guest slice finishing an earlier frame until the conv tiles have no frame
+ * left (docs/targets/northpole.md, "Several layers per core"); a small lead
+ * would instead hold up the upstream tiles of a pipeline sharing cores with
+ * their consumers. */
+static bool core_pick(np_sim *s, int32_t head, int32_t *tile, uint64_t *at)
+{
+  int32_t first = -1, oldest = -1; /* the chain lists the core's tiles in binary order */
+  uint64_t min_at = 0;
+  for (int32_t j = head; j >= 0; j = s->tiles[j].core_next) {
+    np_tile *o = &s->tiles[j];
+    if (!tile_ready(s, o))
+      continue;
+    uint64_t o_at = shared_start(s, o);
+    if (first >= 0 && o_at > min_at)
+      continue;
+    if (first < 0 || o_at < min_at) {
+      min_at = o_at, first = oldest = j;
+      continue;
+    }
+    if (o->inference < s->tiles[oldest].inference)
+      oldest = j;
+  }
+  if (first < 0)
+    return false;
+  bool lag = s->frame_lead && s->tiles[oldest].inference + s->frame_lead <= s->tiles[first].inference;
+  *tile = lag ? oldest : first;
+  *at = min_at;
+  return true;
+}
+
 /* A reducer receives a tile's int32 partial sums (4 little-endian bytes per
  * element, np_format.h) and adds them into its accumulator. */
 static void add_partial_sums(np_tile *t, const np_msg *m)
@@ -975,11 +1011,19 @@ static bool np_sim_run(void *state, size_t batch, const void *const *inputs, voi
       best_t = host_at;
     }
     for (size_t i = 0; i < s->n_tiles; i++) {
-      if (!tile_ready(s, &s->tiles[i]))
+      np_tile *t = &s->tiles[i];
+      int32_t pick = (int32_t)i;
+      uint64_t at = t->t;
+      if (t->shared) { /* a shared core's tiles: its first one asks the core which goes next (core_pick) */
+        int32_t head = s->tile_at[(size_t)t->y * s->chip.cols + (size_t)t->x];
+        if (head != (int32_t)i || !core_pick(s, head, &pick, &at))
+          continue;
+      } else if (!tile_ready(s, t)) {
         continue;
-      uint64_t at = s->tiles[i].shared ? shared_start(s, &s->tiles[i]) : s->tiles[i].t;
-      if (best == -2 || at < best_t) {
-        best = (int)i;
+      }
+      /* the earliest goes first; the host, then the tile first in the binary, on a tie */
+      if (best == -2 || at < best_t || (at == best_t && best >= 0 && pick < best)) {
+        best = (int)pick;
         best_t = at;
       }
     }
@@ -1126,6 +1170,26 @@ static void np_sim_figures(const void *state, nc_figures *f, void *userData)
   }
 }
 
+/* nc-run --frame-lead=N: when a shared core gives a tie to the older frame (core_turn). */
+static bool np_sim_set_option(void *state, const char *key, const char *value, char *err, size_t errlen,
+                              void *userData)
+{
+  (void)userData;
+  np_sim *s = state;
+  if (strcmp(key, "frame-lead") != 0) {
+    snprintf(err, errlen, "the northpole simulator has no option '%s' (it has: frame-lead=N)", key);
+    return false;
+  }
+  char *end;
+  unsigned long long n = strtoull(value, &end, 10);
+  if (end == value || *end || value[0] == '-' || n > 1000000) {
+    snprintf(err, errlen, "frame-lead=%s: expected frames from 0 (ties to the tile listed first) to 1000000", value);
+    return false;
+  }
+  s->frame_lead = (uint32_t)n;
+  return true;
+}
+
 static void np_sim_set_trace(void *state, nc_trace *trace, void *userData)
 {
   (void)userData;
@@ -1150,6 +1214,7 @@ static const char report_views[] =
 const nc_target_sim nc_target_sim_northpole = {
   .name = "northpole",
   .load = np_sim_load,
+  .set_option = np_sim_set_option,
   .run = np_sim_run,
   .figures = np_sim_figures,
   .destroy = np_sim_destroy,
