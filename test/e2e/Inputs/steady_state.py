@@ -39,3 +39,18 @@ big = ends_of(18000, 32)
 big[23] += 12
 show("big", big, 0)
 show("big", big, 1)
+
+
+def too_fast(name, cpi, busiest, frames, bound):
+    why = bench_northpole.window_too_fast(cpi, busiest, frames, bound, 0.03)
+    print("%s: %s" % (name, why or "window kept"))
+
+
+# mobilenet_v2 at 8 bits over frames 16..32: 4,604 cycles per frame against the host link's ceiling of
+# 4,704 (the run's last frames drain faster): the two-run difference. At the ceiling, or above it, kept.
+too_fast("below ceiling", 4604, 3000 * 32, 32, 4704)
+too_fast("at ceiling", 4704, 3000 * 32, 32, 4704)
+# A burst: 3,224 cycles per frame where the busiest core computes and sends 40,000 a frame.
+too_fast("below busiest", 3224, 40000 * 32, 32, 30000)
+# No bound known (older stats): only the busiest core decides.
+too_fast("no bound", 4604, 3000 * 32, 32, None)
