@@ -41,6 +41,7 @@ typedef struct options {
   char *report_quant;       /* DIR/quant.json when --report set it */
   char *input_shapes; /* --input-shape values joined with ',' (NULL: none) */
   bool dump_pipeline, timing, statistics, help;
+  bool no_verify_each; /* --verify-each=false */
   nc_print_flags print;
   /* --<target option>=<value>, checked once the target is known */
   size_t n_pass;
@@ -72,6 +73,8 @@ static void usage(FILE *out)
           "                                   inference, dataflow and placement pictures, quantization report\n"
           "  --dump-pass-pipeline             Print the pipeline that runs to stderr\n"
           "  --mlir-timing                    Report the time of the import, each pass and the output\n"
+          "  --verify-each=<bool>             Verify the IR after each pass (default true; false: once, after\n"
+          "                                   the import, as the printer checks what it writes)\n"
           "  --mlir-pass-statistics           Report the passes' statistics (e.g. core-place's traffic-hops before\n"
           "                                   and after its search, stage imbalance) to stderr\n"
           "  --mlir-print-op-generic, --mlir-print-debuginfo, --mlir-elide-elementsattrs-if-larger=<n>\n"
@@ -159,6 +162,7 @@ static bool run_pipeline(nc_context *ctx, const options *o, const nc_target_def 
     nc_pass_manager_set_timing(pm, timing);
   }
   ro.statistics = o->statistics;
+  ro.verify_each = !o->no_verify_each;
   ok = nc_pass_manager_run(pm, module, &ro);
   nc_tool_progress_destroy(prog);
   if (o->statistics)
@@ -472,6 +476,14 @@ static bool parse_args(int argc, char **argv, options *o, int *status)
       o->dump_pipeline = true;
     } else if (!strcmp(a, "--mlir-timing")) {
       o->timing = true;
+    } else if (!strcmp(a, "--verify-each") || !strncmp(a, "--verify-each=", 14)) {
+      const char *b = a[13] ? a + 14 : "true";
+      if (strcmp(b, "true") && strcmp(b, "false")) {
+        fprintf(stderr, "nc-compile: error: invalid value '%s' for --verify-each (expected true or false)\n", b);
+        *status = 1;
+        return false;
+      }
+      o->no_verify_each = !strcmp(b, "false");
     } else if (!strcmp(a, "--mlir-pass-statistics")) {
       o->statistics = true;
     } else if (!strcmp(a, "--mlir-print-op-generic")) {
