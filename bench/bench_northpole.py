@@ -48,7 +48,12 @@ yardstick: at most 3 s) -- at each precision (8 and 4 bits), this measures:
              the figure is the difference of an F- and an F/2-frame run over
              F/2 (marked "burst" or "drain"). The window's frames are in the table; the two-image figure
              (docs/targets/figures.md) is kept beside it (--frames=2: only
-             that one);
+             that one); beside the pace, the busiest core's compute and
+             send cycles per frame and its layers (nc-run's busiest_core_*
+             figures): no steady pace is faster (a window may read a little
+             under it, as the burst check's tolerance allows), so a pace at
+             that figure loses nothing to waits, and one well above it waits
+             for data, links, credits or a shared core;
   exact      the simulator's outputs equal the int8 interpreter's
              (`nc-run` on the --emit=quantized graph) on both images;
   SQNR       of the simulator's output against the float model's (torch's
@@ -194,6 +199,7 @@ def bench_one(args, name, onnx, calib, x2, ref, bits, work):
                compute_ratio=fig.get("compute_roofline_ratio", fig.get("roofline_ratio")),
                host_io_bound=fig.get("host_io_bound_cycles"), ceiling=fig.get("roofline_ceiling"))
     row["cycles2"] = row["cycles"]
+    busiest_of(row, fig)
     if args.frames > 2:  # the steady state, after the pipeline has filled
         x = np.load(x2)
         f = args.frames
@@ -226,6 +232,7 @@ def bench_one(args, name, onnx, calib, x2, ref, bits, work):
             if steady or 2 * f > args.max_frames:
                 break
             f *= 2  # still filling: a longer run
+        busiest_of(row, run_fig)
         bound, cbound = fig.get("roofline_bound_cycles"), row.get("compute_bound")
         row.update(cycles=cpi, frames=f, steady=steady, fps=fig.get("clock_hz", 4e8) / cpi if cpi > 0 else None,
                    roofline=cpi / bound if bound and cpi > 0 else None,
@@ -275,6 +282,24 @@ def busiest_core_cycles(fig):
     return max(per_core.values(), default=0)
 
 
+def busiest_of(row, fig):
+    """Puts the simulator's busiest core (nc-run's busiest_core_* figures: the core whose tiles compute and
+    send the most cycles per frame) into the row: a pace close to it loses nothing to waits, and what is left
+    is that core's compute and sends; a pace well above it waits (for data, links, credits, a shared core)."""
+    if "busiest_core_cycles_per_inference" in fig:
+        send = fig.get("busiest_core_send_cycles_per_inference", 0)
+        row.update(busiest=fig["busiest_core_cycles_per_inference"], busiest_send=send,
+                   busiest_nodes=fig.get("busiest_core_nodes", "?"))
+
+
+def busiest_text(r):
+    """"compute + send (layers)" of the busiest core, or "-"."""
+    if r.get("busiest") is None:
+        return "-"
+    nodes = r["busiest_nodes"] if len(r["busiest_nodes"]) <= 40 else r["busiest_nodes"][:37] + "..."
+    return "%.0f + %.0f (%s)" % (r["busiest"] - r["busiest_send"], r["busiest_send"], nodes)
+
+
 def window_too_fast(cpi, busiest, frames, bound, tolerance):
     """Why a one-run window's cycles per frame cannot be the steady pace, or None: faster than the busiest
     core's compute and send cycles per frame ("burst": frames ended together, a layer sharing cores ran only
@@ -298,9 +323,9 @@ CEILING = {"compute": "compute", "host_io": "host I/O"}
 
 def table(rows):
     out = ["| model | bits | compile s | quantize s | calibration s | peak RSS MB | ONNX MB | cores | "
-           "cycles/inference | steady window (frames) | frames/s @400MHz | cycles/inference (2 frames) | bound cycles: compute / host I/O | % of compute bound | "
+           "cycles/inference | steady window (frames) | busiest core cycles/frame: compute + send (layers) | frames/s @400MHz | cycles/inference (2 frames) | bound cycles: compute / host I/O | % of compute bound | "
            "% of roofline (binding ceiling) | bit-exact (2 images) | SQNR dB | simulator s/inference |",
-           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         head = "| %s | %d | %s | %s | %s | %s | %.1f |" % (r["model"], r["bits"], fmt(r.get("compile_s"), "%.2f"),
                                                         fmt(r.get("quantize_s"), "%.2f"),
@@ -312,7 +337,7 @@ def table(rows):
             if len(msg) > 160:
                 msg = msg[:157] + "..."
             out.append(head + " %s |" % ("does not compile: `%s`" % msg if not msg.startswith("simulate")
-                                           else "`%s`" % msg) + " |" * 10)
+                                           else "`%s`" % msg) + " |" * 11)
             continue
         exact = {True: "yes", False: "**no**", None: "-"}[r.get("exact")]
         pct = 100.0 / r["roofline"] if r.get("roofline") else None
@@ -323,8 +348,8 @@ def table(rows):
         window = "-" if not r.get("frames") else "%d..%d%s" % (r["frames"] // 2, r["frames"],
                                                                " (%s: two runs' difference)" % r["burst"] if r.get("burst")
                                                                else "" if r.get("steady") else " (not steady)")
-        out.append(head + " %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            fmt(r.get("cores"), "%d"), fmt(r.get("cycles"), "%.0f"), window, fmt(r.get("fps"), "%.0f"),
+        out.append(head + " %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            fmt(r.get("cores"), "%d"), fmt(r.get("cycles"), "%.0f"), window, busiest_text(r), fmt(r.get("fps"), "%.0f"),
             fmt(r.get("cycles2"), "%.0f"), bounds,
             fmt(cpct, "%.2f"), roof, exact, fmt(r.get("sqnr"), "%.1f"), fmt(r.get("sim_s"), "%.2f")))
     return "\n".join(out)

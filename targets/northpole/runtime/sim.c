@@ -1100,6 +1100,57 @@ static void link_figures(const np_sim *s, nc_figures *f)
   nc_figures_set_real(f, "max_link_utilization", s->total_cycles ? (double)max_busy / (double)s->total_cycles : 0);
 }
 
+/* A tile's busy and send cycles per frame of the pipeline, in *busy and *send: per frame it ran, and a
+ * copy (core-replicate) runs one frame in `replicas`, so its share is that over replicas (a run of N
+ * frames gives copy r of n the frames r, r + n, ... below N: not always N / n of them). */
+static bool tile_share(const np_tile *t, size_t batch, double *busy, double *send)
+{
+  uint64_t n = t->replicas > 1 ? t->replicas : 1;
+  uint64_t frames = batch > t->replica ? (batch - t->replica + n - 1) / n : 0;
+  if (!frames)
+    return false;
+  *busy = (double)t->busy / (double)frames / (double)n;
+  *send = (double)t->send_cycles / (double)frames / (double)n;
+  return true;
+}
+
+/* The core that computes and sends the most per frame: its tiles' busy and send cycles per frame
+ * (tile_share) summed. No steady pace is faster, so a cycles_per_inference close to it says the pipeline
+ * loses nothing to waits: what is left is that core's own work and sends (docs/targets/figures.md). Ties
+ * go to the core whose first tile comes first in the binary. */
+static void busiest_core_figures(const np_sim *s, nc_figures *f)
+{
+  if (!s->tile_at || !s->batch)
+    return;
+  int32_t best = -1;
+  double best_busy = 0, best_send = 0;
+  for (size_t i = 0; i < s->n_tiles; i++) {
+    const np_tile *t = &s->tiles[i];
+    if (t->x < 0 || t->y < 0 || (uint32_t)t->x >= s->chip.cols || (uint32_t)t->y >= s->chip.rows ||
+        s->tile_at[(size_t)t->y * s->chip.cols + (size_t)t->x] != (int32_t)i)
+      continue; /* each core once, from its first tile */
+    double busy = 0, send = 0, b, sd;
+    for (int32_t j = (int32_t)i; j >= 0; j = s->tiles[j].core_next)
+      if (tile_share(&s->tiles[j], s->batch, &b, &sd))
+        busy += b, send += sd;
+    if (best < 0 || busy + send > best_busy + best_send)
+      best = (int32_t)i, best_busy = busy, best_send = send;
+  }
+  if (best < 0)
+    return;
+  size_t len = 1;
+  for (int32_t j = best; j >= 0; j = s->tiles[j].core_next)
+    len += strlen(s->tiles[j].node) + 1;
+  char *nodes = nc_rt_calloc(len, 1); /* its layers, in slot order: "elementwise4+conv14" */
+  for (int32_t j = best; j >= 0; j = s->tiles[j].core_next)
+    strcat(strcat(nodes, j == best ? "" : "+"), s->tiles[j].node);
+  nc_figures_set_pair(f, "busiest_core", s->tiles[best].x, s->tiles[best].y);
+  nc_figures_set_text(f, "busiest_core_nodes", nodes);
+  nc_figures_set_real(f, "busiest_core_cycles_per_inference", best_busy + best_send);
+  nc_figures_set_real(f, "busiest_core_send_cycles_per_inference", best_send);
+  free(nodes);
+}
+
 static void np_sim_figures(const void *state, nc_figures *f, void *userData)
 {
   const np_sim *s = state;
@@ -1148,6 +1199,7 @@ static void np_sim_figures(const void *state, nc_figures *f, void *userData)
   nc_figures_set_int(f, "cores_used", (int64_t)used);
   nc_figures_set_int(f, "cores_total", (int64_t)cores);
   nc_figures_set_real(f, "used_roofline_bound_cycles", (double)ch->macs_per_inference * per_mac / (double)used);
+  busiest_core_figures(s, f);
   link_figures(s, f);
   for (size_t i = 0; i < s->n_tiles; i++) {
     const np_tile *t = &s->tiles[i];
