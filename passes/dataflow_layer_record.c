@@ -9,6 +9,8 @@
  *   requantize   multiplier, shift, output zero point, its bias, saturation
  *                to the result type, its fused relu (clamp_min 0: the
  *                interpreter's relu is max(y, 0) on the stored integers)
+ *                and its clamp_min / clamp_max (a fused Clip) narrowing
+ *                the clamp
  *   add of a per-channel constant before any requantization: the bias
  *   relu         clamp_min = max(clamp_min, 0)
  * add_integer / sub_integer (the integer residual add) is an ELTWISE head
@@ -499,6 +501,16 @@ static bool requantize(rec *r, nc_op *rq, bool head)
   type_range(nc_op_get_result(rq, 0), &l->clamp_min, &l->clamp_max);
   if (act)
     l->clamp_min = l->clamp_min > 0 ? l->clamp_min : 0;
+  /* a fused Clip's bounds, saturated to the type: saturate(clamp(r)) = clamp(r, sat(lo), sat(hi)) */
+  int64_t tmin, tmax;
+  type_range(nc_op_get_result(rq, 0), &tmin, &tmax);
+  int64_t lo = nc_graph_attr_int(rq, "clamp_min", tmin), hi = nc_graph_attr_int(rq, "clamp_max", tmax);
+  lo = lo < tmin ? tmin : lo > tmax ? tmax : lo;
+  hi = hi < tmin ? tmin : hi > tmax ? tmax : hi;
+  l->clamp_min = lo > l->clamp_min ? lo : l->clamp_min;
+  l->clamp_max = hi < l->clamp_max ? hi : l->clamp_max;
+  if (l->clamp_min > l->clamp_max)
+    return unexpressible(rq, "its relu and clamp bounds leave no value between them");
   return true;
 }
 

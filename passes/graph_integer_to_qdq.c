@@ -374,11 +374,23 @@ static bool write_layer(writer *w, nc_op *rq, nc_op *layer)
   if (!xd || !wd || (nc_op_get_num_operands(rq) > 1 && !bd))
     return false;
   bool relu = nc_op_get_attr_str(rq, "activation") != NULL;
+  nc_attr *cmin = nc_op_get_attr_str(rq, "clamp_min"), *cmax = nc_op_get_attr_str(rq, "clamp_max");
   nc_named_attr attrs[16];
   size_t na = copy_attrs(w, conv ? layer : rq, conv ? NULL : (const char *const[]){"axis", "multiplier", "shift",
                                                                                      "output_zero_point", "activation",
-                                                                                     NULL},
-                         relu, attrs, NC_COUNTOF(attrs));
+                                                                                     "clamp_min", "clamp_max", NULL},
+                         relu && !cmin && !cmax, attrs, NC_COUNTOF(attrs) - 3);
+  if (cmin || cmax) { /* a fused Clip: its integer bounds in s_y steps, relu as a lower bound of 0 */
+    nc_type *f32 = nc_type_f32(w->ctx);
+    double lo = cmin ? (double)nc_attr_get_int(cmin) * sy : 0;
+    attrs[na++] = (nc_named_attr){nc_ident_get_cstr(w->ctx, "activation"), nc_attr_string_cstr(w->ctx, "clip")};
+    if (cmin || relu)
+      attrs[na++] = (nc_named_attr){nc_ident_get_cstr(w->ctx, "activation_min"),
+                                    nc_attr_float(w->ctx, f32, relu && lo < 0 ? 0 : lo)};
+    if (cmax)
+      attrs[na++] = (nc_named_attr){nc_ident_get_cstr(w->ctx, "activation_max"),
+                                    nc_attr_float(w->ctx, f32, (double)nc_attr_get_int(cmax) * sy)};
+  }
   bool gemm = !conv && bd && nc_type_get_rank(nc_value_get_type(x)) == 2;
   if (!conv && bd && !gemm)
     return nc_op_emit_error(rq, "graph-integer-to-qdq: a matrix product with a bias needs 2-D operands");

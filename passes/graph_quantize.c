@@ -9,7 +9,8 @@
  *   - each conv / gemm / matmul with constant weights (after graph-optimize:
  *     bias and relu fused) becomes graph.conv_integer or graph.matmul_integer
  *     (int8 x int8 -> int32) and graph.requantize (int32 bias, per-channel
- *     fixed-point multiplier and shift, fused relu, saturation to int8);
+ *     fixed-point multiplier and shift, fused relu, a fused clip's bounds
+ *     as clamp_min / clamp_max, saturation to int8);
  *   - weights are symmetric per output channel in [-127, 127],
  *     s_w[c] = max|w_c| / 127 (1 for an all-zero channel); gemm weights are
  *     stored [K, N] (alpha folded in) so the matmul needs no transpose;
@@ -264,13 +265,14 @@ static bool expect_constant(nc_op *op, nc_value *v, const char *what)
                           nc_ident_str(nc_op_get_name(op)), what);
 }
 
-/* A fused clip(0, max) with max > 0 (relu6). Its output scale is calibrated
- * after the clip, so s_y <= max / 127 and the upper bound lies at or beyond
- * int8 saturation: relu + saturation computes it exactly (quantize_layer
- * checks the bound against the scale). */
-static bool is_relu_clip(const nc_graph_activation *act)
+/* A fused clip whose bounds are in order (relu6, hardtanh, ...): it
+ * becomes graph.requantize's relu and clamp_min / clamp_max, exactly, since
+ * rounding is monotone: round(clip(y, lo, hi) / s) = clamp(round(y / s),
+ * round(lo / s), round(hi / s)) (gq_clip_bounds). */
+static bool is_fusable_clip(const nc_graph_activation *act)
 {
-  return act->kind == NC_GRAPH_ACT_CLIP && act->has_min && act->min == 0 && act->has_max && act->max > 0;
+  return act->kind == NC_GRAPH_ACT_CLIP && (!act->has_min || !act->has_max || act->min <= act->max) &&
+         (!act->has_min || isfinite(act->min)) && (!act->has_max || isfinite(act->max));
 }
 
 /* conv / gemm / matmul: constant weights (and bias), relu, relu6 or no activation. */
@@ -279,9 +281,9 @@ static bool check_layer(nc_op *op)
   const char *name = nc_ident_str(nc_op_get_name(op));
   nc_graph_activation act;
   if (!nc_graph_get_activation(op, &act) ||
-      (act.kind != NC_GRAPH_ACT_NONE && act.kind != NC_GRAPH_ACT_RELU && !is_relu_clip(&act)))
+      (act.kind != NC_GRAPH_ACT_NONE && act.kind != NC_GRAPH_ACT_RELU && !is_fusable_clip(&act)))
     return nc_op_emit_error(op, "graph-quantize cannot quantize '%s' with the fused activation \"%s\": only relu "
-                            "and clip(0, max) (relu6) fold into graph.requantize", name,
+                            "and clip with ordered finite bounds fold into graph.requantize", name,
                             nc_graph_attr_string(op, "activation", "?"));
   size_t n = nc_op_get_num_operands(op);
   if (!expect_activation(op, nc_op_get_operand(op, 0)) || !expect_constant(op, nc_op_get_operand(op, 1), "weight") ||
@@ -811,11 +813,21 @@ static bool quantize_layer(rewrite *rw, nc_op *op, const qval *x, float sy, int 
   }
   if (!ok)
     nc_op_emit_error(op, "graph-quantize cannot quantize '%s': %s", name, err);
+  /* a fused clip: relu for a lower bound of 0, else the bounds in output steps where they are inside the range */
   nc_graph_activation act;
-  if (ok && nc_graph_get_activation(op, &act) && is_relu_clip(&act) && rint(act.max / (double)sy) < qmax)
-    ok = nc_op_emit_error(op, "graph-quantize cannot quantize '%s': its clip bound %g is %g output steps, inside "
-                          "the int8 range (calibrated scale %g); only bounds at or beyond saturation are exact",
-                          name, act.max, rint(act.max / (double)sy), (double)sy);
+  bool relu = false, has_lo = false, has_hi = false;
+  int64_t lo = 0, hi = 0;
+  if (ok && nc_graph_get_activation(op, &act)) {
+    relu = act.kind == NC_GRAPH_ACT_RELU || (act.kind == NC_GRAPH_ACT_CLIP && act.has_min && act.min == 0);
+    if (act.kind == NC_GRAPH_ACT_CLIP && act.has_min && act.min != 0) {
+      double q = rint(act.min / (double)sy);
+      has_lo = q > -qmax - 1, lo = has_lo ? (q > qmax ? qmax : (int64_t)q) : 0;
+    }
+    if (act.kind == NC_GRAPH_ACT_CLIP && act.has_max) {
+      double q = rint(act.max / (double)sy);
+      has_hi = q < qmax, hi = has_hi ? (q < -qmax - 1 ? -qmax - 1 : (int64_t)q) : 0;
+    }
+  }
 
   nc_op *acc = NULL, *rq = NULL;
   if (ok) {
@@ -835,14 +847,18 @@ static bool quantize_layer(rewrite *rw, nc_op *op, const qval *x, float sy, int 
                                                                "bias", true, loc)
                                                     : NULL};
     nc_value *y = nc_op_get_result(op, 0);
-    nc_named_attr attrs[5];
+    nc_named_attr attrs[7];
     size_t na = 0;
     attrs[na++] = named(rw, "multiplier", nc_attr_dense_array(rw->ctx, rw->i64, (size_t)C, mult));
     attrs[na++] = named(rw, "shift", nc_attr_dense_array(rw->ctx, rw->i64, (size_t)C, shift));
     attrs[na++] = named(rw, "axis", nc_attr_integer(rw->ctx, rw->i64, conv ? 1 : (int64_t)rank_of(y) - 1));
     attrs[na++] = named(rw, "output_zero_point", nc_attr_integer(rw->ctx, rw->i64, 0));
-    if (nc_op_get_attr_str(op, "activation"))
+    if (relu)
       attrs[na++] = named(rw, "activation", nc_attr_string_cstr(rw->ctx, "relu"));
+    if (has_lo)
+      attrs[na++] = named(rw, "clamp_min", nc_attr_integer(rw->ctx, rw->i64, lo));
+    if (has_hi)
+      attrs[na++] = named(rw, "clamp_max", nc_attr_integer(rw->ctx, rw->i64, hi));
     rq = add_op(rw, op, "graph.requantize", loc, bq ? 2 : 1, in, na, attrs, like(rw, y, elt));
     if (rq)
       bind(rw, y, nc_op_get_result(rq, 0), sy);
@@ -1036,7 +1052,7 @@ static bool quantize_func(nc_pass *pass, nc_op *func, const state *st)
   if (!ret || !nc_op_is(ret, "func.return"))
     return nc_op_emit_error(func, "graph-quantize expects the function to end in func.return");
 
-  /* 0. activations other than relu / relu6 leave the ops they were fused into (tables of their own) */
+  /* 0. activations other than relu / clip leave the ops they were fused into (tables of their own) */
   for (nc_op *op = nc_block_get_first_op(block); op != ret; op = nc_op_get_next(op))
     if (!gq_acts_unfuse(op))
       return false;

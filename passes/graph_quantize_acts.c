@@ -198,11 +198,14 @@ bool gq_acts_unfuse(nc_op *op)
   nc_graph_activation act;
   if (!nc_op_get_attr_str(op, "activation") || !nc_graph_get_activation(op, &act) || nc_op_get_num_results(op) != 1)
     return true;
-  bool relu6 = act.kind == NC_GRAPH_ACT_CLIP && act.has_min && act.min == 0 && act.has_max && act.max > 0;
+  /* a conv's, gemm's or matmul's clip with ordered bounds stays: graph.requantize clamps exactly */
+  bool fused = act.kind == NC_GRAPH_ACT_CLIP && nc_graph_get_quant_class(nc_op_get_def(op)) == NC_GRAPH_QUANT_LAYER &&
+               (!act.has_min || !act.has_max || act.min <= act.max) && (!act.has_min || isfinite(act.min)) &&
+               (!act.has_max || isfinite(act.max));
   const char *name = act.kind == NC_GRAPH_ACT_SIGMOID      ? "graph.sigmoid"
                      : act.kind == NC_GRAPH_ACT_TANH       ? "graph.tanh"
                      : act.kind == NC_GRAPH_ACT_LEAKY_RELU ? "graph.leaky_relu"
-                     : act.kind == NC_GRAPH_ACT_CLIP && !relu6 ? "graph.clip"
+                     : act.kind == NC_GRAPH_ACT_CLIP && !fused ? "graph.clip"
                                                               : NULL;
   if (!name)
     return true;

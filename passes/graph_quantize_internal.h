@@ -103,9 +103,11 @@ typedef enum gq_acts_class {
   GQ_ACTS_FUSED,      /**< part of a pattern its user quantizes (the sigmoid of x * sigmoid(x)) */
 } gq_acts_class;
 
-/** Splits a fused activation that is not relu / relu6 (sigmoid, tanh,
- * leaky_relu, other clips) off `op` into its own op after it, so that its
- * input is calibrated and it becomes a table. False after an error. */
+/** Splits a fused activation that is not relu or a layer's clip (sigmoid,
+ * tanh, leaky_relu, an add's clip) off `op` into its own op after it, so
+ * that its input is calibrated and it becomes a table (a conv's, gemm's or
+ * matmul's clip with ordered bounds stays: graph.requantize's clamp). False
+ * after an error. */
 bool gq_acts_unfuse(nc_op *op);
 /** Classifies a float op: concat of activations, mul of two activations
  * (channel broadcast), or an activation that becomes a lookup table. */

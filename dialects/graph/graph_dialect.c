@@ -308,6 +308,8 @@ static const nc_attr_def a_requantize[] = {
   {"axis", &nc_ac_i64, true, NULL, "the channel dim of per-channel multipliers and bias (default 1)"},
   {"output_zero_point", &nc_ac_i64, true, NULL, "added after rounding, in the result type's range (default 0)"},
   {"activation", &nc_ac_string, true, NULL, "\"relu\": clamp below at output_zero_point (absent: none)"},
+  {"clamp_min", &nc_ac_i64, true, NULL, "lower bound on the result's integers (a fused Clip; absent: none)"},
+  {"clamp_max", &nc_ac_i64, true, NULL, "upper bound on the result's integers (a fused Clip; absent: none)"},
 };
 static const nc_attr_def a_concat_integer[] = {
   {"axis", &nc_ac_i64, false, NULL, "the dim joined along, may be negative"},

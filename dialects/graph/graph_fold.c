@@ -256,6 +256,48 @@ static bool transpose_to_reshape(nc_op *op, nc_rewriter *rw)
   return replace_by_reshape(op, x, rw);
 }
 
+/* A transpose that moves a leading dim of size one (a batch of one) away
+ * from the front: inserting or removing a size-1 dim anywhere leaves the
+ * row-major order of the elements alone, so it is the transpose that keeps
+ * that dim first and orders the others as `perm` does, then a reshape to
+ * the result's shape. The levels below run transposes whose batch of one
+ * stays first (a copy layer with `perm`); the reshape composes with its
+ * readers' (a flatten after an NCHW -> HWNC permute becomes an NHWC one).
+ * Not when it reads or feeds a transpose: the two compose first (fold). */
+static bool transpose_keep_unit_batch_first(nc_op *op, nc_rewriter *rw)
+{
+  int64_t perm[NC_MAX_RANK], keep[NC_MAX_RANK], kdims[NC_MAX_RANK];
+  size_t rank;
+  nc_value *x = nc_op_get_operand(op, 0);
+  nc_type *xt = nc_value_get_type(x), *rt = nc_value_get_type(nc_op_get_result(op, 0));
+  if (!get_perm(op, perm, &rank) || rank < 2 || !nc_type_has_static_shape(xt) || !nc_type_has_static_shape(rt) ||
+      nc_type_get_shape(xt)[0] != 1 || perm[0] == 0)
+    return false;
+  nc_op *d = nc_value_get_defining_op(x);
+  if (d && graph_kind_of(d) == G_TRANSPOSE)
+    return false;
+  for (nc_use *u = nc_value_get_first_use(nc_op_get_result(op, 0)); u; u = nc_use_get_next(u))
+    if (graph_kind_of(nc_use_get_owner(u)) == G_TRANSPOSE)
+      return false;
+  const int64_t *dims = nc_type_get_shape(xt);
+  keep[0] = 0, kdims[0] = 1;
+  for (size_t i = 0, k = 1; i < rank; i++) {
+    if (perm[i] < 0 || perm[i] >= (int64_t)rank)
+      return false;
+    if (perm[i] != 0) {
+      keep[k] = perm[i];
+      kdims[k++] = dims[perm[i]];
+    }
+  }
+  nc_context *ctx = nc_rewriter_get_context(rw);
+  nc_type *kt = nc_type_tensor(ctx, rank, kdims, nc_type_get_element_type(xt), NULL);
+  nc_named_attr attr = {nc_ident_get_cstr(ctx, "perm"), nc_attr_dense_i64_array(ctx, rank, keep)};
+  nc_op *t = nc_rewriter_create(rw, &(nc_op_state){.ctx = ctx, .name = "graph.transpose", .loc = nc_op_get_loc(op),
+                                                   .n_operands = 1, .operands = &x, .n_results = 1,
+                                                   .result_types = &kt, .n_attrs = 1, .attrs = &attr});
+  return t && replace_by_reshape(op, nc_op_get_result(t, 0), rw);
+}
+
 /* conv / avg_pool of a constant-zero graph.pad that pads only spatial dims
  * (by >= 0): the pad becomes the window's own padding (the pads add up).
  * An average pool must count the padded zeros as the pad op did: it folds
@@ -373,7 +415,8 @@ static bool reduce_to_global_pool(nc_op *op, nc_rewriter *rw)
 const nc_pattern graph_reduce_patterns[] = {{"ReduceToGlobalPool", 1, reduce_to_global_pool}};
 const nc_pattern graph_pad_into_window_patterns[] = {{"FoldPadIntoWindow", 1, fold_pad_into_window}};
 const nc_pattern graph_reshape_like_patterns[] = {{"ComposeReshapeLike", 1, compose_reshape_like}};
-const nc_pattern graph_transpose_patterns[] = {{"TransposeToReshape", 1, transpose_to_reshape}};
+const nc_pattern graph_transpose_patterns[] = {{"TransposeToReshape", 1, transpose_to_reshape},
+                                               {"TransposeKeepUnitBatchFirst", 1, transpose_keep_unit_batch_first}};
 const nc_pattern graph_channel_shuffle_patterns[] = {{"FormChannelShuffle", 3, form_channel_shuffle}};
 
 nc_op *graph_materialize_constant(nc_context *ctx, nc_attr *value, nc_type *type, nc_location loc)

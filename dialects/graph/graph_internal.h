@@ -156,7 +156,7 @@ nc_op *graph_materialize_constant(nc_context *ctx, nc_attr *value, nc_type *type
 /** Canonicalization patterns (graph_fold.c): flatten / squeeze / unsqueeze of a
  * reshape-like op become one reshape; transposes moving only size-1 dims too. */
 extern const nc_pattern graph_reshape_like_patterns[1];
-extern const nc_pattern graph_transpose_patterns[1];
+extern const nc_pattern graph_transpose_patterns[2];
 extern const nc_pattern graph_channel_shuffle_patterns[1];
 /** reduce_mean / reduce_max over the two spatial dims of [N, C, H, W]: a global pool. */
 extern const nc_pattern graph_reduce_patterns[1];

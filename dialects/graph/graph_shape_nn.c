@@ -495,8 +495,8 @@ bool graph_infer_quant(gx *g)
 
 /* graph.requantize: multiplier/shift pairs (one, or one per channel along
  * axis), a bias of one element or [C], the zero point inside the result's
- * range, relu only; the result has acc's shape and the declared element
- * type (i8 by default). */
+ * range, relu only, clamp_min <= clamp_max; the result has acc's shape and
+ * the declared element type (i8 by default). */
 bool graph_infer_requantize(gx *g)
 {
   nc_type *acc = g->in[0];
@@ -525,6 +525,9 @@ bool graph_infer_requantize(gx *g)
       return gx_error(g, "expects a bias of 1 or %lld elements (acc.shape[axis]), got %lld", (long long)c,
                       (long long)nb);
   }
+  int64_t lo = gx_int(g, "clamp_min", INT64_MIN), hi = gx_int(g, "clamp_max", INT64_MAX);
+  if (lo > hi)
+    return gx_error(g, "expects clamp_min (%lld) at most clamp_max (%lld)", (long long)lo, (long long)hi);
   nc_type *elt = graph_check_relu_only(g) ? graph_int_result(g, true) : NULL;
   if (!elt)
     return false;

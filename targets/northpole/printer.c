@@ -506,6 +506,11 @@ static bool put_tile(printer *p, nc_op *tile, nc_bytes *b)
     return nc_op_emit_error(tile, "is in slot %lld of its core; the northpole binary holds slots 0 to %u",
                             (long long)slot, NP_MAX_SLOTS - 1);
   size_t n_offsets = recv_offsets(tile, node, NULL);
+  /* a partial-sum tile does not requantize: the reducer clamps */
+  if (in_slice.flags & NP_FLAG_PARTIAL)
+    l.flags &= ~(uint32_t)NP_FLAG_CLAMP;
+  uint32_t clamp = l.flags & NP_FLAG_CLAMP;
+  int32_t clamp_min = l.clamp_min, clamp_max = l.clamp_max;
   nc_bytes_put_u32(b, l.flags | in_slice.flags | (replica ? NP_FLAG_REPLICA : 0) | (shared ? NP_FLAG_SHARED : 0) |
                         (n_offsets ? NP_FLAG_RECV_OFFSETS : 0) | (uint32_t)l.bits << NP_WIDTH_SHIFT);
   nc_bytes_put_str(b, name, 32);
@@ -620,6 +625,10 @@ static bool put_tile(printer *p, nc_op *tile, nc_bytes *b)
     nc_bytes_put_u32(b, (uint32_t)n_offsets);
     nc_bytes_put_u32(b, 0);
     recv_offsets(tile, node, b);
+  }
+  if (clamp) {
+    nc_bytes_put_i32(b, clamp_min);
+    nc_bytes_put_i32(b, clamp_max);
   }
   return true;
 }

@@ -14,6 +14,7 @@ typedef struct np_layer {
   unsigned bits;             /* the result's width: 8, 4 or 2 (the tile record's flags >> NP_WIDTH_SHIFT) */
   int64_t kernel[2], stride[2], pad[4], dilation[2], group;
   int32_t zero_point;
+  int32_t clamp_min, clamp_max; /* with NP_FLAG_CLAMP: the bounds of a fused Clip (the tile's clamp trailer) */
   size_t n_requant, n_bias;  /* per layer: 1 or all channels; 0 or all channels */
   int32_t *multiplier, *shift;
   int64_t *bias;

@@ -19,8 +19,10 @@
  *   resize (linear)                                  -> NP_KIND_RESIZE
  *   transpose (a copy with perm)                     -> NP_KIND_TRANSPOSE
  * Weights, bias, multipliers and shifts are the layer's parameters;
- * everything the core cannot do exactly (zero points, a clamp other than
- * int8 saturation or relu, a table after another layer, other kinds) is an error at the
+ * a conv's or matmul's clamp narrower than saturation and relu (a fused
+ * Clip) is NP_FLAG_CLAMP with the bounds;
+ * everything the core cannot do exactly (zero points, such a clamp on
+ * other kinds, a table after another layer, other kinds) is an error at the
  * node, never a silently different computation.
  */
 #include <stdlib.h>
@@ -118,10 +120,15 @@ static bool read_requantize(nc_op *node, const nc_dataflow_layer *layer, np_laye
   if (layer->output_zero_point < -128 || layer->output_zero_point > 127 || !np_width_ok(layer->output_bits))
     return nc_op_emit_error(node, "must produce int8, int4 or int2 with an int8 zero point on northpole");
   l->bits = layer->output_bits;
-  if (layer->clamp_max < tmax || (layer->clamp_min != -tmax - 1 && layer->clamp_min != 0))
-    return nc_op_emit_error(node, "clamps to [%lld, %lld]; northpole saturates to int8 and applies only relu",
-                            (long long)layer->clamp_min, (long long)layer->clamp_max);
+  if (layer->clamp_min < -tmax - 1 || layer->clamp_max > tmax || layer->clamp_min > layer->clamp_max)
+    return nc_op_emit_error(node, "clamps to [%lld, %lld]; northpole clamps within the %u-bit range only",
+                            (long long)layer->clamp_min, (long long)layer->clamp_max, layer->output_bits);
   l->flags |= layer->clamp_min == 0 ? NP_FLAG_RELU : 0;
+  if (layer->clamp_max < tmax || (layer->clamp_min != -tmax - 1 && layer->clamp_min != 0)) { /* a fused Clip */
+    l->flags |= NP_FLAG_CLAMP;
+    l->clamp_min = (int32_t)layer->clamp_min;
+    l->clamp_max = (int32_t)layer->clamp_max;
+  }
   l->zero_point = (int32_t)layer->output_zero_point;
   l->n_requant = layer->n_requant;
   l->multiplier = nc_xmalloc(layer->n_requant * sizeof *l->multiplier);

@@ -65,7 +65,7 @@ typedef union ix_params {
   struct { const int64_t *shape; size_t n; bool allowzero; } reshape;
   struct { const int64_t *sizes; size_t n; int64_t axis; } split; /* sizes NULL: equal parts */
   nc_pad_params pad;                                        /* the fill value is owned[0] */
-  struct { int64_t axis; int64_t zero_point; bool relu; } requant; /* multipliers owned[0], shifts owned[1] */
+  struct { int64_t axis; int64_t zero_point; bool relu; int64_t lo, hi; } requant; /* multipliers owned[0], shifts owned[1]; lo, hi: clamp_min/max */
   nc_eltwise_integer_params eltwise_integer;
   struct { int64_t axis; int32_t zero_point; } concat_integer; /* multipliers owned[0], shifts owned[1] */
   struct { int32_t multiplier, shift, zero_point; bool relu; } mul_integer;

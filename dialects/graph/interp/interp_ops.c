@@ -697,7 +697,8 @@ static bool own_rescales(ix_inst *inst, const int64_t *m, const int64_t *s, size
 
 /* graph.requantize (docs/design/spine.md): y = saturate(round_half_even((acc
  * + bias[c]) * multiplier[c] / 2^shift[c]) + zero_point), with relu taking
- * max(r, zero_point) before saturating. The bias add wraps in int32 (it is
+ * max(r, zero_point) before saturating, and clamp_min / clamp_max (a fused
+ * Clip) bounding r. The bias add wraps in int32 (it is
  * the accumulator's arithmetic) and broadcasts along `axis`; the rest is
  * nc_kernel_requantize. */
 static bool prep_requantize(ix_inst *inst, char *err, size_t errlen)
@@ -714,6 +715,11 @@ static bool prep_requantize(ix_inst *inst, char *err, size_t errlen)
   if (act && strcmp(act, "relu"))
     return snprintf(err, errlen, "has activation \"%s\"; requantize takes only \"relu\"", act), false;
   inst->p.requant.relu = act != NULL;
+  inst->p.requant.lo = nc_graph_attr_int(inst->op, "clamp_min", INT64_MIN);
+  inst->p.requant.hi = nc_graph_attr_int(inst->op, "clamp_max", INT64_MAX);
+  if (inst->p.requant.lo > inst->p.requant.hi)
+    return snprintf(err, errlen, "has clamp_min %lld above clamp_max %lld", (long long)inst->p.requant.lo,
+                    (long long)inst->p.requant.hi), false;
   if (inst->p.requant.zero_point < INT32_MIN || inst->p.requant.zero_point > INT32_MAX)
     return snprintf(err, errlen, "has an output_zero_point outside the int32 range"), false;
   return true;
@@ -755,6 +761,19 @@ static bool run_requantize(const ix_inst *inst, ix_args *a)
       if (nc_tensor_get_i64(y, i) < lo)
         nc_tensor_set_i64(y, i, lo);
     nc_tensor_destroy(zp);
+  }
+  if (ok && (inst->p.requant.lo != INT64_MIN || inst->p.requant.hi != INT64_MAX)) {
+    /* a fused Clip: saturate(clamp(r, lo, hi)) = clamp(saturate(r), saturate(lo), saturate(hi)) */
+    nc_tensor *y = a->out[0], *lt = ix_int_bound(y->dtype, (double)inst->p.requant.lo, false),
+              *ht = ix_int_bound(y->dtype, (double)inst->p.requant.hi, true);
+    int64_t lo = nc_tensor_get_i64(lt, 0), hi = nc_tensor_get_i64(ht, 0);
+    for (int64_t i = 0, n = nc_tensor_num_elements(y); i < n; i++) {
+      int64_t v = nc_tensor_get_i64(y, i);
+      if (v < lo || v > hi)
+        nc_tensor_set_i64(y, i, v < lo ? lo : hi);
+    }
+    nc_tensor_destroy(lt);
+    nc_tensor_destroy(ht);
   }
   return ok;
 }

@@ -183,21 +183,37 @@ static const char *loc_name(nc_context *ctx, nc_location loc)
 
 /* ---- types ---------------------------------------------------------------------------------------------- */
 
-/* The ONNX elem_type of a tensor type, or 0 + error at `op`. */
-static int32_t elem_type(exporter *ex, nc_op *op, const nc_type *t)
+/* The 8-bit container of a 4- or 2-bit type (ONNX has INT4 only from opset
+ * 21, and its integer ops, ConvInteger, MatMulInteger, QLinearConv, take
+ * int8 and uint8 only): the same codes, one a byte, as nc stores them. */
+static nc_dtype container_dtype(nc_dtype dt)
+{
+  return dt == NC_DT_I4 || dt == NC_DT_I2 ? NC_DT_I8 : dt == NC_DT_U4 || dt == NC_DT_U2 ? NC_DT_U8 : dt;
+}
+
+static bool is_narrow(nc_dtype dt) { return container_dtype(dt) != dt; }
+
+/* The ONNX elem_type of a tensor type, or 0 + error at `op`. Inside the
+ * graph a 4- or 2-bit tensor is written in its 8-bit container (the ops
+ * that make such values keep them in range: requantize saturates to the
+ * width, a QuantizeLinear to it gets a Clip); the function's inputs and
+ * outputs (`signature`) must have their own ONNX type. */
+static int32_t elem_type_of(exporter *ex, nc_op *op, const nc_type *t, bool signature)
 {
   nc_dtype dt;
   char *s = nc_type_to_string(t);
   int32_t r = 0;
   if (!nc_type_is_tensor(t) || !nc_interp_dtype_from_type(nc_type_get_element_type(t), &dt))
     nc_op_emit_error(op, "type %s has no ONNX equivalent", s);
-  else if ((dt == NC_DT_I4 || dt == NC_DT_U4 || dt == NC_DT_I2 || dt == NC_DT_U2))
+  else if (signature && is_narrow(dt))
     nc_op_emit_error(op, "type %s needs a newer ONNX opset than %lld (INT4 is opset 21)", s, (long long)ex->opset);
   else
-    r = nc_onnx_data_type_from_dtype(dt);
+    r = nc_onnx_data_type_from_dtype(container_dtype(dt));
   free(s);
   return r;
 }
+
+static int32_t elem_type(exporter *ex, nc_op *op, const nc_type *t) { return elem_type_of(ex, op, t, false); }
 
 static Onnx__ValueInfoProto *value_info(const char *name, int32_t elt, const nc_type *t)
 {
@@ -295,6 +311,7 @@ static void attr_string(Onnx__NodeProto *n, const char *name, const char *v, siz
 static const char *add_initializer(exporter *ex, const char *base, nc_tensor *t)
 {
   char *name = unique_tensor(ex, base);
+  t->dtype = container_dtype(t->dtype);
   Onnx__TensorProto *p = nc_onnx_tensor_from_host(t, name);
   free(name);
   nc_tensor_destroy(t);
@@ -549,7 +566,8 @@ static const char *rq_const(exporter *ex, const char *base, const char *what, si
  *   q, r = floor(p / 2^s[c]), p - q * 2^s in [0, 2^s)   (from Div)
  *   q += r > half || (r == half && q odd)  (round half to even, written
  *                                           with Clip and Abs)
- *   y = Cast<T>(Clip(q + zero_point, relu ? zero_point : Tmin, Tmax)) */
+ *   y = Cast<T>(Clip(q + zero_point, relu ? zero_point : Tmin, Tmax)), the
+ *       bounds narrowed by clamp_min / clamp_max */
 static bool export_requantize(exporter *ex, nc_op *op)
 {
   nc_attr *ma = nc_op_get_attr_str(op, "multiplier"), *sa = nc_op_get_attr_str(op, "shift");
@@ -560,9 +578,9 @@ static bool export_requantize(exporter *ex, nc_op *op)
     return false;
   nc_dtype dt;
   nc_interp_dtype_from_type(nc_type_get_element_type(yt), &dt);
-  if (dt != NC_DT_I8 && dt != NC_DT_U8 && dt != NC_DT_I32)
-    return nc_op_emit_error(op, "cannot be exported to ONNX: results of type %s are not written (i8, u8, i32 are)",
-                            nc_dtype_name(dt));
+  if (dt != NC_DT_I8 && dt != NC_DT_U8 && dt != NC_DT_I32 && !is_narrow(dt))
+    return nc_op_emit_error(op, "cannot be exported to ONNX: results of type %s are not written (8-, 4-, 2-bit and i32 "
+                            "are)", nc_dtype_name(dt));
   size_t k = ma ? nc_attr_get_num_elements(ma) : 0;
   if (!k || !sa || nc_attr_get_num_elements(sa) != k)
     return nc_op_emit_error(op, "cannot be exported to ONNX: multiplier and shift differ in length");
@@ -630,9 +648,15 @@ static bool export_requantize(exporter *ex, nc_op *op)
   if (zp)
     q = rq_node(ex, base, "Add", 2, (const char *[]){q, rq_const(ex, base, "zero_point", 1, &zp, 0, 0)});
   const char *act = nc_op_get_attr_str(op, "activation") ? "relu" : NULL;
-  int64_t lo = dt == NC_DT_I8 ? -128 : dt == NC_DT_U8 ? 0 : INT32_MIN, hi = dt == NC_DT_I8 ? 127 : dt == NC_DT_U8 ? 255 : INT32_MAX;
-  if (act && zp > lo)
-    lo = zp;
+  int bits = dt == NC_DT_I32 ? 32 : dt == NC_DT_I4 || dt == NC_DT_U4 ? 4 : dt == NC_DT_I2 || dt == NC_DT_U2 ? 2 : 8;
+  bool sgn = nc_dtype_is_signed(dt);
+  int64_t lo = sgn ? -((int64_t)1 << (bits - 1)) : 0, hi = sgn ? ((int64_t)1 << (bits - 1)) - 1 : ((int64_t)1 << bits) - 1;
+  /* relu, then clamp_min / clamp_max (a fused Clip), then saturation: one Clip, its bounds composed
+   * (clamp(clamp(x, a, b), c, d) = clamp(x, clamp(a, c, d), clamp(b, c, d)) for a <= b) */
+  int64_t cmin = nc_graph_attr_int(op, "clamp_min", INT64_MIN), cmax = nc_graph_attr_int(op, "clamp_max", INT64_MAX);
+  int64_t l0 = act ? (zp < cmin ? cmin : zp > cmax ? cmax : zp) : cmin, tmin = lo, tmax = hi;
+  lo = l0 < tmin ? tmin : l0 > tmax ? tmax : l0;
+  hi = cmax < tmin ? tmin : cmax > tmax ? tmax : cmax;
   q = rq_node(ex, base, "Clip", 3, (const char *[]){q, rq_const(ex, base, "min", 1, &lo, 0, 0),
                                                      rq_const(ex, base, "max", 1, &hi, 0, 0)});
   free(m), free(d), free(h);
@@ -768,6 +792,33 @@ static bool export_op(exporter *ex, nc_op *op)
       name = fresh = unique_tensor(ex, b);
       val_set(ex, r, name);
     }
+    nc_dtype rdt;
+    if (!strcmp(d->graph, "graph.quantize_linear") && i == 0 &&
+        nc_interp_dtype_from_type(nc_type_get_element_type(nc_value_get_type(r)), &rdt) && is_narrow(rdt)) {
+      /* to 4 or 2 bits: QuantizeLinear to the 8-bit container, then Clip to the width (Brevitas's form) */
+      char b[300];
+      snprintf(b, sizeof b, "%s_container", name);
+      char *pre = unique_tensor(ex, b);
+      add_output(n, pre);
+      int bits = rdt == NC_DT_I4 || rdt == NC_DT_U4 ? 4 : 2;
+      bool sgn = nc_dtype_is_signed(rdt);
+      nc_tensor *lo = nc_tensor_create(container_dtype(rdt), 0, NULL, 0), *hi = nc_tensor_create(lo->dtype, 0, NULL, 0);
+      nc_tensor_set_i64(lo, 0, sgn ? -((int64_t)1 << (bits - 1)) : 0);
+      nc_tensor_set_i64(hi, 0, sgn ? ((int64_t)1 << (bits - 1)) - 1 : ((int64_t)1 << bits) - 1);
+      snprintf(b, sizeof b, "%s/Clip", *n->name ? n->name : name);
+      char *cn = unique_node(ex, b);
+      Onnx__NodeProto *c = add_node(ex, "Clip", cn);
+      free(cn);
+      add_input(c, pre);
+      snprintf(b, sizeof b, "%s_min", name);
+      add_input(c, add_initializer(ex, b, lo));
+      snprintf(b, sizeof b, "%s_max", name);
+      add_input(c, add_initializer(ex, b, hi));
+      add_output(c, name);
+      free(pre);
+      free(fresh);
+      continue;
+    }
     if (act.kind != NC_GRAPH_ACT_NONE && i == 0) {
       char b[300];
       snprintf(b, sizeof b, "%s_preact", name);
@@ -815,6 +866,7 @@ static bool export_constant(exporter *ex, nc_op *op)
   if (splat && elements > 4096) { /* a large splat stays one element: ConstantOfShape, as the importer reads it */
     nc_tensor *one = nc_tensor_create(dt, 1, (int64_t[]){1}, 0);
     memcpy(one->data, data, nc_dtype_size(dt));
+    one->dtype = container_dtype(dt);
     Onnx__NodeProto *n = add_node(ex, "ConstantOfShape", base);
     input_ints(ex, n, "shape", rank, nc_type_get_shape(t));
     Onnx__AttributeProto *a = new_attr(n, "value", ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TENSOR);
@@ -893,7 +945,7 @@ static bool export_func(exporter *ex, nc_op *func)
     char base[64];
     snprintf(base, sizeof base, "input_%zu", i);
     char *name = unique_tensor(ex, ln && *ln ? ln : base);
-    int32_t et = elem_type(ex, func, nc_value_get_type(a));
+    int32_t et = elem_type_of(ex, func, nc_value_get_type(a), true);
     if (!et) {
       free(name);
       return false;
@@ -934,7 +986,7 @@ static bool export_func(exporter *ex, nc_op *func)
     const char *vn = val_name(ex, v);
     if (strcmp(vn, out_names[i]))
       identity_output(ex, vn, out_names[i]);
-    int32_t et = elem_type(ex, ret, nc_value_get_type(v));
+    int32_t et = elem_type_of(ex, ret, nc_value_get_type(v), true);
     ok = et != 0;
     if (ok)
       PUSH(ex->g->output, ex->g->n_output, value_info(out_names[i], et, nc_value_get_type(v)));

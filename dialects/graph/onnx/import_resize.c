@@ -167,7 +167,9 @@ bool imp_upsample(node_ctx *nc)
  * size-1 dims broadcast to the result's, out[o] = in[floor(o * in / out)]:
  * a nearest resize (asymmetric, floor), in = 1 reading element 0 and a kept
  * dim (in = out) reading o. An Expand that adds dims (a result of higher
- * rank) is refused with a message. */
+ * rank: numpy's rule aligns the trailing dims) first reshapes the input to
+ * the result's rank with leading 1s, which then broadcast like any size-1
+ * dim; a result that only gains leading 1s is that reshape alone. */
 bool imp_expand(node_ctx *nc)
 {
   if (!imp_input_required(nc, 0, "input") || !imp_input_required(nc, 1, "shape"))
@@ -188,11 +190,22 @@ bool imp_expand(node_ctx *nc)
     return imp_unsupported(nc, "a result of rank %lld", (long long)n);
   if (!nc_kernel_expand_shape(x->type.rank, x->type.dims, (int)n, shape, &rank, out, err, sizeof err))
     return imp_error(nc, "%s", err);
-  if (rank != x->type.rank)
-    return imp_unsupported(nc, "an Expand of a tensor computed at run time to a higher rank (%d to %d; nc broadcasts "
-                           "the dims of size 1 of a tensor, keeping its rank)", x->type.rank, rank);
   for (int i = 0; i < rank; i++)
     if (out[i] > (int64_t)INT32_MAX)
       return imp_error(nc, "its result's dim %d, %lld, is too large", i, (long long)out[i]);
+  if (rank > x->type.rank) { /* leading 1s first: graph.reshape */
+    imp_type t = x->type;
+    int lead = rank - x->type.rank;
+    memset(t.sym, 0, sizeof t.sym);
+    t.rank = rank;
+    for (int i = 0; i < rank; i++)
+      t.dims[i] = i < lead ? 1 : x->type.dims[i - lead];
+    imp_attrs attrs = {0};
+    imp_add_i64s(nc, &attrs, "shape", (size_t)rank, t.dims);
+    if (!memcmp(t.dims, out, (size_t)rank * sizeof *out))
+      return imp_emit(nc, "graph.reshape", 1, &x, &attrs, 1, &t) != NULL;
+    if (!(x = imp_emit_temp(nc, "leading", "graph.reshape", 1, &x, &attrs, &t)))
+      return false;
+  }
   return emit_resize(nc, x, out, "nearest", "asymmetric", "floor");
 }

@@ -886,6 +886,15 @@ static bool load_tile(loader *l, np_sim *s, np_tile *t)
       t->prog[i].offset = off;
     }
   }
+  if (t->flags & NP_FLAG_CLAMP) { /* a fused Clip narrows the saturation range */
+    int32_t lo = nc_cursor_i32(c), hi = nc_cursor_i32(c);
+    if (!truncated(l))
+      return false;
+    if ((t->kind != NP_KIND_CONV && t->kind != NP_KIND_MATMUL) || lo > hi || lo < t->out_min || hi > t->out_max)
+      return bad(l, "clamp [%d, %d]: only a conv or matmul clamps, to bounds in order within [%d, %d]", lo, hi,
+                 t->out_min, t->out_max);
+    t->out_min = lo, t->out_max = hi;
+  }
   if (c->pos != c->len)
     return bad(l, "%zu unexpected bytes at the end", c->len - c->pos);
   if (!check_layer(l, t) || !check_buffers(l, t, s->chip.sram_bytes))

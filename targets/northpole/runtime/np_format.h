@@ -25,7 +25,8 @@
  *   u32 flags                   NP_FLAG_RELU, NP_FLAG_SUBTRACT, NP_FLAG_COUNT_PAD, NP_FLAG_PARTIAL,
  *                               NP_FLAG_REDUCE, NP_FLAG_PAD_REFLECT, NP_FLAG_PAD_EDGE in bits 0..7,
  *                               NP_FLAG_REPLICA in bit 16, NP_FLAG_SHARED in bit 17,
- *                               NP_FLAG_RECV_OFFSETS in bit 18, NP_FLAG_PACKED_WEIGHTS in bit 25
+ *                               NP_FLAG_RECV_OFFSETS in bit 18, NP_FLAG_CLAMP in bit 19,
+ *                               NP_FLAG_PACKED_WEIGHTS in bit 25
  *                               (bits 16..31: further flags);
  *                               bits 8..15: the layer's width (8, 4 or 2; 0 in older binaries
  *                               means 8): results saturate to [-2^(w-1), 2^(w-1)-1], stored in
@@ -88,6 +89,10 @@
  *                               (activations) puts the message's element e at e + offset of
  *                               its operand (the sender computes the concat's input that
  *                               starts at channel offset / (H x W))
+ *   with NP_FLAG_CLAMP (bit 19: NP_KIND_CONV or NP_KIND_MATMUL only; a fused Clip), then:
+ *   i32 clamp_min, clamp_max    clamp_min <= clamp_max, each in the width's range: after the
+ *                               relu, r = min(max(r, clamp_min), clamp_max), then saturation
+ *                               (the results stay in [clamp_min, clamp_max])
  *   In every tile, bits 16..23 of a recv's or send's word after the opcode
  *   are a frame period n (0: every inference the tile runs) and bits 24..31
  *   a residue r < n: the instruction runs only on inferences f with f mod n
@@ -191,6 +196,7 @@ enum {
   NP_FLAG_REPLICA = 1 << 16, /* bits 8..15 hold the width, so flags continue at bit 16 */
   NP_FLAG_SHARED = 1 << 17,  /* the tile shares its core in a slot other than 0: a slot trailer follows */
   NP_FLAG_RECV_OFFSETS = 1 << 18, /* recvs of a folded concat's inputs land at an element offset */
+  NP_FLAG_CLAMP = 1 << 19,        /* a conv or matmul clamps its requantized results: a clamp trailer follows */
   NP_FLAG_PACKED_WEIGHTS = 1 << 25, /* a conv's or matmul's weights at the tile's width (4 or 2 bits) are packed
                                        two or four a byte, element i in bits (i mod per-byte) x width up, low first */
 };

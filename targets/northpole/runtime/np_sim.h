@@ -75,7 +75,7 @@ typedef struct np_tile {
   int32_t x, y;
   uint32_t kind, flags;
   uint32_t bits;        /* the layer's width (flags >> NP_WIDTH_SHIFT; 0 read as 8) */
-  int32_t out_min, out_max; /* its saturation range */
+  int32_t out_min, out_max; /* its saturation range (narrowed by NP_FLAG_CLAMP's bounds) */
   uint32_t rate;        /* its MACs per cycle (the chip's rate at its width) */
   char node[32];
   int32_t output_index;

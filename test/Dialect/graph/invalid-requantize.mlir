@@ -104,3 +104,11 @@ func.func @result_shape(%acc: tensor<2x3xi32>) {
   %0 = graph.requantize %acc {multiplier = array<i64: 1>, shift = array<i64: 1>} : (tensor<2x3xi32>) -> tensor<3x2xi8>
   return
 }
+
+// -----
+
+func.func @clamp_order(%acc: tensor<2x3xi32>) {
+  // expected-error@+1 {{'graph.requantize' op expects clamp_min (3) at most clamp_max (2)}}
+  %0 = graph.requantize %acc {multiplier = array<i64: 1>, shift = array<i64: 1>, clamp_min = 3 : i64, clamp_max = 2 : i64} : (tensor<2x3xi32>) -> tensor<2x3xi8>
+  return
+}

@@ -63,6 +63,31 @@ func.func @transposes(%x: tensor<2x3x4xf32>, %y: tensor<1x3x1x1xf32>, %z: tensor
 
 // -----
 
+// A transpose that moves a leading dim of size one (a batch of one) away from
+// the front is the transpose keeping it first (the other dims in perm's
+// order) and a reshape to its result's shape; a reader's reshape composes
+// with it. A batch of two stays as it was; a pair of transposes composes
+// first (here to the identity: nothing is left of it).
+// CHECK-LABEL: func.func @unit_batch
+// CHECK-NEXT: %[[T:.*]] = graph.transpose %arg0 {perm = array<i64: 0, 2, 3, 1>} : (tensor<1x8x4x4xf32>) -> tensor<1x4x4x8xf32>
+// CHECK-NEXT: %[[R:.*]] = graph.reshape %[[T]] {shape = array<i64: 4, 4, 1, 8>} : (tensor<1x4x4x8xf32>) -> tensor<4x4x1x8xf32>
+// CHECK-NEXT: %[[F:.*]] = graph.reshape %[[T]] {shape = array<i64: 1, 128>} : (tensor<1x4x4x8xf32>) -> tensor<1x128xf32>
+// CHECK-NEXT: %[[T2:.*]] = graph.transpose %arg0 {perm = array<i64: 0, 3, 1, 2>} : (tensor<1x8x4x4xf32>) -> tensor<1x4x8x4xf32>
+// CHECK-NEXT: %[[R2:.*]] = graph.reshape %[[T2]] {shape = array<i64: 4, 8, 1, 4>} : (tensor<1x4x8x4xf32>) -> tensor<4x8x1x4xf32>
+// CHECK-NEXT: %[[K:.*]] = graph.transpose %arg1 {perm = array<i64: 1, 0, 2>} : (tensor<2x3x4xf32>) -> tensor<3x2x4xf32>
+// CHECK-NEXT: return %[[R]], %[[F]], %[[R2]], %[[K]], %arg0
+func.func @unit_batch(%x: tensor<1x8x4x4xf32>, %z: tensor<2x3x4xf32>) -> (tensor<4x4x1x8xf32>, tensor<1x128xf32>, tensor<4x8x1x4xf32>, tensor<3x2x4xf32>, tensor<1x8x4x4xf32>) {
+  %0 = graph.transpose %x {perm = array<i64: 2, 3, 0, 1>} : (tensor<1x8x4x4xf32>) -> tensor<4x4x1x8xf32>
+  %1 = graph.reshape %0 {shape = array<i64: 1, -1>} : (tensor<4x4x1x8xf32>) -> tensor<1x128xf32>
+  %2 = graph.transpose %x {perm = array<i64: 3, 1, 0, 2>} : (tensor<1x8x4x4xf32>) -> tensor<4x8x1x4xf32>
+  %3 = graph.transpose %z {perm = array<i64: 1, 0, 2>} : (tensor<2x3x4xf32>) -> tensor<3x2x4xf32>
+  %4 = graph.transpose %x {perm = array<i64: 2, 3, 0, 1>} : (tensor<1x8x4x4xf32>) -> tensor<4x4x1x8xf32>
+  %5 = graph.transpose %4 {perm = array<i64: 2, 3, 0, 1>} : (tensor<4x4x1x8xf32>) -> tensor<1x8x4x4xf32>
+  return %0, %1, %2, %3, %5 : tensor<4x4x1x8xf32>, tensor<1x128xf32>, tensor<4x8x1x4xf32>, tensor<3x2x4xf32>, tensor<1x8x4x4xf32>
+}
+
+// -----
+
 // A flatten with another use stays readable, and so does its user; a
 // reshape of a dense constant is a constant.
 // CHECK-LABEL: func.func @kept
