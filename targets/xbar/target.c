@@ -73,6 +73,25 @@ static const nc_target_desc_def descs[] = {
    nc_target_json_xbar_puma},
 };
 
+#define P(e) NC_DATAFLOW_PARAM_BIT(e)
+/* what printer.c writes per stage: crossbar layers requantize to int8 with
+ * zero points; the digital units move elements (their zero points are the
+ * input's, kept) and clamp nothing */
+#define ZERO_POINTS (P(INPUT_ZERO_POINTS) | P(OUTPUT_ZERO_POINT))
+#define MVM (ZERO_POINTS | P(WEIGHT_ZERO_POINT) | P(WEIGHTS) | P(BIAS) | P(MULTIPLIER) | P(SHIFT) | P(CLAMP_MIN) | \
+             P(CLAMP_MAX))
+#define WINDOW (P(KERNEL) | P(STRIDE) | P(DILATION) | P(PADS))
+static const nc_target_layer_def layers[] = {
+  {NC_DATAFLOW_LAYER_CONV, MVM | WINDOW | P(GROUP)},
+  {NC_DATAFLOW_LAYER_MATMUL, MVM},
+  {NC_DATAFLOW_LAYER_MAX_POOL, ZERO_POINTS | WINDOW},
+  {NC_DATAFLOW_LAYER_COPY, ZERO_POINTS},
+  {NC_DATAFLOW_LAYER_RESIZE, ZERO_POINTS | P(SCALE) | P(LINEAR) | P(LINEAR_CHANNELS) | P(NEAREST_CHANNELS)},
+  {NC_DATAFLOW_LAYER_PAD, ZERO_POINTS | P(PADS) | P(PAD_VALUE) | P(PAD_MODE)},
+  {NC_DATAFLOW_LAYER_SHUFFLE, ZERO_POINTS | P(GROUP)},
+};
+#undef P
+
 const nc_target_def nc_target_xbar = {
   .name = "xbar",
   .family = "crossbar",
@@ -86,6 +105,7 @@ const nc_target_def nc_target_xbar = {
   .passes = passes, .n_passes = NC_COUNTOF(passes),
   .build_pipeline = build,
   .print_binary = xbar_print_binary,
+  .layers = layers, .n_layers = NC_COUNTOF(layers),
   .emits = emits, .n_emits = NC_COUNTOF(emits),
   .sim = &nc_target_sim_xbar,
 };
