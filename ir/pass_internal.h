@@ -36,6 +36,8 @@ struct nc_pass {
   void (*free_state)(void *);
   pm_clock clock;
   pm_clock *timers;           /* one per def->timers */
+  nc_context *ctx;            /* nc_pass_create_named's: where nc_pass_set_option reports */
+  bool pending;               /* created by nc_pass_create_named, not yet added (options settable) */
 };
 
 typedef struct pm_entry {
@@ -59,7 +61,9 @@ struct nc_pass_manager {
  * diagnostics (or SIZE_MAX when there is no source). */
 nc_pass *nc_pass_create(nc_context *ctx, const nc_pass_def *def, const nc_pipeline_def *pipe, const char *opts,
                         size_t opts_len, unsigned src_id, size_t opts_base);
-void nc_pass_destroy(nc_pass *p);
+/* Runs the pass's initialize hook on its option values (diagnostics at
+ * `opts_base` of `src_id`, or nowhere with SIZE_MAX). False after an error. */
+bool nc_pass_initialize(nc_context *ctx, nc_pass *p, unsigned src_id, size_t opts_base);
 /* Appends the option text of a pass ("{k=v ...}" or "") to a growing string. */
 void nc_pass_options_to_string(const nc_pass *p, char **buf, size_t *len, size_t *cap);
 void nc_str_append(char **buf, size_t *len, size_t *cap, const char *s, size_t n);

@@ -410,6 +410,25 @@ bool nc_pass_manager_add_pass(nc_pass_manager *pm, const char *argument, const c
   return false;
 }
 
+bool nc_pass_manager_add_owned_pass(nc_pass_manager *pm, nc_pass *pass)
+{
+  const nc_pass_def *def = pass->def;
+  bool ok = pass->pending;
+  if (!ok)
+    nc_emit_error(pm->ctx, nc_location_unknown(), "pass '%s' was added to a pass manager already", def->argument);
+  else if ((ok = !def->anchor || !strcmp(def->anchor, pm->anchor)) == false)
+    nc_emit_error(pm->ctx, nc_location_unknown(),
+                  "'%s' runs on '%s' ops and cannot be scheduled on '%s'; nest it, e.g. '%s(%s)'", def->argument,
+                  def->anchor, pm->anchor, def->anchor, def->argument);
+  if (!ok || !nc_pass_initialize(pm->ctx, pass, 0, SIZE_MAX)) {
+    if (pass->pending) /* a pass already in a pass manager belongs to it */
+      nc_pass_destroy(pass);
+    return false;
+  }
+  push_entry(pm)->pass = pass;
+  return true;
+}
+
 static void to_string(const nc_pass_manager *pm, char **buf, size_t *len, size_t *cap)
 {
   nc_str_append(buf, len, cap, pm->anchor, strlen(pm->anchor));

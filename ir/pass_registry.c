@@ -504,12 +504,13 @@ static bool parse_options(nc_context *ctx, nc_pass *p, const nc_pass_option_def 
   return true;
 }
 
-nc_pass *nc_pass_create(nc_context *ctx, const nc_pass_def *def, const nc_pipeline_def *pipe, const char *opts,
-                        size_t opts_len, unsigned src, size_t base)
+/* A pass (or a named pipeline's option holder) with its options at their defaults. */
+static nc_pass *pass_alloc(nc_context *ctx, const nc_pass_def *def, const nc_pipeline_def *pipe, unsigned src)
 {
   nc_pass *p = nc_xcalloc(1, sizeof *p);
   p->def = def;
   p->pipe = pipe;
+  p->ctx = ctx;
   const nc_pass_option_def *defs = def ? def->options : pipe->options;
   size_t nd = def ? def->n_options : pipe->n_options;
   const char *owner = def ? def->argument : pipe->argument;
@@ -523,18 +524,81 @@ nc_pass *nc_pass_create(nc_context *ctx, const nc_pass_def *def, const nc_pipeli
     if (!set_value(ctx, &defs[k], &p->values[k], dv, strlen(dv), src, SIZE_MAX, owner))
       NC_UNREACHABLE("invalid default value in a pass definition");
   }
-  if (opts && !parse_options(ctx, p, defs, nd, opts, opts_len, src, base, owner)) {
-    nc_pass_destroy(p);
-    return NULL;
-  }
+  return p;
+}
+
+bool nc_pass_initialize(nc_context *ctx, nc_pass *p, unsigned src, size_t base)
+{
   size_t errors = nc_diag_thread_errors();
-  if (def && def->initialize && !def->initialize(p, ctx)) {
+  if (p->def && p->def->initialize && !p->def->initialize(p, ctx)) {
     if (nc_diag_thread_errors() == errors)
-      opt_error(ctx, src, base == SIZE_MAX ? SIZE_MAX : base, "pass '%s' cannot run with these options", owner);
+      opt_error(ctx, src, base, "pass '%s' cannot run with these options", p->def->argument);
+    return false;
+  }
+  p->pending = false;
+  return true;
+}
+
+nc_pass *nc_pass_create(nc_context *ctx, const nc_pass_def *def, const nc_pipeline_def *pipe, const char *opts,
+                        size_t opts_len, unsigned src, size_t base)
+{
+  nc_pass *p = pass_alloc(ctx, def, pipe, src);
+  const nc_pass_option_def *defs = def ? def->options : pipe->options;
+  size_t nd = def ? def->n_options : pipe->n_options;
+  const char *owner = def ? def->argument : pipe->argument;
+  if ((opts && !parse_options(ctx, p, defs, nd, opts, opts_len, src, base, owner)) ||
+      !nc_pass_initialize(ctx, p, src, base == SIZE_MAX ? SIZE_MAX : base)) {
     nc_pass_destroy(p);
     return NULL;
   }
   return p;
+}
+
+nc_pass *nc_pass_create_named(nc_context *ctx, const char *argument)
+{
+  const nc_pass_def *def = nc_pass_lookup(argument, strlen(argument));
+  if (!def) {
+    nc_emit_error(ctx, nc_location_unknown(), "'%s' does not refer to a registered pass", argument);
+    return NULL;
+  }
+  nc_pass *p = pass_alloc(ctx, def, NULL, 0);
+  p->pending = true;
+  return p;
+}
+
+bool nc_pass_set_option(nc_pass *p, const char *name, const char *value)
+{
+  const nc_pass_option_def *defs = p->def->options;
+  size_t k, nd = p->def->n_options;
+  for (k = 0; k < nd && strcmp(defs[k].name, name); k++)
+    ;
+  if (k == nd) {
+    nc_emit_error(p->ctx, nc_location_unknown(), "no such option '%s' for '%s'", name, p->def->argument);
+    return false;
+  }
+  if (!p->pending) {
+    nc_emit_error(p->ctx, nc_location_unknown(), "option '%s' of '%s' set after the pass was added", name,
+                  p->def->argument);
+    return false;
+  }
+  if (defs[k].kind == NC_PASS_OPT_STRING) { /* the value as given: nothing to unquote, nothing to escape */
+    free_val(&p->values[k]);
+    p->values[k].text = dupn(value, strlen(value));
+    return true;
+  }
+  return set_value(p->ctx, &defs[k], &p->values[k], value, strlen(value), 0, SIZE_MAX, p->def->argument);
+}
+
+bool nc_pass_set_option_bool(nc_pass *p, const char *name, bool value)
+{
+  return nc_pass_set_option(p, name, value ? "true" : "false");
+}
+
+bool nc_pass_set_option_int(nc_pass *p, const char *name, int64_t value)
+{
+  char text[24]; /* INT64_MIN takes 20 */
+  snprintf(text, sizeof text, "%lld", (long long)value);
+  return nc_pass_set_option(p, name, text);
 }
 
 void nc_pass_destroy(nc_pass *p)

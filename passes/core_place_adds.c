@@ -43,18 +43,6 @@ static nc_op *whole_tile(nc_op *chip, const char *name)
   return found;
 }
 
-static bool same_shape(nc_type *a, nc_type *b)
-{
-  int64_t x[NC_MAX_RANK], y[NC_MAX_RANK];
-  int n = nc_dataflow_tensor_coords(a, x), m = nc_dataflow_tensor_coords(b, y);
-  if (n < 3 || n != m)
-    return false;
-  for (int i = 0; i < n; i++)
-    if (x[i] != y[i])
-      return false;
-  return true;
-}
-
 static bool is_conv(nc_op *node)
 {
   nc_dataflow_layer l;
@@ -82,8 +70,8 @@ bool *core_add_layers(nc_op *chip, nc_op *fn)
         nc_op_get_num_results(node) != 1)
       continue;
     nc_type *out = nc_value_get_type(nc_op_get_result(node, 0));
-    if (!same_shape(nc_value_get_type(nc_op_get_operand(node, 0)), out) ||
-        !same_shape(nc_value_get_type(nc_op_get_operand(node, 1)), out) || followed_operand(node) < 0 ||
+    if (!core_same_chw_shape(nc_value_get_type(nc_op_get_operand(node, 0)), out) ||
+        !core_same_chw_shape(nc_value_get_type(nc_op_get_operand(node, 1)), out) || followed_operand(node) < 0 ||
         !whole_tile(chip, nc_dataflow_node_get_name(node)))
       continue;
     adds[i] = true, found++;

@@ -40,6 +40,7 @@
 #include <isl/point.h>
 #include <isl/val.h>
 
+#include "core_util.h"
 #include "nc/passes/mapping.h"
 #include "nc/dialects/core/core.h"
 #include "nc/dialects/dataflow/dataflow.h"
@@ -226,15 +227,8 @@ static bool reads_own_channels(nc_op *node, size_t k)
   if (!nc_dataflow_node_get_layer(node, &l) || l.kind != NC_DATAFLOW_LAYER_ELTWISE ||
       (l.op != NC_DATAFLOW_ELTWISE_ADD && l.op != NC_DATAFLOW_ELTWISE_SUB) || nc_op_get_num_results(node) != 1)
     return false;
-  int64_t a[NC_MAX_RANK], b[NC_MAX_RANK];
-  int na = nc_dataflow_tensor_coords(nc_value_get_type(nc_op_get_operand(node, k)), a);
-  int nb = nc_dataflow_tensor_coords(nc_value_get_type(nc_op_get_result(node, 0)), b);
-  if (na < 3 || na != nb)
-    return false;
-  for (int i = 0; i < na; i++)
-    if (a[i] != b[i])
-      return false;
-  return true;
+  return core_same_chw_shape(nc_value_get_type(nc_op_get_operand(node, k)),
+                             nc_value_get_type(nc_op_get_result(node, 0)));
 }
 
 static bool analyse_operand(sched *s, node_info *c, size_t k)

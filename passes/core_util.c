@@ -162,6 +162,18 @@ bool core_node_buffers_sliced(const nc_op *node, int64_t lo, int64_t hi, int64_t
   return true;
 }
 
+bool core_same_chw_shape(const nc_type *a, const nc_type *b)
+{
+  int64_t x[NC_MAX_RANK], y[NC_MAX_RANK];
+  int n = nc_dataflow_tensor_coords(a, x), m = nc_dataflow_tensor_coords(b, y);
+  if (n < 3 || n != m)
+    return false;
+  for (int i = 0; i < n; i++)
+    if (x[i] != y[i])
+      return false;
+  return true;
+}
+
 bool core_tile_split_channels(nc_op *tile, nc_op *node, int64_t k, isl_ctx *ictx)
 {
   int64_t c = nc_core_node_get_out_channels(node);

@@ -61,6 +61,11 @@ int64_t core_host_steps(NC_KEEP const nc_op *node, size_t i, isl_ctx *ctx);
  * (core_steps.c; core-place's and core-replicate's cost models). */
 int64_t core_node_work(NC_KEEP const nc_op *node);
 
+/** Whether tensors `a` and `b` have the same tensor coordinates (at least
+ * three: [C, H, W]), as a residual add's operands and result do
+ * (core-place{add-guests}, core-schedule's channel-restricted receives). */
+bool core_same_chw_shape(NC_KEEP const nc_type *a, NC_KEEP const nc_type *b);
+
 /** Link cycles of `bytes` sent in `steps` equal messages, each holding a
  * link ceil(message bytes / link width) cycles. */
 double core_message_cycles(double bytes, int64_t steps, double link_bytes_per_cycle);

@@ -50,6 +50,20 @@ static const char *const kind_summaries[] = {
 #undef NC_X
 };
 
+static const char *const param_names[] = {
+#define NC_X(e, name, summary) name,
+  NC_DATAFLOW_LAYER_PARAMS(NC_X)
+#undef NC_X
+};
+
+static const char *const param_summaries[] = {
+#define NC_X(e, name, summary) summary,
+  NC_DATAFLOW_LAYER_PARAMS(NC_X)
+#undef NC_X
+};
+
+_Static_assert(NC_DATAFLOW_NUM_PARAMS <= 64, "a set of layer parameters is a uint64_t");
+
 static const char *const eltwise_names[] = {"", "add", "sub", "mul", "max", "min"};
 static const char *const pad_mode_names[] = {"constant", "reflect", "edge", "wrap"};
 
@@ -71,6 +85,26 @@ bool nc_dataflow_layer_kind_from_name(const char *name, nc_dataflow_layer_kind *
 const char *nc_dataflow_layer_kind_summary(nc_dataflow_layer_kind kind)
 {
   return (unsigned)kind < NC_DATAFLOW_LAYER_NUM_KINDS ? kind_summaries[kind] : "";
+}
+
+const char *nc_dataflow_layer_param_name(nc_dataflow_layer_param param)
+{
+  return (unsigned)param < NC_DATAFLOW_NUM_PARAMS ? param_names[param] : "";
+}
+
+bool nc_dataflow_layer_param_from_name(const char *name, nc_dataflow_layer_param *param)
+{
+  for (int p = 0; name && p < NC_DATAFLOW_NUM_PARAMS; p++)
+    if (!strcmp(param_names[p], name)) {
+      *param = (nc_dataflow_layer_param)p;
+      return true;
+    }
+  return false;
+}
+
+const char *nc_dataflow_layer_param_summary(nc_dataflow_layer_param param)
+{
+  return (unsigned)param < NC_DATAFLOW_NUM_PARAMS ? param_summaries[param] : "";
 }
 
 nc_dataflow_layer nc_dataflow_layer_make(nc_dataflow_layer_kind kind)
@@ -176,69 +210,72 @@ static int64_t out_channels(const nc_op *node, nc_dataflow_layer_kind kind)
 static bool decode_entry(decoder *d, nc_dataflow_layer *l, const char *key, nc_attr *a)
 {
   size_t n_in = l->n_inputs, count;
-  if (!strcmp(key, "kernel"))
+  nc_dataflow_layer_param param;
+  if (!nc_dataflow_layer_param_from_name(key, &param))
+    return bad(d, "params: unknown parameter '%s'", key);
+  switch (param) {
+  case NC_DATAFLOW_PARAM_KERNEL:
     return ints_param(d, key, a, 2, 0, 1, INT32_MAX, l->kernel, NULL);
-  if (!strcmp(key, "stride"))
+  case NC_DATAFLOW_PARAM_STRIDE:
     return ints_param(d, key, a, 2, 0, 1, INT32_MAX, l->stride, NULL);
-  if (!strcmp(key, "dilation"))
+  case NC_DATAFLOW_PARAM_DILATION:
     return ints_param(d, key, a, 2, 0, 1, INT32_MAX, l->dilation, NULL);
-  if (!strcmp(key, "scale"))
+  case NC_DATAFLOW_PARAM_SCALE:
     return ints_param(d, key, a, 2, 0, 1, INT32_MAX, l->scale, NULL);
-  if (!strcmp(key, "linear"))
+  case NC_DATAFLOW_PARAM_LINEAR:
     return ints_param(d, key, a, 6, 0, INT32_MIN, INT32_MAX, l->linear, NULL);
-  if (!strcmp(key, "linear_channels"))
+  case NC_DATAFLOW_PARAM_LINEAR_CHANNELS:
     return ints_param(d, key, a, 3, 0, INT32_MIN, INT32_MAX, l->linear_channels, NULL);
-  if (!strcmp(key, "nearest_channels"))
+  case NC_DATAFLOW_PARAM_NEAREST_CHANNELS:
     return ints_param(d, key, a, 3, 0, INT32_MIN, INT32_MAX, l->nearest_channels, NULL);
-  if (!strcmp(key, "pad_value"))
+  case NC_DATAFLOW_PARAM_PAD_VALUE:
     return int_param(d, key, a, INT32_MIN, INT32_MAX, &l->pad_value);
-  if (!strcmp(key, "pads"))
+  case NC_DATAFLOW_PARAM_PADS:
     return ints_param(d, key, a, 4, 0, 0, INT32_MAX, l->pads, NULL);
-  if (!strcmp(key, "group"))
+  case NC_DATAFLOW_PARAM_GROUP:
     return int_param(d, key, a, 1, INT32_MAX, &l->group);
-  if (!strcmp(key, "perm"))
+  case NC_DATAFLOW_PARAM_PERM:
     return ints_param(d, key, a, 0, 4, 0, 3, l->perm, &l->n_perm);
-  if (!strcmp(key, "axis"))
+  case NC_DATAFLOW_PARAM_AXIS:
     return int_param(d, key, a, 0, NC_MAX_RANK - 1, &l->axis);
-  if (!strcmp(key, "weight_zero_point"))
+  case NC_DATAFLOW_PARAM_WEIGHT_ZERO_POINT:
     return int_param(d, key, a, INT32_MIN, INT32_MAX, &l->weight_zero_point);
-  if (!strcmp(key, "output_zero_point"))
+  case NC_DATAFLOW_PARAM_OUTPUT_ZERO_POINT:
     return int_param(d, key, a, INT32_MIN, INT32_MAX, &l->output_zero_point);
-  if (!strcmp(key, "clamp_min"))
+  case NC_DATAFLOW_PARAM_CLAMP_MIN:
     return int_param(d, key, a, INT64_MIN, INT64_MAX, &l->clamp_min);
-  if (!strcmp(key, "clamp_max"))
+  case NC_DATAFLOW_PARAM_CLAMP_MAX:
     return int_param(d, key, a, INT64_MIN, INT64_MAX, &l->clamp_max);
-  if (!strcmp(key, "count_include_pad")) {
+  case NC_DATAFLOW_PARAM_COUNT_INCLUDE_PAD: {
     int64_t v;
     if (!int_param(d, key, a, 0, 1, &v))
       return false;
     l->count_include_pad = v;
     return true;
   }
-  if (!strcmp(key, "op")) {
+  case NC_DATAFLOW_PARAM_OP:
     for (size_t i = 1; i < NC_COUNTOF(eltwise_names); i++)
       if (nc_attr_is_string_eq(a, eltwise_names[i])) {
         l->op = (nc_dataflow_eltwise_op)i;
         return true;
       }
     return bad(d, "params: 'op' must be \"add\", \"sub\", \"mul\", \"max\" or \"min\"");
-  }
-  if (!strcmp(key, "pad_mode")) {
+  case NC_DATAFLOW_PARAM_PAD_MODE:
     for (size_t i = 0; i < NC_COUNTOF(pad_mode_names); i++)
       if (nc_attr_is_string_eq(a, pad_mode_names[i])) {
         l->pad_mode = (nc_dataflow_pad_mode)i;
         return true;
       }
     return bad(d, "params: 'pad_mode' must be \"constant\", \"reflect\", \"edge\" or \"wrap\"");
-  }
-  if (!strcmp(key, "input_zero_points"))
+  case NC_DATAFLOW_PARAM_INPUT_ZERO_POINTS:
     return ints_param(d, key, a, n_in, 0, INT32_MIN, INT32_MAX, l->input_zero_points, NULL);
-  if (!strcmp(key, "input_multiplier"))
+  case NC_DATAFLOW_PARAM_INPUT_MULTIPLIER:
     return ints_param(d, key, a, n_in, 0, 0, INT32_MAX, l->input_multiplier, NULL);
-  if (!strcmp(key, "input_shift"))
+  case NC_DATAFLOW_PARAM_INPUT_SHIFT:
     return ints_param(d, key, a, n_in, 0, 0, 63, l->input_shift, NULL);
-  if (!strcmp(key, "multiplier") || !strcmp(key, "shift")) {
-    bool m = key[0] == 'm';
+  case NC_DATAFLOW_PARAM_MULTIPLIER:
+  case NC_DATAFLOW_PARAM_SHIFT: {
+    bool m = param == NC_DATAFLOW_PARAM_MULTIPLIER;
     if (!ints_param(d, key, a, 0, SIZE_MAX, 0, m ? INT32_MAX : 63, NULL, &count))
       return false;
     if (l->n_requant && count != l->n_requant)
@@ -252,12 +289,15 @@ static bool decode_entry(decoder *d, nc_dataflow_layer *l, const char *key, nc_a
     *(m ? &l->multiplier : &l->shift) = nc_attr_dense_array_get_data(a);
     return true;
   }
-  if (!strcmp(key, "weights"))
+  case NC_DATAFLOW_PARAM_WEIGHTS:
     return elements_param(d, key, a, 0, &l->weights);
-  if (!strcmp(key, "bias"))
+  case NC_DATAFLOW_PARAM_BIAS:
     return elements_param(d, key, a, 1, &l->bias);
-  if (!strcmp(key, "lut"))
+  case NC_DATAFLOW_PARAM_LUT:
     return elements_param(d, key, a, 1, &l->lut);
+  case NC_DATAFLOW_NUM_PARAMS:
+    break;
+  }
   return bad(d, "params: unknown parameter '%s'", key);
 }
 
@@ -380,7 +420,7 @@ bool df_verify_layer(nc_op *node)
 
 typedef struct entries {
   nc_context *ctx;
-  nc_named_attr v[32];
+  nc_named_attr v[NC_DATAFLOW_NUM_PARAMS];
   size_t n;
 } entries;
 
@@ -390,60 +430,109 @@ static void put(entries *e, const char *key, nc_attr *a)
     e->v[e->n++] = (nc_named_attr){nc_ident_get_cstr(e->ctx, key), a};
 }
 
-static void put_int(entries *e, const char *key, int64_t v, int64_t dflt)
-{
-  if (v != dflt)
-    put(e, key, nc_attr_integer(e->ctx, nc_type_integer(e->ctx, 64, NC_SIGNLESS), v));
-}
-
-/* An i64 array unless all n entries equal dflt. */
-static void put_ints(entries *e, const char *key, const int64_t *v, size_t n, int64_t dflt)
+static bool ints_differ(const int64_t *v, size_t n, int64_t dflt)
 {
   for (size_t i = 0; i < n; i++)
-    if (v[i] != dflt) {
-      put(e, key, nc_attr_dense_i64_array(e->ctx, n, v));
-      return;
-    }
+    if (v[i] != dflt)
+      return true;
+  return false;
+}
+
+/* Whether `p` of `l` differs from its default (z, nc_dataflow_layer_make's)
+ * in a form set_layer can store. */
+static bool param_differs(const nc_dataflow_layer *l, const nc_dataflow_layer *z, nc_dataflow_layer_param p)
+{
+  size_t n_in = l->n_inputs < NC_DATAFLOW_LAYER_MAX_INPUTS ? l->n_inputs : NC_DATAFLOW_LAYER_MAX_INPUTS;
+  switch (p) {
+  case NC_DATAFLOW_PARAM_KERNEL: return ints_differ(l->kernel, 2, 0);
+  case NC_DATAFLOW_PARAM_STRIDE: return ints_differ(l->stride, 2, 1);
+  case NC_DATAFLOW_PARAM_DILATION: return ints_differ(l->dilation, 2, 1);
+  case NC_DATAFLOW_PARAM_SCALE: return ints_differ(l->scale, 2, 1);
+  case NC_DATAFLOW_PARAM_LINEAR: return ints_differ(l->linear, 6, 0);
+  case NC_DATAFLOW_PARAM_LINEAR_CHANNELS: return ints_differ(l->linear_channels, 3, 0);
+  case NC_DATAFLOW_PARAM_NEAREST_CHANNELS: return ints_differ(l->nearest_channels, 3, 0);
+  case NC_DATAFLOW_PARAM_PADS: return ints_differ(l->pads, 4, 0);
+  case NC_DATAFLOW_PARAM_PERM: return l->n_perm && l->n_perm <= 4;
+  case NC_DATAFLOW_PARAM_GROUP: return l->group != z->group;
+  case NC_DATAFLOW_PARAM_COUNT_INCLUDE_PAD: return l->count_include_pad;
+  case NC_DATAFLOW_PARAM_AXIS: return l->axis != 0;
+  case NC_DATAFLOW_PARAM_PAD_VALUE: return l->pad_value != 0;
+  case NC_DATAFLOW_PARAM_PAD_MODE:
+    return l->pad_mode > NC_DATAFLOW_PAD_CONSTANT && (size_t)l->pad_mode < NC_COUNTOF(pad_mode_names);
+  case NC_DATAFLOW_PARAM_OP: return l->op > NC_DATAFLOW_ELTWISE_NONE && (size_t)l->op < NC_COUNTOF(eltwise_names);
+  case NC_DATAFLOW_PARAM_INPUT_ZERO_POINTS: return ints_differ(l->input_zero_points, n_in, 0);
+  case NC_DATAFLOW_PARAM_INPUT_MULTIPLIER: return ints_differ(l->input_multiplier, n_in, 0);
+  case NC_DATAFLOW_PARAM_INPUT_SHIFT: return ints_differ(l->input_shift, n_in, 0);
+  case NC_DATAFLOW_PARAM_WEIGHT_ZERO_POINT: return l->weight_zero_point != 0;
+  case NC_DATAFLOW_PARAM_WEIGHTS: return l->weights != NULL;
+  case NC_DATAFLOW_PARAM_BIAS: return l->bias != NULL;
+  case NC_DATAFLOW_PARAM_MULTIPLIER:
+  case NC_DATAFLOW_PARAM_SHIFT: return l->n_requant && l->multiplier && l->shift;
+  case NC_DATAFLOW_PARAM_OUTPUT_ZERO_POINT: return l->output_zero_point != 0;
+  case NC_DATAFLOW_PARAM_CLAMP_MIN: return l->clamp_min != z->clamp_min;
+  case NC_DATAFLOW_PARAM_CLAMP_MAX: return l->clamp_max != z->clamp_max;
+  case NC_DATAFLOW_PARAM_LUT: return l->lut != NULL;
+  case NC_DATAFLOW_NUM_PARAMS: break;
+  }
+  return false;
+}
+
+uint64_t nc_dataflow_layer_get_params(const nc_dataflow_layer *l)
+{
+  nc_dataflow_layer z = nc_dataflow_layer_make(l->kind);
+  uint64_t set = 0;
+  for (int p = 0; p < NC_DATAFLOW_NUM_PARAMS; p++)
+    if (param_differs(l, &z, (nc_dataflow_layer_param)p))
+      set |= (uint64_t)1 << p;
+  return set;
+}
+
+/* Parameter p of `l` as its attribute (it differs from its default). */
+static nc_attr *param_attr(nc_context *ctx, const nc_dataflow_layer *l, nc_dataflow_layer_param p)
+{
+  size_t n_in = l->n_inputs < NC_DATAFLOW_LAYER_MAX_INPUTS ? l->n_inputs : NC_DATAFLOW_LAYER_MAX_INPUTS;
+  nc_type *i64 = nc_type_integer(ctx, 64, NC_SIGNLESS);
+  switch (p) {
+  case NC_DATAFLOW_PARAM_KERNEL: return nc_attr_dense_i64_array(ctx, 2, l->kernel);
+  case NC_DATAFLOW_PARAM_STRIDE: return nc_attr_dense_i64_array(ctx, 2, l->stride);
+  case NC_DATAFLOW_PARAM_DILATION: return nc_attr_dense_i64_array(ctx, 2, l->dilation);
+  case NC_DATAFLOW_PARAM_SCALE: return nc_attr_dense_i64_array(ctx, 2, l->scale);
+  case NC_DATAFLOW_PARAM_LINEAR: return nc_attr_dense_i64_array(ctx, 6, l->linear);
+  case NC_DATAFLOW_PARAM_LINEAR_CHANNELS: return nc_attr_dense_i64_array(ctx, 3, l->linear_channels);
+  case NC_DATAFLOW_PARAM_NEAREST_CHANNELS: return nc_attr_dense_i64_array(ctx, 3, l->nearest_channels);
+  case NC_DATAFLOW_PARAM_PADS: return nc_attr_dense_i64_array(ctx, 4, l->pads);
+  case NC_DATAFLOW_PARAM_PERM: return nc_attr_dense_i64_array(ctx, l->n_perm, l->perm);
+  case NC_DATAFLOW_PARAM_GROUP: return nc_attr_integer(ctx, i64, l->group);
+  case NC_DATAFLOW_PARAM_COUNT_INCLUDE_PAD: return nc_attr_integer(ctx, i64, l->count_include_pad);
+  case NC_DATAFLOW_PARAM_AXIS: return nc_attr_integer(ctx, i64, l->axis);
+  case NC_DATAFLOW_PARAM_PAD_VALUE: return nc_attr_integer(ctx, i64, l->pad_value);
+  case NC_DATAFLOW_PARAM_PAD_MODE: return nc_attr_string_cstr(ctx, pad_mode_names[l->pad_mode]);
+  case NC_DATAFLOW_PARAM_OP: return nc_attr_string_cstr(ctx, eltwise_names[l->op]);
+  case NC_DATAFLOW_PARAM_INPUT_ZERO_POINTS: return nc_attr_dense_i64_array(ctx, n_in, l->input_zero_points);
+  case NC_DATAFLOW_PARAM_INPUT_MULTIPLIER: return nc_attr_dense_i64_array(ctx, n_in, l->input_multiplier);
+  case NC_DATAFLOW_PARAM_INPUT_SHIFT: return nc_attr_dense_i64_array(ctx, n_in, l->input_shift);
+  case NC_DATAFLOW_PARAM_WEIGHT_ZERO_POINT: return nc_attr_integer(ctx, i64, l->weight_zero_point);
+  case NC_DATAFLOW_PARAM_WEIGHTS: return l->weights;
+  case NC_DATAFLOW_PARAM_BIAS: return l->bias;
+  case NC_DATAFLOW_PARAM_MULTIPLIER: return nc_attr_dense_i64_array(ctx, l->n_requant, l->multiplier);
+  case NC_DATAFLOW_PARAM_SHIFT: return nc_attr_dense_i64_array(ctx, l->n_requant, l->shift);
+  case NC_DATAFLOW_PARAM_OUTPUT_ZERO_POINT: return nc_attr_integer(ctx, i64, l->output_zero_point);
+  case NC_DATAFLOW_PARAM_CLAMP_MIN: return nc_attr_integer(ctx, i64, l->clamp_min);
+  case NC_DATAFLOW_PARAM_CLAMP_MAX: return nc_attr_integer(ctx, i64, l->clamp_max);
+  case NC_DATAFLOW_PARAM_LUT: return l->lut;
+  case NC_DATAFLOW_NUM_PARAMS: break;
+  }
+  return NULL;
 }
 
 void nc_dataflow_node_set_layer(nc_op *node, const nc_dataflow_layer *l)
 {
   nc_context *ctx = nc_op_get_context(node);
   entries e = {.ctx = ctx};
-  nc_dataflow_layer z = nc_dataflow_layer_make(l->kind);
-  size_t n_in = l->n_inputs < NC_DATAFLOW_LAYER_MAX_INPUTS ? l->n_inputs : NC_DATAFLOW_LAYER_MAX_INPUTS;
-  put_ints(&e, "kernel", l->kernel, 2, 0);
-  put_ints(&e, "stride", l->stride, 2, 1);
-  put_ints(&e, "dilation", l->dilation, 2, 1);
-  put_ints(&e, "scale", l->scale, 2, 1);
-  put_ints(&e, "linear", l->linear, 6, 0);
-  put_ints(&e, "linear_channels", l->linear_channels, 3, 0);
-  put_ints(&e, "nearest_channels", l->nearest_channels, 3, 0);
-  put_ints(&e, "pads", l->pads, 4, 0);
-  if (l->n_perm && l->n_perm <= 4)
-    put(&e, "perm", nc_attr_dense_i64_array(ctx, l->n_perm, l->perm));
-  put_int(&e, "group", l->group, z.group);
-  put_int(&e, "count_include_pad", l->count_include_pad, 0);
-  put_int(&e, "axis", l->axis, 0);
-  put_int(&e, "pad_value", l->pad_value, 0);
-  if (l->pad_mode > NC_DATAFLOW_PAD_CONSTANT && (size_t)l->pad_mode < NC_COUNTOF(pad_mode_names))
-    put(&e, "pad_mode", nc_attr_string_cstr(ctx, pad_mode_names[l->pad_mode]));
-  if (l->op > NC_DATAFLOW_ELTWISE_NONE && (size_t)l->op < NC_COUNTOF(eltwise_names))
-    put(&e, "op", nc_attr_string_cstr(ctx, eltwise_names[l->op]));
-  put_ints(&e, "input_zero_points", l->input_zero_points, n_in, 0);
-  put_ints(&e, "input_multiplier", l->input_multiplier, n_in, 0);
-  put_ints(&e, "input_shift", l->input_shift, n_in, 0);
-  put_int(&e, "weight_zero_point", l->weight_zero_point, 0);
-  put(&e, "weights", l->weights);
-  put(&e, "bias", l->bias);
-  if (l->n_requant && l->multiplier && l->shift) {
-    put(&e, "multiplier", nc_attr_dense_i64_array(ctx, l->n_requant, l->multiplier));
-    put(&e, "shift", nc_attr_dense_i64_array(ctx, l->n_requant, l->shift));
-  }
-  put_int(&e, "output_zero_point", l->output_zero_point, 0);
-  put_int(&e, "clamp_min", l->clamp_min, z.clamp_min);
-  put_int(&e, "clamp_max", l->clamp_max, z.clamp_max);
-  put(&e, "lut", l->lut);
+  uint64_t set = nc_dataflow_layer_get_params(l);
+  for (int p = 0; p < NC_DATAFLOW_NUM_PARAMS; p++)
+    if (set >> p & 1)
+      put(&e, param_names[p], param_attr(ctx, l, (nc_dataflow_layer_param)p));
   nc_op_set_attr_str(node, "kind", nc_attr_string_cstr(ctx, nc_dataflow_layer_kind_name(l->kind)));
   if (e.n)
     nc_op_set_attr_str(node, "params", nc_attr_dictionary(ctx, e.n, e.v));

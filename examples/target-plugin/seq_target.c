@@ -115,15 +115,14 @@ static bool seq_build_pipeline(nc_pass_manager *pm, NC_KEEP const nc_pass *o, co
     stop++;
   if (!nc_pass_manager_add_pass(pm, "graph-optimize", NULL))
     return false;
-  if (stop >= 1) {
-    char opts[4096];
-    int n = snprintf(opts, sizeof opts, "calibration=\"%s\" max-samples=%lld",
-                     nc_pass_get_option_string(o, "calibration"), (long long)nc_pass_get_option_int(o, "max-samples"));
-    if (n < 0 || (size_t)n >= sizeof opts) {
-      fprintf(stderr, "seq: the calibration path is too long\n");
+  if (stop >= 1) { /* a pass instance whose options are set by name and value: no text to quote or cut */
+    nc_pass *q = nc_pass_create_named(nc_pass_manager_get_context(pm), "graph-quantize");
+    if (!q || !nc_pass_set_option(q, "calibration", nc_pass_get_option_string(o, "calibration")) ||
+        !nc_pass_set_option_int(q, "max-samples", nc_pass_get_option_int(o, "max-samples"))) {
+      nc_pass_destroy(q);
       return false;
     }
-    if (!nc_pass_manager_add_pass(nc_pass_manager_nest(pm, "func.func"), "graph-quantize", opts))
+    if (!nc_pass_manager_add_owned_pass(nc_pass_manager_nest(pm, "func.func"), q))
       return false;
   }
   if (stop >= 2) {
@@ -221,9 +220,9 @@ static bool print_layer(nc_op *fn, nc_op *node, uint32_t index, NC_KEEP nc_value
   seq_kind kind = l.kind == NC_DATAFLOW_LAYER_CONV       ? SEQ_CONV
                   : l.kind == NC_DATAFLOW_LAYER_MATMUL   ? SEQ_MATMUL
                   : l.kind == NC_DATAFLOW_LAYER_MAX_POOL ? SEQ_MAX_POOL
-                  : l.kind == NC_DATAFLOW_LAYER_COPY && !l.n_perm ? SEQ_COPY
+                  : l.kind == NC_DATAFLOW_LAYER_COPY     ? SEQ_COPY
                                                          : 0;
-  if (!kind || l.lut)
+  if (!kind) /* nc_target_check_layers refused it first (seq_layers) */
     return nc_op_emit_error(node, "seq printer: the seq array cannot run a '%s' layer (node '%s')",
                             nc_dataflow_layer_kind_name(l.kind), name);
   if (nc_dataflow_node_get_num_inputs(node) != 1)
@@ -330,6 +329,21 @@ static bool seq_print_binary(nc_op *module, nc_ncb_writer *w, void *userData)
   return true;
 }
 
+/* The layers print_layer writes: their kind, geometry, zero points, clamp,
+ * requantization, weights and bias; a parameter not listed here (a copy's
+ * `perm`, a table) is refused before printing, by nc's check of every target. */
+#define P(e) NC_DATAFLOW_PARAM_BIT(e)
+#define QUANT (P(INPUT_ZERO_POINTS) | P(OUTPUT_ZERO_POINT) | P(CLAMP_MIN) | P(CLAMP_MAX))
+#define MAC (QUANT | P(WEIGHT_ZERO_POINT) | P(WEIGHTS) | P(BIAS) | P(MULTIPLIER) | P(SHIFT))
+#define WINDOW (P(KERNEL) | P(STRIDE) | P(DILATION) | P(PADS))
+static const nc_target_layer_def seq_layers[] = {
+  {NC_DATAFLOW_LAYER_CONV, MAC | WINDOW | P(GROUP)},
+  {NC_DATAFLOW_LAYER_MATMUL, MAC},
+  {NC_DATAFLOW_LAYER_MAX_POOL, QUANT | WINDOW},
+  {NC_DATAFLOW_LAYER_COPY, QUANT},
+};
+#undef P
+
 /* --- the target and the plugin's entry point ------------------------------------------------- */
 
 /** The target: data and function pointers, as every nc target is. */
@@ -343,6 +357,7 @@ static const nc_target_def seq_target = {
   .levels = seq_levels, .n_levels = sizeof seq_levels / sizeof seq_levels[0],
   .build_pipeline = seq_build_pipeline,
   .print_binary = seq_print_binary,
+  .layers = seq_layers, .n_layers = sizeof seq_layers / sizeof seq_layers[0],
   .sim = &seq_sim,
 };
 

@@ -32,7 +32,7 @@
 /** Version of the plugin ABI: of nc_plugin_info and of the nc API the
  * callbacks may use. A plugin built for another version is refused. Bumped
  * whenever nc_plugin_info or a public struct plugins fill in changes. */
-#define NC_PLUGIN_API_VERSION 1
+#define NC_PLUGIN_API_VERSION 2
 
 /** The kinds of plugins; each has its own exported symbol and callback. */
 typedef enum nc_plugin_kind {

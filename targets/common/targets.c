@@ -66,7 +66,9 @@ static bool build_pipeline(nc_pass_manager *pm, nc_pass *options, void *userData
   }
   ok = nc_pass_manager_add_pass(pm, "target-attach", text);
   free(text);
-  return ok && t->build_pipeline(pm, options, nc_pass_get_option_string(options, "stop-after"), t->userData);
+  /* the target's passes, then the one check of the layers it runs against those it declares (layer_check.c) */
+  return ok && t->build_pipeline(pm, options, nc_pass_get_option_string(options, "stop-after"), t->userData) &&
+         (!t->n_layers || nc_pass_manager_add_pass(pm, "target-check-layers", NULL));
 }
 
 bool nc_target_register(const nc_target_def *t)
@@ -115,10 +117,12 @@ bool nc_target_register(const nc_target_def *t)
 }
 
 extern const nc_pass_def nc_pass_target_attach;
+extern const nc_pass_def nc_pass_target_check_layers;
 
 void nc_register_all_targets(void)
 {
   nc_pass_register(&nc_pass_target_attach);
+  nc_pass_register(&nc_pass_target_check_layers);
   for (const nc_target_def *const *t = nc_all_targets; *t; t++)
     nc_target_register(*t);
 }
@@ -363,7 +367,7 @@ nc_pass_manager *nc_target_create_pipeline(nc_context *ctx, const nc_target_opti
 uint8_t *nc_target_print_binary(nc_op *module, size_t *size)
 {
   const nc_target_def *t = nc_target_of_module(module, true);
-  if (!t)
+  if (!t || !nc_target_check_layers(module, t))
     return NULL;
   nc_ncb_writer *w = nc_ncb_writer_create(t->name);
   if (!t->print_binary(module, w, t->userData)) {
@@ -377,7 +381,7 @@ bool nc_target_print_binary_to(nc_op *module, bool (*write)(const void *data, si
                                void *userData)
 {
   const nc_target_def *t = nc_target_of_module(module, true);
-  if (!t)
+  if (!t || !nc_target_check_layers(module, t))
     return false;
   nc_ncb_writer *w = nc_ncb_writer_create(t->name);
   if (!t->print_binary(module, w, t->userData)) {

@@ -3,12 +3,11 @@
  * pipeline (docs/design/spine.md: graph-optimize, graph-quantize,
  * graph-to-dataflow, dataflow-deps, then the family's core passes) and the
  * const struct that ties it to its printer (printer.c) and simulator
- * (runtime/). The pipeline is built from pass instances, not from text
- * assembled in buffers; the chip description reaches the passes as the
- * module's nc.chip attribute.
+ * (runtime/). The pipeline is built from pass instances whose options are
+ * set by name and value (nc_pass_set_option*), not from text assembled in
+ * buffers, so no value can be cut short or need quoting; the chip
+ * description reaches the passes as the module's nc.chip attribute.
  */
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "nc/ir/pass.h"
@@ -104,84 +103,143 @@ static int level_of(const char *s)
   return (int)NC_COUNTOF(levels) - 1;
 }
 
-/* `arg` with options "k=v ..." appended to pm, quoted values built by the caller. */
-static bool add(nc_pass_manager *pm, const char *arg, const char *opts) { return nc_pass_manager_add_pass(pm, arg, opts); }
+/* A pass being configured (nc_pass_create_named), or NULL after an error:
+ * each setter leaves NULL behind on failure, so a chain of them needs one
+ * check, at add(). */
+static nc_pass *set_s(nc_pass *p, const char *name, const char *v)
+{
+  if (p && !nc_pass_set_option(p, name, v)) {
+    nc_pass_destroy(p);
+    return NULL;
+  }
+  return p;
+}
 
+static nc_pass *set_b(nc_pass *p, const char *name, bool v) { return set_s(p, name, v ? "true" : "false"); }
+
+static nc_pass *set_i(nc_pass *p, const char *name, int64_t v)
+{
+  if (p && !nc_pass_set_option_int(p, name, v)) {
+    nc_pass_destroy(p);
+    return NULL;
+  }
+  return p;
+}
+
+/* Appends p (taking it); false if an option could not be set or pm refuses it. */
+static bool add(nc_pass_manager *pm, nc_pass *p) { return p && nc_pass_manager_add_owned_pass(pm, p); }
+
+static nc_pass *pass(nc_pass_manager *pm, const char *arg)
+{
+  return nc_pass_create_named(nc_pass_manager_get_context(pm), arg);
+}
+
+/* graph-quantize with the target's options. */
+static nc_pass *quantize(nc_pass_manager *pm, const nc_pass *o)
+{
+  const char *precision = nc_pass_get_option_string(o, "precision");
+  bool mixed = !strcmp(precision, "mixed");
+  nc_pass *p = pass(pm, "graph-quantize");
+  p = set_s(p, "calibration", nc_pass_get_option_string(o, "calibration"));
+  p = set_i(p, "max-samples", nc_pass_get_option_int(o, "max-samples"));
+  p = set_s(p, "bits", mixed ? "8" : precision);
+  p = set_s(p, "overrides", nc_pass_get_option_string(o, "precision-overrides"));
+  p = set_s(p, "method", nc_pass_get_option_string(o, "calibration-method"));
+  p = set_s(p, "percentile", nc_pass_get_option_string(o, "calibration-percentile"));
+  p = set_s(p, "report", nc_pass_get_option_string(o, "quant-report"));
+  if (mixed) { /* graph_quantize_mixed.c; its throughput estimate costs sends as core-place will */
+    p = set_b(p, "mixed", true);
+    p = set_b(p, "multicast", nc_pass_get_option_bool(o, "multicast"));
+    p = set_b(p, "balance", nc_pass_get_option_bool(o, "balance"));
+  }
+  p = set_s(p, "labels", nc_pass_get_option_string(o, "labels"));
+  p = set_s(p, "max-accuracy-drop", nc_pass_get_option_string(o, "max-accuracy-drop"));
+  p = set_s(p, "min-sqnr", nc_pass_get_option_string(o, "min-sqnr"));
+  return set_b(p, "share-concat-scales", nc_pass_get_option_bool(o, "fold-concat"));
+}
+
+/* core-place with the target's options. */
+static nc_pass *place(nc_pass_manager *pm, const nc_pass *o)
+{
+  bool mc = nc_pass_get_option_bool(o, "multicast"), balance = nc_pass_get_option_bool(o, "balance");
+  const char *costs = nc_pass_get_option_string(o, "balance-costs"), *bits = nc_pass_get_option_string(o, "precision");
+  bool narrow = !strcmp(bits, "4") || !strcmp(bits, "2");
+  if (!strcmp(costs, "auto"))
+    costs = narrow ? "links" : "sends";
+  nc_pass *p = pass(pm, "core-place");
+  p = set_i(p, "search-iterations", 20000);
+  p = set_i(p, "link-iterations", 2000);
+  p = set_i(p, "host-weight", nc_pass_get_option_int(o, "host-weight"));
+  p = set_i(p, "input-channel-split", nc_pass_get_option_int(o, "input-channel-split"));
+  if (balance) {
+    p = set_b(p, "balance", true);
+    p = set_i(p, "balance-lookahead", 1);
+    p = set_b(p, "row-balance", true);
+    p = set_b(p, "partial-bands", true);
+    p = set_i(p, "joint-split-above", 25);
+  }
+  /* guest slices leave room for core-host-buffers' frames; at 4 and 2 bits
+   * they fill spare SRAM before free cores, which core-replicate's copies
+   * then take (vgg11 at 4 bits; at 8 bits vgg11 gets no copies either way) */
+  if (balance && nc_pass_get_option_bool(o, "guests")) {
+    p = set_i(p, "guest-above", 25);
+    p = set_i(p, "host-buffer-frames", nc_pass_get_option_int(o, "host-buffer-frames"));
+    if (narrow)
+      p = set_b(p, "guest-spare-first", true);
+  }
+  if (balance && nc_pass_get_option_bool(o, "add-guests"))
+    p = set_b(p, "add-guests", true);
+  if (mc)
+    p = set_b(p, "multicast", true);
+  if (strcmp(costs, "sends")) {
+    p = set_b(p, "band-multicast", true);
+    p = set_i(p, "recv-links", 1);
+    p = set_i(p, "joint-rows-below", 28);
+  }
+  if (!strcmp(costs, "links-ties"))
+    p = set_b(p, "balance-ties", true);
+  else if (!strcmp(costs, "links-copies"))
+    p = set_i(p, "plan-copies", 4);
+  return p;
+}
+
+/* The pipeline, built from pass instances whose options are set by name
+ * and typed value (nc_pass_set_option*): nothing is assembled as text. */
 static bool build(nc_pass_manager *pm, const nc_pass *o, const char *stop_after, void *userData)
 {
+  (void)userData;
   int stop = level_of(stop_after);
-  if (!add(pm, "graph-optimize", NULL))
+  if (!nc_pass_manager_add_pass(pm, "graph-optimize", NULL)) /* a named pipeline, without options */
     return false;
-  if (stop >= 1) {
-    char *opts;
-    size_t len;
-    FILE *f = open_memstream(&opts, &len);
-    const char *precision = nc_pass_get_option_string(o, "precision");
-    bool mixed = !strcmp(precision, "mixed");
-    fprintf(f, "calibration=\"%s\" max-samples=%lld bits=%s overrides=\"%s\" method=%s percentile=\"%s\" report=\"%s\"",
-            nc_pass_get_option_string(o, "calibration"), (long long)nc_pass_get_option_int(o, "max-samples"),
-            mixed ? "8" : precision, nc_pass_get_option_string(o, "precision-overrides"),
-            nc_pass_get_option_string(o, "calibration-method"), nc_pass_get_option_string(o, "calibration-percentile"),
-            nc_pass_get_option_string(o, "quant-report"));
-    if (mixed) /* graph_quantize_mixed.c; its throughput estimate costs sends as core-place will */
-      fprintf(f, " mixed=true multicast=%s balance=%s", nc_pass_get_option_bool(o, "multicast") ? "true" : "false",
-              nc_pass_get_option_bool(o, "balance") ? "true" : "false");
-    fprintf(f, " labels=\"%s\" max-accuracy-drop=\"%s\" min-sqnr=\"%s\" share-concat-scales=%s",
-            nc_pass_get_option_string(o, "labels"), nc_pass_get_option_string(o, "max-accuracy-drop"),
-            nc_pass_get_option_string(o, "min-sqnr"), nc_pass_get_option_bool(o, "fold-concat") ? "true" : "false");
-    fclose(f);
-    bool ok = add(nc_pass_manager_nest(pm, "func.func"), "graph-quantize", opts);
-    free(opts);
-    if (!ok)
-      return false;
-  }
+  if (stop >= 1 && !add(nc_pass_manager_nest(pm, "func.func"), quantize(pm, o)))
+    return false;
   if (stop >= 2) {
-    char opts[64];
     const char *g = nc_pass_get_option_string(o, "granularity");
     nc_pass_manager *fn = nc_pass_manager_nest(pm, "func.func");
-    snprintf(opts, sizeof opts, "granularity=%s", g);
-    if (!add(fn, "graph-to-dataflow", opts))
-      return false;
-    snprintf(opts, sizeof opts, "input-granularity=%s", g);
-    if (!add(fn, "dataflow-deps", opts))
+    if (!add(fn, set_s(pass(pm, "graph-to-dataflow"), "granularity", g)) ||
+        !add(fn, set_s(pass(pm, "dataflow-deps"), "input-granularity", g)))
       return false;
   }
   if (stop >= 3) {
-    bool mc = nc_pass_get_option_bool(o, "multicast"), balance = nc_pass_get_option_bool(o, "balance");
-    char place[512]; /* every option below at its longest fits with room to spare */
-    const char *costs = nc_pass_get_option_string(o, "balance-costs"), *bits = nc_pass_get_option_string(o, "precision");
-    if (!strcmp(costs, "auto"))
-      costs = !strcmp(bits, "4") || !strcmp(bits, "2") ? "links" : "sends";
-    /* guest slices leave room for core-host-buffers' frames; at 4 and 2 bits
-     * they fill spare SRAM before free cores, which core-replicate's copies
-     * then take (vgg11 at 4 bits; at 8 bits vgg11 gets no copies either way) */
-    char guests[96];
-    snprintf(guests, sizeof guests, " guest-above=25 host-buffer-frames=%lld%s",
-             (long long)nc_pass_get_option_int(o, "host-buffer-frames"),
-             !strcmp(bits, "4") || !strcmp(bits, "2") ? " guest-spare-first=true" : "");
-    snprintf(place, sizeof place,
-             "search-iterations=20000 link-iterations=2000 host-weight=%lld input-channel-split=%lld%s%s%s%s%s%s",
-             (long long)nc_pass_get_option_int(o, "host-weight"), (long long)nc_pass_get_option_int(o, "input-channel-split"),
-             balance ? " balance=true balance-lookahead=1 row-balance=true partial-bands=true joint-split-above=25" : "",
-             balance && nc_pass_get_option_bool(o, "guests") ? guests : "",
-             balance && nc_pass_get_option_bool(o, "add-guests") ? " add-guests=true" : "",
-             mc ? " multicast=true" : "",
-             strcmp(costs, "sends") ? " band-multicast=true recv-links=1 joint-rows-below=28" : "",
-             !strcmp(costs, "links-ties") ? " balance-ties=true" : !strcmp(costs, "links-copies") ? " plan-copies=4" : "");
-    bool rep = nc_pass_get_option_bool(o, "replicate"), fold = nc_pass_get_option_bool(o, "fold-concat");
-    int64_t colocate = nc_pass_get_option_int(o, "colocate");
-    char co[64], spread_opts[48];
-    int64_t spread = nc_pass_get_option_int(o, "spread-links");
-    snprintf(spread_opts, sizeof spread_opts, "iterations=%lld", (long long)spread);
-    char hb[32];
-    snprintf(hb, sizeof hb, "frames=%lld", (long long)nc_pass_get_option_int(o, "host-buffer-frames"));
-    snprintf(co, sizeof co, "force=%lld%s", (long long)(colocate > 0 ? colocate : 0), mc ? " multicast=true" : "");
-    return add(pm, "dataflow-to-core", NULL) && add(pm, "core-place", place) && add(pm, "core-schedule", NULL) &&
-           (!fold || add(pm, "core-fold-concat", NULL)) &&
-           ((colocate < 0 && !rep) || !colocate || add(pm, "core-colocate", co)) &&
-           (!rep || add(pm, "core-replicate", mc ? "multicast=true" : NULL)) && (!mc || add(pm, "core-multicast", NULL)) &&
-           (spread <= 0 || add(pm, "core-spread-links", spread_opts)) && add(pm, "core-host-buffers", hb) &&
-           add(pm, "core-plan-memory", NULL);
+    bool mc = nc_pass_get_option_bool(o, "multicast"), rep = nc_pass_get_option_bool(o, "replicate");
+    int64_t colocate = nc_pass_get_option_int(o, "colocate"), spread = nc_pass_get_option_int(o, "spread-links");
+    if (!add(pm, pass(pm, "dataflow-to-core")) || !add(pm, place(pm, o)) || !add(pm, pass(pm, "core-schedule")))
+      return false;
+    if (nc_pass_get_option_bool(o, "fold-concat") && !add(pm, pass(pm, "core-fold-concat")))
+      return false;
+    if (colocate > 0 || (colocate < 0 && rep)) { /* -1: as core-colocate's cost model says, with copies to make */
+      nc_pass *co = set_i(pass(pm, "core-colocate"), "force", colocate > 0 ? colocate : 0);
+      if (!add(pm, mc ? set_b(co, "multicast", true) : co))
+        return false;
+    }
+    if (rep && !add(pm, mc ? set_b(pass(pm, "core-replicate"), "multicast", true) : pass(pm, "core-replicate")))
+      return false;
+    if (mc && !add(pm, pass(pm, "core-multicast")))
+      return false;
+    if (spread > 0 && !add(pm, set_i(pass(pm, "core-spread-links"), "iterations", spread)))
+      return false;
+    return add(pm, set_i(pass(pm, "core-host-buffers"), "frames", nc_pass_get_option_int(o, "host-buffer-frames"))) &&
+           add(pm, pass(pm, "core-plan-memory"));
   }
   return true;
 }
@@ -190,6 +248,33 @@ static nc_attr *parse_desc(nc_context *ctx, const char *text, size_t len, const 
 {
   return nc_mesh_desc_parse(ctx, text, len, file);
 }
+
+/* The layers printer_layer.c reads (np_layer_read, which checks the values
+ * it cannot run, as a copy or max_pool that requantizes): every parameter
+ * its kinds use, but a table (lut) only as a layer of its own and a
+ * transpose (perm) only as a copy. */
+#define ALL (((uint64_t)1 << NC_DATAFLOW_NUM_PARAMS) - 1)
+#define NOT(e) (ALL & ~NC_DATAFLOW_PARAM_BIT(e))
+#define PLAIN (NOT(LUT) & NOT(PERM) & NOT(OP))
+static const nc_target_layer_def layers[] = {
+  {NC_DATAFLOW_LAYER_CONV, PLAIN},
+  {NC_DATAFLOW_LAYER_MATMUL, PLAIN},
+  {NC_DATAFLOW_LAYER_MAX_POOL, PLAIN},
+  {NC_DATAFLOW_LAYER_AVG_POOL, PLAIN},
+  {NC_DATAFLOW_LAYER_GLOBAL_MAX_POOL, PLAIN},
+  {NC_DATAFLOW_LAYER_GLOBAL_AVG_POOL, PLAIN},
+  {NC_DATAFLOW_LAYER_ELTWISE, PLAIN | NC_DATAFLOW_PARAM_BIT(OP)},
+  {NC_DATAFLOW_LAYER_CONCAT, PLAIN},
+  {NC_DATAFLOW_LAYER_COPY, PLAIN | NC_DATAFLOW_PARAM_BIT(PERM)},
+  {NC_DATAFLOW_LAYER_LUT, PLAIN | NC_DATAFLOW_PARAM_BIT(LUT)},
+  {NC_DATAFLOW_LAYER_RESIZE, PLAIN},
+  {NC_DATAFLOW_LAYER_PAD, PLAIN},
+  {NC_DATAFLOW_LAYER_SHUFFLE, PLAIN},
+  {NC_DATAFLOW_LAYER_SOFTMAX, PLAIN | NC_DATAFLOW_PARAM_BIT(LUT)},
+};
+#undef PLAIN
+#undef NOT
+#undef ALL
 
 const nc_target_def nc_target_northpole = {
   .name = "northpole",
@@ -201,5 +286,6 @@ const nc_target_def nc_target_northpole = {
   .levels = levels, .n_levels = NC_COUNTOF(levels),
   .build_pipeline = build,
   .print_binary = np_print_binary,
+  .layers = layers, .n_layers = NC_COUNTOF(layers),
   .sim = &nc_target_sim_northpole,
 };

@@ -110,11 +110,7 @@ static bool map_function(nc_pass *pass, nc_op *fn, const xbar_desc *d, isl_ctx *
       st[i].mvm = true;
       ok = matrix_of(node, &l, &st[i].rows, &st[i].cols);
       break;
-    case NC_DATAFLOW_LAYER_COPY:
-      if (l.n_perm)
-        ok = nc_op_emit_error(node, "xbar-map: the xbar target cannot run layer '%s', a transpose (its digital "
-                              "units copy in row-major order)", nc_dataflow_node_get_name(node));
-      break;
+    case NC_DATAFLOW_LAYER_COPY: /* a transposing one (perm) is refused by target-check-layers (target.c) */
     case NC_DATAFLOW_LAYER_MAX_POOL:
     case NC_DATAFLOW_LAYER_RESIZE: /* no weights: they move elements on a digital unit */
     case NC_DATAFLOW_LAYER_PAD:

@@ -4,7 +4,6 @@
  * (cmnnc.json, puma.json), its dialect and passes (xbar-map, xbar-control),
  * its pipeline, its printer, its control-c output and its simulator.
  */
-#include <stdio.h>
 #include <string.h>
 
 #include "nc/ir/pass.h"
@@ -28,27 +27,30 @@ static int level_of(const char *s)
   return (int)NC_COUNTOF(levels) - 1;
 }
 
+/* The pipeline: graph-quantize as a pass instance given its option values
+ * by name (nothing assembled as text, so a calibration path of any length
+ * or characters passes as it is), the rest as fixed text. */
 static bool build(nc_pass_manager *pm, const nc_pass *opts, const char *stop_after, void *userData)
 {
   (void)userData;
   int stop = level_of(stop_after);
-  char text[4096];
-  int n = snprintf(text, sizeof text, "graph-optimize");
-  if (stop >= 1)
-    n += snprintf(text + n, sizeof text - (size_t)n, ",func.func(graph-quantize{calibration=\"%s\" max-samples=%lld})",
-                  nc_pass_get_option_string(opts, "calibration"),
-                  (long long)nc_pass_get_option_int(opts, "max-samples"));
-  /* one crossbar MVM per output pixel: pixel iterations, and the host streams pixels */
-  if (stop >= 2)
-    n += snprintf(text + n, sizeof text - (size_t)n,
-                  ",func.func(graph-to-dataflow{granularity=pixel},dataflow-deps{input-granularity=pixel})");
-  if (stop >= 3)
-    n += snprintf(text + n, sizeof text - (size_t)n, ",xbar-map,xbar-control");
-  if (n >= (int)sizeof text) {
-    fprintf(stderr, "xbar-pipeline: option values are too long\n");
+  if (!nc_pass_manager_add_pass(pm, "graph-optimize", NULL))
     return false;
+  if (stop >= 1) {
+    nc_pass *q = nc_pass_create_named(nc_pass_manager_get_context(pm), "graph-quantize");
+    if (!q || !nc_pass_set_option(q, "calibration", nc_pass_get_option_string(opts, "calibration")) ||
+        !nc_pass_set_option_int(q, "max-samples", nc_pass_get_option_int(opts, "max-samples"))) {
+      nc_pass_destroy(q);
+      return false;
+    }
+    if (!nc_pass_manager_add_owned_pass(nc_pass_manager_nest(pm, "func.func"), q))
+      return false;
   }
-  return nc_pass_manager_add_passes(pm, text);
+  /* one crossbar MVM per output pixel: pixel iterations, and the host streams pixels */
+  if (stop >= 2 &&
+      !nc_pass_manager_add_passes(pm, "func.func(graph-to-dataflow{granularity=pixel},dataflow-deps{input-granularity=pixel})"))
+    return false;
+  return stop < 3 || nc_pass_manager_add_passes(pm, "xbar-map,xbar-control");
 }
 
 static nc_attr *parse_desc(nc_context *ctx, const char *text, size_t len, const char *file, void *userData)
@@ -73,6 +75,25 @@ static const nc_target_desc_def descs[] = {
    nc_target_json_xbar_puma},
 };
 
+#define P(e) NC_DATAFLOW_PARAM_BIT(e)
+/* what printer.c writes per stage: crossbar layers requantize to int8 with
+ * zero points; the digital units move elements (their zero points are the
+ * input's, kept) and clamp nothing */
+#define ZERO_POINTS (P(INPUT_ZERO_POINTS) | P(OUTPUT_ZERO_POINT))
+#define MVM (ZERO_POINTS | P(WEIGHT_ZERO_POINT) | P(WEIGHTS) | P(BIAS) | P(MULTIPLIER) | P(SHIFT) | P(CLAMP_MIN) | \
+             P(CLAMP_MAX))
+#define WINDOW (P(KERNEL) | P(STRIDE) | P(DILATION) | P(PADS))
+static const nc_target_layer_def layers[] = {
+  {NC_DATAFLOW_LAYER_CONV, MVM | WINDOW | P(GROUP)},
+  {NC_DATAFLOW_LAYER_MATMUL, MVM},
+  {NC_DATAFLOW_LAYER_MAX_POOL, ZERO_POINTS | WINDOW},
+  {NC_DATAFLOW_LAYER_COPY, ZERO_POINTS},
+  {NC_DATAFLOW_LAYER_RESIZE, ZERO_POINTS | P(SCALE) | P(LINEAR) | P(LINEAR_CHANNELS) | P(NEAREST_CHANNELS)},
+  {NC_DATAFLOW_LAYER_PAD, ZERO_POINTS | P(PADS) | P(PAD_VALUE) | P(PAD_MODE)},
+  {NC_DATAFLOW_LAYER_SHUFFLE, ZERO_POINTS | P(GROUP)},
+};
+#undef P
+
 const nc_target_def nc_target_xbar = {
   .name = "xbar",
   .family = "crossbar",
@@ -86,6 +107,7 @@ const nc_target_def nc_target_xbar = {
   .passes = passes, .n_passes = NC_COUNTOF(passes),
   .build_pipeline = build,
   .print_binary = xbar_print_binary,
+  .layers = layers, .n_layers = NC_COUNTOF(layers),
   .emits = emits, .n_emits = NC_COUNTOF(emits),
   .sim = &nc_target_sim_xbar,
 };

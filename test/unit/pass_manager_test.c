@@ -155,6 +155,62 @@ static void test_errors(nc_context *ctx)
   nc_pass_manager_destroy(pm);
 }
 
+/* Passes built in code: created by name, options set by name and typed
+ * value (a string taken as given, whatever it holds), then added. */
+static void test_typed_options(nc_context *ctx)
+{
+  nc_pass_manager *pm = nc_pass_manager_create(ctx, "builtin.module");
+  nc_pass_manager *fpm = nc_pass_manager_nest(pm, "func.func");
+  int before = initialized;
+  nc_pass *p = nc_pass_create_named(ctx, "test-count");
+  CHECK(p != NULL, "create_named");
+  CHECK(initialized == before, "initialize waits for the options");
+  char long_name[600]; /* longer than any fixed option buffer the targets had */
+  memset(long_name, 'x', sizeof long_name - 1);
+  long_name[sizeof long_name - 1] = 0;
+  memcpy(long_name, "a \"q\" {b}", 9);
+  CHECK(nc_pass_set_option(p, "name", long_name), "a string as given");
+  CHECK(nc_pass_set_option_int(p, "limit", INT64_MIN), "an int");
+  CHECK(nc_pass_set_option(p, "mode", "loud"), "an enum");
+  CHECK(nc_pass_set_option(p, "sizes", "3,4"), "a list");
+  CHECK_STR(nc_pass_get_option_string(p, "name"), long_name);
+  CHECK(nc_pass_get_option_int(p, "limit") == INT64_MIN, "limit");
+  CHECK(nc_pass_manager_add_owned_pass(fpm, p), "add_owned_pass");
+  CHECK(initialized == before + 1, "initialize ran once, on the options set");
+  char *s = to_string(pm);
+  CHECK(strstr(s, "test-count{limit=-9223372036854775808 mode=loud name={a \"q\" {b}xxx") != NULL, "printed: %.120s", s);
+  free(s);
+
+  ir_diags[0] = 0;
+  unsigned h = nc_context_push_diag_handler(ctx, ir_record_diag, NULL);
+  CHECK(nc_pass_create_named(ctx, "test-cout") == NULL, "unknown pass");
+  CHECK(nc_pass_create_named(ctx, "test-named-pipeline") == NULL, "a named pipeline is no pass");
+  nc_pass *q = nc_pass_create_named(ctx, "test-count");
+  CHECK(!nc_pass_set_option(q, "limt", "1"), "unknown option");
+  CHECK(!nc_pass_set_option(q, "mode", "lod"), "bad enum");
+  CHECK(!nc_pass_set_option_bool(q, "limit", true), "bool for an int");
+  CHECK(!nc_pass_manager_add_owned_pass(pm, q), "anchored elsewhere (and destroyed)");
+  q = nc_pass_create_named(ctx, "test-count");
+  CHECK(nc_pass_set_option(q, "sizes", "-1"), "a list the pass refuses at initialize");
+  CHECK(!nc_pass_manager_add_owned_pass(fpm, q), "initialize refuses (and it is destroyed)");
+  CHECK(!nc_pass_set_option(p, "mode", "quiet"), "options are set before adding");
+  CHECK(!nc_pass_manager_add_owned_pass(fpm, p), "added twice");
+  nc_pass_destroy(nc_pass_create_named(ctx, "test-count")); /* never added */
+  nc_context_pop_diag_handler(ctx, h);
+  CHECK_STR(ir_diags, "error: 'test-cout' does not refer to a registered pass\n"
+                      "error: 'test-named-pipeline' does not refer to a registered pass\n"
+                      "error: no such option 'limt' for 'test-count'\n"
+                      "error: invalid value 'lod' for option 'mode' of 'test-count'; did you mean 'loud'?\n"
+                      "error: invalid value 'true' for option 'limit' of 'test-count' (expected an integer)\n"
+                      "error: 'test-count' runs on 'func.func' ops and cannot be scheduled on 'builtin.module'; nest it, "
+                      "e.g. 'func.func(test-count)'\n"
+                      "error: pass 'test-count' cannot run with these options\n"
+                      "error: option 'mode' of 'test-count' set after the pass was added\n"
+                      "error: pass 'test-count' was added to a pass manager already\n");
+  CHECK(nc_pass_manager_size(pm) == 1, "failed additions leave nothing behind: %zu", nc_pass_manager_size(pm));
+  nc_pass_manager_destroy(pm);
+}
+
 static void test_runs(nc_context *ctx)
 {
   nc_pass_manager *pm = nc_pass_pipeline_parse(ctx, "builtin.module(func.func(test-count{mode=loud limit=1},cse))");
@@ -207,6 +263,7 @@ int main(void)
   nc_context *ctx = ir_context();
   test_build_and_print(ctx);
   test_errors(ctx);
+  test_typed_options(ctx);
   test_runs(ctx);
   nc_context_destroy(ctx);
   return ir_check_status("pass_manager_test");

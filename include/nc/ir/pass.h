@@ -190,6 +190,27 @@ NC_KEEP nc_pass_manager *nc_pass_manager_nest(nc_pass_manager *pm, const char *a
  * overrides them. Returns false (with a diagnostic) on an unknown pass or
  * option, or if the pass is anchored on a different op than `pm`. */
 bool nc_pass_manager_add_pass(nc_pass_manager *pm, const char *argument, const char *options);
+/** A pass of the registered `argument`, its options at their defaults, to
+ * be given option values with nc_pass_set_option* and then appended with
+ * nc_pass_manager_add_owned_pass: the typed way to build a pipeline in code,
+ * as MLIR creates a pass with its options and then adds it (no text to
+ * assemble, quote or truncate). NULL, with an error, for an unknown pass. */
+NC_GIVE nc_pass *nc_pass_create_named(nc_context *ctx, const char *argument);
+/** Sets option `name` of a pass from nc_pass_create_named, not yet added:
+ * a string option takes `value` exactly as given (any characters); other
+ * kinds parse it as on a command line. False, with an error, for an unknown
+ * option, a value of the wrong kind, or a pass already added. */
+bool nc_pass_set_option(nc_pass *p, const char *name, const char *value);
+/** nc_pass_set_option for a bool or int option. */
+bool nc_pass_set_option_bool(nc_pass *p, const char *name, bool value);
+bool nc_pass_set_option_int(nc_pass *p, const char *name, int64_t value);
+/** Appends `pass` (from nc_pass_create_named) to `pm`, taking it, after its
+ * initialize hook has accepted the option values. On failure (an error: it
+ * runs on another op than pm's anchor, or initialize refuses) the pass is
+ * destroyed and false returned. */
+bool nc_pass_manager_add_owned_pass(nc_pass_manager *pm, NC_TAKE nc_pass *pass);
+/** Frees a pass that no pass manager holds (from nc_pass_create_named). */
+void nc_pass_destroy(NC_TAKE nc_pass *pass);
 /** Appends pipeline elements written as text without an anchor, e.g.
  * "func.func(canonicalize{max-iterations=3},cse),symbol-dce", to `pm`: the
  * way a named pipeline says what it expands to. Errors are diagnostics. */

@@ -27,6 +27,7 @@
 
 #include <stdio.h>
 
+#include "nc/dialects/dataflow/layer.h"
 #include "nc/ir/ods.h"
 #include "nc/ir/pass.h"
 #include "nc/runtime/nc_sim.h"
@@ -47,6 +48,13 @@ typedef struct nc_target_emit_def {
   /** Writes the output for `module` to `out`; false after diagnostics. */
   bool (*emit)(nc_op *module, FILE *out, void *userData);
 } nc_target_emit_def;
+
+/** A layer kind a target runs and the layer parameters it reads for it
+ * (NC_DATAFLOW_PARAM_BIT(PADS) | ...). */
+typedef struct nc_target_layer_def {
+  nc_dataflow_layer_kind kind;
+  uint64_t params;
+} nc_target_layer_def;
 
 /** A target. */
 typedef struct nc_target_def {
@@ -95,6 +103,17 @@ typedef struct nc_target_def {
    * always gives the same bytes. False after diagnostics at the offending
    * ops. */
   bool (*print_binary)(nc_op *module, nc_ncb_writer *w, void *userData);
+
+  /** The layer kinds the target runs, each with the parameters it reads
+   * (may be 0: no check). nc_target_check_layers refuses a dataflow node of
+   * another kind, or one holding a parameter its kind's entry does not list
+   * (a value other than the default: nc_dataflow_layer_get_params), with an
+   * error at the node; it runs as `target-check-layers` at the end of every
+   * target pipeline and before printing. A parameter added to the dataflow
+   * layer table is thus refused by targets that do not read it, without
+   * edits to them. */
+  const nc_target_layer_def *layers;
+  size_t n_layers;
 
   /** Extra outputs (may be 0). */
   const nc_target_emit_def *emits;

@@ -72,6 +72,13 @@ NC_GIVE uint8_t *nc_target_print_binary(NC_KEEP nc_op *module, size_t *size);
 bool nc_target_print_binary_to(NC_KEEP nc_op *module, bool (*write)(const void *data, size_t n, void *userData),
                                void *userData);
 
+/** Checks every dataflow node in `op` (a module, a function, or a node)
+ * against the layer kinds and parameters target `t` declares
+ * (nc_target_def.layers; none declared: all pass). False after an error at
+ * each node of a kind t does not run or holding a parameter t does not
+ * read for its kind. */
+bool nc_target_check_layers(NC_KEEP nc_op *op, NC_KEEP const nc_target_def *t);
+
 /** The target's extra output `name`, or NULL. */
 NC_KEEP const nc_target_emit_def *nc_target_find_emit(NC_KEEP const nc_target_def *t, const char *name);
 

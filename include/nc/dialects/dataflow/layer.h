@@ -6,8 +6,10 @@
  * family dialects, their passes, targets, printers) reads only this, never
  * the graph ops in the node's region (those stay as the node's reference
  * semantics, for the interpreter and dataflow-inline). A new layer kind is
- * one row of NC_DATAFLOW_LAYER_KINDS; a target that cannot run a kind says
- * so with an error at the node.
+ * one row of NC_DATAFLOW_LAYER_KINDS, a new parameter one row of
+ * NC_DATAFLOW_LAYER_PARAMS; a target declares the kinds it runs and the
+ * parameters it reads for each (nc_target_def.layers), and nc refuses the
+ * others at the node for it (target-check-layers).
  *
  * Integer semantics (quantized layers), per output element o of channel c:
  *   acc  = sum over the window/K of (x - input_zero_points[i]) * (w - weight_zero_point)   (exact, int32)
@@ -84,6 +86,52 @@ typedef enum nc_dataflow_layer_kind {
   NC_DATAFLOW_LAYER_NUM_KINDS
 } nc_dataflow_layer_kind;
 
+/** The layer parameters: X(ENUM, "name", summary), one row per key of a
+ * node's `params` dictionary (the fields of nc_dataflow_layer a node stores;
+ * the widths are read from the types). Targets declare per layer kind which
+ * of them they read (nc/targets/target.h), so a parameter added here is
+ * refused by every target that does not declare it, without edits there. */
+#define NC_DATAFLOW_LAYER_PARAMS(X)                                                                               \
+  X(KERNEL, "kernel", "window size (H, W): conv and pools")                                                     \
+  X(STRIDE, "stride", "window step (H, W)")                                                                     \
+  X(DILATION, "dilation", "window dilation (H, W)")                                                             \
+  X(SCALE, "scale", "nearest resize: whole upsampling factors (H, W)")                                          \
+  X(LINEAR, "linear", "linear resize: source coordinates along H and W")                                        \
+  X(LINEAR_CHANNELS, "linear_channels", "linear resize: source coordinates along C")                            \
+  X(NEAREST_CHANNELS, "nearest_channels", "nearest resize: the channel each output channel copies")             \
+  X(PADS, "pads", "explicit padding (top, left, bottom, right)")                                                \
+  X(PERM, "perm", "copy: a transpose of the tensor coordinates")                                                \
+  X(GROUP, "group", "conv: groups; shuffle: channel groups")                                                    \
+  X(COUNT_INCLUDE_PAD, "count_include_pad", "avg_pool: divide by the whole window")                             \
+  X(AXIS, "axis", "concat: the tensor coordinate joined along")                                                 \
+  X(PAD_VALUE, "pad_value", "pad: the value of padded elements")                                                \
+  X(PAD_MODE, "pad_mode", "pad: reflect, edge or wrap instead of a constant")                                   \
+  X(OP, "op", "eltwise: how the inputs combine")                                                                \
+  X(INPUT_ZERO_POINTS, "input_zero_points", "zero points of the inputs")                                        \
+  X(INPUT_MULTIPLIER, "input_multiplier", "eltwise, concat: each input's rescale multiplier")                   \
+  X(INPUT_SHIFT, "input_shift", "eltwise, concat: each input's rescale shift")                                  \
+  X(WEIGHT_ZERO_POINT, "weight_zero_point", "zero point of the weights")                                        \
+  X(WEIGHTS, "weights", "constant weights: conv, matmul")                                                       \
+  X(BIAS, "bias", "i32 per output channel, added before requantization")                                        \
+  X(MULTIPLIER, "multiplier", "requantization multipliers")                                                     \
+  X(SHIFT, "shift", "requantization shifts")                                                                    \
+  X(OUTPUT_ZERO_POINT, "output_zero_point", "zero point of the output")                                         \
+  X(CLAMP_MIN, "clamp_min", "lower bound after requantization (a fused relu)")                                  \
+  X(CLAMP_MAX, "clamp_max", "upper bound after requantization")                                                 \
+  X(LUT, "lut", "an elementwise table applied last")
+
+/** A layer parameter. */
+typedef enum nc_dataflow_layer_param {
+#define NC_X(e, name, summary) NC_DATAFLOW_PARAM_##e,
+  NC_DATAFLOW_LAYER_PARAMS(NC_X)
+#undef NC_X
+  NC_DATAFLOW_NUM_PARAMS
+} nc_dataflow_layer_param;
+
+/** The bit of parameter NC_DATAFLOW_PARAM_<e> in a set of parameters
+ * (nc_dataflow_layer_get_params), e.g. NC_DATAFLOW_PARAM_BIT(PERM). */
+#define NC_DATAFLOW_PARAM_BIT(e) ((uint64_t)1 << NC_DATAFLOW_PARAM_##e)
+
 /** How an ELTWISE layer combines its (rescaled) inputs. */
 typedef enum nc_dataflow_eltwise_op {
   NC_DATAFLOW_ELTWISE_NONE,
@@ -155,6 +203,18 @@ NC_KEEP const char *nc_dataflow_layer_kind_name(nc_dataflow_layer_kind kind);
 bool nc_dataflow_layer_kind_from_name(const char *name, nc_dataflow_layer_kind *kind);
 /** One line describing the kind (from the table). */
 NC_KEEP const char *nc_dataflow_layer_kind_summary(nc_dataflow_layer_kind kind);
+
+/** The parameter's key in `params` ("perm"), and the parameter of a key
+ * (false if unknown). */
+NC_KEEP const char *nc_dataflow_layer_param_name(nc_dataflow_layer_param param);
+bool nc_dataflow_layer_param_from_name(const char *name, nc_dataflow_layer_param *param);
+/** One line describing the parameter (from the table). */
+NC_KEEP const char *nc_dataflow_layer_param_summary(nc_dataflow_layer_param param);
+
+/** The parameters of `layer` that differ from nc_dataflow_layer_make's
+ * defaults, as bits 1 << param: exactly the keys nc_dataflow_node_set_layer
+ * stores in `params`. */
+uint64_t nc_dataflow_layer_get_params(NC_KEEP const nc_dataflow_layer *layer);
 
 /** A layer of `kind` with neutral defaults: strides and dilations 1, group
  * 1, no requantization, clamp to [INT64_MIN, INT64_MAX]. */
