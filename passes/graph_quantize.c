@@ -607,8 +607,8 @@ static inline int8_t weight_code(double v, double s, double inv, int qmax, int w
  * (relative error <= 2^-23), so where t is at least 2^-10 from a
  * half-integer, v / s rounds to the same integer as t (the magic-number
  * round to nearest even); a group of four with any other lane goes through
- * weight_code. Bit for bit weight_code's codes; VGG-19's 143M weights:
- * ~4x less time than weight_code alone. inv must be a normal float. */
+ * weight_code. Bit for bit weight_code's codes, in less time (VGG-19 holds
+ * 143M weights; docs/benchmarks.md). inv must be a normal float. */
 static void weight_codes_f32(const float *src, int64_t n, double s, double inv, int qmax, int wmin, int8_t *dst,
                              ptrdiff_t stride)
 {

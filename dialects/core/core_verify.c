@@ -186,11 +186,22 @@ static bool check_placed(nc_op *tile, nc_block *b)
   return true;
 }
 
-/* A decoded recv's or send's peer `in` (not the host) is another tile of the chip: `peer` is grid_get's. */
-static bool check_endpoint(const grid *g, nc_op *tile, nc_op *op, const nc_core_instr *in, const nc_op *peer)
+/* Where a tile is: its x, y and slot, read once per program. */
+typedef struct tile_at {
+  int64_t x, y, slot;
+} tile_at;
+
+static tile_at tile_at_of(const nc_op *tile)
+{
+  return (tile_at){nc_core_tile_get_x(tile), nc_core_tile_get_y(tile), nc_core_tile_get_slot(tile)};
+}
+
+/* A decoded recv's or send's peer `in` (not the host) is another tile of
+ * the chip than the one at `self`: `peer` is grid_get's. */
+static bool check_endpoint(const grid *g, tile_at self, nc_op *op, const nc_core_instr *in, const nc_op *peer)
 {
   const char *what = in->kind == NC_CORE_RECV ? "receives from" : "sends to";
-  if (in->x == nc_core_tile_get_x(tile) && in->y == nc_core_tile_get_y(tile) && in->slot == nc_core_tile_get_slot(tile))
+  if (in->x == self.x && in->y == self.y && in->slot == self.slot)
     return nc_op_emit_error(op, "%s its own tile (%lld, %lld)", what, (long long)in->x, (long long)in->y);
   if (!inside(g, in->x, in->y))
     return nc_op_emit_error(op, "%s (%lld, %lld), outside the %lldx%lld grid", what, (long long)in->x,
@@ -212,12 +223,13 @@ static bool check_program(const grid *g, nc_op *tile)
   nc_block *b = program ? nc_core_program_get_body(program) : NULL;
   if (!check_placed(tile, b))
     return false;
+  tile_at self = tile_at_of(tile);
   for (nc_op *op = b ? nc_block_get_first_op(b) : NULL; op; op = nc_op_get_next(op)) {
     nc_core_instr in;
     if (!nc_core_instr_get(op, &in) || (in.kind != NC_CORE_RECV && in.kind != NC_CORE_SEND) ||
         (in.x == NC_CORE_HOST && in.y == NC_CORE_HOST))
       continue;
-    if (!check_endpoint(g, tile, op, &in, grid_get(g, in.x, in.y, in.slot)))
+    if (!check_endpoint(g, self, op, &in, grid_get(g, in.x, in.y, in.slot)))
       return false;
   }
   return true;
@@ -611,6 +623,7 @@ static bool check_tile_program(fn_view *v, const grid *g, nc_op *tile, node_info
   size_t n_ops = nc_op_get_num_operands(node);
   if (!check_placed(tile, b))
     return false;
+  tile_at self = tile_at_of(tile);
   for (nc_op *op = b ? nc_block_get_first_op(b) : NULL; op; op = nc_op_get_next(op)) {
     nc_core_instr in;
     if (!nc_core_instr_get(op, &in))
@@ -619,7 +632,7 @@ static bool check_tile_program(fn_view *v, const grid *g, nc_op *tile, node_info
     bool talks = in.kind == NC_CORE_RECV || in.kind == NC_CORE_SEND;
     int32_t gi = host || !talks ? -1 : grid_index(g, in.x, in.y, in.slot);
     nc_op *peer = host || !talks ? NULL : gi >= 0 ? g->tiles[gi] : grid_get(g, in.x, in.y, in.slot);
-    if (talks && !host && !check_endpoint(g, tile, op, &in, peer)) /* check_program's checks, in this pass */
+    if (talks && !host && !check_endpoint(g, self, op, &in, peer)) /* check_program's checks, in this pass */
       return false;
     node_info *pi = NULL; /* the peer's node, looked up once per peer tile */
     if (gi >= 0 && !(pi = v->of_tile[gi]))
