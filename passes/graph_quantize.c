@@ -603,6 +603,51 @@ static inline int8_t weight_code(double v, double s, double inv, int qmax, int w
   return (int8_t)(q > qmax ? qmax : q < wmin ? wmin : q);
 }
 
+/* weight_code of n floats src[i] (times 1: a conv's or an alpha-1 gemm's
+ * weights) into dst[i * stride], four at a time in float: with |t| <= 1024
+ * the float quotient t = src * (float)inv is within 1.3e-4 of v / s
+ * (relative error <= 2^-23), so where t is at least 2^-10 from a
+ * half-integer, v / s rounds to the same integer as t (the magic-number
+ * round to nearest even); a group of four with any other lane goes through
+ * weight_code. Bit for bit weight_code's codes, in less time (VGG-19 holds
+ * 143M weights; docs/benchmarks.md). inv must be a normal float. */
+static void weight_codes_f32(const float *src, int64_t n, double s, double inv, int qmax, int wmin, int8_t *dst,
+                             ptrdiff_t stride)
+{
+  typedef float v4f __attribute__((vector_size(16)));
+  typedef int32_t v4i __attribute__((vector_size(16)));
+  const float magic = 12582912.0f; /* 1.5 * 2^23: t + magic - magic rounds |t| < 2^22 to nearest even */
+  v4f vinv = {(float)inv, (float)inv, (float)inv, (float)inv}, vm = {magic, magic, magic, magic};
+  v4i hi = {qmax, qmax, qmax, qmax}, lo = {wmin, wmin, wmin, wmin}, absmask = {0x7fffffff, 0x7fffffff, 0x7fffffff,
+                                                                                0x7fffffff};
+  v4f half = {0.5f, 0.5f, 0.5f, 0.5f}, tol = {0x1p-10f, 0x1p-10f, 0x1p-10f, 0x1p-10f};
+  v4f big = {1024.0f, 1024.0f, 1024.0f, 1024.0f};
+  int64_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    v4f x;
+    memcpy(&x, src + i, sizeof x);
+    v4f t = x * vinv, q = (t + vm) - vm;
+    v4f d = (v4f)((v4i)(t - q) & absmask), at = (v4f)((v4i)t & absmask);
+    v4f e = (v4f)((v4i)(d - half) & absmask);
+    v4i bad = (e < tol) | (at > big) | (t != t);
+    if (bad[0] | bad[1] | bad[2] | bad[3]) {
+      for (int k = 0; k < 4; k++)
+        dst[(i + k) * stride] = weight_code((double)src[i + k], s, inv, qmax, wmin);
+      continue;
+    }
+    v4i c = __builtin_convertvector(q, v4i);
+    v4i over = c > hi, under = c < lo;
+    c = (hi & over) | (lo & under) | (c & ~(over | under));
+    for (int k = 0; k < 4; k++)
+      dst[(i + k) * stride] = (int8_t)c[k];
+  }
+  for (; i < n; i++)
+    dst[i * stride] = weight_code((double)src[i], s, inv, qmax, wmin);
+}
+
+/* Whether weight_codes_f32 applies to scale inverse inv: a normal float. */
+static bool codes_f32_ok(double inv) { return inv >= 0x1p-100 && inv <= 0x1p100; }
+
 /* Tiles of quantize_transposed: TJ channels x TI rows of K, a tile row
  * TS bytes apart (not a multiple of 1 KB: its TI rows spread over cache sets). */
 enum { TJ = 128, TI = 512, TS = TJ + 16 };
@@ -625,6 +670,10 @@ static void quantize_transposed(const layer_data *L, const float *ft, const doub
       for (int64_t j = 0; j < nj; j++) {
         const float *src = ft + (j0 + j) * K + i0;
         double s = sw[j0 + j], r = inv[j0 + j];
+        if (L->alpha == 1 && codes_f32_ok(r)) {
+          weight_codes_f32(src, ni, s, r, qmax, wmin, tile + j, TS);
+          continue;
+        }
         for (int64_t i = 0; i < ni; i++)
           tile[i * TS + j] = weight_code(L->alpha * (double)src[i], s, r, qmax, wmin);
       }
@@ -755,7 +804,12 @@ static nc_value *quantize_weights(rewrite *rw, nc_op *op, layer_data *Lp, int bi
     inv[c] = 1.0 / sw[c];
   if (ft)
     quantize_transposed(&L, ft, sw, inv, qmax, wmin, wq8);
-  for (int64_t r0 = 0; !ft && r0 < L.rows; r0 += nblk) {
+  bool fast = fc != NULL; /* an f32 conv: each channel's codes straight from its contiguous floats */
+  for (int64_t c = 0; fast && c < C; c++)
+    fast = codes_f32_ok(inv[c]);
+  for (int64_t c = 0; fast && c < C; c++)
+    weight_codes_f32(fc + c * len, len, sw[c], inv[c], qmax, wmin, wq8 + c * len, 1);
+  for (int64_t r0 = 0; !ft && !fast && r0 < L.rows; r0 += nblk) {
     int64_t n = L.rows - r0 < nblk ? L.rows - r0 : nblk;
     layer_rows(&L, r0, n, w);
     for (int64_t r = 0; r < n; r++)

@@ -496,22 +496,29 @@ static void pair_of(const nc_attr *x, int64_t *a, int64_t *b)
 }
 
 
-bool nc_core_instr_get(const nc_op *op, nc_core_instr *in)
+bool core_instr_kind_of(const nc_op *op, nc_core_instr_kind *kind)
 {
-  memset(in, 0, sizeof *in);
   const nc_ident *id = nc_op_get_name(op);
   const char *name = nc_ident_str(id);
   size_t len = nc_ident_len(id);
-  nc_core_instr_kind kind;
   if (len == 9 && !memcmp(name, "core.recv", 9))
-    kind = NC_CORE_RECV;
+    *kind = NC_CORE_RECV;
   else if (len == 12 && !memcmp(name, "core.compute", 12))
-    kind = NC_CORE_COMPUTE;
+    *kind = NC_CORE_COMPUTE;
   else if (len == 9 && !memcmp(name, "core.send", 9))
-    kind = NC_CORE_SEND;
+    *kind = NC_CORE_SEND;
   else if (len == 9 && !memcmp(name, "core.wait", 9))
-    kind = NC_CORE_WAIT;
+    *kind = NC_CORE_WAIT;
   else
+    return false;
+  return true;
+}
+
+bool nc_core_instr_get(const nc_op *op, nc_core_instr *in)
+{
+  memset(in, 0, sizeof *in);
+  nc_core_instr_kind kind;
+  if (!core_instr_kind_of(op, &kind))
     return false;
   instr_attrs f = {0};
   scan_instr_attrs(nc_op_get_props(op), &f);

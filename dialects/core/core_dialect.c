@@ -163,16 +163,21 @@ static bool verify_buffer(nc_op *op)
   return true;
 }
 
+/* The ops are verified by now (regions first), so a recv, compute, send or
+ * wait decodes as its name says (their op checks imply nc_core_instr_get's
+ * conditions): only the kinds and the computes' ranges are read here. */
 static bool verify_program_regions(nc_op *op)
 {
   nc_block *b = nc_region_get_first_block(nc_op_get_region(op, 0));
   int64_t end = 0;
   for (nc_op *x = b ? nc_block_get_first_op(b) : NULL; x; x = nc_op_get_next(x)) {
-    nc_core_instr in;
-    if (!nc_core_instr_get(x, &in))
+    nc_core_instr in = {0};
+    if (!core_instr_kind_of(x, &in.kind))
       return nc_op_emit_error(x, "is not a program op: a core.program holds only core.recv, core.compute, "
                                  "core.send and core.wait");
     if (in.kind == NC_CORE_COMPUTE) {
+      in.begin = core_int_attr(x, "begin", 0);
+      in.end = core_int_attr(x, "end", 0);
       if (in.begin < end)
         return nc_op_emit_error(x, "computes iterations [%lld, %lld) but the program already computed up to %lld: "
                                    "iterations run once, in order",

@@ -28,6 +28,15 @@ typedef struct core_instr_attrs {
 /** Fills *f with op's program-op attributes (one scan instead of a lookup by name each). */
 void core_instr_attrs_scan(NC_KEEP const nc_op *op, core_instr_attrs *f);
 
+/** The kind of a program op from its name alone (its attributes unread);
+ * false if `op` is no core.recv, core.compute, core.send or core.wait. Once
+ * the verifier has checked a program's ops, each decodes (nc_core_instr_get)
+ * as the kind its name says. */
+bool core_instr_kind_of(NC_KEEP const nc_op *op, nc_core_instr_kind *kind);
+/** nc_core_tile_buffer_lifetimes for a tile whose program ops have been
+ * verified (core.program's checks passed): reads only their kinds, by name. */
+void core_tile_buffer_lifetimes_verified(NC_KEEP const nc_op *tile, nc_core_lifetime *out);
+
 /** Chip-wide checks that need the whole region (core.chip's verify_regions):
  * positions inside the grid and unique, buffers within SRAM and overlapping
  * only with disjoint lifetimes, program endpoints naming placed tiles. */

@@ -52,16 +52,25 @@ static void grid_free(grid *g)
 
 static bool inside(const grid *g, int64_t x, int64_t y) { return x >= 0 && y >= 0 && x < g->cols && y < g->rows; }
 
+/* The index of the tile at (x, y, slot) in g->tiles, or -1 (none, or a huge grid without the index). */
+static int32_t grid_index(const grid *g, int64_t x, int64_t y, int64_t slot)
+{
+  if (!g->head || !inside(g, x, y))
+    return -1;
+  for (int32_t i = g->head[y * g->cols + x]; i >= 0; i = g->next[i])
+    if (g->slot[i] == slot)
+      return i;
+  return -1;
+}
+
 static nc_op *grid_get(const grid *g, int64_t x, int64_t y, int64_t slot)
 {
   if (!inside(g, x, y))
     return NULL;
   if (!g->head)
     return nc_core_chip_find_tile_in_slot(g->chip, x, y, slot);
-  for (int32_t i = g->head[y * g->cols + x]; i >= 0; i = g->next[i])
-    if (g->slot[i] == slot)
-      return g->tiles[i];
-  return NULL;
+  int32_t i = grid_index(g, x, y, slot);
+  return i >= 0 ? g->tiles[i] : NULL;
 }
 
 /* Adds a placed tile (inside the grid) at the end of its core's chain. */
@@ -108,7 +117,7 @@ static bool check_buffers(nc_op *tile, int64_t sram)
   size_t n = nc_core_tile_get_num_buffers(tile);
   nc_core_lifetime *life = nc_xcalloc(n + 1, sizeof *life);
   nc_op **bufs = nc_xcalloc(n + 1, sizeof *bufs);
-  nc_core_tile_buffer_lifetimes(tile, life);
+  core_tile_buffer_lifetimes_verified(tile, life); /* the chip's regions (programs) are verified */
   size_t i = 0;
   for (nc_op *b = nc_core_tile_first_buffer(tile); b; b = nc_core_buffer_next(b))
     bufs[i++] = b;
@@ -169,30 +178,59 @@ static bool check_shared_buffers(nc_op *a, nc_op *b)
 
 /* --- programs -------------------------------------------------------------------------------------------- */
 
+/* A placed program: the tile has a position if its program is not empty. */
+static bool check_placed(nc_op *tile, nc_block *b)
+{
+  if (b && !nc_block_is_empty(b) && nc_core_tile_get_x(tile) < 0)
+    return nc_op_emit_error(tile, "has a program but no grid position (core-place places tiles)");
+  return true;
+}
+
+/* Where a tile is: its x, y and slot, read once per program. */
+typedef struct tile_at {
+  int64_t x, y, slot;
+} tile_at;
+
+static tile_at tile_at_of(const nc_op *tile)
+{
+  return (tile_at){nc_core_tile_get_x(tile), nc_core_tile_get_y(tile), nc_core_tile_get_slot(tile)};
+}
+
+/* A decoded recv's or send's peer `in` (not the host) is another tile of
+ * the chip than the one at `self`: `peer` is grid_get's. */
+static bool check_endpoint(const grid *g, tile_at self, nc_op *op, const nc_core_instr *in, const nc_op *peer)
+{
+  const char *what = in->kind == NC_CORE_RECV ? "receives from" : "sends to";
+  if (in->x == self.x && in->y == self.y && in->slot == self.slot)
+    return nc_op_emit_error(op, "%s its own tile (%lld, %lld)", what, (long long)in->x, (long long)in->y);
+  if (!inside(g, in->x, in->y))
+    return nc_op_emit_error(op, "%s (%lld, %lld), outside the %lldx%lld grid", what, (long long)in->x,
+                            (long long)in->y, (long long)g->rows, (long long)g->cols);
+  if (!peer)
+    return in->slot ? nc_op_emit_error(op, "%s (%lld, %lld) slot %lld, where the chip has no tile", what,
+                                       (long long)in->x, (long long)in->y, (long long)in->slot)
+                    : nc_op_emit_error(op, "%s (%lld, %lld), where the chip has no tile", what, (long long)in->x,
+                                       (long long)in->y);
+  return true;
+}
+
+/* The endpoints of a tile's program (a chip without `function`; with one,
+ * check_tile_program checks them in its own pass over the program, so each
+ * op is decoded once per verification). */
 static bool check_program(const grid *g, nc_op *tile)
 {
   nc_op *program = nc_core_tile_get_program(tile);
   nc_block *b = program ? nc_core_program_get_body(program) : NULL;
-  int64_t tx = nc_core_tile_get_x(tile), ty = nc_core_tile_get_y(tile);
-  if (b && !nc_block_is_empty(b) && tx < 0)
-    return nc_op_emit_error(tile, "has a program but no grid position (core-place places tiles)");
+  if (!check_placed(tile, b))
+    return false;
+  tile_at self = tile_at_of(tile);
   for (nc_op *op = b ? nc_block_get_first_op(b) : NULL; op; op = nc_op_get_next(op)) {
     nc_core_instr in;
-    if (!nc_core_instr_get(op, &in) || (in.kind != NC_CORE_RECV && in.kind != NC_CORE_SEND))
+    if (!nc_core_instr_get(op, &in) || (in.kind != NC_CORE_RECV && in.kind != NC_CORE_SEND) ||
+        (in.x == NC_CORE_HOST && in.y == NC_CORE_HOST))
       continue;
-    const char *what = in.kind == NC_CORE_RECV ? "receives from" : "sends to";
-    if (in.x == NC_CORE_HOST && in.y == NC_CORE_HOST)
-      continue;
-    if (in.x == tx && in.y == ty && in.slot == nc_core_tile_get_slot(tile))
-      return nc_op_emit_error(op, "%s its own tile (%lld, %lld)", what, (long long)in.x, (long long)in.y);
-    if (!inside(g, in.x, in.y))
-      return nc_op_emit_error(op, "%s (%lld, %lld), outside the %lldx%lld grid", what, (long long)in.x,
-                              (long long)in.y, (long long)g->rows, (long long)g->cols);
-    if (!grid_get(g, in.x, in.y, in.slot))
-      return in.slot ? nc_op_emit_error(op, "%s (%lld, %lld) slot %lld, where the chip has no tile", what,
-                                        (long long)in.x, (long long)in.y, (long long)in.slot)
-                     : nc_op_emit_error(op, "%s (%lld, %lld), where the chip has no tile", what, (long long)in.x,
-                                        (long long)in.y);
+    if (!check_endpoint(g, self, op, &in, grid_get(g, in.x, in.y, in.slot)))
+      return false;
   }
   return true;
 }
@@ -202,7 +240,7 @@ bool core_verify_chip_regions(nc_op *chip)
   grid g;
   grid_init(&g, chip);
   int64_t sram = nc_core_chip_get_sram_bytes(chip);
-  bool ok = true;
+  bool ok = true, has_function = nc_op_get_attr_str(chip, "function") != NULL; /* then programs: the symbol checks */
   for (nc_op *t = nc_core_chip_first_tile(chip); t && ok; t = nc_core_tile_next(t)) {
     int64_t x = nc_core_tile_get_x(t), y = nc_core_tile_get_y(t);
     if (x < 0)
@@ -226,7 +264,7 @@ bool core_verify_chip_regions(nc_op *chip)
     grid_add(&g, t);
   }
   for (nc_op *t = nc_core_chip_first_tile(chip); t && ok; t = nc_core_tile_next(t))
-    ok = check_buffers(t, sram) && check_program(&g, t);
+    ok = check_buffers(t, sram) && (has_function || check_program(&g, t));
   for (int64_t c = 0; ok && g.head && c < g.rows * g.cols; c++)
     for (int32_t i = g.head[c]; i >= 0 && ok; i = g.next[i])
       for (int32_t j = g.next[i]; j >= 0 && ok; j = g.next[j])
@@ -264,6 +302,7 @@ typedef struct fn_view {
   size_t n;
   isl_ctx *ctx;
   node_info **by_name; /* the nodes sorted by name (each tile and peer is looked up) */
+  node_info **of_tile; /* per grid tile index (grid_index): its node, looked up once (NULL: not yet) */
 } fn_view;
 
 static const char *name_of(const node_info *ni) { return ni->name; }
@@ -582,17 +621,24 @@ static bool check_tile_program(fn_view *v, const grid *g, nc_op *tile, node_info
   nc_op *program = nc_core_tile_get_program(tile);
   nc_block *b = program ? nc_core_program_get_body(program) : NULL;
   size_t n_ops = nc_op_get_num_operands(node);
-  nc_op *last_peer = NULL; /* a program talks to few peers, in runs: their node looked up once a run */
-  node_info *last_pi = NULL;
+  if (!check_placed(tile, b))
+    return false;
+  tile_at self = tile_at_of(tile);
   for (nc_op *op = b ? nc_block_get_first_op(b) : NULL; op; op = nc_op_get_next(op)) {
     nc_core_instr in;
     if (!nc_core_instr_get(op, &in))
       continue;
     bool host = in.x == NC_CORE_HOST && in.y == NC_CORE_HOST;
-    nc_op *peer = host ? NULL : grid_get(g, in.x, in.y, in.slot);
-    if (peer != last_peer)
-      last_peer = peer, last_pi = peer ? find_node(v, nc_core_tile_get_node(peer)) : NULL;
-    node_info *pi = last_pi;
+    bool talks = in.kind == NC_CORE_RECV || in.kind == NC_CORE_SEND;
+    int32_t gi = host || !talks ? -1 : grid_index(g, in.x, in.y, in.slot);
+    nc_op *peer = host || !talks ? NULL : gi >= 0 ? g->tiles[gi] : grid_get(g, in.x, in.y, in.slot);
+    if (talks && !host && !check_endpoint(g, self, op, &in, peer)) /* check_program's checks, in this pass */
+      return false;
+    node_info *pi = NULL; /* the peer's node, looked up once per peer tile */
+    if (gi >= 0 && !(pi = v->of_tile[gi]))
+      pi = v->of_tile[gi] = find_node(v, nc_core_tile_get_node(peer));
+    else if (gi < 0 && peer)
+      pi = find_node(v, nc_core_tile_get_node(peer));
     if (in.kind != NC_CORE_COMPUTE && in.kind != NC_CORE_WAIT && !check_peer_frames(tile, op, &in, peer))
       return false;
     if (in.kind == NC_CORE_COMPUTE) {
@@ -657,11 +703,13 @@ bool core_verify_chip_symbols(nc_op *chip, nc_symbol_table_collection *tables)
   if (!fn)
     return nc_op_emit_error(chip, "implements function '@%s', which does not exist",
                             nc_core_chip_get_function_name(chip) ? nc_core_chip_get_function_name(chip) : "?");
-  fn_view v = {nc_xcalloc(nc_dataflow_num_nodes(fn) + 1, sizeof *v.nodes), 0, nc_dataflow_isl_ctx_create()};
+  fn_view v = {nc_xcalloc(nc_dataflow_num_nodes(fn) + 1, sizeof *v.nodes), 0, nc_dataflow_isl_ctx_create(), NULL,
+               NULL};
   grid g;
   grid_init(&g, chip);
   for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
     grid_add(&g, t);
+  v.of_tile = nc_xcalloc(g.n + 1, sizeof *v.of_tile);
   for (nc_op *n = nc_dataflow_first_node(fn); n; n = nc_dataflow_next_node(n))
     v.nodes[v.n++] = (node_info){n, -2};
   index_nodes(&v);
@@ -700,6 +748,7 @@ bool core_verify_chip_symbols(nc_op *chip, nc_symbol_table_collection *tables)
   core_isl_scope_exit(scope);
   nc_dataflow_isl_ctx_destroy(v.ctx);
   free(v.by_name);
+  free(v.of_tile);
   free(v.nodes);
   grid_free(&g);
   return ok;
