@@ -22,6 +22,7 @@ static const char *const granularities[] = {"row", "pixel", NULL};
 static const char *const precisions[] = {"8", "4", "2", "mixed", NULL};
 static const char *const methods[] = {"maxabs", "percentile", "mse", NULL};
 static const char *const balance_costs[] = {"auto", "sends", "links", "links-ties", "links-copies", NULL};
+static const char *const minmax_modes[] = {"auto", "true", "false", NULL};
 static const char *const levels[] = {"graph", "quantized", "dataflow", "core"};
 
 static const nc_pass_option_def options[] = {
@@ -86,6 +87,11 @@ static const nc_pass_option_def options[] = {
    "With --balance: cut each residual add like the conv feeding it and run every slice on that conv tile's core, "
    "so adds take no core of their own and send from many ports (core-place{add-guests}; false: adds on cores of "
    "their own)"},
+  {"balance-minmax", NC_PASS_OPT_ENUM, "auto",
+   "With --balance: after the balancing rounds, take the split whose slowest stage (as the simulator times it: "
+   "packed bytes on the ports, residual adds' work and sends on their convs' tiles) is the shortest the cores allow, "
+   "any layer's slices and bands changed, when that is faster (core-place{balance-minmax}); auto: at 4 and 2 bits",
+   minmax_modes},
   {"input-channel-split", NC_PASS_OPT_INT, "0",
    "Split conv and matmul layers by input channels with partial sums (core-place{input-channel-split}): 0 where "
    "output-channel slices cannot fit a core, N > 1 every such layer into N slices, -1 never"},
@@ -150,8 +156,10 @@ static bool build(nc_pass_manager *pm, const nc_pass *o, const char *stop_after,
     bool mc = nc_pass_get_option_bool(o, "multicast"), balance = nc_pass_get_option_bool(o, "balance");
     char place[512]; /* every option below at its longest fits with room to spare */
     const char *costs = nc_pass_get_option_string(o, "balance-costs"), *bits = nc_pass_get_option_string(o, "precision");
+    bool narrow = !strcmp(bits, "4") || !strcmp(bits, "2");
+    const char *minmax = nc_pass_get_option_string(o, "balance-minmax");
     if (!strcmp(costs, "auto"))
-      costs = !strcmp(bits, "4") || !strcmp(bits, "2") ? "links" : "sends";
+      costs = narrow ? "links" : "sends";
     /* guest slices leave room for core-host-buffers' frames; at 4 and 2 bits
      * they fill spare SRAM before free cores, which core-replicate's copies
      * then take (vgg11 at 4 bits; at 8 bits vgg11 gets no copies either way) */
@@ -160,11 +168,12 @@ static bool build(nc_pass_manager *pm, const nc_pass *o, const char *stop_after,
              (long long)nc_pass_get_option_int(o, "host-buffer-frames"),
              !strcmp(bits, "4") || !strcmp(bits, "2") ? " guest-spare-first=true" : "");
     snprintf(place, sizeof place,
-             "search-iterations=20000 link-iterations=2000 host-weight=%lld input-channel-split=%lld%s%s%s%s%s%s",
+             "search-iterations=20000 link-iterations=2000 host-weight=%lld input-channel-split=%lld%s%s%s%s%s%s%s",
              (long long)nc_pass_get_option_int(o, "host-weight"), (long long)nc_pass_get_option_int(o, "input-channel-split"),
              balance ? " balance=true balance-lookahead=1 row-balance=true partial-bands=true joint-split-above=25" : "",
              balance && nc_pass_get_option_bool(o, "guests") ? guests : "",
              balance && nc_pass_get_option_bool(o, "add-guests") ? " add-guests=true" : "",
+             balance && (!strcmp(minmax, "true") || (!strcmp(minmax, "auto") && narrow)) ? " balance-minmax=true" : "",
              mc ? " multicast=true" : "",
              strcmp(costs, "sends") ? " band-multicast=true recv-links=1 joint-rows-below=28" : "",
              !strcmp(costs, "links-ties") ? " balance-ties=true" : !strcmp(costs, "links-copies") ? " plan-copies=4" : "");
