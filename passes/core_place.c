@@ -85,6 +85,10 @@ static const nc_pass_option_def options[] = {
   {"input-channel-split", NC_PASS_OPT_INT, "0",
    "Split every conv (group 1) and matmul layer into this many input-channel slices whose int32 partial sums the "
    "slice at channel 0 adds (0: only layers that output-channel slices cannot fit in SRAM; -1: none)"},
+  {"balance-minmax", NC_PASS_OPT_BOOL, "false",
+   "With row-balance: after its rounds, take the split whose slowest stage (costed as the simulator times it: "
+   "packed bytes below 8 bits, add-guests' work and sends on their convs' tiles) is the shortest the cores allow, "
+   "changing any layer's channel slices and bands, when that is faster (core_split_rows.c)"},
   {"search-iterations", NC_PASS_OPT_INT, "0",
    "Moves tried by the placement search that lowers traffic x hops (0: keep the serpentine placement)"},
   {"seed", NC_PASS_OPT_INT, "1", "Seed of the placement search (the same seed, the same placement)"},
@@ -116,7 +120,7 @@ static const nc_pass_option_def options[] = {
 enum {
   ST_TILES, ST_SPLIT_LAYERS, ST_NOC_HOPS, ST_MAX_TILE_WORK, ST_IMBALANCE, ST_TRAFFIC_INITIAL, ST_TRAFFIC,
   ST_ROW_SPLIT_LAYERS, ST_LINK_LOAD_INITIAL, ST_LINK_LOAD, ST_PARTIAL_SUMS, ST_HOST_ROUTE_BYTES, ST_GUESTS, ST_GUEST_RETRIES,
-  ST_ADD_GUESTS, ST_ADD_RETRIES
+  ST_ADD_GUESTS, ST_ADD_RETRIES, ST_MINMAX_BEFORE, ST_MINMAX_AFTER
 };
 
 static const nc_pass_stat_def stats[] = {
@@ -137,6 +141,8 @@ static const nc_pass_stat_def stats[] = {
   {"guest-rebalances", "Times balancing ran again on fewer cores because the guests' slices did not fit the spare SRAM"},
   {"add-guest-tiles", "Slices of residual adds sharing their producer tile's core (add-guests)"},
   {"add-guest-retries", "Times balancing ran again without add guests because an add slice did not fit its conv's core"},
+  {"minmax-slowest-before", "balance-minmax: the slowest stage's cycles per frame (its model) after the balancing rounds"},
+  {"minmax-slowest-after", "balance-minmax: the slowest stage's cycles per frame (its model) after it"},
 };
 
 static int64_t sum_bytes(const nc_core_buffer_spec *s, size_t n, bool inputs_only)
@@ -781,7 +787,10 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
   core_band_costs costs = {nc_pass_get_option_bool(pass, "band-multicast"), nc_pass_get_option_int(pass, "recv-links"),
                            nc_pass_get_option_bool(pass, "fold-concat"), nc_pass_get_option_bool(pass, "partial-bands"),
                            nc_pass_get_option_int(pass, "plan-copies"), nc_pass_get_option_int(pass, "joint-rows-below"),
-                           NULL, NULL};
+                           NULL, nc_pass_get_option_bool(pass, "multicast"),
+                           nc_pass_get_option_bool(pass, "balance-minmax"), NULL, NULL};
+  int64_t minmax_cycles[2] = {0, 0};
+  costs.minmax_cycles = minmax_cycles;
   int64_t banded = 0, rows = nc_core_chip_get_rows(chip), cols = nc_core_chip_get_cols(chip), cores = rows * cols;
   int64_t guest_extra = 0, reserve = 0, n_guest = 0;
   bool joint = false, ok = presplit != NULL, any_split = false;
@@ -862,6 +871,8 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
     return false;
   }
   nc_pass_stat_add(pass, ST_ROW_SPLIT_LAYERS, (uint64_t)banded);
+  nc_pass_stat_add(pass, ST_MINMAX_BEFORE, (uint64_t)minmax_cycles[0]);
+  nc_pass_stat_add(pass, ST_MINMAX_AFTER, (uint64_t)minmax_cycles[1]);
   nc_pass_stat_add(pass, ST_GUESTS, (uint64_t)((int64_t)g.n - n_adds));
   nc_pass_stat_add(pass, ST_ADD_GUESTS, (uint64_t)n_adds);
   core_guests_detach(&g); /* placed with their hosts, after the others */

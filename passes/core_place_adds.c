@@ -49,9 +49,7 @@ static bool is_conv(nc_op *node)
   return node && nc_dataflow_node_get_layer(node, &l) && l.kind == NC_DATAFLOW_LAYER_CONV;
 }
 
-/* The operand of an add whose conv producer its slices follow (-1: none):
- * the first one a conv computes. */
-static int followed_operand(nc_op *node)
+int core_add_followed_operand(nc_op *node)
 {
   for (size_t o = 0; o < 2; o++)
     if (is_conv(nc_dataflow_node_get_producer(node, o)))
@@ -71,7 +69,7 @@ bool *core_add_layers(nc_op *chip, nc_op *fn)
       continue;
     nc_type *out = nc_value_get_type(nc_op_get_result(node, 0));
     if (!core_same_chw_shape(nc_value_get_type(nc_op_get_operand(node, 0)), out) ||
-        !core_same_chw_shape(nc_value_get_type(nc_op_get_operand(node, 1)), out) || followed_operand(node) < 0 ||
+        !core_same_chw_shape(nc_value_get_type(nc_op_get_operand(node, 1)), out) || core_add_followed_operand(node) < 0 ||
         !whole_tile(chip, nc_dataflow_node_get_name(node)))
       continue;
     adds[i] = true, found++;
@@ -162,7 +160,7 @@ bool core_pack_adds(nc_op *chip, nc_op *fn, const bool *adds, isl_ctx *ictx, cor
     if (!adds[i])
       continue;
     nc_op *t = whole_tile(chip, nc_dataflow_node_get_name(node));
-    int o = followed_operand(node);
+    int o = core_add_followed_operand(node);
     if (!t || o < 0 || !pack_one(chip, node, t, nc_dataflow_node_get_producer(node, (size_t)o), ictx, g, failed))
       return false;
   }

@@ -15,6 +15,10 @@
  * the array. */
 NC_GIVE bool *core_add_layers(NC_KEEP nc_op *chip, NC_KEEP nc_op *fn);
 
+/** The operand of an add whose conv producer its slices follow: the first
+ * one a conv computes (-1: none). */
+int core_add_followed_operand(NC_KEEP nc_op *node);
+
 /** Cuts each add of `adds` (per node of fn) like the conv producing one of
  * its operands (each conv tile's out_channels and out_rows) and appends
  * every slice to *g with that conv tile as its host (it shares the conv

@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core_place_adds.h"
 #include "core_split_rows.h"
 #include "core_util.h"
 #include "nc/dialects/core/chip_desc.h"
@@ -53,6 +54,11 @@ typedef struct band_stage {
   double out_bytes; /* output bytes per frame */
   bool to_host;
   bool follower;    /* an add that will follow its producer's tiles (core_band_costs.adds): costs nothing */
+  size_t host;      /* a follower: the stage whose tiles it follows (the stage count: none) */
+  double xwork, xbytes; /* work and out_bytes as refine_minmax counts them (a follower's own, not 0) */
+  double packed;    /* bytes an output element takes on the NoC (bits / 8: 4-bit activations travel packed) */
+  int64_t kmin;     /* the fewest channel slices SRAM allows it (refine_minmax's floor) */
+  bool kfree;       /* refine_minmax may change its channel slices */
 } band_stage;
 
 bool core_node_row_splittable(NC_KEEP const nc_op *node)
@@ -180,6 +186,8 @@ typedef struct band_model {
   double *in_bytes; /* per consumer: bytes it reads from the host */
   int64_t *in_rows; /* and the rows of that input */
   double rate, bw;
+  bool exact_multicast; /* exact_cycles: sends leave as multicasts (core-multicast) */
+  double copy_rate;  /* bytes per cycle of a copy within a core (a message to a tile of the same core) */
   bool multicast;    /* an iteration leaves once to all the tiles that read it (core-multicast) */
   double recv_links; /* links into a core its messages share at most (0: receiving is not costed) */
 } band_model;
@@ -253,6 +261,221 @@ static double slowest_band(const band_model *m, const band_stage *st, size_t *wh
   return most;
 }
 
+/* The share of stage s's work its largest tile holds with k channel slices
+ * and r bands, whole channels and whole rows. */
+static double exact_share(const band_stage *s, int64_t k, int64_t r)
+{
+  double rows = r <= 1 || s->rows <= 0 ? 1.0 : (double)((s->rows + r - 1) / r) / (double)s->rows;
+  if (s->c > 0 && k <= s->c)
+    return rows * (double)((s->c + k - 1) / k) / (double)s->c;
+  return rows / (double)(k > 0 ? k : 1);
+}
+
+/* Port cycles per frame of stage i's whole output to its readers (tiles
+ * other than its followers, and the host), and whether it also copies it
+ * to followers on its own cores. */
+static double exact_sends(const band_model *m, const band_stage *st, size_t i, bool *local)
+{
+  double to_tiles = 0;
+  *local = false;
+  for (size_t j = 0; j < m->n; j++)
+    if (m->reads[i * m->n + j]) {
+      if (st[j].follower && st[j].host == i)
+        *local = true;
+      else
+        to_tiles += reach(&st[j], st[i].rows ? st[i].rows : st[j].rows);
+    }
+  if (m->exact_multicast && to_tiles > 1)
+    to_tiles = 1;
+  return st[i].xbytes * st[i].packed * (to_tiles + (st[i].to_host ? 1 : 0)) / m->bw;
+}
+
+/* Cycles per frame of stage i's largest tile as the simulator times them
+ * (refine_minmax's model; i == n: the host): band_cycles' terms, but with
+ * the bytes messages carry (packed below 8 bits) on the ports, receiving
+ * over one link (a byte an element: the margin for link contention, as
+ * band_cycles with recv-links=1), a message to an add
+ * following the stage's tiles a copy within the core (the longer of port
+ * and copy with multicast, which run side by side), and each such add's
+ * work, sends and other operand's bytes on the stage's tiles (cut like
+ * them: the same share). */
+static double exact_cycles(const band_model *m, const band_stage *st, size_t i)
+{
+  size_t n = m->n;
+  if (i == n) { /* the host: every input to every tile reading it (once, as a multicast) */
+    double t = 0;
+    for (size_t j = 0; j < n; j++)
+      if (m->reads[n * n + j])
+        t += m->in_bytes[j] * (m->exact_multicast ? 1.0 : reach(&st[j], m->in_rows[j])) / m->bw;
+    return t;
+  }
+  if (st[i].follower)
+    return 0;
+  bool local, unused;
+  double share = exact_share(&st[i], st[i].k, st[i].r);
+  double port = exact_sends(m, st, i, &local), copy = local ? st[i].xbytes * st[i].packed / m->copy_rate : 0;
+  double own = st[i].xwork / m->rate + (m->exact_multicast ? (port > copy ? port : copy) : port + copy), guests = 0, in = 0;
+  for (size_t f = 0; f < n; f++) {
+    if (!st[f].follower || st[f].host != i)
+      continue;
+    guests += st[f].xwork / m->rate + exact_sends(m, st, f, &unused);
+    for (size_t p = 0; p < n; p++)
+      if (p != i && m->reads[p * n + f])
+        in += st[p].xbytes;
+  }
+  double busy = (own + guests) * share;
+  in *= share; /* over one link whatever recv-links says: the margin the links need */
+  for (size_t p = 0; p <= n; p++)
+    if (m->reads[p * n + i])
+      in += (p < n ? st[p].xbytes : m->in_bytes[i]) *
+            band_reads(&st[i], p < n ? st[p].rows : m->in_rows[i]);
+  in /= m->bw;
+  return busy > in ? busy : in;
+}
+
+static double exact_slowest(const band_model *m, const band_stage *st)
+{
+  double most = 0;
+  for (size_t i = 0; i <= m->n; i++) {
+    double c = exact_cycles(m, st, i);
+    most = c > most ? c : most;
+  }
+  return most;
+}
+
+/* One split of a stage: its tiles and its largest tile's cycles per frame. */
+typedef struct split_option {
+  int64_t k, r;
+  double cycles;
+} split_option;
+
+static int cmp_option(const void *a, const void *b)
+{
+  const split_option *x = a, *y = b;
+  int64_t tx = x->k * x->r, ty = y->k * y->r;
+  if (tx != ty)
+    return tx < ty ? -1 : 1;
+  return x->cycles < y->cycles ? -1 : x->cycles > y->cycles;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The next count above v of pieces of `total` whose largest piece is smaller
+ * than v's (whole units); total + 1 when none. */
+static int64_t next_piece_count(int64_t total, int64_t v)
+{
+  int64_t most = (total + v - 1) / v;
+  return most <= 1 ? total + 1 : (total + most - 2) / (most - 1);
+}
+
+/* Stage i's splits worth having: for each count of tiles, none slower than
+ * one with fewer tiles (fewest tiles first). Returns how many are in *out
+ * (malloc'd). */
+static size_t stage_options(const band_model *m, band_stage *st, size_t i, int64_t cores, split_option **out)
+{
+  int64_t k0 = st[i].k, r0 = st[i].r;
+  int64_t klo = st[i].kfree ? st[i].kmin : k0, khi = st[i].kfree ? (st[i].c < cores ? st[i].c : cores) : k0;
+  int64_t rhi = st[i].limit > 1 ? st[i].limit : r0;
+  size_t n = 0, cap = 16;
+  split_option *o = nc_xcalloc(cap, sizeof *o);
+  for (int64_t k = klo; k <= khi; k = st[i].kfree ? next_piece_count(st[i].c, k) : k + 1)
+    for (int64_t r = st[i].limit > 1 ? 1 : r0; r <= rhi && k * r <= cores;
+         r = st[i].limit > 1 && st[i].rows > 0 ? next_piece_count(st[i].rows, r) : r + 1) {
+      if (n == cap)
+        o = nc_xrealloc(o, (cap *= 2) * sizeof *o);
+      st[i].k = k, st[i].r = r;
+      o[n++] = (split_option){k, r, exact_cycles(m, st, i)};
+    }
+  st[i].k = k0, st[i].r = r0;
+  qsort(o, n, sizeof *o, cmp_option);
+  size_t kept = 0;
+  for (size_t q = 0; q < n; q++)
+    if (!kept || o[q].cycles < o[kept - 1].cycles)
+      o[kept++] = o[q];
+  *out = o;
+  return kept;
+}
+
+/* Replaces the greedy rounds' split by the one whose slowest stage (as the
+ * simulator times it, exact_cycles) is the shortest the cores allow, when
+ * that is faster: the stages' cycles hardly depend on one another (sends
+ * leave as multicasts, receiving is costed over one link), so the shortest
+ * slowest stage B is the least for which the fewest tiles bringing every
+ * stage to at most B add up to at most `cores` (a binary search over the
+ * stages' cycles); greedy rounds stop where the next split of the slowest
+ * stage needs cores another layer holds without need. */
+static void refine_minmax(const band_model *m, band_stage *st, size_t n, int64_t cores, int64_t *cycles)
+{
+  split_option **opt = nc_xcalloc(n + 1, sizeof *opt);
+  size_t *n_opt = nc_xcalloc(n + 1, sizeof *n_opt), n_b = 0;
+  for (size_t i = 0; i < n; i++)
+    n_b += n_opt[i] = stage_options(m, st, i, cores, &opt[i]);
+  double *bs = nc_xcalloc(n_b + 1, sizeof *bs), before = exact_slowest(m, st), host = exact_cycles(m, st, n);
+  n_b = 0;
+  for (size_t i = 0; i < n; i++)
+    for (size_t q = 0; q < n_opt[i]; q++)
+      if (opt[i][q].cycles >= host && opt[i][q].cycles < before)
+        bs[n_b++] = opt[i][q].cycles;
+  qsort(bs, n_b, sizeof *bs, cmp_double);
+  size_t lo = 0, hi = n_b; /* the least feasible B is bs[lo], none when lo == n_b */
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    int64_t tiles = 0;
+    for (size_t i = 0; i < n && tiles <= cores; i++) {
+      size_t q = 0;
+      while (q < n_opt[i] && opt[i][q].cycles > bs[mid])
+        q++;
+      tiles += q < n_opt[i] ? opt[i][q].k * opt[i][q].r : cores + 1;
+    }
+    if (tiles <= cores)
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  if (lo < n_b) {
+    int64_t *old = nc_xcalloc(2 * n + 1, sizeof *old);
+    for (size_t i = 0; i < n; i++) {
+      size_t q = 0;
+      while (q < n_opt[i] && opt[i][q].cycles > bs[lo])
+        q++;
+      old[2 * i] = st[i].k, old[2 * i + 1] = st[i].r;
+      st[i].k = opt[i][q].k, st[i].r = opt[i][q].r;
+    }
+    int64_t used = 0;
+    for (size_t i = 0; i < n; i++)
+      used += st[i].k * st[i].r;
+    for (int64_t step = 0; step < cores; step++) { /* the cores left: the slowest stage's next split while one fits */
+      size_t s = n;
+      double most = exact_cycles(m, st, n);
+      for (size_t i = 0; i < n; i++) {
+        double c = exact_cycles(m, st, i);
+        if (c > most)
+          most = c, s = i;
+      }
+      size_t q = 0;
+      while (s < n && q < n_opt[s] && (opt[s][q].cycles >= most || opt[s][q].k * opt[s][q].r <= st[s].k * st[s].r))
+        q++;
+      if (s == n || q == n_opt[s] || used + opt[s][q].k * opt[s][q].r - st[s].k * st[s].r > cores)
+        break;
+      used += opt[s][q].k * opt[s][q].r - st[s].k * st[s].r;
+      st[s].k = opt[s][q].k, st[s].r = opt[s][q].r;
+    }
+    if (exact_slowest(m, st) >= before) /* the stages' dependences made it no faster */
+      for (size_t i = 0; i < n; i++)
+        st[i].k = old[2 * i], st[i].r = old[2 * i + 1];
+    free(old);
+  }
+  if (cycles)
+    cycles[0] = (int64_t)(before + 0.5), cycles[1] = (int64_t)(exact_slowest(m, st) + 0.5);
+  for (size_t i = 0; i < n; i++)
+    free(opt[i]);
+  free(opt), free(n_opt), free(bs);
+}
+
 /* The slowest stage core-replicate can reach from this split with `spare`
  * cores: while the next copy of the slowest stage's tiles fits, it gets one
  * (max_copies of a stage at most; the host's link takes none), each copy
@@ -286,7 +509,8 @@ static void balance_bands(nc_op *chip, band_stage *st, size_t n, int64_t cores, 
     return;
   band_model m = {.n = n, .rate = (double)nc_chip_desc_macs_per_cycle(&d, 8), .bw = (double)d.link_bytes_per_cycle,
                   .multicast = costs->multicast, .recv_links = (double)costs->recv_links};
-  m.rate = m.rate > 0 ? m.rate : 1, m.bw = m.bw > 0 ? m.bw : 1;
+  m.rate = m.rate > 0 ? m.rate : 1, m.bw = m.bw > 0 ? m.bw : 1, m.copy_rate = m.rate;
+  m.exact_multicast = costs->multicast_sends || costs->multicast;
   bool *reads = m.reads = calloc((n + 1) * n + 1, sizeof *reads);
   double *in_bytes = m.in_bytes = calloc(n + 1, sizeof *in_bytes);
   int64_t *in_rows = m.in_rows = calloc(n + 1, sizeof *in_rows);
@@ -384,6 +608,8 @@ static void balance_bands(nc_op *chip, band_stage *st, size_t n, int64_t cores, 
         plan_k[i] = st[i].k, plan_r[i] = st[i].r;
     }
   }
+  if (costs->minmax && !scratch)
+    refine_minmax(&m, st, n, cores, costs->minmax_cycles);
   for (size_t i = 0; scratch && i < n; i++) /* back to the planned split */
     st[i].k = plan_k[i], st[i].r = plan_r[i];
   free(plan_k), free(plan_r), free(copies), free(scratch);
@@ -415,7 +641,19 @@ static bool resplit_channels(nc_op *chip, band_stage *st, isl_ctx *ictx)
   }
   if (!first)
     return true;
-  return core_tile_split_channels(first, st->node, st->k, ictx);
+  if (st->k > 1)
+    return core_tile_split_channels(first, st->node, st->k, ictx);
+  nc_core_buffer_spec *specs; /* one tile: the whole node, as core-place made it */
+  size_t n;
+  char err[512];
+  if (!core_node_buffers(st->node, 0, 0, ictx, &specs, &n, err, sizeof err))
+    return nc_op_emit_error(st->node, "core-place: %s", err);
+  nc_op_remove_attr(first, nc_ident_get_cstr(nc_op_get_context(first), "out_channels"));
+  nc_core_tile_clear_buffers(first);
+  for (size_t i = 0; i < n; i++)
+    nc_core_tile_add_buffer(first, specs[i].name, specs[i].kind, specs[i].bytes, -1);
+  free(specs);
+  return true;
 }
 
 /* Splits every tile of st->node into st->r bands of its rows, in place. */
@@ -492,6 +730,47 @@ static bool join_host_slices(nc_op *chip, nc_op *node, isl_ctx *ictx)
   return true;
 }
 
+/* refine_minmax's inputs: the stage each add follows, and the fewest
+ * channel slices SRAM allows each stage whose slices it may change (a
+ * stage with followers or, with guests, any stage keeps at least the ones
+ * it has: those fill spare SRAM the balancing left). */
+static bool prepare_minmax(nc_op *chip, band_stage *st, size_t n, const core_band_costs *costs, isl_ctx *ictx)
+{
+  bool any_guest = false;
+  for (size_t i = 0; costs->guests && i < n; i++)
+    any_guest = any_guest || (costs->guests[i] && !st[i].follower);
+  for (size_t i = 0; i < n; i++) {
+    if (!st[i].follower)
+      continue;
+    int o = core_add_followed_operand(st[i].node);
+    nc_op *p = o >= 0 ? nc_dataflow_node_get_producer(st[i].node, (size_t)o) : NULL;
+    for (size_t j = 0; p && j < n; j++)
+      if (st[j].node == p)
+        st[i].host = j, st[j].kfree = false;
+  }
+  int64_t sram = nc_core_chip_get_sram_bytes(chip);
+  for (size_t i = 0; i < n; i++) {
+    if (!st[i].kfree || any_guest)
+      continue;
+    for (int64_t k = 1; k < st[i].k; k++) {
+      nc_core_buffer_spec *specs;
+      size_t n_specs;
+      char err[512];
+      if (!core_node_buffers(st[i].node, 0, (st[i].c + k - 1) / k, ictx, &specs, &n_specs, err, sizeof err))
+        return nc_op_emit_error(st[i].node, "core-place: %s", err);
+      int64_t bytes = 0;
+      for (size_t b = 0; b < n_specs; b++)
+        bytes = bytes > INT64_MAX - specs[b].bytes ? INT64_MAX : bytes + specs[b].bytes;
+      free(specs);
+      if (bytes <= sram) {
+        st[i].kmin = k;
+        break;
+      }
+    }
+  }
+  return true;
+}
+
 bool *core_nodes_split_already(nc_op *chip, nc_op *fn)
 {
   size_t n = nc_dataflow_num_nodes(fn), i = 0;
@@ -537,6 +816,10 @@ bool core_split_rows(nc_op *chip, nc_op *fn, isl_ctx *ictx, const bool *presplit
     if ((costs->fold_concat && !s->to_host && nc_core_node_is_foldable_concat(node)) || (costs->guests && costs->guests[i]))
       s->work = s->out_bytes = 0; /* core-fold-concat leaves no tile; a guest's slices share other cores */
     s->follower = costs->adds && costs->adds[i];
+    s->xwork = s->follower ? layer_work(node, &s->halo) : s->work;
+    s->xbytes = s->follower ? (double)nc_type_get_num_elements(nc_value_get_type(nc_op_get_result(node, 0))) : s->out_bytes;
+    s->host = n;
+    s->packed = w && w < 8 ? (double)w / 8.0 : 1.0;
     bool partial = false; /* split by input channels: banded when forced, or with costs->partial_bands */
     for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t)) {
       int64_t lo, hi;
@@ -565,6 +848,13 @@ bool core_split_rows(nc_op *chip, nc_op *fn, isl_ctx *ictx, const bool *presplit
       s->klimit = s->c < cores ? s->c : cores;
     if (forced > 1)
       s->r = forced < s->limit ? forced : s->limit;
+    s->kmin = s->k;
+    s->kfree = costs->minmax && balance && s->k && !banded && !partial && !presplit[i] && !s->follower &&
+               channel_splittable(node) && s->c > 1;
+  }
+  if (costs->minmax && balance && !prepare_minmax(chip, st, n, costs, ictx)) {
+    free(st);
+    return false;
   }
   if (balance)
     balance_bands(chip, st, n, cores, costs);

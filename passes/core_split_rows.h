@@ -20,6 +20,12 @@ typedef struct core_band_costs {
                            channels) with at most this many output rows, as a joint round does (0: only with joint) */
   const bool *guests; /**< per node of the function (or NULL): guest layers, whose tiles take no core of their own
                            and whose work is not costed (core_place_guests.h) */
+  bool multicast_sends; /**< refine_minmax: core-multicast will send an iteration once to all its readers */
+  bool minmax;        /**< after the balancing rounds, take the split whose slowest stage, timed as the simulator
+                           times it, is the shortest the cores allow (each stage's fewest tiles for a bound B,
+                           the least B whose tiles fit), when that is faster */
+  int64_t *minmax_cycles; /**< with minmax (or NULL): set to the slowest stage's cycles per frame in its model
+                               before and after it (equal when it kept the rounds' split) */
   const bool *adds;   /**< per node of the function (or NULL): residual adds that will follow their producers'
                            tiles (core_place_adds.h): never banded, and their stages cost nothing */
 } core_band_costs;

@@ -21,6 +21,7 @@ static const char *const granularities[] = {"row", "pixel", NULL};
 static const char *const precisions[] = {"8", "4", "2", "mixed", NULL};
 static const char *const methods[] = {"maxabs", "percentile", "mse", NULL};
 static const char *const balance_costs[] = {"auto", "sends", "links", "links-ties", "links-copies", NULL};
+static const char *const minmax_modes[] = {"auto", "true", "false", NULL};
 static const char *const levels[] = {"graph", "quantized", "dataflow", "core"};
 
 static const nc_pass_option_def options[] = {
@@ -85,6 +86,11 @@ static const nc_pass_option_def options[] = {
    "With --balance: cut each residual add like the conv feeding it and run every slice on that conv tile's core, "
    "so adds take no core of their own and send from many ports (core-place{add-guests}; false: adds on cores of "
    "their own)"},
+  {"balance-minmax", NC_PASS_OPT_ENUM, "auto",
+   "With --balance: after the balancing rounds, take the split whose slowest stage (as the simulator times it: "
+   "packed bytes on the ports, residual adds' work and sends on their convs' tiles) is the shortest the cores allow, "
+   "any layer's slices and bands changed, when that is faster (core-place{balance-minmax}); auto: at 4 and 2 bits",
+   minmax_modes},
   {"input-channel-split", NC_PASS_OPT_INT, "0",
    "Split conv and matmul layers by input channels with partial sums (core-place{input-channel-split}): 0 where "
    "output-channel slices cannot fit a core, N > 1 every such layer into N slices, -1 never"},
@@ -189,6 +195,9 @@ static nc_pass *place(nc_pass_manager *pm, const nc_pass *o)
   }
   if (balance && nc_pass_get_option_bool(o, "add-guests"))
     p = set_b(p, "add-guests", true);
+  const char *minmax = nc_pass_get_option_string(o, "balance-minmax");
+  if (balance && (!strcmp(minmax, "true") || (!strcmp(minmax, "auto") && narrow)))
+    p = set_b(p, "balance-minmax", true);
   if (mc)
     p = set_b(p, "multicast", true);
   if (strcmp(costs, "sends")) {

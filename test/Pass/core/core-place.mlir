@@ -15,6 +15,8 @@
 // STATS-NEXT:   (S)   0 max-link-load
 // STATS-NEXT:   (S)   0 max-link-load-initial
 // STATS-NEXT:   (S) 288 max-tile-work       - Most work (multiply-accumulates, or vector operations) of one tile per frame
+// STATS-NEXT:   (S)   0 minmax-slowest-after
+// STATS-NEXT:   (S)   0 minmax-slowest-before
 // STATS-NEXT:   (S)   3 noc-hops            - Sum of the NoC distances of all producer -> consumer tile pairs
 // STATS-NEXT:   (S)   0 num-row-split-layers
 // STATS-NEXT:   (S)   0 num-split-layers    - Number of layers split over several tiles
@@ -29,6 +31,8 @@
 // STATS-NEXT:   (S)   0 max-link-load
 // STATS-NEXT:   (S)   0 max-link-load-initial
 // STATS-NEXT:   (S) 288 max-tile-work
+// STATS-NEXT:   (S) {{ *}}0 minmax-slowest-after
+// STATS-NEXT:   (S) {{ *}}0 minmax-slowest-before
 // STATS-NEXT:   (S)   3 noc-hops
 // STATS-NEXT:   (S)   0 num-row-split-layers
 // STATS-NEXT:   (S)   1 num-split-layers
@@ -43,6 +47,8 @@
 // STATS-NEXT:   (S)   0 max-link-load
 // STATS-NEXT:   (S)   0 max-link-load-initial
 // STATS-NEXT:   (S) {{[0-9]+}} max-tile-work
+// STATS-NEXT:   (S) {{ *}}0 minmax-slowest-after
+// STATS-NEXT:   (S) {{ *}}0 minmax-slowest-before
 // STATS-NEXT:   (S) 6 noc-hops
 // STATS-NEXT:   (S)   0 num-row-split-layers
 // STATS-NEXT:   (S) 1 num-split-layers
@@ -71,6 +77,8 @@
 // BSTATS-NEXT:   (S)   0 max-link-load
 // BSTATS-NEXT:   (S)   0 max-link-load-initial
 // BSTATS-NEXT:   (S) 288 max-tile-work
+// BSTATS-NEXT:   (S) {{ *}}0 minmax-slowest-after
+// BSTATS-NEXT:   (S) {{ *}}0 minmax-slowest-before
 // BSTATS-NEXT:   (S)   3 noc-hops
 // BSTATS-NEXT:   (S)   0 num-row-split-layers
 // BSTATS-NEXT:   (S)   0 num-split-layers
