@@ -222,6 +222,17 @@ static double recv_cycles(const band_model *m, const band_stage *st, size_t i)
   return bytes / m->bw / links;
 }
 
+/* The host's port cycles per frame: every input to every tile reading it
+ * (once, as a multicast, when `multicast`). */
+static double host_cycles(const band_model *m, const band_stage *st, bool multicast)
+{
+  double t = 0;
+  for (size_t j = 0; j < m->n; j++)
+    if (m->reads[m->n * m->n + j])
+      t += m->in_bytes[j] * (multicast ? 1.0 : reach(&st[j], m->in_rows[j])) / m->bw;
+  return t;
+}
+
 /* Cycles per frame of stage i's tiles (i == n: the host): the largest
  * tile's work and sends, or what its links bring in, whichever is longer. */
 static double band_cycles(const band_model *m, const band_stage *st, size_t i)
@@ -238,13 +249,8 @@ static double band_cycles(const band_model *m, const band_stage *st, size_t i)
   dests += to_tiles;
   if (i < n && st[i].follower)
     return 0;
-  if (i == n) { /* the host: every input to every tile reading it (once, as a multicast) */
-    double t = 0;
-    for (size_t j = 0; j < n; j++)
-      if (m->reads[n * n + j])
-        t += m->in_bytes[j] * (m->multicast ? 1.0 : reach(&st[j], m->in_rows[j])) / m->bw;
-    return t;
-  }
+  if (i == n) /* the host */
+    return host_cycles(m, st, m->multicast);
   double busy = (st[i].work / m->rate + bytes * dests / m->bw) * share_of(&st[i], st[i].k, st[i].r);
   double in = m->recv_links > 0 ? recv_cycles(m, st, i) : 0;
   return busy > in ? busy : in;
@@ -302,13 +308,8 @@ static double exact_sends(const band_model *m, const band_stage *st, size_t i, b
 static double exact_cycles(const band_model *m, const band_stage *st, size_t i)
 {
   size_t n = m->n;
-  if (i == n) { /* the host: every input to every tile reading it (once, as a multicast) */
-    double t = 0;
-    for (size_t j = 0; j < n; j++)
-      if (m->reads[n * n + j])
-        t += m->in_bytes[j] * (m->exact_multicast ? 1.0 : reach(&st[j], m->in_rows[j])) / m->bw;
-    return t;
-  }
+  if (i == n)
+    return host_cycles(m, st, m->exact_multicast);
   if (st[i].follower)
     return 0;
   bool local, unused;

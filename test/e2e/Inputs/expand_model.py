@@ -18,10 +18,12 @@ import sys
 import model_files
 
 
-def expand(out):
+def gated(out, lead):
+    """OUT/expand (lead False) or OUT/lead (lead True): the gate and the map
+    expanded from their own shapes, or viewed as [8, 1, 1] and [4, 4] first."""
     import torch
 
-    class Expand(torch.nn.Module):
+    class Gated(torch.nn.Module):
         def __init__(self):
             super().__init__()
             self.a = torch.nn.Conv2d(3, 8, 3, padding=1)
@@ -33,29 +35,11 @@ def expand(out):
             y = torch.relu(self.a(x))
             g = torch.relu(self.b(y.mean((2, 3), keepdim=True)))
             m = self.c(y)
+            if lead:
+                g, m = g.view(8, 1, 1), m.view(4, 4)
             return self.fc(torch.flatten(y + g.expand(1, 8, 4, 4) + m.expand(1, 8, 4, 4), 1))
 
-    model_files.write(out, Expand, (3, 4, 4), expected=True)
-
-
-def lead(out):
-    import torch
-
-    class Lead(torch.nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.a = torch.nn.Conv2d(3, 8, 3, padding=1)
-            self.b = torch.nn.Conv2d(8, 8, 1)
-            self.c = torch.nn.Conv2d(8, 1, 1)
-            self.fc = torch.nn.Linear(8 * 4 * 4, 10)
-
-        def forward(self, x):
-            y = torch.relu(self.a(x))
-            g = torch.relu(self.b(y.mean((2, 3), keepdim=True))).view(8, 1, 1)
-            m = self.c(y).view(4, 4)
-            return self.fc(torch.flatten(y + g.expand(1, 8, 4, 4) + m.expand(1, 8, 4, 4), 1))
-
-    model_files.write(out, Lead, (3, 4, 4), expected=True)
+    model_files.write(out, Gated, (3, 4, 4), expected=True)
 
 
 def rank(out):
@@ -73,6 +57,6 @@ def rank(out):
 
 
 if __name__ == "__main__":
-    expand(os.path.join(sys.argv[1], "expand"))
-    lead(os.path.join(sys.argv[1], "lead"))
+    gated(os.path.join(sys.argv[1], "expand"), lead=False)
+    gated(os.path.join(sys.argv[1], "lead"), lead=True)
     rank(os.path.join(sys.argv[1], "rank"))
