@@ -41,8 +41,8 @@ yardstick: at most 3 s) -- at each precision (8 and 4 bits), this measures:
              finishes its first frames ever faster as it fills, so a window that
              starts too early overstates its cycles (F = 32 gave densenet121
              24.6k cycles per frame where it settles at 18.0k). A window faster
-             than the busiest core's compute and send cycles per frame is a
-             burst of frames ending together (the VGGs' guest slices), and one
+             than the busiest core's compute and send cycles per frame (by
+             more than --burst-tolerance) is a burst of frames ending together (the VGGs' guest slices), and one
              faster than the binding ceiling (compute or host I/O) is the run's
              drain (its last frames, with no input behind them, end faster); then
              the figure is the difference of an F- and an F/2-frame run over
@@ -216,7 +216,7 @@ def bench_one(args, name, onnx, calib, x2, ref, bits, work):
             ends = run_fig["frame_end_cycles"]
             cpi, steady = steady_state(ends, args.steady_tolerance, args.steady_floor)
             why = window_too_fast(cpi, busiest_core_cycles(run_fig), f, fig.get("roofline_bound_cycles"),
-                                  args.steady_tolerance)
+                                  args.burst_tolerance)
             if why:  # the two-run difference measures the pace: (cycles of F - of F/2) / (F/2)
                 xh = os.path.join(work, "%s_%d_x%d.npy" % (name, bits, f // 2))
                 np.save(xh, np.load(xs)[:f // 2])
@@ -377,6 +377,10 @@ def main():
     ap.add_argument("--steady-floor", type=float, default=1.0, help="... or this many more cycles per frame if that "
                     "is more: the jitter of frame ends, which a fraction of a tiny frame does not cover (default: "
                     "%(default)s)")
+    ap.add_argument("--burst-tolerance", type=float, default=0.01, help="a one-run window more than this fraction "
+                    "under the busiest core's compute and send cycles per frame is a burst, and the two-run "
+                    "difference is taken (vgg11 at 4 bits read 1.8%% under; steady windows read up to about 0.5%% "
+                    "under; default: %(default)s)")
     ap.add_argument("--timeout", type=int, default=1800, help="seconds per command (default: %(default)s)")
     ap.add_argument("--no-write", action="store_true", help="print the table, leave docs/benchmarks.md alone")
     args = ap.parse_args()

@@ -42,7 +42,7 @@ show("big", big, 1)
 
 
 def too_fast(name, cpi, busiest, frames, bound):
-    why = bench_northpole.window_too_fast(cpi, busiest, frames, bound, 0.03)
+    why = bench_northpole.window_too_fast(cpi, busiest, frames, bound, 0.01)
     print("%s: %s" % (name, why or "window kept"))
 
 
@@ -52,5 +52,9 @@ too_fast("below ceiling", 4604, 3000 * 32, 32, 4704)
 too_fast("at ceiling", 4704, 3000 * 32, 32, 4704)
 # A burst: 3,224 cycles per frame where the busiest core computes and sends 40,000 a frame.
 too_fast("below busiest", 3224, 40000 * 32, 32, 30000)
+# vgg11 at 4 bits in session 22: a window of 16,853 cycles per frame where the busiest core's
+# compute and sends are 17,157 a frame (1.8% under: a burst); 0.5% under is kept (resnet50 at 8 bits).
+too_fast("1.8% under busiest", 16853, 17157 * 32, 32, 14686)
+too_fast("0.5% under busiest", 22701, 22820 * 32, 32, 15599)
 # No bound known (older stats): only the busiest core decides.
 too_fast("no bound", 4604, 3000 * 32, 32, None)
