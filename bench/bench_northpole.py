@@ -63,7 +63,10 @@ A model that does not compile shows the stage that stopped it (the first
 of --emit=graph, quantized, dataflow, core, binary that fails) and the
 message. The table goes into docs/benchmarks.md between the markers
 `<!-- bench_northpole:begin -->` and `<!-- bench_northpole:end -->`
-(--no-write to only print it). Timings are never pass/fail material: the
+(--no-write to only print it; --update to replace only the rows of the
+models and widths run, keeping the others and saying which run each row
+comes from, so one changed model is re-measured without an hour-long full
+run). Timings are never pass/fail material: the
 script exits non-zero only if the simulator disagrees with the interpreter.
 Use Debian's /usr/bin/python3 (python3-torch, python3-torchvision, numpy).
 """
@@ -355,6 +358,30 @@ def table(rows):
     return "\n".join(out)
 
 
+def row_key(line):
+    """(model, bits) of a table row "| model | bits | ...", or None for the header and separator lines."""
+    cells = [c.strip() for c in line.strip().strip("|").split("|")]
+    return (cells[0], cells[1]) if len(cells) > 1 and cells[1].isdigit() else None
+
+
+def updated_block(old, new_table, when):
+    """The marked block `old` with the rows of `new_table` put in place of the rows of the same model and
+    width (new ones after the others), its other rows kept, and a line naming the rows this run gave; raises
+    ValueError when the two tables' columns differ (a table written by an older script: run them all)."""
+    lines = old.split("\n")
+    rows = [l for l in lines if l.startswith("|")]
+    new_rows = new_table.split("\n")
+    if not rows or rows[0] != new_rows[0]:
+        raise ValueError("its table has other columns than this script writes")
+    fresh = {row_key(l): l for l in new_rows[2:]}
+    kept = [fresh.pop(row_key(l), l) for l in rows[2:]]
+    ran = ", ".join("%s %s-bit" % row_key(l) for l in new_rows[2:])
+    notes = [l for l in lines if l and not l.startswith("|") and l not in (BEGIN, END)]
+    notes.append("Rows %s: a later run of `bench/bench_northpole.py --update` (%s)." % (ran, when))
+    return "%s\n\n%s\n\n%s\n\n%s" % (BEGIN, "\n\n".join(notes), "\n".join(new_rows[:2] + kept + list(fresh.values())),
+                                      END)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bin", default=os.path.join(ROOT, "build", "bin"), help="nc-compile and nc-run (default: %(default)s)")
@@ -383,6 +410,11 @@ def main():
                     "under; default: %(default)s)")
     ap.add_argument("--timeout", type=int, default=1800, help="seconds per command (default: %(default)s)")
     ap.add_argument("--no-write", action="store_true", help="print the table, leave docs/benchmarks.md alone")
+    ap.add_argument("--update", action="store_true", help="replace only the rows of the models and widths run in "
+                    "the table there, keep the others, and add a line naming this run's rows (default: the run "
+                    "replaces the whole table)")
+    ap.add_argument("--doc", default=os.path.join(ROOT, "docs", "benchmarks.md"),
+                    help="the markdown file the table goes into (default: %(default)s)")
     args = ap.parse_args()
     if args.bits:
         bits = [int(b) for b in args.bits.split(",")]
@@ -401,17 +433,24 @@ def main():
                 rows.append(r)
     cpu = subprocess.run(["nproc"], capture_output=True, text=True).stdout.strip()
     load = os.getloadavg()[0]
-    text = "%s\n\nOne run of `bench/bench_northpole.py` (%s, %s cores, load average %.1f at the end).\n\n%s\n\n%s" % (
-        BEGIN, time.strftime("%Y-%m-%d"), cpu, load, table(rows), END)
+    doc = open(args.doc).read() if not args.no_write and os.path.exists(args.doc) else ""
+    old = doc[doc.index(BEGIN):doc.index(END) + len(END)] if BEGIN in doc and END in doc else None
+    when = "%s, %s cores, load average %.1f at the end" % (time.strftime("%Y-%m-%d"), cpu, load)
+    if args.update and old is not None:
+        try:
+            text = updated_block(old, table(rows), when)
+        except ValueError as e:
+            print("bench_northpole.py: %s: cannot update: %s" % (args.doc, e), file=sys.stderr)
+            return 2
+    else:
+        text = "%s\n\nOne run of `bench/bench_northpole.py` (%s).\n\n%s\n\n%s" % (BEGIN, when, table(rows), END)
     print(text)
     if not args.no_write:
-        path = os.path.join(ROOT, "docs", "benchmarks.md")
-        doc = open(path).read()
-        if BEGIN in doc and END in doc:
-            doc = doc[:doc.index(BEGIN)] + text + doc[doc.index(END) + len(END):]
+        if old is not None:
+            doc = doc.replace(old, text)
         else:
             doc = doc.rstrip("\n") + "\n\n## NorthPole: real networks\n\n" + text + "\n"
-        open(path, "w").write(doc)
+        open(args.doc, "w").write(doc)
     return 1 if any(r.get("exact") is False for r in rows) else 0
 
 
