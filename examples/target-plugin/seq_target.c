@@ -125,12 +125,8 @@ static bool seq_build_pipeline(nc_pass_manager *pm, NC_KEEP const nc_pass *o, co
     if (!nc_pass_manager_add_owned_pass(nc_pass_manager_nest(pm, "func.func"), q))
       return false;
   }
-  if (stop >= 2) {
-    nc_pass_manager *fn = nc_pass_manager_nest(pm, "func.func");
-    return nc_pass_manager_add_pass(fn, "graph-to-dataflow", NULL) &&
-           nc_pass_manager_add_pass(fn, "dataflow-deps", NULL);
-  }
-  return true;
+  /* nc's lowering to dataflow, and its check of the layers against seq_layers */
+  return stop < 2 || nc_target_add_dataflow_passes(pm, NULL);
 }
 
 /* --- the printer ---------------------------------------------------------------------------- */

@@ -1,6 +1,6 @@
 /* layer_check.c: the one place where a target refuses dataflow layers it
  * cannot run (nc_target_check_layers, and the pass target-check-layers that
- * every target pipeline ends with).
+ * target pipelines run where they reach dataflow: nc_target_add_dataflow_passes).
  *
  * Why here and not in each target: a layer parameter added for one target
  * (a copy layer's `perm` for northpole's transpose) used to need an edit in
@@ -56,7 +56,7 @@ static void check_node(check *c, nc_op *node)
     for (size_t i = 0; i < c->t->n_layers && at < sizeof list; i++)
       at += (size_t)snprintf(list + at, sizeof list - at, "%s%s", i ? ", " : "",
                              nc_dataflow_layer_kind_name(c->t->layers[i].kind));
-    c->ok = nc_op_emit_error(node, "layer '%s' is a %s layer, which target '%s' does not run (it runs %s)", name, kind,
+    c->ok = nc_op_emit_error(node, "layer '%s' is of kind '%s', which target '%s' does not run (it runs %s)", name, kind,
                              c->t->name, list);
     return;
   }
@@ -101,7 +101,8 @@ const nc_pass_def nc_pass_target_check_layers = {
   .summary = "Refuse dataflow layers the module's target does not run, or parameters it does not read",
   .description = "Checks every dataflow node against the layer kinds and, per kind, the layer parameters the "
                  "target attached to the module (nc.target) declares; an error at each node of another kind or "
-                 "holding another parameter. Every target pipeline ends with it, and printing a binary runs it.",
+                 "holding another parameter. Target pipelines run it right after lowering to dataflow "
+                 "(nc_target_add_dataflow_passes), and printing a binary runs it.",
   .anchor = "builtin.module",
   .run = run,
 };

@@ -66,9 +66,27 @@ static bool build_pipeline(nc_pass_manager *pm, nc_pass *options, void *userData
   }
   ok = nc_pass_manager_add_pass(pm, "target-attach", text);
   free(text);
-  /* the target's passes, then the one check of the layers it runs against those it declares (layer_check.c) */
-  return ok && t->build_pipeline(pm, options, nc_pass_get_option_string(options, "stop-after"), t->userData) &&
-         (!t->n_layers || nc_pass_manager_add_pass(pm, "target-check-layers", NULL));
+  /* the target's passes; they check the layers where they reach dataflow (nc_target_add_dataflow_passes), and
+   * printing checks them again */
+  return ok && t->build_pipeline(pm, options, nc_pass_get_option_string(options, "stop-after"), t->userData);
+}
+
+bool nc_target_add_dataflow_passes(nc_pass_manager *pm, const char *granularity)
+{
+  nc_context *ctx = nc_pass_manager_get_context(pm);
+  nc_pass *lower = nc_pass_create_named(ctx, "graph-to-dataflow"), *deps = nc_pass_create_named(ctx, "dataflow-deps");
+  if (!lower || !deps || (granularity && (!nc_pass_set_option(lower, "granularity", granularity) ||
+                                          !nc_pass_set_option(deps, "input-granularity", granularity)))) {
+    nc_pass_destroy(lower);
+    nc_pass_destroy(deps);
+    return false;
+  }
+  nc_pass_manager *fn = nc_pass_manager_nest(pm, "func.func");
+  if (!nc_pass_manager_add_owned_pass(fn, lower)) {
+    nc_pass_destroy(deps);
+    return false;
+  }
+  return nc_pass_manager_add_owned_pass(fn, deps) && nc_pass_manager_add_pass(pm, "target-check-layers", NULL);
 }
 
 bool nc_target_register(const nc_target_def *t)

@@ -12,6 +12,7 @@
 
 #include "nc/ir/pass.h"
 #include "nc/targets/mesh.h"
+#include "nc/targets/targets.h"
 #include "printer.h"
 
 extern const char nc_target_json_northpole_northpole[];
@@ -222,13 +223,8 @@ static bool build(nc_pass_manager *pm, const nc_pass *o, const char *stop_after,
     return false;
   if (stop >= 1 && !add(nc_pass_manager_nest(pm, "func.func"), quantize(pm, o)))
     return false;
-  if (stop >= 2) {
-    const char *g = nc_pass_get_option_string(o, "granularity");
-    nc_pass_manager *fn = nc_pass_manager_nest(pm, "func.func");
-    if (!add(fn, set_s(pass(pm, "graph-to-dataflow"), "granularity", g)) ||
-        !add(fn, set_s(pass(pm, "dataflow-deps"), "input-granularity", g)))
-      return false;
-  }
+  if (stop >= 2 && !nc_target_add_dataflow_passes(pm, nc_pass_get_option_string(o, "granularity")))
+    return false;
   if (stop >= 3) {
     bool mc = nc_pass_get_option_bool(o, "multicast"), rep = nc_pass_get_option_bool(o, "replicate");
     int64_t colocate = nc_pass_get_option_int(o, "colocate"), spread = nc_pass_get_option_int(o, "spread-links");

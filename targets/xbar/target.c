@@ -8,6 +8,7 @@
 
 #include "nc/ir/pass.h"
 #include "nc/targets/target.h"
+#include "nc/targets/targets.h"
 #include "xbar_ir.h"
 
 extern const nc_target_sim nc_target_sim_xbar;
@@ -47,8 +48,7 @@ static bool build(nc_pass_manager *pm, const nc_pass *opts, const char *stop_aft
       return false;
   }
   /* one crossbar MVM per output pixel: pixel iterations, and the host streams pixels */
-  if (stop >= 2 &&
-      !nc_pass_manager_add_passes(pm, "func.func(graph-to-dataflow{granularity=pixel},dataflow-deps{input-granularity=pixel})"))
+  if (stop >= 2 && !nc_target_add_dataflow_passes(pm, "pixel"))
     return false;
   return stop < 3 || nc_pass_manager_add_passes(pm, "xbar-map,xbar-control");
 }

@@ -39,7 +39,7 @@ func.func @f(%x: tensor<1x2x3x4xi8>, %s: tensor<1x10xf32>) -> (tensor<1x4x2x3xi8
       %y = graph.max_pool %u {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x2x3x4xi8>) -> tensor<1x2x1x2xi8>
       dataflow.yield %y : tensor<1x2x1x2xi8>
   }) : (tensor<1x2x3x4xi8>) -> tensor<1x2x1x2xi8>
-  // CHECK: layer-check.mlir:[[@LINE+1]]:8: error: 'dataflow.node' op layer 'sm' is a softmax layer, which target 'xbar' does not run (it runs conv, matmul, max_pool, copy, resize, pad, shuffle)
+  // CHECK: layer-check.mlir:[[@LINE+1]]:8: error: 'dataflow.node' op layer 'sm' is of kind 'softmax', which target 'xbar' does not run (it runs conv, matmul, max_pool, copy, resize, pad, shuffle)
   %m = dataflow.node "sm" (%s) {
          domain = #dataflow.set<"{ S[] }">,
          reads = [#dataflow.map<"{ S[] -> In0[i] : 0 <= i < 10 }">],

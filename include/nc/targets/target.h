@@ -108,8 +108,9 @@ typedef struct nc_target_def {
    * (may be 0: no check). nc_target_check_layers refuses a dataflow node of
    * another kind, or one holding a parameter its kind's entry does not list
    * (a value other than the default: nc_dataflow_layer_get_params), with an
-   * error at the node; it runs as `target-check-layers` at the end of every
-   * target pipeline and before printing. A parameter added to the dataflow
+   * error at the node; it runs as `target-check-layers` where a target's
+   * pipeline reaches dataflow (nc_target_add_dataflow_passes) and before
+   * printing. A parameter added to the dataflow
    * layer table is thus refused by targets that do not read it, without
    * edits to them. */
   const nc_target_layer_def *layers;

@@ -63,6 +63,14 @@ bool nc_target_options_set(nc_target_options *o, const char *name, const char *v
 NC_GIVE nc_pass_manager *nc_target_create_pipeline(nc_context *ctx, NC_KEEP const nc_target_options *o,
                                                    const char *stop_after);
 
+/** Adds to a target's pipeline `pm` (anchored on builtin.module) the passes
+ * that take a quantized graph to dataflow, func.func(graph-to-dataflow,
+ * dataflow-deps) at `granularity` ("row" or "pixel"; NULL: the passes'
+ * default), then target-check-layers: a layer the target does not run is
+ * refused right there, at its node, before the target's own passes meet it.
+ * False after diagnostics. */
+bool nc_target_add_dataflow_passes(nc_pass_manager *pm, const char *granularity);
+
 /** Prints the binary of a module at the target's last level: a malloc'ed
  * image of *size bytes, or NULL after diagnostics. */
 NC_GIVE uint8_t *nc_target_print_binary(NC_KEEP nc_op *module, size_t *size);
