@@ -37,10 +37,15 @@
 enum { ISA_PLAIN, ISA_AVX2, ISA_AVX512 };
 static inline int isa_cap(void)
 {
-  const char *v = getenv("NC_SIM_ISA");
-  if (!v || !*v)
-    return ISA_AVX512;
-  return !strcmp(v, "plain") ? ISA_PLAIN : !strcmp(v, "avx2") ? ISA_AVX2 : ISA_AVX512;
+  static int cap = -1; /* read once: the vector paths ask per run */
+  if (cap < 0) {
+    const char *v = getenv("NC_SIM_ISA");
+    cap = !v || !*v                ? ISA_AVX512
+          : !strcmp(v, "plain")    ? ISA_PLAIN
+          : !strcmp(v, "avx2")     ? ISA_AVX2
+                                   : ISA_AVX512;
+  }
+  return cap;
 }
 
 /* floor(v / 2^shift) rounded half to even, exact for every int64 v. */
@@ -749,31 +754,36 @@ static bool conv_fast(np_tile *t, const window *g, const np_iter *it)
   int8_t *col = np_scratch_i8(t, (size_t)(rows * cols * kk));
   if (!col || (vnni && !wsum128))
     return false;
+  /* channel and kernel row outside, pixels inside: the reads go along an input row, and a kernel row's taps
+   * that are all inside the input (all but the padded edges) are copied without bounds checks */
   const int8_t *x = t->in_data[0];
   for (int64_t r = 0; r < rows; r++)
-    for (int64_t ox = ox0; ox <= ox1; ox++) {
-      int8_t *p = col + (r * cols + ox - ox0) * kk;
-      int64_t oy = oy0 + r, ix0 = ox * g->sw - g->pl, kx0 = 0, kx1 = g->kw; /* taps [kx0, kx1) inside the row */
-      while (kx0 < kx1 && ix0 + kx0 * g->dw < 0)
-        kx0++;
-      while (kx1 > kx0 && ix0 + (kx1 - 1) * g->dw >= g->w)
-        kx1--;
-      for (int64_t ci = 0; ci < c; ci++)
-        for (int64_t ky = 0; ky < g->kh; ky++, p += g->kw) {
-          int64_t iy = oy * g->sh - g->pt + ky * g->dh;
-          if (iy < 0 || iy >= g->h) {
-            memset(p, flip, (size_t)g->kw);
+    for (int64_t ci = 0; ci < c; ci++)
+      for (int64_t ky = 0; ky < g->kh; ky++) {
+        int64_t oy = oy0 + r, iy = oy * g->sh - g->pt + ky * g->dh, kw = g->kw, dw = g->dw;
+        int8_t *p = col + r * cols * kk + (ci * g->kh + ky) * kw;
+        if (iy < 0 || iy >= g->h) {
+          for (int64_t ox = ox0; ox <= ox1; ox++, p += kk)
+            memset(p, flip, (size_t)kw);
+          continue;
+        }
+        const int8_t *row = x + ((c0 + ci) * g->h + iy) * g->w;
+        for (int64_t ox = ox0; ox <= ox1; ox++, p += kk) {
+          int64_t ix0 = ox * g->sw - g->pl;
+          if (ix0 >= 0 && ix0 + (kw - 1) * dw < g->w) {
+            if (kw == 1)
+              p[0] = (int8_t)(row[ix0] ^ flip);
+            else
+              for (int64_t kx = 0; kx < kw; kx++)
+                p[kx] = (int8_t)(row[ix0 + kx * dw] ^ flip);
             continue;
           }
-          int64_t row = ((c0 + ci) * g->h + iy) * g->w + ix0; /* an index: ix0 may be negative */
-          for (int64_t kx = 0; kx < kx0; kx++)
-            p[kx] = flip;
-          for (int64_t kx = kx0; kx < kx1; kx++)
-            p[kx] = (int8_t)(x[row + kx * g->dw] ^ flip);
-          for (int64_t kx = kx1; kx < g->kw; kx++)
-            p[kx] = flip;
+          for (int64_t kx = 0; kx < kw; kx++) {
+            int64_t ix = ix0 + kx * dw;
+            p[kx] = ix >= 0 && ix < g->w ? (int8_t)(row[ix] ^ flip) : flip;
+          }
         }
-    }
+      }
   /* each run of consecutive outputs: divide once at its start, then step (ox, oy, k) */
   for (uint32_t b = 0; b < it->n_blocks; b++) {
     const np_block *bk = &it->blocks[b];
@@ -1019,4 +1029,56 @@ void np_foreach_read(const np_tile *t, int64_t e, void (*fn)(uint32_t operand, i
           fn(0, ((c0 + ci) * g.h + iy) * g.w + ix, user);
       }
     }
+}
+
+int64_t np_mark_reads(const np_tile *t, int64_t e, int64_t n, int32_t iter, int32_t *last_read)
+{
+  if (t->kind != NP_KIND_CONV && t->kind != NP_KIND_MAX_POOL && t->kind != NP_KIND_AVG_POOL)
+    return -1;
+  window g = window_of(t);
+  int64_t reads = 0;
+  /* np_foreach_read's loops, a row segment (one channel, one oy, columns [xa, xb]) at a time: the input
+   * columns the segment reads are one range when the taps are contiguous and overlap from pixel to pixel */
+  bool one_range = g.dw == 1 && g.sw <= g.kw;
+  for (int64_t end = e + n; e < end;) {
+    int64_t xa = e % g.ow, oy = e / g.ow % g.oh, k = e / (g.ow * g.oh) % t->out.dims[1];
+    int64_t xb = xa + (end - e) - 1 < g.ow - 1 ? xa + (end - e) - 1 : g.ow - 1;
+    int64_t c0 = k, cg = 1;
+    if (t->kind == NP_KIND_CONV) {
+      cg = t->in[0].dims[1] / t->group;
+      c0 = k / (t->out.dims[1] / t->group) * cg;
+      if (sliced(t))
+        c0 = t->in_lo, cg = t->in_hi - t->in_lo;
+    }
+    int64_t taps = 0; /* the segment's in-bounds (ox, kx) pairs */
+    for (int64_t ox = xa; ox <= xb; ox++)
+      for (int64_t kx = 0; kx < g.kw; kx++) {
+        int64_t ix = ox * g.sw - g.pl + kx * g.dw;
+        taps += ix >= 0 && ix < g.w;
+      }
+    int64_t r0 = xa * g.sw - g.pl, r1 = xb * g.sw - g.pl + g.kw - 1; /* one_range: columns [r0, r1] */
+    r0 = r0 < 0 ? 0 : r0, r1 = r1 >= g.w ? g.w - 1 : r1;
+    for (int64_t ky = 0; ky < g.kh; ky++) {
+      int64_t iy = oy * g.sh - g.pt + ky * g.dh;
+      if (iy < 0 || iy >= g.h)
+        continue;
+      reads += cg * taps;
+      for (int64_t ci = 0; ci < cg; ci++) {
+        int32_t *row = last_read + ((c0 + ci) * g.h + iy) * g.w;
+        if (one_range) {
+          for (int64_t ix = r0; ix <= r1; ix++)
+            row[ix] = iter;
+          continue;
+        }
+        for (int64_t ox = xa; ox <= xb; ox++)
+          for (int64_t kx = 0; kx < g.kw; kx++) {
+            int64_t ix = ox * g.sw - g.pl + kx * g.dw;
+            if (ix >= 0 && ix < g.w)
+              row[ix] = iter;
+          }
+      }
+    }
+    e += xb - xa + 1;
+  }
+  return reads;
 }

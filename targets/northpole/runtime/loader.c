@@ -601,16 +601,26 @@ static bool analyse_iterations(loader *l, np_tile *t)
           memset(written + e0, 1, (size_t)(e1 - e0));
           for (int64_t e = e0; e < e1;) {
             int64_t step, span, key = np_read_key_span(t, e, &step, &span), n = span < e1 - e ? span : e1 - e;
-            for (int64_t j = 0; j < n; j++, key += step)
-              if (seen[key] != (int32_t)i) {
-                seen[key] = (int32_t)i;
-                np_foreach_read(t, e + j, record_last, &c);
-                if (c.reads > MAX_READS) {
-                  ok = bad(l, "the layer reads more than %llu input elements per inference, too many to simulate",
-                           (unsigned long long)MAX_READS);
-                  goto done;
-                }
+            for (int64_t j = 0; j < n;) {
+              if (seen[key + j * step] == (int32_t)i) {
+                j++;
+                continue;
               }
+              /* a run of keys not seen in this iteration: conv and pooling mark its reads a row at a time */
+              int64_t j0 = j, reads;
+              for (; j < n && seen[key + j * step] != (int32_t)i; j++)
+                seen[key + j * step] = (int32_t)i;
+              if (c.reads <= MAX_READS && (reads = np_mark_reads(t, e + j0, j - j0, (int32_t)i, last_read[0])) >= 0)
+                c.reads += (uint64_t)reads;
+              else
+                for (int64_t q = j0; q < j && c.reads <= MAX_READS; q++)
+                  np_foreach_read(t, e + q, record_last, &c);
+              if (c.reads > MAX_READS) {
+                ok = bad(l, "the layer reads more than %llu input elements per inference, too many to simulate",
+                         (unsigned long long)MAX_READS);
+                goto done;
+              }
+            }
             e += n;
           }
           continue;
@@ -660,10 +670,16 @@ static const int8_t *unpack_weights(np_sim *s, const uint8_t *p, uint64_t bytes,
       return s->unpacked[i];
   unsigned per = 8 / bits;
   int8_t *w = nc_rt_calloc(bytes * per + 1, 1);
-  for (uint64_t i = 0; i < bytes * per; i++) {
-    unsigned v = (p[i / per] >> (i % per * bits)) & ((1u << bits) - 1);
-    w[i] = (int8_t)(v >= 1u << (bits - 1) ? (int)v - (1 << bits) : (int)v);
-  }
+  if (bits == 4) /* two codes a byte, low nibble first: shifts the compiler vectorises */
+    for (uint64_t i = 0; i < bytes; i++) {
+      w[2 * i] = (int8_t)(uint8_t)(p[i] << 4) >> 4;
+      w[2 * i + 1] = (int8_t)p[i] >> 4;
+    }
+  else
+    for (uint64_t i = 0; i < bytes * per; i++) {
+      unsigned v = (p[i / per] >> (i % per * bits)) & ((1u << bits) - 1);
+      w[i] = (int8_t)(v >= 1u << (bits - 1) ? (int)v - (1 << bits) : (int)v);
+    }
   s->unpacked = nc_rt_realloc(s->unpacked, (s->n_unpacked + 1) * sizeof *s->unpacked);
   s->unpacked_at = nc_rt_realloc(s->unpacked_at, (s->n_unpacked + 1) * sizeof *s->unpacked_at);
   s->unpacked[s->n_unpacked] = w;
