@@ -646,6 +646,15 @@ static int8_t *np_scratch_i8(np_tile *t, size_t n)
   return t->scratch;
 }
 
+/* The sum of n int8 values, wrapping (vectorised). */
+NP_VECTORISE static uint32_t sum_i8(const int8_t *v, int64_t n)
+{
+  uint32_t sum = 0;
+  for (int64_t i = 0; i < n; i++)
+    sum += (uint32_t)(int32_t)v[i];
+  return sum;
+}
+
 /* The pixels conv_fast computes at a time (a stack array of pointers and sums). */
 #define NP_RUN 64
 
@@ -657,12 +666,8 @@ static const int32_t *weight_sums(np_tile *t, int64_t kk)
     int64_t n = t->ch_hi - t->ch_lo;
     if (t->weight_elems < (uint64_t)(n * kk) || !(t->wsum128 = malloc((size_t)n * sizeof *t->wsum128)))
       return NULL;
-    for (int64_t k = 0; k < n; k++) {
-      uint32_t sum = 0;
-      for (int64_t i = 0; i < kk; i++)
-        sum += (uint32_t)(int32_t)t->weights[k * kk + i];
-      t->wsum128[k] = (int32_t)(sum * 128u);
-    }
+    for (int64_t k = 0; k < n; k++)
+      t->wsum128[k] = (int32_t)(sum_i8(t->weights + k * kk, kk) * 128u);
   }
   return t->wsum128;
 }
@@ -1031,10 +1036,24 @@ void np_foreach_read(const np_tile *t, int64_t e, void (*fn)(uint32_t operand, i
     }
 }
 
-int64_t np_mark_reads(const np_tile *t, int64_t e, int64_t n, int32_t iter, int32_t *last_read)
+/* Sets n int32 values to v (vectorised). */
+NP_VECTORISE static void fill_i32(int32_t *p, int64_t n, int32_t v)
 {
+  for (int64_t i = 0; i < n; i++)
+    p[i] = v;
+}
+
+int64_t np_mark_reads(const np_tile *t, int64_t e, int64_t n, int32_t iter, int32_t *const *last_read_of)
+{
+  if (t->kind == NP_KIND_COPY || t->kind == NP_KIND_LUT || t->kind == NP_KIND_ELTWISE) { /* element e reads e */
+    uint32_t ops = t->kind == NP_KIND_ELTWISE ? 2 : 1;
+    for (uint32_t k = 0; k < ops; k++)
+      fill_i32(last_read_of[k] + e, n, iter);
+    return n * ops;
+  }
   if (t->kind != NP_KIND_CONV && t->kind != NP_KIND_MAX_POOL && t->kind != NP_KIND_AVG_POOL)
     return -1;
+  int32_t *last_read = last_read_of[0];
   window g = window_of(t);
   int64_t reads = 0;
   /* np_foreach_read's loops, a row segment (one channel, one oy, columns [xa, xb]) at a time: the input
@@ -1066,8 +1085,7 @@ int64_t np_mark_reads(const np_tile *t, int64_t e, int64_t n, int32_t iter, int3
       for (int64_t ci = 0; ci < cg; ci++) {
         int32_t *row = last_read + ((c0 + ci) * g.h + iy) * g.w;
         if (one_range) {
-          for (int64_t ix = r0; ix <= r1; ix++)
-            row[ix] = iter;
+          fill_i32(row + r0, r1 - r0 + 1, iter);
           continue;
         }
         for (int64_t ox = xa; ox <= xb; ox++)

@@ -25,7 +25,21 @@ typedef struct loader {
   size_t errlen;
   const char *where; /* "tile 3 (1, 0)" for messages */
   const nc_ncb_section *weights; /* the NP_SECTION_WEIGHTS section, or NULL */
+  void *scratch; /* analyse_iterations' per-element tables, kept from tile to tile (owned) */
+  size_t scratch_cap;
 } loader;
+
+/* l's scratch of at least n bytes (8-aligned; contents undefined): reused
+ * across tiles, so the tables' pages are faulted in once, not per tile. */
+static void *loader_scratch(loader *l, size_t n)
+{
+  if (n > l->scratch_cap) {
+    free(l->scratch);
+    l->scratch_cap = n > 2 * l->scratch_cap ? n : 2 * l->scratch_cap;
+    l->scratch = nc_rt_malloc(l->scratch_cap);
+  }
+  return l->scratch;
+}
 
 static bool bad(loader *l, const char *fmt, ...) NC_RT_PRINTF(2, 3);
 static bool bad(loader *l, const char *fmt, ...)
@@ -577,14 +591,21 @@ static bool analyse_iterations(loader *l, np_tile *t)
   for (int d = 2; d < t->out.rank; d++)
     inner *= t->out.dims[d];
   np_read_key(t, 0, &n_keys);
+  /* the tables, in the loader's scratch: last_read of each operand, seen, written */
+  size_t bytes = (size_t)n_keys * sizeof(int32_t) + (size_t)t->out.elements;
+  for (uint32_t k = 0; k < t->n_operands; k++)
+    bytes += (size_t)t->in[k].elements * sizeof(int32_t);
+  int32_t *at = loader_scratch(l, bytes);
   int32_t *last_read[NP_MAX_OPERANDS] = {0};
   for (uint32_t k = 0; k < t->n_operands; k++) {
-    last_read[k] = nc_rt_malloc((size_t)t->in[k].elements * sizeof(int32_t));
+    last_read[k] = at;
+    at += t->in[k].elements;
     memset(last_read[k], 0xFF, (size_t)t->in[k].elements * sizeof(int32_t));
   }
-  int32_t *seen = nc_rt_malloc((size_t)n_keys * sizeof *seen);
+  int32_t *seen = at;
   memset(seen, 0xFF, (size_t)n_keys * sizeof *seen);
-  uint8_t *written = nc_rt_calloc((size_t)t->out.elements, 1);
+  uint8_t *written = (uint8_t *)(seen + n_keys);
+  memset(written, 0, (size_t)t->out.elements);
   last_ctx c = {last_read, 0, 0};
   bool ok = true;
   int64_t plane = inner * t->out.dims[1]; /* one image's elements */
@@ -610,7 +631,7 @@ static bool analyse_iterations(loader *l, np_tile *t)
               int64_t j0 = j, reads;
               for (; j < n && seen[key + j * step] != (int32_t)i; j++)
                 seen[key + j * step] = (int32_t)i;
-              if (c.reads <= MAX_READS && (reads = np_mark_reads(t, e + j0, j - j0, (int32_t)i, last_read[0])) >= 0)
+              if (c.reads <= MAX_READS && (reads = np_mark_reads(t, e + j0, j - j0, (int32_t)i, last_read)) >= 0)
                 c.reads += (uint64_t)reads;
               else
                 for (int64_t q = j0; q < j && c.reads <= MAX_READS; q++)
@@ -651,12 +672,8 @@ static bool analyse_iterations(loader *l, np_tile *t)
       }
   }
 done:
-  free(seen);
-  free(written);
   for (uint32_t k = 0; ok && k < t->n_operands; k++)
     np_inbuf_plan(t, k, last_read[k]);
-  for (uint32_t k = 0; k < t->n_operands; k++)
-    free(last_read[k]);
   return ok;
 }
 
@@ -1104,8 +1121,10 @@ void *np_sim_load(const nc_ncb *ncb, char *err, size_t errlen, void *userData)
     if (!check_program(&l, s, t))
       goto fail;
   }
+  free(l.scratch);
   return s;
 fail:
+  free(l.scratch);
   np_sim_destroy(s, userData);
   return NULL;
 }
