@@ -704,6 +704,34 @@ static bool have_avx512(void)
 static bool have_avx512(void) { return false; }
 #endif
 
+/* A residual add's n elements: round_shift of each operand's rescale (shifts
+ * in [1, 63]), added (or the second subtracted: neg = -1), then zero point,
+ * ReLU floor and saturation, as eltwise_element; vectorised like requant. */
+#define NP_ELTWISE_BODY                                                                                             \
+  {                                                                                                                 \
+    uint64_t k0 = (UINT64_C(1) << s0) - 1, h0 = UINT64_C(1) << (s0 - 1);                                            \
+    uint64_t k1 = (UINT64_C(1) << s1) - 1, h1 = UINT64_C(1) << (s1 - 1);                                            \
+    for (int64_t j = 0; j < n; j++) {                                                                               \
+      int64_t v0 = (int64_t)x0[j] * m0, v1 = (int64_t)x1[j] * m1, q0 = v0 >> s0, q1 = v1 >> s1;                     \
+      uint64_t r0 = (uint64_t)v0 & k0, r1 = (uint64_t)v1 & k1;                                                      \
+      q0 += r0 > h0 || (r0 == h0 && (q0 & 1));                                                                      \
+      q1 += r1 > h1 || (r1 == h1 && (q1 & 1));                                                                      \
+      int64_t r = q0 + ((q1 ^ neg) - neg) + zp;                                                                     \
+      r = r < floor_ ? floor_ : r;                                                                                  \
+      y[j] = (int8_t)(r < lo ? lo : r > hi ? hi : r);                                                               \
+    }                                                                                                               \
+  }
+#define NP_ELTWISE_PARAMS                                                                                           \
+  const int8_t *restrict x0, const int8_t *restrict x1, int8_t *restrict y, int64_t n, int64_t m0, int s0,         \
+    int64_t m1, int s1, int64_t neg, int64_t zp, int64_t floor_, int64_t lo, int64_t hi
+NP_VECTORISE static void eltwise_plain(NP_ELTWISE_PARAMS) NP_ELTWISE_BODY
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))) NP_VECTORISE static void eltwise_avx512(
+  NP_ELTWISE_PARAMS) NP_ELTWISE_BODY
+#else
+#define eltwise_avx512 eltwise_plain
+#endif
+
 /* finish() of n consecutive elements of local channel kl from e on. */
 static void finish_run(np_tile *t, int64_t e, int64_t kl, const int32_t *acc, int64_t n)
 {
@@ -876,6 +904,12 @@ static bool eltwise_fast(np_tile *t, const np_iter *it)
     const np_block *bk = &it->blocks[b];
     for (int64_t i = 0; i < bk->count && bk->len > 0; i++) {
       int64_t e0 = bk->start + i * bk->stride, e1 = e0 + bk->len;
+      if (s0 > 0 && s1 > 0) {
+        (have_avx512() ? eltwise_avx512 : eltwise_plain)(x0 + e0, x1 + e0, y + e0, e1 - e0, m0, s0 > 63 ? 63 : s0, m1,
+                                                         s1 > 63 ? 63 : s1, sub ? -1 : 0, zp, floor_, lo, hi);
+        memset(t->computed + e0, 1, (size_t)bk->len);
+        continue;
+      }
       for (int64_t e = e0; e < e1; e++) {
         int64_t r0 = round_shift((int64_t)x0[e] * m0, s0), r1 = round_shift((int64_t)x1[e] * m1, s1);
         int64_t r = (sub ? r0 - r1 : r0 + r1) + zp;
