@@ -797,7 +797,8 @@ static bool conv_fast(np_tile *t, const window *g, const np_iter *it)
         int8_t *p = col + r * cols * kk + (ci * g->kh + ky) * kw;
         if (iy < 0 || iy >= g->h) {
           for (int64_t ox = ox0; ox <= ox1; ox++, p += kk)
-            memset(p, flip, (size_t)kw);
+            for (int64_t kx = 0; kx < kw; kx++) /* a few bytes: no memset call */
+              p[kx] = flip;
           continue;
         }
         const int8_t *row = x + ((c0 + ci) * g->h + iy) * g->w;
@@ -806,6 +807,8 @@ static bool conv_fast(np_tile *t, const window *g, const np_iter *it)
           if (ix0 >= 0 && ix0 + (kw - 1) * dw < g->w) {
             if (kw == 1)
               p[0] = (int8_t)(row[ix0] ^ flip);
+            else if (kw == 3 && dw == 1)
+              p[0] = (int8_t)(row[ix0] ^ flip), p[1] = (int8_t)(row[ix0 + 1] ^ flip), p[2] = (int8_t)(row[ix0 + 2] ^ flip);
             else
               for (int64_t kx = 0; kx < kw; kx++)
                 p[kx] = (int8_t)(row[ix0 + kx * dw] ^ flip);
