@@ -2,7 +2,8 @@
  * (targets/northpole/runtime/np_bits.h, inbuf.c) against element-by-element
  * references: bit ranges set, cleared, counted and checked like byte arrays
  * (ranges across word edges); the release runs list each read element under
- * its last reader once; arrivals and releases count the buffer's live
+ * its last reader once (runs shorter and longer than the 16 elements it
+ * compares at a time); arrivals and releases count the buffer's live
  * elements as a per-element walk does (repeated arrivals, unread elements);
  * gather copies blocks in block order; np_all_set names the first unset. */
 #include <stdlib.h>
@@ -99,6 +100,31 @@ static void buffer_against_elements(void)
   free(t.in_data[0]), free(t.valid[0]), free(t.read[0]), free(t.release_off[0]), free(t.release_runs[0]);
 }
 
+/* Runs longer than the 16 elements np_inbuf_plan compares at a time, one
+ * ending at the last element, and unread stretches as long: each run listed
+ * once, whole, under its reader. */
+static void plan_long_runs(void)
+{
+  np_tile t;
+  memset(&t, 0, sizeof t);
+  t.n_operands = 1, t.n_iters = 4;
+  t.in[0].elements = N;
+  int32_t last[N];
+  for (int64_t e = 0; e < N; e++)
+    last[e] = e < 40 ? 2 : e < 57 ? -1 : e < 90 ? 0 : e < 91 ? 3 : e < 170 ? -1 : e < 186 ? 2 : 1;
+  np_inbuf_plan(&t, 0, last);
+  static const int32_t want_start[] = {57, 186, 0, 170, 90}; /* by iteration: 0, 1, 2, 2, 3 */
+  static const int32_t want_len[] = {33, N - 186, 40, 16, 1};
+  CHECK(t.release_off[0][4] == 5, "%lld runs, want 5", (long long)t.release_off[0][4]);
+  for (int j = 0; j < 5 && t.release_off[0][4] == 5; j++)
+    CHECK(t.release_runs[0][j].start == want_start[j] && t.release_runs[0][j].len == want_len[j],
+          "run %d is [%d, +%d), want [%d, +%d)", j, t.release_runs[0][j].start, t.release_runs[0][j].len,
+          want_start[j], want_len[j]);
+  for (int64_t e = 0; e < N; e++)
+    CHECK(np_bit(t.read[0], e) == (last[e] >= 0), "read bit of %lld", (long long)e);
+  free(t.read[0]), free(t.release_off[0]), free(t.release_runs[0]);
+}
+
 static void gather_and_all_set(void)
 {
   np_block blocks[2] = {{10, 3, 20, 3}, {2, 2, 0, 1}}; /* 10..12, 30..32, 50..52, then 2..3 */
@@ -123,6 +149,7 @@ int main(void)
 {
   bits_against_bytes();
   buffer_against_elements();
+  plan_long_runs();
   gather_and_all_set();
   return failures != 0;
 }

@@ -37,10 +37,15 @@
 enum { ISA_PLAIN, ISA_AVX2, ISA_AVX512 };
 static inline int isa_cap(void)
 {
-  const char *v = getenv("NC_SIM_ISA");
-  if (!v || !*v)
-    return ISA_AVX512;
-  return !strcmp(v, "plain") ? ISA_PLAIN : !strcmp(v, "avx2") ? ISA_AVX2 : ISA_AVX512;
+  static int cap = -1; /* read once: the vector paths ask per run */
+  if (cap < 0) {
+    const char *v = getenv("NC_SIM_ISA");
+    cap = !v || !*v                ? ISA_AVX512
+          : !strcmp(v, "plain")    ? ISA_PLAIN
+          : !strcmp(v, "avx2")     ? ISA_AVX2
+                                   : ISA_AVX512;
+  }
+  return cap;
 }
 
 /* floor(v / 2^shift) rounded half to even, exact for every int64 v. */
@@ -641,6 +646,15 @@ static int8_t *np_scratch_i8(np_tile *t, size_t n)
   return t->scratch;
 }
 
+/* The sum of n int8 values, wrapping (vectorised). */
+NP_VECTORISE static uint32_t sum_i8(const int8_t *v, int64_t n)
+{
+  uint32_t sum = 0;
+  for (int64_t i = 0; i < n; i++)
+    sum += (uint32_t)(int32_t)v[i];
+  return sum;
+}
+
 /* The pixels conv_fast computes at a time (a stack array of pointers and sums). */
 #define NP_RUN 64
 
@@ -652,12 +666,8 @@ static const int32_t *weight_sums(np_tile *t, int64_t kk)
     int64_t n = t->ch_hi - t->ch_lo;
     if (t->weight_elems < (uint64_t)(n * kk) || !(t->wsum128 = malloc((size_t)n * sizeof *t->wsum128)))
       return NULL;
-    for (int64_t k = 0; k < n; k++) {
-      uint32_t sum = 0;
-      for (int64_t i = 0; i < kk; i++)
-        sum += (uint32_t)(int32_t)t->weights[k * kk + i];
-      t->wsum128[k] = (int32_t)(sum * 128u);
-    }
+    for (int64_t k = 0; k < n; k++)
+      t->wsum128[k] = (int32_t)(sum_i8(t->weights + k * kk, kk) * 128u);
   }
   return t->wsum128;
 }
@@ -692,6 +702,34 @@ static bool have_avx512(void)
 #else
 #define requant_avx512 requant_plain
 static bool have_avx512(void) { return false; }
+#endif
+
+/* A residual add's n elements: round_shift of each operand's rescale (shifts
+ * in [1, 63]), added (or the second subtracted: neg = -1), then zero point,
+ * ReLU floor and saturation, as eltwise_element; vectorised like requant. */
+#define NP_ELTWISE_BODY                                                                                             \
+  {                                                                                                                 \
+    uint64_t k0 = (UINT64_C(1) << s0) - 1, h0 = UINT64_C(1) << (s0 - 1);                                            \
+    uint64_t k1 = (UINT64_C(1) << s1) - 1, h1 = UINT64_C(1) << (s1 - 1);                                            \
+    for (int64_t j = 0; j < n; j++) {                                                                               \
+      int64_t v0 = (int64_t)x0[j] * m0, v1 = (int64_t)x1[j] * m1, q0 = v0 >> s0, q1 = v1 >> s1;                     \
+      uint64_t r0 = (uint64_t)v0 & k0, r1 = (uint64_t)v1 & k1;                                                      \
+      q0 += r0 > h0 || (r0 == h0 && (q0 & 1));                                                                      \
+      q1 += r1 > h1 || (r1 == h1 && (q1 & 1));                                                                      \
+      int64_t r = q0 + ((q1 ^ neg) - neg) + zp;                                                                     \
+      r = r < floor_ ? floor_ : r;                                                                                  \
+      y[j] = (int8_t)(r < lo ? lo : r > hi ? hi : r);                                                               \
+    }                                                                                                               \
+  }
+#define NP_ELTWISE_PARAMS                                                                                           \
+  const int8_t *restrict x0, const int8_t *restrict x1, int8_t *restrict y, int64_t n, int64_t m0, int s0,         \
+    int64_t m1, int s1, int64_t neg, int64_t zp, int64_t floor_, int64_t lo, int64_t hi
+NP_VECTORISE static void eltwise_plain(NP_ELTWISE_PARAMS) NP_ELTWISE_BODY
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))) NP_VECTORISE static void eltwise_avx512(
+  NP_ELTWISE_PARAMS) NP_ELTWISE_BODY
+#else
+#define eltwise_avx512 eltwise_plain
 #endif
 
 /* finish() of n consecutive elements of local channel kl from e on. */
@@ -749,31 +787,39 @@ static bool conv_fast(np_tile *t, const window *g, const np_iter *it)
   int8_t *col = np_scratch_i8(t, (size_t)(rows * cols * kk));
   if (!col || (vnni && !wsum128))
     return false;
+  /* channel and kernel row outside, pixels inside: the reads go along an input row, and a kernel row's taps
+   * that are all inside the input (all but the padded edges) are copied without bounds checks */
   const int8_t *x = t->in_data[0];
   for (int64_t r = 0; r < rows; r++)
-    for (int64_t ox = ox0; ox <= ox1; ox++) {
-      int8_t *p = col + (r * cols + ox - ox0) * kk;
-      int64_t oy = oy0 + r, ix0 = ox * g->sw - g->pl, kx0 = 0, kx1 = g->kw; /* taps [kx0, kx1) inside the row */
-      while (kx0 < kx1 && ix0 + kx0 * g->dw < 0)
-        kx0++;
-      while (kx1 > kx0 && ix0 + (kx1 - 1) * g->dw >= g->w)
-        kx1--;
-      for (int64_t ci = 0; ci < c; ci++)
-        for (int64_t ky = 0; ky < g->kh; ky++, p += g->kw) {
-          int64_t iy = oy * g->sh - g->pt + ky * g->dh;
-          if (iy < 0 || iy >= g->h) {
-            memset(p, flip, (size_t)g->kw);
+    for (int64_t ci = 0; ci < c; ci++)
+      for (int64_t ky = 0; ky < g->kh; ky++) {
+        int64_t oy = oy0 + r, iy = oy * g->sh - g->pt + ky * g->dh, kw = g->kw, dw = g->dw;
+        int8_t *p = col + r * cols * kk + (ci * g->kh + ky) * kw;
+        if (iy < 0 || iy >= g->h) {
+          for (int64_t ox = ox0; ox <= ox1; ox++, p += kk)
+            for (int64_t kx = 0; kx < kw; kx++) /* a few bytes: no memset call */
+              p[kx] = flip;
+          continue;
+        }
+        const int8_t *row = x + ((c0 + ci) * g->h + iy) * g->w;
+        for (int64_t ox = ox0; ox <= ox1; ox++, p += kk) {
+          int64_t ix0 = ox * g->sw - g->pl;
+          if (ix0 >= 0 && ix0 + (kw - 1) * dw < g->w) {
+            if (kw == 1)
+              p[0] = (int8_t)(row[ix0] ^ flip);
+            else if (kw == 3 && dw == 1)
+              p[0] = (int8_t)(row[ix0] ^ flip), p[1] = (int8_t)(row[ix0 + 1] ^ flip), p[2] = (int8_t)(row[ix0 + 2] ^ flip);
+            else
+              for (int64_t kx = 0; kx < kw; kx++)
+                p[kx] = (int8_t)(row[ix0 + kx * dw] ^ flip);
             continue;
           }
-          int64_t row = ((c0 + ci) * g->h + iy) * g->w + ix0; /* an index: ix0 may be negative */
-          for (int64_t kx = 0; kx < kx0; kx++)
-            p[kx] = flip;
-          for (int64_t kx = kx0; kx < kx1; kx++)
-            p[kx] = (int8_t)(x[row + kx * g->dw] ^ flip);
-          for (int64_t kx = kx1; kx < g->kw; kx++)
-            p[kx] = flip;
+          for (int64_t kx = 0; kx < kw; kx++) {
+            int64_t ix = ix0 + kx * dw;
+            p[kx] = ix >= 0 && ix < g->w ? (int8_t)(row[ix] ^ flip) : flip;
+          }
         }
-    }
+      }
   /* each run of consecutive outputs: divide once at its start, then step (ox, oy, k) */
   for (uint32_t b = 0; b < it->n_blocks; b++) {
     const np_block *bk = &it->blocks[b];
@@ -861,6 +907,12 @@ static bool eltwise_fast(np_tile *t, const np_iter *it)
     const np_block *bk = &it->blocks[b];
     for (int64_t i = 0; i < bk->count && bk->len > 0; i++) {
       int64_t e0 = bk->start + i * bk->stride, e1 = e0 + bk->len;
+      if (s0 > 0 && s1 > 0) {
+        (have_avx512() ? eltwise_avx512 : eltwise_plain)(x0 + e0, x1 + e0, y + e0, e1 - e0, m0, s0 > 63 ? 63 : s0, m1,
+                                                         s1 > 63 ? 63 : s1, sub ? -1 : 0, zp, floor_, lo, hi);
+        memset(t->computed + e0, 1, (size_t)bk->len);
+        continue;
+      }
       for (int64_t e = e0; e < e1; e++) {
         int64_t r0 = round_shift((int64_t)x0[e] * m0, s0), r1 = round_shift((int64_t)x1[e] * m1, s1);
         int64_t r = (sub ? r0 - r1 : r0 + r1) + zp;
@@ -1019,4 +1071,69 @@ void np_foreach_read(const np_tile *t, int64_t e, void (*fn)(uint32_t operand, i
           fn(0, ((c0 + ci) * g.h + iy) * g.w + ix, user);
       }
     }
+}
+
+/* Sets n int32 values to v (vectorised). */
+NP_VECTORISE static void fill_i32(int32_t *p, int64_t n, int32_t v)
+{
+  for (int64_t i = 0; i < n; i++)
+    p[i] = v;
+}
+
+int64_t np_mark_reads(const np_tile *t, int64_t e, int64_t n, int32_t iter, int32_t *const *last_read_of)
+{
+  if (t->kind == NP_KIND_COPY || t->kind == NP_KIND_LUT || t->kind == NP_KIND_ELTWISE) { /* element e reads e */
+    uint32_t ops = t->kind == NP_KIND_ELTWISE ? 2 : 1;
+    for (uint32_t k = 0; k < ops; k++)
+      fill_i32(last_read_of[k] + e, n, iter);
+    return n * ops;
+  }
+  if (t->kind != NP_KIND_CONV && t->kind != NP_KIND_MAX_POOL && t->kind != NP_KIND_AVG_POOL)
+    return -1;
+  int32_t *last_read = last_read_of[0];
+  window g = window_of(t);
+  int64_t reads = 0;
+  /* np_foreach_read's loops, a row segment (one channel, one oy, columns [xa, xb]) at a time: the input
+   * columns the segment reads are one range when the taps are contiguous and overlap from pixel to pixel */
+  bool one_range = g.dw == 1 && g.sw <= g.kw;
+  for (int64_t end = e + n; e < end;) {
+    int64_t xa = e % g.ow, oy = e / g.ow % g.oh, k = e / (g.ow * g.oh) % t->out.dims[1];
+    int64_t xb = xa + (end - e) - 1 < g.ow - 1 ? xa + (end - e) - 1 : g.ow - 1;
+    int64_t c0 = k, cg = 1;
+    if (t->kind == NP_KIND_CONV) {
+      cg = t->in[0].dims[1] / t->group;
+      c0 = k / (t->out.dims[1] / t->group) * cg;
+      if (sliced(t))
+        c0 = t->in_lo, cg = t->in_hi - t->in_lo;
+    }
+    int64_t taps = 0; /* the segment's in-bounds (ox, kx) pairs */
+    for (int64_t ox = xa; ox <= xb; ox++)
+      for (int64_t kx = 0; kx < g.kw; kx++) {
+        int64_t ix = ox * g.sw - g.pl + kx * g.dw;
+        taps += ix >= 0 && ix < g.w;
+      }
+    int64_t r0 = xa * g.sw - g.pl, r1 = xb * g.sw - g.pl + g.kw - 1; /* one_range: columns [r0, r1] */
+    r0 = r0 < 0 ? 0 : r0, r1 = r1 >= g.w ? g.w - 1 : r1;
+    for (int64_t ky = 0; ky < g.kh; ky++) {
+      int64_t iy = oy * g.sh - g.pt + ky * g.dh;
+      if (iy < 0 || iy >= g.h)
+        continue;
+      reads += cg * taps;
+      for (int64_t ci = 0; ci < cg; ci++) {
+        int32_t *row = last_read + ((c0 + ci) * g.h + iy) * g.w;
+        if (one_range) {
+          fill_i32(row + r0, r1 - r0 + 1, iter);
+          continue;
+        }
+        for (int64_t ox = xa; ox <= xb; ox++)
+          for (int64_t kx = 0; kx < g.kw; kx++) {
+            int64_t ix = ox * g.sw - g.pl + kx * g.dw;
+            if (ix >= 0 && ix < g.w)
+              row[ix] = iter;
+          }
+      }
+    }
+    e += xb - xa + 1;
+  }
+  return reads;
 }

@@ -25,7 +25,21 @@ typedef struct loader {
   size_t errlen;
   const char *where; /* "tile 3 (1, 0)" for messages */
   const nc_ncb_section *weights; /* the NP_SECTION_WEIGHTS section, or NULL */
+  void *scratch; /* analyse_iterations' per-element tables, kept from tile to tile (owned) */
+  size_t scratch_cap;
 } loader;
+
+/* l's scratch of at least n bytes (8-aligned; contents undefined): reused
+ * across tiles, so the tables' pages are faulted in once, not per tile. */
+static void *loader_scratch(loader *l, size_t n)
+{
+  if (n > l->scratch_cap) {
+    free(l->scratch);
+    l->scratch_cap = n > 2 * l->scratch_cap ? n : 2 * l->scratch_cap;
+    l->scratch = nc_rt_malloc(l->scratch_cap);
+  }
+  return l->scratch;
+}
 
 static bool bad(loader *l, const char *fmt, ...) NC_RT_PRINTF(2, 3);
 static bool bad(loader *l, const char *fmt, ...)
@@ -577,14 +591,21 @@ static bool analyse_iterations(loader *l, np_tile *t)
   for (int d = 2; d < t->out.rank; d++)
     inner *= t->out.dims[d];
   np_read_key(t, 0, &n_keys);
+  /* the tables, in the loader's scratch: last_read of each operand, seen, written */
+  size_t bytes = (size_t)n_keys * sizeof(int32_t) + (size_t)t->out.elements;
+  for (uint32_t k = 0; k < t->n_operands; k++)
+    bytes += (size_t)t->in[k].elements * sizeof(int32_t);
+  int32_t *at = loader_scratch(l, bytes);
   int32_t *last_read[NP_MAX_OPERANDS] = {0};
   for (uint32_t k = 0; k < t->n_operands; k++) {
-    last_read[k] = nc_rt_malloc((size_t)t->in[k].elements * sizeof(int32_t));
+    last_read[k] = at;
+    at += t->in[k].elements;
     memset(last_read[k], 0xFF, (size_t)t->in[k].elements * sizeof(int32_t));
   }
-  int32_t *seen = nc_rt_malloc((size_t)n_keys * sizeof *seen);
+  int32_t *seen = at;
   memset(seen, 0xFF, (size_t)n_keys * sizeof *seen);
-  uint8_t *written = nc_rt_calloc((size_t)t->out.elements, 1);
+  uint8_t *written = (uint8_t *)(seen + n_keys);
+  memset(written, 0, (size_t)t->out.elements);
   last_ctx c = {last_read, 0, 0};
   bool ok = true;
   int64_t plane = inner * t->out.dims[1]; /* one image's elements */
@@ -601,16 +622,26 @@ static bool analyse_iterations(loader *l, np_tile *t)
           memset(written + e0, 1, (size_t)(e1 - e0));
           for (int64_t e = e0; e < e1;) {
             int64_t step, span, key = np_read_key_span(t, e, &step, &span), n = span < e1 - e ? span : e1 - e;
-            for (int64_t j = 0; j < n; j++, key += step)
-              if (seen[key] != (int32_t)i) {
-                seen[key] = (int32_t)i;
-                np_foreach_read(t, e + j, record_last, &c);
-                if (c.reads > MAX_READS) {
-                  ok = bad(l, "the layer reads more than %llu input elements per inference, too many to simulate",
-                           (unsigned long long)MAX_READS);
-                  goto done;
-                }
+            for (int64_t j = 0; j < n;) {
+              if (seen[key + j * step] == (int32_t)i) {
+                j++;
+                continue;
               }
+              /* a run of keys not seen in this iteration: conv and pooling mark its reads a row at a time */
+              int64_t j0 = j, reads;
+              for (; j < n && seen[key + j * step] != (int32_t)i; j++)
+                seen[key + j * step] = (int32_t)i;
+              if (c.reads <= MAX_READS && (reads = np_mark_reads(t, e + j0, j - j0, (int32_t)i, last_read)) >= 0)
+                c.reads += (uint64_t)reads;
+              else
+                for (int64_t q = j0; q < j && c.reads <= MAX_READS; q++)
+                  np_foreach_read(t, e + q, record_last, &c);
+              if (c.reads > MAX_READS) {
+                ok = bad(l, "the layer reads more than %llu input elements per inference, too many to simulate",
+                         (unsigned long long)MAX_READS);
+                goto done;
+              }
+            }
             e += n;
           }
           continue;
@@ -641,12 +672,8 @@ static bool analyse_iterations(loader *l, np_tile *t)
       }
   }
 done:
-  free(seen);
-  free(written);
   for (uint32_t k = 0; ok && k < t->n_operands; k++)
     np_inbuf_plan(t, k, last_read[k]);
-  for (uint32_t k = 0; k < t->n_operands; k++)
-    free(last_read[k]);
   return ok;
 }
 
@@ -660,10 +687,16 @@ static const int8_t *unpack_weights(np_sim *s, const uint8_t *p, uint64_t bytes,
       return s->unpacked[i];
   unsigned per = 8 / bits;
   int8_t *w = nc_rt_calloc(bytes * per + 1, 1);
-  for (uint64_t i = 0; i < bytes * per; i++) {
-    unsigned v = (p[i / per] >> (i % per * bits)) & ((1u << bits) - 1);
-    w[i] = (int8_t)(v >= 1u << (bits - 1) ? (int)v - (1 << bits) : (int)v);
-  }
+  if (bits == 4) /* two codes a byte, low nibble first: shifts the compiler vectorises */
+    for (uint64_t i = 0; i < bytes; i++) {
+      w[2 * i] = (int8_t)(uint8_t)(p[i] << 4) >> 4;
+      w[2 * i + 1] = (int8_t)p[i] >> 4;
+    }
+  else
+    for (uint64_t i = 0; i < bytes * per; i++) {
+      unsigned v = (p[i / per] >> (i % per * bits)) & ((1u << bits) - 1);
+      w[i] = (int8_t)(v >= 1u << (bits - 1) ? (int)v - (1 << bits) : (int)v);
+    }
   s->unpacked = nc_rt_realloc(s->unpacked, (s->n_unpacked + 1) * sizeof *s->unpacked);
   s->unpacked_at = nc_rt_realloc(s->unpacked_at, (s->n_unpacked + 1) * sizeof *s->unpacked_at);
   s->unpacked[s->n_unpacked] = w;
@@ -1088,8 +1121,10 @@ void *np_sim_load(const nc_ncb *ncb, char *err, size_t errlen, void *userData)
     if (!check_program(&l, s, t))
       goto fail;
   }
+  free(l.scratch);
   return s;
 fail:
+  free(l.scratch);
   np_sim_destroy(s, userData);
   return NULL;
 }

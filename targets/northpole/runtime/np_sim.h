@@ -241,6 +241,12 @@ int64_t np_read_key(const np_tile *t, int64_t e, int64_t *n_keys);
  * element). */
 int64_t np_read_key_span(const np_tile *t, int64_t e, int64_t *step, int64_t *span);
 void np_foreach_read(const np_tile *t, int64_t e, void (*fn)(uint32_t operand, int64_t idx, void *user), void *user);
+/** For a conv, pooling, copy, table or residual-add tile: sets
+ * last_read_of[k][idx] = iter for every element idx of operand k that the n
+ * output elements from e on read (what np_foreach_read enumerates for each,
+ * a row range at a time) and returns the number of reads np_foreach_read
+ * would enumerate; -1 (nothing set) for the other kinds. */
+int64_t np_mark_reads(const np_tile *t, int64_t e, int64_t n, int32_t iter, int32_t *const *last_read_of);
 
 /** Runs the statement (the variadic argument) with `idx` set to every
  * element of the blocks of `it`, in order. */
