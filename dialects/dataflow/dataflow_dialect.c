@@ -298,7 +298,7 @@ static const nc_attr_def node_attrs[] = {
    "the layer's parameters that differ from their defaults (layer.h): `kernel`, `stride`, `dilation`, `pads`, `perm`, "
    "`group`, `count_include_pad`, `axis`, `op`, `input_zero_points`, `input_multiplier`, `input_shift`, "
    "`weight_zero_point`, `weights`, `bias`, `multiplier`, `shift`, `output_zero_point`, `clamp_min`, `clamp_max`, "
-   "`lut`"},
+   "`lut`, `input_affine`"},
   {"domain", &ac_set, false, NULL, "the iteration domain `{ S[...] : ... }`, run in lexicographic order"},
   {"reads", &ac_map_array, false, NULL, "one read relation `{ S[...] -> In<i>[...] }` per operand, in order"},
   {"writes", &ac_map, false, NULL, "the write relation `{ S[...] -> Out[...] }`"},
@@ -336,7 +336,10 @@ static const nc_op_def dataflow_ops[] = {
       "or one per output channel), `output_zero_point`, `clamp_min` and `clamp_max`. The integer semantics: "
       "acc = sum((x - input zero point) * (w - weight zero point)) + bias[c]; y = round_half_even(acc * "
       "multiplier[c] / 2^shift[c]) + output_zero_point; y = clamp(y, clamp_min, clamp_max); a float layer (element "
-      "width 0) uses the geometry, weights, bias and clamp only.\n\n"
+      "width 0) uses the geometry, weights, bias and clamp only. A conv's `input_affine` (dataflow-fold-input-affine: "
+      "a depthwise batch-norm and relu folded in) first maps each input element x of channel c to clamp("
+      "round_half_even((x * w_c + b_c) * m_c / 2^s_c), lo, hi): (w_c, b_c, m_c, s_c) per input channel, then lo, "
+      "hi.\n\n"
       "The attributes describe the layer's work to isl, in isl's own syntax:\n\n"
       "- `domain`: the iterations `{ S[oy] : 0 <= oy < 8 }` (one per output row, or `S[oy, ox]` per pixel, `S[]` "
       "for a layer that runs once), executed in lexicographic order;\n"

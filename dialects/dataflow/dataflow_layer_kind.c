@@ -295,10 +295,43 @@ static bool decode_entry(decoder *d, nc_dataflow_layer *l, const char *key, nc_a
     return elements_param(d, key, a, 1, &l->bias);
   case NC_DATAFLOW_PARAM_LUT:
     return elements_param(d, key, a, 1, &l->lut);
+  case NC_DATAFLOW_PARAM_INPUT_AFFINE:
+    if (!ints_param(d, key, a, 0, SIZE_MAX, INT32_MIN, INT32_MAX, NULL, &l->n_input_affine))
+      return false;
+    l->input_affine = nc_attr_dense_array_get_data(a);
+    return true;
   case NC_DATAFLOW_NUM_PARAMS:
     break;
   }
   return bad(d, "params: unknown parameter '%s'", key);
+}
+
+/* input_affine: a conv's, 4 entries per channel of operand 0 and the bounds. */
+static bool check_input_affine(decoder *d, const nc_dataflow_layer *l)
+{
+  int64_t dims[NC_MAX_RANK];
+  int64_t c = nc_op_get_num_operands(d->node) >= 1 &&
+                  nc_dataflow_tensor_coords(nc_value_get_type(nc_op_get_operand(d->node, 0)), dims) >= 1
+                ? dims[0] : 0;
+  if (l->kind != NC_DATAFLOW_LAYER_CONV)
+    return bad(d, "params: 'input_affine' belongs to conv layers, not %s", nc_dataflow_layer_kind_name(l->kind));
+  if (l->n_input_affine != (size_t)(4 * c + 2))
+    return bad(d, "params: 'input_affine' needs 4 entries per input channel (%lld) and 2 bounds, not %zu",
+               (long long)c, l->n_input_affine);
+  for (int64_t i = 0; i < c; i++) {
+    int64_t m, s;
+    memcpy(&m, l->input_affine + 4 * i + 2, sizeof m);
+    memcpy(&s, l->input_affine + 4 * i + 3, sizeof s);
+    if (m < 0 || s < 0 || s > 63)
+      return bad(d, "params: 'input_affine' channel %lld has multiplier %lld and shift %lld, outside [0, 2^31) and "
+                 "[0, 63]", (long long)i, (long long)m, (long long)s);
+  }
+  int64_t lo, hi;
+  memcpy(&lo, l->input_affine + 4 * c, sizeof lo);
+  memcpy(&hi, l->input_affine + 4 * c + 1, sizeof hi);
+  if (lo > hi)
+    return bad(d, "params: 'input_affine' bounds [%lld, %lld] are out of order", (long long)lo, (long long)hi);
+  return true;
 }
 
 /* Checks that need the whole layer. */
@@ -324,6 +357,8 @@ static bool check_layer(decoder *d, nc_dataflow_layer *l)
   if (l->bias && nc_type_get_shape(nc_attr_get_type(l->bias))[0] != c)
     return bad(d, "params: 'bias' needs one entry per output channel (%lld), not %lld", (long long)c,
                (long long)nc_type_get_shape(nc_attr_get_type(l->bias))[0]);
+  if (l->n_input_affine && !check_input_affine(d, l))
+    return false;
   if (l->op && l->kind != NC_DATAFLOW_LAYER_ELTWISE)
     return bad(d, "params: 'op' belongs to eltwise layers, not %s", k);
   bool linear = l->linear[0] || l->linear[1] || l->linear[2] || l->linear[3] || l->linear[4] || l->linear[5];
@@ -472,6 +507,7 @@ static bool param_differs(const nc_dataflow_layer *l, const nc_dataflow_layer *z
   case NC_DATAFLOW_PARAM_CLAMP_MIN: return l->clamp_min != z->clamp_min;
   case NC_DATAFLOW_PARAM_CLAMP_MAX: return l->clamp_max != z->clamp_max;
   case NC_DATAFLOW_PARAM_LUT: return l->lut != NULL;
+  case NC_DATAFLOW_PARAM_INPUT_AFFINE: return l->n_input_affine && l->input_affine;
   case NC_DATAFLOW_NUM_PARAMS: break;
   }
   return false;
@@ -520,6 +556,7 @@ static nc_attr *param_attr(nc_context *ctx, const nc_dataflow_layer *l, nc_dataf
   case NC_DATAFLOW_PARAM_CLAMP_MIN: return nc_attr_integer(ctx, i64, l->clamp_min);
   case NC_DATAFLOW_PARAM_CLAMP_MAX: return nc_attr_integer(ctx, i64, l->clamp_max);
   case NC_DATAFLOW_PARAM_LUT: return l->lut;
+  case NC_DATAFLOW_PARAM_INPUT_AFFINE: return nc_attr_dense_i64_array(ctx, l->n_input_affine, l->input_affine);
   case NC_DATAFLOW_NUM_PARAMS: break;
   }
   return NULL;

@@ -73,16 +73,29 @@ static bool build_pipeline(nc_pass_manager *pm, nc_pass *options, void *userData
 
 bool nc_target_add_dataflow_passes(nc_pass_manager *pm, const char *granularity)
 {
+  return nc_target_add_dataflow_passes_with(pm, granularity, NULL);
+}
+
+bool nc_target_add_dataflow_passes_with(nc_pass_manager *pm, const char *granularity, const char *between)
+{
   nc_context *ctx = nc_pass_manager_get_context(pm);
   nc_pass *lower = nc_pass_create_named(ctx, "graph-to-dataflow"), *deps = nc_pass_create_named(ctx, "dataflow-deps");
-  if (!lower || !deps || (granularity && (!nc_pass_set_option(lower, "granularity", granularity) ||
-                                          !nc_pass_set_option(deps, "input-granularity", granularity)))) {
+  nc_pass *mid = between ? nc_pass_create_named(ctx, between) : NULL;
+  if (!lower || !deps || (between && !mid) ||
+      (granularity && (!nc_pass_set_option(lower, "granularity", granularity) ||
+                       !nc_pass_set_option(deps, "input-granularity", granularity)))) {
     nc_pass_destroy(lower);
     nc_pass_destroy(deps);
+    nc_pass_destroy(mid);
     return false;
   }
   nc_pass_manager *fn = nc_pass_manager_nest(pm, "func.func");
-  if (!nc_pass_manager_add_owned_pass(fn, lower)) {
+  if (!nc_pass_manager_add_owned_pass(fn, lower)) { /* a failed add destroys its pass, not the others */
+    nc_pass_destroy(mid);
+    nc_pass_destroy(deps);
+    return false;
+  }
+  if (mid && !nc_pass_manager_add_owned_pass(fn, mid)) {
     nc_pass_destroy(deps);
     return false;
   }

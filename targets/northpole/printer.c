@@ -511,6 +511,8 @@ static bool put_tile(printer *p, nc_op *tile, nc_bytes *b)
     l.flags &= ~(uint32_t)NP_FLAG_CLAMP;
   uint32_t clamp = l.flags & NP_FLAG_CLAMP;
   int32_t clamp_min = l.clamp_min, clamp_max = l.clamp_max;
+  size_t n_affine = l.flags & NP_FLAG_IN_AFFINE ? l.n_affine : 0; /* borrowed from the node: outlives np_layer_clear */
+  const int64_t *affine = l.affine;
   nc_bytes_put_u32(b, l.flags | in_slice.flags | (replica ? NP_FLAG_REPLICA : 0) | (shared ? NP_FLAG_SHARED : 0) |
                         (n_offsets ? NP_FLAG_RECV_OFFSETS : 0) | (uint32_t)l.bits << NP_WIDTH_SHIFT);
   nc_bytes_put_str(b, name, 32);
@@ -575,6 +577,10 @@ static bool put_tile(printer *p, nc_op *tile, nc_bytes *b)
     }
     first_lo = 0, first_hi = dims[0];
   }
+  if (l.flags & NP_FLAG_IN_AFFINE) { /* one vector op per input element mapped, spread over the slice's outputs */
+    int64_t cin = in_slice.flags ? in_slice.hi - in_slice.lo : (int64_t)l.n_affine;
+    l.vops_per_element += (cin + (hi - lo) - 1) / (hi - lo);
+  }
   bool ok = node_iterations(p, tile, node, &l, first_lo, first_hi, b);
   np_layer_clear(&l);
   if (!ok)
@@ -629,6 +635,12 @@ static bool put_tile(printer *p, nc_op *tile, nc_bytes *b)
   if (clamp) {
     nc_bytes_put_i32(b, clamp_min);
     nc_bytes_put_i32(b, clamp_max);
+  }
+  if (n_affine) {
+    nc_bytes_put_u32(b, (uint32_t)n_affine);
+    nc_bytes_put_u32(b, 0);
+    for (size_t i = 0; i < 4 * n_affine + 2; i++)
+      nc_bytes_put_i32(b, (int32_t)affine[i]);
   }
   return true;
 }

@@ -24,6 +24,8 @@ typedef struct np_layer {
   int weight_bits;           /* 4 or 2: a conv's or matmul's weights go packed (NP_FLAG_PACKED_WEIGHTS); else 8 */
   int64_t k, n;              /* matmul */
   int64_t macs_per_element, vops_per_element;
+  size_t n_affine;           /* NP_FLAG_IN_AFFINE: input channels of operand 0 mapped on receive (layer.h input_affine) */
+  const int64_t *affine;     /* their 4 x n_affine + 2 entries, borrowed from the node's params */
 } np_layer;
 
 /** The weight slices several tiles hold, written once in the

@@ -444,6 +444,26 @@ static bool read_linear_resize(nc_op *node, const nc_dataflow_layer *layer, np_l
   return true;
 }
 
+/* A conv's folded per-channel input map (dataflow-fold-input-affine): the
+ * tile applies it to operand 0's elements as they arrive (NP_FLAG_IN_AFFINE). */
+static bool read_input_affine(nc_op *node, const nc_dataflow_layer *layer, np_layer *l)
+{
+  size_t c = (layer->n_input_affine - 2) / 4;
+  int64_t lo = layer->input_affine[4 * c], hi = layer->input_affine[4 * c + 1];
+  int64_t tmax = ((int64_t)1 << (layer->input_bits - 1)) - 1;
+  if (lo < -tmax - 1 || hi > tmax)
+    return nc_op_emit_error(node, "maps its input into [%lld, %lld]; northpole keeps the input's %u-bit range",
+                            (long long)lo, (long long)hi, layer->input_bits);
+  for (size_t i = 0; i < c; i++)
+    if (layer->input_affine[4 * i] < INT8_MIN || layer->input_affine[4 * i] > INT8_MAX)
+      return nc_op_emit_error(node, "has an input_affine weight of %lld; northpole holds int8 weights",
+                              (long long)layer->input_affine[4 * i]);
+  l->flags |= NP_FLAG_IN_AFFINE;
+  l->n_affine = c;
+  l->affine = layer->input_affine;
+  return true;
+}
+
 bool np_layer_read(nc_op *node, np_layer *l, const void **rangeChecked)
 {
   memset(l, 0, sizeof *l);
@@ -487,6 +507,8 @@ bool np_layer_read(nc_op *node, np_layer *l, const void **rangeChecked)
     copy_window(&layer, l);
     l->group = layer.group;
     l->macs_per_element = l->weight_row_bytes;
+    if (layer.n_input_affine && !read_input_affine(node, &layer, l))
+      return false;
     return read_requantize(node, &layer, l, channels);
   case NC_DATAFLOW_LAYER_MATMUL:
     if (nc_type_get_rank(nc_value_get_type(nc_op_get_operand(node, 0))) != 2 &&

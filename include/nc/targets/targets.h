@@ -71,6 +71,12 @@ NC_GIVE nc_pass_manager *nc_target_create_pipeline(nc_context *ctx, NC_KEEP cons
  * False after diagnostics. */
 bool nc_target_add_dataflow_passes(nc_pass_manager *pm, const char *granularity);
 
+/** nc_target_add_dataflow_passes with the pass named `between` (NULL:
+ * none; a func.func pass without options, such as northpole's
+ * dataflow-fold-input-affine) run after graph-to-dataflow and before
+ * dataflow-deps, where a target may still change which nodes there are. */
+bool nc_target_add_dataflow_passes_with(nc_pass_manager *pm, const char *granularity, const char *between);
+
 /** Prints the binary of a module at the target's last level: a malloc'ed
  * image of *size bytes, or NULL after diagnostics. */
 NC_GIVE uint8_t *nc_target_print_binary(NC_KEEP nc_op *module, size_t *size);

@@ -25,6 +25,31 @@ void np_inbuf_arrive(np_tile *t, uint32_t k, int64_t e0, const int8_t *data, int
   np_bits_set(t->valid[k], e0, len);
 }
 
+/* floor(v / 2^s) rounded half to even (datapath.c's rule). */
+static int64_t map_round_shift(int64_t v, int s)
+{
+  if (s <= 0)
+    return v;
+  int64_t q = v >> s;
+  uint64_t r = (uint64_t)v & ((UINT64_C(1) << s) - 1), half = UINT64_C(1) << (s - 1);
+  return q + (r > half || (r == half && (q & 1)));
+}
+
+void np_inbuf_map(np_tile *t, int64_t e0, int64_t len)
+{
+  int8_t *x = t->in_data[0];
+  const int32_t *a = t->affine, lo = a[4 * t->n_affine], hi = a[4 * t->n_affine + 1];
+  for (int64_t e = e0; e < e0 + len;) {
+    int64_t c = e / t->affine_plane, end = (c + 1) * t->affine_plane < e0 + len ? (c + 1) * t->affine_plane : e0 + len;
+    const int32_t *p = a + 4 * c;
+    for (; e < end; e++) { /* the depthwise layer's int32 accumulator wraps, as the datapath's */
+      int32_t acc = (int32_t)((uint32_t)(x[e] * p[0]) + (uint32_t)p[1]);
+      int64_t r = map_round_shift((int64_t)acc * p[2], p[3]);
+      x[e] = (int8_t)(r < lo ? lo : r > hi ? hi : r);
+    }
+  }
+}
+
 void np_inbuf_release(np_tile *t, uint32_t k, int64_t iter)
 {
   for (int64_t j = t->release_off[k][iter]; j < t->release_off[k][iter + 1]; j++) {

@@ -928,6 +928,29 @@ static bool load_tile(loader *l, np_sim *s, np_tile *t)
                  t->out_min, t->out_max);
     t->out_min = lo, t->out_max = hi;
   }
+  if (t->flags & NP_FLAG_IN_AFFINE) { /* a folded batch-norm and relu on operand 0 (np_inbuf_map) */
+    uint32_t n = nc_cursor_u32(c), zero = nc_cursor_u32(c);
+    if (!truncated(l))
+      return false;
+    if (t->kind != NP_KIND_CONV || zero || n < 1 || t->in[0].elements % n || (uint64_t)n > c->len)
+      return bad(l, "input affine of %u channels (then %u): a conv's, one entry per channel of operand 0 (%lld "
+                 "elements), then 0", n, zero, (long long)t->in[0].elements);
+    t->affine = nc_rt_malloc((4 * (size_t)n + 2) * sizeof *t->affine);
+    for (size_t i = 0; i < 4 * (size_t)n + 2; i++)
+      t->affine[i] = nc_cursor_i32(c);
+    if (!truncated(l))
+      return false;
+    t->n_affine = n;
+    t->affine_plane = t->in[0].elements / n;
+    int32_t lo = t->affine[4 * n], hi = t->affine[4 * n + 1];
+    int32_t tmax = (1 << ((t->bits ? t->bits : 8) - 1)) - 1;
+    if (lo > hi || lo < -tmax - 1 || hi > tmax)
+      return bad(l, "input affine bounds [%d, %d]: in order within [%d, %d]", lo, hi, -tmax - 1, tmax);
+    for (uint32_t i = 0; i < n; i++)
+      if (t->affine[4 * i + 2] < 0 || t->affine[4 * i + 3] < 0 || t->affine[4 * i + 3] > 63)
+        return bad(l, "input affine channel %u: multiplier %d and shift %d outside [0, 2^31) and [0, 63]", i,
+                   t->affine[4 * i + 2], t->affine[4 * i + 3]);
+  }
   if (c->pos != c->len)
     return bad(l, "%zu unexpected bytes at the end", c->len - c->pos);
   if (!check_layer(l, t) || !check_buffers(l, t, s->chip.sram_bytes))
@@ -969,7 +992,7 @@ void np_sim_destroy(void *state, void *userData)
   free(s->frame_end);
   for (size_t i = 0; i < s->n_tiles; i++) {
     np_tile *t = &s->tiles[i];
-    free(t->multiplier), free(t->shift), free(t->bias), free(t->buffers), free(t->iters), free(t->blocks);
+    free(t->multiplier), free(t->shift), free(t->bias), free(t->affine), free(t->buffers), free(t->iters), free(t->blocks);
     free(t->prog), free(t->out_data), free(t->computed), free(t->last_send), free(t->scratch), free(t->wsum128);
     free(t->psum), free(t->psum_count);
     np_clear_inbox(t);

@@ -93,6 +93,13 @@
  *   i32 clamp_min, clamp_max    clamp_min <= clamp_max, each in the width's range: after the
  *                               relu, r = min(max(r, clamp_min), clamp_max), then saturation
  *                               (the results stay in [clamp_min, clamp_max])
+ *   with NP_FLAG_IN_AFFINE (bit 20: NP_KIND_CONV only; a depthwise batch-norm and relu folded in,
+ *   dataflow-fold-input-affine), then:
+ *   u32 n, u32 0                n = operand 0's channels, then n x {i32 w, i32 b, i32 m, i32 s}, then
+ *   i32 lo, hi                  every element x of channel c of operand 0 is replaced, as it arrives, by
+ *                               clamp(round_half_even((int32)(x * w + b) * m / 2^s), lo, hi) (lo <= hi
+ *                               in the width's range, 0 <= m < 2^31, 0 <= s <= 63); the tile's
+ *                               iterations count one vector op per element so mapped
  *   In every tile, bits 16..23 of a recv's or send's word after the opcode
  *   are a frame period n (0: every inference the tile runs) and bits 24..31
  *   a residue r < n: the instruction runs only on inferences f with f mod n
@@ -197,6 +204,7 @@ enum {
   NP_FLAG_SHARED = 1 << 17,  /* the tile shares its core in a slot other than 0: a slot trailer follows */
   NP_FLAG_RECV_OFFSETS = 1 << 18, /* recvs of a folded concat's inputs land at an element offset */
   NP_FLAG_CLAMP = 1 << 19,        /* a conv or matmul clamps its requantized results: a clamp trailer follows */
+  NP_FLAG_IN_AFFINE = 1 << 20,    /* a conv maps operand 0's elements per channel on receive: an affine trailer follows */
   NP_FLAG_PACKED_WEIGHTS = 1 << 25, /* a conv's or matmul's weights at the tile's width (4 or 2 bits) are packed
                                        two or four a byte, element i in bits (i mod per-byte) x width up, low first */
 };

@@ -40,7 +40,7 @@
 #define NP_KNOWN_FLAGS \
   ((uint32_t)(NP_FLAG_RELU | NP_FLAG_SUBTRACT | NP_FLAG_COUNT_PAD | NP_FLAG_PARTIAL | NP_FLAG_REDUCE |             \
               NP_FLAG_PAD_REFLECT | NP_FLAG_PAD_EDGE | NP_FLAG_PAD_WRAP | NP_FLAG_REPLICA | NP_FLAG_SHARED |         \
-              NP_FLAG_RECV_OFFSETS | NP_FLAG_CLAMP | NP_FLAG_PACKED_WEIGHTS))
+              NP_FLAG_RECV_OFFSETS | NP_FLAG_CLAMP | NP_FLAG_IN_AFFINE | NP_FLAG_PACKED_WEIGHTS))
 /* The most tiles sharing one core (NC_CORE_MAX_SLOTS). */
 #define NP_MAX_SLOTS 64u
 /* The most tiles one reducer adds the partial sums of. */

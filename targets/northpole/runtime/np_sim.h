@@ -93,6 +93,9 @@ typedef struct np_tile {
   int32_t zero_point;
   uint32_t n_requant, n_bias;
   int32_t *multiplier, *shift, *bias;
+  uint32_t n_affine;  /* NP_FLAG_IN_AFFINE: operand 0's channels, mapped on receive (np_inbuf_map) */
+  int32_t *affine;    /* their (w, b, m, s) each, then lo, hi */
+  int64_t affine_plane; /* elements per channel of operand 0 */
   const int8_t *weights;
   uint64_t weight_bytes;
   uint64_t weight_elems;  /* the int8 weights at t->weights: weight_bytes, or more when they came packed */
@@ -200,6 +203,9 @@ void np_clear_inbox(np_tile *t);
 void np_inbuf_arrive(np_tile *t, uint32_t k, int64_t e0, const int8_t *data, int64_t len);
 /** Drops the elements of operand k whose last reader is iteration `iter`
  * from the buffer (no longer arrived, no longer counted). */
+/** NP_FLAG_IN_AFFINE: maps operand 0's elements [e0, e0 + len), just
+ * arrived, through their channels' folded batch-norm and relu (np_format.h). */
+void np_inbuf_map(np_tile *t, int64_t e0, int64_t len);
 void np_inbuf_release(np_tile *t, uint32_t k, int64_t iter);
 /** Sets t->read[k] and the release runs of operand k from each element's
  * last reading iteration (-1: none); needs t->in[k] and t->n_iters. */

@@ -454,6 +454,8 @@ static bool do_recv(run_ctx *r, np_tile *t, const np_instr *in)
                            t->y, t->node, (long long)(e0 > t->in[k].elements ? e0 : t->in[k].elements), k,
                            (long long)t->in[k].elements);
       np_inbuf_arrive(t, k, e0, data, bk->len);
+      if (k == 0 && t->n_affine)
+        np_inbuf_map(t, e0, bk->len);
     }
   }
   if (src < 0 && m->credit > t->live[k] - held) /* elements that were there already: their credits go back */

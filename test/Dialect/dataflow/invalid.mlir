@@ -601,3 +601,39 @@ func.func @perm_not_permutation(%x: tensor<1x2x4x6xi8>) -> tensor<1x2x6x4xi8> {
   }) : (tensor<1x2x4x6xi8>) -> tensor<1x2x6x4xi8>
   return %0 : tensor<1x2x6x4xi8>
 }
+
+// -----
+
+func.func @input_affine_kind(%x: tensor<1x3xi8>) -> tensor<1x3xi8> {
+  // expected-error@+1 {{'dataflow.node' op params: 'input_affine' belongs to conv layers, not eltwise}}
+  %0 = dataflow.node "n" (%x) {domain = #dataflow.set<"{ S[] }">, reads = [#dataflow.map<"{ S[] -> In0[i] : 0 <= i < 3 }">],
+         writes = #dataflow.map<"{ S[] -> Out[i] : 0 <= i < 3 }">, macs = 0 : i64, kind = "eltwise", params = {input_affine = array<i64: 1, 0, 1, 0, 0, 1>}} ({
+    ^bb0(%a: tensor<1x3xi8>):
+      dataflow.yield %a : tensor<1x3xi8>
+  }) : (tensor<1x3xi8>) -> tensor<1x3xi8>
+  return %0 : tensor<1x3xi8>
+}
+
+// -----
+
+func.func @input_affine_count(%x: tensor<1x2x2x2xi8>) -> tensor<1x2x2x2xi8> {
+  // expected-error@+1 {{'dataflow.node' op params: 'input_affine' needs 4 entries per input channel (2) and 2 bounds, not 6}}
+  %0 = dataflow.node "n" (%x) {domain = #dataflow.set<"{ S[] }">, reads = [#dataflow.map<"{ S[] -> In0[c, y, x] : 0 <= c < 2 and 0 <= y < 2 and 0 <= x < 2 }">],
+         writes = #dataflow.map<"{ S[] -> Out[c, y, x] : 0 <= c < 2 and 0 <= y < 2 and 0 <= x < 2 }">, macs = 0 : i64, kind = "conv", params = {kernel = array<i64: 1, 1>, input_affine = array<i64: 1, 0, 1, 0, 0, 1>}} ({
+    ^bb0(%a: tensor<1x2x2x2xi8>):
+      dataflow.yield %a : tensor<1x2x2x2xi8>
+  }) : (tensor<1x2x2x2xi8>) -> tensor<1x2x2x2xi8>
+  return %0 : tensor<1x2x2x2xi8>
+}
+
+// -----
+
+func.func @input_affine_bounds(%x: tensor<1x1x2x2xi8>) -> tensor<1x1x2x2xi8> {
+  // expected-error@+1 {{'dataflow.node' op params: 'input_affine' bounds [5, 1] are out of order}}
+  %0 = dataflow.node "n" (%x) {domain = #dataflow.set<"{ S[] }">, reads = [#dataflow.map<"{ S[] -> In0[c, y, x] : c = 0 and 0 <= y < 2 and 0 <= x < 2 }">],
+         writes = #dataflow.map<"{ S[] -> Out[c, y, x] : c = 0 and 0 <= y < 2 and 0 <= x < 2 }">, macs = 0 : i64, kind = "conv", params = {kernel = array<i64: 1, 1>, input_affine = array<i64: 1, 0, 1, 0, 5, 1>}} ({
+    ^bb0(%a: tensor<1x1x2x2xi8>):
+      dataflow.yield %a : tensor<1x1x2x2xi8>
+  }) : (tensor<1x1x2x2xi8>) -> tensor<1x1x2x2xi8>
+  return %0 : tensor<1x1x2x2xi8>
+}

@@ -22,6 +22,8 @@
  *                                                     the graph ops compute it: the real zero when the
  *                                                     output zero point is 0, as graph-quantize makes it)
  *   y    = lut[y - type min]                         (when lut is present: an elementwise table)
+ * A conv with input_affine first maps each input element x of channel c to
+ *   clamp(round_half_even((x * w_c + b_c) * m_c / 2^s_c), lo, hi)   (a folded depthwise 1x1 conv)
  * Layers that only move data (copy, resize, pad, shuffle, concat, max pools) have no requantization
  * (n_requant == 0) and keep their input's scale. ELTWISE layers first rescale
  * each input to the output scale with input_multiplier/input_shift (the same
@@ -118,7 +120,9 @@ typedef enum nc_dataflow_layer_kind {
   X(OUTPUT_ZERO_POINT, "output_zero_point", "zero point of the output")                                         \
   X(CLAMP_MIN, "clamp_min", "lower bound after requantization (a fused relu)")                                  \
   X(CLAMP_MAX, "clamp_max", "upper bound after requantization")                                                 \
-  X(LUT, "lut", "an elementwise table applied last")
+  X(LUT, "lut", "an elementwise table applied last")                                                           \
+  X(INPUT_AFFINE, "input_affine", "conv: a per-input-channel requantize applied to operand 0 first (a folded "    \
+                                  "batch-norm and relu): 4 x C + 2 entries")
 
 /** A layer parameter. */
 typedef enum nc_dataflow_layer_param {
@@ -194,6 +198,12 @@ typedef struct nc_dataflow_layer {
   int64_t output_zero_point;
   int64_t clamp_min, clamp_max; /**< applied after requantization; the output type's range when unused */
   NC_KEEP nc_attr *lut;       /**< elements: 2^bits entries indexed by (y - type min); NULL if none */
+  /** conv only (dataflow-fold-input-affine): each element x of input channel c of operand 0 is first replaced by
+   * clamp(round_half_even((x * w_c + b_c) * m_c / 2^s_c), lo, hi), a depthwise 1x1 conv folded into this one
+   * (a batch-norm and relu that follow a concat). n_input_affine entries: (w_c, b_c, m_c, s_c) per channel, then lo,
+   * hi; 0 and NULL when absent. */
+  size_t n_input_affine;
+  const int64_t *input_affine;
   /* element widths in bits (from the types, not stored: set ignores them; 0 for float) */
   unsigned input_bits, weight_bits, output_bits;
 } nc_dataflow_layer;

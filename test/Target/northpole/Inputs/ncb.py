@@ -135,7 +135,7 @@ def corrupt_fields(path, d):
     out("instr-zero-word", lambda m: struct.pack_into("<I", m, f["instrs"] + 4, 1 << 9))
     # instruction 0 receives from the host, which has no slot (bits 1..7)
     out("instr-host-slot", lambda m: struct.pack_into("<I", m, f["instrs"] + 4, 3 << 1))
-    out("flags", lambda m: struct.pack_into("<I", m, f["flags"], 0x100002))
+    out("flags", lambda m: struct.pack_into("<I", m, f["flags"], 0x200002))
     # a recv's frames (bits 16..31 of its word): a period of 1 frame says nothing (core-replicate)
     out("frames", lambda m: struct.pack_into("<I", m, f["instrs"] + 4, 1 << 16))
     # the layer width in flags bits 8..15: 3 is not 8, 4 or 2; 0 is an older binary's 8
