@@ -216,6 +216,7 @@ typedef struct task {
 } task;
 
 static _Thread_local task *tl_task;
+static _Thread_local bool tl_unchanged; /* the running pass called nc_pass_mark_unchanged */
 static _Thread_local run_ctx *tl_run;
 
 static task_event *push_event(task *t)
@@ -253,6 +254,12 @@ void nc_run_emit_text(run_ctx *rc, const char *s, size_t n)
   t->cur = nc_diag_capture_begin();
 }
 
+void nc_pass_mark_unchanged(nc_pass *p)
+{
+  (void)p;
+  tl_unchanged = true;
+}
+
 void nc_pass_write(const char *s, size_t n) { nc_run_emit_text(tl_run, s, n); }
 
 void nc_pass_printf(const char *fmt, ...)
@@ -287,7 +294,10 @@ static void report_silent_failure(const nc_pass_def *d, nc_op *op)
                 nc_ident_str(nc_op_get_name(op)), sym ? ": @" : "", sym ? nc_ident_str(sym) : "");
 }
 
-static bool run_pass(run_ctx *rc, nc_pass_manager *pm, nc_pass *pass, nc_op *op)
+/* Runs one pass on op and verifies op after it (--verify-each) unless the
+ * pass said it changed nothing. *verified (may be NULL) tells whether the
+ * verifier ran on op after the pass and found it valid. */
+static bool run_pass(run_ctx *rc, nc_pass_manager *pm, nc_pass *pass, nc_op *op, bool *verified)
 {
   const nc_pass_def *d = pass->def;
   const nc_pass_run_options *o = rc->opts;
@@ -301,13 +311,20 @@ static bool run_pass(run_ctx *rc, nc_pass_manager *pm, nc_pass *pass, nc_op *op)
     nc_repro_snapshot(rc, pm, pass, op);
 
   size_t errors_before = nc_diag_thread_errors();
+  bool saved_unchanged = tl_unchanged; /* a pass may run a pipeline of its own */
+  tl_unchanged = false;
   uint64_t t0 = nc_clock_ns();
   bool ok = d->run(pass, op);
   nc_clock_add(&pass->clock, nc_clock_ns() - t0);
+  bool unchanged = tl_unchanged;
+  tl_unchanged = saved_unchanged;
   if (!ok && nc_diag_thread_errors() == errors_before)
     report_silent_failure(d, op);
-  if (ok && o->verify_each)
+  bool verify = ok && o->verify_each && !unchanged;
+  if (verify)
     ok = nc_op_verify(op);
+  if (verified)
+    *verified = verify && ok;
   if (!ok) {
     if (o->print_after_failure || print_after)
       nc_instr_dump(rc, "After", pass, op, true);
@@ -424,7 +441,7 @@ static bool pm_run(run_ctx *rc, nc_pass_manager *pm, nc_op *op)
 {
   for (size_t i = 0; i < pm->n; i++) {
     pm_entry *e = &pm->entries[i];
-    bool ok = e->pass ? run_pass(rc, pm, e->pass, op) : run_nested(rc, e->nested, op);
+    bool ok = e->pass ? run_pass(rc, pm, e->pass, op, NULL) : run_nested(rc, e->nested, op);
     if (!ok)
       return false;
   }
@@ -456,20 +473,22 @@ bool nc_pass_manager_run(nc_pass_manager *pm, nc_op *op, const nc_pass_run_optio
   run_ctx *saved = tl_run;
   tl_run = &rc;
   uint64_t t0 = nc_clock_ns();
-  bool ok = true;
+  bool ok = true, last_verified = false;
   for (size_t i = 0; ok && i < pm->n; i++) { /* pm_run, telling opts->progress of each top-level entry */
     pm_entry *e = &pm->entries[i];
     if (opts->progress)
       opts->progress(e->pass ? e->pass->def->argument : e->nested->anchor, i, pm->n, opts->progress_user_data);
-    ok = e->pass ? run_pass(&rc, pm, e->pass, op) : run_nested(&rc, e->nested, op);
+    last_verified = false;
+    ok = e->pass ? run_pass(&rc, pm, e->pass, op, &last_verified) : run_nested(&rc, e->nested, op);
   }
   if (opts->progress)
     opts->progress(NULL, pm->n, pm->n, opts->progress_user_data);
   /* a nested pass is verified on the op it ran on; what relates ops across
    * the whole IR (a core.chip naming its function's nodes, symbol uses) is
    * verified once more at the end, so a run never succeeds with IR that
-   * cannot be read back */
-  if (ok && opts->verify_each && pm->n)
+   * cannot be read back (unless the last pass ran on the whole op and the
+   * verifier checked it just now) */
+  if (ok && opts->verify_each && pm->n && !last_verified)
     ok = nc_op_verify(op);
   nc_clock_add(&pm->clock, nc_clock_ns() - t0);
   tl_run = saved;

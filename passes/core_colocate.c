@@ -347,7 +347,8 @@ static bool collect(nc_op *chip, nc_op *fn, const nc_chip_desc *d, bool multicas
   return ok;
 }
 
-static bool colocate_chip(nc_pass *pass, nc_op *chip)
+/* Packs one chip's tiles; *changed tells whether a tile moved. */
+static bool colocate_chip(nc_pass *pass, nc_op *chip, bool *changed)
 {
   nc_op *fn = nc_core_chip_lookup_function(chip);
   nc_chip_desc d;
@@ -403,6 +404,7 @@ static bool colocate_chip(nc_pass *pass, nc_op *chip)
   }
   if (ok && freed) {
     size_t moved = apply(chip, &p);
+    *changed |= moved > 0;
     nc_pass_stat_add(pass, ST_TILES, moved);
     nc_pass_stat_add(pass, ST_FREED, moved);
   }
@@ -415,10 +417,12 @@ static bool colocate_chip(nc_pass *pass, nc_op *chip)
 
 static bool run(nc_pass *pass, nc_op *module)
 {
-  bool ok = true;
+  bool ok = true, changed = false;
   for (nc_op *op = nc_block_get_first_op(nc_module_get_body(module)); op && ok; op = nc_op_get_next(op))
     if (nc_core_is_chip(op))
-      ok = colocate_chip(pass, op);
+      ok = colocate_chip(pass, op, &changed);
+  if (ok && !changed)
+    nc_pass_mark_unchanged(pass);
   return ok;
 }
 

@@ -312,6 +312,7 @@ static bool fold_node(nc_op *chip, nc_op *node)
 
 static bool run(nc_pass *pass, nc_op *module)
 {
+  bool changed = false;
   for (nc_op *chip = nc_block_get_first_op(nc_module_get_body(module)); chip; chip = nc_op_get_next(chip)) {
     nc_op *fn = nc_core_is_chip(chip) ? nc_core_chip_lookup_function(chip) : NULL;
     for (nc_op *n = fn ? nc_dataflow_first_node(fn) : NULL; n; n = nc_dataflow_next_node(n)) {
@@ -322,8 +323,11 @@ static bool run(nc_pass *pass, nc_op *module)
         leaves = leaves || !nc_dataflow_is_node(nc_use_get_owner(u));
       bool done = !leaves && fold_node(chip, n);
       nc_pass_stat_add(pass, done ? 0 : 1, 1);
+      changed |= done;
     }
   }
+  if (!changed)
+    nc_pass_mark_unchanged(pass);
   return true;
 }
 

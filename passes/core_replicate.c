@@ -272,7 +272,8 @@ static bool replicate(nc_op *chip, group *g, size_t n)
   return ok;
 }
 
-static bool replicate_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
+/* Copies one chip's slowest layers; *changed tells whether a copy was made. */
+static bool replicate_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx, bool *changed)
 {
   nc_op *fn = nc_core_chip_lookup_function(chip);
   nc_chip_desc d;
@@ -375,6 +376,7 @@ static bool replicate_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
   if (ok) {
     for (size_t i = 0; i < n; i++)
       if (g[i].copies > 1) {
+        *changed = true;
         nc_pass_stat_add(pass, ST_LAYERS, 1);
         nc_pass_stat_add(pass, ST_TILES, (uint64_t)(g[i].n * (size_t)(g[i].copies - 1)));
       }
@@ -394,11 +396,13 @@ static bool replicate_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
 static bool run(nc_pass *pass, nc_op *module)
 {
   isl_ctx *ictx = nc_dataflow_isl_ctx_create();
-  bool ok = true;
+  bool ok = true, changed = false;
   for (nc_op *op = nc_block_get_first_op(nc_module_get_body(module)); op && ok; op = nc_op_get_next(op))
     if (nc_core_is_chip(op))
-      ok = replicate_chip(pass, op, ictx);
+      ok = replicate_chip(pass, op, ictx, &changed);
   nc_dataflow_isl_ctx_destroy(ictx);
+  if (ok && !changed)
+    nc_pass_mark_unchanged(pass);
   return ok;
 }
 

@@ -1,7 +1,8 @@
 /* invalid_ir.c: test-pass-create-invalid-ir, a func.func pass that breaks
  * the IR (it puts a `func.return` without operands at the start of the
  * body) and optionally fails too: for testing verification after each pass
- * (--verify-each) and what is printed when a pass leaves invalid IR. */
+ * (--verify-each), what is printed when a pass leaves invalid IR, and that a
+ * pass that says it changed nothing is not verified after, but the run is. */
 #include "nc/ir/pass.h"
 
 static bool run(nc_pass *pass, nc_op *op)
@@ -15,12 +16,15 @@ static bool run(nc_pass *pass, nc_op *op)
     else if (ret)
       nc_op_destroy(ret);
   }
+  if (nc_pass_get_option_bool(pass, "claim-unchanged"))
+    nc_pass_mark_unchanged(pass); /* a lie: tests that a run still verifies the IR at its end */
   return !nc_pass_get_option_bool(pass, "signal-pass-failure");
 }
 
 static const nc_pass_option_def options[] = {
   {"emit-invalid-ir", NC_PASS_OPT_BOOL, "true", "Emit invalid IR"},
   {"signal-pass-failure", NC_PASS_OPT_BOOL, "false", "Trigger a pass failure"},
+  {"claim-unchanged", NC_PASS_OPT_BOOL, "false", "Tell the pass manager the IR is unchanged (skips verifying it)"},
 };
 
 const nc_pass_def nc_test_pass_create_invalid_ir = {
@@ -29,7 +33,8 @@ const nc_pass_def nc_test_pass_create_invalid_ir = {
   .group = "Test",
   .summary = "Test pass that adds an invalid operation in a function body",
   .description = "Prepends a `func.return` without operands to the body of each function (invalid unless it is the "
-                 "only op); with `signal-pass-failure=true` it also fails.",
+                 "only op); with `signal-pass-failure=true` it also fails; with `claim-unchanged=true` it says "
+                 "(wrongly) that it changed nothing, so the verification after it is skipped.",
   .anchor = "func.func",
   .options = options, .n_options = NC_COUNTOF(options),
   .run = run,

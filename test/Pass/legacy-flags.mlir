@@ -8,7 +8,7 @@
 // OPTS:builtin.module(canonicalize{max-iterations=3 max-num-rewrites=-1 region-simplify=normal test-convergence=false top-down=false})
 // RUN: nc-opt --enable-test-passes %s --test-function-pass -test-function-pass -cse -test-function-pass -test-module-pass --dump-pass-pipeline 2>&1 >/dev/null | FileCheck %s --check-prefix=NEST --match-full-lines
 // NEST:Pass Manager with 4 passes:
-// NEST-NEXT:builtin.module(func.func(test-function-pass,test-function-pass),cse,func.func(test-function-pass),test-module-pass)
+// NEST-NEXT:builtin.module(func.func(test-function-pass,test-function-pass),cse,func.func(test-function-pass),test-module-pass{mark-unchanged=false})
 // RUN: not nc-opt --enable-test-passes %s -cse --pass-pipeline='builtin.module(cse)' 2>&1 | FileCheck %s --check-prefix=MIX
 // MIX: nc-opt: '--pass-pipeline' cannot be used with individual pass flags
 // RUN: not nc-opt --enable-test-passes %s -canonicalize='max-iteration=3' 2>&1 | FileCheck %s --check-prefix=BAD-OPT

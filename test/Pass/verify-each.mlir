@@ -21,3 +21,19 @@
 func.func @f(%a: i32) -> i32 {
   return %a : i32
 }
+
+// A pass that says it changed nothing (nc_pass_mark_unchanged) is not
+// verified after: the invalid IR of a pass that wrongly says so is found
+// after the next pass that changes the IR ...
+// RUN: not nc-opt --enable-test-passes %s --pass-pipeline='builtin.module(func.func(test-pass-create-invalid-ir{claim-unchanged=true}),symbol-dce)' --mlir-print-ir-after-failure 2>&1 | FileCheck %s --check-prefix=SKIP --match-full-lines
+// SKIP:<unknown>:0: error: 'func.return' op must be the last operation in the parent block
+// SKIP-NEXT:// -----// IR Dump After SymbolDCE Failed (symbol-dce) //----- //
+// ... and a run still verifies the whole IR at its end when its last pass
+// skipped the verifier (no pass is blamed: no dump).
+// RUN: not nc-opt --enable-test-passes %s --pass-pipeline='builtin.module(func.func(test-pass-create-invalid-ir{claim-unchanged=true}),test-module-pass{mark-unchanged=true})' --mlir-print-ir-after-failure 2>&1 | FileCheck %s --check-prefix=END --match-full-lines
+// END:<unknown>:0: error: 'func.return' op must be the last operation in the parent block
+// END-NOT:// -----// IR Dump After
+// Without the mark, the module pass is blamed.
+// RUN: not nc-opt --enable-test-passes %s --pass-pipeline='builtin.module(func.func(test-pass-create-invalid-ir{claim-unchanged=true}),test-module-pass)' --mlir-print-ir-after-failure 2>&1 | FileCheck %s --check-prefix=BLAME --match-full-lines
+// BLAME:<unknown>:0: error: 'func.return' op must be the last operation in the parent block
+// BLAME-NEXT:// -----// IR Dump After TestModulePass Failed (test-module-pass) //----- //

@@ -127,6 +127,13 @@ uint64_t nc_pass_stat_get(NC_KEEP const nc_pass *p, size_t i);
 /** Adds `seconds` (measured with nc_time_wall) to the pass's phase timer i
  * (an index into its def's `timers`); safe from the run's worker threads. */
 void nc_pass_timer_add(nc_pass *p, size_t i, double seconds);
+/** Tells the pass manager that the pass now running on this thread has left
+ * the IR it runs on as it found it (MLIR's markAllAnalysesPreserved), so the
+ * verification after it (--verify-each) is skipped: the IR is the one
+ * verified before. Call it only from a pass's run function; a pass that does
+ * not call it is taken to have changed the IR. A run still verifies the whole
+ * IR at its end unless its last pass verified it. */
+void nc_pass_mark_unchanged(nc_pass *p);
 /** Writes text to the pass manager's output stream (stderr unless the run
  * options say otherwise), the way IR dumps are written: text written by a
  * pass running in parallel over sibling ops comes out in op order, as in a
