@@ -196,8 +196,13 @@ static nc_pass *place(nc_pass_manager *pm, const nc_pass *o)
   if (balance && nc_pass_get_option_bool(o, "add-guests"))
     p = set_b(p, "add-guests", true);
   const char *minmax = nc_pass_get_option_string(o, "balance-minmax");
-  if (balance && (!strcmp(minmax, "true") || (!strcmp(minmax, "auto") && narrow)))
+  if (balance && (!strcmp(minmax, "true") || (!strcmp(minmax, "auto") && narrow))) {
     p = set_b(p, "balance-minmax", true);
+    if (nc_pass_get_option_bool(o, "fold-concat"))
+      p = set_b(p, "minmax-fold-concat", true);
+    if (!narrow) /* a mesh core's four links in; at 4 and 2 bits its one-link margin holds resnet50's 9,722 */
+      p = set_i(p, "minmax-recv-links", 4);
+  }
   if (mc)
     p = set_b(p, "multicast", true);
   if (strcmp(costs, "sends")) {
