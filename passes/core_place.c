@@ -93,9 +93,9 @@ static const nc_pass_option_def options[] = {
    "balance-minmax costs channel concats that only move data as core-fold-concat will leave them: no tile, their "
    "producers sending to their readers (the balancing rounds' costs follow fold-concat)"},
   {"minmax-recv-links", NC_PASS_OPT_INT, "1",
-   "balance-minmax receives a tile's bytes over as many links as producers send to it and this many at most, one "
-   "producer's bytes over one link (its tiles sit side by side: link contention; core_link_cost.h); 1: every byte "
-   "over one link"},
+   "balance-minmax receives a tile's bytes over as many links as tiles send to it and this many at most, one "
+   "producer's bytes over no more links than it has tiles (each tile's messages follow one XY route: link "
+   "contention; core_link_cost.h); 1: every byte over one link"},
   {"search-iterations", NC_PASS_OPT_INT, "0",
    "Moves tried by the placement search that lowers traffic x hops (0: keep the serpentine placement)"},
   {"seed", NC_PASS_OPT_INT, "1", "Seed of the placement search (the same seed, the same placement)"},

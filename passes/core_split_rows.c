@@ -330,8 +330,9 @@ static double exact_recv(const band_model *m, const band_stage *st, size_t i)
 /* Cycles per frame of stage i's largest tile as the simulator times them
  * (refine_minmax's model; i == n: the host): band_cycles' terms, but with
  * the bytes messages carry (packed below 8 bits) on the ports, receiving
- * over one link (a byte an element: the margin for link contention, as
- * band_cycles with recv-links=1), a message to an add
+ * at a byte an element as exact_recv says (over one link by default: the
+ * margin for link contention, as band_cycles with recv-links=1), a folded
+ * concat nothing, a message to an add
  * following the stage's tiles a copy within the core (the longer of port
  * and copy with multicast, which run side by side), and each such add's
  * work, sends and other operand's bytes on the stage's tiles (cut like
@@ -369,7 +370,6 @@ static double exact_slowest(const band_model *m, const band_stage *st)
   }
   return most;
 }
-
 
 /* One split of a stage: its tiles and its largest tile's cycles per frame. */
 typedef struct split_option {
