@@ -89,6 +89,13 @@ static const nc_pass_option_def options[] = {
    "With row-balance: after its rounds, take the split whose slowest stage (costed as the simulator times it: "
    "packed bytes below 8 bits, add-guests' work and sends on their convs' tiles) is the shortest the cores allow, "
    "changing any layer's channel slices and bands, when that is faster (core_split_rows.c)"},
+  {"minmax-fold-concat", NC_PASS_OPT_BOOL, "false",
+   "balance-minmax costs channel concats that only move data as core-fold-concat will leave them: no tile, their "
+   "producers sending to their readers (the balancing rounds' costs follow fold-concat)"},
+  {"minmax-recv-links", NC_PASS_OPT_INT, "1",
+   "balance-minmax receives a tile's bytes over as many links as tiles send to it and this many at most, one "
+   "producer's bytes over no more links than it has tiles (each tile's messages follow one XY route: link "
+   "contention; core_link_cost.h); 1: every byte over one link"},
   {"search-iterations", NC_PASS_OPT_INT, "0",
    "Moves tried by the placement search that lowers traffic x hops (0: keep the serpentine placement)"},
   {"seed", NC_PASS_OPT_INT, "1", "Seed of the placement search (the same seed, the same placement)"},
@@ -788,7 +795,9 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
                            nc_pass_get_option_bool(pass, "fold-concat"), nc_pass_get_option_bool(pass, "partial-bands"),
                            nc_pass_get_option_int(pass, "plan-copies"), nc_pass_get_option_int(pass, "joint-rows-below"),
                            NULL, nc_pass_get_option_bool(pass, "multicast"),
-                           nc_pass_get_option_bool(pass, "balance-minmax"), NULL, NULL};
+                           nc_pass_get_option_bool(pass, "balance-minmax"), NULL,
+                           nc_pass_get_option_bool(pass, "minmax-fold-concat"),
+                           nc_pass_get_option_int(pass, "minmax-recv-links"), NULL};
   int64_t minmax_cycles[2] = {0, 0};
   costs.minmax_cycles = minmax_cycles;
   int64_t banded = 0, rows = nc_core_chip_get_rows(chip), cols = nc_core_chip_get_cols(chip), cores = rows * cols;

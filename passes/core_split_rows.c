@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core_link_cost.h"
 #include "core_place_adds.h"
 #include "core_split_rows.h"
 #include "core_util.h"
@@ -59,6 +60,8 @@ typedef struct band_stage {
   double packed;    /* bytes an output element takes on the NoC (bits / 8: 4-bit activations travel packed) */
   int64_t kmin;     /* the fewest channel slices SRAM allows it (refine_minmax's floor) */
   bool kfree;       /* refine_minmax may change its channel slices */
+  bool folded;      /* a concat core-fold-concat will remove (core_band_costs.minmax_fold_concat): costs nothing in
+                       refine_minmax's model, its producers sending to its readers */
 } band_stage;
 
 bool core_node_row_splittable(NC_KEEP const nc_op *node)
@@ -190,6 +193,7 @@ typedef struct band_model {
   double copy_rate;  /* bytes per cycle of a copy within a core (a message to a tile of the same core) */
   bool multicast;    /* an iteration leaves once to all the tiles that read it (core-multicast) */
   double recv_links; /* links into a core its messages share at most (0: receiving is not costed) */
+  double minmax_links; /* exact_cycles: links into a core distinct producers' messages may take (core_link_cost.h) */
 } band_model;
 
 /* The share of a producer's output with `in_rows` rows that one band of
@@ -296,11 +300,39 @@ static double exact_sends(const band_model *m, const band_stage *st, size_t i, b
   return st[i].xbytes * st[i].packed * (to_tiles + (st[i].to_host ? 1 : 0)) / m->bw;
 }
 
+/* Cycles per frame the links into stage i's largest tile are busy
+ * (refine_minmax's model, core_link_recv_cycles): each producer's bytes
+ * holding rows it reads, from as many of the producer's tiles as send
+ * them; a concat core-fold-concat removes stands for its producers, which
+ * send to its readers themselves. */
+static double exact_recv(const band_model *m, const band_stage *st, size_t i)
+{
+  size_t n = m->n, ns = 0;
+  core_link_source *src = nc_xcalloc(n + 1, sizeof *src);
+  for (size_t p = 0; p <= n; p++) {
+    if (!m->reads[p * n + i])
+      continue;
+    double f = band_reads(&st[i], p < n ? st[p].rows : m->in_rows[i]);
+    if (p < n && st[p].folded) {
+      for (size_t q = 0; q < n; q++) /* the concat's producers */
+        if (m->reads[q * n + p] && ns <= n)
+          src[ns++] = (core_link_source){st[q].xbytes * f, (double)st[q].k * (1.0 + ((double)st[q].r - 1.0) * f)};
+      continue;
+    }
+    src[ns++] = p < n ? (core_link_source){st[p].xbytes * f, (double)st[p].k * (1.0 + ((double)st[p].r - 1.0) * f)}
+                      : (core_link_source){m->in_bytes[i] * f, 1.0};
+  }
+  double c = core_link_recv_cycles(src, ns, m->bw, m->minmax_links);
+  free(src);
+  return c;
+}
+
 /* Cycles per frame of stage i's largest tile as the simulator times them
  * (refine_minmax's model; i == n: the host): band_cycles' terms, but with
  * the bytes messages carry (packed below 8 bits) on the ports, receiving
- * over one link (a byte an element: the margin for link contention, as
- * band_cycles with recv-links=1), a message to an add
+ * at a byte an element as exact_recv says (over one link by default: the
+ * margin for link contention, as band_cycles with recv-links=1), a folded
+ * concat nothing, a message to an add
  * following the stage's tiles a copy within the core (the longer of port
  * and copy with multicast, which run side by side), and each such add's
  * work, sends and other operand's bytes on the stage's tiles (cut like
@@ -310,7 +342,7 @@ static double exact_cycles(const band_model *m, const band_stage *st, size_t i)
   size_t n = m->n;
   if (i == n)
     return host_cycles(m, st, m->exact_multicast);
-  if (st[i].follower)
+  if (st[i].follower || st[i].folded)
     return 0;
   bool local, unused;
   double share = exact_share(&st[i], st[i].k, st[i].r);
@@ -324,13 +356,8 @@ static double exact_cycles(const band_model *m, const band_stage *st, size_t i)
       if (p != i && m->reads[p * n + f])
         in += st[p].xbytes;
   }
-  double busy = (own + guests) * share;
-  in *= share; /* over one link whatever recv-links says: the margin the links need */
-  for (size_t p = 0; p <= n; p++)
-    if (m->reads[p * n + i])
-      in += (p < n ? st[p].xbytes : m->in_bytes[i]) *
-            band_reads(&st[i], p < n ? st[p].rows : m->in_rows[i]);
-  in /= m->bw;
+  double busy = (own + guests) * share; /* a follower's other operand: over one link, the margin the links need */
+  in = in * share / m->bw + exact_recv(m, st, i);
   return busy > in ? busy : in;
 }
 
@@ -512,6 +539,7 @@ static void balance_bands(nc_op *chip, band_stage *st, size_t n, int64_t cores, 
                   .multicast = costs->multicast, .recv_links = (double)costs->recv_links};
   m.rate = m.rate > 0 ? m.rate : 1, m.bw = m.bw > 0 ? m.bw : 1, m.copy_rate = m.rate;
   m.exact_multicast = costs->multicast_sends || costs->multicast;
+  m.minmax_links = (double)costs->minmax_recv_links;
   bool *reads = m.reads = calloc((n + 1) * n + 1, sizeof *reads);
   double *in_bytes = m.in_bytes = calloc(n + 1, sizeof *in_bytes);
   int64_t *in_rows = m.in_rows = calloc(n + 1, sizeof *in_rows);
@@ -817,6 +845,7 @@ bool core_split_rows(nc_op *chip, nc_op *fn, isl_ctx *ictx, const bool *presplit
     if ((costs->fold_concat && !s->to_host && nc_core_node_is_foldable_concat(node)) || (costs->guests && costs->guests[i]))
       s->work = s->out_bytes = 0; /* core-fold-concat leaves no tile; a guest's slices share other cores */
     s->follower = costs->adds && costs->adds[i];
+    s->folded = costs->minmax_fold_concat && !s->to_host && nc_core_node_is_foldable_concat(node);
     s->xwork = s->follower ? layer_work(node, &s->halo) : s->work;
     s->xbytes = s->follower ? (double)nc_type_get_num_elements(nc_value_get_type(nc_op_get_result(node, 0))) : s->out_bytes;
     s->host = n;

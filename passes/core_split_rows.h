@@ -26,6 +26,10 @@ typedef struct core_band_costs {
                            the least B whose tiles fit), when that is faster */
   int64_t *minmax_cycles; /**< with minmax (or NULL): set to the slowest stage's cycles per frame in its model
                                before and after it (equal when it kept the rounds' split) */
+  bool minmax_fold_concat; /**< minmax: channel concats that only move data cost nothing, their producers sending
+                                to their readers (core-fold-concat will remove their tiles) */
+  int64_t minmax_recv_links; /**< minmax: links into a core distinct producers' messages may take, one producer's
+                                  over one link (core_link_cost.h; 0, 1: every byte over one link) */
   const bool *adds;   /**< per node of the function (or NULL): residual adds that will follow their producers'
                            tiles (core_place_adds.h): never banded, and their stages cost nothing */
 } core_band_costs;
