@@ -24,8 +24,9 @@ typedef struct core_band_costs {
   bool minmax;        /**< after the balancing rounds, take the split whose slowest stage, timed as the simulator
                            times it, is the shortest the cores allow (each stage's fewest tiles for a bound B,
                            the least B whose tiles fit), when that is faster */
-  int64_t *minmax_cycles; /**< with minmax (or NULL): set to the slowest stage's cycles per frame in its model
-                               before and after it (equal when it kept the rounds' split) */
+  int64_t *minmax_cycles; /**< with minmax (or NULL): [0], [1] set to the slowest stage's cycles per frame in its
+                               model before and after it (equal when it kept the rounds' split); [2] to the cores
+                               beyond `cores` the next shorter slowest stage would need (0: none, or it fits) */
   const bool *adds;   /**< per node of the function (or NULL): residual adds that will follow their producers'
                            tiles (core_place_adds.h): never banded, and their stages cost nothing */
 } core_band_costs;
