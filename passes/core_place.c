@@ -127,7 +127,7 @@ static const nc_pass_option_def options[] = {
 enum {
   ST_TILES, ST_SPLIT_LAYERS, ST_NOC_HOPS, ST_MAX_TILE_WORK, ST_IMBALANCE, ST_TRAFFIC_INITIAL, ST_TRAFFIC,
   ST_ROW_SPLIT_LAYERS, ST_LINK_LOAD_INITIAL, ST_LINK_LOAD, ST_PARTIAL_SUMS, ST_HOST_ROUTE_BYTES, ST_GUESTS, ST_GUEST_RETRIES,
-  ST_ADD_GUESTS, ST_ADD_RETRIES, ST_MINMAX_BEFORE, ST_MINMAX_AFTER
+  ST_ADD_GUESTS, ST_ADD_RETRIES, ST_MINMAX_BEFORE, ST_MINMAX_AFTER, ST_MINMAX_SHORT
 };
 
 static const nc_pass_stat_def stats[] = {
@@ -150,6 +150,8 @@ static const nc_pass_stat_def stats[] = {
   {"add-guest-retries", "Times balancing ran again without add guests because an add slice did not fit its conv's core"},
   {"minmax-slowest-before", "balance-minmax: the slowest stage's cycles per frame (its model) after the balancing rounds"},
   {"minmax-slowest-after", "balance-minmax: the slowest stage's cycles per frame (its model) after it"},
+  {"minmax-cores-short", "balance-minmax: cores beyond the grid the next shorter slowest stage (its model) would need: "
+                         "what co-locating light tiles would have to free"},
 };
 
 static int64_t sum_bytes(const nc_core_buffer_spec *s, size_t n, bool inputs_only)
@@ -798,7 +800,7 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
                            nc_pass_get_option_bool(pass, "balance-minmax"), NULL,
                            nc_pass_get_option_bool(pass, "minmax-fold-concat"),
                            nc_pass_get_option_int(pass, "minmax-recv-links"), NULL};
-  int64_t minmax_cycles[2] = {0, 0};
+  int64_t minmax_cycles[3] = {0, 0, 0};
   costs.minmax_cycles = minmax_cycles;
   int64_t banded = 0, rows = nc_core_chip_get_rows(chip), cols = nc_core_chip_get_cols(chip), cores = rows * cols;
   int64_t guest_extra = 0, reserve = 0, n_guest = 0;
@@ -882,6 +884,7 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
   nc_pass_stat_add(pass, ST_ROW_SPLIT_LAYERS, (uint64_t)banded);
   nc_pass_stat_add(pass, ST_MINMAX_BEFORE, (uint64_t)minmax_cycles[0]);
   nc_pass_stat_add(pass, ST_MINMAX_AFTER, (uint64_t)minmax_cycles[1]);
+  nc_pass_stat_add(pass, ST_MINMAX_SHORT, (uint64_t)minmax_cycles[2]);
   nc_pass_stat_add(pass, ST_GUESTS, (uint64_t)((int64_t)g.n - n_adds));
   nc_pass_stat_add(pass, ST_ADD_GUESTS, (uint64_t)n_adds);
   core_guests_detach(&g); /* placed with their hosts, after the others */

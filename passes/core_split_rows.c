@@ -428,6 +428,39 @@ static size_t stage_options(const band_model *m, band_stage *st, size_t i, int64
   return kept;
 }
 
+/* The fewest tiles that bring every stage to at most `bound` cycles per
+ * frame (each stage's first option reaching it; INT64_MAX when one cannot). */
+static int64_t tiles_for(size_t n, split_option *const *opt, const size_t *n_opt, double bound)
+{
+  int64_t tiles = 0;
+  for (size_t i = 0; i < n; i++) {
+    size_t q = 0;
+    while (q < n_opt[i] && opt[i][q].cycles > bound)
+      q++;
+    if (q == n_opt[i])
+      return INT64_MAX;
+    tiles += opt[i][q].k * opt[i][q].r;
+  }
+  return tiles;
+}
+
+/* The cores beyond `cores` that the next shorter slowest stage would need:
+ * the next bound below the split's slowest stage that some stage's option
+ * reaches (and the host allows), costed as refine_minmax costs a bound; 0
+ * when there is none. What co-locating light tiles would have to free for
+ * min-max to go one step further. */
+static int64_t cores_short(const band_model *m, const band_stage *st, size_t n, int64_t cores,
+                           split_option *const *opt, const size_t *n_opt)
+{
+  double now = exact_slowest(m, st), host = exact_cycles(m, st, n), next = -1;
+  for (size_t i = 0; i < n; i++)
+    for (size_t q = 0; q < n_opt[i]; q++)
+      if (opt[i][q].cycles < now && opt[i][q].cycles >= host && opt[i][q].cycles > next)
+        next = opt[i][q].cycles;
+  int64_t tiles = next < 0 ? INT64_MAX : tiles_for(n, opt, n_opt, next);
+  return tiles == INT64_MAX || tiles <= cores ? 0 : tiles - cores;
+}
+
 /* Replaces the greedy rounds' split by the one whose slowest stage (as the
  * simulator times it, exact_cycles) is the shortest the cores allow, when
  * that is faster: the stages' cycles hardly depend on one another (sends
@@ -452,14 +485,7 @@ static void refine_minmax(const band_model *m, band_stage *st, size_t n, int64_t
   size_t lo = 0, hi = n_b; /* the least feasible B is bs[lo], none when lo == n_b */
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    int64_t tiles = 0;
-    for (size_t i = 0; i < n && tiles <= cores; i++) {
-      size_t q = 0;
-      while (q < n_opt[i] && opt[i][q].cycles > bs[mid])
-        q++;
-      tiles += q < n_opt[i] ? opt[i][q].k * opt[i][q].r : cores + 1;
-    }
-    if (tiles <= cores)
+    if (tiles_for(n, opt, n_opt, bs[mid]) <= cores)
       hi = mid;
     else
       lo = mid + 1;
@@ -498,7 +524,8 @@ static void refine_minmax(const band_model *m, band_stage *st, size_t n, int64_t
     free(old);
   }
   if (cycles)
-    cycles[0] = (int64_t)(before + 0.5), cycles[1] = (int64_t)(exact_slowest(m, st) + 0.5);
+    cycles[0] = (int64_t)(before + 0.5), cycles[1] = (int64_t)(exact_slowest(m, st) + 0.5),
+    cycles[2] = cores_short(m, st, n, cores, opt, n_opt);
   for (size_t i = 0; i < n; i++)
     free(opt[i]);
   free(opt), free(n_opt), free(bs);

@@ -24,8 +24,9 @@ typedef struct core_band_costs {
   bool minmax;        /**< after the balancing rounds, take the split whose slowest stage, timed as the simulator
                            times it, is the shortest the cores allow (each stage's fewest tiles for a bound B,
                            the least B whose tiles fit), when that is faster */
-  int64_t *minmax_cycles; /**< with minmax (or NULL): set to the slowest stage's cycles per frame in its model
-                               before and after it (equal when it kept the rounds' split) */
+  int64_t *minmax_cycles; /**< with minmax (or NULL): [0], [1] set to the slowest stage's cycles per frame in its
+                               model before and after it (equal when it kept the rounds' split); [2] to the cores
+                               beyond `cores` the next shorter slowest stage would need (0: none, or it fits) */
   bool minmax_fold_concat; /**< minmax: channel concats that only move data cost nothing, their producers sending
                                 to their readers (core-fold-concat will remove their tiles) */
   int64_t minmax_recv_links; /**< minmax: links into a core distinct producers' messages may take, one producer's

@@ -15,6 +15,7 @@
 // STATS-NEXT:   (S)   0 max-link-load
 // STATS-NEXT:   (S)   0 max-link-load-initial
 // STATS-NEXT:   (S) 288 max-tile-work       - Most work (multiply-accumulates, or vector operations) of one tile per frame
+// STATS-NEXT:   (S)   0 minmax-cores-short
 // STATS-NEXT:   (S)   0 minmax-slowest-after
 // STATS-NEXT:   (S)   0 minmax-slowest-before
 // STATS-NEXT:   (S)   3 noc-hops            - Sum of the NoC distances of all producer -> consumer tile pairs
@@ -31,6 +32,7 @@
 // STATS-NEXT:   (S)   0 max-link-load
 // STATS-NEXT:   (S)   0 max-link-load-initial
 // STATS-NEXT:   (S) 288 max-tile-work
+// STATS-NEXT:   (S) {{ *}}0 minmax-cores-short
 // STATS-NEXT:   (S) {{ *}}0 minmax-slowest-after
 // STATS-NEXT:   (S) {{ *}}0 minmax-slowest-before
 // STATS-NEXT:   (S)   3 noc-hops
@@ -47,6 +49,7 @@
 // STATS-NEXT:   (S)   0 max-link-load
 // STATS-NEXT:   (S)   0 max-link-load-initial
 // STATS-NEXT:   (S) {{[0-9]+}} max-tile-work
+// STATS-NEXT:   (S) {{ *}}0 minmax-cores-short
 // STATS-NEXT:   (S) {{ *}}0 minmax-slowest-after
 // STATS-NEXT:   (S) {{ *}}0 minmax-slowest-before
 // STATS-NEXT:   (S) 6 noc-hops
@@ -77,6 +80,7 @@
 // BSTATS-NEXT:   (S)   0 max-link-load
 // BSTATS-NEXT:   (S)   0 max-link-load-initial
 // BSTATS-NEXT:   (S) 288 max-tile-work
+// BSTATS-NEXT:   (S) {{ *}}0 minmax-cores-short
 // BSTATS-NEXT:   (S) {{ *}}0 minmax-slowest-after
 // BSTATS-NEXT:   (S) {{ *}}0 minmax-slowest-before
 // BSTATS-NEXT:   (S)   3 noc-hops
