@@ -1002,6 +1002,19 @@ int64_t np_read_key_span(const np_tile *t, int64_t e, int64_t *step, int64_t *sp
   return key;
 }
 
+/* The input channels [*c0, *c0 + *cg) output channel k of a conv reads (its group's, or its slice's), or
+ * channel k alone for a pool. */
+static void input_channels(const np_tile *t, int64_t k, int64_t *c0, int64_t *cg)
+{
+  *c0 = k, *cg = 1;
+  if (t->kind == NP_KIND_CONV) {
+    *cg = t->in[0].dims[1] / t->group;
+    *c0 = k / (t->out.dims[1] / t->group) * *cg;
+    if (sliced(t))
+      *c0 = t->in_lo, *cg = t->in_hi - t->in_lo;
+  }
+}
+
 void np_foreach_read(const np_tile *t, int64_t e, void (*fn)(uint32_t operand, int64_t idx, void *user), void *user)
 {
   if (t->kind == NP_KIND_COPY || t->kind == NP_KIND_LUT) {
@@ -1055,13 +1068,8 @@ void np_foreach_read(const np_tile *t, int64_t e, void (*fn)(uint32_t operand, i
   }
   window g = window_of(t);
   int64_t ox = e % g.ow, oy = e / g.ow % g.oh, k = e / (g.ow * g.oh) % t->out.dims[1];
-  int64_t c0 = k, cg = 1;
-  if (t->kind == NP_KIND_CONV) {
-    cg = t->in[0].dims[1] / t->group;
-    c0 = k / (t->out.dims[1] / t->group) * cg;
-    if (sliced(t))
-      c0 = t->in_lo, cg = t->in_hi - t->in_lo;
-  }
+  int64_t c0, cg;
+  input_channels(t, k, &c0, &cg);
   for (int64_t ci = 0; ci < cg; ci++)
     for (int64_t ky = 0; ky < g.kh; ky++) {
       int64_t iy = oy * g.sh - g.pt + ky * g.dh;
@@ -1099,13 +1107,8 @@ int64_t np_mark_reads(const np_tile *t, int64_t e, int64_t n, int32_t iter, int3
   for (int64_t end = e + n; e < end;) {
     int64_t xa = e % g.ow, oy = e / g.ow % g.oh, k = e / (g.ow * g.oh) % t->out.dims[1];
     int64_t xb = xa + (end - e) - 1 < g.ow - 1 ? xa + (end - e) - 1 : g.ow - 1;
-    int64_t c0 = k, cg = 1;
-    if (t->kind == NP_KIND_CONV) {
-      cg = t->in[0].dims[1] / t->group;
-      c0 = k / (t->out.dims[1] / t->group) * cg;
-      if (sliced(t))
-        c0 = t->in_lo, cg = t->in_hi - t->in_lo;
-    }
+    int64_t c0, cg;
+    input_channels(t, k, &c0, &cg);
     int64_t taps = 0; /* the segment's in-bounds (ox, kx) pairs */
     for (int64_t ox = xa; ox <= xb; ox++)
       for (int64_t kx = 0; kx < g.kw; kx++) {
