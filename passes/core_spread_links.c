@@ -87,6 +87,7 @@ typedef struct spread {
   int64_t *load;           /* per directed link and network: cycles per frame, in cost units */
   size_t words;            /* of an extent: EXT_COLS plus two per column */
   int32_t *cx, *cy;        /* per cell: its column and row (no division per destination) */
+  int32_t *kx, *ky;        /* per core: its cell's column and row (kept with `cell`) */
   int32_t *extent;         /* per flow: its route tree's runs (see route_extent) */
   size_t *touched;         /* links a swap changed */
   int64_t *saved;
@@ -337,14 +338,13 @@ enum { EXT_X, EXT_Y, EXT_RIGHT, EXT_LEFT, EXT_COLS };
 /* Writes flow f's extent into ext. */
 static void route_extent(const spread *s, const flow *f, int32_t *ext)
 {
-  int32_t a = f->src < 0 ? 0 : (int32_t)s->cell[f->src], ax = s->cx[a], ay = s->cy[a], right = ax, left = ax;
+  int32_t ax = f->src < 0 ? 0 : s->kx[f->src], ay = f->src < 0 ? 0 : s->ky[f->src], right = ax, left = ax;
   int32_t *col = ext + EXT_COLS;
   for (int64_t c = 0; c < s->cols; c++)
     col[2 * c] = col[2 * c + 1] = ay;
   const int64_t *dst = s->dsts + f->dst;
   for (size_t d = 0; d < f->n_dst; d++) {
-    int64_t b = s->cell[dst[d]];
-    int32_t bx = s->cx[b], by = s->cy[b];
+    int32_t bx = s->kx[dst[d]], by = s->ky[dst[d]];
     right = bx > right ? bx : right;
     left = bx < left ? bx : left;
     col[2 * bx] = by > col[2 * bx] ? by : col[2 * bx];
@@ -396,7 +396,10 @@ static void move_tree(spread *s, const int32_t *old, const int32_t *now, int64_t
     move_run(s, y * cols, 1, 0, net, cost, old[EXT_X], old[EXT_RIGHT], x, now[EXT_RIGHT]);
     move_run(s, y * cols, 1, 1, net, cost, old[EXT_LEFT] + 1, old[EXT_X] + 1, now[EXT_LEFT] + 1, x + 1);
   }
-  for (int64_t c = 0; c < cols; c++) {
+  int64_t c0 = now[EXT_LEFT], c1 = now[EXT_RIGHT]; /* the columns with a destination, before or after */
+  if (old)
+    c0 = old[EXT_LEFT] < c0 ? old[EXT_LEFT] : c0, c1 = old[EXT_RIGHT] > c1 ? old[EXT_RIGHT] : c1;
+  for (int64_t c = c0; c <= c1; c++) {
     const int32_t *o = old ? old + EXT_COLS + 2 * c : NULL, *n = now + EXT_COLS + 2 * c;
     int64_t oy = old ? old[EXT_Y] : y, od = o ? o[0] : y, ou = o ? o[1] : y;
     if (o && od == n[0] && ou == n[1] && oy == y)
@@ -433,9 +436,9 @@ static void swap_cells(spread *s, int64_t ca, int64_t cb)
   int64_t a = s->owner[ca], b = s->owner[cb];
   s->owner[ca] = b, s->owner[cb] = a;
   if (a >= 0)
-    s->cell[a] = cb;
+    s->cell[a] = cb, s->kx[a] = s->cx[cb], s->ky[a] = s->cy[cb];
   if (b >= 0)
-    s->cell[b] = ca;
+    s->cell[b] = ca, s->kx[b] = s->cx[ca], s->ky[b] = s->cy[ca];
 }
 
 static uint64_t next_random(uint64_t *state) /* xorshift64*: deterministic for a seed */
@@ -588,6 +591,10 @@ static bool spread_chip(nc_pass *pass, nc_op *chip)
   s.cy = nc_xmalloc((size_t)s.cells * sizeof *s.cy);
   for (int64_t c = 0; c < s.cells; c++)
     s.cx[c] = (int32_t)(c % s.cols), s.cy[c] = (int32_t)(c / s.cols);
+  s.kx = nc_xmalloc(((size_t)s.n_cores + 1) * sizeof *s.kx);
+  s.ky = nc_xmalloc(((size_t)s.n_cores + 1) * sizeof *s.ky);
+  for (int64_t k = 0; k < s.n_cores; k++)
+    s.kx[k] = s.cx[s.cell[k]], s.ky[k] = s.cy[s.cell[k]];
   s.ttick = 1;
   for (size_t f = 0; f < s.n_flows; f++) {
     int32_t *m = s.extent + f * s.words;
@@ -602,7 +609,7 @@ static bool spread_chip(nc_pass *pass, nc_op *chip)
   rewrite(&s, chip, old_owner);
   free(old_owner), free(s.owner), free(s.cell), free(s.flows), free(s.dsts), free(s.inc_start), free(s.inc);
   free(s.load), free(s.tstamp), free(s.touched), free(s.saved);
-  free(s.extent), free(s.cx), free(s.cy);
+  free(s.extent), free(s.cx), free(s.cy), free(s.kx), free(s.ky);
   return true;
 }
 
