@@ -81,6 +81,9 @@ typedef struct operand_info {
 typedef struct node_info {
   nc_op *node;
   nc_iters iters;
+  isl_map *writes; /* read once, for its tiles' slices */
+  int boxed;       /* 0: not asked yet; 1: its writes are boxes (`boxes`); -1: they are not */
+  nc_write_boxes boxes;
   tile_info *tiles;
   size_t n_tiles;
   operand_info *ops;
@@ -422,6 +425,29 @@ static void schedule_tile(sched *s, node_info *c, size_t ti)
   free(next);
 }
 
+/* The elements each iteration writes of a node whose writes are exact boxes
+ * (b) within [lo[0], hi[0]) of the first output coordinate and [lo[1],
+ * hi[1]) of the second (an empty range: all): a box clipped to a slice is
+ * a box, so no isl per tile (nc_mapping_output_elements_from's counts). */
+static void box_slice_elements(const nc_write_boxes *b, const int64_t lo[2], const int64_t hi[2], int64_t **counts)
+{
+  int64_t *c = *counts = nc_xcalloc(b->n + 1, sizeof *c);
+  for (size_t i = 0; i < b->n; i++) {
+    if (!b->present[i])
+      continue;
+    int64_t elements = 1;
+    for (int d = 0; d < b->dim && elements > 0; d++) {
+      int64_t first = b->offset[i * (size_t)b->dim + (size_t)d], end = first + b->size[d];
+      if (d < 2 && lo[d] < hi[d] && (d == 0 || b->dim >= 2)) {
+        first = first > lo[d] ? first : lo[d];
+        end = end < hi[d] ? end : hi[d];
+      }
+      elements *= end > first ? end - first : 0;
+    }
+    c[i] = elements;
+  }
+}
+
 static bool leaves_nodes(nc_op *node)
 {
   for (nc_use *u = nc_value_get_first_use(nc_op_get_result(node, 0)); u; u = nc_use_get_next(u))
@@ -459,8 +485,31 @@ static bool collect(sched *s, nc_op *chip, nc_op *fn)
     nc_core_tile_get_out_channels(t, &lo, &hi);
     ti->clo = lo, ti->chi = hi;
     nc_core_tile_get_out_rows(t, &ti->rlo, &ti->rhi);
+    const tile_info *same = NULL; /* a copy or a partial-sum tile of the same slice: the same bytes */
+    for (size_t k = 0; k + 1 < ni->n_tiles && !same; k++) {
+      const tile_info *p = &ni->tiles[k];
+      if (p->clo == lo && p->chi == hi && p->rlo == ti->rlo && p->rhi == ti->rhi && p->partial == ti->partial)
+        same = p;
+    }
+    if (same) {
+      ti->out_bytes = nc_xmalloc((ni->iters.n + 1) * sizeof *ti->out_bytes);
+      memcpy(ti->out_bytes, same->out_bytes, ni->iters.n * sizeof *ti->out_bytes);
+      continue;
+    }
     size_t n_iters;
-    if (!nc_mapping_output_elements_in(n, lo, hi, ti->rlo, ti->rhi, s->ctx, &ti->out_bytes, &n_iters))
+    if (!ni->writes)
+      ni->writes = nc_dataflow_node_get_writes(n, s->ctx);
+    bool rows_first = nc_core_node_rows_first(n); /* a matmul's Out[m, n]: rows first */
+    if (!ni->boxed)
+      ni->boxed = nc_mapping_write_boxes_from(&ni->iters, ni->writes, 0, 0, 0, 0, &ni->boxes) == 1 ? 1 : -1;
+    if (ni->boxed == 1) {
+      int64_t box_lo[2] = {rows_first ? ti->rlo : lo, rows_first ? lo : ti->rlo};
+      int64_t box_hi[2] = {rows_first ? ti->rhi : hi, rows_first ? hi : ti->rhi};
+      box_slice_elements(&ni->boxes, box_lo, box_hi, &ti->out_bytes);
+      n_iters = ni->boxes.n;
+    } else if (!nc_mapping_output_elements_from(&ni->iters, ni->writes, rows_first ? ti->rlo : lo, rows_first ? ti->rhi : hi,
+                                         rows_first ? lo : ti->rlo, rows_first ? hi : ti->rhi, &ti->out_bytes,
+                                         &n_iters))
       return nc_op_emit_error(n, "core-schedule: cannot enumerate the node's writes: they are unbounded or hold more "
                               "than 2^26 points (the most nc enumerates)");
     nc_type *elt = nc_type_get_element_type(nc_value_get_type(nc_op_get_result(n, 0)));
@@ -504,6 +553,8 @@ static void release(sched *s)
     }
     free(ni->ops);
     free(ni->tiles);
+    isl_map_free(ni->writes);
+    nc_write_boxes_clear(&ni->boxes);
     nc_iters_clear(&ni->iters);
   }
   free(s->nodes);

@@ -25,10 +25,15 @@
  * Costs are integers (a flow's cycles per frame times the lcm of the
  * flows' frame periods), so a link's load is exact whatever order flows
  * come and go in, and a swap's change of the sum of fourth powers is exact
- * (128 bits). That lets a swap re-route only the links that change: each
- * flow keeps its route tree as a bit set, and a swap computes the new trees
- * of the swapped cores' flows and applies their differences (a destination
- * moving in a 63-destination tree changes a few links, not the whole tree).
+ * (128 bits). That lets a swap re-route only the links that change. An XY
+ * route tree is a few runs of links: in the source's row one run east and
+ * one west, in each column one run south and one north of the source's row.
+ * Each flow keeps the runs' ends (its `extent`); a swap recomputes the
+ * extents of the swapped cores' flows (one pass over their destinations, no
+ * bit set) and loads only the difference of each run that changed (a
+ * destination moving in a 63-destination tree changes a few links, not the
+ * whole tree). Applying a difference as a removal and an addition of the
+ * same link gives the same loads, so the swaps kept are the same either way.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -80,12 +85,10 @@ typedef struct spread {
   size_t *inc, *inc_start; /* per core: the flows it sends or receives */
   double scale;            /* cost units per cycle per frame */
   int64_t *load;           /* per directed link and network: cycles per frame, in cost units */
-  uint32_t *stamp, tick;   /* per column: the flow (tick) whose route tree reached it last */
-  int64_t *down, *up;      /* per column: the rows that tree's runs reach */
-  size_t words;            /* of a route tree's bit set: a bit per cell and direction */
-  size_t *link_of;         /* per bit of a tree: its link (cell * 4 + direction) */
-  int64_t *cx, *cy;        /* per cell: its column and row (no division per destination) */
-  uint64_t *tree;          /* per flow: its route tree's links */
+  size_t words;            /* of an extent: EXT_COLS plus two per column */
+  int32_t *cx, *cy;        /* per cell: its column and row (no division per destination) */
+  int32_t *kx, *ky;        /* per core: its cell's column and row (kept with `cell`) */
+  int32_t *extent;         /* per flow: its route tree's runs (see route_extent) */
   size_t *touched;         /* links a swap changed */
   int64_t *saved;
   size_t n_touched, cap_touched;
@@ -323,58 +326,86 @@ static void touch(spread *s, size_t l, int64_t cost)
   s->load[l] += cost;
 }
 
-/* Sets bits [lo, hi) of m. */
-static void set_range(uint64_t *m, size_t lo, size_t hi)
-{
-  while (lo < hi) {
-    size_t w = lo / 64, end = (w + 1) * 64 < hi ? (w + 1) * 64 : hi;
-    uint64_t bits = ~UINT64_C(0) << (lo % 64);
-    if (end % 64)
-      bits &= ~(~UINT64_C(0) << (end % 64));
-    m[w] |= bits;
-    lo = end;
-  }
-}
+/* An extent, the runs of a flow's XY route tree: the source's column and
+ * row (ext[EXT_X], ext[EXT_Y]); in its row the links out of columns
+ * [x, right) eastwards and (left, x] westwards; in column c the links out of
+ * rows [y, down) southwards and (up, y] northwards, down = ext[EXT_COLS +
+ * 2c], up = ext[EXT_COLS + 2c + 1] (both y in a column no destination is
+ * in). A destination's path is the row's run to its column, then its
+ * column's run to its row. */
+enum { EXT_X, EXT_Y, EXT_RIGHT, EXT_LEFT, EXT_COLS };
 
-/* Writes flow f's XY route tree into m. The bits come in four planes of a
- * bit per cell, one per direction, so that a run is a range of bits: east
- * and west by rows (bit y * cols + x of its plane: the link out of (x, y)),
- * south and north by columns (x * rows + y). The tree's links from the
- * source are, in its row, a run to the right and one to the left, and in
- * each destination's column a run down and one up from the source's row; a
- * destination's path adds only the part of its two runs beyond what the
- * destinations before it reached. */
-static void route_tree(spread *s, const flow *f, uint64_t *m)
+/* Writes flow f's extent into ext. */
+static void route_extent(const spread *s, const flow *f, int32_t *ext)
 {
-  memset(m, 0, s->words * sizeof *m);
-  if (++s->tick == 0)
-    memset(s->stamp, 0, (size_t)s->cols * sizeof *s->stamp), s->tick = 1;
-  int64_t a = f->src < 0 ? 0 : s->cell[f->src], cols = s->cols, rows = s->rows;
-  int64_t ax = s->cx[a], ay = s->cy[a], right = ax, left = ax;
-  size_t cells = (size_t)s->cells, east = 0, west = cells, south = 2 * cells, north = 3 * cells;
+  int32_t ax = f->src < 0 ? 0 : s->kx[f->src], ay = f->src < 0 ? 0 : s->ky[f->src], right = ax, left = ax;
+  int32_t *col = ext + EXT_COLS;
+  for (int64_t c = 0; c < s->cols; c++)
+    col[2 * c] = col[2 * c + 1] = ay;
   const int64_t *dst = s->dsts + f->dst;
   for (size_t d = 0; d < f->n_dst; d++) {
-    int64_t b = s->cell[dst[d]], bx = s->cx[b], by = s->cy[b];
-    if (right < bx)
-      set_range(m, east + (size_t)(ay * cols + right), east + (size_t)(ay * cols + bx)), right = bx;
-    if (left > bx)
-      set_range(m, west + (size_t)(ay * cols + bx + 1), west + (size_t)(ay * cols + left + 1)), left = bx;
-    if (s->stamp[bx] != s->tick) /* the column's runs, first seen: empty */
-      s->stamp[bx] = s->tick, s->down[bx] = ay, s->up[bx] = ay;
-    if (s->down[bx] < by)
-      set_range(m, south + (size_t)(bx * rows + s->down[bx]), south + (size_t)(bx * rows + by)), s->down[bx] = by;
-    if (s->up[bx] > by)
-      set_range(m, north + (size_t)(bx * rows + by + 1), north + (size_t)(bx * rows + s->up[bx] + 1)), s->up[bx] = by;
+    int32_t bx = s->kx[dst[d]], by = s->ky[dst[d]];
+    right = bx > right ? bx : right;
+    left = bx < left ? bx : left;
+    col[2 * bx] = by > col[2 * bx] ? by : col[2 * bx];
+    col[2 * bx + 1] = by < col[2 * bx + 1] ? by : col[2 * bx + 1];
   }
+  ext[EXT_X] = ax, ext[EXT_Y] = ay, ext[EXT_RIGHT] = right, ext[EXT_LEFT] = left;
 }
 
-/* Applies `cost` to the links set in `bits` (word w of a tree's set) of network net. */
-static void touch_bits(spread *s, uint64_t bits, size_t w, size_t net, int64_t cost)
+/* Adds `cost` to the links out of cells first, first + step, ... (n of
+ * them) in direction dir on network net. */
+static void touch_run(spread *s, int64_t first, int64_t step, int64_t n, int64_t dir, int64_t net, int64_t cost)
 {
-  while (bits) {
-    size_t b = w * 64 + (size_t)__builtin_ctzll(bits);
-    bits &= bits - 1;
-    touch(s, s->link_of[b] * 2 + net, cost);
+  for (int64_t i = 0; i < n; i++)
+    touch(s, (size_t)(((first + i * step) * 4 + dir) * 2 + net), cost);
+}
+
+/* Moves a run of a line of links from [lo0, hi0) to [lo1, hi1) (positions
+ * along the line: the link at position p leaves cell base + p * step):
+ * -cost on the links only the old run has, +cost on those only the new one
+ * has. */
+static void move_run(spread *s, int64_t base, int64_t step, int64_t dir, int64_t net, int64_t cost, int64_t lo0,
+                     int64_t hi0, int64_t lo1, int64_t hi1)
+{
+  if (lo0 < lo1)
+    touch_run(s, base + lo0 * step, step, (lo1 < hi0 ? lo1 : hi0) - lo0, dir, net, -cost);
+  if (lo1 < lo0)
+    touch_run(s, base + lo1 * step, step, (lo0 < hi1 ? lo0 : hi1) - lo1, dir, net, cost);
+  int64_t a = hi1 > lo0 ? hi1 : lo0, b = hi0 > lo1 ? hi0 : lo1;
+  if (hi0 > hi1)
+    touch_run(s, base + a * step, step, hi0 - a, dir, net, -cost);
+  if (hi1 > hi0)
+    touch_run(s, base + b * step, step, hi1 - b, dir, net, cost);
+}
+
+/* Loads the difference between a flow's route tree of extent `old` (NULL:
+ * none) and that of extent `now`: `cost` per link on network net. */
+static void move_tree(spread *s, const int32_t *old, const int32_t *now, int64_t net, int64_t cost)
+{
+  int64_t cols = s->cols, y = now[EXT_Y], x = now[EXT_X];
+  if (!old || old[EXT_Y] != y) { /* the row's runs are on another line: all of them move */
+    if (old) {
+      int64_t oy = old[EXT_Y], ox = old[EXT_X];
+      touch_run(s, oy * cols + ox, 1, old[EXT_RIGHT] - ox, 0, net, -cost);
+      touch_run(s, oy * cols + old[EXT_LEFT] + 1, 1, ox - old[EXT_LEFT], 1, net, -cost);
+    }
+    touch_run(s, y * cols + x, 1, now[EXT_RIGHT] - x, 0, net, cost);
+    touch_run(s, y * cols + now[EXT_LEFT] + 1, 1, x - now[EXT_LEFT], 1, net, cost);
+  } else {
+    move_run(s, y * cols, 1, 0, net, cost, old[EXT_X], old[EXT_RIGHT], x, now[EXT_RIGHT]);
+    move_run(s, y * cols, 1, 1, net, cost, old[EXT_LEFT] + 1, old[EXT_X] + 1, now[EXT_LEFT] + 1, x + 1);
+  }
+  int64_t c0 = now[EXT_LEFT], c1 = now[EXT_RIGHT]; /* the columns with a destination, before or after */
+  if (old)
+    c0 = old[EXT_LEFT] < c0 ? old[EXT_LEFT] : c0, c1 = old[EXT_RIGHT] > c1 ? old[EXT_RIGHT] : c1;
+  for (int64_t c = c0; c <= c1; c++) {
+    const int32_t *o = old ? old + EXT_COLS + 2 * c : NULL, *n = now + EXT_COLS + 2 * c;
+    int64_t oy = old ? old[EXT_Y] : y, od = o ? o[0] : y, ou = o ? o[1] : y;
+    if (o && od == n[0] && ou == n[1] && oy == y)
+      continue;
+    move_run(s, c, cols, 2, net, cost, oy, od, y, n[0]);
+    move_run(s, c, cols, 3, net, cost, ou + 1, oy + 1, n[1] + 1, y + 1);
   }
 }
 
@@ -405,9 +436,9 @@ static void swap_cells(spread *s, int64_t ca, int64_t cb)
   int64_t a = s->owner[ca], b = s->owner[cb];
   s->owner[ca] = b, s->owner[cb] = a;
   if (a >= 0)
-    s->cell[a] = cb;
+    s->cell[a] = cb, s->kx[a] = s->cx[cb], s->ky[a] = s->cy[cb];
   if (b >= 0)
-    s->cell[b] = ca;
+    s->cell[b] = ca, s->kx[b] = s->cx[ca], s->ky[b] = s->cy[ca];
 }
 
 static uint64_t next_random(uint64_t *state) /* xorshift64*: deterministic for a seed */
@@ -417,10 +448,10 @@ static uint64_t next_random(uint64_t *state) /* xorshift64*: deterministic for a
 }
 
 /* Re-routes the flows of core a or core b (each once) after their swap: each
- * flow's new tree goes to `next` (their indices to `changed`), its
+ * flow's new extent goes to `next` (their indices to `changed`), its tree's
  * difference from the old one onto the loads. Returns how many. */
 static size_t reroute_cores(spread *s, int64_t a, int64_t b, uint32_t *fstamp, uint32_t tick, size_t *changed,
-                            uint64_t *next)
+                            int32_t *next)
 {
   size_t n = 0;
   for (int side = 0; side < 2; side++) {
@@ -431,12 +462,9 @@ static size_t reroute_cores(spread *s, int64_t a, int64_t b, uint32_t *fstamp, u
         continue;
       fstamp[fi] = tick;
       const flow *f = &s->flows[fi];
-      uint64_t *m = next + n * s->words, *old = s->tree + fi * s->words;
-      route_tree(s, f, m);
-      for (size_t w = 0; w < s->words; w++) {
-        touch_bits(s, old[w] & ~m[w], w, (size_t)f->network, -f->cost);
-        touch_bits(s, m[w] & ~old[w], w, (size_t)f->network, f->cost);
-      }
+      int32_t *m = next + n * s->words, *old = s->extent + fi * s->words;
+      route_extent(s, f, m);
+      move_tree(s, old, m, f->network, f->cost);
       changed[n++] = fi;
     }
   }
@@ -455,7 +483,7 @@ static void search(nc_pass *pass, spread *s)
   for (int64_t c = 0; c < s->n_cores; c++)
     most = s->inc_start[c + 1] - s->inc_start[c] > most ? s->inc_start[c + 1] - s->inc_start[c] : most;
   size_t *changed = nc_xmalloc((2 * most + 1) * sizeof *changed);
-  uint64_t *next = nc_xmalloc((2 * most + 1) * s->words * sizeof *next);
+  int32_t *next = nc_xmalloc((2 * most + 1) * s->words * sizeof *next);
   long double unit4 = powl((long double)s->scale, 4);
   u128 eps = (u128)floorl(1e-9L * ((long double)weight(max_load(s)) + unit4));
   for (int64_t it = 0; it < iters && s->n_cores > 0; it++) {
@@ -476,7 +504,7 @@ static void search(nc_pass *pass, spread *s)
       before += weight(s->saved[k]), after += weight(s->load[s->touched[k]]);
     if (after < before && before - after > eps) {
       for (size_t k = 0; k < n; k++)
-        memcpy(s->tree + changed[k] * s->words, next + k * s->words, s->words * sizeof *next);
+        memcpy(s->extent + changed[k] * s->words, next + k * s->words, s->words * sizeof *next);
       nc_pass_stat_add(pass, ST_MOVES, 1);
       continue;
     }
@@ -556,26 +584,22 @@ static bool spread_chip(nc_pass *pass, nc_op *chip)
   }
   free(fill);
   s.load = nc_xcalloc((size_t)s.cells * 8, sizeof *s.load);
-  s.stamp = nc_xcalloc((size_t)s.cols, sizeof *s.stamp);
-  s.down = nc_xmalloc((size_t)s.cols * sizeof *s.down);
-  s.up = nc_xmalloc((size_t)s.cols * sizeof *s.up);
   s.tstamp = nc_xcalloc((size_t)s.cells * 8, sizeof *s.tstamp);
-  s.words = ((size_t)s.cells * 4 + 63) / 64;
-  s.tree = nc_xcalloc(s.n_flows * s.words + 1, sizeof *s.tree);
-  s.link_of = nc_xmalloc((size_t)s.cells * 4 * sizeof *s.link_of);
+  s.words = EXT_COLS + 2 * (size_t)s.cols;
+  s.extent = nc_xcalloc(s.n_flows * s.words + 1, sizeof *s.extent);
   s.cx = nc_xmalloc((size_t)s.cells * sizeof *s.cx);
   s.cy = nc_xmalloc((size_t)s.cells * sizeof *s.cy);
   for (int64_t c = 0; c < s.cells; c++)
-    s.cx[c] = c % s.cols, s.cy[c] = c / s.cols;
-  for (int64_t dir = 0; dir < 4; dir++)
-    for (int64_t i = 0; i < s.cells; i++) /* east, west: by rows; south, north: by columns */
-      s.link_of[dir * s.cells + i] = (size_t)((dir < 2 ? i : (i % s.rows) * s.cols + i / s.rows) * 4 + dir);
+    s.cx[c] = (int32_t)(c % s.cols), s.cy[c] = (int32_t)(c / s.cols);
+  s.kx = nc_xmalloc(((size_t)s.n_cores + 1) * sizeof *s.kx);
+  s.ky = nc_xmalloc(((size_t)s.n_cores + 1) * sizeof *s.ky);
+  for (int64_t k = 0; k < s.n_cores; k++)
+    s.kx[k] = s.cx[s.cell[k]], s.ky[k] = s.cy[s.cell[k]];
   s.ttick = 1;
   for (size_t f = 0; f < s.n_flows; f++) {
-    uint64_t *m = s.tree + f * s.words;
-    route_tree(&s, &s.flows[f], m);
-    for (size_t w = 0; w < s.words; w++)
-      touch_bits(&s, m[w], w, (size_t)s.flows[f].network, s.flows[f].cost);
+    int32_t *m = s.extent + f * s.words;
+    route_extent(&s, &s.flows[f], m);
+    move_tree(&s, NULL, m, s.flows[f].network, s.flows[f].cost);
   }
   nc_pass_stat_add(pass, ST_LOAD_INITIAL, (uint64_t)llround((double)max_load(&s) / s.scale));
   nc_pass_stat_add(pass, ST_TOTAL_INITIAL, (uint64_t)llround((double)total_load(&s) / s.scale));
@@ -584,8 +608,8 @@ static bool spread_chip(nc_pass *pass, nc_op *chip)
   nc_pass_stat_add(pass, ST_TOTAL, (uint64_t)llround((double)total_load(&s) / s.scale));
   rewrite(&s, chip, old_owner);
   free(old_owner), free(s.owner), free(s.cell), free(s.flows), free(s.dsts), free(s.inc_start), free(s.inc);
-  free(s.load), free(s.stamp), free(s.down), free(s.up), free(s.tstamp), free(s.touched), free(s.saved);
-  free(s.tree), free(s.link_of), free(s.cx), free(s.cy);
+  free(s.load), free(s.tstamp), free(s.touched), free(s.saved);
+  free(s.extent), free(s.cx), free(s.cy), free(s.kx), free(s.ky);
   return true;
 }
 

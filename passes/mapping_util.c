@@ -386,6 +386,35 @@ bool nc_mapping_output_elements(const nc_op *node, int64_t lo, int64_t hi, isl_c
   return nc_mapping_output_elements_in(node, lo, hi, 0, 0, ctx, counts, n);
 }
 
+/* The elements each iteration of it writes in the (sliced) writes w, taken,
+ * whose unsliced relation has n_out output coordinates: a box's size where
+ * the writes are boxes, a count of the points where they are not. */
+static bool output_elements(const nc_iters *it, isl_map *w, int n_out, int64_t **counts, size_t *n)
+{
+  counter c = {it, nc_xcalloc(it->n + 1, sizeof *c.counts), {0}, false};
+  nc_write_boxes boxes;
+  int boxed = w ? write_boxes(it, isl_map_copy(w), n_out, &boxes) : -1;
+  bool ok = boxed == 1;
+  if (ok)
+    for (size_t i = 0; i < it->n; i++)
+      c.counts[i] = boxes.present[i] ? boxes.per_iter : 0;
+  nc_write_boxes_clear(&boxes);
+  if (boxed == 0) {
+    isl_set *pairs = isl_map_wrap(isl_map_copy(w));
+    ok = pairs && nc_set_fits_enumeration(pairs, NC_ITERS_MAX_POINTS) &&
+         isl_set_foreach_point(pairs, count_point, &c) == isl_stat_ok && !c.failed;
+    isl_set_free(pairs);
+  }
+  isl_map_free(w);
+  if (ok) {
+    *counts = c.counts;
+    *n = it->n;
+  } else {
+    free(c.counts);
+  }
+  return ok;
+}
+
 bool nc_mapping_output_elements_in(const nc_op *node, int64_t lo, int64_t hi, int64_t rlo, int64_t rhi, isl_ctx *ctx,
                                    int64_t **counts, size_t *n)
 {
@@ -401,30 +430,23 @@ bool nc_mapping_output_elements_in(const nc_op *node, int64_t lo, int64_t hi, in
   mapping_isl_scope scope = mapping_isl_scope_enter(ctx);
   isl_map *w = nc_dataflow_node_get_writes(node, ctx);
   int n_out = w ? (int)isl_map_dim(w, isl_dim_out) : -1;
-  w = slice_node_writes(node, w, lo, hi, rlo, rhi);
-  counter c = {&it, nc_xcalloc(it.n + 1, sizeof *c.counts), {0}, false};
-  nc_write_boxes boxes;
-  int boxed = w ? write_boxes(&it, isl_map_copy(w), n_out, &boxes) : -1;
-  bool ok = boxed == 1;
-  if (ok)
-    for (size_t i = 0; i < it.n; i++)
-      c.counts[i] = boxes.present[i] ? boxes.per_iter : 0;
-  nc_write_boxes_clear(&boxes);
-  if (boxed == 0) {
-    isl_set *pairs = isl_map_wrap(isl_map_copy(w));
-    ok = pairs && nc_set_fits_enumeration(pairs, NC_ITERS_MAX_POINTS) &&
-         isl_set_foreach_point(pairs, count_point, &c) == isl_stat_ok && !c.failed;
-    isl_set_free(pairs);
-  }
-  isl_map_free(w);
+  bool ok = output_elements(&it, slice_node_writes(node, w, lo, hi, rlo, rhi), n_out, counts, n);
   mapping_isl_scope_exit(scope);
-  if (ok) {
-    *counts = c.counts;
-    *n = it.n;
-  } else {
-    free(c.counts);
-  }
   nc_iters_clear(&it);
+  return ok;
+}
+
+bool nc_mapping_output_elements_from(const nc_iters *it, isl_map *writes, int64_t lo, int64_t hi, int64_t rlo,
+                                     int64_t rhi, int64_t **counts, size_t *n)
+{
+  *counts = NULL;
+  *n = 0;
+  if (!writes || it->dim > NC_MAX_RANK)
+    return false;
+  mapping_isl_scope scope = mapping_isl_scope_enter(isl_map_get_ctx(writes));
+  int n_out = (int)isl_map_dim(writes, isl_dim_out);
+  bool ok = output_elements(it, slice_writes(isl_map_copy(writes), lo, hi, rlo, rhi), n_out, counts, n);
+  mapping_isl_scope_exit(scope);
   return ok;
 }
 

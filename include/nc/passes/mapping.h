@@ -59,6 +59,13 @@ bool nc_mapping_output_elements(NC_KEEP const nc_op *node, int64_t lo, int64_t h
  * (core.tile out_rows) writes per iteration. */
 bool nc_mapping_output_elements_in(NC_KEEP const nc_op *node, int64_t lo, int64_t hi, int64_t rlo, int64_t rhi,
                                    isl_ctx *ctx, NC_GIVE int64_t **counts, size_t *n);
+/** nc_mapping_output_elements_in from a node's iterations `it` and writes
+ * relation (nc_iters_of_node, nc_dataflow_node_get_writes), read once by a
+ * caller that asks for many slices of one node. [lo, hi) restricts the first
+ * output coordinate and [rlo, rhi) the second (a caller swaps them for a
+ * rows-first node, nc_core_node_rows_first). */
+bool nc_mapping_output_elements_from(NC_KEEP const nc_iters *it, NC_KEEP isl_map *writes, int64_t lo, int64_t hi,
+                                     int64_t rlo, int64_t rhi, NC_GIVE int64_t **counts, size_t *n);
 
 /** The elements each iteration of a node writes, when they form a box of
  * one fixed size at an offset affine in the iteration (isl's fixed-size box
