@@ -100,6 +100,11 @@ static const nc_pass_option_def options[] = {
    "concats as core-fold-concat leaves them and receiving over up to four links (core-place{minmax-fold-concat "
    "minmax-recv-links=4}); auto: on at every width (true; false: the balancing rounds' split)",
    minmax_modes},
+  {"minmax-recv-links", NC_PASS_OPT_INT, "0",
+   "With --balance-minmax: the links over which min-max's model spreads a tile's received bytes "
+   "(core-place{minmax-recv-links}); 0 (or less): 4 at 8 bits, 1 at 4 and 2 bits. At 4 bits 4 makes resnet50 faster "
+   "(9,722 -> 9,698 cycles per frame) but densenet121 (8,720 -> 10,584) and googlenet slower, so it is not the "
+   "default there (docs/targets/northpole.md)"},
   {"input-channel-split", NC_PASS_OPT_INT, "0",
    "Split conv and matmul layers by input channels with partial sums (core-place{input-channel-split}): 0 where "
    "output-channel slices cannot fit a core, N > 1 every such layer into N slices, -1 never"},
@@ -212,7 +217,10 @@ static nc_pass *place(nc_pass_manager *pm, const nc_pass *o)
      * and the binaries stay as they were (resnet50's 9,722) */
     if (!narrow && nc_pass_get_option_bool(o, "fold-concat"))
       p = set_b(p, "minmax-fold-concat", true);
-    if (!narrow)
+    int64_t recv = nc_pass_get_option_int(o, "minmax-recv-links");
+    if (recv > 0)
+      p = set_i(p, "minmax-recv-links", recv);
+    else if (!narrow)
       p = set_i(p, "minmax-recv-links", 4);
   }
   if (mc)
