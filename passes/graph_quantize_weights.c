@@ -6,7 +6,7 @@
  * f32 gemm stored transposed, as torchvision's classifiers are, with alpha
  * 1) are quantized ahead of the rewrite by gq_wprep, split into blocks of
  * channels that run on the context's threads (nc_parallel_for): VGG-19's
- * 143M weights are most of graph-quantize's time after calibration. Each
+ * 143M weights are most of graph-quantize's time after calibration. A conv
  * channel's floats are read once: its maximum, then its codes while the
  * floats are still in cache. A block writes only its own channels' codes
  * and scales, so the result is the same bytes with any number of threads,
@@ -164,12 +164,12 @@ enum { TJ = 128, TI = 512, TS = TJ + 16 };
  * stride N bytes (4 KB for VGG's 4096 channels): every write of a run to
  * one cache set, and each output line fetched once per element. */
 static void quantize_transposed(const layer_data *L, const float *ft, const double *sw, const double *inv,
-                                int qmax, int wmin, int8_t *wq8)
+                                int qmax, int wmin, int8_t *wq8, int64_t jlo, int64_t jhi)
 {
   int64_t K = L->rows, N = L->row_len;
   int8_t *tile = nc_xmalloc((size_t)TI * TS);
-  for (int64_t j0 = 0; j0 < N; j0 += TJ) {
-    int64_t nj = N - j0 < TJ ? N - j0 : TJ;
+  for (int64_t j0 = jlo; j0 < jhi; j0 += TJ) {
+    int64_t nj = jhi - j0 < TJ ? jhi - j0 : TJ;
     for (int64_t i0 = 0; i0 < K; i0 += TI) {
       int64_t ni = K - i0 < TI ? K - i0 : TI;
       for (int64_t j = 0; j < nj; j++) {
@@ -301,7 +301,7 @@ bool gq_weight_codes(nc_op *op, const layer_data *Lp, int bits, double *sw, nc_t
   for (int64_t c = 0; c < C; c++)
     inv[c] = 1.0 / sw[c];
   if (ft)
-    quantize_transposed(&L, ft, sw, inv, qmax, wmin, wq8);
+    quantize_transposed(&L, ft, sw, inv, qmax, wmin, wq8, 0, L.row_len);
   bool fast = fc != NULL; /* an f32 conv: each channel's codes straight from its contiguous floats */
   for (int64_t c = 0; fast && c < C; c++)
     fast = codes_f32_ok(inv[c]);
@@ -350,7 +350,7 @@ struct gq_wprep {
 };
 
 /* Weights quantized ahead at a time (elements): a layer larger than this goes alone. */
-enum { BATCH_ELEMENTS = 1 << 25, BLOCK_ELEMENTS = 1 << 18, TCH = 64 };
+enum { BATCH_ELEMENTS = 1 << 25, BLOCK_ELEMENTS = 1 << 18 };
 
 gq_wprep *gq_wprep_create(nc_context *ctx, size_t n, nc_op *const *ops, const int *bits)
 {
@@ -420,27 +420,20 @@ static bool run_block(size_t i, void *user)
     }
     return true;
   }
-  /* [K, N] = w^T, w [N, K]: channel j is w's row j, K contiguous floats; its
-   * codes go to a contiguous row of `tmp`, then the block's TCH rows are
-   * transposed into the result's columns a cache line of each row at a time */
-  int64_t K = L->rows, N = L->row_len, nj = b->c1 - b->c0;
-  int8_t *tmp = nc_xcalloc((size_t)(nj * K + 1), 1);
+  /* [K, N] = w^T, w [N, K]: channel j is w's row j, K contiguous floats: the
+   * block's maxima first, then its codes by quantize_transposed's tiles (a
+   * column written byte by byte would stride N bytes per element) */
+  int64_t K = L->rows;
+  double *inv = nc_xmalloc((size_t)b->c1 * sizeof *inv); /* indexed by channel, as sw */
   for (int64_t j = b->c0; j < b->c1; j++) {
     double m = 0;
-    if (!f32_max_abs(f + j * K, K, &m) || !(m <= DBL_MAX)) {
-      b->finite = false;
-      continue;
-    }
+    b->finite &= f32_max_abs(f + j * K, K, &m) && m <= DBL_MAX;
     w->sw[j] = scale_of(m, qmax);
-    codes_of(f + j * K, K, w->sw[j], qmax, tmp + (j - b->c0) * K, 1);
+    inv[j] = 1.0 / w->sw[j];
   }
-  for (int64_t i0 = 0; b->finite && i0 < K; i0 += 64)
-    for (int64_t i = i0; i < K && i < i0 + 64; i++) {
-      int8_t *row = wq8 + i * N + b->c0;
-      for (int64_t j = 0; j < nj; j++)
-        row[j] = tmp[j * K + i];
-    }
-  free(tmp);
+  if (b->finite)
+    quantize_transposed(L, f, w->sw, inv, qmax, -qmax, wq8, b->c0, b->c1);
+  free(inv);
   return true;
 }
 
@@ -461,7 +454,7 @@ static void prepare_from(gq_wprep *p, size_t k)
     }
     const layer_data *L = &w->L;
     int64_t C = L->channels, per = L->conv ? L->row_len : L->rows;
-    int64_t step = L->conv ? (per >= BLOCK_ELEMENTS ? 1 : BLOCK_ELEMENTS / (per ? per : 1)) : TCH;
+    int64_t step = L->conv ? (per >= BLOCK_ELEMENTS ? 1 : BLOCK_ELEMENTS / (per ? per : 1)) : TJ;
     total += C * per;
     w->sw = nc_xcalloc((size_t)C + 1, sizeof *w->sw);
     int w_bits = w->bits;
