@@ -52,12 +52,9 @@ int64_t np_weight_pool_slot(const np_weight_pool *pool, nc_op *tile);
  * pool's one copy, written on the slot's first use. Pads b to 8 bytes. With
  * a pool and `lasting` (base stays valid until np_weight_pool_finish),
  * strided runs are reserved (zeros) and filled by np_weight_pool_finish,
- * once the tile's section is bound (np_weight_pool_bind). */
+ * once the tile's section is bound (np_weight_pool_commit). */
 void np_put_weights(nc_bytes *b, np_weight_pool *pool, int64_t slot, const int8_t *base, int64_t runs, int64_t len,
                     int64_t stride, int bits, bool lasting);
-/** After a tile's section is written (its bytes no longer move): binds the
- * fills it reserved to them. */
-void np_weight_pool_bind(np_weight_pool *pool, const nc_bytes *tile);
 /** Fills the reserved strided slices, adds the weights section to w (when
  * any slice is shared) and clears the pool. */
 void np_weight_pool_finish(np_weight_pool *pool, nc_ncb_writer *w);

@@ -29,7 +29,7 @@ typedef struct np_weight_fill {
   const int8_t *base;
   int64_t runs, len, stride;
   int bits;
-  bool in_pool;  /* in the pool's section; else in a tile's (np_weight_pool_bind) */
+  bool in_pool;  /* in the pool's section; else in a tile's (np_weight_pool_commit) */
   size_t offset; /* of its first byte in that section */
   uint8_t *dest; /* once bound: the section's bytes + offset */
 } np_weight_fill;
@@ -216,13 +216,6 @@ void np_put_weights(nc_bytes *b, np_weight_pool *pool, int64_t slot, const int8_
       put_runs(b, base, runs, len, stride, bits);
   }
   nc_bytes_align(b, 8);
-}
-
-void np_weight_pool_bind(np_weight_pool *pool, const nc_bytes *tile)
-{
-  for (; pool->n_bound < pool->n_fills; pool->n_bound++)
-    if (!pool->fills[pool->n_bound].in_pool)
-      pool->fills[pool->n_bound].dest = tile->data + pool->fills[pool->n_bound].offset;
 }
 
 /* Not 0 when fill y is not a slice of the same rows as group g. */
