@@ -288,6 +288,7 @@ void nc_context_destroy(nc_context *ctx)
 {
   if (!ctx)
     return;
+  nc_thread_pool_destroy(ctx->thread_pool); /* its workers are idle: no job outlives its call */
   for (size_t i = 0; i < ctx->idents.cap; i++) {
     nc_ident *id = ctx->idents.slots ? nc_uniq_slot(&ctx->idents, i) : NULL;
     if (id && id->op_info) {

@@ -374,4 +374,15 @@ void nc_diag_capture_flush(nc_diag_capture *c, nc_context *ctx)
   free(c);
 }
 
+void nc_diag_capture_discard(nc_diag_capture *c)
+{
+  if (!c)
+    return;
+  nc_diag_capture_end(c);
+  for (size_t i = 0; i < c->n; i++)
+    nc_diag_destroy(c->diags[i]);
+  free(c->diags);
+  free(c);
+}
+
 size_t nc_diag_capture_num_errors(const nc_diag_capture *c) { return c->n_errors; }

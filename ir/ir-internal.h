@@ -235,7 +235,31 @@ struct nc_context {
   uint16_t id;                 /* its slot in the table of live contexts (nc_context_by_id) */
   size_t n_whole_file_reads;
   struct { const void **slots; size_t count, cap; } checked; /* nc_context_check_passed's set */
+  struct nc_thread_pool *thread_pool; /* threading.c: started on first parallel use */
+  bool threading_off;                 /* nc_context_enable_multithreading(false) */
+  int num_threads;                    /* nc_context_set_num_threads (0: default) */
 };
+
+/* --- the context's thread pool (threading.c) --- */
+typedef struct nc_thread_pool nc_thread_pool;
+/* Runs fn(job) on the calling thread and n_threads - 1 workers of ctx's pool
+ * (started or added as needed), each calling fn until the job has no items
+ * left; returns when all have returned. On the calling thread alone when
+ * n_threads <= 1, from inside a job, or while another thread's job runs. */
+void nc_thread_pool_run(nc_context *ctx, size_t n_threads, void (*fn)(void *job), void *job);
+/* Stops and joins the workers (the context's destruction). */
+void nc_thread_pool_destroy(nc_thread_pool *p);
+/* Whether the calling thread is running a job's function now. */
+bool nc_thread_in_job(void);
+/* Index of the calling thread among its pool's workers (0: not a worker). */
+size_t nc_run_thread_slot(void);
+/* Sets the thread count of parallel work started from this thread (a pass
+ * manager run's: 1 without threading; 0: the context's own settings);
+ * returns the previous value. */
+size_t nc_thread_scope_set(size_t n);
+/* Threads for `requested` (> 0), else the context's setting, else
+ * $NC_NUM_THREADS, else one per CPU; 1 to 256. */
+size_t nc_thread_count(nc_context *ctx, int requested);
 
 /* The live context with this id (attributes store ids, not pointers). */
 nc_context *nc_context_by_id(uint16_t id);

@@ -78,7 +78,6 @@ size_t nc_diag_thread_errors(void);
 
 /* --- run state (pass_manager.c) ------------------------------------------------------------ */
 
-typedef struct nc_thread_pool nc_thread_pool;
 typedef struct op_counters op_counters;
 
 typedef struct run_ctx {
@@ -88,7 +87,6 @@ typedef struct run_ctx {
   FILE *stream;
   bool threading;
   size_t n_threads;
-  nc_thread_pool *pool;       /* started on the first parallel nested run */
   op_counters *tree_counters; /* --mlir-print-ir-tree-dir file numbering */
   atomic_bool output_failed;  /* an instrumentation file could not be written: the run fails */
 } run_ctx;
@@ -98,8 +96,6 @@ typedef struct run_ctx {
 void nc_run_emit_text(run_ctx *rc, const char *s, size_t n);
 /* Nanoseconds on the monotonic clock. */
 uint64_t nc_clock_ns(void);
-/* Index of the calling thread among the run's workers (0 for the caller). */
-size_t nc_run_thread_slot(void);
 void nc_clock_add(pm_clock *c, uint64_t ns);
 uint64_t nc_clock_wall(const pm_clock *c);
 uint64_t nc_clock_user(const pm_clock *c);

@@ -6,7 +6,8 @@
  * op's diagnostics and instrumentation text are logged by its worker, in the
  * order they happen, and replayed in op order afterwards; every sibling runs
  * even if another fails (in both modes). So output, diagnostics and
- * statistics are the same with and without threads.
+ * statistics are the same with and without threads. The threads are the
+ * context's pool (threading.c), which nc_parallel_for shares.
  */
 #include "pass_internal.h"
 
@@ -14,7 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
+
+#include "nc/ir/threading.h"
 
 /* --- clocks ---------------------------------------------------------------------------------- */
 
@@ -29,13 +31,13 @@ uint64_t nc_clock_ns(void) { return ns_of(CLOCK_MONOTONIC); }
 double nc_time_wall(void) { return (double)ns_of(CLOCK_MONOTONIC) * 1e-9; }
 double nc_time_user(void) { return (double)ns_of(CLOCK_PROCESS_CPUTIME_ID) * 1e-9; }
 
-static _Thread_local size_t tl_slot; /* worker index within the current run */
-size_t nc_run_thread_slot(void) { return tl_slot; }
-
 void nc_clock_add(pm_clock *c, uint64_t ns)
 {
   if (c->n_slots)
-    c->slot_ns[tl_slot < c->n_slots ? tl_slot : 0] += ns;
+    {
+    size_t slot = nc_run_thread_slot();
+    c->slot_ns[slot < c->n_slots ? slot : 0] += ns;
+  }
 }
 
 uint64_t nc_clock_wall(const pm_clock *c)
@@ -91,111 +93,6 @@ nc_pass_run_options nc_pass_run_options_default(void)
   o.verify_each = true;
   o.timing_tree = true;
   return o;
-}
-
-/* --- thread pool ------------------------------------------------------------------------------- */
-
-/* Workers sleep between jobs; a job is run by every worker and the submitting
- * thread until it has no items left. */
-struct nc_thread_pool {
-  pthread_mutex_t mu;
-  pthread_cond_t cv_work, cv_done;
-  pthread_t *threads;
-  size_t n;          /* worker threads (the submitter is one more) */
-  void (*fn)(void *job);
-  void *job;
-  uint64_t gen;
-  size_t busy;
-  bool stop;
-};
-
-typedef struct worker_arg {
-  nc_thread_pool *pool;
-  size_t slot;
-} worker_arg;
-
-static _Thread_local bool tl_in_worker;
-
-static void *pool_worker(void *arg)
-{
-  worker_arg *wa = arg;
-  nc_thread_pool *p = wa->pool;
-  tl_slot = wa->slot;
-  free(wa);
-  uint64_t seen = 0;
-  pthread_mutex_lock(&p->mu);
-  for (;;) {
-    while (!p->stop && p->gen == seen)
-      pthread_cond_wait(&p->cv_work, &p->mu);
-    if (p->stop)
-      break;
-    seen = p->gen;
-    void (*fn)(void *) = p->fn;
-    void *job = p->job;
-    pthread_mutex_unlock(&p->mu);
-    tl_in_worker = true;
-    fn(job);
-    tl_in_worker = false;
-    pthread_mutex_lock(&p->mu);
-    if (--p->busy == 0)
-      pthread_cond_signal(&p->cv_done);
-  }
-  pthread_mutex_unlock(&p->mu);
-  return NULL;
-}
-
-static nc_thread_pool *pool_create(size_t n_workers)
-{
-  nc_thread_pool *p = nc_xcalloc(1, sizeof *p);
-  pthread_mutex_init(&p->mu, NULL);
-  pthread_cond_init(&p->cv_work, NULL);
-  pthread_cond_init(&p->cv_done, NULL);
-  p->threads = nc_xcalloc(n_workers ? n_workers : 1, sizeof *p->threads);
-  for (size_t i = 0; i < n_workers; i++) {
-    worker_arg *wa = nc_xmalloc(sizeof *wa);
-    *wa = (worker_arg){p, i + 1};
-    if (pthread_create(&p->threads[i], NULL, pool_worker, wa) != 0) {
-      free(wa);
-      break; /* fewer workers: the submitter does the rest */
-    }
-    p->n++;
-  }
-  return p;
-}
-
-static void pool_run(nc_thread_pool *p, void (*fn)(void *), void *job)
-{
-  pthread_mutex_lock(&p->mu);
-  p->fn = fn;
-  p->job = job;
-  p->gen++;
-  p->busy = p->n;
-  pthread_cond_broadcast(&p->cv_work);
-  pthread_mutex_unlock(&p->mu);
-  tl_in_worker = true;
-  fn(job);
-  tl_in_worker = false;
-  pthread_mutex_lock(&p->mu);
-  while (p->busy)
-    pthread_cond_wait(&p->cv_done, &p->mu);
-  pthread_mutex_unlock(&p->mu);
-}
-
-static void pool_destroy(nc_thread_pool *p)
-{
-  if (!p)
-    return;
-  pthread_mutex_lock(&p->mu);
-  p->stop = true;
-  pthread_cond_broadcast(&p->cv_work);
-  pthread_mutex_unlock(&p->mu);
-  for (size_t i = 0; i < p->n; i++)
-    pthread_join(p->threads[i], NULL);
-  pthread_mutex_destroy(&p->mu);
-  pthread_cond_destroy(&p->cv_work);
-  pthread_cond_destroy(&p->cv_done);
-  free(p->threads);
-  free(p);
 }
 
 /* --- per-op task logs ------------------------------------------------------------------------ */
@@ -381,19 +278,6 @@ static void replay(run_ctx *rc, task *t)
   free(t->ev);
 }
 
-/* Worker threads of a run: the option, else NC_NUM_THREADS, else one per CPU. */
-static size_t thread_count(const nc_pass_run_options *o)
-{
-  enum { MAX_THREADS = 256 };
-  long n = o->num_threads;
-  const char *env = getenv("NC_NUM_THREADS");
-  if (n <= 0 && env)
-    n = atol(env);
-  if (n <= 0)
-    n = sysconf(_SC_NPROCESSORS_ONLN);
-  return n <= 0 ? 1 : n > MAX_THREADS ? MAX_THREADS : (size_t)n;
-}
-
 static bool run_nested(run_ctx *rc, nc_pass_manager *nested, nc_op *op)
 {
   /* the ops directly nested in op's regions that the nested pipeline anchors on */
@@ -413,14 +297,12 @@ static bool run_nested(run_ctx *rc, nc_pass_manager *nested, nc_op *op)
         all_isolated &= nc_op_has_trait(c, NC_TRAIT_ISOLATED_FROM_ABOVE);
       }
   bool ok = true;
-  if (rc->threading && !tl_in_worker && n > 1 && all_isolated && rc->n_threads > 1) {
-    if (!rc->pool)
-      rc->pool = pool_create(rc->n_threads - 1);
+  if (rc->threading && !nc_thread_in_job() && n > 1 && all_isolated && rc->n_threads > 1) {
     par_job job = {.rc = rc, .pm = nested, .n = n};
     job.tasks = nc_xcalloc(n, sizeof *job.tasks);
     for (size_t i = 0; i < n; i++)
       job.tasks[i].op = ops[i];
-    pool_run(rc->pool, run_tasks, &job);
+    nc_thread_pool_run(rc->ctx, rc->n_threads < n ? rc->n_threads : n, run_tasks, &job);
     for (size_t i = 0; i < n; i++) { /* replay in op order */
       replay(rc, &job.tasks[i]);
       ok &= job.tasks[i].ok;
@@ -458,13 +340,13 @@ bool nc_pass_manager_run(nc_pass_manager *pm, nc_op *op, const nc_pass_run_optio
                   nc_ident_str(nc_op_get_name(op)));
     return false;
   }
-  run_ctx rc = {opts, pm->ctx, op, opts->print_stream ? opts->print_stream : stderr, !opts->disable_threading, 1,
-                NULL, NULL};
+  run_ctx rc = {opts, pm->ctx, op, opts->print_stream ? opts->print_stream : stderr,
+                !opts->disable_threading && nc_context_is_multithreading_enabled(pm->ctx), 1, NULL};
   /* module-scope dumps and reproducers need a consistent view of the whole op */
   if (opts->print_module_scope || opts->reproducer_file)
     rc.threading = false;
   if (rc.threading)
-    rc.n_threads = thread_count(opts);
+    rc.n_threads = nc_thread_count(pm->ctx, opts->num_threads);
   if (opts->print_tree_dir)
     rc.tree_counters = nc_op_counters_create();
   reset_counters(pm, rc.n_threads);
@@ -472,6 +354,8 @@ bool nc_pass_manager_run(nc_pass_manager *pm, nc_op *op, const nc_pass_run_optio
     nc_repro_begin(&rc);
   run_ctx *saved = tl_run;
   tl_run = &rc;
+  /* nc_parallel_for in the passes follows the run's threading */
+  size_t saved_scope = nc_thread_scope_set(rc.threading ? rc.n_threads : 1);
   uint64_t t0 = nc_clock_ns();
   bool ok = true, last_verified = false;
   for (size_t i = 0; ok && i < pm->n; i++) { /* pm_run, telling opts->progress of each top-level entry */
@@ -492,9 +376,9 @@ bool nc_pass_manager_run(nc_pass_manager *pm, nc_op *op, const nc_pass_run_optio
     ok = nc_op_verify(op);
   nc_clock_add(&pm->clock, nc_clock_ns() - t0);
   tl_run = saved;
+  nc_thread_scope_set(saved_scope);
   if (opts->reproducer_file)
     nc_repro_end(&rc);
-  pool_destroy(rc.pool);
   nc_op_counters_destroy(rc.tree_counters);
   return ok && !atomic_load(&rc.output_failed);
 }

@@ -61,6 +61,51 @@ int64_t gq_calibration_view(NC_KEEP nc_op *func, NC_KEEP nc_value *arg, NC_KEEP 
 bool gq_calibrate(NC_KEEP nc_op *func, NC_KEEP const nc_tensor *view, size_t n, nc_op *const *ops, double *max_abs,
                   double *input_max_abs);
 
+/* --- weights (graph_quantize_weights.c) --- */
+
+/* The layer's weights in the layout of the integer op ([M, C/g, k..] for
+ * conv; [K, N] times alpha for gemm and matmul), read as doubles a block of
+ * rows at a time from the constant (never copied whole: a large gemm's
+ * weights are hundreds of MB), with the number of output channels; bias
+ * (beta * c for gemm) per channel or NULL. A conv row is one output channel
+ * (`row_len` = C/g * k..); a gemm row is one k (`row_len` = N, the channels). */
+typedef struct layer_data {
+  nc_tensor *src; /* the constant as stored: &view, or a copy (owned) */
+  nc_tensor view;
+  bool owned;
+  bool conv, trans_b;
+  double alpha;
+  int64_t rows, row_len, channels;
+  int rank;
+  int64_t shape[NC_TENSOR_MAX_RANK]; /* of the integer op's weights */
+  double *bias;                      /* channels entries, or NULL */
+} layer_data;
+
+/** Reads the layer's weights (a view of an f32 constant, else a copy) and
+ * bias; false if they are not constants. gq_layer_free releases it either way. */
+bool gq_layer_read(NC_KEEP nc_op *op, layer_data *L);
+void gq_layer_free(layer_data *L);
+/** The layer's weights quantized per output channel to [-qmax, qmax] (a
+ * pre-quantized model's keep their codes) into *wq (owned by the caller),
+ * their scales into sw[0..channels) (zeros on entry); false, with nothing
+ * made, when a weight or the bias is not finite. */
+bool gq_weight_codes(NC_KEEP nc_op *op, const layer_data *L, int bits, double *sw, NC_GIVE nc_tensor **wq);
+
+/** Layers' weights quantized ahead of the rewrite, in parallel
+ * (graph_quantize_weights.c). */
+typedef struct gq_wprep gq_wprep;
+/** Plans the weights of the n layers ops[k] (conv, gemm, matmul) at widths
+ * bits[k]; nothing is computed yet. */
+NC_GIVE gq_wprep *gq_wprep_create(nc_context *ctx, size_t n, nc_op *const *ops, const int *bits);
+/** If op's weights at `bits` are of the kinds quantized ahead (f32 conv, f32
+ * gemm with transB and alpha 1, no model scales): quantizes them (with the
+ * next layers', a few tens of MB at a time, split by channels over the
+ * context's threads) unless done, moves their codes to *wq (NULL when not
+ * finite) and scales to sw[0..channels) and returns true. Else false:
+ * gq_weight_codes does it. The same codes and scales as gq_weight_codes. */
+bool gq_wprep_take(gq_wprep *p, NC_KEEP nc_op *op, int bits, double *sw, NC_GIVE nc_tensor **wq);
+void gq_wprep_destroy(NC_TAKE gq_wprep *p);
+
 /* --- rewriting (graph_quantize.c), shared with graph_quantize_acts.c --- */
 
 /** A quantized value: the int8 value replacing an f32 one, and its scale. */
@@ -79,6 +124,7 @@ typedef struct rewrite {
   struct gq_wcache *cache; /* mixed precision's trials: weights kept per (layer, width), biases inline (NULL: the
                               real rewrite, blobs named after the float ones) */
   bool drop_floats;         /* each layer's float weights may go once it is rewritten (gq_drop_weights) */
+  gq_wprep *prep;           /* the real rewrite: weights quantized ahead in parallel (NULL: none) */
   bool share_rescales;      /* a concat input that other concats rescale alike is rescaled once, by a layer of
                                its own, when that leaves the concat only moving data (share-concat-scales) */
 } rewrite;

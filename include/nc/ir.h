@@ -12,5 +12,6 @@
 #include "nc/ir/symbol.h"
 #include "nc/ir/asm.h"
 #include "nc/ir/dialect_attrs.h"
+#include "nc/ir/threading.h"
 
 #endif

@@ -29,6 +29,7 @@
 #include "nc/dialects/dataflow/dataflow.h"
 #include "nc/dialects/dataflow/layer.h"
 #include "nc/ir/diag.h"
+#include "nc/ir/threading.h"
 #include "nc/passes/mapping.h"
 #include "nc/targets/targets.h"
 #include "printer.h"
@@ -645,6 +646,106 @@ static bool put_tile(printer *p, nc_op *tile, nc_bytes *b)
   return true;
 }
 
+/* --- the tiles, in parallel ------------------------------------------------------------------------------------------ */
+
+/* A tile's section printed apart (put_tiles). */
+typedef struct tile_out {
+  nc_op *tile;
+  int64_t activations; /* the tiles' activations before this one (printer.activations) */
+  nc_bytes bytes;
+  np_weight_pool log;  /* its shared slices and deferred fills */
+  nc_diag_capture *diags;
+  bool ok;
+} tile_out;
+
+typedef struct tile_job {
+  const printer *p;
+  tile_out *t;
+  size_t n, per_chunk;
+} tile_job;
+
+/* Chunk c of the tiles, with an isl context of its own (isl's are not
+ * thread-safe) and the tiles' diagnostics held apart. */
+static bool put_chunk(size_t c, void *user)
+{
+  tile_job *j = user;
+  printer lp = *j->p;
+  lp.isl = nc_dataflow_isl_ctx_create();
+  lp.range_checked = NULL;
+  for (size_t k = c * j->per_chunk; k < j->n && k < (c + 1) * j->per_chunk; k++) {
+    tile_out *t = &j->t[k];
+    lp.weights = np_weight_pool_log(&j->p->weights);
+    lp.activations = t->activations;
+    t->diags = nc_diag_capture_begin();
+    t->ok = put_tile(&lp, t->tile, &t->bytes);
+    nc_diag_capture_end(t->diags);
+    t->log = lp.weights;
+  }
+  nc_dataflow_isl_ctx_destroy(lp.isl);
+  return true;
+}
+
+/* The operand and result elements put_tile counts for a tile (0 where it fails first). */
+static int64_t tile_activations(printer *p, nc_op *tile)
+{
+  const char *name = nc_core_tile_get_node(tile);
+  nc_op *node = name ? nc_core_find_node(p->func, name) : NULL;
+  int64_t n = 0;
+  for (size_t k = 0; node && k <= nc_op_get_num_operands(node); k++) {
+    nc_value *v = k < nc_op_get_num_operands(node) ? nc_op_get_operand(node, k)
+                  : nc_op_get_num_results(node) ? nc_op_get_result(node, 0) : NULL;
+    nc_type *t = v ? nc_value_get_type(v) : NULL;
+    if (t && nc_type_get_kind(t) == NC_TYPE_TENSOR && nc_type_has_static_shape(t))
+      n += nc_type_get_num_elements(t);
+  }
+  return n;
+}
+
+/* One section per tile, in IR order. The tiles are printed in chunks on the
+ * context's threads (nc_parallel_for), each into bytes of its own with a log
+ * of its shared weight slices; then, in IR order, their diagnostics are
+ * delivered up to the first failing tile (as a loop that stops there) and
+ * their logs committed to the weight pool: the same bytes with any number
+ * of threads. */
+static bool put_tiles(printer *p, nc_context *ctx, nc_ncb_writer *w)
+{
+  size_t n = 0;
+  for (nc_op *t = nc_core_chip_first_tile(p->chip); t; t = nc_core_tile_next(t))
+    n++;
+  tile_out *to = nc_xcalloc(n + 1, sizeof *to);
+  int64_t acts = 0;
+  n = 0;
+  for (nc_op *t = nc_core_chip_first_tile(p->chip); t; t = nc_core_tile_next(t), n++) {
+    to[n].tile = t;
+    to[n].activations = acts;
+    acts += tile_activations(p, t);
+  }
+  size_t threads = nc_context_get_num_threads(ctx), chunks = threads > 1 ? 8 * threads : 1;
+  chunks = chunks > n ? n : chunks;
+  tile_job job = {p, to, n, chunks ? (n + chunks - 1) / chunks : 0};
+  nc_parallel_for(ctx, chunks, put_chunk, &job);
+  bool ok = true;
+  uint32_t id = 0;
+  for (size_t k = 0; k < n; k++) {
+    if (ok) {
+      nc_diag_capture_flush(to[k].diags, ctx);
+      ok = to[k].ok;
+    } else {
+      nc_diag_capture_discard(to[k].diags);
+    }
+    if (ok) {
+      nc_bytes *section = nc_ncb_writer_add_section(w, NP_SECTION_TILE, id++);
+      *section = to[k].bytes; /* the writer owns the bytes now */
+      to[k].bytes = (nc_bytes){0};
+      np_weight_pool_commit(&p->weights, &to[k].log, section); /* its strided weights are filled at the end */
+    }
+    nc_bytes_clear(&to[k].bytes);
+    np_weight_pool_log_clear(&to[k].log);
+  }
+  free(to);
+  return ok;
+}
+
 /* How the host streams input i: rows P[y] or pixels P[y, x] of the input's
  * [C, H, W] coordinates, as the `earliest` relation of a node reading it says. */
 static bool put_stream(printer *p, size_t i, nc_bytes *b)
@@ -761,13 +862,8 @@ bool np_print_binary(nc_op *module, nc_ncb_writer *w, void *userData)
   bool ok = read_io(&p, w);
   for (size_t i = 0; ok && i < p.io.n_inputs; i++)
     ok = put_stream(&p, i, nc_ncb_writer_add_section(w, NP_SECTION_INPUT_STREAM, (uint32_t)i));
-  uint32_t id = 0;
   np_weight_pool_init(&p.weights, p.chip);
-  for (nc_op *t = nc_core_chip_first_tile(p.chip); ok && t; t = nc_core_tile_next(t)) {
-    nc_bytes *section = nc_ncb_writer_add_section(w, NP_SECTION_TILE, id++);
-    ok = put_tile(&p, t, section);
-    np_weight_pool_bind(&p.weights, section); /* its strided weights are filled at the end */
-  }
+  ok = ok && put_tiles(&p, nc_op_get_context(module), w);
   if (ok)
     np_weight_pool_finish(&p.weights, w);
   np_weight_pool_clear(&p.weights);

@@ -36,6 +36,9 @@ typedef struct np_weight_pool {
   size_t n;
   struct np_weight_fill *fills;   /* strided slices reserved, written by np_weight_pool_finish */
   size_t n_fills, cap_fills, n_bound;
+  bool log;                       /* a tile's log (np_weight_pool_log): shared slices recorded, not placed */
+  struct np_weight_use *uses;     /* the log's shared-slice references, placed by np_weight_pool_commit */
+  size_t n_uses, cap_uses;
 } np_weight_pool;
 
 /** Counts the chip's tiles by key (node, output and input channels) and
@@ -49,17 +52,26 @@ int64_t np_weight_pool_slot(const np_weight_pool *pool, nc_op *tile);
  * pool's one copy, written on the slot's first use. Pads b to 8 bytes. With
  * a pool and `lasting` (base stays valid until np_weight_pool_finish),
  * strided runs are reserved (zeros) and filled by np_weight_pool_finish,
- * once the tile's section is bound (np_weight_pool_bind). */
+ * once the tile's section is bound (np_weight_pool_commit). */
 void np_put_weights(nc_bytes *b, np_weight_pool *pool, int64_t slot, const int8_t *base, int64_t runs, int64_t len,
                     int64_t stride, int bits, bool lasting);
-/** After a tile's section is written (its bytes no longer move): binds the
- * fills it reserved to them. */
-void np_weight_pool_bind(np_weight_pool *pool, const nc_bytes *tile);
 /** Fills the reserved strided slices, adds the weights section to w (when
  * any slice is shared) and clears the pool. */
 void np_weight_pool_finish(np_weight_pool *pool, nc_ncb_writer *w);
 /** Frees the pool without writing it. */
 void np_weight_pool_clear(np_weight_pool *pool);
+/** A log for one tile printed apart from the others (on another thread):
+ * np_put_weights with it writes the tile's bytes as with `pool`, but leaves
+ * the offsets of shared slices to np_weight_pool_commit and keeps the tile's
+ * deferred fills. It reads pool's keys, which must outlive it. */
+np_weight_pool np_weight_pool_log(const np_weight_pool *pool);
+/** Places a tile's log in the pool, as printing that tile with the pool
+ * would have (tiles committed in IR order give the same bytes): shared
+ * slices on their first use, their offsets into the tile's bytes `tile`
+ * (which no longer move), its fills bound to them. Clears the log. */
+void np_weight_pool_commit(np_weight_pool *pool, np_weight_pool *log, nc_bytes *tile);
+/** Frees a log (not the pool's keys). */
+void np_weight_pool_log_clear(np_weight_pool *log);
 
 /** Reads the layer of a dataflow.node; false after a diagnostic. *rangeChecked
  * names the packed weights whose range was checked last (NULL at first): the

@@ -29,10 +29,23 @@ typedef struct np_weight_fill {
   const int8_t *base;
   int64_t runs, len, stride;
   int bits;
-  bool in_pool;  /* in the pool's section; else in a tile's (np_weight_pool_bind) */
+  bool in_pool;  /* in the pool's section; else in a tile's (np_weight_pool_commit) */
   size_t offset; /* of its first byte in that section */
   uint8_t *dest; /* once bound: the section's bytes + offset */
 } np_weight_fill;
+
+/* A tile's reference to a shared slice, in a log: the field's offset is
+ * written when the log is committed. */
+typedef struct np_weight_use {
+  int64_t slot;
+  size_t pos;          /* of the u64 offset in the tile's bytes */
+  const int8_t *base;  /* lasting: the runs, placed at commit */
+  int64_t runs, len, stride;
+  int bits;
+  uint64_t bytes;
+  bool lasting;
+  nc_bytes packed;     /* not lasting: the runs packed now (their base goes with the tile's layer) */
+} np_weight_use;
 
 typedef struct np_weight_slice {
   const char *node;
@@ -175,7 +188,18 @@ void np_put_weights(nc_bytes *b, np_weight_pool *pool, int64_t slot, const int8_
                     int64_t stride, int bits, bool lasting)
 {
   uint64_t bytes = bits >= 8 ? (uint64_t)(runs * len) : (uint64_t)((runs * len * bits + 7) / 8);
-  if (pool && slot >= 0 && (size_t)slot < pool->n && bytes) {
+  if (pool && pool->log && slot >= 0 && (size_t)slot < pool->n && bytes) { /* placed by np_weight_pool_commit */
+    nc_bytes_put_u64(b, bytes | NP_WEIGHTS_SHARED);
+    if (pool->n_uses == pool->cap_uses) {
+      pool->cap_uses = pool->cap_uses ? 2 * pool->cap_uses : 4;
+      pool->uses = nc_xrealloc(pool->uses, pool->cap_uses * sizeof *pool->uses);
+    }
+    np_weight_use *u = &pool->uses[pool->n_uses++];
+    *u = (np_weight_use){slot, b->len, base, runs, len, stride, bits, bytes, lasting, {0}};
+    if (!lasting)
+      put_runs(&u->packed, base, runs, len, stride, bits);
+    nc_bytes_put_u64(b, 0);
+  } else if (pool && slot >= 0 && (size_t)slot < pool->n && bytes) {
     np_weight_slice *s = &pool->slices[slot];
     if (s->offset < 0) {
       nc_bytes_align(&pool->bytes, 8);
@@ -192,13 +216,6 @@ void np_put_weights(nc_bytes *b, np_weight_pool *pool, int64_t slot, const int8_
       put_runs(b, base, runs, len, stride, bits);
   }
   nc_bytes_align(b, 8);
-}
-
-void np_weight_pool_bind(np_weight_pool *pool, const nc_bytes *tile)
-{
-  for (; pool->n_bound < pool->n_fills; pool->n_bound++)
-    if (!pool->fills[pool->n_bound].in_pool)
-      pool->fills[pool->n_bound].dest = tile->data + pool->fills[pool->n_bound].offset;
 }
 
 /* Not 0 when fill y is not a slice of the same rows as group g. */
@@ -261,4 +278,55 @@ void np_weight_pool_clear(np_weight_pool *pool)
   free(pool->slices);
   free(pool->fills);
   memset(pool, 0, sizeof *pool);
+}
+
+np_weight_pool np_weight_pool_log(const np_weight_pool *pool)
+{
+  np_weight_pool log = {0};
+  log.slices = pool->slices;
+  log.n = pool->n;
+  log.log = true;
+  return log;
+}
+
+void np_weight_pool_commit(np_weight_pool *pool, np_weight_pool *log, nc_bytes *tile)
+{
+  for (size_t i = 0; i < log->n_uses; i++) {
+    np_weight_use *u = &log->uses[i];
+    np_weight_slice *s = &pool->slices[u->slot];
+    if (s->offset < 0) { /* the first tile using it writes it, as np_put_weights does */
+      nc_bytes_align(&pool->bytes, 8);
+      s->offset = (int64_t)pool->bytes.len;
+      if (u->lasting)
+        put_or_defer(pool, &pool->bytes, true, u->base, u->runs, u->len, u->stride, u->bits, u->bytes, true);
+      else
+        nc_bytes_put(&pool->bytes, u->packed.data, u->packed.len);
+    }
+    uint64_t off = (uint64_t)s->offset;
+    for (int k = 0; k < 8; k++)
+      tile->data[u->pos + (size_t)k] = (uint8_t)(off >> (8 * k));
+  }
+  for (size_t i = 0; i < log->n_fills; i++) { /* the tile's own strided slices, bound to its bytes */
+    if (pool->n_fills == pool->cap_fills) {
+      pool->cap_fills = pool->cap_fills ? 2 * pool->cap_fills : 64;
+      pool->fills = nc_xrealloc(pool->fills, pool->cap_fills * sizeof *pool->fills);
+    }
+    np_weight_fill f = log->fills[i];
+    f.dest = tile->data + f.offset;
+    pool->fills[pool->n_fills++] = f;
+  }
+  pool->n_bound = pool->n_fills;
+  np_weight_pool_log_clear(log);
+}
+
+void np_weight_pool_log_clear(np_weight_pool *log)
+{
+  for (size_t i = 0; i < log->n_uses; i++)
+    nc_bytes_clear(&log->uses[i].packed);
+  free(log->uses);
+  free(log->fills);
+  nc_bytes_clear(&log->bytes);
+  log->uses = NULL;
+  log->fills = NULL;
+  log->n_uses = log->cap_uses = log->n_fills = log->cap_fills = log->n_bound = 0;
 }

@@ -27,6 +27,7 @@
 #include "nc/ir/asm.h"
 #include "nc/ir/diag.h"
 #include "nc/ir/pass.h"
+#include "nc/ir/threading.h"
 #include "nc/passes/passes.h"
 #include "nc/targets/host_stub.h"
 #include "nc/targets/targets.h"
@@ -41,6 +42,7 @@ typedef struct options {
   char *report_quant;       /* DIR/quant.json when --report set it */
   char *input_shapes; /* --input-shape values joined with ',' (NULL: none) */
   bool dump_pipeline, timing, statistics, help;
+  bool no_threads;     /* --mlir-disable-threading */
   bool no_verify_each; /* --verify-each=false */
   nc_print_flags print;
   /* --<target option>=<value>, checked once the target is known */
@@ -75,6 +77,8 @@ static void usage(FILE *out)
           "  --mlir-timing                    Report the time of the import, each pass and the output\n"
           "  --verify-each=<bool>             Verify the IR after each pass (default true; false: once, after\n"
           "                                   the import, as the printer checks what it writes)\n"
+          "  --mlir-disable-threading         Compile on one thread (else on NC_NUM_THREADS threads, default: one\n"
+          "                                   per CPU); the output is the same either way\n"
           "  --mlir-pass-statistics           Report the passes' statistics (e.g. core-place's traffic-hops before\n"
           "                                   and after its search, stage imbalance) to stderr\n"
           "  --mlir-print-op-generic, --mlir-print-debuginfo, --mlir-elide-elementsattrs-if-larger=<n>\n"
@@ -484,6 +488,8 @@ static bool parse_args(int argc, char **argv, options *o, int *status)
         return false;
       }
       o->no_verify_each = !strcmp(b, "false");
+    } else if (!strcmp(a, "--mlir-disable-threading")) {
+      o->no_threads = true;
     } else if (!strcmp(a, "--mlir-pass-statistics")) {
       o->statistics = true;
     } else if (!strcmp(a, "--mlir-print-op-generic")) {
@@ -571,6 +577,7 @@ int main(int argc, char **argv)
   bool parsed = parse_args(argc, argv, &o, &status);
   if (parsed) {
     nc_context *ctx = nc_context_create();
+    nc_context_enable_multithreading(ctx, !o.no_threads); /* the passes' and the printer's parallel loops */
     nc_register_all_dialects(ctx);
     nc_target_register_dialects(ctx);
     diag_sink sink = {ctx, o.model};

@@ -94,6 +94,10 @@ NC_GIVE nc_diag_capture *nc_diag_capture_begin(void);
 void nc_diag_capture_end(nc_diag_capture *c);
 /** Delivers the captured diagnostics in order and frees the capture. */
 void nc_diag_capture_flush(NC_TAKE nc_diag_capture *c, nc_context *ctx);
+/** Frees the capture and the diagnostics it holds, delivering none (the
+ * work they came from was given up, e.g. a parallel item past the first
+ * failure that a serial loop would not have reached). */
+void nc_diag_capture_discard(NC_TAKE nc_diag_capture *c);
 /** Number of captured errors. */
 size_t nc_diag_capture_num_errors(NC_KEEP const nc_diag_capture *c);
 
