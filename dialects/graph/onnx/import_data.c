@@ -618,7 +618,8 @@ bool imp_constant(node_ctx *nc)
   case 2: {
     int64_t n = (int64_t)a->n_floats;
     t = nc_tensor_create(NC_DT_F32, 1, &n, 0);
-    memcpy(t->data, a->floats, a->n_floats * sizeof *a->floats);
+    if (n) /* an empty value_floats has no array (memcpy's source must not be NULL) */
+      memcpy(t->data, a->floats, a->n_floats * sizeof *a->floats);
     break;
   }
   case 3:
@@ -628,7 +629,8 @@ bool imp_constant(node_ctx *nc)
   case 4: {
     int64_t n = (int64_t)a->n_ints;
     t = nc_tensor_create(NC_DT_I64, 1, &n, 0);
-    memcpy(t->data, a->ints, a->n_ints * sizeof *a->ints);
+    if (n) /* as value_floats */
+      memcpy(t->data, a->ints, a->n_ints * sizeof *a->ints);
     break;
   }
   case 5:

@@ -456,6 +456,19 @@ def pad_wrap():
 
 
 @model
+def constants_empty():
+    """value_ints and value_floats with no elements (a fuzzer found the importer copying from their NULL arrays)"""
+    nodes = []
+    for out, field, kind in [("c_ints", "value_ints", onnx.AttributeProto.INTS),
+                             ("c_floats", "value_floats", onnx.AttributeProto.FLOATS)]:
+        n = node("Constant", [], [out], name=out)
+        a = n.attribute.add()
+        a.name, a.type = field, kind
+        nodes.append(n)
+    return make(nodes, [], [vi("c_ints", [0], T.INT64), vi("c_floats", [0])], opset=13)
+
+
+@model
 def constants():
     sparse = helper.make_sparse_tensor(numpy_helper.from_array(np.array([5.0, 7.0], np.float32), "sv"),
                                        numpy_helper.from_array(np.array([1, 4], np.int64), "si"), [2, 3])
