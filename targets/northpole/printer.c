@@ -16,6 +16,7 @@
  * with fixed-width fields, so the
  * same input always gives the same bytes.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,7 +50,18 @@ typedef struct printer {
   int64_t activations; /* operand and result elements of the tiles so far (NP_MAX_ACTIVATIONS) */
   np_weight_pool weights; /* slices several tiles share (row bands) */
   const void *range_checked; /* the packed weights np_layer_read last checked */
+  const struct node_boxes *boxes; /* the current tile's node's boxes (put_tiles), or NULL */
 } printer;
+
+/* A node's writes read once for all its tiles (put_tiles): their boxes
+ * (nc_mapping_write_boxes_from, unsliced) when they are boxes, which each
+ * tile clips to its slice (clip_boxes); otherwise node_iterations reads the
+ * writes per tile, as without the cache, with its diagnostics. */
+typedef struct node_boxes {
+  nc_op *node;
+  bool boxed;
+  nc_write_boxes boxes;
+} node_boxes;
 
 /* --- inputs and outputs ------------------------------------------------------------------------------------------- */
 
@@ -304,14 +316,111 @@ static bool work_fits(const pair *v, size_t n, const np_layer *l)
   return most <= 0 || (uint64_t)n <= NP_MAX_ITER_WORK / (uint64_t)most;
 }
 
+/* A tile's iterations from its boxes (taken): the checks and bytes of
+ * node_iterations' boxed case, `n_out` the output's coordinates. */
+static bool put_boxes(nc_op *tile, nc_op *node, const np_layer *l, nc_write_boxes *taken, const int64_t *dims,
+                      int n_out, int64_t clo, int64_t chi, nc_bytes *b)
+{
+  nc_write_boxes boxes = *taken;
+  bool ok = boxes.dim == n_out;
+  int64_t most = l->macs_per_element > l->vops_per_element ? l->macs_per_element : l->vops_per_element;
+  bool any = false;
+  for (size_t i = 0; i < boxes.n; i++)
+    any = any || boxes.present[i];
+  if (ok && (!any || boxes.per_iter == 0)) {
+    ok = false;
+    nc_op_emit_error(tile, "node '%s' writes no element of channels [%lld, %lld) (its write relation is empty)",
+                     nc_dataflow_node_get_name(node), (long long)clo, (long long)chi);
+  } else if (ok && most > 0 && (uint64_t)boxes.per_iter > NP_MAX_ITER_WORK / (uint64_t)most) {
+    ok = false;
+    nc_op_emit_error(tile, "an iteration of node '%s' does more than 2^38 MACs or vector operations, more than "
+                     "the northpole binary holds", nc_dataflow_node_get_name(node));
+  } else if (ok && !put_box_iterations(b, &boxes, dims, l, true)) {
+    ok = false;
+    nc_op_emit_error(tile, "node '%s' writes outside its result or from outside its domain",
+                     nc_dataflow_node_get_name(node));
+  } else if (!ok) {
+    nc_op_emit_error(tile, "node '%s' writes outside its result or from outside its domain",
+                     nc_dataflow_node_get_name(node));
+  }
+  nc_write_boxes_clear(&boxes);
+  return ok;
+}
+
+/* The node's unsliced boxes `in` clipped to [lo, hi) of the first output
+ * coordinate and [rlo, rhi) of the second (empty ranges, or a second range
+ * on a 1-D output: no restriction), as nc_mapping_write_boxes_from would
+ * give them for the sliced writes: a box clipped to a slice is a box, and
+ * iterations whose box misses the slice are not present. False (*out
+ * empty) when the clipped boxes differ in size or none is left: the caller
+ * then asks isl for the sliced writes, as without the cache. */
+static bool clip_boxes(const nc_write_boxes *in, int64_t lo, int64_t hi, int64_t rlo, int64_t rhi,
+                       nc_write_boxes *out)
+{
+  int d = in->dim;
+  const int64_t from[2] = {lo, rlo}, to[2] = {hi, rhi};
+  const bool clip[2] = {lo < hi && d >= 1, rlo < rhi && d >= 2};
+  memset(out, 0, sizeof *out);
+  if (d < 1 || d > NC_MAX_RANK || in->per_iter <= 0)
+    return false;
+  out->n = in->n, out->dim = d;
+  out->present = nc_xcalloc(in->n + 1, sizeof *out->present);
+  out->offset = nc_xcalloc((in->n + 1) * (size_t)d, sizeof *out->offset);
+  bool any = false;
+  for (size_t i = 0; i < in->n; i++) {
+    if (!in->present[i])
+      continue;
+    int64_t first[NC_MAX_RANK], size[NC_MAX_RANK];
+    bool empty = false;
+    for (int k = 0; k < d; k++) {
+      int64_t a = in->offset[i * (size_t)d + (size_t)k], z = a + in->size[k];
+      if (k < 2 && clip[k]) {
+        a = a > from[k] ? a : from[k];
+        z = z < to[k] ? z : to[k];
+      }
+      empty = empty || z <= a;
+      first[k] = a, size[k] = z - a;
+    }
+    if (empty)
+      continue;
+    if (any && memcmp(size, out->size, (size_t)d * sizeof *size)) {
+      nc_write_boxes_clear(out);
+      return false;
+    }
+    if (!any)
+      memcpy(out->size, size, (size_t)d * sizeof *size);
+    any = true;
+    out->present[i] = true;
+    memcpy(out->offset + i * (size_t)d, first, (size_t)d * sizeof *first);
+  }
+  if (!any) {
+    nc_write_boxes_clear(out);
+    return false;
+  }
+  out->per_iter = 1;
+  for (int k = 0; k < d; k++)
+    out->per_iter *= out->size[k];
+  return true;
+}
+
 /* The output elements of each node iteration in channels [lo, hi). */
 static bool node_iterations(printer *p, nc_op *tile, nc_op *node, const np_layer *l, int64_t lo, int64_t hi,
                             nc_bytes *b)
 {
-  nc_iters iters = {0};
-  isl_map *writes = nc_dataflow_node_get_writes(node, p->isl);
+  nc_write_boxes boxes;
   int64_t dims[NC_MAX_RANK];
   int n_out = nc_dataflow_tensor_coords(nc_value_get_type(nc_op_get_result(node, 0)), dims);
+  int64_t rlo = 0, rhi = 0, clo = lo, chi = hi;
+  nc_core_tile_get_out_rows(tile, &rlo, &rhi);
+  if (nc_core_node_rows_first(node)) { /* a matmul's Out[m, n]: rows on the first coordinate */
+    int64_t a = lo, z = hi;
+    lo = rlo, hi = rhi, rlo = a, rhi = z;
+  }
+  if (p->boxes && p->boxes->node == node && p->boxes->boxed && p->boxes->boxes.dim == n_out &&
+      clip_boxes(&p->boxes->boxes, lo, hi, rlo, rhi, &boxes))
+    return put_boxes(tile, node, l, &boxes, dims, n_out, clo, chi, b);
+  nc_iters iters = {0};
+  isl_map *writes = nc_dataflow_node_get_writes(node, p->isl);
   if (!writes || n_out < 1 || !nc_iters_of_node(node, p->isl, &iters) ||
       (int)isl_map_dim(writes, isl_dim_out) != n_out) {
     isl_map_free(writes);
@@ -319,40 +428,11 @@ static bool node_iterations(printer *p, nc_op *tile, nc_op *node, const np_layer
     return nc_op_emit_error(tile, "cannot enumerate the iterations of node '%s' (its domain or writes are malformed)",
                             nc_dataflow_node_get_name(node));
   }
-  nc_write_boxes boxes;
-  int64_t rlo = 0, rhi = 0, clo = lo, chi = hi;
-  nc_core_tile_get_out_rows(tile, &rlo, &rhi);
-  if (nc_core_node_rows_first(node)) { /* a matmul's Out[m, n]: rows on the first coordinate */
-    int64_t a = lo, z = hi;
-    lo = rlo, hi = rhi, rlo = a, rhi = z;
-  }
   int boxed = nc_mapping_write_boxes_from(&iters, writes, lo, hi, rlo, rhi, &boxes);
   if (boxed == 1) {
-    bool ok = boxes.dim == n_out;
-    int64_t most = l->macs_per_element > l->vops_per_element ? l->macs_per_element : l->vops_per_element;
-    bool any = false;
-    for (size_t i = 0; i < boxes.n; i++)
-      any = any || boxes.present[i];
-    if (ok && (!any || boxes.per_iter == 0)) {
-      ok = false;
-      nc_op_emit_error(tile, "node '%s' writes no element of channels [%lld, %lld) (its write relation is empty)",
-                       nc_dataflow_node_get_name(node), (long long)clo, (long long)chi);
-    } else if (ok && most > 0 && (uint64_t)boxes.per_iter > NP_MAX_ITER_WORK / (uint64_t)most) {
-      ok = false;
-      nc_op_emit_error(tile, "an iteration of node '%s' does more than 2^38 MACs or vector operations, more than "
-                       "the northpole binary holds", nc_dataflow_node_get_name(node));
-    } else if (ok && !put_box_iterations(b, &boxes, dims, l, true)) {
-      ok = false;
-      nc_op_emit_error(tile, "node '%s' writes outside its result or from outside its domain",
-                       nc_dataflow_node_get_name(node));
-    } else if (!ok) {
-      nc_op_emit_error(tile, "node '%s' writes outside its result or from outside its domain",
-                       nc_dataflow_node_get_name(node));
-    }
-    nc_write_boxes_clear(&boxes);
     isl_map_free(writes);
     nc_iters_clear(&iters);
-    return ok;
+    return put_boxes(tile, node, l, &boxes, dims, n_out, clo, chi, b);
   }
   pairs ps = {.iters = &iters, .n_in = (int)isl_map_dim(writes, isl_dim_in), .n_out = n_out, .dims = dims,
               .lo = lo, .hi = hi, .rlo = rlo, .rhi = rhi};
@@ -651,6 +731,7 @@ static bool put_tile(printer *p, nc_op *tile, nc_bytes *b)
 /* A tile's section printed apart (put_tiles). */
 typedef struct tile_out {
   nc_op *tile;
+  const node_boxes *boxes; /* its node's, or NULL */
   int64_t activations; /* the tiles' activations before this one (printer.activations) */
   nc_bytes bytes;
   np_weight_pool log;  /* its shared slices and deferred fills */
@@ -676,6 +757,7 @@ static bool put_chunk(size_t c, void *user)
     tile_out *t = &j->t[k];
     lp.weights = np_weight_pool_log(&j->p->weights);
     lp.activations = t->activations;
+    lp.boxes = t->boxes;
     t->diags = nc_diag_capture_begin();
     t->ok = put_tile(&lp, t->tile, &t->bytes);
     nc_diag_capture_end(t->diags);
@@ -683,6 +765,68 @@ static bool put_chunk(size_t c, void *user)
   }
   nc_dataflow_isl_ctx_destroy(lp.isl);
   return true;
+}
+
+typedef struct boxes_job {
+  node_boxes *nb;
+  size_t n, per_chunk;
+} boxes_job;
+
+/* Chunk c of the nodes' boxes (node_boxes), with an isl context of its own;
+ * diagnostics are dropped: a node whose writes fail here is read again by
+ * node_iterations, which reports them. */
+static bool boxes_chunk(size_t c, void *user)
+{
+  boxes_job *j = user;
+  isl_ctx *ctx = nc_dataflow_isl_ctx_create();
+  for (size_t k = c * j->per_chunk; k < j->n && k < (c + 1) * j->per_chunk; k++) {
+    node_boxes *nb = &j->nb[k];
+    nc_diag_capture *diags = nc_diag_capture_begin();
+    nc_iters iters = {0};
+    int64_t dims[NC_MAX_RANK];
+    isl_map *writes = nc_op_get_num_results(nb->node) ? nc_dataflow_node_get_writes(nb->node, ctx) : NULL;
+    int n_out = writes ? nc_dataflow_tensor_coords(nc_value_get_type(nc_op_get_result(nb->node, 0)), dims) : -1;
+    nb->boxed = n_out >= 1 && nc_iters_of_node(nb->node, ctx, &iters) &&
+                (int)isl_map_dim(writes, isl_dim_out) == n_out &&
+                nc_mapping_write_boxes_from(&iters, writes, 0, 0, 0, 0, &nb->boxes) == 1;
+    isl_map_free(writes);
+    nc_iters_clear(&iters);
+    nc_diag_capture_end(diags);
+    nc_diag_capture_discard(diags);
+  }
+  nc_dataflow_isl_ctx_destroy(ctx);
+  return true;
+}
+
+/* The boxes of the tiles' nodes, each node's read once (on the context's
+ * threads) for all its tiles; to[k].boxes points to tile k's. Returns the
+ * array (n_nodes of them) to free with nc_write_boxes_clear on each. */
+static node_boxes *read_node_boxes(printer *p, nc_context *ctx, tile_out *to, size_t n, size_t *n_nodes)
+{
+  node_boxes *nb = nc_xcalloc(n + 1, sizeof *nb);
+  size_t *of = nc_xcalloc(n + 1, sizeof *of), m = 0;
+  for (size_t k = 0; k < n; k++) {
+    const char *name = nc_core_tile_get_node(to[k].tile);
+    nc_op *node = name ? nc_core_find_node(p->func, name) : NULL;
+    of[k] = SIZE_MAX;
+    if (!node)
+      continue;
+    size_t i = k && of[k - 1] != SIZE_MAX && nb[of[k - 1]].node == node ? of[k - 1] : 0;
+    while (i < m && nb[i].node != node)
+      i++;
+    if (i == m)
+      nb[m++].node = node;
+    of[k] = i;
+  }
+  size_t threads = nc_context_get_num_threads(ctx), chunks = threads > 1 ? 4 * threads : 1;
+  chunks = chunks > m ? m : chunks;
+  boxes_job job = {nb, m, chunks ? (m + chunks - 1) / chunks : 0};
+  nc_parallel_for(ctx, chunks, boxes_chunk, &job);
+  for (size_t k = 0; k < n; k++)
+    to[k].boxes = of[k] == SIZE_MAX ? NULL : &nb[of[k]];
+  free(of);
+  *n_nodes = m;
+  return nb;
 }
 
 /* The operand and result elements put_tile counts for a tile (0 where it fails first). */
@@ -720,6 +864,8 @@ static bool put_tiles(printer *p, nc_context *ctx, nc_ncb_writer *w)
     to[n].activations = acts;
     acts += tile_activations(p, t);
   }
+  size_t n_nodes = 0;
+  node_boxes *nb = read_node_boxes(p, ctx, to, n, &n_nodes);
   size_t threads = nc_context_get_num_threads(ctx), chunks = threads > 1 ? 8 * threads : 1;
   chunks = chunks > n ? n : chunks;
   tile_job job = {p, to, n, chunks ? (n + chunks - 1) / chunks : 0};
@@ -742,6 +888,9 @@ static bool put_tiles(printer *p, nc_context *ctx, nc_ncb_writer *w)
     nc_bytes_clear(&to[k].bytes);
     np_weight_pool_log_clear(&to[k].log);
   }
+  for (size_t i = 0; i < n_nodes; i++)
+    nc_write_boxes_clear(&nb[i].boxes);
+  free(nb);
   free(to);
   return ok;
 }
@@ -865,7 +1014,7 @@ bool np_print_binary(nc_op *module, nc_ncb_writer *w, void *userData)
   np_weight_pool_init(&p.weights, p.chip);
   ok = ok && put_tiles(&p, nc_op_get_context(module), w);
   if (ok)
-    np_weight_pool_finish(&p.weights, w);
+    np_weight_pool_finish(&p.weights, nc_op_get_context(module), w);
   np_weight_pool_clear(&p.weights);
   nc_dataflow_isl_ctx_destroy(p.isl);
   free(p.io.in_values);

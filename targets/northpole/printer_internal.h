@@ -55,9 +55,9 @@ int64_t np_weight_pool_slot(const np_weight_pool *pool, nc_op *tile);
  * once the tile's section is bound (np_weight_pool_commit). */
 void np_put_weights(nc_bytes *b, np_weight_pool *pool, int64_t slot, const int8_t *base, int64_t runs, int64_t len,
                     int64_t stride, int bits, bool lasting);
-/** Fills the reserved strided slices, adds the weights section to w (when
- * any slice is shared) and clears the pool. */
-void np_weight_pool_finish(np_weight_pool *pool, nc_ncb_writer *w);
+/** Fills the reserved strided slices (on ctx's threads), adds the weights
+ * section to w (when any slice is shared) and clears the pool. */
+void np_weight_pool_finish(np_weight_pool *pool, nc_context *ctx, nc_ncb_writer *w);
 /** Frees the pool without writing it. */
 void np_weight_pool_clear(np_weight_pool *pool);
 /** A log for one tile printed apart from the others (on another thread):

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "nc/dialects/core/core.h"
+#include "nc/ir/threading.h"
 #include "printer_internal.h"
 
 /* A strided slice reserved in a section, filled by np_weight_pool_finish. */
@@ -108,8 +109,50 @@ int64_t np_weight_pool_slot(const np_weight_pool *pool, nc_op *tile)
   return hit ? hit - pool->slices : -1;
 }
 
-/* The runs one after the other, a byte each (bits 8) or packed: element i
- * of the sequence in bits (i mod 8/bits) x bits up of byte i / (8/bits). */
+/* Packs n elements of src at `bits` (< 8) into out, continuing a byte
+ * begun in *acc at bit *shift (which it leaves for the next call): element
+ * i of the whole sequence in bits (i mod 8/bits) x bits up of its byte.
+ * Whole bytes of 4- and 2-bit elements are packed at once. Returns the
+ * bytes completed. */
+static size_t pack_elements(uint8_t *out, const int8_t *src, int64_t n, int bits, uint8_t *acc, int *shift)
+{
+  const uint8_t mask = (uint8_t)((1u << bits) - 1);
+  size_t w = 0;
+  int64_t j = 0;
+  for (; j < n && *shift; j++) { /* finish the byte begun */
+    *acc |= (uint8_t)(((uint8_t)src[j] & mask) << *shift);
+    if ((*shift += bits) == 8)
+      out[w++] = *acc, *acc = 0, *shift = 0;
+  }
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  if (bits == 4) /* eight elements of a word to four bytes: each 16-bit lane's nibbles joined, then the lanes */
+    for (; j + 8 <= n; j += 8, w += 4) {
+      uint64_t x;
+      memcpy(&x, src + j, 8);
+      x &= 0x0F0F0F0F0F0F0F0Full;
+      x = (x | x >> 4) & 0x00FF00FF00FF00FFull;
+      x = (x | x >> 8) & 0x0000FFFF0000FFFFull;
+      uint32_t y = (uint32_t)(x | x >> 16);
+      memcpy(out + w, &y, 4);
+    }
+#endif
+  if (bits == 4)
+    for (; j + 2 <= n; j += 2)
+      out[w++] = (uint8_t)(((uint8_t)src[j] & 15u) | (uint8_t)((uint8_t)src[j + 1] << 4));
+  else if (bits == 2)
+    for (; j + 4 <= n; j += 4)
+      out[w++] = (uint8_t)(((uint8_t)src[j] & 3u) | (((uint8_t)src[j + 1] & 3u) << 2) |
+                           (((uint8_t)src[j + 2] & 3u) << 4) | (uint8_t)((uint8_t)src[j + 3] << 6));
+  for (; j < n; j++) {
+    *acc |= (uint8_t)(((uint8_t)src[j] & mask) << *shift);
+    if ((*shift += bits) == 8)
+      out[w++] = *acc, *acc = 0, *shift = 0;
+  }
+  return w;
+}
+
+/* The runs one after the other, a byte each (bits 8) or packed
+ * (pack_elements) through a buffer. */
 static void put_runs(nc_bytes *b, const int8_t *base, int64_t runs, int64_t len, int64_t stride, int bits)
 {
   if (bits >= 8) {
@@ -117,19 +160,18 @@ static void put_runs(nc_bytes *b, const int8_t *base, int64_t runs, int64_t len,
       nc_bytes_put(b, base + r * stride, (size_t)len);
     return;
   }
-  uint8_t chunk[4096], acc = 0, mask = (uint8_t)((1u << bits) - 1);
+  uint8_t chunk[4096], acc = 0;
   size_t used = 0;
-  int shift = 0; /* the next element's bit position in acc: a counter, not i % (8 / bits), in this hot loop */
+  int shift = 0;
+  const int64_t per_byte = 8 / bits;
   for (int64_t r = 0; r < runs; r++) {
     const int8_t *run = base + r * stride;
-    for (int64_t j = 0; j < len; j++) {
-      acc |= (uint8_t)(((uint8_t)run[j] & mask) << shift);
-      if ((shift += bits) == 8) {
-        chunk[used++] = acc;
-        acc = 0, shift = 0;
-        if (used == sizeof chunk)
-          nc_bytes_put(b, chunk, used), used = 0;
-      }
+    for (int64_t j = 0; j < len;) {
+      if (sizeof chunk - used < 2)
+        nc_bytes_put(b, chunk, used), used = 0;
+      int64_t room = (int64_t)(sizeof chunk - used - 1) * per_byte, m = len - j < room ? len - j : room;
+      used += pack_elements(chunk + used, run + j, m, bits, &acc, &shift);
+      j += m;
     }
   }
   if (shift)
@@ -145,26 +187,28 @@ static void pack_runs(uint8_t *out, const int8_t *base, int64_t runs, int64_t le
       memcpy(out + r * len, base + r * stride, (size_t)len);
     return;
   }
-  uint8_t acc = 0, mask = (uint8_t)((1u << bits) - 1);
+  uint8_t acc = 0;
   int shift = 0;
-  for (int64_t r = 0; r < runs; r++) {
-    const int8_t *run = base + r * stride;
-    for (int64_t j = 0; j < len; j++) {
-      acc |= (uint8_t)(((uint8_t)run[j] & mask) << shift);
-      if ((shift += bits) == 8)
-        *out++ = acc, acc = 0, shift = 0;
-    }
-  }
+  for (int64_t r = 0; r < runs; r++)
+    out += pack_elements(out, base + r * stride, len, bits, &acc, &shift);
   if (shift)
     *out = acc;
 }
 
-/* Reserves n zero bytes of b for a fill. */
+/* Reserves n zero bytes of b for a fill: grown once (doubling, as
+ * nc_bytes_put) and cleared, not appended 4 KB at a time, which reallocated
+ * and copied a 100 MB matrix's tile many times over. */
 static void put_zeros(nc_bytes *b, uint64_t n)
 {
-  static const uint8_t zeros[4096];
-  for (; n; n -= n < sizeof zeros ? n : sizeof zeros)
-    nc_bytes_put(b, zeros, n < sizeof zeros ? (size_t)n : sizeof zeros);
+  if (b->len + n > b->cap) {
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < b->len + n)
+      cap *= 2;
+    b->data = nc_xrealloc(b->data, cap);
+    b->cap = cap;
+  }
+  memset(b->data + b->len, 0, (size_t)n);
+  b->len += (size_t)n;
 }
 
 /* Writes the runs into `into`, now (put_runs) or, when they are strided and
@@ -236,34 +280,67 @@ static int cmp_fill(const void *a, const void *b)
   return (uintptr_t)x->base < (uintptr_t)y->base ? -1 : (uintptr_t)x->base > (uintptr_t)y->base;
 }
 
-/* The fills, the slices of one matrix's rows (same stride, runs and width,
- * bases within one row) together, 64 rows at a time: 64 runs end on a byte
- * boundary at any width, so each block's bytes start on one. */
-static void run_fills(np_weight_pool *pool)
+enum { FILL_BLOCK = 64, FILL_PIECE = 16 * FILL_BLOCK };
+
+/* A piece of run_fills' work: rows [r0, r1) of the fills [i, j) of one matrix. */
+typedef struct fill_piece {
+  size_t i, j;
+  int64_t r0, r1;
+} fill_piece;
+
+typedef struct fill_job {
+  const np_weight_pool *pool;
+  const fill_piece *pieces;
+} fill_job;
+
+/* Piece k: its rows of every fill of its matrix, 64 rows at a time (64 runs
+ * end on a byte boundary at any width, so each block's bytes start on one). */
+static bool fill_piece_run(size_t k, void *user)
 {
-  enum { BLOCK = 64 };
+  const fill_job *job = user;
+  const fill_piece *pc = &job->pieces[k];
+  for (int64_t r0 = pc->r0; r0 < pc->r1; r0 += FILL_BLOCK)
+    for (size_t q = pc->i; q < pc->j; q++) {
+      const np_weight_fill *f = &job->pool->fills[q];
+      int64_t n = f->runs - r0 < FILL_BLOCK ? f->runs - r0 : FILL_BLOCK;
+      if (f->dest)
+        pack_runs(f->dest + r0 * f->len * f->bits / 8, f->base + r0 * f->stride, n, f->len, f->stride, f->bits);
+    }
+  return true;
+}
+
+/* The fills, the slices of one matrix's rows (same stride, runs and width,
+ * bases within one row) together, so the matrix is read once, in order; its
+ * rows in pieces of 1,024 on the context's threads (the pieces write apart:
+ * the same bytes with any number of threads). */
+static void run_fills(np_weight_pool *pool, nc_context *ctx)
+{
   for (size_t i = 0; i < pool->n_fills; i++)
     if (pool->fills[i].in_pool)
       pool->fills[i].dest = pool->bytes.data + pool->fills[i].offset;
   if (pool->n_fills)
     qsort(pool->fills, pool->n_fills, sizeof *pool->fills, cmp_fill);
+  fill_piece *pieces = NULL;
+  size_t n = 0, cap = 0;
   for (size_t i = 0, j; i < pool->n_fills; i = j) {
     const np_weight_fill *g = &pool->fills[i];
     for (j = i + 1; j < pool->n_fills && !cmp_fill_group(g, &pool->fills[j]); j++)
       ;
-    for (int64_t r0 = 0; r0 < g->runs; r0 += BLOCK)
-      for (size_t k = i; k < j; k++) {
-        const np_weight_fill *f = &pool->fills[k];
-        int64_t n = f->runs - r0 < BLOCK ? f->runs - r0 : BLOCK;
-        if (f->dest)
-          pack_runs(f->dest + r0 * f->len * f->bits / 8, f->base + r0 * f->stride, n, f->len, f->stride, f->bits);
-      }
+    for (int64_t r0 = 0; r0 < g->runs; r0 += FILL_PIECE) {
+      if (n == cap)
+        pieces = nc_xrealloc(pieces, (cap = cap ? 2 * cap : 64) * sizeof *pieces);
+      pieces[n++] = (fill_piece){i, j, r0, g->runs - r0 < FILL_PIECE ? g->runs : r0 + FILL_PIECE};
+    }
   }
+  fill_job job = {pool, pieces};
+  if (n)
+    nc_parallel_for(ctx, n, fill_piece_run, &job);
+  free(pieces);
 }
 
-void np_weight_pool_finish(np_weight_pool *pool, nc_ncb_writer *w)
+void np_weight_pool_finish(np_weight_pool *pool, nc_context *ctx, nc_ncb_writer *w)
 {
-  run_fills(pool);
+  run_fills(pool, ctx);
   if (pool->bytes.len) {
     nc_bytes_align(&pool->bytes, 8);
     *nc_ncb_writer_add_section(w, NP_SECTION_WEIGHTS, 0) = pool->bytes; /* the writer owns the bytes now */
