@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include <isl/map.h>
+#include <isl/set.h>
 #include <isl/options.h>
 #include <isl/point.h>
 #include <isl/val.h>
@@ -47,6 +48,7 @@
 #include "nc/dialects/dataflow/layer.h"
 #include "nc/ir/diag.h"
 #include "nc/ir/pass.h"
+#include "nc/ir/threading.h"
 
 static const nc_pass_stat_def stats[] = {
   {"num-recvs", "Number of core.recv ops"},
@@ -65,6 +67,7 @@ typedef struct tile_info {
   int64_t in_lo, in_hi;  /* input channels of operand 0 it sums over (in_lo = in_hi: all) */
   int64_t clo, chi;      /* its output channels (out_channels), or 0, 0 */
   bool partial;          /* sends int32 partial sums to its group's reducer, no activations */
+  size_t order;          /* its position among the chip's tiles */
 } tile_info;
 
 /* An operand k of a consumer node: where it comes from and what it needs. */
@@ -81,21 +84,22 @@ typedef struct operand_info {
 typedef struct node_info {
   nc_op *node;
   nc_iters iters;
-  isl_map *writes; /* read once, for its tiles' slices */
-  int boxed;       /* 0: not asked yet; 1: its writes are boxes (`boxes`); -1: they are not */
-  nc_write_boxes boxes;
   tile_info *tiles;
   size_t n_tiles;
   operand_info *ops;
   size_t n_ops;
   bool to_host;
+  size_t failed_tile;     /* node_out_bytes: the chip position of the tile it failed on */
+  nc_diag_capture *diags; /* a parallel phase's diagnostics of this node (for_nodes) */
 } node_info;
 
 typedef struct sched {
   nc_pass *pass;
-  isl_ctx *ctx;
   node_info *nodes;
   size_t n;
+  nc_type *i32;   /* a partial sum's element */
+  isl_ctx **ctxs; /* one per chunk of nodes (for_nodes), kept across the phases: each parses its texts once */
+  size_t n_ctxs;
 } sched;
 
 static int node_index(sched *s, const nc_op *node)
@@ -234,7 +238,7 @@ static bool reads_own_channels(nc_op *node, size_t k)
                              nc_value_get_type(nc_op_get_result(node, 0)));
 }
 
-static bool analyse_operand(sched *s, node_info *c, size_t k)
+static bool analyse_operand(sched *s, node_info *c, size_t k, isl_ctx *ctx)
 {
   operand_info *o = &c->ops[k];
   nc_op *node = c->node;
@@ -244,8 +248,8 @@ static bool analyse_operand(sched *s, node_info *c, size_t k)
     return nc_op_emit_error(node, "core-schedule: operand %zu's producer is not a node of the function", k);
   char tensor[32];
   snprintf(tensor, sizeof tensor, "In%zu", k);
-  isl_map *earliest = nc_dataflow_node_get_earliest(node, k, s->ctx);
-  isl_map *read = nc_dataflow_node_get_read(node, k, s->ctx);
+  isl_map *earliest = nc_dataflow_node_get_earliest(node, k, ctx);
+  isl_map *read = nc_dataflow_node_get_read(node, k, ctx);
   if (!earliest || !read) {
     isl_map_free(earliest);
     isl_map_free(read);
@@ -256,12 +260,12 @@ static bool analyse_operand(sched *s, node_info *c, size_t k)
   if (pnode) {
     node_info *p = &s->nodes[o->producer];
     piters = &p->iters;
-    pwrites = isl_map_set_tuple_name(nc_dataflow_node_get_writes(pnode, s->ctx), isl_dim_out, tensor);
+    pwrites = isl_map_set_tuple_name(nc_dataflow_node_get_writes(pnode, ctx), isl_dim_out, tensor);
     o->n_ptiles = p->n_tiles;
   } else {
     int d = (int)isl_map_dim(earliest, isl_dim_out);
     piters = &host_iters;
-    if (!host_source(s->ctx, nc_value_get_type(nc_op_get_operand(node, k)), d, tensor, &host_iters, &pwrites)) {
+    if (!host_source(ctx, nc_value_get_type(nc_op_get_operand(node, k)), d, tensor, &host_iters, &pwrites)) {
       isl_map_free(earliest);
       isl_map_free(read);
       return fail(node, "the input source", k);
@@ -293,7 +297,7 @@ static bool analyse_operand(sched *s, node_info *c, size_t k)
     }
     if (o->needed[ct])
       continue;
-    isl_set *elements = band_reads(node, read, me->rlo, me->rhi, s->ctx);
+    isl_set *elements = band_reads(node, read, me->rlo, me->rhi, ctx);
     if (sliced && elements) {
       elements = isl_set_lower_bound_si(elements, isl_dim_set, (unsigned)coord, me->in_lo);
       elements = isl_set_upper_bound_si(elements, isl_dim_set, (unsigned)coord, me->in_hi - 1);
@@ -456,37 +460,78 @@ static bool leaves_nodes(nc_op *node)
   return false;
 }
 
-static bool collect(sched *s, nc_op *chip, nc_op *fn)
+/* A phase of collect on one node, with the isl context of its chunk;
+ * false with its error emitted. */
+typedef bool (*node_fn)(sched *s, node_info *ni, isl_ctx *ctx);
+
+typedef struct nodes_job {
+  sched *s;
+  node_fn fn;
+  size_t n;   /* nodes [0, n) */
+  bool *ok;   /* per node */
+} nodes_job;
+
+/* Chunk c: nodes c, c + chunks, ... (big and small nodes mixed), each with
+ * its diagnostics held in its node_info. */
+static bool nodes_chunk(size_t c, void *user)
 {
-  s->n = nc_dataflow_num_nodes(fn);
-  s->nodes = nc_xcalloc(s->n + 1, sizeof *s->nodes);
-  size_t i = 0;
-  for (nc_op *n = nc_dataflow_first_node(fn); n; n = nc_dataflow_next_node(n), i++) {
-    node_info *ni = &s->nodes[i];
-    ni->node = n;
-    ni->to_host = leaves_nodes(n);
-    if (!nc_iters_of_node(n, s->ctx, &ni->iters))
-      return nc_op_emit_error(n, "core-schedule: cannot enumerate the node's iterations: its domain is unbounded or "
-                              "holds more than 2^26 points (the most nc enumerates)");
+  nodes_job *j = user;
+  for (size_t i = c; i < j->n; i += j->s->n_ctxs) {
+    node_info *ni = &j->s->nodes[i];
+    ni->diags = nc_diag_capture_begin();
+    j->ok[i] = j->fn(j->s, ni, j->s->ctxs[c]);
+    nc_diag_capture_end(ni->diags);
   }
-  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t)) {
-    nc_op *n = nc_core_find_node(fn, nc_core_tile_get_node(t));
-    if (!n)
-      return nc_op_emit_error(t, "core-schedule: the chip's function has no node '%s'", nc_core_tile_get_node(t));
-    if (nc_core_tile_get_x(t) < 0)
-      return nc_op_emit_error(t, "core-schedule: the tile is not placed; run core-place first");
-    node_info *ni = &s->nodes[node_index(s, n)];
-    ni->tiles = nc_xrealloc(ni->tiles, (ni->n_tiles + 1) * sizeof *ni->tiles);
-    tile_info *ti = &ni->tiles[ni->n_tiles++];
-    *ti = (tile_info){t, nc_core_tile_get_x(t), nc_core_tile_get_y(t), NULL, 0, 0, 0, 0, 0, 0, false};
-    nc_core_tile_get_in_channels(t, &ti->in_lo, &ti->in_hi);
-    ti->partial = !nc_core_tile_is_reducer(t);
-    int64_t lo = 0, hi = 0;
-    nc_core_tile_get_out_channels(t, &lo, &hi);
-    ti->clo = lo, ti->chi = hi;
-    nc_core_tile_get_out_rows(t, &ti->rlo, &ti->rhi);
+  return true;
+}
+
+/* Runs fn on nodes [0, n) on the context's threads (nc_parallel_for), each
+ * chunk of nodes with its isl context (isl's are not thread-safe). Returns
+ * the first failing node in order (its diagnostics delivered, the others'
+ * dropped, as a serial loop stopping there), or n. */
+static size_t for_nodes(sched *s, nc_context *ctx, size_t n, node_fn fn)
+{
+  nodes_job job = {s, fn, n, nc_xcalloc(n + 1, sizeof *job.ok)};
+  nc_parallel_for(ctx, s->n_ctxs < n ? s->n_ctxs : n, nodes_chunk, &job);
+  size_t first = n;
+  for (size_t i = 0; i < n; i++) {
+    if (first == n && !job.ok[i]) {
+      first = i;
+      nc_diag_capture_flush(s->nodes[i].diags, ctx);
+    } else {
+      nc_diag_capture_discard(s->nodes[i].diags);
+    }
+    s->nodes[i].diags = NULL;
+  }
+  free(job.ok);
+  return first;
+}
+
+static bool node_iters(sched *s, node_info *ni, isl_ctx *ctx)
+{
+  (void)s;
+  if (!nc_iters_of_node(ni->node, ctx, &ni->iters))
+    return nc_op_emit_error(ni->node, "core-schedule: cannot enumerate the node's iterations: its domain is unbounded "
+                            "or holds more than 2^26 points (the most nc enumerates)");
+  return true;
+}
+
+/* Each tile's bytes per iteration: its slice of the node's writes, from
+ * their boxes when they are boxes (the node's writes read once), by isl per
+ * tile otherwise; a copy or a partial-sum tile of an earlier tile's slice
+ * takes its bytes. */
+static bool node_out_bytes(sched *s, node_info *ni, isl_ctx *ctx)
+{
+  nc_op *n = ni->node;
+  isl_map *writes = NULL;
+  int boxed = 0; /* 0: not asked yet; 1: the writes are boxes; -1: they are not */
+  nc_write_boxes boxes = {0};
+  bool ok = true, rows_first = nc_core_node_rows_first(n); /* a matmul's Out[m, n]: rows first */
+  for (size_t t = 0; t < ni->n_tiles && ok; t++) {
+    tile_info *ti = &ni->tiles[t];
+    int64_t lo = ti->clo, hi = ti->chi;
     const tile_info *same = NULL; /* a copy or a partial-sum tile of the same slice: the same bytes */
-    for (size_t k = 0; k + 1 < ni->n_tiles && !same; k++) {
+    for (size_t k = 0; k < t && !same; k++) {
       const tile_info *p = &ni->tiles[k];
       if (p->clo == lo && p->chi == hi && p->rlo == ti->rlo && p->rhi == ti->rhi && p->partial == ti->partial)
         same = p;
@@ -497,38 +542,122 @@ static bool collect(sched *s, nc_op *chip, nc_op *fn)
       continue;
     }
     size_t n_iters;
-    if (!ni->writes)
-      ni->writes = nc_dataflow_node_get_writes(n, s->ctx);
-    bool rows_first = nc_core_node_rows_first(n); /* a matmul's Out[m, n]: rows first */
-    if (!ni->boxed)
-      ni->boxed = nc_mapping_write_boxes_from(&ni->iters, ni->writes, 0, 0, 0, 0, &ni->boxes) == 1 ? 1 : -1;
-    if (ni->boxed == 1) {
+    if (!writes)
+      writes = nc_dataflow_node_get_writes(n, ctx);
+    if (!boxed)
+      boxed = nc_mapping_write_boxes_from(&ni->iters, writes, 0, 0, 0, 0, &boxes) == 1 ? 1 : -1;
+    if (boxed == 1) {
       int64_t box_lo[2] = {rows_first ? ti->rlo : lo, rows_first ? lo : ti->rlo};
       int64_t box_hi[2] = {rows_first ? ti->rhi : hi, rows_first ? hi : ti->rhi};
-      box_slice_elements(&ni->boxes, box_lo, box_hi, &ti->out_bytes);
-      n_iters = ni->boxes.n;
-    } else if (!nc_mapping_output_elements_from(&ni->iters, ni->writes, rows_first ? ti->rlo : lo, rows_first ? ti->rhi : hi,
-                                         rows_first ? lo : ti->rlo, rows_first ? hi : ti->rhi, &ti->out_bytes,
-                                         &n_iters))
-      return nc_op_emit_error(n, "core-schedule: cannot enumerate the node's writes: they are unbounded or hold more "
-                              "than 2^26 points (the most nc enumerates)");
-    nc_type *elt = nc_type_get_element_type(nc_value_get_type(nc_op_get_result(n, 0)));
-    if (ti->partial)
-      elt = nc_type_integer(nc_op_get_context(n), 32, NC_SIGNLESS);
+      box_slice_elements(&boxes, box_lo, box_hi, &ti->out_bytes);
+      n_iters = boxes.n;
+    } else if (!nc_mapping_output_elements_from(&ni->iters, writes, rows_first ? ti->rlo : lo,
+                                                rows_first ? ti->rhi : hi, rows_first ? lo : ti->rlo,
+                                                rows_first ? hi : ti->rhi, &ti->out_bytes, &n_iters)) {
+      ni->failed_tile = ti->order;
+      ok = nc_op_emit_error(n, "core-schedule: cannot enumerate the node's writes: they are unbounded or hold more "
+                            "than 2^26 points (the most nc enumerates)");
+      break;
+    }
+    nc_type *elt = ti->partial ? s->i32 : nc_type_get_element_type(nc_value_get_type(nc_op_get_result(n, 0)));
     for (size_t k = 0; k < n_iters; k++)
       ti->out_bytes[k] = nc_core_message_bytes(ti->out_bytes[k], elt); /* packed on the NoC */
   }
+  isl_map_free(writes);
+  nc_write_boxes_clear(&boxes);
+  return ok;
+}
+
+static bool node_operands(sched *s, node_info *ni, isl_ctx *ctx)
+{
+  for (size_t k = 0; k < ni->n_ops; k++)
+    if (!analyse_operand(s, ni, k, ctx))
+      return false;
+  return true;
+}
+
+/* Reads the nodes, their tiles and what each operand needs. The per-node
+ * work runs on the context's threads in three phases (iterations; tiles'
+ * bytes; operands, which read their producers' iterations and tiles); the
+ * errors are those of the serial order: nodes, then tiles in chip order,
+ * then each node's tiles and operands. */
+static bool collect(sched *s, nc_op *chip, nc_op *fn)
+{
+  nc_context *ctx = nc_op_get_context(chip);
+  s->n = nc_dataflow_num_nodes(fn);
+  s->nodes = nc_xcalloc(s->n + 1, sizeof *s->nodes);
+  s->i32 = nc_type_integer(ctx, 32, NC_SIGNLESS);
+  size_t threads = nc_context_get_num_threads(ctx);
+  s->n_ctxs = threads > 1 ? threads : 1;
+  s->ctxs = nc_xcalloc(s->n_ctxs, sizeof *s->ctxs);
+  for (size_t c = 0; c < s->n_ctxs; c++) {
+    s->ctxs[c] = nc_dataflow_isl_ctx_create();
+    isl_options_set_on_error(s->ctxs[c], ISL_ON_ERROR_CONTINUE);
+  }
+  size_t i = 0;
+  for (nc_op *n = nc_dataflow_first_node(fn); n; n = nc_dataflow_next_node(n), i++) {
+    s->nodes[i].node = n;
+    s->nodes[i].to_host = leaves_nodes(n);
+  }
+  if (for_nodes(s, ctx, s->n, node_iters) < s->n)
+    return false;
+  size_t order = 0;
+  nc_diag_capture *bad_tile = NULL; /* the first tile that names no node or is not placed: its error, held */
+  for (nc_op *t = nc_core_chip_first_tile(chip); t && !bad_tile; t = nc_core_tile_next(t), order++) {
+    nc_op *n = nc_core_find_node(fn, nc_core_tile_get_node(t));
+    if (!n || nc_core_tile_get_x(t) < 0) {
+      bad_tile = nc_diag_capture_begin();
+      if (!n)
+        nc_op_emit_error(t, "core-schedule: the chip's function has no node '%s'", nc_core_tile_get_node(t));
+      else
+        nc_op_emit_error(t, "core-schedule: the tile is not placed; run core-place first");
+      nc_diag_capture_end(bad_tile);
+      break;
+    }
+    node_info *ni = &s->nodes[node_index(s, n)];
+    ni->tiles = nc_xrealloc(ni->tiles, (ni->n_tiles + 1) * sizeof *ni->tiles);
+    tile_info *ti = &ni->tiles[ni->n_tiles++];
+    *ti = (tile_info){t, nc_core_tile_get_x(t), nc_core_tile_get_y(t), NULL, 0, 0, 0, 0, 0, 0, false, order};
+    nc_core_tile_get_in_channels(t, &ti->in_lo, &ti->in_hi);
+    ti->partial = !nc_core_tile_is_reducer(t);
+    nc_core_tile_get_out_channels(t, &ti->clo, &ti->chi);
+    nc_core_tile_get_out_rows(t, &ti->rlo, &ti->rhi);
+  }
+  /* the tiles' bytes; the first failure in chip order, before a bad tile's */
+  nodes_job job = {s, node_out_bytes, s->n, nc_xcalloc(s->n + 1, sizeof *job.ok)};
+  nc_parallel_for(ctx, s->n_ctxs < s->n ? s->n_ctxs : s->n, nodes_chunk, &job);
+  size_t first = s->n;
+  for (i = 0; i < s->n; i++)
+    if (!job.ok[i] && (first == s->n || s->nodes[i].failed_tile < s->nodes[first].failed_tile))
+      first = i;
   for (i = 0; i < s->n; i++) {
+    if (i == first)
+      nc_diag_capture_flush(s->nodes[i].diags, ctx);
+    else
+      nc_diag_capture_discard(s->nodes[i].diags);
+    s->nodes[i].diags = NULL;
+  }
+  free(job.ok);
+  if (first < s->n || bad_tile) {
+    if (bad_tile && first < s->n)
+      nc_diag_capture_discard(bad_tile);
+    else if (bad_tile)
+      nc_diag_capture_flush(bad_tile, ctx);
+    return false;
+  }
+  size_t untiled = s->n; /* the first node without a tile: the operands of the nodes before it are read first */
+  for (i = 0; i < s->n && untiled == s->n; i++) {
     node_info *ni = &s->nodes[i];
     if (!ni->n_tiles)
-      return nc_op_emit_error(ni->node, "core-schedule: node '%s' has no tile on the chip",
-                              nc_dataflow_node_get_name(ni->node));
+      untiled = i;
     ni->n_ops = nc_op_get_num_operands(ni->node);
     ni->ops = nc_xcalloc(ni->n_ops + 1, sizeof *ni->ops);
-    for (size_t k = 0; k < ni->n_ops; k++)
-      if (!analyse_operand(s, ni, k))
-        return false;
   }
+  if (for_nodes(s, ctx, untiled, node_operands) < untiled)
+    return false;
+  if (untiled < s->n)
+    return nc_op_emit_error(s->nodes[untiled].node, "core-schedule: node '%s' has no tile on the chip",
+                            nc_dataflow_node_get_name(s->nodes[untiled].node));
   return true;
 }
 
@@ -553,20 +682,21 @@ static void release(sched *s)
     }
     free(ni->ops);
     free(ni->tiles);
-    isl_map_free(ni->writes);
-    nc_write_boxes_clear(&ni->boxes);
     nc_iters_clear(&ni->iters);
   }
   free(s->nodes);
+  for (size_t c = 0; c < s->n_ctxs; c++)
+    nc_dataflow_isl_ctx_destroy(s->ctxs[c]);
+  free(s->ctxs);
 }
 
-static bool schedule_chip(nc_pass *pass, nc_op *chip, isl_ctx *ctx)
+static bool schedule_chip(nc_pass *pass, nc_op *chip)
 {
   nc_op *fn = nc_core_chip_lookup_function(chip);
   if (!fn)
     return nc_op_emit_error(chip, "core-schedule: the chip names no function whose nodes its tiles compute "
                                   "(dataflow-to-core sets `function`)");
-  sched s = {pass, ctx, NULL, 0};
+  sched s = {.pass = pass};
   bool ok = collect(&s, chip, fn);
   if (ok) {
     for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
@@ -581,13 +711,10 @@ static bool schedule_chip(nc_pass *pass, nc_op *chip, isl_ctx *ctx)
 
 static bool run(nc_pass *pass, nc_op *module)
 {
-  isl_ctx *ctx = nc_dataflow_isl_ctx_create();
-  isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE);
   bool ok = true;
   for (nc_op *op = nc_block_get_first_op(nc_module_get_body(module)); op && ok; op = nc_op_get_next(op))
     if (nc_core_is_chip(op))
-      ok = schedule_chip(pass, op, ctx);
-  nc_dataflow_isl_ctx_destroy(ctx);
+      ok = schedule_chip(pass, op);
   return ok;
 }
 
