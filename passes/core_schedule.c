@@ -31,12 +31,16 @@
  * numbered by their rank in the domain's lexicographic order
  * (nc_iters); the host sends an input in row-major order, one message
  * per iteration of the source that dataflow-deps assumed (rows or pixels).
+ * The isl work (each node's iterations, its tiles' bytes, its operands'
+ * needs) runs on the context's threads, a chunk of nodes per thread with an
+ * isl context of its own, in three phases (an operand reads its producer's
+ * iterations and tiles); the programs, which create ops, are written after,
+ * in order.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include <isl/map.h>
-#include <isl/set.h>
 #include <isl/options.h>
 #include <isl/point.h>
 #include <isl/val.h>

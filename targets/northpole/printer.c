@@ -9,8 +9,9 @@
  * restricted to its output channels (and rows: a row band's tile has no
  * element in the iterations outside its band), its buffers and their lifetimes, the
  * output elements of every node iteration (strided blocks: computed from
- * the node's `writes` as fixed-size boxes when they are, enumerated with
- * isl otherwise) and its
+ * the node's `writes` as fixed-size boxes when they are, read once per
+ * node and clipped to each tile's slice, enumerated with isl otherwise)
+ * and its
  * program. A weight slice several tiles hold (row bands) is written once, in
  * the weights section (printer_weights.c). Everything is written in IR order
  * with fixed-width fields, so the
