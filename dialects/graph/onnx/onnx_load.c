@@ -15,8 +15,11 @@
  * kilobytes for a 500 MB model); those raw_data then point into the
  * mapping. protobuf-c would otherwise copy every weight out of the file
  * buffer, holding the weights twice before the importer copies them a third
- * time; the importer copies them from the mapping once and gives each
- * piece's pages back as it goes (nc_onnx_model_tensor_to_host).
+ * time. The importer borrows an initializer's bytes where they lie in the
+ * mapping as its blob holds them (nc_onnx_model_borrow_tensor: the mapping
+ * is shared and goes with its last user), and otherwise copies them from the
+ * mapping once, giving each piece's pages back as it goes
+ * (nc_onnx_model_tensor_to_host).
  */
 #include "onnx_proto_internal.h"
 #include "nc/support/file.h"
@@ -26,6 +29,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -938,6 +943,60 @@ nc_tensor *nc_onnx_model_tensor_to_host(const nc_onnx_model *m, const Onnx__Tens
   return h;
 }
 
+/* The model file's mapping, shared by the model and the resources that
+ * borrow initializers' bytes from it (refs counts them all): the IR can
+ * outlive the model, and a resource is let go of on whatever thread a pass
+ * drops it. */
+struct nc_onnx_map {
+  void *base;
+  size_t len;
+  _Atomic size_t refs;
+};
+
+static struct nc_onnx_map *map_share(void *base, size_t len)
+{
+  struct nc_onnx_map *s = nc_xmalloc(sizeof *s);
+  s->base = base;
+  s->len = len;
+  atomic_init(&s->refs, 1);
+  return s;
+}
+
+void nc_onnx_map_release(void *ref, const void *data, size_t size)
+{
+  (void)data;
+  (void)size;
+  struct nc_onnx_map *s = ref;
+  if (atomic_fetch_sub(&s->refs, 1) != 1)
+    return;
+  nc_mapped_file_remove(s->base);
+  munmap(s->base, s->len);
+  free(s);
+}
+
+const void *nc_onnx_model_borrow_tensor(const nc_onnx_model *m, const Onnx__TensorProto *t, nc_dtype *dt,
+                                        size_t *nbytes, void **ref)
+{
+  nc_dtype d;
+  if (!m->share || !is_mapped(m, t) || !nc_onnx_data_type_to_dtype(t->data_type, &d) || d >= NC_DT_BOOL ||
+      t->n_dims > NC_TENSOR_MAX_RANK || (uintptr_t)t->raw_data.data % nc_dtype_size(d) ||
+      !nc_onnx_tensor_check(t, "tensor", NULL, 0))
+    return NULL;
+  size_t n = nc_dtype_size(d); /* the host tensor's bytes: elements times their size, without overflow */
+  for (size_t i = 0; i < t->n_dims; i++) {
+    if (t->dims[i] < 0 || (t->dims[i] && n > SIZE_MAX / (size_t)t->dims[i]))
+      return NULL;
+    n *= (size_t)t->dims[i];
+  }
+  if (!n || n != t->raw_data.len)
+    return NULL;
+  atomic_fetch_add(&m->share->refs, 1);
+  *dt = d;
+  *nbytes = n;
+  *ref = m->share;
+  return t->raw_data.data;
+}
+
 /* ---- public API ---------------------------------------------------------- */
 
 /* Loads p[0..len); `model` (a new empty model) is filled, or freed on
@@ -1035,6 +1094,7 @@ nc_onnx_model *nc_onnx_model_load(const char *path, char *err, size_t errlen)
   nc_onnx_model *m = nc_xcalloc(1, sizeof *m);
   m->map = map;
   m->map_len = len;
+  m->share = map ? map_share(map, len) : NULL;
   m = load(m, map ? map : (const uint8_t *)"", len, map != NULL, dir, msg, sizeof msg);
   free(dir);
   if (!m) {
@@ -1056,7 +1116,9 @@ void nc_onnx_model_destroy(nc_onnx_model *m)
   }
   if (m->proto)
     onnx__model_proto__free_unpacked(m->proto, NULL);
-  if (m->map) {
+  if (m->share)
+    nc_onnx_map_release(m->share, NULL, 0); /* unmapped unless a resource still borrows from it */
+  else if (m->map) {
     nc_mapped_file_remove(m->map);
     munmap(m->map, m->map_len);
   }
