@@ -6,7 +6,8 @@
  * f32 initializers whose names have 1..4 characters, so their raw_data lie
  * at different offsets mod 4 in the file. Checked: an aligned one is
  * borrowed (its bytes lie in the recorded mapping), a misaligned one is
- * copied (the blob honours its alignment), every value reads back equal;
+ * copied (the blob honours its alignment), every value reads back equal
+ * (more than 2 MB each: the large copies' path);
  * the module outlives the importer's model (nc_onnx_import_file destroys
  * it); dropping one blob keeps the mapping for the others; the mapping goes
  * with the context when the importer is gone first, and with the model when
@@ -21,7 +22,9 @@
 #include "ir_check.h"
 #include "nc/support/mapped.h"
 
-enum { N = 64, K = 4 };
+/* N floats: more than 2 MB each, so a copied one also takes the importer's
+ * huge-page path for large copies, with a partial run at its end */
+enum { N = (2 << 20) / 4 + 1000, K = 4 };
 
 static float vals[K][N];
 
