@@ -284,6 +284,8 @@ nc_context *nc_context_create(void)
   return ctx;
 }
 
+static void resource_let_go(nc_resource *r);
+
 void nc_context_destroy(nc_context *ctx)
 {
   if (!ctx)
@@ -301,7 +303,7 @@ void nc_context_destroy(nc_context *ctx)
   for (size_t i = 0; i < ctx->resources.cap; i++) {
     nc_resource *r = ctx->resources.slots ? nc_uniq_slot(&ctx->resources, i) : NULL;
     if (r)
-      free(r->data);
+      resource_let_go(r);
   }
   for (size_t i = 0; i < ctx->attrs.cap; i++) {
     nc_attr *a = ctx->attrs.slots ? nc_uniq_slot(&ctx->attrs, i) : NULL;
@@ -525,6 +527,21 @@ nc_op_info *nc_context_get_op_info(nc_context *ctx, nc_ident *name)
 
 /* --- resources --------------------------------------------------------------------------- */
 
+/* Frees the resource's bytes, or lets go of borrowed ones (their release
+ * called once); data is left dangling for the caller to reset. */
+static void resource_let_go(nc_resource *r)
+{
+  if (!r->borrowed) {
+    free(r->data);
+    return;
+  }
+  if (r->release)
+    r->release(r->release_user, r->data, r->size);
+  r->borrowed = false;
+  r->release = NULL;
+  r->release_user = NULL;
+}
+
 typedef struct res_key { const char *s; size_t len; bool fresh; } res_key;
 
 static bool res_eq(const void *stored, const void *key)
@@ -625,15 +642,34 @@ nc_resource *nc_resource_get_or_declare(nc_context *ctx, const char *name, size_
 
 void nc_resource_set_data(nc_resource *r, void *data, size_t size, uint32_t alignment)
 {
-  free(r->data);
+  resource_let_go(r);
   r->data = data;
   r->size = size;
   r->alignment = alignment ? alignment : 1;
 }
 
+nc_resource *nc_resource_create_borrowed(nc_context *ctx, const char *hint, const void *data, size_t size,
+                                         uint32_t align, nc_resource_release_fn release, void *user)
+{
+  if (!data || (uintptr_t)data % (align ? align : 1)) { /* stored bytes honour the alignment */
+    nc_resource *r = nc_resource_create(ctx, hint, data, size, align);
+    if (release)
+      release(user, data, size);
+    return r;
+  }
+  nc_resource *r = resource_new_unique(ctx, hint && *hint ? hint : "blob");
+  nc_resource_set_data(r, (void *)(uintptr_t)data, size, align); /* never written: resources are read-only */
+  r->borrowed = true;
+  r->release = release;
+  r->release_user = user;
+  return r;
+}
+
+bool nc_resource_is_borrowed(const nc_resource *r) { return r->borrowed; }
+
 void nc_resource_drop_data(nc_resource *r)
 {
-  free(r->data);
+  resource_let_go(r);
   r->data = NULL;
   r->size = 0;
 }

@@ -47,8 +47,11 @@ struct nc_type {
 
 struct nc_resource {
   nc_ident *name;
-  void *data;          /* malloc'ed, or NULL until defined */
+  void *data;          /* malloc'ed, borrowed (release set), or NULL until defined */
   size_t size;
+  nc_resource_release_fn release; /* borrowed bytes: called (if set) once when they are let go */
+  void *release_user;
+  bool borrowed;       /* data is not malloc'ed: let go of through release, never freed */
   uint32_t alignment;
   uint32_t parse_id;   /* the parse that defined/declared it (name reuse across parses) */
 };

@@ -128,6 +128,43 @@ static void weight_codes_f32(const float *src, int64_t n, double s, double inv, 
   v4f half = {0.5f, 0.5f, 0.5f, 0.5f}, tol = {0x1p-10f, 0x1p-10f, 0x1p-10f, 0x1p-10f};
   v4f big = {1024.0f, 1024.0f, 1024.0f, 1024.0f};
   int64_t i = 0;
+  /* eight at a time: one test of both groups' lanes, and contiguous codes
+   * (stride 1, a conv's channel) stored as eight bytes at once */
+  typedef int8_t v16c __attribute__((vector_size(16)));
+  typedef int8_t v8c __attribute__((vector_size(8)));
+  for (; i + 8 <= n; i += 8) {
+    v4f x0, x1;
+    memcpy(&x0, src + i, sizeof x0);
+    memcpy(&x1, src + i + 4, sizeof x1);
+    v4f t0 = x0 * vinv, q0 = (t0 + vm) - vm, t1 = x1 * vinv, q1 = (t1 + vm) - vm;
+    v4f d0 = (v4f)((v4i)(t0 - q0) & absmask), at0 = (v4f)((v4i)t0 & absmask);
+    v4f d1 = (v4f)((v4i)(t1 - q1) & absmask), at1 = (v4f)((v4i)t1 & absmask);
+    v4f e0 = (v4f)((v4i)(d0 - half) & absmask), e1 = (v4f)((v4i)(d1 - half) & absmask);
+    v4i bad = (e0 < tol) | (at0 > big) | (t0 != t0) | (e1 < tol) | (at1 > big) | (t1 != t1);
+    bad |= __builtin_shufflevector(bad, bad, 2, 3, 0, 1);
+    bad |= __builtin_shufflevector(bad, bad, 1, 0, 3, 2);
+    if (bad[0]) {
+      for (int k = 0; k < 8; k++) {
+        float v;
+        memcpy(&v, src + i + k, sizeof v);
+        dst[(i + k) * stride] = weight_code((double)v, s, inv, qmax, wmin);
+      }
+      continue;
+    }
+    v4i c0 = __builtin_convertvector(q0, v4i), c1 = __builtin_convertvector(q1, v4i);
+    v4i over0 = c0 > hi, under0 = c0 < lo, over1 = c1 > hi, under1 = c1 < lo;
+    c0 = (hi & over0) | (lo & under0) | (c0 & ~(over0 | under0));
+    c1 = (hi & over1) | (lo & under1) | (c1 & ~(over1 | under1));
+    if (stride == 1 && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) { /* each lane's low byte: its (int8_t) code */
+      v8c b = __builtin_shufflevector((v16c)c0, (v16c)c1, 0, 4, 8, 12, 16, 20, 24, 28);
+      memcpy(dst + i, &b, sizeof b);
+      continue;
+    }
+    for (int k = 0; k < 4; k++) {
+      dst[(i + k) * stride] = (int8_t)c0[k];
+      dst[(i + 4 + k) * stride] = (int8_t)c1[k];
+    }
+  }
   for (; i + 4 <= n; i += 4) {
     v4f x;
     memcpy(&x, src + i, sizeof x);

@@ -521,6 +521,43 @@ static nc_attr *name_loc(importer *im, const char *name)
   return *name ? nc_loc_name(im->ctx, nc_ident_get_cstr(im->ctx, name), NULL) : im->file_loc;
 }
 
+/* A graph.constant of `value`, appended to the body, as v's value. */
+static nc_value *append_constant(importer *im, imp_value *v, nc_type *type, nc_attr *value)
+{
+  nc_context *ctx = im->ctx;
+  nc_named_attr attr = {nc_ident_get_cstr(ctx, "value"), value};
+  nc_op *op = value ? nc_op_create(&(nc_op_state){.ctx = ctx, .name = "graph.constant",
+                                                  .loc = nc_location_from_attr(name_loc(im, v->name)),
+                                                  .n_attrs = 1, .attrs = &attr, .n_results = 1,
+                                                  .result_types = &type})
+                    : NULL;
+  if (!op)
+    return NULL;
+  nc_block_append_op(im->body, op);
+  return v->value = nc_op_get_result(op, 0);
+}
+
+/* An initializer whose bytes lie in the model file's mapping as the blob
+ * holds them becomes a resource that borrows them (the mapping stays until
+ * the resource lets go): import reads none of its pages, and the first
+ * pass to need the weights reads them once. NULL if it cannot be borrowed. */
+static nc_value *materialize_borrowed(importer *im, imp_value *v)
+{
+  nc_dtype dt;
+  size_t bytes;
+  void *ref;
+  const void *data = nc_onnx_model_borrow_tensor(im->model, v->init, &dt, &bytes, &ref);
+  if (!data)
+    return NULL;
+  imp_type ty = {.dt = dt, .rank = (int)v->init->n_dims};
+  for (size_t i = 0; i < v->init->n_dims; i++)
+    ty.dims[i] = v->init->dims[i];
+  nc_type *type = imp_nc_type(im->ctx, &ty);
+  nc_resource *r = nc_resource_create_borrowed(im->ctx, v->name, data, bytes, (uint32_t)nc_dtype_size(dt),
+                                               nc_onnx_map_release, ref);
+  return append_constant(im, v, type, nc_attr_dense_resource(im->ctx, type, r));
+}
+
 nc_value *imp_materialize(importer *im, imp_value *v)
 {
   if (v->value)
@@ -542,7 +579,10 @@ nc_value *imp_materialize(importer *im, imp_value *v)
     nc_block_append_op(im->body, op);
     return v->value = nc_op_get_result(op, 0);
   }
-  if (!t && v->init) { /* convert straight into the blob */
+  if (!t && v->init) { /* the file's bytes as they lie in its mapping, or converted straight into the blob */
+    nc_value *borrowed = materialize_borrowed(im, v);
+    if (borrowed)
+      return borrowed;
     char err[512];
     owned = t = nc_onnx_model_tensor_to_host(im->model, v->init, err, sizeof err);
     if (!t) {

@@ -15,8 +15,11 @@
  * kilobytes for a 500 MB model); those raw_data then point into the
  * mapping. protobuf-c would otherwise copy every weight out of the file
  * buffer, holding the weights twice before the importer copies them a third
- * time; the importer copies them from the mapping once and gives each
- * piece's pages back as it goes (nc_onnx_model_tensor_to_host).
+ * time. The importer borrows an initializer's bytes where they lie in the
+ * mapping as its blob holds them (nc_onnx_model_borrow_tensor: the mapping
+ * is shared and goes with its last user), and otherwise copies them from the
+ * mapping once, giving each piece's pages back as it goes
+ * (nc_onnx_model_tensor_to_host).
  */
 #include "onnx_proto_internal.h"
 #include "nc/support/file.h"
@@ -26,6 +29,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -909,6 +914,25 @@ static bool is_mapped(const nc_onnx_model *m, const Onnx__TensorProto *t)
          t->raw_data.len <= m->map_len - (size_t)(t->raw_data.data - (const uint8_t *)m->map);
 }
 
+/* Copies of at least HUGE bytes go to memory backed by transparent huge
+ * pages where the kernel offers them (madvise mode): a fresh 4 KB page costs
+ * a fault each, and those faults were most of the import's time (resnet50's
+ * misaligned initializers, about 80 MB). */
+enum { HUGE = 2 << 20 };
+
+/* n bytes (malloc'ed: free() them) whose whole 2 MB runs are advised as huge
+ * pages; NULL if they cannot be had (the caller keeps its own buffer). */
+static void *huge_alloc(size_t n)
+{
+  void *p = NULL;
+  if (posix_memalign(&p, HUGE, n))
+    return NULL;
+  size_t whole = n & ~((size_t)HUGE - 1); /* a partial run at the end stays in small pages */
+  if (whole)
+    madvise(p, whole, MADV_HUGEPAGE);
+  return p;
+}
+
 nc_tensor *nc_onnx_model_tensor_to_host(const nc_onnx_model *m, const Onnx__TensorProto *t, char *err,
                                         size_t errlen)
 {
@@ -917,7 +941,7 @@ nc_tensor *nc_onnx_model_tensor_to_host(const nc_onnx_model *m, const Onnx__Tens
   enum { PIECE = 8 << 20 };
   nc_dtype dt;
   bool plain = nc_onnx_data_type_to_dtype(t->data_type, &dt) && dt != NC_DT_BOOL && t->n_dims <= NC_TENSOR_MAX_RANK &&
-               nc_onnx_tensor_get_num_bytes(t) == (int64_t)t->raw_data.len && t->raw_data.len > PIECE;
+               nc_onnx_tensor_get_num_bytes(t) == (int64_t)t->raw_data.len && t->raw_data.len >= HUGE;
   if (!plain) {
     nc_tensor *h = nc_onnx_tensor_to_host(t, err, errlen);
     release_pages(t->raw_data.data, t->raw_data.len);
@@ -930,12 +954,71 @@ nc_tensor *nc_onnx_model_tensor_to_host(const nc_onnx_model *m, const Onnx__Tens
     nc_tensor_destroy(h);
     return nc_onnx_tensor_to_host(t, err, errlen); /* its message */
   }
+  void *big = huge_alloc(t->raw_data.len);
+  if (big) {
+    free(h->data);
+    h->data = big;
+  }
   for (size_t off = 0; off < t->raw_data.len; off += PIECE) {
     size_t n = t->raw_data.len - off < PIECE ? t->raw_data.len - off : PIECE;
     memcpy((uint8_t *)h->data + off, t->raw_data.data + off, n);
     release_pages(t->raw_data.data + off, n);
   }
   return h;
+}
+
+/* The model file's mapping, shared by the model and the resources that
+ * borrow initializers' bytes from it (refs counts them all): the IR can
+ * outlive the model, and a resource is let go of on whatever thread a pass
+ * drops it. */
+struct nc_onnx_map {
+  void *base;
+  size_t len;
+  _Atomic size_t refs;
+};
+
+static struct nc_onnx_map *map_share(void *base, size_t len)
+{
+  struct nc_onnx_map *s = nc_xmalloc(sizeof *s);
+  s->base = base;
+  s->len = len;
+  atomic_init(&s->refs, 1);
+  return s;
+}
+
+void nc_onnx_map_release(void *ref, const void *data, size_t size)
+{
+  (void)data;
+  (void)size;
+  struct nc_onnx_map *s = ref;
+  if (atomic_fetch_sub(&s->refs, 1) != 1)
+    return;
+  nc_mapped_file_remove(s->base);
+  munmap(s->base, s->len);
+  free(s);
+}
+
+const void *nc_onnx_model_borrow_tensor(const nc_onnx_model *m, const Onnx__TensorProto *t, nc_dtype *dt,
+                                        size_t *nbytes, void **ref)
+{
+  nc_dtype d;
+  if (!m->share || !is_mapped(m, t) || !nc_onnx_data_type_to_dtype(t->data_type, &d) || d >= NC_DT_BOOL ||
+      t->n_dims > NC_TENSOR_MAX_RANK || (uintptr_t)t->raw_data.data % nc_dtype_size(d) ||
+      !nc_onnx_tensor_check(t, "tensor", NULL, 0))
+    return NULL;
+  size_t n = nc_dtype_size(d); /* the host tensor's bytes: elements times their size, without overflow */
+  for (size_t i = 0; i < t->n_dims; i++) {
+    if (t->dims[i] < 0 || (t->dims[i] && n > SIZE_MAX / (size_t)t->dims[i]))
+      return NULL;
+    n *= (size_t)t->dims[i];
+  }
+  if (!n || n != t->raw_data.len)
+    return NULL;
+  atomic_fetch_add(&m->share->refs, 1);
+  *dt = d;
+  *nbytes = n;
+  *ref = m->share;
+  return t->raw_data.data;
 }
 
 /* ---- public API ---------------------------------------------------------- */
@@ -1035,6 +1118,7 @@ nc_onnx_model *nc_onnx_model_load(const char *path, char *err, size_t errlen)
   nc_onnx_model *m = nc_xcalloc(1, sizeof *m);
   m->map = map;
   m->map_len = len;
+  m->share = map ? map_share(map, len) : NULL;
   m = load(m, map ? map : (const uint8_t *)"", len, map != NULL, dir, msg, sizeof msg);
   free(dir);
   if (!m) {
@@ -1056,7 +1140,9 @@ void nc_onnx_model_destroy(nc_onnx_model *m)
   }
   if (m->proto)
     onnx__model_proto__free_unpacked(m->proto, NULL);
-  if (m->map) {
+  if (m->share)
+    nc_onnx_map_release(m->share, NULL, 0); /* unmapped unless a resource still borrows from it */
+  else if (m->map) {
     nc_mapped_file_remove(m->map);
     munmap(m->map, m->map_len);
   }

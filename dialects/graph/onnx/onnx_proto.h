@@ -64,9 +64,13 @@ struct nc_onnx_model {
   Onnx__ModelProto *proto; /**< owned; the model, walk proto->graph */
   char *path;              /**< owned; the file loaded, NULL if from memory */
   /* A model loaded from a file maps it: the main graph's initializers'
-   * raw_data point into the mapping (`mapped` lists them), not into copies. */
+   * raw_data point into the mapping (`mapped` lists them), not into copies.
+   * `share` counts who holds the mapping: the model and every resource that
+   * borrows an initializer's bytes (nc_onnx_model_borrow_tensor); the last
+   * one to let go unmaps it. */
   void *map;
   size_t map_len;
+  struct nc_onnx_map *share;
   Onnx__TensorProto **mapped;
   size_t n_mapped;
 };
@@ -131,6 +135,22 @@ NC_GIVE nc_tensor *nc_onnx_tensor_to_host(NC_KEEP const Onnx__TensorProto *t, ch
  * from the file if read again). */
 NC_GIVE nc_tensor *nc_onnx_model_tensor_to_host(NC_KEEP const nc_onnx_model *m,
                                                 NC_KEEP const Onnx__TensorProto *t, char *err, size_t errlen);
+
+/** The bytes of initializer `t` of `m`, borrowed from m's mapping of the
+ * file without a copy, when that mapping holds them exactly as a host
+ * tensor of dtype *dt would (raw little-endian data of a type of 8 bits or
+ * more, not bool) at an address aligned to the element size; NULL
+ * otherwise. On success *nbytes is their size and *ref a new reference to
+ * the mapping, which the caller lets go of with nc_onnx_map_release
+ * (*ref, data, size): the mapping stays until the model is destroyed and
+ * every reference let go of. */
+NC_KEEP const void *nc_onnx_model_borrow_tensor(NC_KEEP const nc_onnx_model *m, NC_KEEP const Onnx__TensorProto *t,
+                                                nc_dtype *dt, size_t *nbytes, void **ref);
+
+/** Lets go of a reference nc_onnx_model_borrow_tensor gave (`ref`); the
+ * shape of an nc_resource_release_fn, so a resource can hold the reference
+ * (data and size are not used). */
+void nc_onnx_map_release(NC_TAKE void *ref, NC_KEEP const void *data, size_t size);
 
 /** Builds a TensorProto holding `t` in raw_data (sub-byte types packed as
  * ONNX prescribes). `name` may be NULL. Free with nc_onnx_tensor_proto_destroy(). */

@@ -80,6 +80,23 @@ NC_KEEP nc_resource *nc_resource_create(nc_context *ctx, const char *name_hint,
 /** Like nc_resource_create but takes ownership of a malloc'ed buffer. */
 NC_KEEP nc_resource *nc_resource_create_owned(nc_context *ctx, const char *name_hint,
                                               NC_TAKE void *data, size_t size, uint32_t alignment);
+/** How a resource lets go of bytes it borrowed (nc_resource_create_borrowed):
+ * called once with the `user` pointer, the data and the size it was given. */
+typedef void (*nc_resource_release_fn)(void *user, const void *data, size_t size);
+/** Like nc_resource_create but borrows `data` instead of copying it, as MLIR's
+ * AsmResourceBlob with a deleter does: the bytes must stay valid and
+ * unchanged until the resource lets go of them, and they are never written.
+ * It lets go when its data is dropped (nc_resource_drop_data) or replaced,
+ * or when the context is destroyed, by calling `release(user, data, size)`
+ * (release may be NULL: nothing to do). If `data` is not aligned to
+ * `alignment`, the bytes are copied at once and released at once, so every
+ * resource's data honours its alignment. */
+NC_KEEP nc_resource *nc_resource_create_borrowed(nc_context *ctx, const char *name_hint, NC_KEEP const void *data,
+                                                 size_t size, uint32_t alignment, nc_resource_release_fn release,
+                                                 void *user);
+/** True if the resource's bytes are borrowed (nc_resource_create_borrowed) and
+ * not yet let go of. */
+bool nc_resource_is_borrowed(NC_KEEP const nc_resource *r);
 /** The resource named `name`, or NULL. */
 NC_KEEP nc_resource *nc_resource_lookup(nc_context *ctx, const char *name, size_t len);
 /** The resource's unique name. */
@@ -90,8 +107,8 @@ NC_KEEP const void *nc_resource_get_data(NC_KEEP const nc_resource *r);
 size_t nc_resource_get_size(NC_KEEP const nc_resource *r);
 /** The blob's alignment. */
 uint32_t nc_resource_get_alignment(NC_KEEP const nc_resource *r);
-/** Frees the blob's bytes; its name stays taken, and it then reads as a
- * resource never given data. Only for a resource nothing refers to any more
+/** Frees the blob's bytes (or lets go of borrowed ones); its name stays
+ * taken, and it then reads as a resource never given data. Only for a resource nothing refers to any more
  * (see nc_context_set_resources_releasable). */
 void nc_resource_drop_data(NC_KEEP nc_resource *r);
 /** Declares that the only IR referring to the context's resources is what
