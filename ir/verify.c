@@ -8,7 +8,9 @@
  * op's location.
  */
 #include "ir-internal.h"
+#include "nc/ir/diag.h"
 #include "nc/ir/dominance.h"
+#include "nc/ir/threading.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -360,13 +362,79 @@ static bool check_operand(verifier *v, nc_op *user, size_t i)
   return operand_error(user, i, val, "does not dominate this use");
 }
 
-/* --- structure --------------------------------------------------------------------------------------------- */
-
 static bool verify_op(verifier *v, nc_op *op);
 
-static bool verify_block(verifier *v, nc_block *b, nc_op *parent)
+/* --- isolated ops in parallel ------------------------------------------------------------------------- */
+
+/* A block with at least this many isolated-from-above ops that have regions
+ * verifies them on the context's threads first. Fewer (a module's one
+ * function and one chip) stay serial, so the ops nested in them (a
+ * function's dataflow nodes) can still use the threads. */
+enum { PARALLEL_MIN_OPS = 4 };
+
+/* An isolated op verified ahead of the block's serial walk. */
+typedef struct pre_op {
+  nc_op *op;
+  nc_diag_capture *diags; /* its diagnostics, held until the walk reaches it */
+  bool ok;
+} pre_op;
+
+typedef struct pre_job {
+  nc_context *ctx;
+  pre_op *ops;
+} pre_job;
+
+static bool is_isolated_with_regions(const nc_op *o)
 {
-  bool registered = parent && parent->info->def;
+  return o->n_regions && (o->info->traits & NC_TRAIT_ISOLATED_FROM_ABOVE);
+}
+
+/* Item i: verifies op i with a verifier of its own (an isolated op's checks
+ * look at nothing outside it but its parent's name). */
+static bool pre_verify(size_t i, void *user)
+{
+  pre_job *j = user;
+  verifier local = {j->ctx, NULL, 0, 0};
+  pre_op *p = &j->ops[i];
+  p->diags = nc_diag_capture_begin();
+  p->ok = verify_op(&local, p->op);
+  nc_diag_capture_end(p->diags);
+  for (size_t k = 0; k < local.n_trees; k++)
+    nc_dominance_destroy(local.trees[k].dom);
+  free(local.trees);
+  return true;
+}
+
+/* Verifies b's isolated ops (as verify_op) in parallel when there are
+ * enough of them and threads to use; returns them in block order (NULL and
+ * *n = 0 otherwise). The walk then takes each one's result in place of
+ * verify_op, delivering its diagnostics then; those it never reaches (it
+ * stopped at an earlier failure) are discarded, so the diagnostics are a
+ * serial walk's. As MLIR's verifier, which verifies nested isolated ops with
+ * a parallel for. */
+static pre_op *pre_verify_isolated(verifier *v, nc_block *b, size_t *n)
+{
+  *n = 0;
+  if (nc_context_get_num_threads(v->ctx) <= 1)
+    return NULL;
+  size_t count = 0;
+  for (nc_op *o = b->first; o; o = o->next)
+    count += is_isolated_with_regions(o);
+  if (count < PARALLEL_MIN_OPS)
+    return NULL;
+  pre_op *ops = nc_xcalloc(count, sizeof *ops);
+  for (nc_op *o = b->first; o; o = o->next)
+    if (is_isolated_with_regions(o))
+      ops[(*n)++].op = o;
+  pre_job job = {v->ctx, ops};
+  nc_parallel_for(v->ctx, count, pre_verify, &job);
+  return ops;
+}
+
+/* The block's ops in order, stopping at the first failure. */
+static bool verify_ops(verifier *v, nc_block *b, pre_op *pre, size_t n_pre)
+{
+  size_t next_pre = 0;
   for (nc_op *o = b->first; o; o = o->next) {
     if (o->block != b)
       return nc_op_emit_error(o, "is linked into the wrong block");
@@ -384,9 +452,31 @@ static bool verify_block(verifier *v, nc_block *b, nc_op *parent)
     for (uint32_t i = 0; i < o->n_operands; i++)
       if (!check_operand(v, o, i))
         return false;
-    if (!verify_op(v, o))
+    if (next_pre < n_pre && pre[next_pre].op == o) {
+      pre_op *p = &pre[next_pre++];
+      nc_diag_capture_flush(p->diags, v->ctx);
+      p->diags = NULL;
+      if (!p->ok)
+        return false;
+    } else if (!verify_op(v, o)) {
       return false;
+    }
   }
+  return true;
+}
+
+static bool verify_block(verifier *v, nc_block *b, nc_op *parent)
+{
+  bool registered = parent && parent->info->def;
+  size_t n_pre;
+  pre_op *pre = pre_verify_isolated(v, b, &n_pre);
+  bool ok = verify_ops(v, b, pre, n_pre);
+  for (size_t i = 0; i < n_pre; i++)
+    if (pre[i].diags)
+      nc_diag_capture_discard(pre[i].diags);
+  free(pre);
+  if (!ok)
+    return false;
   if (registered && !(parent->info->traits & NC_TRAIT_NO_TERMINATOR)) {
     nc_op *last = b->last;
     if (!last)

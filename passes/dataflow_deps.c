@@ -30,6 +30,7 @@
 #include "nc/dialects/dataflow/dataflow.h"
 #include "nc/ir/diag.h"
 #include "nc/ir/pass.h"
+#include "nc/ir/threading.h"
 
 static const char *const granularities[] = {"row", "pixel", NULL};
 
@@ -99,21 +100,34 @@ static bool input_source(isl_ctx *ctx, nc_type *t, const char *tensor, nc_deps_g
 }
 
 /* A stage of the pipeline: an input source (a value from outside the nodes)
- * or a node, with its domain renamed P and its writes into T. */
+ * or a node, with its domain (renamed P) in the pass's isl context. */
 typedef struct stage {
   nc_value *source; /* NULL for nodes */
   nc_op *node;
   isl_set *domain;
-  isl_union_map *writes;
+  size_t first_channel; /* a node's: the slot of its operand 0's channel */
 } stage;
+
+/* What the analysis of one node gives, set on the node after the loop (an
+ * item must not change IR that others read). */
+typedef struct node_out {
+  nc_attr *earliest, *control; /* arrays, one map per operand */
+  bool ok;
+} node_out;
 
 typedef struct deps_state {
   nc_pass *pass;
   isl_ctx *ctx;
+  nc_deps_granularity g;
   stage *stages;
   size_t n_stages;
-  nc_deps_pipeline_channel *channels;
+  size_t *nodes; /* the node stages' indices, in order */
+  size_t n_nodes;
+  node_out *out;                     /* per node */
+  nc_deps_pipeline_channel *channels; /* slot first_channel + i: node's operand i */
   size_t n_channels;
+  isl_ctx **chunk_ctx; /* per chunk: the context its channels live in */
+  size_t per_chunk;
 } deps_state;
 
 static size_t stage_of_value(deps_state *d, nc_value *v)
@@ -125,13 +139,21 @@ static size_t stage_of_value(deps_state *d, nc_value *v)
   return d->n_stages;
 }
 
-/* The producer's writes as writes into In<i>. */
-static isl_union_map *writes_as(stage *p, size_t i)
+/* Stage st's domain (renamed P) and writes into In<i>, in `ctx`. */
+static bool stage_relations(isl_ctx *ctx, const stage *st, size_t i, nc_deps_granularity g, isl_set **dom,
+                            isl_union_map **writes, nc_deps_error *err)
 {
   char tensor[32];
   snprintf(tensor, sizeof tensor, "In%zu", i);
-  isl_map *w = isl_map_from_union_map(isl_union_map_copy(p->writes));
-  return isl_union_map_from_map(isl_map_set_tuple_name(w, isl_dim_out, tensor));
+  if (st->source)
+    return input_source(ctx, nc_value_get_type(st->source), tensor, g, dom, writes, err);
+  isl_set *d = nc_dataflow_node_get_domain(st->node, ctx);
+  isl_map *w = nc_dataflow_node_get_writes(st->node, ctx);
+  *dom = d ? isl_set_set_tuple_name(d, "P") : NULL;
+  *writes = w ? isl_union_map_from_map(isl_map_set_tuple_name(isl_map_set_tuple_name(w, isl_dim_in, "P"),
+                                                                isl_dim_out, tensor))
+              : NULL;
+  return *dom && *writes;
 }
 
 static void channel_error(nc_op *node, size_t i, const char *msg)
@@ -145,23 +167,27 @@ static void channel_error(nc_op *node, size_t i, const char *msg)
   nc_diag_emit(d);
 }
 
-/* Computes node s's channels and sets earliest and control. */
-static bool analyse(deps_state *d, size_t s)
+/* Computes node stage s's channels in `ctx`, into their slots, and its
+ * earliest and control attributes into `out`. */
+static bool analyse(deps_state *d, isl_ctx *ctx, size_t s, node_out *out)
 {
-  nc_op *node = d->stages[s].node;
+  stage *cs = &d->stages[s];
+  nc_op *node = cs->node;
   nc_context *c = nc_op_get_context(node);
   size_t n = nc_op_get_num_operands(node);
   nc_attr **earliest = nc_xcalloc(n + 1, sizeof *earliest), **control = nc_xcalloc(n + 1, sizeof *control);
-  isl_set *c_dom = nc_dataflow_node_get_domain(node, d->ctx); /* named S, as the reads */
+  isl_set *c_dom = nc_dataflow_node_get_domain(node, ctx); /* named S, as the reads */
   bool ok = true;
   for (size_t i = 0; i < n && ok; i++) {
     nc_deps_error err = {{0}};
     size_t p = stage_of_value(d, nc_op_get_operand(node, i));
-    isl_map *read = nc_dataflow_node_get_read(node, i, d->ctx);
+    isl_map *read = nc_dataflow_node_get_read(node, i, ctx);
     isl_union_map *c_reads = read ? isl_union_map_from_map(read) : NULL;
-    isl_union_map *p_writes = c_reads && p < s ? writes_as(&d->stages[p], i) : NULL;
+    isl_set *p_dom = NULL;
+    isl_union_map *p_writes = NULL;
     nc_deps_channel *ch = NULL;
-    ok = p_writes && c_dom && nc_deps_compute_relations(d->stages[p].domain, p_writes, c_dom, c_reads, &ch, &err);
+    ok = c_reads && p < s && stage_relations(ctx, &d->stages[p], i, d->g, &p_dom, &p_writes, &err) && c_dom &&
+         nc_deps_compute_relations(p_dom, p_writes, c_dom, c_reads, &ch, &err);
     if (ok) {
       isl_map *e = isl_map_coalesce(nc_deps_channel_get_earliest(ch));
       isl_map *k = isl_map_coalesce(nc_deps_channel_get_control(ch));
@@ -169,31 +195,46 @@ static bool analyse(deps_state *d, size_t s)
       control[i] = nc_dataflow_map_attr_from_isl(c, k);
       isl_map_free(e);
       isl_map_free(k);
-      d->channels[d->n_channels++] = (nc_deps_pipeline_channel){ch, p, s};
+      d->channels[cs->first_channel + i] = (nc_deps_pipeline_channel){ch, p, s};
       ok = earliest[i] && control[i];
       if (!ok)
         snprintf(err.message, sizeof err.message, "isl failed to print the relations");
-      nc_pass_stat_add(d->pass, 0, 1);
     } else {
       nc_deps_channel_destroy(ch);
     }
     if (!ok)
       channel_error(node, i, err.message);
+    isl_set_free(p_dom);
     isl_union_map_free(p_writes);
     isl_union_map_free(c_reads);
   }
   if (ok) {
-    nc_op_set_attr_str(node, "earliest", nc_attr_array(c, n, earliest));
-    nc_op_set_attr_str(node, "control", nc_attr_array(c, n, control));
+    out->earliest = nc_attr_array(c, n, earliest);
+    out->control = nc_attr_array(c, n, control);
   }
+  out->ok = ok;
   isl_set_free(c_dom);
   free(earliest);
   free(control);
   return ok;
 }
 
+/* Chunk k of the nodes, in an isl context of its own (isl's are not
+ * thread-safe) that holds their channels until the pass ends. */
+static bool analyse_chunk(size_t k, void *user)
+{
+  deps_state *d = user;
+  isl_ctx *ctx = nc_dataflow_isl_ctx_create();
+  isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE);
+  d->chunk_ctx[k] = ctx;
+  bool ok = true;
+  for (size_t j = k * d->per_chunk; j < d->n_nodes && j < (k + 1) * d->per_chunk; j++)
+    ok &= analyse(d, ctx, d->nodes[j], &d->out[j]);
+  return ok;
+}
+
 /* Adds a source stage for each node operand from outside the nodes. */
-static bool add_sources(deps_state *d, nc_op *node, nc_deps_granularity g)
+static bool add_sources(deps_state *d, nc_op *node)
 {
   for (size_t i = 0, n = nc_op_get_num_operands(node); i < n; i++) {
     nc_value *v = nc_op_get_operand(node, i);
@@ -202,9 +243,11 @@ static bool add_sources(deps_state *d, nc_op *node, nc_deps_granularity g)
     stage *st = &d->stages[d->n_stages];
     *st = (stage){.source = v};
     nc_deps_error err = {{0}};
-    if (!input_source(d->ctx, nc_value_get_type(v), "T", g, &st->domain, &st->writes, &err)) {
+    isl_union_map *writes = NULL;
+    bool ok = input_source(d->ctx, nc_value_get_type(v), "T", d->g, &st->domain, &writes, &err);
+    isl_union_map_free(writes);
+    if (!ok) {
       isl_set_free(st->domain);
-      isl_union_map_free(st->writes);
       channel_error(node, i, err.message);
       return false;
     }
@@ -213,23 +256,53 @@ static bool add_sources(deps_state *d, nc_op *node, nc_deps_granularity g)
   return true;
 }
 
-static bool add_node(deps_state *d, nc_op *node)
+static bool add_node(deps_state *d, nc_op *node, size_t first_channel)
 {
   stage *st = &d->stages[d->n_stages];
-  *st = (stage){.node = node};
+  *st = (stage){.node = node, .first_channel = first_channel};
   isl_set *dom = nc_dataflow_node_get_domain(node, d->ctx);
   isl_map *w = nc_dataflow_node_get_writes(node, d->ctx);
-  if (!dom || !w) {
+  bool ok = dom && w;
+  isl_map_free(w);
+  if (!ok) {
     isl_set_free(dom);
-    isl_map_free(w);
     return nc_op_emit_error(node, "dataflow-deps: cannot read the node's domain and writes");
   }
   st->domain = isl_set_set_tuple_name(dom, "P");
-  st->writes = isl_union_map_from_map(isl_map_set_tuple_name(w, isl_dim_in, "P"));
-  d->n_stages++;
+  d->nodes[d->n_nodes++] = d->n_stages++;
   return true;
 }
 
+/* The channels' buffers on the whole pipeline, set on the nodes. */
+static bool set_buffers(deps_state *d, nc_op *func)
+{
+  int64_t *buffers = nc_xcalloc(d->n_channels + 1, sizeof *buffers);
+  isl_set **domains = nc_xcalloc(d->n_stages + 1, sizeof *domains);
+  for (size_t s = 0; s < d->n_stages; s++)
+    domains[s] = d->stages[s].domain;
+  nc_deps_error err = {{0}};
+  bool ok = nc_deps_pipeline_buffers(d->n_stages, domains, d->n_channels, d->channels, buffers, &err);
+  if (!ok)
+    nc_op_emit_error(func, "dataflow-deps: %s", err.message);
+  for (size_t j = 0; ok && j < d->n_nodes; j++) {
+    stage *st = &d->stages[d->nodes[j]];
+    size_t n = nc_op_get_num_operands(st->node);
+    int64_t *b = buffers + st->first_channel;
+    nc_op_set_attr_str(st->node, "buffer_elements", nc_attr_dense_i64_array(nc_op_get_context(st->node), n, b));
+    for (size_t i = 0; i < n; i++)
+      nc_pass_stat_add(d->pass, 1, (uint64_t)b[i]);
+  }
+  free(domains);
+  free(buffers);
+  return ok;
+}
+
+/* The nodes are analysed in chunks on the context's threads
+ * (nc_parallel_for), each chunk's channels in an isl context of its own;
+ * their diagnostics come in node order and their attributes are set after
+ * the loop, so the IR and the messages are the same with any number of
+ * threads. The pipeline's buffers then take the channels from all chunks'
+ * contexts, serially. */
 static bool run(nc_pass *pass, nc_op *func)
 {
   nc_deps_granularity g =
@@ -241,48 +314,51 @@ static bool run(nc_pass *pass, nc_op *func)
   }
   if (!n_nodes)
     return true;
-  deps_state d = {pass, nc_dataflow_isl_ctx_create(), nc_xcalloc(n_nodes + n_inputs + 1, sizeof *d.stages), 0,
-                  nc_xcalloc(n_inputs + 1, sizeof *d.channels), 0};
+  deps_state d = {.pass = pass, .ctx = nc_dataflow_isl_ctx_create(), .g = g,
+                  .stages = nc_xcalloc(n_nodes + n_inputs + 1, sizeof *d.stages),
+                  .nodes = nc_xcalloc(n_nodes + 1, sizeof *d.nodes), .out = nc_xcalloc(n_nodes + 1, sizeof *d.out),
+                  .channels = nc_xcalloc(n_inputs + 1, sizeof *d.channels), .n_channels = n_inputs};
   isl_options_set_on_error(d.ctx, ISL_ON_ERROR_CONTINUE);
   bool ok = true;
   /* sources first, then the nodes in order: producers before consumers */
   for (nc_op *node = nc_dataflow_first_node(func); node && ok; node = nc_dataflow_next_node(node))
-    ok = add_sources(&d, node, g);
-  for (nc_op *node = nc_dataflow_first_node(func); node && ok; node = nc_dataflow_next_node(node))
-    ok = add_node(&d, node);
-  bool stages_ok = ok; /* analyse every node, to report every bad channel */
-  for (size_t s = 0; s < d.n_stages && stages_ok; s++)
-    if (d.stages[s].node)
-      ok &= analyse(&d, s);
-  if (ok) {
-    int64_t *buffers = nc_xcalloc(d.n_channels + 1, sizeof *buffers);
-    isl_set **domains = nc_xcalloc(d.n_stages + 1, sizeof *domains);
-    for (size_t s = 0; s < d.n_stages; s++)
-      domains[s] = d.stages[s].domain;
-    nc_deps_error err = {{0}};
-    ok = nc_deps_pipeline_buffers(d.n_stages, domains, d.n_channels, d.channels, buffers, &err);
-    if (!ok)
-      nc_op_emit_error(func, "dataflow-deps: %s", err.message);
-    for (size_t j = 0, s = 0; ok && s < d.n_stages; s++) {
-      nc_op *node = d.stages[s].node;
-      if (!node)
-        continue;
-      size_t n = nc_op_get_num_operands(node);
-      nc_op_set_attr_str(node, "buffer_elements", nc_attr_dense_i64_array(nc_op_get_context(node), n, buffers + j));
-      for (size_t i = 0; i < n; i++)
-        nc_pass_stat_add(pass, 1, (uint64_t)buffers[j + i]);
-      j += n;
-    }
-    free(domains);
-    free(buffers);
+    ok = add_sources(&d, node);
+  size_t first_channel = 0;
+  for (nc_op *node = nc_dataflow_first_node(func); node && ok; node = nc_dataflow_next_node(node)) {
+    ok = add_node(&d, node, first_channel);
+    first_channel += nc_op_get_num_operands(node);
   }
+  size_t n_chunks = 0;
+  if (ok) { /* analyse every node, to report every bad channel */
+    size_t threads = nc_context_get_num_threads(nc_op_get_context(func));
+    n_chunks = threads > 1 ? 4 * threads : 1;
+    n_chunks = n_chunks > d.n_nodes ? d.n_nodes : n_chunks;
+    d.per_chunk = (d.n_nodes + n_chunks - 1) / n_chunks;
+    d.chunk_ctx = nc_xcalloc(n_chunks, sizeof *d.chunk_ctx);
+    ok = nc_parallel_for(nc_op_get_context(func), n_chunks, analyse_chunk, &d);
+  }
+  for (size_t j = 0; j < d.n_nodes; j++)
+    if (d.out[j].ok) {
+      nc_op *node = d.stages[d.nodes[j]].node;
+      nc_op_set_attr_str(node, "earliest", d.out[j].earliest);
+      nc_op_set_attr_str(node, "control", d.out[j].control);
+    }
+  for (size_t j = 0; j < d.n_channels; j++)
+    if (d.channels[j].channel)
+      nc_pass_stat_add(pass, 0, 1);
+  if (ok)
+    ok = set_buffers(&d, func);
   for (size_t j = 0; j < d.n_channels; j++)
     nc_deps_channel_destroy((nc_deps_channel *)d.channels[j].channel);
-  for (size_t s = 0; s < d.n_stages; s++) {
+  for (size_t k = 0; k < n_chunks; k++)
+    if (d.chunk_ctx[k])
+      nc_dataflow_isl_ctx_destroy(d.chunk_ctx[k]);
+  for (size_t s = 0; s < d.n_stages; s++)
     isl_set_free(d.stages[s].domain);
-    isl_union_map_free(d.stages[s].writes);
-  }
+  free(d.chunk_ctx);
   free(d.stages);
+  free(d.nodes);
+  free(d.out);
   free(d.channels);
   nc_dataflow_isl_ctx_destroy(d.ctx);
   return ok;

@@ -30,6 +30,7 @@
 #include "nc/dialects/dataflow/dataflow.h"
 #include "nc/ir/diag.h"
 #include "nc/ir/pass.h"
+#include "nc/ir/threading.h"
 #include "nc/passes/dataflow_layers.h"
 
 static const char *const granularities[] = {"row", "pixel", NULL};
@@ -127,6 +128,50 @@ static void make_name(counter *c, size_t *nc, const char *kind, char *buf, size_
   snprintf(buf, size, "%s%d", kind, ++c[i].n);
 }
 
+/* One step of the walk: a q/dq op to check, or a group of ops (group[first
+ * .. first + n)) to describe and wrap into a node. */
+typedef struct step {
+  nc_op *quant; /* a q/dq op, or NULL for a group */
+  size_t first, n;
+  nc_value **inputs; /* the group's inputs before any node is wrapped */
+  size_t n_in;
+  nc_dataflow_layer_desc desc;
+  char err[1024];
+  bool described;
+} step;
+
+typedef struct describe_job {
+  step *steps;
+  nc_op **group;
+  size_t n_steps, per_chunk;
+  nc_deps_granularity g;
+} describe_job;
+
+/* Chunk k of the steps' descriptions, in an isl context of its own (isl's
+ * are not thread-safe). Reads the IR only; nothing is wrapped yet. */
+static bool describe_chunk(size_t k, void *user)
+{
+  describe_job *j = user;
+  isl_ctx *ctx = isl_ctx_alloc();
+  isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE); /* isl failures are diagnostics, never aborts */
+  for (size_t i = k * j->per_chunk; i < j->n_steps && i < (k + 1) * j->per_chunk; i++) {
+    step *st = &j->steps[i];
+    if (st->quant)
+      continue;
+    nc_op **group = j->group + st->first;
+    st->described = nc_dataflow_describe_layer(group[0], st->n_in, st->inputs, nc_op_get_result(group[st->n - 1], 0),
+                                               j->g, ctx, &st->desc, st->err, sizeof st->err);
+  }
+  isl_ctx_free(ctx);
+  return true;
+}
+
+/* Three phases: the walk forms the groups (wrapping a group changes no
+ * later group: its constants stay for other users, its result is replaced
+ * by the node's), the groups are described on the context's threads in
+ * chunks (nc_parallel_for), then, in block order, each step is checked or
+ * wrapped, stopping at the first error as a serial walk does: the same IR
+ * and diagnostics with any number of threads. */
 static bool run(nc_pass *pass, nc_op *func)
 {
   nc_block *body = nc_op_get_num_regions(func) ? nc_region_get_first_block(nc_op_get_region(func, 0)) : NULL;
@@ -138,24 +183,21 @@ static bool run(nc_pass *pass, nc_op *func)
   for (nc_op *op = nc_block_get_first_op(body); op; op = nc_op_get_next(op))
     n++;
   nc_op **ops = nc_xmalloc((n + 1) * sizeof *ops), **group = nc_xmalloc((n + 1) * sizeof *group);
+  step *steps = nc_xcalloc(n + 1, sizeof *steps);
   n = 0;
   for (nc_op *op = nc_block_get_first_op(body); op; op = nc_op_get_next(op))
     ops[n++] = op;
-
-  isl_ctx *ctx = isl_ctx_alloc();
-  isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE); /* isl failures are diagnostics, never aborts */
-  counter counters[MAX_KINDS];
-  size_t n_counters = 0;
-  bool ok = true;
-  for (size_t i = 0; i < n && ok; i++) {
+  size_t n_steps = 0, ng = 0;
+  for (size_t i = 0; i < n; i++) {
     nc_op *op = ops[i];
     if (!op || nc_op_is_constant(op) || nc_op_has_trait(op, NC_TRAIT_TERMINATOR) || nc_dataflow_is_node(op))
       continue;
+    step *st = &steps[n_steps++];
     if (is_quant(op)) {
-      ok = check_quant(op);
+      st->quant = op;
       continue;
     }
-    size_t ng = 0;
+    st->first = ng;
     group[ng++] = op;
     for (nc_op *f = takes_followers(op) ? next_follower(op) : NULL; f; f = next_follower(f)) {
       group[ng++] = f;
@@ -165,27 +207,44 @@ static bool run(nc_pass *pass, nc_op *func)
           break;
         }
     }
-    nc_value **inputs;
-    size_t n_in = nc_dataflow_group_inputs(group, ng, &inputs);
-    nc_dataflow_layer_desc desc;
-    char err[1024], name[64];
-    if (!nc_dataflow_describe_layer(op, n_in, inputs, nc_op_get_result(group[ng - 1], 0), g, ctx, &desc, err,
-                                    sizeof err)) {
-      ok = nc_op_emit_error(op, "cannot become a dataflow node: %s", err);
+    st->n = ng - st->first;
+    st->n_in = nc_dataflow_group_inputs(group + st->first, st->n, &st->inputs);
+  }
+  nc_context *c = nc_op_get_context(func);
+  size_t threads = nc_context_get_num_threads(c), chunks = threads > 1 ? 4 * threads : 1;
+  chunks = chunks > n_steps ? n_steps : chunks;
+  describe_job job = {steps, group, n_steps, chunks ? (n_steps + chunks - 1) / chunks : 0, g};
+  nc_parallel_for(c, chunks, describe_chunk, &job);
+  counter counters[MAX_KINDS];
+  size_t n_counters = 0;
+  bool ok = true;
+  for (size_t i = 0; i < n_steps && ok; i++) {
+    step *st = &steps[i];
+    if (st->quant) {
+      ok = check_quant(st->quant);
+      continue;
+    }
+    nc_op *op = group[st->first];
+    char name[64];
+    if (!st->described) {
+      ok = nc_op_emit_error(op, "cannot become a dataflow node: %s", st->err);
     } else {
-      make_name(counters, &n_counters, desc.name_hint, name, sizeof name);
-      nc_op *node = nc_dataflow_node_wrap(group, ng, name, &desc);
+      make_name(counters, &n_counters, st->desc.name_hint, name, sizeof name);
+      nc_op *node = nc_dataflow_node_wrap(group + st->first, st->n, name, &st->desc);
       ok = nc_dataflow_record_layer(node);
       nc_pass_stat_add(pass, 0, 1);
       size_t moved = 0;
       for (nc_op *o = nc_block_get_first_op(nc_dataflow_node_get_body(node)); o; o = nc_op_get_next(o))
         moved += !nc_op_is(o, "dataflow.yield");
       nc_pass_stat_add(pass, 1, moved);
-      nc_dataflow_layer_desc_clear(&desc);
     }
-    free(inputs);
   }
-  isl_ctx_free(ctx);
+  for (size_t i = 0; i < n_steps; i++) {
+    if (steps[i].described)
+      nc_dataflow_layer_desc_clear(&steps[i].desc);
+    free(steps[i].inputs);
+  }
+  free(steps);
   free(ops);
   free(group);
   return ok && nc_dataflow_record_io(func);
