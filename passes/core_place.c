@@ -107,6 +107,9 @@ static const nc_pass_option_def options[] = {
    "Give layers whose weights fill cores but whose work is light (fully connected) no cores of their own when the "
    "tiles SRAM forces on them beyond one a layer take more than this percentage of the cores: their slices share "
    "the other tiles' cores, in the SRAM those leave spare (core_place_guests.c; 0: never)"},
+  {"guest-extra-cores", NC_PASS_OPT_INT, "0",
+   "Make those layers guests also when the cores they take beyond one a layer number at least this many, whatever "
+   "their share of the grid: the cores they free go to the slowest layers (balance-minmax); 0: only guest-above"},
   {"add-guests", NC_PASS_OPT_BOOL, "false",
    "Cut each residual add like the conv producing one of its operands and put every slice on that conv tile's "
    "core (core.tile slot), so adds take no core of their own and send from their producer's ports; balancing "
@@ -807,7 +810,8 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
   bool joint = false, ok = presplit != NULL, any_split = false;
   for (size_t k = 0, nn = presplit ? nc_dataflow_num_nodes(fn) : 0; k < nn; k++)
     any_split = any_split || presplit[k];
-  bool *guest = ok && !any_split ? core_guest_layers(chip, fn, ictx, nc_pass_get_option_int(pass, "guest-above"), cores,
+  bool *guest = ok && !any_split ? core_guest_layers(chip, fn, ictx, nc_pass_get_option_int(pass, "guest-above"),
+                                                    nc_pass_get_option_int(pass, "guest-extra-cores"), cores,
                                                     &guest_extra)
                                  : NULL;
   bool *adds = ok && !any_split && nc_pass_get_option_bool(pass, "add-guests") ? core_add_layers(chip, fn) : NULL;

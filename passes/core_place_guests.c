@@ -95,10 +95,11 @@ static nc_op *whole_tile(nc_op *chip, nc_op *node)
   return found;
 }
 
-bool *core_guest_layers(nc_op *chip, nc_op *fn, isl_ctx *ictx, int64_t above, int64_t cores, int64_t *extra)
+bool *core_guest_layers(nc_op *chip, nc_op *fn, isl_ctx *ictx, int64_t above, int64_t min_extra, int64_t cores,
+                        int64_t *extra)
 {
   *extra = 0;
-  if (above <= 0)
+  if (above <= 0 && min_extra <= 0)
     return NULL;
   size_t n = nc_dataflow_num_nodes(fn), i = 0;
   bool *guest = calloc(n + 1, sizeof *guest);
@@ -114,7 +115,8 @@ bool *core_guest_layers(nc_op *chip, nc_op *fn, isl_ctx *ictx, int64_t above, in
     guest[i] = true;
     *extra += (c + fit - 1) / fit - 1;
   }
-  if (*extra * 100 <= cores * above) {
+  bool share = above > 0 && *extra * 100 > cores * above, count = min_extra > 0 && *extra >= min_extra;
+  if (!share && !count) {
     free(guest);
     return NULL;
   }

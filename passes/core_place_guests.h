@@ -12,10 +12,10 @@
  * matmul, whole on one tile of `chip`, that uses each weight at most a few
  * times per frame (a fully connected layer: once) and does not fit one
  * core's SRAM; NULL when the tiles SRAM forces on such layers beyond one a
- * layer take at most `above` percent of `cores` (`above` <= 0: never), or
- * when out of memory. *extra is that number of tiles. free() the array. */
-NC_GIVE bool *core_guest_layers(NC_KEEP nc_op *chip, NC_KEEP nc_op *fn, isl_ctx *ictx, int64_t above, int64_t cores,
-                                int64_t *extra);
+ * layer take at most `above` percent of `cores` (`above` <= 0: never) and
+ * fewer than `min_extra` (<= 0: never), or when out of memory. *extra is that number of tiles. free() the array. */
+NC_GIVE bool *core_guest_layers(NC_KEEP nc_op *chip, NC_KEEP nc_op *fn, isl_ctx *ictx, int64_t above,
+                                int64_t min_extra, int64_t cores, int64_t *extra);
 
 /** Guest slices placed in other tiles' cores, between packing and placement. */
 typedef struct core_guests {
