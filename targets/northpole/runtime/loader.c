@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "../../common/runtime/rt_util.h"
 #include "np_limits.h"
@@ -992,6 +993,11 @@ void np_sim_destroy(void *state, void *userData)
   free(s->frame_end);
   for (size_t i = 0; i < s->n_tiles; i++) {
     np_tile *t = &s->tiles[i];
+    if (s->arena) { /* carved from the arena, unmapped below */
+      t->out_data = NULL, t->computed = NULL;
+      for (int k = 0; k < NP_MAX_OPERANDS; k++)
+        t->in_data[k] = NULL;
+    }
     free(t->multiplier), free(t->shift), free(t->bias), free(t->affine), free(t->buffers), free(t->iters), free(t->blocks);
     free(t->prog), free(t->out_data), free(t->computed), free(t->last_send), free(t->scratch), free(t->wsum128);
     free(t->psum), free(t->psum_count);
@@ -1008,6 +1014,8 @@ void np_sim_destroy(void *state, void *userData)
   free(s->tile_at);
   free(s->core_free);
   np_noc_destroy(&s->noc);
+  if (s->arena)
+    munmap(s->arena, s->arena_len);
   free(s->tiles);
   free(s->inputs);
   free(s->outputs);

@@ -176,6 +176,10 @@ typedef struct np_sim {
   void (*progress)(size_t done, size_t total, void *userData); /* NULL: no progress (nc_sim.h) */
   void *progress_data;
   np_noc noc;       /* the mesh links (noc.c); set up by the first run */
+  void *arena;      /* the tiles' in_data, out_data and computed, carved from one lazily zeroed mapping by the
+                       first run (sim.c tile_buffers), so only pages a tile touches cost a fault; NULL: each
+                       was calloc'd (no mapping, or no run yet) */
+  size_t arena_len;
   size_t n_unpacked;   /* packed weights (NP_FLAG_PACKED_WEIGHTS) unpacked to int8 by the loader, which tiles borrow */
   int8_t **unpacked;
   uint64_t *unpacked_at; /* the offset of each in the weights section (UINT64_MAX: inline in a tile record) */
