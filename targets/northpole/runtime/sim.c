@@ -316,7 +316,7 @@ static void reset_inference(np_tile *t)
     t->live[k] = 0;
   }
   for (uint32_t i = 0; i < t->n_iters; i++) /* only the elements it computes can be set */
-    np_clear_flags(&t->iters[i], t->computed);
+    np_clear_bits(&t->iters[i], t->computed);
   t->out_live = 0;
   t->pc = 0;
 }
@@ -578,7 +578,7 @@ static bool do_send(run_ctx *r, np_tile *t, size_t ti, const np_instr *in)
 {
   const np_iter *it = &t->iters[in->c];
   int64_t e;
-  if (!np_all_set(it, t->computed, &e)) {
+  if (!np_all_bits(it, t->computed, &e)) {
     char c[128];
     coords(&t->out, e, c, sizeof c);
     return sched_error(r, "tile (%d, %d) '%s' sends iteration %lld (instruction %zu, inference %zu) before "
@@ -668,7 +668,7 @@ static bool step_tile(run_ctx *r, size_t ti)
     return true;
   for (uint32_t i = 0; i < t->n_iters; i++) {
     int64_t e;
-    if (!np_all_set(&t->iters[i], t->computed, &e))
+    if (!np_all_bits(&t->iters[i], t->computed, &e))
       return sched_error(r, "tile (%d, %d) '%s' ends inference %zu without computing iteration %u", t->x, t->y,
                          t->node, t->inference, i);
   }
@@ -946,7 +946,7 @@ static bool np_sim_run(void *state, size_t batch, const void *const *inputs, voi
     t->out_peak = 0;
     if (!t->out_data) {
       t->out_data = nc_rt_calloc((size_t)t->out.elements, 1);
-      t->computed = nc_rt_calloc((size_t)t->out.elements, 1);
+      t->computed = nc_rt_calloc((size_t)np_bits_words(t->out.elements), sizeof(uint64_t));
     }
     if (!t->psum && (t->flags & (NP_FLAG_PARTIAL | NP_FLAG_REDUCE))) {
       t->psum = nc_rt_calloc((size_t)t->out.elements, sizeof *t->psum);
