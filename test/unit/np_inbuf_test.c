@@ -5,7 +5,7 @@
  * its last reader once (runs shorter and longer than the 16 elements it
  * compares at a time); arrivals and releases count the buffer's live
  * elements as a per-element walk does (repeated arrivals, unread elements);
- * gather copies blocks in block order; np_all_set names the first unset. */
+ * gather copies blocks in block order; np_all_bits names the first unset. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -135,14 +135,25 @@ static void gather_and_all_set(void)
   CHECK(np_gather(&it, from, to) == 11, "gathered count");
   static const int8_t want[11] = {10, 11, 12, 30, 31, 32, 50, 51, 52, 2, 3};
   CHECK(!memcmp(to, want, sizeof want), "gathered in block order");
-  uint8_t flags[64];
-  memset(flags, 1, sizeof flags);
+  uint64_t flags[2];
+  memset(flags, 0xFF, sizeof flags);
   int64_t unset = -1;
-  CHECK(np_all_set(&it, flags, &unset), "all set");
-  flags[51] = flags[3] = 0;
-  CHECK(!np_all_set(&it, flags, &unset) && unset == 51, "first unset %lld, want 51", (long long)unset);
-  np_clear_flags(&it, flags);
-  CHECK(flags[31] == 0 && flags[2] == 0 && flags[13] == 1, "cleared the blocks only");
+  CHECK(np_all_bits(&it, flags, &unset), "all set");
+  flags[0] &= ~(UINT64_C(1) << 51 | UINT64_C(1) << 3);
+  CHECK(!np_all_bits(&it, flags, &unset) && unset == 51, "first unset %lld, want 51", (long long)unset);
+  flags[0] |= UINT64_C(1) << 51;
+  CHECK(!np_all_bits(&it, flags, &unset) && unset == 3, "first unset %lld, want 3", (long long)unset);
+  np_bit_set(flags, 3);
+  CHECK(np_all_bits(&it, flags, &unset), "all set again");
+  /* a block across a word boundary */
+  np_block across = {60, 8, 0, 1};
+  np_iter it2 = {0, 0, 1, &across, 8};
+  flags[1] &= ~(UINT64_C(1) << 2); /* element 66 */
+  CHECK(!np_all_bits(&it2, flags, &unset) && unset == 66, "first unset %lld, want 66", (long long)unset);
+  np_clear_bits(&it, flags);
+  CHECK(!np_bit(flags, 31) && !np_bit(flags, 2) && np_bit(flags, 13) && np_bit(flags, 64), "cleared the blocks only");
+  np_clear_bits(&it2, flags);
+  CHECK(!np_bit(flags, 60) && !np_bit(flags, 67) && np_bit(flags, 59) && np_bit(flags, 68), "cleared across words");
 }
 
 int main(void)

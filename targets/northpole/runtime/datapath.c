@@ -852,7 +852,7 @@ static bool conv_fast(np_tile *t, const window *g, const np_iter *it)
         if (ox == 0 && oy == 0) /* the plane is done: the next channel */
           kl = (kl + t->ch_lo + 1) % m - t->ch_lo;
       }
-      memset(t->computed + e0, 1, (size_t)(e1 - e0));
+      np_bits_set(t->computed, e0, e1 - e0);
     }
   }
   return true;
@@ -880,7 +880,7 @@ static bool matmul_fast(np_tile *t, const np_iter *it)
   NP_FOREACH_ELEMENT(it, e, {
     int64_t cl = e % n - t->ch_lo;
     t->out_data[e] = finish(t, e, cl, acc[cl]);
-    t->computed[e] = 1;
+    np_bit_set(t->computed, e);
   })
   return true;
 }
@@ -910,7 +910,7 @@ static bool eltwise_fast(np_tile *t, const np_iter *it)
       if (s0 > 0 && s1 > 0) {
         (have_avx512() ? eltwise_avx512 : eltwise_plain)(x0 + e0, x1 + e0, y + e0, e1 - e0, m0, s0 > 63 ? 63 : s0, m1,
                                                          s1 > 63 ? 63 : s1, sub ? -1 : 0, zp, floor_, lo, hi);
-        memset(t->computed + e0, 1, (size_t)bk->len);
+        np_bits_set(t->computed, e0, bk->len);
         continue;
       }
       for (int64_t e = e0; e < e1; e++) {
@@ -919,7 +919,7 @@ static bool eltwise_fast(np_tile *t, const np_iter *it)
         r = r < floor_ ? floor_ : r;
         y[e] = (int8_t)(r < lo ? lo : r > hi ? hi : r);
       }
-      memset(t->computed + e0, 1, (size_t)bk->len);
+      np_bits_set(t->computed, e0, bk->len);
     }
   }
   return true;
@@ -960,7 +960,7 @@ bool np_compute_iteration(np_tile *t, const np_iter *it, uint32_t *operand, int6
     }
     if (!ok)
       return false;
-    t->computed[e] = 1;
+    np_bit_set(t->computed, e);
   })
   return true;
 }

@@ -118,23 +118,23 @@ int64_t np_gather(const np_iter *it, const int8_t *from, int8_t *to)
   return n;
 }
 
-void np_clear_flags(const np_iter *it, uint8_t *flags)
+void np_clear_bits(const np_iter *it, uint64_t *bits)
 {
   for (uint32_t b = 0; b < it->n_blocks; b++)
     for (int64_t i = 0; i < it->blocks[b].count && it->blocks[b].len > 0; i++)
-      memset(flags + it->blocks[b].start + i * it->blocks[b].stride, 0, (size_t)it->blocks[b].len);
+      np_bits_clear(bits, it->blocks[b].start + i * it->blocks[b].stride, it->blocks[b].len);
 }
 
-bool np_all_set(const np_iter *it, const uint8_t *flags, int64_t *unset)
+bool np_all_bits(const np_iter *it, const uint64_t *bits, int64_t *unset)
 {
   for (uint32_t b = 0; b < it->n_blocks; b++) {
     const np_block *bk = &it->blocks[b];
     if (bk->len <= 0)
       continue;
     for (int64_t i = 0; i < bk->count; i++) {
-      const uint8_t *p = flags + bk->start + i * bk->stride, *z = memchr(p, 0, (size_t)bk->len);
-      if (z) {
-        *unset = bk->start + i * bk->stride + (z - p);
+      int64_t z = np_bits_first_clear(bits, bk->start + i * bk->stride, bk->len);
+      if (z >= 0) {
+        *unset = z;
         return false;
       }
     }

@@ -32,6 +32,9 @@ static inline uint64_t np_bits_mask(int64_t lo, int64_t hi)
     }                                                                                                               \
   } while (0)
 
+/** Sets bit e. */
+static inline void np_bit_set(uint64_t *bits, int64_t e) { bits[e >> 6] |= UINT64_C(1) << (e & 63); }
+
 /** Sets bits [start, start + len). */
 static inline void np_bits_set(uint64_t *bits, int64_t start, int64_t len)
 {
@@ -73,6 +76,18 @@ static inline bool np_bits_all(const uint64_t *bits, int64_t start, int64_t len)
         return false;
     });
   return true;
+}
+
+/** The first clear bit of [start, start + len), or -1 if every one is set. */
+static inline int64_t np_bits_first_clear(const uint64_t *bits, int64_t start, int64_t len)
+{
+  if (len > 0)
+    NP_BITS_FOR_RANGE(start, len, w, mask, {
+      uint64_t clear = ~bits[w] & mask;
+      if (clear)
+        return w * 64 + __builtin_ctzll(clear);
+    });
+  return -1;
 }
 
 #endif

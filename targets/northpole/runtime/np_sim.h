@@ -119,7 +119,7 @@ typedef struct np_tile {
   /* simulation state */
   int8_t *in_data[NP_MAX_OPERANDS], *out_data;
   uint64_t *valid[NP_MAX_OPERANDS]; /* per input element, a bit: it has arrived (np_bits.h) */
-  uint8_t *computed;
+  uint64_t *computed; /* per output element, a bit: computed in this inference (np_bits.h) */
   int8_t *scratch; /* the datapath's fast path (im2col rows, accumulators) */
   int32_t *wsum128; /* the datapath's 128 x each local channel's weight sum (VNNI dots), NULL until used */
   int32_t *psum;       /* per output element: NP_FLAG_PARTIAL its sums, NP_FLAG_REDUCE the partial sums received */
@@ -217,11 +217,11 @@ void np_inbuf_plan(np_tile *t, uint32_t k, const int32_t *last_read);
 /** Copies the elements of `it`'s blocks from `from` to `to`, in block order;
  * returns their number. */
 int64_t np_gather(const np_iter *it, const int8_t *from, int8_t *to);
-/** Sets flags[e] to 0 for every element e of `it`. */
-void np_clear_flags(const np_iter *it, uint8_t *flags);
-/** Whether flags[e] is non-zero for every element e of `it`; if not, the
- * first (in block order) that is zero in *unset. */
-bool np_all_set(const np_iter *it, const uint8_t *flags, int64_t *unset);
+/** Clears the bit of every element of `it` in `bits` (np_bits.h). */
+void np_clear_bits(const np_iter *it, uint64_t *bits);
+/** Whether the bit of every element of `it` is set in `bits`; if not, the
+ * first (in block order) that is clear in *unset. */
+bool np_all_bits(const np_iter *it, const uint64_t *bits, int64_t *unset);
 /** The host's input link per inference (host_link.c): in *bytes the input
  * elements some program receives from the host, each step once; in
  * *busy_cycles the cycles the link is busy sending them as the programs ask

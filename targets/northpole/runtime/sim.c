@@ -317,7 +317,7 @@ static void reset_inference(np_tile *t)
     t->live[k] = 0;
   }
   for (uint32_t i = 0; i < t->n_iters; i++) /* only the elements it computes can be set */
-    np_clear_flags(&t->iters[i], t->computed);
+    np_clear_bits(&t->iters[i], t->computed);
   t->out_live = 0;
   t->pc = 0;
 }
@@ -579,7 +579,7 @@ static bool do_send(run_ctx *r, np_tile *t, size_t ti, const np_instr *in)
 {
   const np_iter *it = &t->iters[in->c];
   int64_t e;
-  if (!np_all_set(it, t->computed, &e)) {
+  if (!np_all_bits(it, t->computed, &e)) {
     char c[128];
     coords(&t->out, e, c, sizeof c);
     return sched_error(r, "tile (%d, %d) '%s' sends iteration %lld (instruction %zu, inference %zu) before "
@@ -669,7 +669,7 @@ static bool step_tile(run_ctx *r, size_t ti)
     return true;
   for (uint32_t i = 0; i < t->n_iters; i++) {
     int64_t e;
-    if (!np_all_set(&t->iters[i], t->computed, &e))
+    if (!np_all_bits(&t->iters[i], t->computed, &e))
       return sched_error(r, "tile (%d, %d) '%s' ends inference %zu without computing iteration %u", t->x, t->y,
                          t->node, t->inference, i);
   }
@@ -930,6 +930,12 @@ static bool leftovers(run_ctx *r)
  * pieces, is zero without being touched. If the mapping fails the buffers are calloc'd as before. */
 static size_t tile_buffer_bytes(int64_t elements) { return ((size_t)elements + 63) & ~(size_t)63; }
 
+/* The bytes of a tile's computed flags: a bit per output element, in 64-bit words (np_bits.h). */
+static size_t computed_bytes(int64_t elements)
+{
+  return tile_buffer_bytes((int64_t)(np_bits_words(elements) * sizeof(uint64_t)));
+}
+
 static void tile_buffers(np_sim *s)
 {
   if (s->arena || (s->n_tiles && s->tiles[0].out_data))
@@ -939,7 +945,7 @@ static void tile_buffers(np_sim *s)
     const np_tile *t = &s->tiles[i];
     for (uint32_t k = 0; k < t->n_operands; k++)
       len += tile_buffer_bytes(t->in[k].elements);
-    len += 2 * tile_buffer_bytes(t->out.elements);
+    len += tile_buffer_bytes(t->out.elements) + computed_bytes(t->out.elements);
   }
   char *at = NULL;
   if (len > 0) {
@@ -954,11 +960,12 @@ static void tile_buffers(np_sim *s)
         t->in_data[k] = (int8_t *)at, at += tile_buffer_bytes(t->in[k].elements);
       else
         t->in_data[k] = nc_rt_calloc((size_t)t->in[k].elements, 1);
-    void *computed = at ? at + tile_buffer_bytes(t->out.elements) : nc_rt_calloc((size_t)t->out.elements, 1);
+    void *computed = at ? at + tile_buffer_bytes(t->out.elements)
+                        : nc_rt_calloc((size_t)np_bits_words(t->out.elements), sizeof(uint64_t));
     t->out_data = at ? (int8_t *)at : nc_rt_calloc((size_t)t->out.elements, 1);
     t->computed = computed;
     if (at)
-      at += 2 * tile_buffer_bytes(t->out.elements);
+      at += tile_buffer_bytes(t->out.elements) + computed_bytes(t->out.elements);
   }
 }
 
