@@ -567,17 +567,8 @@ nc_value *imp_materialize(importer *im, imp_value *v)
   if (!t && v->splat) { /* one element, never expanded */
     nc_context *ctx = im->ctx;
     nc_type *type = imp_nc_type(ctx, &v->type);
-    nc_attr *value = nc_attr_dense_elements(ctx, type, v->splat->data, nc_dtype_size(v->splat->dtype));
-    nc_named_attr attr = {nc_ident_get_cstr(ctx, "value"), value};
-    nc_op *op = value ? nc_op_create(&(nc_op_state){.ctx = ctx, .name = "graph.constant",
-                                                    .loc = nc_location_from_attr(name_loc(im, v->name)),
-                                                    .n_attrs = 1, .attrs = &attr, .n_results = 1,
-                                                    .result_types = &type})
-                      : NULL;
-    if (!op)
-      return NULL;
-    nc_block_append_op(im->body, op);
-    return v->value = nc_op_get_result(op, 0);
+    return append_constant(im, v, type,
+                           nc_attr_dense_elements(ctx, type, v->splat->data, nc_dtype_size(v->splat->dtype)));
   }
   if (!t && v->init) { /* the file's bytes as they lie in its mapping, or converted straight into the blob */
     nc_value *borrowed = materialize_borrowed(im, v);
