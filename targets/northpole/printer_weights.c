@@ -195,21 +195,6 @@ static void pack_runs(uint8_t *out, const int8_t *base, int64_t runs, int64_t le
     *out = acc;
 }
 
-/* Reserves n zero bytes of b for a fill: grown once (doubling, as
- * nc_bytes_put) and cleared, not appended 4 KB at a time, which reallocated
- * and copied a 100 MB matrix's tile many times over. */
-static void put_zeros(nc_bytes *b, uint64_t n)
-{
-  if (b->len + n > b->cap) {
-    size_t cap = b->cap ? b->cap : 256;
-    while (cap < b->len + n)
-      cap *= 2;
-    b->data = nc_xrealloc(b->data, cap);
-    b->cap = cap;
-  }
-  memset(b->data + b->len, 0, (size_t)n);
-  b->len += (size_t)n;
-}
 
 /* Writes the runs into `into`, now (put_runs) or, when they are strided and
  * their base outlives the printing (`lasting`), at the end (a fill). */
@@ -225,7 +210,7 @@ static void put_or_defer(np_weight_pool *pool, nc_bytes *into, bool in_pool, con
     pool->fills = nc_xrealloc(pool->fills, pool->cap_fills * sizeof *pool->fills);
   }
   pool->fills[pool->n_fills++] = (np_weight_fill){base, runs, len, stride, bits, in_pool, into->len, NULL};
-  put_zeros(into, bytes);
+  nc_bytes_put_zeros(into, (size_t)bytes); /* filled at the end, once grown (not appended 4 KB at a time) */
 }
 
 void np_put_weights(nc_bytes *b, np_weight_pool *pool, int64_t slot, const int8_t *base, int64_t runs, int64_t len,

@@ -273,9 +273,28 @@ static void test_device(const uint8_t *image, size_t size)
   CHECK(!nc_device_open_memory(NULL, 4), "NULL data");
 }
 
+/* nc_bytes_put_zeros appends cleared bytes after what is there, growing
+ * once past the capacity (reserved fills of the printers). */
+static void test_bytes_zeros(void)
+{
+  nc_bytes b = {0};
+  nc_bytes_put(&b, "ab", 2);
+  nc_bytes_put_zeros(&b, 1000);
+  nc_bytes_put(&b, "c", 1);
+  bool zeros = true;
+  for (size_t i = 2; i < 1002; i++)
+    zeros = zeros && b.data[i] == 0;
+  CHECK(b.len == 1003 && b.cap >= b.len && !memcmp(b.data, "ab", 2) && zeros && b.data[1002] == 'c',
+        "nc_bytes_put_zeros appends n zero bytes");
+  nc_bytes_put_zeros(&b, 0);
+  CHECK(b.len == 1003, "nc_bytes_put_zeros(0) appends nothing");
+  nc_bytes_clear(&b);
+}
+
 int main(void)
 {
   test_crc();
+  test_bytes_zeros();
   size_t size;
   uint8_t *image = copy_binary(&size);
   size_t size2;

@@ -126,6 +126,8 @@ typedef struct nc_bytes {
 
 /** Appends n bytes. */
 void nc_bytes_put(nc_bytes *b, const void *data, size_t n);
+/** Appends n zero bytes (one growth, one clear: for large reserved fills). */
+void nc_bytes_put_zeros(nc_bytes *b, size_t n);
 /** Appends an integer, little-endian. */
 void nc_bytes_put_u32(nc_bytes *b, uint32_t v);
 void nc_bytes_put_i32(nc_bytes *b, int32_t v);

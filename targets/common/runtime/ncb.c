@@ -45,7 +45,8 @@ uint32_t nc_crc32(uint32_t crc, const void *data, size_t n)
 
 /* --- byte buffers ---------------------------------------------------------------------------------------------------- */
 
-void nc_bytes_put(nc_bytes *b, const void *data, size_t n)
+/* Room for n more bytes, grown by doubling so appends cost amortised O(1). */
+static void reserve(nc_bytes *b, size_t n)
 {
   if (b->len + n > b->cap) {
     size_t cap = b->cap ? b->cap : 256;
@@ -54,8 +55,21 @@ void nc_bytes_put(nc_bytes *b, const void *data, size_t n)
     b->data = nc_rt_realloc(b->data, cap);
     b->cap = cap;
   }
+}
+
+void nc_bytes_put(nc_bytes *b, const void *data, size_t n)
+{
+  reserve(b, n);
   if (n)
     memcpy(b->data + b->len, data, n);
+  b->len += n;
+}
+
+void nc_bytes_put_zeros(nc_bytes *b, size_t n)
+{
+  reserve(b, n);
+  if (n)
+    memset(b->data + b->len, 0, n);
   b->len += n;
 }
 
