@@ -17,7 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <isl/constraint.h>
+#include <isl/local_space.h>
 #include <isl/space.h>
+#include <isl/val.h>
 
 #include "dataflow_internal.h"
 #include "nc/dialects/dataflow/layer.h"
@@ -75,6 +78,26 @@ isl_set *nc_dataflow_tensor_box(isl_ctx *ctx, const char *name, int n, const int
   return s;
 }
 
+/* The box 0 <= x_i < dims[i] in `sp` (a set space of n dims, taken), as
+ * nc_dataflow_tensor_box but built with constraints instead of parsed: the
+ * verifier checks one box per access of every node it has not seen. */
+static isl_set *box_in(isl_space *sp, int n, const int64_t *dims)
+{
+  isl_local_space *ls = isl_local_space_from_space(isl_space_copy(sp));
+  isl_basic_set *b = isl_basic_set_universe(sp);
+  for (int i = 0; i < n; i++) {
+    isl_constraint *lo = isl_constraint_alloc_inequality(isl_local_space_copy(ls));
+    lo = isl_constraint_set_coefficient_si(lo, isl_dim_set, i, 1);
+    isl_constraint *hi = isl_constraint_alloc_inequality(isl_local_space_copy(ls));
+    hi = isl_constraint_set_coefficient_si(hi, isl_dim_set, i, -1);
+    isl_val *top = isl_val_int_from_si(isl_local_space_get_ctx(ls), dims[i] - 1);
+    hi = isl_constraint_set_constant_val(hi, top);
+    b = isl_basic_set_add_constraint(isl_basic_set_add_constraint(b, lo), hi);
+  }
+  isl_local_space_free(ls);
+  return isl_set_from_basic_set(b);
+}
+
 typedef struct vctx {
   nc_op *op;
   isl_ctx *ctx;
@@ -113,8 +136,8 @@ static bool check_access(vctx *v, isl_map *m, isl_set *domain, const char *what,
     ok = nc_op_emit_error(v->op, "%s has %d coordinates, but its tensor has %d", what,
                           (int)isl_space_dim(sp, isl_dim_out), n);
   if (ok) { /* as in deps.h, accesses count only within the domain */
-    isl_set *b = nc_dataflow_tensor_box(v->ctx, tensor, n, dims);
     isl_set *range = isl_map_range(isl_map_intersect_domain(isl_map_copy(m), isl_set_copy(domain)));
+    isl_set *b = box_in(isl_set_get_space(range), n, dims);
     isl_bool inside = isl_set_is_subset(range, b);
     isl_set_free(range);
     isl_set_free(b);
@@ -166,7 +189,11 @@ static bool check_array_len(nc_op *op, const char *name, size_t n)
   return true;
 }
 
-static bool verify_isl(nc_op *op, isl_ctx *ctx)
+/* The isl checks of a node, in their diagnostic order: the domain, then
+ * (if `accesses`) the reads and writes, then (if `deps`) the earliest and
+ * control maps. The domain is always parsed: the other relations start from
+ * its space. */
+static bool verify_isl(nc_op *op, isl_ctx *ctx, bool accesses, bool deps)
 {
   vctx v = {op, ctx, NULL};
   char *text = nc_dataflow_attr_get_text(nc_op_get_attr_str(op, "domain")), err[1024];
@@ -185,7 +212,7 @@ static bool verify_isl(nc_op *op, isl_ctx *ctx)
     ok = nc_op_emit_error(op, "domain is unbounded");
 
   nc_attr *reads = nc_op_get_attr_str(op, "reads");
-  for (size_t i = 0, n = nc_op_get_num_operands(op); ok && i < n; i++) {
+  for (size_t i = 0, n = accesses ? nc_op_get_num_operands(op) : 0; ok && i < n; i++) {
     char what[32], tensor[32];
     snprintf(what, sizeof what, "reads[%zu]", i);
     snprintf(tensor, sizeof tensor, "In%zu", i);
@@ -193,17 +220,17 @@ static bool verify_isl(nc_op *op, isl_ctx *ctx)
     ok = m && check_access(&v, m, dom, what, tensor, nc_value_get_type(nc_op_get_operand(op, i)));
     isl_map_free(m);
   }
-  if (ok) {
+  if (ok && accesses) {
     isl_map *m = parse_map(&v, nc_op_get_attr_str(op, "writes"), "writes");
     ok = m && check_access(&v, m, dom, "writes", "Out", nc_value_get_type(nc_op_get_result(op, 0)));
     isl_map_free(m);
   }
-  static const char *const deps[] = {"earliest", "control"};
-  for (int d = 0; d < 2 && ok; d++) {
-    nc_attr *a = nc_op_get_attr_str(op, deps[d]);
+  static const char *const dep_names[] = {"earliest", "control"};
+  for (int d = 0; d < 2 && ok && deps; d++) {
+    nc_attr *a = nc_op_get_attr_str(op, dep_names[d]);
     for (size_t i = 0, n = a ? nc_attr_get_num_elements(a) : 0; ok && i < n; i++) {
       char what[32];
-      snprintf(what, sizeof what, "%s[%zu]", deps[d], i);
+      snprintf(what, sizeof what, "%s[%zu]", dep_names[d], i);
       ok = check_dep_map(&v, nc_attr_get_element(a, i), what, d == 0);
     }
   }
@@ -244,29 +271,44 @@ bool df_verify_node(nc_op *op)
       return nc_op_emit_error(op, "buffer_elements[%zu] must be at least 1, not %lld", i,
                               (long long)nc_attr_dense_array_get_int(buf, i));
   /* The isl checks read only these attributes and types, all uniqued: a
-   * node lowered through many passes is parsed once, not after each pass. */
+   * node lowered through many passes is parsed once, not after each pass.
+   * The accesses (domain, reads, writes, types) and the dependences
+   * (domain, earliest, control) are remembered apart: dataflow-deps adds
+   * the latter to nodes whose accesses were checked after the pass before. */
   nc_context *nctx = nc_op_get_context(op);
-  static const char *const keyed[] = {"domain", "reads", "writes", "earliest", "control"};
-  nc_attr *stack[16], **key_elts = n + 6 <= 16 ? stack : nc_xmalloc((n + 6) * sizeof *key_elts);
-  for (size_t i = 0; i < 5; i++) {
+  static const char *const keyed[] = {"domain", "reads", "writes"};
+  nc_attr *stack[16], **key_elts = n + 4 <= 16 ? stack : nc_xmalloc((n + 4) * sizeof *key_elts);
+  for (size_t i = 0; i < 3; i++) {
     nc_attr *a = nc_op_get_attr_str(op, keyed[i]);
     key_elts[i] = a ? a : nc_attr_unit(nctx);
   }
   for (size_t i = 0; i < n; i++)
-    key_elts[5 + i] = nc_attr_type(nctx, nc_value_get_type(nc_op_get_operand(op, i)));
-  key_elts[5 + n] = nc_attr_type(nctx, nc_value_get_type(nc_op_get_result(op, 0)));
-  nc_attr *key = nc_attr_array(nctx, n + 6, key_elts);
+    key_elts[3 + i] = nc_attr_type(nctx, nc_value_get_type(nc_op_get_operand(op, i)));
+  key_elts[3 + n] = nc_attr_type(nctx, nc_value_get_type(nc_op_get_result(op, 0)));
+  nc_attr *access_key = nc_attr_array(nctx, n + 4, key_elts);
   if (key_elts != stack)
     free(key_elts);
-  if (nc_context_check_passed(nctx, key))
+  nc_attr *earliest = nc_op_get_attr_str(op, "earliest"), *control = nc_op_get_attr_str(op, "control");
+  nc_attr *deps_key = NULL; /* a 4-element array tagged "dataflow.deps": no access key has that first element */
+  if (earliest || control) {
+    nc_attr *dom = nc_op_get_attr_str(op, "domain");
+    nc_attr *d[4] = {nc_attr_string_cstr(nctx, "dataflow.deps"), dom ? dom : nc_attr_unit(nctx),
+                     earliest ? earliest : nc_attr_unit(nctx), control ? control : nc_attr_unit(nctx)};
+    deps_key = nc_attr_array(nctx, 4, d);
+  }
+  bool accesses = !nc_context_check_passed(nctx, access_key);
+  bool deps = deps_key && !nc_context_check_passed(nctx, deps_key);
+  if (!accesses && !deps)
     return true;
   isl_ctx *ctx = nc_dataflow_isl_ctx_create();
   df_isl_scope scope = df_isl_scope_enter(ctx);
-  bool ok = verify_isl(op, ctx);
+  bool ok = verify_isl(op, ctx, accesses, deps);
   df_isl_scope_exit(scope);
   nc_dataflow_isl_ctx_destroy(ctx);
-  if (ok)
-    nc_context_note_check_passed(nctx, key);
+  if (ok && accesses)
+    nc_context_note_check_passed(nctx, access_key);
+  if (ok && deps)
+    nc_context_note_check_passed(nctx, deps_key);
   return ok;
 }
 

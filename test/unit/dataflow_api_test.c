@@ -3,7 +3,7 @@
  * errors without aborts, the caller's isl error mode kept), node accessors,
  * tensor coordinates, describing a layer, wrapping ops into a node and
  * inlining it back, and the verifier catching bad isl text in attributes
- * built by code. Returns non-zero on any failure.
+ * built by code, also after it remembered a node's passed checks. Returns non-zero on any failure.
  */
 #include <isl/options.h>
 #include <isl/set.h>
@@ -319,6 +319,53 @@ static void test_layer_round_trip(nc_context *ctx)
   nc_op_destroy(module);
 }
 
+/* The verifier remembers a node's passed accesses (domain, reads, writes)
+ * apart from its dependences (earliest, control): a bad dependence added
+ * after the accesses passed, or a bad access under dependences that
+ * passed, is still reported; the access box's lower and upper bounds hold. */
+static const char *memo_text =
+  "func.func @m(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {\n"
+  "  %n = dataflow.node \"n\"(%x) {domain = #dataflow.set<\"{ S[i] : 0 <= i < 4 }\">, kind = \"eltwise\", macs = 0 : "
+  "i64, reads = [#dataflow.map<\"{ S[i] -> In0[i] }\">], writes = #dataflow.map<\"{ S[i] -> Out[i] }\">} ({\n"
+  "  ^bb0(%a: tensor<1x4xf32>):\n"
+  "    dataflow.yield %a : tensor<1x4xf32>\n"
+  "  }) : (tensor<1x4xf32>) -> tensor<1x4xf32>\n"
+  "  return %n : tensor<1x4xf32>\n"
+  "}\n";
+
+static void test_verify_memo(nc_context *ctx)
+{
+  nc_op *module = nc_parse_string(ctx, memo_text, strlen(memo_text), "m.mlir");
+  CHECK(module && nc_op_verify(module), "parse: %s", diags);
+  if (!module)
+    return;
+  nc_op *node = nc_dataflow_first_node(nc_block_get_first_op(nc_module_get_body(module)));
+  nc_attr *reads = nc_op_get_attr_str(node, "reads");
+  nc_attr *one[1];
+  one[0] = nc_dataflow_map_attr_get(ctx, "{ S[i] -> Q[i] }");
+  nc_op_set_attr_str(node, "earliest", nc_attr_array(ctx, 1, one));
+  diags[0] = 0;
+  CHECK(!nc_op_verify(module) && strstr(diags, "earliest[0] must name the producer's statement P"),
+        "a bad dependence after the accesses passed: %s", diags);
+  one[0] = nc_dataflow_map_attr_get(ctx, "{ S[i] -> P[i] }");
+  nc_op_set_attr_str(node, "earliest", nc_attr_array(ctx, 1, one));
+  CHECK(nc_op_verify(module), "a good dependence: %s", diags);
+  static const char *const bad[] = {"{ S[i] -> In0[i + 1] }", "{ S[i] -> In0[i - 1] }"};
+  for (int k = 0; k < 2; k++) {
+    one[0] = nc_dataflow_map_attr_get(ctx, bad[k]);
+    nc_op_set_attr_str(node, "reads", nc_attr_array(ctx, 1, one));
+    diags[0] = 0;
+    CHECK(!nc_op_verify(module) && strstr(diags, "reads[0] accesses elements outside its tensor"),
+          "a bad access under passed dependences (%s): %s", bad[k], diags);
+  }
+  one[0] = nc_dataflow_map_attr_get(ctx, "{ S[i] -> In0[3 - i] }");
+  nc_op_set_attr_str(node, "reads", nc_attr_array(ctx, 1, one));
+  CHECK(nc_op_verify(module), "reads at both ends of the tensor: %s", diags);
+  nc_op_set_attr_str(node, "reads", reads);
+  CHECK(nc_op_verify(module), "restored: %s", diags);
+  nc_op_destroy(module);
+}
+
 int main(void)
 {
   nc_context *ctx = nc_context_create();
@@ -331,6 +378,7 @@ int main(void)
   test_wrap_inline(ctx, ictx);
   test_describe_errors(ctx, ictx);
   test_layer_round_trip(ctx);
+  test_verify_memo(ctx);
   isl_ctx_free(ictx);
   nc_context_pop_diag_handler(ctx, h);
   nc_context_destroy(ctx);
