@@ -339,6 +339,7 @@ void nc_context_destroy(nc_context *ctx)
   free(ctx->sources);
   free(ctx->whole_file_reads);
   free(ctx->checked.slots);
+  free(ctx->facts.slots);
   free(ctx->handlers);
   free(ctx->dialects);
   free(ctx->idents.slots);
@@ -424,6 +425,52 @@ void nc_context_note_check_passed(nc_context *ctx, const void *key)
     ctx->checked.slots[i] = key;
     ctx->checked.count++;
   }
+  pthread_mutex_unlock(&ctx->lock);
+}
+
+/* One remembered fact: (key, kind) -> value; an empty slot has key NULL. */
+struct nc_memo_slot {
+  const void *key, *kind;
+  int64_t value;
+};
+
+static bool fact_find(nc_context *ctx, const void *key, const void *kind, size_t *slot)
+{
+  size_t cap = ctx->facts.cap, i = checked_slot(key, cap) ^ (checked_slot(kind, cap) >> 1);
+  for (; ctx->facts.slots[i].key; i = (i + 1) & (cap - 1))
+    if (ctx->facts.slots[i].key == key && ctx->facts.slots[i].kind == kind)
+      return *slot = i, true;
+  return *slot = i, false;
+}
+
+bool nc_context_get_fact(nc_context *ctx, const void *key, const void *kind, int64_t *value)
+{
+  pthread_mutex_lock(&ctx->lock);
+  size_t i;
+  bool found = ctx->facts.cap && fact_find(ctx, key, kind, &i);
+  if (found)
+    *value = ctx->facts.slots[i].value;
+  pthread_mutex_unlock(&ctx->lock);
+  return found;
+}
+
+void nc_context_note_fact(nc_context *ctx, const void *key, const void *kind, int64_t value)
+{
+  pthread_mutex_lock(&ctx->lock);
+  if ((ctx->facts.count + 1) * 2 > ctx->facts.cap) {
+    size_t old_cap = ctx->facts.cap, i;
+    struct nc_memo_slot *old = ctx->facts.slots;
+    ctx->facts.cap = old_cap ? old_cap * 2 : 64;
+    ctx->facts.slots = nc_xcalloc(ctx->facts.cap, sizeof *ctx->facts.slots);
+    for (size_t j = 0; j < old_cap; j++)
+      if (old[j].key && !fact_find(ctx, old[j].key, old[j].kind, &i))
+        ctx->facts.slots[i] = old[j];
+    free(old);
+  }
+  size_t i;
+  if (!fact_find(ctx, key, kind, &i))
+    ctx->facts.count++;
+  ctx->facts.slots[i] = (struct nc_memo_slot){key, kind, value};
   pthread_mutex_unlock(&ctx->lock);
 }
 

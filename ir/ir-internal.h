@@ -238,6 +238,7 @@ struct nc_context {
   uint16_t id;                 /* its slot in the table of live contexts (nc_context_by_id) */
   size_t n_whole_file_reads;
   struct { const void **slots; size_t count, cap; } checked; /* nc_context_check_passed's set */
+  struct { struct nc_memo_slot *slots; size_t count, cap; } facts; /* nc_context_get_fact's table */
   struct nc_thread_pool *thread_pool; /* threading.c: started on first parallel use */
   bool threading_off;                 /* nc_context_enable_multithreading(false) */
   int num_threads;                    /* nc_context_set_num_threads (0: default) */

@@ -283,6 +283,7 @@ typedef struct node_info {
    * layer once per verification (known: false until then) */
   bool known, accumulates;
   int64_t out_channels, out_rows, in_channels;
+  int32_t first_tile, last_tile; /* the chip's tiles named after the node, a chain in chip order (-1: none) */
 } node_info;
 
 static node_info *node_facts(node_info *ni)
@@ -300,10 +301,34 @@ static node_info *node_facts(node_info *ni)
 typedef struct fn_view {
   node_info *nodes;
   size_t n;
-  isl_ctx *ctx;
+  isl_ctx *ctx; /* made on the first count a fact does not answer (NULL until then) */
+  core_isl_scope scope;
   node_info **by_name; /* the nodes sorted by name (each tile and peer is looked up) */
   node_info **of_tile; /* per grid tile index (grid_index): its node, looked up once (NULL: not yet) */
+  nc_op **tiles;       /* every tile of the chip, in chip order */
+  int32_t *next_tile;  /* per entry of tiles: the next tile of the same node name (-1: none) */
+  size_t n_tiles;
 } fn_view;
+
+/* Adds tile t (the chip's next, in order) to the chain of node ni, the first
+ * node of its name: the slice checks read a node's tiles from its chain, not
+ * from a walk over the whole chip per node. */
+static void bucket_tile(fn_view *v, node_info *ni, nc_op *t)
+{
+  int32_t k = (int32_t)v->n_tiles++;
+  v->tiles[k] = t, v->next_tile[k] = -1;
+  if (ni->last_tile >= 0)
+    v->next_tile[ni->last_tile] = k;
+  else
+    ni->first_tile = k;
+  ni->last_tile = k;
+}
+
+/* Iterates `t` over the tiles named after node `ni` (all bucketed: the
+ * chip's tiles each name a node when the slices are checked), in chip order. */
+#define FOR_NODE_TILES(v, ni, t)                                                                                      \
+  for (int32_t t##_k = (ni)->first_tile; t##_k >= 0; t##_k = (v)->next_tile[t##_k])                                  \
+    for (nc_op *t = (v)->tiles[t##_k]; t; t = NULL)
 
 static const char *name_of(const node_info *ni) { return ni->name; }
 
@@ -341,14 +366,26 @@ static node_info *find_node(fn_view *v, const char *name)
   return best;
 }
 
+/* The kind of the context's facts n_iters records: a domain's point count. */
+static const char n_iters_fact = 0;
+
 static int64_t n_iters(fn_view *v, node_info *ni)
 {
   if (ni->n_iters == -2) { /* the number of points of the domain (it is bounded: the node verified) */
+    /* counted once per distinct domain attribute (uniqued), not after every pass */
+    nc_attr *key = nc_op_get_attr_str(ni->node, "domain");
+    nc_context *nctx = nc_op_get_context(ni->node);
+    if (key && nc_context_get_fact(nctx, key, &n_iters_fact, &ni->n_iters))
+      return ni->n_iters;
+    if (!v->ctx)
+      v->ctx = nc_dataflow_isl_ctx_create(), v->scope = core_isl_scope_enter(v->ctx);
     isl_set *dom = nc_dataflow_node_get_domain(ni->node, v->ctx);
     isl_val *count = dom && isl_set_is_bounded(dom) == isl_bool_true ? isl_set_count_val(dom) : NULL;
     ni->n_iters = count && isl_val_is_int(count) == isl_bool_true ? isl_val_get_num_si(count) : -1;
     isl_val_free(count);
     isl_set_free(dom);
+    if (key)
+      nc_context_note_fact(nctx, key, &n_iters_fact, ni->n_iters);
   }
   return ni->n_iters;
 }
@@ -364,13 +401,11 @@ static bool first_copy(nc_op *t)
 
 /* A replicated node: every tile has the same replica count n and each copy
  * r < n has as many tiles (copies of the same slices). */
-static bool check_replicas(nc_op *chip, node_info *ni)
+static bool check_replicas(nc_op *chip, fn_view *v, node_info *ni, node_info *b)
 {
   const char *name = nc_dataflow_node_get_name(ni->node);
   int64_t n = -1, count[NC_CORE_MAX_REPLICAS] = {0};
-  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t)) {
-    if (strcmp(nc_core_tile_get_node(t), name))
-      continue;
+  FOR_NODE_TILES(v, b, t) {
     int64_t r, m;
     nc_core_tile_get_replica(t, &r, &m);
     if (n >= 0 && m != n)
@@ -429,14 +464,14 @@ static bool check_partition(nc_op *chip, const char *name, const char *what, con
  * range meaning all of them) are disjoint rectangles covering every output
  * channel x row; tiles with in_channels sharing one rectangle form its
  * input-channel group, whose in_channels partition operand 0's channels. */
-static bool check_row_slices(nc_op *chip, node_info *ni, size_t n)
+static bool check_row_slices(nc_op *chip, fn_view *v, node_info *ni, node_info *b, size_t n)
 {
   const char *name = nc_dataflow_node_get_name(ni->node);
   int64_t c = node_facts(ni)->out_channels, r = ni->out_rows, cin = ni->in_channels;
   int64_t (*s)[6] = nc_xcalloc(n, sizeof *s), area = 0;
   size_t i = 0, n_in = 0;
-  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
-    if (!strcmp(nc_core_tile_get_node(t), name) && first_copy(t)) {
+  FOR_NODE_TILES(v, b, t)
+    if (first_copy(t)) {
       if (!nc_core_tile_get_out_channels(t, &s[i][0], &s[i][1]))
         s[i][0] = 0, s[i][1] = c;
       if (!nc_core_tile_get_out_rows(t, &s[i][2], &s[i][3]))
@@ -510,14 +545,15 @@ static bool check_partition(nc_op *chip, const char *name, const char *what, con
  * input-channel group), whose in_channels partition operand 0's input
  * channels; with row bands (check_row_slices) the groups are the tiles of
  * one output channels x rows rectangle. */
-static bool check_slices(nc_op *chip, node_info *ni)
+static bool check_slices(nc_op *chip, fn_view *v, node_info *ni)
 {
   const char *name = nc_dataflow_node_get_name(ni->node);
   size_t n = 0, n_split = 0, n_in = 0, n_rows = 0;
-  if (!check_replicas(chip, ni))
+  node_info *b = find_node(v, ni->name); /* the tiles named after ni: the chain of the first node of its name */
+  if (!check_replicas(chip, v, ni, b))
     return false;
-  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
-    if (!strcmp(nc_core_tile_get_node(t), name) && first_copy(t)) {
+  FOR_NODE_TILES(v, b, t)
+    if (first_copy(t)) {
       int64_t lo, hi;
       n++;
       n_split += nc_core_tile_get_out_channels(t, &lo, &hi);
@@ -525,7 +561,7 @@ static bool check_slices(nc_op *chip, node_info *ni)
       n_rows += nc_core_tile_get_out_rows(t, &lo, &hi);
     }
   if (n_rows)
-    return check_row_slices(chip, ni, n);
+    return check_row_slices(chip, v, ni, b, n);
   if (n <= 1 && n_split == 0 && n_in == 0)
     return true;
   if (n_split != n && (n_in == 0 || n_split != 0))
@@ -534,8 +570,8 @@ static bool check_slices(nc_op *chip, node_info *ni)
   int64_t c = node_facts(ni)->out_channels, cin = ni->in_channels;
   int64_t (*s)[4] = nc_xcalloc(n, sizeof *s);
   size_t i = 0;
-  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
-    if (!strcmp(nc_core_tile_get_node(t), name) && first_copy(t)) {
+  FOR_NODE_TILES(v, b, t)
+    if (first_copy(t)) {
       if (!nc_core_tile_get_out_channels(t, &s[i][0], &s[i][1]))
         s[i][0] = 0, s[i][1] = c;
       if (!nc_core_tile_get_in_channels(t, &s[i][2], &s[i][3]))
@@ -703,17 +739,18 @@ bool core_verify_chip_symbols(nc_op *chip, nc_symbol_table_collection *tables)
   if (!fn)
     return nc_op_emit_error(chip, "implements function '@%s', which does not exist",
                             nc_core_chip_get_function_name(chip) ? nc_core_chip_get_function_name(chip) : "?");
-  fn_view v = {nc_xcalloc(nc_dataflow_num_nodes(fn) + 1, sizeof *v.nodes), 0, nc_dataflow_isl_ctx_create(), NULL,
-               NULL};
+  fn_view v = {.nodes = nc_xcalloc(nc_dataflow_num_nodes(fn) + 1, sizeof *v.nodes)};
   grid g;
   grid_init(&g, chip);
   for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t))
     grid_add(&g, t);
+  size_t n_tiles = nc_core_chip_get_num_tiles(chip);
   v.of_tile = nc_xcalloc(g.n + 1, sizeof *v.of_tile);
+  v.tiles = nc_xcalloc(n_tiles + 1, sizeof *v.tiles);
+  v.next_tile = nc_xcalloc(n_tiles + 1, sizeof *v.next_tile);
   for (nc_op *n = nc_dataflow_first_node(fn); n; n = nc_dataflow_next_node(n))
-    v.nodes[v.n++] = (node_info){n, -2};
+    v.nodes[v.n++] = (node_info){n, -2, .first_tile = -1, .last_tile = -1};
   index_nodes(&v);
-  core_isl_scope scope = core_isl_scope_enter(v.ctx);
   bool ok = true;
   for (nc_op *t = nc_core_chip_first_tile(chip); t && ok; t = nc_core_tile_next(t)) {
     node_info *ni = find_node(&v, nc_core_tile_get_node(t));
@@ -722,6 +759,8 @@ bool core_verify_chip_symbols(nc_op *chip, nc_symbol_table_collection *tables)
                             nc_core_chip_get_function_name(chip));
       break;
     }
+    if (v.n_tiles < n_tiles)
+      bucket_tile(&v, ni, t);
     node_facts(ni);
     int64_t lo, hi, c = ni->out_channels;
     if (nc_core_tile_get_out_channels(t, &lo, &hi) && hi > c)
@@ -744,11 +783,15 @@ bool core_verify_chip_symbols(nc_op *chip, nc_symbol_table_collection *tables)
     ok = ok && check_accumulator(t, ni->node, ni->accumulates) && check_tile_program(&v, &g, t, ni);
   }
   for (size_t i = 0; i < v.n && ok; i++)
-    ok = check_slices(chip, &v.nodes[i]);
-  core_isl_scope_exit(scope);
-  nc_dataflow_isl_ctx_destroy(v.ctx);
+    ok = check_slices(chip, &v, &v.nodes[i]);
+  if (v.ctx) {
+    core_isl_scope_exit(v.scope);
+    nc_dataflow_isl_ctx_destroy(v.ctx);
+  }
   free(v.by_name);
   free(v.of_tile);
+  free(v.tiles);
+  free(v.next_tile);
   free(v.nodes);
   grid_free(&g);
   return ok;

@@ -2,13 +2,14 @@
  * the chip description attribute (chip_desc.h): round trips and refusals,
  * chips built through the API and verified, program instructions encoded
  * and decoded, and buffer lifetimes (iteration numbering and first fit are
- * in mapping_test.c).
+ * in mapping_test.c), and iteration counts the verifier remembers.
  */
 #include <isl/ctx.h>
 #include <isl/set.h>
 
 #include "ir_check.h"
 #include "nc/dialects/core/core.h"
+#include "nc/dialects/dataflow/dataflow.h"
 
 /* NorthPole's published numbers (the built-in description of targets/northpole). */
 static nc_chip_desc northpole_like(void)
@@ -179,10 +180,56 @@ static void test_frames(void)
   nc_context_destroy(ctx);
 }
 
+/* The verifier counts a node's iterations once per distinct domain (a
+ * fact of the context), yet a node whose domain changes is checked against
+ * its new count, and against the old one again when the domain is back. */
+static const char *counted_text =
+  "func.func @f(%x: tensor<1x2x4x4xi8>) -> tensor<1x2x2x2xi8> {\n"
+  "  %0 = dataflow.node \"pool1\"(%x) {domain = #dataflow.set<\"{ S[oy] : 0 <= oy <= 1 }\">, kind = \"max_pool\", "
+  "macs = 0 : i64, params = {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>}, reads = [#dataflow.map<\"{ "
+  "S[oy] -> In0[c, iy, ix] : 0 <= c <= 1 and 2oy <= iy <= 1 + 2oy and 0 <= ix <= 3 }\">], writes = "
+  "#dataflow.map<\"{ S[oy] -> Out[k, oy, ox] : 0 <= k <= 1 and 0 <= ox <= 1 }\">}({\n"
+  "  ^bb0(%a: tensor<1x2x4x4xi8>):\n"
+  "    %p = graph.max_pool %a {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x2x4x4xi8>) "
+  "-> tensor<1x2x2x2xi8>\n"
+  "    dataflow.yield %p : tensor<1x2x2x2xi8>\n"
+  "  }) : (tensor<1x2x4x4xi8>) -> tensor<1x2x2x2xi8>\n"
+  "  return %0 : tensor<1x2x2x2xi8>\n"
+  "}\n"
+  "core.chip {rows = 2 : i64, cols = 3 : i64, sram_bytes = 1024 : i64, target = \"tiny\", function = @f} ({\n"
+  "  core.tile {x = 0 : i64, y = 0 : i64, node = \"pool1\"} ({\n"
+  "    core.program ({\n"
+  "      core.compute {begin = 0 : i64, end = 2 : i64}\n"
+  "    })\n"
+  "  })\n"
+  "}) : () -> ()\n";
+
+static void test_counted_iterations(void)
+{
+  nc_context *ctx = ir_context();
+  nc_op *module = ir_parse(ctx, counted_text);
+  CHECK(module, "the chip of 2 iterations verifies");
+  if (!module)
+    return;
+  nc_op *node = nc_block_get_first_op(nc_region_get_first_block(
+    nc_op_get_region(nc_block_get_first_op(nc_module_get_body(module)), 0)));
+  nc_attr *two = nc_op_get_attr_str(node, "domain");
+  int errors = 0;
+  unsigned handler = nc_context_push_diag_handler(ctx, count_diag, &errors);
+  nc_op_set_attr_str(node, "domain", nc_dataflow_set_attr_get(ctx, "{ S[oy] : 0 <= oy <= 0 }"));
+  CHECK(!nc_op_verify(module) && errors == 1, "a compute past the new domain's one iteration accepted");
+  nc_op_set_attr_str(node, "domain", two);
+  CHECK(nc_op_verify(module) && errors == 1, "the old domain's count again");
+  nc_context_pop_diag_handler(ctx, handler);
+  nc_op_destroy(module);
+  nc_context_destroy(ctx);
+}
+
 int main(void)
 {
   test_chip_desc();
   test_build_and_verify();
   test_frames();
+  test_counted_iterations();
   return ir_check_status("core_api_test");
 }

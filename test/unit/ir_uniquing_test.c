@@ -313,7 +313,7 @@ static void test_strings(nc_context *ctx)
   free(s);
 }
 
-/* --- the memo of passed checks: keyed by uniqued objects, kept across growth ------------ */
+/* --- the memo of passed checks and facts: keyed by uniqued objects, kept across growth --- */
 
 static void test_check_memo(void)
 {
@@ -329,6 +329,24 @@ static void test_check_memo(void)
   for (int i = 0; i < 300; i++)
     wrong += nc_context_check_passed(ctx, keys[i]) != (i % 2 == 0);
   CHECK(wrong == 0, "%d keys answer wrongly after the memo grew", wrong);
+
+  /* facts: a value per (key, kind); a kind is any static address */
+  static const char kind_a = 0, kind_b = 0;
+  int64_t v = -7;
+  CHECK(!nc_context_get_fact(ctx, keys[0], &kind_a, &v) && v == -7, "no fact yet, the value untouched");
+  for (int i = 0; i < 300; i++)
+    nc_context_note_fact(ctx, keys[i], &kind_a, 1000 + i);
+  for (int i = 0; i < 300; i += 3)
+    nc_context_note_fact(ctx, keys[i], &kind_b, -i);
+  nc_context_note_fact(ctx, keys[5], &kind_a, 42); /* again: replaced */
+  wrong = 0;
+  for (int i = 0; i < 300; i++) {
+    bool has_b = nc_context_get_fact(ctx, keys[i], &kind_b, &v);
+    wrong += has_b != (i % 3 == 0) || (has_b && v != -i);
+    wrong += !nc_context_get_fact(ctx, keys[i], &kind_a, &v) || v != (i == 5 ? 42 : 1000 + i);
+  }
+  CHECK(wrong == 0, "%d facts answer wrongly after the table grew", wrong);
+  CHECK(!nc_context_check_passed(ctx, keys[1]), "facts are not passed checks");
   nc_context_destroy(ctx);
 }
 

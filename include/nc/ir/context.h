@@ -156,4 +156,14 @@ void nc_context_note_check_passed(nc_context *ctx, NC_KEEP const void *key);
 /** Whether nc_context_note_check_passed recorded `key`. Thread-safe. */
 bool nc_context_check_passed(nc_context *ctx, NC_KEEP const void *key);
 
+/** Records `value`, a costly pure function of the uniqued object `key` (an
+ * attribute or type of this context), under `kind` (the address of a static
+ * object of the caller, which tells users of one key apart): the core
+ * verifier counts a node's iterations once per distinct domain, not after
+ * every pass. Recording a (key, kind) again replaces its value. Thread-safe. */
+void nc_context_note_fact(nc_context *ctx, NC_KEEP const void *key, const void *kind, int64_t value);
+/** Whether nc_context_note_fact recorded (key, kind); if so, *value is its
+ * value. Thread-safe. */
+bool nc_context_get_fact(nc_context *ctx, NC_KEEP const void *key, const void *kind, int64_t *value);
+
 #endif
