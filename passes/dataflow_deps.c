@@ -13,7 +13,7 @@
  *                                     iteration waits for (monotone lexmax)
  *   control[i]  = { P[..] -> S[..] }  the last consumer iteration allowed
  *                                     once the producer's iteration is done
- * and nc_deps_pipeline_buffers, on the whole pipeline's eager schedule,
+ * and nc_deps_pipeline's steps, on the whole pipeline's eager schedule,
  *   buffer_elements[i]                the channel's minimum buffer
  * which equals the single channel's buffer when the consumer has one input,
  * and is larger on the other inputs of a join (a residual add waits for its
@@ -128,6 +128,10 @@ typedef struct deps_state {
   size_t n_channels;
   isl_ctx **chunk_ctx; /* per chunk: the context its channels live in */
   size_t per_chunk;
+  nc_deps_pipeline *pipe; /* the buffers' steps: stages and channels set on the threads */
+  int64_t *buffers;       /* per channel slot */
+  nc_deps_error *buffer_err;
+  bool *buffer_ok;
 } deps_state;
 
 static size_t stage_of_value(deps_state *d, nc_value *v)
@@ -177,6 +181,7 @@ static bool analyse(deps_state *d, isl_ctx *ctx, size_t s, node_out *out)
   size_t n = nc_op_get_num_operands(node);
   nc_attr **earliest = nc_xcalloc(n + 1, sizeof *earliest), **control = nc_xcalloc(n + 1, sizeof *control);
   isl_set *c_dom = nc_dataflow_node_get_domain(node, ctx); /* named S, as the reads */
+  nc_deps_pipeline_set_stage(d->pipe, s, c_dom, NULL); /* a failure is the schedule's to report */
   bool ok = true;
   for (size_t i = 0; i < n && ok; i++) {
     nc_deps_error err = {{0}};
@@ -233,6 +238,32 @@ static bool analyse_chunk(size_t k, void *user)
   return ok;
 }
 
+/* The channels of chunk k's nodes, in its context: their waits. */
+static bool channels_chunk(size_t k, void *user)
+{
+  deps_state *d = user;
+  for (size_t j = k * d->per_chunk; j < d->n_nodes && j < (k + 1) * d->per_chunk; j++) {
+    stage *st = &d->stages[d->nodes[j]];
+    for (size_t i = 0, n = nc_op_get_num_operands(st->node); i < n; i++)
+      nc_deps_pipeline_set_channel(d->pipe, st->first_channel + i, &d->channels[st->first_channel + i], NULL);
+  }
+  return true;
+}
+
+/* The buffers of chunk k's channels under the schedule, in its context. */
+static bool buffers_chunk(size_t k, void *user)
+{
+  deps_state *d = user;
+  for (size_t j = k * d->per_chunk; j < d->n_nodes && j < (k + 1) * d->per_chunk; j++) {
+    stage *st = &d->stages[d->nodes[j]];
+    for (size_t i = 0, n = nc_op_get_num_operands(st->node); i < n; i++) {
+      size_t c = st->first_channel + i;
+      d->buffer_ok[c] = nc_deps_pipeline_channel_buffer(d->pipe, c, &d->buffers[c], &d->buffer_err[c]);
+    }
+  }
+  return true;
+}
+
 /* Adds a source stage for each node operand from outside the nodes. */
 static bool add_sources(deps_state *d, nc_op *node)
 {
@@ -273,27 +304,39 @@ static bool add_node(deps_state *d, nc_op *node, size_t first_channel)
   return true;
 }
 
-/* The channels' buffers on the whole pipeline, set on the nodes. */
-static bool set_buffers(deps_state *d, nc_op *func)
+/* The channels' buffers on the whole pipeline, set on the nodes: the
+ * channels' waits and lifetimes on the threads, chunk by chunk (each in the
+ * context its channels live in), the schedule between them serially; the
+ * first failure in channel order is reported. */
+static bool set_buffers(deps_state *d, nc_op *func, size_t n_chunks)
 {
-  int64_t *buffers = nc_xcalloc(d->n_channels + 1, sizeof *buffers);
-  isl_set **domains = nc_xcalloc(d->n_stages + 1, sizeof *domains);
-  for (size_t s = 0; s < d->n_stages; s++)
-    domains[s] = d->stages[s].domain;
+  nc_context *c = nc_op_get_context(func);
+  d->buffers = nc_xcalloc(d->n_channels + 1, sizeof *d->buffers);
+  d->buffer_err = nc_xcalloc(d->n_channels + 1, sizeof *d->buffer_err);
+  d->buffer_ok = nc_xcalloc(d->n_channels + 1, sizeof *d->buffer_ok);
+  nc_parallel_for(c, n_chunks, channels_chunk, d);
   nc_deps_error err = {{0}};
-  bool ok = nc_deps_pipeline_buffers(d->n_stages, domains, d->n_channels, d->channels, buffers, &err);
+  bool ok = nc_deps_pipeline_schedule(d->pipe, &err);
+  if (ok)
+    nc_parallel_for(c, n_chunks, buffers_chunk, d);
+  for (size_t j = 0; ok && j < d->n_channels; j++)
+    if (!d->buffer_ok[j]) {
+      err = d->buffer_err[j];
+      ok = false;
+    }
   if (!ok)
     nc_op_emit_error(func, "dataflow-deps: %s", err.message);
   for (size_t j = 0; ok && j < d->n_nodes; j++) {
     stage *st = &d->stages[d->nodes[j]];
     size_t n = nc_op_get_num_operands(st->node);
-    int64_t *b = buffers + st->first_channel;
+    int64_t *b = d->buffers + st->first_channel;
     nc_op_set_attr_str(st->node, "buffer_elements", nc_attr_dense_i64_array(nc_op_get_context(st->node), n, b));
     for (size_t i = 0; i < n; i++)
       nc_pass_stat_add(d->pass, 1, (uint64_t)b[i]);
   }
-  free(domains);
-  free(buffers);
+  free(d->buffers);
+  free(d->buffer_err);
+  free(d->buffer_ok);
   return ok;
 }
 
@@ -302,7 +345,8 @@ static bool set_buffers(deps_state *d, nc_op *func)
  * their diagnostics come in node order and their attributes are set after
  * the loop, so the IR and the messages are the same with any number of
  * threads. The pipeline's buffers then take the channels from all chunks'
- * contexts, serially. */
+ * contexts: their isl work on the threads again, chunk by chunk, and the
+ * eager schedule serially (set_buffers). */
 static bool run(nc_pass *pass, nc_op *func)
 {
   nc_deps_granularity g =
@@ -329,6 +373,12 @@ static bool run(nc_pass *pass, nc_op *func)
     first_channel += nc_op_get_num_operands(node);
   }
   size_t n_chunks = 0;
+  if (ok) { /* the pipeline's stages: the sources' here, the nodes' on the threads (analyse) */
+    d.pipe = nc_deps_pipeline_create(d.n_stages, d.n_channels);
+    for (size_t s = 0; s < d.n_stages; s++)
+      if (d.stages[s].source)
+        nc_deps_pipeline_set_stage(d.pipe, s, d.stages[s].domain, NULL);
+  }
   if (ok) { /* analyse every node, to report every bad channel */
     size_t threads = nc_context_get_num_threads(nc_op_get_context(func));
     n_chunks = threads > 1 ? 4 * threads : 1;
@@ -347,7 +397,8 @@ static bool run(nc_pass *pass, nc_op *func)
     if (d.channels[j].channel)
       nc_pass_stat_add(pass, 0, 1);
   if (ok)
-    ok = set_buffers(&d, func);
+    ok = set_buffers(&d, func, n_chunks);
+  nc_deps_pipeline_destroy(d.pipe); /* before the channels it borrows */
   for (size_t j = 0; j < d.n_channels; j++)
     nc_deps_channel_destroy((nc_deps_channel *)d.channels[j].channel);
   for (size_t k = 0; k < n_chunks; k++)

@@ -547,6 +547,46 @@ static bool is_elementwise(nc_op *op)
          !strncmp(nc_ident_str(nc_op_get_name(op)), "graph.", 6);
 }
 
+/* Which builder describes a main op (the dispatch of
+ * nc_dataflow_describe_layer, in its order). */
+typedef enum layer_branch {
+  B_CONV, B_POOL, B_GLOBAL_POOL, B_MATMUL, B_FLATTEN, B_RESAMPLE, B_CHANNEL_CONCAT, B_CONCAT, B_TRANSPOSE,
+  B_SOFTMAX, B_ELEMENTWISE, B_NONE,
+} layer_branch;
+
+static layer_branch branch_of(nc_op *op)
+{
+  if (nc_op_is(op, "graph.conv") || nc_op_is(op, "graph.conv_integer") || nc_op_is(op, "graph.qlinear_conv"))
+    return B_CONV;
+  if (nc_op_is(op, "graph.max_pool") || nc_op_is(op, "graph.avg_pool"))
+    return B_POOL;
+  if (nc_op_is(op, "graph.global_max_pool") || nc_op_is(op, "graph.global_avg_pool"))
+    return B_GLOBAL_POOL;
+  if (nc_op_is(op, "graph.matmul") || nc_op_is(op, "graph.matmul_integer") || nc_op_is(op, "graph.gemm") ||
+      nc_op_is(op, "graph.qlinear_matmul"))
+    return B_MATMUL;
+  if (nc_op_is(op, "graph.flatten") || nc_op_is(op, "graph.reshape"))
+    return B_FLATTEN;
+  if (nc_op_is(op, "graph.resize") || nc_op_is(op, "graph.pad") || nc_op_is(op, "graph.channel_shuffle"))
+    return B_RESAMPLE;
+  if (channel_concat(op))
+    return B_CHANNEL_CONCAT;
+  if (nc_op_is(op, "graph.concat") || nc_op_is(op, "graph.concat_integer"))
+    return B_CONCAT;
+  if (nc_op_is(op, "graph.transpose"))
+    return B_TRANSPOSE;
+  if (nc_op_is(op, "graph.softmax_integer"))
+    return B_SOFTMAX;
+  return is_elementwise(op) ? B_ELEMENTWISE : B_NONE;
+}
+
+bool nc_dataflow_describe_reads_attrs(nc_op *op)
+{
+  /* elementwise_layer and single_iteration read only types for these (an
+   * add_integer's multipliers are the layer's parameters, not its shape) */
+  return branch_of(op) != B_ELEMENTWISE;
+}
+
 bool nc_dataflow_describe_layer(nc_op *op, size_t n_inputs, nc_value *const *inputs, nc_value *output,
                                 nc_deps_granularity g, isl_ctx *ctx, nc_dataflow_layer_desc *desc, char *err,
                                 size_t errlen)
@@ -580,31 +620,29 @@ bool nc_dataflow_describe_layer(nc_op *op, size_t n_inputs, nc_value *const *inp
     ok = fail(&l, "the layer's data operand must be a node input, not a constant");
   if (ok && np && slot_input[0] >= 0)
     x0 = in_name((size_t)slot_input[0]);
+  layer_branch b = branch_of(op);
   if (!ok) {
-  } else if (nc_op_is(op, "graph.conv") || nc_op_is(op, "graph.conv_integer")) {
-    ok = conv_layer(&l, op, 0, 1, x0, &L);
-  } else if (nc_op_is(op, "graph.qlinear_conv")) {
-    ok = conv_layer(&l, op, 0, 3, x0, &L);
-  } else if (nc_op_is(op, "graph.max_pool") || nc_op_is(op, "graph.avg_pool")) {
+  } else if (b == B_CONV) {
+    ok = conv_layer(&l, op, 0, nc_op_is(op, "graph.qlinear_conv") ? 3 : 1, x0, &L);
+  } else if (b == B_POOL) {
     ok = pool_layer(&l, op, x0, &L);
-  } else if (nc_op_is(op, "graph.global_max_pool") || nc_op_is(op, "graph.global_avg_pool")) {
+  } else if (b == B_GLOBAL_POOL) {
     ok = global_pool_layer(&l, op, x0, &L);
-  } else if (nc_op_is(op, "graph.matmul") || nc_op_is(op, "graph.matmul_integer") || nc_op_is(op, "graph.gemm") ||
-             nc_op_is(op, "graph.qlinear_matmul")) {
+  } else if (b == B_MATMUL) {
     ok = matmul_layer(&l, op, 0, x0, &L);
-  } else if (nc_op_is(op, "graph.flatten") || nc_op_is(op, "graph.reshape")) {
+  } else if (b == B_FLATTEN) {
     ok = flatten_layer(&l, op, x0, &L);
-  } else if (nc_op_is(op, "graph.resize") || nc_op_is(op, "graph.pad") || nc_op_is(op, "graph.channel_shuffle")) {
+  } else if (b == B_RESAMPLE) {
     ok = resample_layer(&l, op, x0, &L);
-  } else if (channel_concat(op)) {
+  } else if (b == B_CHANNEL_CONCAT) {
     ok = elementwise_layer(&l, op, "concat", slot_input, &L);
-  } else if (nc_op_is(op, "graph.concat") || nc_op_is(op, "graph.concat_integer")) { /* e.g. of [1, N] vectors */
+  } else if (b == B_CONCAT) { /* e.g. of [1, N] vectors */
     ok = single_iteration(&l, op, "concat", &L);
-  } else if (nc_op_is(op, "graph.transpose")) { /* any element may read any: one iteration */
+  } else if (b == B_TRANSPOSE) { /* any element may read any: one iteration */
     ok = single_iteration(&l, op, "transpose", &L);
-  } else if (nc_op_is(op, "graph.softmax_integer")) { /* each output reads its whole row: one iteration */
+  } else if (b == B_SOFTMAX) { /* each output reads its whole row: one iteration */
     ok = single_iteration(&l, op, "softmax", &L);
-  } else if (is_elementwise(op)) {
+  } else if (b == B_ELEMENTWISE) {
     const char *hint = nc_op_is(op, "graph.add")           ? "add"
                        : nc_op_is(op, "graph.lut_integer") ? "lut"
                        : nc_op_is(op, "graph.mul_integer") ? "mul"

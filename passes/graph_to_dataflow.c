@@ -20,7 +20,12 @@
  * host (recorded on the function as `dataflow.io`), so one between two
  * layers is an error. So do their constants and func.return. Any other op,
  * or a group the layer cannot express exactly, is an error at the op.
+ *
+ * The isl work (describing the groups) is most of the pass's time: it runs
+ * on the context's threads, once per distinct main op (repeated blocks of a
+ * network share a description), before any group is wrapped.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +48,7 @@ static const nc_pass_option_def options[] = {
 static const nc_pass_stat_def stats[] = {
   {"num-nodes", "Number of dataflow nodes created"},
   {"num-ops-grouped", "Number of graph ops moved into nodes (constants included)"},
+  {"num-described", "Number of layer descriptions computed with isl (groups whose main ops match share one)"},
 };
 
 static bool is_quant(nc_op *op)
@@ -135,10 +141,54 @@ typedef struct step {
   size_t first, n;
   nc_value **inputs; /* the group's inputs before any node is wrapped */
   size_t n_in;
+  uintptr_t *key; /* what the description depends on (describe_key) */
+  size_t key_len;
+  uint64_t hash;
+  size_t same_as; /* the first step with an equal key (it holds the description), or the step itself */
   nc_dataflow_layer_desc desc;
   char err[1024];
   bool described;
 } step;
+
+/* Everything nc_dataflow_describe_layer reads, as words: the main op's
+ * name, its attributes (uniqued, so equal pointers are equal values; none
+ * for the elementwise ops, nc_dataflow_describe_reads_attrs), its operands'
+ * types and which input each one is (or none: a constant), its results'
+ * types, the group's output type and the inputs' types. Groups with equal
+ * keys get equal descriptions (ResNet-50's repeated blocks), so each key is
+ * described once. */
+static void describe_key(step *st, nc_op *op, nc_value *output)
+{
+  size_t np = nc_op_get_num_operands(op), nr = nc_op_get_num_results(op);
+  size_t len = 0;
+  uintptr_t *k = nc_xmalloc((6 + 2 * np + nr + st->n_in) * sizeof *k);
+  k[len++] = (uintptr_t)nc_op_get_name(op);
+  bool attrs = nc_dataflow_describe_reads_attrs(op);
+  k[len++] = attrs ? (uintptr_t)nc_op_get_props(op) : 0;
+  k[len++] = attrs ? (uintptr_t)nc_op_get_attr_dict(op) : 0;
+  k[len++] = np;
+  for (size_t p = 0; p < np; p++) {
+    nc_value *v = nc_op_get_operand(op, p);
+    size_t slot = SIZE_MAX;
+    for (size_t i = 0; i < st->n_in && slot == SIZE_MAX; i++)
+      if (st->inputs[i] == v)
+        slot = i;
+    k[len++] = (uintptr_t)nc_value_get_type(v);
+    k[len++] = slot;
+  }
+  k[len++] = nr;
+  for (size_t r = 0; r < nr; r++)
+    k[len++] = (uintptr_t)nc_value_get_type(nc_op_get_result(op, r));
+  k[len++] = (uintptr_t)nc_value_get_type(output);
+  for (size_t i = 0; i < st->n_in; i++)
+    k[len++] = (uintptr_t)nc_value_get_type(st->inputs[i]);
+  uint64_t h = 1469598103934665603ull; /* FNV-1a over the words */
+  for (size_t i = 0; i < len; i++)
+    h = (h ^ (uint64_t)k[i]) * 1099511628211ull;
+  st->key = k;
+  st->key_len = len;
+  st->hash = h;
+}
 
 typedef struct describe_job {
   step *steps;
@@ -147,29 +197,35 @@ typedef struct describe_job {
   nc_deps_granularity g;
 } describe_job;
 
-/* Chunk k of the steps' descriptions, in an isl context of its own (isl's
- * are not thread-safe). Reads the IR only; nothing is wrapped yet. */
+/* Chunk k of the steps' descriptions (those with no earlier equal key), in
+ * an isl context of its own (isl's are not thread-safe). Reads the IR only;
+ * nothing is wrapped yet. */
 static bool describe_chunk(size_t k, void *user)
 {
   describe_job *j = user;
-  isl_ctx *ctx = isl_ctx_alloc();
-  isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE); /* isl failures are diagnostics, never aborts */
+  isl_ctx *ctx = NULL;
   for (size_t i = k * j->per_chunk; i < j->n_steps && i < (k + 1) * j->per_chunk; i++) {
     step *st = &j->steps[i];
-    if (st->quant)
+    if (st->quant || st->same_as != i)
       continue;
+    if (!ctx) {
+      ctx = isl_ctx_alloc();
+      isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE); /* isl failures are diagnostics, never aborts */
+    }
     nc_op **group = j->group + st->first;
     st->described = nc_dataflow_describe_layer(group[0], st->n_in, st->inputs, nc_op_get_result(group[st->n - 1], 0),
                                                j->g, ctx, &st->desc, st->err, sizeof st->err);
   }
-  isl_ctx_free(ctx);
+  if (ctx)
+    isl_ctx_free(ctx);
   return true;
 }
 
 /* Three phases: the walk forms the groups (wrapping a group changes no
  * later group: its constants stay for other users, its result is replaced
- * by the node's), the groups are described on the context's threads in
- * chunks (nc_parallel_for), then, in block order, each step is checked or
+ * by the node's) and finds the first group with the same key, the distinct
+ * groups are described on the context's threads in chunks
+ * (nc_parallel_for), then, in block order, each step is checked or
  * wrapped, stopping at the first error as a serial walk does: the same IR
  * and diagnostics with any number of threads. */
 static bool run(nc_pass *pass, nc_op *func)
@@ -209,6 +265,15 @@ static bool run(nc_pass *pass, nc_op *func)
     }
     st->n = ng - st->first;
     st->n_in = nc_dataflow_group_inputs(group + st->first, st->n, &st->inputs);
+    describe_key(st, op, nc_op_get_result(group[ng - 1], 0));
+    st->same_as = n_steps - 1;
+    for (size_t k = 0; k + 1 < n_steps; k++)
+      if (!steps[k].quant && steps[k].hash == st->hash && steps[k].key_len == st->key_len &&
+          !memcmp(steps[k].key, st->key, st->key_len * sizeof *st->key)) {
+        st->same_as = steps[k].same_as;
+        break;
+      }
+    nc_pass_stat_add(pass, 2, st->same_as == n_steps - 1);
   }
   nc_context *c = nc_op_get_context(func);
   size_t threads = nc_context_get_num_threads(c), chunks = threads > 1 ? 4 * threads : 1;
@@ -225,12 +290,13 @@ static bool run(nc_pass *pass, nc_op *func)
       continue;
     }
     nc_op *op = group[st->first];
+    const step *first = &steps[st->same_as]; /* the one described */
     char name[64];
-    if (!st->described) {
-      ok = nc_op_emit_error(op, "cannot become a dataflow node: %s", st->err);
+    if (!first->described) {
+      ok = nc_op_emit_error(op, "cannot become a dataflow node: %s", first->err);
     } else {
-      make_name(counters, &n_counters, st->desc.name_hint, name, sizeof name);
-      nc_op *node = nc_dataflow_node_wrap(group + st->first, st->n, name, &st->desc);
+      make_name(counters, &n_counters, first->desc.name_hint, name, sizeof name);
+      nc_op *node = nc_dataflow_node_wrap(group + st->first, st->n, name, &first->desc);
       ok = nc_dataflow_record_layer(node);
       nc_pass_stat_add(pass, 0, 1);
       size_t moved = 0;
@@ -243,6 +309,7 @@ static bool run(nc_pass *pass, nc_op *func)
     if (steps[i].described)
       nc_dataflow_layer_desc_clear(&steps[i].desc);
     free(steps[i].inputs);
+    free(steps[i].key);
   }
   free(steps);
   free(ops);

@@ -12,6 +12,13 @@
  * last reader's event; the sweep of deps_buffer.c counts them. isl provides
  * the Earliest relations and the element lifetimes; the schedule itself is
  * a plain simulation over the enumerated iterations.
+ *
+ * The work is split into steps (nc_deps_pipeline_create ... _destroy) so
+ * that a caller can run the isl parts on threads: enumerating a stage, a
+ * channel's waits and a channel's lifetimes touch only that stage's or
+ * channel's isl objects and its own slots; only the schedule, on plain
+ * arrays, is serial. Failures are kept per stage and channel and reported
+ * in the order of one serial loop, so the steps give what one call gives.
  */
 #include "deps_internal.h"
 
@@ -27,12 +34,27 @@ typedef struct stage {
   int64_t done;         /* iterations run so far */
   int64_t *event;       /* event index of each iteration */
   bool source;
+  size_t *in; /* the channels into the stage, in index order (set by the schedule) */
+  size_t n_in;
+  bool set, failed;  /* by nc_deps_pipeline_set_stage */
+  nc_deps_error err; /* why it failed */
 } stage;
 
 typedef struct chan {
   size_t p, c;
   int64_t *wait; /* per consumer iteration: producer iteration to wait for, -1 if none */
+  const nc_deps_channel *channel;
+  bool set, failed;  /* by nc_deps_pipeline_set_channel */
+  nc_deps_error err; /* why it failed */
 } chan;
+
+struct nc_deps_pipeline {
+  size_t n_stages, n_channels;
+  stage *st;
+  chan *ch;
+  int64_t n_events;
+  bool scheduled;
+};
 
 /* Collects (consumer rank, producer rank) pairs from the wrapped Earliest. */
 typedef struct wait_fill {
@@ -204,27 +226,27 @@ static isl_stat add_lives(isl_map *lives, void *user)
   return st;
 }
 
-static bool enabled(const stage *st, size_t s, const chan *ch, size_t n_ch)
+static bool enabled(const stage *st, size_t s, const chan *ch)
 {
   const stage *x = &st[s];
   if (x->done >= x->iters.count)
     return false;
-  for (size_t j = 0; j < n_ch; j++)
-    if (ch[j].c == s) {
-      int64_t w = ch[j].wait[x->done];
-      if (w >= 0 && st[ch[j].p].done <= w)
-        return false;
-    }
+  for (size_t k = 0; k < x->n_in; k++) {
+    const chan *c = &ch[x->in[k]];
+    int64_t w = c->wait[x->done];
+    if (w >= 0 && st[c->p].done <= w)
+      return false;
+  }
   return true;
 }
 
 /* Runs every enabled non-source iteration, deepest stage first. */
-static void drain(stage *st, size_t n, const chan *ch, size_t n_ch, int64_t *events)
+static void drain(stage *st, size_t n, const chan *ch, int64_t *events)
 {
   for (;;) {
     size_t s = n;
     while (s-- > 0)
-      if (!st[s].source && enabled(st, s, ch, n_ch))
+      if (!st[s].source && enabled(st, s, ch))
         break;
     if (s == (size_t)-1)
       return;
@@ -232,18 +254,18 @@ static void drain(stage *st, size_t n, const chan *ch, size_t n_ch, int64_t *eve
   }
 }
 
-static bool schedule(stage *st, size_t n, const chan *ch, size_t n_ch, int64_t *n_events, nc_deps_error *err)
+static bool schedule(stage *st, size_t n, const chan *ch, int64_t *n_events, nc_deps_error *err)
 {
   int64_t events = 0, steps = 0;
   for (size_t s = 0; s < n; s++)
     if (st[s].source && st[s].iters.count > steps)
       steps = st[s].iters.count;
-  drain(st, n, ch, n_ch, &events);
+  drain(st, n, ch, &events);
   for (int64_t t = 0; t < steps; t++)
     for (size_t s = 0; s < n; s++)
       if (st[s].source && t < st[s].iters.count) {
         st[s].event[st[s].done++] = events++;
-        drain(st, n, ch, n_ch, &events);
+        drain(st, n, ch, &events);
       }
   for (size_t s = 0; s < n; s++)
     if (st[s].done < st[s].iters.count)
@@ -253,96 +275,195 @@ static bool schedule(stage *st, size_t n, const chan *ch, size_t n_ch, int64_t *
   return true;
 }
 
+nc_deps_pipeline *nc_deps_pipeline_create(size_t n_stages, size_t n_channels)
+{
+  nc_deps_pipeline *p = nc_xcalloc(1, sizeof *p);
+  p->n_stages = n_stages;
+  p->n_channels = n_channels;
+  p->st = nc_xcalloc(n_stages + 1, sizeof *p->st);
+  p->ch = nc_xcalloc(n_channels + 1, sizeof *p->ch);
+  return p;
+}
+
+void nc_deps_pipeline_destroy(nc_deps_pipeline *p)
+{
+  if (!p)
+    return;
+  for (size_t s = 0; s < p->n_stages; s++) {
+    free(p->st[s].iters.v);
+    free(p->st[s].event);
+    free(p->st[s].in);
+  }
+  for (size_t j = 0; j < p->n_channels; j++)
+    free(p->ch[j].wait);
+  free(p->st);
+  free(p->ch);
+  free(p);
+}
+
+/* Copies a step's kept error to the caller's; returns false. */
+static bool report(nc_deps_error *err, const nc_deps_error *kept)
+{
+  return nc_deps_fail(err, "%s", kept->message);
+}
+
+bool nc_deps_pipeline_set_stage(nc_deps_pipeline *p, size_t s, isl_set *domain, nc_deps_error *err)
+{
+  if (s >= p->n_stages)
+    return nc_deps_fail(err, "pipeline: there is no stage %zu", s);
+  stage *x = &p->st[s];
+  if (x->set || x->failed)
+    return nc_deps_fail(err, "pipeline: stage %zu is set twice", s);
+  bool ok = domain != NULL;
+  if (!ok) {
+    nc_deps_fail(&x->err, "pipeline: missing domain");
+  } else {
+    isl_ctx *ctx = isl_set_get_ctx(domain);
+    nc_deps_scope scope = nc_deps_scope_enter(ctx);
+    isl_size n = isl_set_dim(domain, isl_dim_set);
+    ok = n >= 0 ? nc_deps_check_domain(domain, "pipeline stage", &x->err) : nc_deps_fail_isl(&x->err, ctx, "pipeline");
+    if (ok) {
+      x->iters.n = (int)n;
+      if (isl_set_foreach_point(domain, nc_deps_points_collect, &x->iters) < 0)
+        ok = nc_deps_fail(&x->err, "pipeline: cannot enumerate stage %zu (more than %lld iterations, or not integer)",
+                          s, (long long)NC_DEPS_MAX_ENUMERATED_POINTS);
+      nc_deps_points_sort(&x->iters);
+      x->event = nc_xmalloc(((size_t)x->iters.count + 1) * sizeof(int64_t));
+    }
+    nc_deps_scope_exit(scope);
+  }
+  x->set = ok;
+  x->failed = !ok;
+  return ok || report(err, &x->err);
+}
+
+bool nc_deps_pipeline_set_channel(nc_deps_pipeline *p, size_t j, const nc_deps_pipeline_channel *channel,
+                                  nc_deps_error *err)
+{
+  if (j >= p->n_channels)
+    return nc_deps_fail(err, "pipeline: there is no channel %zu", j);
+  chan *c = &p->ch[j];
+  if (c->set || c->failed)
+    return nc_deps_fail(err, "pipeline: channel %zu is set twice", j);
+  const nc_deps_pipeline_channel *pc = channel;
+  bool ok = pc->channel && pc->producer < pc->consumer && pc->consumer < p->n_stages;
+  if (!ok)
+    nc_deps_fail(&c->err, "pipeline: channel %zu must join a stage to a later one", j);
+  else if (!(ok = p->st[pc->producer].set && p->st[pc->consumer].set))
+    nc_deps_fail(&c->err, "pipeline: channel %zu joins a stage that is not set", j);
+  if (ok) {
+    const stage *cs = &p->st[pc->consumer], *ps = &p->st[pc->producer];
+    c->p = pc->producer;
+    c->c = pc->consumer;
+    c->channel = pc->channel;
+    c->wait = nc_xmalloc(((size_t)cs->iters.count + 1) * sizeof(int64_t));
+    for (int64_t i = 0; i < cs->iters.count; i++)
+      c->wait[i] = -1;
+    isl_map *e = nc_deps_channel_get_earliest(pc->channel);
+    nc_deps_scope scope = {0};
+    if (e)
+      scope = nc_deps_scope_enter(isl_map_get_ctx(e));
+    wait_fill w = {cs, ps, c->wait, nc_xcalloc((size_t)(cs->iters.n + ps->iters.n) + 1, sizeof(int64_t)), false};
+    bool dims = e && isl_map_dim(e, isl_dim_in) == cs->iters.n && isl_map_dim(e, isl_dim_out) == ps->iters.n;
+    if (!dims)
+      e = isl_map_free(e);
+    isl_set *wrapped = e ? isl_map_wrap(e) : NULL;
+    if (!wrapped || isl_set_foreach_point(wrapped, add_wait, &w) < 0)
+      ok = nc_deps_fail(&c->err, "pipeline: channel %zu's Earliest does not match its stages' domains", j);
+    isl_set_free(wrapped);
+    free(w.scratch);
+    if (scope.ctx)
+      nc_deps_scope_exit(scope);
+  }
+  c->set = ok;
+  c->failed = !ok;
+  return ok || report(err, &c->err);
+}
+
+bool nc_deps_pipeline_schedule(nc_deps_pipeline *p, nc_deps_error *err)
+{
+  if (p->scheduled)
+    return nc_deps_fail(err, "pipeline: scheduled twice");
+  if (!p->n_stages)
+    return nc_deps_fail(err, "pipeline: no stages");
+  int64_t total = 0;
+  for (size_t s = 0; s < p->n_stages; s++) { /* the first failure in the order of one loop over stages */
+    stage *x = &p->st[s];
+    if (!x->set)
+      return x->failed ? report(err, &x->err) : nc_deps_fail(err, "pipeline: stage %zu is not set", s);
+    total += x->iters.count;
+    if (total > NC_DEPS_MAX_ENUMERATED_POINTS)
+      return nc_deps_fail(err, "pipeline: more than %lld iterations in all", (long long)NC_DEPS_MAX_ENUMERATED_POINTS);
+  }
+  for (size_t j = 0; j < p->n_channels; j++)
+    if (!p->ch[j].set)
+      return p->ch[j].failed ? report(err, &p->ch[j].err) : nc_deps_fail(err, "pipeline: channel %zu is not set", j);
+  for (size_t s = 0; s < p->n_stages; s++) {
+    p->st[s].source = true;
+    p->st[s].done = 0;
+  }
+  for (size_t j = 0; j < p->n_channels; j++) {
+    stage *x = &p->st[p->ch[j].c];
+    x->source = false;
+    x->in = nc_xrealloc(x->in, (x->n_in + 1) * sizeof *x->in);
+    x->in[x->n_in++] = j;
+  }
+  p->scheduled = schedule(p->st, p->n_stages, p->ch, &p->n_events, err);
+  return p->scheduled;
+}
+
+bool nc_deps_pipeline_channel_buffer(const nc_deps_pipeline *p, size_t j, int64_t *buffer, nc_deps_error *err)
+{
+  if (j >= p->n_channels || !p->scheduled)
+    return nc_deps_fail(err, "pipeline: channel %zu's buffer needs the pipeline scheduled", j);
+  const chan *c = &p->ch[j];
+  const stage *ps = &p->st[c->p], *cs = &p->st[c->c];
+  isl_union_map *first = nc_deps_channel_get_first_write(c->channel);
+  isl_ctx *ctx = first ? isl_union_map_get_ctx(first) : NULL;
+  nc_deps_scope scope = {0};
+  if (ctx)
+    scope = nc_deps_scope_enter(ctx);
+  isl_union_map *lifetimes = isl_union_map_range_product(first, nc_deps_channel_get_last_read(c->channel));
+  life_fill l = {ps, cs, nc_xcalloc((size_t)p->n_events + 2, sizeof(int64_t)),
+                 nc_xcalloc((size_t)(ps->iters.n + cs->iters.n) + 1, sizeof(int64_t)), 0, 0, false, false};
+  bool ok = true;
+  if (!lifetimes || isl_union_map_foreach_map(lifetimes, add_lives, &l) < 0) {
+    if (l.too_many)
+      ok = nc_deps_fail(err, "pipeline: channel %zu carries more than %lld elements", j,
+                        (long long)NC_DEPS_MAX_ENUMERATED_POINTS);
+    else if (l.bad)
+      ok = nc_deps_fail(err, "pipeline: channel %zu has an element read before it is written", j);
+    else
+      ok = nc_deps_fail_isl(err, ctx, "pipeline");
+  } else {
+    int64_t live = 0, best = 0;
+    for (int64_t t = 0; t < p->n_events; t++) {
+      live += l.delta[t];
+      best = live > best ? live : best;
+    }
+    *buffer = best;
+  }
+  isl_union_map_free(lifetimes);
+  free(l.delta);
+  free(l.scratch);
+  if (ctx)
+    nc_deps_scope_exit(scope);
+  return ok;
+}
+
 bool nc_deps_pipeline_buffers(size_t n_stages, isl_set *const *domains, size_t n_channels,
                               const nc_deps_pipeline_channel *channels, int64_t *buffers, nc_deps_error *err)
 {
   if (!n_stages || !domains)
     return nc_deps_fail(err, "pipeline: no stages");
-  isl_ctx *ctx = domains[0] ? isl_set_get_ctx(domains[0]) : NULL;
-  if (!ctx)
-    return nc_deps_fail(err, "pipeline: missing domain");
-  nc_deps_scope scope = nc_deps_scope_enter(ctx);
-  stage *st = nc_xcalloc(n_stages, sizeof *st);
-  chan *ch = nc_xcalloc(n_channels + 1, sizeof *ch);
-  bool ok = true;
-  int64_t total = 0;
-  for (size_t s = 0; s < n_stages && ok; s++) {
-    st[s].source = true;
-    isl_size n = domains[s] ? isl_set_dim(domains[s], isl_dim_set) : -1;
-    ok = n >= 0 && nc_deps_check_domain(domains[s], "pipeline stage", err);
-    if (!ok)
-      break;
-    st[s].iters.n = (int)n;
-    if (isl_set_foreach_point(domains[s], nc_deps_points_collect, &st[s].iters) < 0)
-      ok = nc_deps_fail(err, "pipeline: cannot enumerate stage %zu (more than %lld iterations, or not integer)", s,
-                        (long long)NC_DEPS_MAX_ENUMERATED_POINTS);
-    nc_deps_points_sort(&st[s].iters);
-    st[s].event = nc_xmalloc(((size_t)st[s].iters.count + 1) * sizeof(int64_t));
-    total += st[s].iters.count;
-    if (total > NC_DEPS_MAX_ENUMERATED_POINTS)
-      ok = nc_deps_fail(err, "pipeline: more than %lld iterations in all", (long long)NC_DEPS_MAX_ENUMERATED_POINTS);
-  }
-  for (size_t j = 0; j < n_channels && ok; j++) {
-    const nc_deps_pipeline_channel *pc = &channels[j];
-    if (!pc->channel || pc->producer >= pc->consumer || pc->consumer >= n_stages) {
-      ok = nc_deps_fail(err, "pipeline: channel %zu must join a stage to a later one", j);
-      break;
-    }
-    ch[j] = (chan){pc->producer, pc->consumer, nc_xmalloc(((size_t)st[pc->consumer].iters.count + 1) * sizeof(int64_t))};
-    st[pc->consumer].source = false;
-    for (int64_t i = 0; i < st[pc->consumer].iters.count; i++)
-      ch[j].wait[i] = -1;
-    isl_map *e = nc_deps_channel_get_earliest(pc->channel);
-    wait_fill w = {&st[pc->consumer], &st[pc->producer], ch[j].wait,
-                   nc_xcalloc((size_t)(st[pc->consumer].iters.n + st[pc->producer].iters.n) + 1, sizeof(int64_t)),
-                   false};
-    bool dims = e && isl_map_dim(e, isl_dim_in) == w.cs->iters.n && isl_map_dim(e, isl_dim_out) == w.ps->iters.n;
-    if (!dims)
-      e = isl_map_free(e);
-    isl_set *wrapped = e ? isl_map_wrap(e) : NULL;
-    if (!wrapped || isl_set_foreach_point(wrapped, add_wait, &w) < 0)
-      ok = nc_deps_fail(err, "pipeline: channel %zu's Earliest does not match its stages' domains", j);
-    isl_set_free(wrapped);
-    free(w.scratch);
-  }
-  int64_t n_events = 0;
-  if (ok)
-    ok = schedule(st, n_stages, ch, n_channels, &n_events, err);
-  for (size_t j = 0; j < n_channels && ok; j++) {
-    stage *ps = &st[ch[j].p], *cs = &st[ch[j].c];
-    const nc_deps_channel *c = channels[j].channel;
-    isl_union_map *lifetimes =
-        isl_union_map_range_product(nc_deps_channel_get_first_write(c), nc_deps_channel_get_last_read(c));
-    life_fill l = {ps, cs, nc_xcalloc((size_t)n_events + 2, sizeof(int64_t)),
-                   nc_xcalloc((size_t)(ps->iters.n + cs->iters.n) + 1, sizeof(int64_t)), 0, 0, false, false};
-    if (!lifetimes || isl_union_map_foreach_map(lifetimes, add_lives, &l) < 0) {
-      if (l.too_many)
-        ok = nc_deps_fail(err, "pipeline: channel %zu carries more than %lld elements", j,
-                          (long long)NC_DEPS_MAX_ENUMERATED_POINTS);
-      else if (l.bad)
-        ok = nc_deps_fail(err, "pipeline: channel %zu has an element read before it is written", j);
-      else
-        ok = nc_deps_fail_isl(err, ctx, "pipeline");
-    } else {
-      int64_t live = 0, best = 0;
-      for (int64_t t = 0; t < n_events; t++) {
-        live += l.delta[t];
-        best = live > best ? live : best;
-      }
-      buffers[j] = best;
-    }
-    isl_union_map_free(lifetimes);
-    free(l.delta);
-    free(l.scratch);
-  }
-  for (size_t s = 0; s < n_stages; s++) {
-    free(st[s].iters.v);
-    free(st[s].event);
-  }
+  nc_deps_pipeline *p = nc_deps_pipeline_create(n_stages, n_channels);
+  for (size_t s = 0; s < n_stages; s++) /* failures are kept, and reported by the schedule in order */
+    nc_deps_pipeline_set_stage(p, s, domains[s], NULL);
   for (size_t j = 0; j < n_channels; j++)
-    free(ch[j].wait);
-  free(st);
-  free(ch);
-  nc_deps_scope_exit(scope);
+    nc_deps_pipeline_set_channel(p, j, &channels[j], NULL);
+  bool ok = nc_deps_pipeline_schedule(p, err);
+  for (size_t j = 0; j < n_channels && ok; j++)
+    ok = nc_deps_pipeline_channel_buffer(p, j, &buffers[j], err);
+  nc_deps_pipeline_destroy(p);
   return ok;
 }

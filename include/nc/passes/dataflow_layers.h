@@ -26,6 +26,14 @@ bool nc_dataflow_describe_layer(NC_KEEP nc_op *layer_op, size_t n_inputs, NC_KEE
                                 NC_KEEP nc_value *output, nc_deps_granularity g, isl_ctx *ctx,
                                 nc_dataflow_layer_desc *desc, char *err, size_t errlen);
 
+/** Whether nc_dataflow_describe_layer's description of `layer_op` may
+ * depend on its attributes: false for the elementwise ops (add, add_integer,
+ * mul, ...; not concat), whose description reads only the types and which
+ * operand is which input. Callers that share descriptions between equal
+ * ops (graph-to-dataflow) leave the attributes out of the comparison
+ * then. */
+bool nc_dataflow_describe_reads_attrs(NC_KEEP nc_op *layer_op);
+
 /** Reads the layer a freshly wrapped node computes from the graph ops of its
  * region (the main op, then the requantize, bias add and relu after it) and
  * records it on the node (nc_dataflow_node_set_layer). Weights, bias and

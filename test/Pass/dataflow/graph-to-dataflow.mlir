@@ -6,9 +6,11 @@
 // RUN: nc-opt --split-input-file --graph-to-dataflow=granularity=pixel %s | FileCheck %s --check-prefix=PIXEL
 // RUN: nc-opt --split-input-file --graph-to-dataflow --mlir-pass-statistics %s 2>&1 >/dev/null | FileCheck %s --check-prefix=STATS
 // STATS:      GraphToDataflow
+// STATS-NEXT: (S) 1 num-described
 // STATS-NEXT: (S) 1 num-nodes       - Number of dataflow nodes created
 // STATS-NEXT: (S) 5 num-ops-grouped - Number of graph ops moved into nodes (constants included)
 // STATS:      GraphToDataflow
+// STATS-NEXT: (S) 3 num-described
 // STATS-NEXT: (S) 3 num-nodes
 
 // A conv, its bias add and relu are one node; the weights and the bias go

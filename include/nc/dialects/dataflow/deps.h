@@ -288,6 +288,42 @@ bool nc_deps_pipeline_buffers(size_t n_stages, __isl_keep isl_set *const *domain
                               NC_KEEP const nc_deps_pipeline_channel *channels, int64_t *buffers,
                               nc_deps_error *err);
 
+/** nc_deps_pipeline_buffers in steps, for callers that run its isl work on
+ * threads: set every stage (enumerates its iterations), then every channel
+ * (reads its Earliest; needs its two stages set), schedule (serial, plain
+ * arrays), then ask each channel's buffer (enumerates its element
+ * lifetimes). Calls for different stages, or for different channels, may
+ * run at the same time as long as no two of them use one isl context; the
+ * schedule runs alone. A failed stage or channel keeps its error, and the
+ * schedule reports the first one in the order of stages, then channels, as
+ * one nc_deps_pipeline_buffers call would: the results and messages are
+ * that call's. */
+typedef struct nc_deps_pipeline nc_deps_pipeline;
+
+/** A pipeline of `n_stages` stages and `n_channels` channels, none set. */
+NC_GIVE nc_deps_pipeline *nc_deps_pipeline_create(size_t n_stages, size_t n_channels);
+
+/** Frees a pipeline; NULL is allowed. */
+void nc_deps_pipeline_destroy(NC_TAKE nc_deps_pipeline *p);
+
+/** Stage s's domain (any isl context; read during the call only): checks
+ * and enumerates its iterations. */
+bool nc_deps_pipeline_set_stage(nc_deps_pipeline *p, size_t s, __isl_keep isl_set *domain, nc_deps_error *err);
+
+/** Channel j (its analysis is borrowed until the pipeline is destroyed):
+ * reads its Earliest, which must match its stages' domains. */
+bool nc_deps_pipeline_set_channel(nc_deps_pipeline *p, size_t j, NC_KEEP const nc_deps_pipeline_channel *channel,
+                                  nc_deps_error *err);
+
+/** Runs the eager schedule once every stage and channel is set; fails
+ * with the first failed stage's or channel's error. */
+bool nc_deps_pipeline_schedule(nc_deps_pipeline *p, nc_deps_error *err);
+
+/** Channel j's peak number of live elements under the schedule (after
+ * nc_deps_pipeline_schedule) into *buffer. */
+bool nc_deps_pipeline_channel_buffer(NC_KEEP const nc_deps_pipeline *p, size_t j, int64_t *buffer,
+                                     nc_deps_error *err);
+
 /** Whether every image of `map` is a box of one fixed size at an offset
  * affine in the domain point (isl's fixed-size box hull of the range,
  * checked to equal the map): 1 with *offset (domain -> the box's first
