@@ -15,7 +15,10 @@
  *     residual add's output-channel slice only its channels of both operands, and
  *     tiles of one band and slice share the array; a partial-sum tile is
  *     needed by nobody (it sends int32 sums to its group's reducer, which
- *     receives them before computing the iteration).
+ *     receives them before computing the iteration). When P's writes are
+ *     one box per iteration and the elements c reads are exactly a box,
+ *     needed[k][c][t] compares intervals (no isl domain, no points to
+ *     walk: most of the pass's isl work on ResNet-50).
  * The program runs C's iterations in order; before iteration i it receives,
  * for each operand in order, every needed producer iteration up to
  * earliest[k](i) not received yet, from each producer tile in tile order;
@@ -40,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <isl/constraint.h>
 #include <isl/map.h>
 #include <isl/options.h>
 #include <isl/point.h>
@@ -60,6 +64,7 @@ static const nc_pass_stat_def stats[] = {
   {"num-sends", "Number of core.send ops (to tiles and to the host)"},
   {"bytes-sent", "Bytes sent between tiles"},
   {"byte-hops", "Bytes sent between tiles times the NoC hops they travel"},
+  {"box-needs", "Tiles' operands whose needed producer iterations came from comparing boxes, not isl points"},
 };
 
 /* A tile of a node. */
@@ -93,6 +98,7 @@ typedef struct node_info {
   operand_info *ops;
   size_t n_ops;
   bool to_host;
+  nc_write_boxes boxes;   /* its writes per iteration when they are exact boxes (boxes.n = iterations), else n = 0 */
   size_t failed_tile;     /* node_out_bytes: the chip position of the tile it failed on */
   nc_diag_capture *diags; /* a parallel phase's diagnostics of this node (for_nodes) */
 } node_info;
@@ -203,6 +209,103 @@ static bool mark_needed(isl_map *writes, int64_t lo, int64_t hi, int64_t rlo, in
   return ok;
 }
 
+/* The bounds a box's constraints give, coordinate by coordinate. */
+typedef struct box_bounds {
+  int dim;
+  int64_t lo[NC_MAX_RANK], hi[NC_MAX_RANK];
+  bool has_lo[NC_MAX_RANK], has_hi[NC_MAX_RANK];
+} box_bounds;
+
+/* Tightens the bounds by constraint c (a x + k >= 0, or = 0), which must
+ * involve at most one coordinate and be satisfiable; an error otherwise. */
+static isl_stat box_constraint(isl_constraint *c, void *user)
+{
+  box_bounds *b = user;
+  int var = -1, seen = 0;
+  for (int d = 0; d < b->dim; d++)
+    if (isl_constraint_involves_dims(c, isl_dim_set, (unsigned)d, 1) == isl_bool_true)
+      var = d, seen++;
+  isl_val *k = isl_constraint_get_constant_val(c), *a = var >= 0 ? isl_constraint_get_coefficient_val(c, isl_dim_set, var)
+                                                                 : NULL;
+  bool eq = isl_constraint_is_equality(c) == isl_bool_true;
+  isl_constraint_free(c);
+  bool ok = seen <= 1 && k && isl_val_is_int(k) && (var < 0 || (a && isl_val_is_int(a))) &&
+            isl_val_cmp_si(k, INT64_MIN / 4) > 0 && isl_val_cmp_si(k, INT64_MAX / 4) < 0 &&
+            (var < 0 || (isl_val_cmp_si(a, -(INT64_C(1) << 31)) > 0 && isl_val_cmp_si(a, INT64_C(1) << 31) < 0));
+  int64_t kk = ok ? isl_val_get_num_si(k) : 0, aa = ok && var >= 0 ? isl_val_get_num_si(a) : 0;
+  isl_val_free(k);
+  isl_val_free(a);
+  if (!ok)
+    return isl_stat_error;
+  if (var < 0) /* k >= 0 or k = 0: true, or the set is empty */
+    return (eq ? kk == 0 : kk >= 0) ? isl_stat_ok : isl_stat_error;
+  if (eq && kk % aa != 0) /* no integer solution */
+    return isl_stat_error;
+  /* a x >= -k: x >= ceil(-k / a) when a > 0, x <= floor(k / -a) when a < 0 */
+  int64_t num = aa > 0 ? -kk : kk, den = aa > 0 ? aa : -aa;
+  int64_t fl = num >= 0 ? num / den : -((-num + den - 1) / den), ce = num >= 0 ? (num + den - 1) / den : -(-num / den);
+  if (aa > 0 || eq) {
+    int64_t v = eq ? -kk / aa : ce;
+    b->lo[var] = b->has_lo[var] && b->lo[var] > v ? b->lo[var] : v, b->has_lo[var] = true;
+  }
+  if (aa < 0 || eq) {
+    int64_t v = eq ? -kk / aa : fl;
+    b->hi[var] = b->has_hi[var] && b->hi[var] < v ? b->hi[var] : v, b->has_hi[var] = true;
+  }
+  return isl_stat_ok;
+}
+
+/* The bounding box of `elements` ([lo[d], hi[d]] per coordinate) when the
+ * set is exactly that box, as its form shows: one piece, no existential
+ * variable (a stride), every constraint on one coordinate, each coordinate
+ * bounded, the box not empty. Then whether a producer iteration's write box
+ * meets it is a comparison of intervals, not an isl domain and its points.
+ * False (isl's way then) otherwise, also for a box isl writes in pieces. */
+static bool exact_box(isl_set *elements, int dim, int64_t *lo, int64_t *hi)
+{
+  if (!elements || dim > NC_MAX_RANK || (int)isl_set_dim(elements, isl_dim_set) != dim ||
+      isl_set_dim(elements, isl_dim_param) != 0 || isl_set_n_basic_set(elements) != 1)
+    return false;
+  isl_basic_set_list *pieces = isl_set_get_basic_set_list(elements);
+  isl_basic_set *piece = isl_basic_set_list_get_at(pieces, 0);
+  isl_basic_set_list_free(pieces);
+  box_bounds b = {.dim = dim};
+  bool ok = piece && isl_basic_set_dim(piece, isl_dim_div) == 0 &&
+            isl_basic_set_foreach_constraint(piece, box_constraint, &b) == isl_stat_ok;
+  isl_basic_set_free(piece);
+  for (int d = 0; d < dim && ok; d++) {
+    ok = b.has_lo[d] && b.has_hi[d] && b.lo[d] <= b.hi[d];
+    lo[d] = b.lo[d], hi[d] = b.hi[d];
+  }
+  return ok;
+}
+
+/* mark_needed for a producer whose writes are exact boxes and elements
+ * that are exactly the box [elo, ehi]: iteration i is needed when its box,
+ * clipped to [lo, hi) of the first coordinate (lo < hi) and [rlo, rhi) of
+ * the second, meets the elements' box. */
+static void mark_needed_boxes(const nc_write_boxes *b, int64_t lo, int64_t hi, int64_t rlo, int64_t rhi,
+                              const int64_t *elo, const int64_t *ehi, bool *marks)
+{
+  int64_t first[NC_MAX_RANK], last[NC_MAX_RANK];
+  for (int d = 0; d < b->dim; d++) {
+    first[d] = elo[d], last[d] = ehi[d];
+    if (d == 0 && lo < hi)
+      first[d] = lo > first[d] ? lo : first[d], last[d] = hi - 1 < last[d] ? hi - 1 : last[d];
+    if (d == 1 && rlo < rhi)
+      first[d] = rlo > first[d] ? rlo : first[d], last[d] = rhi - 1 < last[d] ? rhi - 1 : last[d];
+  }
+  for (size_t i = 0; i < b->n; i++) {
+    if (!b->present[i])
+      continue;
+    const int64_t *off = b->offset + i * (size_t)b->dim;
+    bool meets = true;
+    for (int d = 0; d < b->dim && meets; d++)
+      meets = (off[d] > first[d] ? off[d] : first[d]) <= (off[d] + b->size[d] - 1 < last[d] ? off[d] + b->size[d] - 1 : last[d]);
+    marks[i] = meets;
+  }
+}
+
 static bool fail(nc_op *node, const char *what, size_t k)
 {
   return nc_op_emit_error(node, "core-schedule: cannot read %s of operand %zu with isl", what, k);
@@ -311,6 +414,11 @@ static bool analyse_operand(sched *s, node_info *c, size_t k, isl_ctx *ctx)
       elements = isl_set_upper_bound_si(elements, isl_dim_set, 0, me->chi - 1);
     }
     bool **needed = o->needed[ct] = nc_xcalloc(o->n_ptiles, sizeof *needed);
+    const nc_write_boxes *pboxes = pnode && s->nodes[o->producer].boxes.n ? &s->nodes[o->producer].boxes : NULL;
+    int64_t elo[NC_MAX_RANK], ehi[NC_MAX_RANK];
+    bool boxed = pboxes && pboxes->n == o->n_piters && exact_box(elements, pboxes->dim, elo, ehi);
+    if (boxed)
+      nc_pass_stat_add(s->pass, 5, 1);
     for (size_t t = 0; t < o->n_ptiles && ok; t++) {
       int64_t lo = 0, hi = 0, rlo = 0, rhi = 0;
       if (pnode) {
@@ -324,7 +432,10 @@ static bool analyse_operand(sched *s, node_info *c, size_t k, isl_ctx *ctx)
       needed[t] = nc_xcalloc(o->n_piters + 1, sizeof **needed);
       if (pnode && s->nodes[o->producer].tiles[t].partial)
         continue; /* it sends partial sums to its reducer only */
-      ok = pwrites && elements && mark_needed(pwrites, lo, hi, rlo, rhi, elements, piters, needed[t]);
+      if (boxed)
+        mark_needed_boxes(pboxes, lo, hi, rlo, rhi, elo, ehi, needed[t]);
+      else
+        ok = pwrites && elements && mark_needed(pwrites, lo, hi, rlo, rhi, elements, piters, needed[t]);
     }
     isl_set_free(elements);
   }
@@ -382,6 +493,13 @@ static void schedule_tile(sched *s, node_info *c, size_t ti)
   tile_info *me = &c->tiles[ti];
   emitter e = {s, nc_core_tile_get_program(me->op), nc_op_get_loc(me->op), NULL, me->x, me->y};
   int64_t *next = nc_xcalloc(c->n_ops + 1, sizeof *next); /* per operand: first producer iteration not received */
+  size_t *cons_of = nc_xmalloc((s->n + 1) * sizeof *cons_of), n_cons = 0; /* the nodes reading c, in order */
+  for (size_t ci = 0; ci < s->n; ci++)
+    for (size_t k = 0; k < s->nodes[ci].n_ops; k++)
+      if (s->nodes[ci].ops[k].producer == c - s->nodes) {
+        cons_of[n_cons++] = ci;
+        break;
+      }
   for (size_t i = 0; i < c->iters.n; i++) {
     for (size_t k = 0; k < c->n_ops; k++) {
       operand_info *o = &c->ops[k];
@@ -414,8 +532,8 @@ static void schedule_tile(sched *s, node_info *c, size_t ti)
                                    .bytes = bytes, .network = NC_CORE_NET_PARTIAL_SUM});
       continue;
     }
-    for (size_t ci = 0; ci < s->n; ci++) { /* consumers in pipeline order, each tile that needs it once */
-      node_info *cons = &s->nodes[ci];
+    for (size_t q = 0; q < n_cons; q++) { /* consumers in pipeline order, each tile that needs it once */
+      node_info *cons = &s->nodes[cons_of[q]];
       for (size_t t = 0; t < cons->n_tiles; t++) { /* each tile whose band (halo included) and slice read i */
         bool needs = false;
         for (size_t k = 0; k < cons->n_ops && !needs; k++)
@@ -431,6 +549,7 @@ static void schedule_tile(sched *s, node_info *c, size_t ti)
                                .bytes = bytes});
   }
   free(next);
+  free(cons_of);
 }
 
 /* The elements each iteration writes of a node whose writes are exact boxes
@@ -568,7 +687,10 @@ static bool node_out_bytes(sched *s, node_info *ni, isl_ctx *ctx)
       ti->out_bytes[k] = nc_core_message_bytes(ti->out_bytes[k], elt); /* packed on the NoC */
   }
   isl_map_free(writes);
-  nc_write_boxes_clear(&boxes);
+  if (ok && boxed == 1 && boxes.n == ni->iters.n)
+    ni->boxes = boxes; /* its consumers' needs compare boxes (analyse_operand) */
+  else
+    nc_write_boxes_clear(&boxes);
   return ok;
 }
 
@@ -687,6 +809,7 @@ static void release(sched *s)
     free(ni->ops);
     free(ni->tiles);
     nc_iters_clear(&ni->iters);
+    nc_write_boxes_clear(&ni->boxes);
   }
   free(s->nodes);
   for (size_t c = 0; c < s->n_ctxs; c++)

@@ -11,6 +11,7 @@
 // RUN: nc-opt --split-input-file --pass-pipeline='builtin.module(target-attach{target=northpole},dataflow-to-core{sram-bytes=64},core-place,core-schedule)' %s | FileCheck %s --check-prefix=SPLIT
 // RUN: nc-opt --split-input-file --pass-pipeline='builtin.module(target-attach{target=northpole},dataflow-to-core{rows=2 cols=2},core-place,core-schedule)' --mlir-pass-statistics %s 2>&1 >/dev/null | FileCheck %s --check-prefix=STATS
 // STATS:      CoreSchedule
+// STATS-NEXT:   (S)  2 box-needs    - Tiles' operands whose needed producer iterations came from comparing boxes, not isl points
 // STATS-NEXT:   (S) 48 byte-hops    - Bytes sent between tiles times the NoC hops they travel
 // STATS-NEXT:   (S) 48 bytes-sent   - Bytes sent between tiles
 // STATS-NEXT:   (S)  9 num-computes - Number of core.compute ops
