@@ -1013,6 +1013,7 @@ void np_sim_destroy(void *state, void *userData)
   free(s->unpacked), free(s->unpacked_at);
   free(s->tile_at);
   free(s->core_free);
+  free(s->pool_free);
   np_noc_destroy(&s->noc);
   if (s->arena)
     munmap(s->arena, s->arena_len);

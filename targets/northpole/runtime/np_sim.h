@@ -117,7 +117,7 @@ typedef struct np_tile {
   int64_t *release_off[NP_MAX_OPERANDS];
   np_run *release_runs[NP_MAX_OPERANDS];
   /* simulation state */
-  int8_t *in_data[NP_MAX_OPERANDS], *out_data;
+  int8_t *in_data[NP_MAX_OPERANDS], *out_data; /* from the sim's arena pool while the tile runs (sim.c), else NULL */
   uint64_t *valid[NP_MAX_OPERANDS]; /* per input element, a bit: it has arrived (np_bits.h) */
   uint64_t *computed; /* per output element, a bit: computed in this inference (np_bits.h) */
   int8_t *scratch; /* the datapath's fast path (im2col rows, accumulators) */
@@ -161,6 +161,11 @@ typedef struct np_chip {
  * tie goes to a tile this many frames behind the tile listed first. */
 #define NP_FRAME_LEAD 4
 
+/** A block of the simulator's arena: bytes [at, at + len) from its start. */
+typedef struct np_span {
+  size_t at, len;
+} np_span;
+
 typedef struct np_sim {
   np_chip chip;
   size_t n_inputs, n_outputs;
@@ -176,10 +181,14 @@ typedef struct np_sim {
   void (*progress)(size_t done, size_t total, void *userData); /* NULL: no progress (nc_sim.h) */
   void *progress_data;
   np_noc noc;       /* the mesh links (noc.c); set up by the first run */
-  void *arena;      /* the tiles' in_data, out_data and computed, carved from one lazily zeroed mapping by the
-                       first run (sim.c tile_buffers), so only pages a tile touches cost a fault; NULL: each
-                       was calloc'd (no mapping, or no run yet) */
+  void *arena;      /* the tiles' computed flags and, as a pool, their in_data and out_data, in one lazily zeroed
+                       mapping made by the first run (sim.c tile_buffers): only pages a tile touches cost a fault,
+                       and a tile that finished the run gives its data back for the tiles that start later to
+                       reuse; NULL: each was calloc'd (no mapping, or no run yet) */
   size_t arena_len;
+  size_t pool_start, pool_top; /* the arena's part for tile data, and how much of it a run has carved so far */
+  np_span *pool_free;          /* data blocks given back by tiles that finished the run (sim.c tile_release) */
+  size_t n_pool_free, pool_free_cap;
   size_t n_unpacked;   /* packed weights (NP_FLAG_PACKED_WEIGHTS) unpacked to int8 by the loader, which tiles borrow */
   int8_t **unpacked;
   uint64_t *unpacked_at; /* the offset of each in the weights section (UINT64_MAX: inline in a tile record) */
