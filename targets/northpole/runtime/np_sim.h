@@ -116,6 +116,7 @@ typedef struct np_tile {
    * release_runs[k][release_off[k][i] .. release_off[k][i + 1]) (inbuf.c) */
   int64_t *release_off[NP_MAX_OPERANDS];
   np_run *release_runs[NP_MAX_OPERANDS];
+  bool plan_borrowed; /* read[0], release_off[0] and release_runs[0] are another tile's, with the same reads (loader.c) */
   /* simulation state */
   int8_t *in_data[NP_MAX_OPERANDS], *out_data; /* from the sim's arena pool while the tile runs (sim.c), else NULL */
   uint64_t *valid[NP_MAX_OPERANDS]; /* per input element, a bit: it has arrived (np_bits.h) */
