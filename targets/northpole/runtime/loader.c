@@ -31,6 +31,7 @@ typedef struct loader {
   struct key_run *runs; /* analyse_iterations' key runs of the tile it analyses (owned) */
   size_t n_runs, runs_cap;
   struct plan_entry *plans; /* the conv and matmul read plans made so far (owned; loader_free) */
+  bool own_plans;           /* np_sim.own_memory: no tile borrows a plan */
   size_t n_plans, plans_cap;
 } loader;
 
@@ -713,7 +714,7 @@ static bool analyse_iterations(loader *l, np_tile *t)
         }
       }
   }
-  bool cached = (t->kind == NP_KIND_CONV || t->kind == NP_KIND_MATMUL) && t->n_operands == 1;
+  bool cached = (t->kind == NP_KIND_CONV || t->kind == NP_KIND_MATMUL) && t->n_operands == 1 && !l->own_plans;
   for (size_t p = 0; cached && p < l->n_plans; p++) {
     const plan_entry *q = &l->plans[p];
     if (q->n_runs == l->n_runs && same_read_geometry(q->t, t) && same_key_runs(q->runs, l->runs, l->n_runs)) {
@@ -1162,7 +1163,8 @@ void *np_sim_load(const nc_ncb *ncb, char *err, size_t errlen, void *userData)
   s->streams = nc_rt_calloc(ncb->n_inputs, sizeof *s->streams);
   s->tiles = nc_rt_calloc(ncb->n_sections, sizeof *s->tiles);
   char where[96] = "chip section";
-  loader l = {.err = err, .errlen = errlen, .where = where};
+  s->own_memory = getenv("NC_SIM_OWN_MEMORY") != NULL;
+  loader l = {.err = err, .errlen = errlen, .where = where, .own_plans = s->own_memory};
   int64_t elements = 0;
   if (!load_chip(&l, ncb, &s->chip))
     goto fail;

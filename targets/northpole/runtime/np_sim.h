@@ -133,6 +133,7 @@ typedef struct np_tile {
   np_msg **msg_bucket;          /* the inbox hashed by (src, iter, operand, inference), chains in inbox order */
   size_t n_buckets, n_msgs;
   size_t pc, inference;
+  bool blocked; /* its recv at pc found no message; nothing changes that until one is posted to it (sim.c tile_ready) */
   uint64_t t;
   bool done;
   /* figures */
@@ -187,6 +188,8 @@ typedef struct np_sim {
                        and a tile that finished the run gives its data back for the tiles that start later to
                        reuse; NULL: each was calloc'd (no mapping, or no run yet) */
   size_t arena_len;
+  bool own_memory;             /* NC_SIM_OWN_MEMORY set: tiles keep their data for the whole run, and each derives its own
+                                  read plan (loader.c), as before they shared; tests compare the two */
   size_t pool_start, pool_top; /* the arena's part for tile data, and how much of it a run has carved so far */
   np_span *pool_free;          /* data blocks given back by tiles that finished the run (sim.c tile_release) */
   size_t n_pool_free, pool_free_cap;

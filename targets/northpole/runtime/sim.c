@@ -206,6 +206,7 @@ static void post(np_tile *to, np_msg *m)
         msg_link(to, x);
   }
   to->n_msgs++;
+  to->blocked = false; /* the message it waits for may be this one */
   m->next = NULL;
   if (to->inbox_tail[m->inference])
     to->inbox_tail[m->inference]->next = m;
@@ -320,6 +321,7 @@ static void reset_inference(np_tile *t)
     np_clear_bits(&t->iters[i], t->computed);
   t->out_live = 0;
   t->pc = 0;
+  t->blocked = false;
 }
 
 /* The tile at core (x, y) in `slot`, or tile 0 if none (the loader checked
@@ -373,8 +375,11 @@ static bool tile_ready(np_sim *s, np_tile *t)
   const np_instr *in = &t->prog[t->pc];
   if (in->op != NP_OP_RECV || !runs_now(t, in))
     return true;
+  if (t->blocked)
+    return false;
   int src = in->a < 0 ? -1 : source_tile(s, in->a, in->b, in->slot);
-  return find_msg(t, src, (int)in->c, t->inference, in->d) != NULL;
+  t->blocked = find_msg(t, src, (int)in->c, t->inference, in->d) == NULL;
+  return !t->blocked;
 }
 
 /* The tile that core `head`'s chain runs next, in *tile, and when, in *at;
@@ -1015,7 +1020,7 @@ static void tile_acquire(np_sim *s, np_tile *t)
 /* Gives tile t's data block back to the pool (it has run every inference of the run, or the run restarts). */
 static void tile_release(np_sim *s, np_tile *t)
 {
-  if (!s->arena || !t->out_data)
+  if (!s->arena || !t->out_data || s->own_memory)
     return;
   size_t at = t->n_operands ? (size_t)((char *)t->in_data[0] - (char *)s->arena)
                             : (size_t)((char *)t->out_data - (char *)s->arena);
