@@ -1140,6 +1140,28 @@ void np_foreach_read(const np_tile *t, int64_t e, void (*fn)(uint32_t operand, i
     }
 }
 
+static bool same_shape(const np_shape *a, const np_shape *b)
+{
+  if (a->rank != b->rank || a->elements != b->elements)
+    return false;
+  for (int d = 0; d < a->rank; d++)
+    if (a->dims[d] != b->dims[d])
+      return false;
+  return true;
+}
+
+bool np_same_reads(const np_tile *a, const np_tile *b)
+{
+  if (a->kind != b->kind || (a->kind != NP_KIND_CONV && a->kind != NP_KIND_MATMUL) || a->n_operands != 1 ||
+      b->n_operands != 1 || sliced(a) != sliced(b) || (sliced(a) && (a->in_lo != b->in_lo || a->in_hi != b->in_hi)))
+    return false;
+  return same_shape(&a->in[0], &b->in[0]) && same_shape(&a->out, &b->out) &&
+         (a->kind == NP_KIND_MATMUL ||
+          (!memcmp(a->kernel, b->kernel, sizeof a->kernel) && !memcmp(a->stride, b->stride, sizeof a->stride) &&
+           !memcmp(a->pad, b->pad, sizeof a->pad) && !memcmp(a->dilation, b->dilation, sizeof a->dilation) &&
+           a->group == b->group));
+}
+
 /* Sets n int32 values to v (vectorised). */
 NP_VECTORISE static void fill_i32(int32_t *p, int64_t n, int32_t v)
 {

@@ -603,27 +603,6 @@ typedef struct plan_entry {
   uint64_t reads;
 } plan_entry;
 
-static bool same_shape(const np_shape *a, const np_shape *b)
-{
-  if (a->rank != b->rank || a->elements != b->elements)
-    return false;
-  for (int d = 0; d < a->rank; d++)
-    if (a->dims[d] != b->dims[d])
-      return false;
-  return true;
-}
-
-/* Whether tiles a and b read the same input elements for the same key (np_foreach_read's fields). */
-static bool same_read_geometry(const np_tile *a, const np_tile *b)
-{
-  bool sa = a->flags & (NP_FLAG_PARTIAL | NP_FLAG_REDUCE), sb = b->flags & (NP_FLAG_PARTIAL | NP_FLAG_REDUCE);
-  return a->kind == b->kind && a->n_operands == b->n_operands && a->n_iters == b->n_iters && sa == sb &&
-         (!sa || (a->in_lo == b->in_lo && a->in_hi == b->in_hi)) && same_shape(&a->in[0], &b->in[0]) &&
-         same_shape(&a->out, &b->out) && !memcmp(a->kernel, b->kernel, sizeof a->kernel) &&
-         !memcmp(a->stride, b->stride, sizeof a->stride) && !memcmp(a->pad, b->pad, sizeof a->pad) &&
-         !memcmp(a->dilation, b->dilation, sizeof a->dilation) && a->group == b->group;
-}
-
 static bool same_key_runs(const key_run *a, const key_run *b, size_t n)
 {
   for (size_t i = 0; i < n; i++)
@@ -651,15 +630,24 @@ static void add_key_run(loader *l, key_run r)
  * tile's plan instead (plan_entry). */
 static bool analyse_iterations(loader *l, np_tile *t)
 {
-  int64_t inner = 1, n_keys;
+  int64_t inner = 1, n_keys, step0, span0;
   for (int d = 2; d < t->out.rank; d++)
     inner *= t->out.dims[d];
   np_read_key(t, 0, &n_keys);
-  /* the tables, in the loader's scratch: last_read of each operand, seen, written */
-  size_t bytes = (size_t)n_keys * sizeof(int32_t) + (size_t)t->out.elements;
+  np_read_key_span(t, 0, &step0, &span0);
+  /* the key is the element itself (residual adds, pools, copies...): each is computed once, so it is new to
+   * its iteration and needs no seen table */
+  bool by_element = span0 == INT64_MAX;
+  if (by_element)
+    n_keys = 0;
+  /* the tables, in the loader's scratch: written (a bit per output element), last_read of each operand, seen */
+  size_t written_bytes = (size_t)np_bits_words(t->out.elements) * sizeof(uint64_t);
+  size_t bytes = written_bytes + (size_t)n_keys * sizeof(int32_t);
   for (uint32_t k = 0; k < t->n_operands; k++)
     bytes += (size_t)t->in[k].elements * sizeof(int32_t);
-  int32_t *at = loader_scratch(l, bytes);
+  uint64_t *written = loader_scratch(l, bytes);
+  memset(written, 0, written_bytes);
+  int32_t *at = (int32_t *)(void *)((char *)written + written_bytes);
   int32_t *last_read[NP_MAX_OPERANDS] = {0};
   for (uint32_t k = 0; k < t->n_operands; k++) {
     last_read[k] = at;
@@ -667,8 +655,6 @@ static bool analyse_iterations(loader *l, np_tile *t)
   }
   int32_t *seen = at;
   memset(seen, 0xFF, (size_t)n_keys * sizeof *seen);
-  uint8_t *written = (uint8_t *)(seen + n_keys);
-  memset(written, 0, (size_t)t->out.elements);
   l->n_runs = 0;
   int64_t plane = inner * t->out.dims[1]; /* one image's elements */
   for (uint32_t i = 0; i < t->n_iters; i++) {
@@ -679,8 +665,12 @@ static bool analyse_iterations(loader *l, np_tile *t)
         /* a run inside one image covers its channels from e0's to e1 - 1's: checked once, keys without
          * divisions; any doubt (or error) takes the element-by-element walk, which names the element */
         if (e0 / plane == (e1 - 1) / plane && e0 / inner % t->out.dims[1] >= t->ch_lo &&
-            (e1 - 1) / inner % t->out.dims[1] < t->ch_hi && !memchr(written + e0, 1, (size_t)(e1 - e0))) {
-          memset(written + e0, 1, (size_t)(e1 - e0));
+            (e1 - 1) / inner % t->out.dims[1] < t->ch_hi && np_bits_count(written, e0, e1 - e0) == 0) {
+          np_bits_set(written, e0, e1 - e0);
+          if (by_element) {
+            add_key_run(l, (key_run){(int32_t)i, false, e0, e0, 1, e1 - e0});
+            continue;
+          }
           for (int64_t e = e0; e < e1;) {
             int64_t step, span, key = np_read_key_span(t, e, &step, &span), n = span < e1 - e ? span : e1 - e;
             for (int64_t j = 0; j < n;) {
@@ -703,12 +693,13 @@ static bool analyse_iterations(loader *l, np_tile *t)
           if (ch < t->ch_lo || ch >= t->ch_hi)
             return bad(l, "iteration %u computes channel %lld, outside the tile's [%lld, %lld)", i, (long long)ch,
                        (long long)t->ch_lo, (long long)t->ch_hi);
-          if (written[e])
+          if (np_bit(written, e))
             return bad(l, "iteration %u computes output element %lld, which an iteration before computes too", i,
                        (long long)e);
-          written[e] = 1;
-          if (seen[key] != (int32_t)i) {
-            seen[key] = (int32_t)i;
+          np_bit_set(written, e);
+          if (by_element || seen[key] != (int32_t)i) {
+            if (!by_element)
+              seen[key] = (int32_t)i;
             add_key_run(l, (key_run){(int32_t)i, true, e, key, 1, 1});
           }
         }
@@ -717,7 +708,8 @@ static bool analyse_iterations(loader *l, np_tile *t)
   bool cached = (t->kind == NP_KIND_CONV || t->kind == NP_KIND_MATMUL) && t->n_operands == 1 && !l->own_plans;
   for (size_t p = 0; cached && p < l->n_plans; p++) {
     const plan_entry *q = &l->plans[p];
-    if (q->n_runs == l->n_runs && same_read_geometry(q->t, t) && same_key_runs(q->runs, l->runs, l->n_runs)) {
+    if (q->n_runs == l->n_runs && q->t->n_iters == t->n_iters && np_same_reads(q->t, t) &&
+        same_key_runs(q->runs, l->runs, l->n_runs)) {
       t->read[0] = q->t->read[0], t->release_off[0] = q->t->release_off[0];
       t->release_runs[0] = q->t->release_runs[0];
       t->plan_borrowed = true;

@@ -264,6 +264,12 @@ int64_t np_read_key(const np_tile *t, int64_t e, int64_t *n_keys);
  * element). */
 int64_t np_read_key_span(const np_tile *t, int64_t e, int64_t *step, int64_t *span);
 void np_foreach_read(const np_tile *t, int64_t e, void (*fn)(uint32_t operand, int64_t idx, void *user), void *user);
+/** Whether tiles a and b are convs or matmuls of one operand whose output
+ * elements with equal np_read_key read the same input elements (the fields
+ * np_foreach_read reads; the output channels each computes may differ):
+ * the loader then lets b borrow a's read plan if their iterations list the
+ * same keys (loader.c analyse_iterations). */
+bool np_same_reads(const np_tile *a, const np_tile *b);
 /** For a conv, pooling, copy, table or residual-add tile: sets
  * last_read_of[k][idx] = iter for every element idx of operand k that the n
  * output elements from e on read (what np_foreach_read enumerates for each,
