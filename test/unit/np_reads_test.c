@@ -6,7 +6,8 @@
  * row, across rows and across channel planes) marks exactly the input
  * elements np_foreach_read names, with the same read count; residual adds
  * and copies mark their run in each operand; other kinds are left to
- * np_foreach_read (-1). */
+ * np_foreach_read (-1). Also np_same_reads, which lets one layer's
+ * output-channel slices share a read plan in the loader. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,9 +128,104 @@ static void elementwise(void)
   CHECK(np_mark_reads(&t, 0, 4, 0, last) == -1, "a concat is left to np_foreach_read");
 }
 
+/* The input elements output element e of t reads, in order (operand k's as idx + k * 2^40). */
+typedef struct list_ctx {
+  int64_t idx[1024];
+  int n;
+} list_ctx;
+
+static void list_read(uint32_t operand, int64_t idx, void *user)
+{
+  list_ctx *c = user;
+  if (c->n < 1024)
+    c->idx[c->n++] = idx + (int64_t)operand * ((int64_t)1 << 40);
+}
+
+static bool same_list(const np_tile *a, int64_t ea, const np_tile *b, int64_t eb)
+{
+  list_ctx x = {.n = 0}, y = {.n = 0};
+  np_foreach_read(a, ea, list_read, &x);
+  np_foreach_read(b, eb, list_read, &y);
+  return x.n == y.n && !memcmp(x.idx, y.idx, (size_t)x.n * sizeof x.idx[0]);
+}
+
+/* The output channel of flat element e. */
+static int64_t channel_of(const np_tile *t, int64_t e)
+{
+  int64_t inner = 1;
+  for (int d = 2; d < t->out.rank; d++)
+    inner *= t->out.dims[d];
+  return t->out.rank == 2 ? e % t->out.dims[1] : e / inner % t->out.dims[1];
+}
+
+/* Tiles a and b (two slices of one layer's output channels) read alike: np_same_reads says so, and every
+ * element of b's channels reads what a's element with the same key reads (some keys shared). */
+static void slices_alike(const np_tile *a, const np_tile *b, const char *what)
+{
+  CHECK(np_same_reads(a, b) && np_same_reads(b, a), "%s: slices of one layer read alike", what);
+  int64_t n_keys;
+  np_read_key(a, 0, &n_keys);
+  int64_t *first = malloc((size_t)n_keys * sizeof *first), shared = 0;
+  for (int64_t k = 0; k < n_keys; k++)
+    first[k] = -1;
+  for (int64_t e = 0; e < a->out.elements; e++) {
+    int64_t key = np_read_key(a, e, NULL), ch = channel_of(a, e);
+    if (ch >= a->ch_lo && ch < a->ch_hi && first[key] < 0)
+      first[key] = e;
+  }
+  for (int64_t e = 0; e < b->out.elements; e++) {
+    int64_t key = np_read_key(b, e, NULL), ch = channel_of(b, e);
+    if (ch < b->ch_lo || ch >= b->ch_hi || first[key] < 0)
+      continue;
+    shared++;
+    if (!same_list(a, first[key], b, e)) {
+      CHECK(0, "%s: element %lld of one slice reads other elements than %lld of the other, key %lld", what,
+            (long long)e, (long long)first[key], (long long)key);
+      break;
+    }
+  }
+  CHECK(shared > 0, "%s: the slices share keys", what);
+  free(first);
+}
+
+/* np_same_reads: the output-channel slices of a conv (groups, an input-channel slice) and of a matmul read
+ * alike; a change to any field that moves the reads (or another kind) does not. */
+static void same_reads(void)
+{
+  np_tile a = window_tile(NP_KIND_CONV, 8, 11, 13, 8, 3, 2, 1, 1, 1), b = a;
+  a.ch_hi = 3, b.ch_lo = 3;
+  slices_alike(&a, &b, "conv");
+  a.flags = b.flags = NP_FLAG_PARTIAL, a.in_lo = b.in_lo = 2, a.in_hi = b.in_hi = 5;
+  slices_alike(&a, &b, "conv, input-channel slice");
+  b.in_lo = 3;
+  CHECK(!np_same_reads(&a, &b), "other input channels");
+  a = window_tile(NP_KIND_CONV, 8, 11, 13, 8, 3, 1, 1, 1, 4), b = a; /* 2 output channels per group */
+  a.ch_lo = 2, a.ch_hi = 3, b.ch_lo = 3, b.ch_hi = 4;
+  slices_alike(&a, &b, "grouped conv");
+  np_tile m;
+  memset(&m, 0, sizeof m);
+  m.kind = NP_KIND_MATMUL, m.n_operands = 1;
+  m.in[0] = (np_shape){.rank = 2, .dims = {3, 6}, .elements = 18};
+  m.out = (np_shape){.rank = 2, .dims = {3, 5}, .elements = 15};
+  np_tile n = m;
+  m.ch_lo = 0, m.ch_hi = 2, n.ch_lo = 2, n.ch_hi = 5;
+  slices_alike(&m, &n, "matmul");
+  a = window_tile(NP_KIND_CONV, 8, 11, 13, 8, 3, 2, 1, 1, 1);
+  np_tile c[8];
+  for (int i = 0; i < 8; i++)
+    c[i] = a;
+  c[0].stride[1]++, c[1].pad[0]++, c[2].kernel[0]++, c[3].dilation[1]++, c[4].group = 2;
+  shape4(&c[5].in[0], 1, 8, 12, 13);
+  c[6].kind = NP_KIND_MAX_POOL, c[7].n_operands = 2;
+  for (int i = 0; i < 8; i++)
+    CHECK(!np_same_reads(&a, &c[i]) && !np_same_reads(&c[i], &a), "change %d reads otherwise", i);
+  CHECK(!np_same_reads(&c[6], &c[6]), "only convs and matmuls");
+}
+
 int main(void)
 {
   windows();
   elementwise();
+  same_reads();
   return failures != 0;
 }

@@ -748,6 +748,56 @@ static void finish_run(np_tile *t, int64_t e, int64_t kl, const int32_t *acc, in
                                                    floor_, t->out_min, t->out_max);
 }
 
+/* Transposes the 8x8 bytes of r in place (r[i]'s byte j becomes r[j]'s byte i; little-endian words): three
+ * rounds of swapping 2x2 blocks of 1, 2, then 4 bytes between word pairs. */
+static void transpose8x8(uint64_t r[8])
+{
+  for (int i = 0; i < 8; i += 2) {
+    uint64_t d = ((r[i] >> 8) ^ r[i + 1]) & UINT64_C(0x00FF00FF00FF00FF);
+    r[i + 1] ^= d, r[i] ^= d << 8;
+  }
+  for (int i = 0; i < 8; i += 4)
+    for (int j = i; j < i + 2; j++) {
+      uint64_t d = ((r[j] >> 16) ^ r[j + 2]) & UINT64_C(0x0000FFFF0000FFFF);
+      r[j + 2] ^= d, r[j] ^= d << 16;
+    }
+  for (int j = 0; j < 4; j++) {
+    uint64_t d = ((r[j] >> 32) ^ r[j + 4]) & UINT64_C(0x00000000FFFFFFFF);
+    r[j + 4] ^= d, r[j] ^= d << 32;
+  }
+}
+
+/* The im2col of a 1x1 conv with stride 1 over one output row: the c channel rows of `cols` pixels at src (a
+ * channel every `plane` elements) into dst[pixel][channel], each byte ^ flip. A byte at a time this
+ * transpose was the most of the datapath's time outside the dot products (ResNet-50's convs are mostly 1x1),
+ * so 8 channels x 8 pixels go through 64-bit words at a time. */
+static void im2col_1x1(const int8_t *src, int64_t plane, int64_t c, int64_t cols, int8_t *dst, int8_t flip)
+{
+  int64_t ci = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  uint64_t f = (uint8_t)flip * UINT64_C(0x0101010101010101);
+  for (; ci + 8 <= c; ci += 8) {
+    int64_t ox = 0;
+    for (; ox + 8 <= cols; ox += 8) {
+      uint64_t r[8];
+      for (int i = 0; i < 8; i++)
+        memcpy(&r[i], src + (ci + i) * plane + ox, 8);
+      transpose8x8(r);
+      for (int j = 0; j < 8; j++) {
+        uint64_t v = r[j] ^ f;
+        memcpy(dst + (ox + j) * c + ci, &v, 8);
+      }
+    }
+    for (; ox < cols; ox++)
+      for (int i = 0; i < 8; i++)
+        dst[ox * c + ci + i] = (int8_t)(src[(ci + i) * plane + ox] ^ flip);
+  }
+#endif
+  for (; ci < c; ci++)
+    for (int64_t ox = 0; ox < cols; ox++)
+      dst[ox * c + ci] = (int8_t)(src[ci * plane + ox] ^ flip);
+}
+
 static bool conv_fast(np_tile *t, const window *g, const np_iter *it)
 {
   int64_t m = t->out.dims[1], c = t->in[0].dims[1], c0 = 0;
@@ -790,7 +840,16 @@ static bool conv_fast(np_tile *t, const window *g, const np_iter *it)
   /* channel and kernel row outside, pixels inside: the reads go along an input row, and a kernel row's taps
    * that are all inside the input (all but the padded edges) are copied without bounds checks */
   const int8_t *x = t->in_data[0];
-  for (int64_t r = 0; r < rows; r++)
+  bool one_by_one = g->kh == 1 && g->kw == 1 && g->sw == 1 && ox0 - g->pl >= 0 && ox1 - g->pl < g->w;
+  for (int64_t r = 0; one_by_one && r < rows; r++) {
+    int64_t iy = (oy0 + r) * g->sh - g->pt;
+    int8_t *dst = col + r * cols * kk;
+    if (iy < 0 || iy >= g->h)
+      memset(dst, flip, (size_t)(cols * kk));
+    else
+      im2col_1x1(x + (c0 * g->h + iy) * g->w + ox0 - g->pl, g->h * g->w, c, cols, dst, flip);
+  }
+  for (int64_t r = 0; !one_by_one && r < rows; r++)
     for (int64_t ci = 0; ci < c; ci++)
       for (int64_t ky = 0; ky < g->kh; ky++) {
         int64_t oy = oy0 + r, iy = oy * g->sh - g->pt + ky * g->dh, kw = g->kw, dw = g->dw;
@@ -1079,6 +1138,28 @@ void np_foreach_read(const np_tile *t, int64_t e, void (*fn)(uint32_t operand, i
           fn(0, ((c0 + ci) * g.h + iy) * g.w + ix, user);
       }
     }
+}
+
+static bool same_shape(const np_shape *a, const np_shape *b)
+{
+  if (a->rank != b->rank || a->elements != b->elements)
+    return false;
+  for (int d = 0; d < a->rank; d++)
+    if (a->dims[d] != b->dims[d])
+      return false;
+  return true;
+}
+
+bool np_same_reads(const np_tile *a, const np_tile *b)
+{
+  if (a->kind != b->kind || (a->kind != NP_KIND_CONV && a->kind != NP_KIND_MATMUL) || a->n_operands != 1 ||
+      b->n_operands != 1 || sliced(a) != sliced(b) || (sliced(a) && (a->in_lo != b->in_lo || a->in_hi != b->in_hi)))
+    return false;
+  return same_shape(&a->in[0], &b->in[0]) && same_shape(&a->out, &b->out) &&
+         (a->kind == NP_KIND_MATMUL ||
+          (!memcmp(a->kernel, b->kernel, sizeof a->kernel) && !memcmp(a->stride, b->stride, sizeof a->stride) &&
+           !memcmp(a->pad, b->pad, sizeof a->pad) && !memcmp(a->dilation, b->dilation, sizeof a->dilation) &&
+           a->group == b->group));
 }
 
 /* Sets n int32 values to v (vectorised). */

@@ -28,6 +28,11 @@ typedef struct loader {
   const nc_ncb_section *weights; /* the NP_SECTION_WEIGHTS section, or NULL */
   void *scratch; /* analyse_iterations' per-element tables, kept from tile to tile (owned) */
   size_t scratch_cap;
+  struct key_run *runs; /* analyse_iterations' key runs of the tile it analyses (owned) */
+  size_t n_runs, runs_cap;
+  struct plan_entry *plans; /* the conv and matmul read plans made so far (owned; loader_free) */
+  bool own_plans;           /* np_sim.own_memory: no tile borrows a plan */
+  size_t n_plans, plans_cap;
 } loader;
 
 /* l's scratch of at least n bytes (8-aligned; contents undefined): reused
@@ -575,43 +580,84 @@ static void record_last(uint32_t operand, int64_t idx, void *user)
   c->reads++;
 }
 
-/* The most activations (tensor elements over all tiles) a simulation holds. */
-
 /* The most input reads the loader enumerates for one tile (a bound on the
  * work a malformed binary can ask of it). */
 #define MAX_READS ((uint64_t)1 << 28)
 
+/* Keys key + j * step (0 <= j < n) first read by iteration `iter`, from output element e on (np_read_key_span);
+ * `each`: found element by element, marked with np_foreach_read (else np_mark_reads). */
+typedef struct key_run {
+  int32_t iter;
+  bool each;
+  int64_t e, key, step, n;
+} key_run;
+
+/* A conv's or matmul's read plan (np_inbuf_plan's tables, owned by the first tile that made it) and what
+ * made it: the tile's read geometry and its key runs. A later tile with equal ones reads the same input
+ * elements in the same iterations (the key names them, np_read_key), so it borrows the tables: the
+ * channel slices of a layer split by output channels differ only in the channels they compute. */
+typedef struct plan_entry {
+  const np_tile *t;
+  key_run *runs; /* owned */
+  size_t n_runs;
+  uint64_t reads;
+} plan_entry;
+
+static bool same_key_runs(const key_run *a, const key_run *b, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    if (a[i].iter != b[i].iter || a[i].key != b[i].key || a[i].n != b[i].n || (a[i].n > 1 && a[i].step != b[i].step))
+      return false;
+  return true;
+}
+
+/* Appends a key run to l's list. */
+static void add_key_run(loader *l, key_run r)
+{
+  if (l->n_runs == l->runs_cap) {
+    l->runs_cap = l->runs_cap ? 2 * l->runs_cap : 256;
+    l->runs = nc_rt_realloc(l->runs, l->runs_cap * sizeof *l->runs);
+  }
+  l->runs[l->n_runs++] = r;
+}
+
 /* Checks that the iteration blocks stay inside the tile's channels and never
  * write an element twice, and finds the last iteration reading each input
  * element (for buffer occupancy): output elements with the same read key
- * (np_read_key) read the same inputs, so each key is enumerated once per
- * iteration. */
+ * (np_read_key) read the same inputs, so each key is listed once per
+ * iteration (as runs of keys), then the reads of the listed keys are marked;
+ * a conv or matmul whose geometry and key runs another tile had borrows that
+ * tile's plan instead (plan_entry). */
 static bool analyse_iterations(loader *l, np_tile *t)
 {
-  int64_t inner = 1, n_keys;
+  int64_t inner = 1, n_keys, step0, span0;
   for (int d = 2; d < t->out.rank; d++)
     inner *= t->out.dims[d];
   np_read_key(t, 0, &n_keys);
-  /* the tables, in the loader's scratch: last_read of each operand, seen, written */
-  size_t bytes = (size_t)n_keys * sizeof(int32_t) + (size_t)t->out.elements;
+  np_read_key_span(t, 0, &step0, &span0);
+  /* the key is the element itself (residual adds, pools, copies...): each is computed once, so it is new to
+   * its iteration and needs no seen table */
+  bool by_element = span0 == INT64_MAX;
+  if (by_element)
+    n_keys = 0;
+  /* the tables, in the loader's scratch: written (a bit per output element), last_read of each operand, seen */
+  size_t written_bytes = (size_t)np_bits_words(t->out.elements) * sizeof(uint64_t);
+  size_t bytes = written_bytes + (size_t)n_keys * sizeof(int32_t);
   for (uint32_t k = 0; k < t->n_operands; k++)
     bytes += (size_t)t->in[k].elements * sizeof(int32_t);
-  int32_t *at = loader_scratch(l, bytes);
+  uint64_t *written = loader_scratch(l, bytes);
+  memset(written, 0, written_bytes);
+  int32_t *at = (int32_t *)(void *)((char *)written + written_bytes);
   int32_t *last_read[NP_MAX_OPERANDS] = {0};
   for (uint32_t k = 0; k < t->n_operands; k++) {
     last_read[k] = at;
     at += t->in[k].elements;
-    memset(last_read[k], 0xFF, (size_t)t->in[k].elements * sizeof(int32_t));
   }
   int32_t *seen = at;
   memset(seen, 0xFF, (size_t)n_keys * sizeof *seen);
-  uint8_t *written = (uint8_t *)(seen + n_keys);
-  memset(written, 0, (size_t)t->out.elements);
-  last_ctx c = {last_read, 0, 0};
-  bool ok = true;
+  l->n_runs = 0;
   int64_t plane = inner * t->out.dims[1]; /* one image's elements */
-  for (uint32_t i = 0; ok && i < t->n_iters; i++) {
-    c.iter = (int32_t)i;
+  for (uint32_t i = 0; i < t->n_iters; i++) {
     const np_iter *it = &t->iters[i];
     for (uint32_t b = 0; b < it->n_blocks; b++)
       for (int64_t r = 0; r < it->blocks[b].count && it->blocks[b].len > 0; r++) {
@@ -619,8 +665,12 @@ static bool analyse_iterations(loader *l, np_tile *t)
         /* a run inside one image covers its channels from e0's to e1 - 1's: checked once, keys without
          * divisions; any doubt (or error) takes the element-by-element walk, which names the element */
         if (e0 / plane == (e1 - 1) / plane && e0 / inner % t->out.dims[1] >= t->ch_lo &&
-            (e1 - 1) / inner % t->out.dims[1] < t->ch_hi && !memchr(written + e0, 1, (size_t)(e1 - e0))) {
-          memset(written + e0, 1, (size_t)(e1 - e0));
+            (e1 - 1) / inner % t->out.dims[1] < t->ch_hi && np_bits_count(written, e0, e1 - e0) == 0) {
+          np_bits_set(written, e0, e1 - e0);
+          if (by_element) {
+            add_key_run(l, (key_run){(int32_t)i, false, e0, e0, 1, e1 - e0});
+            continue;
+          }
           for (int64_t e = e0; e < e1;) {
             int64_t step, span, key = np_read_key_span(t, e, &step, &span), n = span < e1 - e ? span : e1 - e;
             for (int64_t j = 0; j < n;) {
@@ -629,19 +679,10 @@ static bool analyse_iterations(loader *l, np_tile *t)
                 continue;
               }
               /* a run of keys not seen in this iteration: conv and pooling mark its reads a row at a time */
-              int64_t j0 = j, reads;
+              int64_t j0 = j;
               for (; j < n && seen[key + j * step] != (int32_t)i; j++)
                 seen[key + j * step] = (int32_t)i;
-              if (c.reads <= MAX_READS && (reads = np_mark_reads(t, e + j0, j - j0, (int32_t)i, last_read)) >= 0)
-                c.reads += (uint64_t)reads;
-              else
-                for (int64_t q = j0; q < j && c.reads <= MAX_READS; q++)
-                  np_foreach_read(t, e + q, record_last, &c);
-              if (c.reads > MAX_READS) {
-                ok = bad(l, "the layer reads more than %llu input elements per inference, too many to simulate",
-                         (unsigned long long)MAX_READS);
-                goto done;
-              }
+              add_key_run(l, (key_run){(int32_t)i, false, e + j0, key + j0 * step, step, j - j0});
             }
             e += n;
           }
@@ -649,33 +690,60 @@ static bool analyse_iterations(loader *l, np_tile *t)
         }
         for (int64_t e = e0; e < e1; e++) {
           int64_t ch = e / inner % t->out.dims[1], key = np_read_key(t, e, NULL);
-          if (ch < t->ch_lo || ch >= t->ch_hi) {
-            ok = bad(l, "iteration %u computes channel %lld, outside the tile's [%lld, %lld)", i, (long long)ch,
-                     (long long)t->ch_lo, (long long)t->ch_hi);
-            goto done;
-          }
-          if (written[e]) {
-            ok = bad(l, "iteration %u computes output element %lld, which an iteration before computes too", i,
-                     (long long)e);
-            goto done;
-          }
-          written[e] = 1;
-          if (seen[key] != (int32_t)i) {
-            seen[key] = (int32_t)i;
-            np_foreach_read(t, e, record_last, &c);
-            if (c.reads > MAX_READS) {
-              ok = bad(l, "the layer reads more than %llu input elements per inference, too many to simulate",
-                       (unsigned long long)MAX_READS);
-              goto done;
-            }
+          if (ch < t->ch_lo || ch >= t->ch_hi)
+            return bad(l, "iteration %u computes channel %lld, outside the tile's [%lld, %lld)", i, (long long)ch,
+                       (long long)t->ch_lo, (long long)t->ch_hi);
+          if (np_bit(written, e))
+            return bad(l, "iteration %u computes output element %lld, which an iteration before computes too", i,
+                       (long long)e);
+          np_bit_set(written, e);
+          if (by_element || seen[key] != (int32_t)i) {
+            if (!by_element)
+              seen[key] = (int32_t)i;
+            add_key_run(l, (key_run){(int32_t)i, true, e, key, 1, 1});
           }
         }
       }
   }
-done:
-  for (uint32_t k = 0; ok && k < t->n_operands; k++)
+  bool cached = (t->kind == NP_KIND_CONV || t->kind == NP_KIND_MATMUL) && t->n_operands == 1 && !l->own_plans;
+  for (size_t p = 0; cached && p < l->n_plans; p++) {
+    const plan_entry *q = &l->plans[p];
+    if (q->n_runs == l->n_runs && q->t->n_iters == t->n_iters && np_same_reads(q->t, t) &&
+        same_key_runs(q->runs, l->runs, l->n_runs)) {
+      t->read[0] = q->t->read[0], t->release_off[0] = q->t->release_off[0];
+      t->release_runs[0] = q->t->release_runs[0];
+      t->plan_borrowed = true;
+      return true;
+    }
+  }
+  for (uint32_t k = 0; k < t->n_operands; k++)
+    memset(last_read[k], 0xFF, (size_t)t->in[k].elements * sizeof(int32_t));
+  last_ctx c = {last_read, 0, 0};
+  for (size_t j = 0; j < l->n_runs; j++) {
+    const key_run *r = &l->runs[j];
+    int64_t reads;
+    c.iter = r->iter;
+    if (!r->each && c.reads <= MAX_READS && (reads = np_mark_reads(t, r->e, r->n, r->iter, last_read)) >= 0)
+      c.reads += (uint64_t)reads;
+    else
+      for (int64_t q = 0; q < r->n && c.reads <= MAX_READS; q++)
+        np_foreach_read(t, r->e + q, record_last, &c);
+    if (c.reads > MAX_READS)
+      return bad(l, "the layer reads more than %llu input elements per inference, too many to simulate",
+                 (unsigned long long)MAX_READS);
+  }
+  for (uint32_t k = 0; k < t->n_operands; k++)
     np_inbuf_plan(t, k, last_read[k]);
-  return ok;
+  if (cached) {
+    if (l->n_plans == l->plans_cap) {
+      l->plans_cap = l->plans_cap ? 2 * l->plans_cap : 64;
+      l->plans = nc_rt_realloc(l->plans, l->plans_cap * sizeof *l->plans);
+    }
+    key_run *runs = nc_rt_malloc((l->n_runs + 1) * sizeof *runs);
+    memcpy(runs, l->runs, l->n_runs * sizeof *runs);
+    l->plans[l->n_plans++] = (plan_entry){t, runs, l->n_runs, c.reads};
+  }
+  return true;
 }
 
 /* Packed weights (NP_FLAG_PACKED_WEIGHTS) as the int8 the datapath reads,
@@ -1002,6 +1070,8 @@ void np_sim_destroy(void *state, void *userData)
     free(t->prog), free(t->out_data), free(t->computed), free(t->last_send), free(t->scratch), free(t->wsum128);
     free(t->psum), free(t->psum_count);
     np_clear_inbox(t);
+    if (t->plan_borrowed) /* another tile's (analyse_iterations) */
+      t->read[0] = NULL, t->release_off[0] = NULL, t->release_runs[0] = NULL;
     for (int k = 0; k < NP_MAX_OPERANDS; k++)
       free(t->read[k]), free(t->in_data[k]), free(t->valid[k]), free(t->release_off[k]), free(t->release_runs[k]);
   }
@@ -1013,6 +1083,7 @@ void np_sim_destroy(void *state, void *userData)
   free(s->unpacked), free(s->unpacked_at);
   free(s->tile_at);
   free(s->core_free);
+  free(s->pool_free);
   np_noc_destroy(&s->noc);
   if (s->arena)
     munmap(s->arena, s->arena_len);
@@ -1061,6 +1132,16 @@ static bool load_chip(loader *l, const nc_ncb *ncb, np_chip *ch)
   return true;
 }
 
+/* Frees what the loader owns (not the simulator it built). */
+static void loader_free(loader *l)
+{
+  free(l->scratch);
+  free(l->runs);
+  for (size_t i = 0; i < l->n_plans; i++)
+    free(l->plans[i].runs);
+  free(l->plans);
+}
+
 void *np_sim_load(const nc_ncb *ncb, char *err, size_t errlen, void *userData)
 {
   np_sim *s = nc_rt_calloc(1, sizeof *s);
@@ -1074,7 +1155,8 @@ void *np_sim_load(const nc_ncb *ncb, char *err, size_t errlen, void *userData)
   s->streams = nc_rt_calloc(ncb->n_inputs, sizeof *s->streams);
   s->tiles = nc_rt_calloc(ncb->n_sections, sizeof *s->tiles);
   char where[96] = "chip section";
-  loader l = {.err = err, .errlen = errlen, .where = where};
+  s->own_memory = getenv("NC_SIM_OWN_MEMORY") != NULL;
+  loader l = {.err = err, .errlen = errlen, .where = where, .own_plans = s->own_memory};
   int64_t elements = 0;
   if (!load_chip(&l, ncb, &s->chip))
     goto fail;
@@ -1152,10 +1234,10 @@ void *np_sim_load(const nc_ncb *ncb, char *err, size_t errlen, void *userData)
     if (!check_program(&l, s, t))
       goto fail;
   }
-  free(l.scratch);
+  loader_free(&l);
   return s;
 fail:
-  free(l.scratch);
+  loader_free(&l);
   np_sim_destroy(s, userData);
   return NULL;
 }

@@ -116,8 +116,9 @@ typedef struct np_tile {
    * release_runs[k][release_off[k][i] .. release_off[k][i + 1]) (inbuf.c) */
   int64_t *release_off[NP_MAX_OPERANDS];
   np_run *release_runs[NP_MAX_OPERANDS];
+  bool plan_borrowed; /* read[0], release_off[0] and release_runs[0] are another tile's, with the same reads (loader.c) */
   /* simulation state */
-  int8_t *in_data[NP_MAX_OPERANDS], *out_data;
+  int8_t *in_data[NP_MAX_OPERANDS], *out_data; /* from the sim's arena pool while the tile runs (tile_pool.c), else NULL */
   uint64_t *valid[NP_MAX_OPERANDS]; /* per input element, a bit: it has arrived (np_bits.h) */
   uint64_t *computed; /* per output element, a bit: computed in this inference (np_bits.h) */
   int8_t *scratch; /* the datapath's fast path (im2col rows, accumulators) */
@@ -132,6 +133,7 @@ typedef struct np_tile {
   np_msg **msg_bucket;          /* the inbox hashed by (src, iter, operand, inference), chains in inbox order */
   size_t n_buckets, n_msgs;
   size_t pc, inference;
+  bool blocked; /* its recv at pc found no message; nothing changes that until one is posted to it (sim.c tile_ready) */
   uint64_t t;
   bool done;
   /* figures */
@@ -161,6 +163,11 @@ typedef struct np_chip {
  * tie goes to a tile this many frames behind the tile listed first. */
 #define NP_FRAME_LEAD 4
 
+/** A block of the simulator's arena: bytes [at, at + len) from its start. */
+typedef struct np_span {
+  size_t at, len;
+} np_span;
+
 typedef struct np_sim {
   np_chip chip;
   size_t n_inputs, n_outputs;
@@ -176,10 +183,16 @@ typedef struct np_sim {
   void (*progress)(size_t done, size_t total, void *userData); /* NULL: no progress (nc_sim.h) */
   void *progress_data;
   np_noc noc;       /* the mesh links (noc.c); set up by the first run */
-  void *arena;      /* the tiles' in_data, out_data and computed, carved from one lazily zeroed mapping by the
-                       first run (sim.c tile_buffers), so only pages a tile touches cost a fault; NULL: each
-                       was calloc'd (no mapping, or no run yet) */
+  void *arena;      /* the tiles' computed flags and, as a pool, their in_data and out_data, in one lazily zeroed
+                       mapping made by the first run (tile_pool.c): only pages a tile touches cost a fault,
+                       and a tile that finished the run gives its data back for the tiles that start later to
+                       reuse; NULL: each was calloc'd (no mapping, or no run yet) */
   size_t arena_len;
+  bool own_memory;             /* NC_SIM_OWN_MEMORY set: tiles keep their data for the whole run, and each derives its own
+                                  read plan (loader.c), as before they shared; tests compare the two */
+  size_t pool_start, pool_top; /* the arena's part for tile data, and how much of it a run has carved so far */
+  np_span *pool_free;          /* data blocks given back by tiles that finished the run (tile_pool.c np_tile_release) */
+  size_t n_pool_free, pool_free_cap;
   size_t n_unpacked;   /* packed weights (NP_FLAG_PACKED_WEIGHTS) unpacked to int8 by the loader, which tiles borrow */
   int8_t **unpacked;
   uint64_t *unpacked_at; /* the offset of each in the weights section (UINT64_MAX: inline in a tile record) */
@@ -197,6 +210,18 @@ static inline int64_t np_message_bytes(const np_tile *t, int64_t elements)
 {
   return t->flags & NP_FLAG_PARTIAL ? 4 * elements : (elements * (int64_t)t->bits + 7) / 8;
 }
+
+/** Tile data (tile_pool.c): makes the arena (each tile's computed flags and
+ * the pool of data blocks) on the first run; if it cannot be mapped, calloc's
+ * every tile's buffers for good. */
+void np_tile_buffers(np_sim *s);
+/** Gives every tile's data block back and empties the pool (a run starts). */
+void np_pool_reset(np_sim *s);
+/** Gives tile t its data block (in_data, out_data) from the pool, unless it has one. */
+void np_tile_acquire(np_sim *s, np_tile *t);
+/** Gives tile t's block back to the pool (it has run every inference of the
+ * run); kept when s->own_memory or when there is no arena. */
+void np_tile_release(np_sim *s, np_tile *t);
 
 /** Frees the messages of every inference in a tile's inbox (sim.c). */
 void np_clear_inbox(np_tile *t);
@@ -251,6 +276,12 @@ int64_t np_read_key(const np_tile *t, int64_t e, int64_t *n_keys);
  * element). */
 int64_t np_read_key_span(const np_tile *t, int64_t e, int64_t *step, int64_t *span);
 void np_foreach_read(const np_tile *t, int64_t e, void (*fn)(uint32_t operand, int64_t idx, void *user), void *user);
+/** Whether tiles a and b are convs or matmuls of one operand whose output
+ * elements with equal np_read_key read the same input elements (the fields
+ * np_foreach_read reads; the output channels each computes may differ):
+ * the loader then lets b borrow a's read plan if their iterations list the
+ * same keys (loader.c analyse_iterations). */
+bool np_same_reads(const np_tile *a, const np_tile *b);
 /** For a conv, pooling, copy, table or residual-add tile: sets
  * last_read_of[k][idx] = iter for every element idx of operand k that the n
  * output elements from e on read (what np_foreach_read enumerates for each,

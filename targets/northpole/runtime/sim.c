@@ -35,7 +35,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "../../common/runtime/rt_util.h"
 #include "np_credit.h"
@@ -206,6 +205,7 @@ static void post(np_tile *to, np_msg *m)
         msg_link(to, x);
   }
   to->n_msgs++;
+  to->blocked = false; /* the message it waits for may be this one */
   m->next = NULL;
   if (to->inbox_tail[m->inference])
     to->inbox_tail[m->inference]->next = m;
@@ -320,6 +320,7 @@ static void reset_inference(np_tile *t)
     np_clear_bits(&t->iters[i], t->computed);
   t->out_live = 0;
   t->pc = 0;
+  t->blocked = false;
 }
 
 /* The tile at core (x, y) in `slot`, or tile 0 if none (the loader checked
@@ -373,8 +374,11 @@ static bool tile_ready(np_sim *s, np_tile *t)
   const np_instr *in = &t->prog[t->pc];
   if (in->op != NP_OP_RECV || !runs_now(t, in))
     return true;
+  if (t->blocked)
+    return false;
   int src = in->a < 0 ? -1 : source_tile(s, in->a, in->b, in->slot);
-  return find_msg(t, src, (int)in->c, t->inference, in->d) != NULL;
+  t->blocked = find_msg(t, src, (int)in->c, t->inference, in->d) == NULL;
+  return !t->blocked;
 }
 
 /* The tile that core `head`'s chain runs next, in *tile, and when, in *at;
@@ -645,6 +649,7 @@ static bool step_tile(run_ctx *r, size_t ti)
   const np_instr *in = &t->prog[t->pc];
   bool ok = true;
   uint64_t *core = core_clock(r->s, t);
+  np_tile_acquire(r->s, t);
   if (core && *core > t->t) /* the core was busy with another of its tiles */
     t->core_wait_cycles = np_sat_add(t->core_wait_cycles, *core - t->t), t->t = *core;
   if (!runs_now(t, in)) { /* another inference's instruction: skipped, in no time */
@@ -687,6 +692,8 @@ static bool step_tile(run_ctx *r, size_t ti)
   reset_inference(t);
   t->inference += t->replicas ? t->replicas : 1; /* a copy runs every replicas-th inference */
   t->done = t->inference >= r->batch;
+  if (t->done)
+    np_tile_release(r->s, t);
   return true;
 }
 
@@ -923,52 +930,6 @@ static bool leftovers(run_ctx *r)
   return true;
 }
 
-/* Each tile holds its whole input and output tensors, of which it touches only the part it receives and
- * computes (a few rows or channels when a layer is split). Calloc'd one by one, most of those bytes were
- * cleared by calloc (the allocator's mmap threshold rises as the loader frees its scratch): a first-touch page
- * fault for every page, a third of a ResNet-50 run's faults. One anonymous mapping, carved into 64-byte aligned
- * pieces, is zero without being touched. If the mapping fails the buffers are calloc'd as before. */
-static size_t tile_buffer_bytes(int64_t elements) { return ((size_t)elements + 63) & ~(size_t)63; }
-
-/* The bytes of a tile's computed flags: a bit per output element, in 64-bit words (np_bits.h). */
-static size_t computed_bytes(int64_t elements)
-{
-  return tile_buffer_bytes((int64_t)(np_bits_words(elements) * sizeof(uint64_t)));
-}
-
-static void tile_buffers(np_sim *s)
-{
-  if (s->arena || (s->n_tiles && s->tiles[0].out_data))
-    return; /* a run before this one made them */
-  size_t len = 0;
-  for (size_t i = 0; i < s->n_tiles; i++) {
-    const np_tile *t = &s->tiles[i];
-    for (uint32_t k = 0; k < t->n_operands; k++)
-      len += tile_buffer_bytes(t->in[k].elements);
-    len += tile_buffer_bytes(t->out.elements) + computed_bytes(t->out.elements);
-  }
-  char *at = NULL;
-  if (len > 0) {
-    void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m != MAP_FAILED)
-      s->arena = at = m, s->arena_len = len;
-  }
-  for (size_t i = 0; i < s->n_tiles; i++) {
-    np_tile *t = &s->tiles[i];
-    for (uint32_t k = 0; k < t->n_operands; k++)
-      if (at)
-        t->in_data[k] = (int8_t *)at, at += tile_buffer_bytes(t->in[k].elements);
-      else
-        t->in_data[k] = nc_rt_calloc((size_t)t->in[k].elements, 1);
-    void *computed = at ? at + tile_buffer_bytes(t->out.elements)
-                        : nc_rt_calloc((size_t)np_bits_words(t->out.elements), sizeof(uint64_t));
-    t->out_data = at ? (int8_t *)at : nc_rt_calloc((size_t)t->out.elements, 1);
-    t->computed = computed;
-    if (at)
-      at += tile_buffer_bytes(t->out.elements) + computed_bytes(t->out.elements);
-  }
-}
-
 static bool np_sim_run(void *state, size_t batch, const void *const *inputs, void *const *outputs, char *err,
                        size_t errlen, void *userData)
 {
@@ -981,7 +942,8 @@ static bool np_sim_run(void *state, size_t batch, const void *const *inputs, voi
   for (size_t k = 0; k < batch; k++)
     for (size_t o = 0; o < s->n_outputs; o++)
       r.out_missing[k] += (int64_t)nc_ncb_tensor_elements(&s->outputs[o]);
-  tile_buffers(s);
+  np_tile_buffers(s);
+  np_pool_reset(s);
   for (size_t i = 0; i < s->n_tiles; i++) {
     np_tile *t = &s->tiles[i];
     for (uint32_t k = 0; k < t->n_operands; k++) {
