@@ -794,7 +794,7 @@ static bool prepare_minmax(nc_op *chip, band_stage *st, size_t n, const core_ban
 {
   bool any_guest = false;
   for (size_t i = 0; costs->guests && i < n; i++)
-    any_guest = any_guest || (costs->guests[i] && !st[i].follower);
+    any_guest = any_guest || (costs->guests[i] && !st[i].follower && !(costs->small && costs->small[i]));
   for (size_t i = 0; i < n; i++) {
     if (!st[i].follower)
       continue;
@@ -894,19 +894,20 @@ bool core_split_rows(nc_op *chip, nc_op *fn, isl_ctx *ictx, const bool *presplit
         s->k++;
         banded = banded || nc_core_tile_get_out_rows(t, &lo, &hi);
       }
-    if (s->k && !banded && (!partial || costs->partial_bands || forced > 1) && !s->follower &&
+    bool small = costs->small && costs->small[i]; /* one whole tile, on another tile's core */
+    if (s->k && !banded && (!partial || costs->partial_bands || forced > 1) && !s->follower && !small &&
         core_node_row_splittable(node))
       s->limit = s->rows;
     s->k0 = s->klimit = s->k;
     s->c = nc_core_node_get_out_channels(node);
-    bool small = costs->joint_rows > 0 && s->rows > 0 && s->rows <= costs->joint_rows; /* few rows: bands too coarse */
-    if ((joint || small) && balance && s->k && !banded && !partial && !presplit[i] && channel_splittable(node) &&
+    bool few_rows = costs->joint_rows > 0 && s->rows > 0 && s->rows <= costs->joint_rows; /* bands too coarse */
+    if ((joint || few_rows) && !small && balance && s->k && !banded && !partial && !presplit[i] && channel_splittable(node) &&
         s->c > s->k)
       s->klimit = s->c < cores ? s->c : cores;
     if (forced > 1)
       s->r = forced < s->limit ? forced : s->limit;
     s->kmin = s->k;
-    s->kfree = costs->minmax && balance && s->k && !banded && !partial && !presplit[i] && !s->follower &&
+    s->kfree = costs->minmax && balance && s->k && !banded && !partial && !presplit[i] && !s->follower && !small &&
                channel_splittable(node) && s->c > 1;
   }
   if (costs->minmax && balance && !prepare_minmax(chip, st, n, costs, ictx)) {
