@@ -97,6 +97,10 @@ static const nc_pass_option_def options[] = {
    "balance-minmax receives a tile's bytes over as many links as tiles send to it and this many at most, one "
    "producer's bytes over no more links than it has tiles (each tile's messages follow one XY route: link "
    "contention; core_link_cost.h); 1: every byte over one link"},
+  {"minmax-single-links", NC_PASS_OPT_INT, "0",
+   "balance-minmax receives the bytes of a stage that reads one producer only over as many links as that producer "
+   "has tiles and this many at most (a pool reading a banded stem: each band's messages follow a route of their "
+   "own); 0: as minmax-recv-links"},
   {"search-iterations", NC_PASS_OPT_INT, "0",
    "Moves tried by the placement search that lowers traffic x hops (0: keep the serpentine placement)"},
   {"seed", NC_PASS_OPT_INT, "1", "Seed of the placement search (the same seed, the same placement)"},
@@ -814,6 +818,7 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
                            nc_pass_get_option_int(pass, "minmax-recv-links"), NULL};
   int64_t minmax_cycles[3] = {0, 0, 0};
   costs.minmax_cycles = minmax_cycles;
+  costs.minmax_single_links = nc_pass_get_option_int(pass, "minmax-single-links");
   int64_t banded = 0, rows = nc_core_chip_get_rows(chip), cols = nc_core_chip_get_cols(chip), cores = rows * cols;
   int64_t guest_extra = 0, reserve = 0, n_guest = 0;
   bool joint = false, ok = presplit != NULL, any_split = false;

@@ -123,6 +123,9 @@ bool *core_small_layers(nc_op *chip, nc_op *fn, const bool *taken, int64_t perce
         nc_op_get_num_results(node) != 1 || nc_op_get_num_operands(node) != 1 ||
         !whole_tile(chip, nc_dataflow_node_get_name(node)))
       continue;
+    nc_op *p = nc_dataflow_node_get_producer(node, 0);
+    if (nc_core_node_is_foldable_concat(node) || (p && nc_core_node_is_foldable_concat(p)))
+      continue; /* core-fold-concat removes the tile, or re-routes what it reads */
     load w = node_load(&r, node, 1.0, NULL);
     if ((w.busy > w.in ? w.busy : w.in) * 100.0 > bound * (double)percent)
       continue;
@@ -203,8 +206,9 @@ bool core_pack_small(nc_op *chip, nc_op *fn, const bool *small, core_guests *g)
       size_t q = 0;
       for (nc_op *m = nc_dataflow_first_node(fn); m && !is_small; m = nc_dataflow_next_node(m), q++)
         is_small = small[q] && !strcmp(nc_core_tile_get_node(h), nc_dataflow_node_get_name(m));
-      if (is_small || in_guests(g, h) || nc_core_tile_get_slot(h))
-        continue;
+      nc_op *hn = nc_core_find_node(fn, nc_core_tile_get_node(h));
+      if (is_small || in_guests(g, h) || nc_core_tile_get_slot(h) || !hn || nc_core_node_is_foldable_concat(hn))
+        continue; /* core-fold-concat removes a foldable concat's tile */
       bool fits;
       double c = with_tile(&r, fn, g, h, t, sram, &fits);
       if (fits && (!best || c < least))

@@ -113,6 +113,10 @@ static const nc_pass_option_def options[] = {
    "(core-place{minmax-recv-links}); 0 (or less): 4 at 8 bits, 1 at 4 and 2 bits. At 4 bits 4 makes resnet50 faster "
    "(9,722 -> 9,698 cycles per frame) but densenet121 (8,720 -> 10,584) and googlenet slower, so it is not the "
    "default there (docs/targets/northpole.md)"},
+  {"minmax-single-links", NC_PASS_OPT_INT, "-1",
+   "With --balance-minmax: the links over which min-max's model spreads what a stage reading one producer only "
+   "receives, at most as many as that producer has tiles (core-place{minmax-single-links}); -1: 3 at 4 and 2 bits "
+   "(resnet50's pool1 then reads its stem's 16 bands on one core), none at 8; 0: as --minmax-recv-links"},
   {"input-channel-split", NC_PASS_OPT_INT, "0",
    "Split conv and matmul layers by input channels with partial sums (core-place{input-channel-split}): 0 where "
    "output-channel slices cannot fit a core, N > 1 every such layer into N slices, -1 never"},
@@ -241,6 +245,9 @@ static nc_pass *place(nc_pass_manager *pm, const nc_pass *o)
       p = set_i(p, "minmax-recv-links", recv);
     else if (!narrow)
       p = set_i(p, "minmax-recv-links", 4);
+    int64_t single = nc_pass_get_option_int(o, "minmax-single-links");
+    if (single > 0 || (single < 0 && narrow))
+      p = set_i(p, "minmax-single-links", single > 0 ? single : 3);
   }
   if (mc)
     p = set_b(p, "multicast", true);
