@@ -211,8 +211,12 @@ static size_t apply(nc_op *chip, packing *p)
   int64_t *now = nc_xcalloc(3 * p->n + 1, sizeof *now), *next_slot = nc_xcalloc(p->n + 1, sizeof *next_slot);
   bool *moved = nc_xcalloc(p->n + 1, sizeof *moved);
   size_t n_moved = 0;
-  for (size_t i = 0; i < p->n; i++)
-    next_slot[i] = nc_core_tile_get_slot(p->t[i].op) + 1;
+  for (size_t i = 0; i < p->n; i++) /* after every slot its core holds (core-place's guests) */
+    for (size_t j = 0; j < p->n; j++)
+      if (nc_core_tile_get_x(p->t[j].op) == nc_core_tile_get_x(p->t[i].op) &&
+          nc_core_tile_get_y(p->t[j].op) == nc_core_tile_get_y(p->t[i].op) &&
+          nc_core_tile_get_slot(p->t[j].op) + 1 > next_slot[i])
+        next_slot[i] = nc_core_tile_get_slot(p->t[j].op) + 1;
   for (size_t i = 0; i < p->n; i++) {
     nc_op *t = p->t[i].op, *h = p->t[p->t[i].host].op;
     if (p->t[i].host != i) {

@@ -24,6 +24,7 @@
 #include "core_pipeline_cost.h"
 #include "core_place_adds.h"
 #include "core_place_guests.h"
+#include "core_place_small.h"
 #include "core_split_rows.h"
 #include "core_util.h"
 #include "nc/dialects/core/chip_desc.h"
@@ -96,6 +97,10 @@ static const nc_pass_option_def options[] = {
    "balance-minmax receives a tile's bytes over as many links as tiles send to it and this many at most, one "
    "producer's bytes over no more links than it has tiles (each tile's messages follow one XY route: link "
    "contention; core_link_cost.h); 1: every byte over one link"},
+  {"minmax-single-links", NC_PASS_OPT_INT, "0",
+   "balance-minmax receives the bytes of a stage that reads one producer only over as many links as that producer "
+   "has tiles and this many at most (a pool reading a banded stem: each band's messages follow a route of their "
+   "own); 0: as minmax-recv-links"},
   {"search-iterations", NC_PASS_OPT_INT, "0",
    "Moves tried by the placement search that lowers traffic x hops (0: keep the serpentine placement)"},
   {"seed", NC_PASS_OPT_INT, "1", "Seed of the placement search (the same seed, the same placement)"},
@@ -114,6 +119,11 @@ static const nc_pass_option_def options[] = {
    "Cut each residual add like the conv producing one of its operands and put every slice on that conv tile's "
    "core (core.tile slot), so adds take no core of their own and send from their producer's ports; balancing "
    "counts them as taking no core and no time (core_place_adds.c)"},
+  {"small-guests", NC_PASS_OPT_INT, "0",
+   "Give weightless layers with one operand whose single tile would take at most this percentage of the chip's "
+   "compute bound (compute and sends, or its input over one link; a global pool, a flatten) no core of their own: "
+   "balancing counts them as taking no core and no time, then each shares the core its estimate leaves least busy "
+   "(core_place_small.c; 0: never)"},
   {"host-buffer-frames", NC_PASS_OPT_INT, "0",
    "With guest-above: frames of each network input a tile reads that the guest slices leave free in its core's "
    "SRAM, for core-host-buffers{frames} to grow its input buffers into, unless the guests fit only in that room "
@@ -130,7 +140,8 @@ static const nc_pass_option_def options[] = {
 enum {
   ST_TILES, ST_SPLIT_LAYERS, ST_NOC_HOPS, ST_MAX_TILE_WORK, ST_IMBALANCE, ST_TRAFFIC_INITIAL, ST_TRAFFIC,
   ST_ROW_SPLIT_LAYERS, ST_LINK_LOAD_INITIAL, ST_LINK_LOAD, ST_PARTIAL_SUMS, ST_HOST_ROUTE_BYTES, ST_GUESTS, ST_GUEST_RETRIES,
-  ST_ADD_GUESTS, ST_ADD_RETRIES, ST_MINMAX_BEFORE, ST_MINMAX_AFTER, ST_MINMAX_SHORT
+  ST_ADD_GUESTS, ST_ADD_RETRIES, ST_MINMAX_BEFORE, ST_MINMAX_AFTER, ST_MINMAX_SHORT, ST_SMALL_GUESTS,
+  ST_SMALL_RETRIES
 };
 
 static const nc_pass_stat_def stats[] = {
@@ -155,6 +166,9 @@ static const nc_pass_stat_def stats[] = {
   {"minmax-slowest-after", "balance-minmax: the slowest stage's cycles per frame (its model) after it"},
   {"minmax-cores-short", "balance-minmax: cores beyond the grid the next shorter slowest stage (its model) would need: "
                          "what co-locating light tiles would have to free"},
+  {"small-guest-tiles", "Tiles of small weightless layers sharing another tile's core (small-guests)"},
+  {"small-guest-retries", "Times balancing ran again without small guests because one fitted no core, or because "
+                          "balance-minmax found no split faster than the rounds' with them"},
 };
 
 static int64_t sum_bytes(const nc_core_buffer_spec *s, size_t n, bool inputs_only)
@@ -805,6 +819,7 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
                            nc_pass_get_option_int(pass, "minmax-recv-links"), NULL};
   int64_t minmax_cycles[3] = {0, 0, 0};
   costs.minmax_cycles = minmax_cycles;
+  costs.minmax_single_links = nc_pass_get_option_int(pass, "minmax-single-links");
   int64_t banded = 0, rows = nc_core_chip_get_rows(chip), cols = nc_core_chip_get_cols(chip), cores = rows * cols;
   int64_t guest_extra = 0, reserve = 0, n_guest = 0;
   bool joint = false, ok = presplit != NULL, any_split = false;
@@ -816,19 +831,25 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
                                  : NULL;
   bool *adds = ok && !any_split && nc_pass_get_option_bool(pass, "add-guests") ? core_add_layers(chip, fn) : NULL;
   size_t n_nodes = nc_dataflow_num_nodes(fn);
-  bool *light = nc_xcalloc(n_nodes + 1, sizeof *light); /* guests and adds: no core, no time while balancing */
+  bool *light = nc_xcalloc(n_nodes + 1, sizeof *light); /* guests, adds, small: no core, no time while balancing */
   for (size_t k = 0; k < n_nodes; k++)
-    n_guest += light[k] = (guest && guest[k]) || (adds && adds[k]);
-  size_t n_saved = guest || adds ? nc_core_chip_get_num_tiles(chip) : 0;
+    light[k] = (guest && guest[k]) || (adds && adds[k]);
+  int64_t n_small = 0;
+  bool *small = ok && !any_split ? core_small_layers(chip, fn, light, nc_pass_get_option_int(pass, "small-guests"),
+                                                     &n_small)
+                                 : NULL;
+  for (size_t k = 0; k < n_nodes; k++)
+    n_guest += light[k] = light[k] || (small && small[k]);
+  size_t n_saved = guest || adds || small ? nc_core_chip_get_num_tiles(chip) : 0;
   nc_op **saved = nc_xcalloc(n_saved + 1, sizeof *saved); /* the tiles as they came, to balance again */
   n_saved = 0;
-  for (nc_op *t = guest || adds ? nc_core_chip_first_tile(chip) : NULL; t; t = nc_core_tile_next(t))
+  for (nc_op *t = guest || adds || small ? nc_core_chip_first_tile(chip) : NULL; t; t = nc_core_tile_next(t))
     saved[n_saved++] = nc_op_clone(t, NULL);
   core_guests g = {0};
   int64_t n_adds = 0;
   int64_t host_frames = nc_pass_get_option_int(pass, "host-buffer-frames");
   for (int attempt = 0; ok; attempt++) {
-    costs.guests = n_guest ? light : NULL, costs.adds = adds;
+    costs.guests = n_guest ? light : NULL, costs.adds = adds, costs.small = small;
     /* guests' single tiles take no core: the budget counts them back */
     ok = split_nodes(pass, chip, fn, ictx, nc_pass_get_option_bool(pass, "balance"), cores - reserve + n_guest, &joint,
                      costs.guests, guest_extra) &&
@@ -837,26 +858,41 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
     int64_t short_cores = 0;
     if (!ok)
       break;
-    bool packed = !guest || core_pack_guests(chip, fn, guest, cores, host_frames,
+    bool packed = !guest || core_pack_guests(chip, fn, guest, small, cores, host_frames,
                                              nc_pass_get_option_bool(pass, "guest-spare-first"), ictx, &g, &short_cores),
          failed = false;
-    if (packed && !adds)
-      break;
-    if (packed) {
+    bool placed = packed && !adds; /* the guests and the adds have their hosts */
+    if (packed && adds) {
       size_t before = g.n;
       if (core_pack_adds(chip, fn, adds, ictx, &g, &failed)) {
         n_adds = (int64_t)(g.n - before);
-        break;
-      }
-      if (failed) {
+        placed = true;
+      } else if (failed) {
         ok = false;
         break;
+      } else {
+        /* an add slice does not fit its producer's core: balance again
+         * without add guests */
+        core_guests_destroy(&g, false);
+        free(adds), adds = NULL;
+        nc_pass_stat_add(pass, ST_ADD_RETRIES, 1);
       }
-      /* an add slice does not fit its producer's core: balance again
-       * without add guests */
+    }
+    if (placed) {
+      size_t before = g.n;
+      /* kept when min-max's split beat the rounds' (the freed cores bought it a shorter slowest stage) */
+      if (!small || (core_pack_small(chip, fn, small, &g) && (!costs.minmax || minmax_cycles[1] < minmax_cycles[0]))) {
+        n_small = (int64_t)(g.n - before);
+        break;
+      }
+      /* a small layer's tile fits no core, or min-max gained nothing
+       * (densenet121 at 4 bits: 8,720 -> 9,372 cycles per frame with them):
+       * balance again without them */
       core_guests_destroy(&g, false);
-      free(adds), adds = NULL;
-      nc_pass_stat_add(pass, ST_ADD_RETRIES, 1);
+      free(small), small = NULL;
+      n_adds = n_small = 0;
+      nc_pass_stat_add(pass, ST_SMALL_RETRIES, 1);
+    } else if (packed) { /* without the add guests dropped above */
     } else if (!short_cores) {
       ok = false;
       break;
@@ -872,7 +908,7 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
     }
     n_guest = 0;
     for (size_t k = 0; k < n_nodes; k++)
-      n_guest += light[k] = (guest && guest[k]) || (adds && adds[k]);
+      n_guest += light[k] = (guest && guest[k]) || (adds && adds[k]) || (small && small[k]);
     for (nc_op *t = nc_core_chip_first_tile(chip), *next; t; t = next)
       next = nc_core_tile_next(t), nc_op_erase(t);
     for (size_t k = 0; k < n_saved; k++)
@@ -880,7 +916,7 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
   }
   for (size_t k = 0; k < n_saved; k++)
     nc_op_destroy(saved[k]);
-  free(saved), free(presplit), free(guest), free(adds), free(light);
+  free(saved), free(presplit), free(guest), free(adds), free(small), free(light);
   if (!ok) {
     core_guests_destroy(&g, false);
     return false;
@@ -889,7 +925,8 @@ static bool place_chip(nc_pass *pass, nc_op *chip, isl_ctx *ictx)
   nc_pass_stat_add(pass, ST_MINMAX_BEFORE, (uint64_t)minmax_cycles[0]);
   nc_pass_stat_add(pass, ST_MINMAX_AFTER, (uint64_t)minmax_cycles[1]);
   nc_pass_stat_add(pass, ST_MINMAX_SHORT, (uint64_t)minmax_cycles[2]);
-  nc_pass_stat_add(pass, ST_GUESTS, (uint64_t)((int64_t)g.n - n_adds));
+  nc_pass_stat_add(pass, ST_GUESTS, (uint64_t)((int64_t)g.n - n_adds - n_small));
+  nc_pass_stat_add(pass, ST_SMALL_GUESTS, (uint64_t)n_small);
   nc_pass_stat_add(pass, ST_ADD_GUESTS, (uint64_t)n_adds);
   core_guests_detach(&g); /* placed with their hosts, after the others */
   int64_t n = (int64_t)nc_core_chip_get_num_tiles(chip);

@@ -209,8 +209,8 @@ static nc_op *add_slice(nc_op *chip, nc_op *prev, nc_op *node, int64_t lo, int64
   return t;
 }
 
-bool core_pack_guests(nc_op *chip, nc_op *fn, const bool *guest, int64_t cores, int64_t host_frames, bool spare_first,
-                      isl_ctx *ictx, core_guests *g, int64_t *short_cores)
+bool core_pack_guests(nc_op *chip, nc_op *fn, const bool *guest, const bool *no_host, int64_t cores,
+                      int64_t host_frames, bool spare_first, isl_ctx *ictx, core_guests *g, int64_t *short_cores)
 {
   memset(g, 0, sizeof *g);
   *short_cores = 0;
@@ -234,6 +234,11 @@ bool core_pack_guests(nc_op *chip, nc_op *fn, const bool *guest, int64_t cores, 
     for (size_t k = 0; k < n_layers && !is_guest; k++)
       is_guest = layers[k].tile == t;
     if (is_guest)
+      continue;
+    size_t q = 0;
+    for (nc_op *m = no_host ? nc_dataflow_first_node(fn) : NULL; m && !is_guest; m = nc_dataflow_next_node(m), q++)
+      is_guest = no_host[q] && !strcmp(nc_core_tile_get_node(t), nc_dataflow_node_get_name(m));
+    if (is_guest) /* a tile that will share a core itself (core_place_small.c) */
       continue;
     int64_t bytes = 0;
     for (nc_op *b = nc_core_tile_first_buffer(t); b; b = nc_core_buffer_next(b))

@@ -35,12 +35,15 @@ typedef struct core_guests {
  * the other way round with `spare_first` (leaving free cores to
  * core-replicate's copies),
  * leaving free on a tile that reads a network input `host_frames` frames of
- * what it reads (core-host-buffers grows its input buffers to that). On
+ * what it reads (core-host-buffers grows its input buffers to that), and
+ * leaving the tiles of the nodes `no_host` marks (per node of fn, or NULL:
+ * they will share a core themselves) without guests. On
  * success returns true and fills *g; when the guests do not fit, returns
  * false with *short_cores the cores they lack (0 and an error emitted: a
  * failure). */
-bool core_pack_guests(nc_op *chip, NC_KEEP nc_op *fn, NC_KEEP const bool *guest, int64_t cores, int64_t host_frames,
-                      bool spare_first, isl_ctx *ictx, core_guests *g, int64_t *short_cores);
+bool core_pack_guests(nc_op *chip, NC_KEEP nc_op *fn, NC_KEEP const bool *guest, NC_KEEP const bool *no_host,
+                      int64_t cores, int64_t host_frames, bool spare_first, isl_ctx *ictx, core_guests *g,
+                      int64_t *short_cores);
 
 /** Appends `tile`, which will share `host_tile`'s core, to g; with `first`
  * it will come right before its host in the chip (else where it was). */

@@ -194,6 +194,7 @@ typedef struct band_model {
   bool multicast;    /* an iteration leaves once to all the tiles that read it (core-multicast) */
   double recv_links; /* links into a core its messages share at most (0: receiving is not costed) */
   double minmax_links; /* exact_cycles: links into a core distinct producers' messages may take (core_link_cost.h) */
+  double single_links; /* exact_cycles: the same for a stage that reads one producer's tiles only (0: minmax_links) */
 } band_model;
 
 /* The share of a producer's output with `in_rows` rows that one band of
@@ -322,7 +323,8 @@ static double exact_recv(const band_model *m, const band_stage *st, size_t i)
     src[ns++] = p < n ? (core_link_source){st[p].xbytes * f, (double)st[p].k * (1.0 + ((double)st[p].r - 1.0) * f)}
                       : (core_link_source){m->in_bytes[i] * f, 1.0};
   }
-  double c = core_link_recv_cycles(src, ns, m->bw, m->minmax_links);
+  double links = ns == 1 && m->single_links > m->minmax_links ? m->single_links : m->minmax_links;
+  double c = core_link_recv_cycles(src, ns, m->bw, links);
   free(src);
   return c;
 }
@@ -567,6 +569,7 @@ static void balance_bands(nc_op *chip, band_stage *st, size_t n, int64_t cores, 
   m.rate = m.rate > 0 ? m.rate : 1, m.bw = m.bw > 0 ? m.bw : 1, m.copy_rate = m.rate;
   m.exact_multicast = costs->multicast_sends || costs->multicast;
   m.minmax_links = (double)costs->minmax_recv_links;
+  m.single_links = (double)costs->minmax_single_links;
   bool *reads = m.reads = calloc((n + 1) * n + 1, sizeof *reads);
   double *in_bytes = m.in_bytes = calloc(n + 1, sizeof *in_bytes);
   int64_t *in_rows = m.in_rows = calloc(n + 1, sizeof *in_rows);
@@ -794,7 +797,7 @@ static bool prepare_minmax(nc_op *chip, band_stage *st, size_t n, const core_ban
 {
   bool any_guest = false;
   for (size_t i = 0; costs->guests && i < n; i++)
-    any_guest = any_guest || (costs->guests[i] && !st[i].follower);
+    any_guest = any_guest || (costs->guests[i] && !st[i].follower && !(costs->small && costs->small[i]));
   for (size_t i = 0; i < n; i++) {
     if (!st[i].follower)
       continue;
@@ -894,19 +897,20 @@ bool core_split_rows(nc_op *chip, nc_op *fn, isl_ctx *ictx, const bool *presplit
         s->k++;
         banded = banded || nc_core_tile_get_out_rows(t, &lo, &hi);
       }
-    if (s->k && !banded && (!partial || costs->partial_bands || forced > 1) && !s->follower &&
+    bool small = costs->small && costs->small[i]; /* one whole tile, on another tile's core */
+    if (s->k && !banded && (!partial || costs->partial_bands || forced > 1) && !s->follower && !small &&
         core_node_row_splittable(node))
       s->limit = s->rows;
     s->k0 = s->klimit = s->k;
     s->c = nc_core_node_get_out_channels(node);
-    bool small = costs->joint_rows > 0 && s->rows > 0 && s->rows <= costs->joint_rows; /* few rows: bands too coarse */
-    if ((joint || small) && balance && s->k && !banded && !partial && !presplit[i] && channel_splittable(node) &&
+    bool few_rows = costs->joint_rows > 0 && s->rows > 0 && s->rows <= costs->joint_rows; /* bands too coarse */
+    if ((joint || few_rows) && !small && balance && s->k && !banded && !partial && !presplit[i] && channel_splittable(node) &&
         s->c > s->k)
       s->klimit = s->c < cores ? s->c : cores;
     if (forced > 1)
       s->r = forced < s->limit ? forced : s->limit;
     s->kmin = s->k;
-    s->kfree = costs->minmax && balance && s->k && !banded && !partial && !presplit[i] && !s->follower &&
+    s->kfree = costs->minmax && balance && s->k && !banded && !partial && !presplit[i] && !s->follower && !small &&
                channel_splittable(node) && s->c > 1;
   }
   if (costs->minmax && balance && !prepare_minmax(chip, st, n, costs, ictx)) {

@@ -33,6 +33,12 @@ typedef struct core_band_costs {
                                   over one link (core_link_cost.h; 0, 1: every byte over one link) */
   const bool *adds;   /**< per node of the function (or NULL): residual adds that will follow their producers'
                            tiles (core_place_adds.h): never banded, and their stages cost nothing */
+  int64_t minmax_single_links; /**< minmax: links into a core that one producer's tiles' messages may take, for a
+                                    stage reading that producer only (a pool after a banded stem; 0: as
+                                    minmax_recv_links) */
+  const bool *small;  /**< per node of the function (or NULL): small weightless layers (core_place_small.h), among
+                           `guests` but leaving the other stages' channel slices free to change: their tiles
+                           take a few KB of a core */
 } core_band_costs;
 
 /** Whether core-place may split `node` into bands of output rows: a conv,

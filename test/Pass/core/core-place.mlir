@@ -22,6 +22,8 @@
 // STATS-NEXT:   (S)   0 num-row-split-layers
 // STATS-NEXT:   (S)   0 num-split-layers    - Number of layers split over several tiles
 // STATS-NEXT:   (S)   4 num-tiles           - Number of tiles placed
+// STATS-NEXT:   (S)   0 small-guest-retries
+// STATS-NEXT:   (S)   0 small-guest-tiles
 // STATS-NEXT:   (S) 227 stage-imbalance-pct - 100 x (slowest tile's work / mean tile work - 1)
 // STATS:      CorePlace
 // STATS-NEXT:   (S)   0 add-guest-retries
@@ -39,6 +41,8 @@
 // STATS-NEXT:   (S)   0 num-row-split-layers
 // STATS-NEXT:   (S)   1 num-split-layers
 // STATS-NEXT:   (S)   3 num-tiles
+// STATS-NEXT:   (S)   0 small-guest-retries
+// STATS-NEXT:   (S)   0 small-guest-tiles
 // STATS-NEXT:   (S)  42 stage-imbalance-pct
 // STATS:      CorePlace
 // STATS-NEXT:   (S)   0 add-guest-retries
