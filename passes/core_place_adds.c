@@ -27,22 +27,6 @@
 #include "nc/dialects/dataflow/layer.h"
 #include "nc/ir/diag.h"
 
-/* The single tile of `node` on the chip, when it computes the whole node. */
-static nc_op *whole_tile(nc_op *chip, const char *name)
-{
-  nc_op *found = NULL;
-  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t)) {
-    int64_t lo, hi;
-    if (strcmp(nc_core_tile_get_node(t), name))
-      continue;
-    if (found || nc_core_tile_get_out_channels(t, &lo, &hi) || nc_core_tile_get_out_rows(t, &lo, &hi) ||
-        nc_core_tile_get_in_channels(t, &lo, &hi) || nc_core_tile_get_slot(t))
-      return NULL;
-    found = t;
-  }
-  return found;
-}
-
 static bool is_conv(nc_op *node)
 {
   nc_dataflow_layer l;
@@ -70,7 +54,7 @@ bool *core_add_layers(nc_op *chip, nc_op *fn)
     nc_type *out = nc_value_get_type(nc_op_get_result(node, 0));
     if (!core_same_chw_shape(nc_value_get_type(nc_op_get_operand(node, 0)), out) ||
         !core_same_chw_shape(nc_value_get_type(nc_op_get_operand(node, 1)), out) || core_add_followed_operand(node) < 0 ||
-        !whole_tile(chip, nc_dataflow_node_get_name(node)))
+        !core_chip_whole_tile(chip, nc_dataflow_node_get_name(node)))
       continue;
     adds[i] = true, found++;
   }
@@ -159,7 +143,7 @@ bool core_pack_adds(nc_op *chip, nc_op *fn, const bool *adds, isl_ctx *ictx, cor
   for (nc_op *node = nc_dataflow_first_node(fn); node; node = nc_dataflow_next_node(node), i++) {
     if (!adds[i])
       continue;
-    nc_op *t = whole_tile(chip, nc_dataflow_node_get_name(node));
+    nc_op *t = core_chip_whole_tile(chip, nc_dataflow_node_get_name(node));
     int o = core_add_followed_operand(node);
     if (!t || o < 0 || !pack_one(chip, node, t, nc_dataflow_node_get_producer(node, (size_t)o), ictx, g, failed))
       return false;

@@ -32,22 +32,6 @@
 #include "nc/dialects/dataflow/dataflow.h"
 #include "nc/dialects/dataflow/layer.h"
 
-/* The single tile of `node` on the chip, when it computes the whole node. */
-static nc_op *whole_tile(nc_op *chip, const char *name)
-{
-  nc_op *found = NULL;
-  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t)) {
-    int64_t lo, hi;
-    if (strcmp(nc_core_tile_get_node(t), name))
-      continue;
-    if (found || nc_core_tile_get_out_channels(t, &lo, &hi) || nc_core_tile_get_out_rows(t, &lo, &hi) ||
-        nc_core_tile_get_in_channels(t, &lo, &hi) || nc_core_tile_get_slot(t))
-      return NULL;
-    found = t;
-  }
-  return found;
-}
-
 /* A core's estimated cycles per frame: compute and sends, and its links in. */
 typedef struct load {
   double busy, in;
@@ -121,7 +105,7 @@ bool *core_small_layers(nc_op *chip, nc_op *fn, const bool *taken, int64_t perce
     nc_dataflow_layer l;
     if ((taken && taken[i]) || (nc_dataflow_node_get_layer(node, &l) && l.weights) ||
         nc_op_get_num_results(node) != 1 || nc_op_get_num_operands(node) != 1 ||
-        !whole_tile(chip, nc_dataflow_node_get_name(node)))
+        !core_chip_whole_tile(chip, nc_dataflow_node_get_name(node)))
       continue;
     nc_op *p = nc_dataflow_node_get_producer(node, 0);
     if (nc_core_node_is_foldable_concat(node) || (p && nc_core_node_is_foldable_concat(p)))
@@ -199,7 +183,7 @@ bool core_pack_small(nc_op *chip, nc_op *fn, const bool *small, core_guests *g)
   for (nc_op *node = nc_dataflow_first_node(fn); node; node = nc_dataflow_next_node(node), i++) {
     if (!small[i])
       continue;
-    nc_op *t = whole_tile(chip, nc_dataflow_node_get_name(node)), *best = NULL;
+    nc_op *t = core_chip_whole_tile(chip, nc_dataflow_node_get_name(node)), *best = NULL;
     double least = 0;
     for (nc_op *h = t ? nc_core_chip_first_tile(chip) : NULL; h; h = nc_core_tile_next(h)) {
       bool is_small = false; /* a small layer's tile: a guest itself, or waiting for its host */

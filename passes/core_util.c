@@ -162,6 +162,21 @@ bool core_node_buffers_sliced(const nc_op *node, int64_t lo, int64_t hi, int64_t
   return true;
 }
 
+nc_op *core_chip_whole_tile(nc_op *chip, const char *name)
+{
+  nc_op *found = NULL;
+  for (nc_op *t = nc_core_chip_first_tile(chip); t; t = nc_core_tile_next(t)) {
+    int64_t lo, hi;
+    if (strcmp(nc_core_tile_get_node(t), name))
+      continue;
+    if (found || nc_core_tile_get_out_channels(t, &lo, &hi) || nc_core_tile_get_out_rows(t, &lo, &hi) ||
+        nc_core_tile_get_in_channels(t, &lo, &hi) || nc_core_tile_get_slot(t))
+      return NULL;
+    found = t;
+  }
+  return found;
+}
+
 bool core_same_chw_shape(const nc_type *a, const nc_type *b)
 {
   int64_t x[NC_MAX_RANK], y[NC_MAX_RANK];

@@ -61,6 +61,11 @@ int64_t core_host_steps(NC_KEEP const nc_op *node, size_t i, isl_ctx *ctx);
  * (core_steps.c; core-place's and core-replicate's cost models). */
 int64_t core_node_work(NC_KEEP const nc_op *node);
 
+/** The single tile on `chip` of the node named `name` when that tile computes the whole node (no channel,
+ * row or input-channel range) in slot 0; NULL when the node is split or absent (core-place's add and
+ * small guests). */
+nc_op *core_chip_whole_tile(nc_op *chip, const char *name);
+
 /** Whether tensors `a` and `b` have the same tensor coordinates (at least
  * three: [C, H, W]), as a residual add's operands and result do
  * (core-place{add-guests}, core-schedule's channel-restricted receives). */

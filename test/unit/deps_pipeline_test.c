@@ -24,18 +24,7 @@
 
 #include "nc/dialects/dataflow/deps.h"
 
-static int failures, checks;
-
-#define CHECK(cond, ...)                                       \
-  do {                                                         \
-    checks++;                                                  \
-    if (!(cond)) {                                             \
-      failures++;                                              \
-      fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);     \
-      fprintf(stderr, __VA_ARGS__);                            \
-      fputc('\n', stderr);                                     \
-    }                                                          \
-  } while (0)
+#include "check.h"
 
 enum { N_STAGES = 4, N_CHANNELS = 4 };
 
@@ -214,6 +203,6 @@ int main(void)
 {
   test_same_buffers();
   test_error_order();
-  printf("deps_pipeline_test: %d checks, %d failures\n", checks, failures);
+  printf("deps_pipeline_test: %d failures\n", failures);
   return failures ? 1 : 0;
 }
