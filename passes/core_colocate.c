@@ -79,14 +79,6 @@ typedef struct packing {
   bool multicast; /* sends of one iteration leave as one multicast (core-multicast) */
 } packing;
 
-static int64_t tile_bytes(nc_op *tile)
-{
-  int64_t sum = 0;
-  for (nc_op *b = nc_core_tile_first_buffer(tile); b; b = nc_core_buffer_next(b))
-    sum += nc_core_buffer_get_bytes(b);
-  return sum;
-}
-
 static void reset(packing *p)
 {
   for (size_t i = 0; i < p->n; i++)
@@ -311,7 +303,7 @@ static bool collect(nc_op *chip, nc_op *fn, const nc_chip_desc *d, bool multicas
     c->cycles = core_tile_cycles(t, node, d, multicast);
     if (recv[i] > c->cycles)
       c->cycles = recv[i];
-    c->bytes = tile_bytes(t);
+    c->bytes = core_tile_bytes(t);
     c->peers = nc_xcalloc(nc_core_program_get_size(nc_core_tile_get_program(t)) + 1, sizeof *c->peers);
     c->save = nc_xcalloc(nc_core_program_get_size(nc_core_tile_get_program(t)) + 1, sizeof *c->save);
     for (nc_op *op = nc_block_get_first_op(nc_core_program_get_body(nc_core_tile_get_program(t))); op;

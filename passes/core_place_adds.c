@@ -65,22 +65,14 @@ bool *core_add_layers(nc_op *chip, nc_op *fn)
   return adds;
 }
 
-static int64_t tile_bytes(nc_op *t)
-{
-  int64_t bytes = 0;
-  for (nc_op *b = nc_core_tile_first_buffer(t); b; b = nc_core_buffer_next(b))
-    bytes += nc_core_buffer_get_bytes(b);
-  return bytes;
-}
-
 /* Bytes of host's core: its own buffers and its guests' so far. */
 static int64_t core_bytes(nc_op *host, const core_guests *g, int64_t *n_guests)
 {
-  int64_t bytes = tile_bytes(host);
+  int64_t bytes = core_tile_bytes(host);
   *n_guests = 0;
   for (size_t j = 0; j < g->n; j++)
     if (g->hosts[j] == host)
-      bytes += tile_bytes(g->tiles[j]), ++*n_guests;
+      bytes += core_tile_bytes(g->tiles[j]), ++*n_guests;
   return bytes;
 }
 

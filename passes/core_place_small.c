@@ -122,14 +122,6 @@ bool *core_small_layers(nc_op *chip, nc_op *fn, const bool *taken, int64_t perce
   return small;
 }
 
-static int64_t tile_bytes(nc_op *t)
-{
-  int64_t bytes = 0;
-  for (nc_op *b = nc_core_tile_first_buffer(t); b; b = nc_core_buffer_next(b))
-    bytes += nc_core_buffer_get_bytes(b);
-  return bytes;
-}
-
 static bool in_guests(const core_guests *g, nc_op *t)
 {
   for (size_t j = 0; j < g->n; j++)
@@ -154,12 +146,12 @@ static bool core_holds(const core_guests *g, nc_op *host, const char *name)
 static double with_tile(const rates *r, nc_op *fn, const core_guests *g, nc_op *host, nc_op *t, int64_t sram,
                         bool *fits)
 {
-  int64_t bytes = tile_bytes(host) + tile_bytes(t), guests = 1;
+  int64_t bytes = core_tile_bytes(host) + core_tile_bytes(t), guests = 1;
   load sum = tile_load(r, fn, host, NULL);
   for (size_t j = 0; j < g->n; j++)
     if (g->hosts[j] == host || g->hosts[j] == t) {
       load l = tile_load(r, fn, g->tiles[j], NULL);
-      sum.busy += l.busy, sum.in += l.in, bytes += tile_bytes(g->tiles[j]), guests++;
+      sum.busy += l.busy, sum.in += l.in, bytes += core_tile_bytes(g->tiles[j]), guests++;
     }
   nc_op *node = nc_core_find_node(fn, nc_core_tile_get_node(t)), *local = NULL;
   for (size_t o = 0, n = node ? nc_op_get_num_operands(node) : 0; o < n && !local; o++) {

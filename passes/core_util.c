@@ -162,6 +162,14 @@ bool core_node_buffers_sliced(const nc_op *node, int64_t lo, int64_t hi, int64_t
   return true;
 }
 
+int64_t core_tile_bytes(nc_op *tile)
+{
+  int64_t bytes = 0;
+  for (nc_op *b = nc_core_tile_first_buffer(tile); b; b = nc_core_buffer_next(b))
+    bytes += nc_core_buffer_get_bytes(b);
+  return bytes;
+}
+
 nc_op *core_chip_whole_tile(nc_op *chip, const char *name)
 {
   nc_op *found = NULL;

@@ -61,6 +61,9 @@ int64_t core_host_steps(NC_KEEP const nc_op *node, size_t i, isl_ctx *ctx);
  * (core_steps.c; core-place's and core-replicate's cost models). */
 int64_t core_node_work(NC_KEEP const nc_op *node);
 
+/** The SRAM bytes of `tile`'s buffers (core-colocate's packing, core-place's add and small guests). */
+int64_t core_tile_bytes(nc_op *tile);
+
 /** The single tile on `chip` of the node named `name` when that tile computes the whole node (no channel,
  * row or input-channel range) in slot 0; NULL when the node is split or absent (core-place's add and
  * small guests). */
