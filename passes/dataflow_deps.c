@@ -335,9 +335,9 @@ static bool analyse_chunk(size_t k, void *user)
 static bool channels_chunk(size_t k, void *user)
 {
   deps_state *d = user;
-  for (size_t c = 0; c < d->n_channels; c++)
+  for (size_t c = 0; c < d->n_channels; c++) /* a shared slot comes after its representative, in its chunk */
     if (d->owner[c] == k)
-      nc_deps_pipeline_set_channel(d->pipe, c, &d->channels[c], NULL);
+      nc_deps_pipeline_set_channel_as(d->pipe, c, &d->channels[c], d->rep[c], NULL);
   return true;
 }
 
