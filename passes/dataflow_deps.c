@@ -42,6 +42,8 @@ static const nc_pass_option_def options[] = {
 static const nc_pass_stat_def stats[] = {
   {"num-channels", "Number of channels analysed"},
   {"buffer-elements", "Sum of the channels' minimum buffers, in elements"},
+  {"num-shared", "Channels equal to an earlier one (same producer domain and writes, consumer domain and read), "
+                 "whose relations are that one's"},
 };
 
 /* An input source writing `t` (named `tensor`) in row-major order. */
@@ -108,12 +110,14 @@ typedef struct stage {
   size_t first_channel; /* a node's: the slot of its operand 0's channel */
 } stage;
 
-/* What the analysis of one node gives, set on the node after the loop (an
- * item must not change IR that others read). */
-typedef struct node_out {
-  nc_attr *earliest, *control; /* arrays, one map per operand */
+/* What the analysis of one channel slot gives; the nodes' attributes are
+ * built from these after the loop (an item must not change IR that others
+ * read). */
+typedef struct slot_out {
+  nc_attr *earliest, *control; /* its maps */
   bool ok;
-} node_out;
+  nc_deps_error err; /* why it failed */
+} slot_out;
 
 typedef struct deps_state {
   nc_pass *pass;
@@ -123,9 +127,11 @@ typedef struct deps_state {
   size_t n_stages;
   size_t *nodes; /* the node stages' indices, in order */
   size_t n_nodes;
-  node_out *out;                     /* per node */
+  slot_out *out;                      /* per channel slot */
   nc_deps_pipeline_channel *channels; /* slot first_channel + i: node's operand i */
   size_t n_channels;
+  size_t *rep;   /* per slot: the first slot equal to it (itself if none), whose channel it shares */
+  size_t *owner; /* per slot: the chunk whose context holds its channel */
   isl_ctx **chunk_ctx; /* per chunk: the context its channels live in */
   size_t per_chunk;
   nc_deps_pipeline *pipe; /* the buffers' steps: stages and channels set on the threads */
@@ -171,57 +177,144 @@ static void channel_error(nc_op *node, size_t i, const char *msg)
   nc_diag_emit(d);
 }
 
-/* Computes node stage s's channels in `ctx`, into their slots, and its
- * earliest and control attributes into `out`. */
-static bool analyse(deps_state *d, isl_ctx *ctx, size_t s, node_out *out)
+/* Computes node stage s's channels that equal no earlier one (rep[slot] is
+ * the slot itself) in `ctx`, into their slots; the others take their
+ * representative's after the loop. */
+static bool analyse(deps_state *d, isl_ctx *ctx, size_t s)
 {
   stage *cs = &d->stages[s];
   nc_op *node = cs->node;
   nc_context *c = nc_op_get_context(node);
   size_t n = nc_op_get_num_operands(node);
-  nc_attr **earliest = nc_xcalloc(n + 1, sizeof *earliest), **control = nc_xcalloc(n + 1, sizeof *control);
   isl_set *c_dom = nc_dataflow_node_get_domain(node, ctx); /* named S, as the reads */
   nc_deps_pipeline_set_stage(d->pipe, s, c_dom, NULL); /* a failure is the schedule's to report */
-  bool ok = true;
-  for (size_t i = 0; i < n && ok; i++) {
-    nc_deps_error err = {{0}};
+  bool all = true;
+  for (size_t i = 0; i < n; i++) {
+    size_t slot = cs->first_channel + i;
+    if (d->rep[slot] != slot)
+      continue;
+    slot_out *o = &d->out[slot];
     size_t p = stage_of_value(d, nc_op_get_operand(node, i));
     isl_map *read = nc_dataflow_node_get_read(node, i, ctx);
     isl_union_map *c_reads = read ? isl_union_map_from_map(read) : NULL;
     isl_set *p_dom = NULL;
     isl_union_map *p_writes = NULL;
     nc_deps_channel *ch = NULL;
-    ok = c_reads && p < s && stage_relations(ctx, &d->stages[p], i, d->g, &p_dom, &p_writes, &err) && c_dom &&
-         nc_deps_compute_relations(p_dom, p_writes, c_dom, c_reads, &ch, &err);
+    bool ok = c_reads && p < s && stage_relations(ctx, &d->stages[p], i, d->g, &p_dom, &p_writes, &o->err) &&
+              c_dom && nc_deps_compute_relations(p_dom, p_writes, c_dom, c_reads, &ch, &o->err);
     if (ok) {
       isl_map *e = isl_map_coalesce(nc_deps_channel_get_earliest(ch));
       isl_map *k = isl_map_coalesce(nc_deps_channel_get_control(ch));
-      earliest[i] = nc_dataflow_map_attr_from_isl(c, e);
-      control[i] = nc_dataflow_map_attr_from_isl(c, k);
+      o->earliest = nc_dataflow_map_attr_from_isl(c, e);
+      o->control = nc_dataflow_map_attr_from_isl(c, k);
       isl_map_free(e);
       isl_map_free(k);
-      d->channels[cs->first_channel + i] = (nc_deps_pipeline_channel){ch, p, s};
-      ok = earliest[i] && control[i];
+      d->channels[slot] = (nc_deps_pipeline_channel){ch, p, s};
+      ok = o->earliest && o->control;
       if (!ok)
-        snprintf(err.message, sizeof err.message, "isl failed to print the relations");
+        snprintf(o->err.message, sizeof o->err.message, "isl failed to print the relations");
     } else {
       nc_deps_channel_destroy(ch);
     }
-    if (!ok)
-      channel_error(node, i, err.message);
+    o->ok = ok;
+    all &= ok;
     isl_set_free(p_dom);
     isl_union_map_free(p_writes);
     isl_union_map_free(c_reads);
   }
-  if (ok) {
-    out->earliest = nc_attr_array(c, n, earliest);
-    out->control = nc_attr_array(c, n, control);
-  }
-  out->ok = ok;
   isl_set_free(c_dom);
-  free(earliest);
-  free(control);
-  return ok;
+  return all;
+}
+
+/* The attributes that decide a channel's relations: the producer's domain
+ * and writes (or its source value) and the consumer's domain and read. */
+typedef struct slot_key {
+  const void *p_domain, *p_writes, *c_domain, *c_read;
+} slot_key;
+
+/* Slot `slot` (node stage s's operand i) as a key; false if it must be
+ * analysed on its own (an attribute is missing or the producer does not
+ * come first: its failure is its own). */
+static bool slot_key_of(deps_state *d, size_t s, size_t i, slot_key *key)
+{
+  nc_op *node = d->stages[s].node;
+  size_t p = stage_of_value(d, nc_op_get_operand(node, i));
+  nc_attr *reads = nc_op_get_attr_str(node, "reads");
+  if (p >= s || !reads || nc_attr_get_kind(reads) != NC_ATTR_ARRAY || i >= nc_attr_get_num_elements(reads))
+    return false;
+  const stage *ps = &d->stages[p];
+  *key = (slot_key){ps->source ? (const void *)ps->source : nc_op_get_attr_str(ps->node, "domain"),
+                    ps->source ? NULL : nc_op_get_attr_str(ps->node, "writes"), nc_op_get_attr_str(node, "domain"),
+                    nc_attr_get_element(reads, i)};
+  return key->p_domain && (ps->source || key->p_writes) && key->c_domain && key->c_read;
+}
+
+/* rep[] (each slot's first equal slot: attributes are uniqued, so equal
+ * attributes are the same pointers) and owner[] (the chunk analysing the
+ * representative, whose context its channel lives in). */
+static void find_reps(deps_state *d)
+{
+  slot_key *keys = nc_xcalloc(d->n_channels + 1, sizeof *keys);
+  size_t *distinct = nc_xcalloc(d->n_channels + 1, sizeof *distinct), n_distinct = 0;
+  for (size_t j = 0; j < d->n_nodes; j++) {
+    stage *st = &d->stages[d->nodes[j]];
+    for (size_t i = 0, n = nc_op_get_num_operands(st->node); i < n; i++) {
+      size_t slot = st->first_channel + i, r = slot;
+      d->owner[slot] = j / d->per_chunk;
+      if (slot_key_of(d, d->nodes[j], i, &keys[slot])) {
+        for (size_t k = 0; k < n_distinct && r == slot; k++)
+          if (!memcmp(&keys[distinct[k]], &keys[slot], sizeof keys[slot]))
+            r = distinct[k];
+        if (r == slot)
+          distinct[n_distinct++] = slot;
+      }
+      d->rep[slot] = r;
+      d->owner[slot] = d->owner[r];
+    }
+  }
+  free(keys);
+  free(distinct);
+}
+
+/* After the loop, in node order: each shared slot takes its
+ * representative's channel, each node's first failing channel is reported,
+ * and the nodes whose channels all succeeded get their attributes. */
+static bool finish_nodes(deps_state *d)
+{
+  bool all = true;
+  for (size_t j = 0; j < d->n_nodes; j++) {
+    size_t s = d->nodes[j];
+    stage *st = &d->stages[s];
+    nc_op *node = st->node;
+    size_t n = nc_op_get_num_operands(node);
+    nc_attr **earliest = nc_xcalloc(n + 1, sizeof *earliest), **control = nc_xcalloc(n + 1, sizeof *control);
+    bool ok = true;
+    for (size_t i = 0; i < n && ok; i++) {
+      size_t slot = st->first_channel + i, r = d->rep[slot];
+      const slot_out *o = &d->out[r];
+      ok = o->ok;
+      if (!ok) {
+        channel_error(node, i, o->err.message);
+        break;
+      }
+      if (r != slot) {
+        d->channels[slot] = (nc_deps_pipeline_channel){d->channels[r].channel,
+                                                       stage_of_value(d, nc_op_get_operand(node, i)), s};
+        nc_pass_stat_add(d->pass, 2, 1);
+      }
+      earliest[i] = o->earliest;
+      control[i] = o->control;
+    }
+    if (ok) {
+      nc_context *c = nc_op_get_context(node);
+      nc_op_set_attr_str(node, "earliest", nc_attr_array(c, n, earliest));
+      nc_op_set_attr_str(node, "control", nc_attr_array(c, n, control));
+    }
+    all &= ok;
+    free(earliest);
+    free(control);
+  }
+  return all;
 }
 
 /* Chunk k of the nodes, in an isl context of its own (isl's are not
@@ -234,33 +327,27 @@ static bool analyse_chunk(size_t k, void *user)
   d->chunk_ctx[k] = ctx;
   bool ok = true;
   for (size_t j = k * d->per_chunk; j < d->n_nodes && j < (k + 1) * d->per_chunk; j++)
-    ok &= analyse(d, ctx, d->nodes[j], &d->out[j]);
+    ok &= analyse(d, ctx, d->nodes[j]);
   return ok;
 }
 
-/* The channels of chunk k's nodes, in its context: their waits. */
+/* The channels whose isl objects live in chunk k's context: their waits. */
 static bool channels_chunk(size_t k, void *user)
 {
   deps_state *d = user;
-  for (size_t j = k * d->per_chunk; j < d->n_nodes && j < (k + 1) * d->per_chunk; j++) {
-    stage *st = &d->stages[d->nodes[j]];
-    for (size_t i = 0, n = nc_op_get_num_operands(st->node); i < n; i++)
-      nc_deps_pipeline_set_channel(d->pipe, st->first_channel + i, &d->channels[st->first_channel + i], NULL);
-  }
+  for (size_t c = 0; c < d->n_channels; c++) /* a shared slot comes after its representative, in its chunk */
+    if (d->owner[c] == k)
+      nc_deps_pipeline_set_channel_as(d->pipe, c, &d->channels[c], d->rep[c], NULL);
   return true;
 }
 
-/* The buffers of chunk k's channels under the schedule, in its context. */
+/* The buffers of the channels in chunk k's context under the schedule. */
 static bool buffers_chunk(size_t k, void *user)
 {
   deps_state *d = user;
-  for (size_t j = k * d->per_chunk; j < d->n_nodes && j < (k + 1) * d->per_chunk; j++) {
-    stage *st = &d->stages[d->nodes[j]];
-    for (size_t i = 0, n = nc_op_get_num_operands(st->node); i < n; i++) {
-      size_t c = st->first_channel + i;
+  for (size_t c = 0; c < d->n_channels; c++)
+    if (d->owner[c] == k)
       d->buffer_ok[c] = nc_deps_pipeline_channel_buffer(d->pipe, c, &d->buffers[c], &d->buffer_err[c]);
-    }
-  }
   return true;
 }
 
@@ -360,7 +447,8 @@ static bool run(nc_pass *pass, nc_op *func)
     return true;
   deps_state d = {.pass = pass, .ctx = nc_dataflow_isl_ctx_create(), .g = g,
                   .stages = nc_xcalloc(n_nodes + n_inputs + 1, sizeof *d.stages),
-                  .nodes = nc_xcalloc(n_nodes + 1, sizeof *d.nodes), .out = nc_xcalloc(n_nodes + 1, sizeof *d.out),
+                  .nodes = nc_xcalloc(n_nodes + 1, sizeof *d.nodes), .out = nc_xcalloc(n_inputs + 1, sizeof *d.out),
+                  .rep = nc_xcalloc(n_inputs + 1, sizeof *d.rep), .owner = nc_xcalloc(n_inputs + 1, sizeof *d.owner),
                   .channels = nc_xcalloc(n_inputs + 1, sizeof *d.channels), .n_channels = n_inputs};
   isl_options_set_on_error(d.ctx, ISL_ON_ERROR_CONTINUE);
   bool ok = true;
@@ -385,22 +473,19 @@ static bool run(nc_pass *pass, nc_op *func)
     n_chunks = n_chunks > d.n_nodes ? d.n_nodes : n_chunks;
     d.per_chunk = (d.n_nodes + n_chunks - 1) / n_chunks;
     d.chunk_ctx = nc_xcalloc(n_chunks, sizeof *d.chunk_ctx);
-    ok = nc_parallel_for(nc_op_get_context(func), n_chunks, analyse_chunk, &d);
+    find_reps(&d);
+    nc_parallel_for(nc_op_get_context(func), n_chunks, analyse_chunk, &d);
+    ok = finish_nodes(&d);
   }
-  for (size_t j = 0; j < d.n_nodes; j++)
-    if (d.out[j].ok) {
-      nc_op *node = d.stages[d.nodes[j]].node;
-      nc_op_set_attr_str(node, "earliest", d.out[j].earliest);
-      nc_op_set_attr_str(node, "control", d.out[j].control);
-    }
   for (size_t j = 0; j < d.n_channels; j++)
     if (d.channels[j].channel)
       nc_pass_stat_add(pass, 0, 1);
   if (ok)
     ok = set_buffers(&d, func, n_chunks);
   nc_deps_pipeline_destroy(d.pipe); /* before the channels it borrows */
-  for (size_t j = 0; j < d.n_channels; j++)
-    nc_deps_channel_destroy((nc_deps_channel *)d.channels[j].channel);
+  for (size_t j = 0; j < d.n_channels; j++) /* a shared channel is its representative's */
+    if (d.rep[j] == j)
+      nc_deps_channel_destroy((nc_deps_channel *)d.channels[j].channel);
   for (size_t k = 0; k < n_chunks; k++)
     if (d.chunk_ctx[k])
       nc_dataflow_isl_ctx_destroy(d.chunk_ctx[k]);
@@ -410,6 +495,8 @@ static bool run(nc_pass *pass, nc_op *func)
   free(d.stages);
   free(d.nodes);
   free(d.out);
+  free(d.rep);
+  free(d.owner);
   free(d.channels);
   nc_dataflow_isl_ctx_destroy(d.ctx);
   return ok;

@@ -222,24 +222,57 @@ static isl_stat count_point(isl_point *pt, void *user)
   return isl_stat_ok;
 }
 
-/* One offset coordinate of a box at an iteration: the affine function's
- * coefficients when it has no integer divisions, isl's evaluation if it has. */
-static bool eval_offset(isl_aff *aff, const int64_t *coords, int n_in, int64_t *out)
+/* How one offset coordinate of a box is evaluated, read from isl once per
+ * relation (not once per iteration and coefficient): from its integer
+ * coefficients when it has no integer divisions, by isl when it has, and
+ * never (a failure at the first iteration) when a coefficient is not an
+ * integer. */
+typedef enum { OFF_COEFFS, OFF_ISL, OFF_BAD } off_how;
+
+typedef struct off_coord {
+  off_how how;
+  int64_t constant, coef[NC_MAX_RANK];
+  isl_aff *aff; /* OFF_ISL: the function */
+} off_coord;
+
+static off_coord off_coord_of(isl_aff *aff, int n_in)
 {
-  if (isl_aff_dim(aff, isl_dim_div) == 0) {
-    isl_val *v = isl_aff_get_constant_val(aff);
-    bool ok = v && isl_val_is_int(v);
-    int64_t r = ok ? isl_val_get_num_si(v) : 0;
-    isl_val_free(v);
-    for (int i = 0; ok && i < n_in; i++) {
-      v = isl_aff_get_coefficient_val(aff, isl_dim_in, i);
-      ok = v && isl_val_is_int(v);
-      r += ok ? isl_val_get_num_si(v) * coords[i] : 0;
-      isl_val_free(v);
-    }
-    *out = r;
-    return ok;
+  off_coord o = {OFF_BAD, 0, {0}, NULL};
+  if (!aff)
+    return o;
+  if (isl_aff_dim(aff, isl_dim_div) != 0) {
+    o.how = OFF_ISL;
+    o.aff = aff;
+    return o;
   }
+  isl_val *v = isl_aff_get_constant_val(aff);
+  bool ok = v && isl_val_is_int(v);
+  o.constant = ok ? isl_val_get_num_si(v) : 0;
+  isl_val_free(v);
+  for (int i = 0; ok && i < n_in; i++) {
+    v = isl_aff_get_coefficient_val(aff, isl_dim_in, i);
+    ok = v && isl_val_is_int(v);
+    o.coef[i] = ok ? isl_val_get_num_si(v) : 0;
+    isl_val_free(v);
+  }
+  isl_aff_free(aff);
+  o.how = ok ? OFF_COEFFS : OFF_BAD;
+  return o;
+}
+
+/* One offset coordinate of a box at an iteration. */
+static bool eval_offset(const off_coord *o, const int64_t *coords, int n_in, int64_t *out)
+{
+  if (o->how == OFF_COEFFS) {
+    int64_t r = o->constant;
+    for (int i = 0; i < n_in; i++)
+      r += o->coef[i] * coords[i];
+    *out = r;
+    return true;
+  }
+  if (o->how == OFF_BAD)
+    return false;
+  isl_aff *aff = o->aff;
   isl_point *pt = isl_point_zero(isl_aff_get_domain_space(aff));
   for (int i = 0; i < n_in; i++)
     pt = isl_point_set_coordinate_val(pt, isl_dim_set, i, isl_val_int_from_si(isl_aff_get_ctx(aff), coords[i]));
@@ -253,7 +286,7 @@ static bool eval_offset(isl_aff *aff, const int64_t *coords, int n_in, int64_t *
 typedef struct box_walk {
   const nc_iters *it;
   nc_write_boxes *out;
-  isl_multi_aff *off;
+  off_coord off[NC_MAX_RANK]; /* per output coordinate */
   int64_t coords[NC_MAX_RANK];
   bool failed;
 } box_walk;
@@ -274,9 +307,8 @@ static isl_stat box_point(isl_point *pt, void *user)
   }
   bw->out->present[r] = true;
   for (int d = 0; d < bw->out->dim; d++) {
-    isl_aff *a = isl_multi_aff_get_at(bw->off, d);
-    bool ok = a && eval_offset(a, bw->coords, bw->it->dim, &bw->out->offset[(size_t)r * (size_t)bw->out->dim + (size_t)d]);
-    isl_aff_free(a);
+    bool ok = eval_offset(&bw->off[d], bw->coords, bw->it->dim,
+                          &bw->out->offset[(size_t)r * (size_t)bw->out->dim + (size_t)d]);
     if (!ok) {
       bw->failed = true;
       return isl_stat_error;
@@ -331,11 +363,15 @@ static int write_boxes(const nc_iters *it, isl_map *w, int n_out, nc_write_boxes
     out->n = it->n;
     out->present = nc_xcalloc(it->n + 1, sizeof *out->present);
     out->offset = nc_xcalloc((it->n + 1) * (size_t)(n_out ? n_out : 1), sizeof *out->offset);
-    box_walk bw = {it, out, off, {0}, false};
+    box_walk bw = {.it = it, .out = out};
+    for (int d = 0; d < n_out; d++)
+      bw.off[d] = off_coord_of(isl_multi_aff_get_at(off, d), it->dim);
     isl_set *dom = isl_map_domain(isl_map_copy(w));
     if (!dom || isl_set_foreach_point(dom, box_point, &bw) != isl_stat_ok || bw.failed)
       answer = -1;
     isl_set_free(dom);
+    for (int d = 0; d < n_out; d++)
+      isl_aff_free(bw.off[d].aff);
   }
   isl_multi_aff_free(off);
   isl_map_free(w);

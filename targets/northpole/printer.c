@@ -10,7 +10,7 @@
  * element in the iterations outside its band), its buffers and their lifetimes, the
  * output elements of every node iteration (strided blocks: computed from
  * the node's `writes` as fixed-size boxes when they are, read once per
- * node and clipped to each tile's slice, enumerated with isl otherwise)
+ * distinct node (equal writes, domain and result type) and clipped to each tile's slice, enumerated with isl otherwise)
  * and its
  * program. A weight slice several tiles hold (row bands) is written once, in
  * the weights section (printer_weights.c). Everything is written in IR order
@@ -770,6 +770,7 @@ static bool put_chunk(size_t c, void *user)
 
 typedef struct boxes_job {
   node_boxes *nb;
+  const size_t *rep; /* per node: the first node with the same writes, domain and result type */
   size_t n, per_chunk;
 } boxes_job;
 
@@ -781,6 +782,8 @@ static bool boxes_chunk(size_t c, void *user)
   boxes_job *j = user;
   isl_ctx *ctx = nc_dataflow_isl_ctx_create();
   for (size_t k = c * j->per_chunk; k < j->n && k < (c + 1) * j->per_chunk; k++) {
+    if (j->rep[k] != k)
+      continue; /* copied from its representative's after the loop */
     node_boxes *nb = &j->nb[k];
     nc_diag_capture *diags = nc_diag_capture_begin();
     nc_iters iters = {0};
@@ -819,10 +822,38 @@ static node_boxes *read_node_boxes(printer *p, nc_context *ctx, tile_out *to, si
       nb[m++].node = node;
     of[k] = i;
   }
+  /* Nodes with the same writes, domain and result type (uniqued, so equal
+   * ones are the same pointers) have the same boxes: read once. */
+  size_t *rep = nc_xcalloc(m + 1, sizeof *rep);
+  for (size_t i = 0; i < m; i++) {
+    nc_op *a = nb[i].node;
+    nc_attr *w = nc_op_get_attr_str(a, "writes"), *d = nc_op_get_attr_str(a, "domain");
+    nc_type *t = nc_op_get_num_results(a) ? nc_value_get_type(nc_op_get_result(a, 0)) : NULL;
+    rep[i] = i;
+    for (size_t r = 0; r < i && rep[i] == i && w && d && t; r++) {
+      nc_op *b = nb[r].node;
+      if (rep[r] == r && nc_op_get_attr_str(b, "writes") == w && nc_op_get_attr_str(b, "domain") == d &&
+          nc_op_get_num_results(b) && nc_value_get_type(nc_op_get_result(b, 0)) == t)
+        rep[i] = r;
+    }
+  }
   size_t threads = nc_context_get_num_threads(ctx), chunks = threads > 1 ? 4 * threads : 1;
   chunks = chunks > m ? m : chunks;
-  boxes_job job = {nb, m, chunks ? (m + chunks - 1) / chunks : 0};
+  boxes_job job = {nb, rep, m, chunks ? (m + chunks - 1) / chunks : 0};
   nc_parallel_for(ctx, chunks, boxes_chunk, &job);
+  for (size_t i = 0; i < m; i++) {
+    const node_boxes *r = &nb[rep[i]];
+    if (rep[i] == i || !(nb[i].boxed = r->boxed))
+      continue;
+    nc_write_boxes *b = &nb[i].boxes;
+    *b = r->boxes;
+    size_t n_off = (b->n + 1) * (size_t)(b->dim ? b->dim : 1);
+    b->present = nc_xmalloc((b->n + 1) * sizeof *b->present);
+    memcpy(b->present, r->boxes.present, (b->n + 1) * sizeof *b->present);
+    b->offset = nc_xmalloc(n_off * sizeof *b->offset);
+    memcpy(b->offset, r->boxes.offset, n_off * sizeof *b->offset);
+  }
+  free(rep);
   for (size_t k = 0; k < n; k++)
     to[k].boxes = of[k] == SIZE_MAX ? NULL : &nb[of[k]];
   free(of);

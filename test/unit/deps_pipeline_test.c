@@ -12,7 +12,9 @@
  * buffer equals its single-channel buffer (nc_deps_compute), and the skip
  * connection holds more than that. Errors: a bad stage is reported before a
  * bad channel whatever the order of the calls, a step out of order fails
- * with a message, never a crash. Returns non-zero on any failure.
+ * with a message, never a crash. A channel set as another with the same
+ * analysis (nc_deps_pipeline_set_channel_as) gets the buffer its own
+ * analysis gives. Returns non-zero on any failure.
  */
 #include <inttypes.h>
 #include <isl/ctx.h>
@@ -199,9 +201,53 @@ static void test_error_order(void)
   isl_ctx_free(ctx);
 }
 
+/* nc_deps_pipeline_set_channel_as: channels 1 (conv -> add), 2 (source ->
+ * add) and 3 (add -> 1x1 conv) read the same rows of producers with the
+ * same domain and writes, so one analysis (channel 1's) serves all three;
+ * set as channel 1, each gets its own buffer (the join's skip input holds
+ * more than the others), equal to the single call's with three analyses.
+ * A `like` not set yet (or the channel itself) falls back to enumerating. */
+static void test_set_as(void)
+{
+  isl_ctx *ctx = new_ctx();
+  isl_set *doms[N_STAGES];
+  nc_deps_channel *ch[N_CHANNELS];
+  nc_deps_pipeline_channel pc[N_CHANNELS];
+  for (size_t s = 0; s < N_STAGES; s++)
+    doms[s] = isl_set_read_from_str(ctx, domains[s]);
+  for (size_t j = 0; j < N_CHANNELS; j++) {
+    ch[j] = channel(ctx, j);
+    pc[j] = (nc_deps_pipeline_channel){ch[j], channels[j].p, channels[j].c};
+  }
+  int64_t want[N_CHANNELS] = {0}, got[N_CHANNELS] = {0};
+  nc_deps_error err = {{0}};
+  CHECK(nc_deps_pipeline_buffers(N_STAGES, doms, N_CHANNELS, pc, want, &err), "single call: %s", err.message);
+  nc_deps_pipeline *p = nc_deps_pipeline_create(N_STAGES, N_CHANNELS);
+  for (size_t s = 0; s < N_STAGES; s++)
+    CHECK(nc_deps_pipeline_set_stage(p, s, doms[s], &err), "stage %zu: %s", s, err.message);
+  nc_deps_pipeline_channel as1[N_CHANNELS] = {pc[0], pc[1], {ch[1], 0, 2}, {ch[1], 2, 3}};
+  CHECK(nc_deps_pipeline_set_channel_as(p, 0, &as1[0], 3, &err), "channel 0 (like unset): %s", err.message);
+  CHECK(nc_deps_pipeline_set_channel_as(p, 1, &as1[1], 1, &err), "channel 1 (like itself): %s", err.message);
+  CHECK(nc_deps_pipeline_set_channel_as(p, 3, &as1[3], 1, &err), "channel 3: %s", err.message);
+  CHECK(nc_deps_pipeline_set_channel_as(p, 2, &as1[2], 1, &err), "channel 2: %s", err.message);
+  CHECK(nc_deps_pipeline_schedule(p, &err), "schedule: %s", err.message);
+  for (size_t j = 0; j < N_CHANNELS; j++) {
+    CHECK(nc_deps_pipeline_channel_buffer(p, j, &got[j], &err), "buffer %zu: %s", j, err.message);
+    CHECK(got[j] == want[j], "channel %zu: set as channel 1 %" PRId64 ", own analyses %" PRId64, j, got[j], want[j]);
+  }
+  CHECK(got[2] > got[1] && got[1] > 0, "shared: skip %" PRId64 " vs conv %" PRId64, got[2], got[1]);
+  nc_deps_pipeline_destroy(p);
+  for (size_t s = 0; s < N_STAGES; s++)
+    isl_set_free(doms[s]);
+  for (size_t j = 0; j < N_CHANNELS; j++)
+    nc_deps_channel_destroy(ch[j]);
+  isl_ctx_free(ctx);
+}
+
 int main(void)
 {
   test_same_buffers();
+  test_set_as();
   test_error_order();
   printf("deps_pipeline_test: %d failures\n", failures);
   return failures ? 1 : 0;

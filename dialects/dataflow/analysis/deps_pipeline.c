@@ -40,11 +40,33 @@ typedef struct stage {
   nc_deps_error err; /* why it failed */
 } stage;
 
+/* A channel's element lifetimes as spans of elements living from a
+ * producer iteration through a consumer iteration (ranks in the stages'
+ * sorted iterations), in isl's enumeration order with equal neighbours
+ * merged; enumerated when the channel is set, placed on the schedule's
+ * events when its buffer is asked. An enumeration that stopped keeps why:
+ * its error is the buffer's, after any span before it that the events
+ * show read before written. */
+typedef enum { LIVES_OK, LIVES_TOO_MANY, LIVES_BAD, LIVES_ISL } lives_end;
+
+typedef struct span {
+  int64_t p, c, count;
+} span;
+
+typedef struct life_spans {
+  span *v;
+  int64_t n, cap;
+  lives_end end;
+  nc_deps_error isl_err; /* LIVES_ISL: isl's message */
+} life_spans;
+
 typedef struct chan {
   size_t p, c;
   int64_t *wait; /* per consumer iteration: producer iteration to wait for, -1 if none */
   const nc_deps_channel *channel;
-  bool set, failed;  /* by nc_deps_pipeline_set_channel */
+  life_spans *life; /* its lifetimes; another channel's when shared */
+  bool own_life;    /* whether life is this channel's to free */
+  bool set, failed; /* by nc_deps_pipeline_set_channel */
   nc_deps_error err; /* why it failed */
 } chan;
 
@@ -81,23 +103,23 @@ static isl_stat add_wait(isl_point *pnt, void *user)
   return isl_stat_ok;
 }
 
-/* Adds each element's lifetime [writer's event, last reader's event]. */
+/* Collects each element's lifetime (writer, last reader) as spans. */
 typedef struct life_fill {
   const stage *ps, *cs;
-  int64_t *delta, *scratch;
+  life_spans *out;
+  int64_t *scratch;
   int64_t elements, box_count;
   bool bad, too_many;
 } life_fill;
 
-/* Adds `count` elements living from producer iteration p's event through
- * consumer iteration c's event; pc holds p's then c's coordinates. */
+/* Adds `count` elements living from producer iteration p through consumer
+ * iteration c; pc holds p's then c's coordinates. */
 static bool add_span(life_fill *l, const int64_t *pc, int64_t count)
 {
   int np = l->ps->iters.n;
   int64_t p = nc_deps_points_find(&l->ps->iters, pc);
   int64_t c = nc_deps_points_find(&l->cs->iters, pc + np);
-  int64_t from = p >= 0 ? l->ps->event[p] : -1, to = c >= 0 ? l->cs->event[c] : -1;
-  if (from < 0 || to < from) {
+  if (p < 0 || c < 0) {
     l->bad = true;
     return false;
   }
@@ -106,8 +128,16 @@ static bool add_span(life_fill *l, const int64_t *pc, int64_t count)
     return false;
   }
   l->elements += count;
-  l->delta[from] += count;
-  l->delta[to + 1] -= count;
+  life_spans *o = l->out;
+  if (o->n && o->v[o->n - 1].p == p && o->v[o->n - 1].c == c) {
+    o->v[o->n - 1].count += count;
+    return true;
+  }
+  if (o->n == o->cap) {
+    o->cap = o->cap ? 2 * o->cap : 16;
+    o->v = nc_xrealloc(o->v, (size_t)o->cap * sizeof *o->v);
+  }
+  o->v[o->n++] = (span){p, c, count};
   return true;
 }
 
@@ -294,8 +324,13 @@ void nc_deps_pipeline_destroy(nc_deps_pipeline *p)
     free(p->st[s].event);
     free(p->st[s].in);
   }
-  for (size_t j = 0; j < p->n_channels; j++)
+  for (size_t j = 0; j < p->n_channels; j++) {
     free(p->ch[j].wait);
+    if (p->ch[j].own_life && p->ch[j].life) {
+      free(p->ch[j].life->v);
+      free(p->ch[j].life);
+    }
+  }
   free(p->st);
   free(p->ch);
   free(p);
@@ -337,6 +372,32 @@ bool nc_deps_pipeline_set_stage(nc_deps_pipeline *p, size_t s, isl_set *domain, 
   return ok || report(err, &x->err);
 }
 
+/* The channel's element lifetimes (first writer, last reader) as spans over
+ * its stages' iterations: isl's work for its buffer, which needs no
+ * schedule; a failure is kept in the spans' end, for the buffer to report. */
+static life_spans *enumerate_lives(const stage *ps, const stage *cs, const nc_deps_channel *channel)
+{
+  life_spans *out = nc_xcalloc(1, sizeof *out);
+  isl_union_map *first = nc_deps_channel_get_first_write(channel);
+  isl_ctx *ctx = first ? isl_union_map_get_ctx(first) : NULL;
+  nc_deps_scope scope = {0};
+  if (ctx)
+    scope = nc_deps_scope_enter(ctx);
+  isl_union_map *lifetimes = isl_union_map_range_product(first, nc_deps_channel_get_last_read(channel));
+  life_fill l = {ps, cs, out, nc_xcalloc((size_t)(ps->iters.n + cs->iters.n) + 1, sizeof(int64_t)), 0, 0, false,
+                 false};
+  if (!lifetimes || isl_union_map_foreach_map(lifetimes, add_lives, &l) < 0) {
+    out->end = l.too_many ? LIVES_TOO_MANY : l.bad ? LIVES_BAD : LIVES_ISL;
+    if (out->end == LIVES_ISL)
+      nc_deps_fail_isl(&out->isl_err, ctx, "pipeline");
+  }
+  isl_union_map_free(lifetimes);
+  free(l.scratch);
+  if (ctx)
+    nc_deps_scope_exit(scope);
+  return out;
+}
+
 bool nc_deps_pipeline_set_channel(nc_deps_pipeline *p, size_t j, const nc_deps_pipeline_channel *channel,
                                   nc_deps_error *err)
 {
@@ -375,9 +436,44 @@ bool nc_deps_pipeline_set_channel(nc_deps_pipeline *p, size_t j, const nc_deps_p
     if (scope.ctx)
       nc_deps_scope_exit(scope);
   }
+  if (ok) {
+    c->life = enumerate_lives(&p->st[c->p], &p->st[c->c], c->channel);
+    c->own_life = true;
+  }
   c->set = ok;
   c->failed = !ok;
   return ok || report(err, &c->err);
+}
+
+/* Whether two stages have the same iterations. */
+static bool same_iters(const stage *a, const stage *b)
+{
+  return a->iters.n == b->iters.n && a->iters.count == b->iters.count &&
+         (!a->iters.count ||
+          !memcmp(a->iters.v, b->iters.v, (size_t)a->iters.count * (size_t)a->iters.n * sizeof *a->iters.v));
+}
+
+bool nc_deps_pipeline_set_channel_as(nc_deps_pipeline *p, size_t j, const nc_deps_pipeline_channel *channel,
+                                     size_t like, nc_deps_error *err)
+{
+  const chan *k = like < p->n_channels && like != j ? &p->ch[like] : NULL;
+  bool same = k && k->set && j < p->n_channels && !p->ch[j].set && !p->ch[j].failed && channel->channel == k->channel &&
+              channel->producer < channel->consumer && channel->consumer < p->n_stages &&
+              p->st[channel->producer].set && p->st[channel->consumer].set &&
+              same_iters(&p->st[channel->producer], &p->st[k->p]) && same_iters(&p->st[channel->consumer], &p->st[k->c]);
+  if (!same)
+    return nc_deps_pipeline_set_channel(p, j, channel, err);
+  chan *c = &p->ch[j];
+  size_t n = (size_t)p->st[channel->consumer].iters.count;
+  c->p = channel->producer;
+  c->c = channel->consumer;
+  c->channel = channel->channel;
+  c->wait = nc_xmalloc((n + 1) * sizeof(int64_t));
+  memcpy(c->wait, k->wait, n * sizeof(int64_t));
+  c->life = k->life;
+  c->own_life = false;
+  c->set = true;
+  return true;
 }
 
 bool nc_deps_pipeline_schedule(nc_deps_pipeline *p, nc_deps_error *err)
@@ -418,36 +514,37 @@ bool nc_deps_pipeline_channel_buffer(const nc_deps_pipeline *p, size_t j, int64_
     return nc_deps_fail(err, "pipeline: channel %zu's buffer needs the pipeline scheduled", j);
   const chan *c = &p->ch[j];
   const stage *ps = &p->st[c->p], *cs = &p->st[c->c];
-  isl_union_map *first = nc_deps_channel_get_first_write(c->channel);
-  isl_ctx *ctx = first ? isl_union_map_get_ctx(first) : NULL;
-  nc_deps_scope scope = {0};
-  if (ctx)
-    scope = nc_deps_scope_enter(ctx);
-  isl_union_map *lifetimes = isl_union_map_range_product(first, nc_deps_channel_get_last_read(c->channel));
-  life_fill l = {ps, cs, nc_xcalloc((size_t)p->n_events + 2, sizeof(int64_t)),
-                 nc_xcalloc((size_t)(ps->iters.n + cs->iters.n) + 1, sizeof(int64_t)), 0, 0, false, false};
+  const life_spans *life = c->life;
+  if (!life)
+    return nc_deps_fail(err, "pipeline: channel %zu is not set", j);
+  int64_t *delta = nc_xcalloc((size_t)p->n_events + 2, sizeof(int64_t));
   bool ok = true;
-  if (!lifetimes || isl_union_map_foreach_map(lifetimes, add_lives, &l) < 0) {
-    if (l.too_many)
-      ok = nc_deps_fail(err, "pipeline: channel %zu carries more than %lld elements", j,
-                        (long long)NC_DEPS_MAX_ENUMERATED_POINTS);
-    else if (l.bad)
+  for (int64_t k = 0; k < life->n && ok; k++) {
+    const span *x = &life->v[k];
+    int64_t from = ps->event[x->p], to = cs->event[x->c];
+    if (from < 0 || to < from) {
       ok = nc_deps_fail(err, "pipeline: channel %zu has an element read before it is written", j);
-    else
-      ok = nc_deps_fail_isl(err, ctx, "pipeline");
-  } else {
+    } else {
+      delta[from] += x->count;
+      delta[to + 1] -= x->count;
+    }
+  }
+  if (ok && life->end == LIVES_TOO_MANY)
+    ok = nc_deps_fail(err, "pipeline: channel %zu carries more than %lld elements", j,
+                      (long long)NC_DEPS_MAX_ENUMERATED_POINTS);
+  else if (ok && life->end == LIVES_BAD)
+    ok = nc_deps_fail(err, "pipeline: channel %zu has an element read before it is written", j);
+  else if (ok && life->end == LIVES_ISL)
+    ok = report(err, &life->isl_err);
+  if (ok) {
     int64_t live = 0, best = 0;
     for (int64_t t = 0; t < p->n_events; t++) {
-      live += l.delta[t];
+      live += delta[t];
       best = live > best ? live : best;
     }
     *buffer = best;
   }
-  isl_union_map_free(lifetimes);
-  free(l.delta);
-  free(l.scratch);
-  if (ctx)
-    nc_deps_scope_exit(scope);
+  free(delta);
   return ok;
 }
 

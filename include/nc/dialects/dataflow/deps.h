@@ -290,9 +290,9 @@ bool nc_deps_pipeline_buffers(size_t n_stages, __isl_keep isl_set *const *domain
 
 /** nc_deps_pipeline_buffers in steps, for callers that run its isl work on
  * threads: set every stage (enumerates its iterations), then every channel
- * (reads its Earliest; needs its two stages set), schedule (serial, plain
- * arrays), then ask each channel's buffer (enumerates its element
- * lifetimes). Calls for different stages, or for different channels, may
+ * (reads its Earliest and enumerates its element lifetimes; needs its two
+ * stages set), schedule (serial, plain arrays), then ask each channel's
+ * buffer (places the lifetimes on the schedule: no isl). Calls for different stages, or for different channels, may
  * run at the same time as long as no two of them use one isl context; the
  * schedule runs alone. A failed stage or channel keeps its error, and the
  * schedule reports the first one in the order of stages, then channels, as
@@ -314,6 +314,17 @@ bool nc_deps_pipeline_set_stage(nc_deps_pipeline *p, size_t s, __isl_keep isl_se
  * reads its Earliest, which must match its stages' domains. */
 bool nc_deps_pipeline_set_channel(nc_deps_pipeline *p, size_t j, NC_KEEP const nc_deps_pipeline_channel *channel,
                                   nc_deps_error *err);
+
+/** nc_deps_pipeline_set_channel for a channel whose analysis is channel
+ * `like`'s (the same nc_deps_channel) between stages with the same
+ * iterations as `like`'s: takes its waits and lifetimes instead of
+ * enumerating them again (the results and messages are the same). Channel
+ * `like` must have been set by a call that happened before this one on the
+ * same thread (or before a synchronisation); when it failed or its stages'
+ * iterations differ, the channel is enumerated as nc_deps_pipeline_set_channel
+ * does. */
+bool nc_deps_pipeline_set_channel_as(nc_deps_pipeline *p, size_t j, NC_KEEP const nc_deps_pipeline_channel *channel,
+                                     size_t like, nc_deps_error *err);
 
 /** Runs the eager schedule once every stage and channel is set; fails
  * with the first failed stage's or channel's error. */
