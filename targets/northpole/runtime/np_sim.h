@@ -134,6 +134,13 @@ typedef struct np_tile {
   size_t n_buckets, n_msgs;
   size_t pc, inference;
   bool blocked; /* its recv at pc found no message; nothing changes that until one is posted to it (sim.c tile_ready) */
+  /* the scheduler's answer for the entry this tile belongs to (its core's first tile, or itself when it has a core
+   * of its own; sim.c np_sim_run): whether a tile of the entry can go on, which and when. Only a step of one of
+   * the entry's tiles or a message posted to one changes it, so it is kept until then (valid). */
+  struct np_tile *entry;
+  bool entry_valid, entry_ready;
+  int32_t entry_pick;
+  uint64_t entry_at;
   uint64_t t;
   bool done;
   /* figures */

@@ -206,6 +206,8 @@ static void post(np_tile *to, np_msg *m)
   }
   to->n_msgs++;
   to->blocked = false; /* the message it waits for may be this one */
+  if (to->entry)
+    to->entry->entry_valid = false;
   m->next = NULL;
   if (to->inbox_tail[m->inference])
     to->inbox_tail[m->inference]->next = m;
@@ -650,6 +652,8 @@ static bool step_tile(run_ctx *r, size_t ti)
   bool ok = true;
   uint64_t *core = core_clock(r->s, t);
   np_tile_acquire(r->s, t);
+  if (t->entry)
+    t->entry->entry_valid = false;
   if (core && *core > t->t) /* the core was busy with another of its tiles */
     t->core_wait_cycles = np_sat_add(t->core_wait_cycles, *core - t->t), t->t = *core;
   if (!runs_now(t, in)) { /* another inference's instruction: skipped, in no time */
@@ -992,6 +996,11 @@ static bool np_sim_run(void *state, size_t batch, const void *const *inputs, voi
     }
   }
   memset(s->core_free, 0, ((size_t)s->chip.rows * s->chip.cols + 1) * sizeof *s->core_free);
+  for (size_t i = 0; i < s->n_tiles; i++) { /* a shared core's tiles are one entry, headed by its first tile */
+    np_tile *t = &s->tiles[i];
+    t->entry = t->shared ? &s->tiles[s->tile_at[(size_t)t->y * s->chip.cols + (size_t)t->x]] : t;
+    t->entry_valid = false;
+  }
   if (!s->noc.links) {
     np_noc_init(&s->noc, s->chip.rows, s->chip.cols, s->chip.link_bytes_per_cycle, s->chip.hop_latency_cycles);
     np_noc_set_local_rate(&s->noc, s->chip.macs_per_cycle); /* SRAM bytes per cycle: a byte per 8-bit MAC lane */
@@ -1018,15 +1027,20 @@ static bool np_sim_run(void *state, size_t batch, const void *const *inputs, voi
     }
     for (size_t i = 0; i < s->n_tiles; i++) {
       np_tile *t = &s->tiles[i];
-      int32_t pick = (int32_t)i;
-      uint64_t at = t->t;
-      if (t->shared) { /* a shared core's tiles: its first one asks the core which goes next (core_pick) */
-        int32_t head = s->tile_at[(size_t)t->y * s->chip.cols + (size_t)t->x];
-        if (head != (int32_t)i || !core_pick(s, head, &pick, &at))
-          continue;
-      } else if (!tile_ready(s, t)) {
+      if (t->entry != t)
         continue;
+      if (!t->entry_valid) { /* asked again only after one of the entry's tiles stepped or got a message */
+        t->entry_pick = (int32_t)i, t->entry_at = t->t;
+        if (t->shared) /* a shared core's tiles: its first one asks the core which goes next (core_pick) */
+          t->entry_ready = core_pick(s, (int32_t)i, &t->entry_pick, &t->entry_at);
+        else
+          t->entry_ready = tile_ready(s, t);
+        t->entry_valid = true;
       }
+      if (!t->entry_ready)
+        continue;
+      int32_t pick = t->entry_pick;
+      uint64_t at = t->entry_at;
       /* the earliest goes first; the host, then the tile first in the binary, on a tie */
       if (best == -2 || at < best_t || (at == best_t && best >= 0 && pick < best)) {
         best = (int)pick;
