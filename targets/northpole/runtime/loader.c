@@ -1083,6 +1083,7 @@ void np_sim_destroy(void *state, void *userData)
   free(s->unpacked), free(s->unpacked_at);
   free(s->tile_at);
   free(s->core_free);
+  np_ready_destroy(&s->ready);
   free(s->pool_free);
   np_noc_destroy(&s->noc);
   if (s->arena)
