@@ -32,6 +32,7 @@ static void bits_against_bytes(void)
       want += ref[e], want_all &= ref[e];
     CHECK(np_bits_count(bits, s, len) == want, "count [%lld, +%lld)", (long long)s, (long long)len);
     CHECK(np_bits_all(bits, s, len) == (bool)want_all, "all [%lld, +%lld)", (long long)s, (long long)len);
+    CHECK(np_bits_none(bits, s, len) == (want == 0), "none [%lld, +%lld)", (long long)s, (long long)len);
     if (op < 2) {
       np_bits_set(bits, s, len);
       memset(ref + s, 1, (size_t)len);

@@ -67,6 +67,16 @@ static inline int64_t np_bits_count_andnot(const uint64_t *a, const uint64_t *b,
   return n;
 }
 
+/** Whether no bit of [start, start + len) is set (true if len <= 0): np_bits_count(...) == 0 without
+ * counting. */
+static inline bool np_bits_none(const uint64_t *bits, int64_t start, int64_t len)
+{
+  uint64_t any = 0;
+  if (len > 0)
+    NP_BITS_FOR_RANGE(start, len, w, mask, { any |= bits[w] & mask; });
+  return !any;
+}
+
 /** Whether every bit of [start, start + len) is set (true if len <= 0). */
 static inline bool np_bits_all(const uint64_t *bits, int64_t start, int64_t len)
 {

@@ -134,6 +134,13 @@ typedef struct np_tile {
   size_t n_buckets, n_msgs;
   size_t pc, inference;
   bool blocked; /* its recv at pc found no message; nothing changes that until one is posted to it (sim.c tile_ready) */
+  /* the scheduler's answer for the entry this tile belongs to (its core's first tile, or itself when it has a core
+   * of its own; sim.c np_sim_run): whether a tile of the entry can go on, which and when. Only a step of one of
+   * the entry's tiles or a message posted to one changes it, so it is kept until then (valid). */
+  struct np_tile *entry;
+  bool entry_valid, entry_ready;
+  int32_t entry_pick;
+  uint64_t entry_at;
   uint64_t t;
   bool done;
   /* figures */
@@ -168,6 +175,15 @@ typedef struct np_span {
   size_t at, len;
 } np_span;
 
+/** The entries whose tiles can go on, ordered by when and which (ready_queue.c), and the entries whose
+ * answer must be asked again (dirty: each once, its entry_valid false). Sized for n_tiles by np_ready_reset. */
+typedef struct np_ready {
+  int32_t *heap;  /* entries (tile indexes), a binary min-heap on (entry_at, entry_pick) */
+  int32_t *pos;   /* per tile: its place in heap, -1 if not there */
+  int32_t *dirty; /* entries to ask again */
+  size_t n, n_dirty, cap;
+} np_ready;
+
 typedef struct np_sim {
   np_chip chip;
   size_t n_inputs, n_outputs;
@@ -182,6 +198,7 @@ typedef struct np_sim {
   nc_trace *trace;  /* NULL: runs are not traced (nc_trace.h) */
   void (*progress)(size_t done, size_t total, void *userData); /* NULL: no progress (nc_sim.h) */
   void *progress_data;
+  np_ready ready;   /* the scheduler's ready entries (ready_queue.c), reset by each run */
   np_noc noc;       /* the mesh links (noc.c); set up by the first run */
   void *arena;      /* the tiles' computed flags and, as a pool, their in_data and out_data, in one lazily zeroed
                        mapping made by the first run (tile_pool.c): only pages a tile touches cost a fault,
@@ -222,6 +239,16 @@ void np_tile_acquire(np_sim *s, np_tile *t);
 /** Gives tile t's block back to the pool (it has run every inference of the
  * run); kept when s->own_memory or when there is no arena. */
 void np_tile_release(np_sim *s, np_tile *t);
+
+/** Ready queue (ready_queue.c): sizes q for n_tiles entries and empties it (no ready, no dirty entry). */
+void np_ready_reset(np_ready *q, size_t n_tiles);
+/** Frees q's tables. */
+void np_ready_destroy(np_ready *q);
+/** Puts entry e (a tile index) in its place after its answer (entry_ready, entry_at, entry_pick) was asked
+ * again: added, moved or, when it cannot go on, removed. */
+void np_ready_update(np_ready *q, const np_tile *tiles, int32_t e);
+/** The entry that goes first (least entry_at, then entry_pick), or -1 if none is ready. */
+int32_t np_ready_first(const np_ready *q);
 
 /** Frees the messages of every inference in a tile's inbox (sim.c). */
 void np_clear_inbox(np_tile *t);

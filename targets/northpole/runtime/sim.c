@@ -194,7 +194,17 @@ static np_msg *find_msg(np_tile *t, int src, int operand, size_t inference, int6
   return NULL;
 }
 
-static void post(np_tile *to, np_msg *m)
+/* Marks the scheduling entry of tile t to be asked again (np_sim_run, ready_queue.c). */
+static void entry_dirty(np_sim *s, np_tile *t)
+{
+  np_tile *e = t->entry;
+  if (e && e->entry_valid) {
+    e->entry_valid = false;
+    s->ready.dirty[s->ready.n_dirty++] = (int32_t)(e - s->tiles);
+  }
+}
+
+static void post(np_sim *s, np_tile *to, np_msg *m)
 {
   if (to->n_msgs + 1 > 2 * to->n_buckets) { /* grow, relinking every message in inbox order */
     free(to->msg_bucket);
@@ -206,6 +216,7 @@ static void post(np_tile *to, np_msg *m)
   }
   to->n_msgs++;
   to->blocked = false; /* the message it waits for may be this one */
+  entry_dirty(s, to);
   m->next = NULL;
   if (to->inbox_tail[m->inference])
     to->inbox_tail[m->inference]->next = m;
@@ -325,7 +336,7 @@ static void reset_inference(np_tile *t)
 
 /* The tile at core (x, y) in `slot`, or tile 0 if none (the loader checked
  * that every recv names a tile); a grid lookup, then the core's short chain,
- * because every scheduling step asks every waiting tile. */
+ * because the scheduler asks a waiting tile again at each message posted to it. */
 static int source_tile(const np_sim *s, int64_t x, int64_t y, uint32_t slot)
 {
   if (!s->tile_at || x < 0 || y < 0 || x >= s->chip.cols || y >= s->chip.rows)
@@ -573,7 +584,7 @@ static bool send_multicast(run_ctx *r, np_tile *t, size_t ti, const np_instr *in
     np_msg *m = first ? msg_share(first) : (first = pack((int)ti, t->inference, in->c, it, t->out_data));
     m->arrival = arrival[i];
     m->link_delay = idle_delay(r->s, t, member[i]->a, member[i]->b, arrival[i]);
-    post(&r->s->tiles[source_tile(r->s, member[i]->a, member[i]->b, member[i]->slot)], m);
+    post(r->s, &r->s->tiles[source_tile(r->s, member[i]->a, member[i]->b, member[i]->slot)], m);
   }
   free(dxy), free(arrival), free(member);
   return true;
@@ -638,7 +649,7 @@ static bool do_send(run_ctx *r, np_tile *t, size_t ti, const np_instr *in)
                                          : pack((int)ti, t->inference, in->c, it, t->out_data);
   m->arrival = arrival;
   m->link_delay = idle_delay(r->s, t, in->a, in->b, arrival);
-  post(&r->s->tiles[source_tile(r->s, in->a, in->b, in->slot)], m);
+  post(r->s, &r->s->tiles[source_tile(r->s, in->a, in->b, in->slot)], m);
   return true;
 }
 
@@ -650,6 +661,7 @@ static bool step_tile(run_ctx *r, size_t ti)
   bool ok = true;
   uint64_t *core = core_clock(r->s, t);
   np_tile_acquire(r->s, t);
+  entry_dirty(r->s, t);
   if (core && *core > t->t) /* the core was busy with another of its tiles */
     t->core_wait_cycles = np_sat_add(t->core_wait_cycles, *core - t->t), t->t = *core;
   if (!runs_now(t, in)) { /* another inference's instruction: skipped, in no time */
@@ -849,7 +861,7 @@ static void step_host_multicast(run_ctx *r, int32_t input, uint64_t at)
     m->iter_operand = (int)hs[i].operand;
     m->credit = hs[i].cost;
     m->arrival = arrival[i];
-    post(&s->tiles[hs[i].tile], m);
+    post(s, &s->tiles[hs[i].tile], m);
   }
   free(dxy), free(arrival), free(to);
   if ((r->h_pos += run) == r->n_sends) {
@@ -883,7 +895,7 @@ static void step_host(run_ctx *r, uint64_t at)
   m->arrival = np_noc_send(&s->noc, NP_NET_ACTIVATION, 0, 0, t->x, t->y, np_sat_add(r->h_t, s->chip.hop_latency_cycles),
                            (uint64_t)what->elements);
   r->h_t = np_sat_add(r->h_t, serial);
-  post(t, m);
+  post(s, t, m);
   if (++r->h_pos == r->n_sends) {
     r->h_pos = 0;
     r->h_inf++;
@@ -992,6 +1004,14 @@ static bool np_sim_run(void *state, size_t batch, const void *const *inputs, voi
     }
   }
   memset(s->core_free, 0, ((size_t)s->chip.rows * s->chip.cols + 1) * sizeof *s->core_free);
+  np_ready_reset(&s->ready, s->n_tiles);
+  for (size_t i = 0; i < s->n_tiles; i++) { /* a shared core's tiles are one entry, headed by its first tile */
+    np_tile *t = &s->tiles[i];
+    t->entry = t->shared ? &s->tiles[s->tile_at[(size_t)t->y * s->chip.cols + (size_t)t->x]] : t;
+    t->entry_valid = false;
+    if (t->entry == t)
+      s->ready.dirty[s->ready.n_dirty++] = (int32_t)i;
+  }
   if (!s->noc.links) {
     np_noc_init(&s->noc, s->chip.rows, s->chip.cols, s->chip.link_bytes_per_cycle, s->chip.hop_latency_cycles);
     np_noc_set_local_rate(&s->noc, s->chip.macs_per_cycle); /* SRAM bytes per cycle: a byte per 8-bit MAC lane */
@@ -1016,22 +1036,21 @@ static bool np_sim_run(void *state, size_t batch, const void *const *inputs, voi
       best = -1;
       best_t = host_at;
     }
-    for (size_t i = 0; i < s->n_tiles; i++) {
+    while (s->ready.n_dirty) { /* asked again only after one of the entry's tiles stepped or got a message */
+      int32_t i = s->ready.dirty[--s->ready.n_dirty];
       np_tile *t = &s->tiles[i];
-      int32_t pick = (int32_t)i;
-      uint64_t at = t->t;
-      if (t->shared) { /* a shared core's tiles: its first one asks the core which goes next (core_pick) */
-        int32_t head = s->tile_at[(size_t)t->y * s->chip.cols + (size_t)t->x];
-        if (head != (int32_t)i || !core_pick(s, head, &pick, &at))
-          continue;
-      } else if (!tile_ready(s, t)) {
-        continue;
-      }
-      /* the earliest goes first; the host, then the tile first in the binary, on a tie */
-      if (best == -2 || at < best_t || (at == best_t && best >= 0 && pick < best)) {
-        best = (int)pick;
-        best_t = at;
-      }
+      t->entry_pick = i, t->entry_at = t->t;
+      if (t->shared) /* a shared core's tiles: its first one asks the core which goes next (core_pick) */
+        t->entry_ready = core_pick(s, i, &t->entry_pick, &t->entry_at);
+      else
+        t->entry_ready = tile_ready(s, t);
+      t->entry_valid = true;
+      np_ready_update(&s->ready, s->tiles, i);
+    }
+    int32_t first = np_ready_first(&s->ready); /* the earliest entry; the host goes first on a tie */
+    if (first >= 0 && (best == -2 || s->tiles[first].entry_at < best_t)) {
+      best = (int)s->tiles[first].entry_pick;
+      best_t = s->tiles[first].entry_at;
     }
     if (best != -2) /* every later send leaves at or after best_t (docs/targets/northpole.md) */
       np_noc_advance(&s->noc, best_t);
