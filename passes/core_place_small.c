@@ -199,3 +199,24 @@ bool core_pack_small(nc_op *chip, nc_op *fn, const bool *small, core_guests *g)
   }
   return true;
 }
+
+double core_hosts_busiest(nc_op *chip, nc_op *fn, const core_guests *g)
+{
+  rates r;
+  double most = 0;
+  if (!rates_of(chip, &r))
+    return 0;
+  for (size_t j = 0; j < g->n; j++) {
+    bool seen = false; /* each host once: at its first guest */
+    for (size_t k = 0; k < j && !seen; k++)
+      seen = g->hosts[k] == g->hosts[j];
+    if (seen)
+      continue;
+    double busy = tile_load(&r, fn, g->hosts[j], NULL).busy;
+    for (size_t k = j; k < g->n; k++)
+      if (g->hosts[k] == g->hosts[j])
+        busy += tile_load(&r, fn, g->tiles[k], NULL).busy;
+    most = busy > most ? busy : most;
+  }
+  return most;
+}

@@ -28,4 +28,12 @@ NC_GIVE bool *core_small_layers(NC_KEEP nc_op *chip, NC_KEEP nc_op *fn, NC_KEEP 
  * Returns false when one fits no core (the caller restores the chip). */
 bool core_pack_small(nc_op *chip, NC_KEEP nc_op *fn, NC_KEEP const bool *small, core_guests *g);
 
+/** The estimated compute and sends per frame (each tile its channels' and
+ * rows' share of its layer's work and packed output) of the busiest core
+ * holding guests in *g: its host tile's plus its guests'. Min-max's stage
+ * cycles leave the guests out (vgg11 at 4 bits: conv4's slowest stage 16,097
+ * cycles per frame in its model, 16,808 in the simulator with a matmul
+ * slice on each core); 0 when *g is empty or the chip has no description. */
+double core_hosts_busiest(NC_KEEP nc_op *chip, NC_KEEP nc_op *fn, const core_guests *g);
+
 #endif

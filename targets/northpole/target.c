@@ -93,11 +93,11 @@ static const nc_pass_option_def options[] = {
    "With --guests, at 4 and 2 bits: fully connected weights that take at least this many cores beyond their "
    "layer's one share the other layers' cores too, whatever their share of the chip (core-place{guest-extra-cores}; "
    "0: only above a quarter)"},
-  {"small-guests", NC_PASS_OPT_INT, "0",
+  {"small-guests", NC_PASS_OPT_INT, "-1",
    "With --balance: weightless layers whose single tile would take at most this percentage of the chip's compute "
    "bound (a global pool, a flatten) share the least busy core instead of taking one (core-place{small-guests}; "
-   "0: never). Off by default: with --minmax-single-links=3, 50 takes resnet50 at 4 bits from 9,708 to 9,670 cycles "
-   "per frame, but resnet18 (4,704 -> 4,709) and vgg11 (17,130 -> 17,543) get slower"},
+   "kept only where min-max's model gets faster with their cores than without; 0: never; -1: 50 at 4 and 2 bits, "
+   "0 at 8). With --minmax-single-links=3, 50 takes resnet50 at 4 bits from 9,708 to 9,670 cycles per frame"},
   {"add-guests", NC_PASS_OPT_BOOL, "true",
    "With --balance: cut each residual add like the conv feeding it and run every slice on that conv tile's core, "
    "so adds take no core of their own and send from many ports (core-place{add-guests}; false: adds on cores of "
@@ -114,10 +114,11 @@ static const nc_pass_option_def options[] = {
    "(core-place{minmax-recv-links}); 0 (or less): 4 at 8 bits, 1 at 4 and 2 bits. At 4 bits 4 makes resnet50 faster "
    "(9,722 -> 9,698 cycles per frame) but densenet121 (8,720 -> 10,584) and googlenet slower, so it is not the "
    "default there (docs/targets/northpole.md)"},
-  {"minmax-single-links", NC_PASS_OPT_INT, "0",
+  {"minmax-single-links", NC_PASS_OPT_INT, "-1",
    "With --balance-minmax: the links over which min-max's model spreads what a stage reading one producer only "
    "receives, at most as many as that producer has tiles (core-place{minmax-single-links}; with --small-guests=50, 3 "
-   "gives resnet50's pool1 one tile instead of three); 0: as --minmax-recv-links"},
+   "gives resnet50's pool1 one tile instead of three); 0: as --minmax-recv-links; -1: 3 at 4 and 2 bits (vgg11 "
+   "17,130 -> 16,800 cycles per frame), 0 at 8"},
   {"input-channel-split", NC_PASS_OPT_INT, "0",
    "Split conv and matmul layers by input channels with partial sums (core-place{input-channel-split}): 0 where "
    "output-channel slices cannot fit a core, N > 1 every such layer into N slices, -1 never"},
@@ -231,6 +232,8 @@ static nc_pass *place(nc_pass_manager *pm, const nc_pass *o)
    * bits) on the least busy core: min-max gives their cores to the slowest
    * layers */
   int64_t small = nc_pass_get_option_int(o, "small-guests");
+  if (small < 0)
+    small = narrow ? 50 : 0;
   if (balance && small > 0)
     p = set_i(p, "small-guests", small);
   const char *minmax = nc_pass_get_option_string(o, "balance-minmax");
@@ -247,6 +250,8 @@ static nc_pass *place(nc_pass_manager *pm, const nc_pass *o)
     else if (!narrow)
       p = set_i(p, "minmax-recv-links", 4);
     int64_t single = nc_pass_get_option_int(o, "minmax-single-links");
+    if (single < 0)
+      single = narrow ? 3 : 0;
     if (single > 0)
       p = set_i(p, "minmax-single-links", single);
   }
