@@ -186,6 +186,11 @@ static double reach(const band_stage *j, int64_t in_rows)
 typedef struct band_model {
   size_t n;
   bool *reads;      /* [producer or host][consumer] */
+  /* the same as lists, ascending (the rounds ask a stage's readers and
+   * producers for every choice: scanning reads' rows made balancing
+   * quadratic in the stages): readers[readers_at[p] .. readers_at[p + 1]]
+   * read p (p == n: the host), producers[producers_at[j] ..] feed j */
+  size_t *readers_at, *readers, *producers_at, *producers;
   double *in_bytes; /* per consumer: bytes it reads from the host */
   int64_t *in_rows; /* and the rows of that input */
   double rate, bw;
@@ -196,6 +201,38 @@ typedef struct band_model {
   double minmax_links; /* exact_cycles: links into a core distinct producers' messages may take (core_link_cost.h) */
   double single_links; /* exact_cycles: the same for a stage that reads one producer's tiles only (0: minmax_links) */
 } band_model;
+
+/* Fills m's reader and producer lists from m->reads; false when out of
+ * memory (the lists are then freed). */
+static bool band_model_list_reads(band_model *m)
+{
+  size_t n = m->n, edges = 0;
+  for (size_t e = 0; e < (n + 1) * n; e++)
+    edges += m->reads[e];
+  m->readers_at = calloc(n + 2, sizeof *m->readers_at), m->producers_at = calloc(n + 2, sizeof *m->producers_at);
+  m->readers = malloc((edges + 1) * sizeof *m->readers), m->producers = malloc((edges + 1) * sizeof *m->producers);
+  if (!m->readers_at || !m->producers_at || !m->readers || !m->producers) {
+    free(m->readers_at), free(m->producers_at), free(m->readers), free(m->producers);
+    m->readers_at = m->producers_at = m->readers = m->producers = NULL;
+    return false;
+  }
+  size_t r = 0, q = 0;
+  for (size_t p = 0; p <= n; p++) {
+    m->readers_at[p] = r;
+    for (size_t j = 0; j < n; j++)
+      if (m->reads[p * n + j])
+        m->readers[r++] = j;
+  }
+  m->readers_at[n + 1] = r;
+  for (size_t j = 0; j <= n; j++) {
+    m->producers_at[j] = q;
+    for (size_t p = 0; j < n && p <= n; p++)
+      if (m->reads[p * n + j])
+        m->producers[q++] = p;
+  }
+  m->producers_at[n + 1] = q;
+  return true;
+}
 
 /* The share of a producer's output with `in_rows` rows that one band of
  * consumer j reads: its rows plus the window's halo. */
@@ -216,9 +253,8 @@ static double band_reads(const band_stage *j, int64_t in_rows)
 static double recv_cycles(const band_model *m, const band_stage *st, size_t i)
 {
   double bytes = 0, sources = 0;
-  for (size_t p = 0; p <= m->n; p++) {
-    if (!m->reads[p * m->n + i])
-      continue;
+  for (size_t e = m->producers_at[i]; e < m->producers_at[i + 1]; e++) {
+    size_t p = m->producers[e];
     double f = band_reads(&st[i], p < m->n ? st[p].rows : m->in_rows[i]);
     bytes += (p < m->n ? st[p].out_bytes : m->in_bytes[i]) * f;
     sources += p < m->n ? (double)st[p].k * (1.0 + ((double)st[p].r - 1.0) * f) : 1.0;
@@ -232,9 +268,10 @@ static double recv_cycles(const band_model *m, const band_stage *st, size_t i)
 static double host_cycles(const band_model *m, const band_stage *st, bool multicast)
 {
   double t = 0;
-  for (size_t j = 0; j < m->n; j++)
-    if (m->reads[m->n * m->n + j])
-      t += m->in_bytes[j] * (multicast ? 1.0 : reach(&st[j], m->in_rows[j])) / m->bw;
+  for (size_t e = m->readers_at[m->n]; e < m->readers_at[m->n + 1]; e++) {
+    size_t j = m->readers[e];
+    t += m->in_bytes[j] * (multicast ? 1.0 : reach(&st[j], m->in_rows[j])) / m->bw;
+  }
   return t;
 }
 
@@ -243,17 +280,17 @@ static double host_cycles(const band_model *m, const band_stage *st, bool multic
 static double band_cycles(const band_model *m, const band_stage *st, size_t i)
 {
   size_t n = m->n;
+  if (i < n && st[i].follower)
+    return 0;
   double dests = i < n && st[i].to_host ? 1 : 0, bytes = i < n ? st[i].out_bytes : 0, to_tiles = 0;
   int64_t rows = i < n ? st[i].rows : 0;
-  for (size_t j = 0; j < n; j++)
-    if (m->reads[i * n + j]) {
-      to_tiles += reach(&st[j], rows ? rows : st[j].rows);
-    }
+  for (size_t e = m->readers_at[i]; e < m->readers_at[i + 1]; e++) {
+    size_t j = m->readers[e];
+    to_tiles += reach(&st[j], rows ? rows : st[j].rows);
+  }
   if (m->multicast && to_tiles > 1)
     to_tiles = 1; /* one multicast to every tile that reads the row */
   dests += to_tiles;
-  if (i < n && st[i].follower)
-    return 0;
   if (i == n) /* the host */
     return host_cycles(m, st, m->multicast);
   double busy = (st[i].work / m->rate + bytes * dests / m->bw) * share_of(&st[i], st[i].k, st[i].r);
@@ -591,6 +628,10 @@ static void balance_bands(nc_op *chip, band_stage *st, size_t n, int64_t cores, 
         in_rows[j] = nc_dataflow_tensor_coords(t, dims) == 3 ? dims[1] : 0;
       }
     }
+  if (!band_model_list_reads(&m)) {
+    free(reads), free(in_bytes), free(in_rows);
+    return;
+  }
   int64_t used = 0;
   for (size_t i = 0; i < n; i++)
     used += st[i].k * st[i].r;
@@ -673,6 +714,7 @@ static void balance_bands(nc_op *chip, band_stage *st, size_t n, int64_t cores, 
     st[i].k = plan_k[i], st[i].r = plan_r[i];
   free(plan_k), free(plan_r), free(copies), free(scratch);
   free(reads), free(in_bytes), free(in_rows);
+  free(m.readers_at), free(m.readers), free(m.producers_at), free(m.producers);
 }
 
 /* Layers whose output-channel slices a joint round may change (as
