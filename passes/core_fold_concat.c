@@ -21,7 +21,10 @@
  * buffers hold the same elements at the same program points. A concat
  * split over several tiles, whose result leaves the nodes, that reads a
  * folded concat or whose readers already receive from its producers keeps
- * its tile.
+ * its tile. Tiles sharing a core (core.tile `slot`: core-place's guests,
+ * core-colocate) are told apart by their slot everywhere: a peer is
+ * (x, y, slot), and the rewritten recvs and sends name the slot of the
+ * producer or reader they now reach.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -64,9 +67,9 @@ static void prog_free(prog *p)
   free(p->loc);
 }
 
-/* A message the concat tile receives: producer tile (x, y), its iteration, the operand. */
+/* A message the concat tile receives: producer tile (x, y, slot), its iteration, the operand. */
 typedef struct msg {
-  int64_t x, y, iter, operand;
+  int64_t x, y, slot, iter, operand;
 } msg;
 
 /* A reader of the concat: its tile and program, and for each concat iteration
@@ -92,9 +95,24 @@ typedef struct fold {
   size_t *n_dests;
 } fold;
 
-static bool is_recv_from(const nc_core_instr *in, int64_t x, int64_t y)
+/* Whether the instruction's peer is the tile at (x, y, slot): tiles sharing a
+ * core (core-colocate, core-place's guests) differ only by their slot. */
+static bool names(const nc_core_instr *in, int64_t x, int64_t y, int64_t slot)
 {
-  return in->kind == NC_CORE_RECV && in->x == x && in->y == y && in->network == NC_CORE_NET_ACTIVATION;
+  return in->x == x && in->y == y && in->slot == slot;
+}
+
+/* Whether the instruction receives activations from `tile`. */
+static bool is_recv_from(const nc_core_instr *in, const nc_op *tile)
+{
+  return in->kind == NC_CORE_RECV && in->network == NC_CORE_NET_ACTIVATION &&
+         names(in, nc_core_tile_get_x(tile), nc_core_tile_get_y(tile), nc_core_tile_get_slot(tile));
+}
+
+/* The producer tile that sent message m. */
+static nc_op *msg_tile(const fold *f, const msg *m)
+{
+  return nc_core_chip_find_tile_in_slot(f->chip, m->x, m->y, m->slot);
 }
 
 static size_t reader_of(fold *f, nc_op *tile)
@@ -133,7 +151,7 @@ static bool read_concat(fold *f)
   for (size_t i = 0; i < t->n; i++) {
     const nc_core_instr *in = &t->in[i];
     if (in->kind == NC_CORE_RECV) {
-      f->m[f->n_m++] = (msg){in->x, in->y, in->iter, in->operand};
+      f->m[f->n_m++] = (msg){in->x, in->y, in->slot, in->iter, in->operand};
     } else if (in->kind == NC_CORE_COMPUTE) {
       for (int64_t it = in->begin; it < in->end; it++)
         f->group_first[it] = pending, f->group_count[it] = f->n_m - pending;
@@ -147,12 +165,11 @@ static bool read_concat(fold *f)
  * messages of i's group it does not have. False if a reader cannot take them. */
 static bool plan_readers(fold *f)
 {
-  int64_t tx = nc_core_tile_get_x(f->tile), ty = nc_core_tile_get_y(f->tile);
   for (size_t i = 0; i < f->t.n; i++) {
     const nc_core_instr *in = &f->t.in[i];
     if (in->kind != NC_CORE_SEND)
       continue;
-    nc_op *rt = nc_core_chip_find_tile(f->chip, in->x, in->y);
+    nc_op *rt = nc_core_chip_find_tile_in_slot(f->chip, in->x, in->y, in->slot);
     if (!rt || in->iter >= f->n_iters)
       return false;
     size_t ri = reader_of(f, rt);
@@ -160,7 +177,7 @@ static bool plan_readers(fold *f)
     if (ri + 1 == f->n_r) /* new: it must not receive from a producer tile already (messages match by sender) */
       for (size_t k = 0; k < r->p.n; k++)
         for (size_t j = 0; j < f->n_m; j++)
-          if (r->p.in[k].kind == NC_CORE_RECV && r->p.in[k].x == f->m[j].x && r->p.in[k].y == f->m[j].y)
+          if (r->p.in[k].kind == NC_CORE_RECV && names(&r->p.in[k], f->m[j].x, f->m[j].y, f->m[j].slot))
             return false;
     r->first[in->iter] = r->n_list;
     for (size_t j = f->group_first[in->iter]; j < f->group_first[in->iter] + f->group_count[in->iter]; j++)
@@ -172,10 +189,11 @@ static bool plan_readers(fold *f)
       }
     r->count[in->iter] = r->n_list - r->first[in->iter];
   }
+  int64_t tx = nc_core_tile_get_x(f->tile), ty = nc_core_tile_get_y(f->tile), ts = nc_core_tile_get_slot(f->tile);
   for (size_t ri = 0; ri < f->n_r; ri++) /* each recv from the concat is of the activations, once per iteration */
     for (size_t k = 0; k < f->r[ri].p.n; k++) {
       const nc_core_instr *in = &f->r[ri].p.in[k];
-      if (in->kind == NC_CORE_RECV && in->x == tx && in->y == ty &&
+      if (in->kind == NC_CORE_RECV && names(in, tx, ty, ts) &&
           (in->network || in->frames || in->channel_offset || in->iter >= f->n_iters))
         return false;
     }
@@ -198,20 +216,19 @@ static int64_t part_offset(fold *f, int64_t operand)
 
 static void rewrite_reader(fold *f, reader *r)
 {
-  int64_t tx = nc_core_tile_get_x(f->tile), ty = nc_core_tile_get_y(f->tile);
   size_t cap = r->p.n + r->n_list + 1, n = 0;
   nc_core_instr *out = nc_xcalloc(cap, sizeof *out);
   nc_location *loc = nc_xcalloc(cap, sizeof *loc);
   for (size_t k = 0; k < r->p.n; k++) {
     const nc_core_instr *in = &r->p.in[k];
-    if (!is_recv_from(in, tx, ty)) {
+    if (!is_recv_from(in, f->tile)) {
       out[n] = *in, loc[n++] = r->p.loc[k];
       continue;
     }
     for (size_t j = r->first[in->iter]; j < r->first[in->iter] + r->count[in->iter]; j++) {
       const msg *m = &f->m[r->list[j]];
-      out[n] = (nc_core_instr){.kind = NC_CORE_RECV, .x = m->x, .y = m->y, .operand = in->operand, .iter = m->iter,
-                               .channel_offset = part_offset(f, m->operand)};
+      out[n] = (nc_core_instr){.kind = NC_CORE_RECV, .x = m->x, .y = m->y, .slot = m->slot, .operand = in->operand,
+                               .iter = m->iter, .channel_offset = part_offset(f, m->operand)};
       loc[n++] = r->p.loc[k];
     }
   }
@@ -220,32 +237,34 @@ static void rewrite_reader(fold *f, reader *r)
   free(loc);
 }
 
-/* A producer tile's sends of iteration a to the concat go to the readers of message (x, y, a). */
+/* A producer tile's sends of iteration a to the concat go to the readers of message (x, y, slot, a). */
 static void rewrite_producer(fold *f, nc_op *tile)
 {
-  int64_t tx = nc_core_tile_get_x(f->tile), ty = nc_core_tile_get_y(f->tile);
-  int64_t px = nc_core_tile_get_x(tile), py = nc_core_tile_get_y(tile);
+  int64_t tx = nc_core_tile_get_x(f->tile), ty = nc_core_tile_get_y(f->tile), ts = nc_core_tile_get_slot(f->tile);
+  int64_t px = nc_core_tile_get_x(tile), py = nc_core_tile_get_y(tile), ps = nc_core_tile_get_slot(tile);
   prog p;
   prog_read(tile, &p);
   size_t cap = p.n + 1, n = 0;
   for (size_t j = 0; j < f->n_m; j++)
-    if (f->m[j].x == px && f->m[j].y == py)
+    if (f->m[j].x == px && f->m[j].y == py && f->m[j].slot == ps)
       cap += f->n_dests[j];
   nc_core_instr *out = nc_xcalloc(cap, sizeof *out);
   nc_location *loc = nc_xcalloc(cap, sizeof *loc);
   for (size_t k = 0; k < p.n; k++) {
     const nc_core_instr *in = &p.in[k];
-    if (in->kind != NC_CORE_SEND || in->x != tx || in->y != ty) {
+    if (in->kind != NC_CORE_SEND || !names(in, tx, ty, ts)) {
       out[n] = *in, loc[n++] = p.loc[k];
       continue;
     }
     for (size_t j = 0; j < f->n_m; j++) {
-      if (f->m[j].x != px || f->m[j].y != py || f->m[j].iter != in->iter)
+      if (f->m[j].x != px || f->m[j].y != py || f->m[j].slot != ps || f->m[j].iter != in->iter)
         continue;
       for (size_t d = 0; d < f->n_dests[j]; d++) {
+        const nc_op *rt = f->r[f->dests[j][d]].tile;
         out[n] = *in;
-        out[n].x = nc_core_tile_get_x(f->r[f->dests[j][d]].tile);
-        out[n].y = nc_core_tile_get_y(f->r[f->dests[j][d]].tile);
+        out[n].x = nc_core_tile_get_x(rt);
+        out[n].y = nc_core_tile_get_y(rt);
+        out[n].slot = nc_core_tile_get_slot(rt);
         loc[n++] = p.loc[k];
       }
       break;
@@ -293,16 +312,16 @@ static bool fold_node(nc_op *chip, nc_op *node)
     ok = plan_readers(&f);
   }
   for (size_t j = 0; ok && j < f.n_m; j++) /* every message from a placed tile of the producer */
-    ok = nc_core_chip_find_tile(chip, f.m[j].x, f.m[j].y) != NULL && part_offset(&f, f.m[j].operand) >= 0;
+    ok = msg_tile(&f, &f.m[j]) != NULL && part_offset(&f, f.m[j].operand) >= 0;
   if (ok) {
     for (size_t i = 0; i < f.n_r; i++)
       rewrite_reader(&f, &f.r[i]);
     for (size_t j = 0; j < f.n_m; j++) { /* each producer tile once, at its first message */
       bool first = true;
       for (size_t k = 0; k < j && first; k++)
-        first = f.m[k].x != f.m[j].x || f.m[k].y != f.m[j].y;
+        first = f.m[k].x != f.m[j].x || f.m[k].y != f.m[j].y || f.m[k].slot != f.m[j].slot;
       if (first)
-        rewrite_producer(&f, nc_core_chip_find_tile(chip, f.m[j].x, f.m[j].y));
+        rewrite_producer(&f, msg_tile(&f, &f.m[j]));
     }
     nc_op_erase(tile);
   }
