@@ -66,6 +66,18 @@ static nc_deps_channel *channel(isl_ctx *ctx, size_t j)
   return ch;
 }
 
+/* The stages' domains and every channel's analysis in `ctx`, as the
+ * pipeline takes them (the caller frees them). */
+static void pipeline_inputs(isl_ctx *ctx, isl_set **doms, nc_deps_channel **ch, nc_deps_pipeline_channel *pc)
+{
+  for (size_t s = 0; s < N_STAGES; s++)
+    doms[s] = isl_set_read_from_str(ctx, domains[s]);
+  for (size_t j = 0; j < N_CHANNELS; j++) {
+    ch[j] = channel(ctx, j);
+    pc[j] = (nc_deps_pipeline_channel){ch[j], channels[j].p, channels[j].c};
+  }
+}
+
 typedef struct half {
   nc_deps_pipeline *p;
   const nc_deps_pipeline_channel *pc;
@@ -92,12 +104,7 @@ static void test_same_buffers(void)
   isl_set *doms[N_STAGES];
   nc_deps_channel *one[N_CHANNELS];
   nc_deps_pipeline_channel pc[N_CHANNELS];
-  for (size_t s = 0; s < N_STAGES; s++)
-    doms[s] = isl_set_read_from_str(ctx, domains[s]);
-  for (size_t j = 0; j < N_CHANNELS; j++) {
-    one[j] = channel(ctx, j);
-    pc[j] = (nc_deps_pipeline_channel){one[j], channels[j].p, channels[j].c};
-  }
+  pipeline_inputs(ctx, doms, one, pc);
   int64_t want[N_CHANNELS] = {0};
   nc_deps_error err = {{0}};
   CHECK(nc_deps_pipeline_buffers(N_STAGES, doms, N_CHANNELS, pc, want, &err), "single call: %s", err.message);
@@ -213,12 +220,7 @@ static void test_set_as(void)
   isl_set *doms[N_STAGES];
   nc_deps_channel *ch[N_CHANNELS];
   nc_deps_pipeline_channel pc[N_CHANNELS];
-  for (size_t s = 0; s < N_STAGES; s++)
-    doms[s] = isl_set_read_from_str(ctx, domains[s]);
-  for (size_t j = 0; j < N_CHANNELS; j++) {
-    ch[j] = channel(ctx, j);
-    pc[j] = (nc_deps_pipeline_channel){ch[j], channels[j].p, channels[j].c};
-  }
+  pipeline_inputs(ctx, doms, ch, pc);
   int64_t want[N_CHANNELS] = {0}, got[N_CHANNELS] = {0};
   nc_deps_error err = {{0}};
   CHECK(nc_deps_pipeline_buffers(N_STAGES, doms, N_CHANNELS, pc, want, &err), "single call: %s", err.message);
