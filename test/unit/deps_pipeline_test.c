@@ -66,16 +66,38 @@ static nc_deps_channel *channel(isl_ctx *ctx, size_t j)
   return ch;
 }
 
-/* The stages' domains and every channel's analysis in `ctx`, as the
- * pipeline takes them (the caller frees them). */
-static void pipeline_inputs(isl_ctx *ctx, isl_set **doms, nc_deps_channel **ch, nc_deps_pipeline_channel *pc)
+/* The pipeline's inputs in one context: the stages' domains, every
+ * channel's analysis, and the single call's buffers for them. */
+typedef struct inputs {
+  isl_ctx *ctx;
+  isl_set *doms[N_STAGES];
+  nc_deps_channel *ch[N_CHANNELS];
+  nc_deps_pipeline_channel pc[N_CHANNELS];
+  int64_t want[N_CHANNELS];
+} inputs;
+
+static void inputs_init(inputs *in)
+{
+  nc_deps_error err = {{0}};
+  in->ctx = new_ctx();
+  for (size_t s = 0; s < N_STAGES; s++)
+    in->doms[s] = isl_set_read_from_str(in->ctx, domains[s]);
+  for (size_t j = 0; j < N_CHANNELS; j++) {
+    in->ch[j] = channel(in->ctx, j);
+    in->pc[j] = (nc_deps_pipeline_channel){in->ch[j], channels[j].p, channels[j].c};
+    in->want[j] = 0;
+  }
+  CHECK(nc_deps_pipeline_buffers(N_STAGES, in->doms, N_CHANNELS, in->pc, in->want, &err), "single call: %s",
+        err.message);
+}
+
+static void inputs_destroy(inputs *in)
 {
   for (size_t s = 0; s < N_STAGES; s++)
-    doms[s] = isl_set_read_from_str(ctx, domains[s]);
-  for (size_t j = 0; j < N_CHANNELS; j++) {
-    ch[j] = channel(ctx, j);
-    pc[j] = (nc_deps_pipeline_channel){ch[j], channels[j].p, channels[j].c};
-  }
+    isl_set_free(in->doms[s]);
+  for (size_t j = 0; j < N_CHANNELS; j++)
+    nc_deps_channel_destroy(in->ch[j]);
+  isl_ctx_free(in->ctx);
 }
 
 typedef struct half {
@@ -100,14 +122,11 @@ static void *run_half(void *user)
 static void test_same_buffers(void)
 {
   /* one call, one context */
-  isl_ctx *ctx = new_ctx();
-  isl_set *doms[N_STAGES];
-  nc_deps_channel *one[N_CHANNELS];
-  nc_deps_pipeline_channel pc[N_CHANNELS];
-  pipeline_inputs(ctx, doms, one, pc);
-  int64_t want[N_CHANNELS] = {0};
+  inputs in;
+  inputs_init(&in);
+  nc_deps_channel **one = in.ch;
+  const int64_t *want = in.want;
   nc_deps_error err = {{0}};
-  CHECK(nc_deps_pipeline_buffers(N_STAGES, doms, N_CHANNELS, pc, want, &err), "single call: %s", err.message);
   /* single-input stages buffer what their channel alone does; the skip
    * connection waits for the conv, so it holds more than its row */
   CHECK(want[0] == nc_deps_channel_get_buffer_size(one[0]), "conv's input: %" PRId64 " vs %" PRId64, want[0],
@@ -157,15 +176,12 @@ static void test_same_buffers(void)
   CHECK(!nc_deps_pipeline_schedule(p, &err), "a second schedule must fail");
   nc_deps_pipeline_destroy(p);
   for (size_t j = 0; j < N_CHANNELS; j++) {
-    nc_deps_channel_destroy(one[j]);
     nc_deps_channel_destroy(own[j]);
     isl_ctx_free(cctx[j]);
   }
-  for (size_t s = 0; s < N_STAGES; s++) {
-    isl_set_free(doms[s]);
+  for (size_t s = 0; s < N_STAGES; s++)
     isl_ctx_free(sctx[s]);
-  }
-  isl_ctx_free(ctx);
+  inputs_destroy(&in);
 }
 
 /* A stage and a channel fail: the schedule reports the stage, as the single
@@ -216,14 +232,14 @@ static void test_error_order(void)
  * A `like` not set yet (or the channel itself) falls back to enumerating. */
 static void test_set_as(void)
 {
-  isl_ctx *ctx = new_ctx();
-  isl_set *doms[N_STAGES];
-  nc_deps_channel *ch[N_CHANNELS];
-  nc_deps_pipeline_channel pc[N_CHANNELS];
-  pipeline_inputs(ctx, doms, ch, pc);
-  int64_t want[N_CHANNELS] = {0}, got[N_CHANNELS] = {0};
+  inputs in;
+  inputs_init(&in);
+  isl_set **doms = in.doms;
+  nc_deps_channel **ch = in.ch;
+  const nc_deps_pipeline_channel *pc = in.pc;
+  const int64_t *want = in.want;
+  int64_t got[N_CHANNELS] = {0};
   nc_deps_error err = {{0}};
-  CHECK(nc_deps_pipeline_buffers(N_STAGES, doms, N_CHANNELS, pc, want, &err), "single call: %s", err.message);
   nc_deps_pipeline *p = nc_deps_pipeline_create(N_STAGES, N_CHANNELS);
   for (size_t s = 0; s < N_STAGES; s++)
     CHECK(nc_deps_pipeline_set_stage(p, s, doms[s], &err), "stage %zu: %s", s, err.message);
@@ -239,11 +255,7 @@ static void test_set_as(void)
   }
   CHECK(got[2] > got[1] && got[1] > 0, "shared: skip %" PRId64 " vs conv %" PRId64, got[2], got[1]);
   nc_deps_pipeline_destroy(p);
-  for (size_t s = 0; s < N_STAGES; s++)
-    isl_set_free(doms[s]);
-  for (size_t j = 0; j < N_CHANNELS; j++)
-    nc_deps_channel_destroy(ch[j]);
-  isl_ctx_free(ctx);
+  inputs_destroy(&in);
 }
 
 int main(void)
